@@ -1,0 +1,26 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Limits of GET /api/distributions.
+const (
+	distributionsDefault = 50
+	distributionsMax     = 100
+)
+
+// Distributions answers GET /api/distributions: the latest rounds, newest first.
+func (h *Handlers) Distributions(c echo.Context) error {
+	limit, err := parseLimit(c.QueryParam("limit"), c.QueryParams().Has("limit"), distributionsDefault, distributionsMax)
+	if err != nil {
+		return err
+	}
+	rounds, err := h.store.Distributions(c.Request().Context(), limit)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, mapSlice(rounds, toDistributionJSON))
+}

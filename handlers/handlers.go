@@ -1,0 +1,69 @@
+// Package handlers answers the routes: each method reads the store (and later the chain) and
+// renders the result. Failures are returned as errors; the web package turns them into responses.
+package handlers
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/store"
+)
+
+// PriceSource quotes ETH in US dollars for display.
+type PriceSource interface {
+	USDPerETH(ctx context.Context) (float64, error)
+}
+
+// Config is what the handlers need to know about this deployment.
+type Config struct {
+	ChainID        int64
+	PaymentAddress string      // lower case; empty when not configured
+	Price          PriceSource // nil when there is no quote source
+}
+
+// Handlers serves every route from one store.
+type Handlers struct {
+	store *store.Store
+	cfg   Config
+	log   *slog.Logger
+	stats *memo[store.Stats]
+	price *memo[*float64]
+}
+
+// statsTTL is how long /api/stats is served from memory; the route's s-maxage is 10 s anyway.
+const statsTTL = 3 * time.Second
+
+// priceTTL makes the upstream quote read at most once a minute for all callers.
+const priceTTL = time.Minute
+
+// New returns the handlers.
+func New(s *store.Store, cfg Config, log *slog.Logger) *Handlers {
+	h := &Handlers{store: s, cfg: cfg, log: log}
+	h.stats = newMemo(statsTTL, s.Stats)
+	h.price = newMemo(priceTTL, h.loadPrice)
+	return h
+}
+
+// errorf is a failure whose message is a sentence safe to show to the client.
+func errorf(status int, message string) error {
+	return echo.NewHTTPError(status, message)
+}
+
+// Healthz answers as long as the process serves requests.
+func (h *Handlers) Healthz(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// Readyz answers 200 when the database is reachable, 503 otherwise.
+func (h *Handlers) Readyz(c echo.Context) error {
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+	defer cancel()
+	if err := h.store.Ping(ctx); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
+}

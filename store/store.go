@@ -1,0 +1,162 @@
+// Package store owns the ledger's SQL: every query sits next to the method that runs it.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+)
+
+var (
+	// ErrNotFound is returned when the row asked for does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrUnavailable marks failures of the database itself (unreachable, shutting down, timed out),
+	// as opposed to a bad query: callers answer 503 and retry later.
+	ErrUnavailable = errors.New("database unavailable")
+)
+
+// Store is the ledger database.
+type Store struct {
+	db *sqlx.DB
+}
+
+// connectTimeout bounds how long a request waits for a connection to a dead database; without it
+// lib/pq waits for the operating system's TCP timeout, minutes.
+const connectTimeout = "2"
+
+// Open connects to the database at dsn (a postgres:// URL or key=value string) and checks it answers.
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	db, err := sqlx.Open("postgres", withConnectTimeout(dsn))
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	db.SetMaxOpenConns(32)
+	db.SetMaxIdleConns(32)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	s := &Store{db: db}
+	if err := s.Ping(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func withConnectTimeout(dsn string) string {
+	if strings.Contains(dsn, "connect_timeout") {
+		return dsn
+	}
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		q := u.Query()
+		q.Set("connect_timeout", connectTimeout)
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
+	return dsn + " connect_timeout=" + connectTimeout
+}
+
+// DB is the underlying handle, for migrations and tests.
+func (s *Store) DB() *sqlx.DB { return s.db }
+
+// Close closes the connection pool.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Ping reports whether the database answers.
+func (s *Store) Ping(ctx context.Context) (err error) {
+	defer wrap(&err, "Ping")
+	return s.db.PingContext(ctx)
+}
+
+// wrap names the failing method and marks failures of the database itself with ErrUnavailable.
+// It is deferred at the top of every exported method.
+func wrap(err *error, method string) {
+	switch {
+	case *err == nil || errors.Is(*err, ErrNotFound):
+	case unavailable(*err):
+		*err = fmt.Errorf("store.%s: %w: %w", method, ErrUnavailable, *err)
+	default:
+		*err = fmt.Errorf("store.%s: %w", method, *err)
+	}
+}
+
+func unavailable(err error) bool {
+	var netErr net.Error
+	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &netErr) {
+		return true
+	}
+	var pqErr *pq.Error
+	if !errors.As(err, &pqErr) {
+		return false
+	}
+	switch state := pqErr.SQLState(); {
+	case strings.HasPrefix(state, "08"): // connection exception
+		return true
+	case state == "53300", // too many connections
+		state == "57014",                                     // query canceled (statement timeout)
+		state == "57P01", state == "57P02", state == "57P03": // shutting down, cannot connect now
+		return true
+	}
+	return false
+}
+
+// num scans a numeric column into a *big.Int (NULL leaves it nil).
+func num(dst **big.Int) sql.Scanner { return numeric{dst} }
+
+type numeric struct{ dst **big.Int }
+
+func (n numeric) Scan(src any) error {
+	var text string
+	switch v := src.(type) {
+	case nil:
+		*n.dst = nil
+		return nil
+	case int64:
+		*n.dst = big.NewInt(v)
+		return nil
+	case []byte:
+		text = string(v)
+	case string:
+		text = v
+	default:
+		return fmt.Errorf("scan numeric: unexpected %T", src)
+	}
+	x, ok := new(big.Int).SetString(text, 10)
+	if !ok {
+		return fmt.Errorf("scan numeric: %q is not a whole number", text)
+	}
+	*n.dst = x
+	return nil
+}
+
+// scanner is a *sql.Row or *sql.Rows.
+type scanner interface{ Scan(dest ...any) error }
+
+// selectAll runs query and scans every row with scan.
+func selectAll[T any](ctx context.Context, db sqlx.QueryerContext, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []T{}
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}

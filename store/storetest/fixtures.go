@@ -1,0 +1,99 @@
+package storetest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"nodeledger/store"
+)
+
+// The fixtures write rows the way the passes will, with SQL, so read paths can be tested before
+// and independently of the chain.
+
+// Tier inserts a tier.
+func Tier(t testing.TB, db *store.Store, id int, label, priceWei string, onSale bool) {
+	t.Helper()
+	mustExec(t, db, `
+		INSERT INTO tiers (id, label, price_wei, max_per_wallet, holding_wei, payout_bps, on_sale)
+		VALUES ($1, $2, $3, 5, 0, 10000, $4)`, id, label, priceWei, onSale)
+}
+
+// Node inserts a node of tier 1 (made when missing) and returns its ledger row id.
+func Node(t testing.TB, db *store.Store, chainNodeID, owner string, createdAt time.Time) int64 {
+	t.Helper()
+	mustExec(t, db, `
+		INSERT INTO tiers (id, label, price_wei, max_per_wallet, payout_bps)
+		VALUES (1, 'Standard', 100000000000000000, 5, 10000) ON CONFLICT DO NOTHING`)
+	var id int64
+	err := db.DB().Get(&id, `
+		INSERT INTO nodes (chain_node_id, tier, owner, balance_wei, cumulative_wei, withdrawn_wei,
+			price_wei, mint_tx, created_at)
+		VALUES ($1, 1, $2, 7, 10, 3, 100000000000000000, $3, $4)
+		RETURNING id`, chainNodeID, owner, TxHash(chainNodeID), createdAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// Distribution inserts a round and returns its id.
+func Distribution(t testing.TB, db *store.Store, totalWei, status string, createdAt time.Time, confirmedAt *time.Time) int64 {
+	t.Helper()
+	var id int64
+	err := db.DB().Get(&id, `
+		INSERT INTO distributions (total_wei, node_count, mode, funding_mode, status, created_at, confirmed_at)
+		VALUES ($1, 1, 'fixed', 'value', $2, $3, $4)
+		RETURNING id`, totalWei, status, createdAt, confirmedAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// Credit inserts a credit of a round to a node and returns its id.
+func Credit(t testing.TB, db *store.Store, distributionID, nodeID int64, amountWei string, createdAt time.Time) int64 {
+	t.Helper()
+	var id int64
+	err := db.DB().Get(&id, `
+		INSERT INTO credits (distribution_id, node_id, amount_wei, created_at)
+		VALUES ($1, $2, $3, $4)
+		RETURNING id`, distributionID, nodeID, amountWei, createdAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// withdrawalSeq makes each fixture withdrawal a transaction of its own.
+var withdrawalSeq atomic.Int64
+
+// Withdrawal inserts a sent withdrawal from a node and returns its id.
+func Withdrawal(t testing.TB, db *store.Store, nodeID int64, amountWei, to string, createdAt time.Time) int64 {
+	t.Helper()
+	var id int64
+	err := db.DB().Get(&id, `
+		INSERT INTO withdrawals (node_id, amount_wei, to_address, tx_hash, log_index, status, created_at, confirmed_at)
+		VALUES ($1, $2, $3, $4, 0, 'sent', $5, $5)
+		RETURNING id`, nodeID, amountWei, to, TxHash(fmt.Sprint("withdrawal", withdrawalSeq.Add(1))), createdAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TxHash makes a distinct, well-formed transaction hash from seed.
+func TxHash(seed string) string {
+	sum := sha256.Sum256([]byte(seed))
+	return "0x" + hex.EncodeToString(sum[:])
+}
+
+func mustExec(t testing.TB, db *store.Store, query string, args ...any) {
+	t.Helper()
+	if _, err := db.DB().Exec(query, args...); err != nil {
+		t.Fatal(err)
+	}
+}

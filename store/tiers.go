@@ -1,0 +1,34 @@
+package store
+
+import (
+	"context"
+	"math/big"
+)
+
+// Tier is a line of the operator's price list.
+type Tier struct {
+	ID           int
+	Label        string
+	PriceWei     *big.Int
+	MaxPerWallet int
+	HoldingWei   *big.Int
+	HoldingToken *string // nil when the tier has no holding threshold token
+	PayoutBps    int
+	OnSale       bool
+}
+
+// Tiers returns every tier, on sale or not, by id.
+func (s *Store) Tiers(ctx context.Context) (_ []Tier, err error) {
+	defer wrap(&err, "Tiers")
+	return selectAll(ctx, s.db, scanTier, `
+		SELECT id, label, price_wei, max_per_wallet, holding_wei, holding_token, payout_bps, on_sale
+		FROM tiers
+		ORDER BY id`)
+}
+
+func scanTier(row scanner) (Tier, error) {
+	var t Tier
+	err := row.Scan(&t.ID, &t.Label, num(&t.PriceWei), &t.MaxPerWallet, num(&t.HoldingWei),
+		&t.HoldingToken, &t.PayoutBps, &t.OnSale)
+	return t, err
+}

@@ -1,0 +1,45 @@
+package web
+
+import (
+	_ "embed"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/handlers"
+)
+
+// openAPI documents the public API; a test checks every response the suite sees against it.
+//
+//go:embed openapi.json
+var openAPI []byte
+
+// Cache-Control values of the spec's caching table.
+const (
+	cacheStats  = "public, max-age=0, s-maxage=10, stale-while-revalidate=30"
+	cacheNodes  = "public, max-age=0, s-maxage=5, stale-while-revalidate=15"
+	cacheRounds = "public, max-age=0, s-maxage=10, stale-while-revalidate=30"
+	cacheQuote  = "public, max-age=0, s-maxage=30, stale-while-revalidate=90"
+	cachePrice  = "public, max-age=60"
+	cacheTiers  = "public, max-age=0, s-maxage=30, stale-while-revalidate=90"
+	cacheDoc    = "public, max-age=300"
+	noStore     = "no-store"
+)
+
+// routes lists every route: path, handler, cache policy and rate limit (requests per minute per IP).
+func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
+	e.GET("/healthz", h.Healthz, cacheControl(noStore))
+	e.GET("/readyz", h.Readyz, cacheControl(noStore))
+
+	api := e.Group("/api")
+	api.GET("/openapi.json", func(c echo.Context) error {
+		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, openAPI)
+	}, cacheControl(cacheDoc))
+	api.GET("/stats", h.Stats, cacheControl(cacheStats), rl.limit("stats", 120))
+	api.GET("/tiers", h.Tiers, cacheControl(cacheTiers), rl.limit("tiers", 120))
+	api.GET("/nodes/:address", h.NodesOfWallet, cacheControl(cacheNodes), rl.limit("nodes", 60))
+	api.GET("/node/:id", h.Node, cacheControl(cacheNodes), rl.limit("node", 60))
+	api.GET("/distributions", h.Distributions, cacheControl(cacheRounds), rl.limit("distributions", 60))
+	api.GET("/deploy-quote", h.DeployQuote, cacheControl(cacheQuote), rl.limit("deploy-quote", 60))
+	api.GET("/price", h.Price, cacheControl(cachePrice)) // not limited: the quote is memoised for everyone
+}

@@ -1,0 +1,60 @@
+// Package web builds the HTTP server: middleware, the routes, and the one error handler.
+package web
+
+import (
+	_ "embed"
+	"log/slog"
+	"net"
+	"net/netip"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"nodeledger/handlers"
+)
+
+// Options configure the server.
+type Options struct {
+	// TrustedProxies are the only peers whose X-Forwarded-For is believed; with none, the client
+	// is the socket's peer address.
+	TrustedProxies []netip.Prefix
+	Log            *slog.Logger
+}
+
+// New returns the server with every route of the service.
+func New(h *handlers.Handlers, opts Options) *echo.Echo {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.IPExtractor = ipExtractor(opts.TrustedProxies)
+	e.HTTPErrorHandler = errorHandler(opts.Log)
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{LogErrorFunc: panicError}))
+	routes(e, h, newLimiter(opts.Log))
+	return e
+}
+
+// ipExtractor trusts X-Forwarded-For only from the configured proxies. Echo's default trusts it
+// from anyone, which would let a client pick its own rate-limit bucket.
+func ipExtractor(trusted []netip.Prefix) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, p := range trusted {
+		p = p.Masked()
+		opts = append(opts, echo.TrustIPRange(&net.IPNet{
+			IP:   p.Addr().AsSlice(),
+			Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen()),
+		}))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
+}
+
+// cacheControl sets the route's Cache-Control; the error handler replaces it with no-store.
+func cacheControl(value string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			c.Response().Header().Set(echo.HeaderCacheControl, value)
+			return next(c)
+		}
+	}
+}
