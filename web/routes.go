@@ -37,8 +37,12 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	}, cacheControl(cacheDoc))
 	api.GET("/stats", h.Stats, cacheControl(cacheStats), rl.limit("stats", 120))
 	api.GET("/tiers", h.Tiers, cacheControl(cacheTiers), rl.limit("tiers", 120))
-	api.GET("/nodes/:address", h.NodesOfWallet, cacheControl(cacheNodes), rl.limit("nodes", 60))
-	api.GET("/node/:id", h.Node, cacheControl(cacheNodes), rl.limit("node", 60))
+	nodes := []echo.MiddlewareFunc{cacheControl(cacheNodes), rl.limit("nodes", 60)}
+	api.GET("/nodes/:address", h.NodesOfWallet, nodes...)
+	api.GET("/nodes/", h.NodesOfWallet, nodes...) // an empty address is a bad address, not a missing route
+	node := []echo.MiddlewareFunc{cacheControl(cacheNodes), rl.limit("node", 60)}
+	api.GET("/node/:id", h.Node, node...)
+	api.GET("/node/", h.Node, node...) // an empty id is a bad id
 	api.GET("/distributions", h.Distributions, cacheControl(cacheRounds), rl.limit("distributions", 60))
 	api.GET("/deploy-quote", h.DeployQuote, cacheControl(cacheQuote), rl.limit("deploy-quote", 60))
 	api.GET("/price", h.Price, cacheControl(cachePrice)) // not limited: the quote is memoised for everyone

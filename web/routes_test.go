@@ -17,10 +17,10 @@ import (
 )
 
 var (
-	t0     = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	alice  = "0x00000000000000000000000000000000000a11ce"
-	bob    = "0x0000000000000000000000000000000000000b0b"
-	payTo  = "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc"
+	t0      = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	alice   = "0x00000000000000000000000000000000000a11ce"
+	bob     = "0x0000000000000000000000000000000000000b0b"
+	payTo   = "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc"
 	maxU256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1)).String()
 )
 
@@ -165,6 +165,7 @@ func TestNodesOfWallet(t *testing.T) {
 		}
 	})
 	for _, bad := range []string{
+		"",
 		"0x123",
 		"00000000000000000000000000000000000a11ce00",
 		"0x00000000000000000000000000000000000a11cg",
@@ -304,7 +305,7 @@ func TestNode(t *testing.T) {
 			t.Fatalf("message %q", msg)
 		}
 	})
-	for _, id := range []string{"0", "-1", "abc", "1.5", "1e3", "0x1", "+1", "%201", "1%00",
+	for _, id := range []string{"", "0", "-1", "abc", "1.5", "1e3", "0x1", "+1", "%201", "1%00",
 		"115792089237316195423570985008687907853269984665640564039457584007913129639936", // 2^256
 		strings.Repeat("9", 500)} {
 		t.Run("400 for id "+id, func(t *testing.T) {

@@ -51,16 +51,18 @@ type testServer struct {
 	log *testLog
 }
 
-// newServer serves the routes over the package's database (or s, when given) with cfg.
-func newServer(t *testing.T, cfg handlers.Config, s ...*store.Store) *testServer {
+// newServer serves the routes over the package's database with cfg.
+func newServer(t testing.TB, cfg handlers.Config) *testServer {
 	t.Helper()
-	st := db
-	if len(s) > 0 {
-		st = s[0]
-	}
+	return newServerWith(t, db, cfg, Options{})
+}
+
+// newServerWith serves the routes over st with cfg and opts (its Log is the test's).
+func newServerWith(t testing.TB, st *store.Store, cfg handlers.Config, opts Options) *testServer {
+	t.Helper()
 	tl := &testLog{}
-	log := slog.New(slog.NewJSONHandler(tl, nil))
-	return &testServer{e: New(handlers.New(st, cfg, log), Options{Log: log}), log: tl}
+	opts.Log = slog.New(slog.NewJSONHandler(tl, nil))
+	return &testServer{e: New(handlers.New(st, cfg, opts.Log), opts), log: tl}
 }
 
 // do serves one request from the given client address and checks the answer against the OpenAPI

@@ -55,6 +55,11 @@ func Create(ctx context.Context, name string) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Open(ctx, url)
+}
+
+// Open opens the database at url and applies the migrations.
+func Open(ctx context.Context, url string) (*store.Store, error) {
 	db, err := store.Open(ctx, url)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func env(kv ...string) func(string) string {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadConfig(t *testing.T) {
+	t.Run("dev defaults", func(t *testing.T) {
+		cfg, err := loadConfig(env())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.ListenAddr != "127.0.0.1:8080" || cfg.ChainID != 1337 || cfg.PaymentAddress != "" || cfg.DatabaseURL != "" {
+			t.Fatalf("got %+v", cfg)
+		}
+	})
+	t.Run("values", func(t *testing.T) {
+		cfg, err := loadConfig(env("ETH_RPC_URL", "http://rpc", "CHAIN_ID", "8453",
+			"PAYMENT_ADDRESS", "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", "TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.ChainID != 8453 || cfg.PaymentAddress != "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc" ||
+			len(cfg.TrustedProxies) != 2 || cfg.TrustedProxies[1].String() != "192.0.2.1/32" {
+			t.Fatalf("got %+v", cfg)
+		}
+	})
+	for _, tc := range []struct {
+		name    string
+		env     []string
+		setting string
+	}{
+		{"chain id required with an RPC", []string{"ETH_RPC_URL", "http://rpc"}, "CHAIN_ID"},
+		{"chain id not a number", []string{"CHAIN_ID", "main"}, "CHAIN_ID"},
+		{"payment address malformed", []string{"PAYMENT_ADDRESS", "0x12"}, "PAYMENT_ADDRESS"},
+		{"payment address zero", []string{"PAYMENT_ADDRESS", "0x0000000000000000000000000000000000000000"}, "PAYMENT_ADDRESS"},
+		{"proxy not an address", []string{"TRUSTED_PROXIES", "10.0.0.0/8,proxy.local"}, "TRUSTED_PROXIES"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := loadConfig(env(tc.env...))
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, tc.setting+": ") || strings.Contains(msg, "\n") {
+				t.Fatalf("error %q: want one line naming %s", msg, tc.setting)
+			}
+		})
+	}
+}
+
+func TestDotenv(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".env")
+	os.WriteFile(path, []byte("# settings\nCHAIN_ID=10\nexport LISTEN_ADDR=\"127.0.0.1:9999\"\n\nPAYMENT_ADDRESS='0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc'\n"), 0o600)
+	getenv, err := withDotenv(path, env("CHAIN_ID", "20"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ChainID != 20 || cfg.ListenAddr != "127.0.0.1:9999" || cfg.PaymentAddress != "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc" {
+		t.Fatalf("got %+v: the environment wins, the file fills in", cfg)
+	}
+	os.WriteFile(path, []byte("NOT A SETTING\n"), 0o600)
+	if _, err := withDotenv(path, env()); err == nil || !strings.Contains(err.Error(), ":1:") {
+		t.Fatalf("malformed line: %v", err)
+	}
+	if _, err := withDotenv(filepath.Join(t.TempDir(), "none"), env()); err != nil {
+		t.Fatalf("a missing file is no error: %v", err)
+	}
+}
+
+func TestRunUnknownCommand(t *testing.T) {
+	err := run(t.Context(), []string{"fly"}, env(), os.Stderr)
+	if err == nil || !strings.Contains(err.Error(), "unknown command") {
+		t.Fatalf("got %v", err)
+	}
+}
