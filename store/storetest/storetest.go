@@ -19,34 +19,61 @@ import (
 // DefaultServerURL is the server the tests use when TEST_DATABASE_URL is unset.
 const DefaultServerURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 
-// ServerURL is the PostgreSQL server tests make their databases on.
-func ServerURL() string {
-	if u := os.Getenv("TEST_DATABASE_URL"); u != "" {
-		return u
-	}
-	return DefaultServerURL
-}
+// serverURL is the server this test package makes its databases on, set by Main.
+var serverURL string
+
+// ServerURL is the PostgreSQL server the tests make their databases on.
+func ServerURL() string { return serverURL }
 
 // Main runs the package's tests against a database made for them and dropped after; use it from
-// TestMain as os.Exit(storetest.Main(m, &db)).
+// TestMain as os.Exit(storetest.Main(m, &db)). The server is TEST_DATABASE_URL; unset, the one on
+// 127.0.0.1:5432, or when none answers there, a private throwaway cluster for this package.
 func Main(m *testing.M, db **store.Store) int {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	stop, err := chooseServer(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "storetest: no PostgreSQL server for the tests (set TEST_DATABASE_URL):", err)
+		return 1
+	}
+	defer stop()
 	name, err := randomName()
 	if err == nil {
 		*db, err = Create(ctx, name)
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "storetest: no test database on %s (start PostgreSQL or set TEST_DATABASE_URL): %v\n", ServerURL(), err)
+		fmt.Fprintf(os.Stderr, "storetest: no test database on %s: %v\n", serverURL, err)
 		return 1
 	}
 	code := m.Run()
 	(*db).Close()
-	if err := pgdev.DropDatabase(context.Background(), ServerURL(), name); err != nil {
+	if err := pgdev.DropDatabase(context.Background(), serverURL, name); err != nil {
 		fmt.Fprintln(os.Stderr, "storetest:", err)
 		return 1
 	}
 	return code
+}
+
+func chooseServer(ctx context.Context) (stop func(), err error) {
+	if serverURL = os.Getenv("TEST_DATABASE_URL"); serverURL != "" {
+		return func() {}, nil
+	}
+	serverURL = DefaultServerURL
+	if db, err := store.Open(ctx, serverURL); err == nil {
+		db.Close()
+		return func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", "nodeledger-testpg-")
+	if err != nil {
+		return nil, err
+	}
+	cluster, err := pgdev.Start(ctx, dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	serverURL = cluster.URL
+	return func() { cluster.Stop(); os.RemoveAll(dir) }, nil
 }
 
 // Create makes a fresh migrated database called name and opens it.
