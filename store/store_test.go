@@ -12,7 +12,6 @@ import (
 
 	"nodeledger/migrations"
 	"nodeledger/store"
-	"nodeledger/store/pgdev"
 	"nodeledger/store/storetest"
 )
 
@@ -22,12 +21,7 @@ func TestMain(m *testing.M) { os.Exit(storetest.Main(m, &db)) }
 
 func TestMigrateTwoInstancesAtOnce(t *testing.T) {
 	ctx := context.Background()
-	name := "nodeledger_test_migrate_race"
-	url, err := pgdev.CreateDatabase(ctx, storetest.ServerURL(), name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pgdev.DropDatabase(ctx, storetest.ServerURL(), name) })
+	url := storetest.EmptyDatabase(t)
 
 	// A migration slow enough that the second instance arrives while the first is applying it;
 	// without the lock both would create the table and one would fail.
@@ -78,12 +72,7 @@ func TestMigrateTwoInstancesAtOnce(t *testing.T) {
 
 func TestMigrateFailureIsRolledBack(t *testing.T) {
 	ctx := context.Background()
-	name := "nodeledger_test_migrate_fail"
-	url, err := pgdev.CreateDatabase(ctx, storetest.ServerURL(), name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pgdev.DropDatabase(ctx, storetest.ServerURL(), name) })
+	url := storetest.EmptyDatabase(t)
 	s, err := store.Open(ctx, url)
 	if err != nil {
 		t.Fatal(err)

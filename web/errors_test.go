@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -12,7 +13,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/handlers"
-	"nodeledger/store/pgdev"
 	"nodeledger/store/storetest"
 )
 
@@ -134,18 +134,13 @@ func (p *cutProxy) restore() {
 
 func TestDatabaseCut(t *testing.T) {
 	ctx := t.Context()
-	server := strings.Split(strings.TrimPrefix(storetest.ServerURL(), "postgres://"), "/")[0]
-	server = server[strings.Index(server, "@")+1:]
-	proxy := newCutProxy(t, server)
-	proxied := strings.Replace(storetest.ServerURL(), server, proxy.addr, 1)
-
-	name := "nodeledger_test_cut"
-	url, err := pgdev.CreateDatabase(ctx, proxied, name)
+	server, err := url.Parse(storetest.EmptyDatabase(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { pgdev.DropDatabase(ctx, storetest.ServerURL(), name) })
-	st, err := storetest.Open(ctx, url)
+	proxy := newCutProxy(t, server.Host)
+	server.Host = proxy.addr
+	st, err := storetest.Open(ctx, server.String())
 	if err != nil {
 		t.Fatal(err)
 	}

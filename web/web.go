@@ -2,7 +2,6 @@
 package web
 
 import (
-	_ "embed"
 	"log/slog"
 	"net"
 	"net/netip"

@@ -98,6 +98,25 @@ func Open(ctx context.Context, url string) (*store.Store, error) {
 	return db, nil
 }
 
+// EmptyDatabase makes an empty database for one test, dropped when the test ends, and returns its URL.
+func EmptyDatabase(t testing.TB) string {
+	t.Helper()
+	name, err := randomName()
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := pgdev.CreateDatabase(context.Background(), serverURL, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := pgdev.DropDatabase(context.Background(), serverURL, name); err != nil {
+			t.Error(err)
+		}
+	})
+	return url
+}
+
 func randomName() (string, error) {
 	b := make([]byte, 6)
 	if _, err := rand.Read(b); err != nil {
