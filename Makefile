@@ -2,7 +2,9 @@
 GO        ?= go
 FUZZTIME  ?= 20s
 
-.PHONY: run build test lint fuzz clean
+CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter
+
+.PHONY: run build test lint fuzz contracts clean
 
 run:
 	$(GO) run .
@@ -23,6 +25,15 @@ lint:
 fuzz:
 	$(GO) test ./web -run '^$$' -fuzz '^FuzzNodeRoute$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./web -run '^$$' -fuzz '^FuzzNodesRoute$$' -fuzztime $(FUZZTIME)
+
+# Compiles the contracts with the pinned solc-js and regenerates the committed ABI, bytecode and
+# Go bindings; CI runs it and fails when the committed files differ.
+contracts:
+	cd chain/contracts && npm ci --no-audit --no-fund --loglevel=error && node build.js
+	for c in $(CONTRACTS); do \
+		$(GO) tool abigen --v2 --pkg bindings --type $$c --abi chain/contracts/build/$$c.abi \
+			--bin chain/contracts/build/$$c.bin --out chain/bindings/$$(echo $$c | tr A-Z a-z).go || exit 1; \
+	done
 
 clean:
 	rm -rf .data nodeledger

@@ -1,0 +1,1380 @@
+// Code generated via abigen V2 - DO NOT EDIT.
+// This file is a generated binding and any manual changes will be lost.
+
+package bindings
+
+import (
+	"bytes"
+	"errors"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+)
+
+// Reference imports to suppress errors if they are not otherwise used.
+var (
+	_ = bytes.Equal
+	_ = errors.New
+	_ = big.NewInt
+	_ = common.Big1
+	_ = types.BloomLookup
+	_ = abi.ConvertType
+)
+
+// NodeFactoryMetaData contains all meta data concerning the NodeFactory contract.
+var NodeFactoryMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"minter_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"distributor_\",\"type\":\"address\"},{\"internalType\":\"uint32\",\"name\":\"maxPerWallet_\",\"type\":\"uint32\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"AmountTooLarge\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"Insolvent\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InsufficientBalance\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"LengthMismatch\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"MintingPaused\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotDistributor\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotMinter\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotNodeOwner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotOwner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"PaymentRefUsed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"Reentered\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"RoundUsed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"TransferFailed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"UnknownNode\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"WalletFull\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroAddress\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"roundId\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"nodes\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"total\",\"type\":\"uint256\"}],\"name\":\"Credited\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"uint32\",\"name\":\"maxPerWallet\",\"type\":\"uint32\"}],\"name\":\"MaxPerWalletChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint8\",\"name\":\"tier\",\"type\":\"uint8\"},{\"indexed\":false,\"internalType\":\"bytes32\",\"name\":\"paymentRef\",\"type\":\"bytes32\"}],\"name\":\"NodeMinted\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"bool\",\"name\":\"paused\",\"type\":\"bool\"}],\"name\":\"Paused\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"minter\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"distributor\",\"type\":\"address\"}],\"name\":\"RolesChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"Withdrawn\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"roundId\",\"type\":\"uint256\"},{\"internalType\":\"uint256[]\",\"name\":\"ids\",\"type\":\"uint256[]\"},{\"internalType\":\"uint256[]\",\"name\":\"amounts\",\"type\":\"uint256[]\"}],\"name\":\"credit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"distributor\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"isSolvent\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"maxPerWallet\",\"outputs\":[{\"internalType\":\"uint32\",\"name\":\"\",\"type\":\"uint32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint8\",\"name\":\"tier\",\"type\":\"uint8\"},{\"internalType\":\"bytes32\",\"name\":\"paymentRef\",\"type\":\"bytes32\"}],\"name\":\"mint\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"minter\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"nodeCount\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"}],\"name\":\"nodeInfo\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"nodeOwner\",\"type\":\"address\"},{\"internalType\":\"uint8\",\"name\":\"tier\",\"type\":\"uint8\"},{\"internalType\":\"uint256\",\"name\":\"balance\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"credited\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"withdrawn\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"}],\"name\":\"nodesOf\",\"outputs\":[{\"internalType\":\"uint256[]\",\"name\":\"\",\"type\":\"uint256[]\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"paused\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"name\":\"paymentRefUsed\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"name\":\"roundUsed\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint32\",\"name\":\"maxPerWallet_\",\"type\":\"uint32\"}],\"name\":\"setMaxPerWallet\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bool\",\"name\":\"paused_\",\"type\":\"bool\"}],\"name\":\"setPaused\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"minter_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"distributor_\",\"type\":\"address\"}],\"name\":\"setRoles\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"totalOutstanding\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"}],\"name\":\"totalWithdrawnByNode\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdraw\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
+	ID:  "NodeFactory",
+	Bin: "0x608060405234801561000f575f5ffd5b5060405161198938038061198983398101604081905261002e9161015a565b6001600160a01b038316158061004b57506001600160a01b038216155b156100695760405163d92e233d60e01b815260040160405180910390fd5b5f8054336001600160a01b03199182168117909255600180549091166001600160a01b0386811691821790925560028054928616600164ffffffff0160a01b03199093168317600160a81b63ffffffff8716021790556040805193845260208401919091528201527fbc8e5cec22009cb45324162584d043c03d372a645fa7c9dea262f45e52a278009060600160405180910390a160405163ffffffff821681527f08ec00e2241007915379cd7a50cee9c2aecdfd35c59c2aaf301383c4c6e149d59060200160405180910390a15050506101a6565b80516001600160a01b0381168114610155575f5ffd5b919050565b5f5f5f6060848603121561016c575f5ffd5b6101758461013f565b92506101836020850161013f565b9150604084015163ffffffff8116811461019b575f5ffd5b809150509250925092565b6117d6806101b35f395ff3fe608060405260043610610140575f3560e01c80635ce23950116100bb578063969157f311610071578063b6d7d16411610057578063b6d7d16414610412578063bfe109281461043e578063e63697c81461046a575f5ffd5b8063969157f314610393578063b02439ae146103b2575f5ffd5b8063836de496116100a1578063836de4961461031b5780638c54ec691461033a5780638da5cb5b14610368575f5ffd5b80635ce23950146102ef5780636da49b8314610306575f5ffd5b80633006b54311610110578063453c2310116100f6578063453c23101461025557806354841e941461029f5780635c975abb146102be575f5ffd5b80633006b54314610223578063438e81d614610242575f5ffd5b8063075461721461014b57806316078d04146101a157806316c38b3c146101c4578063266c33c7146101e5575f5ffd5b3661014757005b5f5ffd5b348015610156575f5ffd5b506001546101779073ffffffffffffffffffffffffffffffffffffffff1681565b60405173ffffffffffffffffffffffffffffffffffffffff90911681526020015b60405180910390f35b3480156101ac575f5ffd5b506101b660045481565b604051908152602001610198565b3480156101cf575f5ffd5b506101e36101de366004611425565b610489565b005b3480156101f0575f5ffd5b506102136101ff36600461144b565b60096020525f908152604090205460ff1681565b6040519015158152602001610198565b34801561022e575f5ffd5b506101e361023d366004611462565b61055d565b6101e36102503660046114cd565b61062b565b348015610260575f5ffd5b5060025461028a907501000000000000000000000000000000000000000000900463ffffffff1681565b60405163ffffffff9091168152602001610198565b3480156102aa575f5ffd5b506101e36102b936600461156e565b61091f565b3480156102c9575f5ffd5b506002546102139074010000000000000000000000000000000000000000900460ff1681565b3480156102fa575f5ffd5b50600454471015610213565b348015610311575f5ffd5b506101b660035481565b348015610326575f5ffd5b506101b661033536600461144b565b610aa4565b348015610345575f5ffd5b5061021361035436600461144b565b60086020525f908152604090205460ff1681565b348015610373575f5ffd5b505f546101779073ffffffffffffffffffffffffffffffffffffffff1681565b34801561039e575f5ffd5b506101b66103ad3660046115ae565b610b21565b3480156103bd575f5ffd5b506103d16103cc36600461144b565b610e5e565b6040805173ffffffffffffffffffffffffffffffffffffffff909616865260ff9094166020860152928401919091526060830152608082015260a001610198565b34801561041d575f5ffd5b5061043161042c3660046115ef565b610fd5565b6040516101989190611608565b348015610449575f5ffd5b506002546101779073ffffffffffffffffffffffffffffffffffffffff1681565b348015610475575f5ffd5b506101e361048436600461164a565b61104b565b5f5473ffffffffffffffffffffffffffffffffffffffff1633146104d9576040517f30cd747100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6002805482151574010000000000000000000000000000000000000000027fffffffffffffffffffffff00ffffffffffffffffffffffffffffffffffffffff9091161790556040517f0e2fb031ee032dc02d8011dc50b816eb450cf856abd8261680dac74f72165bd29061055290831515815260200190565b60405180910390a150565b5f5473ffffffffffffffffffffffffffffffffffffffff1633146105ad576040517f30cd747100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b600280547fffffffffffffff00000000ffffffffffffffffffffffffffffffffffffffffff16750100000000000000000000000000000000000000000063ffffffff8416908102919091179091556040519081527f08ec00e2241007915379cd7a50cee9c2aecdfd35c59c2aaf301383c4c6e149d590602001610552565b60025473ffffffffffffffffffffffffffffffffffffffff16331461067c576040517f385296d500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f8581526009602052604090205460ff16156106c4576040517f0b3d339f00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b8281146106fd576040517fff633a3800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f85815260096020526040812080547fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff0016600117905560035490805b85811015610889575f8787838181106107545761075461166c565b905060200201359050805f148061076a57508381115b156107a1576040517f8b7114df00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f8686848181106107b4576107b461166c565b9050602002013590506fffffffffffffffffffffffffffffffff8016811115610809576040517f0625040100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f82815260056020526040812080548392906108389084906fffffffffffffffffffffffffffffffff166116c6565b92506101000a8154816fffffffffffffffffffffffffffffffff02191690836fffffffffffffffffffffffffffffffff160217905550808461087a91906116f4565b93505050806001019050610739565b505f8160045461089991906116f4565b9050804710156108d5576040517ffc22003800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6004819055604080518781526020810184905289917f3806c51c015e3f5bafa6a64bacc9ec78aa02f9a208d9d22e52635e923ba00f6e910160405180910390a25050505050505050565b5f5473ffffffffffffffffffffffffffffffffffffffff16331461096f576040517f30cd747100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff831615806109a6575073ffffffffffffffffffffffffffffffffffffffff8216155b806109c5575073ffffffffffffffffffffffffffffffffffffffff8116155b156109fc576040517fd92e233d00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f805473ffffffffffffffffffffffffffffffffffffffff8581167fffffffffffffffffffffffff0000000000000000000000000000000000000000928316811790935560018054868316908416811790915560028054928616929093168217909255604080519384526020840192909252908201527fbc8e5cec22009cb45324162584d043c03d372a645fa7c9dea262f45e52a278009060600160405180910390a1505050565b5f811580610ab3575060035482115b15610aea576040517f8b7114df00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b505f9081526005602052604090205470010000000000000000000000000000000090046effffffffffffffffffffffffffffff1690565b6001545f9073ffffffffffffffffffffffffffffffffffffffff163314610b74576040517ff8d2906c00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b60025474010000000000000000000000000000000000000000900460ff1615610bc9576040517feb56075600000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff8416610c16576040517fd92e233d00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f8281526008602052604090205460ff1615610c5e576040517f15a8123200000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff84165f9081526007602052604090206002548154750100000000000000000000000000000000000000000090910463ffffffff1611610cde576040517f163faaa100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f83815260086020526040812080547fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff0016600117905560038054909190610d2490611707565b918290555060408051808201825273ffffffffffffffffffffffffffffffffffffffff88811680835260ff89811660208086018281525f8981526006835288812097518854925190951674010000000000000000000000000000000000000000027fffffffffffffffffffffff0000000000000000000000000000000000000000009092169490961693909317929092179094556005815284832080547effffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff167f0100000000000000000000000000000000000000000000000000000000000000179055865460018101885587845292819020909201859055835192835290820187905292945084917fe0246eb77c0b519c6b2b3c944f062143b56003b0f9bd5dd1d7a03ccf84544c1a910160405180910390a3509392505050565b5f80808080851580610e71575060035486115b15610ea8576040517f8b7114df00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f86815260066020908152604080832081518083018352905473ffffffffffffffffffffffffffffffffffffffff8116825260ff7401000000000000000000000000000000000000000090910481168285019081528b86526005855294839020835160608101855290546fffffffffffffffffffffffffffffffff81168083526effffffffffffffffffffffffffffff7001000000000000000000000000000000008304169683018790527f01000000000000000000000000000000000000000000000000000000000000009091049092161515938101939093528151945191949293610f949161173e565b8351602090940151929b919a506fffffffffffffffffffffffffffffffff908116995090921696506effffffffffffffffffffffffffffff16945092505050565b73ffffffffffffffffffffffffffffffffffffffff81165f9081526007602090815260409182902080548351818402810184019094528084526060939283018282801561103f57602002820191905f5260205f20905b81548152602001906001019080831161102b575b50505050509050919050565b60ff5f5c1615611087576040517fb5dfd9e500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b60015f805c7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff00168217905d508215806110c1575060035483115b156110f8576040517f8b7114df00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f8381526006602052604090205473ffffffffffffffffffffffffffffffffffffffff16338114611155576040517fd08a05d500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff83166111a2576040517fd92e233d00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f84815260056020526040902080546111f2906effffffffffffffffffffffffffffff700100000000000000000000000000000000820416906fffffffffffffffffffffffffffffffff1661173e565b6fffffffffffffffffffffffffffffffff1683111561123d576040517ff4d678b800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6effffffffffffffffffffffffffffff831115611286576040517f0625040100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b8054839082906010906112bf90849070010000000000000000000000000000000090046effffffffffffffffffffffffffffff16611766565b92506101000a8154816effffffffffffffffffffffffffffff02191690836effffffffffffffffffffffffffffff1602179055508260045f828254611304919061178d565b90915550506040805173ffffffffffffffffffffffffffffffffffffffff86811682526020820186905284169187917fe5df19de43c8c04fd192bc68e484b2593570925fbb6ad8c07ccafbc2aa5c37a1910160405180910390a35f8473ffffffffffffffffffffffffffffffffffffffff16846040515f6040518083038185875af1925050503d805f81146113b4576040519150601f19603f3d011682016040523d82523d5f602084013e6113b9565b606091505b50509050806113f4576040517f90b8ec1800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b505f9150507fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff00815c16815d50505050565b5f60208284031215611435575f5ffd5b81358015158114611444575f5ffd5b9392505050565b5f6020828403121561145b575f5ffd5b5035919050565b5f60208284031215611472575f5ffd5b813563ffffffff81168114611444575f5ffd5b5f5f83601f840112611495575f5ffd5b50813567ffffffffffffffff8111156114ac575f5ffd5b6020830191508360208260051b85010111156114c6575f5ffd5b9250929050565b5f5f5f5f5f606086880312156114e1575f5ffd5b85359450602086013567ffffffffffffffff8111156114fe575f5ffd5b61150a88828901611485565b909550935050604086013567ffffffffffffffff811115611529575f5ffd5b61153588828901611485565b969995985093965092949392505050565b803573ffffffffffffffffffffffffffffffffffffffff81168114611569575f5ffd5b919050565b5f5f5f60608486031215611580575f5ffd5b61158984611546565b925061159760208501611546565b91506115a560408501611546565b90509250925092565b5f5f5f606084860312156115c0575f5ffd5b6115c984611546565b9250602084013560ff811681146115de575f5ffd5b929592945050506040919091013590565b5f602082840312156115ff575f5ffd5b61144482611546565b602080825282518282018190525f918401906040840190835b8181101561163f578351835260209384019390920191600101611621565b509095945050505050565b5f5f5f6060848603121561165c575f5ffd5b833592506115de60208501611546565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b6fffffffffffffffffffffffffffffffff81811683821601908111156116ee576116ee611699565b92915050565b808201808211156116ee576116ee611699565b5f7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff820361173757611737611699565b5060010190565b6fffffffffffffffffffffffffffffffff82811682821603908111156116ee576116ee611699565b6effffffffffffffffffffffffffffff81811683821601908111156116ee576116ee611699565b818103818111156116ee576116ee61169956fea2646970667358221220f207c32b05d0c8002d351fca44011966b6fc7e897423fca8d40b010aae14e8bc64736f6c63430008250033",
+}
+
+// NodeFactory is an auto generated Go binding around an Ethereum contract.
+type NodeFactory struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *NodeFactory) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewNodeFactory creates a new instance of NodeFactory.
+func NewNodeFactory() *NodeFactory {
+	parsed, err := NodeFactoryMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &NodeFactory{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *NodeFactory) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(address minter_, address distributor_, uint32 maxPerWallet_) returns()
+func (nodeFactory *NodeFactory) PackConstructor(minter_ common.Address, distributor_ common.Address, maxPerWallet_ uint32) []byte {
+	enc, err := nodeFactory.abi.Pack("", minter_, distributor_, maxPerWallet_)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackCredit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x438e81d6.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function credit(uint256 roundId, uint256[] ids, uint256[] amounts) payable returns()
+func (nodeFactory *NodeFactory) PackCredit(roundId *big.Int, ids []*big.Int, amounts []*big.Int) []byte {
+	enc, err := nodeFactory.abi.Pack("credit", roundId, ids, amounts)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackCredit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x438e81d6.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function credit(uint256 roundId, uint256[] ids, uint256[] amounts) payable returns()
+func (nodeFactory *NodeFactory) TryPackCredit(roundId *big.Int, ids []*big.Int, amounts []*big.Int) ([]byte, error) {
+	return nodeFactory.abi.Pack("credit", roundId, ids, amounts)
+}
+
+// PackDistributor is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbfe10928.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function distributor() view returns(address)
+func (nodeFactory *NodeFactory) PackDistributor() []byte {
+	enc, err := nodeFactory.abi.Pack("distributor")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDistributor is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbfe10928.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function distributor() view returns(address)
+func (nodeFactory *NodeFactory) TryPackDistributor() ([]byte, error) {
+	return nodeFactory.abi.Pack("distributor")
+}
+
+// UnpackDistributor is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xbfe10928.
+//
+// Solidity: function distributor() view returns(address)
+func (nodeFactory *NodeFactory) UnpackDistributor(data []byte) (common.Address, error) {
+	out, err := nodeFactory.abi.Unpack("distributor", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackIsSolvent is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5ce23950.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function isSolvent() view returns(bool)
+func (nodeFactory *NodeFactory) PackIsSolvent() []byte {
+	enc, err := nodeFactory.abi.Pack("isSolvent")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackIsSolvent is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5ce23950.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function isSolvent() view returns(bool)
+func (nodeFactory *NodeFactory) TryPackIsSolvent() ([]byte, error) {
+	return nodeFactory.abi.Pack("isSolvent")
+}
+
+// UnpackIsSolvent is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x5ce23950.
+//
+// Solidity: function isSolvent() view returns(bool)
+func (nodeFactory *NodeFactory) UnpackIsSolvent(data []byte) (bool, error) {
+	out, err := nodeFactory.abi.Unpack("isSolvent", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackMaxPerWallet is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x453c2310.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function maxPerWallet() view returns(uint32)
+func (nodeFactory *NodeFactory) PackMaxPerWallet() []byte {
+	enc, err := nodeFactory.abi.Pack("maxPerWallet")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMaxPerWallet is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x453c2310.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function maxPerWallet() view returns(uint32)
+func (nodeFactory *NodeFactory) TryPackMaxPerWallet() ([]byte, error) {
+	return nodeFactory.abi.Pack("maxPerWallet")
+}
+
+// UnpackMaxPerWallet is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x453c2310.
+//
+// Solidity: function maxPerWallet() view returns(uint32)
+func (nodeFactory *NodeFactory) UnpackMaxPerWallet(data []byte) (uint32, error) {
+	out, err := nodeFactory.abi.Unpack("maxPerWallet", data)
+	if err != nil {
+		return *new(uint32), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint32)).(*uint32)
+	return out0, nil
+}
+
+// PackMint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x969157f3.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function mint(address to, uint8 tier, bytes32 paymentRef) returns(uint256 id)
+func (nodeFactory *NodeFactory) PackMint(to common.Address, tier uint8, paymentRef [32]byte) []byte {
+	enc, err := nodeFactory.abi.Pack("mint", to, tier, paymentRef)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x969157f3.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function mint(address to, uint8 tier, bytes32 paymentRef) returns(uint256 id)
+func (nodeFactory *NodeFactory) TryPackMint(to common.Address, tier uint8, paymentRef [32]byte) ([]byte, error) {
+	return nodeFactory.abi.Pack("mint", to, tier, paymentRef)
+}
+
+// UnpackMint is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x969157f3.
+//
+// Solidity: function mint(address to, uint8 tier, bytes32 paymentRef) returns(uint256 id)
+func (nodeFactory *NodeFactory) UnpackMint(data []byte) (*big.Int, error) {
+	out, err := nodeFactory.abi.Unpack("mint", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackMinter is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x07546172.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function minter() view returns(address)
+func (nodeFactory *NodeFactory) PackMinter() []byte {
+	enc, err := nodeFactory.abi.Pack("minter")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMinter is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x07546172.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function minter() view returns(address)
+func (nodeFactory *NodeFactory) TryPackMinter() ([]byte, error) {
+	return nodeFactory.abi.Pack("minter")
+}
+
+// UnpackMinter is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x07546172.
+//
+// Solidity: function minter() view returns(address)
+func (nodeFactory *NodeFactory) UnpackMinter(data []byte) (common.Address, error) {
+	out, err := nodeFactory.abi.Unpack("minter", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackNodeCount is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x6da49b83.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function nodeCount() view returns(uint256)
+func (nodeFactory *NodeFactory) PackNodeCount() []byte {
+	enc, err := nodeFactory.abi.Pack("nodeCount")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackNodeCount is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x6da49b83.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function nodeCount() view returns(uint256)
+func (nodeFactory *NodeFactory) TryPackNodeCount() ([]byte, error) {
+	return nodeFactory.abi.Pack("nodeCount")
+}
+
+// UnpackNodeCount is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x6da49b83.
+//
+// Solidity: function nodeCount() view returns(uint256)
+func (nodeFactory *NodeFactory) UnpackNodeCount(data []byte) (*big.Int, error) {
+	out, err := nodeFactory.abi.Unpack("nodeCount", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackNodeInfo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb02439ae.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function nodeInfo(uint256 id) view returns(address nodeOwner, uint8 tier, uint256 balance, uint256 credited, uint256 withdrawn)
+func (nodeFactory *NodeFactory) PackNodeInfo(id *big.Int) []byte {
+	enc, err := nodeFactory.abi.Pack("nodeInfo", id)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackNodeInfo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb02439ae.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function nodeInfo(uint256 id) view returns(address nodeOwner, uint8 tier, uint256 balance, uint256 credited, uint256 withdrawn)
+func (nodeFactory *NodeFactory) TryPackNodeInfo(id *big.Int) ([]byte, error) {
+	return nodeFactory.abi.Pack("nodeInfo", id)
+}
+
+// NodeInfoOutput serves as a container for the return parameters of contract
+// method NodeInfo.
+type NodeInfoOutput struct {
+	NodeOwner common.Address
+	Tier      uint8
+	Balance   *big.Int
+	Credited  *big.Int
+	Withdrawn *big.Int
+}
+
+// UnpackNodeInfo is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb02439ae.
+//
+// Solidity: function nodeInfo(uint256 id) view returns(address nodeOwner, uint8 tier, uint256 balance, uint256 credited, uint256 withdrawn)
+func (nodeFactory *NodeFactory) UnpackNodeInfo(data []byte) (NodeInfoOutput, error) {
+	out, err := nodeFactory.abi.Unpack("nodeInfo", data)
+	outstruct := new(NodeInfoOutput)
+	if err != nil {
+		return *outstruct, err
+	}
+	outstruct.NodeOwner = *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	outstruct.Tier = *abi.ConvertType(out[1], new(uint8)).(*uint8)
+	outstruct.Balance = abi.ConvertType(out[2], new(big.Int)).(*big.Int)
+	outstruct.Credited = abi.ConvertType(out[3], new(big.Int)).(*big.Int)
+	outstruct.Withdrawn = abi.ConvertType(out[4], new(big.Int)).(*big.Int)
+	return *outstruct, nil
+}
+
+// PackNodesOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb6d7d164.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function nodesOf(address wallet) view returns(uint256[])
+func (nodeFactory *NodeFactory) PackNodesOf(wallet common.Address) []byte {
+	enc, err := nodeFactory.abi.Pack("nodesOf", wallet)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackNodesOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb6d7d164.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function nodesOf(address wallet) view returns(uint256[])
+func (nodeFactory *NodeFactory) TryPackNodesOf(wallet common.Address) ([]byte, error) {
+	return nodeFactory.abi.Pack("nodesOf", wallet)
+}
+
+// UnpackNodesOf is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb6d7d164.
+//
+// Solidity: function nodesOf(address wallet) view returns(uint256[])
+func (nodeFactory *NodeFactory) UnpackNodesOf(data []byte) ([]*big.Int, error) {
+	out, err := nodeFactory.abi.Unpack("nodesOf", data)
+	if err != nil {
+		return *new([]*big.Int), err
+	}
+	out0 := *abi.ConvertType(out[0], new([]*big.Int)).(*[]*big.Int)
+	return out0, nil
+}
+
+// PackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function owner() view returns(address)
+func (nodeFactory *NodeFactory) PackOwner() []byte {
+	enc, err := nodeFactory.abi.Pack("owner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function owner() view returns(address)
+func (nodeFactory *NodeFactory) TryPackOwner() ([]byte, error) {
+	return nodeFactory.abi.Pack("owner")
+}
+
+// UnpackOwner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8da5cb5b.
+//
+// Solidity: function owner() view returns(address)
+func (nodeFactory *NodeFactory) UnpackOwner(data []byte) (common.Address, error) {
+	out, err := nodeFactory.abi.Unpack("owner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackPaused is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5c975abb.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function paused() view returns(bool)
+func (nodeFactory *NodeFactory) PackPaused() []byte {
+	enc, err := nodeFactory.abi.Pack("paused")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPaused is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5c975abb.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function paused() view returns(bool)
+func (nodeFactory *NodeFactory) TryPackPaused() ([]byte, error) {
+	return nodeFactory.abi.Pack("paused")
+}
+
+// UnpackPaused is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x5c975abb.
+//
+// Solidity: function paused() view returns(bool)
+func (nodeFactory *NodeFactory) UnpackPaused(data []byte) (bool, error) {
+	out, err := nodeFactory.abi.Unpack("paused", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackPaymentRefUsed is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8c54ec69.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function paymentRefUsed(bytes32 ) view returns(bool)
+func (nodeFactory *NodeFactory) PackPaymentRefUsed(arg0 [32]byte) []byte {
+	enc, err := nodeFactory.abi.Pack("paymentRefUsed", arg0)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPaymentRefUsed is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8c54ec69.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function paymentRefUsed(bytes32 ) view returns(bool)
+func (nodeFactory *NodeFactory) TryPackPaymentRefUsed(arg0 [32]byte) ([]byte, error) {
+	return nodeFactory.abi.Pack("paymentRefUsed", arg0)
+}
+
+// UnpackPaymentRefUsed is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8c54ec69.
+//
+// Solidity: function paymentRefUsed(bytes32 ) view returns(bool)
+func (nodeFactory *NodeFactory) UnpackPaymentRefUsed(data []byte) (bool, error) {
+	out, err := nodeFactory.abi.Unpack("paymentRefUsed", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackRoundUsed is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x266c33c7.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function roundUsed(uint256 ) view returns(bool)
+func (nodeFactory *NodeFactory) PackRoundUsed(arg0 *big.Int) []byte {
+	enc, err := nodeFactory.abi.Pack("roundUsed", arg0)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackRoundUsed is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x266c33c7.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function roundUsed(uint256 ) view returns(bool)
+func (nodeFactory *NodeFactory) TryPackRoundUsed(arg0 *big.Int) ([]byte, error) {
+	return nodeFactory.abi.Pack("roundUsed", arg0)
+}
+
+// UnpackRoundUsed is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x266c33c7.
+//
+// Solidity: function roundUsed(uint256 ) view returns(bool)
+func (nodeFactory *NodeFactory) UnpackRoundUsed(data []byte) (bool, error) {
+	out, err := nodeFactory.abi.Unpack("roundUsed", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackSetMaxPerWallet is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3006b543.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function setMaxPerWallet(uint32 maxPerWallet_) returns()
+func (nodeFactory *NodeFactory) PackSetMaxPerWallet(maxPerWallet uint32) []byte {
+	enc, err := nodeFactory.abi.Pack("setMaxPerWallet", maxPerWallet)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSetMaxPerWallet is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3006b543.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function setMaxPerWallet(uint32 maxPerWallet_) returns()
+func (nodeFactory *NodeFactory) TryPackSetMaxPerWallet(maxPerWallet uint32) ([]byte, error) {
+	return nodeFactory.abi.Pack("setMaxPerWallet", maxPerWallet)
+}
+
+// PackSetPaused is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x16c38b3c.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function setPaused(bool paused_) returns()
+func (nodeFactory *NodeFactory) PackSetPaused(paused bool) []byte {
+	enc, err := nodeFactory.abi.Pack("setPaused", paused)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSetPaused is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x16c38b3c.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function setPaused(bool paused_) returns()
+func (nodeFactory *NodeFactory) TryPackSetPaused(paused bool) ([]byte, error) {
+	return nodeFactory.abi.Pack("setPaused", paused)
+}
+
+// PackSetRoles is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x54841e94.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function setRoles(address owner_, address minter_, address distributor_) returns()
+func (nodeFactory *NodeFactory) PackSetRoles(owner common.Address, minter common.Address, distributor common.Address) []byte {
+	enc, err := nodeFactory.abi.Pack("setRoles", owner, minter, distributor)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSetRoles is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x54841e94.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function setRoles(address owner_, address minter_, address distributor_) returns()
+func (nodeFactory *NodeFactory) TryPackSetRoles(owner common.Address, minter common.Address, distributor common.Address) ([]byte, error) {
+	return nodeFactory.abi.Pack("setRoles", owner, minter, distributor)
+}
+
+// PackTotalOutstanding is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x16078d04.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function totalOutstanding() view returns(uint256)
+func (nodeFactory *NodeFactory) PackTotalOutstanding() []byte {
+	enc, err := nodeFactory.abi.Pack("totalOutstanding")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTotalOutstanding is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x16078d04.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function totalOutstanding() view returns(uint256)
+func (nodeFactory *NodeFactory) TryPackTotalOutstanding() ([]byte, error) {
+	return nodeFactory.abi.Pack("totalOutstanding")
+}
+
+// UnpackTotalOutstanding is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x16078d04.
+//
+// Solidity: function totalOutstanding() view returns(uint256)
+func (nodeFactory *NodeFactory) UnpackTotalOutstanding(data []byte) (*big.Int, error) {
+	out, err := nodeFactory.abi.Unpack("totalOutstanding", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackTotalWithdrawnByNode is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x836de496.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function totalWithdrawnByNode(uint256 id) view returns(uint256)
+func (nodeFactory *NodeFactory) PackTotalWithdrawnByNode(id *big.Int) []byte {
+	enc, err := nodeFactory.abi.Pack("totalWithdrawnByNode", id)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTotalWithdrawnByNode is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x836de496.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function totalWithdrawnByNode(uint256 id) view returns(uint256)
+func (nodeFactory *NodeFactory) TryPackTotalWithdrawnByNode(id *big.Int) ([]byte, error) {
+	return nodeFactory.abi.Pack("totalWithdrawnByNode", id)
+}
+
+// UnpackTotalWithdrawnByNode is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x836de496.
+//
+// Solidity: function totalWithdrawnByNode(uint256 id) view returns(uint256)
+func (nodeFactory *NodeFactory) UnpackTotalWithdrawnByNode(data []byte) (*big.Int, error) {
+	out, err := nodeFactory.abi.Unpack("totalWithdrawnByNode", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackWithdraw is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xe63697c8.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdraw(uint256 id, address to, uint256 amount) returns()
+func (nodeFactory *NodeFactory) PackWithdraw(id *big.Int, to common.Address, amount *big.Int) []byte {
+	enc, err := nodeFactory.abi.Pack("withdraw", id, to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdraw is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xe63697c8.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdraw(uint256 id, address to, uint256 amount) returns()
+func (nodeFactory *NodeFactory) TryPackWithdraw(id *big.Int, to common.Address, amount *big.Int) ([]byte, error) {
+	return nodeFactory.abi.Pack("withdraw", id, to, amount)
+}
+
+// NodeFactoryCredited represents a Credited event raised by the NodeFactory contract.
+type NodeFactoryCredited struct {
+	RoundId *big.Int
+	Nodes   *big.Int
+	Total   *big.Int
+	Raw     *types.Log // Blockchain specific contextual infos
+}
+
+const NodeFactoryCreditedEventName = "Credited"
+
+// ContractEventName returns the user-defined event name.
+func (NodeFactoryCredited) ContractEventName() string {
+	return NodeFactoryCreditedEventName
+}
+
+// UnpackCreditedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Credited(uint256 indexed roundId, uint256 nodes, uint256 total)
+func (nodeFactory *NodeFactory) UnpackCreditedEvent(log *types.Log) (*NodeFactoryCredited, error) {
+	event := "Credited"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != nodeFactory.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(NodeFactoryCredited)
+	if len(log.Data) > 0 {
+		if err := nodeFactory.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range nodeFactory.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// NodeFactoryMaxPerWalletChanged represents a MaxPerWalletChanged event raised by the NodeFactory contract.
+type NodeFactoryMaxPerWalletChanged struct {
+	MaxPerWallet uint32
+	Raw          *types.Log // Blockchain specific contextual infos
+}
+
+const NodeFactoryMaxPerWalletChangedEventName = "MaxPerWalletChanged"
+
+// ContractEventName returns the user-defined event name.
+func (NodeFactoryMaxPerWalletChanged) ContractEventName() string {
+	return NodeFactoryMaxPerWalletChangedEventName
+}
+
+// UnpackMaxPerWalletChangedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event MaxPerWalletChanged(uint32 maxPerWallet)
+func (nodeFactory *NodeFactory) UnpackMaxPerWalletChangedEvent(log *types.Log) (*NodeFactoryMaxPerWalletChanged, error) {
+	event := "MaxPerWalletChanged"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != nodeFactory.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(NodeFactoryMaxPerWalletChanged)
+	if len(log.Data) > 0 {
+		if err := nodeFactory.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range nodeFactory.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// NodeFactoryNodeMinted represents a NodeMinted event raised by the NodeFactory contract.
+type NodeFactoryNodeMinted struct {
+	Id         *big.Int
+	Owner      common.Address
+	Tier       uint8
+	PaymentRef [32]byte
+	Raw        *types.Log // Blockchain specific contextual infos
+}
+
+const NodeFactoryNodeMintedEventName = "NodeMinted"
+
+// ContractEventName returns the user-defined event name.
+func (NodeFactoryNodeMinted) ContractEventName() string {
+	return NodeFactoryNodeMintedEventName
+}
+
+// UnpackNodeMintedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event NodeMinted(uint256 indexed id, address indexed owner, uint8 tier, bytes32 paymentRef)
+func (nodeFactory *NodeFactory) UnpackNodeMintedEvent(log *types.Log) (*NodeFactoryNodeMinted, error) {
+	event := "NodeMinted"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != nodeFactory.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(NodeFactoryNodeMinted)
+	if len(log.Data) > 0 {
+		if err := nodeFactory.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range nodeFactory.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// NodeFactoryPaused represents a Paused event raised by the NodeFactory contract.
+type NodeFactoryPaused struct {
+	Paused bool
+	Raw    *types.Log // Blockchain specific contextual infos
+}
+
+const NodeFactoryPausedEventName = "Paused"
+
+// ContractEventName returns the user-defined event name.
+func (NodeFactoryPaused) ContractEventName() string {
+	return NodeFactoryPausedEventName
+}
+
+// UnpackPausedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Paused(bool paused)
+func (nodeFactory *NodeFactory) UnpackPausedEvent(log *types.Log) (*NodeFactoryPaused, error) {
+	event := "Paused"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != nodeFactory.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(NodeFactoryPaused)
+	if len(log.Data) > 0 {
+		if err := nodeFactory.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range nodeFactory.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// NodeFactoryRolesChanged represents a RolesChanged event raised by the NodeFactory contract.
+type NodeFactoryRolesChanged struct {
+	Owner       common.Address
+	Minter      common.Address
+	Distributor common.Address
+	Raw         *types.Log // Blockchain specific contextual infos
+}
+
+const NodeFactoryRolesChangedEventName = "RolesChanged"
+
+// ContractEventName returns the user-defined event name.
+func (NodeFactoryRolesChanged) ContractEventName() string {
+	return NodeFactoryRolesChangedEventName
+}
+
+// UnpackRolesChangedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event RolesChanged(address owner, address minter, address distributor)
+func (nodeFactory *NodeFactory) UnpackRolesChangedEvent(log *types.Log) (*NodeFactoryRolesChanged, error) {
+	event := "RolesChanged"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != nodeFactory.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(NodeFactoryRolesChanged)
+	if len(log.Data) > 0 {
+		if err := nodeFactory.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range nodeFactory.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// NodeFactoryWithdrawn represents a Withdrawn event raised by the NodeFactory contract.
+type NodeFactoryWithdrawn struct {
+	Id     *big.Int
+	Owner  common.Address
+	To     common.Address
+	Amount *big.Int
+	Raw    *types.Log // Blockchain specific contextual infos
+}
+
+const NodeFactoryWithdrawnEventName = "Withdrawn"
+
+// ContractEventName returns the user-defined event name.
+func (NodeFactoryWithdrawn) ContractEventName() string {
+	return NodeFactoryWithdrawnEventName
+}
+
+// UnpackWithdrawnEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Withdrawn(uint256 indexed id, address indexed owner, address to, uint256 amount)
+func (nodeFactory *NodeFactory) UnpackWithdrawnEvent(log *types.Log) (*NodeFactoryWithdrawn, error) {
+	event := "Withdrawn"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != nodeFactory.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(NodeFactoryWithdrawn)
+	if len(log.Data) > 0 {
+		if err := nodeFactory.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range nodeFactory.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (nodeFactory *NodeFactory) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["AmountTooLarge"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackAmountTooLargeError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["Insolvent"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackInsolventError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["InsufficientBalance"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackInsufficientBalanceError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["LengthMismatch"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackLengthMismatchError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["MintingPaused"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackMintingPausedError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["NotDistributor"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackNotDistributorError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["NotMinter"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackNotMinterError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["NotNodeOwner"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackNotNodeOwnerError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["NotOwner"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackNotOwnerError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["PaymentRefUsed"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackPaymentRefUsedError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["Reentered"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackReenteredError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["RoundUsed"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackRoundUsedError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["TransferFailed"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackTransferFailedError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["UnknownNode"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackUnknownNodeError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["WalletFull"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackWalletFullError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["ZeroAddress"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackZeroAddressError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// NodeFactoryAmountTooLarge represents a AmountTooLarge error raised by the NodeFactory contract.
+type NodeFactoryAmountTooLarge struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error AmountTooLarge()
+func NodeFactoryAmountTooLargeErrorID() common.Hash {
+	return common.HexToHash("0x06250401c072295744520da9e60a3a29ab28ceb9fda5d792222d5242d22e8a44")
+}
+
+// UnpackAmountTooLargeError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error AmountTooLarge()
+func (nodeFactory *NodeFactory) UnpackAmountTooLargeError(raw []byte) (*NodeFactoryAmountTooLarge, error) {
+	out := new(NodeFactoryAmountTooLarge)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "AmountTooLarge", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryInsolvent represents a Insolvent error raised by the NodeFactory contract.
+type NodeFactoryInsolvent struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error Insolvent()
+func NodeFactoryInsolventErrorID() common.Hash {
+	return common.HexToHash("0xfc220038dd9537de7655560b6afd06dcea02819c57f7ce0a390d00abb0854ca4")
+}
+
+// UnpackInsolventError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error Insolvent()
+func (nodeFactory *NodeFactory) UnpackInsolventError(raw []byte) (*NodeFactoryInsolvent, error) {
+	out := new(NodeFactoryInsolvent)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "Insolvent", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryInsufficientBalance represents a InsufficientBalance error raised by the NodeFactory contract.
+type NodeFactoryInsufficientBalance struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InsufficientBalance()
+func NodeFactoryInsufficientBalanceErrorID() common.Hash {
+	return common.HexToHash("0xf4d678b8ce6b5157126b1484a53523762a93571537a7d5ae97d8014a44715c94")
+}
+
+// UnpackInsufficientBalanceError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InsufficientBalance()
+func (nodeFactory *NodeFactory) UnpackInsufficientBalanceError(raw []byte) (*NodeFactoryInsufficientBalance, error) {
+	out := new(NodeFactoryInsufficientBalance)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "InsufficientBalance", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryLengthMismatch represents a LengthMismatch error raised by the NodeFactory contract.
+type NodeFactoryLengthMismatch struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error LengthMismatch()
+func NodeFactoryLengthMismatchErrorID() common.Hash {
+	return common.HexToHash("0xff633a3803c58b9bc21e58efecee59f27e033cc0b1883fccb4969c76146fe60f")
+}
+
+// UnpackLengthMismatchError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error LengthMismatch()
+func (nodeFactory *NodeFactory) UnpackLengthMismatchError(raw []byte) (*NodeFactoryLengthMismatch, error) {
+	out := new(NodeFactoryLengthMismatch)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "LengthMismatch", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryMintingPaused represents a MintingPaused error raised by the NodeFactory contract.
+type NodeFactoryMintingPaused struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error MintingPaused()
+func NodeFactoryMintingPausedErrorID() common.Hash {
+	return common.HexToHash("0xeb560756bd0f0f241c73914ffad902460a345bba8464cc80dc17a58231eed61a")
+}
+
+// UnpackMintingPausedError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error MintingPaused()
+func (nodeFactory *NodeFactory) UnpackMintingPausedError(raw []byte) (*NodeFactoryMintingPaused, error) {
+	out := new(NodeFactoryMintingPaused)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "MintingPaused", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryNotDistributor represents a NotDistributor error raised by the NodeFactory contract.
+type NodeFactoryNotDistributor struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NotDistributor()
+func NodeFactoryNotDistributorErrorID() common.Hash {
+	return common.HexToHash("0x385296d54bb3b82fd04c7cf3936a7e3459f4d2d0473ec1c99df104a6d1149f8a")
+}
+
+// UnpackNotDistributorError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NotDistributor()
+func (nodeFactory *NodeFactory) UnpackNotDistributorError(raw []byte) (*NodeFactoryNotDistributor, error) {
+	out := new(NodeFactoryNotDistributor)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "NotDistributor", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryNotMinter represents a NotMinter error raised by the NodeFactory contract.
+type NodeFactoryNotMinter struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NotMinter()
+func NodeFactoryNotMinterErrorID() common.Hash {
+	return common.HexToHash("0xf8d2906ce84a96639fbeeedc84c13a0873e5d5e48a49a084ea78b44722550223")
+}
+
+// UnpackNotMinterError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NotMinter()
+func (nodeFactory *NodeFactory) UnpackNotMinterError(raw []byte) (*NodeFactoryNotMinter, error) {
+	out := new(NodeFactoryNotMinter)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "NotMinter", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryNotNodeOwner represents a NotNodeOwner error raised by the NodeFactory contract.
+type NodeFactoryNotNodeOwner struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NotNodeOwner()
+func NodeFactoryNotNodeOwnerErrorID() common.Hash {
+	return common.HexToHash("0xd08a05d51d303814b99e3aefddb895579ea7b45da6671d00af352a86e327bd6c")
+}
+
+// UnpackNotNodeOwnerError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NotNodeOwner()
+func (nodeFactory *NodeFactory) UnpackNotNodeOwnerError(raw []byte) (*NodeFactoryNotNodeOwner, error) {
+	out := new(NodeFactoryNotNodeOwner)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "NotNodeOwner", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryNotOwner represents a NotOwner error raised by the NodeFactory contract.
+type NodeFactoryNotOwner struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NotOwner()
+func NodeFactoryNotOwnerErrorID() common.Hash {
+	return common.HexToHash("0x30cd74712f59d478562d48e2d35de830db72c60a63dd08ae59199eec990b5bc4")
+}
+
+// UnpackNotOwnerError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NotOwner()
+func (nodeFactory *NodeFactory) UnpackNotOwnerError(raw []byte) (*NodeFactoryNotOwner, error) {
+	out := new(NodeFactoryNotOwner)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "NotOwner", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryPaymentRefUsed represents a PaymentRefUsed error raised by the NodeFactory contract.
+type NodeFactoryPaymentRefUsed struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error PaymentRefUsed()
+func NodeFactoryPaymentRefUsedErrorID() common.Hash {
+	return common.HexToHash("0x15a8123242c29389ee10f87145ab7f15e90b656d9f86c8628379cfbd8f64b085")
+}
+
+// UnpackPaymentRefUsedError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error PaymentRefUsed()
+func (nodeFactory *NodeFactory) UnpackPaymentRefUsedError(raw []byte) (*NodeFactoryPaymentRefUsed, error) {
+	out := new(NodeFactoryPaymentRefUsed)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "PaymentRefUsed", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryReentered represents a Reentered error raised by the NodeFactory contract.
+type NodeFactoryReentered struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error Reentered()
+func NodeFactoryReenteredErrorID() common.Hash {
+	return common.HexToHash("0xb5dfd9e53a10d4d747ca3de749b98baf23546e800cbacdb1dbc28233e586d1ee")
+}
+
+// UnpackReenteredError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error Reentered()
+func (nodeFactory *NodeFactory) UnpackReenteredError(raw []byte) (*NodeFactoryReentered, error) {
+	out := new(NodeFactoryReentered)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "Reentered", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryRoundUsed represents a RoundUsed error raised by the NodeFactory contract.
+type NodeFactoryRoundUsed struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error RoundUsed()
+func NodeFactoryRoundUsedErrorID() common.Hash {
+	return common.HexToHash("0x0b3d339fa67a4c28151f727545e5aa025d4f89652a457e6b6ab59ac911684aa4")
+}
+
+// UnpackRoundUsedError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error RoundUsed()
+func (nodeFactory *NodeFactory) UnpackRoundUsedError(raw []byte) (*NodeFactoryRoundUsed, error) {
+	out := new(NodeFactoryRoundUsed)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "RoundUsed", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryTransferFailed represents a TransferFailed error raised by the NodeFactory contract.
+type NodeFactoryTransferFailed struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error TransferFailed()
+func NodeFactoryTransferFailedErrorID() common.Hash {
+	return common.HexToHash("0x90b8ec1877afffd816d05d9b13947f3ff18ec5851c38bad15ec2b710f92391b1")
+}
+
+// UnpackTransferFailedError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error TransferFailed()
+func (nodeFactory *NodeFactory) UnpackTransferFailedError(raw []byte) (*NodeFactoryTransferFailed, error) {
+	out := new(NodeFactoryTransferFailed)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "TransferFailed", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryUnknownNode represents a UnknownNode error raised by the NodeFactory contract.
+type NodeFactoryUnknownNode struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error UnknownNode()
+func NodeFactoryUnknownNodeErrorID() common.Hash {
+	return common.HexToHash("0x8b7114df534762bde2d9238443c5e768ab387e51046bc88fe495e2192bff7066")
+}
+
+// UnpackUnknownNodeError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error UnknownNode()
+func (nodeFactory *NodeFactory) UnpackUnknownNodeError(raw []byte) (*NodeFactoryUnknownNode, error) {
+	out := new(NodeFactoryUnknownNode)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "UnknownNode", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryWalletFull represents a WalletFull error raised by the NodeFactory contract.
+type NodeFactoryWalletFull struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error WalletFull()
+func NodeFactoryWalletFullErrorID() common.Hash {
+	return common.HexToHash("0x163faaa1694a9f5f83b31fadaee0ee55f08f49326e8895e46b4e2b61cba3382f")
+}
+
+// UnpackWalletFullError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error WalletFull()
+func (nodeFactory *NodeFactory) UnpackWalletFullError(raw []byte) (*NodeFactoryWalletFull, error) {
+	out := new(NodeFactoryWalletFull)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "WalletFull", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryZeroAddress represents a ZeroAddress error raised by the NodeFactory contract.
+type NodeFactoryZeroAddress struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error ZeroAddress()
+func NodeFactoryZeroAddressErrorID() common.Hash {
+	return common.HexToHash("0xd92e233df2717d4a40030e20904abd27b68fcbeede117eaaccbbdac9618c8c73")
+}
+
+// UnpackZeroAddressError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error ZeroAddress()
+func (nodeFactory *NodeFactory) UnpackZeroAddressError(raw []byte) (*NodeFactoryZeroAddress, error) {
+	out := new(NodeFactoryZeroAddress)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "ZeroAddress", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,317 @@
+package chain
+
+import (
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
+	"github.com/ethereum/go-ethereum/ethclient/simulated"
+	"github.com/ethereum/go-ethereum/node"
+	"github.com/ethereum/go-ethereum/params"
+
+	"nodeledger/chain/bindings"
+)
+
+var ether = big.NewInt(params.Ether)
+
+// testChain is a simulated chain that mines every few milliseconds, with a deployed factory.
+type testChain struct {
+	sim                        *simulated.Backend
+	c                          *Client
+	owner, minter, distributor *Sender
+	buyer                      *ecdsa.PrivateKey
+	chainID                    *big.Int
+}
+
+func newTestChain(t *testing.T) *testChain {
+	t.Helper()
+	keys := make([]*ecdsa.PrivateKey, 4)
+	alloc := types.GenesisAlloc{}
+	for i := range keys {
+		keys[i], _ = crypto.GenerateKey()
+		alloc[crypto.PubkeyToAddress(keys[i].PublicKey)] = types.Account{Balance: new(big.Int).Mul(big.NewInt(1000), ether)}
+	}
+	ipc := filepath.Join(t.TempDir(), "sim.ipc")
+	sim := simulated.NewBackend(alloc, func(nc *node.Config, _ *ethconfig.Config) { nc.IPCPath = ipc })
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+				sim.Commit()
+			}
+		}
+	}()
+	t.Cleanup(func() { close(stop); <-done; sim.Close() })
+
+	c, err := Dial(t.Context(), ipc, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	tc := &testChain{sim: sim, c: c, chainID: big.NewInt(1337), buyer: keys[3]}
+	tc.owner = tc.c.NewSender(keys[0], tc.chainID)
+	tc.minter = tc.c.NewSender(keys[1], tc.chainID)
+	tc.distributor = tc.c.NewSender(keys[2], tc.chainID)
+	factory, err := tc.c.DeployFactory(t.Context(), tc.owner, tc.minter.From, tc.distributor.From, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc.c.factory = factory
+	return tc
+}
+
+// transact signs, sends and waits for a call from s, and fails the test unless it succeeds.
+func (tc *testChain) transact(t *testing.T, s *Sender, to common.Address, data []byte, value *big.Int) *types.Receipt {
+	t.Helper()
+	tx, err := s.Sign(t.Context(), &to, data, value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tc.c.Send(t.Context(), tx); err != nil {
+		t.Fatal(err)
+	}
+	r, err := tc.c.WaitMined(t.Context(), tx.Hash(), 5*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("transaction %s reverted", tx.Hash())
+	}
+	return r
+}
+
+func TestNodesAndCover(t *testing.T) {
+	tc := newTestChain(t)
+	ctx := t.Context()
+	buyer := crypto.PubkeyToAddress(tc.buyer.PublicKey)
+
+	cv, err := tc.c.Cover(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cv.Balance.Sign() != 0 || cv.Outstanding.Sign() != 0 || !cv.Solvent || cv.Paused || !cv.Covered() {
+		t.Fatalf("fresh factory: %+v", cv)
+	}
+
+	for i := range 2 {
+		tc.transact(t, tc.minter, tc.c.factory, tc.c.MintData(buyer, 1, common.Hash{byte(i + 1)}), nil)
+	}
+	ids, err := tc.c.NodesOf(ctx, buyer)
+	if err != nil || fmt.Sprint(ids) != "[1 2]" {
+		t.Fatalf("nodesOf: %v %v", ids, err)
+	}
+	credit := tc.c.CreditData(big.NewInt(7), []*big.Int{big.NewInt(1), big.NewInt(2)}, []*big.Int{big.NewInt(300), big.NewInt(200)})
+	tc.transact(t, tc.distributor, tc.c.factory, credit, big.NewInt(1000))
+
+	info, err := tc.c.NodeInfo(ctx, big.NewInt(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Owner != buyer || info.Tier != 1 || info.Balance.Int64() != 300 || info.Credited.Int64() != 300 || info.Withdrawn.Sign() != 0 {
+		t.Fatalf("nodeInfo(1): %+v", info)
+	}
+	if _, err := tc.c.NodeInfo(ctx, big.NewInt(99)); !errors.Is(err, ErrUnknownNode) {
+		t.Fatalf("nodeInfo(99): %v, want ErrUnknownNode", err)
+	}
+
+	cv, err = tc.c.Cover(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cv.Balance.Int64() != 1000 || cv.Outstanding.Int64() != 500 || !cv.Covered() || !cv.Solvent || cv.Block == 0 {
+		t.Fatalf("after a round: %+v", cv)
+	}
+
+	t.Run("paused shows", func(t *testing.T) {
+		tc.transact(t, tc.owner, tc.c.factory, tc.c.nf.PackSetPaused(true), nil)
+		cv, err := tc.c.Cover(ctx)
+		if err != nil || !cv.Paused {
+			t.Fatalf("got %+v, %v", cv, err)
+		}
+	})
+	t.Run("a revert names the custom error", func(t *testing.T) {
+		to := tc.c.factory
+		_, err := tc.minter.Sign(ctx, &to, tc.c.MintData(buyer, 1, common.Hash{9}), nil)
+		var re *RevertError
+		if !errors.As(err, &re) || re.Name != "MintingPaused" {
+			t.Fatalf("minting while paused: %v", err)
+		}
+	})
+}
+
+func TestBlocksAndLogs(t *testing.T) {
+	tc := newTestChain(t)
+	ctx := t.Context()
+	buyer := crypto.PubkeyToAddress(tc.buyer.PublicKey)
+	payTo := common.HexToAddress("0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc")
+	buyerSender := tc.c.NewSender(tc.buyer, tc.chainID)
+
+	start, err := tc.c.HeadNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	transfer := tc.transact(t, buyerSender, payTo, nil, ether)
+	mint := tc.transact(t, tc.minter, tc.c.factory, tc.c.MintData(buyer, 2, transfer.TxHash), nil)
+	end, _ := tc.c.HeadNumber(ctx)
+
+	blocks, err := tc.c.Blocks(ctx, start+1, end)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != int(end-start) {
+		t.Fatalf("%d blocks for %d..%d", len(blocks), start+1, end)
+	}
+	var found []Tx
+	for i, b := range blocks {
+		if b.Number != start+1+uint64(i) || (i > 0 && b.ParentHash != blocks[i-1].Hash) {
+			t.Fatalf("block %d out of order or unlinked", b.Number)
+		}
+		found = append(found, b.Txs...)
+	}
+	if len(found) != 2 {
+		t.Fatalf("found %d transactions, want 2", len(found))
+	}
+	if tx := found[0]; tx.Hash != transfer.TxHash || tx.From != buyer || *tx.To != payTo || tx.Value.Cmp(ether) != 0 || tx.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("transfer: %+v", tx)
+	}
+	if tx := found[1]; tx.Hash != mint.TxHash || *tx.To != tc.c.factory || len(tx.Input) == 0 {
+		t.Fatalf("mint: %+v", tx)
+	}
+
+	minted := bindings.NewNodeFactory().GetABI().Events["NodeMinted"].ID
+	logs, err := tc.c.FactoryLogs(ctx, 0, end, minted)
+	if err != nil || len(logs) != 1 {
+		t.Fatalf("NodeMinted logs: %d, %v", len(logs), err)
+	}
+	ev, err := tc.c.nf.UnpackNodeMintedEvent(&logs[0])
+	if err != nil || ev.Owner != buyer || ev.Tier != 2 || ev.PaymentRef != transfer.TxHash || ev.Id.Int64() != 1 {
+		t.Fatalf("event %+v, %v", ev, err)
+	}
+}
+
+func TestSendTwice(t *testing.T) {
+	tc := newTestChain(t)
+	to := tc.c.factory
+	buyer := crypto.PubkeyToAddress(tc.buyer.PublicKey)
+	a, err := tc.minter.Sign(t.Context(), &to, tc.c.MintData(buyer, 1, common.Hash{1}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := tc.minter.Sign(t.Context(), &to, tc.c.MintData(buyer, 1, common.Hash{2}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Nonce() != a.Nonce()+1 {
+		t.Fatalf("nonces %d then %d", a.Nonce(), b.Nonce())
+	}
+	// The stored bytes of a transaction sent before a crash can be sent again.
+	for range 2 {
+		if err := tc.c.Send(t.Context(), a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tc.c.Send(t.Context(), b); err != nil {
+		t.Fatal(err)
+	}
+	for _, tx := range []*types.Transaction{a, b} {
+		if r, err := tc.c.WaitMined(t.Context(), tx.Hash(), 5*time.Millisecond); err != nil || r.Status != 1 {
+			t.Fatalf("%s: %v", tx.Hash(), err)
+		}
+	}
+}
+
+func TestPriceFeed(t *testing.T) {
+	tc := newTestChain(t)
+	agg := bindings.NewMockAggregator()
+	code := append(common.FromHex(bindings.MockAggregatorMetaData.Bin), agg.PackConstructor(8, "ETH / USD", big.NewInt(3141_59000000))...)
+	tx, err := tc.owner.Sign(t.Context(), nil, code, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tc.c.Send(t.Context(), tx); err != nil {
+		t.Fatal(err)
+	}
+	r, err := tc.c.WaitMined(t.Context(), tx.Hash(), 5*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed := New(tc.c.rpc, Config{PriceFeed: r.ContractAddress})
+	if usd, err := feed.USDPerETH(t.Context()); err != nil || usd != 3141.59 {
+		t.Fatalf("got %v, %v", usd, err)
+	}
+	tc.transact(t, tc.owner, r.ContractAddress, agg.PackSetAnswer(big.NewInt(0)), nil)
+	if usd, err := feed.USDPerETH(t.Context()); err == nil {
+		t.Fatalf("a zero answer gave a price: %v", usd)
+	}
+	if _, err := tc.c.USDPerETH(t.Context()); !errors.Is(err, ErrNoPriceFeed) {
+		t.Fatalf("without a feed: %v", err)
+	}
+}
+
+func TestUnavailable(t *testing.T) {
+	t.Run("nothing listening", func(t *testing.T) {
+		c, err := Dial(t.Context(), "http://127.0.0.1:1", Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := c.Cover(t.Context()); !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("got %v, want ErrUnavailable", err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Fatalf("gave up after %v", d)
+		}
+	})
+	t.Run("transient failures are retried with backoff", func(t *testing.T) {
+		var calls atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			if calls.Add(1) <= 2 {
+				http.Error(w, "overloaded", http.StatusServiceUnavailable)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"result":"0x2a"}`)
+		}))
+		defer srv.Close()
+		c, _ := Dial(t.Context(), srv.URL, Config{})
+		if n, err := c.HeadNumber(t.Context()); err != nil || n != 42 {
+			t.Fatalf("got %d, %v after %d calls", n, err, calls.Load())
+		}
+		if calls.Load() != 3 {
+			t.Fatalf("%d calls, want 2 failures and a success", calls.Load())
+		}
+	})
+	t.Run("errors of the request are not retried", func(t *testing.T) {
+		var calls atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			calls.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"invalid argument"}}`)
+		}))
+		defer srv.Close()
+		c, _ := Dial(t.Context(), srv.URL, Config{})
+		_, err := c.HeadNumber(t.Context())
+		if err == nil || errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "invalid argument") || calls.Load() != 1 {
+			t.Fatalf("got %v after %d calls", err, calls.Load())
+		}
+	})
+}

@@ -1,0 +1,47 @@
+// Compiles every .sol file here and in test/ with the pinned solc-js and writes each contract's
+// ABI and bytecode to build/, for abigen. Settings live here so the output is reproducible.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const solc = require('solc');
+
+const dirs = ['.', 'test'];
+const sources = {};
+for (const dir of dirs) {
+  for (const file of fs.readdirSync(path.join(__dirname, dir)).sort()) {
+    if (file.endsWith('.sol')) {
+      const name = path.posix.join(dir, file).replace(/^\.\//, '');
+      sources[name] = { content: fs.readFileSync(path.join(__dirname, name), 'utf8') };
+    }
+  }
+}
+
+const input = {
+  language: 'Solidity',
+  sources,
+  settings: {
+    optimizer: { enabled: true, runs: 10000 },
+    evmVersion: 'cancun',
+    outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+  },
+};
+const output = JSON.parse(solc.compile(JSON.stringify(input)));
+let failed = false;
+for (const e of output.errors || []) {
+  console.error(e.formattedMessage);
+  if (e.severity === 'error') failed = true;
+}
+if (failed) process.exit(1);
+
+const out = path.join(__dirname, 'build');
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(out);
+for (const [file, contracts] of Object.entries(output.contracts)) {
+  for (const [name, c] of Object.entries(contracts)) {
+    if (!c.evm.bytecode.object) continue; // interfaces
+    fs.writeFileSync(path.join(out, `${name}.abi`), JSON.stringify(c.abi, null, 1) + '\n');
+    fs.writeFileSync(path.join(out, `${name}.bin`), c.evm.bytecode.object + '\n');
+    console.log(`compiled ${file}:${name}`);
+  }
+}
+console.log(`solc ${solc.version()}`);

@@ -1,0 +1,177 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// NodeInfo is one node as the factory records it.
+type NodeInfo struct {
+	ID        *big.Int
+	Owner     common.Address
+	Tier      uint8
+	Balance   *big.Int
+	Credited  *big.Int
+	Withdrawn *big.Int
+}
+
+// NodeInfo reads node id from the factory; ErrUnknownNode when it was never minted.
+func (c *Client) NodeInfo(ctx context.Context, id *big.Int) (NodeInfo, error) {
+	out, err := c.callFactory(ctx, "nodeInfo", c.nf.PackNodeInfo(id), nil)
+	if err != nil {
+		return NodeInfo{}, err
+	}
+	v, err := c.nf.UnpackNodeInfo(out)
+	if err != nil {
+		return NodeInfo{}, fmt.Errorf("nodeInfo: %w", err)
+	}
+	return NodeInfo{ID: id, Owner: v.NodeOwner, Tier: v.Tier, Balance: v.Balance, Credited: v.Credited, Withdrawn: v.Withdrawn}, nil
+}
+
+// NodesOf reads the ids of the nodes wallet holds, in minting order.
+func (c *Client) NodesOf(ctx context.Context, wallet common.Address) ([]*big.Int, error) {
+	out, err := c.callFactory(ctx, "nodesOf", c.nf.PackNodesOf(wallet), nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.nf.UnpackNodesOf(out)
+}
+
+// callFactory runs eth_call against the factory at block (nil: latest).
+func (c *Client) callFactory(ctx context.Context, what string, data []byte, block *big.Int) ([]byte, error) {
+	var out []byte
+	err := c.call(ctx, what, func(ctx context.Context) (err error) {
+		out, err = c.eth.CallContract(ctx, ethereum.CallMsg{To: &c.factory, Data: data}, block)
+		return err
+	})
+	return out, err
+}
+
+// Cover is the factory's solvency, every figure read at the same block.
+type Cover struct {
+	Block       uint64
+	Balance     *big.Int // what the contract holds
+	Outstanding *big.Int // what it owes
+	Solvent     bool     // the contract's own isSolvent()
+	Paused      bool
+}
+
+// Covered reports whether the balance covers what is owed.
+func (cv Cover) Covered() bool { return cv.Balance.Cmp(cv.Outstanding) >= 0 }
+
+// Cover reads the factory's balance, what it owes, isSolvent and paused at one block number, in
+// one batch, so the figures can be compared.
+func (c *Client) Cover(ctx context.Context) (Cover, error) {
+	var head uint64
+	err := c.call(ctx, "blockNumber", func(ctx context.Context) (err error) {
+		head, err = c.eth.BlockNumber(ctx)
+		return err
+	})
+	if err != nil {
+		return Cover{}, err
+	}
+	at := hexutil.EncodeUint64(head)
+	callAt := func(data []byte) []any {
+		return []any{map[string]any{"to": c.factory, "data": hexutil.Bytes(data)}, at}
+	}
+	var balance hexutil.Big
+	var outstanding, solvent, paused hexutil.Bytes
+	batch := []rpc.BatchElem{
+		{Method: "eth_getBalance", Args: []any{c.factory, at}, Result: &balance},
+		{Method: "eth_call", Args: callAt(c.nf.PackTotalOutstanding()), Result: &outstanding},
+		{Method: "eth_call", Args: callAt(c.nf.PackIsSolvent()), Result: &solvent},
+		{Method: "eth_call", Args: callAt(c.nf.PackPaused()), Result: &paused},
+	}
+	if err := c.batch(ctx, "cover", batch); err != nil {
+		return Cover{}, err
+	}
+	cv := Cover{Block: head, Balance: balance.ToInt()}
+	if cv.Outstanding, err = c.nf.UnpackTotalOutstanding(outstanding); err != nil {
+		return Cover{}, fmt.Errorf("cover: totalOutstanding: %w", err)
+	}
+	if cv.Solvent, err = c.nf.UnpackIsSolvent(solvent); err != nil {
+		return Cover{}, fmt.Errorf("cover: isSolvent: %w", err)
+	}
+	if cv.Paused, err = c.nf.UnpackPaused(paused); err != nil {
+		return Cover{}, fmt.Errorf("cover: paused: %w", err)
+	}
+	return cv, nil
+}
+
+// batch sends elems in one round trip; the first failed element fails it all.
+func (c *Client) batch(ctx context.Context, what string, elems []rpc.BatchElem) error {
+	return c.call(ctx, what, func(ctx context.Context) error {
+		for i := range elems {
+			elems[i].Error = nil
+		}
+		if err := c.rpc.BatchCallContext(ctx, elems); err != nil {
+			return err
+		}
+		for _, e := range elems {
+			if e.Error != nil {
+				return fmt.Errorf("%s: %w", e.Method, e.Error)
+			}
+		}
+		return nil
+	})
+}
+
+// Balance reads the wei held by addr at the latest block.
+func (c *Client) Balance(ctx context.Context, addr common.Address) (*big.Int, error) {
+	var bal *big.Int
+	err := c.call(ctx, "balance", func(ctx context.Context) (err error) {
+		bal, err = c.eth.BalanceAt(ctx, addr, nil)
+		return err
+	})
+	return bal, err
+}
+
+// ErrNoPriceFeed is the answer of USDPerETH when no feed is configured.
+var ErrNoPriceFeed = errors.New("no price feed configured")
+
+// priceMaxAge is how old the feed's last answer may be; an older one is no quote at all.
+const priceMaxAge = 24 * time.Hour
+
+// USDPerETH reads the ETH/USD feed (Chainlink's AggregatorV3Interface): latestRoundData scaled
+// by decimals. A non-positive or stale answer is an error, never a price.
+func (c *Client) USDPerETH(ctx context.Context) (float64, error) {
+	if c.priceFeed == (common.Address{}) {
+		return 0, ErrNoPriceFeed
+	}
+	var round, decimals hexutil.Bytes
+	call := func(data []byte) []any {
+		return []any{map[string]any{"to": c.priceFeed, "data": hexutil.Bytes(data)}, "latest"}
+	}
+	err := c.batch(ctx, "price feed", []rpc.BatchElem{
+		{Method: "eth_call", Args: call(c.feed.PackLatestRoundData()), Result: &round},
+		{Method: "eth_call", Args: call(c.feed.PackDecimals()), Result: &decimals},
+	})
+	if err != nil {
+		return 0, err
+	}
+	r, err := c.feed.UnpackLatestRoundData(round)
+	if err != nil {
+		return 0, fmt.Errorf("price feed: latestRoundData: %w", err)
+	}
+	d, err := c.feed.UnpackDecimals(decimals)
+	if err != nil {
+		return 0, fmt.Errorf("price feed: decimals: %w", err)
+	}
+	if r.Answer.Sign() <= 0 {
+		return 0, fmt.Errorf("price feed: answer %s is not a price", r.Answer)
+	}
+	if age := time.Since(time.Unix(r.UpdatedAt.Int64(), 0)); age > priceMaxAge {
+		return 0, fmt.Errorf("price feed: last answer is %v old", age.Round(time.Second))
+	}
+	usd, _ := new(big.Float).Quo(new(big.Float).SetInt(r.Answer), big.NewFloat(math.Pow10(int(d)))).Float64()
+	return usd, nil
+}

@@ -1,0 +1,169 @@
+package chain
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+// Sender signs transactions for one key. It hands out nonces in order, so callers may sign
+// several transactions before any is mined; Sign does not broadcast, so a caller can store the
+// signed bytes first and re-send the very same transaction after a crash.
+type Sender struct {
+	c       *Client
+	key     *ecdsa.PrivateKey
+	From    common.Address
+	chainID *big.Int
+
+	mu    sync.Mutex
+	nonce *uint64 // next nonce to hand out; nil: ask the chain
+}
+
+// NewSender returns a Sender signing with key for chain chainID.
+func (c *Client) NewSender(key *ecdsa.PrivateKey, chainID *big.Int) *Sender {
+	return &Sender{c: c, key: key, From: crypto.PubkeyToAddress(key.PublicKey), chainID: chainID}
+}
+
+// gasMargin is added to every gas estimate, in percent: state may move between estimate and mining.
+const gasMargin = 25
+
+// Sign builds a transaction from the sender to `to` (nil: a contract creation) carrying data and
+// value, with the next nonce, an estimated gas limit and EIP-1559 fees, and signs it.
+func (s *Sender) Sign(ctx context.Context, to *common.Address, data []byte, value *big.Int) (*types.Transaction, error) {
+	if value == nil {
+		value = new(big.Int)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.nonce == nil {
+		var n uint64
+		err := s.c.call(ctx, "pending nonce", func(ctx context.Context) (err error) {
+			n, err = s.c.eth.PendingNonceAt(ctx, s.From)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		s.nonce = &n
+	}
+	var gas uint64
+	err := s.c.call(ctx, "estimate gas", func(ctx context.Context) (err error) {
+		gas, err = s.c.eth.EstimateGas(ctx, ethereum.CallMsg{From: s.From, To: to, Data: data, Value: value})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	tip, feeCap, err := s.c.fees(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := types.SignNewTx(s.key, types.LatestSignerForChainID(s.chainID), &types.DynamicFeeTx{
+		ChainID:   s.chainID,
+		Nonce:     *s.nonce,
+		GasTipCap: tip,
+		GasFeeCap: feeCap,
+		Gas:       gas + gas*gasMargin/100,
+		To:        to,
+		Value:     value,
+		Data:      data,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sign: %w", err)
+	}
+	*s.nonce++
+	return tx, nil
+}
+
+// ResetNonce makes the next Sign ask the chain for the nonce again, after a transaction signed
+// earlier was dropped or replaced.
+func (s *Sender) ResetNonce() {
+	s.mu.Lock()
+	s.nonce = nil
+	s.mu.Unlock()
+}
+
+// fees returns an EIP-1559 tip and fee cap: the node's suggested tip, and room for the base fee
+// to double before the transaction is priced out.
+func (c *Client) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
+	var head *types.Header
+	err = c.call(ctx, "fees", func(ctx context.Context) (err error) {
+		if tip, err = c.eth.SuggestGasTipCap(ctx); err != nil {
+			return err
+		}
+		head, err = c.eth.HeaderByNumber(ctx, nil)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	base := head.BaseFee
+	if base == nil {
+		base = new(big.Int)
+	}
+	return tip, new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(2)), tip), nil
+}
+
+// Send broadcasts tx. Sending a transaction the node already has is not an error, so a retry
+// after a crash can simply send the stored bytes again.
+func (c *Client) Send(ctx context.Context, tx *types.Transaction) error {
+	return c.call(ctx, "send", func(ctx context.Context) error {
+		err := c.eth.SendTransaction(ctx, tx)
+		if err != nil && strings.Contains(strings.ToLower(err.Error()), "already known") {
+			return nil
+		}
+		return err
+	})
+}
+
+// ErrNotMined is what Receipt answers for a transaction without a receipt yet.
+var ErrNotMined = errors.New("transaction not mined yet")
+
+// Receipt reads the receipt of hash; ErrNotMined when there is none yet.
+func (c *Client) Receipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
+	var r *types.Receipt
+	err := c.call(ctx, "receipt", func(ctx context.Context) (err error) {
+		r, err = c.eth.TransactionReceipt(ctx, hash)
+		// A node still indexing transactions cannot tell yet either.
+		if errors.Is(err, ethereum.NotFound) || (err != nil && strings.Contains(err.Error(), "indexing is in progress")) {
+			return ErrNotMined
+		}
+		return err
+	})
+	return r, err
+}
+
+// WaitMined polls for the receipt of hash every interval until it is mined or ctx ends.
+func (c *Client) WaitMined(ctx context.Context, hash common.Hash, interval time.Duration) (*types.Receipt, error) {
+	for {
+		r, err := c.Receipt(ctx, hash)
+		if !errors.Is(err, ErrNotMined) {
+			return r, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for %s: %w", hash, ctx.Err())
+		case <-time.After(interval):
+		}
+	}
+}
+
+// MintData is the calldata of factory.mint(to, tier, paymentRef).
+func (c *Client) MintData(to common.Address, tier uint8, paymentRef common.Hash) []byte {
+	return c.nf.PackMint(to, tier, paymentRef)
+}
+
+// CreditData is the calldata of factory.credit(roundID, ids, amounts).
+func (c *Client) CreditData(roundID *big.Int, ids, amounts []*big.Int) []byte {
+	return c.nf.PackCredit(roundID, ids, amounts)
+}
