@@ -1,6 +1,9 @@
 # nodeledger: `make run` starts the whole product, `make test` runs every test.
 GO        ?= go
 FUZZTIME  ?= 20s
+# geth for the end-to-end tests; newer cmd/geth tags need a module the proxy here refuses.
+GETH_VERSION := v1.17.8
+GETH         := $(CURDIR)/.data/bin/geth-$(GETH_VERSION)
 
 CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter
 
@@ -12,9 +15,15 @@ run:
 build:
 	$(GO) build -o nodeledger .
 
-# Tests need a PostgreSQL server: TEST_DATABASE_URL, or postgres@127.0.0.1:5432 with trust auth.
-test:
-	$(GO) test -race -count=1 ./...
+# Tests need a PostgreSQL server: TEST_DATABASE_URL, or postgres@127.0.0.1:5432 with trust auth
+# (else each test package starts a private one), and geth, which this target installs.
+test: $(GETH)
+	GETH=$(GETH) $(GO) test -race -count=1 ./...
+
+$(GETH):
+	mkdir -p $(dir $@)
+	GOBIN=$(dir $@) $(GO) install github.com/ethereum/go-ethereum/cmd/geth@$(GETH_VERSION)
+	mv $(dir $@)geth $@
 
 lint:
 	$(GO) vet ./...

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -9,17 +10,32 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 )
 
 // config is the deployment's settings, read once from the environment (and .env) at start.
 type config struct {
 	ListenAddr     string
 	DatabaseURL    string // empty: a private dev cluster under .data/
-	EthRPCURL      string // empty: dev mode
+	EthRPCURL      string // empty: dev mode, with the embedded dev chain
+	DevRPCAddr     string // where dev mode serves the dev chain's JSON-RPC
 	ChainID        int64
-	PaymentAddress string // lower case; empty switches /api/deploy-quote off (503)
+	FactoryAddress common.Address
+	PriceFeed      common.Address // zero: no ETH/USD quote
+	PaymentAddress string         // lower case; empty switches /api/deploy-quote off (503)
+	MinterKey      *ecdsa.PrivateKey
+	DistributorKey *ecdsa.PrivateKey
 	TrustedProxies []netip.Prefix
+	TickSec        int
+	StaleAfterSec  int
+	DistEnabled    bool
+	DistMode       string // fixed or pool
 }
+
+// devMode is true when no chain is configured: the server runs its own dev chain.
+func (c config) devMode() bool { return c.EthRPCURL == "" }
 
 // devChainID is the chain id of the embedded dev chain.
 const devChainID = 1337
@@ -29,12 +45,43 @@ var addressRe = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 // loadConfig reads the settings; an error names the setting in one line.
 func loadConfig(getenv func(string) string) (config, error) {
 	cfg := config{
-		ListenAddr:  getenv("LISTEN_ADDR"),
+		ListenAddr:  or(getenv("LISTEN_ADDR"), "127.0.0.1:8080"),
 		DatabaseURL: getenv("DATABASE_URL"),
 		EthRPCURL:   getenv("ETH_RPC_URL"),
+		DevRPCAddr:  or(getenv("DEV_RPC_ADDR"), "127.0.0.1:8545"),
+		DistMode:    or(getenv("DIST_MODE"), "fixed"),
 	}
-	if cfg.ListenAddr == "" {
-		cfg.ListenAddr = "127.0.0.1:8080"
+	var err error
+	if cfg.FactoryAddress, err = parseAddress(getenv, "FACTORY_ADDRESS", !cfg.devMode()); err != nil {
+		return config{}, err
+	}
+	if cfg.PriceFeed, err = parseAddress(getenv, "PRICE_FEED_ADDRESS", false); err != nil {
+		return config{}, err
+	}
+	if cfg.MinterKey, err = parseKey(getenv, "MINTER_KEY"); err != nil {
+		return config{}, err
+	}
+	if cfg.DistributorKey, err = parseKey(getenv, "DISTRIBUTOR_KEY"); err != nil {
+		return config{}, err
+	}
+	if cfg.TickSec, err = parsePositive(getenv, "TICK_SEC", 60); err != nil {
+		return config{}, err
+	}
+	if cfg.StaleAfterSec, err = parsePositive(getenv, "STALE_AFTER_SEC", 300); err != nil {
+		return config{}, err
+	}
+	// Payouts are on in dev mode, to show the whole product, and off elsewhere until switched on.
+	switch v := getenv("DIST_ENABLED"); v {
+	case "":
+		cfg.DistEnabled = cfg.devMode()
+	case "true", "1":
+		cfg.DistEnabled = true
+	case "false", "0":
+	default:
+		return config{}, fmt.Errorf("DIST_ENABLED: %q is neither true nor false", v)
+	}
+	if cfg.DistMode != "fixed" && cfg.DistMode != "pool" {
+		return config{}, fmt.Errorf("DIST_MODE: %q is neither fixed nor pool", cfg.DistMode)
 	}
 
 	switch v := getenv("CHAIN_ID"); {
@@ -44,20 +91,18 @@ func loadConfig(getenv func(string) string) (config, error) {
 			return config{}, fmt.Errorf("CHAIN_ID: %q is not a positive whole number", v)
 		}
 		cfg.ChainID = id
-	case cfg.EthRPCURL != "":
+	case !cfg.devMode():
 		return config{}, errors.New("CHAIN_ID: required when ETH_RPC_URL is set")
 	default:
 		cfg.ChainID = devChainID
 	}
 
-	if v := getenv("PAYMENT_ADDRESS"); v != "" {
-		if !addressRe.MatchString(v) {
-			return config{}, fmt.Errorf("PAYMENT_ADDRESS: %q is not an address (0x and 40 hex digits)", v)
-		}
-		if strings.Trim(v[2:], "0") == "" {
-			return config{}, errors.New("PAYMENT_ADDRESS: the zero address cannot receive payments")
-		}
-		cfg.PaymentAddress = strings.ToLower(v)
+	payments, err := parseAddress(getenv, "PAYMENT_ADDRESS", false)
+	if err != nil {
+		return config{}, err
+	}
+	if payments != (common.Address{}) {
+		cfg.PaymentAddress = strings.ToLower(payments.Hex())
 	}
 
 	for _, s := range strings.Split(getenv("TRUSTED_PROXIES"), ",") {
@@ -75,6 +120,55 @@ func loadConfig(getenv func(string) string) (config, error) {
 		cfg.TrustedProxies = append(cfg.TrustedProxies, p)
 	}
 	return cfg, nil
+}
+
+func or(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+// parseAddress reads the address setting name; unset is the zero address unless required. The
+// zero address itself is refused: nothing can be sent to it or read from it.
+func parseAddress(getenv func(string) string, name string, required bool) (common.Address, error) {
+	v := getenv(name)
+	switch {
+	case v == "" && required:
+		return common.Address{}, fmt.Errorf("%s: required when ETH_RPC_URL is set", name)
+	case v == "":
+		return common.Address{}, nil
+	case !addressRe.MatchString(v):
+		return common.Address{}, fmt.Errorf("%s: %q is not an address (0x and 40 hex digits)", name, v)
+	case strings.Trim(v[2:], "0") == "":
+		return common.Address{}, fmt.Errorf("%s: the zero address is not usable", name)
+	}
+	return common.HexToAddress(v), nil
+}
+
+// parseKey reads a hex private key setting, with or without 0x; unset is nil.
+func parseKey(getenv func(string) string, name string) (*ecdsa.PrivateKey, error) {
+	v := getenv(name)
+	if v == "" {
+		return nil, nil
+	}
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(v, "0x"))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a hex secp256k1 private key", name) // the value is secret: not echoed
+	}
+	return key, nil
+}
+
+func parsePositive(getenv func(string) string, name string, def int) (int, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s: %q is not a positive whole number", name, v)
+	}
+	return n, nil
 }
 
 // withDotenv returns a getenv that falls back to the KEY=VALUE lines of the file at path, when it

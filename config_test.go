@@ -15,24 +15,30 @@ func env(kv ...string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
+const factory = "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+
 func TestLoadConfig(t *testing.T) {
 	t.Run("dev defaults", func(t *testing.T) {
 		cfg, err := loadConfig(env())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cfg.ListenAddr != "127.0.0.1:8080" || cfg.ChainID != 1337 || cfg.PaymentAddress != "" || cfg.DatabaseURL != "" {
+		if cfg.ListenAddr != "127.0.0.1:8080" || cfg.ChainID != 1337 || cfg.PaymentAddress != "" || cfg.DatabaseURL != "" ||
+			!cfg.devMode() || !cfg.DistEnabled || cfg.DistMode != "fixed" || cfg.DevRPCAddr != "127.0.0.1:8545" {
 			t.Fatalf("got %+v", cfg)
 		}
 	})
 	t.Run("values", func(t *testing.T) {
-		cfg, err := loadConfig(env("ETH_RPC_URL", "http://rpc", "CHAIN_ID", "8453",
+		cfg, err := loadConfig(env("ETH_RPC_URL", "http://rpc", "CHAIN_ID", "8453", "FACTORY_ADDRESS", factory,
+			"MINTER_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80", "DIST_MODE", "pool",
 			"PAYMENT_ADDRESS", "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", "TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.1"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if cfg.ChainID != 8453 || cfg.PaymentAddress != "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc" ||
-			len(cfg.TrustedProxies) != 2 || cfg.TrustedProxies[1].String() != "192.0.2.1/32" {
+			len(cfg.TrustedProxies) != 2 || cfg.TrustedProxies[1].String() != "192.0.2.1/32" ||
+			cfg.FactoryAddress.Hex() != "0x5FbDB2315678afecb367f032d93F642f64180aa3" || cfg.DistMode != "pool" ||
+			cfg.DistEnabled || cfg.MinterKey == nil || cfg.TickSec != 60 || cfg.StaleAfterSec != 300 {
 			t.Fatalf("got %+v", cfg)
 		}
 	})
@@ -41,7 +47,15 @@ func TestLoadConfig(t *testing.T) {
 		env     []string
 		setting string
 	}{
-		{"chain id required with an RPC", []string{"ETH_RPC_URL", "http://rpc"}, "CHAIN_ID"},
+		{"chain id required with an RPC", []string{"ETH_RPC_URL", "http://rpc", "FACTORY_ADDRESS", factory}, "CHAIN_ID"},
+		{"factory required with an RPC", []string{"ETH_RPC_URL", "http://rpc", "CHAIN_ID", "1"}, "FACTORY_ADDRESS"},
+		{"factory zero", []string{"FACTORY_ADDRESS", "0x0000000000000000000000000000000000000000"}, "FACTORY_ADDRESS"},
+		{"price feed malformed", []string{"PRICE_FEED_ADDRESS", "feed"}, "PRICE_FEED_ADDRESS"},
+		{"minter key malformed", []string{"MINTER_KEY", "0x1234"}, "MINTER_KEY"},
+		{"tick not a number", []string{"TICK_SEC", "soon"}, "TICK_SEC"},
+		{"stale after zero", []string{"STALE_AFTER_SEC", "0"}, "STALE_AFTER_SEC"},
+		{"dist enabled not a boolean", []string{"DIST_ENABLED", "yes"}, "DIST_ENABLED"},
+		{"dist mode unknown", []string{"DIST_MODE", "lottery"}, "DIST_MODE"},
 		{"chain id not a number", []string{"CHAIN_ID", "main"}, "CHAIN_ID"},
 		{"payment address malformed", []string{"PAYMENT_ADDRESS", "0x12"}, "PAYMENT_ADDRESS"},
 		{"payment address zero", []string{"PAYMENT_ADDRESS", "0x0000000000000000000000000000000000000000"}, "PAYMENT_ADDRESS"},
@@ -52,7 +66,7 @@ func TestLoadConfig(t *testing.T) {
 			if err == nil {
 				t.Fatal("accepted")
 			}
-			if msg := err.Error(); !strings.HasPrefix(msg, tc.setting+": ") || strings.Contains(msg, "\n") {
+			if msg := err.Error(); !strings.HasPrefix(msg, tc.setting+": ") || strings.Contains(msg, "\n") || strings.Contains(msg, "1234") {
 				t.Fatalf("error %q: want one line naming %s", msg, tc.setting)
 			}
 		})
@@ -83,7 +97,7 @@ func TestDotenv(t *testing.T) {
 }
 
 func TestRunUnknownCommand(t *testing.T) {
-	err := run(t.Context(), []string{"fly"}, env(), os.Stderr)
+	err := run(t.Context(), []string{"fly"}, env(), os.Stdout, os.Stderr)
 	if err == nil || !strings.Contains(err.Error(), "unknown command") {
 		t.Fatalf("got %v", err)
 	}

@@ -2,6 +2,7 @@
 //
 //	nodeledger [serve]   serve the API (the default)
 //	nodeledger migrate   apply the database migrations and exit
+//	nodeledger deploy    deploy the factory contract and print its address
 package main
 
 import (
@@ -17,6 +18,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
+	"nodeledger/chain"
 	"nodeledger/handlers"
 	"nodeledger/migrations"
 	"nodeledger/store"
@@ -26,7 +30,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Getenv, os.Stderr)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "nodeledger:", err)
@@ -34,7 +38,7 @@ func main() {
 	}
 }
 
-func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cmd := "serve"
 	if len(args) > 0 {
 		cmd = args[0]
@@ -43,33 +47,44 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return err
 	}
+	log := slog.New(slog.NewJSONHandler(stderr, nil))
+
+	switch cmd {
+	case "serve", "migrate":
+	case "deploy":
+		return deploy(ctx, args[1:], getenv, stdout)
+	default:
+		return fmt.Errorf("unknown command %q: use serve, migrate or deploy", cmd)
+	}
 	cfg, err := loadConfig(getenv)
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewJSONHandler(stderr, nil))
-
-	switch cmd {
-	case "serve":
+	if cmd == "serve" {
 		return serve(ctx, cfg, log)
-	case "migrate":
-		if cfg.DatabaseURL == "" {
-			return errors.New("DATABASE_URL: required by migrate (the dev database is made fresh at each start)")
-		}
-		db, err := store.Open(ctx, cfg.DatabaseURL)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		applied, err := db.Migrate(ctx, migrations.FS)
-		log.Info("migrated", "applied", applied)
-		return err
-	default:
-		return fmt.Errorf("unknown command %q: use serve or migrate", cmd)
 	}
+	if cfg.DatabaseURL == "" {
+		return errors.New("DATABASE_URL: required by migrate (the dev database is made fresh at each start)")
+	}
+	db, err := store.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	applied, err := db.Migrate(ctx, migrations.FS)
+	log.Info("migrated", "applied", applied)
+	return err
 }
 
 func serve(ctx context.Context, cfg config, log *slog.Logger) error {
+	var dev *devEnv
+	if cfg.devMode() {
+		var err error
+		if dev, err = startDev(ctx, &cfg, log); err != nil {
+			return err
+		}
+		defer dev.Close()
+	}
 	db, closeDB, err := openDatabase(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -81,9 +96,31 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	log.Info("database ready", "migrations_applied", applied)
 
-	h := handlers.New(db, handlers.Config{ChainID: cfg.ChainID, PaymentAddress: cfg.PaymentAddress}, log)
+	var ch *chain.Client
+	if dev != nil {
+		if err := dev.seedTiers(ctx, db); err != nil {
+			return err
+		}
+		ch = dev.client
+	} else if ch, err = dialChain(ctx, cfg, log); err != nil {
+		return err
+	}
+	defer ch.Close()
+
+	hcfg := handlers.Config{
+		ChainID:        cfg.ChainID,
+		PaymentAddress: cfg.PaymentAddress,
+		Chain:          ch,
+		TickSec:        cfg.TickSec,
+		StaleAfterSec:  cfg.StaleAfterSec,
+		DistEnabled:    cfg.DistEnabled,
+		DistMode:       cfg.DistMode,
+	}
+	if cfg.PriceFeed != (common.Address{}) {
+		hcfg.Price = ch
+	}
 	srv := &http.Server{
-		Handler:           web.New(h, web.Options{TrustedProxies: cfg.TrustedProxies, Log: log}),
+		Handler:           web.New(handlers.New(db, hcfg, log), web.Options{TrustedProxies: cfg.TrustedProxies, Log: log}),
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
@@ -106,11 +143,25 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	return srv.Shutdown(shutdownCtx)
 }
 
-// devDatabase is the database of dev mode, made fresh at each start: the ledger never outlives
-// the dev chain it records.
-const devDatabase = "nodeledger_dev"
+// dialChain connects to ETH_RPC_URL and checks it serves CHAIN_ID. A chain that does not answer
+// yet is no reason to refuse to start: the ledger can be served, and chain readings say null.
+func dialChain(ctx context.Context, cfg config, log *slog.Logger) (*chain.Client, error) {
+	ch, err := chain.Dial(ctx, cfg.EthRPCURL, chain.Config{Factory: cfg.FactoryAddress, PriceFeed: cfg.PriceFeed})
+	if err != nil {
+		return nil, fmt.Errorf("ETH_RPC_URL: %w", err)
+	}
+	id, err := ch.ChainID(ctx)
+	switch {
+	case err != nil:
+		log.Warn("chain not reachable at start; serving the ledger and retrying on each request", "err", err)
+	case id.Int64() != cfg.ChainID || !id.IsInt64():
+		ch.Close()
+		return nil, fmt.Errorf("CHAIN_ID: is %d but ETH_RPC_URL serves chain %s", cfg.ChainID, id)
+	}
+	return ch, nil
+}
 
-// openDatabase opens DATABASE_URL or, when it is unset, a fresh database on a private cluster
+// openDatabase opens DATABASE_URL or, in its absence, a fresh database on a private cluster
 // under .data/pg. The returned function closes whatever was opened.
 func openDatabase(ctx context.Context, cfg config, log *slog.Logger) (*store.Store, func(), error) {
 	if cfg.DatabaseURL != "" {
@@ -128,7 +179,7 @@ func openDatabase(ctx context.Context, cfg config, log *slog.Logger) (*store.Sto
 	if err == nil {
 		var db *store.Store
 		if db, err = store.Open(ctx, dbURL); err == nil {
-			log.Info("dev mode: private PostgreSQL cluster", "dir", ".data/pg", "url", dbURL)
+			log.Info("private PostgreSQL cluster", "dir", ".data/pg", "url", dbURL)
 			return db, func() { db.Close(); cluster.Stop() }, nil
 		}
 	}

@@ -175,3 +175,22 @@ func (c *Client) USDPerETH(ctx context.Context) (float64, error) {
 	usd, _ := new(big.Float).Quo(new(big.Float).SetInt(r.Answer), big.NewFloat(math.Pow10(int(d)))).Float64()
 	return usd, nil
 }
+
+// Distributor reads the address the factory accepts credit rounds from.
+func (c *Client) Distributor(ctx context.Context) (common.Address, error) {
+	out, err := c.callFactory(ctx, "distributor", c.nf.PackDistributor(), nil)
+	if err != nil {
+		return common.Address{}, err
+	}
+	return c.nf.UnpackDistributor(out)
+}
+
+// ChainID asks the node which chain it serves.
+func (c *Client) ChainID(ctx context.Context) (*big.Int, error) {
+	var id *big.Int
+	err := c.call(ctx, "chain id", func(ctx context.Context) (err error) {
+		id, err = c.eth.ChainID(ctx)
+		return err
+	})
+	return id, err
+}

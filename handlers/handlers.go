@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/chain"
 	"nodeledger/store"
 )
 
@@ -21,8 +22,14 @@ type PriceSource interface {
 // Config is what the handlers need to know about this deployment.
 type Config struct {
 	ChainID        int64
-	PaymentAddress string      // lower case; empty when not configured
-	Price          PriceSource // nil when there is no quote source
+	PaymentAddress string        // lower case; empty when not configured
+	Price          PriceSource   // nil when there is no quote source
+	Chain          *chain.Client // nil when no chain is configured: every chain reading is unavailable
+
+	TickSec       int // the scheduler's tick interval
+	StaleAfterSec int // how old the last tick may be before the scheduler is stale
+	DistEnabled   bool
+	DistMode      string
 }
 
 // Handlers serves every route from one store.

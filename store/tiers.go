@@ -32,3 +32,17 @@ func scanTier(row scanner) (Tier, error) {
 		&t.HoldingToken, &t.PayoutBps, &t.OnSale)
 	return t, err
 }
+
+// PutTier creates the tier or replaces every field of it.
+func (s *Store) PutTier(ctx context.Context, t Tier) (err error) {
+	defer wrap(&err, "PutTier")
+	_, err = s.db.ExecContext(ctx, `
+		INSERT INTO tiers (id, label, price_wei, max_per_wallet, holding_wei, holding_token, payout_bps, on_sale)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		ON CONFLICT (id) DO UPDATE SET
+			label = excluded.label, price_wei = excluded.price_wei, max_per_wallet = excluded.max_per_wallet,
+			holding_wei = excluded.holding_wei, holding_token = excluded.holding_token,
+			payout_bps = excluded.payout_bps, on_sale = excluded.on_sale`,
+		t.ID, t.Label, t.PriceWei.String(), t.MaxPerWallet, t.HoldingWei.String(), t.HoldingToken, t.PayoutBps, t.OnSale)
+	return err
+}

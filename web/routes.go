@@ -22,6 +22,7 @@ const (
 	cacheQuote  = "public, max-age=0, s-maxage=30, stale-while-revalidate=90"
 	cachePrice  = "public, max-age=60"
 	cacheTiers  = "public, max-age=0, s-maxage=30, stale-while-revalidate=90"
+	cacheCover  = "public, max-age=0, s-maxage=5"
 	cacheDoc    = "public, max-age=300"
 	noStore     = "no-store"
 )
@@ -46,4 +47,6 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	api.GET("/distributions", h.Distributions, cacheControl(cacheRounds), rl.limit("distributions", 60))
 	api.GET("/deploy-quote", h.DeployQuote, cacheControl(cacheQuote), rl.limit("deploy-quote", 60))
 	api.GET("/price", h.Price, cacheControl(cachePrice)) // not limited: the quote is memoised for everyone
+	api.GET("/cover", h.Cover, cacheControl(cacheCover), rl.limit("cover", 60))
+	api.GET("/cron/health", h.Health, cacheControl(noStore), rl.limit("health", 60))
 }

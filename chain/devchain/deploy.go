@@ -1,0 +1,110 @@
+package devchain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
+
+	"nodeledger/chain/bindings"
+)
+
+// deploy deploys the factory, token and price feed as the owner, then mints tokens to the first
+// buyers. It commits the blocks itself since the miner is not running yet.
+func (c *Chain) deploy(ctx context.Context) error {
+	owner := bind.NewKeyedTransactor(c.Owner.Key, c.chainID)
+	owner.Context = ctx
+	// Nonces are counted here: the pool promotes transactions in the background, so asking it
+	// for the next nonce right after a send can hand out the same one twice.
+	var nonce uint64
+
+	type deployment struct {
+		name  string
+		meta  *bind.MetaData
+		input []byte
+		addr  *common.Address
+	}
+	deployments := []deployment{
+		{"NodeFactory", &bindings.NodeFactoryMetaData,
+			bindings.NewNodeFactory().PackConstructor(c.Minter.Address, c.Distributor.Address, MaxPerWallet),
+			&c.Factory},
+		{"TestToken", &bindings.TestTokenMetaData,
+			bindings.NewTestToken().PackConstructor("Dev Holding Token", "DHT"),
+			&c.Token},
+		{"MockAggregator", &bindings.MockAggregatorMetaData,
+			bindings.NewMockAggregator().PackConstructor(PriceFeedDecimals, PriceFeedDescription, big.NewInt(PriceFeedAnswer)),
+			&c.PriceFeed},
+	}
+	txs := make([]*types.Transaction, len(deployments))
+	for i, d := range deployments {
+		owner.Nonce = new(big.Int).SetUint64(nonce)
+		addr, tx, err := bind.DeployContract(owner, common.FromHex(d.meta.Bin), c.client, d.input)
+		if err != nil {
+			return fmt.Errorf("deploy %s: %w", d.name, err)
+		}
+		nonce++
+		*d.addr = addr
+		txs[i] = tx
+	}
+	for i, d := range deployments {
+		if err := c.mineUntilIncluded(ctx, txs[i]); err != nil {
+			return fmt.Errorf("deploy %s: %w", d.name, err)
+		}
+	}
+
+	// Minting waits for the token's block: gas is estimated against the latest state, where a
+	// token deployed in the same block does not exist yet.
+	token := bindings.NewTestToken()
+	tokenContract := token.Instance(c.client, c.Token)
+	amount := new(big.Int).Mul(big.NewInt(BuyerTokens), big.NewInt(params.Ether)) // 18 decimals, like ether
+	txs = txs[:0]
+	for _, buyer := range c.Buyers[:tokenHolders] {
+		owner.Nonce = new(big.Int).SetUint64(nonce)
+		tx, err := bind.Transact(tokenContract, owner, token.PackMint(buyer.Address, amount))
+		if err != nil {
+			return fmt.Errorf("mint tokens to %s: %w", buyer.Address, err)
+		}
+		nonce++
+		txs = append(txs, tx)
+	}
+	for i, tx := range txs {
+		if err := c.mineUntilIncluded(ctx, tx); err != nil {
+			return fmt.Errorf("mint tokens to %s: %w", c.Buyers[i].Address, err)
+		}
+	}
+	return nil
+}
+
+// includeTimeout bounds how long deployment waits for one transaction to be mined.
+const includeTimeout = 10 * time.Second
+
+// mineUntilIncluded commits blocks until tx has a receipt, and checks it succeeded. One Commit
+// right after sending is not enough: the pool promotes a sent transaction in the background, and
+// a block built before that leaves it out.
+func (c *Chain) mineUntilIncluded(ctx context.Context, tx *types.Transaction) error {
+	deadline := time.Now().Add(includeTimeout)
+	for {
+		receipt, err := c.client.TransactionReceipt(ctx, tx.Hash())
+		switch {
+		case err == nil && receipt.Status != types.ReceiptStatusSuccessful:
+			return fmt.Errorf("transaction %s reverted (gas limit %d, used %d)", tx.Hash(), tx.Gas(), receipt.GasUsed)
+		case err == nil:
+			return nil
+		// Not found, or the node is still indexing: not mined yet, as far as anyone can tell.
+		case !errors.Is(err, ethereum.NotFound) && !strings.Contains(err.Error(), "indexing is in progress"):
+			return fmt.Errorf("receipt of %s: %w", tx.Hash(), err)
+		case time.Now().After(deadline):
+			return fmt.Errorf("transaction %s was not mined within %v", tx.Hash(), includeTimeout)
+		}
+		c.beacon.Commit()
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/big"
+	"strconv"
+
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"nodeledger/chain"
+)
+
+// deploy deploys the factory to ETH_RPC_URL from DEPLOYER_KEY (which becomes its owner), with the
+// addresses of MINTER_KEY and DISTRIBUTOR_KEY as minter and distributor, and prints
+// FACTORY_ADDRESS=0x... for the server's environment.
+func deploy(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("deploy", flag.ContinueOnError)
+	maxPerWallet := fs.Uint("max-per-wallet", 5, "nodes one wallet may hold in all (enforced by the contract)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	url := getenv("ETH_RPC_URL")
+	if url == "" {
+		return errors.New("ETH_RPC_URL: required by deploy")
+	}
+	chainID, err := strconv.ParseInt(getenv("CHAIN_ID"), 10, 64)
+	if err != nil || chainID <= 0 {
+		return errors.New("CHAIN_ID: required by deploy, a positive whole number")
+	}
+	var deployer, minter, distributor *ecdsa.PrivateKey
+	for _, k := range []struct {
+		name string
+		key  **ecdsa.PrivateKey
+	}{{"DEPLOYER_KEY", &deployer}, {"MINTER_KEY", &minter}, {"DISTRIBUTOR_KEY", &distributor}} {
+		if *k.key, err = parseKey(getenv, k.name); err != nil {
+			return err
+		}
+		if *k.key == nil {
+			return fmt.Errorf("%s: required by deploy", k.name)
+		}
+	}
+
+	c, err := chain.Dial(ctx, url, chain.Config{})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	addr, err := c.DeployFactory(ctx, c.NewSender(deployer, big.NewInt(chainID)),
+		crypto.PubkeyToAddress(minter.PublicKey), crypto.PubkeyToAddress(distributor.PublicKey), uint32(*maxPerWallet))
+	if err != nil {
+		return fmt.Errorf("deploy: %w", err)
+	}
+	_, err = fmt.Fprintf(stdout, "FACTORY_ADDRESS=%s\n", addr.Hex())
+	return err
+}

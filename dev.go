@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/params"
+
+	"nodeledger/chain"
+	"nodeledger/chain/devchain"
+	"nodeledger/store"
+)
+
+// devDatabase is the database of dev mode, made fresh at each start: the ledger never outlives
+// the dev chain it records, which lives in memory.
+const devDatabase = "nodeledger_dev"
+
+// devEnv is what dev mode runs besides the server: the embedded chain and a client of it.
+type devEnv struct {
+	chain  *devchain.Chain
+	client *chain.Client
+}
+
+// startDev starts the dev chain and points cfg at it: its factory, price feed, payments wallet,
+// minter and distributor keys, for whichever of them the environment did not set.
+func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, error) {
+	dc, err := devchain.Start(ctx, devchain.Options{RPCAddr: cfg.DevRPCAddr, Log: log})
+	if err != nil {
+		return nil, fmt.Errorf("dev chain (DEV_RPC_ADDR %s): %w", cfg.DevRPCAddr, err)
+	}
+	cfg.ChainID = dc.ChainID().Int64()
+	cfg.FactoryAddress = dc.Factory
+	if cfg.PriceFeed == ([20]byte{}) {
+		cfg.PriceFeed = dc.PriceFeed
+	}
+	if cfg.PaymentAddress == "" {
+		cfg.PaymentAddress = strings.ToLower(dc.Payments.Hex())
+	}
+	if cfg.MinterKey == nil {
+		cfg.MinterKey = dc.Minter.Key
+	}
+	if cfg.DistributorKey == nil {
+		cfg.DistributorKey = dc.Distributor.Key
+	}
+	log.Info("dev chain", "rpc", dc.RPCURL(), "chain_id", cfg.ChainID, "factory", dc.Factory,
+		"payments", dc.Payments, "price_feed", dc.PriceFeed, "token", dc.Token)
+	return &devEnv{
+		chain:  dc,
+		client: chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: cfg.PriceFeed}),
+	}, nil
+}
+
+// Close stops the dev chain.
+func (d *devEnv) Close() { d.chain.Close() }
+
+// seedTiers writes the dev price list: a small tier on sale, and a larger one, off sale, for
+// holders of the dev token.
+func (d *devEnv) seedTiers(ctx context.Context, db *store.Store) error {
+	token := strings.ToLower(d.chain.Token.Hex())
+	ether := func(tenths int64) *big.Int { return new(big.Int).Mul(big.NewInt(tenths), big.NewInt(params.Ether/10)) }
+	for _, t := range []store.Tier{
+		{ID: 1, Label: "Standard", PriceWei: ether(1), MaxPerWallet: 5, HoldingWei: new(big.Int), PayoutBps: 10000, OnSale: true},
+		{ID: 2, Label: "Pro", PriceWei: ether(10), MaxPerWallet: 2, HoldingWei: ether(1000), HoldingToken: &token, PayoutBps: 12500},
+	} {
+		if err := db.PutTier(ctx, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,295 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+)
+
+var db *store.Store
+
+func TestMain(m *testing.M) { os.Exit(storetest.Main(m, &db)) }
+
+// gethPath is the geth binary of the end-to-end tests: $GETH, or geth on PATH. `make test`
+// installs the pinned version and sets GETH.
+func gethPath(t *testing.T) string {
+	if p := os.Getenv("GETH"); p != "" {
+		return p
+	}
+	p, err := exec.LookPath("geth")
+	if err != nil {
+		t.Fatal("geth not found: `make test` installs it, or set GETH to a geth binary")
+	}
+	return p
+}
+
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// devGeth is a `geth --dev` node serving HTTP JSON-RPC; it can be stopped and started again on
+// the same port and data directory.
+type devGeth struct {
+	t      *testing.T
+	bin    string
+	dir    string
+	addr   string
+	cmd    *exec.Cmd
+	exited chan struct{}
+}
+
+func startGeth(t *testing.T) *devGeth {
+	g := &devGeth{t: t, bin: gethPath(t), dir: t.TempDir(), addr: freeAddr(t)}
+	g.start()
+	t.Cleanup(g.stop)
+	return g
+}
+
+func (g *devGeth) url() string { return "http://" + g.addr }
+
+func (g *devGeth) start() {
+	g.t.Helper()
+	host, port, _ := net.SplitHostPort(g.addr)
+	g.cmd = exec.Command(g.bin, "--dev", "--dev.period", "1", "--datadir", g.dir,
+		"--http", "--http.addr", host, "--http.port", port, "--http.api", "eth,net,web3,debug",
+		"--ipcdisable", "--nodiscover", "--maxpeers", "0", "--verbosity", "2")
+	logFile, err := os.OpenFile(filepath.Join(g.dir, "geth.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	g.cmd.Stdout, g.cmd.Stderr = logFile, logFile
+	if err := g.cmd.Start(); err != nil {
+		g.t.Fatal(err)
+	}
+	g.exited = make(chan struct{})
+	go func() { g.cmd.Wait(); logFile.Close(); close(g.exited) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := g.rpc("eth_blockNumber"); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(filepath.Join(g.dir, "geth.log"))
+			g.t.Fatalf("geth did not answer within 30 s:\n%s", log)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func (g *devGeth) stop() {
+	if g.cmd == nil || g.cmd.Process == nil {
+		return
+	}
+	g.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-g.exited:
+	case <-time.After(20 * time.Second):
+		g.cmd.Process.Kill()
+		<-g.exited
+	}
+	g.cmd = nil
+}
+
+// rpc makes one JSON-RPC call and returns its raw result.
+func (g *devGeth) rpc(method string, params ...any) (json.RawMessage, error) {
+	if params == nil {
+		params = []any{}
+	}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	resp, err := http.Post(g.url(), "application/json", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Result json.RawMessage
+		Error  *struct{ Message string }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		return nil, err
+	}
+	if out.Error != nil {
+		return nil, fmt.Errorf("%s: %s", method, out.Error.Message)
+	}
+	return out.Result, nil
+}
+
+// fund sends eth from geth's unlocked dev account to addr and waits for it to be mined.
+func (g *devGeth) fund(addr string, eth int64) {
+	g.t.Helper()
+	res, err := g.rpc("eth_accounts")
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	var accounts []string
+	json.Unmarshal(res, &accounts)
+	value := new(big.Int).Mul(big.NewInt(eth), big.NewInt(1e18))
+	res, err = g.rpc("eth_sendTransaction", map[string]any{"from": accounts[0], "to": addr, "value": (*hexutil.Big)(value)})
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	var hash string
+	json.Unmarshal(res, &hash)
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if r, err := g.rpc("eth_getTransactionReceipt", hash); err == nil && string(r) != "null" {
+			return
+		}
+	}
+	g.t.Fatalf("funding %s was not mined", addr)
+}
+
+// server is the real nodeledger binary, serving.
+type server struct {
+	base string
+	cmd  *exec.Cmd
+	out  *bytes.Buffer
+}
+
+func buildBinary(t *testing.T) string {
+	bin := filepath.Join(t.TempDir(), "nodeledger")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func runBinary(t *testing.T, bin string, env []string, args ...string) string {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("nodeledger %v: %v\n%s", args, err, stderr.String())
+	}
+	return string(out)
+}
+
+func startServer(t *testing.T, bin string, env []string) *server {
+	addr := freeAddr(t)
+	s := &server{base: "http://" + addr, cmd: exec.Command(bin), out: &bytes.Buffer{}}
+	s.cmd.Env = append(env, "LISTEN_ADDR="+addr)
+	s.cmd.Stdout, s.cmd.Stderr = s.out, s.out
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.cmd.Process.Signal(os.Interrupt); s.cmd.Wait() })
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Get(s.base + "/healthz"); err == nil {
+			resp.Body.Close()
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server did not start:\n%s", s.out)
+		}
+	}
+}
+
+func (s *server) get(t *testing.T, path string) (int, map[string]any) {
+	t.Helper()
+	resp, err := http.Get(s.base + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var body map[string]any
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatalf("GET %s: %d %q", path, resp.StatusCode, raw)
+	}
+	return resp.StatusCode, body
+}
+
+func hexKey(t *testing.T) (key, addr string) {
+	k, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hexutil.Encode(crypto.FromECDSA(k)), strings.ToLower(crypto.PubkeyToAddress(k.PublicKey).Hex())
+}
+
+// TestEndToEndGeth runs the real binary against geth --dev: it deploys the factory with
+// `nodeledger deploy`, serves /api/cover from it, and rides out geth stopping and starting again.
+func TestEndToEndGeth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary and runs geth")
+	}
+	geth := startGeth(t)
+	bin := buildBinary(t)
+	deployerKey, deployer := hexKey(t)
+	minterKey, _ := hexKey(t)
+	distributorKey, distributor := hexKey(t)
+	geth.fund(deployer, 10)
+	geth.fund(distributor, 3)
+
+	env := []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.url(), "CHAIN_ID=1337",
+		"DEPLOYER_KEY=" + deployerKey, "MINTER_KEY=" + minterKey, "DISTRIBUTOR_KEY=" + distributorKey}
+	out := runBinary(t, bin, env, "deploy")
+	factory, ok := strings.CutPrefix(strings.TrimSpace(out), "FACTORY_ADDRESS=")
+	if !ok || len(factory) != 42 {
+		t.Fatalf("deploy printed %q", out)
+	}
+
+	env = append(env, "FACTORY_ADDRESS="+factory, "DATABASE_URL="+storetest.EmptyDatabase(t))
+	s := startServer(t, bin, env)
+
+	status, cover := s.get(t, "/api/cover")
+	if status != 200 || cover["covered"] != true || cover["paused"] != false || cover["contract"] != strings.ToLower(factory) ||
+		cover["balanceWei"] != "0" || cover["outstandingWei"] != "0" {
+		t.Fatalf("cover: %d %v", status, cover)
+	}
+	status, health := s.get(t, "/api/cron/health")
+	if status != 200 || health["distributorBalanceWei"] != "3000000000000000000" || health["isSolvent"] != true || health["paused"] != false {
+		t.Fatalf("health: %d %v", status, health)
+	}
+
+	geth.stop()
+	status, cover = s.get(t, "/api/cover")
+	if status != http.StatusServiceUnavailable || !strings.Contains(fmt.Sprint(cover["error"]), "chain cannot be read") || len(cover) != 1 {
+		t.Fatalf("cover with geth down: %d %v", status, cover)
+	}
+	status, health = s.get(t, "/api/cron/health")
+	for _, k := range []string{"paused", "isSolvent", "contractBalanceWei", "outstandingWei", "distributorBalanceWei"} {
+		if v, present := health[k]; status != 200 || !present || v != nil {
+			t.Fatalf("health with geth down: %s = %v (status %d), want null", k, v, status)
+		}
+	}
+
+	geth.start()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for {
+		if status, cover = s.get(t, "/api/cover"); status == 200 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("cover after geth came back: %d %v\nserver log:\n%s", status, cover, s.out)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if cover["covered"] != true || cover["contract"] != strings.ToLower(factory) {
+		t.Fatalf("cover after recovery: %v", cover)
+	}
+}
