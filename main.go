@@ -101,11 +101,13 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		if err := dev.seedTiers(ctx, db); err != nil {
 			return err
 		}
-		ch = dev.client
-	} else if ch, err = dialChain(ctx, cfg, log); err != nil {
-		return err
+		ch = dev.client // its connection belongs to the dev chain, closed with it
+	} else {
+		if ch, err = dialChain(ctx, cfg, log); err != nil {
+			return err
+		}
+		defer ch.Close()
 	}
-	defer ch.Close()
 
 	hcfg := handlers.Config{
 		ChainID:        cfg.ChainID,
