@@ -1,0 +1,126 @@
+package contracts_test
+
+import (
+	"fmt"
+	"math/big"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
+	"github.com/ethereum/go-ethereum/node"
+)
+
+// creditBatch is the batch size the per-node credit target is set for.
+const (
+	creditBatch         = 500
+	creditGasPerNodeMax = 10_000
+)
+
+// osakaSchedule runs the simulated chain on Osaka, the fork mainnet runs today: go-ethereum's
+// dev config also switches on the unreleased Amsterdam/Bogota gas schedule (EIP-8037/8038).
+func osakaSchedule(_ *node.Config, ec *ethconfig.Config) {
+	cfg := *ec.Genesis.Config
+	cfg.AmsterdamTime, cfg.BogotaTime = nil, nil
+	ec.Genesis.Config = &cfg
+}
+
+type gasFigures struct {
+	mintFirst, mintLater                     uint64
+	withdrawExisting, withdrawNew, withdraw2 uint64
+	creditFirst, creditLater                 uint64 // whole transaction
+}
+
+func (g gasFigures) String() string {
+	return fmt.Sprintf("mint (first node of a wallet) %d, mint (later node of the wallet) %d; "+
+		"withdraw to the owner %d, withdraw to a new address %d, second withdraw of a node %d; "+
+		"credit of %d nodes, first credit %d total = %d/node, later round %d total = %d/node",
+		g.mintFirst, g.mintLater, g.withdrawExisting, g.withdrawNew, g.withdraw2,
+		creditBatch, g.creditFirst, g.creditFirst/creditBatch, g.creditLater, g.creditLater/creditBatch)
+}
+
+func measureGas(t *testing.T, c *chain) gasFigures {
+	var g gasFigures
+	wallet := c.users[0]
+	_, r := c.mint(t, wallet.addr, 1, ref("gas-0"))
+	g.mintFirst = r.GasUsed
+	_, r = c.mint(t, wallet.addr, 1, ref("gas-1"))
+	g.mintLater = r.GasUsed
+
+	// The rest of the batch's nodes, many mints per block (a mint to a fresh wallet costs the
+	// most, and the first one here tells how much).
+	var txs []*types.Transaction
+	for i := 2; i < creditBatch; i++ {
+		to := c.users[i%len(c.users)].addr
+		txs = append(txs, c.send(t, c.minter, &c.factory, nil, nf.PackMint(to, uint8(i%3+1), ref(fmt.Sprintf("gas-%d", i))), 2*g.mintFirst))
+		if len(txs)%100 == 0 || i == creditBatch-1 {
+			c.commit(t)
+			for _, tx := range txs {
+				if c.receipt(t, tx).Status != types.ReceiptStatusSuccessful {
+					t.Fatalf("mint failed (gas limit %d)", 2*g.mintFirst)
+				}
+			}
+			txs = txs[:0]
+		}
+	}
+	if n := c.nodeCount(t); n != creditBatch {
+		t.Fatalf("nodeCount %d", n)
+	}
+
+	ids := make([]uint64, creditBatch)
+	amounts := make([]*big.Int, creditBatch)
+	total := new(big.Int)
+	round := func(k int64) {
+		total.SetInt64(0)
+		for i := range ids {
+			ids[i] = uint64(i + 1)
+			// Realistic amounts: around 0.001-0.002 ether, all different.
+			amounts[i] = add(milli(1+k), big.NewInt(int64(i)*1_000_003_007))
+			total.Add(total, amounts[i])
+		}
+	}
+	round(0)
+	g.creditFirst = c.credit(t, 1, ids, amounts, total).GasUsed
+	round(1)
+	g.creditLater = c.credit(t, 2, ids, amounts, total).GasUsed
+
+	g.withdrawExisting = c.withdraw(t, wallet, 1, wallet.addr, milli(1)).GasUsed
+	g.withdraw2 = c.withdraw(t, wallet, 1, wallet.addr, milli(1)).GasUsed
+	g.withdrawNew = c.withdraw(t, wallet, 2, common.HexToAddress("0x000000000000000000000000000000000000f00d"), milli(1)).GasUsed
+	c.wantSolvent(t)
+	return g
+}
+
+// TestGas measures and prints the gas of mint, withdraw and credit (run with -v), and holds
+// credit to at most 10,000 gas per node in a 500-node batch, first credit and later rounds,
+// counting the whole transaction (intrinsic and calldata gas included).
+func TestGas(t *testing.T) {
+	t.Parallel()
+	for _, sched := range []struct {
+		name   string
+		opts   []func(*node.Config, *ethconfig.Config)
+		assert bool
+	}{
+		{"osaka (mainnet schedule)", []func(*node.Config, *ethconfig.Config){osakaSchedule}, true},
+		{"simulated default (bogota: EIP-8037/8038 repricing)", nil, false},
+	} {
+		t.Run(sched.name, func(t *testing.T) {
+			c := newChain(t, setup{users: 10, maxPerWallet: creditBatch, backendOpts: sched.opts})
+			g := measureGas(t, c)
+			t.Logf("gas on %s: %s", sched.name, g)
+			for _, m := range []struct {
+				what string
+				gas  uint64
+			}{{"first credit", g.creditFirst}, {"later credit", g.creditLater}} {
+				perNode := m.gas / creditBatch
+				if perNode > creditGasPerNodeMax {
+					if sched.assert {
+						t.Errorf("%s costs %d gas per node, over the %d target", m.what, perNode, creditGasPerNodeMax)
+					} else {
+						t.Logf("%s costs %d gas per node here, over the %d target", m.what, perNode, creditGasPerNodeMax)
+					}
+				}
+			}
+		})
+	}
+}
