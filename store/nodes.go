@@ -6,6 +6,8 @@ import (
 	"errors"
 	"math/big"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // Node is a node as the ledger records it.
@@ -115,4 +117,40 @@ func (s *Store) Withdrawals(ctx context.Context, nodeID int64, limit int) (_ []W
 		WHERE node_id = $1
 		ORDER BY created_at DESC, id DESC
 		LIMIT $2`, nodeID, limit)
+}
+
+// NewNode is a node the chain minted, to be recorded.
+type NewNode struct {
+	ChainNodeID  *big.Int
+	Tier         int
+	Owner        string // lower case
+	PriceWei     *big.Int
+	MintTx       string
+	PaymentID    *int64     // the payment it was minted for, when known
+	NextCreditAt *time.Time // when it is first due for credit
+}
+
+// InsertNode records a minted node unless one with its chain id is recorded already, and
+// returns the ledger row either way; created tells which.
+func (s *Store) InsertNode(ctx context.Context, n NewNode) (_ Node, created bool, err error) {
+	defer wrap(&err, "InsertNode")
+	return insertNode(ctx, s.db, n)
+}
+
+func insertNode(ctx context.Context, db sqlx.QueryerContext, n NewNode) (Node, bool, error) {
+	node, err := scanNode(db.QueryRowxContext(ctx, `
+		INSERT INTO nodes (chain_node_id, tier, owner, price_wei, mint_tx, payment_id, next_credit_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)
+		ON CONFLICT (chain_node_id) DO NOTHING
+		RETURNING `+nodeColumns, n.ChainNodeID.String(), n.Tier, n.Owner, n.PriceWei.String(), n.MintTx,
+		n.PaymentID, n.NextCreditAt))
+	if err == nil {
+		return node, true, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return Node{}, false, err
+	}
+	node, err = scanNode(db.QueryRowxContext(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE chain_node_id = $1::numeric`,
+		n.ChainNodeID.String()))
+	return node, false, err
 }

@@ -19,8 +19,12 @@ import (
 // DefaultServerURL is the server the tests use when TEST_DATABASE_URL is unset.
 const DefaultServerURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 
-// serverURL is the server this test package makes its databases on, set by Main.
-var serverURL string
+// serverURL is the server this test package makes its databases on, and databaseURL the
+// package's own database; both set by Main.
+var serverURL, databaseURL string
+
+// DatabaseURL is the URL of the database Main made for the package, for a second connection pool.
+func DatabaseURL() string { return databaseURL }
 
 // ServerURL is the PostgreSQL server the tests make their databases on.
 func ServerURL() string { return serverURL }
@@ -82,6 +86,7 @@ func Create(ctx context.Context, name string) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	databaseURL = url
 	return Open(ctx, url)
 }
 

@@ -1,0 +1,130 @@
+package chain
+
+import (
+	"bytes"
+	"context"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"nodeledger/chain/bindings"
+)
+
+// erc20 packs and unpacks balanceOf, which every ERC-20 has in common with the dev token.
+var erc20 = bindings.NewTestToken()
+
+// MaxPerWallet reads how many nodes the factory lets one wallet hold in all.
+func (c *Client) MaxPerWallet(ctx context.Context) (uint32, error) {
+	out, err := c.callFactory(ctx, "maxPerWallet", c.nf.PackMaxPerWallet(), nil)
+	if err != nil {
+		return 0, err
+	}
+	return c.nf.UnpackMaxPerWallet(out)
+}
+
+// Paused reads whether minting is paused.
+func (c *Client) Paused(ctx context.Context) (bool, error) {
+	out, err := c.callFactory(ctx, "paused", c.nf.PackPaused(), nil)
+	if err != nil {
+		return false, err
+	}
+	return c.nf.UnpackPaused(out)
+}
+
+// TokenBalance reads an ERC-20 balance.
+func (c *Client) TokenBalance(ctx context.Context, token, holder common.Address) (*big.Int, error) {
+	var out []byte
+	err := c.call(ctx, "balanceOf", func(ctx context.Context) (err error) {
+		out, err = c.eth.CallContract(ctx, ethereum.CallMsg{To: &token, Data: erc20.PackBalanceOf(holder)}, nil)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return erc20.UnpackBalanceOf(out)
+}
+
+// Minted is a NodeMinted event.
+type Minted struct {
+	ID         *big.Int
+	Owner      common.Address
+	Tier       uint8
+	PaymentRef common.Hash
+	TxHash     common.Hash
+	Block      uint64
+}
+
+// MintedIn returns the NodeMinted event of the factory in a receipt, if any.
+func (c *Client) MintedIn(r *types.Receipt) (Minted, bool) {
+	for _, l := range r.Logs {
+		if m, ok := c.minted(l); ok {
+			return m, true
+		}
+	}
+	return Minted{}, false
+}
+
+func (c *Client) minted(l *types.Log) (Minted, bool) {
+	if l.Address != c.factory || len(l.Topics) == 0 || l.Topics[0] != c.nf.GetABI().Events["NodeMinted"].ID {
+		return Minted{}, false
+	}
+	ev, err := c.nf.UnpackNodeMintedEvent(l)
+	if err != nil {
+		return Minted{}, false
+	}
+	return Minted{ID: ev.Id, Owner: ev.Owner, Tier: ev.Tier, PaymentRef: ev.PaymentRef, TxHash: l.TxHash, Block: l.BlockNumber}, true
+}
+
+// FindMint looks for the NodeMinted event of paymentRef from block `from` to the head: the node an
+// earlier mint transaction made for a payment.
+func (c *Client) FindMint(ctx context.Context, paymentRef common.Hash, from uint64) (Minted, bool, error) {
+	head, err := c.HeadNumber(ctx)
+	if err != nil {
+		return Minted{}, false, err
+	}
+	logs, err := c.FactoryLogs(ctx, from, head, c.nf.GetABI().Events["NodeMinted"].ID)
+	if err != nil {
+		return Minted{}, false, err
+	}
+	for i := range logs {
+		if m, ok := c.minted(&logs[i]); ok && m.PaymentRef == paymentRef {
+			return m, true, nil
+		}
+	}
+	return Minted{}, false, nil
+}
+
+// WithdrawCall is the decoded input of a call to factory.withdraw.
+type WithdrawCall struct {
+	ID     *big.Int
+	To     common.Address
+	Amount *big.Int
+}
+
+// DecodeWithdraw decodes input as a call to the factory's withdraw; ok is false for anything else.
+func (c *Client) DecodeWithdraw(input []byte) (WithdrawCall, bool) {
+	m := c.nf.GetABI().Methods["withdraw"]
+	if len(input) < 4 || !bytes.Equal(input[:4], m.ID) {
+		return WithdrawCall{}, false
+	}
+	args, err := m.Inputs.Unpack(input[4:])
+	if err != nil || len(args) != 3 {
+		return WithdrawCall{}, false
+	}
+	id, ok1 := args[0].(*big.Int)
+	to, ok2 := args[1].(common.Address)
+	amount, ok3 := args[2].(*big.Int)
+	return WithdrawCall{ID: id, To: to, Amount: amount}, ok1 && ok2 && ok3
+}
+
+// Why re-runs a reverted transaction's call at the latest block and returns the revert, naming
+// the factory's custom error when it is one; nil when the call would now succeed.
+func (c *Client) Why(ctx context.Context, from common.Address, tx *types.Transaction) error {
+	return c.call(ctx, "why", func(ctx context.Context) error {
+		_, err := c.eth.CallContract(ctx, ethereum.CallMsg{From: from, To: tx.To(), Data: tx.Data(), Value: tx.Value()}, nil)
+		return err
+	})
+}
+

@@ -1,0 +1,83 @@
+// Package jobs owns the passes that keep the ledger: payments (turn payments into nodes), credit
+// (credit due nodes in rounds) and the reconciler (bring the ledger in line with the chain), and
+// the runner that ticks them. The cron routes, the operator page and the runner all call the same
+// functions. Every pass is safe to stop at any instant and run again.
+package jobs
+
+import (
+	"crypto/ecdsa"
+	"log/slog"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"nodeledger/chain"
+	"nodeledger/store"
+)
+
+// Config is what the passes need to know about the deployment.
+type Config struct {
+	ChainID        *big.Int
+	PaymentAddress common.Address
+	// Confirmations is how far behind the head the payments scan stays, so a reorg within that
+	// depth never reaches the ledger.
+	Confirmations uint64
+	// ScanFrom is the first block the payments scan reads on a fresh ledger.
+	ScanFrom uint64
+	// BlocksPerPass bounds one pass's scan, so a pass ends in reasonable time after a long pause.
+	BlocksPerPass uint64
+
+	DistEnabled bool
+	DistMode    string        // fixed or pool
+	DistPeriod  time.Duration // how often a node is credited
+	DistBaseWei *big.Int      // fixed mode: credited per node and period at payoutBps 10000
+	DistPoolWei *big.Int      // pool mode: shared per round by the due nodes, pro rata payoutBps
+	CreditBatch int           // nodes per credit transaction
+
+	// ReceiptTimeout is how long a pass waits for its transaction to be mined before leaving it
+	// for the next pass.
+	ReceiptTimeout time.Duration
+}
+
+// Jobs runs the passes over one ledger and one chain.
+type Jobs struct {
+	store       *store.Store
+	chain       *chain.Client
+	minter      *chain.Sender // nil: no MINTER_KEY, payments are recorded but not minted
+	distributor *chain.Sender // nil: no DISTRIBUTOR_KEY, no credit rounds
+	cfg         Config
+	log         *slog.Logger
+
+	// crash, set by tests only, stops a pass at the named step as a crash would.
+	crash func(step string) error
+}
+
+// New returns the passes; a nil key disables what it signs.
+func New(s *store.Store, c *chain.Client, minterKey, distributorKey *ecdsa.PrivateKey, cfg Config, log *slog.Logger) *Jobs {
+	if cfg.BlocksPerPass == 0 {
+		cfg.BlocksPerPass = 2000
+	}
+	if cfg.CreditBatch == 0 {
+		cfg.CreditBatch = 500
+	}
+	if cfg.ReceiptTimeout == 0 {
+		cfg.ReceiptTimeout = 2 * time.Minute
+	}
+	j := &Jobs{store: s, chain: c, cfg: cfg, log: log}
+	if minterKey != nil {
+		j.minter = c.NewSender(minterKey, cfg.ChainID)
+	}
+	if distributorKey != nil {
+		j.distributor = c.NewSender(distributorKey, cfg.ChainID)
+	}
+	return j
+}
+
+// step marks a step boundary of a pass, where a test may stop it.
+func (j *Jobs) step(name string) error {
+	if j.crash != nil {
+		return j.crash(name)
+	}
+	return nil
+}

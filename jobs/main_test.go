@@ -1,0 +1,108 @@
+package jobs
+
+import (
+	"log/slog"
+	"math/big"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
+
+	"nodeledger/chain"
+	"nodeledger/chain/devchain"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+)
+
+var db *store.Store
+
+func TestMain(m *testing.M) { os.Exit(storetest.Main(m, &db)) }
+
+// Prices of the test tiers.
+var (
+	ether      = big.NewInt(params.Ether)
+	tenth      = new(big.Int).Div(ether, big.NewInt(10))
+	priceOne   = tenth                                    // tier 1: 0.1 ETH, on sale, 3 per wallet
+	priceTwo   = ether                                    // tier 2: 1 ETH, on sale, needs 100 DHT
+	priceOff   = new(big.Int).Div(ether, big.NewInt(2))   // tier 3: 0.5 ETH, off sale
+	holdingWei = new(big.Int).Mul(big.NewInt(100), ether) // tier 2's holding threshold
+)
+
+// env is a fresh ledger and a fresh dev chain, with the passes over them.
+type env struct {
+	t   *testing.T
+	dc  *devchain.Chain
+	c   *chain.Client
+	cfg Config
+	j   *Jobs
+}
+
+// newEnv starts a dev chain, empties the ledger, seeds the test tiers and returns the passes;
+// mods adjust the passes' configuration.
+func newEnv(t *testing.T, mods ...func(*Config)) *env {
+	t.Helper()
+	storetest.Reset(t, db)
+	dc, err := devchain.Start(t.Context(), devchain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dc.Close() })
+	e := &env{t: t, dc: dc, c: chain.New(dc.RPC(), chain.Config{Factory: dc.Factory})}
+	e.cfg = Config{
+		ChainID:        dc.ChainID(),
+		PaymentAddress: dc.Payments,
+		DistEnabled:    true,
+		DistMode:       "fixed",
+		DistPeriod:     time.Hour,
+		DistBaseWei:    big.NewInt(1_000_000),
+		DistPoolWei:    big.NewInt(9_000_000),
+		CreditBatch:    500,
+		ReceiptTimeout: 30 * time.Second,
+	}
+	for _, mod := range mods {
+		mod(&e.cfg)
+	}
+	token := strings.ToLower(dc.Token.Hex())
+	for _, tier := range []store.Tier{
+		{ID: 1, Label: "One", PriceWei: priceOne, MaxPerWallet: 3, HoldingWei: new(big.Int), PayoutBps: 10000, OnSale: true},
+		{ID: 2, Label: "Two", PriceWei: priceTwo, MaxPerWallet: 2, HoldingWei: holdingWei, HoldingToken: &token, PayoutBps: 20000, OnSale: true},
+		{ID: 3, Label: "Off", PriceWei: priceOff, MaxPerWallet: 5, HoldingWei: new(big.Int), PayoutBps: 10000},
+	} {
+		if err := db.PutTier(t.Context(), tier); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.j = e.restart()
+	return e
+}
+
+// restart returns the passes as a new process would have them: nothing in memory (nonces are
+// asked of the chain again), the same ledger and chain.
+func (e *env) restart() *Jobs {
+	return New(db, e.c, e.dc.Minter.Key, e.dc.Distributor.Key, e.cfg, slog.New(slog.DiscardHandler))
+}
+
+// pay sends wei from dev buyer i (0-based among the buyers) to `to` and waits until it is mined.
+func (e *env) pay(i int, to common.Address, wei *big.Int) common.Hash {
+	e.t.Helper()
+	s := e.c.NewSender(e.dc.Buyers[i].Key, e.dc.ChainID())
+	tx, err := s.Sign(e.t.Context(), &to, nil, wei)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.c.Send(e.t.Context(), tx); err != nil {
+		e.t.Fatal(err)
+	}
+	r, err := e.c.WaitMined(e.t.Context(), tx.Hash(), 20*time.Millisecond)
+	if err != nil || r.Status != types.ReceiptStatusSuccessful {
+		e.t.Fatalf("payment %s: %v", tx.Hash(), err)
+	}
+	return tx.Hash()
+}
+
+// buyer is the address of dev buyer i.
+func (e *env) buyer(i int) common.Address { return e.dc.Buyers[i].Address }

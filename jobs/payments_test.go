@@ -1,0 +1,356 @@
+package jobs
+
+import (
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"nodeledger/chain/bindings"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+)
+
+// payments returns the ledger's payments of status, by block.
+func payments(t *testing.T, status string) []store.Payment {
+	t.Helper()
+	ps, err := db.PaymentsByStatus(t.Context(), status)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+// mustPass runs a payments pass that must succeed.
+func mustPass(t *testing.T, j *Jobs) PaymentsSummary {
+	t.Helper()
+	sum, err := j.Payments(t.Context())
+	if err != nil {
+		t.Fatalf("payments pass: %v (summary %+v)", err, sum)
+	}
+	return sum
+}
+
+// checkNodes asserts the ledger holds exactly want nodes for wallet and the chain agrees with
+// each of them.
+func (e *env) checkNodes(wallet common.Address, want int) []store.Node {
+	e.t.Helper()
+	nodes, err := db.NodesByOwner(e.t.Context(), strings.ToLower(wallet.Hex()))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	onChain, err := e.c.NodesOf(e.t.Context(), wallet)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if len(nodes) != want || len(onChain) != want {
+		e.t.Fatalf("%s: %d nodes in the ledger, %d on chain, want %d", wallet, len(nodes), len(onChain), want)
+	}
+	for _, n := range nodes {
+		info, err := e.c.NodeInfo(e.t.Context(), n.ChainNodeID)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if info.Owner != wallet || int(info.Tier) != n.Tier || info.Balance.Cmp(n.BalanceWei) != 0 {
+			e.t.Fatalf("node %s: chain %+v, ledger %+v", n.ChainNodeID, info, n)
+		}
+	}
+	return nodes
+}
+
+func TestPaymentMintsANode(t *testing.T) {
+	e := newEnv(t)
+	hash := e.pay(0, e.dc.Payments, priceOne)
+
+	sum := mustPass(t, e.j)
+	if sum.Seen != 1 || sum.Minted != 1 || sum.Rejected != 0 || sum.Minting != 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+	nodes := e.checkNodes(e.buyer(0), 1)
+	n := nodes[0]
+	if n.Tier != 1 || n.PriceWei.Cmp(priceOne) != 0 || n.Status != "active" || n.ChainNodeID.Int64() != 1 {
+		t.Fatalf("node %+v", n)
+	}
+	minted := payments(t, "minted")
+	if len(minted) != 1 || minted[0].TxHash != strings.ToLower(hash.Hex()) || minted[0].PaymentRef != minted[0].TxHash {
+		t.Fatalf("payments %+v", minted)
+	}
+
+	t.Run("a payment seen twice mints once", func(t *testing.T) {
+		if _, err := db.DB().Exec(`DELETE FROM chain_cursors; DELETE FROM scanned_blocks`); err != nil {
+			t.Fatal(err)
+		}
+		if sum := mustPass(t, e.restart()); sum.Minted != 0 || sum.Seen != 1 {
+			t.Fatalf("rescan: %+v", sum)
+		}
+		e.checkNodes(e.buyer(0), 1)
+	})
+}
+
+func TestPaymentsThatDoNotBecomeNodes(t *testing.T) {
+	e := newEnv(t)
+	wrongAmount := e.pay(0, e.dc.Payments, new(big.Int).Add(priceOne, big.NewInt(1)))
+	offSale := e.pay(1, e.dc.Payments, priceOff)
+	e.pay(2, e.buyer(5), priceOne) // to another address: not a payment at all
+	for range 4 {                  // tier 1 allows 3 per wallet
+		e.pay(2, e.dc.Payments, priceOne)
+	}
+	noTokens := e.pay(3, e.dc.Payments, priceTwo) // buyers 3.. hold no DHT
+
+	sum := mustPass(t, e.j)
+	if sum.Seen != 7 || sum.Minted != 3 || sum.Rejected != 4 {
+		t.Fatalf("summary %+v", sum)
+	}
+	reasons := map[string]string{}
+	for _, p := range payments(t, "rejected") {
+		reasons[p.TxHash] = *p.Reason
+	}
+	for hash, want := range map[common.Hash]string{
+		wrongAmount: "price of no tier on sale",
+		offSale:     "price of no tier on sale",
+		noTokens:    "below the tier's threshold",
+	} {
+		if got := reasons[strings.ToLower(hash.Hex())]; !strings.Contains(got, want) {
+			t.Errorf("payment %s: reason %q, want it to say %q", hash, got, want)
+		}
+	}
+	overAllowance := 0
+	for _, r := range reasons {
+		if strings.Contains(r, "3 nodes of tier 1") {
+			overAllowance++
+		}
+	}
+	if overAllowance != 1 {
+		t.Errorf("%d payments rejected over the allowance, want 1: %v", overAllowance, reasons)
+	}
+	e.checkNodes(e.buyer(0), 0)
+	e.checkNodes(e.buyer(2), 3)
+	e.checkNodes(e.buyer(3), 0)
+
+	t.Run("holding the token buys tier 2", func(t *testing.T) {
+		e.pay(1, e.dc.Payments, priceTwo)
+		if sum := mustPass(t, e.j); sum.Minted != 1 {
+			t.Fatalf("summary %+v", sum)
+		}
+		if nodes := e.checkNodes(e.buyer(1), 1); nodes[0].Tier != 2 {
+			t.Fatalf("tier %d", nodes[0].Tier)
+		}
+	})
+	t.Run("paused", func(t *testing.T) {
+		e.send(e.dc.Owner.Key, e.dc.Factory, bindings.NewNodeFactory().PackSetPaused(true), 0)
+		hash := e.pay(4, e.dc.Payments, priceOne)
+		if sum := mustPass(t, e.j); sum.Rejected != 1 || sum.Minted != 0 {
+			t.Fatalf("summary %+v", sum)
+		}
+		for _, p := range payments(t, "rejected") {
+			if p.TxHash == strings.ToLower(hash.Hex()) && *p.Reason == "minting is paused" {
+				return
+			}
+		}
+		t.Fatal("the payment made while paused is not rejected as such")
+	})
+}
+
+// send signs a call from key to `to` and waits for it to be mined; gas 0 estimates the gas, a
+// fixed gas limit lets a call that reverts be sent anyway.
+func (e *env) send(key *ecdsa.PrivateKey, to common.Address, data []byte, gas uint64) *types.Receipt {
+	e.t.Helper()
+	ctx := e.t.Context()
+	var tx *types.Transaction
+	var err error
+	if gas == 0 {
+		tx, err = e.c.NewSender(key, e.dc.ChainID()).Sign(ctx, &to, data, nil)
+	} else {
+		var nonce uint64
+		nonce, err = e.pendingNonce(crypto.PubkeyToAddress(key.PublicKey))
+		if err == nil {
+			tx, err = types.SignNewTx(key, types.LatestSignerForChainID(e.dc.ChainID()), &types.DynamicFeeTx{
+				ChainID: e.dc.ChainID(), Nonce: nonce, GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(100e9),
+				Gas: gas, To: &to, Data: data,
+			})
+		}
+	}
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.c.Send(ctx, tx); err != nil {
+		e.t.Fatal(err)
+	}
+	r, err := e.c.WaitMined(ctx, tx.Hash(), 20*time.Millisecond)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return r
+}
+
+func (e *env) pendingNonce(addr common.Address) (uint64, error) {
+	var n hexutil.Uint64
+	err := e.dc.RPC().CallContext(e.t.Context(), &n, "eth_getTransactionCount", addr, "pending")
+	return uint64(n), err
+}
+
+// paymentSteps are the step boundaries of a payments pass, in order.
+var paymentSteps = []string{"scan.fetched", "scan.recorded", "mint.stored", "mint.sent", "mint.mined", "mint.recorded"}
+
+var errCrash = errors.New("crash")
+
+// crashAt stops a pass at the n-th time it reaches step (1 is the first), as a crash would.
+func crashAt(step string, n int) func(string) error {
+	var mu sync.Mutex
+	seen := 0
+	return func(s string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if s == step {
+			if seen++; seen == n {
+				return errCrash
+			}
+		}
+		return nil
+	}
+}
+
+// settle runs passes, as restarted processes, until no payment is left pending or minting.
+func (e *env) settle() {
+	e.t.Helper()
+	for range 5 {
+		mustPass(e.t, e.restart())
+		if len(payments(e.t, "pending"))+len(payments(e.t, "minting")) == 0 {
+			return
+		}
+	}
+	e.t.Fatalf("payments still unsettled after 5 passes: %d pending, %d minting",
+		len(payments(e.t, "pending")), len(payments(e.t, "minting")))
+}
+
+func TestPaymentsPassSurvivesACrashAtEveryStep(t *testing.T) {
+	for _, step := range paymentSteps {
+		occurrences := []int{1, 2} // the first payment's step, or the second's after the first went by
+		if strings.HasPrefix(step, "scan.") {
+			occurrences = []int{1} // once a pass
+		}
+		for _, n := range occurrences {
+			t.Run(fmt.Sprintf("%s #%d", step, n), func(t *testing.T) {
+				e := newEnv(t)
+				e.pay(0, e.dc.Payments, priceOne)
+				e.pay(1, e.dc.Payments, priceOne)
+				e.pay(3, e.dc.Payments, priceTwo) // rejected: buyer 3 holds no DHT
+
+				j := e.restart()
+				j.crash = crashAt(step, n)
+				if _, err := j.Payments(t.Context()); !errors.Is(err, errCrash) {
+					t.Fatalf("the pass did not stop at %s #%d: %v", step, n, err)
+				}
+				e.settle()
+
+				e.checkNodes(e.buyer(0), 1)
+				e.checkNodes(e.buyer(1), 1)
+				e.checkNodes(e.buyer(3), 0)
+				if m, r := len(payments(t, "minted")), len(payments(t, "rejected")); m != 2 || r != 1 {
+					t.Fatalf("%d minted and %d rejected, want 2 and 1", m, r)
+				}
+				if total, _ := e.c.NodesOf(t.Context(), e.buyer(2)); len(total) != 0 {
+					t.Fatal("a node for a wallet that paid nothing")
+				}
+			})
+		}
+	}
+}
+
+// A mint stored but never sent, whose nonce another transaction of the minter then took: the
+// next pass cannot send the stored bytes, signs the mint again, and still mints once.
+func TestStoredMintWhoseNonceWasTaken(t *testing.T) {
+	e := newEnv(t)
+	e.pay(0, e.dc.Payments, priceOne)
+	j := e.restart()
+	j.crash = crashAt("mint.stored", 1)
+	if _, err := j.Payments(t.Context()); !errors.Is(err, errCrash) {
+		t.Fatalf("got %v", err)
+	}
+	stored := *payments(t, "minting")[0].MintTx
+	// The minter's next transaction is a plain transfer, which takes the stored mint's nonce.
+	e.send(e.dc.Minter.Key, e.dc.Minter.Address, nil, 21000)
+	e.settle()
+	nodes := e.checkNodes(e.buyer(0), 1)
+	if nodes[0].MintTx == stored {
+		t.Fatal("the node was minted by the stored transaction, whose nonce was taken")
+	}
+}
+
+func TestTwoPaymentsPassesAtOnce(t *testing.T) {
+	e := newEnv(t)
+	for i := range 3 {
+		e.pay(i, e.dc.Payments, priceOne)
+	}
+	other, err := store.Open(t.Context(), storetest.DatabaseURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	passes := []*Jobs{e.restart(), New(other, e.c, e.dc.Minter.Key, e.dc.Distributor.Key, e.cfg, e.j.log)}
+	// The first pass holds its lock until released, so the second surely overlaps it.
+	release := make(chan struct{})
+	passes[0].crash = func(step string) error {
+		if step == "scan.fetched" {
+			<-release
+		}
+		return nil
+	}
+	sums := make([]PaymentsSummary, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); sums[0], errs[0] = passes[0].Payments(t.Context()) }()
+	time.Sleep(200 * time.Millisecond) // let the first take the lock
+	sums[1], errs[1] = passes[1].Payments(t.Context())
+	close(release)
+	wg.Wait()
+	if errs[0] != nil || errs[1] != nil {
+		t.Fatalf("errors %v", errs)
+	}
+	if !sums[0].Ran || sums[1].Ran || sums[1].Reason == "" {
+		t.Fatalf("summaries %+v: want the first to run and the second to say why it did not", sums)
+	}
+	for i := range 3 {
+		e.checkNodes(e.buyer(i), 1)
+	}
+}
+
+func TestRevertedWithdrawIsRecordedAsFailed(t *testing.T) {
+	e := newEnv(t)
+	e.pay(0, e.dc.Payments, priceOne)
+	mustPass(t, e.j)
+	// Node 1 has no balance: withdrawing from it reverts, and costs its owner gas.
+	call := bindings.NewNodeFactory().PackWithdraw(big.NewInt(1), e.buyer(0), big.NewInt(5))
+	r := e.send(e.dc.Buyers[0].Key, e.dc.Factory, call, 200_000)
+	if r.Status != types.ReceiptStatusFailed {
+		t.Fatal("the withdraw did not revert")
+	}
+	if sum := mustPass(t, e.j); sum.Failed != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	n, err := db.Node(t.Context(), big.NewInt(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := db.Withdrawals(t.Context(), n.ID, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || *ws[0].Status != "failed" || *ws[0].TxHash != strings.ToLower(r.TxHash.Hex()) ||
+		ws[0].AmountWei.Int64() != 5 || *ws[0].ToAddress != strings.ToLower(e.buyer(0).Hex()) {
+		t.Fatalf("withdrawals %+v", ws)
+	}
+	if n.BalanceWei.Sign() != 0 {
+		t.Fatalf("a failed withdrawal changed the balance: %s", n.BalanceWei)
+	}
+}

@@ -1,0 +1,244 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"math/big"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// Payment is a transfer to the payments wallet, from the moment it is seen to its node or its
+// rejection. Status: pending (seen, not yet checked), minting (its mint transaction is signed
+// and stored), minted, rejected (Reason says why; the operator refunds it).
+type Payment struct {
+	ID          int64
+	TxHash      string
+	CallIndex   int
+	PaymentRef  string // what the contract is told: one payment can never mint twice
+	From        string
+	ValueWei    *big.Int
+	BlockNumber int64
+	BlockHash   string
+	Status      string
+	Reason      *string
+	Tier        *int
+	MintTx      *string
+	MintNonce   *int64
+	MintRaw     []byte
+	CreatedAt   time.Time
+}
+
+const paymentColumns = `id, tx_hash, call_index, payment_ref, from_address, value_wei, block_number,
+	block_hash, status, reason, tier, mint_tx, mint_nonce, mint_raw, created_at`
+
+func scanPayment(row scanner) (Payment, error) {
+	var p Payment
+	err := row.Scan(&p.ID, &p.TxHash, &p.CallIndex, &p.PaymentRef, &p.From, num(&p.ValueWei), &p.BlockNumber,
+		&p.BlockHash, &p.Status, &p.Reason, &p.Tier, &p.MintTx, &p.MintNonce, &p.MintRaw, &p.CreatedAt)
+	return p, err
+}
+
+// Cursor is how far a chain scanner has read: the last block it read and that block's hash.
+type Cursor struct {
+	Number int64
+	Hash   string
+}
+
+// Cursor returns the scanner's cursor; ErrNotFound before its first block.
+func (s *Store) Cursor(ctx context.Context, name string) (_ Cursor, err error) {
+	defer wrap(&err, "Cursor")
+	var c Cursor
+	err = s.db.QueryRowContext(ctx, `SELECT block_number, block_hash FROM chain_cursors WHERE name = $1`, name).
+		Scan(&c.Number, &c.Hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Cursor{}, ErrNotFound
+	}
+	return c, err
+}
+
+// ScannedHash returns the hash the payments scan recorded for block number; ErrNotFound when it
+// recorded none.
+func (s *Store) ScannedHash(ctx context.Context, number int64) (_ string, err error) {
+	defer wrap(&err, "ScannedHash")
+	var hash string
+	err = s.db.QueryRowContext(ctx, `SELECT hash FROM scanned_blocks WHERE number = $1`, number).Scan(&hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", ErrNotFound
+	}
+	return hash, err
+}
+
+// NewPayment is a transfer the scan found.
+type NewPayment struct {
+	TxHash      string
+	CallIndex   int
+	PaymentRef  string
+	From        string
+	ValueWei    *big.Int
+	BlockNumber int64
+	BlockHash   string
+}
+
+// FailedWithdrawal is a withdraw call to the factory that reverted.
+type FailedWithdrawal struct {
+	ChainNodeID *big.Int
+	AmountWei   *big.Int
+	To          string
+	TxHash      string
+	At          time.Time
+}
+
+// ScannedBlock is a block the scan read.
+type ScannedBlock struct {
+	Number int64
+	Hash   string
+}
+
+// RecordScan records, in one transaction, what the scan found in blocks (payments, reverted
+// withdrawals), the blocks' hashes, and the cursor moved to the last of them. Recording the same
+// blocks again changes nothing, so a scan that dies before this commits simply reads them again.
+func (s *Store) RecordScan(ctx context.Context, name string, blocks []ScannedBlock, payments []NewPayment, failed []FailedWithdrawal) (err error) {
+	defer wrap(&err, "RecordScan")
+	if len(blocks) == 0 {
+		return nil
+	}
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, p := range payments {
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO payments (tx_hash, call_index, payment_ref, from_address, value_wei, block_number, block_hash)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)
+			ON CONFLICT (tx_hash, call_index) DO NOTHING`,
+			p.TxHash, p.CallIndex, p.PaymentRef, p.From, p.ValueWei.String(), p.BlockNumber, p.BlockHash); err != nil {
+			return err
+		}
+	}
+	for _, w := range failed {
+		// A reverted call against a node the ledger does not know yet is left to the reconciler.
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO withdrawals (node_id, amount_wei, to_address, tx_hash, status, created_at)
+			SELECT id, $2, $3, $4, 'failed', $5 FROM nodes WHERE chain_node_id = $1::numeric
+			ON CONFLICT (tx_hash) WHERE log_index IS NULL DO NOTHING`,
+			w.ChainNodeID.String(), w.AmountWei.String(), w.To, w.TxHash, w.At); err != nil {
+			return err
+		}
+	}
+	for _, b := range blocks {
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO scanned_blocks (number, hash) VALUES ($1, $2)
+			ON CONFLICT (number) DO UPDATE SET hash = excluded.hash`, b.Number, b.Hash); err != nil {
+			return err
+		}
+	}
+	last := blocks[len(blocks)-1]
+	if err := putCursor(ctx, tx, name, last.Number, last.Hash); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func putCursor(ctx context.Context, tx *sqlx.Tx, name string, number int64, hash string) error {
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO chain_cursors (name, block_number, block_hash) VALUES ($1, $2, $3)
+		ON CONFLICT (name) DO UPDATE SET block_number = excluded.block_number,
+			block_hash = excluded.block_hash, updated_at = now()`, name, number, hash)
+	return err
+}
+
+// Rewind moves the scan back to block number (a block both the ledger and the chain agree on)
+// after a reorg: blocks above it are forgotten, and so are the payments they held that had not
+// gone further than being seen or rejected. A payment already minting or minted stays, for the
+// drift report: the chain decides what became of it.
+func (s *Store) Rewind(ctx context.Context, name string, number int64, hash string) (forgotten int64, err error) {
+	defer wrap(&err, "Rewind")
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `DELETE FROM payments WHERE block_number > $1 AND status IN ('pending', 'rejected')`, number)
+	if err != nil {
+		return 0, err
+	}
+	forgotten, _ = res.RowsAffected()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM scanned_blocks WHERE number > $1`, number); err != nil {
+		return 0, err
+	}
+	if err := putCursor(ctx, tx, name, number, hash); err != nil {
+		return 0, err
+	}
+	return forgotten, tx.Commit()
+}
+
+// PaymentsByStatus returns the payments in status, oldest first (by block, then id).
+func (s *Store) PaymentsByStatus(ctx context.Context, status string) (_ []Payment, err error) {
+	defer wrap(&err, "PaymentsByStatus")
+	return selectAll(ctx, s.db, scanPayment, `
+		SELECT `+paymentColumns+` FROM payments WHERE status = $1 ORDER BY block_number, id`, status)
+}
+
+// RejectPayment records why a payment does not become a node.
+func (s *Store) RejectPayment(ctx context.Context, id int64, reason string) (err error) {
+	defer wrap(&err, "RejectPayment")
+	_, err = s.db.ExecContext(ctx, `
+		UPDATE payments SET status = 'rejected', reason = $2, updated_at = now()
+		WHERE id = $1 AND status IN ('pending', 'minting')`, id, reason)
+	return err
+}
+
+// StoreMintTx records the signed mint transaction of a payment before it is sent, moving the
+// payment to minting (or replacing the transaction of one already minting).
+func (s *Store) StoreMintTx(ctx context.Context, id int64, tier int, nonce uint64, txHash string, raw []byte) (err error) {
+	defer wrap(&err, "StoreMintTx")
+	_, err = s.db.ExecContext(ctx, `
+		UPDATE payments SET status = 'minting', tier = $2, mint_nonce = $3, mint_tx = $4, mint_raw = $5,
+			reason = NULL, updated_at = now()
+		WHERE id = $1 AND status IN ('pending', 'minting')`, id, tier, int64(nonce), txHash, raw)
+	return err
+}
+
+// RecordMint records the node a payment's mint created and marks the payment minted, in one
+// transaction; recording it again changes nothing.
+func (s *Store) RecordMint(ctx context.Context, paymentID int64, n NewNode) (_ Node, err error) {
+	defer wrap(&err, "RecordMint")
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return Node{}, err
+	}
+	defer tx.Rollback()
+	n.PaymentID = &paymentID
+	node, _, err := insertNode(ctx, tx, n)
+	if err != nil {
+		return Node{}, err
+	}
+	// A node the reconciler recorded first gets its payment now.
+	if _, err := tx.ExecContext(ctx, `UPDATE nodes SET payment_id = $1 WHERE id = $2 AND payment_id IS NULL`,
+		paymentID, node.ID); err != nil {
+		return Node{}, err
+	}
+	if _, err := tx.ExecContext(ctx, `
+		UPDATE payments SET status = 'minted', updated_at = now() WHERE id = $1 AND status = 'minting'`,
+		paymentID); err != nil {
+		return Node{}, err
+	}
+	return node, tx.Commit()
+}
+
+// WalletHoldings counts what a wallet holds or is being minted: of one tier (nodes recorded and
+// payments minting), and in all (payments minting only: the chain counts the nodes).
+func (s *Store) WalletHoldings(ctx context.Context, owner string, tier int) (ofTier, minting int, err error) {
+	defer wrap(&err, "WalletHoldings")
+	err = s.db.QueryRowContext(ctx, `
+		SELECT
+			(SELECT count(*) FROM nodes WHERE owner = $1 AND tier = $2)
+			+ (SELECT count(*) FROM payments WHERE from_address = $1 AND tier = $2 AND status = 'minting'),
+			(SELECT count(*) FROM payments WHERE from_address = $1 AND status = 'minting')`,
+		owner, tier).Scan(&ofTier, &minting)
+	return ofTier, minting, err
+}
