@@ -127,4 +127,3 @@ func (c *Client) Why(ctx context.Context, from common.Address, tx *types.Transac
 		return err
 	})
 }
-
