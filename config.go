@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
+	"math/big"
 	"net/netip"
 	"os"
 	"regexp"
@@ -32,6 +33,12 @@ type config struct {
 	StaleAfterSec  int
 	DistEnabled    bool
 	DistMode       string // fixed or pool
+	CronKey        string // empty: /api/cron/payments is 404 and /api/cron/credit 401
+	Confirmations  uint64
+	ScanFrom       uint64
+	DistPeriodSec  int
+	DistBaseWei    *big.Int
+	DistPoolWei    *big.Int
 }
 
 // devMode is true when no chain is configured: the server runs its own dev chain.
@@ -64,9 +71,31 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if cfg.DistributorKey, err = parseKey(getenv, "DISTRIBUTOR_KEY"); err != nil {
 		return config{}, err
 	}
-	if cfg.TickSec, err = parsePositive(getenv, "TICK_SEC", 60); err != nil {
+	// Dev mode ticks and credits often and waits for one confirmation, so that a payment made by
+	// hand shows up as a node, and then a credit, within a minute or two.
+	tick, period, confirmations := 60, 86400, 12
+	if cfg.devMode() {
+		tick, period, confirmations = 10, 60, 1
+	}
+	if cfg.TickSec, err = parsePositive(getenv, "TICK_SEC", tick); err != nil {
 		return config{}, err
 	}
+	if cfg.DistPeriodSec, err = parsePositive(getenv, "DIST_PERIOD_SEC", period); err != nil {
+		return config{}, err
+	}
+	if cfg.Confirmations, err = parseUint(getenv, "CONFIRMATIONS", uint64(confirmations)); err != nil {
+		return config{}, err
+	}
+	if cfg.ScanFrom, err = parseUint(getenv, "SCAN_FROM_BLOCK", 0); err != nil {
+		return config{}, err
+	}
+	if cfg.DistBaseWei, err = parseWei(getenv, "DIST_BASE_WEI", "1000000000000000"); err != nil { // 0.001 ETH
+		return config{}, err
+	}
+	if cfg.DistPoolWei, err = parseWei(getenv, "DIST_POOL_WEI", "100000000000000000"); err != nil { // 0.1 ETH
+		return config{}, err
+	}
+	cfg.CronKey = getenv("CRON_KEY")
 	if cfg.StaleAfterSec, err = parsePositive(getenv, "STALE_AFTER_SEC", 300); err != nil {
 		return config{}, err
 	}
@@ -167,6 +196,27 @@ func parsePositive(getenv func(string) string, name string, def int) (int, error
 	n, err := strconv.Atoi(v)
 	if err != nil || n <= 0 {
 		return 0, fmt.Errorf("%s: %q is not a positive whole number", name, v)
+	}
+	return n, nil
+}
+
+func parseUint(getenv func(string) string, name string, def uint64) (uint64, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %q is not a whole number", name, v)
+	}
+	return n, nil
+}
+
+func parseWei(getenv func(string) string, name, def string) (*big.Int, error) {
+	v := or(getenv(name), def)
+	n, ok := new(big.Int).SetString(v, 10)
+	if !ok || n.Sign() < 0 || strings.ContainsAny(v, "+-") {
+		return nil, fmt.Errorf("%s: %q is not a whole number of wei", name, v)
 	}
 	return n, nil
 }

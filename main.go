@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -22,6 +23,7 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/handlers"
+	"nodeledger/jobs"
 	"nodeledger/migrations"
 	"nodeledger/store"
 	"nodeledger/store/pgdev"
@@ -109,7 +111,22 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		defer ch.Close()
 	}
 
+	passes := jobs.New(db, ch, cfg.MinterKey, cfg.DistributorKey, jobs.Config{
+		ChainID:        big.NewInt(cfg.ChainID),
+		PaymentAddress: common.HexToAddress(cfg.PaymentAddress),
+		Confirmations:  cfg.Confirmations,
+		ScanFrom:       cfg.ScanFrom,
+		DistEnabled:    cfg.DistEnabled,
+		DistMode:       cfg.DistMode,
+		DistPeriod:     time.Duration(cfg.DistPeriodSec) * time.Second,
+		DistBaseWei:    cfg.DistBaseWei,
+		DistPoolWei:    cfg.DistPoolWei,
+	}, log)
+	go passes.Run(ctx, time.Duration(cfg.TickSec)*time.Second)
+
 	hcfg := handlers.Config{
+		Jobs:           passes,
+		CronKey:        cfg.CronKey,
 		ChainID:        cfg.ChainID,
 		PaymentAddress: cfg.PaymentAddress,
 		Chain:          ch,

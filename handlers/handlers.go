@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
+	"nodeledger/jobs"
 	"nodeledger/store"
 )
 
@@ -25,6 +26,9 @@ type Config struct {
 	PaymentAddress string        // lower case; empty when not configured
 	Price          PriceSource   // nil when there is no quote source
 	Chain          *chain.Client // nil when no chain is configured: every chain reading is unavailable
+
+	Jobs    *jobs.Jobs // the passes the cron routes run
+	CronKey string     // empty: the cron pass routes are off
 
 	TickSec       int // the scheduler's tick interval
 	StaleAfterSec int // how old the last tick may be before the scheduler is stale

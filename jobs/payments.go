@@ -112,7 +112,7 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 		for _, tx := range b.Txs {
 			switch {
 			case tx.To == nil:
-			case *tx.To == payTo && tx.Status == types.ReceiptStatusSuccessful && tx.Value.Sign() > 0:
+			case *tx.To == payTo && payTo != (common.Address{}) && tx.Status == types.ReceiptStatusSuccessful && tx.Value.Sign() > 0:
 				payments = append(payments, store.NewPayment{
 					TxHash: hexLower(tx.Hash), PaymentRef: hexLower(tx.Hash), From: hexLower(tx.From),
 					ValueWei: tx.Value, BlockNumber: int64(b.Number), BlockHash: hexLower(b.Hash),

@@ -24,3 +24,18 @@ func (s *Store) Schedule(ctx context.Context) (_ Schedule, err error) {
 	).Scan(&sc.LastTickAt, &sc.DueNodes, &sc.ScheduledNodes)
 	return sc, err
 }
+
+// StartTick records that a scheduler tick began and returns its id.
+func (s *Store) StartTick(ctx context.Context) (_ int64, err error) {
+	defer wrap(&err, "StartTick")
+	var id int64
+	err = s.db.QueryRowContext(ctx, `INSERT INTO scheduler_ticks DEFAULT VALUES RETURNING id`).Scan(&id)
+	return id, err
+}
+
+// FinishTick records the end of tick id and what its passes did (a JSON document).
+func (s *Store) FinishTick(ctx context.Context, id int64, summary []byte) (err error) {
+	defer wrap(&err, "FinishTick")
+	_, err = s.db.ExecContext(ctx, `UPDATE scheduler_ticks SET finished_at = now(), summary = $2 WHERE id = $1`, id, summary)
+	return err
+}

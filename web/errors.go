@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/chain"
 	"nodeledger/store"
 )
 
@@ -80,6 +81,8 @@ func classify(err error) (status int, msg string, deliberate bool) {
 		return he.Code, message(he.Code), he.Internal == nil
 	case errors.Is(err, store.ErrUnavailable):
 		return http.StatusServiceUnavailable, "The ledger database cannot be reached right now; please retry in a little while.", false
+	case errors.Is(err, chain.ErrUnavailable):
+		return http.StatusServiceUnavailable, "The chain cannot be read right now; please retry in a little while.", false
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return http.StatusServiceUnavailable, message(http.StatusServiceUnavailable), false
 	default:

@@ -49,4 +49,5 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	api.GET("/price", h.Price, cacheControl(cachePrice)) // not limited: the quote is memoised for everyone
 	api.GET("/cover", h.Cover, cacheControl(cacheCover), rl.limit("cover", 60))
 	api.GET("/cron/health", h.Health, cacheControl(noStore), rl.limit("health", 60))
+	api.Match([]string{http.MethodGet, http.MethodPost}, "/cron/payments", h.CronPayments, cacheControl(noStore))
 }

@@ -1,0 +1,45 @@
+package handlers
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// passTimeout bounds a pass run from a cron call; the pass is detached from the request, so a
+// caller hanging up does not stop it half way (it would be safe, but wasteful).
+const passTimeout = 5 * time.Minute
+
+// CronPayments answers GET|POST /api/cron/payments: one payments pass. The key comes in
+// x-cron-key or as a bearer token; with no key configured the route does not exist (404).
+func (h *Handlers) CronPayments(c echo.Context) error {
+	if h.cfg.CronKey == "" {
+		return echo.ErrNotFound
+	}
+	key := c.Request().Header.Get("X-Cron-Key")
+	if bearer, ok := strings.CutPrefix(c.Request().Header.Get(echo.HeaderAuthorization), "Bearer "); ok && key == "" {
+		key = bearer
+	}
+	if !keyMatches(key, h.cfg.CronKey) {
+		return echo.ErrUnauthorized
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), passTimeout)
+	defer cancel()
+	sum, err := h.cfg.Jobs.Payments(ctx)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, sum)
+}
+
+// keyMatches compares keys in constant time. Digests first: subtle.ConstantTimeCompare returns
+// at once when the lengths differ, which would tell the key's length.
+func keyMatches(presented, configured string) bool {
+	a, b := sha256.Sum256([]byte(presented)), sha256.Sum256([]byte(configured))
+	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
+}
