@@ -127,3 +127,42 @@ func (c *Client) Why(ctx context.Context, from common.Address, tx *types.Transac
 		return err
 	})
 }
+
+// Withdrawal is a Withdrawn event.
+type Withdrawal struct {
+	ID       *big.Int
+	Owner    common.Address
+	To       common.Address
+	Amount   *big.Int
+	TxHash   common.Hash
+	LogIndex uint
+	Time     uint64 // the block's timestamp
+}
+
+// FactoryEvents are the NodeMinted and Withdrawn events of a block range, in chain order.
+type FactoryEvents struct {
+	Minted    []Minted
+	Withdrawn []Withdrawal
+}
+
+// Events reads the factory's NodeMinted and Withdrawn events from block from to block to.
+func (c *Client) Events(ctx context.Context, from, to uint64) (FactoryEvents, error) {
+	events := c.nf.GetABI().Events
+	logs, err := c.FactoryLogs(ctx, from, to, events["NodeMinted"].ID, events["Withdrawn"].ID)
+	if err != nil {
+		return FactoryEvents{}, err
+	}
+	var out FactoryEvents
+	for i := range logs {
+		l := &logs[i]
+		if m, ok := c.minted(l); ok {
+			out.Minted = append(out.Minted, m)
+			continue
+		}
+		if ev, err := c.nf.UnpackWithdrawnEvent(l); err == nil {
+			out.Withdrawn = append(out.Withdrawn, Withdrawal{ID: ev.Id, Owner: ev.Owner, To: ev.To, Amount: ev.Amount,
+				TxHash: l.TxHash, LogIndex: l.Index, Time: l.BlockTimestamp})
+		}
+	}
+	return out, nil
+}

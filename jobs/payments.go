@@ -343,7 +343,7 @@ func (j *Jobs) settle(ctx context.Context, p store.Payment, r *types.Receipt, su
 
 func (j *Jobs) recordMint(ctx context.Context, p store.Payment, m chain.Minted, sum *PaymentsSummary) error {
 	next := time.Now().Add(j.cfg.DistPeriod)
-	_, err := j.store.RecordMint(ctx, p.ID, store.NewNode{
+	_, _, err := j.store.RecordMint(ctx, p.ID, store.NewNode{
 		ChainNodeID: m.ID, Tier: int(m.Tier), Owner: hexLower(m.Owner), PriceWei: p.ValueWei,
 		MintTx: hexLower(m.TxHash), NextCreditAt: &next,
 	})

@@ -164,18 +164,33 @@ func TestPaymentsThatDoNotBecomeNodes(t *testing.T) {
 // fixed gas limit lets a call that reverts be sent anyway.
 func (e *env) send(key *ecdsa.PrivateKey, to common.Address, data []byte, gas uint64) *types.Receipt {
 	e.t.Helper()
+	return e.transact(key, to, data, nil, gas)
+}
+
+// sendValue is send with wei attached, for a call that must succeed.
+func (e *env) sendValue(key *ecdsa.PrivateKey, to common.Address, data []byte, value *big.Int) *types.Receipt {
+	e.t.Helper()
+	r := e.transact(key, to, data, value, 0)
+	if r.Status != types.ReceiptStatusSuccessful {
+		e.t.Fatalf("transaction %s reverted", r.TxHash)
+	}
+	return r
+}
+
+func (e *env) transact(key *ecdsa.PrivateKey, to common.Address, data []byte, value *big.Int, gas uint64) *types.Receipt {
+	e.t.Helper()
 	ctx := e.t.Context()
 	var tx *types.Transaction
 	var err error
 	if gas == 0 {
-		tx, err = e.c.NewSender(key, e.dc.ChainID()).Sign(ctx, &to, data, nil)
+		tx, err = e.c.NewSender(key, e.dc.ChainID()).Sign(ctx, &to, data, value)
 	} else {
 		var nonce uint64
 		nonce, err = e.pendingNonce(crypto.PubkeyToAddress(key.PublicKey))
 		if err == nil {
 			tx, err = types.SignNewTx(key, types.LatestSignerForChainID(e.dc.ChainID()), &types.DynamicFeeTx{
 				ChainID: e.dc.ChainID(), Nonce: nonce, GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(100e9),
-				Gas: gas, To: &to, Data: data,
+				Gas: gas, To: &to, Value: value, Data: data,
 			})
 		}
 	}

@@ -24,8 +24,10 @@ func (j *Jobs) Run(ctx context.Context, every time.Duration) {
 
 // TickSummary is what one tick's passes did, as recorded with the tick.
 type TickSummary struct {
-	Payments      PaymentsSummary `json:"payments"`
-	PaymentsError string          `json:"paymentsError,omitempty"`
+	Payments       PaymentsSummary  `json:"payments"`
+	PaymentsError  string           `json:"paymentsError,omitempty"`
+	Reconcile      ReconcileSummary `json:"reconcile"`
+	ReconcileError string           `json:"reconcileError,omitempty"`
 }
 
 // Tick records a tick and runs the passes once. A failing pass is logged and recorded; the next
@@ -40,6 +42,10 @@ func (j *Jobs) Tick(ctx context.Context) TickSummary {
 	if sum.Payments, err = j.Payments(ctx); err != nil {
 		sum.PaymentsError = err.Error()
 		j.log.Error("payments pass failed", "err", err)
+	}
+	if sum.Reconcile, err = j.Reconcile(ctx); err != nil {
+		sum.ReconcileError = err.Error()
+		j.log.Error("reconciler pass failed", "err", err)
 	}
 	doc, _ := json.Marshal(sum)
 	// Recorded even when ctx ended mid-tick: the tick happened.

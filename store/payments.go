@@ -204,30 +204,31 @@ func (s *Store) StoreMintTx(ctx context.Context, id int64, tier int, nonce uint6
 }
 
 // RecordMint records the node a payment's mint created and marks the payment minted, in one
-// transaction; recording it again changes nothing.
-func (s *Store) RecordMint(ctx context.Context, paymentID int64, n NewNode) (_ Node, err error) {
+// transaction; recording it again changes nothing. created is false when the node was recorded
+// already.
+func (s *Store) RecordMint(ctx context.Context, paymentID int64, n NewNode) (_ Node, created bool, err error) {
 	defer wrap(&err, "RecordMint")
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
-		return Node{}, err
+		return Node{}, false, err
 	}
 	defer tx.Rollback()
 	n.PaymentID = &paymentID
-	node, _, err := insertNode(ctx, tx, n)
+	node, created, err := insertNode(ctx, tx, n)
 	if err != nil {
-		return Node{}, err
+		return Node{}, false, err
 	}
 	// A node the reconciler recorded first gets its payment now.
 	if _, err := tx.ExecContext(ctx, `UPDATE nodes SET payment_id = $1 WHERE id = $2 AND payment_id IS NULL`,
 		paymentID, node.ID); err != nil {
-		return Node{}, err
+		return Node{}, false, err
 	}
 	if _, err := tx.ExecContext(ctx, `
 		UPDATE payments SET status = 'minted', updated_at = now() WHERE id = $1 AND status = 'minting'`,
 		paymentID); err != nil {
-		return Node{}, err
+		return Node{}, false, err
 	}
-	return node, tx.Commit()
+	return node, created, tx.Commit()
 }
 
 // WalletHoldings counts what a wallet holds or is being minted: of one tier (nodes recorded and

@@ -1,0 +1,127 @@
+package jobs
+
+import (
+	"errors"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"nodeledger/chain/bindings"
+)
+
+var factoryABI = bindings.NewNodeFactory()
+
+func mustReconcile(t *testing.T, j *Jobs) ReconcileSummary {
+	t.Helper()
+	sum, err := j.Reconcile(t.Context())
+	if err != nil {
+		t.Fatalf("reconcile: %v (summary %+v)", err, sum)
+	}
+	return sum
+}
+
+func TestReconcileRecordsNodesNobodyRecorded(t *testing.T) {
+	e := newEnv(t)
+	// Minted with the minter's key outside the service: no payment, no ledger row.
+	e.send(e.dc.Minter.Key, e.dc.Factory, factoryABI.PackMint(e.buyer(4), 1, common.Hash{0xaa}), 0)
+	sum := mustReconcile(t, e.j)
+	if sum.NodesFound != 1 || sum.Synced != 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+	nodes := e.checkNodes(e.buyer(4), 1)
+	if nodes[0].PriceWei.Sign() != 0 {
+		t.Fatalf("a node without a payment has price %s", nodes[0].PriceWei)
+	}
+	if again := mustReconcile(t, e.j); again.NodesFound != 0 {
+		t.Fatalf("second pass: %+v", again)
+	}
+}
+
+func TestReconcileFinishesAMintTheLedgerMissed(t *testing.T) {
+	e := newEnv(t)
+	e.pay(0, e.dc.Payments, priceOne)
+	j := e.restart()
+	j.crash = crashAt("mint.mined", 1) // the node exists on chain, the ledger does not know
+	if _, err := j.Payments(t.Context()); !errors.Is(err, errCrash) {
+		t.Fatalf("got %v", err)
+	}
+	if sum := mustReconcile(t, e.restart()); sum.NodesFound != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	nodes := e.checkNodes(e.buyer(0), 1)
+	if nodes[0].PriceWei.Cmp(priceOne) != 0 {
+		t.Fatalf("price %s, want the payment's %s", nodes[0].PriceWei, priceOne)
+	}
+	if minted := payments(t, "minted"); len(minted) != 1 {
+		t.Fatalf("the payment is not marked minted: %d minted", len(minted))
+	}
+	// The payments pass, run again, neither mints again nor records twice.
+	mustPass(t, e.restart())
+	e.checkNodes(e.buyer(0), 1)
+}
+
+func TestReconcileRecordsWithdrawals(t *testing.T) {
+	e := newEnv(t)
+	e.pay(0, e.dc.Payments, priceOne)
+	mustPass(t, e.j)
+	// A credit made outside the service, then two withdrawals by the owner to another address.
+	credit := factoryABI.PackCredit(big.NewInt(77), []*big.Int{big.NewInt(1)}, []*big.Int{big.NewInt(1000)})
+	e.sendValue(e.dc.Distributor.Key, e.dc.Factory, credit, big.NewInt(1000))
+	to := e.buyer(5)
+	var hashes []common.Hash
+	for _, amount := range []int64{300, 200} {
+		r := e.send(e.dc.Buyers[0].Key, e.dc.Factory, factoryABI.PackWithdraw(big.NewInt(1), to, big.NewInt(amount)), 0)
+		hashes = append(hashes, r.TxHash)
+	}
+
+	sum := mustReconcile(t, e.j)
+	if sum.Withdrawals != 2 || sum.Synced != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	n := e.checkNodes(e.buyer(0), 1)[0]
+	if n.CumulativeWei.Int64() != 1000 || n.WithdrawnWei.Int64() != 500 || n.BalanceWei.Int64() != 500 {
+		t.Fatalf("node %+v", n)
+	}
+	ws, err := db.Withdrawals(t.Context(), n.ID, 10)
+	if err != nil || len(ws) != 2 {
+		t.Fatalf("withdrawals %+v, %v", ws, err)
+	}
+	for _, w := range ws {
+		if *w.Status != "sent" || *w.ToAddress != strings.ToLower(to.Hex()) || w.ConfirmedAt == nil ||
+			(*w.TxHash != strings.ToLower(hashes[0].Hex()) && *w.TxHash != strings.ToLower(hashes[1].Hex())) {
+			t.Fatalf("withdrawal %+v", w)
+		}
+	}
+	if again := mustReconcile(t, e.j); again.Withdrawals != 0 {
+		t.Fatalf("second pass recorded %d withdrawals again", again.Withdrawals)
+	}
+}
+
+func TestReconcileLeavesNodesOfAnUnsettledBatch(t *testing.T) {
+	e := newEnv(t)
+	e.pay(0, e.dc.Payments, priceOne)
+	mustPass(t, e.j)
+	n := e.checkNodes(e.buyer(0), 1)[0]
+	// The node is in a batch the credit pass has sent but not yet settled; the chain has the credit.
+	var batch int64
+	err := db.DB().QueryRow(`
+		WITH d AS (INSERT INTO distributions (total_wei, node_count, mode, funding_mode) VALUES (50, 1, 'fixed', 'value') RETURNING id),
+		     b AS (INSERT INTO credit_batches (distribution_id, batch_no, total_wei, node_count) SELECT id, 0, 50, 1 FROM d RETURNING id, distribution_id)
+		INSERT INTO credits (distribution_id, node_id, amount_wei, batch_id) SELECT distribution_id, $1, 50, id FROM b RETURNING batch_id`, n.ID).Scan(&batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	credit := factoryABI.PackCredit(big.NewInt(batch), []*big.Int{big.NewInt(1)}, []*big.Int{big.NewInt(50)})
+	e.sendValue(e.dc.Distributor.Key, e.dc.Factory, credit, big.NewInt(50))
+	e.send(e.dc.Buyers[0].Key, e.dc.Factory, factoryABI.PackWithdraw(big.NewInt(1), e.buyer(0), big.NewInt(10)), 0)
+
+	if sum := mustReconcile(t, e.j); sum.Withdrawals != 1 || sum.Synced != 0 {
+		t.Fatalf("summary %+v: the node of an unsettled batch must be left to the credit pass", sum)
+	}
+	after, err := db.Node(t.Context(), n.ChainNodeID)
+	if err != nil || after.CumulativeWei.Sign() != 0 {
+		t.Fatalf("node %+v, %v", after, err)
+	}
+}
