@@ -34,6 +34,7 @@ type config struct {
 	DistEnabled    bool
 	DistMode       string // fixed or pool
 	CronKey        string // empty: /api/cron/payments is 404 and /api/cron/credit 401
+	AdminKey       string // empty: /api/admin/* is 404
 	Confirmations  uint64
 	ScanFrom       uint64
 	DistPeriodSec  int
@@ -95,7 +96,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if cfg.DistPoolWei, err = parseWei(getenv, "DIST_POOL_WEI", "100000000000000000"); err != nil { // 0.1 ETH
 		return config{}, err
 	}
-	cfg.CronKey = getenv("CRON_KEY")
+	cfg.CronKey, cfg.AdminKey = getenv("CRON_KEY"), getenv("ADMIN_KEY")
 	if cfg.StaleAfterSec, err = parsePositive(getenv, "STALE_AFTER_SEC", 300); err != nil {
 		return config{}, err
 	}

@@ -127,6 +127,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	hcfg := handlers.Config{
 		Jobs:           passes,
 		CronKey:        cfg.CronKey,
+		AdminKey:       cfg.AdminKey,
 		ChainID:        cfg.ChainID,
 		PaymentAddress: cfg.PaymentAddress,
 		Chain:          ch,

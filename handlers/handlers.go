@@ -27,8 +27,9 @@ type Config struct {
 	Price          PriceSource   // nil when there is no quote source
 	Chain          *chain.Client // nil when no chain is configured: every chain reading is unavailable
 
-	Jobs    *jobs.Jobs // the passes the cron routes run
-	CronKey string     // empty: the cron pass routes are off
+	Jobs     *jobs.Jobs // the passes the cron routes run
+	CronKey  string     // empty: the cron pass routes are off
+	AdminKey string     // empty: /api/admin/* does not exist
 
 	TickSec       int // the scheduler's tick interval
 	StaleAfterSec int // how old the last tick may be before the scheduler is stale

@@ -243,3 +243,19 @@ func (s *Store) WalletHoldings(ctx context.Context, owner string, tier int) (ofT
 		owner, tier).Scan(&ofTier, &minting)
 	return ofTier, minting, err
 }
+
+// Refunds returns the rejected payments, newest first: what the operator owes back.
+func (s *Store) Refunds(ctx context.Context, limit int) (_ []Payment, err error) {
+	defer wrap(&err, "Refunds")
+	return selectAll(ctx, s.db, scanPayment, `
+		SELECT `+paymentColumns+` FROM payments WHERE status = 'rejected'
+		ORDER BY block_number DESC, id DESC LIMIT $1`, limit)
+}
+
+// MintedSince returns the minted payments of blocks from `from` on, oldest first.
+func (s *Store) MintedSince(ctx context.Context, from int64) (_ []Payment, err error) {
+	defer wrap(&err, "MintedSince")
+	return selectAll(ctx, s.db, scanPayment, `
+		SELECT `+paymentColumns+` FROM payments WHERE status = 'minted' AND block_number >= $1
+		ORDER BY block_number, id`, from)
+}

@@ -73,11 +73,10 @@ func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err er
 	return rows == 1, err
 }
 
-// ChainNodeIDs returns the chain ids of every node of the ledger, in id order.
-func (s *Store) ChainNodeIDs(ctx context.Context) (_ []*big.Int, err error) {
-	defer wrap(&err, "ChainNodeIDs")
-	return selectAll(ctx, s.db, func(row scanner) (*big.Int, error) {
-		var id *big.Int
-		return id, row.Scan(num(&id))
-	}, `SELECT chain_node_id FROM nodes ORDER BY id`)
+// NodesFrom returns up to limit nodes with a ledger row id above after, in id order: a page of a
+// sweep over every node.
+func (s *Store) NodesFrom(ctx context.Context, after int64, limit int) (_ []Node, err error) {
+	defer wrap(&err, "NodesFrom")
+	return selectAll(ctx, s.db, scanNode, `
+		SELECT `+nodeColumns+` FROM nodes WHERE id > $1 ORDER BY id LIMIT $2`, after, limit)
 }

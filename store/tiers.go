@@ -46,3 +46,16 @@ func (s *Store) PutTier(ctx context.Context, t Tier) (err error) {
 		t.ID, t.Label, t.PriceWei.String(), t.MaxPerWallet, t.HoldingWei.String(), t.HoldingToken, t.PayoutBps, t.OnSale)
 	return err
 }
+
+// SetOnSale puts a tier on sale or takes it off; ErrNotFound when there is no such tier.
+func (s *Store) SetOnSale(ctx context.Context, id int, onSale bool) (err error) {
+	defer wrap(&err, "SetOnSale")
+	res, err := s.db.ExecContext(ctx, `UPDATE tiers SET on_sale = $2 WHERE id = $1`, id, onSale)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}

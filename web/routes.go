@@ -50,4 +50,13 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	api.GET("/cover", h.Cover, cacheControl(cacheCover), rl.limit("cover", 60))
 	api.GET("/cron/health", h.Health, cacheControl(noStore), rl.limit("health", 60))
 	api.Match([]string{http.MethodGet, http.MethodPost}, "/cron/payments", h.CronPayments, cacheControl(noStore))
+
+	// The operator surface: not public, not in the OpenAPI document.
+	admin := api.Group("/admin", cacheControl(noStore), h.RequireAdmin)
+	admin.GET("/tiers", h.AdminTiers)
+	admin.PUT("/tiers/:id", h.PutTier)
+	admin.POST("/tiers/:id/on-sale", h.TierOnSale(true))
+	admin.POST("/tiers/:id/off-sale", h.TierOnSale(false))
+	admin.GET("/refunds", h.Refunds)
+	admin.GET("/drift", h.Drift)
 }

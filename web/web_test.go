@@ -120,7 +120,8 @@ func checkAgainstOpenAPI(t *testing.T, req *http.Request, rec *httptest.Response
 	}
 	route, params, err := openAPIRouter(t).FindRoute(req)
 	if err != nil {
-		if rec.Code < 400 {
+		// The operator surface is deliberately not documented: only its errors are checked.
+		if rec.Code < 400 && !strings.HasPrefix(req.URL.Path, "/api/admin/") {
 			t.Fatalf("%s %s answered %d but is not in the OpenAPI document", req.Method, req.URL, rec.Code)
 		}
 		return

@@ -1,0 +1,112 @@
+package web
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"nodeledger/handlers"
+	"nodeledger/store/storetest"
+)
+
+const adminKey = "operator-secret-key"
+
+// adminDo sends an admin request with a JSON body.
+func (s *testServer) adminDo(t *testing.T, method, target, body string, key string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(method, target, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("X-Admin-Key", key)
+	}
+	rec := httptest.NewRecorder()
+	s.e.ServeHTTP(rec, req)
+	checkAgainstOpenAPI(t, req, rec)
+	return rec
+}
+
+func TestAdminGate(t *testing.T) {
+	off := newServer(t, handlers.Config{})
+	for _, path := range []string{"/api/admin/tiers", "/api/admin/refunds", "/api/admin/nope"} {
+		wantStatus(t, off.adminDo(t, http.MethodGet, path, "", adminKey), http.StatusNotFound)
+	}
+	s := newServer(t, handlers.Config{AdminKey: adminKey})
+	for _, key := range []string{"", "operator-secret-kez", "short"} {
+		rec := s.adminDo(t, http.MethodGet, "/api/admin/tiers", "", key)
+		wantStatus(t, rec, http.StatusUnauthorized)
+	}
+	wantStatus(t, s.adminDo(t, http.MethodGet, "/api/admin/nope", "", adminKey), http.StatusNotFound)
+}
+
+func TestAdminTiers(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{AdminKey: adminKey})
+	put := func(id, body string) *httptest.ResponseRecorder {
+		return s.adminDo(t, http.MethodPut, "/api/admin/tiers/"+id, body, adminKey)
+	}
+	rec := put("4", `{"label":"Gold","priceWei":"2000000000000000000","maxPerWallet":2,"payoutBps":15000,
+		"holdingWei":"5","holdingToken":"0x00000000000000000000000000000000000000AA","onSale":true}`)
+	wantStatus(t, rec, http.StatusOK)
+	tiers := decode[struct {
+		Tiers []map[string]any `json:"tiers"`
+	}](t, s.get(t, "/api/tiers")).Tiers
+	if len(tiers) != 1 || tiers[0]["id"] != "4" || tiers[0]["priceWei"] != "2000000000000000000" || tiers[0]["onSale"] != true ||
+		tiers[0]["holdingToken"] != "0x00000000000000000000000000000000000000aa" || tiers[0]["payoutBps"] != float64(15000) {
+		t.Fatalf("tiers %v", tiers)
+	}
+
+	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/tiers/4/off-sale", "", adminKey), http.StatusOK)
+	if tiers := decode[struct {
+		Tiers []map[string]any `json:"tiers"`
+	}](t, s.get(t, "/api/tiers")).Tiers; tiers[0]["onSale"] != false {
+		t.Fatalf("after off-sale: %v", tiers)
+	}
+	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/tiers/9/on-sale", "", adminKey), http.StatusNotFound)
+
+	for name, body := range map[string]string{
+		"not JSON":             `label=Gold`,
+		"an array":             `[{"label":"x"}]`,
+		"an unknown field":     `{"label":"x","priceWei":"1","maxPerWallet":1,"payoutBps":1,"color":"gold"}`,
+		"two objects":          `{"label":"x","priceWei":"1","maxPerWallet":1,"payoutBps":1}{}`,
+		"no label":             `{"priceWei":"1","maxPerWallet":1,"payoutBps":1}`,
+		"a numeric price":      `{"label":"x","priceWei":1,"maxPerWallet":1,"payoutBps":1}`,
+		"a zero price":         `{"label":"x","priceWei":"0","maxPerWallet":1,"payoutBps":1}`,
+		"a negative allowance": `{"label":"x","priceWei":"1","maxPerWallet":-1,"payoutBps":1}`,
+		"a bad token":          `{"label":"x","priceWei":"1","maxPerWallet":1,"payoutBps":1,"holdingToken":"0x12"}`,
+		"a price over uint256": `{"label":"x","priceWei":"` + strings.Repeat("9", 80) + `","maxPerWallet":1,"payoutBps":1}`,
+	} {
+		t.Run("400 for "+name, func(t *testing.T) {
+			wantStatus(t, put("5", body), http.StatusBadRequest)
+		})
+	}
+	wantStatus(t, put("256", `{"label":"x","priceWei":"1","maxPerWallet":1,"payoutBps":1}`), http.StatusBadRequest)
+}
+
+func TestAdminRefunds(t *testing.T) {
+	storetest.Reset(t, db)
+	mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status, reason)
+		VALUES ($1, $1, $2, 7, 3, $1, 'rejected', 'minting is paused'), ($3, $3, $2, 8, 4, $3, 'minted', NULL)`,
+		storetest.TxHash("a"), alice, storetest.TxHash("b"))
+	s := newServer(t, handlers.Config{AdminKey: adminKey})
+	rec := s.adminDo(t, http.MethodGet, "/api/admin/refunds", "", adminKey)
+	wantStatus(t, rec, http.StatusOK)
+	refunds := decode[[]map[string]any](t, rec)
+	if len(refunds) != 1 || refunds[0]["reason"] != "minting is paused" || refunds[0]["valueWei"] != "7" || refunds[0]["from"] != alice {
+		t.Fatalf("refunds %v", refunds)
+	}
+}
+
+func TestAdminDrift(t *testing.T) {
+	storetest.Reset(t, db)
+	_, cfg := passesOn(t)
+	cfg.AdminKey = adminKey
+	s := newServer(t, *cfg)
+	rec := s.adminDo(t, http.MethodGet, "/api/admin/drift?limit=10", "", adminKey)
+	wantStatus(t, rec, http.StatusOK)
+	rep := decode[map[string]any](t, rec)
+	if rep["checked"] != float64(0) || rep["nodes"] == nil || rep["payments"] == nil {
+		t.Fatalf("report %v", rep)
+	}
+	wantStatus(t, s.adminDo(t, http.MethodGet, "/api/admin/drift?after=-1", "", adminKey), http.StatusBadRequest)
+}
