@@ -26,6 +26,8 @@ func (j *Jobs) Run(ctx context.Context, every time.Duration) {
 type TickSummary struct {
 	Payments       PaymentsSummary  `json:"payments"`
 	PaymentsError  string           `json:"paymentsError,omitempty"`
+	Credit         CreditSummary    `json:"credit"`
+	CreditError    string           `json:"creditError,omitempty"`
 	Reconcile      ReconcileSummary `json:"reconcile"`
 	ReconcileError string           `json:"reconcileError,omitempty"`
 }
@@ -42,6 +44,10 @@ func (j *Jobs) Tick(ctx context.Context) TickSummary {
 	if sum.Payments, err = j.Payments(ctx); err != nil {
 		sum.PaymentsError = err.Error()
 		j.log.Error("payments pass failed", "err", err)
+	}
+	if sum.Credit, err = j.Credit(ctx); err != nil {
+		sum.CreditError = err.Error()
+		j.log.Error("credit pass failed", "err", err)
 	}
 	if sum.Reconcile, err = j.Reconcile(ctx); err != nil {
 		sum.ReconcileError = err.Error()

@@ -64,7 +64,7 @@ func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err er
 			AND (owner, balance_wei, cumulative_wei, withdrawn_wei) IS DISTINCT FROM ($2, $3::numeric, $4::numeric, $5::numeric)
 			AND NOT EXISTS (
 				SELECT 1 FROM credits c JOIN credit_batches b ON b.id = c.batch_id
-				WHERE c.node_id = nodes.id AND b.status = 'pending')`,
+				WHERE c.node_id = nodes.id AND b.status <> 'confirmed')`,
 		n.ChainNodeID.String(), n.Owner, n.BalanceWei.String(), n.CumulativeWei.String(), n.WithdrawnWei.String())
 	if err != nil {
 		return false, err

@@ -2,13 +2,18 @@ package web
 
 import (
 	"log/slog"
+	"math/big"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
 
 	"nodeledger/handlers"
 	"nodeledger/jobs"
 	"nodeledger/store"
+	"nodeledger/store/storetest"
 )
 
 // passesOn returns the passes over the package's database and a fresh dev chain.
@@ -74,6 +79,63 @@ func TestCronPaymentsRoute(t *testing.T) {
 		wantStatus(t, rec, http.StatusOK)
 		if sum := decode[jobs.PaymentsSummary](t, rec); sum.Ran || sum.Reason == "" {
 			t.Fatalf("summary %+v", sum)
+		}
+	})
+}
+
+func TestCronCreditRoute(t *testing.T) {
+	storetest.Reset(t, db)
+	dc, c := startDevChain(t)
+	newPasses := func(cfg jobs.Config) *handlers.Config {
+		cfg.ChainID, cfg.PaymentAddress = dc.ChainID(), dc.Payments
+		j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, cfg, slog.New(slog.DiscardHandler))
+		return &handlers.Config{Jobs: j, Chain: c}
+	}
+	const key = "a-long-enough-cron-key"
+
+	t.Run("401 when no key is configured: it fails closed", func(t *testing.T) {
+		s := newServer(t, *newPasses(jobs.Config{DistEnabled: true}))
+		wantStatus(t, s.do(t, http.MethodPost, "/api/cron/credit", "", "X-Cron-Key", key), http.StatusUnauthorized)
+	})
+	cfg := newPasses(jobs.Config{DistEnabled: true, DistMode: "fixed", DistPeriod: time.Hour, DistBaseWei: big.NewInt(1000)})
+	cfg.CronKey = key
+	s := newServer(t, *cfg)
+	t.Run("x-cron-key only", func(t *testing.T) {
+		wantStatus(t, s.do(t, http.MethodPost, "/api/cron/credit", "", "Authorization", "Bearer "+key), http.StatusUnauthorized)
+		wantStatus(t, s.do(t, http.MethodPost, "/api/cron/credit", "", "X-Cron-Key", "wrong"), http.StatusUnauthorized)
+	})
+	t.Run("a round for the due nodes", func(t *testing.T) {
+		// A node minted on chain and due for credit.
+		to := dc.Factory
+		tx, err := c.NewSender(dc.Minter.Key, dc.ChainID()).Sign(t.Context(), &to, c.MintData(dc.Buyers[0].Address, 1, common.Hash{1}), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Send(t.Context(), tx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.WaitMined(t.Context(), tx.Hash(), 20*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		storetest.Tier(t, db, 1, "One", "1", true)
+		past := time.Now().Add(-time.Minute)
+		if _, _, err := db.InsertNode(t.Context(), store.NewNode{ChainNodeID: big.NewInt(1), Tier: 1, Owner: strings.ToLower(dc.Buyers[0].Address.Hex()),
+			PriceWei: big.NewInt(1), MintTx: strings.ToLower(tx.Hash().Hex()), NextCreditAt: &past}); err != nil {
+			t.Fatal(err)
+		}
+		rec := s.do(t, http.MethodGet, "/api/cron/credit", "", "X-Cron-Key", key)
+		wantStatus(t, rec, http.StatusOK)
+		sum := decode[map[string]any](t, rec)
+		if sum["ran"] != true || sum["nodes"] != float64(1) || sum["totalWei"] != "1000" || sum["status"] != "confirmed" {
+			t.Fatalf("summary %v", sum)
+		}
+		n := decode[nodeDetailBody](t, s.get(t, "/api/node/1"))
+		if len(n.Credits) != 1 || n.Credits[0].AmountWei != "1000" || n.BalanceWei != "1000" {
+			t.Fatalf("node after the round: %+v", n)
+		}
+		rounds := decode[[]map[string]any](t, s.get(t, "/api/distributions"))
+		if len(rounds) != 1 || rounds[0]["status"] != "confirmed" || rounds[0]["totalWei"] != "1000" || rounds[0]["txHash"] == nil {
+			t.Fatalf("rounds %v", rounds)
 		}
 	})
 }

@@ -50,6 +50,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	api.GET("/cover", h.Cover, cacheControl(cacheCover), rl.limit("cover", 60))
 	api.GET("/cron/health", h.Health, cacheControl(noStore), rl.limit("health", 60))
 	api.Match([]string{http.MethodGet, http.MethodPost}, "/cron/payments", h.CronPayments, cacheControl(noStore))
+	api.Match([]string{http.MethodGet, http.MethodPost}, "/cron/credit", h.CronCredit, cacheControl(noStore))
 
 	// The operator surface: not public, not in the OpenAPI document.
 	admin := api.Group("/admin", cacheControl(noStore), h.RequireAdmin)

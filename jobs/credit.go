@@ -1,0 +1,402 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"nodeledger/chain"
+	"nodeledger/store"
+)
+
+// Step boundaries of the credit pass, where a test may stop it as a crash would.
+const (
+	stepCreditWritten  = "credit.written"  // the round, its credits and batches are in the ledger
+	stepCreditStored   = "credit.stored"   // a batch's transaction is signed and stored, not sent
+	stepCreditSent     = "credit.sent"     // a batch's transaction is sent
+	stepCreditMined    = "credit.mined"    // a batch's receipt is seen
+	stepCreditRecorded = "credit.recorded" // a batch's credits are in the ledger
+)
+
+// CreditSummary is what a credit pass did. It answers the cron route as {ran: false, reason} or
+// {ran: true, ...counts}.
+type CreditSummary struct {
+	Ran    bool   `json:"ran"`
+	Reason string `json:"reason,omitempty"` // why the pass did not run
+	// DistributionID is the round the pass worked on; 0 when no node was due.
+	DistributionID int64 `json:"distributionId,omitempty"`
+	// Resumed is true when the round was left pending by an earlier pass.
+	Resumed          bool   `json:"resumed"`
+	Nodes            int    `json:"nodes"`
+	TotalWei         string `json:"totalWei"`
+	Batches          int    `json:"batches"`
+	ConfirmedBatches int    `json:"confirmedBatches"`
+	// PendingBatches are batches whose receipt did not arrive within the receipt timeout; the
+	// next pass picks the round up again.
+	PendingBatches int    `json:"pendingBatches"`
+	Status         string `json:"status,omitempty"` // of the round: pending or confirmed
+	Note           string `json:"note,omitempty"`
+}
+
+// MarshalJSON leaves a pass that did not run at {ran: false, reason}: its zero counts would say
+// it did something.
+func (s CreditSummary) MarshalJSON() ([]byte, error) {
+	if !s.Ran {
+		return json.Marshal(struct {
+			Ran    bool   `json:"ran"`
+			Reason string `json:"reason"`
+		}{false, s.Reason})
+	}
+	type plain CreditSummary
+	return json.Marshal(plain(s))
+}
+
+// creditResigns bounds how often one pass signs a new transaction for a batch whose transaction
+// reverted, so a batch that keeps failing surfaces as an error instead of spending gas in a loop.
+const creditResigns = 3
+
+// Credit runs one credit pass: it finishes a round an earlier pass left pending or, failing that,
+// starts a round for the nodes due, and credits it on chain batch by batch. Every transaction is
+// stored signed before it is sent and every batch is recorded once, guarded by its status, so the
+// pass can be stopped at any instant and run again.
+func (j *Jobs) Credit(ctx context.Context) (sum CreditSummary, err error) {
+	if !j.cfg.DistEnabled {
+		return CreditSummary{Reason: "distribution is switched off (DIST_ENABLED=false)"}, nil
+	}
+	if j.distributor == nil {
+		return CreditSummary{Reason: "no distributor key is configured (DISTRIBUTOR_KEY)"}, nil
+	}
+	unlock, ok, err := j.store.TryLock(ctx, store.LockCredit)
+	if err != nil {
+		return sum, fmt.Errorf("credit: %w", err)
+	}
+	if !ok {
+		return CreditSummary{Reason: "another credit pass is running"}, nil
+	}
+	defer unlock()
+
+	sum = CreditSummary{Ran: true, TotalWei: "0"}
+	round, err := j.store.PendingRound(ctx)
+	switch {
+	case err == nil:
+		sum.Resumed = true
+	case errors.Is(err, store.ErrNotFound):
+		round, err = j.startRound(ctx)
+		if errors.Is(err, store.ErrNothingDue) {
+			sum.Note = "no node is due for credit"
+			return sum, nil
+		}
+		if err != nil {
+			return sum, fmt.Errorf("credit: %w", err)
+		}
+		if err := j.step(stepCreditWritten); err != nil {
+			return sum, err
+		}
+	default:
+		return sum, fmt.Errorf("credit: %w", err)
+	}
+	sum.DistributionID, sum.Nodes, sum.TotalWei, sum.Batches = round.ID, round.NodeCount, round.TotalWei.String(), len(round.Batches)
+	sum.Status = "pending"
+	if err := j.creditRound(ctx, round, &sum); err != nil {
+		return sum, fmt.Errorf("credit: round %d: %w", round.ID, err)
+	}
+	switch {
+	case sum.ConfirmedBatches == sum.Batches:
+		sum.Status = "confirmed"
+	case sum.PendingBatches > 0:
+		sum.Note = fmt.Sprintf("%d batch(es) not mined within %s; the next pass resumes the round", sum.PendingBatches, j.cfg.ReceiptTimeout)
+	}
+	return sum, nil
+}
+
+// startRound writes a round for the nodes due now, priced by the configured mode.
+func (j *Jobs) startRound(ctx context.Context) (store.Round, error) {
+	amounts, err := j.creditAmounts()
+	if err != nil {
+		return store.Round{}, err
+	}
+	return j.store.StartRound(ctx, store.NewRound{
+		Mode:        j.cfg.DistMode,
+		FundingMode: "value", // each credit call carries its batch's total
+		BatchSize:   j.cfg.CreditBatch,
+		Amounts:     amounts,
+	})
+}
+
+// creditAmounts returns the pricing of the configured mode: fixed pays every due node the base
+// accrual scaled by its tier's payoutBps; pool shares the pool among the due nodes pro rata
+// payoutBps, to the wei.
+func (j *Jobs) creditAmounts() (func([]store.DueNode) ([]*big.Int, error), error) {
+	switch j.cfg.DistMode {
+	case "fixed":
+		if j.cfg.DistBaseWei == nil || j.cfg.DistBaseWei.Sign() < 0 {
+			return nil, errors.New("fixed mode needs a base amount (DistBaseWei)")
+		}
+		return func(due []store.DueNode) ([]*big.Int, error) { return fixedAmounts(j.cfg.DistBaseWei, due), nil }, nil
+	case "pool":
+		if j.cfg.DistPoolWei == nil || j.cfg.DistPoolWei.Sign() < 0 {
+			return nil, errors.New("pool mode needs a pool amount (DistPoolWei)")
+		}
+		return func(due []store.DueNode) ([]*big.Int, error) { return poolAmounts(j.cfg.DistPoolWei, due), nil }, nil
+	}
+	return nil, fmt.Errorf("unknown distribution mode %q (want fixed or pool)", j.cfg.DistMode)
+}
+
+var bpsBase = big.NewInt(10000)
+
+// fixedAmounts is base * payoutBps / 10000 for each node, rounded down.
+func fixedAmounts(base *big.Int, due []store.DueNode) []*big.Int {
+	out := make([]*big.Int, len(due))
+	for i, n := range due {
+		out[i] = new(big.Int).Mul(base, big.NewInt(n.PayoutBps))
+		out[i].Quo(out[i], bpsBase)
+	}
+	return out
+}
+
+// poolAmounts splits pool pro rata payoutBps, so that the amounts add up to the pool exactly:
+// each node gets its share rounded down, and what the rounding left over (fewer wei than there
+// are paid nodes) goes 1 wei each to the first paid nodes by id, the same nodes on every run.
+// When no due node has a payout rate the pool is not spent.
+func poolAmounts(pool *big.Int, due []store.DueNode) []*big.Int {
+	out := make([]*big.Int, len(due))
+	sumBps := new(big.Int)
+	for _, n := range due {
+		sumBps.Add(sumBps, big.NewInt(n.PayoutBps))
+	}
+	left := new(big.Int).Set(pool)
+	for i, n := range due {
+		out[i] = new(big.Int)
+		if sumBps.Sign() > 0 {
+			out[i].Mul(pool, big.NewInt(n.PayoutBps))
+			out[i].Quo(out[i], sumBps)
+		}
+		left.Sub(left, out[i])
+	}
+	if sumBps.Sign() == 0 {
+		return out
+	}
+	one := big.NewInt(1)
+	for i, n := range due {
+		if left.Sign() == 0 {
+			break
+		}
+		if n.PayoutBps > 0 {
+			out[i].Add(out[i], one)
+			left.Sub(left, one)
+		}
+	}
+	return out
+}
+
+// creditTx is a batch with the transaction that should credit it.
+type creditTx struct {
+	batch *store.CreditBatch
+	tx    *types.Transaction
+}
+
+// creditRound sends what the round still needs and records each batch whose receipt arrives.
+// Stored transactions are sent again first, so that the nonces they hold are taken before the
+// sender asks the chain for a nonce to sign anything new.
+func (j *Jobs) creditRound(ctx context.Context, round store.Round, sum *CreditSummary) error {
+	var unsigned []*store.CreditBatch
+	var sent []creditTx
+	for i := range round.Batches {
+		b := &round.Batches[i]
+		switch {
+		case b.Status == "confirmed":
+			sum.ConfirmedBatches++
+		case len(b.Raw) == 0:
+			unsigned = append(unsigned, b)
+		default:
+			tx := new(types.Transaction)
+			if err := tx.UnmarshalBinary(b.Raw); err != nil {
+				return fmt.Errorf("batch %d: stored transaction: %w", b.ID, err)
+			}
+			alive, err := j.resendCredit(ctx, tx)
+			if err != nil {
+				return fmt.Errorf("batch %d: %w", b.ID, err)
+			}
+			if !alive {
+				j.log.Warn("credit: stored transaction lost its nonce to another; signing anew", "batch", b.ID, "tx", tx.Hash())
+				unsigned = append(unsigned, b)
+				continue
+			}
+			sent = append(sent, creditTx{b, tx})
+		}
+	}
+	if len(unsigned) > 0 {
+		// A new process, or a transaction dropped or replaced: the chain knows the next nonce.
+		j.distributor.ResetNonce()
+	}
+	for _, b := range unsigned {
+		tx, err := j.sendCredit(ctx, b, sum)
+		if err != nil {
+			return fmt.Errorf("batch %d: %w", b.ID, err)
+		}
+		if tx != nil {
+			sent = append(sent, creditTx{b, tx})
+		}
+	}
+
+	deadline := time.Now().Add(j.cfg.ReceiptTimeout)
+	resigns := 0
+	for len(sent) > 0 {
+		ct := sent[0]
+		sent = sent[1:]
+		r, err := j.creditReceipt(ctx, ct.tx, deadline)
+		if errors.Is(err, errCreditTimeout) {
+			sum.PendingBatches++
+			continue // still checks the others once: they may have been mined together
+		}
+		if err != nil {
+			return fmt.Errorf("batch %d: %w", ct.batch.ID, err)
+		}
+		if err := j.step(stepCreditMined); err != nil {
+			return err
+		}
+		if r.Status == types.ReceiptStatusSuccessful {
+			hash := strings.ToLower(ct.tx.Hash().Hex())
+			if err := j.recordCredit(ctx, ct.batch, &hash, sum); err != nil {
+				return err
+			}
+			continue
+		}
+		// Reverted: it cost gas and credited nothing. Signing anew answers why: a round id the
+		// contract has seen means another transaction credited this batch already. The batch
+		// stays pending meanwhile (see store.CreditBatch.Status); should the pass stop here, the
+		// next one finds the same reverted receipt and comes back to this point.
+		j.log.Warn("credit: transaction reverted; signing anew", "batch", ct.batch.ID, "tx", ct.tx.Hash())
+		if resigns++; resigns > creditResigns {
+			return fmt.Errorf("batch %d: its transactions keep reverting (%d this pass, the last %s)", ct.batch.ID, resigns, ct.tx.Hash())
+		}
+		j.distributor.ResetNonce()
+		tx, err := j.sendCredit(ctx, ct.batch, sum)
+		if err != nil {
+			return fmt.Errorf("batch %d: %w", ct.batch.ID, err)
+		}
+		if tx != nil {
+			sent = append(sent, creditTx{ct.batch, tx})
+		}
+	}
+	return nil
+}
+
+// resendCredit sends a stored transaction again unless it was mined; alive is false when it can
+// never be mined because its nonce went to another transaction.
+func (j *Jobs) resendCredit(ctx context.Context, tx *types.Transaction) (alive bool, err error) {
+	if _, err := j.chain.Receipt(ctx, tx.Hash()); err == nil {
+		return true, nil
+	} else if !errors.Is(err, chain.ErrNotMined) {
+		return false, err
+	}
+	err = j.chain.Send(ctx, tx)
+	if err != nil && creditNonceTaken(err) {
+		// Mined since the receipt was asked for, or dead.
+		if _, rerr := j.chain.Receipt(ctx, tx.Hash()); rerr == nil {
+			return true, nil
+		} else if !errors.Is(rerr, chain.ErrNotMined) {
+			return false, rerr
+		}
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, j.step(stepCreditSent)
+}
+
+func creditNonceTaken(err error) bool {
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "nonce too low") || strings.Contains(msg, "replacement transaction underpriced")
+}
+
+// sendCredit signs the batch's credit call, stores it, then sends it. When the contract answers
+// that the batch's round id was used, another transaction credited the batch: it is recorded as
+// confirmed and no transaction is returned.
+func (j *Jobs) sendCredit(ctx context.Context, b *store.CreditBatch, sum *CreditSummary) (*types.Transaction, error) {
+	credits, err := j.store.BatchCredits(ctx, b.ID)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]*big.Int, len(credits))
+	amounts := make([]*big.Int, len(credits))
+	total := new(big.Int)
+	for i, c := range credits {
+		ids[i], amounts[i] = c.ChainNodeID, c.AmountWei
+		total.Add(total, c.AmountWei)
+	}
+	if total.Cmp(b.TotalWei) != 0 || len(credits) != b.NodeCount {
+		return nil, fmt.Errorf("ledger inconsistent: %d credits of %s wei, batch says %d of %s", len(credits), total, b.NodeCount, b.TotalWei)
+	}
+	factory := j.chain.Factory()
+	tx, err := j.distributor.Sign(ctx, &factory, j.chain.CreditData(big.NewInt(b.ID), ids, amounts), b.TotalWei)
+	var rev *chain.RevertError
+	if errors.As(err, &rev) && rev.Name == "RoundUsed" {
+		j.log.Warn("credit: round id already used on chain; recording the batch as credited", "batch", b.ID)
+		// Which transaction credited it is not known here: the ledger says null, not a wrong one.
+		return nil, j.recordCredit(ctx, b, nil, sum)
+	}
+	if err != nil {
+		return nil, err
+	}
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	if err := j.store.StoreBatchTx(ctx, b.ID, strings.ToLower(tx.Hash().Hex()), tx.Nonce(), raw); err != nil {
+		return nil, err
+	}
+	if err := j.step(stepCreditStored); err != nil {
+		return nil, err
+	}
+	// A failed send leaves the stored transaction for the next pass to send again.
+	if err := j.chain.Send(ctx, tx); err != nil {
+		return nil, err
+	}
+	return tx, j.step(stepCreditSent)
+}
+
+// recordCredit records a batch credited on chain.
+func (j *Jobs) recordCredit(ctx context.Context, b *store.CreditBatch, txHash *string, sum *CreditSummary) error {
+	c, err := j.store.ConfirmBatch(ctx, b.ID, txHash, j.cfg.DistPeriod)
+	if err != nil {
+		return err
+	}
+	if !c.Applied {
+		j.log.Warn("credit: batch was recorded already", "batch", b.ID)
+	}
+	b.Status = "confirmed"
+	sum.ConfirmedBatches++
+	return j.step(stepCreditRecorded)
+}
+
+var errCreditTimeout = errors.New("receipt timeout")
+
+// creditReceipt waits for the receipt of tx until deadline, polling more slowly as time goes by:
+// a fast chain answers quickly, a slow one is not flooded. Past the deadline it asks once.
+func (j *Jobs) creditReceipt(ctx context.Context, tx *types.Transaction, deadline time.Time) (*types.Receipt, error) {
+	wait := 50 * time.Millisecond
+	for {
+		r, err := j.chain.Receipt(ctx, tx.Hash())
+		if !errors.Is(err, chain.ErrNotMined) {
+			return r, err
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return nil, errCreditTimeout
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(min(wait, left)):
+		}
+		wait = min(2*wait, time.Second)
+	}
+}

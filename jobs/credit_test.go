@@ -1,0 +1,805 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"math/big"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/lib/pq"
+
+	"nodeledger/chain"
+	"nodeledger/chain/bindings"
+	"nodeledger/chain/devchain"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+)
+
+// creditSteps are the step boundaries of a credit pass, in order.
+var creditSteps = []string{stepCreditWritten, stepCreditStored, stepCreditSent, stepCreditMined, stepCreditRecorded}
+
+var errCreditCrash = errors.New("crash")
+
+// creditCrashAt stops a pass the n-th time it reaches step (1 is the first), as a crash would.
+func creditCrashAt(step string, n int) func(string) error {
+	var mu sync.Mutex
+	seen := 0
+	return func(s string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if s == step {
+			if seen++; seen == n {
+				return errCreditCrash
+			}
+		}
+		return nil
+	}
+}
+
+// mintSeq gives every minted test node an owner and payment reference of its own.
+var mintSeq atomic.Int64
+
+var nodeMintedID = bindings.NewNodeFactory().GetABI().Events["NodeMinted"].ID
+
+// tierPrice is what a node of each test tier costs.
+func tierPrice(tier int) *big.Int {
+	return map[int]*big.Int{1: priceOne, 2: priceTwo, 3: priceOff}[tier]
+}
+
+// mintDue mints one node per tier given, each to an owner of its own, with the minter key, and
+// records them in the ledger as due for credit since a minute ago.
+func (e *env) mintDue(tiers ...int) []store.Node {
+	e.t.Helper()
+	ctx := e.t.Context()
+	minter := e.c.NewSender(e.dc.Minter.Key, e.dc.ChainID())
+	factory := e.dc.Factory
+	txs := make([]*types.Transaction, len(tiers))
+	owners := make([]common.Address, len(tiers))
+	for i, tier := range tiers {
+		seq := mintSeq.Add(1)
+		owners[i] = common.BigToAddress(big.NewInt(0x10000 + seq))
+		ref := common.BigToHash(big.NewInt(seq))
+		tx, err := minter.Sign(ctx, &factory, e.c.MintData(owners[i], uint8(tier), ref), nil)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if err := e.c.Send(ctx, tx); err != nil {
+			e.t.Fatal(err)
+		}
+		txs[i] = tx
+	}
+	due := time.Now().Add(-time.Minute)
+	nodes := make([]store.Node, len(tiers))
+	for i, tx := range txs {
+		r, err := e.c.WaitMined(ctx, tx.Hash(), 20*time.Millisecond)
+		if err != nil || r.Status != types.ReceiptStatusSuccessful {
+			e.t.Fatalf("mint %s: %v", tx.Hash(), err)
+		}
+		var id *big.Int
+		for _, l := range r.Logs {
+			if len(l.Topics) == 3 && l.Topics[0] == nodeMintedID {
+				id = l.Topics[1].Big()
+			}
+		}
+		if id == nil {
+			e.t.Fatalf("mint %s: no NodeMinted log", tx.Hash())
+		}
+		n, _, err := db.InsertNode(ctx, store.NewNode{
+			ChainNodeID:  id,
+			Tier:         tiers[i],
+			Owner:        strings.ToLower(owners[i].Hex()),
+			PriceWei:     tierPrice(tiers[i]),
+			MintTx:       strings.ToLower(tx.Hash().Hex()),
+			NextCreditAt: &due,
+		})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		nodes[i] = n
+	}
+	return nodes
+}
+
+// mustCredit runs a credit pass that must not fail.
+func mustCredit(t *testing.T, j *Jobs) CreditSummary {
+	t.Helper()
+	sum, err := j.Credit(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// settleCredit runs credit passes, as restarted processes, until no round is pending.
+func (e *env) settleCredit() {
+	e.t.Helper()
+	for range 3 {
+		mustCredit(e.t, e.restart())
+		if _, err := db.PendingRound(e.t.Context()); errors.Is(err, store.ErrNotFound) {
+			return
+		} else if err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	e.t.Fatal("a round is still pending after 3 passes")
+}
+
+// checkCredited checks every node after rounds crediting it want[i] in all: what the contract
+// credited, that the ledger's balance and cumulative total equal the chain's nodeInfo, and that
+// the node has rounds credits, each listed by store.Credits.
+func (e *env) checkCredited(nodes []store.Node, want []*big.Int, rounds int) {
+	e.t.Helper()
+	ctx := e.t.Context()
+	for i, n := range nodes {
+		info, err := e.c.NodeInfo(ctx, n.ChainNodeID)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		got, err := db.Node(ctx, n.ChainNodeID)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if info.Credited.Cmp(want[i]) != 0 {
+			e.t.Errorf("node %s: the contract credited %s, want %s", n.ChainNodeID, info.Credited, want[i])
+		}
+		if got.CumulativeWei.Cmp(info.Credited) != 0 || got.BalanceWei.Cmp(info.Balance) != 0 {
+			e.t.Errorf("node %s: ledger balance %s cumulative %s, chain balance %s credited %s",
+				n.ChainNodeID, got.BalanceWei, got.CumulativeWei, info.Balance, info.Credited)
+		}
+		var count int
+		if err := db.DB().GetContext(ctx, &count, `SELECT count(*) FROM credits WHERE node_id = $1`, n.ID); err != nil {
+			e.t.Fatal(err)
+		}
+		listed, err := db.Credits(ctx, n.ID, 50)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if count != rounds || len(listed) != rounds {
+			e.t.Errorf("node %s: %d credits, %d listed, want %d", n.ChainNodeID, count, len(listed), rounds)
+		}
+	}
+}
+
+// checkRounds checks that the ledger holds `rounds` rounds, every one confirmed and every batch
+// of it confirmed, and returns them newest first.
+func checkRounds(t *testing.T, rounds int) []store.Distribution {
+	t.Helper()
+	ds, err := db.Distributions(t.Context(), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != rounds {
+		t.Fatalf("%d rounds, want %d", len(ds), rounds)
+	}
+	for _, d := range ds {
+		if d.Status != "confirmed" || d.ConfirmedAt == nil || d.FundingMode != "value" {
+			t.Errorf("round %d: status %s, tx %v, confirmed at %v, funding %s", d.ID, d.Status, d.TxHash, d.ConfirmedAt, d.FundingMode)
+		}
+	}
+	var open int
+	if err := db.DB().GetContext(t.Context(), &open, `SELECT count(*) FROM credit_batches WHERE status <> 'confirmed'`); err != nil {
+		t.Fatal(err)
+	}
+	if open != 0 {
+		t.Errorf("%d batches not confirmed", open)
+	}
+	return ds
+}
+
+// checkRoundTx checks that round d names the transaction that credited its last batch: mined,
+// successful.
+func (e *env) checkRoundTx(d store.Distribution) {
+	e.t.Helper()
+	if d.TxHash == nil {
+		e.t.Fatalf("round %d names no transaction", d.ID)
+	}
+	r, err := e.c.Receipt(e.t.Context(), common.HexToHash(*d.TxHash))
+	if err != nil || r.Status != types.ReceiptStatusSuccessful {
+		e.t.Errorf("round %d: transaction %s: receipt %v, err %v", d.ID, *d.TxHash, r, err)
+	}
+}
+
+func wei(vs ...int64) []*big.Int {
+	out := make([]*big.Int, len(vs))
+	for i, v := range vs {
+		out[i] = big.NewInt(v)
+	}
+	return out
+}
+
+func sumWei(vs []*big.Int) *big.Int {
+	s := new(big.Int)
+	for _, v := range vs {
+		s.Add(s, v)
+	}
+	return s
+}
+
+func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
+	e := newEnv(t) // fixed, base 1,000,000 wei
+	nodes := e.mintDue(1, 2, 3)
+	sum := mustCredit(t, e.j)
+	want := wei(1_000_000, 2_000_000, 1_000_000) // payoutBps 10000, 20000, 10000
+	if !sum.Ran || sum.Nodes != 3 || sum.TotalWei != "4000000" || sum.Batches != 1 || sum.ConfirmedBatches != 1 ||
+		sum.Status != "confirmed" || sum.Resumed || sum.DistributionID == 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+	if b, _ := json.Marshal(sum); !strings.Contains(string(b), `"ran":true`) || !strings.Contains(string(b), `"totalWei":"4000000"`) {
+		t.Errorf("json %s", b)
+	}
+	e.checkCredited(nodes, want, 1)
+	ds := checkRounds(t, 1)
+	e.checkRoundTx(ds[0])
+	if ds[0].Mode != "fixed" || ds[0].NodeCount != 3 || ds[0].TotalWei.Cmp(sumWei(want)) != 0 || ds[0].ID != sum.DistributionID {
+		t.Errorf("round %+v", ds[0])
+	}
+	for i, n := range nodes {
+		cs, err := db.Credits(t.Context(), n.ID, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cs) != 1 || cs[0].AmountWei.Cmp(want[i]) != 0 || cs[0].DistributionID != ds[0].ID {
+			t.Errorf("node %d credits %+v", n.ID, cs)
+		}
+	}
+
+	t.Run("nodes keep their cadence", func(t *testing.T) {
+		// Due a minute ago, credited now: next due a period after they were due, not after now.
+		var late int
+		err := db.DB().GetContext(t.Context(), &late, `
+			SELECT count(*) FROM nodes
+			WHERE next_credit_at NOT BETWEEN now() + interval '58 minutes' AND now() + interval '59 minutes 30 seconds'`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if late != 0 {
+			t.Errorf("%d nodes not rescheduled one period after they were due", late)
+		}
+	})
+
+	t.Run("next pass finds nothing due", func(t *testing.T) {
+		sum := mustCredit(t, e.restart())
+		if !sum.Ran || sum.Nodes != 0 || sum.DistributionID != 0 || sum.Note == "" {
+			t.Errorf("summary %+v", sum)
+		}
+		checkRounds(t, 1)
+		e.checkCredited(nodes, want, 1)
+	})
+
+	t.Run("a node long overdue is rescheduled from now", func(t *testing.T) {
+		long := time.Now().Add(-5 * time.Hour)
+		if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = $1 WHERE id = $2`, long, nodes[0].ID); err != nil {
+			t.Fatal(err)
+		}
+		sum := mustCredit(t, e.restart())
+		if sum.Nodes != 1 || sum.Status != "confirmed" {
+			t.Fatalf("summary %+v", sum)
+		}
+		var next time.Time
+		if err := db.DB().Get(&next, `SELECT next_credit_at FROM nodes WHERE id = $1`, nodes[0].ID); err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Until(next); d < 59*time.Minute || d > time.Hour {
+			t.Errorf("next credit in %s, want an hour from now", d)
+		}
+		e.checkCredited(nodes[:1], wei(2_000_000), 2)
+	})
+}
+
+func TestCreditPoolSplitsThePoolExactly(t *testing.T) {
+	const pool = 1_000_003 // not divisible by the rates: the rounding remainder has to go somewhere
+	e := newEnv(t, func(c *Config) { c.DistMode = "pool"; c.DistPoolWei = big.NewInt(pool) })
+	nodes := e.mintDue(1, 2, 2, 3) // payoutBps 10000, 20000, 20000, 10000: shares 1/6, 2/6, 2/6, 1/6
+	sum := mustCredit(t, e.j)
+	// Rounded down: 166667, 333334, 333334, 166667 (sum 1000002); the 1 wei left goes to the first node.
+	want := wei(166_668, 333_334, 333_334, 166_667)
+	if sumWei(want).Int64() != pool {
+		t.Fatalf("test is wrong: want sums to %s", sumWei(want))
+	}
+	if sum.TotalWei != "1000003" || sum.Nodes != 4 || sum.Status != "confirmed" {
+		t.Fatalf("summary %+v", sum)
+	}
+	e.checkCredited(nodes, want, 1)
+	ds := checkRounds(t, 1)
+	if ds[0].Mode != "pool" || ds[0].TotalWei.Int64() != pool {
+		t.Errorf("round %+v", ds[0])
+	}
+}
+
+func TestCreditPoolAmounts(t *testing.T) {
+	due := func(bps ...int64) []store.DueNode {
+		out := make([]store.DueNode, len(bps))
+		for i, b := range bps {
+			out[i] = store.DueNode{ID: int64(i + 1), PayoutBps: b}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		pool int64
+		bps  []int64
+		want []int64
+	}{
+		{"even split", 900, []int64{10000, 20000}, []int64{300, 600}},
+		{"remainder to the first nodes", 10, []int64{10000, 10000, 10000}, []int64{4, 3, 3}},
+		{"a node without a rate gets nothing", 10, []int64{0, 10000, 10000, 10000}, []int64{0, 4, 3, 3}},
+		{"nobody has a rate", 10, []int64{0, 0}, []int64{0, 0}},
+		{"pool smaller than the nodes", 2, []int64{10000, 10000, 10000}, []int64{1, 1, 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := poolAmounts(big.NewInt(tc.pool), due(tc.bps...))
+			for i := range got {
+				if got[i].Int64() != tc.want[i] {
+					t.Fatalf("got %v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestCreditThatDoesNotRun(t *testing.T) {
+	t.Run("switched off", func(t *testing.T) {
+		e := newEnv(t, func(c *Config) { c.DistEnabled = false })
+		e.mintDue(1)
+		sum := mustCredit(t, e.j)
+		if sum.Ran || !strings.Contains(sum.Reason, "DIST_ENABLED") {
+			t.Errorf("summary %+v", sum)
+		}
+		b, _ := json.Marshal(sum)
+		if string(b) != `{"ran":false,"reason":"distribution is switched off (DIST_ENABLED=false)"}` {
+			t.Errorf("json %s", b)
+		}
+		checkRounds(t, 0)
+	})
+	t.Run("no distributor key", func(t *testing.T) {
+		e := newEnv(t)
+		e.mintDue(1)
+		j := New(db, e.c, e.dc.Minter.Key, nil, e.cfg, slog.New(slog.DiscardHandler))
+		sum := mustCredit(t, j)
+		if sum.Ran || !strings.Contains(sum.Reason, "DISTRIBUTOR_KEY") {
+			t.Errorf("summary %+v", sum)
+		}
+		checkRounds(t, 0)
+	})
+	t.Run("no node due", func(t *testing.T) {
+		e := newEnv(t)
+		nodes := e.mintDue(1, 2)
+		if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = now() + interval '1 minute'`); err != nil {
+			t.Fatal(err)
+		}
+		sum := mustCredit(t, e.j)
+		if !sum.Ran || sum.Nodes != 0 || sum.Batches != 0 || sum.TotalWei != "0" || sum.Note == "" {
+			t.Errorf("summary %+v", sum)
+		}
+		checkRounds(t, 0)
+		e.checkCredited(nodes, wei(0, 0), 0)
+	})
+}
+
+func TestCreditPassSurvivesACrashAtEveryStep(t *testing.T) {
+	for _, step := range creditSteps {
+		t.Run(step, func(t *testing.T) {
+			e := newEnv(t)
+			nodes := e.mintDue(1, 2, 3)
+			j := e.restart()
+			j.crash = creditCrashAt(step, 1)
+			if _, err := j.Credit(t.Context()); !errors.Is(err, errCreditCrash) {
+				t.Fatalf("pass that crashed at %s: err %v", step, err)
+			}
+			e.settleCredit()
+			e.checkCredited(nodes, wei(1_000_000, 2_000_000, 1_000_000), 1)
+			e.checkRoundTx(checkRounds(t, 1)[0])
+		})
+	}
+	// Several batches, and the pass dies with the first two sent and the rest not even signed.
+	t.Run("after the second of three batches is sent", func(t *testing.T) {
+		e := newEnv(t, func(c *Config) { c.CreditBatch = 2 })
+		nodes := e.mintDue(1, 2, 3, 1, 2)
+		j := e.restart()
+		j.crash = creditCrashAt(stepCreditSent, 2)
+		if _, err := j.Credit(t.Context()); !errors.Is(err, errCreditCrash) {
+			t.Fatalf("err %v", err)
+		}
+		sum := mustCredit(t, e.restart())
+		if !sum.Resumed || sum.Batches != 3 || sum.ConfirmedBatches != 3 || sum.Status != "confirmed" || sum.Nodes != 5 {
+			t.Errorf("summary of the resumed pass %+v", sum)
+		}
+		e.settleCredit()
+		e.checkCredited(nodes, wei(1_000_000, 2_000_000, 1_000_000, 1_000_000, 2_000_000), 1)
+		e.checkRoundTx(checkRounds(t, 1)[0])
+	})
+}
+
+// pendingBatch crashes a pass right after it wrote its round, and returns the round's only batch
+// with the calldata that credits it.
+func (e *env) pendingBatch() (store.CreditBatch, []byte) {
+	e.t.Helper()
+	j := e.restart()
+	j.crash = creditCrashAt(stepCreditWritten, 1)
+	if _, err := j.Credit(e.t.Context()); !errors.Is(err, errCreditCrash) {
+		e.t.Fatalf("err %v", err)
+	}
+	r, err := db.PendingRound(e.t.Context())
+	if err != nil || len(r.Batches) != 1 {
+		e.t.Fatalf("pending round %+v: %v", r, err)
+	}
+	b := r.Batches[0]
+	cs, err := db.BatchCredits(e.t.Context(), b.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var ids, amounts []*big.Int
+	for _, c := range cs {
+		ids, amounts = append(ids, c.ChainNodeID), append(amounts, c.AmountWei)
+	}
+	return b, e.c.CreditData(big.NewInt(b.ID), ids, amounts)
+}
+
+// storeBatchTx records tx as the batch's signed transaction, as a pass does before sending it.
+func storeBatchTx(t *testing.T, b store.CreditBatch, tx *types.Transaction) {
+	t.Helper()
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.StoreBatchTx(t.Context(), b.ID, strings.ToLower(tx.Hash().Hex()), tx.Nonce(), raw); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// resign signs a copy of tx with another gas limit: same nonce, another transaction.
+func (e *env) resign(tx *types.Transaction, gas uint64) *types.Transaction {
+	e.t.Helper()
+	out, err := types.SignNewTx(e.dc.Distributor.Key, types.LatestSignerForChainID(e.dc.ChainID()), &types.DynamicFeeTx{
+		ChainID: e.dc.ChainID(), Nonce: tx.Nonce(), GasTipCap: tx.GasTipCap(), GasFeeCap: tx.GasFeeCap(),
+		Gas: gas, To: tx.To(), Value: tx.Value(), Data: tx.Data(),
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return out
+}
+
+func (e *env) mustMine(tx *types.Transaction) *types.Receipt {
+	e.t.Helper()
+	if err := e.c.Send(e.t.Context(), tx); err != nil {
+		e.t.Fatal(err)
+	}
+	r, err := e.c.WaitMined(e.t.Context(), tx.Hash(), 20*time.Millisecond)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return r
+}
+
+// The stored transaction of a batch will never credit it; the next pass has to find out why.
+func TestCreditStoredTransactionThatFails(t *testing.T) {
+	want := wei(1_000_000, 2_000_000)
+	t.Run("reverted because another transaction credited the round", func(t *testing.T) {
+		e := newEnv(t)
+		nodes := e.mintDue(1, 2)
+		b, data := e.pendingBatch()
+		s := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID())
+		factory := e.dc.Factory
+		other, err := s.Sign(t.Context(), &factory, data, b.TotalWei)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, err := s.Sign(t.Context(), &factory, data, b.TotalWei) // the next nonce, same call
+		if err != nil {
+			t.Fatal(err)
+		}
+		storeBatchTx(t, b, stored)
+		if r := e.mustMine(other); r.Status != types.ReceiptStatusSuccessful {
+			t.Fatal("the other transaction failed")
+		}
+		if r := e.mustMine(stored); r.Status != types.ReceiptStatusFailed {
+			t.Fatal("the stored transaction did not revert")
+		}
+		sum := mustCredit(t, e.restart())
+		if sum.Status != "confirmed" || !sum.Resumed {
+			t.Errorf("summary %+v", sum)
+		}
+		e.checkCredited(nodes, want, 1)
+		if d := checkRounds(t, 1)[0]; d.TxHash != nil {
+			t.Errorf("round names transaction %s; which one credited it is not known", *d.TxHash)
+		}
+	})
+	t.Run("its nonce went to another transaction that credited the round", func(t *testing.T) {
+		e := newEnv(t)
+		nodes := e.mintDue(1, 2)
+		b, data := e.pendingBatch()
+		factory := e.dc.Factory
+		other, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, b.TotalWei)
+		if err != nil {
+			t.Fatal(err)
+		}
+		storeBatchTx(t, b, e.resign(other, other.Gas()+1))
+		if r := e.mustMine(other); r.Status != types.ReceiptStatusSuccessful {
+			t.Fatal("the other transaction failed")
+		}
+		e.settleCredit()
+		e.checkCredited(nodes, want, 1)
+		if d := checkRounds(t, 1)[0]; d.TxHash != nil {
+			t.Errorf("round names transaction %s; which one credited it is not known", *d.TxHash)
+		}
+	})
+	t.Run("reverted out of gas: signed anew", func(t *testing.T) {
+		e := newEnv(t)
+		nodes := e.mintDue(1, 2)
+		b, data := e.pendingBatch()
+		factory := e.dc.Factory
+		tx, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, b.TotalWei)
+		if err != nil {
+			t.Fatal(err)
+		}
+		starved := e.resign(tx, 40_000) // past the intrinsic gas, short of the call's
+		storeBatchTx(t, b, starved)
+		sum := mustCredit(t, e.restart())
+		if sum.Status != "confirmed" {
+			t.Errorf("summary %+v", sum)
+		}
+		r, err := e.c.Receipt(t.Context(), starved.Hash())
+		if err != nil || r.Status != types.ReceiptStatusFailed {
+			t.Errorf("the stored transaction: receipt %v, err %v; want it sent and reverted", r, err)
+		}
+		e.checkCredited(nodes, want, 1)
+		e.checkRoundTx(checkRounds(t, 1)[0]) // the new one, not the reverted one
+	})
+}
+
+func TestCreditReceiptTimeoutLeavesTheRoundPending(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.ReceiptTimeout = time.Nanosecond })
+	nodes := e.mintDue(1, 2)
+	sum := mustCredit(t, e.j)
+	if sum.Status == "confirmed" {
+		t.Log("the transaction was mined before the receipt was first asked for; the timeout was not exercised")
+	} else if sum.PendingBatches != 1 || sum.Status != "pending" || !strings.Contains(sum.Note, "next pass") {
+		t.Errorf("summary %+v", sum)
+	}
+	e.cfg.ReceiptTimeout = 30 * time.Second
+	e.settleCredit()
+	e.checkCredited(nodes, wei(1_000_000, 2_000_000), 1)
+	checkRounds(t, 1)
+}
+
+// databaseURL is the URL of the package's test database, for a second connection pool.
+func databaseURL(t *testing.T) string {
+	t.Helper()
+	var name string
+	if err := db.DB().Get(&name, `SELECT current_database()`); err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(storetest.ServerURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+func TestTwoCreditPassesAtOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		secondPool bool
+	}{{"one connection pool", false}, {"two connection pools", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			nodes := e.mintDue(1, 2, 3)
+			s2 := db
+			if tc.secondPool {
+				var err error
+				if s2, err = store.Open(t.Context(), databaseURL(t)); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { s2.Close() })
+			}
+			passes := []*Jobs{e.restart(), New(s2, e.c, nil, e.dc.Distributor.Key, e.cfg, slog.New(slog.DiscardHandler))}
+			// Whichever pass gets the lock waits, once its round is written, until the other has
+			// returned: the two overlap for sure.
+			done := []chan struct{}{make(chan struct{}), make(chan struct{})}
+			for i, p := range passes {
+				other := done[1-i]
+				p.crash = func(step string) error {
+					if step == stepCreditWritten {
+						select {
+						case <-other:
+						case <-time.After(20 * time.Second):
+							return errors.New("the other pass never returned")
+						}
+					}
+					return nil
+				}
+			}
+			sums := make([]CreditSummary, 2)
+			errs := make([]error, 2)
+			var wg sync.WaitGroup
+			for i, p := range passes {
+				wg.Go(func() {
+					defer close(done[i])
+					sums[i], errs[i] = p.Credit(context.WithoutCancel(t.Context()))
+				})
+			}
+			wg.Wait()
+			ran := 0
+			for i := range passes {
+				if errs[i] != nil {
+					t.Fatalf("pass %d: %v", i, errs[i])
+				}
+				if sums[i].Ran {
+					ran++
+				} else if sums[i].Reason != "another credit pass is running" {
+					t.Errorf("pass %d: %+v", i, sums[i])
+				}
+			}
+			if ran != 1 {
+				t.Fatalf("%d passes ran: %+v", ran, sums)
+			}
+			e.checkCredited(nodes, wei(1_000_000, 2_000_000, 1_000_000), 1)
+			e.checkRoundTx(checkRounds(t, 1)[0])
+		})
+	}
+}
+
+// newBenchEnv is newEnv for a benchmark: a fresh ledger and dev chain with the test tiers.
+func newBenchEnv(b *testing.B, mods ...func(*Config)) *env {
+	b.Helper()
+	storetest.Reset(b, db)
+	dc, err := devchainStart(b)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := &env{dc: dc, c: chain.New(dc.RPC(), chain.Config{Factory: dc.Factory})}
+	e.cfg = Config{
+		ChainID: dc.ChainID(), PaymentAddress: dc.Payments, DistEnabled: true, DistMode: "fixed",
+		DistPeriod: time.Hour, DistBaseWei: big.NewInt(1_000_000), DistPoolWei: big.NewInt(9_000_000),
+		CreditBatch: 500, ReceiptTimeout: time.Minute,
+	}
+	for _, mod := range mods {
+		mod(&e.cfg)
+	}
+	for _, tier := range []store.Tier{
+		{ID: 1, Label: "One", PriceWei: priceOne, MaxPerWallet: 3, HoldingWei: new(big.Int), PayoutBps: 10000, OnSale: true},
+		{ID: 2, Label: "Two", PriceWei: priceTwo, MaxPerWallet: 2, HoldingWei: new(big.Int), PayoutBps: 20000, OnSale: true},
+	} {
+		if err := db.PutTier(b.Context(), tier); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return e
+}
+
+func devchainStart(b *testing.B) (*devchain.Chain, error) {
+	dc, err := devchain.Start(b.Context(), devchain.Options{})
+	if err == nil {
+		b.Cleanup(func() { dc.Close() })
+	}
+	return dc, err
+}
+
+// mintMany mints n nodes of tier 1, five to an owner, as fast as the dev chain takes them without
+// its base fee climbing: signed here with one gas limit (no estimate per transaction), sent in
+// chunks of about the block's gas target, each chunk mined before the next is sent. (Full blocks
+// would raise the base fee 12.5% a block, and after a few dozen the fee of a 500-node credit
+// batch would pass the node's 1 ether cap on a transaction's fee.) It records the nodes in the
+// ledger, due, in one statement.
+func (e *env) mintMany(b *testing.B, n int) {
+	b.Helper()
+	ctx := b.Context()
+	minter := e.dc.Minter
+	var nonce hexutil.Uint64
+	if err := e.dc.RPC().CallContext(ctx, &nonce, "eth_getTransactionCount", minter.Address, "pending"); err != nil {
+		b.Fatal(err)
+	}
+	var head struct {
+		GasLimit hexutil.Uint64 `json:"gasLimit"`
+	}
+	if err := e.dc.RPC().CallContext(ctx, &head, "eth_getBlockByNumber", "latest", false); err != nil {
+		b.Fatal(err)
+	}
+	signer := types.LatestSignerForChainID(e.dc.ChainID())
+	factory := e.dc.Factory
+	// A mint to a new owner is the dearest kind: its estimate, with Sign's margin, holds for all.
+	probe, err := e.c.NewSender(minter.Key, e.dc.ChainID()).Sign(ctx, &factory,
+		e.c.MintData(common.BigToAddress(big.NewInt(0x100000)), 1, common.BigToHash(big.NewInt(0x100000))), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	gas := probe.Gas()
+	// One mint in five is to a new owner; the others cost about 70% of it, and the estimate is
+	// gas/1.25: on average a mint uses about 0.6 of its gas limit.
+	chunk := max(1, int(uint64(head.GasLimit)/2/(gas*6/10)))
+	b.Logf("mint gas limit %d, %d mints a block (block gas limit %d)", gas, chunk, uint64(head.GasLimit))
+	ids := make([]string, n)
+	owners := make([]string, n)
+	hashes := make([]string, n)
+	for start := 0; start < n; start += chunk {
+		var last *types.Transaction
+		for i := start; i < min(start+chunk, n); i++ {
+			owner := common.BigToAddress(big.NewInt(int64(0x100000 + i/5)))
+			tx, err := types.SignNewTx(minter.Key, signer, &types.DynamicFeeTx{
+				ChainID: e.dc.ChainID(), Nonce: uint64(nonce) + uint64(i), GasTipCap: big.NewInt(1e9),
+				GasFeeCap: big.NewInt(100e9), Gas: gas, To: &factory,
+				Data: e.c.MintData(owner, 1, common.BigToHash(big.NewInt(int64(0x100000+i)))),
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := e.c.Send(ctx, tx); err != nil {
+				b.Fatal(err)
+			}
+			ids[i] = big.NewInt(int64(i + 1)).String() // a fresh factory numbers its nodes from 1
+			owners[i] = strings.ToLower(owner.Hex())
+			hashes[i] = strings.ToLower(tx.Hash().Hex())
+			last = tx
+		}
+		if r, err := e.c.WaitMined(ctx, last.Hash(), 50*time.Millisecond); err != nil || r.Status != types.ReceiptStatusSuccessful {
+			b.Fatalf("mint %s: %v (receipt %+v)", last.Hash(), err, r)
+		}
+	}
+	if info, err := e.c.NodeInfo(ctx, big.NewInt(int64(n))); err != nil || info.Owner != common.HexToAddress(owners[n-1]) {
+		b.Fatalf("node %d on chain: %+v, %v", n, info, err)
+	}
+	_, err = db.DB().ExecContext(ctx, `
+		INSERT INTO nodes (chain_node_id, tier, owner, price_wei, mint_tx, next_credit_at)
+		SELECT t.id, 1, t.owner, $4, t.hash, now() - interval '1 minute'
+		FROM unnest($1::numeric[], $2::text[], $3::text[]) AS t (id, owner, hash)`,
+		pq.Array(ids), pq.Array(owners), pq.Array(hashes), priceOne.String())
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkCreditPass10k times one full credit pass over 10,000 due nodes: round written, 20
+// batches of 500 signed, stored, sent, mined and recorded.
+func BenchmarkCreditPass10k(b *testing.B) {
+	const nodes = 10_000
+	e := newBenchEnv(b)
+	start := time.Now()
+	e.mintMany(b, nodes)
+	b.Logf("minted and recorded %d nodes in %s", nodes, time.Since(start).Round(time.Millisecond))
+	for i := 0; i < b.N; i++ {
+		if i > 0 {
+			b.StopTimer()
+			if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = now() - interval '1 minute'`); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		} else {
+			b.ResetTimer()
+		}
+		j := e.restart()
+		// Where the time goes: when each step was last reached, from the start of the pass.
+		passStart := time.Now()
+		var reached sync.Map
+		j.crash = func(step string) error { reached.Store(step, time.Since(passStart)); return nil }
+		sum, err := j.Credit(b.Context())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if sum.Nodes != nodes || sum.Status != "confirmed" || sum.Batches != nodes/e.cfg.CreditBatch {
+			b.Fatalf("summary %+v", sum)
+		}
+		for _, step := range creditSteps {
+			if d, ok := reached.Load(step); ok {
+				b.Logf("pass %d: %s last reached after %s", i, step, d.(time.Duration).Round(time.Millisecond))
+			}
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*nodes), "ns/node")
+	info, err := e.c.NodeInfo(b.Context(), big.NewInt(nodes))
+	if err != nil || info.Credited.Cmp(new(big.Int).Mul(big.NewInt(int64(b.N)), e.cfg.DistBaseWei)) != 0 {
+		b.Fatalf("node %d: %+v, %v", nodes, info, err)
+	}
+}
