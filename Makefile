@@ -5,7 +5,7 @@ FUZZTIME  ?= 20s
 GETH_VERSION := v1.17.8
 GETH         := $(CURDIR)/.data/bin/geth-$(GETH_VERSION)
 
-CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter
+CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder
 
 .PHONY: run build test lint fuzz contracts clean
 

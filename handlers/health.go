@@ -25,6 +25,9 @@ type healthJSON struct {
 	ContractBalanceWei    *string `json:"contractBalanceWei"`
 	OutstandingWei        *string `json:"outstandingWei"`
 	IsSolvent             *bool   `json:"isSolvent"`
+	// InternalTransfers says whether payments sent by contract wallets are seen: "traced", or
+	// "unsupported" when the RPC has no debug_traceBlockByNumber; null before the first scan.
+	InternalTransfers *string `json:"internalTransfers"`
 }
 
 // Health answers GET /api/cron/health: the scheduler's last tick from the ledger and the
@@ -52,6 +55,11 @@ func (h *Handlers) Health(c echo.Context) error {
 		out.Stale = since > int64(h.cfg.StaleAfterSec)
 	}
 
+	if h.cfg.Jobs != nil {
+		if v := h.cfg.Jobs.InternalTransfers(); v != "" {
+			out.InternalTransfers = &v
+		}
+	}
 	if cv, err := h.readCover(ctx); err != nil {
 		h.log.Warn("health: chain unreadable", "err", err)
 	} else {

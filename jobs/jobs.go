@@ -8,6 +8,7 @@ import (
 	"crypto/ecdsa"
 	"log/slog"
 	"math/big"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -49,8 +50,31 @@ type Jobs struct {
 	cfg         Config
 	log         *slog.Logger
 
+	// tracing is whether the node serves debug_traceBlockByNumber, as the last scan found:
+	// traceUnknown, traceServed or traceUnsupported.
+	tracing atomic.Int32
+
 	// crash, set by tests only, stops a pass at the named step as a crash would.
 	crash func(step string) error
+}
+
+const (
+	traceUnknown int32 = iota
+	traceServed
+	traceUnsupported
+)
+
+// InternalTransfers says whether payments sent by contract wallets are seen: "traced" when the
+// node serves debug_traceBlockByNumber, "unsupported" when it does not (such payments are then
+// missed, and the operator must know), "" before the first scan.
+func (j *Jobs) InternalTransfers() string {
+	switch j.tracing.Load() {
+	case traceServed:
+		return "traced"
+	case traceUnsupported:
+		return "unsupported"
+	}
+	return ""
 }
 
 // New returns the passes; a nil key disables what it signs.

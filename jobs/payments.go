@@ -125,11 +125,48 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 			}
 		}
 	}
+	internal, err := j.internalPayments(ctx, blocks)
+	if err != nil {
+		return err
+	}
+	payments = append(payments, internal...)
 	if err := j.store.RecordScan(ctx, paymentsCursor, scanned, payments, failed); err != nil {
 		return err
 	}
 	sum.FromBlock, sum.ToBlock, sum.Seen, sum.Failed = from, to, len(payments), len(failed)
 	return j.step("scan.recorded")
+}
+
+// internalPayments traces blocks for payments made by contract wallets, which are calls inside
+// transactions. A node without the tracer is noted (health and the operator page say so) and
+// the scan goes on with top-level payments only.
+func (j *Jobs) internalPayments(ctx context.Context, blocks []chain.Block) ([]store.NewPayment, error) {
+	if j.cfg.PaymentAddress == (common.Address{}) || len(blocks) == 0 {
+		return nil, nil
+	}
+	transfers, err := j.chain.InternalTransfers(ctx, blocks[0].Number, blocks[len(blocks)-1].Number, j.cfg.PaymentAddress)
+	if errors.Is(err, chain.ErrTraceUnsupported) {
+		if j.tracing.Swap(traceUnsupported) != traceUnsupported {
+			j.log.Warn("the RPC does not serve debug_traceBlockByNumber: payments sent by contract wallets are not seen", "err", err)
+		}
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	j.tracing.Store(traceServed)
+	hashes := map[uint64]string{}
+	for _, b := range blocks {
+		hashes[b.Number] = hexLower(b.Hash)
+	}
+	var out []store.NewPayment
+	for _, t := range transfers {
+		out = append(out, store.NewPayment{
+			TxHash: hexLower(t.TxHash), CallIndex: t.Index, PaymentRef: hexLower(t.Ref()), From: hexLower(t.From),
+			ValueWei: t.Value, BlockNumber: int64(t.Block), BlockHash: hashes[t.Block],
+		})
+	}
+	return out, nil
 }
 
 // checkCursor returns the next block to scan: the one after the cursor, or, when the chain

@@ -116,6 +116,7 @@ type healthBody struct {
 	ContractBalanceWei    *string `json:"contractBalanceWei"`
 	OutstandingWei        *string `json:"outstandingWei"`
 	IsSolvent             *bool   `json:"isSolvent"`
+	InternalTransfers     *string `json:"internalTransfers"`
 }
 
 func TestSchedulerHealth(t *testing.T) {

@@ -21,7 +21,7 @@ func passesOn(t *testing.T) (*jobs.Jobs, *handlers.Config) {
 	dc, c := startDevChain(t)
 	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
 		slog.New(slog.DiscardHandler))
-	return j, &handlers.Config{Jobs: j, Chain: c}
+	return j, &handlers.Config{Jobs: j, Chain: c, DistMode: "fixed", TickSec: 60, StaleAfterSec: 300}
 }
 
 func TestCronPaymentsRoute(t *testing.T) {
@@ -62,6 +62,9 @@ func TestCronPaymentsRoute(t *testing.T) {
 				wantStatus(t, rec, http.StatusOK)
 				if sum := decode[jobs.PaymentsSummary](t, rec); !sum.Ran {
 					t.Fatalf("summary %+v", sum)
+				}
+				if h := decode[healthBody](t, s.get(t, "/api/cron/health")); h.InternalTransfers == nil || *h.InternalTransfers != "traced" {
+					t.Fatalf("after a scan on the dev chain, internalTransfers %v", h.InternalTransfers)
 				}
 				if rec.Header().Get("Cache-Control") != "no-store" {
 					t.Fatalf("Cache-Control %q", rec.Header().Get("Cache-Control"))

@@ -25,6 +25,8 @@ import (
 	"github.com/ethereum/go-ethereum/eth/catalyst"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/eth/filters"
+	"github.com/ethereum/go-ethereum/eth/tracers"
+	_ "github.com/ethereum/go-ethereum/eth/tracers/native" // registers callTracer
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/p2p"
@@ -193,7 +195,7 @@ func (c *Chain) startNode(rpcAddr string) error {
 		}
 		nodeConf.HTTPHost = host
 		nodeConf.HTTPPort = port
-		nodeConf.HTTPModules = []string{"eth", "net", "web3", "txpool"}
+		nodeConf.HTTPModules = []string{"eth", "net", "web3", "txpool", "debug"}
 		// geth only admits Host: localhost (or an IP) by default, which turns away a container or
 		// VM reaching the chain by name; where it listens is what keeps it private.
 		nodeConf.HTTPVirtualHosts = []string{"*"}
@@ -231,11 +233,13 @@ func (c *Chain) startNode(rpcAddr string) error {
 		stack.Close()
 		return fmt.Errorf("dev chain eth service: %w", err)
 	}
-	// eth.New leaves out the filter API (eth_getLogs, eth_newFilter), which wallets rely on.
+	// eth.New leaves out the filter API (eth_getLogs, eth_newFilter), which wallets rely on, and
+	// the tracers (debug_traceBlockByNumber), which find payments made by contract wallets.
 	stack.RegisterAPIs([]rpc.API{{
 		Namespace: "eth",
 		Service:   filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend, filters.Config{})),
 	}})
+	stack.RegisterAPIs(tracers.APIs(backend.APIBackend))
 	if err := stack.Start(); err != nil {
 		// A failed Start has already closed the node.
 		return fmt.Errorf("start dev chain node: %w", err)

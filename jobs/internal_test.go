@@ -1,0 +1,128 @@
+package jobs
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"nodeledger/chain"
+	"nodeledger/chain/bindings"
+	"nodeledger/chain/devchain"
+)
+
+var forwarderABI = bindings.NewForwarder()
+
+// deployForwarder deploys a minimal contract wallet from buyer 0.
+func (e *env) deployForwarder() common.Address {
+	e.t.Helper()
+	tx, err := e.c.NewSender(e.dc.Buyers[0].Key, e.dc.ChainID()).Sign(e.t.Context(), nil, common.FromHex(bindings.ForwarderMetaData.Bin), nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.c.Send(e.t.Context(), tx); err != nil {
+		e.t.Fatal(err)
+	}
+	r, err := e.c.WaitMined(e.t.Context(), tx.Hash(), 20*time.Millisecond)
+	if err != nil || r.Status != types.ReceiptStatusSuccessful {
+		e.t.Fatalf("deploying the forwarder: %v", err)
+	}
+	return r.ContractAddress
+}
+
+func TestPaymentsFromContractWallets(t *testing.T) {
+	e := newEnv(t)
+	wallet := e.deployForwarder()
+	payTo := e.dc.Payments
+	e.sendValue(e.dc.Buyers[0].Key, wallet, forwarderABI.PackPay(payTo), priceOne)
+	e.sendValue(e.dc.Buyers[0].Key, wallet, forwarderABI.PackPayTwice(payTo), new(big.Int).Mul(priceOne, big.NewInt(2)))
+	// Transfers a revert undid are no payments.
+	if r := e.send(e.dc.Buyers[0].Key, wallet, forwarderABI.PackPayThenRevert(payTo), 200_000); r.Status != types.ReceiptStatusFailed {
+		t.Fatal("payThenRevert did not revert")
+	}
+	e.sendValue(e.dc.Buyers[0].Key, wallet, forwarderABI.PackPayInFailedCall(payTo), priceOne)
+
+	sum := mustPass(t, e.j)
+	if sum.Seen != 3 || sum.Minted != 3 || sum.Rejected != 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+	if got := e.j.InternalTransfers(); got != "traced" {
+		t.Fatalf("InternalTransfers %q", got)
+	}
+	// The contract wallet paid, so it owns the nodes.
+	e.checkNodes(wallet, 3)
+	refs := map[string]bool{}
+	for _, p := range payments(t, "minted") {
+		if p.From != strings.ToLower(wallet.Hex()) || p.CallIndex < 1 || refs[p.PaymentRef] {
+			t.Fatalf("payment %+v", p)
+		}
+		refs[p.PaymentRef] = true
+	}
+	if again := mustPass(t, e.restart()); again.Seen != 0 || again.Minted != 0 {
+		t.Fatalf("second pass: %+v", again)
+	}
+}
+
+// noTraceProxy serves the dev chain's JSON-RPC but refuses debug_* methods, as many providers do.
+func noTraceProxy(t *testing.T, upstream string) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"debug_`)) {
+			var reqs []struct {
+				ID json.RawMessage `json:"id"`
+			}
+			json.Unmarshal(body, &reqs)
+			var out []map[string]any
+			for _, q := range reqs {
+				out = append(out, map[string]any{"jsonrpc": "2.0", "id": q.ID,
+					"error": map[string]any{"code": -32601, "message": "the method debug_traceBlockByNumber does not exist/is not available"}})
+			}
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(out)
+			return
+		}
+		resp, err := http.Post(upstream, "application/json", bytes.NewReader(body))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		w.Header().Set("Content-Type", "application/json")
+		io.Copy(w, resp.Body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestPaymentsWithoutTracing(t *testing.T) {
+	e := newEnv(t)
+	dc, err := devchain.Start(t.Context(), devchain.Options{RPCAddr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dc.Close() })
+	c, err := chain.Dial(t.Context(), noTraceProxy(t, dc.RPCURL()), chain.Config{Factory: dc.Factory})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.dc, e.c = dc, c
+	e.cfg.ChainID, e.cfg.PaymentAddress = dc.ChainID(), dc.Payments
+	j := New(db, c, dc.Minter.Key, dc.Distributor.Key, e.cfg, slog.New(slog.DiscardHandler))
+
+	e.pay(0, dc.Payments, priceOne)
+	if sum := mustPass(t, j); sum.Minted != 1 {
+		t.Fatalf("top-level payments must still mint: %+v", sum)
+	}
+	if got := j.InternalTransfers(); got != "unsupported" {
+		t.Fatalf("InternalTransfers %q, want the gap said", got)
+	}
+}
