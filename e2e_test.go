@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,9 +17,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"nodeledger/chain"
+	"nodeledger/chain/bindings"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
@@ -252,7 +257,10 @@ func TestEndToEndGeth(t *testing.T) {
 		t.Fatalf("deploy printed %q", out)
 	}
 
-	env = append(env, "FACTORY_ADDRESS="+factory, "DATABASE_URL="+storetest.EmptyDatabase(t))
+	_, payments := hexKey(t)
+	env = append(env, "FACTORY_ADDRESS="+factory, "DATABASE_URL="+storetest.EmptyDatabase(t),
+		"PAYMENT_ADDRESS="+payments, "CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "CONFIRMATIONS=1",
+		"DIST_ENABLED=true", "DIST_PERIOD_SEC=1", "DIST_BASE_WEI=1000", "TICK_SEC=3600")
 	s := startServer(t, bin, env)
 
 	status, cover := s.get(t, "/api/cover")
@@ -292,4 +300,127 @@ func TestEndToEndGeth(t *testing.T) {
 	if cover["covered"] != true || cover["contract"] != strings.ToLower(factory) {
 		t.Fatalf("cover after recovery: %v", cover)
 	}
+
+	t.Run("payments, from a wallet and from a contract wallet, become nodes that get credited", func(t *testing.T) {
+		minterAddr := strings.ToLower(crypto.PubkeyToAddress(mustKey(t, minterKey).PublicKey).Hex())
+		geth.fund(minterAddr, 5)
+		buyerKey, buyer := hexKey(t)
+		geth.fund(buyer, 5)
+
+		price := "10000000000000000" // 0.01 ETH
+		if status, body := s.send(t, http.MethodPut, "/api/admin/tiers/1", "X-Admin-Key", adminKey,
+			`{"label":"Standard","priceWei":"`+price+`","maxPerWallet":5,"payoutBps":10000,"onSale":true}`); status != 200 {
+			t.Fatalf("putting tier 1: %d %v", status, body)
+		}
+
+		c, err := chain.Dial(t.Context(), geth.url(), chain.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		sender := c.NewSender(mustKey(t, buyerKey), big.NewInt(1337))
+		value, _ := new(big.Int).SetString(price, 10)
+		payTo := common.HexToAddress(payments)
+		transact(t, c, sender, &payTo, nil, value)
+		r := transact(t, c, sender, nil, common.FromHex(bindings.ForwarderMetaData.Bin), nil)
+		wallet := r.ContractAddress
+		transact(t, c, sender, &wallet, bindings.NewForwarder().PackPay(payTo), value)
+
+		// geth --dev mines a block a second: passes run until both payments are a node.
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			_, sum := s.send(t, http.MethodPost, "/api/cron/payments", "X-Cron-Key", cronKey, "")
+			n1, n2 := s.nodes(t, buyer), s.nodes(t, strings.ToLower(wallet.Hex()))
+			if n1 == 1 && n2 == 1 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("nodes of the wallet %d, of the contract wallet %d; last pass %v\n%s", n1, n2, sum, s.out)
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+		if _, health := s.get(t, "/api/cron/health"); health["internalTransfers"] != "traced" {
+			t.Fatalf("geth serves the tracer, health says %v", health["internalTransfers"])
+		}
+
+		time.Sleep(1100 * time.Millisecond) // DIST_PERIOD_SEC=1: both nodes are due
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+			status, sum := s.send(t, http.MethodPost, "/api/cron/credit", "X-Cron-Key", cronKey, "")
+			if status == 200 && sum["ran"] == true && sum["status"] == "confirmed" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("credit pass: %d %v", status, sum)
+			}
+		}
+		for _, id := range []string{"1", "2"} {
+			_, node := s.get(t, "/api/node/"+id)
+			if node["balanceWei"] != "1000" || len(node["credits"].([]any)) != 1 {
+				t.Fatalf("node %s after a round: %v", id, node)
+			}
+		}
+		status, cover := s.get(t, "/api/cover")
+		if status != 200 || cover["outstandingWei"] != "2000" || cover["covered"] != true {
+			t.Fatalf("cover after a round: %d %v", status, cover)
+		}
+	})
+}
+
+const (
+	cronKey  = "e2e-cron-key-0123456789"
+	adminKey = "e2e-admin-key-0123456789"
+)
+
+func mustKey(t *testing.T, hexKey string) *ecdsa.PrivateKey {
+	k, err := crypto.HexToECDSA(strings.TrimPrefix(hexKey, "0x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// transact signs, sends and waits for a transaction that must succeed.
+func transact(t *testing.T, c *chain.Client, s *chain.Sender, to *common.Address, data []byte, value *big.Int) *types.Receipt {
+	t.Helper()
+	tx, err := s.Sign(t.Context(), to, data, value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Send(t.Context(), tx); err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.WaitMined(t.Context(), tx.Hash(), 100*time.Millisecond)
+	if err != nil || r.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("transaction %s: %v", tx.Hash(), err)
+	}
+	return r
+}
+
+// send makes a request with one header and a body, and decodes the JSON object it answers.
+func (s *server) send(t *testing.T, method, path, header, value, body string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(method, s.base+path, strings.NewReader(body))
+	req.Header.Set(header, value)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+// nodes counts the nodes /api/nodes/{addr} shows.
+func (s *server) nodes(t *testing.T, addr string) int {
+	t.Helper()
+	resp, err := http.Get(s.base + "/api/nodes/" + addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var nodes []any
+	json.NewDecoder(resp.Body).Decode(&nodes)
+	return len(nodes)
 }
