@@ -81,6 +81,27 @@ func (h *Handlers) TierOnSale(onSale bool) echo.HandlerFunc {
 	}
 }
 
+// Minting answers GET /api/admin/minting: whether the operator holds minting.
+func (h *Handlers) Minting(c echo.Context) error {
+	held, err := h.store.MintingHeld(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]bool{"held": held})
+}
+
+// HoldMinting answers POST /api/admin/minting/pause and .../resume. A hold keeps payments
+// recorded but unminted until resumed; it is the operator's, not the contract's pause (the
+// service holds no owner key).
+func (h *Handlers) HoldMinting(held bool) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if err := h.store.HoldMinting(c.Request().Context(), held); err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, map[string]bool{"held": held})
+	}
+}
+
 // Refunds answers GET /api/admin/refunds: the rejected payments, newest first, with their reason.
 func (h *Handlers) Refunds(c echo.Context) error {
 	limit, err := parseLimit(c.QueryParam("limit"), c.QueryParams().Has("limit"), 100, 1000)

@@ -61,7 +61,14 @@ func (j *Jobs) Payments(ctx context.Context) (PaymentsSummary, error) {
 		return sum, err
 	}
 	j.minter.ResetNonce()
-	if err := j.checkPayments(ctx, &sum); err != nil {
+	// A hold stops new mints only: what was already sent is settled either way.
+	held, err := j.store.MintingHeld(ctx)
+	if err != nil {
+		return sum, err
+	}
+	if held {
+		sum.Reason = "minting is held by the operator: payments are recorded and wait"
+	} else if err := j.checkPayments(ctx, &sum); err != nil {
 		return sum, err
 	}
 	return sum, j.settleMints(ctx, &sum)

@@ -369,3 +369,26 @@ func TestRevertedWithdrawIsRecordedAsFailed(t *testing.T) {
 		t.Fatalf("a failed withdrawal changed the balance: %s", n.BalanceWei)
 	}
 }
+
+func TestOperatorHoldsMinting(t *testing.T) {
+	e := newEnv(t)
+	if err := db.HoldMinting(t.Context(), true); err != nil {
+		t.Fatal(err)
+	}
+	e.pay(0, e.dc.Payments, priceOne)
+	e.pay(1, e.dc.Payments, priceOff)
+	sum := mustPass(t, e.j)
+	if sum.Seen != 2 || sum.Minted != 0 || sum.Rejected != 0 || !strings.Contains(sum.Reason, "held") {
+		t.Fatalf("summary while held %+v", sum)
+	}
+	if len(payments(t, "pending")) != 2 {
+		t.Fatal("held payments must wait, recorded and unchecked")
+	}
+	if err := db.HoldMinting(t.Context(), false); err != nil {
+		t.Fatal(err)
+	}
+	if sum := mustPass(t, e.j); sum.Minted != 1 || sum.Rejected != 1 {
+		t.Fatalf("summary after resuming %+v", sum)
+	}
+	e.checkNodes(e.buyer(0), 1)
+}

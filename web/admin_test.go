@@ -110,3 +110,25 @@ func TestAdminDrift(t *testing.T) {
 	}
 	wantStatus(t, s.adminDo(t, http.MethodGet, "/api/admin/drift?after=-1", "", adminKey), http.StatusBadRequest)
 }
+
+func TestAdminMintingHold(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{AdminKey: adminKey})
+	held := func() any {
+		rec := s.adminDo(t, http.MethodGet, "/api/admin/minting", "", adminKey)
+		wantStatus(t, rec, http.StatusOK)
+		return decode[map[string]any](t, rec)["held"]
+	}
+	if held() != false {
+		t.Fatal("minting held on a fresh ledger")
+	}
+	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/minting/pause", "", adminKey), http.StatusOK)
+	if held() != true {
+		t.Fatal("pause did not hold minting")
+	}
+	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/minting/resume", "", adminKey), http.StatusOK)
+	if held() != false {
+		t.Fatal("resume did not let minting go on")
+	}
+	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/minting/pause", "", "wrong"), http.StatusUnauthorized)
+}

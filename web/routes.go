@@ -60,4 +60,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	admin.POST("/tiers/:id/off-sale", h.TierOnSale(false))
 	admin.GET("/refunds", h.Refunds)
 	admin.GET("/drift", h.Drift)
+	admin.GET("/minting", h.Minting)
+	admin.POST("/minting/pause", h.HoldMinting(true))
+	admin.POST("/minting/resume", h.HoldMinting(false))
 }

@@ -1,0 +1,29 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// mintingHeld is the setting that holds minting: payments are recorded but not minted.
+const mintingHeld = "minting_held"
+
+// MintingHeld reports whether the operator holds minting.
+func (s *Store) MintingHeld(ctx context.Context) (held bool, err error) {
+	defer wrap(&err, "MintingHeld")
+	err = s.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE name = $1`, mintingHeld).Scan(&held)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return held, err
+}
+
+// HoldMinting holds minting (true) or lets it go on (false).
+func (s *Store) HoldMinting(ctx context.Context, held bool) (err error) {
+	defer wrap(&err, "HoldMinting")
+	_, err = s.db.ExecContext(ctx, `
+		INSERT INTO settings (name, value) VALUES ($1, $2)
+		ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = now()`, mintingHeld, held)
+	return err
+}
