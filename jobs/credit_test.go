@@ -18,33 +18,13 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/lib/pq"
 
-	"nodeledger/chain"
 	"nodeledger/chain/bindings"
-	"nodeledger/chain/devchain"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
 // creditSteps are the step boundaries of a credit pass, in order.
 var creditSteps = []string{stepCreditWritten, stepCreditStored, stepCreditSent, stepCreditMined, stepCreditRecorded}
-
-var errCreditCrash = errors.New("crash")
-
-// creditCrashAt stops a pass the n-th time it reaches step (1 is the first), as a crash would.
-func creditCrashAt(step string, n int) func(string) error {
-	var mu sync.Mutex
-	seen := 0
-	return func(s string) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if s == step {
-			if seen++; seen == n {
-				return errCreditCrash
-			}
-		}
-		return nil
-	}
-}
 
 // mintSeq gives every minted test node an owner and payment reference of its own.
 var mintSeq atomic.Int64
@@ -111,7 +91,7 @@ func (e *env) mintDue(tiers ...int) []store.Node {
 }
 
 // mustCredit runs a credit pass that must not fail.
-func mustCredit(t *testing.T, j *Jobs) CreditSummary {
+func mustCredit(t testing.TB, j *Jobs) CreditSummary {
 	t.Helper()
 	sum, err := j.Credit(t.Context())
 	if err != nil {
@@ -392,8 +372,8 @@ func TestCreditPassSurvivesACrashAtEveryStep(t *testing.T) {
 			e := newEnv(t)
 			nodes := e.mintDue(1, 2, 3)
 			j := e.restart()
-			j.crash = creditCrashAt(step, 1)
-			if _, err := j.Credit(t.Context()); !errors.Is(err, errCreditCrash) {
+			j.crash = crashAt(step, 1)
+			if _, err := j.Credit(t.Context()); !errors.Is(err, errCrash) {
 				t.Fatalf("pass that crashed at %s: err %v", step, err)
 			}
 			e.settleCredit()
@@ -406,8 +386,8 @@ func TestCreditPassSurvivesACrashAtEveryStep(t *testing.T) {
 		e := newEnv(t, func(c *Config) { c.CreditBatch = 2 })
 		nodes := e.mintDue(1, 2, 3, 1, 2)
 		j := e.restart()
-		j.crash = creditCrashAt(stepCreditSent, 2)
-		if _, err := j.Credit(t.Context()); !errors.Is(err, errCreditCrash) {
+		j.crash = crashAt(stepCreditSent, 2)
+		if _, err := j.Credit(t.Context()); !errors.Is(err, errCrash) {
 			t.Fatalf("err %v", err)
 		}
 		sum := mustCredit(t, e.restart())
@@ -425,8 +405,8 @@ func TestCreditPassSurvivesACrashAtEveryStep(t *testing.T) {
 func (e *env) pendingBatch() (store.CreditBatch, []byte) {
 	e.t.Helper()
 	j := e.restart()
-	j.crash = creditCrashAt(stepCreditWritten, 1)
-	if _, err := j.Credit(e.t.Context()); !errors.Is(err, errCreditCrash) {
+	j.crash = crashAt(stepCreditWritten, 1)
+	if _, err := j.Credit(e.t.Context()); !errors.Is(err, errCrash) {
 		e.t.Fatalf("err %v", err)
 	}
 	r, err := db.PendingRound(e.t.Context())
@@ -651,42 +631,6 @@ func TestTwoCreditPassesAtOnce(t *testing.T) {
 	}
 }
 
-// newBenchEnv is newEnv for a benchmark: a fresh ledger and dev chain with the test tiers.
-func newBenchEnv(b *testing.B, mods ...func(*Config)) *env {
-	b.Helper()
-	storetest.Reset(b, db)
-	dc, err := devchainStart(b)
-	if err != nil {
-		b.Fatal(err)
-	}
-	e := &env{dc: dc, c: chain.New(dc.RPC(), chain.Config{Factory: dc.Factory})}
-	e.cfg = Config{
-		ChainID: dc.ChainID(), PaymentAddress: dc.Payments, DistEnabled: true, DistMode: "fixed",
-		DistPeriod: time.Hour, DistBaseWei: big.NewInt(1_000_000), DistPoolWei: big.NewInt(9_000_000),
-		CreditBatch: 500, ReceiptTimeout: time.Minute,
-	}
-	for _, mod := range mods {
-		mod(&e.cfg)
-	}
-	for _, tier := range []store.Tier{
-		{ID: 1, Label: "One", PriceWei: priceOne, MaxPerWallet: 3, HoldingWei: new(big.Int), PayoutBps: 10000, OnSale: true},
-		{ID: 2, Label: "Two", PriceWei: priceTwo, MaxPerWallet: 2, HoldingWei: new(big.Int), PayoutBps: 20000, OnSale: true},
-	} {
-		if err := db.PutTier(b.Context(), tier); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return e
-}
-
-func devchainStart(b *testing.B) (*devchain.Chain, error) {
-	dc, err := devchain.Start(b.Context(), devchain.Options{})
-	if err == nil {
-		b.Cleanup(func() { dc.Close() })
-	}
-	return dc, err
-}
-
 // mintMany mints n nodes of tier 1, five to an owner, as fast as the dev chain takes them without
 // its base fee climbing: signed here with one gas limit (no estimate per transaction), sent in
 // chunks of about the block's gas target, each chunk mined before the next is sent. (Full blocks
@@ -764,7 +708,7 @@ func (e *env) mintMany(b *testing.B, n int) {
 // batches of 500 signed, stored, sent, mined and recorded.
 func BenchmarkCreditPass10k(b *testing.B) {
 	const nodes = 10_000
-	e := newBenchEnv(b)
+	e := newEnv(b)
 	start := time.Now()
 	e.mintMany(b, nodes)
 	b.Logf("minted and recorded %d nodes in %s", nodes, time.Since(start).Round(time.Millisecond))

@@ -34,7 +34,7 @@ var (
 
 // env is a fresh ledger and a fresh dev chain, with the passes over them.
 type env struct {
-	t   *testing.T
+	t   testing.TB
 	dc  *devchain.Chain
 	c   *chain.Client
 	cfg Config
@@ -43,7 +43,7 @@ type env struct {
 
 // newEnv starts a dev chain, empties the ledger, seeds the test tiers and returns the passes;
 // mods adjust the passes' configuration.
-func newEnv(t *testing.T, mods ...func(*Config)) *env {
+func newEnv(t testing.TB, mods ...func(*Config)) *env {
 	t.Helper()
 	storetest.Reset(t, db)
 	dc, err := devchain.Start(t.Context(), devchain.Options{})

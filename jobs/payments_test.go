@@ -21,7 +21,7 @@ import (
 )
 
 // payments returns the ledger's payments of status, by block.
-func payments(t *testing.T, status string) []store.Payment {
+func payments(t testing.TB, status string) []store.Payment {
 	t.Helper()
 	ps, err := db.PaymentsByStatus(t.Context(), status)
 	if err != nil {
@@ -31,7 +31,7 @@ func payments(t *testing.T, status string) []store.Payment {
 }
 
 // mustPass runs a payments pass that must succeed.
-func mustPass(t *testing.T, j *Jobs) PaymentsSummary {
+func mustPass(t testing.TB, j *Jobs) PaymentsSummary {
 	t.Helper()
 	sum, err := j.Payments(t.Context())
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 
 var factoryABI = bindings.NewNodeFactory()
 
-func mustReconcile(t *testing.T, j *Jobs) ReconcileSummary {
+func mustReconcile(t testing.TB, j *Jobs) ReconcileSummary {
 	t.Helper()
 	sum, err := j.Reconcile(t.Context())
 	if err != nil {
