@@ -45,8 +45,14 @@ type env struct {
 // mods adjust the passes' configuration.
 func newEnv(t testing.TB, mods ...func(*Config)) *env {
 	t.Helper()
+	return newEnvOn(t, devchain.Options{}, mods...)
+}
+
+// newEnvOn is newEnv on a dev chain started with opts.
+func newEnvOn(t testing.TB, opts devchain.Options, mods ...func(*Config)) *env {
+	t.Helper()
 	storetest.Reset(t, db)
-	dc, err := devchain.Start(t.Context(), devchain.Options{})
+	dc, err := devchain.Start(t.Context(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,6 +91,9 @@ type Options struct {
 	RPCAddr string
 	// Log receives the chain's own messages; nil discards them.
 	Log *slog.Logger
+	// ManualMining leaves out the miner: blocks are sealed only by Commit, for tests that decide
+	// what goes in which block (reorgs, confirmations).
+	ManualMining bool
 }
 
 // Chain is a running dev chain. Its exported fields are set by Start and must not be changed.
@@ -170,7 +173,11 @@ func Start(ctx context.Context, opts Options) (*Chain, error) {
 
 	minerCtx, stop := context.WithCancel(ctx)
 	c.stopMiner = stop
-	go c.mine(minerCtx)
+	if opts.ManualMining {
+		close(c.minerDone)
+	} else {
+		go c.mine(minerCtx)
+	}
 
 	log.Info("dev chain started",
 		"rpc", c.rpcURL, "chain_id", c.chainID,
@@ -313,6 +320,20 @@ func (c *Chain) mine(ctx context.Context) {
 		}
 	}
 }
+
+// Commit seals a block with the executable transactions of the pool, and returns its hash.
+func (c *Chain) Commit() common.Hash { return c.beacon.Commit() }
+
+// Pending counts the executable transactions waiting in the pool: a transaction just sent may
+// take a moment to get there, and a block sealed before that leaves it out.
+func (c *Chain) Pending() int {
+	pending, _ := c.eth.TxPool().Stats()
+	return pending
+}
+
+// Fork makes block parent the head again: the next Commit builds on it, replacing the blocks
+// that followed, as a reorg does.
+func (c *Chain) Fork(parent common.Hash) error { return c.beacon.Fork(parent) }
 
 // splitRPCAddr splits addr into the node's HTTP host and port, and checks the port is free.
 func splitRPCAddr(addr string) (host string, port int, err error) {
