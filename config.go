@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/netip"
+	"net/url"
 	"os"
 	"regexp"
 	"strconv"
@@ -32,9 +33,11 @@ type config struct {
 	TickSec        int
 	StaleAfterSec  int
 	DistEnabled    bool
-	DistMode       string // fixed or pool
-	CronKey        string // empty: /api/cron/payments is 404 and /api/cron/credit 401
-	AdminKey       string // empty: /api/admin/* is 404
+	DistMode       string   // fixed or pool
+	CronKey        string   // empty: /api/cron/payments is 404 and /api/cron/credit 401
+	AdminKey       string   // empty: /api/admin/* is 404
+	PublicURL      *url.URL // where browsers reach the service: the sign-in message's domain
+	SessionSecret  []byte   // signs session cookies; empty in dev mode: a random key per start
 	Confirmations  uint64
 	ScanFrom       uint64
 	DistPeriodSec  int
@@ -97,6 +100,17 @@ func loadConfig(getenv func(string) string) (config, error) {
 		return config{}, err
 	}
 	cfg.CronKey, cfg.AdminKey = getenv("CRON_KEY"), getenv("ADMIN_KEY")
+	if cfg.PublicURL, err = parsePublicURL(getenv("PUBLIC_URL"), cfg); err != nil {
+		return config{}, err
+	}
+	switch secret := getenv("SESSION_SECRET"); {
+	case len(secret) >= 32:
+		cfg.SessionSecret = []byte(secret)
+	case secret != "":
+		return config{}, errors.New("SESSION_SECRET: must be at least 32 characters")
+	case !cfg.devMode():
+		return config{}, errors.New("SESSION_SECRET: required when ETH_RPC_URL is set (32 characters or more)")
+	}
 	if cfg.StaleAfterSec, err = parsePositive(getenv, "STALE_AFTER_SEC", 300); err != nil {
 		return config{}, err
 	}
@@ -199,6 +213,22 @@ func parsePositive(getenv func(string) string, name string, def int) (int, error
 		return 0, fmt.Errorf("%s: %q is not a positive whole number", name, v)
 	}
 	return n, nil
+}
+
+// parsePublicURL reads PUBLIC_URL, an http(s) origin; unset, it is the listen address in dev mode
+// and required otherwise.
+func parsePublicURL(v string, cfg config) (*url.URL, error) {
+	if v == "" && !cfg.devMode() {
+		return nil, errors.New("PUBLIC_URL: required when ETH_RPC_URL is set (e.g. https://nodes.example.com)")
+	}
+	if v == "" {
+		v = "http://" + cfg.ListenAddr
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+		return nil, fmt.Errorf("PUBLIC_URL: %q is not an http(s) origin", v)
+	}
+	return &url.URL{Scheme: u.Scheme, Host: u.Host}, nil
 }
 
 func parseUint(getenv func(string) string, name string, def uint64) (uint64, error) {

@@ -30,6 +30,7 @@ func TestLoadConfig(t *testing.T) {
 	})
 	t.Run("values", func(t *testing.T) {
 		cfg, err := loadConfig(env("ETH_RPC_URL", "http://rpc", "CHAIN_ID", "8453", "FACTORY_ADDRESS", factory,
+			"PUBLIC_URL", "https://nodes.example.com/", "SESSION_SECRET", strings.Repeat("s", 32),
 			"MINTER_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80", "DIST_MODE", "pool",
 			"PAYMENT_ADDRESS", "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", "TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.1"))
 		if err != nil {
@@ -38,7 +39,8 @@ func TestLoadConfig(t *testing.T) {
 		if cfg.ChainID != 8453 || cfg.PaymentAddress != "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc" ||
 			len(cfg.TrustedProxies) != 2 || cfg.TrustedProxies[1].String() != "192.0.2.1/32" ||
 			cfg.FactoryAddress.Hex() != "0x5FbDB2315678afecb367f032d93F642f64180aa3" || cfg.DistMode != "pool" ||
-			cfg.DistEnabled || cfg.MinterKey == nil || cfg.TickSec != 60 || cfg.StaleAfterSec != 300 {
+			cfg.DistEnabled || cfg.MinterKey == nil || cfg.TickSec != 60 || cfg.StaleAfterSec != 300 ||
+			cfg.PublicURL.String() != "https://nodes.example.com" || len(cfg.SessionSecret) != 32 {
 			t.Fatalf("got %+v", cfg)
 		}
 	})
@@ -47,7 +49,12 @@ func TestLoadConfig(t *testing.T) {
 		env     []string
 		setting string
 	}{
-		{"chain id required with an RPC", []string{"ETH_RPC_URL", "http://rpc", "FACTORY_ADDRESS", factory}, "CHAIN_ID"},
+		{"chain id required with an RPC", []string{"ETH_RPC_URL", "http://rpc", "FACTORY_ADDRESS", factory,
+			"PUBLIC_URL", "https://x.io", "SESSION_SECRET", strings.Repeat("s", 32)}, "CHAIN_ID"},
+		{"public URL required with an RPC", []string{"ETH_RPC_URL", "http://rpc", "FACTORY_ADDRESS", factory}, "PUBLIC_URL"},
+		{"session secret required with an RPC", []string{"ETH_RPC_URL", "http://rpc", "FACTORY_ADDRESS", factory, "PUBLIC_URL", "https://x.io"}, "SESSION_SECRET"},
+		{"session secret too short", []string{"SESSION_SECRET", "short"}, "SESSION_SECRET"},
+		{"public URL not an origin", []string{"PUBLIC_URL", "ftp://x.io/app"}, "PUBLIC_URL"},
 		{"factory required with an RPC", []string{"ETH_RPC_URL", "http://rpc", "CHAIN_ID", "1"}, "FACTORY_ADDRESS"},
 		{"factory zero", []string{"FACTORY_ADDRESS", "0x0000000000000000000000000000000000000000"}, "FACTORY_ADDRESS"},
 		{"price feed malformed", []string{"PRICE_FEED_ADDRESS", "feed"}, "PRICE_FEED_ADDRESS"},

@@ -260,7 +260,8 @@ func TestEndToEndGeth(t *testing.T) {
 	_, payments := hexKey(t)
 	env = append(env, "FACTORY_ADDRESS="+factory, "DATABASE_URL="+storetest.EmptyDatabase(t),
 		"PAYMENT_ADDRESS="+payments, "CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "CONFIRMATIONS=1",
-		"DIST_ENABLED=true", "DIST_PERIOD_SEC=1", "DIST_BASE_WEI=1000", "TICK_SEC=3600")
+		"DIST_ENABLED=true", "DIST_PERIOD_SEC=1", "DIST_BASE_WEI=1000", "TICK_SEC=3600",
+		"PUBLIC_URL=http://127.0.0.1", "SESSION_SECRET=e2e-session-secret-0123456789abcdef")
 	s := startServer(t, bin, env)
 
 	status, cover := s.get(t, "/api/cover")

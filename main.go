@@ -128,6 +128,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		Jobs:           passes,
 		CronKey:        cfg.CronKey,
 		AdminKey:       cfg.AdminKey,
+		PublicURL:      cfg.PublicURL,
+		SessionSecret:  cfg.SessionSecret,
 		ChainID:        cfg.ChainID,
 		PaymentAddress: cfg.PaymentAddress,
 		Chain:          ch,

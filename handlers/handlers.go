@@ -6,8 +6,10 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
+	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
@@ -27,6 +29,9 @@ type Config struct {
 	Price          PriceSource   // nil when there is no quote source
 	Chain          *chain.Client // nil when no chain is configured: every chain reading is unavailable
 
+	PublicURL     *url.URL // where browsers reach us: the sign-in message's domain and URI
+	SessionSecret []byte   // signs the session cookies
+
 	Jobs     *jobs.Jobs // the passes the cron routes run
 	CronKey  string     // empty: the cron pass routes are off
 	AdminKey string     // empty: /api/admin/* does not exist
@@ -39,11 +44,12 @@ type Config struct {
 
 // Handlers serves every route from one store.
 type Handlers struct {
-	store *store.Store
-	cfg   Config
-	log   *slog.Logger
-	stats *memo[store.Stats]
-	price *memo[*float64]
+	store    *store.Store
+	cfg      Config
+	log      *slog.Logger
+	stats    *memo[store.Stats]
+	price    *memo[*float64]
+	sessions *sessions.CookieStore
 }
 
 // statsTTL is how long /api/stats is served from memory; the route's s-maxage is 10 s anyway.
@@ -54,7 +60,10 @@ const priceTTL = time.Minute
 
 // New returns the handlers.
 func New(s *store.Store, cfg Config, log *slog.Logger) *Handlers {
-	h := &Handlers{store: s, cfg: cfg, log: log}
+	if cfg.PublicURL == nil {
+		cfg.PublicURL = &url.URL{Scheme: "http", Host: "127.0.0.1:8080"}
+	}
+	h := &Handlers{store: s, cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
 	h.stats = newMemo(statsTTL, s.Stats)
 	h.price = newMemo(priceTTL, h.loadPrice)
 	return h

@@ -55,7 +55,10 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		if c.Response().Committed {
 			return
 		}
-		c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
+		// No error is cached; a session route's private, no-store says as much already.
+		if c.Response().Header().Get(echo.HeaderCacheControl) != private {
+			c.Response().Header().Set(echo.HeaderCacheControl, noStore)
+		}
 		if c.Request().Method == http.MethodHead {
 			err = c.NoContent(status)
 		} else {

@@ -25,6 +25,7 @@ const (
 	cacheCover  = "public, max-age=0, s-maxage=5"
 	cacheDoc    = "public, max-age=300"
 	noStore     = "no-store"
+	private     = "private, no-store" // anything behind a session
 )
 
 // routes lists every route: path, handler, cache policy and rate limit (requests per minute per IP).
@@ -51,6 +52,13 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	api.GET("/cron/health", h.Health, cacheControl(noStore), rl.limit("health", 60))
 	api.Match([]string{http.MethodGet, http.MethodPost}, "/cron/payments", h.CronPayments, cacheControl(noStore))
 	api.Match([]string{http.MethodGet, http.MethodPost}, "/cron/credit", h.CronCredit, cacheControl(noStore))
+
+	// Wallet sign-in and the routes behind a session.
+	both := []string{http.MethodGet, http.MethodPost}
+	api.Match(both, "/auth/nonce", h.Nonce, cacheControl(private), rl.limit("auth-nonce", 20), h.SameOrigin)
+	api.POST("/auth/verify", h.Verify, cacheControl(private), rl.limit("auth-verify", 20), h.SameOrigin)
+	api.POST("/auth/logout", h.Logout, cacheControl(private), rl.limit("auth-logout", 30), h.SameOrigin)
+	api.GET("/me", h.Me, cacheControl(private), rl.limit("me", 120))
 
 	// The operator surface: not public, not in the OpenAPI document.
 	admin := api.Group("/admin", cacheControl(noStore), h.RequireAdmin)
