@@ -5,7 +5,7 @@ FUZZTIME  ?= 20s
 GETH_VERSION := v1.17.8
 GETH         := $(CURDIR)/.data/bin/geth-$(GETH_VERSION)
 
-CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder
+CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder SignerWallet
 
 .PHONY: run build test lint fuzz contracts clean
 

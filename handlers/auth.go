@@ -149,21 +149,28 @@ func (h *Handlers) Verify(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]string{"address": address})
 }
 
-// signedBy reports whether sig is addr's personal-sign (EIP-191) signature of msg. Both v
-// conventions are accepted (27/28 and 0/1); a signature of any other length matches nothing.
+// signedBy reports whether sig is addr's personal-sign (EIP-191) signature of msg. An account's
+// signature is 65 bytes, with v of 27/28 or 0/1; any other length is no match. When addr is a
+// contract, the wallet itself is asked (EIP-1271), whatever the signature's shape.
 func (h *Handlers) signedBy(ctx context.Context, msg string, sig []byte, addr common.Address) (bool, error) {
-	if len(sig) != crypto.SignatureLength {
+	hash := accounts.TextHash([]byte(msg))
+	if len(sig) == crypto.SignatureLength {
+		rsv := append([]byte(nil), sig...)
+		if rsv[crypto.RecoveryIDOffset] >= 27 {
+			rsv[crypto.RecoveryIDOffset] -= 27
+		}
+		if pub, err := crypto.SigToPub(hash, rsv); err == nil && crypto.PubkeyToAddress(*pub) == addr {
+			return true, nil
+		}
+	}
+	if h.cfg.Chain == nil {
 		return false, nil
 	}
-	sig = append([]byte(nil), sig...)
-	if sig[crypto.RecoveryIDOffset] >= 27 {
-		sig[crypto.RecoveryIDOffset] -= 27
+	isContract, err := h.cfg.Chain.HasCode(ctx, addr)
+	if err != nil || !isContract {
+		return false, err
 	}
-	pub, err := crypto.SigToPub(accounts.TextHash([]byte(msg)), sig)
-	if err != nil {
-		return false, nil
-	}
-	return crypto.PubkeyToAddress(*pub) == addr, nil
+	return h.cfg.Chain.ValidSignature(ctx, addr, common.BytesToHash(hash), sig)
 }
 
 // startSession sets the session cookie of address.

@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/gorilla/sessions"
 
+	"nodeledger/chain/bindings"
 	"nodeledger/handlers"
 	"nodeledger/store/storetest"
 )
@@ -392,4 +393,41 @@ func TestAuthRateLimits(t *testing.T) {
 	if got := b.do(http.MethodGet, "/api/me", nil).Header().Get("X-Ratelimit-Limit"); got != "120" {
 		t.Errorf("/api/me: limit %q", got)
 	}
+}
+
+func TestSignInAsAContractWallet(t *testing.T) {
+	storetest.Reset(t, db)
+	dc, c := startDevChain(t)
+	owner := dc.Buyers[1]
+	code := append(common.FromHex(bindings.SignerWalletMetaData.Bin), bindings.NewSignerWallet().PackConstructor(owner.Address)...)
+	tx, err := c.NewSender(owner.Key, dc.ChainID()).Sign(t.Context(), nil, code, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Send(t.Context(), tx); err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.WaitMined(t.Context(), tx.Hash(), 20*time.Millisecond)
+	if err != nil || r.Status != 1 {
+		t.Fatalf("deploying the wallet: %v", err)
+	}
+	wallet := strings.ToLower(r.ContractAddress.Hex())
+	s := authServer(t, handlers.Config{Chain: c})
+
+	b := newBrowser(t, s, "192.0.2.120")
+	ch := decode[challenge](t, b.do(http.MethodGet, "/api/auth/nonce?address="+wallet, nil))
+	// The wallet's owner key signs; the wallet vouches for it through isValidSignature.
+	rec := b.do(http.MethodPost, "/api/auth/verify", map[string]string{"address": wallet, "signature": hexutil.Encode(personalSign(t, owner.Key, ch.Message))})
+	wantStatus(t, rec, http.StatusOK)
+	if me := decode[map[string]any](t, b.do(http.MethodGet, "/api/me", nil)); me["address"] != wallet {
+		t.Fatalf("me %v", me)
+	}
+
+	t.Run("the wallet refuses a stranger's signature", func(t *testing.T) {
+		stranger, _ := crypto.GenerateKey()
+		b := newBrowser(t, s, "192.0.2.121")
+		ch := decode[challenge](t, b.do(http.MethodGet, "/api/auth/nonce?address="+wallet, nil))
+		rec := b.do(http.MethodPost, "/api/auth/verify", map[string]string{"address": wallet, "signature": hexutil.Encode(personalSign(t, stranger, ch.Message))})
+		wantStatus(t, rec, http.StatusUnauthorized)
+	})
 }
