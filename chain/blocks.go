@@ -111,9 +111,9 @@ func (c *Client) HeadNumber(ctx context.Context) (uint64, error) {
 // logsPerQuery bounds the block range of one eth_getLogs: providers refuse wide ranges.
 const logsPerQuery = 2000
 
-// FactoryLogs returns the factory's logs with the given first topics (event ids; none: all) from
-// block from to block to inclusive, querying in ranges.
-func (c *Client) FactoryLogs(ctx context.Context, from, to uint64, events ...common.Hash) ([]types.Log, error) {
+// FactoryLogs returns the factory's logs matching topics (per position, any of the hashes; none:
+// every log) from block from to block to inclusive, querying in ranges.
+func (c *Client) FactoryLogs(ctx context.Context, from, to uint64, topics ...[]common.Hash) ([]types.Log, error) {
 	var out []types.Log
 	for start := from; start <= to; start += logsPerQuery {
 		end := min(start+logsPerQuery-1, to)
@@ -121,9 +121,7 @@ func (c *Client) FactoryLogs(ctx context.Context, from, to uint64, events ...com
 			FromBlock: new(big.Int).SetUint64(start),
 			ToBlock:   new(big.Int).SetUint64(end),
 			Addresses: []common.Address{c.factory},
-		}
-		if len(events) > 0 {
-			q.Topics = [][]common.Hash{events}
+			Topics:    topics,
 		}
 		var logs []types.Log
 		err := c.call(ctx, fmt.Sprintf("logs %d-%d", start, end), func(ctx context.Context) (err error) {

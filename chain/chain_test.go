@@ -197,7 +197,7 @@ func TestBlocksAndLogs(t *testing.T) {
 	}
 
 	minted := bindings.NewNodeFactory().GetABI().Events["NodeMinted"].ID
-	logs, err := tc.c.FactoryLogs(ctx, 0, end, minted)
+	logs, err := tc.c.FactoryLogs(ctx, 0, end, []common.Hash{minted})
 	if err != nil || len(logs) != 1 {
 		t.Fatalf("NodeMinted logs: %d, %v", len(logs), err)
 	}

@@ -84,12 +84,31 @@ func (c *Client) FindMint(ctx context.Context, paymentRef common.Hash, from uint
 	if err != nil {
 		return Minted{}, false, err
 	}
-	logs, err := c.FactoryLogs(ctx, from, head, c.nf.GetABI().Events["NodeMinted"].ID)
+	logs, err := c.FactoryLogs(ctx, from, head, []common.Hash{c.nf.GetABI().Events["NodeMinted"].ID})
 	if err != nil {
 		return Minted{}, false, err
 	}
 	for i := range logs {
 		if m, ok := c.minted(&logs[i]); ok && m.PaymentRef == paymentRef {
+			return m, true, nil
+		}
+	}
+	return Minted{}, false, nil
+}
+
+// MintOf finds the NodeMinted event of node id, searching from block `from` to the head; found
+// is false when no such node was minted (or its block is not readable yet).
+func (c *Client) MintOf(ctx context.Context, id *big.Int, from uint64) (Minted, bool, error) {
+	head, err := c.HeadNumber(ctx)
+	if err != nil {
+		return Minted{}, false, err
+	}
+	logs, err := c.FactoryLogs(ctx, from, head, []common.Hash{c.nf.GetABI().Events["NodeMinted"].ID}, []common.Hash{common.BigToHash(id)})
+	if err != nil {
+		return Minted{}, false, err
+	}
+	for i := range logs {
+		if m, ok := c.minted(&logs[i]); ok && m.ID.Cmp(id) == 0 {
 			return m, true, nil
 		}
 	}
@@ -139,16 +158,19 @@ type Withdrawal struct {
 	Time     uint64 // the block's timestamp
 }
 
-// FactoryEvents are the NodeMinted and Withdrawn events of a block range, in chain order.
+// FactoryEvents are the NodeMinted, Withdrawn and Transferred events of a block range, in chain
+// order.
 type FactoryEvents struct {
-	Minted    []Minted
-	Withdrawn []Withdrawal
+	Minted      []Minted
+	Withdrawn   []Withdrawal
+	Transferred []*big.Int // ids of the nodes that changed hands
 }
 
-// Events reads the factory's NodeMinted and Withdrawn events from block from to block to.
+// Events reads the factory's NodeMinted, Withdrawn and Transferred events from block from to
+// block to.
 func (c *Client) Events(ctx context.Context, from, to uint64) (FactoryEvents, error) {
 	events := c.nf.GetABI().Events
-	logs, err := c.FactoryLogs(ctx, from, to, events["NodeMinted"].ID, events["Withdrawn"].ID)
+	logs, err := c.FactoryLogs(ctx, from, to, []common.Hash{events["NodeMinted"].ID, events["Withdrawn"].ID, events["Transferred"].ID})
 	if err != nil {
 		return FactoryEvents{}, err
 	}
@@ -157,6 +179,12 @@ func (c *Client) Events(ctx context.Context, from, to uint64) (FactoryEvents, er
 		l := &logs[i]
 		if m, ok := c.minted(l); ok {
 			out.Minted = append(out.Minted, m)
+			continue
+		}
+		if l.Topics[0] == events["Transferred"].ID {
+			if ev, err := c.nf.UnpackTransferredEvent(l); err == nil {
+				out.Transferred = append(out.Transferred, ev.Id)
+			}
 			continue
 		}
 		if ev, err := c.nf.UnpackWithdrawnEvent(l); err == nil {

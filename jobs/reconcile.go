@@ -26,8 +26,8 @@ type ReconcileSummary struct {
 
 // Reconcile brings the ledger in line with the chain, which is right where they differ: it
 // follows the factory's NodeMinted events (recording nodes nobody recorded, e.g. after a crash
-// or a mint made outside the service) and Withdrawn events (recording withdrawals), and sets
-// each touched node's owner and figures to nodeInfo's.
+// or a mint made outside the service), Withdrawn events (recording withdrawals) and Transferred
+// events, and sets each touched node's owner and figures to nodeInfo's.
 func (j *Jobs) Reconcile(ctx context.Context) (ReconcileSummary, error) {
 	unlock, ok, err := j.store.TryLock(ctx, store.LockReconcile)
 	if err != nil {
@@ -84,6 +84,9 @@ func (j *Jobs) Reconcile(ctx context.Context) (ReconcileSummary, error) {
 			sum.Withdrawals++
 		}
 		touched[w.ID.String()] = w.ID
+	}
+	for _, id := range events.Transferred {
+		touched[id.String()] = id
 	}
 	for _, id := range touched {
 		changed, err := j.syncNode(ctx, id)

@@ -125,3 +125,16 @@ func TestReconcileLeavesNodesOfAnUnsettledBatch(t *testing.T) {
 		t.Fatalf("node %+v, %v", after, err)
 	}
 }
+
+func TestReconcileFollowsTransfers(t *testing.T) {
+	e := newEnv(t)
+	e.pay(0, e.dc.Payments, priceOne)
+	mustPass(t, e.j)
+	mustReconcile(t, e.j)
+	e.send(e.dc.Buyers[0].Key, e.dc.Factory, factoryABI.PackTransfer(big.NewInt(1), e.buyer(4)), 0)
+	if sum := mustReconcile(t, e.j); sum.Synced != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	e.checkNodes(e.buyer(0), 0)
+	e.checkNodes(e.buyer(4), 1)
+}

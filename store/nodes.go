@@ -154,3 +154,13 @@ func insertNode(ctx context.Context, db sqlx.QueryerContext, n NewNode) (Node, b
 		n.ChainNodeID.String()))
 	return node, false, err
 }
+
+// NodeByChainID returns the node with chain node id id; ErrNotFound when the ledger has none.
+func (s *Store) NodeByChainID(ctx context.Context, id *big.Int) (_ Node, err error) {
+	defer wrap(&err, "NodeByChainID")
+	n, err := scanNode(s.db.QueryRowContext(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE chain_node_id = $1::numeric`, id.String()))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Node{}, ErrNotFound
+	}
+	return n, err
+}

@@ -385,7 +385,7 @@ func TestAuthRateLimits(t *testing.T) {
 			wantStatus(t, rec, http.StatusTooManyRequests)
 		}
 	}
-	for path, want := range map[string]string{"/api/auth/logout": "30", "/api/auth/verify": "20"} {
+	for path, want := range map[string]string{"/api/auth/logout": "30", "/api/auth/verify": "20", "/api/nodes/sync": "20"} {
 		if got := b.do(http.MethodPost, path, map[string]string{}).Header().Get("X-Ratelimit-Limit"); got != want {
 			t.Errorf("%s: limit %q, want %s", path, got, want)
 		}

@@ -59,6 +59,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	api.POST("/auth/verify", h.Verify, cacheControl(private), rl.limit("auth-verify", 20), h.SameOrigin)
 	api.POST("/auth/logout", h.Logout, cacheControl(private), rl.limit("auth-logout", 30), h.SameOrigin)
 	api.GET("/me", h.Me, cacheControl(private), rl.limit("me", 120))
+	api.POST("/nodes/sync", h.SyncNode, cacheControl(private), rl.limit("sync", 20), h.SameOrigin)
 
 	// The operator surface: not public, not in the OpenAPI document.
 	admin := api.Group("/admin", cacheControl(noStore), h.RequireAdmin)

@@ -42,6 +42,7 @@ contract NodeFactory {
     event NodeMinted(uint256 indexed id, address indexed owner, uint8 tier, bytes32 paymentRef);
     event Credited(uint256 indexed roundId, uint256 nodes, uint256 total);
     event Withdrawn(uint256 indexed id, address indexed owner, address to, uint256 amount);
+    event Transferred(uint256 indexed id, address indexed from, address indexed to);
     event Paused(bool paused);
     event RolesChanged(address owner, address minter, address distributor);
     event MaxPerWalletChanged(uint32 maxPerWallet);
@@ -147,7 +148,31 @@ contract NodeFactory {
         if (!ok) revert TransferFailed();
     }
 
-    /// @notice The nodes held by `wallet`, in minting order.
+    /// @notice Hands node `id` to `to`, with its balance. Only its owner may; never blocked by the
+    /// pause; `to` may not exceed the total per wallet.
+    function transfer(uint256 id, address to) external {
+        if (id == 0 || id > nodeCount) revert UnknownNode();
+        Meta storage m = metas[id];
+        if (msg.sender != m.owner) revert NotNodeOwner();
+        if (to == address(0)) revert ZeroAddress();
+        uint256[] storage dst = owned[to];
+        if (dst.length >= maxPerWallet) revert WalletFull();
+        uint256[] storage src = owned[msg.sender];
+        uint256 last = src.length - 1;
+        for (uint256 i; i <= last; ++i) {
+            if (src[i] == id) {
+                src[i] = src[last];
+                src.pop();
+                break;
+            }
+        }
+        dst.push(id);
+        m.owner = to;
+        emit Transferred(id, msg.sender, to);
+    }
+
+    /// @notice The nodes held by `wallet`, in minting order (a transfer moves the last one into
+    /// the place of the node that left).
     function nodesOf(address wallet) external view returns (uint256[] memory) {
         return owned[wallet];
     }
