@@ -222,11 +222,18 @@ func TestSendTwice(t *testing.T) {
 	if b.Nonce() != a.Nonce()+1 {
 		t.Fatalf("nonces %d then %d", a.Nonce(), b.Nonce())
 	}
-	// The stored bytes of a transaction sent before a crash can be sent again.
+	// The stored bytes of a transaction sent before a crash can be sent again: while it waits in
+	// the pool, and once it is mined.
 	for range 2 {
 		if err := tc.c.Send(t.Context(), a); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if _, err := tc.c.WaitMined(t.Context(), a.Hash(), 5*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if err := tc.c.Send(t.Context(), a); err != nil {
+		t.Fatalf("sending a mined transaction again: %v", err)
 	}
 	if err := tc.c.Send(t.Context(), b); err != nil {
 		t.Fatal(err)

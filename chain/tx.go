@@ -114,13 +114,23 @@ func (c *Client) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
 	return tip, new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(2)), tip), nil
 }
 
-// Send broadcasts tx. Sending a transaction the node already has is not an error, so a retry
-// after a crash can simply send the stored bytes again.
+// Send broadcasts tx. Sending a transaction the node already has, or has already mined, is not
+// an error, so a retry after a crash can simply send the stored bytes again.
 func (c *Client) Send(ctx context.Context, tx *types.Transaction) error {
 	return c.call(ctx, "send", func(ctx context.Context) error {
 		err := c.eth.SendTransaction(ctx, tx)
-		if err != nil && strings.Contains(strings.ToLower(err.Error()), "already known") {
+		if err == nil {
 			return nil
+		}
+		msg := strings.ToLower(err.Error())
+		if strings.Contains(msg, "already known") {
+			return nil
+		}
+		// Its nonce is used: by this very transaction (mined since), or by another one.
+		if strings.Contains(msg, "nonce too low") {
+			if _, rerr := c.eth.TransactionReceipt(ctx, tx.Hash()); rerr == nil {
+				return nil
+			}
 		}
 		return err
 	})
