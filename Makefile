@@ -4,6 +4,8 @@ FUZZTIME  ?= 20s
 # geth for the end-to-end tests; newer cmd/geth tags need a module the proxy here refuses.
 GETH_VERSION := v1.17.8
 GETH         := $(CURDIR)/.data/bin/geth-$(GETH_VERSION)
+# viem, for the test that signs in with a real wallet library.
+VIEM         := web/testdata/viem/node_modules/viem/package.json
 
 CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder SignerWallet
 
@@ -16,9 +18,13 @@ build:
 	$(GO) build -o nodeledger .
 
 # Tests need a PostgreSQL server: TEST_DATABASE_URL, or postgres@127.0.0.1:5432 with trust auth
-# (else each test package starts a private one), and geth, which this target installs.
-test: $(GETH)
+# (else each test package starts a private one), geth and viem, which this target installs.
+test: $(GETH) $(VIEM)
 	GETH=$(GETH) $(GO) test -race -count=1 ./...
+
+$(VIEM): web/testdata/viem/package-lock.json
+	cd web/testdata/viem && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 $(GETH):
 	mkdir -p $(dir $@)
