@@ -322,10 +322,10 @@ func TestEndToEndGeth(t *testing.T) {
 		sender := c.NewSender(mustKey(t, buyerKey), big.NewInt(1337))
 		value, _ := new(big.Int).SetString(price, 10)
 		payTo := common.HexToAddress(payments)
-		transact(t, c, sender, &payTo, nil, value)
-		r := transact(t, c, sender, nil, common.FromHex(bindings.ForwarderMetaData.Bin), nil)
+		transact(t, sender, &payTo, nil, value)
+		r := transact(t, sender, nil, common.FromHex(bindings.ForwarderMetaData.Bin), nil)
 		wallet := r.ContractAddress
-		transact(t, c, sender, &wallet, bindings.NewForwarder().PackPay(payTo), value)
+		transact(t, sender, &wallet, bindings.NewForwarder().PackPay(payTo), value)
 
 		// geth --dev mines a block a second: passes run until both payments are a node.
 		deadline := time.Now().Add(30 * time.Second)
@@ -381,18 +381,11 @@ func mustKey(t *testing.T, hexKey string) *ecdsa.PrivateKey {
 }
 
 // transact signs, sends and waits for a transaction that must succeed.
-func transact(t *testing.T, c *chain.Client, s *chain.Sender, to *common.Address, data []byte, value *big.Int) *types.Receipt {
+func transact(t *testing.T, s *chain.Sender, to *common.Address, data []byte, value *big.Int) *types.Receipt {
 	t.Helper()
-	tx, err := s.Sign(t.Context(), to, data, value)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Send(t.Context(), tx); err != nil {
-		t.Fatal(err)
-	}
-	r, err := c.WaitMined(t.Context(), tx.Hash(), 100*time.Millisecond)
+	r, err := s.Transact(t.Context(), to, data, value)
 	if err != nil || r.Status != types.ReceiptStatusSuccessful {
-		t.Fatalf("transaction %s: %v", tx.Hash(), err)
+		t.Fatalf("transaction to %v: %v", to, err)
 	}
 	return r
 }

@@ -81,19 +81,12 @@ func newTestChain(t *testing.T) *testChain {
 // transact signs, sends and waits for a call from s, and fails the test unless it succeeds.
 func (tc *testChain) transact(t *testing.T, s *Sender, to common.Address, data []byte, value *big.Int) *types.Receipt {
 	t.Helper()
-	tx, err := s.Sign(t.Context(), &to, data, value)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tc.c.Send(t.Context(), tx); err != nil {
-		t.Fatal(err)
-	}
-	r, err := tc.c.WaitMined(t.Context(), tx.Hash(), 5*time.Millisecond)
+	r, err := s.Transact(t.Context(), &to, data, value)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Status != types.ReceiptStatusSuccessful {
-		t.Fatalf("transaction %s reverted", tx.Hash())
+		t.Fatalf("transaction %s reverted", r.TxHash)
 	}
 	return r
 }
@@ -249,14 +242,7 @@ func TestPriceFeed(t *testing.T) {
 	tc := newTestChain(t)
 	agg := bindings.NewMockAggregator()
 	code := append(common.FromHex(bindings.MockAggregatorMetaData.Bin), agg.PackConstructor(8, "ETH / USD", big.NewInt(3141_59000000))...)
-	tx, err := tc.owner.Sign(t.Context(), nil, code, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tc.c.Send(t.Context(), tx); err != nil {
-		t.Fatal(err)
-	}
-	r, err := tc.c.WaitMined(t.Context(), tx.Hash(), 5*time.Millisecond)
+	r, err := tc.owner.Transact(t.Context(), nil, code, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

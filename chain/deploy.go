@@ -3,7 +3,6 @@ package chain
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -15,19 +14,12 @@ import (
 // distributor and total of nodes per wallet, waits for it to be mined and returns its address.
 func (c *Client) DeployFactory(ctx context.Context, s *Sender, minter, distributor common.Address, maxPerWallet uint32) (common.Address, error) {
 	code := append(common.FromHex(bindings.NodeFactoryMetaData.Bin), c.nf.PackConstructor(minter, distributor, maxPerWallet)...)
-	tx, err := s.Sign(ctx, nil, code, nil)
-	if err != nil {
-		return common.Address{}, err
-	}
-	if err := c.Send(ctx, tx); err != nil {
-		return common.Address{}, err
-	}
-	r, err := c.WaitMined(ctx, tx.Hash(), 200*time.Millisecond)
+	r, err := s.Transact(ctx, nil, code, nil)
 	if err != nil {
 		return common.Address{}, err
 	}
 	if r.Status != types.ReceiptStatusSuccessful {
-		return common.Address{}, fmt.Errorf("deploying the factory reverted (tx %s)", tx.Hash())
+		return common.Address{}, fmt.Errorf("deploying the factory reverted (tx %s)", r.TxHash)
 	}
 	return r.ContractAddress, nil
 }

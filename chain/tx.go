@@ -85,6 +85,30 @@ func (s *Sender) Sign(ctx context.Context, to *common.Address, data []byte, valu
 	return tx, nil
 }
 
+// Transact signs a transaction from the sender, sends it and waits for its receipt (polling
+// every 10 ms at first, then less often): for one-off transactions such as a deployment. The
+// passes do not use it: they store what they sign before they send it.
+func (s *Sender) Transact(ctx context.Context, to *common.Address, data []byte, value *big.Int) (*types.Receipt, error) {
+	tx, err := s.Sign(ctx, to, data, value)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.c.Send(ctx, tx); err != nil {
+		return nil, err
+	}
+	for wait := 10 * time.Millisecond; ; wait = min(2*wait, time.Second) {
+		r, err := s.c.Receipt(ctx, tx.Hash())
+		if !errors.Is(err, ErrNotMined) {
+			return r, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for %s: %w", tx.Hash(), ctx.Err())
+		case <-time.After(wait):
+		}
+	}
+}
+
 // ResetNonce makes the next Sign ask the chain for the nonce again, after a transaction signed
 // earlier was dropped or replaced.
 func (s *Sender) ResetNonce() {

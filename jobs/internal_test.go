@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -25,14 +24,7 @@ var forwarderABI = bindings.NewForwarder()
 // deployForwarder deploys a minimal contract wallet from buyer 0.
 func (e *env) deployForwarder() common.Address {
 	e.t.Helper()
-	tx, err := e.c.NewSender(e.dc.Buyers[0].Key, e.dc.ChainID()).Sign(e.t.Context(), nil, common.FromHex(bindings.ForwarderMetaData.Bin), nil)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if err := e.c.Send(e.t.Context(), tx); err != nil {
-		e.t.Fatal(err)
-	}
-	r, err := e.c.WaitMined(e.t.Context(), tx.Hash(), 20*time.Millisecond)
+	r, err := e.c.NewSender(e.dc.Buyers[0].Key, e.dc.ChainID()).Transact(e.t.Context(), nil, common.FromHex(bindings.ForwarderMetaData.Bin), nil)
 	if err != nil || r.Status != types.ReceiptStatusSuccessful {
 		e.t.Fatalf("deploying the forwarder: %v", err)
 	}

@@ -95,19 +95,11 @@ func (e *env) restart() *Jobs {
 // pay sends wei from dev buyer i (0-based among the buyers) to `to` and waits until it is mined.
 func (e *env) pay(i int, to common.Address, wei *big.Int) common.Hash {
 	e.t.Helper()
-	s := e.c.NewSender(e.dc.Buyers[i].Key, e.dc.ChainID())
-	tx, err := s.Sign(e.t.Context(), &to, nil, wei)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if err := e.c.Send(e.t.Context(), tx); err != nil {
-		e.t.Fatal(err)
-	}
-	r, err := e.c.WaitMined(e.t.Context(), tx.Hash(), 20*time.Millisecond)
+	r, err := e.c.NewSender(e.dc.Buyers[i].Key, e.dc.ChainID()).Transact(e.t.Context(), &to, nil, wei)
 	if err != nil || r.Status != types.ReceiptStatusSuccessful {
-		e.t.Fatalf("payment %s: %v", tx.Hash(), err)
+		e.t.Fatalf("payment from buyer %d: %v", i, err)
 	}
-	return tx.Hash()
+	return r.TxHash
 }
 
 // buyer is the address of dev buyer i.

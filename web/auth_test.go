@@ -343,18 +343,8 @@ func TestMeShowsNodesTheLedgerHasNotRecorded(t *testing.T) {
 	dc, c := startDevChain(t)
 	buyer := dc.Buyers[0]
 	// Two nodes on chain; the ledger knows one.
-	to := dc.Factory
 	for i := range 2 {
-		tx, err := c.NewSender(dc.Minter.Key, dc.ChainID()).Sign(t.Context(), &to, c.MintData(buyer.Address, 1, common.Hash{byte(i + 1)}), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.Send(t.Context(), tx); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.WaitMined(t.Context(), tx.Hash(), 20*time.Millisecond); err != nil {
-			t.Fatal(err)
-		}
+		transact(t, dc, c, dc.Minter.Key, &dc.Factory, c.MintData(buyer.Address, 1, common.Hash{byte(i + 1)}), nil)
 	}
 	storetest.Node(t, db, "1", strings.ToLower(buyer.Address.Hex()), t0)
 	s := authServer(t, handlers.Config{Chain: c})
@@ -400,17 +390,7 @@ func TestSignInAsAContractWallet(t *testing.T) {
 	dc, c := startDevChain(t)
 	owner := dc.Buyers[1]
 	code := append(common.FromHex(bindings.SignerWalletMetaData.Bin), bindings.NewSignerWallet().PackConstructor(owner.Address)...)
-	tx, err := c.NewSender(owner.Key, dc.ChainID()).Sign(t.Context(), nil, code, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Send(t.Context(), tx); err != nil {
-		t.Fatal(err)
-	}
-	r, err := c.WaitMined(t.Context(), tx.Hash(), 20*time.Millisecond)
-	if err != nil || r.Status != 1 {
-		t.Fatalf("deploying the wallet: %v", err)
-	}
+	r := transact(t, dc, c, owner.Key, nil, code, nil)
 	wallet := strings.ToLower(r.ContractAddress.Hex())
 	s := authServer(t, handlers.Config{Chain: c})
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"crypto/ecdsa"
 	"math/big"
 	"net/http"
 	"strings"
@@ -27,21 +28,20 @@ func startDevChain(t *testing.T) (*devchain.Chain, *chain.Client) {
 	return dc, chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
 }
 
-// fundFactory sends wei from a dev buyer to the factory's receive() and waits for it to be mined.
+// transact sends a transaction from key on the dev chain and fails the test unless it succeeds.
+func transact(t *testing.T, dc *devchain.Chain, c *chain.Client, key *ecdsa.PrivateKey, to *common.Address, data []byte, value *big.Int) *types.Receipt {
+	t.Helper()
+	r, err := c.NewSender(key, dc.ChainID()).Transact(t.Context(), to, data, value)
+	if err != nil || r.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("transaction to %v: %v", to, err)
+	}
+	return r
+}
+
+// fundFactory sends wei from a dev buyer to the factory's receive().
 func fundFactory(t *testing.T, dc *devchain.Chain, c *chain.Client, wei int64) {
 	t.Helper()
-	s := c.NewSender(dc.Buyers[0].Key, dc.ChainID())
-	to := dc.Factory
-	tx, err := s.Sign(t.Context(), &to, nil, big.NewInt(wei))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Send(t.Context(), tx); err != nil {
-		t.Fatal(err)
-	}
-	if r, err := c.WaitMined(t.Context(), tx.Hash(), 20*time.Millisecond); err != nil || r.Status != types.ReceiptStatusSuccessful {
-		t.Fatalf("funding the factory: %v", err)
-	}
+	transact(t, dc, c, dc.Buyers[0].Key, &dc.Factory, nil, big.NewInt(wei))
 }
 
 type coverBody struct {

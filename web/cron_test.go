@@ -109,21 +109,11 @@ func TestCronCreditRoute(t *testing.T) {
 	})
 	t.Run("a round for the due nodes", func(t *testing.T) {
 		// A node minted on chain and due for credit.
-		to := dc.Factory
-		tx, err := c.NewSender(dc.Minter.Key, dc.ChainID()).Sign(t.Context(), &to, c.MintData(dc.Buyers[0].Address, 1, common.Hash{1}), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.Send(t.Context(), tx); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.WaitMined(t.Context(), tx.Hash(), 20*time.Millisecond); err != nil {
-			t.Fatal(err)
-		}
+		tx := transact(t, dc, c, dc.Minter.Key, &dc.Factory, c.MintData(dc.Buyers[0].Address, 1, common.Hash{1}), nil)
 		storetest.Tier(t, db, 1, "One", "1", true)
 		past := time.Now().Add(-time.Minute)
 		if _, _, err := db.InsertNode(t.Context(), store.NewNode{ChainNodeID: big.NewInt(1), Tier: 1, Owner: strings.ToLower(dc.Buyers[0].Address.Hex()),
-			PriceWei: big.NewInt(1), MintTx: strings.ToLower(tx.Hash().Hex()), NextCreditAt: &past}); err != nil {
+			PriceWei: big.NewInt(1), MintTx: strings.ToLower(tx.TxHash.Hex()), NextCreditAt: &past}); err != nil {
 			t.Fatal(err)
 		}
 		rec := s.do(t, http.MethodGet, "/api/cron/credit", "", "X-Cron-Key", key)

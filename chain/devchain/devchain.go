@@ -332,8 +332,14 @@ func (c *Chain) Pending() int {
 }
 
 // Fork makes block parent the head again: the next Commit builds on it, replacing the blocks
-// that followed, as a reorg does.
-func (c *Chain) Fork(parent common.Hash) error { return c.beacon.Fork(parent) }
+// that followed, as a reorg does. It returns once the transaction pool has caught up with the
+// new head, so that a transaction sent next is judged against it.
+func (c *Chain) Fork(parent common.Hash) error {
+	if err := c.beacon.Fork(parent); err != nil {
+		return err
+	}
+	return c.eth.TxPool().Sync()
+}
 
 // splitRPCAddr splits addr into the node's HTTP host and port, and checks the port is free.
 func splitRPCAddr(addr string) (host string, port int, err error) {
