@@ -9,7 +9,7 @@ VIEM         := web/testdata/viem/node_modules/viem/package.json
 
 CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder SignerWallet
 
-.PHONY: run build test lint fuzz contracts clean
+.PHONY: run build test lint fuzz contracts generate static clean
 
 run:
 	$(GO) run .
@@ -49,6 +49,16 @@ contracts:
 		$(GO) tool abigen --v2 --pkg bindings --type $$c --abi chain/contracts/build/$$c.abi \
 			--bin chain/contracts/build/$$c.bin --out chain/bindings/$$(echo $$c | tr A-Z a-z).go || exit 1; \
 	done
+
+# Regenerates the committed Go code of the templ components (views/*_templ.go); CI fails when
+# it differs from what is committed.
+generate:
+	$(GO) tool templ generate -path ./views
+
+# Vendors the pinned front-end packages into static/ (embedded in the binary).
+static:
+	cd static && npm ci --no-audit --no-fund --loglevel=error
+	cp static/node_modules/htmx.org/dist/htmx.min.js static/htmx.min.js
 
 clean:
 	rm -rf .data nodeledger

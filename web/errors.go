@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
 	"nodeledger/store"
+	"nodeledger/views"
 )
 
 // errorBody is the envelope of every failure.
@@ -59,9 +61,14 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		if c.Response().Header().Get(echo.HeaderCacheControl) != private {
 			c.Response().Header().Set(echo.HeaderCacheControl, noStore)
 		}
-		if c.Request().Method == http.MethodHead {
+		switch {
+		case c.Request().Method == http.MethodHead:
 			err = c.NoContent(status)
-		} else {
+		case wantsPage(c.Request()):
+			c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+			c.Response().WriteHeader(status)
+			err = views.ErrorPage(status, msg).Render(c.Request().Context(), c.Response())
+		default:
 			err = c.JSON(status, errorBody{msg})
 		}
 		if err != nil {
@@ -91,6 +98,13 @@ func classify(err error) (status int, msg string, deliberate bool) {
 	default:
 		return http.StatusInternalServerError, message(http.StatusInternalServerError), false
 	}
+}
+
+// wantsPage tells a browser's page request, answered in HTML, from the API and the probes,
+// answered with the JSON envelope.
+func wantsPage(r *http.Request) bool {
+	p := r.URL.Path
+	return !strings.HasPrefix(p, "/api/") && p != "/api" && p != "/healthz" && p != "/readyz"
 }
 
 // panicError carries a recovered panic and its stack to the log.

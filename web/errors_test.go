@@ -27,7 +27,6 @@ func TestErrorEnvelope(t *testing.T) {
 		message            string
 	}{
 		{"unknown route", http.MethodGet, "/api/nope", http.StatusNotFound, "There is nothing at this address."},
-		{"unknown page", http.MethodGet, "/nope", http.StatusNotFound, "There is nothing at this address."},
 		{"wrong method", http.MethodPost, "/api/stats", http.StatusMethodNotAllowed, "This method is not allowed here."},
 		{"panic", http.MethodGet, "/api/test/panic", http.StatusInternalServerError, "Something went wrong on our side; please retry in a little while."},
 		{"unexpected error", http.MethodGet, "/api/test/fail", http.StatusInternalServerError, "Something went wrong on our side; please retry in a little while."},

@@ -25,6 +25,7 @@ const (
 	cacheCover  = "public, max-age=0, s-maxage=5"
 	cacheDoc    = "public, max-age=300"
 	noStore     = "no-store"
+	noCache     = "no-cache"          // pages: always revalidated, so they show the ledger as it is
 	private     = "private, no-store" // anything behind a session
 )
 
@@ -32,6 +33,11 @@ const (
 func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	e.GET("/healthz", h.Healthz, cacheControl(noStore))
 	e.GET("/readyz", h.Readyz, cacheControl(noStore))
+
+	// Pages and their htmx partials, rendered by the same handlers' calls as the JSON routes.
+	e.GET("/", h.OverviewPage, cacheControl(noCache))
+	e.GET("/partials/stats", h.StatsPartial, cacheControl(noCache))
+	e.GET("/static/:hash/:name", h.Static)
 
 	api := e.Group("/api")
 	api.GET("/openapi.json", func(c echo.Context) error {

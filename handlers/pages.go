@@ -1,0 +1,84 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/static"
+	"nodeledger/views"
+)
+
+// render writes a templ component as the HTML answer, rendered with the request's context.
+func render(c echo.Context, status int, t templ.Component) error {
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().WriteHeader(status)
+	return t.Render(c.Request().Context(), c.Response())
+}
+
+// OverviewPage answers GET /: stats, cover, price, tiers and the latest rounds.
+func (h *Handlers) OverviewPage(c echo.Context) error {
+	o, err := h.overview(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.OverviewPage(o))
+}
+
+// StatsPartial answers GET /partials/stats: the part of the overview htmx refreshes.
+func (h *Handlers) StatsPartial(c echo.Context) error {
+	o, err := h.overview(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.OverviewStats(o))
+}
+
+// overview gathers the overview with the calls its JSON twins make (/api/stats, /api/cover,
+// /api/price, /api/tiers, /api/distributions). A chain that cannot be read shows as such.
+func (h *Handlers) overview(ctx context.Context) (views.Overview, error) {
+	o := views.Overview{Now: time.Now()}
+	var err error
+	if o.Stats, err = h.stats.get(ctx); err != nil {
+		return o, err
+	}
+	if o.Tiers, err = h.store.Tiers(ctx); err != nil {
+		return o, err
+	}
+	if o.Rounds, err = h.store.Distributions(ctx, 10); err != nil {
+		return o, err
+	}
+	if o.USD, err = h.price.get(ctx); err != nil {
+		return o, err
+	}
+	if h.cfg.Chain != nil {
+		o.Contract = strings.ToLower(h.cfg.Chain.Factory().Hex())
+		if cv, err := h.readCover(ctx); err == nil {
+			o.Cover = &cv
+		}
+	}
+	return o, nil
+}
+
+// Static answers GET /static/{hash}/{name}: an embedded file, cached for a year since its URL
+// changes with its content.
+func (h *Handlers) Static(c echo.Context) error {
+	name := c.Param("name")
+	b, ok := static.Open(c.Param("hash"), name)
+	if !ok {
+		return echo.ErrNotFound
+	}
+	c.Response().Header().Set(echo.HeaderCacheControl, "public, max-age=31536000, immutable")
+	ctype := "application/octet-stream"
+	switch {
+	case strings.HasSuffix(name, ".js"):
+		ctype = "text/javascript; charset=utf-8"
+	case strings.HasSuffix(name, ".css"):
+		ctype = "text/css; charset=utf-8"
+	}
+	return c.Blob(http.StatusOK, ctype, b)
+}

@@ -1,0 +1,170 @@
+package web
+
+import (
+	"bytes"
+	"math/big"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/chain"
+	"nodeledger/handlers"
+	"nodeledger/static"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+	"nodeledger/views"
+)
+
+// page parses an HTML answer.
+func page(t *testing.T, body *bytes.Buffer) *goquery.Document {
+	t.Helper()
+	doc, err := goquery.NewDocumentFromReader(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func text(doc *goquery.Document, testid string) string {
+	return strings.TrimSpace(doc.Find(`[data-testid="` + testid + `"]`).Text())
+}
+
+func TestOverviewComponent(t *testing.T) {
+	usd := 3141.5
+	wei := func(s string) *big.Int { x, _ := new(big.Int).SetString(s, 10); return x }
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	o := views.Overview{
+		Stats:    store.Stats{TotalNodes: 12, Operators: 3, TotalDistributedWei: wei("1500000000000000001"), Distributed24hWei: wei("0")},
+		Cover:    &chain.Cover{Balance: wei("2000000000000000000"), Outstanding: wei("500000000000000000"), Paused: true},
+		Contract: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+		USD:      &usd,
+		Tiers: []store.Tier{{ID: 1, Label: "Standard", PriceWei: wei("100000000000000000"), MaxPerWallet: 5, PayoutBps: 10000, OnSale: true},
+			{ID: 2, Label: "Pro", PriceWei: wei("1000000000000000000"), MaxPerWallet: 2, PayoutBps: 12500}},
+		Rounds: []store.Distribution{{ID: 7, TotalWei: wei("250000000000000000"), NodeCount: 4, Status: "confirmed", CreatedAt: now.Add(-3 * time.Hour)}},
+		Now:    now,
+	}
+	var buf bytes.Buffer
+	if err := views.OverviewPage(o).Render(t.Context(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	doc := page(t, &buf)
+	if got := text(doc, "total-nodes"); got != "12" {
+		t.Errorf("total nodes %q", got)
+	}
+	if got := text(doc, "price"); got != "$3141.50" {
+		t.Errorf("price %q", got)
+	}
+	cover := text(doc, "cover")
+	for _, want := range []string{"covered", "minting paused", "holds 2 ETH, owes 0.5 ETH", "0x5fbd…0aa3"} {
+		if !strings.Contains(cover, want) {
+			t.Errorf("cover %q lacks %q", cover, want)
+		}
+	}
+	if !strings.Contains(text(doc, "stats"), "1.500000000000000001") {
+		t.Errorf("distributed total not exact: %q", text(doc, "stats"))
+	}
+	rows := doc.Find(`[data-testid="tiers"] tbody tr`)
+	if rows.Length() != 2 || !strings.Contains(rows.Eq(0).Text(), "0.1") || !strings.Contains(rows.Eq(1).Text(), "not on sale") {
+		t.Errorf("tiers %q", rows.Text())
+	}
+	round := doc.Find(`[data-testid="rounds"] tbody tr`)
+	if round.Length() != 1 || !strings.Contains(round.Text(), "0.25") || !strings.Contains(round.Text(), "3 hours ago") {
+		t.Errorf("rounds %q", round.Text())
+	}
+	if title, _ := round.Find("td[title]").Last().Attr("title"); title != "2026-05-01 09:00:00 UTC" {
+		t.Errorf("time tooltip %q", title)
+	}
+	if sel := doc.Find("section#stats"); sel.AttrOr("hx-get", "") != "/partials/stats" || sel.AttrOr("hx-trigger", "") != "every 10s" {
+		t.Error("the stats do not refresh themselves")
+	}
+}
+
+func TestOverviewPage(t *testing.T) {
+	storetest.Reset(t, db)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	storetest.Node(t, db, "1", alice, t0)
+
+	t.Run("without a chain", func(t *testing.T) {
+		s := newServer(t, handlers.Config{})
+		rec := s.get(t, "/")
+		wantStatus(t, rec, http.StatusOK)
+		if ct := rec.Header().Get("Content-Type"); ct != echo.MIMETextHTMLCharsetUTF8 {
+			t.Fatalf("Content-Type %q", ct)
+		}
+		if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe") {
+			t.Fatalf("CSP %q", csp)
+		}
+		doc := page(t, rec.Body)
+		if text(doc, "total-nodes") != "1" || text(doc, "no-rounds") == "" || !strings.Contains(text(doc, "cover"), "chain unreadable") ||
+			!strings.Contains(text(doc, "price"), "no quote") {
+			t.Fatalf("page %q", doc.Find("main").Text())
+		}
+		// Every script and stylesheet is ours.
+		doc.Find("script, link[rel=stylesheet]").Each(func(_ int, sel *goquery.Selection) {
+			src := sel.AttrOr("src", sel.AttrOr("href", ""))
+			if !strings.HasPrefix(src, "/static/") {
+				t.Errorf("foreign asset %q", src)
+			}
+		})
+	})
+	t.Run("with the dev chain", func(t *testing.T) {
+		_, c := startDevChain(t)
+		doc := page(t, newServer(t, handlers.Config{Chain: c, Price: c}).get(t, "/").Body)
+		if cover := text(doc, "cover"); !strings.Contains(cover, "covered") || strings.Contains(cover, "unreadable") {
+			t.Fatalf("cover %q", cover)
+		}
+	})
+	t.Run("the stats partial is a fragment", func(t *testing.T) {
+		rec := newServer(t, handlers.Config{}).get(t, "/partials/stats")
+		wantStatus(t, rec, http.StatusOK)
+		body := rec.Body.String()
+		if strings.Contains(body, "<html") || !strings.Contains(body, `data-testid="stats"`) {
+			t.Fatalf("partial %s", body)
+		}
+	})
+}
+
+func TestStaticFiles(t *testing.T) {
+	s := newServer(t, handlers.Config{})
+	for _, name := range []string{"htmx.min.js", "style.css"} {
+		rec := s.get(t, static.URL(name))
+		wantStatus(t, rec, http.StatusOK)
+		if rec.Header().Get("Cache-Control") != "public, max-age=31536000, immutable" || rec.Body.Len() < 1000 {
+			t.Fatalf("%s: %v, %d bytes", name, rec.Header(), rec.Body.Len())
+		}
+	}
+	wantStatus(t, s.get(t, "/static/000000000000/htmx.min.js"), http.StatusNotFound)
+}
+
+func TestErrorPages(t *testing.T) {
+	s := newServer(t, handlers.Config{})
+	s.e.GET("/test/panic", func(echo.Context) error { panic("secret page detail") })
+	for path, want := range map[string]struct {
+		status int
+		msg    string
+	}{
+		"/nope":       {http.StatusNotFound, messages[http.StatusNotFound]},
+		"/test/panic": {http.StatusInternalServerError, messages[http.StatusInternalServerError]},
+	} {
+		rec := s.get(t, path)
+		wantStatus(t, rec, want.status)
+		if !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+			t.Fatalf("%s: Content-Type %q", path, rec.Header().Get("Content-Type"))
+		}
+		doc := page(t, rec.Body)
+		got := text(doc, "error")
+		if !strings.Contains(got, strconv.Itoa(want.status)) || !strings.Contains(got, want.msg) {
+			t.Fatalf("%s: error page %q", path, got)
+		}
+		if strings.Contains(doc.Text(), "secret") {
+			t.Fatalf("%s leaks detail", path)
+		}
+	}
+	// The API keeps its JSON envelope.
+	checkEnvelope(t, s.get(t, "/api/nope"))
+}
