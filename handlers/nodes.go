@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/store"
+	"nodeledger/views"
 )
 
 // NodesOfWallet answers GET /api/nodes/{address}: the wallet's nodes, oldest first.
@@ -31,35 +33,42 @@ const (
 
 // Node answers GET /api/node/{id}: id is a chain node id or, failing that, a ledger row id.
 func (h *Handlers) Node(c echo.Context) error {
-	id, err := parseNodeID(c.Param("id"))
-	if err != nil {
-		return err
-	}
-	limit, err := parseLimit(c.QueryParam("limit"), c.QueryParams().Has("limit"), nodeListDefault, nodeListMax)
-	if err != nil {
-		return err
-	}
-	ctx := c.Request().Context()
-	n, err := h.store.Node(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return errorf(http.StatusNotFound, fmt.Sprintf("No node has the id %s.", id))
-	}
-	if err != nil {
-		return err
-	}
-	credits, err := h.store.Credits(ctx, n.ID, limit)
-	if err != nil {
-		return err
-	}
-	withdrawals, err := h.store.Withdrawals(ctx, n.ID, limit)
+	d, err := h.nodeDetail(c)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, nodeDetailJSON{
-		nodeJSON:    toNodeJSON(n),
-		Owner:       &n.Owner,
-		PriceWei:    n.PriceWei.String(),
-		Credits:     mapSlice(credits, toCreditJSON),
-		Withdrawals: mapSlice(withdrawals, toWithdrawalJSON),
+		nodeJSON:    toNodeJSON(d.Node),
+		Owner:       &d.Node.Owner,
+		PriceWei:    d.Node.PriceWei.String(),
+		Credits:     mapSlice(d.Credits, toCreditJSON),
+		Withdrawals: mapSlice(d.Withdrawals, toWithdrawalJSON),
 	})
+}
+
+// nodeDetail reads the node of the request's id with its credits and withdrawals (limit each,
+// newest first): what /api/node/{id} and /node/{id} show.
+func (h *Handlers) nodeDetail(c echo.Context) (views.NodeDetail, error) {
+	id, err := parseNodeID(c.Param("id"))
+	if err != nil {
+		return views.NodeDetail{}, err
+	}
+	limit, err := parseLimit(c.QueryParam("limit"), c.QueryParams().Has("limit"), nodeListDefault, nodeListMax)
+	if err != nil {
+		return views.NodeDetail{}, err
+	}
+	ctx := c.Request().Context()
+	d := views.NodeDetail{Now: time.Now()}
+	d.Node, err = h.store.Node(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return d, errorf(http.StatusNotFound, fmt.Sprintf("No node has the id %s.", id))
+	}
+	if err != nil {
+		return d, err
+	}
+	if d.Credits, err = h.store.Credits(ctx, d.Node.ID, limit); err != nil {
+		return d, err
+	}
+	d.Withdrawals, err = h.store.Withdrawals(ctx, d.Node.ID, limit)
+	return d, err
 }

@@ -82,3 +82,57 @@ func (h *Handlers) Static(c echo.Context) error {
 	}
 	return c.Blob(http.StatusOK, ctype, b)
 }
+
+// NodePage answers GET /node/{id}: what /api/node/{id} shows, with the owner read from the chain.
+func (h *Handlers) NodePage(c echo.Context) error {
+	d, err := h.nodeDetail(c)
+	if err != nil {
+		return err
+	}
+	if h.cfg.Chain != nil {
+		if info, err := h.cfg.Chain.NodeInfo(c.Request().Context(), d.Node.ChainNodeID); err == nil {
+			owner := strings.ToLower(info.Owner.Hex())
+			d.ChainOwner = &owner
+		}
+	}
+	return render(c, http.StatusOK, views.NodePage(d))
+}
+
+// WalletPage answers GET /wallet/{address}: the wallet's nodes, as /api/nodes/{address}.
+func (h *Handlers) WalletPage(c echo.Context) error {
+	owner, err := parseAddress(c.Param("address"))
+	if err != nil {
+		return err
+	}
+	nodes, err := h.store.NodesByOwner(c.Request().Context(), owner)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.WalletPage(views.Wallet{Address: owner, Nodes: nodes}))
+}
+
+// WalletSearch answers GET /wallet?address=: the search form's target, which sends the browser
+// on to the wallet's page.
+func (h *Handlers) WalletSearch(c echo.Context) error {
+	owner, err := parseAddress(strings.TrimSpace(c.QueryParam("address")))
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/wallet/"+owner)
+}
+
+// distributionsPageDefault is how many rounds the page shows before "Show more".
+const distributionsPageDefault = 20
+
+// DistributionsPage answers GET /distributions?limit=: rounds newest first, as /api/distributions.
+func (h *Handlers) DistributionsPage(c echo.Context) error {
+	limit, err := parseLimit(c.QueryParam("limit"), c.QueryParams().Has("limit"), distributionsPageDefault, distributionsMax)
+	if err != nil {
+		return err
+	}
+	rounds, err := h.store.Distributions(c.Request().Context(), limit)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.DistributionsPage(views.Rounds{Rounds: rounds, Limit: limit, Now: time.Now()}))
+}

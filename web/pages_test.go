@@ -168,3 +168,59 @@ func TestErrorPages(t *testing.T) {
 	// The API keeps its JSON envelope.
 	checkEnvelope(t, s.get(t, "/api/nope"))
 }
+
+func TestNodeWalletAndDistributionsPages(t *testing.T) {
+	storetest.Reset(t, db)
+	row := storetest.Node(t, db, "5", alice, t0)
+	d := storetest.Distribution(t, db, "250000000000000000", "confirmed", t0, &t0)
+	storetest.Credit(t, db, d, row, "1000000000000000", t0)
+	storetest.Withdrawal(t, db, row, "3", bob, t0)
+	s := newServer(t, handlers.Config{})
+
+	t.Run("node", func(t *testing.T) {
+		rec := s.get(t, "/node/5")
+		wantStatus(t, rec, http.StatusOK)
+		doc := page(t, rec.Body)
+		if got := text(doc, "balance"); got != "0.000000000000000007" {
+			t.Fatalf("balance %q", got)
+		}
+		if !strings.Contains(text(doc, "owner"), "ledger; chain unreadable") {
+			t.Fatalf("owner %q", text(doc, "owner"))
+		}
+		if c := doc.Find(`[data-testid="credits"] tbody tr`); c.Length() != 1 || !strings.Contains(c.Text(), "0.001") {
+			t.Fatalf("credits %q", c.Text())
+		}
+		if w := doc.Find(`[data-testid="withdrawals"] tbody tr`); w.Length() != 1 || !strings.Contains(w.Text(), "sent") {
+			t.Fatalf("withdrawals %q", w.Text())
+		}
+		wantStatus(t, s.get(t, "/node/999"), http.StatusNotFound)
+		wantStatus(t, s.get(t, "/node/abc"), http.StatusBadRequest)
+	})
+	t.Run("wallet, and the search form without JavaScript", func(t *testing.T) {
+		rec := s.get(t, "/wallet?address="+strings.ToUpper(alice[2:]))
+		wantStatus(t, rec, http.StatusBadRequest) // no 0x: not an address
+		rec = s.get(t, "/wallet?address=0x"+strings.ToUpper(alice[2:]))
+		wantStatus(t, rec, http.StatusSeeOther)
+		if loc := rec.Header().Get("Location"); loc != "/wallet/"+alice {
+			t.Fatalf("Location %q", loc)
+		}
+		doc := page(t, s.get(t, "/wallet/"+alice).Body)
+		if rows := doc.Find(`[data-testid="wallet-nodes"] tbody tr`); rows.Length() != 1 || rows.Find("a").AttrOr("href", "") != "/node/5" {
+			t.Fatalf("wallet nodes %q", rows.Text())
+		}
+		if text(page(t, s.get(t, "/wallet/"+bob).Body), "no-nodes") == "" {
+			t.Fatal("an empty wallet says nothing")
+		}
+	})
+	t.Run("distributions", func(t *testing.T) {
+		doc := page(t, s.get(t, "/distributions").Body)
+		if rows := doc.Find(`[data-testid="rounds"] tbody tr`); rows.Length() != 1 || !strings.Contains(rows.Text(), "0.25") {
+			t.Fatalf("rounds %q", rows.Text())
+		}
+		doc = page(t, s.get(t, "/distributions?limit=1").Body)
+		if doc.Find(`[data-testid="more"]`).AttrOr("href", "") != "/distributions?limit=2" {
+			t.Fatal("no way to widen the page")
+		}
+		wantStatus(t, s.get(t, "/distributions?limit=0"), http.StatusBadRequest)
+	})
+}

@@ -37,6 +37,10 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	// Pages and their htmx partials, rendered by the same handlers' calls as the JSON routes.
 	e.GET("/", h.OverviewPage, cacheControl(noCache))
 	e.GET("/partials/stats", h.StatsPartial, cacheControl(noCache))
+	e.GET("/node/:id", h.NodePage, cacheControl(noCache))
+	e.GET("/wallet", h.WalletSearch, cacheControl(noCache))
+	e.GET("/wallet/:address", h.WalletPage, cacheControl(noCache))
+	e.GET("/distributions", h.DistributionsPage, cacheControl(noCache))
 	e.GET("/static/:hash/:name", h.Static)
 
 	api := e.Group("/api")
