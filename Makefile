@@ -4,8 +4,10 @@ FUZZTIME  ?= 20s
 # geth for the end-to-end tests; newer cmd/geth tags need a module the proxy here refuses.
 GETH_VERSION := v1.17.8
 GETH         := $(CURDIR)/.data/bin/geth-$(GETH_VERSION)
-# viem, for the test that signs in with a real wallet library.
+# viem, for the test that signs in with a real wallet library; playwright-core for the browser
+# tests (they drive Debian's chromium, which .ci/run installs).
 VIEM         := web/testdata/viem/node_modules/viem/package.json
+BROWSER      := web/testdata/browser/node_modules/playwright-core/package.json
 
 CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder SignerWallet
 
@@ -18,9 +20,14 @@ build:
 	$(GO) build -o nodeledger .
 
 # Tests need a PostgreSQL server: TEST_DATABASE_URL, or postgres@127.0.0.1:5432 with trust auth
-# (else each test package starts a private one), geth and viem, which this target installs.
-test: $(GETH) $(VIEM)
+# (else each test package starts a private one), geth and the npm packages, which this target
+# installs, and chromium (Debian's package). Browser screenshots land in .data/artifacts/browser.
+test: $(GETH) $(VIEM) $(BROWSER)
 	GETH=$(GETH) $(GO) test -race -count=1 ./...
+
+$(BROWSER): web/testdata/browser/package-lock.json
+	cd web/testdata/browser && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 $(VIEM): web/testdata/viem/package-lock.json
 	cd web/testdata/viem && npm ci --no-audit --no-fund --loglevel=error

@@ -1,0 +1,75 @@
+package web
+
+import (
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"nodeledger/chain"
+	"nodeledger/chain/devchain"
+	"nodeledger/handlers"
+	"nodeledger/jobs"
+	"nodeledger/store/storetest"
+)
+
+// chromiumPath is Debian's chromium, which .ci/run installs; CHROMIUM overrides it.
+func chromiumPath(t *testing.T) string {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	t.Fatal("chromium not found: .ci/run installs Debian's chromium, or set CHROMIUM")
+	return ""
+}
+
+// TestBrowser runs the Playwright tests of web/testdata/browser in headless Chromium against the
+// real handlers, the package's database and an in-process dev chain. Screenshots go to
+// .data/artifacts/browser.
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests: start Chromium")
+	}
+	dir := filepath.Join("testdata", "browser")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "playwright-core")); err != nil {
+		t.Fatal("playwright-core is not installed: `make test` installs it (npm ci in web/testdata/browser)")
+	}
+	chromium := chromiumPath(t)
+	storetest.Reset(t, db)
+	dc, err := devchain.Start(t.Context(), devchain.Options{RPCAddr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dc.Close() })
+	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	const cronKey = "browser-test-cron-key"
+	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
+		slog.New(slog.DiscardHandler))
+	s := newServer(t, handlers.Config{Chain: c, Price: c, Jobs: j, CronKey: cronKey, ChainID: 1337,
+		PaymentAddress: strings.ToLower(dc.Payments.Hex())})
+	srv := httptest.NewServer(s.e)
+	defer srv.Close()
+
+	artifacts, _ := filepath.Abs(filepath.Join("..", ".data", "artifacts", "browser"))
+	cmd := exec.Command("node", "--test", "--test-reporter=spec", filepath.Join(dir, "pages.test.mjs"))
+	cmd.Env = append(os.Environ(), "BASE_URL="+srv.URL, "RPC_URL="+dc.RPCURL(), "CHAIN_ID="+dc.ChainID().String(),
+		"CRON_KEY="+cronKey, "BUYER_KEY="+hexutil.Encode(crypto.FromECDSA(dc.Buyers[0].Key)),
+		"CHROMIUM="+chromium, "ARTIFACTS="+artifacts)
+	out, err := cmd.CombinedOutput()
+	t.Logf("browser tests:\n%s", out)
+	if err != nil {
+		t.Fatalf("browser tests failed: %v\nserver log:\n%s", err, s.log)
+	}
+	t.Logf("screenshots in %s", artifacts)
+}

@@ -1,0 +1,92 @@
+// Browser tests of the pages, in headless Chromium, against a server the Go test started with
+// an in-process dev chain. Run by web/browser_test.go, which passes the environment:
+// BASE_URL, RPC_URL, CHAIN_ID, CRON_KEY, BUYER_KEY, CHROMIUM, ARTIFACTS.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { createWalletClient, createPublicClient, http, defineChain } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+
+const env = process.env;
+const base = env.BASE_URL;
+mkdirSync(env.ARTIFACTS, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: env.CHROMIUM,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync'],
+});
+test.after(() => browser.close());
+
+async function open(path) {
+  const page = await browser.newPage({ viewport: { width: 1024, height: 800 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const res = await page.goto(base + path);
+  return { page, res, errors };
+}
+
+const shot = (page, name) => page.screenshot({ path: `${env.ARTIFACTS}/${name}.png`, fullPage: true });
+const text = (page, id) => page.locator(`[data-testid="${id}"]`).innerText();
+
+test('the overview shows the stats, the cover, the price and the tiers', async () => {
+  const { page, res, errors } = await open('/');
+  assert.equal(res.status(), 200);
+  assert.equal(await page.locator('h1').innerText(), 'Overview');
+  assert.equal((await text(page, 'total-nodes')).trim(), '0');
+  assert.match(await text(page, 'cover'), /covered/);
+  assert.match(await text(page, 'price'), /\$3000\.00/);
+  assert.match(await text(page, 'tiers'), /Standard/);
+  await shot(page, 'overview');
+  assert.deepEqual(errors, [], 'no script error and no CSP violation');
+  await page.close();
+});
+
+test('the stats refresh by themselves after a payment becomes a node', async () => {
+  const { page } = await open('/');
+  const quote = await (await fetch(base + '/api/deploy-quote')).json();
+  const chain = defineChain({ id: Number(env.CHAIN_ID), name: 'dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [env.RPC_URL] } } });
+  const account = privateKeyToAccount(env.BUYER_KEY);
+  const wallet = createWalletClient({ account, chain, transport: http() });
+  const client = createPublicClient({ chain, transport: http() });
+  const hash = await wallet.sendTransaction({ to: quote.paymentAddress, value: BigInt(quote.priceWei) });
+  await client.waitForTransactionReceipt({ hash });
+  const pass = await (await fetch(base + '/api/cron/payments', { method: 'POST', headers: { 'x-cron-key': env.CRON_KEY } })).json();
+  assert.equal(pass.minted, 1, JSON.stringify(pass));
+  // No reload: htmx swaps the stats in within its 10-second refresh.
+  await page.locator('[data-testid="total-nodes"]', { hasText: '1' }).waitFor({ timeout: 15000 });
+  await shot(page, 'overview-after-payment');
+  await page.close();
+});
+
+test('the wallet search works without JavaScript and leads to the node', async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(base + '/');
+  const buyer = privateKeyToAccount(env.BUYER_KEY).address;
+  await page.fill('input[name=address]', buyer);
+  await page.click('form.search button');
+  await page.waitForURL(`**/wallet/${buyer.toLowerCase()}`);
+  assert.equal(await page.locator('[data-testid="wallet-nodes"] tbody tr').count(), 1);
+  await shot(page, 'wallet');
+  await page.click('[data-testid="wallet-nodes"] a');
+  await page.waitForURL('**/node/1');
+  assert.match(await text(page, 'owner'), new RegExp(buyer.slice(0, 6).toLowerCase()));
+  await shot(page, 'node');
+  await context.close();
+});
+
+test('distributions and a missing page', async () => {
+  let { page, res } = await open('/distributions');
+  assert.equal(res.status(), 200);
+  await shot(page, 'distributions');
+  await page.close();
+  ({ page, res } = await open('/no-such-page'));
+  assert.equal(res.status(), 404);
+  assert.match(await text(page, 'error'), /404/);
+  await shot(page, 'not-found');
+  await page.close();
+});
