@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"nodeledger/views"
 )
 
 // healthJSON is the scheduler health reading; every pointer is null when it could not be read.
@@ -34,44 +36,78 @@ type healthJSON struct {
 // contract's figures from the chain. A chain reading that fails is null, never zero; no account
 // address appears.
 func (h *Handlers) Health(c echo.Context) error {
-	ctx := c.Request().Context()
-	sc, err := h.store.Schedule(ctx)
+	r, err := h.health(c.Request().Context())
 	if err != nil {
 		return err
 	}
 	out := healthJSON{
-		StaleAfterSec:  h.cfg.StaleAfterSec,
-		TickSec:        h.cfg.TickSec,
-		DistEnabled:    h.cfg.DistEnabled,
-		DistMode:       h.cfg.DistMode,
-		DueNodes:       sc.DueNodes,
-		ScheduledNodes: sc.ScheduledNodes,
-		Stale:          true, // a worker that never ticked is stale
+		StaleAfterSec:     r.StaleAfterSec,
+		TickSec:           r.TickSec,
+		DistEnabled:       r.DistEnabled,
+		DistMode:          r.DistMode,
+		DueNodes:          r.Schedule.DueNodes,
+		ScheduledNodes:    r.Schedule.ScheduledNodes,
+		Stale:             r.Stale,
+		LastTickAt:        isoTime(r.Schedule.LastTickAt),
+		InternalTransfers: r.InternalTransfers,
+	}
+	if r.Schedule.LastTickAt != nil {
+		since := int64(r.SinceTick.Seconds())
+		out.SecondsSinceLastTick = &since
+	}
+	if cv := r.Cover; cv != nil {
+		out.Paused, out.IsSolvent = &cv.Paused, &cv.Solvent
+		out.ContractBalanceWei, out.OutstandingWei = weiPtr(cv.Balance), weiPtr(cv.Outstanding)
+	}
+	if r.DistributorBalance != nil {
+		out.DistributorBalanceWei = weiPtr(r.DistributorBalance)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// HealthPage answers GET /health: the same reading, for people.
+func (h *Handlers) HealthPage(c echo.Context) error {
+	r, err := h.health(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.HealthPage(r))
+}
+
+// health takes the scheduler health reading that /api/cron/health and /health show.
+func (h *Handlers) health(ctx context.Context) (views.Health, error) {
+	sc, err := h.store.Schedule(ctx)
+	if err != nil {
+		return views.Health{}, err
+	}
+	r := views.Health{
+		Schedule:      sc,
+		StaleAfterSec: h.cfg.StaleAfterSec,
+		TickSec:       h.cfg.TickSec,
+		DistEnabled:   h.cfg.DistEnabled,
+		DistMode:      h.cfg.DistMode,
+		Stale:         true, // a worker that never ticked is stale
 	}
 	if sc.LastTickAt != nil {
-		since := int64(time.Since(*sc.LastTickAt).Seconds())
-		out.LastTickAt = isoTime(sc.LastTickAt)
-		out.SecondsSinceLastTick = &since
-		out.Stale = since > int64(h.cfg.StaleAfterSec)
+		r.SinceTick = time.Since(*sc.LastTickAt)
+		r.Stale = r.SinceTick > time.Duration(h.cfg.StaleAfterSec)*time.Second
 	}
-
 	if h.cfg.Jobs != nil {
 		if v := h.cfg.Jobs.InternalTransfers(); v != "" {
-			out.InternalTransfers = &v
+			r.InternalTransfers = &v
 		}
 	}
 	if cv, err := h.readCover(ctx); err != nil {
 		h.log.Warn("health: chain unreadable", "err", err)
 	} else {
-		out.Paused, out.IsSolvent = &cv.Paused, &cv.Solvent
-		out.ContractBalanceWei, out.OutstandingWei = weiPtr(cv.Balance), weiPtr(cv.Outstanding)
+		r.Cover = &cv
 	}
 	if bal, err := h.distributorBalance(ctx); err != nil {
 		h.log.Warn("health: distributor balance unreadable", "err", err)
 	} else {
-		out.DistributorBalanceWei = weiPtr(bal)
+		r.DistributorBalance = bal
 	}
-	return c.JSON(http.StatusOK, out)
+	return r, nil
 }
 
 // distributorBalance reads the float of the account the factory takes credit rounds from.

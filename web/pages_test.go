@@ -224,3 +224,26 @@ func TestNodeWalletAndDistributionsPages(t *testing.T) {
 		wantStatus(t, s.get(t, "/distributions?limit=0"), http.StatusBadRequest)
 	})
 }
+
+func TestHealthPage(t *testing.T) {
+	storetest.Reset(t, db)
+	cfg := handlers.Config{TickSec: 60, StaleAfterSec: 300, DistEnabled: true, DistMode: "fixed"}
+	lastTick := func() *goquery.Selection {
+		return page(t, newServer(t, cfg).get(t, "/health").Body).Find(`[data-testid="last-tick"] .value`)
+	}
+	if v := lastTick(); !v.HasClass("bad") || !strings.Contains(v.Text(), "never ticked") {
+		t.Fatalf("never ticked: %q", v.Text())
+	}
+	mustExec(t, `INSERT INTO scheduler_ticks (started_at) VALUES (now() - interval '1 hour')`)
+	if v := lastTick(); !v.HasClass("bad") || !strings.Contains(v.Text(), "stale") {
+		t.Fatalf("an hour-old tick: %q", v.Text())
+	}
+	mustExec(t, `INSERT INTO scheduler_ticks (started_at) VALUES (now())`)
+	if v := lastTick(); !v.HasClass("good") || strings.Contains(v.Text(), "stale") {
+		t.Fatalf("a fresh tick: %q", v.Text())
+	}
+	doc := page(t, newServer(t, cfg).get(t, "/health").Body)
+	if !strings.Contains(text(doc, "solvency"), "chain unreadable") || !strings.Contains(text(doc, "internal-transfers"), "not scanned yet") {
+		t.Fatalf("health page %q", doc.Find("main").Text())
+	}
+}

@@ -41,6 +41,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	e.GET("/wallet", h.WalletSearch, cacheControl(noCache))
 	e.GET("/wallet/:address", h.WalletPage, cacheControl(noCache))
 	e.GET("/distributions", h.DistributionsPage, cacheControl(noCache))
+	e.GET("/health", h.HealthPage, cacheControl(noCache))
 	e.GET("/static/:hash/:name", h.Static)
 
 	api := e.Group("/api")

@@ -79,10 +79,15 @@ test('the wallet search works without JavaScript and leads to the node', async (
   await context.close();
 });
 
-test('distributions and a missing page', async () => {
+test('distributions, health and a missing page', async () => {
   let { page, res } = await open('/distributions');
   assert.equal(res.status(), 200);
   await shot(page, 'distributions');
+  await page.close();
+  ({ page, res } = await open('/health'));
+  assert.equal(res.status(), 200);
+  assert.match(await text(page, 'solvency'), /solvent/);
+  await shot(page, 'health');
   await page.close();
   ({ page, res } = await open('/no-such-page'));
   assert.equal(res.status(), 404);
