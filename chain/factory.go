@@ -194,3 +194,9 @@ func (c *Client) Events(ctx context.Context, from, to uint64) (FactoryEvents, er
 	}
 	return out, nil
 }
+
+// WithdrawSelector is the 4-byte selector of withdraw(uint256,address,uint256), 0x-prefixed, for
+// a page whose script asks the owner's wallet to call it.
+func (c *Client) WithdrawSelector() string {
+	return "0x" + common.Bytes2Hex(c.nf.GetABI().Methods["withdraw"].ID)
+}

@@ -1,11 +1,14 @@
 package handlers
 
 import (
+	"context"
 	"math/big"
 	"net/http"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
+
+	"nodeledger/views"
 )
 
 type unrecordedJSON struct {
@@ -20,38 +23,50 @@ func (h *Handlers) Me(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	nodes, err := h.store.NodesByOwner(ctx, addr)
+	me, err := h.me(c.Request().Context(), addr)
 	if err != nil {
 		return err
 	}
-	balance, credited, withdrawn := new(big.Int), new(big.Int), new(big.Int)
+	var unrecorded []unrecordedJSON
+	if me.Unrecorded != nil {
+		unrecorded = mapSlice(*me.Unrecorded, func(id *big.Int) unrecordedJSON { return unrecordedJSON{ChainNodeID: id.String()} })
+	}
+	return c.JSON(http.StatusOK, map[string]any{
+		"address": addr,
+		"nodes":   mapSlice(me.Nodes, toNodeJSON),
+		"totals": map[string]string{
+			"balanceWei": me.Balance.String(), "cumulativeWei": me.Credited.String(), "withdrawnWei": me.Withdrawn.String(),
+		},
+		"unrecorded": unrecorded,
+	})
+}
+
+// me reads what /api/me and /me show of wallet addr.
+func (h *Handlers) me(ctx context.Context, addr string) (views.Me, error) {
+	nodes, err := h.store.NodesByOwner(ctx, addr)
+	if err != nil {
+		return views.Me{}, err
+	}
+	me := views.Me{Address: addr, Nodes: nodes, Balance: new(big.Int), Credited: new(big.Int), Withdrawn: new(big.Int)}
 	recorded := map[string]bool{}
 	for _, n := range nodes {
-		balance.Add(balance, n.BalanceWei)
-		credited.Add(credited, n.CumulativeWei)
-		withdrawn.Add(withdrawn, n.WithdrawnWei)
+		me.Balance.Add(me.Balance, n.BalanceWei)
+		me.Credited.Add(me.Credited, n.CumulativeWei)
+		me.Withdrawn.Add(me.Withdrawn, n.WithdrawnWei)
 		recorded[n.ChainNodeID.String()] = true
 	}
-	var unrecorded []unrecordedJSON
 	if h.cfg.Chain != nil {
 		if ids, err := h.cfg.Chain.NodesOf(ctx, common.HexToAddress(addr)); err != nil {
 			h.log.Warn("me: nodesOf unreadable", "err", err)
 		} else {
-			unrecorded = []unrecordedJSON{}
+			unrecorded := []*big.Int{}
 			for _, id := range ids {
 				if !recorded[id.String()] {
-					unrecorded = append(unrecorded, unrecordedJSON{ChainNodeID: id.String()})
+					unrecorded = append(unrecorded, id)
 				}
 			}
+			me.Unrecorded = &unrecorded
 		}
 	}
-	return c.JSON(http.StatusOK, map[string]any{
-		"address": addr,
-		"nodes":   mapSlice(nodes, toNodeJSON),
-		"totals": map[string]string{
-			"balanceWei": balance.String(), "cumulativeWei": credited.String(), "withdrawnWei": withdrawn.String(),
-		},
-		"unrecorded": unrecorded,
-	})
+	return me, nil
 }

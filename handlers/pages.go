@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -90,6 +91,7 @@ func (h *Handlers) NodePage(c echo.Context) error {
 		return err
 	}
 	if h.cfg.Chain != nil {
+		d.Factory, d.Withdraw = strings.ToLower(h.cfg.Chain.Factory().Hex()), h.cfg.Chain.WithdrawSelector()
 		if info, err := h.cfg.Chain.NodeInfo(c.Request().Context(), d.Node.ChainNodeID); err == nil {
 			owner := strings.ToLower(info.Owner.Hex())
 			d.ChainOwner = &owner
@@ -135,4 +137,29 @@ func (h *Handlers) DistributionsPage(c echo.Context) error {
 		return err
 	}
 	return render(c, http.StatusOK, views.DistributionsPage(views.Rounds{Rounds: rounds, Limit: limit, Now: time.Now()}))
+}
+
+// BuyPage answers GET /buy: the deploy quote, a warning, a copy button and a pay button.
+func (h *Handlers) BuyPage(c echo.Context) error {
+	q, err := h.deployQuote(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.BuyPage(q))
+}
+
+// MePage answers GET /me: the signed-in dashboard (/api/me for people), or the sign-in button.
+func (h *Handlers) MePage(c echo.Context) error {
+	addr, err := h.sessionAddress(c)
+	if errors.Is(err, errNotSignedIn) {
+		return render(c, http.StatusOK, views.SignInPage())
+	}
+	if err != nil {
+		return err
+	}
+	me, err := h.me(c.Request().Context(), addr)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.MePage(me))
 }

@@ -10,7 +10,7 @@ import (
 	"path"
 )
 
-//go:embed htmx.min.js style.css
+//go:embed htmx.min.js style.css wallet.js
 var files embed.FS
 
 // hashes maps each file to the first hex digits of its SHA-256: its URL changes with its content.

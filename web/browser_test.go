@@ -3,6 +3,7 @@ package web
 import (
 	"log/slog"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,15 +57,21 @@ func TestBrowser(t *testing.T) {
 	const cronKey = "browser-test-cron-key"
 	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
 		slog.New(slog.DiscardHandler))
+	// The server must know the origin the browser reaches it at: its sign-in messages name it, and
+	// its session routes refuse any other Origin.
+	srv := httptest.NewUnstartedServer(nil)
+	public := &url.URL{Scheme: "http", Host: srv.Listener.Addr().String()}
 	s := newServer(t, handlers.Config{Chain: c, Price: c, Jobs: j, CronKey: cronKey, ChainID: 1337,
-		PaymentAddress: strings.ToLower(dc.Payments.Hex())})
-	srv := httptest.NewServer(s.e)
+		PaymentAddress: strings.ToLower(dc.Payments.Hex()), PublicURL: public})
+	srv.Config.Handler = s.e
+	srv.Start()
 	defer srv.Close()
 
 	artifacts, _ := filepath.Abs(filepath.Join("..", ".data", "artifacts", "browser"))
 	cmd := exec.Command("node", "--test", "--test-reporter=spec", filepath.Join(dir, "pages.test.mjs"))
 	cmd.Env = append(os.Environ(), "BASE_URL="+srv.URL, "RPC_URL="+dc.RPCURL(), "CHAIN_ID="+dc.ChainID().String(),
 		"CRON_KEY="+cronKey, "BUYER_KEY="+hexutil.Encode(crypto.FromECDSA(dc.Buyers[0].Key)),
+		"SECOND_BUYER_KEY="+hexutil.Encode(crypto.FromECDSA(dc.Buyers[1].Key)),
 		"CHROMIUM="+chromium, "ARTIFACTS="+artifacts)
 	out, err := cmd.CombinedOutput()
 	t.Logf("browser tests:\n%s", out)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
@@ -246,4 +247,43 @@ func TestHealthPage(t *testing.T) {
 	if !strings.Contains(text(doc, "solvency"), "chain unreadable") || !strings.Contains(text(doc, "internal-transfers"), "not scanned yet") {
 		t.Fatalf("health page %q", doc.Find("main").Text())
 	}
+}
+
+func TestBuyAndMePages(t *testing.T) {
+	storetest.Reset(t, db)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+
+	t.Run("buy without a payments address is a 503 page", func(t *testing.T) {
+		rec := newServer(t, handlers.Config{ChainID: 1337}).get(t, "/buy")
+		wantStatus(t, rec, http.StatusServiceUnavailable)
+		if !strings.Contains(text(page(t, rec.Body), "error"), "No payments address") {
+			t.Fatal("the 503 page does not say why")
+		}
+	})
+	t.Run("buy", func(t *testing.T) {
+		doc := page(t, newServer(t, handlers.Config{ChainID: 1337, PaymentAddress: payTo}).get(t, "/buy").Body)
+		pay := doc.Find("[data-wallet=pay]")
+		if text(doc, "amount") != "0.1 ETH" || text(doc, "payment-address") != payTo || text(doc, "chain-id") != "1337" ||
+			pay.AttrOr("data-value", "") != "100000000000000000" || pay.AttrOr("data-to", "") != payTo ||
+			doc.Find("[data-wallet=copy]").AttrOr("data-copy", "") != payTo {
+			t.Fatalf("buy page %q", doc.Find("main").Text())
+		}
+	})
+	t.Run("me: a visitor gets the sign-in button, a signed-in wallet its nodes", func(t *testing.T) {
+		s := authServer(t, handlers.Config{})
+		b := newBrowser(t, s, "192.0.2.200")
+		rec := b.do(http.MethodGet, "/me", nil)
+		wantStatus(t, rec, http.StatusOK)
+		if page(t, rec.Body).Find("[data-wallet=signin]").Length() != 1 || rec.Header().Get("Cache-Control") != "private, no-store" {
+			t.Fatal("no sign-in button for a visitor, or a cacheable page")
+		}
+		key, _ := crypto.GenerateKey()
+		storetest.Node(t, db, "9", addrOf(key), t0)
+		b.signIn(key)
+		doc := page(t, b.do(http.MethodGet, "/me", nil).Body)
+		if text(doc, "me-address") != addrOf(key) || text(doc, "me-balance") != "0.000000000000000007" ||
+			doc.Find(`[data-testid="wallet-nodes"] tbody tr`).Length() != 1 {
+			t.Fatalf("me page %q", doc.Find("main").Text())
+		}
+	})
 }

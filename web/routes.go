@@ -42,6 +42,8 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	e.GET("/wallet/:address", h.WalletPage, cacheControl(noCache))
 	e.GET("/distributions", h.DistributionsPage, cacheControl(noCache))
 	e.GET("/health", h.HealthPage, cacheControl(noCache))
+	e.GET("/buy", h.BuyPage, cacheControl(noCache))
+	e.GET("/me", h.MePage, cacheControl(private))
 	e.GET("/static/:hash/:name", h.Static)
 
 	api := e.Group("/api")

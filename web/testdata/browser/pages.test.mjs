@@ -28,6 +28,34 @@ async function open(path) {
   return { page, res, errors };
 }
 
+const chain = defineChain({ id: Number(env.CHAIN_ID), name: 'dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: [env.RPC_URL] } } });
+
+// withWallet gives the pages of a context a window.ethereum (EIP-1193) backed by a dev account's
+// key held here, in Node, as a wallet extension would provide one.
+async function withWallet(context, key) {
+  const account = privateKeyToAccount(key);
+  const wallet = createWalletClient({ account, chain, transport: http() });
+  await context.exposeFunction('nodeledgerTestWallet', async (method, params) => {
+    switch (method) {
+      case 'eth_requestAccounts':
+      case 'eth_accounts':
+        return [account.address];
+      case 'personal_sign':
+        return account.signMessage({ message: { raw: params[0] } });
+      case 'eth_sendTransaction': {
+        const tx = params[0];
+        return wallet.sendTransaction({ to: tx.to, data: tx.data, value: tx.value ? BigInt(tx.value) : undefined });
+      }
+    }
+    throw new Error('unsupported method ' + method);
+  });
+  await context.addInitScript(() => {
+    window.ethereum = { request: ({ method, params }) => window.nodeledgerTestWallet(method, params || []) };
+  });
+  return account;
+}
+
 const shot = (page, name) => page.screenshot({ path: `${env.ARTIFACTS}/${name}.png`, fullPage: true });
 const text = (page, id) => page.locator(`[data-testid="${id}"]`).innerText();
 
@@ -47,8 +75,6 @@ test('the overview shows the stats, the cover, the price and the tiers', async (
 test('the stats refresh by themselves after a payment becomes a node', async () => {
   const { page } = await open('/');
   const quote = await (await fetch(base + '/api/deploy-quote')).json();
-  const chain = defineChain({ id: Number(env.CHAIN_ID), name: 'dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [env.RPC_URL] } } });
   const account = privateKeyToAccount(env.BUYER_KEY);
   const wallet = createWalletClient({ account, chain, transport: http() });
   const client = createPublicClient({ chain, transport: http() });
@@ -76,6 +102,44 @@ test('the wallet search works without JavaScript and leads to the node', async (
   await page.waitForURL('**/node/1');
   assert.match(await text(page, 'owner'), new RegExp(buyer.slice(0, 6).toLowerCase()));
   await shot(page, 'node');
+  await context.close();
+});
+
+test('a wallet signs in and sees its nodes on /me, then signs out', async () => {
+  const context = await browser.newContext();
+  const account = await withWallet(context, env.BUYER_KEY);
+  const page = await context.newPage();
+  await page.goto(base + '/me');
+  await page.click('[data-wallet=signin]');
+  await page.waitForSelector('[data-testid=me-address]');
+  assert.equal(await text(page, 'me-address'), account.address.toLowerCase());
+  assert.equal(await page.locator('[data-testid="wallet-nodes"] tbody tr').count(), 1);
+  await shot(page, 'me');
+  await page.click('[data-wallet=signout]');
+  await page.waitForURL(base + '/');
+  await page.goto(base + '/me');
+  assert.equal(await page.locator('[data-testid=sign-in]').count(), 1);
+  await context.close();
+});
+
+test('buy: the exact quote, the warning, and paying with the wallet', async () => {
+  const context = await browser.newContext();
+  const account = await withWallet(context, env.SECOND_BUYER_KEY);
+  const page = await context.newPage();
+  await page.goto(base + '/buy');
+  assert.match(await text(page, 'amount'), /^0\.1 ETH$/);
+  assert.match(await text(page, 'warning'), /does not become a node/);
+  await shot(page, 'buy');
+  await page.click('[data-wallet=pay]');
+  await page.locator('.wallet-msg', { hasText: 'Payment sent' }).waitFor({ timeout: 15000 });
+  // The wallet returns once the payment is sent; passes run until it is mined and minted.
+  let nodes = [];
+  for (let i = 0; i < 40 && nodes.length === 0; i++) {
+    await fetch(base + '/api/cron/payments', { method: 'POST', headers: { 'x-cron-key': env.CRON_KEY } });
+    nodes = await (await fetch(base + '/api/nodes/' + account.address)).json();
+    if (nodes.length === 0) await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.equal(nodes.length, 1, 'the payment made with the wallet became a node');
   await context.close();
 });
 
