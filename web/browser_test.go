@@ -54,14 +54,14 @@ func TestBrowser(t *testing.T) {
 	t.Cleanup(func() { dc.Close() })
 	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
-	const cronKey = "browser-test-cron-key"
+	const cronKey, adminKey = "browser-test-cron-key", "browser-test-admin-key"
 	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
 		slog.New(slog.DiscardHandler))
 	// The server must know the origin the browser reaches it at: its sign-in messages name it, and
 	// its session routes refuse any other Origin.
 	srv := httptest.NewUnstartedServer(nil)
 	public := &url.URL{Scheme: "http", Host: srv.Listener.Addr().String()}
-	s := newServer(t, handlers.Config{Chain: c, Price: c, Jobs: j, CronKey: cronKey, ChainID: 1337,
+	s := newServer(t, handlers.Config{Chain: c, Price: c, Jobs: j, CronKey: cronKey, AdminKey: adminKey, ChainID: 1337,
 		PaymentAddress: strings.ToLower(dc.Payments.Hex()), PublicURL: public})
 	srv.Config.Handler = s.e
 	srv.Start()
@@ -70,7 +70,7 @@ func TestBrowser(t *testing.T) {
 	artifacts, _ := filepath.Abs(filepath.Join("..", ".data", "artifacts", "browser"))
 	cmd := exec.Command("node", "--test", "--test-reporter=spec", filepath.Join(dir, "pages.test.mjs"))
 	cmd.Env = append(os.Environ(), "BASE_URL="+srv.URL, "RPC_URL="+dc.RPCURL(), "CHAIN_ID="+dc.ChainID().String(),
-		"CRON_KEY="+cronKey, "BUYER_KEY="+hexutil.Encode(crypto.FromECDSA(dc.Buyers[0].Key)),
+		"CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "BUYER_KEY="+hexutil.Encode(crypto.FromECDSA(dc.Buyers[0].Key)),
 		"SECOND_BUYER_KEY="+hexutil.Encode(crypto.FromECDSA(dc.Buyers[1].Key)),
 		"CHROMIUM="+chromium, "ARTIFACTS="+artifacts)
 	out, err := cmd.CombinedOutput()

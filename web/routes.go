@@ -44,6 +44,16 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	e.GET("/health", h.HealthPage, cacheControl(noCache))
 	e.GET("/buy", h.BuyPage, cacheControl(noCache))
 	e.GET("/me", h.MePage, cacheControl(private))
+
+	// The operator page: sign in with the admin key; the buttons run what the cron routes run.
+	op := e.Group("/operator", cacheControl(private), h.RequireOperatorPage)
+	op.GET("", h.OperatorPage)
+	op.POST("/login", h.OperatorLogin)
+	op.POST("/logout", h.OperatorLogout)
+	op.POST("/passes/payments", h.OperatorAction(h.RunPayments))
+	op.POST("/passes/credit", h.OperatorAction(h.RunCredit))
+	op.POST("/minting", h.OperatorAction(h.HoldMintingFromPage))
+	op.POST("/tiers/:id/sale", h.OperatorAction(h.SetTierOnSale))
 	e.GET("/static/:hash/:name", h.Static)
 
 	api := e.Group("/api")

@@ -143,6 +143,19 @@ test('buy: the exact quote, the warning, and paying with the wallet', async () =
   await context.close();
 });
 
+test('the operator signs in and runs a pass from the page', async () => {
+  const { page, errors } = await open('/operator');
+  await page.fill('input[name=key]', env.ADMIN_KEY);
+  await page.click('[data-testid=operator-login] button');
+  await page.waitForSelector('[data-testid=run-payments]');
+  await page.click('[data-testid=run-payments]');
+  // htmx swaps the pass's summary in, without a page load.
+  await page.locator('[data-testid=outcome]', { hasText: 'Payments pass: {"ran":true' }).waitFor({ timeout: 15000 });
+  await shot(page, 'operator');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('distributions, health and a missing page', async () => {
   let { page, res } = await open('/distributions');
   assert.equal(res.status(), 200);
