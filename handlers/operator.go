@@ -159,4 +159,3 @@ func (h *Handlers) renderOperator(c echo.Context, outcome string) error {
 	}
 	return render(c, http.StatusOK, views.OperatorPage(o))
 }
-
