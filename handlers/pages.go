@@ -21,6 +21,9 @@ func render(c echo.Context, status int, t templ.Component) error {
 	return t.Render(c.Request().Context(), c.Response())
 }
 
+// chartDays is how many days the overview's chart covers.
+const chartDays = 14
+
 // OverviewPage answers GET /: stats, cover, price, tiers and the latest rounds.
 func (h *Handlers) OverviewPage(c echo.Context) error {
 	o, err := h.overview(c.Request().Context())
@@ -51,6 +54,9 @@ func (h *Handlers) overview(ctx context.Context) (views.Overview, error) {
 		return o, err
 	}
 	if o.Rounds, err = h.store.Distributions(ctx, 10); err != nil {
+		return o, err
+	}
+	if o.PerDay, err = h.store.DistributedPerDay(ctx, chartDays); err != nil {
 		return o, err
 	}
 	if o.USD, err = h.price.get(ctx); err != nil {

@@ -57,3 +57,29 @@ func (s *Store) Stats(ctx context.Context) (_ Stats, err error) {
 	).Scan(&st.TotalNodes, &st.Operators, num(&st.TotalDistributedWei), num(&st.Distributed24hWei))
 	return st, err
 }
+
+// DayTotal is what confirmed rounds distributed on one UTC day.
+type DayTotal struct {
+	Day      time.Time
+	TotalWei *big.Int
+}
+
+// DistributedPerDay returns what confirmed rounds distributed on each of the last days UTC days,
+// oldest first, zero for a day without a round.
+func (s *Store) DistributedPerDay(ctx context.Context, days int) (_ []DayTotal, err error) {
+	defer wrap(&err, "DistributedPerDay")
+	return selectAll(ctx, s.db, func(row scanner) (DayTotal, error) {
+		var d DayTotal
+		err := row.Scan(&d.Day, num(&d.TotalWei))
+		return d, err
+	}, `
+		WITH days AS (
+			SELECT generate_series((now() AT TIME ZONE 'UTC')::date - ($1::int - 1), (now() AT TIME ZONE 'UTC')::date, interval '1 day')::date AS day
+		)
+		SELECT days.day, coalesce(sum(d.total_wei), 0)
+		FROM days
+		LEFT JOIN distributions d
+			ON d.status = 'confirmed' AND (d.confirmed_at AT TIME ZONE 'UTC')::date = days.day
+		GROUP BY days.day
+		ORDER BY days.day`, days)
+}

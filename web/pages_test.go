@@ -287,3 +287,38 @@ func TestBuyAndMePages(t *testing.T) {
 		}
 	})
 }
+
+func TestDistributionChart(t *testing.T) {
+	storetest.Reset(t, db)
+	now := time.Now().UTC()
+	yesterday := now.Add(-24 * time.Hour)
+	storetest.Distribution(t, db, "1000000000000000000", "confirmed", now, &now)
+	storetest.Distribution(t, db, "500000000000000000", "confirmed", now, &now)
+	storetest.Distribution(t, db, "250000000000000000", "confirmed", yesterday, &yesterday)
+	storetest.Distribution(t, db, "999", "pending", now, nil)
+
+	days, err := db.DistributedPerDay(t.Context(), 14)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(days) != 14 || days[13].TotalWei.String() != "1500000000000000000" || days[12].TotalWei.String() != "250000000000000000" ||
+		days[0].TotalWei.Sign() != 0 || days[13].Day.Format("2006-01-02") != now.Format("2006-01-02") {
+		t.Fatalf("days %v", days)
+	}
+
+	doc := page(t, newServer(t, handlers.Config{}).get(t, "/").Body)
+	bars := doc.Find(`[data-testid=chart] g`)
+	if bars.Length() != 14 {
+		t.Fatalf("%d bars", bars.Length())
+	}
+	today := bars.Last()
+	if title := today.Find("title").Text(); title != now.Format("2006-01-02")+": 1.5 ETH" {
+		t.Fatalf("today's bar %q", title)
+	}
+	if h := today.Find("rect").AttrOr("height", ""); h != "124" {
+		t.Fatalf("the largest day's bar is %s high, want the full 124", h)
+	}
+	if h := bars.Eq(12).Find("rect").AttrOr("height", ""); h != "20" {
+		t.Fatalf("yesterday's bar is %s high, want 124/6 = 20", h)
+	}
+}
