@@ -287,7 +287,7 @@ func NodePage(d NodeDetail) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if d.Factory != "" {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<section class=\"card\" data-testid=\"withdraw\" data-wallet-scope><p>The owner withdraws straight from the factory contract, with the owner's own wallet; this service never moves funds.</p><form class=\"search\"><label>Amount (ETH) <input name=\"amount\" inputmode=\"decimal\" placeholder=\"0.05\" required></label> <label>To <input name=\"to\" placeholder=\"your address\" size=\"44\"></label> <button type=\"button\" data-wallet=\"withdraw\" data-node=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<section class=\"card\" data-testid=\"withdraw\" data-wallet-scope><p>The owner withdraws straight from the factory contract, with the owner's own wallet; this service never moves funds.</p><form class=\"search\"><label>Amount (ETH) <input name=\"amount\" inputmode=\"decimal\" placeholder=\"0.05\" required></label> <label>To <input name=\"to\" placeholder=\"your address\"></label> <button type=\"button\" data-wallet=\"withdraw\" data-node=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -797,7 +797,7 @@ func WalletSearch(value string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 63, "\" placeholder=\"0x…\" size=\"44\" required></label> <button type=\"submit\">Show nodes</button></form>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 63, "\" placeholder=\"0x…\" required></label> <button type=\"submit\">Show nodes</button></form>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

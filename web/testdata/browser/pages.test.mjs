@@ -156,6 +156,35 @@ test('the operator signs in and runs a pass from the page', async () => {
   await page.close();
 });
 
+// Every page a visitor can open, to check without JavaScript and at phone width.
+const pages = ['/', '/buy', '/me', '/distributions', '/health', '/node/1', '/wallet/0x90f79bf6eb2c4f870365e785982e1f101e93b906', '/operator'];
+
+test('every page works with JavaScript off', async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  for (const path of pages) {
+    const page = await context.newPage();
+    const res = await page.goto(base + path);
+    assert.equal(res.status(), 200, path);
+    assert.ok((await page.locator('h1').innerText()).length > 0, path);
+    await page.close();
+  }
+  await context.close();
+});
+
+test('every page reads on a phone: nothing wider than the screen', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  for (const path of pages) {
+    const page = await context.newPage();
+    await page.goto(base + path);
+    // Against the device's width: a mobile layout viewport grows to fit what overflows it.
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scroll <= 390, `${path} is ${scroll}px wide on a 390px screen`);
+    await page.screenshot({ path: `${env.ARTIFACTS}/phone${path.replace(/[^a-z0-9]+/gi, '-')}.png`, fullPage: true });
+    await page.close();
+  }
+  await context.close();
+});
+
 test('distributions, health and a missing page', async () => {
   let { page, res } = await open('/distributions');
   assert.equal(res.status(), 200);
