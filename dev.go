@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -45,12 +47,27 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 	if cfg.DistributorKey == nil {
 		cfg.DistributorKey = dc.Distributor.Key
 	}
+	// The operator page and the cron routes need keys; dev mode makes them and says them.
+	if cfg.AdminKey == "" {
+		cfg.AdminKey = randomKey()
+	}
+	if cfg.CronKey == "" {
+		cfg.CronKey = randomKey()
+	}
 	log.Info("dev chain", "rpc", dc.RPCURL(), "chain_id", cfg.ChainID, "factory", dc.Factory,
 		"payments", dc.Payments, "price_feed", dc.PriceFeed, "token", dc.Token)
+	log.Info("dev mode keys", "operator_page", cfg.PublicURL.String()+"/operator", "admin_key", cfg.AdminKey, "cron_key", cfg.CronKey)
 	return &devEnv{
 		chain:  dc,
 		client: chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: cfg.PriceFeed}),
 	}, nil
+}
+
+// randomKey is a fresh key for a dev-mode route.
+func randomKey() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // Close stops the dev chain.
