@@ -2,6 +2,7 @@ package web
 
 import (
 	"log/slog"
+	"math/big"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -55,7 +57,8 @@ func TestBrowser(t *testing.T) {
 	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	const cronKey, adminKey = "browser-test-cron-key", "browser-test-admin-key"
-	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
+	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
+		DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000)},
 		slog.New(slog.DiscardHandler))
 	// The server must know the origin the browser reaches it at: its sign-in messages name it, and
 	// its session routes refuse any other Origin.

@@ -143,6 +143,34 @@ test('buy: the exact quote, the warning, and paying with the wallet', async () =
   await context.close();
 });
 
+test("the owner withdraws through the node page's button, straight from the factory", async () => {
+  const credit = await (await fetch(base + '/api/cron/credit', { method: 'POST', headers: { 'x-cron-key': env.CRON_KEY } })).json();
+  assert.equal(credit.status, 'confirmed', JSON.stringify(credit));
+  const factory = (await (await fetch(base + '/api/cover')).json()).contract;
+  const nodeInfo = [{ type: 'function', name: 'nodeInfo', stateMutability: 'view', inputs: [{ name: 'id', type: 'uint256' }],
+    outputs: [{ name: 'owner', type: 'address' }, { name: 'tier', type: 'uint8' }, { name: 'balance', type: 'uint256' },
+      { name: 'credited', type: 'uint256' }, { name: 'withdrawn', type: 'uint256' }] }];
+  const client = createPublicClient({ chain, transport: http() });
+  const [, , before] = await client.readContract({ address: factory, abi: nodeInfo, functionName: 'nodeInfo', args: [1n] });
+  assert.equal(before, 1000n);
+
+  const context = await browser.newContext();
+  await withWallet(context, env.BUYER_KEY);
+  const page = await context.newPage();
+  await page.goto(base + '/node/1');
+  await page.fill('[data-testid=withdraw] input[name=amount]', '0.0000000000000004'); // 400 wei
+  await page.click('[data-wallet=withdraw]');
+  await page.locator('.wallet-msg', { hasText: 'Withdrawal sent' }).waitFor({ timeout: 15000 });
+  await shot(page, 'node-withdraw');
+  let balance = before;
+  for (let i = 0; i < 40 && balance === before; i++) {
+    [, , balance] = await client.readContract({ address: factory, abi: nodeInfo, functionName: 'nodeInfo', args: [1n] });
+    if (balance === before) await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.equal(balance, 600n, 'the withdrawal took exactly 400 wei');
+  await context.close();
+});
+
 test('the operator signs in and runs a pass from the page', async () => {
   const { page, errors } = await open('/operator');
   await page.fill('input[name=key]', env.ADMIN_KEY);
