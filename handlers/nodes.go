@@ -14,15 +14,22 @@ import (
 
 // NodesOfWallet answers GET /api/nodes/{address}: the wallet's nodes, oldest first.
 func (h *Handlers) NodesOfWallet(c echo.Context) error {
+	w, err := h.wallet(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, mapSlice(w.Nodes, toNodeJSON))
+}
+
+// wallet reads the nodes of the request's address: what /api/nodes/{address} and
+// /wallet/{address} show.
+func (h *Handlers) wallet(c echo.Context) (views.Wallet, error) {
 	owner, err := parseAddress(c.Param("address"))
 	if err != nil {
-		return err
+		return views.Wallet{}, err
 	}
 	nodes, err := h.store.NodesByOwner(c.Request().Context(), owner)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, mapSlice(nodes, toNodeJSON))
+	return views.Wallet{Address: owner, Nodes: nodes}, err
 }
 
 // Node list limits of GET /api/node/{id}, applied to credits and withdrawals separately.

@@ -108,15 +108,11 @@ func (h *Handlers) NodePage(c echo.Context) error {
 
 // WalletPage answers GET /wallet/{address}: the wallet's nodes, as /api/nodes/{address}.
 func (h *Handlers) WalletPage(c echo.Context) error {
-	owner, err := parseAddress(c.Param("address"))
+	w, err := h.wallet(c)
 	if err != nil {
 		return err
 	}
-	nodes, err := h.store.NodesByOwner(c.Request().Context(), owner)
-	if err != nil {
-		return err
-	}
-	return render(c, http.StatusOK, views.WalletPage(views.Wallet{Address: owner, Nodes: nodes}))
+	return render(c, http.StatusOK, views.WalletPage(w))
 }
 
 // WalletSearch answers GET /wallet?address=: the search form's target, which sends the browser

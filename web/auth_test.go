@@ -43,12 +43,24 @@ func (b *browser) do(method, target string, body any, header ...string) *httptes
 	if body != nil {
 		enc, _ := json.Marshal(body)
 		raw = string(enc)
+		header = append([]string{"Content-Type", "application/json"}, header...)
 	}
-	req := httptest.NewRequest(method, target, strings.NewReader(raw))
+	rec := b.send(httptest.NewRequest(method, target, strings.NewReader(raw)), header...)
+	checkAgainstOpenAPI(b.t, rec.req, rec.ResponseRecorder)
+	return rec.ResponseRecorder
+}
+
+// sent is an answer with the request it answers.
+type sent struct {
+	*httptest.ResponseRecorder
+	req *http.Request
+}
+
+// send serves req from the browser's address with its cookies and the given header pairs, and
+// keeps the cookies the answer sets (and forgets those it expires).
+func (b *browser) send(req *http.Request, header ...string) sent {
+	b.t.Helper()
 	req.RemoteAddr = b.ip + ":1234"
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
@@ -57,7 +69,6 @@ func (b *browser) do(method, target string, body any, header ...string) *httptes
 	}
 	rec := httptest.NewRecorder()
 	b.s.e.ServeHTTP(rec, req)
-	checkAgainstOpenAPI(b.t, req, rec)
 	for _, c := range rec.Result().Cookies() {
 		if c.MaxAge < 0 {
 			delete(b.cookies, c.Name)
@@ -65,7 +76,7 @@ func (b *browser) do(method, target string, body any, header ...string) *httptes
 			b.cookies[c.Name] = c
 		}
 	}
-	return rec
+	return sent{rec, req}
 }
 
 type challenge struct {

@@ -15,24 +15,8 @@ import (
 func (b *browser) form(target string, values url.Values, header ...string) *httptest.ResponseRecorder {
 	b.t.Helper()
 	req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(values.Encode()))
-	req.RemoteAddr = b.ip + ":1234"
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	for _, c := range b.cookies {
-		req.AddCookie(c)
-	}
-	rec := httptest.NewRecorder()
-	b.s.e.ServeHTTP(rec, req)
-	for _, c := range rec.Result().Cookies() {
-		if c.MaxAge < 0 {
-			delete(b.cookies, c.Name)
-		} else {
-			b.cookies[c.Name] = c
-		}
-	}
-	return rec
+	header = append([]string{"Content-Type", "application/x-www-form-urlencoded"}, header...)
+	return b.send(req, header...).ResponseRecorder
 }
 
 func TestOperatorPage(t *testing.T) {
