@@ -75,6 +75,8 @@ func TestBrowser(t *testing.T) {
 	cmd.Env = append(os.Environ(), "BASE_URL="+srv.URL, "RPC_URL="+dc.RPCURL(), "CHAIN_ID="+dc.ChainID().String(),
 		"CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "BUYER_KEY="+hexutil.Encode(crypto.FromECDSA(dc.Buyers[0].Key)),
 		"SECOND_BUYER_KEY="+hexutil.Encode(crypto.FromECDSA(dc.Buyers[1].Key)),
+		"THIRD_BUYER_KEY="+hexutil.Encode(crypto.FromECDSA(dc.Buyers[2].Key)),
+		"MINTER_KEY="+hexutil.Encode(crypto.FromECDSA(dc.Minter.Key)),
 		"CHROMIUM="+chromium, "ARTIFACTS="+artifacts)
 	out, err := cmd.CombinedOutput()
 	t.Logf("browser tests:\n%s", out)

@@ -171,6 +171,31 @@ test("the owner withdraws through the node page's button, straight from the fact
   await context.close();
 });
 
+test('a node the ledger has not recorded shows on /me, and its button records it', async () => {
+  // Minted outside the service, so only the chain knows it.
+  const factory = (await (await fetch(base + '/api/cover')).json()).contract;
+  const owner = privateKeyToAccount(env.THIRD_BUYER_KEY);
+  const minter = createWalletClient({ account: privateKeyToAccount(env.MINTER_KEY), chain, transport: http() });
+  const client = createPublicClient({ chain, transport: http() });
+  const mint = [{ type: 'function', name: 'mint', stateMutability: 'nonpayable',
+    inputs: [{ name: 'to', type: 'address' }, { name: 'tier', type: 'uint8' }, { name: 'paymentRef', type: 'bytes32' }], outputs: [{ type: 'uint256' }] }];
+  const hash = await minter.writeContract({ address: factory, abi: mint, functionName: 'mint', args: [owner.address, 1, '0x' + 'ee'.repeat(32)] });
+  await client.waitForTransactionReceipt({ hash });
+
+  const context = await browser.newContext();
+  await withWallet(context, env.THIRD_BUYER_KEY);
+  const page = await context.newPage();
+  await page.goto(base + '/me');
+  await page.click('[data-wallet=signin]');
+  await page.waitForSelector('[data-testid=unrecorded]');
+  await shot(page, 'me-unrecorded');
+  await page.click('[data-testid=unrecorded] [data-wallet=sync]');
+  await page.waitForSelector('[data-testid=wallet-nodes]');
+  assert.equal(await page.locator('[data-testid=unrecorded]').count(), 0);
+  assert.equal(await page.locator('[data-testid="wallet-nodes"] tbody tr').count(), 1);
+  await context.close();
+});
+
 test('the operator signs in and runs a pass from the page', async () => {
   const { page, errors } = await open('/operator');
   await page.fill('input[name=key]', env.ADMIN_KEY);
