@@ -96,17 +96,7 @@ func (s *Sender) Transact(ctx context.Context, to *common.Address, data []byte, 
 	if err := s.c.Send(ctx, tx); err != nil {
 		return nil, err
 	}
-	for wait := 10 * time.Millisecond; ; wait = min(2*wait, time.Second) {
-		r, err := s.c.Receipt(ctx, tx.Hash())
-		if !errors.Is(err, ErrNotMined) {
-			return r, err
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("waiting for %s: %w", tx.Hash(), ctx.Err())
-		case <-time.After(wait):
-		}
-	}
+	return s.c.waitMined(ctx, tx.Hash(), 10*time.Millisecond, time.Second)
 }
 
 // ResetNonce makes the next Sign ask the chain for the nonce again, after a transaction signed
@@ -179,7 +169,13 @@ func (c *Client) Receipt(ctx context.Context, hash common.Hash) (*types.Receipt,
 
 // WaitMined polls for the receipt of hash every interval until it is mined or ctx ends.
 func (c *Client) WaitMined(ctx context.Context, hash common.Hash, interval time.Duration) (*types.Receipt, error) {
-	for {
+	return c.waitMined(ctx, hash, interval, interval)
+}
+
+// waitMined polls for the receipt of hash, first after `first`, then twice as long each time up
+// to longest, until it is mined or ctx ends.
+func (c *Client) waitMined(ctx context.Context, hash common.Hash, first, longest time.Duration) (*types.Receipt, error) {
+	for wait := first; ; wait = min(2*wait, longest) {
 		r, err := c.Receipt(ctx, hash)
 		if !errors.Is(err, ErrNotMined) {
 			return r, err
@@ -187,7 +183,7 @@ func (c *Client) WaitMined(ctx context.Context, hash common.Hash, interval time.
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("waiting for %s: %w", hash, ctx.Err())
-		case <-time.After(interval):
+		case <-time.After(wait):
 		}
 	}
 }

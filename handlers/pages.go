@@ -33,9 +33,10 @@ func (h *Handlers) OverviewPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.OverviewPage(o))
 }
 
-// StatsPartial answers GET /partials/stats: the part of the overview htmx refreshes.
+// StatsPartial answers GET /partials/stats: the part of the overview htmx refreshes every 10 s,
+// so it reads only what it shows.
 func (h *Handlers) StatsPartial(c echo.Context) error {
-	o, err := h.overview(c.Request().Context())
+	o, err := h.overviewStats(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -43,11 +44,10 @@ func (h *Handlers) StatsPartial(c echo.Context) error {
 }
 
 // overview gathers the overview with the calls its JSON twins make (/api/stats, /api/cover,
-// /api/price, /api/tiers, /api/distributions). A chain that cannot be read shows as such.
+// /api/price, /api/tiers, /api/distributions).
 func (h *Handlers) overview(ctx context.Context) (views.Overview, error) {
-	o := views.Overview{Now: time.Now()}
-	var err error
-	if o.Stats, err = h.stats.get(ctx); err != nil {
+	o, err := h.overviewStats(ctx)
+	if err != nil {
 		return o, err
 	}
 	if o.Tiers, err = h.store.Tiers(ctx); err != nil {
@@ -56,7 +56,16 @@ func (h *Handlers) overview(ctx context.Context) (views.Overview, error) {
 	if o.Rounds, err = h.store.Distributions(ctx, 10); err != nil {
 		return o, err
 	}
-	if o.PerDay, err = h.store.DistributedPerDay(ctx, chartDays); err != nil {
+	o.PerDay, err = h.store.DistributedPerDay(ctx, chartDays)
+	return o, err
+}
+
+// overviewStats gathers the refreshed part of the overview: stats, price and cover. A chain that
+// cannot be read shows as such.
+func (h *Handlers) overviewStats(ctx context.Context) (views.Overview, error) {
+	o := views.Overview{Now: time.Now()}
+	var err error
+	if o.Stats, err = h.stats.get(ctx); err != nil {
 		return o, err
 	}
 	if o.USD, err = h.price.get(ctx); err != nil {
