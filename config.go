@@ -43,6 +43,7 @@ type config struct {
 	DistPeriodSec  int
 	DistBaseWei    *big.Int
 	DistPoolWei    *big.Int
+	Bench          bool // BENCH_MODE: rate limits off and GET /bench/hello on, for `make bench` only
 }
 
 // devMode is true when no chain is configured: the server runs its own dev chain.
@@ -115,14 +116,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 		return config{}, err
 	}
 	// Payouts are on in dev mode, to show the whole product, and off elsewhere until switched on.
-	switch v := getenv("DIST_ENABLED"); v {
-	case "":
-		cfg.DistEnabled = cfg.devMode()
-	case "true", "1":
-		cfg.DistEnabled = true
-	case "false", "0":
-	default:
-		return config{}, fmt.Errorf("DIST_ENABLED: %q is neither true nor false", v)
+	if cfg.DistEnabled, err = parseBool(getenv, "DIST_ENABLED", cfg.devMode()); err != nil {
+		return config{}, err
+	}
+	if cfg.Bench, err = parseBool(getenv, "BENCH_MODE", false); err != nil {
+		return config{}, err
 	}
 	if cfg.DistMode != "fixed" && cfg.DistMode != "pool" {
 		return config{}, fmt.Errorf("DIST_MODE: %q is neither fixed nor pool", cfg.DistMode)
@@ -164,6 +162,20 @@ func loadConfig(getenv func(string) string) (config, error) {
 		cfg.TrustedProxies = append(cfg.TrustedProxies, p)
 	}
 	return cfg, nil
+}
+
+// parseBool reads a true/false (or 1/0) setting; unset is def.
+func parseBool(getenv func(string) string, name string, def bool) (bool, error) {
+	switch v := getenv(name); v {
+	case "":
+		return def, nil
+	case "true", "1":
+		return true, nil
+	case "false", "0":
+		return false, nil
+	default:
+		return false, fmt.Errorf("%s: %q is neither true nor false", name, v)
+	}
 }
 
 func or(v, def string) string {

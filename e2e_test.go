@@ -24,6 +24,7 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/chain/bindings"
+	"nodeledger/chain/gethdev"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
@@ -32,19 +33,6 @@ var db *store.Store
 
 func TestMain(m *testing.M) { os.Exit(storetest.Main(m, &db)) }
 
-// gethPath is the geth binary of the end-to-end tests: $GETH, or geth on PATH. `make test`
-// installs the pinned version and sets GETH.
-func gethPath(t *testing.T) string {
-	if p := os.Getenv("GETH"); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("geth")
-	if err != nil {
-		t.Fatal("geth not found: `make test` installs it, or set GETH to a geth binary")
-	}
-	return p
-}
-
 func freeAddr(t *testing.T) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -52,117 +40,6 @@ func freeAddr(t *testing.T) string {
 	}
 	defer l.Close()
 	return l.Addr().String()
-}
-
-// devGeth is a `geth --dev` node serving HTTP JSON-RPC; it can be stopped and started again on
-// the same port and data directory.
-type devGeth struct {
-	t      *testing.T
-	bin    string
-	dir    string
-	addr   string
-	cmd    *exec.Cmd
-	exited chan struct{}
-}
-
-func startGeth(t *testing.T) *devGeth {
-	g := &devGeth{t: t, bin: gethPath(t), dir: t.TempDir(), addr: freeAddr(t)}
-	g.start()
-	t.Cleanup(g.stop)
-	return g
-}
-
-func (g *devGeth) url() string { return "http://" + g.addr }
-
-func (g *devGeth) start() {
-	g.t.Helper()
-	host, port, _ := net.SplitHostPort(g.addr)
-	g.cmd = exec.Command(g.bin, "--dev", "--dev.period", "1", "--datadir", g.dir,
-		"--http", "--http.addr", host, "--http.port", port, "--http.api", "eth,net,web3,debug",
-		"--ipcdisable", "--nodiscover", "--maxpeers", "0", "--verbosity", "2")
-	logFile, err := os.OpenFile(filepath.Join(g.dir, "geth.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		g.t.Fatal(err)
-	}
-	g.cmd.Stdout, g.cmd.Stderr = logFile, logFile
-	if err := g.cmd.Start(); err != nil {
-		g.t.Fatal(err)
-	}
-	g.exited = make(chan struct{})
-	go func() { g.cmd.Wait(); logFile.Close(); close(g.exited) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if _, err := g.rpc("eth_blockNumber"); err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			log, _ := os.ReadFile(filepath.Join(g.dir, "geth.log"))
-			g.t.Fatalf("geth did not answer within 30 s:\n%s", log)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-func (g *devGeth) stop() {
-	if g.cmd == nil || g.cmd.Process == nil {
-		return
-	}
-	g.cmd.Process.Signal(os.Interrupt)
-	select {
-	case <-g.exited:
-	case <-time.After(20 * time.Second):
-		g.cmd.Process.Kill()
-		<-g.exited
-	}
-	g.cmd = nil
-}
-
-// rpc makes one JSON-RPC call and returns its raw result.
-func (g *devGeth) rpc(method string, params ...any) (json.RawMessage, error) {
-	if params == nil {
-		params = []any{}
-	}
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	resp, err := http.Post(g.url(), "application/json", bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	var out struct {
-		Result json.RawMessage
-		Error  *struct{ Message string }
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		return nil, err
-	}
-	if out.Error != nil {
-		return nil, fmt.Errorf("%s: %s", method, out.Error.Message)
-	}
-	return out.Result, nil
-}
-
-// fund sends eth from geth's unlocked dev account to addr and waits for it to be mined.
-func (g *devGeth) fund(addr string, eth int64) {
-	g.t.Helper()
-	res, err := g.rpc("eth_accounts")
-	if err != nil {
-		g.t.Fatal(err)
-	}
-	var accounts []string
-	json.Unmarshal(res, &accounts)
-	value := new(big.Int).Mul(big.NewInt(eth), big.NewInt(1e18))
-	res, err = g.rpc("eth_sendTransaction", map[string]any{"from": accounts[0], "to": addr, "value": (*hexutil.Big)(value)})
-	if err != nil {
-		g.t.Fatal(err)
-	}
-	var hash string
-	json.Unmarshal(res, &hash)
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		if r, err := g.rpc("eth_getTransactionReceipt", hash); err == nil && string(r) != "null" {
-			return
-		}
-	}
-	g.t.Fatalf("funding %s was not mined", addr)
 }
 
 // server is the real nodeledger binary, serving.
@@ -241,15 +118,15 @@ func TestEndToEndGeth(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary and runs geth")
 	}
-	geth := startGeth(t)
+	geth := gethdev.Start(t)
 	bin := buildBinary(t)
 	deployerKey, deployer := hexKey(t)
 	minterKey, _ := hexKey(t)
 	distributorKey, distributor := hexKey(t)
-	geth.fund(deployer, 10)
-	geth.fund(distributor, 3)
+	geth.Fund(deployer, 10)
+	geth.Fund(distributor, 3)
 
-	env := []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.url(), "CHAIN_ID=1337",
+	env := []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.URL(), "CHAIN_ID=1337",
 		"DEPLOYER_KEY=" + deployerKey, "MINTER_KEY=" + minterKey, "DISTRIBUTOR_KEY=" + distributorKey}
 	out := runBinary(t, bin, env, "deploy")
 	factory, ok := strings.CutPrefix(strings.TrimSpace(out), "FACTORY_ADDRESS=")
@@ -274,7 +151,7 @@ func TestEndToEndGeth(t *testing.T) {
 		t.Fatalf("health: %d %v", status, health)
 	}
 
-	geth.stop()
+	geth.Stop()
 	status, cover = s.get(t, "/api/cover")
 	if status != http.StatusServiceUnavailable || !strings.Contains(fmt.Sprint(cover["error"]), "chain cannot be read") || len(cover) != 1 {
 		t.Fatalf("cover with geth down: %d %v", status, cover)
@@ -286,7 +163,7 @@ func TestEndToEndGeth(t *testing.T) {
 		}
 	}
 
-	geth.start()
+	geth.Start()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	for {
@@ -304,9 +181,9 @@ func TestEndToEndGeth(t *testing.T) {
 
 	t.Run("payments, from a wallet and from a contract wallet, become nodes that get credited", func(t *testing.T) {
 		minterAddr := strings.ToLower(crypto.PubkeyToAddress(mustKey(t, minterKey).PublicKey).Hex())
-		geth.fund(minterAddr, 5)
+		geth.Fund(minterAddr, 5)
 		buyerKey, buyer := hexKey(t)
-		geth.fund(buyer, 5)
+		geth.Fund(buyer, 5)
 
 		price := "10000000000000000" // 0.01 ETH
 		if status, body := s.send(t, http.MethodPut, "/api/admin/tiers/1", "X-Admin-Key", adminKey,
@@ -314,7 +191,7 @@ func TestEndToEndGeth(t *testing.T) {
 			t.Fatalf("putting tier 1: %d %v", status, body)
 		}
 
-		c, err := chain.Dial(t.Context(), geth.url(), chain.Config{})
+		c, err := chain.Dial(t.Context(), geth.URL(), chain.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}

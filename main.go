@@ -3,6 +3,7 @@
 //	nodeledger [serve]   serve the API (the default)
 //	nodeledger migrate   apply the database migrations and exit
 //	nodeledger deploy    deploy the factory contract and print its address
+//	nodeledger seed      fill an empty ledger with a made-up one, for benchmarks
 package main
 
 import (
@@ -55,8 +56,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "serve", "migrate":
 	case "deploy":
 		return deploy(ctx, args[1:], getenv, stdout)
+	case "seed":
+		return seed(ctx, args[1:], getenv, stdout)
 	default:
-		return fmt.Errorf("unknown command %q: use serve, migrate or deploy", cmd)
+		return fmt.Errorf("unknown command %q: use serve, migrate, deploy or seed", cmd)
 	}
 	cfg, err := loadConfig(getenv)
 	if err != nil {
@@ -142,7 +145,9 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		hcfg.Price = ch
 	}
 	srv := &http.Server{
-		Handler:           web.New(handlers.New(db, hcfg, log), web.Options{TrustedProxies: cfg.TrustedProxies, Log: log}),
+		Handler: web.New(handlers.New(db, hcfg, log), web.Options{
+			TrustedProxies: cfg.TrustedProxies, Log: log, Bench: cfg.Bench,
+		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
@@ -151,6 +156,9 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	log.Info("serving", "addr", "http://"+ln.Addr().String())
+	if cfg.Bench {
+		log.Warn("BENCH_MODE: rate limits are off; never run a public server like this")
+	}
 
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

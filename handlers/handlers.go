@@ -47,13 +47,18 @@ type Handlers struct {
 	store    *store.Store
 	cfg      Config
 	log      *slog.Logger
-	stats    *memo[store.Stats]
+	stats    *memo[statsAnswer]
 	price    *memo[*float64]
 	sessions *sessions.CookieStore
 }
 
-// statsTTL is how long /api/stats is served from memory; the route's s-maxage is 10 s anyway.
-const statsTTL = 3 * time.Second
+// /api/stats is served from memory for statsTTL, then for up to statsStale more while one query
+// refreshes it: counting a million nodes takes a good part of a second, and under steady traffic
+// no caller waits for it. After a quiet spell longer than both, a caller waits for fresh stats.
+const (
+	statsTTL   = 3 * time.Second
+	statsStale = 5 * time.Second
+)
 
 // priceTTL makes the upstream quote read at most once a minute for all callers.
 const priceTTL = time.Minute
@@ -64,8 +69,8 @@ func New(s *store.Store, cfg Config, log *slog.Logger) *Handlers {
 		cfg.PublicURL = &url.URL{Scheme: "http", Host: "127.0.0.1:8080"}
 	}
 	h := &Handlers{store: s, cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
-	h.stats = newMemo(statsTTL, s.Stats)
-	h.price = newMemo(priceTTL, h.loadPrice)
+	h.stats = newMemo(statsTTL, statsStale, h.loadStats)
+	h.price = newMemo(priceTTL, 0, h.loadPrice)
 	return h
 }
 

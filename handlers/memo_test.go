@@ -11,7 +11,7 @@ import (
 func TestMemo(t *testing.T) {
 	var calls atomic.Int32
 	fail := atomic.Bool{}
-	m := newMemo(50*time.Millisecond, func(context.Context) (int32, error) {
+	m := newMemo(50*time.Millisecond, 0, func(context.Context) (int32, error) {
 		n := calls.Add(1)
 		if fail.Load() {
 			return 0, errors.New("down")
@@ -46,7 +46,7 @@ func TestMemo(t *testing.T) {
 	t.Run("a caller that gives up does not cancel the shared load", func(t *testing.T) {
 		release := make(chan struct{})
 		var loadErr atomic.Value
-		m := newMemo(time.Minute, func(ctx context.Context) (int, error) {
+		m := newMemo(time.Minute, 0, func(ctx context.Context) (int, error) {
 			<-release
 			if err := ctx.Err(); err != nil {
 				loadErr.Store(err)
@@ -66,6 +66,44 @@ func TestMemo(t *testing.T) {
 		}
 		if err := loadErr.Load(); err != nil {
 			t.Fatalf("the shared load saw %v", err)
+		}
+	})
+
+	t.Run("stale values are served while one load refreshes them", func(t *testing.T) {
+		var loads atomic.Int32
+		release := make(chan struct{}, 1)
+		m := newMemo(20*time.Millisecond, 200*time.Millisecond, func(context.Context) (int32, error) {
+			n := loads.Add(1)
+			if n > 1 {
+				<-release
+			}
+			return n, nil
+		})
+		if v, _ := m.get(ctx); v != 1 {
+			t.Fatalf("first get %d", v)
+		}
+		time.Sleep(30 * time.Millisecond) // stale now
+		for range 5 {
+			if v, err := m.get(ctx); err != nil || v != 1 {
+				t.Fatalf("stale get: %d, %v; want the old value at once", v, err)
+			}
+		}
+		release <- struct{}{}
+		deadline := time.Now().Add(2 * time.Second)
+		for v, _ := m.get(ctx); v != 2; v, _ = m.get(ctx) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the refresh never landed: %d", v)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		if n := loads.Load(); n != 2 {
+			t.Fatalf("%d loads for one refresh", n)
+		}
+
+		time.Sleep(250 * time.Millisecond) // past stale: callers wait for a fresh load
+		release <- struct{}{}
+		if v, err := m.get(ctx); err != nil || v != 3 {
+			t.Fatalf("get past stale: %d, %v; want a fresh load", v, err)
 		}
 	})
 }

@@ -64,10 +64,11 @@ func (h *Handlers) overview(ctx context.Context) (views.Overview, error) {
 // cannot be read shows as such.
 func (h *Handlers) overviewStats(ctx context.Context) (views.Overview, error) {
 	o := views.Overview{Now: time.Now()}
-	var err error
-	if o.Stats, err = h.stats.get(ctx); err != nil {
+	st, err := h.stats.get(ctx)
+	if err != nil {
 		return o, err
 	}
+	o.Stats = st.Stats
 	if o.USD, err = h.price.get(ctx); err != nil {
 		return o, err
 	}

@@ -22,17 +22,19 @@ type Distribution struct {
 // Distributions returns the latest limit rounds, newest first.
 func (s *Store) Distributions(ctx context.Context, limit int) (_ []Distribution, err error) {
 	defer wrap(&err, "Distributions")
-	return selectAll(ctx, s.db, func(row scanner) (Distribution, error) {
+	return selectAll(ctx, prepared{s}, func(row scanner) (Distribution, error) {
 		var d Distribution
 		err := row.Scan(&d.ID, num(&d.TotalWei), &d.NodeCount, &d.Mode, &d.FundingMode, &d.Status,
 			&d.TxHash, &d.CreatedAt, &d.ConfirmedAt)
 		return d, err
-	}, `
-		SELECT id, total_wei, node_count, mode, funding_mode, status, tx_hash, created_at, confirmed_at
-		FROM distributions
-		ORDER BY created_at DESC, id DESC
-		LIMIT $1`, limit)
+	}, distributionsSQL, limit)
 }
+
+const distributionsSQL = `
+	SELECT id, total_wei, node_count, mode, funding_mode, status, tx_hash, created_at, confirmed_at
+	FROM distributions
+	ORDER BY created_at DESC, id DESC
+	LIMIT $1`
 
 // Stats are the protocol totals.
 type Stats struct {
@@ -47,16 +49,17 @@ type Stats struct {
 func (s *Store) Stats(ctx context.Context) (_ Stats, err error) {
 	defer wrap(&err, "Stats")
 	var st Stats
-	err = s.db.QueryRowContext(ctx, `
-		SELECT
-			(SELECT count(*) FROM nodes),
-			(SELECT count(DISTINCT owner) FROM nodes),
-			(SELECT coalesce(sum(total_wei), 0) FROM distributions WHERE status = 'confirmed'),
-			(SELECT coalesce(sum(total_wei), 0) FROM distributions
-			 WHERE status = 'confirmed' AND confirmed_at >= now() - interval '24 hours')`,
-	).Scan(&st.TotalNodes, &st.Operators, num(&st.TotalDistributedWei), num(&st.Distributed24hWei))
+	err = s.db.QueryRowContext(ctx, statsSQL).Scan(&st.TotalNodes, &st.Operators, num(&st.TotalDistributedWei), num(&st.Distributed24hWei))
 	return st, err
 }
+
+const statsSQL = `
+	SELECT
+		(SELECT count(*) FROM nodes),
+		(SELECT count(DISTINCT owner) FROM nodes),
+		(SELECT coalesce(sum(total_wei), 0) FROM distributions WHERE status = 'confirmed'),
+		(SELECT coalesce(sum(total_wei), 0) FROM distributions
+		 WHERE status = 'confirmed' AND confirmed_at >= now() - interval '24 hours')`
 
 // DayTotal is what confirmed rounds distributed on one UTC day.
 type DayTotal struct {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 )
 
 // Payment is a transfer to the payments wallet, from the moment it is seen to its node or its
@@ -110,16 +111,26 @@ func (s *Store) RecordScan(ctx context.Context, name string, blocks []ScannedBlo
 		return err
 	}
 	defer tx.Rollback()
+	// One statement a table: a scan of a busy chain finds thousands of payments at a time.
+	var (
+		txHashes, refs, froms, values, blockHashes []string
+		callIndexes                                []int64
+		blockNumbers                               []int64
+	)
 	for _, p := range payments {
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO payments (tx_hash, call_index, payment_ref, from_address, value_wei, block_number, block_hash)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)
-			ON CONFLICT (tx_hash, call_index) DO NOTHING`,
-			p.TxHash, p.CallIndex, p.PaymentRef, p.From, p.ValueWei.String(), p.BlockNumber, p.BlockHash); err != nil {
-			return err
-		}
+		txHashes, refs, froms = append(txHashes, p.TxHash), append(refs, p.PaymentRef), append(froms, p.From)
+		values, blockHashes = append(values, p.ValueWei.String()), append(blockHashes, p.BlockHash)
+		callIndexes, blockNumbers = append(callIndexes, int64(p.CallIndex)), append(blockNumbers, p.BlockNumber)
 	}
-	for _, w := range failed {
+	if _, err := tx.ExecContext(ctx, `
+		INSERT INTO payments (tx_hash, call_index, payment_ref, from_address, value_wei, block_number, block_hash)
+		SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::numeric[], $6::bigint[], $7::text[])
+		ON CONFLICT (tx_hash, call_index) DO NOTHING`,
+		pq.Array(txHashes), pq.Array(callIndexes), pq.Array(refs), pq.Array(froms), pq.Array(values),
+		pq.Array(blockNumbers), pq.Array(blockHashes)); err != nil {
+		return err
+	}
+	for _, w := range failed { // rare: one statement each
 		// A reverted call against a node the ledger does not know yet is left to the reconciler.
 		if _, err := tx.ExecContext(ctx, `
 			INSERT INTO withdrawals (node_id, amount_wei, to_address, tx_hash, status, created_at)
@@ -129,12 +140,15 @@ func (s *Store) RecordScan(ctx context.Context, name string, blocks []ScannedBlo
 			return err
 		}
 	}
-	for _, b := range blocks {
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO scanned_blocks (number, hash) VALUES ($1, $2)
-			ON CONFLICT (number) DO UPDATE SET hash = excluded.hash`, b.Number, b.Hash); err != nil {
-			return err
-		}
+	numbers, hashes := make([]int64, len(blocks)), make([]string, len(blocks))
+	for i, b := range blocks {
+		numbers[i], hashes[i] = b.Number, b.Hash
+	}
+	if _, err := tx.ExecContext(ctx, `
+		INSERT INTO scanned_blocks (number, hash)
+		SELECT * FROM unnest($1::bigint[], $2::text[])
+		ON CONFLICT (number) DO UPDATE SET hash = excluded.hash`, pq.Array(numbers), pq.Array(hashes)); err != nil {
+		return err
 	}
 	last := blocks[len(blocks)-1]
 	if err := putCursor(ctx, tx, name, last.Number, last.Hash); err != nil {

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -28,7 +29,8 @@ var (
 
 // Store is the ledger database.
 type Store struct {
-	db *sqlx.DB
+	db    *sqlx.DB
+	stmts sync.Map // query text → *sql.Stmt, see prepared
 }
 
 // connectTimeout bounds how long a request waits for a connection to a dead database; without it
@@ -143,8 +145,33 @@ func (n numeric) Scan(src any) error {
 // scanner is a *sql.Row or *sql.Rows.
 type scanner interface{ Scan(dest ...any) error }
 
+// queryer is a pool, a transaction or the prepared statements.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// prepared runs the queries of the public read routes as prepared statements: PostgreSQL parses
+// and plans each once per connection, and every run is one round trip instead of two. database/sql
+// prepares a statement again on each connection it meets, including after the database restarts.
+type prepared struct{ s *Store }
+
+func (p prepared) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, ok := p.s.stmts.Load(query)
+	if !ok {
+		stmt, err := p.s.db.PrepareContext(ctx, query)
+		if err != nil {
+			return nil, err
+		}
+		var loaded bool
+		if st, loaded = p.s.stmts.LoadOrStore(query, stmt); loaded {
+			stmt.Close()
+		}
+	}
+	return st.(*sql.Stmt).QueryContext(ctx, args...)
+}
+
 // selectAll runs query and scans every row with scan.
-func selectAll[T any](ctx context.Context, db sqlx.QueryerContext, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+func selectAll[T any](ctx context.Context, db queryer, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err

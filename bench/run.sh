@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# make bench: measures, in one run against one seeded ledger, the SQL ceiling (pgbench running
+# the handlers' own queries), the server (wrk), the peer (pREST) and the passes at scale, then
+# prints one table and rewrites bench/RESULTS.md. bench/README.md explains each row.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PG=${BENCH_PG:-postgres://postgres@127.0.0.1:5432}
+DB=${BENCH_DB:-nodeledger_bench}
+NODES=${BENCH_NODES:-1000000}
+OWNERS=${BENCH_OWNERS:-200000}
+ROUNDS=${BENCH_ROUNDS:-50}
+WITHDRAWALS=${BENCH_WITHDRAWALS:-100000}
+HOT=${BENCH_HOT:-1000}
+DURATION=${BENCH_DURATION:-10}   # seconds each measurement runs, after a warm-up of 2
+CONNS=64                         # wrk connections, as the issue sets
+CLIENTS=32                       # pgbench clients and pREST connections: the server's pool size
+SERVER=127.0.0.1:18080
+PREST=127.0.0.1:18081
+OUT=.data/bench
+DBURL="$PG/$DB?sslmode=disable"
+
+mkdir -p "$OUT"
+log() { printf '== %s\n' "$*" >&2; }
+
+# --- tools -------------------------------------------------------------------------------------
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+command -v wrk >/dev/null || { log "installing wrk"; as_root apt-get install -y -q wrk >/dev/null; }
+command -v pgbench >/dev/null || { log "installing pgbench"; as_root apt-get install -y -q postgresql-client >/dev/null; }
+
+log "building nodeledger"
+go build -o "$OUT/nodeledger" .
+
+# pREST, the peer: built from a throwaway module that requires it (v1.5.5: newer tags are refused
+# by the module proxy here). Nothing of it is committed.
+if [ ! -x "$OUT/prestd" ]; then
+  log "building pREST v1.5.5"
+  rm -rf "$OUT/prest-build" && mkdir -p "$OUT/prest-build"
+  cat >"$OUT/prest-build/go.mod" <<'EOF'
+module prestbuild
+
+go 1.26
+
+require github.com/prest/prest v1.5.5
+EOF
+  cat >"$OUT/prest-build/main.go" <<'EOF'
+package main
+
+import (
+	"github.com/prest/prest/cmd"
+	"github.com/prest/prest/config"
+)
+
+func main() {
+	config.Load()
+	cmd.Execute()
+}
+EOF
+  (cd "$OUT/prest-build" && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1 && go build -o ../prestd .)
+fi
+
+# --- the ledger --------------------------------------------------------------------------------
+seeded=$(psql "$DBURL" -XAtc 'SELECT count(*) FROM nodes' 2>/dev/null || echo 0)
+if [ "$seeded" != "$NODES" ]; then
+  log "seeding $DB: $NODES nodes, $OWNERS owners, $ROUNDS rounds, $WITHDRAWALS withdrawals"
+  psql "$PG/postgres?sslmode=disable" -XqAc "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+  DATABASE_URL=$DBURL "$OUT/nodeledger" seed --nodes "$NODES" --owners "$OWNERS" --rounds "$ROUNDS" \
+    --withdrawals "$WITHDRAWALS" --hot "$HOT" >&2
+else
+  log "reusing $DB ($NODES nodes); drop it to seed anew"
+fi
+
+# 128 owners (pgbench takes at most 128 scripts), the same for pgbench, wrk and pREST, taken
+# spread over the owner range by a hash, so mostly small holders with the odd whale.
+psql "$DBURL" -XAtc "SELECT owner FROM (SELECT DISTINCT owner FROM nodes) o ORDER BY md5(owner) LIMIT 128" \
+  >"$OUT/owners.txt"
+sed 's|^|/api/nodes/|' "$OUT/owners.txt" >"$OUT/paths-nodes.txt"
+seq 1 "$HOT" | sed 's|^|/api/node/|' >"$OUT/paths-node.txt"
+echo /api/distributions >"$OUT/paths-distributions.txt"
+echo /api/stats >"$OUT/paths-stats.txt"
+echo /bench/hello >"$OUT/paths-hello.txt"
+awk -v db="/$DB/public/nodes" '{ printf "%s?owner=%s&_order=created_at,id&_select=id,chain_node_id,tier,owner,balance_wei,cumulative_wei,withdrawn_wei,price_wei,mint_tx,status,created_at\n", db, $1 }' \
+  "$OUT/owners.txt" >"$OUT/paths-prest.txt"
+
+# --- measurements ------------------------------------------------------------------------------
+# pgbench_tps <script...> [-- extra args]: transactions per second over DURATION, -M prepared.
+pgbench_tps() {
+  pgbench "$DBURL" -n -M prepared -c "$CLIENTS" -j 2 -T "$DURATION" -D hot="$HOT" "$@" 2>/dev/null |
+    awk '/^tps = / { print $3 }'
+}
+
+nodes_scripts=()
+i=0
+while read -r owner; do
+  sed "s/:owner/:o$i/" bench/sql/nodes.sql >"$OUT/nodes-$i.sql"
+  nodes_scripts+=(-f "$OUT/nodes-$i.sql" -D "o$i=$owner")
+  i=$((i + 1))
+done <"$OUT/owners.txt"
+
+# wrk_run <paths file> <base url>: one JSON line (see bench/wrk/paths.lua).
+wrk_run() {
+  WRK_PATHS=$1 wrk -t 2 -c "$CONNS" -d 2s -s bench/wrk/paths.lua "$2" >/dev/null 2>&1 || true # warm-up
+  WRK_PATHS=$1 wrk -t 2 -c "$CONNS" -d "${DURATION}s" --timeout 5s -s bench/wrk/paths.lua "$2" | tail -n 1
+}
+json() { sed -E "s/.*\"$2\":([0-9.]+).*/\1/" <<<"$1"; }
+
+wait_http() {
+  for _ in $(seq 1 100); do curl -fso /dev/null "$1" && return 0; sleep 0.1; done
+  log "nothing answers at $1"; return 1
+}
+
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+log "pgbench ceilings (${DURATION}s each, $CLIENTS clients)"
+ceil_nodes=$(pgbench_tps "${nodes_scripts[@]}")
+ceil_node=$(pgbench_tps -f bench/sql/node.sql)
+ceil_rounds=$(pgbench_tps -f bench/sql/distributions.sql)
+ceil_stats=$(pgbench_tps -f bench/sql/stats.sql)
+
+log "nodeledger under wrk (${DURATION}s each, $CONNS connections)"
+# BENCH_MODE lifts the rate limits and serves /bench/hello; the chain is not needed to serve
+# the ledger, so ETH_RPC_URL names a port where nothing listens and the passes idle.
+BENCH_MODE=true LISTEN_ADDR=$SERVER DATABASE_URL=$DBURL ETH_RPC_URL=http://127.0.0.1:9 CHAIN_ID=1337 \
+  FACTORY_ADDRESS=0x00000000000000000000000000000000000000f1 PUBLIC_URL=http://$SERVER \
+  SESSION_SECRET=bench-bench-bench-bench-bench-bench TICK_SEC=86400 \
+  "$OUT/nodeledger" serve 2>"$OUT/server.log" &
+server=$!
+pids+=("$server")
+wait_http "http://$SERVER/readyz"
+r_hello=$(wrk_run "$OUT/paths-hello.txt" "http://$SERVER")
+r_nodes=$(wrk_run "$OUT/paths-nodes.txt" "http://$SERVER")
+r_node=$(wrk_run "$OUT/paths-node.txt" "http://$SERVER")
+r_rounds=$(wrk_run "$OUT/paths-distributions.txt" "http://$SERVER")
+r_stats=$(wrk_run "$OUT/paths-stats.txt" "http://$SERVER")
+rss_mb=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$server/status")
+kill "$server"
+
+log "pREST under wrk"
+PREST_HTTP_HOST=127.0.0.1 PREST_HTTP_PORT=${PREST##*:} PREST_PG_URL=$DBURL PREST_PG_MAXOPENCONN=$CLIENTS \
+  PREST_PG_MAXIDLECONN=$CLIENTS PREST_JWT_DEFAULT=false PREST_SSL_MODE=disable PREST_PG_SSL_MODE=disable \
+  PREST_CONF=$OUT/prest-none.toml "$OUT/prestd" >"$OUT/prest.log" 2>&1 &
+prest=$!
+pids+=("$prest")
+wait_http "http://$PREST$(head -n 1 "$OUT/paths-prest.txt")"
+r_prest=$(wrk_run "$OUT/paths-prest.txt" "http://$PREST")
+kill "$prest"
+
+log "passes at scale (Go benchmarks)"
+passes=$(BENCH_DATABASE_URL=$PG go test ./store -run '^$' -bench 'BenchmarkCreditRound' -benchtime 3x 2>&1 | tee "$OUT/passes.txt")
+
+# --- the table ---------------------------------------------------------------------------------
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+verdict() { awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN { ok = (op == ">=") ? v >= t : v <= t; print (ok ? "met" : "NOT MET") }'; }
+row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@"; }
+
+table() {
+  echo '| route | ceiling (pgbench tx/s) | server req/s | p50 ms | p99 ms | ÷ ceiling | ÷ pREST | target |'
+  echo '|---|---|---|---|---|---|---|---|'
+  local n_rps; n_rps=$(json "$r_nodes" rps)
+  local n_ratio; n_ratio=$(ratio "$n_rps" "$ceil_nodes")
+  local n_prest; n_prest=$(ratio "$n_rps" "$(json "$r_prest" rps)")
+  row '`/api/nodes/{owner}`' "$ceil_nodes" "$n_rps" "$(json "$r_nodes" p50_ms)" "$(json "$r_nodes" p99_ms)" \
+    "$n_ratio" "$n_prest" \
+    "≥0.8× ceiling: $(verdict "$n_ratio" '>=' 0.8); ≥3× pREST: $(verdict "$n_prest" '>=' 3); p99 ≤10 ms: $(verdict "$(json "$r_nodes" p99_ms)" '<=' 10)"
+  local d_rps; d_rps=$(json "$r_node" rps)
+  local d_ratio; d_ratio=$(ratio "$d_rps" "$ceil_node")
+  row '`/api/node/{id}`' "$ceil_node" "$d_rps" "$(json "$r_node" p50_ms)" "$(json "$r_node" p99_ms)" \
+    "$d_ratio" - "≥0.7× ceiling: $(verdict "$d_ratio" '>=' 0.7)"
+  row '`/api/distributions`' "$ceil_rounds" "$(json "$r_rounds" rps)" "$(json "$r_rounds" p50_ms)" \
+    "$(json "$r_rounds" p99_ms)" "$(ratio "$(json "$r_rounds" rps)" "$ceil_rounds")" - "none set"
+  local h_rps; h_rps=$(json "$r_hello" rps)
+  local s_ratio; s_ratio=$(ratio "$(json "$r_stats" rps)" "$h_rps")
+  row '`/api/stats` (memoised)' "hello: $h_rps req/s; SQL: $ceil_stats tx/s" "$(json "$r_stats" rps)" \
+    "$(json "$r_stats" p50_ms)" "$(json "$r_stats" p99_ms)" "$s_ratio (of hello)" - \
+    "≥0.8× hello: $(verdict "$s_ratio" '>=' 0.8)"
+  row '`/bench/hello` (HTTP ceiling)' - "$h_rps" "$(json "$r_hello" p50_ms)" "$(json "$r_hello" p99_ms)" - - -
+  row 'pREST `/nodes?owner=`' - "$(json "$r_prest" rps)" "$(json "$r_prest" p50_ms)" "$(json "$r_prest" p99_ms)" - - -
+  row 'server peak RSS' - - - - - - "$rss_mb MB ≤150 MB: $(verdict "$rss_mb" '<=' 150)"
+  echo
+  local errs=0
+  for r in "$r_hello" "$r_nodes" "$r_node" "$r_rounds" "$r_stats" "$r_prest"; do
+    errs=$((errs + $(json "$r" non2xx) + $(json "$r" errors)))
+  done
+  echo "Non-2xx answers and socket errors over all wrk runs: $errs."
+  echo
+  echo '| pass at scale | ledger | raw | ledger ÷ raw | target |'
+  echo '|---|---|---|---|---|'
+  grep -E '^PASS-ROW' <<<"$passes" | cut -d' ' -f2- || echo '| (the pass benchmarks failed: see .data/bench/passes.txt) | | | | |'
+}
+
+result=$(table)
+echo "$result"
+{
+  echo '# Benchmark results'
+  echo
+  echo "Written by \`make bench\` on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (with uncommitted changes)')."
+  echo "Machine: $(nproc) cores ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $(psql "$DBURL" -XAtc 'SHOW server_version' | cut -d' ' -f1) PostgreSQL, $(go version | cut -d' ' -f3)."
+  echo "Ledger: $NODES nodes, $OWNERS owners, $ROUNDS rounds ($(psql "$DBURL" -XAtc 'SELECT count(*) FROM credits') credits), $WITHDRAWALS withdrawals."
+  echo "Each figure: ${DURATION} s after a 2 s warm-up; wrk at $CONNS connections, pgbench and pREST with $CLIENTS (the server's pool size)."
+  echo
+  echo "$result"
+} >bench/RESULTS.md
+log "wrote bench/RESULTS.md"
