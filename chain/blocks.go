@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -13,7 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 )
 
-// Block is a block with its transactions and their outcome.
+// Block is a block with the transactions the caller watches, and their outcome.
 type Block struct {
 	Number     uint64
 	Hash       common.Hash
@@ -32,68 +33,112 @@ type Tx struct {
 	Status uint64 // types.ReceiptStatusSuccessful or Failed
 }
 
-// blocksPerBatch bounds one JSON-RPC batch: two requests per block.
+// blocksPerBatch bounds one JSON-RPC batch.
 const blocksPerBatch = 50
 
-// Blocks fetches blocks from..to inclusive with their transactions and receipts, in batched
-// round trips (eth_getBlockByNumber and eth_getBlockReceipts for each block).
-func (c *Client) Blocks(ctx context.Context, from, to uint64) ([]Block, error) {
+// Blocks fetches blocks from..to inclusive in batched round trips (eth_getBlockByNumber), with
+// the transactions sent to any of the watched addresses and their receipts' status
+// (eth_getTransactionReceipt, batched too). A payments wallet receives a few of a block's
+// transactions, so reading every receipt of every block would be mostly waste. Without watched
+// addresses a block comes without transactions: its number and hashes only.
+func (c *Client) Blocks(ctx context.Context, from, to uint64, watched ...common.Address) ([]Block, error) {
 	var out []Block
 	for start := from; start <= to; start += blocksPerBatch {
 		end := min(start+blocksPerBatch-1, to)
 		n := int(end - start + 1)
 		raws := make([]json.RawMessage, n)
-		receipts := make([][]*types.Receipt, n)
-		elems := make([]rpc.BatchElem, 0, 2*n)
+		elems := make([]rpc.BatchElem, n)
 		for i := range n {
-			num := hexutil.EncodeUint64(start + uint64(i))
-			elems = append(elems,
-				rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{num, true}, Result: &raws[i]},
-				rpc.BatchElem{Method: "eth_getBlockReceipts", Args: []any{num}, Result: &receipts[i]})
+			elems[i] = rpc.BatchElem{Method: "eth_getBlockByNumber",
+				Args: []any{hexutil.EncodeUint64(start + uint64(i)), len(watched) > 0}, Result: &raws[i]}
 		}
 		if err := c.batch(ctx, fmt.Sprintf("blocks %d-%d", start, end), elems); err != nil {
 			return nil, err
 		}
+		blocks := make([]Block, n)
 		for i := range n {
-			b, err := decodeBlock(raws[i], receipts[i])
+			b, err := decodeBlock(raws[i], watched)
 			if err != nil {
 				return nil, fmt.Errorf("block %d: %w", start+uint64(i), err)
 			}
-			out = append(out, b)
+			blocks[i] = b
 		}
+		if err := c.statuses(ctx, blocks); err != nil {
+			return nil, err
+		}
+		out = append(out, blocks...)
 	}
 	return out, nil
 }
 
-func decodeBlock(raw json.RawMessage, receipts []*types.Receipt) (Block, error) {
+// statuses fills in the status of the blocks' transactions from their receipts.
+func (c *Client) statuses(ctx context.Context, blocks []Block) error {
+	var elems []rpc.BatchElem
+	var txs []*Tx
+	var hashes []common.Hash // the block each transaction was read in
+	for i := range blocks {
+		for k := range blocks[i].Txs {
+			tx := &blocks[i].Txs[k]
+			elems = append(elems, rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{tx.Hash}, Result: new(types.Receipt)})
+			txs, hashes = append(txs, tx), append(hashes, blocks[i].Hash)
+		}
+	}
+	if len(elems) == 0 {
+		return nil
+	}
+	if err := c.batch(ctx, fmt.Sprintf("%d receipts", len(elems)), elems); err != nil {
+		return err
+	}
+	for i, e := range elems {
+		r := e.Result.(*types.Receipt)
+		if r.TxHash != txs[i].Hash || r.BlockHash != hashes[i] {
+			// The chain moved between the two reads: the next pass reads the blocks again.
+			return fmt.Errorf("%w: the receipt of %s is not from block %s", ErrUnavailable, txs[i].Hash, hashes[i])
+		}
+		txs[i].Status = r.Status
+	}
+	return nil
+}
+
+// blockHeader is what a block is read for when no transaction is watched.
+type blockHeader struct {
+	Number     hexutil.Uint64 `json:"number"`
+	Hash       common.Hash    `json:"hash"`
+	ParentHash common.Hash    `json:"parentHash"`
+	Time       hexutil.Uint64 `json:"timestamp"`
+}
+
+// fullBlock is a block with its transactions, decoded in one pass.
+type fullBlock struct {
+	blockHeader
+	Txs []struct {
+		Hash  common.Hash     `json:"hash"`
+		From  common.Address  `json:"from"`
+		To    *common.Address `json:"to"`
+		Value *hexutil.Big    `json:"value"`
+		Input hexutil.Bytes   `json:"input"`
+	} `json:"transactions"`
+}
+
+func decodeBlock(raw json.RawMessage, watched []common.Address) (Block, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return Block{}, fmt.Errorf("%w: block not found", ErrUnavailable)
 	}
-	var b struct {
-		Number     hexutil.Uint64 `json:"number"`
-		Hash       common.Hash    `json:"hash"`
-		ParentHash common.Hash    `json:"parentHash"`
-		Time       hexutil.Uint64 `json:"timestamp"`
-		Txs        []struct {
-			Hash  common.Hash     `json:"hash"`
-			From  common.Address  `json:"from"`
-			To    *common.Address `json:"to"`
-			Value *hexutil.Big    `json:"value"`
-			Input hexutil.Bytes   `json:"input"`
-		} `json:"transactions"`
+	var b fullBlock
+	var err error
+	if len(watched) == 0 {
+		err = json.Unmarshal(raw, &b.blockHeader)
+	} else {
+		err = json.Unmarshal(raw, &b)
 	}
-	if err := json.Unmarshal(raw, &b); err != nil {
+	if err != nil {
 		return Block{}, err
 	}
-	if len(receipts) != len(b.Txs) {
-		return Block{}, fmt.Errorf("%d receipts for %d transactions", len(receipts), len(b.Txs))
-	}
 	out := Block{Number: uint64(b.Number), Hash: b.Hash, ParentHash: b.ParentHash, Time: uint64(b.Time)}
-	for i, t := range b.Txs {
-		if receipts[i].TxHash != t.Hash {
-			return Block{}, fmt.Errorf("receipt %d is for %s, not %s", i, receipts[i].TxHash, t.Hash)
+	for _, t := range b.Txs {
+		if t.To != nil && slices.Contains(watched, *t.To) {
+			out.Txs = append(out.Txs, Tx{Hash: t.Hash, From: t.From, To: t.To, Value: t.Value.ToInt(), Input: t.Input})
 		}
-		out.Txs = append(out.Txs, Tx{Hash: t.Hash, From: t.From, To: t.To, Value: t.Value.ToInt(), Input: t.Input, Status: receipts[i].Status})
 	}
 	return out, nil
 }

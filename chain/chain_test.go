@@ -165,7 +165,7 @@ func TestBlocksAndLogs(t *testing.T) {
 	mint := tc.transact(t, tc.minter, tc.c.factory, tc.c.MintData(buyer, 2, transfer.TxHash), nil)
 	end, _ := tc.c.HeadNumber(ctx)
 
-	blocks, err := tc.c.Blocks(ctx, start+1, end)
+	blocks, err := tc.c.Blocks(ctx, start+1, end, payTo, tc.c.factory)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,6 +188,23 @@ func TestBlocksAndLogs(t *testing.T) {
 	if tx := found[1]; tx.Hash != mint.TxHash || *tx.To != tc.c.factory || len(tx.Input) == 0 {
 		t.Fatalf("mint: %+v", tx)
 	}
+	t.Run("only the watched transactions", func(t *testing.T) {
+		blocks, err := tc.c.Blocks(ctx, start+1, end, payTo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var txs []Tx
+		for _, b := range blocks {
+			txs = append(txs, b.Txs...)
+		}
+		if len(txs) != 1 || txs[0].Hash != transfer.TxHash || txs[0].Status != types.ReceiptStatusSuccessful {
+			t.Fatalf("watching the payments address: %+v", txs)
+		}
+		bare, err := tc.c.Blocks(ctx, start+1, end)
+		if err != nil || len(bare) != len(blocks) || bare[0].Hash != blocks[0].Hash || len(bare[0].Txs)+len(bare[len(bare)-1].Txs) != 0 {
+			t.Fatalf("watching nothing: %+v, %v", bare, err)
+		}
+	})
 
 	minted := bindings.NewNodeFactory().GetABI().Events["NodeMinted"].ID
 	logs, err := tc.c.FactoryLogs(ctx, 0, end, []common.Hash{minted})

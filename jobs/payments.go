@@ -10,6 +10,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"golang.org/x/sync/errgroup"
 
 	"nodeledger/chain"
 	"nodeledger/store"
@@ -102,8 +103,24 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 		return nil
 	}
 	to := min(target, from+j.cfg.BlocksPerPass-1)
-	blocks, err := j.chain.Blocks(ctx, from, to)
-	if err != nil {
+	payTo, factory := j.cfg.PaymentAddress, j.chain.Factory()
+	watched := []common.Address{factory}
+	if payTo != (common.Address{}) {
+		watched = append(watched, payTo)
+	}
+	// The blocks and the traces of their calls are read at once: the node serves both in parallel.
+	var blocks []chain.Block
+	var transfers []chain.InternalTransfer
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		blocks, err = j.chain.Blocks(gctx, from, to, watched...)
+		return err
+	})
+	g.Go(func() (err error) {
+		transfers, err = j.internalTransfers(gctx, from, to)
+		return err
+	})
+	if err := g.Wait(); err != nil {
 		return err
 	}
 	if err := j.step("scan.fetched"); err != nil {
@@ -113,12 +130,12 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 	var scanned []store.ScannedBlock
 	var payments []store.NewPayment
 	var failed []store.FailedWithdrawal
-	payTo, factory := j.cfg.PaymentAddress, j.chain.Factory()
+	hashes := map[uint64]string{}
 	for _, b := range blocks {
+		hashes[b.Number] = hexLower(b.Hash)
 		scanned = append(scanned, store.ScannedBlock{Number: int64(b.Number), Hash: hexLower(b.Hash)})
 		for _, tx := range b.Txs {
-			switch {
-			case tx.To == nil:
+			switch { // Blocks returns only the transactions sent to what the scan watches
 			case *tx.To == payTo && payTo != (common.Address{}) && tx.Status == types.ReceiptStatusSuccessful && tx.Value.Sign() > 0:
 				payments = append(payments, store.NewPayment{
 					TxHash: hexLower(tx.Hash), PaymentRef: hexLower(tx.Hash), From: hexLower(tx.From),
@@ -132,11 +149,12 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 			}
 		}
 	}
-	internal, err := j.internalPayments(ctx, blocks)
-	if err != nil {
-		return err
+	for _, t := range transfers {
+		payments = append(payments, store.NewPayment{
+			TxHash: hexLower(t.TxHash), CallIndex: t.Index, PaymentRef: hexLower(t.Ref()), From: hexLower(t.From),
+			ValueWei: t.Value, BlockNumber: int64(t.Block), BlockHash: hashes[t.Block],
+		})
 	}
-	payments = append(payments, internal...)
 	if err := j.store.RecordScan(ctx, paymentsCursor, scanned, payments, failed); err != nil {
 		return err
 	}
@@ -144,14 +162,14 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 	return j.step("scan.recorded")
 }
 
-// internalPayments traces blocks for payments made by contract wallets, which are calls inside
-// transactions. A node without the tracer is noted (health and the operator page say so) and
-// the scan goes on with top-level payments only.
-func (j *Jobs) internalPayments(ctx context.Context, blocks []chain.Block) ([]store.NewPayment, error) {
-	if j.cfg.PaymentAddress == (common.Address{}) || len(blocks) == 0 {
+// internalTransfers traces blocks from..to for payments made by contract wallets, which are
+// calls inside transactions. A node without the tracer is noted (health and the operator page say
+// so) and the scan goes on with top-level payments only.
+func (j *Jobs) internalTransfers(ctx context.Context, from, to uint64) ([]chain.InternalTransfer, error) {
+	if j.cfg.PaymentAddress == (common.Address{}) {
 		return nil, nil
 	}
-	transfers, err := j.chain.InternalTransfers(ctx, blocks[0].Number, blocks[len(blocks)-1].Number, j.cfg.PaymentAddress)
+	transfers, err := j.chain.InternalTransfers(ctx, from, to, j.cfg.PaymentAddress)
 	if errors.Is(err, chain.ErrTraceUnsupported) {
 		if j.tracing.Swap(traceUnsupported) != traceUnsupported {
 			j.log.Warn("the RPC does not serve debug_traceBlockByNumber: payments sent by contract wallets are not seen", "err", err)
@@ -162,18 +180,7 @@ func (j *Jobs) internalPayments(ctx context.Context, blocks []chain.Block) ([]st
 		return nil, err
 	}
 	j.tracing.Store(traceServed)
-	hashes := map[uint64]string{}
-	for _, b := range blocks {
-		hashes[b.Number] = hexLower(b.Hash)
-	}
-	var out []store.NewPayment
-	for _, t := range transfers {
-		out = append(out, store.NewPayment{
-			TxHash: hexLower(t.TxHash), CallIndex: t.Index, PaymentRef: hexLower(t.Ref()), From: hexLower(t.From),
-			ValueWei: t.Value, BlockNumber: int64(t.Block), BlockHash: hashes[t.Block],
-		})
-	}
-	return out, nil
+	return transfers, nil
 }
 
 // checkCursor returns the next block to scan: the one after the cursor, or, when the chain
