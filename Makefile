@@ -11,7 +11,7 @@ BROWSER      := web/testdata/browser/node_modules/playwright-core/package.json
 
 CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder SignerWallet
 
-.PHONY: run build test lint fuzz contracts generate static clean
+.PHONY: run build test bench lint fuzz contracts generate static clean
 
 run:
 	$(GO) run .
@@ -37,6 +37,11 @@ $(GETH):
 	mkdir -p $(dir $@)
 	GOBIN=$(dir $@) $(GO) install github.com/ethereum/go-ethereum/cmd/geth@$(GETH_VERSION)
 	mv $(dir $@)geth $@
+
+# Seeds a 1M-node ledger in PostgreSQL (once; BENCH_PG names the server) and measures the routes
+# and passes side by side; writes bench/RESULTS.md. bench/README.md explains it.
+bench: $(GETH)
+	GETH=$(GETH) bash bench/run.sh
 
 lint:
 	$(GO) vet ./...

@@ -18,9 +18,9 @@ func (h *Handlers) Distributions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rounds, err := h.store.Distributions(c.Request().Context(), limit)
+	body, err := h.store.DistributionsJSON(c.Request().Context(), limit)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, mapSlice(rounds, toDistributionJSON))
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // The JSON shapes of the API. Wei is a decimal string, times are ISO 8601 UTC or null; the
-// OpenAPI document (web/openapi.json) describes the same shapes.
+// OpenAPI document (web/openapi.json) describes the same shapes. The node lists, node detail and
+// rounds are built by PostgreSQL in the same shapes (store/json.go).
 
 type nodeJSON struct {
 	ID            int64   `json:"id"`
@@ -33,82 +34,6 @@ func toNodeJSON(n store.Node) nodeJSON {
 		MintTx:        n.MintTx,
 		Status:        n.Status,
 		CreatedAt:     isoTime(&n.CreatedAt),
-	}
-}
-
-type nodeDetailJSON struct {
-	nodeJSON
-	Owner       *string          `json:"owner"`
-	PriceWei    string           `json:"priceWei"`
-	Credits     []creditJSON     `json:"credits"`
-	Withdrawals []withdrawalJSON `json:"withdrawals"`
-}
-
-type creditJSON struct {
-	ID             int64   `json:"id"`
-	DistributionID int64   `json:"distributionId"`
-	AmountWei      string  `json:"amountWei"`
-	CreatedAt      *string `json:"createdAt"`
-}
-
-func toCreditJSON(c store.Credit) creditJSON {
-	return creditJSON{
-		ID:             c.ID,
-		DistributionID: c.DistributionID,
-		AmountWei:      c.AmountWei.String(),
-		CreatedAt:      isoTime(&c.CreatedAt),
-	}
-}
-
-type withdrawalJSON struct {
-	ID                  int64   `json:"id"`
-	AmountWei           string  `json:"amountWei"`
-	CumulativeSignedWei string  `json:"cumulativeSignedWei"`
-	ToAddress           *string `json:"toAddress"`
-	Deadline            int64   `json:"deadline"`
-	TxHash              *string `json:"txHash"`
-	Status              *string `json:"status"`
-	CreatedAt           *string `json:"createdAt"`
-	ConfirmedAt         *string `json:"confirmedAt"`
-}
-
-func toWithdrawalJSON(w store.Withdrawal) withdrawalJSON {
-	return withdrawalJSON{
-		ID:                  w.ID,
-		AmountWei:           w.AmountWei.String(),
-		CumulativeSignedWei: w.CumulativeSignedWei.String(),
-		ToAddress:           w.ToAddress,
-		Deadline:            w.Deadline,
-		TxHash:              w.TxHash,
-		Status:              w.Status,
-		CreatedAt:           isoTime(&w.CreatedAt),
-		ConfirmedAt:         isoTime(w.ConfirmedAt),
-	}
-}
-
-type distributionJSON struct {
-	ID          int64   `json:"id"`
-	TotalWei    string  `json:"totalWei"`
-	NodeCount   int     `json:"nodeCount"`
-	Mode        string  `json:"mode"`
-	FundingMode string  `json:"fundingMode"`
-	Status      string  `json:"status"`
-	TxHash      *string `json:"txHash"`
-	CreatedAt   *string `json:"createdAt"`
-	ConfirmedAt *string `json:"confirmedAt"`
-}
-
-func toDistributionJSON(d store.Distribution) distributionJSON {
-	return distributionJSON{
-		ID:          d.ID,
-		TotalWei:    d.TotalWei.String(),
-		NodeCount:   d.NodeCount,
-		Mode:        d.Mode,
-		FundingMode: d.FundingMode,
-		Status:      d.Status,
-		TxHash:      d.TxHash,
-		CreatedAt:   isoTime(&d.CreatedAt),
-		ConfirmedAt: isoTime(d.ConfirmedAt),
 	}
 }
 

@@ -3,6 +3,7 @@ package handlers
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"net/http"
 	"time"
 
@@ -14,15 +15,18 @@ import (
 
 // NodesOfWallet answers GET /api/nodes/{address}: the wallet's nodes, oldest first.
 func (h *Handlers) NodesOfWallet(c echo.Context) error {
-	w, err := h.wallet(c)
+	owner, err := parseAddress(c.Param("address"))
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, mapSlice(w.Nodes, toNodeJSON))
+	body, err := h.store.NodesByOwnerJSON(c.Request().Context(), owner)
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
 }
 
-// wallet reads the nodes of the request's address: what /api/nodes/{address} and
-// /wallet/{address} show.
+// wallet reads the nodes of the request's address: what /wallet/{address} shows.
 func (h *Handlers) wallet(c echo.Context) (views.Wallet, error) {
 	owner, err := parseAddress(c.Param("address"))
 	if err != nil {
@@ -40,27 +44,24 @@ const (
 
 // Node answers GET /api/node/{id}: id is a chain node id or, failing that, a ledger row id.
 func (h *Handlers) Node(c echo.Context) error {
-	d, err := h.nodeDetail(c)
+	id, limit, err := nodeParams(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, nodeDetailJSON{
-		nodeJSON:    toNodeJSON(d.Node),
-		Owner:       &d.Node.Owner,
-		PriceWei:    d.Node.PriceWei.String(),
-		Credits:     mapSlice(d.Credits, toCreditJSON),
-		Withdrawals: mapSlice(d.Withdrawals, toWithdrawalJSON),
-	})
+	body, err := h.store.NodeJSON(c.Request().Context(), id, limit)
+	if errors.Is(err, store.ErrNotFound) {
+		return nodeNotFound(id)
+	}
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
 }
 
 // nodeDetail reads the node of the request's id with its credits and withdrawals (limit each,
-// newest first): what /api/node/{id} and /node/{id} show.
+// newest first): what /node/{id} shows.
 func (h *Handlers) nodeDetail(c echo.Context) (views.NodeDetail, error) {
-	id, err := parseNodeID(c.Param("id"))
-	if err != nil {
-		return views.NodeDetail{}, err
-	}
-	limit, err := parseLimit(c.QueryParam("limit"), c.QueryParams().Has("limit"), nodeListDefault, nodeListMax)
+	id, limit, err := nodeParams(c)
 	if err != nil {
 		return views.NodeDetail{}, err
 	}
@@ -68,7 +69,7 @@ func (h *Handlers) nodeDetail(c echo.Context) (views.NodeDetail, error) {
 	d := views.NodeDetail{Now: time.Now()}
 	d.Node, err = h.store.Node(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return d, errorf(http.StatusNotFound, fmt.Sprintf("No node has the id %s.", id))
+		return d, nodeNotFound(id)
 	}
 	if err != nil {
 		return d, err
@@ -78,4 +79,18 @@ func (h *Handlers) nodeDetail(c echo.Context) (views.NodeDetail, error) {
 	}
 	d.Withdrawals, err = h.store.Withdrawals(ctx, d.Node.ID, limit)
 	return d, err
+}
+
+// nodeParams reads the id and the limit of /api/node/{id} and /node/{id}.
+func nodeParams(c echo.Context) (*big.Int, int, error) {
+	id, err := parseNodeID(c.Param("id"))
+	if err != nil {
+		return nil, 0, err
+	}
+	limit, err := parseLimit(c.QueryParam("limit"), c.QueryParams().Has("limit"), nodeListDefault, nodeListMax)
+	return id, limit, err
+}
+
+func nodeNotFound(id *big.Int) error {
+	return errorf(http.StatusNotFound, fmt.Sprintf("No node has the id %s.", id))
 }

@@ -10,13 +10,9 @@ import (
 // the handlers run: the ceiling they measure is only a ceiling of the same SQL.
 func TestBenchSQLIsTheStoresSQL(t *testing.T) {
 	for file, want := range map[string][]string{
-		"nodes.sql": {bind(nodesByOwnerSQL, ":owner")},
-		"node.sql": {
-			bind(nodeSQL, ":id", ":id"),
-			bind(creditsSQL, ":id", ":limit"),
-			bind(withdrawalsSQL, ":id", ":limit"),
-		},
-		"distributions.sql": {bind(distributionsSQL, ":limit")},
+		"nodes.sql":         {bind(nodesByOwnerJSONSQL, ":owner")},
+		"node.sql":          {bind(nodeJSONSQL, ":id", ":id", ":limit")},
+		"distributions.sql": {bind(distributionsJSONSQL, ":limit")},
 		"stats.sql":         {statsSQL},
 	} {
 		src, err := os.ReadFile("../bench/sql/" + file)

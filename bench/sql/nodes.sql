@@ -1,7 +1,8 @@
--- GET /api/nodes/{address}: store.NodesByOwner (nodesByOwnerSQL). bench/run.sh runs one copy of
--- this script per sampled owner, with :owner renamed to that owner's variable.
-SELECT id, chain_node_id, tier, owner, balance_wei, cumulative_wei, withdrawn_wei,
-	price_wei, mint_tx, status, created_at
-	FROM nodes
-	WHERE owner = :owner
-	ORDER BY created_at, id;
+-- GET /api/nodes/{address}: store.NodesByOwnerJSON (nodesByOwnerJSONSQL). bench/run.sh runs one
+-- copy of this script per sampled owner, with :owner renamed to that owner's variable.
+	SELECT coalesce(json_agg(json_build_object('id', n.id, 'chainNodeId', n.chain_node_id::text, 'tier', n.tier::text,
+	'balanceWei', n.balance_wei::text, 'cumulativeWei', n.cumulative_wei::text,
+	'withdrawnWei', n.withdrawn_wei::text, 'mintTx', n.mint_tx, 'status', n.status,
+	'createdAt', api_time(n.created_at)) ORDER BY n.created_at, n.id), '[]')
+	FROM nodes n
+	WHERE n.owner = :owner;

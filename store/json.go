@@ -1,0 +1,117 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"math/big"
+)
+
+// The public API's busiest read routes are answered with JSON that PostgreSQL builds: one value
+// comes back instead of rows to decode into big numbers and times and encode again, which
+// measured several times the CPU of the query itself (bench/README.md). The shapes are those of
+// handlers/json.go and web/openapi.json: wei as decimal strings, times ISO 8601 UTC with
+// milliseconds (api_time, migrations/0005); handlers.TestNodeJSONFromSQLIsTheGoShape and the
+// web tests, which check every answer against the OpenAPI document, hold them to it.
+
+// nodeJSON is a node row n as the API shows it in lists.
+const nodeJSON = `'id', n.id, 'chainNodeId', n.chain_node_id::text, 'tier', n.tier::text,
+	'balanceWei', n.balance_wei::text, 'cumulativeWei', n.cumulative_wei::text,
+	'withdrawnWei', n.withdrawn_wei::text, 'mintTx', n.mint_tx, 'status', n.status,
+	'createdAt', api_time(n.created_at)`
+
+// NodesByOwnerJSON is NodesByOwner as the JSON array of GET /api/nodes/{address}.
+func (s *Store) NodesByOwnerJSON(ctx context.Context, owner string) (_ json.RawMessage, err error) {
+	defer wrap(&err, "NodesByOwnerJSON")
+	return queryJSON(ctx, s, nodesByOwnerJSONSQL, owner)
+}
+
+const nodesByOwnerJSONSQL = `
+	SELECT coalesce(json_agg(json_build_object(` + nodeJSON + `) ORDER BY n.created_at, n.id), '[]')
+	FROM nodes n
+	WHERE n.owner = $1`
+
+// NodeJSON is the node of id (its chain node id or, failing that, its ledger row id) with its
+// latest limit credits from confirmed rounds and withdrawals, as the JSON object of
+// GET /api/node/{id}, in one round trip. ErrNotFound when there is no such node.
+func (s *Store) NodeJSON(ctx context.Context, id *big.Int, limit int) (_ json.RawMessage, err error) {
+	defer wrap(&err, "NodeJSON")
+	var rowID *int64 // a ledger row id is a bigint; a larger id can only be a chain node id
+	if id.IsInt64() {
+		v := id.Int64()
+		rowID = &v
+	}
+	return queryJSON(ctx, s, nodeJSONSQL, id.String(), rowID, limit)
+}
+
+const nodeJSONSQL = `
+	SELECT json_build_object(` + nodeJSON + `, 'owner', n.owner, 'priceWei', n.price_wei::text,
+		'credits', (
+			SELECT coalesce(json_agg(json_build_object('id', c.id, 'distributionId', c.distribution_id,
+				'amountWei', c.amount_wei::text, 'createdAt', api_time(c.created_at))
+				ORDER BY c.created_at DESC, c.id DESC), '[]')
+			FROM (
+				SELECT c.id, c.distribution_id, c.amount_wei, c.created_at
+				FROM credits c
+				JOIN distributions d ON d.id = c.distribution_id
+				WHERE c.node_id = n.id AND d.status = 'confirmed'
+				ORDER BY c.created_at DESC, c.id DESC
+				LIMIT $3
+			) c),
+		'withdrawals', (
+			SELECT coalesce(json_agg(json_build_object('id', w.id, 'amountWei', w.amount_wei::text,
+				'cumulativeSignedWei', w.cumulative_signed_wei::text, 'toAddress', w.to_address,
+				'deadline', w.deadline, 'txHash', w.tx_hash, 'status', w.status,
+				'createdAt', api_time(w.created_at), 'confirmedAt', api_time(w.confirmed_at))
+				ORDER BY w.created_at DESC, w.id DESC), '[]')
+			FROM (
+				SELECT *
+				FROM withdrawals w
+				WHERE w.node_id = n.id
+				ORDER BY w.created_at DESC, w.id DESC
+				LIMIT $3
+			) w))
+	FROM (
+		SELECT *
+		FROM nodes
+		WHERE chain_node_id = $1::numeric OR id = $2
+		ORDER BY chain_node_id = $1::numeric DESC
+		LIMIT 1
+	) n`
+
+// DistributionsJSON is Distributions as the JSON array of GET /api/distributions.
+func (s *Store) DistributionsJSON(ctx context.Context, limit int) (_ json.RawMessage, err error) {
+	defer wrap(&err, "DistributionsJSON")
+	return queryJSON(ctx, s, distributionsJSONSQL, limit)
+}
+
+const distributionsJSONSQL = `
+	SELECT coalesce(json_agg(json_build_object('id', d.id, 'totalWei', d.total_wei::text,
+		'nodeCount', d.node_count, 'mode', d.mode, 'fundingMode', d.funding_mode, 'status', d.status,
+		'txHash', d.tx_hash, 'createdAt', api_time(d.created_at),
+		'confirmedAt', api_time(d.confirmed_at)) ORDER BY d.created_at DESC, d.id DESC), '[]')
+	FROM (
+		SELECT *
+		FROM distributions
+		ORDER BY created_at DESC, id DESC
+		LIMIT $1
+	) d`
+
+// queryJSON runs a prepared query whose one row holds one JSON value; ErrNotFound for no row.
+func queryJSON(ctx context.Context, s *Store, query string, args ...any) (json.RawMessage, error) {
+	rows, err := prepared{s}.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		return nil, ErrNotFound
+	}
+	var doc []byte
+	if err := rows.Scan(&doc); err != nil {
+		return nil, err
+	}
+	return doc, rows.Close()
+}
