@@ -137,27 +137,43 @@ func startRound(ctx context.Context, tx *sqlx.Tx, r NewRound) (Round, error) {
 		return Round{}, err
 	}
 
-	nodeIDs := make([]int64, len(due))
-	amountText := make([]string, len(due))
-	batchIDs := make([]int64, len(due))
+	var batchNos, counts []int64
+	var totals []string
 	for start, no := 0, 1; start < len(due); start, no = start+r.BatchSize, no+1 {
 		end := min(start+r.BatchSize, len(due))
 		b := CreditBatch{DistributionID: round.ID, BatchNo: no, TotalWei: new(big.Int), NodeCount: end - start, Status: "pending"}
 		for _, a := range amounts[start:end] {
 			b.TotalWei.Add(b.TotalWei, a)
 		}
-		if err := tx.QueryRowContext(ctx, `
-			INSERT INTO credit_batches (distribution_id, batch_no, total_wei, node_count)
-			VALUES ($1, $2, $3, $4)
-			RETURNING id`, round.ID, no, b.TotalWei.String(), b.NodeCount).Scan(&b.ID); err != nil {
+		round.Batches = append(round.Batches, b)
+		batchNos, totals, counts = append(batchNos, int64(no)), append(totals, b.TotalWei.String()), append(counts, int64(b.NodeCount))
+	}
+	// One statement for the batches and one for the credits: a round can credit a million nodes.
+	rows, err := tx.QueryContext(ctx, `
+		INSERT INTO credit_batches (distribution_id, batch_no, total_wei, node_count)
+		SELECT $1, * FROM unnest($2::int[], $3::numeric[], $4::int[])
+		RETURNING id, batch_no`, round.ID, pq.Array(batchNos), pq.Array(totals), pq.Array(counts))
+	if err != nil {
+		return Round{}, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var no int
+		if err := rows.Scan(&id, &no); err != nil {
 			return Round{}, err
 		}
-		for i := start; i < end; i++ {
-			nodeIDs[i], amountText[i], batchIDs[i] = due[i].ID, amounts[i].String(), b.ID
-		}
-		round.Batches = append(round.Batches, b)
+		round.Batches[no-1].ID = id
 	}
-	// One statement for every credit of the round: a round can credit tens of thousands of nodes.
+	if err := rows.Err(); err != nil {
+		return Round{}, err
+	}
+	nodeIDs := make([]int64, len(due))
+	amountText := make([]string, len(due))
+	batchIDs := make([]int64, len(due))
+	for i := range due {
+		nodeIDs[i], amountText[i], batchIDs[i] = due[i].ID, amounts[i].String(), round.Batches[i/r.BatchSize].ID
+	}
 	if _, err := tx.ExecContext(ctx, `
 		INSERT INTO credits (distribution_id, node_id, amount_wei, batch_id)
 		SELECT $1, t.node_id, t.amount, t.batch_id
