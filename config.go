@@ -43,7 +43,7 @@ type config struct {
 	DistPeriodSec  int
 	DistBaseWei    *big.Int
 	DistPoolWei    *big.Int
-	Bench          bool // BENCH_MODE: rate limits off and GET /bench/hello on, for `make bench` only
+	Bench          bool // BENCH_MODE: rate limits lifted and GET /bench/hello on, for `make bench` only
 }
 
 // devMode is true when no chain is configured: the server runs its own dev chain.

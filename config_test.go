@@ -62,6 +62,7 @@ func TestLoadConfig(t *testing.T) {
 		{"tick not a number", []string{"TICK_SEC", "soon"}, "TICK_SEC"},
 		{"stale after zero", []string{"STALE_AFTER_SEC", "0"}, "STALE_AFTER_SEC"},
 		{"dist enabled not a boolean", []string{"DIST_ENABLED", "yes"}, "DIST_ENABLED"},
+		{"bench mode not a boolean", []string{"BENCH_MODE", "on"}, "BENCH_MODE"},
 		{"dist mode unknown", []string{"DIST_MODE", "lottery"}, "DIST_MODE"},
 		{"chain id not a number", []string{"CHAIN_ID", "main"}, "CHAIN_ID"},
 		{"payment address malformed", []string{"PAYMENT_ADDRESS", "0x12"}, "PAYMENT_ADDRESS"},

@@ -157,7 +157,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	}
 	log.Info("serving", "addr", "http://"+ln.Addr().String())
 	if cfg.Bench {
-		log.Warn("BENCH_MODE: rate limits are off; never run a public server like this")
+		log.Warn("BENCH_MODE: no request is refused for its rate; never run a public server like this")
 	}
 
 	done := make(chan error, 1)

@@ -27,14 +27,12 @@ func (s *Store) Distributions(ctx context.Context, limit int) (_ []Distribution,
 		err := row.Scan(&d.ID, num(&d.TotalWei), &d.NodeCount, &d.Mode, &d.FundingMode, &d.Status,
 			&d.TxHash, &d.CreatedAt, &d.ConfirmedAt)
 		return d, err
-	}, distributionsSQL, limit)
+	}, `
+		SELECT id, total_wei, node_count, mode, funding_mode, status, tx_hash, created_at, confirmed_at
+		FROM distributions
+		ORDER BY created_at DESC, id DESC
+		LIMIT $1`, limit)
 }
-
-const distributionsSQL = `
-	SELECT id, total_wei, node_count, mode, funding_mode, status, tx_hash, created_at, confirmed_at
-	FROM distributions
-	ORDER BY created_at DESC, id DESC
-	LIMIT $1`
 
 // Stats are the protocol totals.
 type Stats struct {

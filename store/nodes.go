@@ -38,14 +38,12 @@ func scanNode(row scanner) (Node, error) {
 // NodesByOwner returns the nodes of a wallet (lower-case address), oldest first.
 func (s *Store) NodesByOwner(ctx context.Context, owner string) (_ []Node, err error) {
 	defer wrap(&err, "NodesByOwner")
-	return selectAll(ctx, prepared{s}, scanNode, nodesByOwnerSQL, owner)
+	return selectAll(ctx, prepared{s}, scanNode, `
+		SELECT `+nodeColumns+`
+		FROM nodes
+		WHERE owner = $1
+		ORDER BY created_at, id`, owner)
 }
-
-const nodesByOwnerSQL = `
-	SELECT ` + nodeColumns + `
-	FROM nodes
-	WHERE owner = $1
-	ORDER BY created_at, id`
 
 // Node returns the node whose chain node id is id or, failing that, whose ledger row id is id.
 func (s *Store) Node(ctx context.Context, id *big.Int) (_ Node, err error) {
@@ -55,7 +53,12 @@ func (s *Store) Node(ctx context.Context, id *big.Int) (_ Node, err error) {
 		v := id.Int64()
 		rowID = &v
 	}
-	nodes, err := selectAll(ctx, prepared{s}, scanNode, nodeSQL, id.String(), rowID)
+	nodes, err := selectAll(ctx, prepared{s}, scanNode, `
+		SELECT `+nodeColumns+`
+		FROM nodes
+		WHERE chain_node_id = $1::numeric OR id = $2
+		ORDER BY chain_node_id = $1::numeric DESC
+		LIMIT 1`, id.String(), rowID)
 	switch {
 	case err != nil:
 		return Node{}, err
@@ -64,13 +67,6 @@ func (s *Store) Node(ctx context.Context, id *big.Int) (_ Node, err error) {
 	}
 	return nodes[0], nil
 }
-
-const nodeSQL = `
-	SELECT ` + nodeColumns + `
-	FROM nodes
-	WHERE chain_node_id = $1::numeric OR id = $2
-	ORDER BY chain_node_id = $1::numeric DESC
-	LIMIT 1`
 
 // Credit is what one round credited to one node.
 type Credit struct {
@@ -87,16 +83,14 @@ func (s *Store) Credits(ctx context.Context, nodeID int64, limit int) (_ []Credi
 		var c Credit
 		err := row.Scan(&c.ID, &c.DistributionID, num(&c.AmountWei), &c.CreatedAt)
 		return c, err
-	}, creditsSQL, nodeID, limit)
+	}, `
+		SELECT c.id, c.distribution_id, c.amount_wei, c.created_at
+		FROM credits c
+		JOIN distributions d ON d.id = c.distribution_id
+		WHERE c.node_id = $1 AND d.status = 'confirmed'
+		ORDER BY c.created_at DESC, c.id DESC
+		LIMIT $2`, nodeID, limit)
 }
-
-const creditsSQL = `
-	SELECT c.id, c.distribution_id, c.amount_wei, c.created_at
-	FROM credits c
-	JOIN distributions d ON d.id = c.distribution_id
-	WHERE c.node_id = $1 AND d.status = 'confirmed'
-	ORDER BY c.created_at DESC, c.id DESC
-	LIMIT $2`
 
 // Withdrawal is a withdrawal the ledger has seen against a node.
 type Withdrawal struct {
@@ -119,16 +113,14 @@ func (s *Store) Withdrawals(ctx context.Context, nodeID int64, limit int) (_ []W
 		err := row.Scan(&w.ID, num(&w.AmountWei), num(&w.CumulativeSignedWei), &w.ToAddress,
 			&w.Deadline, &w.TxHash, &w.Status, &w.CreatedAt, &w.ConfirmedAt)
 		return w, err
-	}, withdrawalsSQL, nodeID, limit)
+	}, `
+		SELECT id, amount_wei, cumulative_signed_wei, to_address, deadline, tx_hash, status,
+			created_at, confirmed_at
+		FROM withdrawals
+		WHERE node_id = $1
+		ORDER BY created_at DESC, id DESC
+		LIMIT $2`, nodeID, limit)
 }
-
-const withdrawalsSQL = `
-	SELECT id, amount_wei, cumulative_signed_wei, to_address, deadline, tx_hash, status,
-		created_at, confirmed_at
-	FROM withdrawals
-	WHERE node_id = $1
-	ORDER BY created_at DESC, id DESC
-	LIMIT $2`
 
 // NewNode is a node the chain minted, to be recorded.
 type NewNode struct {

@@ -157,3 +157,24 @@ func TestLimiterWindows(t *testing.T) {
 		}
 	})
 }
+
+func TestBenchMode(t *testing.T) {
+	const client = "198.51.100.9:5000"
+	off := newServer(t, handlers.Config{})
+	if rec := off.do(t, http.MethodGet, "/bench/hello", client); rec.Code != http.StatusNotFound {
+		t.Fatalf("/bench/hello without BENCH_MODE: %d", rec.Code)
+	}
+
+	on := newServerWith(t, db, handlers.Config{}, Options{Bench: true})
+	for i := range 200 { // well past the route's 60 a minute
+		rec := on.do(t, http.MethodGet, "/api/nodes/0x00000000000000000000000000000000000000aa", client)
+		wantStatus(t, rec, http.StatusOK)
+		if rec.Header().Get("X-Ratelimit-Limit") != "60" || rec.Header().Get("Retry-After") != "" {
+			t.Fatalf("request %d: headers %v", i, rec.Header())
+		}
+	}
+	rec := on.do(t, http.MethodGet, "/bench/hello", client)
+	if rec.Code != http.StatusOK || rec.Body.String() != "Hello, World!" {
+		t.Fatalf("/bench/hello: %d %q", rec.Code, rec.Body)
+	}
+}
