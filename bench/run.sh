@@ -130,12 +130,12 @@ wait_http "http://$SERVER/readyz"
 wait_http "http://$PREST$(head -n 1 "$OUT/paths-prest.txt")"
 
 # The machine is shared and its speed drifts by a quarter within minutes, so every figure is
-# taken ROUNDS times, the rounds interleaved so that each ratio compares neighbours in time,
+# taken REPEATS times, the rounds interleaved so that each ratio compares neighbours in time,
 # and the median is kept.
-ROUNDS=${BENCH_ROUNDS_EACH:-3}
+REPEATS=${BENCH_REPEATS:-3}
 declare -A runs
-for round in $(seq 1 "$ROUNDS"); do
-  log "round $round of $ROUNDS: pgbench (${DURATION}s, $CLIENTS clients), wrk (${DURATION}s, $CONNS connections)"
+for round in $(seq 1 "$REPEATS"); do
+  log "round $round of $REPEATS: pgbench (${DURATION}s, $CLIENTS clients), wrk (${DURATION}s, $CONNS connections)"
   runs[ceil_nodes]+=" $(pgbench_tps "${nodes_scripts[@]}")"
   runs[nodes]+=" $(wrk_run "$OUT/paths-nodes.txt" "http://$SERVER")"
   runs[prest]+=" $(wrk_run "$OUT/paths-prest.txt" "http://$PREST")"
@@ -233,13 +233,14 @@ table() {
 
 result=$(table)
 echo "$result"
+dirty=$(git diff --quiet || echo ' (with uncommitted changes)')
 {
   echo '# Benchmark results'
   echo
-  echo "Written by \`make bench\` on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (with uncommitted changes)')."
+  echo "Written by \`make bench\` on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$dirty."
   echo "Machine: $(nproc) cores ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $(psql "$DBURL" -XAtc 'SHOW server_version' | cut -d' ' -f1) PostgreSQL, $(go version | cut -d' ' -f3)."
   echo "Ledger: $NODES nodes, $OWNERS owners, $ROUNDS rounds ($(psql "$DBURL" -XAtc 'SELECT count(*) FROM credits') credits), $WITHDRAWALS withdrawals."
-  echo "Each figure is the median of $ROUNDS interleaved runs of ${DURATION} s (wrk after a 2 s warm-up); wrk at $CONNS connections, pgbench and pREST with $CLIENTS (the server's pool size)."
+  echo "Each figure is the median of $REPEATS interleaved runs of ${DURATION} s (wrk after a 2 s warm-up); wrk at $CONNS connections, pgbench and pREST with $CLIENTS (the server's pool size)."
   echo
   echo "$result"
 } >bench/RESULTS.md
