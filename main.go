@@ -125,7 +125,15 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		DistBaseWei:    cfg.DistBaseWei,
 		DistPoolWei:    cfg.DistPoolWei,
 	}, log)
-	go passes.Run(ctx, time.Duration(cfg.TickSec)*time.Second)
+	// On SIGTERM the pass under way finishes and no other starts; one still running after
+	// passGrace is cut off, as safely as a crash.
+	passWork, cutPasses := context.WithCancel(context.WithoutCancel(ctx))
+	defer cutPasses()
+	passesDone := make(chan struct{})
+	go func() {
+		defer close(passesDone)
+		passes.Run(ctx, passWork, time.Duration(cfg.TickSec)*time.Second)
+	}()
 
 	hcfg := handlers.Config{
 		Jobs:           passes,
@@ -147,6 +155,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	srv := &http.Server{
 		Handler: web.New(handlers.New(db, hcfg, log), web.Options{
 			TrustedProxies: cfg.TrustedProxies, Log: log, Bench: cfg.Bench,
+			HTTPS: cfg.PublicURL != nil && cfg.PublicURL.Scheme == "https",
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       2 * time.Minute,
@@ -167,11 +176,24 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	case <-ctx.Done():
 	}
+	cutOff := time.After(passGrace)
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	log.Info("shutting down")
-	return srv.Shutdown(shutdownCtx)
+	log.Info("shutting down: draining requests and letting the pass under way finish")
+	err = srv.Shutdown(shutdownCtx)
+	select {
+	case <-passesDone:
+	case <-cutOff:
+		log.Warn("a pass did not finish in time: cut off, the next start resumes it")
+		cutPasses()
+		<-passesDone
+	}
+	return err
 }
+
+// passGrace is how long a shutdown waits for the pass under way: inside the 30 s that process
+// managers usually give between SIGTERM and SIGKILL.
+const passGrace = 20 * time.Second
 
 // dialChain connects to ETH_RPC_URL and checks it serves CHAIN_ID. A chain that does not answer
 // yet is no reason to refuse to start: the ledger can be served, and chain readings say null.

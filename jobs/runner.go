@@ -6,16 +6,17 @@ import (
 	"time"
 )
 
-// Run ticks every interval until ctx ends. Each tick is recorded (for /api/cron/health) and runs
-// the passes in turn; each pass takes its own advisory lock, so any number of instances can tick
-// and a pass still never runs twice at once.
-func (j *Jobs) Run(ctx context.Context, every time.Duration) {
+// Run ticks every interval until stop ends. Passes run with work, so a shutdown does not cut the
+// one under way short: it finishes, the rest of its tick is skipped, and Run returns. Cancelling
+// work cuts it off, which is as safe as a crash (every step of every pass is), for a pass that
+// would keep the shutdown waiting too long.
+func (j *Jobs) Run(stop, work context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		j.Tick(ctx)
+		j.tick(stop, work)
 		select {
-		case <-ctx.Done():
+		case <-stop.Done():
 			return
 		case <-t.C:
 		}
@@ -34,28 +35,38 @@ type TickSummary struct {
 
 // Tick records a tick and runs the passes once. A failing pass is logged and recorded; the next
 // tick tries again.
-func (j *Jobs) Tick(ctx context.Context) TickSummary {
+func (j *Jobs) Tick(ctx context.Context) TickSummary { return j.tick(ctx, ctx) }
+
+// tick is Tick with passes run with work, and none started once stop has ended.
+func (j *Jobs) tick(stop, work context.Context) TickSummary {
 	var sum TickSummary
-	id, err := j.store.StartTick(ctx)
+	id, err := j.store.StartTick(work)
 	if err != nil {
 		j.log.Error("tick not recorded", "err", err)
 		return sum
 	}
-	if sum.Payments, err = j.Payments(ctx); err != nil {
-		sum.PaymentsError = err.Error()
-		j.log.Error("payments pass failed", "err", err)
+	passes := []struct {
+		name string
+		run  func(context.Context) error
+		fail *string
+	}{
+		{"payments", func(ctx context.Context) (err error) { sum.Payments, err = j.Payments(ctx); return err }, &sum.PaymentsError},
+		{"credit", func(ctx context.Context) (err error) { sum.Credit, err = j.Credit(ctx); return err }, &sum.CreditError},
+		{"reconciler", func(ctx context.Context) (err error) { sum.Reconcile, err = j.Reconcile(ctx); return err }, &sum.ReconcileError},
 	}
-	if sum.Credit, err = j.Credit(ctx); err != nil {
-		sum.CreditError = err.Error()
-		j.log.Error("credit pass failed", "err", err)
-	}
-	if sum.Reconcile, err = j.Reconcile(ctx); err != nil {
-		sum.ReconcileError = err.Error()
-		j.log.Error("reconciler pass failed", "err", err)
+	for _, p := range passes {
+		if stop.Err() != nil {
+			j.log.Info("shutting down: " + p.name + " pass not started")
+			break
+		}
+		if err := p.run(work); err != nil {
+			*p.fail = err.Error()
+			j.log.Error(p.name+" pass failed", "err", err)
+		}
 	}
 	doc, _ := json.Marshal(sum)
-	// Recorded even when ctx ended mid-tick: the tick happened.
-	if err := j.store.FinishTick(context.WithoutCancel(ctx), id, doc); err != nil {
+	// Recorded even when work ended mid-tick: the tick happened.
+	if err := j.store.FinishTick(context.WithoutCancel(work), id, doc); err != nil {
 		j.log.Error("tick end not recorded", "err", err)
 	}
 	return sum

@@ -52,7 +52,7 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		status, msg, deliberate := classify(err)
 		if status >= 500 && !deliberate && !errors.Is(err, context.Canceled) {
 			log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path,
-				"status", status, "err", err)
+				"status", status, "request_id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err)
 		}
 		if c.Response().Committed {
 			return

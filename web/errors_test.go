@@ -46,6 +46,51 @@ func TestErrorEnvelope(t *testing.T) {
 	if !strings.Contains(log, "secret panic detail") || !strings.Contains(log, "goroutine") || !strings.Contains(log, "secret_table") {
 		t.Fatalf("the detail of 500s belongs in the log, got:\n%s", log)
 	}
+
+	t.Run("the log line names the request", func(t *testing.T) {
+		rec := s.do(t, http.MethodGet, "/api/test/fail", "")
+		id := rec.Header().Get("X-Request-Id")
+		if len(id) < 16 || !strings.Contains(s.log.String(), `"request_id":"`+id+`"`) {
+			t.Fatalf("request id %q not in the log:\n%s", id, s.log.String())
+		}
+	})
+}
+
+func TestResponseHeaders(t *testing.T) {
+	plain := newServer(t, handlers.Config{})
+	secure := newServerWith(t, db, handlers.Config{}, Options{HTTPS: true})
+	for _, path := range []string{"/api/stats", "/", "/api/nope"} {
+		rec := plain.do(t, http.MethodGet, path, "")
+		h := rec.Header()
+		if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") != "strict-origin-when-cross-origin" ||
+			!strings.Contains(h.Get("Content-Security-Policy"), "default-src 'self'") {
+			t.Errorf("%s: headers %v", path, h)
+		}
+		if h.Get("Strict-Transport-Security") != "" {
+			t.Errorf("%s: HSTS over plain http", path)
+		}
+		if got := secure.do(t, http.MethodGet, path, "").Header().Get("Strict-Transport-Security"); !strings.HasPrefix(got, "max-age=31536000") {
+			t.Errorf("%s over https: HSTS %q", path, got)
+		}
+	}
+
+	t.Run("request ids", func(t *testing.T) {
+		fromProxy := "lb-7f3a9c21-0001"
+		if got := plain.do(t, http.MethodGet, "/api/stats", "", "X-Request-Id", fromProxy).Header().Get("X-Request-Id"); got != fromProxy {
+			t.Errorf("a proxy's id %q came back as %q", fromProxy, got)
+		}
+		for _, bad := range []string{"", "short", strings.Repeat("a", 65), "has space in it", "<script>alert(1)</script>"} {
+			got := plain.do(t, http.MethodGet, "/api/stats", "", "X-Request-Id", bad).Header().Get("X-Request-Id")
+			if got == bad || len(got) < 16 {
+				t.Errorf("id %q came back as %q: want a fresh one", bad, got)
+			}
+		}
+		a := plain.do(t, http.MethodGet, "/api/stats", "").Header().Get("X-Request-Id")
+		b := plain.do(t, http.MethodGet, "/api/stats", "").Header().Get("X-Request-Id")
+		if a == b {
+			t.Errorf("two requests, one id %q", a)
+		}
+	})
 }
 
 // cutProxy forwards TCP connections to a PostgreSQL server until it is cut, which closes its

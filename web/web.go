@@ -2,10 +2,12 @@
 package web
 
 import (
+	"crypto/rand"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
+	"regexp"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -19,6 +21,8 @@ type Options struct {
 	// is the socket's peer address.
 	TrustedProxies []netip.Prefix
 	Log            *slog.Logger
+	// HTTPS is true when PUBLIC_URL is https: answers then carry Strict-Transport-Security.
+	HTTPS bool
 	// Bench lifts the rate limits (requests are still counted and the headers sent, so the
 	// measured path is the production one, but none is refused) and adds GET /bench/hello, the
 	// HTTP ceiling `make bench` measures the routes against. Never on a public server.
@@ -31,8 +35,9 @@ func New(h *handlers.Handlers, opts Options) *echo.Echo {
 	e.HideBanner, e.HidePort = true, true
 	e.IPExtractor = ipExtractor(opts.TrustedProxies)
 	e.HTTPErrorHandler = errorHandler(opts.Log)
+	e.Use(requestID)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{LogErrorFunc: panicError}))
-	e.Use(securityHeaders)
+	e.Use(securityHeaders(opts.HTTPS))
 	rl := newLimiter(opts.Log)
 	rl.lifted = opts.Bench
 	routes(e, h, rl)
@@ -63,15 +68,40 @@ func ipExtractor(trusted []netip.Prefix) echo.IPExtractor {
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 
-// securityHeaders are set on every answer: a CSP for pages, and no MIME sniffing.
-func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+// hsts makes browsers use https only, for a year, once they have seen the service over it.
+const hsts = "max-age=31536000; includeSubDomains"
+
+// securityHeaders are set on every answer: a CSP for pages, no MIME sniffing, no referrer sent
+// to other sites, and HSTS when the service is public over https.
+func securityHeaders(https bool) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			h := c.Response().Header()
+			h.Set("Content-Security-Policy", contentSecurityPolicy)
+			h.Set("X-Content-Type-Options", "nosniff")
+			h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+			if https {
+				h.Set("Strict-Transport-Security", hsts)
+			}
+			return next(c)
+		}
+	}
+}
+
+// requestID names every request, in the X-Request-Id answer header and in the log lines about
+// it: the id a proxy in front sent, when it looks like one, else a fresh one.
+func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		h := c.Response().Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
+		id := c.Request().Header.Get(echo.HeaderXRequestID)
+		if !requestIDRe.MatchString(id) {
+			id = rand.Text()
+		}
+		c.Response().Header().Set(echo.HeaderXRequestID, id)
 		return next(c)
 	}
 }
+
+var requestIDRe = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
 
 // cacheControl sets the route's Cache-Control; the error handler replaces it with no-store.
 func cacheControl(value string) echo.MiddlewareFunc {
