@@ -20,6 +20,7 @@ import (
 // config is the deployment's settings, read once from the environment (and .env) at start.
 type config struct {
 	ListenAddr     string
+	MetricsAddr    string // empty: no /metrics; else a private address for Prometheus and pprof
 	DatabaseURL    string // empty: a private dev cluster under .data/
 	EthRPCURL      string // empty: dev mode, with the embedded dev chain
 	DevRPCAddr     string // where dev mode serves the dev chain's JSON-RPC
@@ -58,6 +59,7 @@ var addressRe = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 func loadConfig(getenv func(string) string) (config, error) {
 	cfg := config{
 		ListenAddr:  or(getenv("LISTEN_ADDR"), "127.0.0.1:8080"),
+		MetricsAddr: getenv("METRICS_ADDR"),
 		DatabaseURL: getenv("DATABASE_URL"),
 		EthRPCURL:   getenv("ETH_RPC_URL"),
 		DevRPCAddr:  or(getenv("DEV_RPC_ADDR"), "127.0.0.1:8545"),

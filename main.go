@@ -165,6 +165,16 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		return err
 	}
 	log.Info("serving", "addr", "http://"+ln.Addr().String())
+	if cfg.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			return fmt.Errorf("METRICS_ADDR: %w", err)
+		}
+		metrics := &http.Server{Handler: web.MetricsHandler(), ReadHeaderTimeout: 5 * time.Second}
+		defer metrics.Close()
+		go metrics.Serve(mln)
+		log.Info("metrics", "addr", "http://"+mln.Addr().String()+"/metrics")
+	}
 	if cfg.Bench {
 		log.Warn("BENCH_MODE: no request is refused for its rate; never run a public server like this")
 	}

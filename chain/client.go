@@ -116,6 +116,7 @@ func (c *Client) call(ctx context.Context, what string, f func(ctx context.Conte
 		if !transient(err) {
 			return fmt.Errorf("%s: %w", what, c.decodeRevert(err))
 		}
+		rpcFailures.Inc()
 		if attempt >= c.attempts || ctx.Err() != nil {
 			return fmt.Errorf("%s: %w: %w", what, ErrUnavailable, err)
 		}

@@ -49,6 +49,7 @@ func (j *Jobs) Payments(ctx context.Context) (PaymentsSummary, error) {
 	defer unlock()
 
 	sum := PaymentsSummary{Ran: true}
+	defer func() { countPayments(sum) }()
 	if err := j.scan(ctx, &sum); err != nil {
 		return sum, err
 	}
@@ -100,6 +101,7 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 		}
 	}
 	if from > target {
+		scanLag.Set(float64(head + 1 - from))
 		return nil
 	}
 	to := min(target, from+j.cfg.BlocksPerPass-1)
@@ -158,6 +160,7 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 	if err := j.store.RecordScan(ctx, paymentsCursor, scanned, payments, failed); err != nil {
 		return err
 	}
+	scanLag.Set(float64(head - to))
 	sum.FromBlock, sum.ToBlock, sum.Seen, sum.Failed = from, to, len(payments), len(failed)
 	return j.step("scan.recorded")
 }

@@ -59,10 +59,13 @@ func (j *Jobs) tick(stop, work context.Context) TickSummary {
 			j.log.Info("shutting down: " + p.name + " pass not started")
 			break
 		}
+		start, result := time.Now(), "ok"
 		if err := p.run(work); err != nil {
-			*p.fail = err.Error()
+			*p.fail, result = err.Error(), "error"
 			j.log.Error(p.name+" pass failed", "err", err)
 		}
+		passSeconds.WithLabelValues(p.name).Observe(time.Since(start).Seconds())
+		passRuns.WithLabelValues(p.name, result).Inc()
 	}
 	doc, _ := json.Marshal(sum)
 	// Recorded even when work ended mid-tick: the tick happened.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 // TestShutdownLetsThePassUnderWayFinish stops Run while the payments pass is between its scan
@@ -44,5 +46,26 @@ func TestShutdownLetsThePassUnderWayFinish(t *testing.T) {
 	}
 	if sum.Payments.Minted != 1 || sum.Credit.Ran || sum.Reconcile.Ran {
 		t.Fatalf("tick %s: want the payments pass finished and no other run", doc)
+	}
+}
+
+func TestTickMetrics(t *testing.T) {
+	e := newEnv(t)
+	e.pay(0, e.dc.Payments, priceOne)
+	runs := passRuns.WithLabelValues("payments", "ok")
+	minted := paymentsCounted.WithLabelValues("minted")
+	seen := paymentsCounted.WithLabelValues("seen")
+	runsBefore, mintedBefore, seenBefore := testutil.ToFloat64(runs), testutil.ToFloat64(minted), testutil.ToFloat64(seen)
+	scanLag.Set(-1)
+
+	if sum := e.j.Tick(t.Context()); sum.PaymentsError != "" || sum.Payments.Minted != 1 {
+		t.Fatalf("tick %+v", sum)
+	}
+	if testutil.ToFloat64(runs)-runsBefore != 1 || testutil.ToFloat64(minted)-mintedBefore != 1 || testutil.ToFloat64(seen)-seenBefore != 1 {
+		t.Fatalf("runs +%v, minted +%v, seen +%v: want +1 each", testutil.ToFloat64(runs)-runsBefore,
+			testutil.ToFloat64(minted)-mintedBefore, testutil.ToFloat64(seen)-seenBefore)
+	}
+	if lag := testutil.ToFloat64(scanLag); lag < 0 || lag > float64(e.cfg.Confirmations)+5 {
+		t.Fatalf("scan lag %v blocks right after a scan", lag)
 	}
 }

@@ -36,6 +36,7 @@ func New(h *handlers.Handlers, opts Options) *echo.Echo {
 	e.IPExtractor = ipExtractor(opts.TrustedProxies)
 	e.HTTPErrorHandler = errorHandler(opts.Log)
 	e.Use(requestID)
+	e.Use(measure)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{LogErrorFunc: panicError}))
 	e.Use(securityHeaders(opts.HTTPS))
 	rl := newLimiter(opts.Log)

@@ -1,0 +1,33 @@
+package jobs
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+)
+
+var (
+	passRuns = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "nodeledger_pass_runs_total",
+		Help: "Passes run by the scheduler, by pass (payments, credit, reconciler) and result (ok, error).",
+	}, []string{"pass", "result"})
+	passSeconds = promauto.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "nodeledger_pass_duration_seconds",
+		Help:    "How long the scheduler's passes took.",
+		Buckets: []float64{.05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120},
+	}, []string{"pass"})
+	paymentsCounted = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "nodeledger_payments_total",
+		Help: "Payments the payments pass saw, minted and rejected.",
+	}, []string{"outcome"})
+	scanLag = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "nodeledger_scan_lag_blocks",
+		Help: "Blocks between the chain's head and the last block the payments scan recorded.",
+	})
+)
+
+// countPayments adds what a payments pass did to the payment counters.
+func countPayments(sum PaymentsSummary) {
+	paymentsCounted.WithLabelValues("seen").Add(float64(sum.Seen))
+	paymentsCounted.WithLabelValues("minted").Add(float64(sum.Minted))
+	paymentsCounted.WithLabelValues("rejected").Add(float64(sum.Rejected))
+}
