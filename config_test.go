@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"nodeledger/store/storetest"
 )
 
 func env(kv ...string) func(string) string {
@@ -108,5 +110,18 @@ func TestRunUnknownCommand(t *testing.T) {
 	err := run(t.Context(), []string{"fly"}, env(), os.Stdout, os.Stderr)
 	if err == nil || !strings.Contains(err.Error(), "unknown command") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+func TestSeedAndDeployRefuseBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"deploy", "-max-per-wallet", "4294967296"},
+		{"seed", "--nodes", "10", "--owners", "20"},
+		{"seed", "--rounds", "0"},
+	} {
+		err := run(t.Context(), args, env("DATABASE_URL", storetest.DatabaseURL()), os.Stdout, os.Stderr)
+		if err == nil || !strings.Contains(err.Error(), strings.TrimLeft(args[1], "-")) {
+			t.Errorf("%v: %v, want an error naming %s", args, err, args[1])
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/big"
 	"strconv"
 
@@ -23,6 +24,9 @@ func deploy(ctx context.Context, args []string, getenv func(string) string, stdo
 	maxPerWallet := fs.Uint("max-per-wallet", 5, "nodes one wallet may hold in all (enforced by the contract)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *maxPerWallet > math.MaxUint32 {
+		return fmt.Errorf("-max-per-wallet: %d is more than the contract holds (%d)", *maxPerWallet, uint32(math.MaxUint32))
 	}
 	url := getenv("ETH_RPC_URL")
 	if url == "" {
