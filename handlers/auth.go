@@ -92,6 +92,7 @@ func (h *Handlers) signInMessage(n store.SignInNonce) string {
 
 // cookie is one of our cookies: httpOnly, SameSite=Lax, Secure when we are served over https.
 func (h *Handlers) cookie(name, value string, ttl time.Duration) *http.Cookie {
+	// #nosec G124 -- Secure follows PUBLIC_URL: dev mode and local runs are served over plain http.
 	return &http.Cookie{Name: name, Value: value, Path: "/", MaxAge: int(ttl.Seconds()), HttpOnly: true,
 		Secure: h.cfg.PublicURL.Scheme == "https", SameSite: http.SameSiteLaxMode}
 }

@@ -57,10 +57,11 @@ func Start(ctx context.Context, dir string) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
+	// #nosec G204 -- the machine's own postgres (pg_config's bindir) with our arguments
 	cmd := exec.Command(filepath.Join(bin, "postgres"), "-D", dir, "-p", strconv.Itoa(port),
 		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGINT, Setpgid: true}
-	logFile, err := os.OpenFile(filepath.Join(dir, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	logFile, err := os.OpenFile(filepath.Join(dir, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600) // #nosec G304 -- our cluster's directory
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +133,7 @@ func version(binDir string) int {
 // to the postgres user.
 func credential(dir string) (*syscall.Credential, error) {
 	// The parents must let the server's user through to its directory.
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil { // #nosec G301 -- see above
 		return nil, err
 	}
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
@@ -154,7 +155,7 @@ func credential(dir string) (*syscall.Credential, error) {
 }
 
 func runAs(ctx context.Context, cred *syscall.Credential, name string, args ...string) error {
-	cmd := exec.CommandContext(ctx, name, args...)
+	cmd := exec.CommandContext(ctx, name, args...) // #nosec G204 -- initdb and friends, found in pg_config's bindir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("%w: %s", err, out)
