@@ -108,7 +108,7 @@ func (b *browser) signIn(key *ecdsa.PrivateKey) {
 	wantStatus(b.t, rec, http.StatusOK)
 }
 
-func authServer(t *testing.T, cfg handlers.Config) *testServer {
+func authServer(t testing.TB, cfg handlers.Config) *testServer {
 	cfg.SessionSecret = sessionSecret
 	cfg.ChainID = 1337
 	return newServer(t, cfg)

@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync/atomic"
@@ -16,10 +17,12 @@ import (
 // fuzzClient gives each fuzz request an address of its own, so the rate limiter stays out of the way.
 var fuzzClient atomic.Uint32
 
-func nextClient() string {
+func nextIP() string {
 	n := fuzzClient.Add(1)
-	return fmt.Sprintf("10.%d.%d.%d:1", byte(n>>16), byte(n>>8), byte(n))
+	return fmt.Sprintf("10.%d.%d.%d", byte(n>>16), byte(n>>8), byte(n))
 }
+
+func nextClient() string { return nextIP() + ":1" }
 
 // fuzzAnswer checks what every fuzzed request must get: never a 5xx, only the statuses the route
 // documents, the envelope on every failure (do checks it against the OpenAPI document too).
@@ -58,5 +61,83 @@ func FuzzNodesRoute(f *testing.F) {
 	s := newServer(f, handlers.Config{})
 	f.Fuzz(func(t *testing.T, address string) {
 		fuzzAnswer(t, s, "/api/nodes/"+url.PathEscape(address), http.StatusOK, http.StatusBadRequest, http.StatusNotFound)
+	})
+}
+
+// fuzzNo5xx checks what every fuzzed request must get on a route with a body or a cookie: never a
+// 5xx, and the envelope on every failure (checked against the OpenAPI document by the callers).
+func fuzzNo5xx(t *testing.T, req *http.Request, rec *httptest.ResponseRecorder) {
+	checkAgainstOpenAPI(t, req, rec)
+	if rec.Code >= 500 {
+		t.Fatalf("%s %s: status %d; body %s", req.Method, req.URL, rec.Code, rec.Body)
+	}
+}
+
+func FuzzDistributionsLimit(f *testing.F) {
+	for _, seed := range []string{"", "1", "50", "100", "101", "0", "-1", "1.5", "1e2", "0x10", " 7", "७", strings.Repeat("9", 40)} {
+		f.Add(seed)
+	}
+	s := newServer(f, handlers.Config{})
+	f.Fuzz(func(t *testing.T, limit string) {
+		fuzzAnswer(t, s, "/api/distributions?limit="+url.QueryEscape(limit), http.StatusOK, http.StatusBadRequest)
+	})
+}
+
+// FuzzSignInBody posts arbitrary bodies to /api/auth/verify after a real nonce: addresses,
+// signatures and the JSON around them.
+func FuzzSignInBody(f *testing.F) {
+	for _, seed := range []string{
+		`{"address":"` + alice + `","signature":"0x` + strings.Repeat("ab", 65) + `"}`,
+		`{"address":"` + alice + `","signature":"0x"}`, `{"address":null,"signature":null}`, `{}`, `[]`, `null`, ``,
+		`{"address":"` + alice + `","signature":"0x` + strings.Repeat("00", 64) + `1b"}`,
+		`{"address":"` + alice + `","signature":"` + strings.Repeat("f", 10000) + `"}`,
+		`{"address":1,"signature":true}`, `{"address":"` + alice + `"`, "\xff\xfe",
+	} {
+		f.Add(seed)
+	}
+	s := authServer(f, handlers.Config{})
+	f.Fuzz(func(t *testing.T, body string) {
+		b := newBrowser(t, s, nextIP())
+		wantStatus(t, b.do(http.MethodPost, "/api/auth/nonce", nil), http.StatusOK)
+		req := httptest.NewRequest(http.MethodPost, "/api/auth/verify", strings.NewReader(body))
+		rec := b.send(req, "Content-Type", "application/json", "Origin", "http://127.0.0.1:8080")
+		fuzzNo5xx(t, rec.req, rec.ResponseRecorder)
+	})
+}
+
+// FuzzSessionCookie sends arbitrary session cookies to /api/me: forged, truncated, re-encoded.
+func FuzzSessionCookie(f *testing.F) {
+	for _, seed := range []string{"", "x", "MTcwMDAwMDAwMHxhYmN8ZGVm", strings.Repeat("A", 4096), "a|b|c", "%00", "\"quoted\""} {
+		f.Add(seed)
+	}
+	s := authServer(f, handlers.Config{})
+	f.Fuzz(func(t *testing.T, value string) {
+		req := httptest.NewRequest(http.MethodGet, "/api/me", nil)
+		req.Header.Set("Cookie", "nl_session="+value)
+		req.RemoteAddr = nextClient()
+		rec := httptest.NewRecorder()
+		s.e.ServeHTTP(rec, req)
+		fuzzNo5xx(t, req, rec)
+		if rec.Code != http.StatusUnauthorized && rec.Code != http.StatusBadRequest {
+			t.Fatalf("cookie %q: status %d, want 401: no forged cookie signs anybody in", value, rec.Code)
+		}
+	})
+}
+
+// FuzzAdminTierBody puts arbitrary tiers: ids, prices and the JSON around them.
+func FuzzAdminTierBody(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"1", `{"label":"One","priceWei":"100000000000000000","maxPerWallet":3,"holdingWei":"0","holdingToken":null,"payoutBps":10000,"onSale":true}`},
+		{"256", `{"label":"x"}`}, {"-1", `{}`}, {"abc", `[]`}, {"2", `{"priceWei":"-1"}`}, {"3", `{"priceWei":"1e18"}`},
+		{"4", `{"label":"` + strings.Repeat("x", 1000) + `","priceWei":"` + maxU256 + `0"}`}, {"5", `{"holdingToken":"0x12"}`},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	s := newServer(f, handlers.Config{AdminKey: "fuzz-admin-key"})
+	f.Fuzz(func(t *testing.T, id, body string) {
+		rec := s.adminDo(t, http.MethodPut, "/api/admin/tiers/"+url.PathEscape(id), body, "fuzz-admin-key")
+		if rec.Code >= 500 {
+			t.Fatalf("PUT tier %q %q: status %d; body %s", id, body, rec.Code, rec.Body)
+		}
 	})
 }
