@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -32,15 +31,6 @@ import (
 var db *store.Store
 
 func TestMain(m *testing.M) { os.Exit(storetest.Main(m, &db)) }
-
-func freeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
 
 // server is the real nodeledger binary, serving.
 type server struct {
@@ -70,7 +60,7 @@ func runBinary(t *testing.T, bin string, env []string, args ...string) string {
 }
 
 func startServer(t *testing.T, bin string, env []string) *server {
-	addr := freeAddr(t)
+	addr := gethdev.FreeAddr(t)
 	s := &server{base: "http://" + addr, cmd: exec.Command(bin), out: &bytes.Buffer{}}
 	s.cmd.Env = append(env, "LISTEN_ADDR="+addr)
 	s.cmd.Stdout, s.cmd.Stderr = s.out, s.out

@@ -134,14 +134,15 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 	var failed []store.FailedWithdrawal
 	hashes := map[uint64]string{}
 	for _, b := range blocks {
-		hashes[b.Number] = hexLower(b.Hash)
-		scanned = append(scanned, store.ScannedBlock{Number: int64(b.Number), Hash: hexLower(b.Hash)})
+		hash := hexLower(b.Hash)
+		hashes[b.Number] = hash
+		scanned = append(scanned, store.ScannedBlock{Number: int64(b.Number), Hash: hash})
 		for _, tx := range b.Txs {
 			switch { // Blocks returns only the transactions sent to what the scan watches
 			case *tx.To == payTo && payTo != (common.Address{}) && tx.Status == types.ReceiptStatusSuccessful && tx.Value.Sign() > 0:
 				payments = append(payments, store.NewPayment{
 					TxHash: hexLower(tx.Hash), PaymentRef: hexLower(tx.Hash), From: hexLower(tx.From),
-					ValueWei: tx.Value, BlockNumber: int64(b.Number), BlockHash: hexLower(b.Hash),
+					ValueWei: tx.Value, BlockNumber: int64(b.Number), BlockHash: hash,
 				})
 			case *tx.To == factory && tx.Status == types.ReceiptStatusFailed:
 				if w, ok := j.chain.DecodeWithdraw(tx.Input); ok {

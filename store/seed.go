@@ -240,14 +240,14 @@ func dropSecondary(ctx context.Context, tx *sqlx.Tx, tables []string) ([]string,
 	var restore []string
 	for _, o := range objs {
 		drop := fmt.Sprintf(`ALTER TABLE %s DROP CONSTRAINT %s`, o.Table, pq.QuoteIdentifier(o.Name))
-		make := fmt.Sprintf(`ALTER TABLE %s ADD CONSTRAINT %s %s`, o.Table, pq.QuoteIdentifier(o.Name), o.Def)
+		create := fmt.Sprintf(`ALTER TABLE %s ADD CONSTRAINT %s %s`, o.Table, pq.QuoteIdentifier(o.Name), o.Def)
 		if o.Kind == "i" {
-			drop, make = `DROP INDEX `+pq.QuoteIdentifier(o.Name), o.Def
+			drop, create = `DROP INDEX `+pq.QuoteIdentifier(o.Name), o.Def
 		}
 		if _, err := tx.ExecContext(ctx, drop); err != nil {
 			return nil, err
 		}
-		restore = append([]string{make}, restore...)
+		restore = append([]string{create}, restore...)
 	}
 	return restore, nil
 }

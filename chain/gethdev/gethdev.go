@@ -30,7 +30,8 @@ func Path(t testing.TB) string {
 	return p
 }
 
-func freeAddr(t testing.TB) string {
+// FreeAddr is a loopback address nothing listens on, for a server a test starts.
+func FreeAddr(t testing.TB) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +55,7 @@ type Node struct {
 // Start starts geth --dev, mining a block each second (or as args say), and stops it when the
 // test ends.
 func Start(t testing.TB, args ...string) *Node {
-	g := &Node{t: t, bin: Path(t), dir: t.TempDir(), addr: freeAddr(t), args: args}
+	g := &Node{t: t, bin: Path(t), dir: t.TempDir(), addr: FreeAddr(t), args: args}
 	g.Start()
 	t.Cleanup(g.Stop)
 	return g
