@@ -6,14 +6,11 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
-)
 
-// passTimeout bounds a pass run from a cron call; the pass is detached from the request, so a
-// caller hanging up does not stop it half way (it would be safe, but wasteful).
-const passTimeout = 5 * time.Minute
+	"nodeledger/jobs"
+)
 
 // CronPayments answers GET|POST /api/cron/payments: one payments pass. The key comes in
 // x-cron-key or as a bearer token; with no key configured the route does not exist (404).
@@ -40,9 +37,10 @@ func (h *Handlers) CronCredit(c echo.Context) error {
 	return runPass(c, h.cfg.Jobs.Credit)
 }
 
-// runPass runs a pass detached from the request and answers its summary.
+// runPass runs a pass and answers its summary. The pass is detached from the request, so a
+// caller hanging up does not stop it half way (it would be safe, but wasteful).
 func runPass[S any](c echo.Context, pass func(context.Context) (S, error)) error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), passTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), jobs.PassTimeout)
 	defer cancel()
 	sum, err := pass(ctx)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/jobs"
 	"nodeledger/views"
 )
 
@@ -102,7 +103,7 @@ func (h *Handlers) RunCredit(c echo.Context) (string, error) {
 }
 
 func runForOperator[S any](c echo.Context, name string, pass func(context.Context) (S, error)) (string, error) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), passTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), jobs.PassTimeout)
 	defer cancel()
 	sum, err := pass(ctx)
 	if err != nil {

@@ -3,6 +3,7 @@ package jobs
 import (
 	"math/big"
 	"math/rand/v2"
+	"nodeledger/store"
 	"os"
 	"strconv"
 	"strings"
@@ -19,12 +20,7 @@ import (
 // the ledger has every node the chain minted, and that every payment was minted or rejected.
 // NODELEDGER_SEED replays a run.
 func TestLedgerAgreesWithChainAfterARandomRun(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
-	if s, err := strconv.ParseUint(os.Getenv("NODELEDGER_SEED"), 10, 64); err == nil {
-		seed = s
-	}
-	t.Logf("NODELEDGER_SEED=%d", seed)
-	rng := rand.New(rand.NewPCG(seed, seed))
+	rng := seededRand(t)
 	e := newEnv(t, func(c *Config) {
 		c.DistPeriod = time.Millisecond // every node is due again at once
 		c.CreditBatch = 3
@@ -79,7 +75,27 @@ func TestLedgerAgreesWithChainAfterARandomRun(t *testing.T) {
 		}
 	}
 	mustReconcile(t, e.j)
+	nodes := e.checkAgreement(payments)
+	t.Logf("%d payments, %d nodes", payments, len(nodes))
+}
 
+// seededRand is the random source of a randomized test: seeded from the clock, or from
+// NODELEDGER_SEED to replay a run; the seed is logged.
+func seededRand(t *testing.T) *rand.Rand {
+	t.Helper()
+	seed := uint64(time.Now().UnixNano())
+	if s, err := strconv.ParseUint(os.Getenv("NODELEDGER_SEED"), 10, 64); err == nil {
+		seed = s
+	}
+	t.Logf("NODELEDGER_SEED=%d", seed)
+	return rand.New(rand.NewPCG(seed, seed))
+}
+
+// checkAgreement asserts that the chain has exactly the ledger's nodes (so no payment was minted
+// twice), that every node's owner, balance, credited and withdrawn in the ledger equal nodeInfo
+// (so no round credited a node twice), and that all of the payments were minted or rejected.
+func (e *env) checkAgreement(payments int) []store.Node {
+	t, ctx := e.t, e.t.Context()
 	nodes, err := db.NodesFrom(ctx, 0, 10_000)
 	if err != nil {
 		t.Fatal(err)
@@ -113,5 +129,5 @@ func TestLedgerAgreesWithChainAfterARandomRun(t *testing.T) {
 	if settled != payments {
 		t.Fatalf("%d of %d payments minted or rejected", settled, payments)
 	}
-	t.Logf("%d payments, %d nodes", payments, len(nodes))
+	return nodes
 }

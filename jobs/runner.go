@@ -23,6 +23,16 @@ func (j *Jobs) Run(stop, work context.Context, every time.Duration) {
 	}
 }
 
+// PassTimeout bounds one pass, wherever it runs: a dependency that stops answering without
+// closing the connection cannot hold the passes up for longer, and cutting a pass off is as
+// safe as a crash. It is long enough for the slowest honest pass, a catch-up scan of
+// BlocksPerPass blocks traced through a slow public RPC, which records its blocks only at its
+// end: cut off, it would start again from the same cursor every time.
+const PassTimeout = 30 * time.Minute
+
+// finishTickTimeout bounds recording a tick's end, which outlives a cut-off pass.
+const finishTickTimeout = 5 * time.Second
+
 // TickSummary is what one tick's passes did, as recorded with the tick.
 type TickSummary struct {
 	Payments       PaymentsSummary  `json:"payments"`
@@ -60,16 +70,20 @@ func (j *Jobs) tick(stop, work context.Context) TickSummary {
 			break
 		}
 		start, result := time.Now(), "ok"
-		if err := p.run(work); err != nil {
+		ctx, cancel := context.WithTimeout(work, PassTimeout)
+		if err := p.run(ctx); err != nil {
 			*p.fail, result = err.Error(), "error"
 			j.log.Error(p.name+" pass failed", "err", err)
 		}
+		cancel()
 		passSeconds.WithLabelValues(p.name).Observe(time.Since(start).Seconds())
 		passRuns.WithLabelValues(p.name, result).Inc()
 	}
 	doc, _ := json.Marshal(sum)
 	// Recorded even when work ended mid-tick: the tick happened.
-	if err := j.store.FinishTick(context.WithoutCancel(work), id, doc); err != nil {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(work), finishTickTimeout)
+	defer cancel()
+	if err := j.store.FinishTick(ctx, id, doc); err != nil {
 		j.log.Error("tick end not recorded", "err", err)
 	}
 	return sum

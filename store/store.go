@@ -39,10 +39,11 @@ const connectTimeout = "2"
 
 // Open connects to the database at dsn (a postgres:// URL or key=value string) and checks it answers.
 func Open(ctx context.Context, dsn string) (*Store, error) {
-	db, err := sqlx.Open("postgres", withConnectTimeout(dsn))
+	c, err := newConnector(withConnectTimeout(dsn))
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
+	db := sqlx.NewDb(sql.OpenDB(c), "postgres")
 	db.SetMaxOpenConns(32)
 	db.SetMaxIdleConns(32)
 	db.SetConnMaxIdleTime(5 * time.Minute)

@@ -28,6 +28,18 @@ func startDevChain(t *testing.T) (*devchain.Chain, *chain.Client) {
 	return dc, chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
 }
 
+// devchainOverHTTP runs a dev chain that serves JSON-RPC over HTTP, for tests that reach it
+// through the network.
+func devchainOverHTTP(t *testing.T) (*devchain.Chain, error) {
+	t.Helper()
+	dc, err := devchain.Start(t.Context(), devchain.Options{RPCAddr: "127.0.0.1:0"})
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { dc.Close() })
+	return dc, nil
+}
+
 // transact sends a transaction from key on the dev chain and fails the test unless it succeeds.
 func transact(t *testing.T, dc *devchain.Chain, c *chain.Client, key *ecdsa.PrivateKey, to *common.Address, data []byte, value *big.Int) *types.Receipt {
 	t.Helper()

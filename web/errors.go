@@ -67,7 +67,8 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		case wantsPage(c.Request()):
 			c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 			c.Response().WriteHeader(status)
-			err = views.ErrorPage(status, msg).Render(c.Request().Context(), c.Response())
+			// The request's deadline may be what failed it: the page is rendered regardless.
+			err = views.ErrorPage(status, msg).Render(context.WithoutCancel(c.Request().Context()), c.Response())
 		default:
 			err = c.JSON(status, errorBody{msg})
 		}

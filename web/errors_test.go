@@ -2,18 +2,14 @@ package web
 
 import (
 	"errors"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/handlers"
-	"nodeledger/store/storetest"
 )
 
 func TestErrorEnvelope(t *testing.T) {
@@ -93,139 +89,18 @@ func TestResponseHeaders(t *testing.T) {
 	})
 }
 
-// cutProxy forwards TCP connections to a PostgreSQL server until it is cut, which closes its
-// listener and every connection, as a failed database or network would.
-type cutProxy struct {
-	t      *testing.T
-	addr   string
-	target string
-
-	mu    sync.Mutex
-	ln    net.Listener
-	conns []net.Conn
-}
-
-func newCutProxy(t *testing.T, target string) *cutProxy {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+func TestRequestDeadline(t *testing.T) {
+	s := newServer(t, handlers.Config{})
+	deadline := func(c echo.Context) error {
+		d, ok := c.Request().Context().Deadline()
+		return c.JSON(http.StatusOK, map[string]any{"bounded": ok, "in": time.Until(d).Seconds()})
 	}
-	p := &cutProxy{t: t, addr: ln.Addr().String(), target: target}
-	p.serve(ln)
-	t.Cleanup(p.cut)
-	return p
-}
-
-func (p *cutProxy) serve(ln net.Listener) {
-	p.mu.Lock()
-	p.ln = ln
-	p.mu.Unlock()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			up, err := net.Dial("tcp", p.target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, c, up)
-			p.mu.Unlock()
-			go pipe(c, up)
-			go pipe(up, c)
-		}
-	}()
-}
-
-func pipe(dst, src net.Conn) {
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := src.Read(buf)
-		if n > 0 {
-			if _, werr := dst.Write(buf[:n]); werr != nil {
-				break
-			}
-		}
-		if err != nil {
-			break
-		}
-	}
-	dst.Close()
-	src.Close()
-}
-
-func (p *cutProxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.ln.Close()
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
-}
-
-// restore listens again on the same address.
-func (p *cutProxy) restore() {
-	ln, err := net.Listen("tcp", p.addr)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	p.serve(ln)
-}
-
-func TestDatabaseCut(t *testing.T) {
-	ctx := t.Context()
-	server, err := url.Parse(storetest.EmptyDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := newCutProxy(t, server.Host)
-	server.Host = proxy.addr
-	st, err := storetest.Open(ctx, server.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	storetest.Tier(t, st, 1, "Small", "1", true)
-	s := newServerWith(t, st, handlers.Config{ChainID: 1, PaymentAddress: payTo}, Options{})
-
-	routes := []string{"/api/stats", "/api/tiers", "/api/nodes/" + alice, "/api/node/1", "/api/distributions", "/api/deploy-quote", "/readyz"}
-	// Stats are left out here: a warm memo would answer them for a few seconds after the cut.
-	for _, path := range routes[1:] {
-		if rec := s.get(t, path); rec.Code >= 500 {
-			t.Fatalf("%s before the cut: %d %s", path, rec.Code, rec.Body)
-		}
-	}
-
-	proxy.cut()
-	for _, path := range routes {
-		t.Run("503 for "+path, func(t *testing.T) {
-			start := time.Now()
-			rec := s.get(t, path)
-			wantStatus(t, rec, http.StatusServiceUnavailable)
-			msg := errorMessage(t, rec)
-			if path != "/readyz" && !strings.Contains(msg, "database cannot be reached") {
-				t.Fatalf("message %q", msg)
-			}
-			if strings.Contains(rec.Body.String(), "dial") || strings.Contains(rec.Body.String(), "127.0.0.1") {
-				t.Fatalf("connection detail leaked: %s", rec.Body)
-			}
-			if d := time.Since(start); d > 3*time.Second {
-				t.Fatalf("took %v to give up", d)
-			}
-		})
-	}
-	if rec := s.get(t, "/healthz"); rec.Code != http.StatusOK {
-		t.Fatalf("liveness failed with the database: %d", rec.Code)
-	}
-
-	proxy.restore()
-	for _, path := range []string{"/api/tiers", "/api/distributions", "/readyz"} {
-		if rec := s.get(t, path); rec.Code != http.StatusOK {
-			t.Fatalf("%s after the database came back: %d %s", path, rec.Code, rec.Body)
+	s.e.GET("/test/deadline", deadline)
+	s.e.GET("/operator/test/deadline", deadline)
+	for path, bounded := range map[string]bool{"/test/deadline": true, "/operator/test/deadline": false} {
+		got := decode[map[string]any](t, s.get(t, path))
+		if got["bounded"] != bounded || (bounded && got["in"].(float64) > requestTimeout.Seconds()) {
+			t.Errorf("%s: %v, want bounded %v within %v", path, got, bounded, requestTimeout)
 		}
 	}
 }

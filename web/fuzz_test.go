@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -10,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"nodeledger/chain"
+	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
+	"nodeledger/jobs"
 	"nodeledger/store/storetest"
 )
 
@@ -121,6 +125,75 @@ func FuzzSessionCookie(f *testing.F) {
 		if rec.Code != http.StatusUnauthorized && rec.Code != http.StatusBadRequest {
 			t.Fatalf("cookie %q: status %d, want 401: no forged cookie signs anybody in", value, rec.Code)
 		}
+
+		// Signing out with it signs nobody out and fails nothing.
+		req = httptest.NewRequest(http.MethodPost, "/api/auth/logout", strings.NewReader(value))
+		req.Header.Set("Cookie", "nl_session="+value)
+		req.Header.Set("Origin", "http://127.0.0.1:8080")
+		req.RemoteAddr = nextClient()
+		rec = httptest.NewRecorder()
+		s.e.ServeHTTP(rec, req)
+		fuzzNo5xx(t, req, rec)
+	})
+}
+
+// FuzzSignInNonce asks for nonces for arbitrary addresses, and verifies a well-formed signature
+// against an arbitrary nonce cookie: forged, lapsed, another browser's.
+func FuzzSignInNonce(f *testing.F) {
+	for _, seed := range [][2]string{
+		{alice, "00112233445566778899aabbccddeeff"}, {"", ""}, {strings.ToUpper(alice), "x"}, {"0x12", "%00"},
+		{alice + "00", strings.Repeat("f", 4096)}, {"not an address", "' OR 1=1 --"}, {"0x" + strings.Repeat("0", 40), "\"\""},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	s := authServer(f, handlers.Config{})
+	body := `{"address":"` + alice + `","signature":"0x` + strings.Repeat("ab", 65) + `"}`
+	f.Fuzz(func(t *testing.T, address, nonce string) {
+		req := httptest.NewRequest(http.MethodGet, "/api/auth/nonce?address="+url.QueryEscape(address), nil)
+		req.RemoteAddr = nextClient()
+		rec := httptest.NewRecorder()
+		s.e.ServeHTTP(rec, req)
+		fuzzNo5xx(t, req, rec)
+
+		req = httptest.NewRequest(http.MethodPost, "/api/auth/verify", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", "http://127.0.0.1:8080")
+		req.AddCookie(&http.Cookie{Name: "nl_nonce", Value: url.QueryEscape(nonce)})
+		req.RemoteAddr = nextClient()
+		rec = httptest.NewRecorder()
+		s.e.ServeHTTP(rec, req)
+		fuzzNo5xx(t, req, rec)
+		if rec.Code == http.StatusOK {
+			t.Fatalf("nonce cookie %q signed in with a signature of nothing", nonce)
+		}
+	})
+}
+
+// FuzzSyncBody posts arbitrary bodies to /api/nodes/sync for a signed-in wallet, with a real
+// chain behind: hashes and ids of every shape, and the JSON around them.
+func FuzzSyncBody(f *testing.F) {
+	for _, seed := range []string{
+		`{"txHash":"0x` + strings.Repeat("ab", 32) + `"}`, `{"nodeId":"1"}`, `{"nodeId":1}`, `{"nodeId":1e3}`,
+		`{"nodeId":"` + maxU256 + `"}`, `{"nodeId":-1}`, `{"txHash":null}`, `{"nodeId":{}}`, `{"txHash":"0x12"}`,
+		`{"nodeId":"1","txHash":"0x"}`, `{}`, `[]`, `null`, ``, `{"nodeId":"1"`, `{"nodeId":"1"} {}`, "\xff",
+	} {
+		f.Add(seed)
+	}
+	storetest.Reset(f, db)
+	dc, err := devchain.Start(f.Context(), devchain.Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { dc.Close() })
+	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
+	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
+	s := authServer(f, handlers.Config{Chain: c, Jobs: j})
+	f.Fuzz(func(t *testing.T, body string) {
+		b := newBrowser(t, s, nextIP())
+		b.signIn(dc.Buyers[0].Key)
+		req := httptest.NewRequest(http.MethodPost, "/api/nodes/sync", strings.NewReader(body))
+		rec := b.send(req, "Content-Type", "application/json", "Origin", "http://127.0.0.1:8080")
+		fuzzNo5xx(t, rec.req, rec.ResponseRecorder)
 	})
 }
 

@@ -3,6 +3,7 @@ package web
 import (
 	_ "embed"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -28,6 +29,14 @@ const (
 	noCache     = "no-cache"          // pages: always revalidated, so they show the ledger as it is
 	private     = "private, no-store" // anything behind a session
 )
+
+// operatorRoute tells the routes only the operator calls, with the admin key or session: they
+// run passes and chain-wide reports, which take as long as the ledger needs, so the request
+// deadline (web.go) does not apply. Passes bound themselves (jobs.PassTimeout).
+func operatorRoute(path string) bool {
+	return strings.HasPrefix(path, "/operator") || strings.HasPrefix(path, "/api/admin/") ||
+		path == "/api/cron/payments" || path == "/api/cron/credit"
+}
 
 // routes lists every route: path, handler, cache policy and rate limit (requests per minute per IP).
 func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {

@@ -2,12 +2,14 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
 	"regexp"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -39,6 +41,7 @@ func New(h *handlers.Handlers, opts Options) *echo.Echo {
 	e.Use(measure)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{LogErrorFunc: panicError}))
 	e.Use(securityHeaders(opts.HTTPS))
+	e.Use(deadline)
 	rl := newLimiter(opts.Log)
 	rl.lifted = opts.Bench
 	routes(e, h, rl)
@@ -103,6 +106,22 @@ func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 var requestIDRe = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
+
+// requestTimeout bounds every request but the operator's: a database or chain that stops
+// answering costs a client a 503 after this long, never a hung request.
+const requestTimeout = 1500 * time.Millisecond
+
+func deadline(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if operatorRoute(c.Path()) {
+			return next(c)
+		}
+		ctx, cancel := context.WithTimeout(c.Request().Context(), requestTimeout)
+		defer cancel()
+		c.SetRequest(c.Request().WithContext(ctx))
+		return next(c)
+	}
+}
 
 // cacheControl sets the route's Cache-Control; the error handler replaces it with no-store.
 func cacheControl(value string) echo.MiddlewareFunc {

@@ -1,5 +1,5 @@
-// Package storetest gives each test package a fresh, migrated database on a real PostgreSQL, and
-// fixtures to fill it.
+// Package storetest gives each test package a fresh, migrated database on a real PostgreSQL,
+// fixtures to fill it, and a fault proxy to put between the code and the database (or the RPC).
 package storetest
 
 import (

@@ -1,0 +1,508 @@
+//go:build long
+
+package main
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"nodeledger/chain"
+	"nodeledger/chain/bindings"
+	"nodeledger/chain/gethdev"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+)
+
+// TestChaos is `make chaos`: it runs the real binary against geth --dev, has buyers pay (right
+// and wrong amounts) and withdraw, and kill -9s the server at a random moment of a payments pass
+// or a credit pass, started through the cron routes, or of the reconciler pass its start-up tick
+// runs, until each kind has been killed CHAOS_KILLS times (50) while under way. Each kill is followed by a fresh start. At the end, passes run to completion,
+// and the ledger and the chain must agree: every good payment minted exactly once, every bad one
+// recorded as rejected, no node credited twice in a round, and every node's owner, balance,
+// credited and withdrawn equal to nodeInfo. CHAOS_SEED replays the random choices.
+func TestChaos(t *testing.T) {
+	target := 50
+	if n, err := strconv.Atoi(os.Getenv("CHAOS_KILLS")); err == nil && n > 0 {
+		target = n
+	}
+	seed := uint64(time.Now().UnixNano())
+	if s, err := strconv.ParseUint(os.Getenv("CHAOS_SEED"), 10, 64); err == nil {
+		seed = s
+	}
+	t.Logf("CHAOS_SEED=%d", seed)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	ctx := t.Context()
+	d := newDeployment(t, "DIST_PERIOD_SEC=1", "TICK_SEC=3600")
+	good := map[string]bool{} // payment tx → whether it pays a tier's price
+	pay := func() string {
+		tx, ok := d.pay(t, rng)
+		good[tx] = ok
+		return tx
+	}
+	bin, env, ledger, c := d.bin, d.env, d.ledger, d.chain
+
+	kills := map[string]int{}
+	missed := 0                               // kills that came after the pass had already answered
+	durations := map[string][]time.Duration{} // of the passes that answered before their kill, sorted
+	withdrawals, unseen := 0, 0
+	for kills["payments"] < target || kills["credit"] < target || kills["reconciler"] < target {
+		kind := "payments"
+		for _, k := range []string{"credit", "reconciler"} {
+			if kills[k] < kills[kind] {
+				kind = k
+			}
+		}
+		if kind == "reconciler" {
+			// It has no cron route: it runs last in the tick a server starts with. Its advisory
+			// lock, seen in pg_locks, says when it is under way.
+			if d.withdraw(t, rng) {
+				withdrawals++
+			}
+			before := lastTick(t, ledger)
+			s := startServer(t, bin, env)
+			if !waitForLock(t, ledger, store.LockReconcile, before) {
+				s.kill() // the pass came and went between two looks
+				unseen++
+				continue
+			}
+			time.Sleep(time.Duration(rng.IntN(5000)) * time.Microsecond)
+			held := lockHeld(t, ledger, store.LockReconcile)
+			s.kill()
+			if !held {
+				missed++
+			} else if kills[kind]++; kills[kind]%10 == 0 {
+				t.Logf("%d kills during %s passes", kills[kind], kind)
+			}
+			continue
+		}
+		s := startQuiet(t, bin, env, ledger)
+		if kind == "payments" {
+			var last string
+			for range 1 + rng.IntN(3) {
+				last = pay()
+			}
+			waitConfirmed(t, d.eth, last, 1)
+		} else {
+			time.Sleep(time.Second) // DIST_PERIOD_SEC: every node is due again
+		}
+		done := make(chan struct{})
+		start := time.Now()
+		go func() {
+			defer close(done)
+			s.post(fmt.Sprintf("/api/cron/%s", kind))
+		}()
+		// Within the pass, mostly: up to a little past the median pass of its kind.
+		window := 2 * time.Second
+		if ds := durations[kind]; len(ds) > 0 {
+			window = ds[len(ds)/2] * 5 / 4
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(window))))
+		select {
+		case <-done:
+			missed++
+			durations[kind] = insertSorted(durations[kind], time.Since(start))
+			s.kill()
+		default:
+			s.kill()
+			<-done
+			if kills[kind]++; kills[kind]%10 == 0 {
+				t.Logf("%d kills during %s passes", kills[kind], kind)
+			}
+		}
+	}
+	t.Logf("kill -9 during a payments pass: %d, a credit pass: %d, a reconciler pass: %d; %d kills came after the pass had ended; %d reconciler passes not caught under way; %d withdrawals made",
+		kills["payments"], kills["credit"], kills["reconciler"], missed, unseen, withdrawals)
+
+	// A last server finishes what the kills left: every payment settled, the last round confirmed.
+	s := startQuiet(t, bin, env, ledger)
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(time.Second) {
+		s.post("/api/cron/payments")
+		var unsettled int
+		if err := ledger.DB().Get(&unsettled, `SELECT count(*) FROM payments WHERE status IN ('pending', 'minting')`); err != nil {
+			t.Fatal(err)
+		}
+		var recorded int
+		if err := ledger.DB().Get(&recorded, `SELECT count(*) FROM payments`); err != nil {
+			t.Fatal(err)
+		}
+		if unsettled == 0 && recorded == len(good) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d payments recorded, %d unsettled, after a minute", recorded, len(good), unsettled)
+		}
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(time.Second) {
+		_, sum := s.send(t, http.MethodPost, "/api/cron/credit", "X-Cron-Key", cronKey, "")
+		var pending int
+		if err := ledger.DB().Get(&pending, `SELECT count(*) FROM distributions WHERE status = 'pending'`); err != nil {
+			t.Fatal(err)
+		}
+		if pending == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a round still pending after a minute: %v", sum)
+		}
+	}
+
+	// Every payment: good ones minted once, bad ones rejected.
+	rows, err := ledger.DB().QueryxContext(ctx, `
+		SELECT p.tx_hash, p.status, count(n.id) FROM payments p LEFT JOIN nodes n ON n.payment_id = p.id
+		GROUP BY p.id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	minted := 0
+	for rows.Next() {
+		var tx, status string
+		var nodes int
+		if err := rows.Scan(&tx, &status, &nodes); err != nil {
+			t.Fatal(err)
+		}
+		isGood, ours := good[tx]
+		switch {
+		case !ours:
+			t.Errorf("payment %s was never made", tx)
+		case isGood && (status != "minted" || nodes != 1):
+			t.Errorf("good payment %s: %s with %d nodes", tx, status, nodes)
+		case !isGood && (status != "rejected" || nodes != 0):
+			t.Errorf("bad payment %s: %s with %d nodes", tx, status, nodes)
+		}
+		minted += nodes
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	// The chain has exactly the ledger's nodes: a payment minted twice would show here.
+	onChain := 0
+	for _, b := range d.buyers {
+		ids, err := c.NodesOf(ctx, b.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		onChain += len(ids)
+	}
+	if onChain != minted {
+		t.Fatalf("%d nodes on chain, %d minted in the ledger", onChain, minted)
+	}
+	// Every node agrees with nodeInfo; its credits add up to what the chain says it was credited,
+	// and no round credited it twice.
+	var nodes []struct {
+		ChainID   string `db:"chain_node_id"`
+		Owner     string `db:"owner"`
+		Balance   string `db:"balance_wei"`
+		Credited  string `db:"cumulative_wei"`
+		Withdrawn string `db:"withdrawn_wei"`
+		Credits   string `db:"credits"`
+		Twice     int    `db:"twice"`
+	}
+	if err := ledger.DB().SelectContext(ctx, &nodes, `
+		SELECT n.chain_node_id, n.owner, n.balance_wei, n.cumulative_wei, n.withdrawn_wei,
+		       (SELECT coalesce(sum(c.amount_wei), 0) FROM credits c JOIN distributions d ON d.id = c.distribution_id
+		         WHERE c.node_id = n.id AND d.status = 'confirmed') AS credits,
+		       (SELECT count(*) FROM (SELECT 1 FROM credits c WHERE c.node_id = n.id
+		         GROUP BY c.distribution_id HAVING count(*) > 1) x) AS twice
+		FROM nodes n ORDER BY n.id`); err != nil {
+		t.Fatal(err)
+	}
+	credited := 0
+	for _, n := range nodes {
+		id, _ := new(big.Int).SetString(n.ChainID, 10)
+		info, err := c.NodeInfo(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.Owner != strings.ToLower(info.Owner.Hex()) || n.Balance != info.Balance.String() ||
+			n.Credited != info.Credited.String() || n.Withdrawn != info.Withdrawn.String() || n.Credits != n.Credited || n.Twice != 0 {
+			t.Errorf("node %s: ledger %+v, chain %+v", n.ChainID, n, info)
+		}
+		if info.Credited.Sign() > 0 {
+			credited++
+		}
+	}
+	var rounds int
+	if err := ledger.DB().Get(&rounds, `SELECT count(*) FROM distributions WHERE status = 'confirmed'`); err != nil {
+		t.Fatal(err)
+	}
+	goodOnes := 0
+	for _, ok := range good {
+		if ok {
+			goodOnes++
+		}
+	}
+	t.Logf("%d payments: %d good, each minted once, %d rejected; %d nodes, %d of them credited; %d rounds confirmed; ledger = nodeInfo for every node",
+		len(good), goodOnes, len(good)-goodOnes, len(nodes), credited, rounds)
+}
+
+// deployment is a factory deployed on geth --dev with `nodeledger deploy`, the configuration
+// of servers that use it, a ledger database, and funded buyers. Servers are started from it.
+type deployment struct {
+	bin    string
+	env    []string
+	ledger *store.Store
+	chain  *chain.Client
+	eth    *ethclient.Client
+	payTo  common.Address
+	price  *big.Int // of tier 1
+	buyers []*payer
+}
+
+// newDeployment deploys; env adds to or overrides the servers' configuration.
+func newDeployment(t *testing.T, env ...string) *deployment {
+	ctx := t.Context()
+	geth := gethdev.Start(t)
+	d := &deployment{bin: buildBinary(t), price: big.NewInt(10_000_000_000_000_000)} // 0.01 ETH
+	deployerKey, deployer := hexKey(t)
+	minterKey, minter := hexKey(t)
+	distributorKey, distributor := hexKey(t)
+	geth.Fund(deployer, 10)
+	geth.Fund(minter, 50)
+	geth.Fund(distributor, 50)
+	d.env = []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.URL(), "CHAIN_ID=1337",
+		"DEPLOYER_KEY=" + deployerKey, "MINTER_KEY=" + minterKey, "DISTRIBUTOR_KEY=" + distributorKey}
+	out := runBinary(t, d.bin, d.env, "deploy", "-max-per-wallet", "100000")
+	factory, ok := strings.CutPrefix(strings.TrimSpace(out), "FACTORY_ADDRESS=")
+	if !ok {
+		t.Fatalf("deploy printed %q", out)
+	}
+	_, payments := hexKey(t)
+	d.payTo = common.HexToAddress(payments)
+	dbURL := storetest.EmptyDatabase(t)
+	d.env = append(append(d.env, "FACTORY_ADDRESS="+factory, "DATABASE_URL="+dbURL,
+		"PAYMENT_ADDRESS="+payments, "CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "CONFIRMATIONS=1",
+		"DIST_ENABLED=true", "DIST_BASE_WEI=1000", "PUBLIC_URL=http://127.0.0.1",
+		"SESSION_SECRET=long-run-session-secret-0123456789abcdef"), env...) // the last of a name wins
+	var err error
+	if d.ledger, err = storetest.Open(ctx, dbURL); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.ledger.Close() })
+	if d.chain, err = chain.Dial(ctx, geth.URL(), chain.Config{Factory: common.HexToAddress(factory)}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.chain.Close)
+	if d.eth, err = ethclient.DialContext(ctx, geth.URL()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.eth.Close)
+
+	s := startServer(t, d.bin, d.env)
+	if status, body := s.send(t, http.MethodPut, "/api/admin/tiers/1", "X-Admin-Key", adminKey,
+		`{"label":"Standard","priceWei":"`+d.price.String()+`","maxPerWallet":100000,"payoutBps":10000,"onSale":true}`); status != 200 {
+		t.Fatalf("putting tier 1: %d %v", status, body)
+	}
+	s.kill()
+	d.buyers = make([]*payer, 4)
+	for i := range d.buyers {
+		key, addr := hexKey(t)
+		geth.Fund(addr, 50)
+		d.buyers[i] = &payer{key: mustKey(t, key), addr: common.HexToAddress(addr)}
+	}
+	return d
+}
+
+// pay sends a payment from a random buyer without waiting for it: three in four pay tier 1's
+// price (good), the rest an amount no tier has.
+func (d *deployment) pay(t *testing.T, rng *rand.Rand) (tx string, good bool) {
+	value, good := d.price, rng.IntN(4) != 0
+	if !good {
+		value = big.NewInt(12345)
+	}
+	return d.buyers[rng.IntN(len(d.buyers))].send(t, d.eth, d.payTo, value), good
+}
+
+// payer is a funded buyer that sends payments without waiting for each to be mined.
+type payer struct {
+	key   *ecdsa.PrivateKey
+	addr  common.Address
+	nonce uint64
+	known bool
+}
+
+func (p *payer) send(t *testing.T, ec *ethclient.Client, to common.Address, value *big.Int) string {
+	return p.call(t, ec, to, value, nil, 21_000)
+}
+
+// call sends a transaction with data and a gas limit, without waiting for it.
+func (p *payer) call(t *testing.T, ec *ethclient.Client, to common.Address, value *big.Int, data []byte, gas uint64) string {
+	t.Helper()
+	ctx := t.Context()
+	if !p.known {
+		n, err := ec.PendingNonceAt(ctx, p.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.nonce, p.known = n, true
+	}
+	tx, err := types.SignTx(types.NewTx(&types.DynamicFeeTx{
+		ChainID: big.NewInt(1337), Nonce: p.nonce, To: &to, Value: value, Data: data, Gas: gas,
+		GasTipCap: big.NewInt(1_000_000_000), GasFeeCap: big.NewInt(100_000_000_000),
+	}), types.LatestSignerForChainID(big.NewInt(1337)), p.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ec.SendTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	p.nonce++
+	return strings.ToLower(tx.Hash().Hex())
+}
+
+// waitConfirmed waits until tx is mined and confirmations more blocks are on top.
+func waitConfirmed(t *testing.T, ec *ethclient.Client, tx string, confirmations uint64) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	for {
+		r, err := ec.TransactionReceipt(ctx, common.HexToHash(tx))
+		if err == nil {
+			head, err := ec.BlockNumber(ctx)
+			if err == nil && head >= r.BlockNumber.Uint64()+confirmations {
+				return
+			}
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("payment %s not confirmed within 30 s", tx)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// withdraw has the owner of a random node with a balance take part of it out, straight from the
+// contract, and waits for it to be mined; false when no node has a balance yet.
+func (d *deployment) withdraw(t *testing.T, rng *rand.Rand) bool {
+	t.Helper()
+	var ids []string
+	if err := d.ledger.DB().Select(&ids, `SELECT chain_node_id FROM nodes ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) == 0 {
+		return false
+	}
+	id, _ := new(big.Int).SetString(ids[rng.IntN(len(ids))], 10)
+	info, err := d.chain.NodeInfo(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Balance.Sign() == 0 {
+		return false
+	}
+	for _, b := range d.buyers {
+		if b.addr == info.Owner {
+			amount := big.NewInt(1 + rng.Int64N(info.Balance.Int64())) // 1..balance; credits here are 1,000 wei
+			tx := b.call(t, d.eth, d.chain.Factory(), new(big.Int), bindings.NewNodeFactory().PackWithdraw(id, b.addr, amount), 200_000)
+			waitConfirmed(t, d.eth, tx, 0)
+			return true
+		}
+	}
+	t.Fatalf("node %s belongs to %s, not a buyer", id, info.Owner)
+	return false
+}
+
+// lockHeld tells whether a session holds the advisory lock key in the ledger's database.
+func lockHeld(t *testing.T, ledger *store.Store, key int64) bool {
+	var held bool
+	if err := ledger.DB().Get(&held, `
+		SELECT EXISTS (SELECT 1 FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+		               WHERE l.locktype = 'advisory' AND d.datname = current_database()
+		                 AND l.classid = 0 AND l.objid = $1 AND l.objsubid = 1 AND l.granted)`, key); err != nil {
+		t.Fatal(err)
+	}
+	return held
+}
+
+// waitForLock waits until a session takes the advisory lock key, or until a tick after tick
+// before has ended without being seen to take it.
+func waitForLock(t *testing.T, ledger *store.Store, key int64, before int64) bool {
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		if lockHeld(t, ledger, key) {
+			return true
+		}
+		if tickEnded(t, ledger, before) {
+			return false
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("lock %#x not taken within a minute", key)
+		}
+	}
+}
+
+// lastTick is the id of the newest scheduler tick recorded, 0 before any.
+func lastTick(t *testing.T, ledger *store.Store) int64 {
+	var id int64
+	if err := ledger.DB().Get(&id, `SELECT coalesce(max(id), 0) FROM scheduler_ticks`); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// tickEnded tells whether a tick newer than tick before has ended.
+func tickEnded(t *testing.T, ledger *store.Store, before int64) bool {
+	var ended bool
+	if err := ledger.DB().Get(&ended, `SELECT EXISTS (SELECT 1 FROM scheduler_ticks WHERE id > $1 AND finished_at IS NOT NULL)`, before); err != nil {
+		t.Fatal(err)
+	}
+	return ended
+}
+
+// startQuiet starts a server and waits until the tick it runs as it starts is over, so that
+// the pass the test starts next is the only one under way.
+func startQuiet(t *testing.T, bin string, env []string, ledger *store.Store) *server {
+	t.Helper()
+	before := lastTick(t, ledger)
+	s := startServer(t, bin, env)
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if tickEnded(t, ledger, before) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the start-up tick did not finish within a minute:\n%s", s.out)
+		}
+	}
+}
+
+// kill ends the server with SIGKILL: no shutdown, no deferred call, as a crash or an OOM kill.
+func (s *server) kill() {
+	s.cmd.Process.Kill()
+	s.cmd.Wait()
+}
+
+// post calls a cron route and ignores the answer: the server may be killed before it comes.
+func (s *server) post(path string) {
+	req, _ := http.NewRequest(http.MethodPost, s.base+path, nil)
+	req.Header.Set("X-Cron-Key", cronKey)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+	}
+}
+
+// envValue is the value of name in env, a list of name=value.
+func envValue(env []string, name string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// insertSorted adds d to the sorted ds.
+func insertSorted(ds []time.Duration, d time.Duration) []time.Duration {
+	i := sort.Search(len(ds), func(i int) bool { return ds[i] >= d })
+	return append(ds[:i], append([]time.Duration{d}, ds[i:]...)...)
+}

@@ -1,0 +1,181 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"nodeledger/chain"
+	"nodeledger/handlers"
+	"nodeledger/store/storetest"
+)
+
+// faultDeadline is how soon a route must give up on a dependency that fails.
+const faultDeadline = 2 * time.Second
+
+// TestDatabaseFaults puts the database behind toxiproxy and makes it slow, silent, resetting and
+// gone: every route answers 503, in the envelope for the API, within two seconds, and answers
+// again as soon as the database is back, without a restart.
+func TestDatabaseFaults(t *testing.T) {
+	server, err := url.Parse(storetest.EmptyDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := storetest.NewFaultProxy(t, server.Host)
+	server.Host = proxy.Addr()
+	st, err := storetest.Open(t.Context(), server.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	storetest.Tier(t, st, 1, "Small", "1", true)
+	s := newServerWith(t, st, handlers.Config{ChainID: 1, PaymentAddress: payTo, DistMode: "fixed"}, Options{})
+
+	api := []string{"/api/tiers", "/api/nodes/" + alice, "/api/node/1", "/api/distributions", "/api/deploy-quote", "/api/cron/health", "/readyz"}
+	pages := []string{"/", "/wallet/" + alice, "/node/1", "/distributions", "/health"}
+	everything := append(append([]string{"/api/stats"}, api...), pages...)
+	answers := func() (failing string) {
+		for _, path := range everything {
+			if rec := s.get(t, path); rec.Code >= 500 {
+				return fmt.Sprintf("%s: %d %s", path, rec.Code, rec.Body)
+			}
+		}
+		return ""
+	}
+	if failing := answers(); failing != "" {
+		t.Fatalf("before any fault, %s", failing)
+	}
+
+	for _, f := range storetest.Faults {
+		t.Run(f.Name, func(t *testing.T) {
+			proxy.Inject(f)
+			// All at once, as clients would come: none may wait for another's timeout.
+			var wg sync.WaitGroup
+			for _, path := range append(api, pages...) {
+				wg.Go(func() {
+					start := time.Now()
+					rec := s.get(t, path)
+					if took := time.Since(start); took > faultDeadline {
+						t.Errorf("%s took %v to give up", path, took)
+					}
+					if rec.Code != http.StatusServiceUnavailable {
+						t.Errorf("%s: %d %s", path, rec.Code, rec.Body)
+						return
+					}
+					body := rec.Body.String()
+					if strings.Contains(body, "dial") || strings.Contains(body, "127.0.0.1") || strings.Contains(body, "pq:") {
+						t.Errorf("%s leaked connection detail: %s", path, body)
+					}
+					if !wantsPage(httptest.NewRequest(http.MethodGet, path, nil)) {
+						var e errorBody
+						if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || (path != "/readyz" && !strings.Contains(e.Error, "database cannot be reached")) {
+							t.Errorf("%s: envelope %s", path, body)
+						}
+					} else if !strings.Contains(body, "database cannot be reached") {
+						t.Errorf("%s: the error page does not say why: %s", path, body)
+					}
+				})
+			}
+			wg.Wait()
+			// A warm memo may answer the stats from before the fault, but never late.
+			start := time.Now()
+			if rec := s.get(t, "/api/stats"); rec.Code != http.StatusOK && rec.Code != http.StatusServiceUnavailable {
+				t.Errorf("stats: %d", rec.Code)
+			}
+			if took := time.Since(start); took > faultDeadline {
+				t.Errorf("stats took %v", took)
+			}
+			if rec := s.get(t, "/healthz"); rec.Code != http.StatusOK {
+				t.Errorf("liveness depends on the database: %d", rec.Code)
+			}
+
+			proxy.Heal(f)
+			// A stats load caught by the fault holds its turn until its own timeout.
+			healed, failing := time.Now(), answers()
+			for failing != "" && time.Since(healed) < memoLoadTimeout+faultDeadline {
+				time.Sleep(100 * time.Millisecond)
+				failing = answers()
+			}
+			if failing != "" {
+				t.Fatalf("still failing %v after the database came back: %s", time.Since(healed), failing)
+			}
+			t.Logf("every route answered %v after the database came back", time.Since(healed).Round(time.Millisecond))
+		})
+	}
+}
+
+// memoLoadTimeout is handlers.memoLoadTimeout.
+const memoLoadTimeout = 10 * time.Second
+
+// TestChainFaults does the same to the chain's RPC: the cover is 503, the health reading keeps
+// its database half and shows null for what it could not read, both within two seconds, and
+// both are whole again once the RPC is back.
+func TestChainFaults(t *testing.T) {
+	dc, err := devchainOverHTTP(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rpcURL, err := url.Parse(dc.RPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := storetest.NewFaultProxy(t, rpcURL.Host)
+	rpcURL.Host = proxy.Addr()
+	c, err := chain.Dial(t.Context(), rpcURL.String(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s := newServer(t, handlers.Config{Chain: c, DistMode: "fixed"})
+
+	whole := func(when string) {
+		t.Helper()
+		wantStatus(t, s.get(t, "/api/cover"), http.StatusOK)
+		h := decode[map[string]any](t, s.get(t, "/api/cron/health"))
+		for _, k := range []string{"paused", "isSolvent", "contractBalanceWei", "outstandingWei", "distributorBalanceWei"} {
+			if h[k] == nil {
+				t.Fatalf("health %s: %s is null: %v", when, k, h)
+			}
+		}
+	}
+	whole("before any fault")
+
+	for _, f := range storetest.Faults {
+		t.Run(f.Name, func(t *testing.T) {
+			proxy.Inject(f)
+			start := time.Now()
+			rec := s.get(t, "/api/cover")
+			if took := time.Since(start); took > faultDeadline {
+				t.Errorf("cover took %v to give up", took)
+			}
+			wantStatus(t, rec, http.StatusServiceUnavailable)
+			if msg := errorMessage(t, rec); !strings.Contains(msg, "chain cannot be read") {
+				t.Errorf("cover: message %q", msg)
+			}
+
+			start = time.Now()
+			rec = s.get(t, "/api/cron/health")
+			if took := time.Since(start); took > faultDeadline {
+				t.Errorf("health took %v", took)
+			}
+			wantStatus(t, rec, http.StatusOK)
+			h := decode[map[string]any](t, rec)
+			for _, k := range []string{"paused", "isSolvent", "contractBalanceWei", "outstandingWei", "distributorBalanceWei"} {
+				if v, ok := h[k]; !ok || v != nil {
+					t.Errorf("health: %s is %v, want null", k, v)
+				}
+			}
+			if h["dueNodes"] == nil || h["stale"] == nil {
+				t.Errorf("health lost its database half: %v", h)
+			}
+			proxy.Heal(f)
+			whole("once the RPC is back")
+		})
+	}
+}
