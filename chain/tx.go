@@ -173,12 +173,24 @@ func (c *Client) WaitMined(ctx context.Context, hash common.Hash, interval time.
 }
 
 // waitMined polls for the receipt of hash, first after `first`, then twice as long each time up
-// to longest, until it is mined or ctx ends.
+// to longest, until it is mined and the node's head has reached its block, or ctx ends.
+//
+// geth indexes a block's transactions a moment before it moves its head to that block, so a
+// receipt can be there while reads at "latest" still see the block before; callers read state
+// after this returns and must see the transaction's effects.
 func (c *Client) waitMined(ctx context.Context, hash common.Hash, first, longest time.Duration) (*types.Receipt, error) {
 	for wait := first; ; wait = min(2*wait, longest) {
 		r, err := c.Receipt(ctx, hash)
-		if !errors.Is(err, ErrNotMined) {
-			return r, err
+		if err == nil {
+			head, herr := c.HeadNumber(ctx)
+			if herr != nil {
+				return nil, herr
+			}
+			if r.BlockNumber == nil || head >= r.BlockNumber.Uint64() {
+				return r, nil
+			}
+		} else if !errors.Is(err, ErrNotMined) {
+			return nil, err
 		}
 		select {
 		case <-ctx.Done():
