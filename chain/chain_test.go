@@ -257,7 +257,7 @@ func TestSendTwice(t *testing.T) {
 
 // geth indexes a block's receipts a moment before its head moves there; a read right after
 // Transact must still see the transaction's block. The window is narrow: before waitMined waited
-// for the head, about one run in three of 1,500 transfers under -race caught it; 300 is what the
+// for the head, 2 runs in 5 of 1,500 transfers under -race caught it; 300 is what the
 // suite can afford.
 func TestTransactSeesItsBlock(t *testing.T) {
 	tc := newTestChain(t)
