@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
-
-	"nodeledger/jobs"
 )
 
 // CronPayments answers GET|POST /api/cron/payments: one payments pass. The key comes in
@@ -40,9 +38,7 @@ func (h *Handlers) CronCredit(c echo.Context) error {
 // runPass runs a pass and answers its summary. The pass is detached from the request, so a
 // caller hanging up does not stop it half way (it would be safe, but wasteful).
 func runPass[S any](c echo.Context, pass func(context.Context) (S, error)) error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), jobs.PassTimeout)
-	defer cancel()
-	sum, err := pass(ctx)
+	sum, err := pass(context.WithoutCancel(c.Request().Context()))
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"nodeledger/jobs"
 	"nodeledger/views"
 )
 
@@ -103,9 +102,8 @@ func (h *Handlers) RunCredit(c echo.Context) (string, error) {
 }
 
 func runForOperator[S any](c echo.Context, name string, pass func(context.Context) (S, error)) (string, error) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), jobs.PassTimeout)
-	defer cancel()
-	sum, err := pass(ctx)
+	// Detached like the cron routes' passes; the pass bounds its own time.
+	sum, err := pass(context.WithoutCancel(c.Request().Context()))
 	if err != nil {
 		return "", err
 	}

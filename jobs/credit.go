@@ -66,6 +66,8 @@ const creditResigns = 3
 // stored signed before it is sent and every batch is recorded once, guarded by its status, so the
 // pass can be stopped at any instant and run again.
 func (j *Jobs) Credit(ctx context.Context) (sum CreditSummary, err error) {
+	ctx, cancel := context.WithTimeout(ctx, passTimeout)
+	defer cancel()
 	if !j.cfg.DistEnabled {
 		return CreditSummary{Reason: "distribution is switched off (DIST_ENABLED=false)"}, nil
 	}

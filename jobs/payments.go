@@ -39,6 +39,8 @@ type PaymentsSummary struct {
 // contract refuses a payment reference twice, so the next pass finishes the work without minting
 // twice or dropping a payment.
 func (j *Jobs) Payments(ctx context.Context) (PaymentsSummary, error) {
+	ctx, cancel := context.WithTimeout(ctx, passTimeout)
+	defer cancel()
 	unlock, ok, err := j.store.TryLock(ctx, store.LockPayments)
 	if err != nil {
 		return PaymentsSummary{}, err

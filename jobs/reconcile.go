@@ -29,6 +29,8 @@ type ReconcileSummary struct {
 // or a mint made outside the service), Withdrawn events (recording withdrawals) and Transferred
 // events, and sets each touched node's owner and figures to nodeInfo's.
 func (j *Jobs) Reconcile(ctx context.Context) (ReconcileSummary, error) {
+	ctx, cancel := context.WithTimeout(ctx, passTimeout)
+	defer cancel()
 	unlock, ok, err := j.store.TryLock(ctx, store.LockReconcile)
 	if err != nil {
 		return ReconcileSummary{}, err

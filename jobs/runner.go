@@ -23,12 +23,13 @@ func (j *Jobs) Run(stop, work context.Context, every time.Duration) {
 	}
 }
 
-// PassTimeout bounds one pass, wherever it runs: a dependency that stops answering without
-// closing the connection cannot hold the passes up for longer, and cutting a pass off is as
-// safe as a crash. It is long enough for the slowest honest pass, a catch-up scan of
-// BlocksPerPass blocks traced through a slow public RPC, which records its blocks only at its
-// end: cut off, it would start again from the same cursor every time.
-const PassTimeout = 30 * time.Minute
+// passTimeout bounds one pass; each pass applies it to itself, so it holds wherever the pass
+// runs (tick, cron route, operator page). A dependency that stops answering without closing the
+// connection cannot hold the passes up for longer, and cutting a pass off is as safe as a crash.
+// It is long enough for the slowest honest pass, a catch-up scan of BlocksPerPass blocks traced
+// through a slow public RPC, which records its blocks only at its end: cut off, it would start
+// again from the same cursor every time.
+const passTimeout = 30 * time.Minute
 
 // finishTickTimeout bounds recording a tick's end, which outlives a cut-off pass.
 const finishTickTimeout = 5 * time.Second
@@ -70,12 +71,10 @@ func (j *Jobs) tick(stop, work context.Context) TickSummary {
 			break
 		}
 		start, result := time.Now(), "ok"
-		ctx, cancel := context.WithTimeout(work, PassTimeout)
-		if err := p.run(ctx); err != nil {
+		if err := p.run(work); err != nil {
 			*p.fail, result = err.Error(), "error"
 			j.log.Error(p.name+" pass failed", "err", err)
 		}
-		cancel()
 		passSeconds.WithLabelValues(p.name).Observe(time.Since(start).Seconds())
 		passRuns.WithLabelValues(p.name, result).Inc()
 	}

@@ -32,7 +32,7 @@ const (
 
 // operatorRoute tells the routes only the operator calls, with the admin key or session: they
 // run passes and chain-wide reports, which take as long as the ledger needs, so the request
-// deadline (web.go) does not apply. Passes bound themselves (jobs.PassTimeout).
+// deadline (web.go) does not apply. Passes bound themselves (passTimeout in jobs).
 func operatorRoute(path string) bool {
 	return strings.HasPrefix(path, "/operator") || strings.HasPrefix(path, "/api/admin/") ||
 		path == "/api/cron/payments" || path == "/api/cron/credit"
