@@ -38,25 +38,30 @@ func toNodeJSON(n store.Node) nodeJSON {
 }
 
 // tierEnforcement says who applies each rule of a tier: the contract only caps the total number
-// of nodes per wallet; everything else is checked by the operator's payments pass.
-var tierEnforcement = map[string]string{
-	"priceWei":       "operator",
-	"maxPerWallet":   "operator",
-	"holdingWei":     "operator",
-	"onSale":         "operator",
-	"totalPerWallet": "contract",
+// of nodes per wallet; everything else is checked by the operator's payments pass. No key ends in
+// Wei: spec §1 makes every such field a decimal string.
+type tierEnforcement struct {
+	Price       string `json:"price"`
+	PerWallet   string `json:"perWallet"`
+	Holding     string `json:"holding"`
+	OnSale      string `json:"onSale"`
+	WalletTotal string `json:"walletTotal"`
+}
+
+var enforcement = tierEnforcement{
+	Price: "operator", PerWallet: "operator", Holding: "operator", OnSale: "operator", WalletTotal: "contract",
 }
 
 type tierJSON struct {
-	ID           string            `json:"id"`
-	Label        string            `json:"label"`
-	PriceWei     string            `json:"priceWei"`
-	MaxPerWallet int               `json:"maxPerWallet"`
-	HoldingWei   string            `json:"holdingWei"`
-	HoldingToken *string           `json:"holdingToken"`
-	PayoutBps    int               `json:"payoutBps"`
-	OnSale       bool              `json:"onSale"`
-	EnforcedBy   map[string]string `json:"enforcedBy"`
+	ID           string          `json:"id"`
+	Label        string          `json:"label"`
+	PriceWei     string          `json:"priceWei"`
+	MaxPerWallet int             `json:"maxPerWallet"`
+	HoldingWei   string          `json:"holdingWei"`
+	HoldingToken *string         `json:"holdingToken"`
+	PayoutBps    int             `json:"payoutBps"`
+	OnSale       bool            `json:"onSale"`
+	EnforcedBy   tierEnforcement `json:"enforcedBy"`
 }
 
 func toTierJSON(t store.Tier) tierJSON {
@@ -69,7 +74,7 @@ func toTierJSON(t store.Tier) tierJSON {
 		HoldingToken: t.HoldingToken,
 		PayoutBps:    t.PayoutBps,
 		OnSale:       t.OnSale,
-		EnforcedBy:   tierEnforcement,
+		EnforcedBy:   enforcement,
 	}
 }
 

@@ -106,7 +106,7 @@ func TestTiers(t *testing.T) {
 		if small.HoldingToken != nil {
 			t.Fatalf("holdingToken %q, want null for no token", *small.HoldingToken)
 		}
-		if small.EnforcedBy["totalPerWallet"] != "contract" || small.EnforcedBy["priceWei"] != "operator" {
+		if small.EnforcedBy["walletTotal"] != "contract" || small.EnforcedBy["price"] != "operator" || len(small.EnforcedBy) != 5 {
 			t.Fatalf("enforcedBy %v", small.EnforcedBy)
 		}
 	})

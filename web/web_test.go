@@ -62,7 +62,11 @@ func newServerWith(t testing.TB, st *store.Store, cfg handlers.Config, opts Opti
 	t.Helper()
 	tl := &testLog{}
 	opts.Log = slog.New(slog.NewJSONHandler(tl, nil))
-	return &testServer{e: New(handlers.New(st, cfg, opts.Log), opts), log: tl}
+	e := New(handlers.New(st, cfg, opts.Log), opts)
+	audit := &weiAudit{}
+	e.Use(audit.middleware) // Echo runs e.Use middleware on every route, whenever it was added
+	t.Cleanup(func() { audit.check(t) })
+	return &testServer{e: e, log: tl}
 }
 
 // do serves one request from the given client address and checks the answer against the OpenAPI
