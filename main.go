@@ -136,14 +136,12 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 	}()
 
 	hcfg := handlers.Config{
-		Jobs:           passes,
 		CronKey:        cfg.CronKey,
 		AdminKey:       cfg.AdminKey,
 		PublicURL:      cfg.PublicURL,
 		SessionSecret:  cfg.SessionSecret,
 		ChainID:        cfg.ChainID,
 		PaymentAddress: cfg.PaymentAddress,
-		Chain:          ch,
 		TickSec:        cfg.TickSec,
 		StaleAfterSec:  cfg.StaleAfterSec,
 		DistEnabled:    cfg.DistEnabled,
@@ -153,7 +151,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger) error {
 		hcfg.Price = ch
 	}
 	srv := &http.Server{
-		Handler: web.New(handlers.New(db, hcfg, log), web.Options{
+		Handler: web.New(handlers.New(db, ch, passes, hcfg, log), web.Options{
 			TrustedProxies: cfg.TrustedProxies, Log: log, Bench: cfg.Bench,
 			HTTPS: cfg.PublicURL != nil && cfg.PublicURL.Scheme == "https",
 		}),

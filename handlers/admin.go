@@ -132,7 +132,7 @@ func (h *Handlers) Drift(c echo.Context) error {
 			return errorf(http.StatusBadRequest, "after must be a ledger node id (a whole number).")
 		}
 	}
-	rep, err := h.cfg.Jobs.Drift(c.Request().Context(), after, limit)
+	rep, err := h.jobs.Drift(c.Request().Context(), after, limit)
 	if err != nil {
 		return err
 	}

@@ -164,14 +164,11 @@ func (h *Handlers) signedBy(ctx context.Context, msg string, sig []byte, addr co
 			return true, nil
 		}
 	}
-	if h.cfg.Chain == nil {
-		return false, nil
-	}
-	isContract, err := h.cfg.Chain.HasCode(ctx, addr)
+	isContract, err := h.chain.HasCode(ctx, addr)
 	if err != nil || !isContract {
 		return false, err
 	}
-	return h.cfg.Chain.ValidSignature(ctx, addr, common.BytesToHash(hash), sig)
+	return h.chain.ValidSignature(ctx, addr, common.BytesToHash(hash), sig)
 }
 
 // startSession sets the session cookie of address.

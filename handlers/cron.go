@@ -23,7 +23,7 @@ func (h *Handlers) CronPayments(c echo.Context) error {
 	if !keyMatches(key, h.cfg.CronKey) {
 		return echo.ErrUnauthorized
 	}
-	return runPass(c, h.cfg.Jobs.Payments)
+	return runPass(c, h.jobs.Payments)
 }
 
 // CronCredit answers GET|POST /api/cron/credit: one credit pass. The key comes in x-cron-key
@@ -32,7 +32,7 @@ func (h *Handlers) CronCredit(c echo.Context) error {
 	if h.cfg.CronKey == "" || !keyMatches(c.Request().Header.Get("X-Cron-Key"), h.cfg.CronKey) {
 		return echo.ErrUnauthorized
 	}
-	return runPass(c, h.cfg.Jobs.Credit)
+	return runPass(c, h.jobs.Credit)
 }
 
 // runPass runs a pass and answers its summary. The pass is detached from the request, so a

@@ -25,16 +25,14 @@ type PriceSource interface {
 // Config is what the handlers need to know about this deployment.
 type Config struct {
 	ChainID        int64
-	PaymentAddress string        // lower case; empty when not configured
-	Price          PriceSource   // nil when there is no quote source
-	Chain          *chain.Client // nil when no chain is configured: every chain reading is unavailable
+	PaymentAddress string      // lower case; empty when not configured
+	Price          PriceSource // nil when there is no quote source
 
 	PublicURL     *url.URL // where browsers reach us: the sign-in message's domain and URI
 	SessionSecret []byte   // signs the session cookies
 
-	Jobs     *jobs.Jobs // the passes the cron routes run
-	CronKey  string     // empty: the cron pass routes are off
-	AdminKey string     // empty: /api/admin/* does not exist
+	CronKey  string // empty: the cron pass routes are off
+	AdminKey string // empty: /api/admin/* does not exist
 
 	TickSec       int // the scheduler's tick interval
 	StaleAfterSec int // how old the last tick may be before the scheduler is stale
@@ -42,9 +40,11 @@ type Config struct {
 	DistMode      string
 }
 
-// Handlers serves every route from one store.
+// Handlers serves every route from the ledger, the chain and the passes.
 type Handlers struct {
 	store    *store.Store
+	chain    *chain.Client // a chain that cannot be read answers errors, shown as unknown readings
+	jobs     *jobs.Jobs    // the passes the cron routes and the operator page run
 	cfg      Config
 	log      *slog.Logger
 	stats    *memo[statsAnswer]
@@ -64,11 +64,11 @@ const (
 const priceTTL = time.Minute
 
 // New returns the handlers.
-func New(s *store.Store, cfg Config, log *slog.Logger) *Handlers {
+func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *slog.Logger) *Handlers {
 	if cfg.PublicURL == nil {
 		cfg.PublicURL = &url.URL{Scheme: "http", Host: "127.0.0.1:8080"}
 	}
-	h := &Handlers{store: s, cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
+	h := &Handlers{store: s, chain: ch, jobs: passes, cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
 	h.stats = newMemo(statsTTL, statsStale, h.loadStats)
 	h.price = newMemo(priceTTL, 0, h.loadPrice)
 	return h

@@ -92,15 +92,13 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 		r.SinceTick = time.Since(*sc.LastTickAt)
 		r.Stale = r.SinceTick > time.Duration(h.cfg.StaleAfterSec)*time.Second
 	}
-	if h.cfg.Jobs != nil {
-		if v := h.cfg.Jobs.InternalTransfers(); v != "" {
-			r.InternalTransfers = &v
-		}
+	if v := h.jobs.InternalTransfers(); v != "" {
+		r.InternalTransfers = &v
 	}
-	if cv, err := h.readCover(ctx); err != nil {
+	if cv, err := h.chain.Cover(ctx); err != nil {
 		h.log.Warn("health: chain unreadable", "err", err)
 	} else {
-		r.Cover = &cv
+		r.Cover = coverView(cv)
 	}
 	if bal, err := h.distributorBalance(ctx); err != nil {
 		h.log.Warn("health: distributor balance unreadable", "err", err)
@@ -112,14 +110,11 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 
 // distributorBalance reads the float of the account the factory takes credit rounds from.
 func (h *Handlers) distributorBalance(ctx context.Context) (*big.Int, error) {
-	if h.cfg.Chain == nil {
-		return nil, errNoChain
-	}
-	addr, err := h.cfg.Chain.Distributor(ctx)
+	addr, err := h.chain.Distributor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return h.cfg.Chain.Balance(ctx, addr)
+	return h.chain.Balance(ctx, addr)
 }
 
 func weiPtr(x *big.Int) *string {

@@ -55,18 +55,16 @@ func (h *Handlers) me(ctx context.Context, addr string) (views.Me, error) {
 		me.Withdrawn.Add(me.Withdrawn, n.WithdrawnWei)
 		recorded[n.ChainNodeID.String()] = true
 	}
-	if h.cfg.Chain != nil {
-		if ids, err := h.cfg.Chain.NodesOf(ctx, common.HexToAddress(addr)); err != nil {
-			h.log.Warn("me: nodesOf unreadable", "err", err)
-		} else {
-			unrecorded := []*big.Int{}
-			for _, id := range ids {
-				if !recorded[id.String()] {
-					unrecorded = append(unrecorded, id)
-				}
+	if ids, err := h.chain.NodesOf(ctx, common.HexToAddress(addr)); err != nil {
+		h.log.Warn("me: nodesOf unreadable", "err", err)
+	} else {
+		unrecorded := []*big.Int{}
+		for _, id := range ids {
+			if !recorded[id.String()] {
+				unrecorded = append(unrecorded, id)
 			}
-			me.Unrecorded = &unrecorded
 		}
+		me.Unrecorded = &unrecorded
 	}
 	return me, nil
 }

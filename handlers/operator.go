@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/jobs"
 	"nodeledger/views"
 )
 
@@ -93,12 +94,12 @@ func (h *Handlers) OperatorAction(act func(c echo.Context) (string, error)) echo
 // RunPayments and RunCredit are the operator's buttons for the passes: the same functions the
 // runner ticks and the cron routes run.
 func (h *Handlers) RunPayments(c echo.Context) (string, error) {
-	return runForOperator(c, "Payments", h.cfg.Jobs.Payments)
+	return runForOperator(c, "Payments", h.jobs.Payments)
 }
 
 // RunCredit is the credit pass button.
 func (h *Handlers) RunCredit(c echo.Context) (string, error) {
-	return runForOperator(c, "Credit", h.cfg.Jobs.Credit)
+	return runForOperator(c, "Credit", h.jobs.Credit)
 }
 
 func runForOperator[S any](c echo.Context, name string, pass func(context.Context) (S, error)) (string, error) {
@@ -150,11 +151,21 @@ func (h *Handlers) renderOperator(c echo.Context, outcome string) error {
 	if o.Held, err = h.store.MintingHeld(ctx); err != nil {
 		return err
 	}
-	if h.cfg.Jobs != nil {
-		o.InternalTransfers = h.cfg.Jobs.InternalTransfers()
-		if rep, err := h.cfg.Jobs.Drift(ctx, 0, 200); err == nil {
-			o.Drift = &rep
-		}
+	o.InternalTransfers = h.jobs.InternalTransfers()
+	if rep, err := h.jobs.Drift(ctx, 0, 200); err == nil {
+		o.Drift = driftView(rep)
 	}
 	return render(c, http.StatusOK, views.OperatorPage(o))
+}
+
+// driftView is a drift report as the operator page shows it.
+func driftView(rep jobs.DriftReport) *views.Drift {
+	d := &views.Drift{Checked: rep.Checked}
+	for _, n := range rep.Nodes {
+		d.Nodes = append(d.Nodes, views.NodeDrift{ChainNodeID: n.ChainNodeID, Field: n.Field, Ledger: n.Ledger, Chain: n.Chain})
+	}
+	for _, p := range rep.Payments {
+		d.Payments = append(d.Payments, p.TxHash)
+	}
+	return d
 }

@@ -10,15 +10,18 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/chain"
 	"nodeledger/static"
 	"nodeledger/views"
 )
 
-// render writes a templ component as the HTML answer, rendered with the request's context.
+// render writes a templ component as the HTML answer, with the request's context but not its
+// deadline: templ stops at the first component it meets after the context ends, and a page whose
+// chain reading used up the request's time would go out cut short, with a 200 already sent.
 func render(c echo.Context, status int, t templ.Component) error {
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	c.Response().WriteHeader(status)
-	return t.Render(c.Request().Context(), c.Response())
+	return t.Render(context.WithoutCancel(c.Request().Context()), c.Response())
 }
 
 // chartDays is how many days the overview's chart covers.
@@ -72,11 +75,9 @@ func (h *Handlers) overviewStats(ctx context.Context) (views.Overview, error) {
 	if o.USD, err = h.price.get(ctx); err != nil {
 		return o, err
 	}
-	if h.cfg.Chain != nil {
-		o.Contract = strings.ToLower(h.cfg.Chain.Factory().Hex())
-		if cv, err := h.readCover(ctx); err == nil {
-			o.Cover = &cv
-		}
+	o.Contract = strings.ToLower(h.chain.Factory().Hex())
+	if cv, err := h.chain.Cover(ctx); err == nil {
+		o.Cover = coverView(cv)
 	}
 	return o, nil
 }
@@ -100,18 +101,25 @@ func (h *Handlers) Static(c echo.Context) error {
 	return c.Blob(http.StatusOK, ctype, b)
 }
 
-// NodePage answers GET /node/{id}: what /api/node/{id} shows, with the owner read from the chain.
+// NodePage answers GET /node/{id}: what /api/node/{id} shows, with the owner checked against
+// nodeInfo. The page always names an owner: the chain's when it answers, the ledger's otherwise,
+// and says which.
 func (h *Handlers) NodePage(c echo.Context) error {
 	d, err := h.nodeDetail(c)
 	if err != nil {
 		return err
 	}
-	if h.cfg.Chain != nil {
-		d.Factory, d.Withdraw = strings.ToLower(h.cfg.Chain.Factory().Hex()), h.cfg.Chain.WithdrawSelector()
-		if info, err := h.cfg.Chain.NodeInfo(c.Request().Context(), d.Node.ChainNodeID); err == nil {
-			owner := strings.ToLower(info.Owner.Hex())
-			d.ChainOwner = &owner
-		}
+	d.Factory, d.Withdraw = strings.ToLower(h.chain.Factory().Hex()), h.chain.WithdrawSelector()
+	d.Owner, d.OwnerCheck = d.Node.Owner, views.OwnerConfirmed
+	info, err := h.chain.NodeInfo(c.Request().Context(), d.Node.ChainNodeID)
+	switch {
+	case errors.Is(err, chain.ErrUnknownNode):
+		d.OwnerCheck = views.OwnerNotOnChain
+	case err != nil:
+		h.log.Warn("node page: nodeInfo unreadable", "node", d.Node.ChainNodeID, "err", err)
+		d.OwnerCheck = views.OwnerUnconfirmed
+	case strings.ToLower(info.Owner.Hex()) != d.Node.Owner:
+		d.Owner, d.OwnerCheck = strings.ToLower(info.Owner.Hex()), views.OwnerDiffers
 	}
 	return render(c, http.StatusOK, views.NodePage(d))
 }

@@ -32,9 +32,6 @@ func (h *Handlers) SyncNode(c echo.Context) error {
 	if len(body) != 1 {
 		return bad
 	}
-	if h.cfg.Jobs == nil {
-		return errorf(http.StatusServiceUnavailable, "The chain is not configured.")
-	}
 	ctx, wallet := c.Request().Context(), common.HexToAddress(addr)
 	var node store.Node
 	switch {
@@ -43,13 +40,13 @@ func (h *Handlers) SyncNode(c echo.Context) error {
 		if json.Unmarshal(body["txHash"], &hash) != nil || !txHashRe.MatchString(hash) {
 			return errorf(http.StatusBadRequest, "txHash must be a transaction hash: 0x and 64 hexadecimal digits.")
 		}
-		node, err = h.cfg.Jobs.SyncTx(ctx, wallet, common.HexToHash(hash))
+		node, err = h.jobs.SyncTx(ctx, wallet, common.HexToHash(hash))
 	case body["nodeId"] != nil:
 		id, perr := parseNodeID(jsonNumberOrString(body["nodeId"]))
 		if perr != nil {
 			return perr
 		}
-		node, err = h.cfg.Jobs.SyncID(ctx, wallet, id)
+		node, err = h.jobs.SyncID(ctx, wallet, id)
 	default:
 		return bad
 	}

@@ -99,9 +99,9 @@ func TestAdminRefunds(t *testing.T) {
 
 func TestAdminDrift(t *testing.T) {
 	storetest.Reset(t, db)
-	_, cfg := passesOn(t)
+	p, cfg := passesOn(t)
 	cfg.AdminKey = adminKey
-	s := newServer(t, *cfg)
+	s := p.server(t, cfg)
 	rec := s.adminDo(t, http.MethodGet, "/api/admin/drift?limit=10", "", adminKey)
 	wantStatus(t, rec, http.StatusOK)
 	rep := decode[map[string]any](t, rec)

@@ -64,7 +64,7 @@ func TestBrowser(t *testing.T) {
 	// its session routes refuse any other Origin.
 	srv := httptest.NewUnstartedServer(nil)
 	public := &url.URL{Scheme: "http", Host: srv.Listener.Addr().String()}
-	s := newServer(t, handlers.Config{Chain: c, Price: c, Jobs: j, CronKey: cronKey, AdminKey: adminKey, ChainID: 1337,
+	s := newChainServer(t, c, j, handlers.Config{Price: c, CronKey: cronKey, AdminKey: adminKey, ChainID: 1337,
 		PaymentAddress: strings.ToLower(dc.Payments.Hex()), PublicURL: public})
 	srv.Config.Handler = s.e
 	srv.Start()

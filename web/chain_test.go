@@ -18,7 +18,7 @@ import (
 )
 
 // startDevChain runs an in-process dev chain for one test and returns a client of its factory.
-func startDevChain(t *testing.T) (*devchain.Chain, *chain.Client) {
+func startDevChain(t testing.TB) (*devchain.Chain, *chain.Client) {
 	t.Helper()
 	dc, err := devchain.Start(t.Context(), devchain.Options{})
 	if err != nil {
@@ -67,7 +67,7 @@ type coverBody struct {
 
 func TestCover(t *testing.T) {
 	dc, c := startDevChain(t)
-	s := newServer(t, handlers.Config{Chain: c})
+	s := newChainServer(t, c, nil, handlers.Config{})
 
 	rec := s.get(t, "/api/cover")
 	wantStatus(t, rec, http.StatusOK)
@@ -94,7 +94,7 @@ func TestCover(t *testing.T) {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		rec := newServer(t, handlers.Config{Chain: dead}).get(t, "/api/cover")
+		rec := newChainServer(t, dead, nil, handlers.Config{}).get(t, "/api/cover")
 		wantStatus(t, rec, http.StatusServiceUnavailable)
 		if msg := errorMessage(t, rec); !strings.Contains(msg, "chain cannot be read") || strings.Contains(msg, "127.0.0.1") {
 			t.Fatalf("message %q", msg)
@@ -134,10 +134,10 @@ type healthBody struct {
 func TestSchedulerHealth(t *testing.T) {
 	storetest.Reset(t, db)
 	dc, c := startDevChain(t)
-	cfg := handlers.Config{Chain: c, TickSec: 60, StaleAfterSec: 300, DistEnabled: true, DistMode: "pool"}
+	cfg := handlers.Config{TickSec: 60, StaleAfterSec: 300, DistEnabled: true, DistMode: "pool"}
 
 	t.Run("never ticked", func(t *testing.T) {
-		rec := newServer(t, cfg).get(t, "/api/cron/health")
+		rec := newChainServer(t, c, nil, cfg).get(t, "/api/cron/health")
 		wantStatus(t, rec, http.StatusOK)
 		h := decode[healthBody](t, rec)
 		if h.LastTickAt != nil || h.SecondsSinceLastTick != nil || !h.Stale || h.TickSec != 60 || h.StaleAfterSec != 300 ||
@@ -168,7 +168,7 @@ func TestSchedulerHealth(t *testing.T) {
 		mustExec(t, `UPDATE nodes SET next_credit_at = $1 WHERE id = $2`, now.Add(-time.Minute), n1)
 		mustExec(t, `UPDATE nodes SET next_credit_at = $1 WHERE id = $2`, now.Add(time.Hour), n2)
 		mustExec(t, `INSERT INTO scheduler_ticks (started_at) VALUES ($1), ($2)`, now.Add(-time.Hour), now.Add(-42*time.Second))
-		h := decode[healthBody](t, newServer(t, cfg).get(t, "/api/cron/health"))
+		h := decode[healthBody](t, newChainServer(t, c, nil, cfg).get(t, "/api/cron/health"))
 		if h.LastTickAt == nil || h.SecondsSinceLastTick == nil || *h.SecondsSinceLastTick < 41 || *h.SecondsSinceLastTick > 60 || h.Stale {
 			t.Fatalf("recent tick: %+v", h)
 		}
@@ -176,16 +176,14 @@ func TestSchedulerHealth(t *testing.T) {
 			t.Fatalf("due %d scheduled %d, want 1 and 2", h.DueNodes, h.ScheduledNodes)
 		}
 		mustExec(t, `DELETE FROM scheduler_ticks WHERE started_at > $1`, now.Add(-time.Minute))
-		if h := decode[healthBody](t, newServer(t, cfg).get(t, "/api/cron/health")); !h.Stale || *h.SecondsSinceLastTick < 3599 {
+		if h := decode[healthBody](t, newChainServer(t, c, nil, cfg).get(t, "/api/cron/health")); !h.Stale || *h.SecondsSinceLastTick < 3599 {
 			t.Fatalf("an hour-old tick: %+v", h)
 		}
 	})
 
 	t.Run("chain readings are null, never zero, when the chain cannot be read", func(t *testing.T) {
 		dead, _ := chain.Dial(t.Context(), "http://127.0.0.1:1", chain.Config{Factory: dc.Factory})
-		cfg := cfg
-		cfg.Chain = dead
-		rec := newServer(t, cfg).get(t, "/api/cron/health")
+		rec := newChainServer(t, dead, nil, cfg).get(t, "/api/cron/health")
 		wantStatus(t, rec, http.StatusOK)
 		h := decode[healthBody](t, rec)
 		if h.Paused != nil || h.IsSolvent != nil || h.ContractBalanceWei != nil || h.OutstandingWei != nil || h.DistributorBalanceWei != nil {

@@ -10,33 +10,45 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"nodeledger/chain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
-// passesOn returns the passes over the package's database and a fresh dev chain.
-func passesOn(t *testing.T) (*jobs.Jobs, *handlers.Config) {
+// chainPasses is a dev chain and the passes over it and the package's database.
+type chainPasses struct {
+	chain *chain.Client
+	jobs  *jobs.Jobs
+}
+
+// server serves the routes over the chain and the passes with cfg.
+func (p chainPasses) server(t *testing.T, cfg handlers.Config) *testServer {
+	return newChainServer(t, p.chain, p.jobs, cfg)
+}
+
+// passesOn returns passes that hold the dev keys over a fresh dev chain, and a configuration.
+func passesOn(t *testing.T) (chainPasses, handlers.Config) {
 	dc, c := startDevChain(t)
 	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
 		slog.New(slog.DiscardHandler))
-	return j, &handlers.Config{Jobs: j, Chain: c, DistMode: "fixed", TickSec: 60, StaleAfterSec: 300}
+	return chainPasses{c, j}, handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300}
 }
 
 func TestCronPaymentsRoute(t *testing.T) {
-	_, cfg := passesOn(t)
+	p, cfg := passesOn(t)
 	const key = "a-long-enough-cron-key"
 
 	t.Run("404 when no key is configured", func(t *testing.T) {
-		s := newServer(t, *cfg)
+		s := p.server(t, cfg)
 		for _, m := range []string{http.MethodGet, http.MethodPost} {
 			wantStatus(t, s.do(t, m, "/api/cron/payments", "", "X-Cron-Key", key), http.StatusNotFound)
 		}
 	})
 
 	cfg.CronKey = key
-	s := newServer(t, *cfg)
+	s := p.server(t, cfg)
 	for _, tc := range []struct {
 		name   string
 		header []string
@@ -89,20 +101,18 @@ func TestCronPaymentsRoute(t *testing.T) {
 func TestCronCreditRoute(t *testing.T) {
 	storetest.Reset(t, db)
 	dc, c := startDevChain(t)
-	newPasses := func(cfg jobs.Config) *handlers.Config {
+	newPasses := func(cfg jobs.Config) chainPasses {
 		cfg.ChainID, cfg.PaymentAddress = dc.ChainID(), dc.Payments
-		j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, cfg, slog.New(slog.DiscardHandler))
-		return &handlers.Config{Jobs: j, Chain: c}
+		return chainPasses{c, jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, cfg, slog.New(slog.DiscardHandler))}
 	}
 	const key = "a-long-enough-cron-key"
 
 	t.Run("401 when no key is configured: it fails closed", func(t *testing.T) {
-		s := newServer(t, *newPasses(jobs.Config{DistEnabled: true}))
+		s := newPasses(jobs.Config{DistEnabled: true}).server(t, handlers.Config{})
 		wantStatus(t, s.do(t, http.MethodPost, "/api/cron/credit", "", "X-Cron-Key", key), http.StatusUnauthorized)
 	})
-	cfg := newPasses(jobs.Config{DistEnabled: true, DistMode: "fixed", DistPeriod: time.Hour, DistBaseWei: big.NewInt(1000)})
-	cfg.CronKey = key
-	s := newServer(t, *cfg)
+	s := newPasses(jobs.Config{DistEnabled: true, DistMode: "fixed", DistPeriod: time.Hour, DistBaseWei: big.NewInt(1000)}).
+		server(t, handlers.Config{CronKey: key})
 	t.Run("x-cron-key only", func(t *testing.T) {
 		wantStatus(t, s.do(t, http.MethodPost, "/api/cron/credit", "", "Authorization", "Bearer "+key), http.StatusUnauthorized)
 		wantStatus(t, s.do(t, http.MethodPost, "/api/cron/credit", "", "X-Cron-Key", "wrong"), http.StatusUnauthorized)

@@ -54,7 +54,7 @@ func TestErrorEnvelope(t *testing.T) {
 
 func TestResponseHeaders(t *testing.T) {
 	plain := newServer(t, handlers.Config{})
-	secure := newServerWith(t, db, handlers.Config{}, Options{HTTPS: true})
+	secure := newServerWith(t, db, unreachableChain(t), nil, handlers.Config{}, Options{HTTPS: true})
 	for _, path := range []string{"/api/stats", "/", "/api/nope"} {
 		rec := plain.do(t, http.MethodGet, path, "")
 		h := rec.Header()

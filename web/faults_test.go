@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"nodeledger/chain"
 	"nodeledger/handlers"
 	"nodeledger/store/storetest"
@@ -35,7 +37,7 @@ func TestDatabaseFaults(t *testing.T) {
 	}
 	defer st.Close()
 	storetest.Tier(t, st, 1, "Small", "1", true)
-	s := newServerWith(t, st, handlers.Config{ChainID: 1, PaymentAddress: payTo, DistMode: "fixed"}, Options{})
+	s := newServerWith(t, st, unreachableChain(t), nil, handlers.Config{ChainID: 1, PaymentAddress: payTo, DistMode: "fixed"}, Options{})
 
 	api := []string{"/api/tiers", "/api/nodes/" + alice, "/api/node/1", "/api/distributions", "/api/deploy-quote", "/api/cron/health", "/readyz"}
 	pages := []string{"/", "/wallet/" + alice, "/node/1", "/distributions", "/health"}
@@ -132,7 +134,38 @@ func TestChainFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	s := newServer(t, handlers.Config{Chain: c, DistMode: "fixed"})
+	s := newChainServer(t, c, nil, handlers.Config{DistMode: "fixed"})
+
+	// Node 1 is the buyer's on chain and in the ledger; node 2 is the second buyer's on chain but
+	// the ledger still says alice's; node 3 is only in the ledger.
+	storetest.Reset(t, db)
+	buyer, second := strings.ToLower(dc.Buyers[0].Address.Hex()), strings.ToLower(dc.Buyers[1].Address.Hex())
+	transact(t, dc, c, dc.Minter.Key, &dc.Factory, c.MintData(dc.Buyers[0].Address, 1, common.Hash{1}), nil)
+	transact(t, dc, c, dc.Minter.Key, &dc.Factory, c.MintData(dc.Buyers[1].Address, 1, common.Hash{2}), nil)
+	storetest.Node(t, db, "1", buyer, t0)
+	storetest.Node(t, db, "2", alice, t0)
+	storetest.Node(t, db, "3", alice, t0)
+	owner := func(id string) (shown, check string) {
+		t.Helper()
+		rec := s.get(t, "/node/"+id)
+		wantStatus(t, rec, http.StatusOK)
+		if !strings.HasSuffix(strings.TrimSpace(rec.Body.String()), "</html>") {
+			t.Errorf("node %s: the page was cut short", id) // templ stops at an ended context
+		}
+		doc := page(t, rec.Body)
+		return text(doc, "owner"), text(doc, "owner-check")
+	}
+	t.Run("the node page's owner", func(t *testing.T) {
+		for _, tc := range []struct{ id, shown, check string }{
+			{"1", buyer, "Confirmed on chain"},
+			{"2", second, "The ledger still records " + alice[:6]},
+			{"3", alice, "the chain does not show this node yet"},
+		} {
+			if shown, check := owner(tc.id); shown != tc.shown || !strings.Contains(check, tc.check) {
+				t.Errorf("node %s: owner %q (%s), want %q (%s)", tc.id, shown, check, tc.shown, tc.check)
+			}
+		}
+	})
 
 	whole := func(when string) {
 		t.Helper()
@@ -173,6 +206,16 @@ func TestChainFaults(t *testing.T) {
 			}
 			if h["dueNodes"] == nil || h["stale"] == nil {
 				t.Errorf("health lost its database half: %v", h)
+			}
+
+			// The node page still names the owner, the ledger's, and says it is unconfirmed.
+			start = time.Now()
+			shown, check := owner("1")
+			if took := time.Since(start); took > faultDeadline {
+				t.Errorf("node page took %v", took)
+			}
+			if shown != buyer || !strings.Contains(check, "could not be confirmed on chain just now") {
+				t.Errorf("node page: owner %q (%s)", shown, check)
 			}
 			proxy.Heal(f)
 			whole("once the RPC is back")

@@ -99,7 +99,7 @@ func FuzzSignInBody(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	s := authServer(f, handlers.Config{})
+	s := authServer(f, nil, nil, handlers.Config{})
 	f.Fuzz(func(t *testing.T, body string) {
 		b := newBrowser(t, s, nextIP())
 		wantStatus(t, b.do(http.MethodPost, "/api/auth/nonce", nil), http.StatusOK)
@@ -114,7 +114,7 @@ func FuzzSessionCookie(f *testing.F) {
 	for _, seed := range []string{"", "x", "MTcwMDAwMDAwMHxhYmN8ZGVm", strings.Repeat("A", 4096), "a|b|c", "%00", "\"quoted\""} {
 		f.Add(seed)
 	}
-	s := authServer(f, handlers.Config{})
+	s := authServer(f, nil, nil, handlers.Config{})
 	f.Fuzz(func(t *testing.T, value string) {
 		req := httptest.NewRequest(http.MethodGet, "/api/me", nil)
 		req.Header.Set("Cookie", "nl_session="+value)
@@ -146,7 +146,7 @@ func FuzzSignInNonce(f *testing.F) {
 	} {
 		f.Add(seed[0], seed[1])
 	}
-	s := authServer(f, handlers.Config{})
+	s := authServer(f, nil, nil, handlers.Config{})
 	body := `{"address":"` + alice + `","signature":"0x` + strings.Repeat("ab", 65) + `"}`
 	f.Fuzz(func(t *testing.T, address, nonce string) {
 		req := httptest.NewRequest(http.MethodGet, "/api/auth/nonce?address="+url.QueryEscape(address), nil)
@@ -187,7 +187,7 @@ func FuzzSyncBody(f *testing.F) {
 	f.Cleanup(func() { dc.Close() })
 	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
 	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
-	s := authServer(f, handlers.Config{Chain: c, Jobs: j})
+	s := authServer(f, c, j, handlers.Config{})
 	f.Fuzz(func(t *testing.T, body string) {
 		b := newBrowser(t, s, nextIP())
 		b.signIn(dc.Buyers[0].Key)

@@ -28,9 +28,9 @@ func TestOperatorPage(t *testing.T) {
 	t.Run("404 without an admin key", func(t *testing.T) {
 		wantStatus(t, newServer(t, handlers.Config{}).get(t, "/operator"), http.StatusNotFound)
 	})
-	_, cfg := passesOn(t)
+	p, cfg := passesOn(t)
 	cfg.AdminKey, cfg.SessionSecret = adminKey, sessionSecret
-	s := newServer(t, *cfg)
+	s := p.server(t, cfg)
 	b := newBrowser(t, s, "192.0.2.250")
 
 	doc := page(t, b.do(http.MethodGet, "/operator", nil).Body)

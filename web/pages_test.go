@@ -13,7 +13,6 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/labstack/echo/v4"
 
-	"nodeledger/chain"
 	"nodeledger/handlers"
 	"nodeledger/static"
 	"nodeledger/store"
@@ -41,7 +40,7 @@ func TestOverviewComponent(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	o := views.Overview{
 		Stats:    store.Stats{TotalNodes: 12, Operators: 3, TotalDistributedWei: wei("1500000000000000001"), Distributed24hWei: wei("0")},
-		Cover:    &chain.Cover{Balance: wei("2000000000000000000"), Outstanding: wei("500000000000000000"), Paused: true},
+		Cover:    &views.Cover{Balance: wei("2000000000000000000"), Outstanding: wei("500000000000000000"), Covered: true, Paused: true},
 		Contract: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
 		USD:      &usd,
 		Tiers: []store.Tier{{ID: 1, Label: "Standard", PriceWei: wei("100000000000000000"), MaxPerWallet: 5, PayoutBps: 10000, OnSale: true},
@@ -115,7 +114,7 @@ func TestOverviewPage(t *testing.T) {
 	})
 	t.Run("with the dev chain", func(t *testing.T) {
 		_, c := startDevChain(t)
-		doc := page(t, newServer(t, handlers.Config{Chain: c, Price: c}).get(t, "/").Body)
+		doc := page(t, newChainServer(t, c, nil, handlers.Config{Price: c}).get(t, "/").Body)
 		if cover := text(doc, "cover"); !strings.Contains(cover, "covered") || strings.Contains(cover, "unreadable") {
 			t.Fatalf("cover %q", cover)
 		}
@@ -185,8 +184,8 @@ func TestNodeWalletAndDistributionsPages(t *testing.T) {
 		if got := text(doc, "balance"); got != "0.000000000000000007" {
 			t.Fatalf("balance %q", got)
 		}
-		if !strings.Contains(text(doc, "owner"), "ledger; chain unreadable") {
-			t.Fatalf("owner %q", text(doc, "owner"))
+		if text(doc, "owner") != alice || !strings.Contains(text(doc, "owner-check"), "could not be confirmed on chain just now") {
+			t.Fatalf("owner %q: %q", text(doc, "owner"), text(doc, "owner-check"))
 		}
 		if c := doc.Find(`[data-testid="credits"] tbody tr`); c.Length() != 1 || !strings.Contains(c.Text(), "0.001") {
 			t.Fatalf("credits %q", c.Text())
@@ -270,7 +269,7 @@ func TestBuyAndMePages(t *testing.T) {
 		}
 	})
 	t.Run("me: a visitor gets the sign-in button, a signed-in wallet its nodes", func(t *testing.T) {
-		s := authServer(t, handlers.Config{})
+		s := authServer(t, nil, nil, handlers.Config{})
 		b := newBrowser(t, s, "192.0.2.200")
 		rec := b.do(http.MethodGet, "/me", nil)
 		wantStatus(t, rec, http.StatusOK)

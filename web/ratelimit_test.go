@@ -85,7 +85,7 @@ func TestRateLimit(t *testing.T) {
 
 func TestClientAddress(t *testing.T) {
 	proxy := "10.0.0.1:4000"
-	s := newServerWith(t, db, handlers.Config{}, Options{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.1/32")}})
+	s := newServerWith(t, db, unreachableChain(t), nil, handlers.Config{}, Options{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.1/32")}})
 	remaining := func(remote, xff string) string {
 		return s.do(t, http.MethodGet, "/api/stats", remote, "X-Forwarded-For", xff).Header().Get("X-Ratelimit-Remaining")
 	}
@@ -165,7 +165,7 @@ func TestBenchMode(t *testing.T) {
 		t.Fatalf("/bench/hello without BENCH_MODE: %d", rec.Code)
 	}
 
-	on := newServerWith(t, db, handlers.Config{}, Options{Bench: true})
+	on := newServerWith(t, db, unreachableChain(t), nil, handlers.Config{}, Options{Bench: true})
 	for i := range 200 { // well past the route's 60 a minute
 		rec := on.do(t, http.MethodGet, "/api/nodes/0x00000000000000000000000000000000000000aa", client)
 		wantStatus(t, rec, http.StatusOK)

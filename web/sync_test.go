@@ -67,7 +67,7 @@ func TestNodesSync(t *testing.T) {
 	dc, c := startDevChain(t)
 	sc := syncChain{t: t, dc: dc, c: c}
 	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
-	s := authServer(t, handlers.Config{Chain: c, Jobs: j})
+	s := authServer(t, c, j, handlers.Config{})
 	me, other := dc.Buyers[0], dc.Buyers[1]
 	b := newBrowser(t, s, "192.0.2.140")
 

@@ -29,7 +29,7 @@ func TestSignInWithViem(t *testing.T) {
 		t.Fatal("node not found: .ci/run installs Node.js")
 	}
 	storetest.Reset(t, db)
-	s := authServer(t, handlers.Config{})
+	s := authServer(t, nil, nil, handlers.Config{})
 	srv := httptest.NewServer(s.e)
 	defer srv.Close()
 

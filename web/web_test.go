@@ -13,13 +13,16 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/chain"
 	"nodeledger/handlers"
+	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
@@ -51,22 +54,45 @@ type testServer struct {
 	log *testLog
 }
 
-// newServer serves the routes over the package's database with cfg.
+// newServer serves the routes over the package's database with cfg, and a chain that cannot be
+// reached: every chain reading fails, as when the RPC is down.
 func newServer(t testing.TB, cfg handlers.Config) *testServer {
 	t.Helper()
-	return newServerWith(t, db, cfg, Options{})
+	return newServerWith(t, db, unreachableChain(t), nil, cfg, Options{})
 }
 
-// newServerWith serves the routes over st with cfg and opts (its Log is the test's).
-func newServerWith(t testing.TB, st *store.Store, cfg handlers.Config, opts Options) *testServer {
+// newChainServer serves the routes over the package's database and chain c, with the passes j
+// (nil: passes over c that hold no key).
+func newChainServer(t testing.TB, c *chain.Client, j *jobs.Jobs, cfg handlers.Config) *testServer {
+	t.Helper()
+	return newServerWith(t, db, c, j, cfg, Options{})
+}
+
+// newServerWith serves the routes over st, c and j (nil: passes over c that hold no key) with
+// cfg and opts (its Log is the test's).
+func newServerWith(t testing.TB, st *store.Store, c *chain.Client, j *jobs.Jobs, cfg handlers.Config, opts Options) *testServer {
 	t.Helper()
 	tl := &testLog{}
 	opts.Log = slog.New(slog.NewJSONHandler(tl, nil))
-	e := New(handlers.New(st, cfg, opts.Log), opts)
+	if j == nil {
+		j = jobs.New(st, c, nil, nil, jobs.Config{}, opts.Log)
+	}
+	e := New(handlers.New(st, c, j, cfg, opts.Log), opts)
 	audit := &weiAudit{}
 	e.Use(audit.middleware) // Echo runs e.Use middleware on every route, whenever it was added
 	t.Cleanup(func() { audit.check(t) })
 	return &testServer{e: e, log: tl}
+}
+
+// unreachableChain is a client of an RPC address where nothing listens.
+func unreachableChain(t testing.TB) *chain.Client {
+	t.Helper()
+	c, err := chain.Dial(context.Background(), "http://127.0.0.1:1", chain.Config{Factory: common.HexToAddress("0xfac7")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
 }
 
 // do serves one request from the given client address and checks the answer against the OpenAPI
