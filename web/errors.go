@@ -61,10 +61,16 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		if c.Response().Header().Get(echo.HeaderCacheControl) != private {
 			c.Response().Header().Set(echo.HeaderCacheControl, noStore)
 		}
+		page := wantsPage(c.Request())
 		switch {
-		case c.Request().Method == http.MethodHead:
+		case c.Request().Method == http.MethodHead: // GET's headers, no body
+			ctype := echo.MIMEApplicationJSON
+			if page {
+				ctype = echo.MIMETextHTMLCharsetUTF8
+			}
+			c.Response().Header().Set(echo.HeaderContentType, ctype)
 			err = c.NoContent(status)
-		case wantsPage(c.Request()):
+		case page:
 			c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 			c.Response().WriteHeader(status)
 			// The request's deadline may be what failed it: the page is rendered regardless.

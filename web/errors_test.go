@@ -2,7 +2,11 @@ package web
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -89,18 +93,65 @@ func TestResponseHeaders(t *testing.T) {
 	})
 }
 
+// TestRequestDeadline checks the deadline as routes.go attaches it: to everyone's routes, not to
+// the operator's.
 func TestRequestDeadline(t *testing.T) {
 	s := newServer(t, handlers.Config{})
-	deadline := func(c echo.Context) error {
+	reportDeadline := func(c echo.Context) error {
 		d, ok := c.Request().Context().Deadline()
 		return c.JSON(http.StatusOK, map[string]any{"bounded": ok, "in": time.Until(d).Seconds()})
 	}
-	s.e.GET("/test/deadline", deadline)
-	s.e.GET("/operator/test/deadline", deadline)
+	group{e: s.e, m: []echo.MiddlewareFunc{deadline}}.get("/test/deadline", reportDeadline)
+	group{e: s.e}.get("/operator/test/deadline", reportDeadline)
 	for path, bounded := range map[string]bool{"/test/deadline": true, "/operator/test/deadline": false} {
 		got := decode[map[string]any](t, s.get(t, path))
 		if got["bounded"] != bounded || (bounded && got["in"].(float64) > requestTimeout.Seconds()) {
 			t.Errorf("%s: %v, want bounded %v within %v", path, got, bounded, requestTimeout)
 		}
 	}
+}
+
+// TestTricklingBody sends a POST whose body comes one byte a second: the server stops reading
+// after readTimeout and frees the connection, instead of waiting for the body forever.
+func TestTricklingBody(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Config = HTTPServer(newServer(t, handlers.Config{}).e)
+	srv.Start()
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	start := time.Now()
+	fmt.Fprintf(conn, "POST /api/auth/verify HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{", srv.Listener.Addr())
+	answered := make(chan string, 1)
+	go func() {
+		b, _ := io.ReadAll(conn) // until the server closes the connection
+		answered <- string(b)
+	}()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case got := <-answered:
+			took := time.Since(start)
+			if took < readTimeout-time.Second || took > readTimeout+3*time.Second {
+				t.Fatalf("the connection ended after %v, want about %v; got %q", took, readTimeout, got)
+			}
+			t.Logf("the connection ended after %v with %q", took.Round(100*time.Millisecond), firstLine(got))
+			return
+		case <-tick.C:
+			if time.Since(start) > readTimeout+5*time.Second {
+				t.Fatalf("still reading a trickled body after %v", time.Since(start))
+			}
+			conn.Write([]byte(" "))
+		}
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\r\n")
+	return line
 }

@@ -3,7 +3,7 @@ package web
 import (
 	_ "embed"
 	"net/http"
-	"strings"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 
@@ -30,78 +30,120 @@ const (
 	private     = "private, no-store" // anything behind a session
 )
 
-// operatorRoute tells the routes only the operator calls, with the admin key or session: they
-// run passes and chain-wide reports, which take as long as the ledger needs, so the request
-// deadline (web.go) does not apply. Passes bound themselves (passTimeout in jobs).
-func operatorRoute(path string) bool {
-	return strings.HasPrefix(path, "/operator") || strings.HasPrefix(path, "/api/admin/") ||
-		path == "/api/cron/payments" || path == "/api/cron/credit"
-}
-
-// routes lists every route: path, handler, cache policy and rate limit (requests per minute per IP).
+// routes lists every route: path, handler, cache policy and rate limit (requests per minute per
+// IP).
 func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
-	e.GET("/healthz", h.Healthz, cacheControl(noStore))
-	e.GET("/readyz", h.Readyz, cacheControl(noStore))
+	// Everyone's routes answer within requestTimeout: a database or chain that stops answering
+	// costs a client a 503, never a hung request.
+	public := group{e: e, m: []echo.MiddlewareFunc{deadline}}
+	public.get("/healthz", h.Healthz, cacheControl(noStore))
+	public.get("/readyz", h.Readyz, cacheControl(noStore))
 
 	// Pages and their htmx partials, rendered by the same handlers' calls as the JSON routes.
-	e.GET("/", h.OverviewPage, cacheControl(noCache))
-	e.GET("/partials/stats", h.StatsPartial, cacheControl(noCache))
-	e.GET("/node/:id", h.NodePage, cacheControl(noCache))
-	e.GET("/wallet", h.WalletSearch, cacheControl(noCache))
-	e.GET("/wallet/:address", h.WalletPage, cacheControl(noCache))
-	e.GET("/distributions", h.DistributionsPage, cacheControl(noCache))
-	e.GET("/health", h.HealthPage, cacheControl(noCache))
-	e.GET("/buy", h.BuyPage, cacheControl(noCache))
-	e.GET("/me", h.MePage, cacheControl(private))
+	public.get("/", h.OverviewPage, cacheControl(noCache))
+	public.get("/partials/stats", h.StatsPartial, cacheControl(noCache))
+	public.get("/node/:id", h.NodePage, cacheControl(noCache))
+	public.get("/wallet", h.WalletSearch, cacheControl(noCache))
+	public.get("/wallet/:address", h.WalletPage, cacheControl(noCache))
+	public.get("/distributions", h.DistributionsPage, cacheControl(noCache))
+	public.get("/health", h.HealthPage, cacheControl(noCache))
+	public.get("/buy", h.BuyPage, cacheControl(noCache))
+	public.get("/me", h.MePage, cacheControl(private))
+	public.get("/static/:hash/:name", h.Static)
 
-	// The operator page: sign in with the admin key; the buttons run what the cron routes run.
-	op := e.Group("/operator", cacheControl(private), h.RequireOperatorPage)
-	op.GET("", h.OperatorPage)
-	op.POST("/login", h.OperatorLogin)
-	op.POST("/logout", h.OperatorLogout)
-	op.POST("/passes/payments", h.OperatorAction(h.RunPayments))
-	op.POST("/passes/credit", h.OperatorAction(h.RunCredit))
-	op.POST("/minting", h.OperatorAction(h.HoldMintingFromPage))
-	op.POST("/tiers/:id/sale", h.OperatorAction(h.SetTierOnSale))
-	e.GET("/static/:hash/:name", h.Static)
-
-	api := e.Group("/api")
-	api.GET("/openapi.json", func(c echo.Context) error {
+	api := public.group("/api")
+	api.get("/openapi.json", func(c echo.Context) error {
 		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, openAPI)
 	}, cacheControl(cacheDoc))
-	api.GET("/stats", h.Stats, cacheControl(cacheStats), rl.limit("stats", 120))
-	api.GET("/tiers", h.Tiers, cacheControl(cacheTiers), rl.limit("tiers", 120))
+	api.get("/stats", h.Stats, cacheControl(cacheStats), rl.limit("stats", 120))
+	api.get("/tiers", h.Tiers, cacheControl(cacheTiers), rl.limit("tiers", 120))
 	nodes := []echo.MiddlewareFunc{cacheControl(cacheNodes), rl.limit("nodes", 60)}
-	api.GET("/nodes/:address", h.NodesOfWallet, nodes...)
-	api.GET("/nodes/", h.NodesOfWallet, nodes...) // an empty address is a bad address, not a missing route
+	api.get("/nodes/:address", h.NodesOfWallet, nodes...)
+	api.get("/nodes/", h.NodesOfWallet, nodes...) // an empty address is a bad address, not a missing route
 	node := []echo.MiddlewareFunc{cacheControl(cacheNodes), rl.limit("node", 60)}
-	api.GET("/node/:id", h.Node, node...)
-	api.GET("/node/", h.Node, node...) // an empty id is a bad id
-	api.GET("/distributions", h.Distributions, cacheControl(cacheRounds), rl.limit("distributions", 60))
-	api.GET("/deploy-quote", h.DeployQuote, cacheControl(cacheQuote), rl.limit("deploy-quote", 60))
-	api.GET("/price", h.Price, cacheControl(cachePrice)) // not limited: the quote is memoised for everyone
-	api.GET("/cover", h.Cover, cacheControl(cacheCover), rl.limit("cover", 60))
-	api.GET("/cron/health", h.Health, cacheControl(noStore), rl.limit("health", 60))
-	api.Match([]string{http.MethodGet, http.MethodPost}, "/cron/payments", h.CronPayments, cacheControl(noStore))
-	api.Match([]string{http.MethodGet, http.MethodPost}, "/cron/credit", h.CronCredit, cacheControl(noStore))
+	api.get("/node/:id", h.Node, node...)
+	api.get("/node/", h.Node, node...) // an empty id is a bad id
+	api.get("/distributions", h.Distributions, cacheControl(cacheRounds), rl.limit("distributions", 60))
+	api.get("/deploy-quote", h.DeployQuote, cacheControl(cacheQuote), rl.limit("deploy-quote", 60))
+	api.get("/price", h.Price, cacheControl(cachePrice)) // not limited: the quote is memoised for everyone
+	api.get("/cover", h.Cover, cacheControl(cacheCover), rl.limit("cover", 60))
+	api.get("/cron/health", h.Health, cacheControl(noStore), rl.limit("health", 60))
 
 	// Wallet sign-in and the routes behind a session.
-	both := []string{http.MethodGet, http.MethodPost}
-	api.Match(both, "/auth/nonce", h.Nonce, cacheControl(private), rl.limit("auth-nonce", 20), h.SameOrigin)
-	api.POST("/auth/verify", h.Verify, cacheControl(private), rl.limit("auth-verify", 20), h.SameOrigin)
-	api.POST("/auth/logout", h.Logout, cacheControl(private), rl.limit("auth-logout", 30), h.SameOrigin)
-	api.GET("/me", h.Me, cacheControl(private), rl.limit("me", 120))
-	api.POST("/nodes/sync", h.SyncNode, cacheControl(private), rl.limit("sync", 20), h.SameOrigin)
+	api.add(getOrPost, "/auth/nonce", h.Nonce, cacheControl(private), rl.limit("auth-nonce", 20), h.SameOrigin)
+	api.post("/auth/verify", h.Verify, cacheControl(private), rl.limit("auth-verify", 20), h.SameOrigin)
+	api.post("/auth/logout", h.Logout, cacheControl(private), rl.limit("auth-logout", 30), h.SameOrigin)
+	api.get("/me", h.Me, cacheControl(private), rl.limit("me", 120))
+	api.post("/nodes/sync", h.SyncNode, cacheControl(private), rl.limit("sync", 20), h.SameOrigin)
+
+	// The operator's routes, with the admin or cron key or the operator's session, have no
+	// request deadline: they run passes and chain-wide reports, which take as long as the ledger
+	// needs. Passes bound themselves (passTimeout in jobs).
+	operator := group{e: e}
+	operator.add(getOrPost, "/api/cron/payments", h.CronPayments, cacheControl(noStore))
+	operator.add(getOrPost, "/api/cron/credit", h.CronCredit, cacheControl(noStore))
+
+	// The operator page: sign in with the admin key; the buttons run what the cron routes run.
+	op := operator.gated("/operator", cacheControl(private), h.RequireOperatorPage)
+	op.get("", h.OperatorPage)
+	op.post("/login", h.OperatorLogin)
+	op.post("/logout", h.OperatorLogout)
+	op.post("/passes/payments", h.OperatorAction(h.RunPayments))
+	op.post("/passes/credit", h.OperatorAction(h.RunCredit))
+	op.post("/minting", h.OperatorAction(h.HoldMintingFromPage))
+	op.post("/tiers/:id/sale", h.OperatorAction(h.SetTierOnSale))
 
 	// The operator surface: not public, not in the OpenAPI document.
-	admin := api.Group("/admin", cacheControl(noStore), h.RequireAdmin)
-	admin.GET("/tiers", h.AdminTiers)
-	admin.PUT("/tiers/:id", h.PutTier)
-	admin.POST("/tiers/:id/on-sale", h.TierOnSale(true))
-	admin.POST("/tiers/:id/off-sale", h.TierOnSale(false))
-	admin.GET("/refunds", h.Refunds)
-	admin.GET("/drift", h.Drift)
-	admin.GET("/minting", h.Minting)
-	admin.POST("/minting/pause", h.HoldMinting(true))
-	admin.POST("/minting/resume", h.HoldMinting(false))
+	admin := operator.gated("/api/admin", cacheControl(noStore), h.RequireAdmin)
+	admin.get("/tiers", h.AdminTiers)
+	admin.add([]string{http.MethodPut}, "/tiers/:id", h.PutTier)
+	admin.post("/tiers/:id/on-sale", h.TierOnSale(true))
+	admin.post("/tiers/:id/off-sale", h.TierOnSale(false))
+	admin.get("/refunds", h.Refunds)
+	admin.get("/drift", h.Drift)
+	admin.get("/minting", h.Minting)
+	admin.post("/minting/pause", h.HoldMinting(true))
+	admin.post("/minting/resume", h.HoldMinting(false))
+}
+
+// getOrPost are the methods of the routes the spec serves to both GET and POST.
+var getOrPost = []string{http.MethodGet, http.MethodPost}
+
+// group registers routes under a prefix, each with the group's middleware. It stands in for
+// echo.Group, whose middleware also claims every unknown path under its prefix: on the root, a
+// wrong method would get 404 instead of 405, and the metrics would lose "unmatched".
+type group struct {
+	e      *echo.Echo
+	prefix string
+	m      []echo.MiddlewareFunc
+}
+
+// group is a group under g's prefix with g's middleware and then m.
+func (g group) group(prefix string, m ...echo.MiddlewareFunc) group {
+	return group{g.e, g.prefix + prefix, append(slices.Clone(g.m), m...)}
+}
+
+// gated is g.group(prefix, m...) whose middleware also answers the unknown paths under prefix:
+// there is nothing below /api/admin/ to find without the key.
+func (g group) gated(prefix string, m ...echo.MiddlewareFunc) group {
+	sub := g.group(prefix, m...)
+	g.e.Group(sub.prefix, sub.m...)
+	return sub
+}
+
+// add serves path to methods. A GET route also answers HEAD (RFC 9110 §9.3.2): the same status
+// and headers, rate limit included, and no body, which net/http drops.
+func (g group) add(methods []string, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
+	if slices.Contains(methods, http.MethodGet) {
+		methods = append(slices.Clone(methods), http.MethodHead)
+	}
+	g.e.Match(methods, g.prefix+path, h, append(slices.Clone(g.m), m...)...)
+}
+
+func (g group) get(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
+	g.add([]string{http.MethodGet}, path, h, m...)
+}
+
+func (g group) post(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
+	g.add([]string{http.MethodPost}, path, h, m...)
 }

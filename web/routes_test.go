@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -526,5 +529,56 @@ func TestCacheControl(t *testing.T) {
 				t.Fatalf("Cache-Control %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestHeadWhereverGet asks every GET route with HEAD, through net/http as a client would: the
+// same status and headers as GET, rate limit included, and no body.
+func TestHeadWhereverGet(t *testing.T) {
+	storetest.Reset(t, db)
+	storetest.Node(t, db, "1", alice, t0)
+	srv := httptest.NewServer(newServer(t, handlers.Config{ChainID: 1, PaymentAddress: payTo, AdminKey: adminKey}).e)
+	defer srv.Close()
+	params := strings.NewReplacer(":id", "1", ":address", alice, ":hash", "0", ":name", "style.css")
+	send := func(method, path string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(method, srv.URL+path, nil)
+		req.Header.Set("X-Admin-Key", adminKey)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		return res, body
+	}
+	checked := 0
+	for _, r := range newServer(t, handlers.Config{}).e.Routes() {
+		if r.Method != http.MethodGet || strings.Contains(r.Path, "*") {
+			continue
+		}
+		path := params.Replace(r.Path)
+		t.Run(path, func(t *testing.T) {
+			get, _ := send(http.MethodGet, path)
+			head, body := send(http.MethodHead, path)
+			if head.StatusCode != get.StatusCode || len(body) != 0 {
+				t.Fatalf("HEAD: %d with %d bytes; GET: %d", head.StatusCode, len(body), get.StatusCode)
+			}
+			for _, h := range []string{"Content-Type", "Cache-Control", "X-Ratelimit-Limit", "Content-Security-Policy"} {
+				if head.Header.Get(h) != get.Header.Get(h) {
+					t.Errorf("%s: HEAD %q, GET %q", h, head.Header.Get(h), get.Header.Get(h))
+				}
+			}
+			if lim := get.Header.Get("X-Ratelimit-Remaining"); lim != "" {
+				g, _ := strconv.Atoi(lim)
+				if h, _ := strconv.Atoi(head.Header.Get("X-Ratelimit-Remaining")); h != g-1 {
+					t.Errorf("remaining after GET %d, after HEAD %d: HEAD must count", g, h)
+				}
+			}
+		})
+		checked++
+	}
+	if checked < 20 {
+		t.Fatalf("only %d GET routes", checked)
 	}
 }
