@@ -12,39 +12,34 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"nodeledger/chain"
+	"nodeledger/handlers"
+	"nodeledger/jobs"
+	"nodeledger/web"
 )
 
-// config is the deployment's settings, read once from the environment (and .env) at start.
+// config is the deployment's settings, read once from the environment (and .env) at start, each
+// straight into the configuration of the part that uses it.
 type config struct {
-	ListenAddr     string
-	MetricsAddr    string // empty: no /metrics; else a private address for Prometheus and pprof
-	DatabaseURL    string // empty: a private dev cluster under .data/
-	EthRPCURL      string // empty: dev mode, with the embedded dev chain
-	DevRPCAddr     string // where dev mode serves the dev chain's JSON-RPC
-	ChainID        int64
-	FactoryAddress common.Address
-	PriceFeed      common.Address // zero: no ETH/USD quote
-	PaymentAddress string         // lower case; empty switches /api/deploy-quote off (503)
-	MinterKey      *ecdsa.PrivateKey
-	DistributorKey *ecdsa.PrivateKey
-	TrustedProxies []netip.Prefix
-	TickSec        int
-	StaleAfterSec  int
-	DistEnabled    bool
-	DistMode       string   // fixed or pool
-	CronKey        string   // empty: /api/cron/payments is 404 and /api/cron/credit 401
-	AdminKey       string   // empty: /api/admin/* is 404
-	PublicURL      *url.URL // where browsers reach the service: the sign-in message's domain
-	SessionSecret  []byte   // signs session cookies; empty in dev mode: a random key per start
-	Confirmations  uint64
-	ScanFrom       uint64
-	DistPeriodSec  int
-	DistBaseWei    *big.Int
-	DistPoolWei    *big.Int
-	Bench          bool // BENCH_MODE: rate limits lifted and GET /bench/hello on, for `make bench` only
+	ListenAddr  string
+	MetricsAddr string // empty: no /metrics; else a private address for Prometheus and pprof
+	DatabaseURL string // empty: a private dev cluster under .data/
+	EthRPCURL   string // empty: dev mode, with the embedded dev chain
+	DevRPCAddr  string // where dev mode serves the dev chain's JSON-RPC
+	Tick        time.Duration
+
+	MinterKey      *ecdsa.PrivateKey // nil: payments are recorded, not minted
+	DistributorKey *ecdsa.PrivateKey // nil: no credit rounds
+
+	Chain    chain.Config
+	Passes   jobs.Config
+	Handlers handlers.Config
+	Web      web.Options
 }
 
 // devMode is true when no chain is configured: the server runs its own dev chain.
@@ -53,217 +48,266 @@ func (c config) devMode() bool { return c.EthRPCURL == "" }
 // devChainID is the chain id of the embedded dev chain.
 const devChainID = 1337
 
-var addressRe = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
-
-// loadConfig reads the settings; an error names the setting in one line.
+// loadConfig reads the settings; an error names the first bad setting in one line.
 func loadConfig(getenv func(string) string) (config, error) {
+	s := &settings{getenv: getenv}
 	cfg := config{
-		ListenAddr:  or(getenv("LISTEN_ADDR"), "127.0.0.1:8080"),
-		MetricsAddr: getenv("METRICS_ADDR"),
-		DatabaseURL: getenv("DATABASE_URL"),
-		EthRPCURL:   getenv("ETH_RPC_URL"),
-		DevRPCAddr:  or(getenv("DEV_RPC_ADDR"), "127.0.0.1:8545"),
-		DistMode:    or(getenv("DIST_MODE"), "fixed"),
+		ListenAddr:  s.str("LISTEN_ADDR", "127.0.0.1:8080"),
+		MetricsAddr: s.str("METRICS_ADDR", ""),
+		DatabaseURL: s.str("DATABASE_URL", ""),
+		EthRPCURL:   s.str("ETH_RPC_URL", ""),
+		DevRPCAddr:  s.str("DEV_RPC_ADDR", "127.0.0.1:8545"),
 	}
-	var err error
-	if cfg.FactoryAddress, err = parseAddress(getenv, "FACTORY_ADDRESS", !cfg.devMode()); err != nil {
-		return config{}, err
+	dev := cfg.devMode()
+	cfg.Chain = chain.Config{
+		Factory:   s.address("FACTORY_ADDRESS", !dev),
+		PriceFeed: s.address("PRICE_FEED_ADDRESS", false),
 	}
-	if cfg.PriceFeed, err = parseAddress(getenv, "PRICE_FEED_ADDRESS", false); err != nil {
-		return config{}, err
-	}
-	if cfg.MinterKey, err = parseKey(getenv, "MINTER_KEY"); err != nil {
-		return config{}, err
-	}
-	if cfg.DistributorKey, err = parseKey(getenv, "DISTRIBUTOR_KEY"); err != nil {
-		return config{}, err
-	}
+	cfg.MinterKey, cfg.DistributorKey = s.key("MINTER_KEY"), s.key("DISTRIBUTOR_KEY")
+
 	// Dev mode ticks and credits often and waits for one confirmation, so that a payment made by
 	// hand shows up as a node, and then a credit, within a minute or two.
-	tick, period, confirmations := 60, 86400, 12
-	if cfg.devMode() {
+	tick, period, confirmations := 60, 86400, uint64(12)
+	if dev {
 		tick, period, confirmations = 10, 60, 1
 	}
-	if cfg.TickSec, err = parsePositive(getenv, "TICK_SEC", tick); err != nil {
-		return config{}, err
+	tickSec := s.positive("TICK_SEC", tick)
+	cfg.Tick = time.Duration(tickSec) * time.Second
+	passes := jobs.Config{
+		DistPeriod:    time.Duration(s.positive("DIST_PERIOD_SEC", period)) * time.Second,
+		Confirmations: s.uint("CONFIRMATIONS", confirmations),
+		ScanFrom:      s.uint("SCAN_FROM_BLOCK", 0),
+		DistBaseWei:   s.wei("DIST_BASE_WEI", "1000000000000000"),   // 0.001 ETH
+		DistPoolWei:   s.wei("DIST_POOL_WEI", "100000000000000000"), // 0.1 ETH
 	}
-	if cfg.DistPeriodSec, err = parsePositive(getenv, "DIST_PERIOD_SEC", period); err != nil {
-		return config{}, err
-	}
-	if cfg.Confirmations, err = parseUint(getenv, "CONFIRMATIONS", uint64(confirmations)); err != nil {
-		return config{}, err
-	}
-	if cfg.ScanFrom, err = parseUint(getenv, "SCAN_FROM_BLOCK", 0); err != nil {
-		return config{}, err
-	}
-	if cfg.DistBaseWei, err = parseWei(getenv, "DIST_BASE_WEI", "1000000000000000"); err != nil { // 0.001 ETH
-		return config{}, err
-	}
-	if cfg.DistPoolWei, err = parseWei(getenv, "DIST_POOL_WEI", "100000000000000000"); err != nil { // 0.1 ETH
-		return config{}, err
-	}
-	cfg.CronKey, cfg.AdminKey = getenv("CRON_KEY"), getenv("ADMIN_KEY")
-	if cfg.PublicURL, err = parsePublicURL(getenv("PUBLIC_URL"), cfg); err != nil {
-		return config{}, err
-	}
-	switch secret := getenv("SESSION_SECRET"); {
-	case len(secret) >= 32:
-		cfg.SessionSecret = []byte(secret)
-	case secret != "":
-		return config{}, errors.New("SESSION_SECRET: must be at least 32 characters")
-	case !cfg.devMode():
-		return config{}, errors.New("SESSION_SECRET: required when ETH_RPC_URL is set (32 characters or more)")
-	}
-	if cfg.StaleAfterSec, err = parsePositive(getenv, "STALE_AFTER_SEC", 300); err != nil {
-		return config{}, err
-	}
+	cronKey, adminKey := s.str("CRON_KEY", ""), s.str("ADMIN_KEY", "")
+	publicURL := s.publicURL(dev, cfg.ListenAddr)
+	secret := s.sessionSecret(dev)
+	staleAfter := s.positive("STALE_AFTER_SEC", 300)
 	// Payouts are on in dev mode, to show the whole product, and off elsewhere until switched on.
-	if cfg.DistEnabled, err = parseBool(getenv, "DIST_ENABLED", cfg.devMode()); err != nil {
-		return config{}, err
-	}
-	if cfg.Bench, err = parseBool(getenv, "BENCH_MODE", false); err != nil {
-		return config{}, err
-	}
-	if cfg.DistMode != "fixed" && cfg.DistMode != "pool" {
-		return config{}, fmt.Errorf("DIST_MODE: %q is neither fixed nor pool", cfg.DistMode)
-	}
-
-	switch v := getenv("CHAIN_ID"); {
-	case v != "":
-		id, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || id <= 0 {
-			return config{}, fmt.Errorf("CHAIN_ID: %q is not a positive whole number", v)
-		}
-		cfg.ChainID = id
-	case !cfg.devMode():
-		return config{}, errors.New("CHAIN_ID: required when ETH_RPC_URL is set")
-	default:
-		cfg.ChainID = devChainID
+	passes.DistEnabled = s.bool("DIST_ENABLED", dev)
+	bench := s.bool("BENCH_MODE", false)
+	passes.DistMode = s.oneOf("DIST_MODE", "fixed", "pool")
+	chainID := s.chainID(dev)
+	payments := s.address("PAYMENT_ADDRESS", false)
+	proxies := s.prefixes("TRUSTED_PROXIES")
+	if s.err != nil {
+		return config{}, s.err
 	}
 
-	payments, err := parseAddress(getenv, "PAYMENT_ADDRESS", false)
-	if err != nil {
-		return config{}, err
+	cfg.Passes = passes
+	cfg.Handlers = handlers.Config{
+		CronKey:       cronKey,
+		AdminKey:      adminKey,
+		PublicURL:     publicURL,
+		SessionSecret: secret,
+		TickSec:       tickSec,
+		StaleAfterSec: staleAfter,
+		DistEnabled:   passes.DistEnabled,
+		DistMode:      passes.DistMode,
 	}
-	if payments != (common.Address{}) {
-		cfg.PaymentAddress = strings.ToLower(payments.Hex())
-	}
-
-	for _, s := range strings.Split(getenv("TRUSTED_PROXIES"), ",") {
-		if s = strings.TrimSpace(s); s == "" {
-			continue
-		}
-		p, err := netip.ParsePrefix(s)
-		if err != nil {
-			a, aerr := netip.ParseAddr(s)
-			if aerr != nil {
-				return config{}, fmt.Errorf("TRUSTED_PROXIES: %q is neither an address nor a CIDR range", s)
-			}
-			p = netip.PrefixFrom(a, a.BitLen())
-		}
-		cfg.TrustedProxies = append(cfg.TrustedProxies, p)
-	}
+	cfg.setChainID(chainID)
+	cfg.setPaymentAddress(payments)
+	cfg.Web = web.Options{TrustedProxies: proxies, Bench: bench, HTTPS: publicURL.Scheme == "https"}
 	return cfg, nil
 }
 
-// parseBool reads a true/false (or 1/0) setting; unset is def.
-func parseBool(getenv func(string) string, name string, def bool) (bool, error) {
-	switch v := getenv(name); v {
-	case "":
-		return def, nil
-	case "true", "1":
-		return true, nil
-	case "false", "0":
-		return false, nil
-	default:
-		return false, fmt.Errorf("%s: %q is neither true nor false", name, v)
+// setPaymentAddress points the passes and the quote at the payments wallet; the zero address
+// leaves it unset (/api/deploy-quote answers 503).
+func (c *config) setPaymentAddress(a common.Address) {
+	c.Passes.PaymentAddress, c.Handlers.PaymentAddress = a, ""
+	if a != (common.Address{}) {
+		c.Handlers.PaymentAddress = strings.ToLower(a.Hex())
 	}
 }
 
-func or(v, def string) string {
+// setChainID sets the chain id wherever a part needs it.
+func (c *config) setChainID(id int64) {
+	c.Passes.ChainID, c.Handlers.ChainID = big.NewInt(id), id
+}
+
+// settings reads settings by name and keeps the first error: after one, every read returns a
+// zero value, so a reader goes straight through and checks err once.
+type settings struct {
+	getenv func(string) string
+	err    error
+}
+
+func (s *settings) fail(name, format string, args ...any) {
+	if s.err == nil {
+		s.err = fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...))
+	}
+}
+
+// str reads a plain setting; unset is def.
+func (s *settings) str(name, def string) string {
+	if v := s.getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// bool reads a true/false (or 1/0) setting; unset is def.
+func (s *settings) bool(name string, def bool) bool {
+	switch v := s.getenv(name); v {
+	case "":
+		return def
+	case "true", "1":
+		return true
+	case "false", "0":
+		return false
+	default:
+		s.fail(name, "%q is neither true nor false", v)
+		return false
+	}
+}
+
+// oneOf reads a setting that is one of choices; unset is the first.
+func (s *settings) oneOf(name string, choices ...string) string {
+	v := s.str(name, choices[0])
+	for _, c := range choices {
+		if v == c {
+			return v
+		}
+	}
+	s.fail(name, "%q is none of %s", v, strings.Join(choices, ", "))
+	return ""
+}
+
+func (s *settings) positive(name string, def int) int {
+	v := s.getenv(name)
 	if v == "" {
 		return def
 	}
-	return v
-}
-
-// parseAddress reads the address setting name; unset is the zero address unless required. The
-// zero address itself is refused: nothing can be sent to it or read from it.
-func parseAddress(getenv func(string) string, name string, required bool) (common.Address, error) {
-	v := getenv(name)
-	switch {
-	case v == "" && required:
-		return common.Address{}, fmt.Errorf("%s: required when ETH_RPC_URL is set", name)
-	case v == "":
-		return common.Address{}, nil
-	case !addressRe.MatchString(v):
-		return common.Address{}, fmt.Errorf("%s: %q is not an address (0x and 40 hex digits)", name, v)
-	case strings.Trim(v[2:], "0") == "":
-		return common.Address{}, fmt.Errorf("%s: the zero address is not usable", name)
-	}
-	return common.HexToAddress(v), nil
-}
-
-// parseKey reads a hex private key setting, with or without 0x; unset is nil.
-func parseKey(getenv func(string) string, name string) (*ecdsa.PrivateKey, error) {
-	v := getenv(name)
-	if v == "" {
-		return nil, nil
-	}
-	key, err := crypto.HexToECDSA(strings.TrimPrefix(v, "0x"))
-	if err != nil {
-		return nil, fmt.Errorf("%s: not a hex secp256k1 private key", name) // the value is secret: not echoed
-	}
-	return key, nil
-}
-
-func parsePositive(getenv func(string) string, name string, def int) (int, error) {
-	v := getenv(name)
-	if v == "" {
-		return def, nil
-	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%s: %q is not a positive whole number", name, v)
+		s.fail(name, "%q is not a positive whole number", v)
 	}
-	return n, nil
+	return n
 }
 
-// parsePublicURL reads PUBLIC_URL, an http(s) origin; unset, it is the listen address in dev mode
-// and required otherwise.
-func parsePublicURL(v string, cfg config) (*url.URL, error) {
-	if v == "" && !cfg.devMode() {
-		return nil, errors.New("PUBLIC_URL: required when ETH_RPC_URL is set (e.g. https://nodes.example.com)")
-	}
+func (s *settings) uint(name string, def uint64) uint64 {
+	v := s.getenv(name)
 	if v == "" {
-		v = "http://" + cfg.ListenAddr
-	}
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
-		return nil, fmt.Errorf("PUBLIC_URL: %q is not an http(s) origin", v)
-	}
-	return &url.URL{Scheme: u.Scheme, Host: u.Host}, nil
-}
-
-func parseUint(getenv func(string) string, name string, def uint64) (uint64, error) {
-	v := getenv(name)
-	if v == "" {
-		return def, nil
+		return def
 	}
 	n, err := strconv.ParseUint(v, 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%s: %q is not a whole number", name, v)
+		s.fail(name, "%q is not a whole number", v)
 	}
-	return n, nil
+	return n
 }
 
-func parseWei(getenv func(string) string, name, def string) (*big.Int, error) {
-	v := or(getenv(name), def)
+func (s *settings) wei(name, def string) *big.Int {
+	v := s.str(name, def)
 	n, ok := new(big.Int).SetString(v, 10)
 	if !ok || n.Sign() < 0 || strings.ContainsAny(v, "+-") {
-		return nil, fmt.Errorf("%s: %q is not a whole number of wei", name, v)
+		s.fail(name, "%q is not a whole number of wei", v)
+		return new(big.Int)
 	}
-	return n, nil
+	return n
+}
+
+// chainID reads CHAIN_ID, required unless dev (the dev chain's id).
+func (s *settings) chainID(dev bool) int64 {
+	const name = "CHAIN_ID"
+	switch v := s.getenv(name); {
+	case v != "":
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id <= 0 {
+			s.fail(name, "%q is not a positive whole number", v)
+		}
+		return id
+	case !dev:
+		s.fail(name, "required when ETH_RPC_URL is set")
+	}
+	return devChainID
+}
+
+var addressRe = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
+
+// address reads an address setting; unset is the zero address unless required. The zero address
+// itself is refused: nothing can be sent to it or read from it.
+func (s *settings) address(name string, required bool) common.Address {
+	switch v := s.getenv(name); {
+	case v == "" && required:
+		s.fail(name, "required when ETH_RPC_URL is set")
+	case v == "":
+	case !addressRe.MatchString(v):
+		s.fail(name, "%q is not an address (0x and 40 hex digits)", v)
+	case strings.Trim(v[2:], "0") == "":
+		s.fail(name, "the zero address is not usable")
+	default:
+		return common.HexToAddress(v)
+	}
+	return common.Address{}
+}
+
+// key reads a hex private key setting, with or without 0x; unset is nil.
+func (s *settings) key(name string) *ecdsa.PrivateKey {
+	v := s.getenv(name)
+	if v == "" {
+		return nil
+	}
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(v, "0x"))
+	if err != nil {
+		s.fail(name, "not a hex secp256k1 private key") // the value is secret: not echoed
+	}
+	return key
+}
+
+// publicURL reads PUBLIC_URL, an http(s) origin; unset, it is the listen address in dev mode
+// and required otherwise.
+func (s *settings) publicURL(dev bool, listenAddr string) *url.URL {
+	const name = "PUBLIC_URL"
+	v := s.getenv(name)
+	switch {
+	case v == "" && !dev:
+		s.fail(name, "required when ETH_RPC_URL is set (e.g. https://nodes.example.com)")
+	case v == "":
+		v = "http://" + listenAddr
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+		s.fail(name, "%q is not an http(s) origin", v)
+		return &url.URL{Scheme: "http", Host: listenAddr}
+	}
+	return &url.URL{Scheme: u.Scheme, Host: u.Host}
+}
+
+// sessionSecret reads SESSION_SECRET; in dev mode unset is nil (a random key per start).
+func (s *settings) sessionSecret(dev bool) []byte {
+	const name = "SESSION_SECRET"
+	switch v := s.getenv(name); {
+	case len(v) >= 32:
+		return []byte(v)
+	case v != "":
+		s.fail(name, "must be at least 32 characters")
+	case !dev:
+		s.fail(name, "required when ETH_RPC_URL is set (32 characters or more)")
+	}
+	return nil
+}
+
+// prefixes reads a comma-separated list of addresses and CIDR ranges.
+func (s *settings) prefixes(name string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, v := range strings.Split(s.getenv(name), ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			a, aerr := netip.ParseAddr(v)
+			if aerr != nil {
+				s.fail(name, "%q is neither an address nor a CIDR range", v)
+				continue
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // withDotenv returns a getenv that falls back to the KEY=VALUE lines of the file at path, when it

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"nodeledger/store/storetest"
 )
@@ -25,8 +26,10 @@ func TestLoadConfig(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cfg.ListenAddr != "127.0.0.1:8080" || cfg.ChainID != 1337 || cfg.PaymentAddress != "" || cfg.DatabaseURL != "" ||
-			!cfg.devMode() || !cfg.DistEnabled || cfg.DistMode != "fixed" || cfg.DevRPCAddr != "127.0.0.1:8545" {
+		if cfg.ListenAddr != "127.0.0.1:8080" || cfg.Handlers.ChainID != 1337 || cfg.Passes.ChainID.Int64() != 1337 ||
+			cfg.Handlers.PaymentAddress != "" || cfg.DatabaseURL != "" || !cfg.devMode() || !cfg.Passes.DistEnabled ||
+			!cfg.Handlers.DistEnabled || cfg.Passes.DistMode != "fixed" || cfg.DevRPCAddr != "127.0.0.1:8545" ||
+			cfg.Tick != 10*time.Second || cfg.Handlers.TickSec != 10 || cfg.Passes.Confirmations != 1 {
 			t.Fatalf("got %+v", cfg)
 		}
 	})
@@ -38,11 +41,14 @@ func TestLoadConfig(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cfg.ChainID != 8453 || cfg.PaymentAddress != "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc" ||
-			len(cfg.TrustedProxies) != 2 || cfg.TrustedProxies[1].String() != "192.0.2.1/32" ||
-			cfg.FactoryAddress.Hex() != "0x5FbDB2315678afecb367f032d93F642f64180aa3" || cfg.DistMode != "pool" ||
-			cfg.DistEnabled || cfg.MinterKey == nil || cfg.TickSec != 60 || cfg.StaleAfterSec != 300 ||
-			cfg.PublicURL.String() != "https://nodes.example.com" || len(cfg.SessionSecret) != 32 {
+		if cfg.Handlers.ChainID != 8453 || cfg.Passes.ChainID.Int64() != 8453 ||
+			cfg.Handlers.PaymentAddress != "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc" ||
+			cfg.Passes.PaymentAddress.Hex() != "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc" ||
+			len(cfg.Web.TrustedProxies) != 2 || cfg.Web.TrustedProxies[1].String() != "192.0.2.1/32" || !cfg.Web.HTTPS ||
+			cfg.Chain.Factory.Hex() != "0x5FbDB2315678afecb367f032d93F642f64180aa3" || cfg.Passes.DistMode != "pool" ||
+			cfg.Handlers.DistMode != "pool" || cfg.Passes.DistEnabled || cfg.MinterKey == nil || cfg.Tick != time.Minute ||
+			cfg.Handlers.StaleAfterSec != 300 || cfg.Passes.Confirmations != 12 ||
+			cfg.Handlers.PublicURL.String() != "https://nodes.example.com" || len(cfg.Handlers.SessionSecret) != 32 {
 			t.Fatalf("got %+v", cfg)
 		}
 	})
@@ -94,7 +100,7 @@ func TestDotenv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.ChainID != 20 || cfg.ListenAddr != "127.0.0.1:9999" || cfg.PaymentAddress != "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc" {
+	if cfg.Handlers.ChainID != 20 || cfg.ListenAddr != "127.0.0.1:9999" || cfg.Handlers.PaymentAddress != "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc" {
 		t.Fatalf("got %+v: the environment wins, the file fills in", cfg)
 	}
 	os.WriteFile(path, []byte("NOT A SETTING\n"), 0o600)
@@ -122,6 +128,23 @@ func TestSeedAndDeployRefuseBadFlags(t *testing.T) {
 		err := run(t.Context(), args, env("DATABASE_URL", storetest.DatabaseURL()), os.Stdout, os.Stderr)
 		if err == nil || !strings.Contains(err.Error(), strings.TrimLeft(args[1], "-")) {
 			t.Errorf("%v: %v, want an error naming %s", args, err, args[1])
+		}
+	}
+}
+
+func TestDeployReadsSettingsAsServeDoes(t *testing.T) {
+	for _, tc := range []struct {
+		env     []string
+		setting string
+	}{
+		{[]string{"ETH_RPC_URL", "http://rpc", "CHAIN_ID", "main"}, "CHAIN_ID"},
+		{[]string{"ETH_RPC_URL", "http://rpc"}, "CHAIN_ID"},
+		{[]string{"ETH_RPC_URL", "http://rpc", "CHAIN_ID", "1", "DEPLOYER_KEY", "0x1234"}, "DEPLOYER_KEY"},
+		{[]string{"ETH_RPC_URL", "http://rpc", "CHAIN_ID", "1"}, "DEPLOYER_KEY"},
+	} {
+		err := run(t.Context(), []string{"deploy"}, env(tc.env...), os.Stdout, os.Stderr)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.setting+": ") || strings.Contains(err.Error(), "1234") {
+			t.Errorf("%v: %v, want one line naming %s", tc.env, err, tc.setting)
 		}
 	}
 }

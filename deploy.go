@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"strconv"
 
 	"github.com/ethereum/go-ethereum/crypto"
 
@@ -28,26 +27,23 @@ func deploy(ctx context.Context, args []string, getenv func(string) string, stdo
 	if *maxPerWallet > math.MaxUint32 {
 		return fmt.Errorf("-max-per-wallet: %d is more than the contract holds (%d)", *maxPerWallet, uint32(math.MaxUint32))
 	}
-	url := getenv("ETH_RPC_URL")
+	// The same settings as the server's, read by the same rules.
+	s := &settings{getenv: getenv}
+	url := s.str("ETH_RPC_URL", "")
 	if url == "" {
 		return errors.New("ETH_RPC_URL: required by deploy")
 	}
-	chainID, err := strconv.ParseInt(getenv("CHAIN_ID"), 10, 64)
-	if err != nil || chainID <= 0 {
-		return errors.New("CHAIN_ID: required by deploy, a positive whole number")
-	}
-	var deployer, minter, distributor *ecdsa.PrivateKey
-	for _, k := range []struct {
-		name string
-		key  **ecdsa.PrivateKey
-	}{{"DEPLOYER_KEY", &deployer}, {"MINTER_KEY", &minter}, {"DISTRIBUTOR_KEY", &distributor}} {
-		if *k.key, err = parseKey(getenv, k.name); err != nil {
-			return err
-		}
-		if *k.key == nil {
-			return fmt.Errorf("%s: required by deploy", k.name)
+	chainID := s.chainID(false)
+	keys := map[string]*ecdsa.PrivateKey{}
+	for _, name := range []string{"DEPLOYER_KEY", "MINTER_KEY", "DISTRIBUTOR_KEY"} {
+		if keys[name] = s.key(name); keys[name] == nil && s.err == nil {
+			s.fail(name, "required by deploy")
 		}
 	}
+	if s.err != nil {
+		return s.err
+	}
+	deployer, minter, distributor := keys["DEPLOYER_KEY"], keys["MINTER_KEY"], keys["DISTRIBUTOR_KEY"]
 
 	c, err := chain.Dial(ctx, url, chain.Config{})
 	if err != nil {

@@ -5,10 +5,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/big"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 
 	"nodeledger/chain"
@@ -33,13 +36,13 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 	if err != nil {
 		return nil, fmt.Errorf("dev chain (DEV_RPC_ADDR %s): %w", cfg.DevRPCAddr, err)
 	}
-	cfg.ChainID = dc.ChainID().Int64()
-	cfg.FactoryAddress = dc.Factory
-	if cfg.PriceFeed == ([20]byte{}) {
-		cfg.PriceFeed = dc.PriceFeed
+	cfg.setChainID(dc.ChainID().Int64())
+	cfg.Chain.Factory = dc.Factory
+	if cfg.Chain.PriceFeed == (common.Address{}) {
+		cfg.Chain.PriceFeed = dc.PriceFeed
 	}
-	if cfg.PaymentAddress == "" {
-		cfg.PaymentAddress = strings.ToLower(dc.Payments.Hex())
+	if cfg.Handlers.PaymentAddress == "" {
+		cfg.setPaymentAddress(dc.Payments)
 	}
 	if cfg.MinterKey == nil {
 		cfg.MinterKey = dc.Minter.Key
@@ -48,19 +51,44 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 		cfg.DistributorKey = dc.Distributor.Key
 	}
 	// The operator page and the cron routes need keys; dev mode makes them and says them.
-	if cfg.AdminKey == "" {
-		cfg.AdminKey = randomKey()
+	if cfg.Handlers.AdminKey == "" {
+		cfg.Handlers.AdminKey = randomKey()
 	}
-	if cfg.CronKey == "" {
-		cfg.CronKey = randomKey()
+	if cfg.Handlers.CronKey == "" {
+		cfg.Handlers.CronKey = randomKey()
 	}
-	log.Info("dev chain", "rpc", dc.RPCURL(), "chain_id", cfg.ChainID, "factory", dc.Factory,
-		"payments", dc.Payments, "price_feed", dc.PriceFeed, "token", dc.Token)
-	log.Info("dev mode keys", "operator_page", cfg.PublicURL.String()+"/operator", "admin_key", cfg.AdminKey, "cron_key", cfg.CronKey)
-	return &devEnv{
-		chain:  dc,
-		client: chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: cfg.PriceFeed}),
-	}, nil
+	log.Info("dev chain", "rpc", dc.RPCURL(), "chain_id", dc.ChainID(), "factory", dc.Factory,
+		"payments", cfg.Handlers.PaymentAddress, "price_feed", cfg.Chain.PriceFeed, "token", dc.Token)
+	return &devEnv{chain: dc, client: chain.New(dc.RPC(), cfg.Chain)}, nil
+}
+
+// banner tells the person who ran `make run` what to open and what to import, in words rather
+// than JSON lines: the pages, the operator's keys, the network and the dev accounts.
+func (d *devEnv) banner(w io.Writer, cfg config, url string) {
+	var b strings.Builder
+	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	line("")
+	line("  nodeledger is running in dev mode (an in-memory chain and a fresh ledger)")
+	line("")
+	line("  Open            %s", url)
+	line("  Buy a node      %s/buy", url)
+	line("  Operator page   %s/operator   admin key: %s", url, cfg.Handlers.AdminKey)
+	line("  Cron routes     x-cron-key: %s", cfg.Handlers.CronKey)
+	line("  API             %s/api/openapi.json", url)
+	line("")
+	line("  Wallet network  RPC %s, chain id %s, currency ETH", d.chain.RPCURL(), d.chain.ChainID())
+	line("  Accounts to import (10,000 ETH each; dev keys, never use them elsewhere):")
+	for i, a := range d.chain.Buyers {
+		holds := ""
+		if i < 3 {
+			holds = "  (holds the Pro tier's token)"
+		}
+		line("    %s  key 0x%x%s", a.Address.Hex(), crypto.FromECDSA(a.Key), holds)
+	}
+	line("")
+	line("  Logs follow as JSON lines. Ctrl-C stops the server, the chain and the database.")
+	line("")
+	io.WriteString(w, b.String())
 }
 
 // randomKey is a fresh key for a dev-mode route.

@@ -12,15 +12,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/big"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
-
-	"github.com/ethereum/go-ethereum/common"
 
 	"nodeledger/chain"
 	"nodeledger/handlers"
@@ -65,9 +62,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	if cmd == "serve" {
-		return serve(ctx, cfg, log)
+	if cmd == "migrate" {
+		return migrate(ctx, cfg, log)
 	}
+	a, err := newApp(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	return a.Run(ctx, stdout)
+}
+
+func migrate(ctx context.Context, cfg config, log *slog.Logger) error {
 	if cfg.DatabaseURL == "" {
 		return errors.New("DATABASE_URL: required by migrate (the dev database is made fresh at each start)")
 	}
@@ -81,168 +87,175 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return err
 }
 
-func serve(ctx context.Context, cfg config, log *slog.Logger) error {
-	var dev *devEnv
-	if cfg.devMode() {
-		var err error
-		if dev, err = startDev(ctx, &cfg, log); err != nil {
-			return err
+// app is the whole service, built from its config: the database, the chain, the passes and the
+// HTTP server. newApp builds it; Run serves until the context ends; Close releases what it holds.
+type app struct {
+	cfg    config
+	log    *slog.Logger
+	dev    *devEnv // nil unless dev mode
+	passes *jobs.Jobs
+	http   *http.Server
+	closer []func() // in the order they run
+}
+
+// newApp opens and connects everything the service needs; on failure it releases what it opened.
+func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err error) {
+	a := &app{log: log}
+	defer func() {
+		if err != nil {
+			a.Close()
 		}
-		defer dev.Close()
+	}()
+	var ch *chain.Client
+	if cfg.devMode() {
+		if a.dev, err = startDev(ctx, &cfg, log); err != nil {
+			return nil, err
+		}
+		a.closer = append(a.closer, a.dev.Close)
+		ch = a.dev.client // its connection belongs to the dev chain, closed with it
 	}
-	db, closeDB, err := openDatabase(ctx, cfg, log)
+	db, err := a.openDatabase(ctx, cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer closeDB()
 	applied, err := db.Migrate(ctx, migrations.FS)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	log.Info("database ready", "migrations_applied", applied)
-
-	var ch *chain.Client
-	if dev != nil {
-		if err := dev.seedTiers(ctx, db); err != nil {
-			return err
+	if a.dev != nil {
+		if err := a.dev.seedTiers(ctx, db); err != nil {
+			return nil, err
 		}
-		ch = dev.client // its connection belongs to the dev chain, closed with it
 	} else {
 		if ch, err = dialChain(ctx, cfg, log); err != nil {
-			return err
+			return nil, err
 		}
-		defer ch.Close()
+		a.closer = append(a.closer, ch.Close)
 	}
 
-	passes := jobs.New(db, ch, cfg.MinterKey, cfg.DistributorKey, jobs.Config{
-		ChainID:        big.NewInt(cfg.ChainID),
-		PaymentAddress: common.HexToAddress(cfg.PaymentAddress),
-		Confirmations:  cfg.Confirmations,
-		ScanFrom:       cfg.ScanFrom,
-		DistEnabled:    cfg.DistEnabled,
-		DistMode:       cfg.DistMode,
-		DistPeriod:     time.Duration(cfg.DistPeriodSec) * time.Second,
-		DistBaseWei:    cfg.DistBaseWei,
-		DistPoolWei:    cfg.DistPoolWei,
-	}, log)
-	// On SIGTERM the pass under way finishes and no other starts; one still running after
-	// passGrace is cut off, as safely as a crash.
-	passWork, cutPasses := context.WithCancel(context.WithoutCancel(ctx))
-	defer cutPasses()
-	passesDone := make(chan struct{})
-	go func() {
-		defer close(passesDone)
-		passes.Run(ctx, passWork, time.Duration(cfg.TickSec)*time.Second)
-	}()
+	a.passes = jobs.New(db, ch, cfg.MinterKey, cfg.DistributorKey, cfg.Passes, log)
+	if cfg.Chain.PriceFeed != ([20]byte{}) {
+		cfg.Handlers.Price = ch
+	}
+	cfg.Web.Log = log
+	a.http = web.HTTPServer(web.New(handlers.New(db, ch, a.passes, cfg.Handlers, log), cfg.Web))
+	a.cfg = cfg
+	return a, nil
+}
 
-	hcfg := handlers.Config{
-		CronKey:        cfg.CronKey,
-		AdminKey:       cfg.AdminKey,
-		PublicURL:      cfg.PublicURL,
-		SessionSecret:  cfg.SessionSecret,
-		ChainID:        cfg.ChainID,
-		PaymentAddress: cfg.PaymentAddress,
-		TickSec:        cfg.TickSec,
-		StaleAfterSec:  cfg.StaleAfterSec,
-		DistEnabled:    cfg.DistEnabled,
-		DistMode:       cfg.DistMode,
+// Close releases what the app holds, the newest first.
+func (a *app) Close() {
+	for i := len(a.closer) - 1; i >= 0; i-- {
+		a.closer[i]()
 	}
-	if cfg.PriceFeed != (common.Address{}) {
-		hcfg.Price = ch
-	}
-	srv := &http.Server{
-		Handler: web.New(handlers.New(db, ch, passes, hcfg, log), web.Options{
-			TrustedProxies: cfg.TrustedProxies, Log: log, Bench: cfg.Bench,
-			HTTPS: cfg.PublicURL != nil && cfg.PublicURL.Scheme == "https",
-		}),
-		ReadHeaderTimeout: 5 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-	}
-	ln, err := net.Listen("tcp", cfg.ListenAddr)
-	if err != nil {
-		return err
-	}
-	log.Info("serving", "addr", "http://"+ln.Addr().String())
-	if cfg.MetricsAddr != "" {
-		mln, err := net.Listen("tcp", cfg.MetricsAddr)
-		if err != nil {
-			return fmt.Errorf("METRICS_ADDR: %w", err)
-		}
-		metrics := &http.Server{Handler: web.MetricsHandler(), ReadHeaderTimeout: 5 * time.Second}
-		defer metrics.Close()
-		go metrics.Serve(mln)
-		log.Info("metrics", "addr", "http://"+mln.Addr().String()+"/metrics")
-	}
-	if cfg.Bench {
-		log.Warn("BENCH_MODE: no request is refused for its rate; never run a public server like this")
-	}
-
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	}
-	cutOff := time.After(passGrace)
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	log.Info("shutting down: draining requests and letting the pass under way finish")
-	err = srv.Shutdown(shutdownCtx)
-	select {
-	case <-passesDone:
-	case <-cutOff:
-		log.Warn("a pass did not finish in time: cut off, the next start resumes it")
-		cutPasses()
-		<-passesDone
-	}
-	return err
 }
 
 // passGrace is how long a shutdown waits for the pass under way: inside the 30 s that process
 // managers usually give between SIGTERM and SIGKILL.
 const passGrace = 20 * time.Second
 
+// Run serves HTTP and ticks the passes until ctx ends. On SIGTERM the server stops taking
+// requests, the pass under way finishes and no other starts; one still running after passGrace
+// is cut off, as safely as a crash.
+func (a *app) Run(ctx context.Context, stdout io.Writer) error {
+	ln, err := net.Listen("tcp", a.cfg.ListenAddr)
+	if err != nil {
+		return err
+	}
+	a.log.Info("serving", "addr", "http://"+ln.Addr().String())
+	if a.cfg.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", a.cfg.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("METRICS_ADDR: %w", err)
+		}
+		metrics := &http.Server{Handler: web.MetricsHandler(), ReadHeaderTimeout: 5 * time.Second}
+		defer metrics.Close()
+		go metrics.Serve(mln)
+		a.log.Info("metrics", "addr", "http://"+mln.Addr().String()+"/metrics")
+	}
+	if a.cfg.Web.Bench {
+		a.log.Warn("BENCH_MODE: no request is refused for its rate; never run a public server like this")
+	}
+	if a.dev != nil {
+		a.dev.banner(stdout, a.cfg, "http://"+ln.Addr().String())
+	}
+
+	passWork, cutPasses := context.WithCancel(context.WithoutCancel(ctx))
+	defer cutPasses()
+	passesDone := make(chan struct{})
+	go func() {
+		defer close(passesDone)
+		a.passes.Run(ctx, passWork, a.cfg.Tick)
+	}()
+	served := make(chan error, 1)
+	go func() { served <- a.http.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+
+	cutOff := time.After(passGrace)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	a.log.Info("shutting down: draining requests and letting the pass under way finish")
+	err = a.http.Shutdown(shutdownCtx)
+	select {
+	case <-passesDone:
+	case <-cutOff:
+		a.log.Warn("a pass did not finish in time: cut off, the next start resumes it")
+		cutPasses()
+		<-passesDone
+	}
+	return err
+}
+
 // dialChain connects to ETH_RPC_URL and checks it serves CHAIN_ID. A chain that does not answer
 // yet is no reason to refuse to start: the ledger can be served, and chain readings say null.
 func dialChain(ctx context.Context, cfg config, log *slog.Logger) (*chain.Client, error) {
-	ch, err := chain.Dial(ctx, cfg.EthRPCURL, chain.Config{Factory: cfg.FactoryAddress, PriceFeed: cfg.PriceFeed})
+	ch, err := chain.Dial(ctx, cfg.EthRPCURL, cfg.Chain)
 	if err != nil {
 		return nil, fmt.Errorf("ETH_RPC_URL: %w", err)
 	}
+	want := cfg.Handlers.ChainID
 	id, err := ch.ChainID(ctx)
 	switch {
 	case err != nil:
 		log.Warn("chain not reachable at start; serving the ledger and retrying on each request", "err", err)
-	case id.Int64() != cfg.ChainID || !id.IsInt64():
+	case !id.IsInt64() || id.Int64() != want:
 		ch.Close()
-		return nil, fmt.Errorf("CHAIN_ID: is %d but ETH_RPC_URL serves chain %s", cfg.ChainID, id)
+		return nil, fmt.Errorf("CHAIN_ID: is %d but ETH_RPC_URL serves chain %s", want, id)
 	}
 	return ch, nil
 }
 
 // openDatabase opens DATABASE_URL or, in its absence, a fresh database on a private cluster
-// under .data/pg. The returned function closes whatever was opened.
-func openDatabase(ctx context.Context, cfg config, log *slog.Logger) (*store.Store, func(), error) {
+// under .data/pg, and registers its closing.
+func (a *app) openDatabase(ctx context.Context, cfg config) (*store.Store, error) {
 	if cfg.DatabaseURL != "" {
 		db, err := store.Open(ctx, cfg.DatabaseURL)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		return db, func() { db.Close() }, nil
+		a.closer = append(a.closer, func() { db.Close() })
+		return db, nil
 	}
 	cluster, err := pgdev.Start(ctx, ".data/pg")
 	if err != nil {
-		return nil, nil, fmt.Errorf("DATABASE_URL is unset and the private dev cluster could not start: %w", err)
+		return nil, fmt.Errorf("DATABASE_URL is unset and the private dev cluster could not start: %w", err)
 	}
+	a.closer = append(a.closer, func() { cluster.Stop() })
 	dbURL, err := pgdev.CreateDatabase(ctx, cluster.URL, devDatabase)
-	if err == nil {
-		var db *store.Store
-		if db, err = store.Open(ctx, dbURL); err == nil {
-			log.Info("private PostgreSQL cluster", "dir", ".data/pg", "url", dbURL)
-			return db, func() { db.Close(); cluster.Stop() }, nil
-		}
+	if err != nil {
+		return nil, err
 	}
-	cluster.Stop()
-	return nil, nil, err
+	db, err := store.Open(ctx, dbURL)
+	if err != nil {
+		return nil, err
+	}
+	a.closer = append(a.closer, func() { db.Close() })
+	a.log.Info("private PostgreSQL cluster", "dir", ".data/pg", "url", dbURL)
+	return db, nil
 }
