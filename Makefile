@@ -45,13 +45,13 @@ bench: $(GETH)
 
 # The long runs (build tag long), against the real binary and geth --dev. chaos kill -9s the
 # server during payments, credit and reconciler passes, CHAOS_KILLS times each (50), then checks
-# the ledger against the chain (chaos_test.go); soak loads it at half its capacity for
-# SOAK_DURATION (10m) with passes running, and writes bench/SOAK.md (soak_test.go).
+# the ledger against the chain (e2e/chaos_test.go); soak loads it at half its capacity for
+# SOAK_DURATION (10m) with passes running, and writes bench/SOAK.md (e2e/soak_test.go).
 chaos: $(GETH)
-	GETH=$(GETH) $(GO) test -tags long -run '^TestChaos$$' -count=1 -v -timeout 60m .
+	GETH=$(GETH) $(GO) test -tags long -run '^TestChaos$$' -count=1 -v -timeout 60m ./e2e
 
 soak: $(GETH)
-	GETH=$(GETH) $(GO) test -tags long -run '^TestSoak$$' -count=1 -v -timeout 60m .
+	GETH=$(GETH) $(GO) test -tags long -run '^TestSoak$$' -count=1 -v -timeout 60m ./e2e
 
 # gosec skips two rules, reviewed on 2026-11-22: G104 (unchecked errors) flags only Close, Stop
 # and Rollback on cleanup paths, after the error that matters was returned; G115 (integer

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"nodeledger/store/storetest"
 )
 
 func env(kv ...string) func(string) string {
@@ -125,7 +123,7 @@ func TestSeedAndDeployRefuseBadFlags(t *testing.T) {
 		{"seed", "--nodes", "10", "--owners", "20"},
 		{"seed", "--rounds", "0"},
 	} {
-		err := run(t.Context(), args, env("DATABASE_URL", storetest.DatabaseURL()), os.Stdout, os.Stderr)
+		err := run(t.Context(), args, env(), os.Stdout, os.Stderr) // no DATABASE_URL: refused before connecting
 		if err == nil || !strings.Contains(err.Error(), strings.TrimLeft(args[1], "-")) {
 			t.Errorf("%v: %v, want an error naming %s", args, err, args[1])
 		}

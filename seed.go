@@ -24,6 +24,9 @@ func seed(ctx context.Context, args []string, getenv func(string) string, stdout
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if err := sz.Validate(); err != nil { // before connecting: a typo should not wait on a database
+		return err
+	}
 	url := getenv("DATABASE_URL")
 	if url == "" {
 		return errors.New("DATABASE_URL: required by seed")

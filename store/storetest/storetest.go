@@ -30,8 +30,9 @@ func DatabaseURL() string { return databaseURL }
 func ServerURL() string { return serverURL }
 
 // Main runs the package's tests against a database made for them and dropped after; use it from
-// TestMain as os.Exit(storetest.Main(m, &db)). The server is TEST_DATABASE_URL; unset, the one on
-// 127.0.0.1:5432, or when none answers there, a private throwaway cluster for this package.
+// TestMain as os.Exit(storetest.Main(m, &db)), or with a nil db where the tests make their own
+// databases (EmptyDatabase). The server is TEST_DATABASE_URL; unset, the one on 127.0.0.1:5432,
+// or when none answers there, a private throwaway cluster for this package.
 func Main(m *testing.M, db **store.Store) int {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -41,6 +42,9 @@ func Main(m *testing.M, db **store.Store) int {
 		return 1
 	}
 	defer stop()
+	if db == nil {
+		return m.Run()
+	}
 	name, err := randomName()
 	if err == nil {
 		*db, err = Create(ctx, name)

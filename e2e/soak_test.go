@@ -1,6 +1,6 @@
 //go:build long
 
-package main
+package e2e
 
 import (
 	"bufio"
@@ -153,7 +153,7 @@ loop:
 		fmt.Fprintf(&b, "| %v | %d | %d | %v | %d | %d | %d |\n", smp.at, smp.requests, smp.fivexx, smp.p99.Round(100*time.Microsecond), smp.rssMB, smp.goroutines, smp.dbConns)
 	}
 	t.Log("\n" + b.String())
-	if err := os.WriteFile(filepath.Join("bench", "SOAK.md"), []byte(b.String()), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "bench", "SOAK.md"), []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
 
