@@ -50,9 +50,9 @@ func (h *Handlers) me(ctx context.Context, addr string) (views.Me, error) {
 	me := views.Me{Address: addr, Nodes: nodes, Balance: new(big.Int), Credited: new(big.Int), Withdrawn: new(big.Int)}
 	recorded := map[string]bool{}
 	for _, n := range nodes {
-		me.Balance.Add(me.Balance, n.BalanceWei)
-		me.Credited.Add(me.Credited, n.CumulativeWei)
-		me.Withdrawn.Add(me.Withdrawn, n.WithdrawnWei)
+		me.Balance.Add(me.Balance, n.BalanceWei.Int)
+		me.Credited.Add(me.Credited, n.CumulativeWei.Int)
+		me.Withdrawn.Add(me.Withdrawn, n.WithdrawnWei.Int)
 		recorded[n.ChainNodeID.String()] = true
 	}
 	if h.cfg.Chain != nil {

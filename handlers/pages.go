@@ -108,7 +108,7 @@ func (h *Handlers) NodePage(c echo.Context) error {
 	}
 	if h.cfg.Chain != nil {
 		d.Factory, d.Withdraw = strings.ToLower(h.cfg.Chain.Factory().Hex()), h.cfg.Chain.WithdrawSelector()
-		if info, err := h.cfg.Chain.NodeInfo(c.Request().Context(), d.Node.ChainNodeID); err == nil {
+		if info, err := h.cfg.Chain.NodeInfo(c.Request().Context(), d.Node.ChainNodeID.Int); err == nil {
 			owner := strings.ToLower(info.Owner.Hex())
 			d.ChainOwner = &owner
 		}

@@ -121,11 +121,11 @@ func (e *env) checkCredited(nodes []store.Node, want []*big.Int, rounds int) {
 	e.t.Helper()
 	ctx := e.t.Context()
 	for i, n := range nodes {
-		info, err := e.c.NodeInfo(ctx, n.ChainNodeID)
+		info, err := e.c.NodeInfo(ctx, n.ChainNodeID.Int)
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		got, err := db.Node(ctx, n.ChainNodeID)
+		got, err := db.Node(ctx, n.ChainNodeID.Int)
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -420,7 +420,7 @@ func (e *env) pendingBatch() (store.CreditBatch, []byte) {
 	}
 	var ids, amounts []*big.Int
 	for _, c := range cs {
-		ids, amounts = append(ids, c.ChainNodeID), append(amounts, c.AmountWei)
+		ids, amounts = append(ids, c.ChainNodeID.Int), append(amounts, c.AmountWei.Int)
 	}
 	return b, e.c.CreditData(big.NewInt(b.ID), ids, amounts)
 }
@@ -471,11 +471,11 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 		b, data := e.pendingBatch()
 		s := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID())
 		factory := e.dc.Factory
-		other, err := s.Sign(t.Context(), &factory, data, b.TotalWei)
+		other, err := s.Sign(t.Context(), &factory, data, b.TotalWei.Int)
 		if err != nil {
 			t.Fatal(err)
 		}
-		stored, err := s.Sign(t.Context(), &factory, data, b.TotalWei) // the next nonce, same call
+		stored, err := s.Sign(t.Context(), &factory, data, b.TotalWei.Int) // the next nonce, same call
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -500,7 +500,7 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 		nodes := e.mintDue(1, 2)
 		b, data := e.pendingBatch()
 		factory := e.dc.Factory
-		other, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, b.TotalWei)
+		other, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, b.TotalWei.Int)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -519,7 +519,7 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 		nodes := e.mintDue(1, 2)
 		b, data := e.pendingBatch()
 		factory := e.dc.Factory
-		tx, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, b.TotalWei)
+		tx, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, b.TotalWei.Int)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,11 +56,11 @@ func (e *env) checkNodes(wallet common.Address, want int) []store.Node {
 		e.t.Fatalf("%s: %d nodes in the ledger, %d on chain, want %d", wallet, len(nodes), len(onChain), want)
 	}
 	for _, n := range nodes {
-		info, err := e.c.NodeInfo(e.t.Context(), n.ChainNodeID)
+		info, err := e.c.NodeInfo(e.t.Context(), n.ChainNodeID.Int)
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		if info.Owner != wallet || int(info.Tier) != n.Tier || info.Balance.Cmp(n.BalanceWei) != 0 {
+		if info.Owner != wallet || int(info.Tier) != n.Tier || info.Balance.Cmp(n.BalanceWei.Int) != 0 {
 			e.t.Fatalf("node %s: chain %+v, ledger %+v", n.ChainNodeID, info, n)
 		}
 	}

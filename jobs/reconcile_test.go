@@ -120,7 +120,7 @@ func TestReconcileLeavesNodesOfAnUnsettledBatch(t *testing.T) {
 	if sum := mustReconcile(t, e.j); sum.Withdrawals != 1 || sum.Synced != 0 {
 		t.Fatalf("summary %+v: the node of an unsettled batch must be left to the credit pass", sum)
 	}
-	after, err := db.Node(t.Context(), n.ChainNodeID)
+	after, err := db.Node(t.Context(), n.ChainNodeID.Int)
 	if err != nil || after.CumulativeWei.Sign() != 0 {
 		t.Fatalf("node %+v, %v", after, err)
 	}

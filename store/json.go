@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"math/big"
 )
 
@@ -40,7 +42,7 @@ func (s *Store) NodeJSON(ctx context.Context, id *big.Int, limit int) (_ json.Ra
 		v := id.Int64()
 		rowID = &v
 	}
-	return queryJSON(ctx, s, nodeJSONSQL, id.String(), rowID, limit)
+	return queryJSON(ctx, s, nodeJSONSQL, Uint256{id}, rowID, limit)
 }
 
 const nodeJSONSQL = `
@@ -98,20 +100,14 @@ const distributionsJSONSQL = `
 
 // queryJSON runs a prepared query whose one row holds one JSON value; ErrNotFound for no row.
 func queryJSON(ctx context.Context, s *Store, query string, args ...any) (json.RawMessage, error) {
-	rows, err := prepared{s}.QueryContext(ctx, query, args...)
+	st, err := s.prepared(ctx, query)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+	var doc []byte
+	err = st.GetContext(ctx, &doc, args...)
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
-	var doc []byte
-	if err := rows.Scan(&doc); err != nil {
-		return nil, err
-	}
-	return doc, rows.Close()
+	return doc, err
 }
