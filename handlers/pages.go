@@ -169,7 +169,7 @@ func (h *Handlers) MePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	me, err := h.me(c.Request().Context(), addr)
+	me, _, err := h.me(c.Request().Context(), addr)
 	if err != nil {
 		return err
 	}

@@ -116,7 +116,7 @@ func (e *env) settleCredit() {
 
 // checkCredited checks every node after rounds crediting it want[i] in all: what the contract
 // credited, that the ledger's balance and cumulative total equal the chain's nodeInfo, and that
-// the node has rounds credits, each listed by store.Credits.
+// the node has rounds credits, each listed on its page (store.Node).
 func (e *env) checkCredited(nodes []store.Node, want []*big.Int, rounds int) {
 	e.t.Helper()
 	ctx := e.t.Context()
@@ -125,7 +125,7 @@ func (e *env) checkCredited(nodes []store.Node, want []*big.Int, rounds int) {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		got, err := db.Node(ctx, n.ChainNodeID.Int)
+		got, err := db.Node(ctx, n.ChainNodeID.Int, 50)
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -140,12 +140,8 @@ func (e *env) checkCredited(nodes []store.Node, want []*big.Int, rounds int) {
 		if err := db.DB().GetContext(ctx, &count, `SELECT count(*) FROM credits WHERE node_id = $1`, n.ID); err != nil {
 			e.t.Fatal(err)
 		}
-		listed, err := db.Credits(ctx, n.ID, 50)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		if count != rounds || len(listed) != rounds {
-			e.t.Errorf("node %s: %d credits, %d listed, want %d", n.ChainNodeID, count, len(listed), rounds)
+		if count != rounds || len(got.Credits) != rounds {
+			e.t.Errorf("node %s: %d credits, %d listed, want %d", n.ChainNodeID, count, len(got.Credits), rounds)
 		}
 	}
 }
@@ -224,11 +220,11 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 		t.Errorf("round %+v", ds[0])
 	}
 	for i, n := range nodes {
-		cs, err := db.Credits(t.Context(), n.ID, 50)
+		d, err := db.Node(t.Context(), n.ChainNodeID.Int, 50)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(cs) != 1 || cs[0].AmountWei.Cmp(want[i]) != 0 || cs[0].DistributionID != ds[0].ID {
+		if cs := d.Credits; len(cs) != 1 || cs[0].AmountWei.Cmp(want[i]) != 0 || cs[0].DistributionID != ds[0].ID {
 			t.Errorf("node %d credits %+v", n.ID, cs)
 		}
 	}

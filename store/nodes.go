@@ -10,19 +10,21 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// Node is a node as the ledger records it.
+// Node is a node as the ledger records it. Its json names are those of the documents PostgreSQL
+// builds for the API (store/json.go), which the pages decode: owner and priceWei are only in
+// GET /api/node/{id}'s.
 type Node struct {
-	ID            int64     `db:"id"` // ledger row id
-	ChainNodeID   Uint256   `db:"chain_node_id"`
-	Tier          int       `db:"tier"`
-	Owner         string    `db:"owner"`
-	BalanceWei    Uint256   `db:"balance_wei"`
-	CumulativeWei Uint256   `db:"cumulative_wei"`
-	WithdrawnWei  Uint256   `db:"withdrawn_wei"`
-	PriceWei      Uint256   `db:"price_wei"` // what was paid for it
-	MintTx        string    `db:"mint_tx"`
-	Status        string    `db:"status"` // active or unconfirmed
-	CreatedAt     time.Time `db:"created_at"`
+	ID            int64     `db:"id" json:"id"` // ledger row id
+	ChainNodeID   Uint256   `db:"chain_node_id" json:"chainNodeId"`
+	Tier          int       `db:"tier" json:"tier,string"`
+	Owner         string    `db:"owner" json:"owner"`
+	BalanceWei    Uint256   `db:"balance_wei" json:"balanceWei"`
+	CumulativeWei Uint256   `db:"cumulative_wei" json:"cumulativeWei"`
+	WithdrawnWei  Uint256   `db:"withdrawn_wei" json:"withdrawnWei"`
+	PriceWei      Uint256   `db:"price_wei" json:"priceWei"` // what was paid for it
+	MintTx        string    `db:"mint_tx" json:"mintTx"`
+	Status        string    `db:"status" json:"status"` // active or unconfirmed
+	CreatedAt     time.Time `db:"created_at" json:"createdAt"`
 }
 
 const nodeColumns = `id, chain_node_id, tier, owner, balance_wei, cumulative_wei, withdrawn_wei,
@@ -44,86 +46,25 @@ func (s *Store) NodesByOwner(ctx context.Context, owner string) (_ []Node, err e
 	return nodes, err
 }
 
-// Node returns the node whose chain node id is id or, failing that, whose ledger row id is id.
-func (s *Store) Node(ctx context.Context, id *big.Int) (_ Node, err error) {
-	defer wrap(&err, "Node")
-	var rowID *int64 // a ledger row id is a bigint; a larger id can only be a chain node id
-	if id.IsInt64() {
-		v := id.Int64()
-		rowID = &v
-	}
-	st, err := s.prepared(ctx, `
-		SELECT `+nodeColumns+`
-		FROM nodes
-		WHERE chain_node_id = $1::numeric OR id = $2
-		ORDER BY chain_node_id = $1::numeric DESC
-		LIMIT 1`)
-	if err != nil {
-		return Node{}, err
-	}
-	var n Node
-	err = st.GetContext(ctx, &n, Uint256{id}, rowID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Node{}, ErrNotFound
-	}
-	return n, err
-}
-
-// Credit is what one round credited to one node.
+// Credit is what one round credited to one node, as GET /api/node/{id} lists it.
 type Credit struct {
-	ID             int64     `db:"id"`
-	DistributionID int64     `db:"distribution_id"`
-	AmountWei      Uint256   `db:"amount_wei"`
-	CreatedAt      time.Time `db:"created_at"`
+	ID             int64     `json:"id"`
+	DistributionID int64     `json:"distributionId"`
+	AmountWei      Uint256   `json:"amountWei"`
+	CreatedAt      time.Time `json:"createdAt"`
 }
 
-// Credits returns up to limit credits of a node from confirmed rounds, newest first.
-func (s *Store) Credits(ctx context.Context, nodeID int64, limit int) (_ []Credit, err error) {
-	defer wrap(&err, "Credits")
-	st, err := s.prepared(ctx, `
-		SELECT c.id, c.distribution_id, c.amount_wei, c.created_at
-		FROM credits c
-		JOIN distributions d ON d.id = c.distribution_id
-		WHERE c.node_id = $1 AND d.status = 'confirmed'
-		ORDER BY c.created_at DESC, c.id DESC
-		LIMIT $2`)
-	if err != nil {
-		return nil, err
-	}
-	var credits []Credit
-	err = st.SelectContext(ctx, &credits, nodeID, limit)
-	return credits, err
-}
-
-// Withdrawal is a withdrawal the ledger has seen against a node.
+// Withdrawal is a withdrawal the ledger has seen against a node, as GET /api/node/{id} lists it.
 type Withdrawal struct {
-	ID                  int64      `db:"id"`
-	AmountWei           Uint256    `db:"amount_wei"`
-	CumulativeSignedWei Uint256    `db:"cumulative_signed_wei"`
-	ToAddress           *string    `db:"to_address"`
-	Deadline            int64      `db:"deadline"`
-	TxHash              *string    `db:"tx_hash"`
-	Status              *string    `db:"status"` // signed, sent or failed
-	CreatedAt           time.Time  `db:"created_at"`
-	ConfirmedAt         *time.Time `db:"confirmed_at"`
-}
-
-// Withdrawals returns up to limit withdrawals of a node, newest first.
-func (s *Store) Withdrawals(ctx context.Context, nodeID int64, limit int) (_ []Withdrawal, err error) {
-	defer wrap(&err, "Withdrawals")
-	st, err := s.prepared(ctx, `
-		SELECT id, amount_wei, cumulative_signed_wei, to_address, deadline, tx_hash, status,
-			created_at, confirmed_at
-		FROM withdrawals
-		WHERE node_id = $1
-		ORDER BY created_at DESC, id DESC
-		LIMIT $2`)
-	if err != nil {
-		return nil, err
-	}
-	var ws []Withdrawal
-	err = st.SelectContext(ctx, &ws, nodeID, limit)
-	return ws, err
+	ID                  int64      `json:"id"`
+	AmountWei           Uint256    `json:"amountWei"`
+	CumulativeSignedWei Uint256    `json:"cumulativeSignedWei"`
+	ToAddress           *string    `json:"toAddress"`
+	Deadline            int64      `json:"deadline"`
+	TxHash              *string    `json:"txHash"`
+	Status              *string    `json:"status"` // signed, sent or failed
+	CreatedAt           time.Time  `json:"createdAt"`
+	ConfirmedAt         *time.Time `json:"confirmedAt"`
 }
 
 // NewNode is a node the chain minted, to be recorded.
