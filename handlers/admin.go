@@ -194,8 +194,8 @@ func (b tierBody) tier(id int) (store.Tier, error) {
 		}
 		token = &t
 	}
-	return store.Tier{ID: id, Label: strings.TrimSpace(*b.Label), PriceWei: price, MaxPerWallet: *b.MaxPerWallet,
-		HoldingWei: holding, HoldingToken: token, PayoutBps: *b.PayoutBps, OnSale: b.OnSale != nil && *b.OnSale}, nil
+	return store.Tier{ID: id, Label: strings.TrimSpace(*b.Label), PriceWei: store.Uint256{Int: price}, MaxPerWallet: *b.MaxPerWallet,
+		HoldingWei: store.Uint256{Int: holding}, HoldingToken: token, PayoutBps: *b.PayoutBps, OnSale: b.OnSale != nil && *b.OnSale}, nil
 }
 
 func weiField(s *string) (*big.Int, bool) {

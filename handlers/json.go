@@ -7,35 +7,9 @@ import (
 	"nodeledger/store"
 )
 
-// The JSON shapes of the API. Wei is a decimal string, times are ISO 8601 UTC or null; the
-// OpenAPI document (web/openapi.json) describes the same shapes. The node lists, node detail and
-// rounds are built by PostgreSQL in the same shapes (store/json.go).
-
-type nodeJSON struct {
-	ID            int64   `json:"id"`
-	ChainNodeID   string  `json:"chainNodeId"`
-	Tier          string  `json:"tier"`
-	BalanceWei    string  `json:"balanceWei"`
-	CumulativeWei string  `json:"cumulativeWei"`
-	WithdrawnWei  string  `json:"withdrawnWei"`
-	MintTx        string  `json:"mintTx"`
-	Status        string  `json:"status"`
-	CreatedAt     *string `json:"createdAt"`
-}
-
-func toNodeJSON(n store.Node) nodeJSON {
-	return nodeJSON{
-		ID:            n.ID,
-		ChainNodeID:   n.ChainNodeID.String(),
-		Tier:          strconv.Itoa(n.Tier),
-		BalanceWei:    n.BalanceWei.String(),
-		CumulativeWei: n.CumulativeWei.String(),
-		WithdrawnWei:  n.WithdrawnWei.String(),
-		MintTx:        n.MintTx,
-		Status:        n.Status,
-		CreatedAt:     isoTime(&n.CreatedAt),
-	}
-}
+// The JSON shapes of the API that Go builds. Wei is a decimal string, times are ISO 8601 UTC or
+// null; the OpenAPI document (web/openapi.json) describes the same shapes. Nodes and rounds are
+// built by PostgreSQL (store/json.go).
 
 // tierEnforcement says who applies each rule of a tier: the contract only caps the total number
 // of nodes per wallet; everything else is checked by the operator's payments pass. No key ends in

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"encoding/json"
 	"math/big"
 	"net/http"
 
@@ -23,7 +24,7 @@ func (h *Handlers) Me(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	me, err := h.me(c.Request().Context(), addr)
+	me, nodes, err := h.me(c.Request().Context(), addr)
 	if err != nil {
 		return err
 	}
@@ -33,7 +34,7 @@ func (h *Handlers) Me(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, map[string]any{
 		"address": addr,
-		"nodes":   mapSlice(me.Nodes, toNodeJSON),
+		"nodes":   nodes,
 		"totals": map[string]string{
 			"balanceWei": me.Balance.String(), "cumulativeWei": me.Credited.String(), "withdrawnWei": me.Withdrawn.String(),
 		},
@@ -41,18 +42,23 @@ func (h *Handlers) Me(c echo.Context) error {
 	})
 }
 
-// me reads what /api/me and /me show of wallet addr.
-func (h *Handlers) me(ctx context.Context, addr string) (views.Me, error) {
-	nodes, err := h.store.NodesByOwner(ctx, addr)
+// me reads what /api/me and /me show of wallet addr. The wallet's nodes are read once, as the
+// document GET /api/nodes/{address} serves (returned as nodes, for /api/me), and decoded for the
+// totals and the page; owner and price are not in it.
+func (h *Handlers) me(ctx context.Context, addr string) (views.Me, json.RawMessage, error) {
+	nodes, err := h.store.NodesByOwnerJSON(ctx, addr)
 	if err != nil {
-		return views.Me{}, err
+		return views.Me{}, nil, err
 	}
-	me := views.Me{Address: addr, Nodes: nodes, Balance: new(big.Int), Credited: new(big.Int), Withdrawn: new(big.Int)}
+	me := views.Me{Address: addr, Balance: new(big.Int), Credited: new(big.Int), Withdrawn: new(big.Int)}
+	if err := json.Unmarshal(nodes, &me.Nodes); err != nil {
+		return views.Me{}, nil, err
+	}
 	recorded := map[string]bool{}
-	for _, n := range nodes {
-		me.Balance.Add(me.Balance, n.BalanceWei)
-		me.Credited.Add(me.Credited, n.CumulativeWei)
-		me.Withdrawn.Add(me.Withdrawn, n.WithdrawnWei)
+	for _, n := range me.Nodes {
+		me.Balance.Add(me.Balance, n.BalanceWei.Int)
+		me.Credited.Add(me.Credited, n.CumulativeWei.Int)
+		me.Withdrawn.Add(me.Withdrawn, n.WithdrawnWei.Int)
 		recorded[n.ChainNodeID.String()] = true
 	}
 	if ids, err := h.chain.NodesOf(ctx, common.HexToAddress(addr)); err != nil {
@@ -66,5 +72,5 @@ func (h *Handlers) me(ctx context.Context, addr string) (views.Me, error) {
 		}
 		me.Unrecorded = &unrecorded
 	}
-	return me, nil
+	return me, nodes, nil
 }

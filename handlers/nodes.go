@@ -59,26 +59,17 @@ func (h *Handlers) Node(c echo.Context) error {
 }
 
 // nodeDetail reads the node of the request's id with its credits and withdrawals (limit each,
-// newest first): what /node/{id} shows.
+// newest first): what /node/{id} shows, decoded from the document /api/node/{id} serves.
 func (h *Handlers) nodeDetail(c echo.Context) (views.NodeDetail, error) {
 	id, limit, err := nodeParams(c)
 	if err != nil {
 		return views.NodeDetail{}, err
 	}
-	ctx := c.Request().Context()
-	d := views.NodeDetail{Now: time.Now()}
-	d.Node, err = h.store.Node(ctx, id)
+	n, err := h.store.Node(c.Request().Context(), id, limit)
 	if errors.Is(err, store.ErrNotFound) {
-		return d, nodeNotFound(id)
+		return views.NodeDetail{}, nodeNotFound(id)
 	}
-	if err != nil {
-		return d, err
-	}
-	if d.Credits, err = h.store.Credits(ctx, d.Node.ID, limit); err != nil {
-		return d, err
-	}
-	d.Withdrawals, err = h.store.Withdrawals(ctx, d.Node.ID, limit)
-	return d, err
+	return views.NodeDetail{NodeDetail: n, Now: time.Now()}, err
 }
 
 // nodeParams reads the id and the limit of /api/node/{id} and /node/{id}.

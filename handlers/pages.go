@@ -111,7 +111,7 @@ func (h *Handlers) NodePage(c echo.Context) error {
 	}
 	d.Factory, d.Withdraw = strings.ToLower(h.chain.Factory().Hex()), h.chain.WithdrawSelector()
 	d.Owner, d.OwnerCheck = d.Node.Owner, views.OwnerConfirmed
-	info, err := h.chain.NodeInfo(c.Request().Context(), d.Node.ChainNodeID)
+	info, err := h.chain.NodeInfo(c.Request().Context(), d.Node.ChainNodeID.Int)
 	switch {
 	case errors.Is(err, chain.ErrUnknownNode):
 		d.OwnerCheck = views.OwnerNotOnChain
@@ -177,7 +177,7 @@ func (h *Handlers) MePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	me, err := h.me(c.Request().Context(), addr)
+	me, _, err := h.me(c.Request().Context(), addr)
 	if err != nil {
 		return err
 	}

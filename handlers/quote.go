@@ -48,7 +48,7 @@ func cheapestOnSale(tiers []store.Tier) (store.Tier, bool) {
 	var best store.Tier
 	found := false
 	for _, t := range tiers {
-		if t.OnSale && (!found || t.PriceWei.Cmp(best.PriceWei) < 0) {
+		if t.OnSale && (!found || t.PriceWei.Cmp(best.PriceWei.Int) < 0) {
 			best, found = t, true
 		}
 	}

@@ -64,7 +64,11 @@ func (h *Handlers) SyncNode(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"node": toNodeJSON(node)})
+	listed, err := h.store.NodeByChainIDJSON(ctx, node.ChainNodeID.Int)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]json.RawMessage{"node": listed})
 }
 
 // jsonNumberOrString is a JSON number's digits or a JSON string's content; anything else comes

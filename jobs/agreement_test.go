@@ -50,14 +50,14 @@ func TestLedgerAgreesWithChainAfterARandomRun(t *testing.T) {
 				continue
 			}
 			n := nodes[rng.IntN(len(nodes))]
-			info, err := e.c.NodeInfo(ctx, n.ChainNodeID)
+			info, err := e.c.NodeInfo(ctx, n.ChainNodeID.Int)
 			if err != nil {
 				t.Fatal(err)
 			}
 			// Up to the balance, sometimes more (a revert, recorded as a failed withdrawal); the
 			// balances of this run are far below 2^63.
 			amount := big.NewInt(rng.Int64N(info.Balance.Int64() + 2))
-			call := factoryABI.PackWithdraw(n.ChainNodeID, e.buyer(rng.IntN(len(e.dc.Buyers))), amount)
+			call := factoryABI.PackWithdraw(n.ChainNodeID.Int, e.buyer(rng.IntN(len(e.dc.Buyers))), amount)
 			r := e.send(e.dc.Buyers[owners[info.Owner]].Key, e.dc.Factory, call, 200_000)
 			if amount.Cmp(info.Balance) > 0 && r.Status == types.ReceiptStatusSuccessful {
 				t.Fatalf("withdrawing %s of a balance of %s succeeded", amount, info.Balance)
@@ -112,7 +112,7 @@ func (e *env) checkAgreement(payments int) []store.Node {
 		t.Fatalf("the ledger has %d nodes, the chain %d", len(nodes), onChain)
 	}
 	for _, n := range nodes {
-		info, err := e.c.NodeInfo(ctx, n.ChainNodeID)
+		info, err := e.c.NodeInfo(ctx, n.ChainNodeID.Int)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -331,14 +331,14 @@ func (j *Jobs) sendCredit(ctx context.Context, b *store.CreditBatch, sum *Credit
 	amounts := make([]*big.Int, len(credits))
 	total := new(big.Int)
 	for i, c := range credits {
-		ids[i], amounts[i] = c.ChainNodeID, c.AmountWei
-		total.Add(total, c.AmountWei)
+		ids[i], amounts[i] = c.ChainNodeID.Int, c.AmountWei.Int
+		total.Add(total, c.AmountWei.Int)
 	}
-	if total.Cmp(b.TotalWei) != 0 || len(credits) != b.NodeCount {
+	if total.Cmp(b.TotalWei.Int) != 0 || len(credits) != b.NodeCount {
 		return nil, fmt.Errorf("ledger inconsistent: %d credits of %s wei, batch says %d of %s", len(credits), total, b.NodeCount, b.TotalWei)
 	}
 	factory := j.chain.Factory()
-	tx, err := j.distributor.Sign(ctx, &factory, j.chain.CreditData(big.NewInt(b.ID), ids, amounts), b.TotalWei)
+	tx, err := j.distributor.Sign(ctx, &factory, j.chain.CreditData(big.NewInt(b.ID), ids, amounts), b.TotalWei.Int)
 	var rev *chain.RevertError
 	if errors.As(err, &rev) && rev.Name == "RoundUsed" {
 		j.log.Warn("credit: round id already used on chain; recording the batch as credited", "batch", b.ID)

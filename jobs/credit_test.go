@@ -116,16 +116,16 @@ func (e *env) settleCredit() {
 
 // checkCredited checks every node after rounds crediting it want[i] in all: what the contract
 // credited, that the ledger's balance and cumulative total equal the chain's nodeInfo, and that
-// the node has rounds credits, each listed by store.Credits.
+// the node has rounds credits, each listed on its page (store.Node).
 func (e *env) checkCredited(nodes []store.Node, want []*big.Int, rounds int) {
 	e.t.Helper()
 	ctx := e.t.Context()
 	for i, n := range nodes {
-		info, err := e.c.NodeInfo(ctx, n.ChainNodeID)
+		info, err := e.c.NodeInfo(ctx, n.ChainNodeID.Int)
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		got, err := db.Node(ctx, n.ChainNodeID)
+		got, err := db.Node(ctx, n.ChainNodeID.Int, 50)
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -140,12 +140,8 @@ func (e *env) checkCredited(nodes []store.Node, want []*big.Int, rounds int) {
 		if err := db.DB().GetContext(ctx, &count, `SELECT count(*) FROM credits WHERE node_id = $1`, n.ID); err != nil {
 			e.t.Fatal(err)
 		}
-		listed, err := db.Credits(ctx, n.ID, 50)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		if count != rounds || len(listed) != rounds {
-			e.t.Errorf("node %s: %d credits, %d listed, want %d", n.ChainNodeID, count, len(listed), rounds)
+		if count != rounds || len(got.Credits) != rounds {
+			e.t.Errorf("node %s: %d credits, %d listed, want %d", n.ChainNodeID, count, len(got.Credits), rounds)
 		}
 	}
 }
@@ -224,11 +220,11 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 		t.Errorf("round %+v", ds[0])
 	}
 	for i, n := range nodes {
-		cs, err := db.Credits(t.Context(), n.ID, 50)
+		d, err := db.Node(t.Context(), n.ChainNodeID.Int, 50)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(cs) != 1 || cs[0].AmountWei.Cmp(want[i]) != 0 || cs[0].DistributionID != ds[0].ID {
+		if cs := d.Credits; len(cs) != 1 || cs[0].AmountWei.Cmp(want[i]) != 0 || cs[0].DistributionID != ds[0].ID {
 			t.Errorf("node %d credits %+v", n.ID, cs)
 		}
 	}
@@ -420,7 +416,7 @@ func (e *env) pendingBatch() (store.CreditBatch, []byte) {
 	}
 	var ids, amounts []*big.Int
 	for _, c := range cs {
-		ids, amounts = append(ids, c.ChainNodeID), append(amounts, c.AmountWei)
+		ids, amounts = append(ids, c.ChainNodeID.Int), append(amounts, c.AmountWei.Int)
 	}
 	return b, e.c.CreditData(big.NewInt(b.ID), ids, amounts)
 }
@@ -471,11 +467,11 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 		b, data := e.pendingBatch()
 		s := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID())
 		factory := e.dc.Factory
-		other, err := s.Sign(t.Context(), &factory, data, b.TotalWei)
+		other, err := s.Sign(t.Context(), &factory, data, b.TotalWei.Int)
 		if err != nil {
 			t.Fatal(err)
 		}
-		stored, err := s.Sign(t.Context(), &factory, data, b.TotalWei) // the next nonce, same call
+		stored, err := s.Sign(t.Context(), &factory, data, b.TotalWei.Int) // the next nonce, same call
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -500,7 +496,7 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 		nodes := e.mintDue(1, 2)
 		b, data := e.pendingBatch()
 		factory := e.dc.Factory
-		other, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, b.TotalWei)
+		other, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, b.TotalWei.Int)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -519,7 +515,7 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 		nodes := e.mintDue(1, 2)
 		b, data := e.pendingBatch()
 		factory := e.dc.Factory
-		tx, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, b.TotalWei)
+		tx, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, b.TotalWei.Int)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,7 +44,7 @@ func (j *Jobs) Drift(ctx context.Context, after int64, limit int) (DriftReport, 
 		return rep, err
 	}
 	for _, n := range nodes {
-		info, err := j.chain.NodeInfo(ctx, n.ChainNodeID)
+		info, err := j.chain.NodeInfo(ctx, n.ChainNodeID.Int)
 		if errors.Is(err, chain.ErrUnknownNode) {
 			rep.Nodes = append(rep.Nodes, NodeDrift{ChainNodeID: n.ChainNodeID.String(), Field: "exists", Ledger: "true", Chain: "false"})
 			continue

@@ -74,9 +74,9 @@ func newEnvOn(t testing.TB, opts devchain.Options, mods ...func(*Config)) *env {
 	}
 	token := strings.ToLower(dc.Token.Hex())
 	for _, tier := range []store.Tier{
-		{ID: 1, Label: "One", PriceWei: priceOne, MaxPerWallet: 3, HoldingWei: new(big.Int), PayoutBps: 10000, OnSale: true},
-		{ID: 2, Label: "Two", PriceWei: priceTwo, MaxPerWallet: 2, HoldingWei: holdingWei, HoldingToken: &token, PayoutBps: 20000, OnSale: true},
-		{ID: 3, Label: "Off", PriceWei: priceOff, MaxPerWallet: 5, HoldingWei: new(big.Int), PayoutBps: 10000},
+		{ID: 1, Label: "One", PriceWei: ledger(priceOne), MaxPerWallet: 3, HoldingWei: ledger(new(big.Int)), PayoutBps: 10000, OnSale: true},
+		{ID: 2, Label: "Two", PriceWei: ledger(priceTwo), MaxPerWallet: 2, HoldingWei: ledger(holdingWei), HoldingToken: &token, PayoutBps: 20000, OnSale: true},
+		{ID: 3, Label: "Off", PriceWei: ledger(priceOff), MaxPerWallet: 5, HoldingWei: ledger(new(big.Int)), PayoutBps: 10000},
 	} {
 		if err := db.PutTier(t.Context(), tier); err != nil {
 			t.Fatal(err)
@@ -104,3 +104,6 @@ func (e *env) pay(i int, to common.Address, wei *big.Int) common.Hash {
 
 // buyer is the address of dev buyer i.
 func (e *env) buyer(i int) common.Address { return e.dc.Buyers[i].Address }
+
+// ledger is a chain amount as the ledger's tiers hold it.
+func ledger(x *big.Int) store.Uint256 { return store.Uint256{Int: x} }

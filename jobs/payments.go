@@ -294,7 +294,7 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary) error {
 
 // check decides whether payment p becomes a node of some tier, or why not.
 func (j *Jobs) check(ctx context.Context, p store.Payment, tiers []store.Tier, paused bool, walletMax uint32) (store.Tier, string, error) {
-	tier, ok := tierPriced(tiers, p.ValueWei)
+	tier, ok := tierPriced(tiers, p.ValueWei.Int)
 	if !ok {
 		return store.Tier{}, fmt.Sprintf("%s wei is the price of no tier on sale", p.ValueWei), nil
 	}
@@ -320,7 +320,7 @@ func (j *Jobs) check(ctx context.Context, p store.Payment, tiers []store.Tier, p
 		if err != nil {
 			return tier, "", err
 		}
-		if bal.Cmp(tier.HoldingWei) < 0 {
+		if bal.Cmp(tier.HoldingWei.Int) < 0 {
 			return tier, fmt.Sprintf("the wallet holds %s of the token %s, below the tier's threshold of %s", bal, *tier.HoldingToken, tier.HoldingWei), nil
 		}
 	}
@@ -401,7 +401,7 @@ func (j *Jobs) settle(ctx context.Context, p store.Payment, r *types.Receipt, su
 func (j *Jobs) recordMint(ctx context.Context, p store.Payment, m chain.Minted, sum *PaymentsSummary) error {
 	next := time.Now().Add(j.cfg.DistPeriod)
 	_, _, err := j.store.RecordMint(ctx, p.ID, store.NewNode{
-		ChainNodeID: m.ID, Tier: int(m.Tier), Owner: hexLower(m.Owner), PriceWei: p.ValueWei,
+		ChainNodeID: m.ID, Tier: int(m.Tier), Owner: hexLower(m.Owner), PriceWei: p.ValueWei.Int,
 		MintTx: hexLower(m.TxHash), NextCreditAt: &next,
 	})
 	if err != nil {

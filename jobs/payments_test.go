@@ -56,11 +56,11 @@ func (e *env) checkNodes(wallet common.Address, want int) []store.Node {
 		e.t.Fatalf("%s: %d nodes in the ledger, %d on chain, want %d", wallet, len(nodes), len(onChain), want)
 	}
 	for _, n := range nodes {
-		info, err := e.c.NodeInfo(e.t.Context(), n.ChainNodeID)
+		info, err := e.c.NodeInfo(e.t.Context(), n.ChainNodeID.Int)
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		if info.Owner != wallet || int(info.Tier) != n.Tier || info.Balance.Cmp(n.BalanceWei) != 0 {
+		if info.Owner != wallet || int(info.Tier) != n.Tier || info.Balance.Cmp(n.BalanceWei.Int) != 0 {
 			e.t.Fatalf("node %s: chain %+v, ledger %+v", n.ChainNodeID, info, n)
 		}
 	}
@@ -353,17 +353,13 @@ func TestRevertedWithdrawIsRecordedAsFailed(t *testing.T) {
 	if sum := mustPass(t, e.j); sum.Failed != 1 {
 		t.Fatalf("summary %+v", sum)
 	}
-	n, err := db.Node(t.Context(), big.NewInt(1))
+	n, err := db.Node(t.Context(), big.NewInt(1), 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := db.Withdrawals(t.Context(), n.ID, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ws) != 1 || *ws[0].Status != "failed" || *ws[0].TxHash != strings.ToLower(r.TxHash.Hex()) ||
+	if ws := n.Withdrawals; len(ws) != 1 || *ws[0].Status != "failed" || *ws[0].TxHash != strings.ToLower(r.TxHash.Hex()) ||
 		ws[0].AmountWei.Int64() != 5 || *ws[0].ToAddress != strings.ToLower(e.buyer(0).Hex()) {
-		t.Fatalf("withdrawals %+v", ws)
+		t.Fatalf("withdrawals %+v", n.Withdrawals)
 	}
 	if n.BalanceWei.Sign() != 0 {
 		t.Fatalf("a failed withdrawal changed the balance: %s", n.BalanceWei)

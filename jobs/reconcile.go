@@ -124,7 +124,7 @@ func (j *Jobs) recordFound(ctx context.Context, m chain.Minted) (found bool, err
 	case err != nil:
 		return false, err
 	}
-	n.PriceWei = p.ValueWei
+	n.PriceWei = p.ValueWei.Int
 	_, created, err := j.store.RecordMint(ctx, p.ID, n)
 	return created, err
 }

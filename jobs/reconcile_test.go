@@ -84,11 +84,11 @@ func TestReconcileRecordsWithdrawals(t *testing.T) {
 	if n.CumulativeWei.Int64() != 1000 || n.WithdrawnWei.Int64() != 500 || n.BalanceWei.Int64() != 500 {
 		t.Fatalf("node %+v", n)
 	}
-	ws, err := db.Withdrawals(t.Context(), n.ID, 10)
-	if err != nil || len(ws) != 2 {
-		t.Fatalf("withdrawals %+v, %v", ws, err)
+	d, err := db.Node(t.Context(), n.ChainNodeID.Int, 10)
+	if err != nil || len(d.Withdrawals) != 2 {
+		t.Fatalf("withdrawals %+v, %v", d.Withdrawals, err)
 	}
-	for _, w := range ws {
+	for _, w := range d.Withdrawals {
 		if *w.Status != "sent" || *w.ToAddress != strings.ToLower(to.Hex()) || w.ConfirmedAt == nil ||
 			(*w.TxHash != strings.ToLower(hashes[0].Hex()) && *w.TxHash != strings.ToLower(hashes[1].Hex())) {
 			t.Fatalf("withdrawal %+v", w)
@@ -120,7 +120,7 @@ func TestReconcileLeavesNodesOfAnUnsettledBatch(t *testing.T) {
 	if sum := mustReconcile(t, e.j); sum.Withdrawals != 1 || sum.Synced != 0 {
 		t.Fatalf("summary %+v: the node of an unsettled batch must be left to the credit pass", sum)
 	}
-	after, err := db.Node(t.Context(), n.ChainNodeID)
+	after, err := db.NodeByChainID(t.Context(), n.ChainNodeID.Int)
 	if err != nil || after.CumulativeWei.Sign() != 0 {
 		t.Fatalf("node %+v, %v", after, err)
 	}

@@ -9,10 +9,10 @@ import (
 
 // SignInNonce is a sign-in challenge: the message to sign is built from it.
 type SignInNonce struct {
-	Nonce     string
-	Address   *string // lower case; nil when the client did not say which account signs
-	IssuedAt  time.Time
-	ExpiresAt time.Time
+	Nonce     string    `db:"nonce"`
+	Address   *string   `db:"address"` // lower case; nil when the client did not say which account signs
+	IssuedAt  time.Time `db:"issued_at"`
+	ExpiresAt time.Time `db:"expires_at"`
 }
 
 // PutNonce records a fresh nonce, and forgets nonces that lapsed a day ago.
@@ -29,11 +29,11 @@ func (s *Store) PutNonce(ctx context.Context, n SignInNonce) (err error) {
 // same nonce cannot both get it; ErrNotFound when it is unknown, used or lapsed.
 func (s *Store) BurnNonce(ctx context.Context, nonce string) (_ SignInNonce, err error) {
 	defer wrap(&err, "BurnNonce")
-	n := SignInNonce{Nonce: nonce}
-	err = s.db.QueryRowContext(ctx, `
+	var n SignInNonce
+	err = s.db.GetContext(ctx, &n, `
 		UPDATE auth_nonces SET used_at = now()
 		WHERE nonce = $1 AND used_at IS NULL AND expires_at > now()
-		RETURNING address, issued_at, expires_at`, nonce).Scan(&n.Address, &n.IssuedAt, &n.ExpiresAt)
+		RETURNING nonce, address, issued_at, expires_at`, nonce)
 	if errors.Is(err, sql.ErrNoRows) {
 		return SignInNonce{}, ErrNotFound
 	}
@@ -53,7 +53,7 @@ func (s *Store) SignOut(ctx context.Context, address string) (err error) {
 func (s *Store) SignedOutAt(ctx context.Context, address string) (_ *time.Time, err error) {
 	defer wrap(&err, "SignedOutAt")
 	var at time.Time
-	err = s.db.QueryRowContext(ctx, `SELECT signed_out_at FROM wallet_signouts WHERE address = $1`, address).Scan(&at)
+	err = s.db.GetContext(ctx, &at, `SELECT signed_out_at FROM wallet_signouts WHERE address = $1`, address)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

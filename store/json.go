@@ -2,18 +2,21 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"math/big"
 )
 
 // The public API's busiest read routes are answered with JSON that PostgreSQL builds: one value
 // comes back instead of rows to decode into big numbers and times and encode again, which
-// measured several times the CPU of the query itself (bench/README.md). The shapes are those of
-// handlers/json.go and web/openapi.json: wei as decimal strings, times ISO 8601 UTC with
-// milliseconds (api_time, migrations/0005); handlers.TestNodeJSONFromSQLIsTheGoShape and the
-// web tests, which check every answer against the OpenAPI document, hold them to it.
+// measured several times the CPU of the query itself (bench/README.md). PostgreSQL is the only
+// place that writes a node as JSON: the shapes are those of web/openapi.json (wei as decimal
+// strings, times ISO 8601 UTC with milliseconds: api_time, migrations/0005), which the web tests
+// check every answer against. The pages that show the same things decode the same documents
+// into Node and NodeDetail, whose json names follow them (TestNodeDocumentsAreTheRows).
 
-// nodeJSON is a node row n as the API shows it in lists.
+// nodeJSON is a node row n as the API shows it in lists (the Node schema).
 const nodeJSON = `'id', n.id, 'chainNodeId', n.chain_node_id::text, 'tier', n.tier::text,
 	'balanceWei', n.balance_wei::text, 'cumulativeWei', n.cumulative_wei::text,
 	'withdrawnWei', n.withdrawn_wei::text, 'mintTx', n.mint_tx, 'status', n.status,
@@ -30,17 +33,55 @@ const nodesByOwnerJSONSQL = `
 	FROM nodes n
 	WHERE n.owner = $1`
 
+// NodeByChainIDJSON is the node with chain node id id as the API lists nodes: the answer of
+// POST /api/nodes/sync. ErrNotFound when the ledger has none.
+func (s *Store) NodeByChainIDJSON(ctx context.Context, id *big.Int) (_ json.RawMessage, err error) {
+	defer wrap(&err, "NodeByChainIDJSON")
+	return queryJSON(ctx, s, nodeByChainIDJSONSQL, Uint256{id})
+}
+
+const nodeByChainIDJSONSQL = `
+	SELECT json_build_object(` + nodeJSON + `)
+	FROM nodes n
+	WHERE n.chain_node_id = $1::numeric`
+
 // NodeJSON is the node of id (its chain node id or, failing that, its ledger row id) with its
 // latest limit credits from confirmed rounds and withdrawals, as the JSON object of
 // GET /api/node/{id}, in one round trip. ErrNotFound when there is no such node.
 func (s *Store) NodeJSON(ctx context.Context, id *big.Int, limit int) (_ json.RawMessage, err error) {
 	defer wrap(&err, "NodeJSON")
-	var rowID *int64 // a ledger row id is a bigint; a larger id can only be a chain node id
+	return queryJSON(ctx, s, nodeJSONSQL, nodeArgs(id, limit)...)
+}
+
+// NodeDetail is a node with its latest credits and withdrawals, newest first.
+type NodeDetail struct {
+	Node
+	Credits     []Credit     `json:"credits"`
+	Withdrawals []Withdrawal `json:"withdrawals"`
+}
+
+// Node is NodeJSON's document decoded, for the node's page: the page and the API read the node
+// with one query and one lookup rule. The page is not the hot path; decoding costs it little.
+func (s *Store) Node(ctx context.Context, id *big.Int, limit int) (_ NodeDetail, err error) {
+	defer wrap(&err, "Node")
+	doc, err := queryJSON(ctx, s, nodeJSONSQL, nodeArgs(id, limit)...)
+	if err != nil {
+		return NodeDetail{}, err
+	}
+	var n NodeDetail
+	err = json.Unmarshal(doc, &n)
+	return n, err
+}
+
+// nodeArgs are nodeJSONSQL's arguments. A ledger row id is a bigint, so a larger id can only be
+// a chain node id: its row id is NULL.
+func nodeArgs(id *big.Int, limit int) []any {
+	var rowID *int64
 	if id.IsInt64() {
 		v := id.Int64()
 		rowID = &v
 	}
-	return queryJSON(ctx, s, nodeJSONSQL, id.String(), rowID, limit)
+	return []any{Uint256{id}, rowID, limit}
 }
 
 const nodeJSONSQL = `
@@ -98,20 +139,14 @@ const distributionsJSONSQL = `
 
 // queryJSON runs a prepared query whose one row holds one JSON value; ErrNotFound for no row.
 func queryJSON(ctx context.Context, s *Store, query string, args ...any) (json.RawMessage, error) {
-	rows, err := prepared{s}.QueryContext(ctx, query, args...)
+	st, err := s.prepared(ctx, query)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+	var doc []byte
+	err = st.GetContext(ctx, &doc, args...)
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
-	var doc []byte
-	if err := rows.Scan(&doc); err != nil {
-		return nil, err
-	}
-	return doc, rows.Close()
+	return doc, err
 }

@@ -15,45 +15,37 @@ import (
 // rejection. Status: pending (seen, not yet checked), minting (its mint transaction is signed
 // and stored), minted, rejected (Reason says why; the operator refunds it).
 type Payment struct {
-	ID          int64
-	TxHash      string
-	CallIndex   int
-	PaymentRef  string // what the contract is told: one payment can never mint twice
-	From        string
-	ValueWei    *big.Int
-	BlockNumber int64
-	BlockHash   string
-	Status      string
-	Reason      *string
-	Tier        *int
-	MintTx      *string
-	MintNonce   *int64
-	MintRaw     []byte
-	CreatedAt   time.Time
+	ID          int64     `db:"id"`
+	TxHash      string    `db:"tx_hash"`
+	CallIndex   int       `db:"call_index"`
+	PaymentRef  string    `db:"payment_ref"` // what the contract is told: one payment can never mint twice
+	From        string    `db:"from_address"`
+	ValueWei    Uint256   `db:"value_wei"`
+	BlockNumber int64     `db:"block_number"`
+	BlockHash   string    `db:"block_hash"`
+	Status      string    `db:"status"`
+	Reason      *string   `db:"reason"`
+	Tier        *int      `db:"tier"`
+	MintTx      *string   `db:"mint_tx"`
+	MintNonce   *int64    `db:"mint_nonce"`
+	MintRaw     []byte    `db:"mint_raw"`
+	CreatedAt   time.Time `db:"created_at"`
 }
 
 const paymentColumns = `id, tx_hash, call_index, payment_ref, from_address, value_wei, block_number,
 	block_hash, status, reason, tier, mint_tx, mint_nonce, mint_raw, created_at`
 
-func scanPayment(row scanner) (Payment, error) {
-	var p Payment
-	err := row.Scan(&p.ID, &p.TxHash, &p.CallIndex, &p.PaymentRef, &p.From, num(&p.ValueWei), &p.BlockNumber,
-		&p.BlockHash, &p.Status, &p.Reason, &p.Tier, &p.MintTx, &p.MintNonce, &p.MintRaw, &p.CreatedAt)
-	return p, err
-}
-
 // Cursor is how far a chain scanner has read: the last block it read and that block's hash.
 type Cursor struct {
-	Number int64
-	Hash   string
+	Number int64  `db:"block_number"`
+	Hash   string `db:"block_hash"`
 }
 
 // Cursor returns the scanner's cursor; ErrNotFound before its first block.
 func (s *Store) Cursor(ctx context.Context, name string) (_ Cursor, err error) {
 	defer wrap(&err, "Cursor")
 	var c Cursor
-	err = s.db.QueryRowContext(ctx, `SELECT block_number, block_hash FROM chain_cursors WHERE name = $1`, name).
-		Scan(&c.Number, &c.Hash)
+	err = s.db.GetContext(ctx, &c, `SELECT block_number, block_hash FROM chain_cursors WHERE name = $1`, name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Cursor{}, ErrNotFound
 	}
@@ -65,7 +57,7 @@ func (s *Store) Cursor(ctx context.Context, name string) (_ Cursor, err error) {
 func (s *Store) ScannedHash(ctx context.Context, number int64) (_ string, err error) {
 	defer wrap(&err, "ScannedHash")
 	var hash string
-	err = s.db.QueryRowContext(ctx, `SELECT hash FROM scanned_blocks WHERE number = $1`, number).Scan(&hash)
+	err = s.db.GetContext(ctx, &hash, `SELECT hash FROM scanned_blocks WHERE number = $1`, number)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", ErrNotFound
 	}
@@ -136,7 +128,7 @@ func (s *Store) RecordScan(ctx context.Context, name string, blocks []ScannedBlo
 			INSERT INTO withdrawals (node_id, amount_wei, to_address, tx_hash, status, created_at)
 			SELECT id, $2, $3, $4, 'failed', $5 FROM nodes WHERE chain_node_id = $1::numeric
 			ON CONFLICT (tx_hash) WHERE log_index IS NULL DO NOTHING`,
-			w.ChainNodeID.String(), w.AmountWei.String(), w.To, w.TxHash, w.At); err != nil {
+			Uint256{w.ChainNodeID}, Uint256{w.AmountWei}, w.To, w.TxHash, w.At); err != nil {
 			return err
 		}
 	}
@@ -193,8 +185,10 @@ func (s *Store) Rewind(ctx context.Context, name string, number int64, hash stri
 // PaymentsByStatus returns the payments in status, oldest first (by block, then id).
 func (s *Store) PaymentsByStatus(ctx context.Context, status string) (_ []Payment, err error) {
 	defer wrap(&err, "PaymentsByStatus")
-	return selectAll(ctx, s.db, scanPayment, `
+	var ps []Payment
+	err = s.db.SelectContext(ctx, &ps, `
 		SELECT `+paymentColumns+` FROM payments WHERE status = $1 ORDER BY block_number, id`, status)
+	return ps, err
 }
 
 // RejectPayment records why a payment does not become a node.
@@ -249,27 +243,35 @@ func (s *Store) RecordMint(ctx context.Context, paymentID int64, n NewNode) (_ N
 // payments minting), and in all (payments minting only: the chain counts the nodes).
 func (s *Store) WalletHoldings(ctx context.Context, owner string, tier int) (ofTier, minting int, err error) {
 	defer wrap(&err, "WalletHoldings")
-	err = s.db.QueryRowContext(ctx, `
+	var h struct {
+		OfTier  int `db:"of_tier"`
+		Minting int `db:"minting"`
+	}
+	err = s.db.GetContext(ctx, &h, `
 		SELECT
 			(SELECT count(*) FROM nodes WHERE owner = $1 AND tier = $2)
-			+ (SELECT count(*) FROM payments WHERE from_address = $1 AND tier = $2 AND status = 'minting'),
-			(SELECT count(*) FROM payments WHERE from_address = $1 AND status = 'minting')`,
-		owner, tier).Scan(&ofTier, &minting)
-	return ofTier, minting, err
+			+ (SELECT count(*) FROM payments WHERE from_address = $1 AND tier = $2 AND status = 'minting') AS of_tier,
+			(SELECT count(*) FROM payments WHERE from_address = $1 AND status = 'minting') AS minting`,
+		owner, tier)
+	return h.OfTier, h.Minting, err
 }
 
 // Refunds returns the rejected payments, newest first: what the operator owes back.
 func (s *Store) Refunds(ctx context.Context, limit int) (_ []Payment, err error) {
 	defer wrap(&err, "Refunds")
-	return selectAll(ctx, s.db, scanPayment, `
+	var ps []Payment
+	err = s.db.SelectContext(ctx, &ps, `
 		SELECT `+paymentColumns+` FROM payments WHERE status = 'rejected'
 		ORDER BY block_number DESC, id DESC LIMIT $1`, limit)
+	return ps, err
 }
 
 // MintedSince returns the minted payments of blocks from `from` on, oldest first.
 func (s *Store) MintedSince(ctx context.Context, from int64) (_ []Payment, err error) {
 	defer wrap(&err, "MintedSince")
-	return selectAll(ctx, s.db, scanPayment, `
+	var ps []Payment
+	err = s.db.SelectContext(ctx, &ps, `
 		SELECT `+paymentColumns+` FROM payments WHERE status = 'minted' AND block_number >= $1
 		ORDER BY block_number, id`, from)
+	return ps, err
 }

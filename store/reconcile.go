@@ -11,7 +11,8 @@ import (
 // PaymentByRef returns the payment the contract knows by paymentRef; ErrNotFound for none.
 func (s *Store) PaymentByRef(ctx context.Context, paymentRef string) (_ Payment, err error) {
 	defer wrap(&err, "PaymentByRef")
-	p, err := scanPayment(s.db.QueryRowContext(ctx, `SELECT `+paymentColumns+` FROM payments WHERE payment_ref = $1`, paymentRef))
+	var p Payment
+	err = s.db.GetContext(ctx, &p, `SELECT `+paymentColumns+` FROM payments WHERE payment_ref = $1`, paymentRef)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Payment{}, ErrNotFound
 	}
@@ -36,7 +37,7 @@ func (s *Store) RecordWithdrawal(ctx context.Context, w ChainWithdrawal) (create
 		INSERT INTO withdrawals (node_id, amount_wei, to_address, tx_hash, log_index, status, created_at, confirmed_at)
 		SELECT id, $2, $3, $4, $5, 'sent', $6, $6 FROM nodes WHERE chain_node_id = $1::numeric
 		ON CONFLICT (tx_hash, log_index) DO NOTHING`,
-		w.ChainNodeID.String(), w.AmountWei.String(), w.To, w.TxHash, int64(w.LogIndex), w.At)
+		Uint256{w.ChainNodeID}, Uint256{w.AmountWei}, w.To, w.TxHash, int64(w.LogIndex), w.At)
 	if err != nil {
 		return false, err
 	}
@@ -65,7 +66,7 @@ func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err er
 			AND NOT EXISTS (
 				SELECT 1 FROM credits c JOIN credit_batches b ON b.id = c.batch_id
 				WHERE c.node_id = nodes.id AND b.status <> 'confirmed')`,
-		n.ChainNodeID.String(), n.Owner, n.BalanceWei.String(), n.CumulativeWei.String(), n.WithdrawnWei.String())
+		Uint256{n.ChainNodeID}, n.Owner, Uint256{n.BalanceWei}, Uint256{n.CumulativeWei}, Uint256{n.WithdrawnWei})
 	if err != nil {
 		return false, err
 	}
@@ -77,6 +78,8 @@ func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err er
 // sweep over every node.
 func (s *Store) NodesFrom(ctx context.Context, after int64, limit int) (_ []Node, err error) {
 	defer wrap(&err, "NodesFrom")
-	return selectAll(ctx, s.db, scanNode, `
+	var nodes []Node
+	err = s.db.SelectContext(ctx, &nodes, `
 		SELECT `+nodeColumns+` FROM nodes WHERE id > $1 ORDER BY id LIMIT $2`, after, limit)
+	return nodes, err
 }

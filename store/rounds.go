@@ -22,9 +22,9 @@ var (
 
 // DueNode is a node due for credit, with the payout rate of its tier.
 type DueNode struct {
-	ID          int64
-	ChainNodeID *big.Int
-	PayoutBps   int64
+	ID          int64   `db:"id"`
+	ChainNodeID Uint256 `db:"chain_node_id"`
+	PayoutBps   int64   `db:"payout_bps"`
 }
 
 // NewRound is a round for StartRound to write.
@@ -39,37 +39,37 @@ type NewRound struct {
 
 // Round is a distribution round with its batches, as the credit pass works on it.
 type Round struct {
-	ID        int64
-	Mode      string
-	TotalWei  *big.Int
-	NodeCount int
-	Status    string // pending, then confirmed once every batch is
-	Batches   []CreditBatch
+	ID        int64         `db:"id"`
+	Mode      string        `db:"mode"`
+	TotalWei  Uint256       `db:"total_wei"`
+	NodeCount int           `db:"node_count"`
+	Status    string        `db:"status"` // pending, then confirmed once every batch is
+	Batches   []CreditBatch `db:"-"`
 }
 
 // CreditBatch is the part of a round credited by one transaction. Its id is the round id the
 // contract is given, which it accepts once.
 type CreditBatch struct {
-	ID             int64
-	DistributionID int64
-	BatchNo        int
-	TotalWei       *big.Int // the value its transaction carries
-	NodeCount      int
+	ID             int64   `db:"id"`
+	DistributionID int64   `db:"distribution_id"`
+	BatchNo        int     `db:"batch_no"`
+	TotalWei       Uint256 `db:"total_wei"` // the value its transaction carries
+	NodeCount      int     `db:"node_count"`
 	// Status is pending until the batch is credited on chain and in the ledger, then confirmed.
 	// A batch whose transaction reverted stays pending while a new one is signed: the reconciler
 	// leaves the nodes of pending batches alone, which a batch the chain may already have credited
 	// (by another transaction) needs.
-	Status string
-	TxHash *string
-	Nonce  *int64
-	Raw    []byte // the signed transaction, stored before it is sent
+	Status string  `db:"status"`
+	TxHash *string `db:"tx_hash"`
+	Nonce  *int64  `db:"nonce"`
+	Raw    []byte  `db:"raw"` // the signed transaction, stored before it is sent
 }
 
 // BatchCredit is one node's line in a credit batch.
 type BatchCredit struct {
-	NodeID      int64
-	ChainNodeID *big.Int
-	AmountWei   *big.Int
+	NodeID      int64   `db:"node_id"`
+	ChainNodeID Uint256 `db:"chain_node_id"`
+	AmountWei   Uint256 `db:"amount_wei"`
 }
 
 // StartRound writes, in one transaction, a pending round for the nodes due now: the distribution,
@@ -101,7 +101,7 @@ func startRound(ctx context.Context, tx *sqlx.Tx, r NewRound) (Round, error) {
 		return Round{}, err
 	}
 	var pending bool
-	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM distributions WHERE status = 'pending')`).Scan(&pending); err != nil {
+	if err := tx.GetContext(ctx, &pending, `SELECT EXISTS (SELECT 1 FROM distributions WHERE status = 'pending')`); err != nil {
 		return Round{}, err
 	}
 	if pending {
@@ -129,11 +129,11 @@ func startRound(ctx context.Context, tx *sqlx.Tx, r NewRound) (Round, error) {
 		total.Add(total, a)
 	}
 
-	round := Round{Mode: r.Mode, TotalWei: total, NodeCount: len(due), Status: "pending"}
-	if err := tx.QueryRowContext(ctx, `
+	round := Round{Mode: r.Mode, TotalWei: Uint256{total}, NodeCount: len(due), Status: "pending"}
+	if err := tx.GetContext(ctx, &round.ID, `
 		INSERT INTO distributions (total_wei, node_count, mode, funding_mode, status)
 		VALUES ($1, $2, $3, $4, 'pending')
-		RETURNING id`, total.String(), len(due), r.Mode, r.FundingMode).Scan(&round.ID); err != nil {
+		RETURNING id`, round.TotalWei, len(due), r.Mode, r.FundingMode); err != nil {
 		return Round{}, err
 	}
 
@@ -141,32 +141,26 @@ func startRound(ctx context.Context, tx *sqlx.Tx, r NewRound) (Round, error) {
 	var totals []string
 	for start, no := 0, 1; start < len(due); start, no = start+r.BatchSize, no+1 {
 		end := min(start+r.BatchSize, len(due))
-		b := CreditBatch{DistributionID: round.ID, BatchNo: no, TotalWei: new(big.Int), NodeCount: end - start, Status: "pending"}
+		b := CreditBatch{DistributionID: round.ID, BatchNo: no, TotalWei: Uint256{new(big.Int)}, NodeCount: end - start, Status: "pending"}
 		for _, a := range amounts[start:end] {
-			b.TotalWei.Add(b.TotalWei, a)
+			b.TotalWei.Add(b.TotalWei.Int, a)
 		}
 		round.Batches = append(round.Batches, b)
 		batchNos, totals, counts = append(batchNos, int64(no)), append(totals, b.TotalWei.String()), append(counts, int64(b.NodeCount))
 	}
 	// One statement for the batches and one for the credits: a round can credit a million nodes.
-	rows, err := tx.QueryContext(ctx, `
+	var written []struct {
+		ID      int64 `db:"id"`
+		BatchNo int   `db:"batch_no"`
+	}
+	if err := tx.SelectContext(ctx, &written, `
 		INSERT INTO credit_batches (distribution_id, batch_no, total_wei, node_count)
 		SELECT $1, * FROM unnest($2::int[], $3::numeric[], $4::int[])
-		RETURNING id, batch_no`, round.ID, pq.Array(batchNos), pq.Array(totals), pq.Array(counts))
-	if err != nil {
+		RETURNING id, batch_no`, round.ID, pq.Array(batchNos), pq.Array(totals), pq.Array(counts)); err != nil {
 		return Round{}, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var no int
-		if err := rows.Scan(&id, &no); err != nil {
-			return Round{}, err
-		}
-		round.Batches[no-1].ID = id
-	}
-	if err := rows.Err(); err != nil {
-		return Round{}, err
+	for _, b := range written {
+		round.Batches[b.BatchNo-1].ID = b.ID
 	}
 	nodeIDs := make([]int64, len(due))
 	amountText := make([]string, len(due))
@@ -186,40 +180,33 @@ func startRound(ctx context.Context, tx *sqlx.Tx, r NewRound) (Round, error) {
 
 // dueNodes reads the active nodes whose next credit is due, by id.
 func dueNodes(ctx context.Context, tx *sqlx.Tx) ([]DueNode, error) {
-	return selectAll(ctx, tx, func(row scanner) (DueNode, error) {
-		var n DueNode
-		err := row.Scan(&n.ID, num(&n.ChainNodeID), &n.PayoutBps)
-		return n, err
-	}, `
+	var due []DueNode
+	err := tx.SelectContext(ctx, &due, `
 		SELECT n.id, n.chain_node_id, t.payout_bps
 		FROM nodes n
 		JOIN tiers t ON t.id = n.tier
 		WHERE n.status = 'active' AND n.next_credit_at <= now()
 		ORDER BY n.id`)
+	return due, err
 }
 
 // PendingRound returns the oldest pending round with its batches; ErrNotFound when none is.
 func (s *Store) PendingRound(ctx context.Context) (_ Round, err error) {
 	defer wrap(&err, "PendingRound")
 	var r Round
-	err = s.db.QueryRowContext(ctx, `
+	err = s.db.GetContext(ctx, &r, `
 		SELECT id, mode, total_wei, node_count, status
 		FROM distributions
 		WHERE status = 'pending'
 		ORDER BY id
-		LIMIT 1`).Scan(&r.ID, &r.Mode, num(&r.TotalWei), &r.NodeCount, &r.Status)
+		LIMIT 1`)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Round{}, ErrNotFound
 	}
 	if err != nil {
 		return Round{}, err
 	}
-	r.Batches, err = selectAll(ctx, s.db, func(row scanner) (CreditBatch, error) {
-		var b CreditBatch
-		err := row.Scan(&b.ID, &b.DistributionID, &b.BatchNo, num(&b.TotalWei), &b.NodeCount, &b.Status,
-			&b.TxHash, &b.Nonce, &b.Raw)
-		return b, err
-	}, `
+	err = s.db.SelectContext(ctx, &r.Batches, `
 		SELECT id, distribution_id, batch_no, total_wei, node_count, status, tx_hash, nonce, raw
 		FROM credit_batches
 		WHERE distribution_id = $1
@@ -230,16 +217,14 @@ func (s *Store) PendingRound(ctx context.Context) (_ Round, err error) {
 // BatchCredits returns the credits of a batch, by node id: what its transaction credits.
 func (s *Store) BatchCredits(ctx context.Context, batchID int64) (_ []BatchCredit, err error) {
 	defer wrap(&err, "BatchCredits")
-	return selectAll(ctx, s.db, func(row scanner) (BatchCredit, error) {
-		var c BatchCredit
-		err := row.Scan(&c.NodeID, num(&c.ChainNodeID), num(&c.AmountWei))
-		return c, err
-	}, `
+	var credits []BatchCredit
+	err = s.db.SelectContext(ctx, &credits, `
 		SELECT c.node_id, n.chain_node_id, c.amount_wei
 		FROM credits c
 		JOIN nodes n ON n.id = c.node_id
 		WHERE c.batch_id = $1
 		ORDER BY c.node_id`, batchID)
+	return credits, err
 }
 
 // StoreBatchTx records the signed transaction of a batch, before it is sent, so that a pass that
@@ -294,14 +279,14 @@ func (s *Store) ConfirmBatch(ctx context.Context, batchID int64, txHash *string,
 func confirmBatch(ctx context.Context, tx *sqlx.Tx, batchID int64, txHash *string, period time.Duration) (BatchConfirmation, error) {
 	var c BatchConfirmation
 	var roundID int64
-	err := tx.QueryRowContext(ctx, `
+	err := tx.GetContext(ctx, &roundID, `
 		UPDATE credit_batches
 		SET status = 'confirmed', tx_hash = $2, confirmed_at = now()
 		WHERE id = $1 AND status = 'pending'
-		RETURNING distribution_id`, batchID, txHash).Scan(&roundID)
+		RETURNING distribution_id`, batchID, txHash)
 	if errors.Is(err, sql.ErrNoRows) {
 		var exists bool
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM credit_batches WHERE id = $1)`, batchID).Scan(&exists); err != nil {
+		if err := tx.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM credit_batches WHERE id = $1)`, batchID); err != nil {
 			return c, err
 		}
 		if !exists {

@@ -107,7 +107,7 @@ func TestRounds(t *testing.T) {
 				t.Fatalf("confirmation %d: %+v, err %v; want %+v", i, c, err, want)
 			}
 		}
-		n, err := db.Node(ctx, big.NewInt(1))
+		n, err := db.NodeByChainID(ctx, big.NewInt(1))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,21 +7,20 @@ import (
 
 // Schedule is what the ledger knows of the scheduler: its last tick and the nodes it credits.
 type Schedule struct {
-	LastTickAt     *time.Time // nil when it never ticked
-	DueNodes       int64      // nodes whose next credit is due now
-	ScheduledNodes int64      // nodes with a next credit time at all
+	LastTickAt     *time.Time `db:"last_tick_at"`    // nil when it never ticked
+	DueNodes       int64      `db:"due_nodes"`       // nodes whose next credit is due now
+	ScheduledNodes int64      `db:"scheduled_nodes"` // nodes with a next credit time at all
 }
 
 // Schedule reads the last tick and counts the due and scheduled nodes.
 func (s *Store) Schedule(ctx context.Context) (_ Schedule, err error) {
 	defer wrap(&err, "Schedule")
 	var sc Schedule
-	err = s.db.QueryRowContext(ctx, `
+	err = s.db.GetContext(ctx, &sc, `
 		SELECT
-			(SELECT max(started_at) FROM scheduler_ticks),
-			(SELECT count(*) FROM nodes WHERE next_credit_at <= now()),
-			(SELECT count(*) FROM nodes WHERE next_credit_at IS NOT NULL)`,
-	).Scan(&sc.LastTickAt, &sc.DueNodes, &sc.ScheduledNodes)
+			(SELECT max(started_at) FROM scheduler_ticks) AS last_tick_at,
+			(SELECT count(*) FROM nodes WHERE next_credit_at <= now()) AS due_nodes,
+			(SELECT count(*) FROM nodes WHERE next_credit_at IS NOT NULL) AS scheduled_nodes`)
 	return sc, err
 }
 
@@ -29,7 +28,7 @@ func (s *Store) Schedule(ctx context.Context) (_ Schedule, err error) {
 func (s *Store) StartTick(ctx context.Context) (_ int64, err error) {
 	defer wrap(&err, "StartTick")
 	var id int64
-	err = s.db.QueryRowContext(ctx, `INSERT INTO scheduler_ticks DEFAULT VALUES RETURNING id`).Scan(&id)
+	err = s.db.GetContext(ctx, &id, `INSERT INTO scheduler_ticks DEFAULT VALUES RETURNING id`)
 	return id, err
 }
 

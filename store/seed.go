@@ -161,7 +161,7 @@ func (s *Store) Seed(ctx context.Context, sz SeedSize, done func(step string, to
 	}
 	defer tx.Rollback()
 	var full bool
-	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM nodes)`).Scan(&full); err != nil {
+	if err := tx.GetContext(ctx, &full, `SELECT EXISTS (SELECT 1 FROM nodes)`); err != nil {
 		return err
 	}
 	if full {

@@ -12,7 +12,7 @@ const mintingHeld = "minting_held"
 // MintingHeld reports whether the operator holds minting.
 func (s *Store) MintingHeld(ctx context.Context) (held bool, err error) {
 	defer wrap(&err, "MintingHeld")
-	err = s.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE name = $1`, mintingHeld).Scan(&held)
+	err = s.db.GetContext(ctx, &held, `SELECT value FROM settings WHERE name = $1`, mintingHeld)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"net"
 	"net/url"
 	"strings"
@@ -30,7 +29,7 @@ var (
 // Store is the ledger database.
 type Store struct {
 	db    *sqlx.DB
-	stmts sync.Map // query text → *sql.Stmt, see prepared
+	stmts sync.Map // query text → *sqlx.Stmt, see prepared
 }
 
 // connectTimeout bounds how long a request waits for a connection to a dead database; without it
@@ -114,77 +113,21 @@ func unavailable(err error) bool {
 	return false
 }
 
-// num scans a numeric column into a *big.Int (NULL leaves it nil).
-func num(dst **big.Int) sql.Scanner { return numeric{dst} }
-
-type numeric struct{ dst **big.Int }
-
-func (n numeric) Scan(src any) error {
-	var text string
-	switch v := src.(type) {
-	case nil:
-		*n.dst = nil
-		return nil
-	case int64:
-		*n.dst = big.NewInt(v)
-		return nil
-	case []byte:
-		text = string(v)
-	case string:
-		text = v
-	default:
-		return fmt.Errorf("scan numeric: unexpected %T", src)
+// prepared returns query as a statement prepared for the public read routes: PostgreSQL parses
+// and plans it once per connection, and every run is one round trip instead of two.
+// database/sql prepares it again on each connection it meets, including after the database
+// restarts.
+func (s *Store) prepared(ctx context.Context, query string) (*sqlx.Stmt, error) {
+	if st, ok := s.stmts.Load(query); ok {
+		return st.(*sqlx.Stmt), nil
 	}
-	x, ok := new(big.Int).SetString(text, 10)
-	if !ok {
-		return fmt.Errorf("scan numeric: %q is not a whole number", text)
-	}
-	*n.dst = x
-	return nil
-}
-
-// scanner is a *sql.Row or *sql.Rows.
-type scanner interface{ Scan(dest ...any) error }
-
-// queryer is a pool, a transaction or the prepared statements.
-type queryer interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
-// prepared runs the queries of the public read routes as prepared statements: PostgreSQL parses
-// and plans each once per connection, and every run is one round trip instead of two. database/sql
-// prepares a statement again on each connection it meets, including after the database restarts.
-type prepared struct{ s *Store }
-
-func (p prepared) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	st, ok := p.s.stmts.Load(query)
-	if !ok {
-		stmt, err := p.s.db.PrepareContext(ctx, query)
-		if err != nil {
-			return nil, err
-		}
-		var loaded bool
-		if st, loaded = p.s.stmts.LoadOrStore(query, stmt); loaded {
-			stmt.Close()
-		}
-	}
-	return st.(*sql.Stmt).QueryContext(ctx, args...)
-}
-
-// selectAll runs query and scans every row with scan.
-func selectAll[T any](ctx context.Context, db queryer, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := db.QueryContext(ctx, query, args...)
+	st, err := s.db.PreparexContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []T{}
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
+	if first, loaded := s.stmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		return first.(*sqlx.Stmt), nil
 	}
-	return out, rows.Err()
+	return st, nil
 }

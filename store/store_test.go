@@ -1,7 +1,9 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math/big"
 	"os"
@@ -120,7 +122,7 @@ func TestNodeLookup(t *testing.T) {
 		{"chain id 2^256-1", max, row3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			n, err := db.Node(ctx, tc.id)
+			n, err := db.Node(ctx, tc.id, 50)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,18 +132,141 @@ func TestNodeLookup(t *testing.T) {
 		})
 	}
 	t.Run("uint256 survives the round trip", func(t *testing.T) {
-		n, err := db.Node(ctx, max)
+		n, err := db.Node(ctx, max, 50)
 		if err != nil || n.ChainNodeID.Cmp(max) != 0 {
 			t.Fatalf("got %v, %v", n.ChainNodeID, err)
 		}
 	})
 	t.Run("no such node", func(t *testing.T) {
-		_, err := db.Node(ctx, big.NewInt(999))
+		_, err := db.Node(ctx, big.NewInt(999), 50)
 		if !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("got %v, want ErrNotFound", err)
 		}
+		if _, err := db.NodeJSON(ctx, big.NewInt(999), 50); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("NodeJSON: got %v, want ErrNotFound", err)
+		}
 	})
 }
+
+// TestNodeDocumentsAreTheRows holds the node documents PostgreSQL builds for the API to the
+// rows they come from, through the json names of Node, Credit and Withdrawal that the pages
+// decode them with: every field, to the last wei and the millisecond (the API's precision).
+func TestNodeDocumentsAreTheRows(t *testing.T) {
+	storetest.Reset(t, db)
+	ctx := context.Background()
+	owner := "0x00000000000000000000000000000000000000aa"
+	max := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+	t1 := time.Date(2026, 1, 2, 3, 4, 5, 678_901_000, time.FixedZone("x", 3600))
+	t2 := time.Date(2025, 12, 31, 23, 59, 59, 999_999_000, time.UTC)
+	storetest.Node(t, db, max.String(), owner, t1)
+	row := storetest.Node(t, db, "7", owner, t2)
+	if _, err := db.DB().Exec(`UPDATE nodes SET balance_wei = 12345678901234567890123, cumulative_wei = 99999999999999999999999,
+		withdrawn_wei = 1, price_wei = 0, status = 'unconfirmed' WHERE id = $1`, row); err != nil {
+		t.Fatal(err)
+	}
+	round := storetest.Distribution(t, db, "60", "confirmed", t1, &t1)
+	credit := storetest.Credit(t, db, round, row, "60", t1)
+	sent := storetest.Withdrawal(t, db, row, "1", "0x00000000000000000000000000000000000000cc", t2)
+	var failed int64 // a withdrawal with every nullable column null
+	if err := db.DB().Get(&failed, `INSERT INTO withdrawals (node_id, amount_wei, created_at) VALUES ($1, 5, $2) RETURNING id`,
+		row, t1); err != nil {
+		t.Fatal(err)
+	}
+
+	// apiNode is a node row as the API's documents carry it.
+	apiNode := func(n store.Node) store.Node {
+		n.CreatedAt = n.CreatedAt.UTC().Truncate(time.Millisecond)
+		return n
+	}
+	same := func(t *testing.T, what string, got, want any) {
+		t.Helper()
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		if string(g) != string(w) {
+			t.Errorf("%s:\ndecoded %s\nrows    %s", what, g, w)
+		}
+	}
+
+	t.Run("the list of GET /api/nodes/{address}", func(t *testing.T) {
+		rows, err := db.NodesByOwner(ctx, owner)
+		if err != nil || len(rows) != 2 {
+			t.Fatalf("%d rows, %v", len(rows), err)
+		}
+		doc, err := db.NodesByOwnerJSON(ctx, owner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var decoded []store.Node
+		decodeStrict(t, doc, &decoded)
+		for i := range rows {
+			rows[i] = apiNode(rows[i])
+			rows[i].Owner, rows[i].PriceWei = "", store.Uint256{} // only the node's own document has them
+		}
+		same(t, "nodes", decoded, rows)
+	})
+
+	t.Run("the node of GET /api/node/{id}", func(t *testing.T) {
+		want, err := db.NodeByChainID(ctx, big.NewInt(7))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := db.Node(ctx, big.NewInt(7), 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(t, "node", n.Node, apiNode(want))
+		doc, err := db.NodeJSON(ctx, big.NewInt(7), 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var strict store.NodeDetail
+		decodeStrict(t, doc, &strict)
+		var hash string
+		if err := db.DB().Get(&hash, `SELECT tx_hash FROM withdrawals WHERE id = $1`, sent); err != nil {
+			t.Fatal(err)
+		}
+		to, status := "0x00000000000000000000000000000000000000cc", "sent"
+		at1, at2 := t1.UTC().Truncate(time.Millisecond), t2.UTC().Truncate(time.Millisecond)
+		same(t, "credits", n.Credits, []store.Credit{{ID: credit, DistributionID: round, AmountWei: wei(60), CreatedAt: at1}})
+		same(t, "withdrawals", n.Withdrawals, []store.Withdrawal{
+			{ID: failed, AmountWei: wei(5), CumulativeSignedWei: wei(0), CreatedAt: at1},
+			{ID: sent, AmountWei: wei(1), CumulativeSignedWei: wei(0), ToAddress: &to, TxHash: &hash, Status: &status,
+				CreatedAt: at2, ConfirmedAt: &at2},
+		})
+	})
+
+	t.Run("the node of POST /api/nodes/sync", func(t *testing.T) {
+		doc, err := db.NodeByChainIDJSON(ctx, max)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n store.Node
+		decodeStrict(t, doc, &n)
+		want, err := db.NodeByChainID(ctx, max)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = apiNode(want)
+		want.Owner, want.PriceWei = "", store.Uint256{}
+		same(t, "node", n, want)
+		if _, err := db.NodeByChainIDJSON(ctx, big.NewInt(8)); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("no such node: %v", err)
+		}
+	})
+}
+
+// decodeStrict decodes doc into v and fails on a key v has no field for: a field added to the
+// SQL and not to the struct would never reach the pages.
+func decodeStrict(t *testing.T, doc []byte, v any) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("%v in %s", err, doc)
+	}
+}
+
+func wei(n int64) store.Uint256 { return store.Uint256{Int: big.NewInt(n)} }
 
 func TestUnavailableDatabase(t *testing.T) {
 	// Nothing listens on port 1: a refused connection is the database being unavailable.

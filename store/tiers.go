@@ -1,36 +1,28 @@
 package store
 
-import (
-	"context"
-	"math/big"
-)
+import "context"
 
 // Tier is a line of the operator's price list.
 type Tier struct {
-	ID           int
-	Label        string
-	PriceWei     *big.Int
-	MaxPerWallet int
-	HoldingWei   *big.Int
-	HoldingToken *string // nil when the tier has no holding threshold token
-	PayoutBps    int
-	OnSale       bool
+	ID           int     `db:"id"`
+	Label        string  `db:"label"`
+	PriceWei     Uint256 `db:"price_wei"`
+	MaxPerWallet int     `db:"max_per_wallet"`
+	HoldingWei   Uint256 `db:"holding_wei"`
+	HoldingToken *string `db:"holding_token"` // nil when the tier has no holding threshold token
+	PayoutBps    int     `db:"payout_bps"`
+	OnSale       bool    `db:"on_sale"`
 }
 
 // Tiers returns every tier, on sale or not, by id.
 func (s *Store) Tiers(ctx context.Context) (_ []Tier, err error) {
 	defer wrap(&err, "Tiers")
-	return selectAll(ctx, s.db, scanTier, `
+	var tiers []Tier
+	err = s.db.SelectContext(ctx, &tiers, `
 		SELECT id, label, price_wei, max_per_wallet, holding_wei, holding_token, payout_bps, on_sale
 		FROM tiers
 		ORDER BY id`)
-}
-
-func scanTier(row scanner) (Tier, error) {
-	var t Tier
-	err := row.Scan(&t.ID, &t.Label, num(&t.PriceWei), &t.MaxPerWallet, num(&t.HoldingWei),
-		&t.HoldingToken, &t.PayoutBps, &t.OnSale)
-	return t, err
+	return tiers, err
 }
 
 // PutTier creates the tier or replaces every field of it.
@@ -43,7 +35,7 @@ func (s *Store) PutTier(ctx context.Context, t Tier) (err error) {
 			label = excluded.label, price_wei = excluded.price_wei, max_per_wallet = excluded.max_per_wallet,
 			holding_wei = excluded.holding_wei, holding_token = excluded.holding_token,
 			payout_bps = excluded.payout_bps, on_sale = excluded.on_sale`,
-		t.ID, t.Label, t.PriceWei.String(), t.MaxPerWallet, t.HoldingWei.String(), t.HoldingToken, t.PayoutBps, t.OnSale)
+		t.ID, t.Label, t.PriceWei, t.MaxPerWallet, t.HoldingWei, t.HoldingToken, t.PayoutBps, t.OnSale)
 	return err
 }
 

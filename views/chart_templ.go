@@ -37,7 +37,7 @@ func chartBars(days []store.DayTotal) []chartBar {
 	top := new(big.Int)
 	for _, d := range days {
 		if d.TotalWei.Cmp(top) > 0 {
-			top.Set(d.TotalWei)
+			top.Set(d.TotalWei.Int)
 		}
 	}
 	slot := chartWidth / len(days)
@@ -47,7 +47,7 @@ func chartBars(days []store.DayTotal) []chartBar {
 		if top.Sign() > 0 {
 			// height = value / top * room, in integers
 			room := big.NewInt(chartHeight - chartLabel)
-			h = int(new(big.Int).Div(new(big.Int).Mul(d.TotalWei, room), top).Int64())
+			h = int(new(big.Int).Div(new(big.Int).Mul(d.TotalWei.Int, room), top).Int64())
 			if h == 0 && d.TotalWei.Sign() > 0 {
 				h = 1 // a day with anything shows
 			}

@@ -7,13 +7,23 @@ import (
 	"math/big"
 	"strings"
 	"time"
+
+	"nodeledger/store"
 )
 
 var weiPerETH = big.NewInt(1_000_000_000_000_000_000)
 
-// ETH writes wei as ether exactly, with integer arithmetic only: 1500000000000000000 is "1.5",
-// 1 is "0.000000000000000001". A nil amount, unknown, is "–".
-func ETH(wei *big.Int) string {
+// ETH writes wei, the ledger's (store.Uint256) or the chain's (*big.Int), as ether exactly, with
+// integer arithmetic only: 1500000000000000000 is "1.5", 1 is "0.000000000000000001". A nil
+// amount, unknown, is "–".
+func ETH[W store.Uint256 | *big.Int](amount W) string {
+	var wei *big.Int
+	switch a := any(amount).(type) {
+	case store.Uint256:
+		wei = a.Int
+	case *big.Int:
+		wei = a
+	}
 	if wei == nil {
 		return "–"
 	}

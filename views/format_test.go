@@ -4,6 +4,8 @@ import (
 	"math/big"
 	"testing"
 	"time"
+
+	"nodeledger/store"
 )
 
 func TestETH(t *testing.T) {
@@ -17,8 +19,11 @@ func TestETH(t *testing.T) {
 		if got := ETH(x); got != want {
 			t.Errorf("ETH(%s) = %s, want %s", wei, got, want)
 		}
+		if got := ETH(store.Uint256{Int: x}); got != want {
+			t.Errorf("ETH(store.Uint256 %s) = %s, want %s", wei, got, want)
+		}
 	}
-	if ETH(nil) != "–" {
+	if ETH((*big.Int)(nil)) != "–" || ETH(store.Uint256{}) != "–" {
 		t.Error("unknown amount")
 	}
 }

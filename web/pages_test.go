@@ -37,15 +37,16 @@ func text(doc *goquery.Document, testid string) string {
 func TestOverviewComponent(t *testing.T) {
 	usd := 3141.5
 	wei := func(s string) *big.Int { x, _ := new(big.Int).SetString(s, 10); return x }
+	ledgerWei := func(s string) store.Uint256 { return store.Uint256{Int: wei(s)} }
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	o := views.Overview{
-		Stats:    store.Stats{TotalNodes: 12, Operators: 3, TotalDistributedWei: wei("1500000000000000001"), Distributed24hWei: wei("0")},
+		Stats:    store.Stats{TotalNodes: 12, Operators: 3, TotalDistributedWei: ledgerWei("1500000000000000001"), Distributed24hWei: ledgerWei("0")},
 		Cover:    &views.Cover{Balance: wei("2000000000000000000"), Outstanding: wei("500000000000000000"), Covered: true, Paused: true},
 		Contract: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
 		USD:      &usd,
-		Tiers: []store.Tier{{ID: 1, Label: "Standard", PriceWei: wei("100000000000000000"), MaxPerWallet: 5, PayoutBps: 10000, OnSale: true},
-			{ID: 2, Label: "Pro", PriceWei: wei("1000000000000000000"), MaxPerWallet: 2, PayoutBps: 12500}},
-		Rounds: []store.Distribution{{ID: 7, TotalWei: wei("250000000000000000"), NodeCount: 4, Status: "confirmed", CreatedAt: now.Add(-3 * time.Hour)}},
+		Tiers: []store.Tier{{ID: 1, Label: "Standard", PriceWei: ledgerWei("100000000000000000"), MaxPerWallet: 5, PayoutBps: 10000, OnSale: true},
+			{ID: 2, Label: "Pro", PriceWei: ledgerWei("1000000000000000000"), MaxPerWallet: 2, PayoutBps: 12500}},
+		Rounds: []store.Distribution{{ID: 7, TotalWei: ledgerWei("250000000000000000"), NodeCount: 4, Status: "confirmed", CreatedAt: now.Add(-3 * time.Hour)}},
 		Now:    now,
 	}
 	var buf bytes.Buffer
