@@ -5,31 +5,41 @@ FUZZTIME  ?= 20s
 GETH_VERSION := v1.17.8
 GETH         := $(CURDIR)/.data/bin/geth-$(GETH_VERSION)
 # viem, for the test that signs in with a real wallet library; playwright-core for the browser
-# tests (they drive Debian's chromium, which .ci/run installs).
+# tests (they drive Debian's chromium).
 VIEM         := web/testdata/viem/node_modules/viem/package.json
 BROWSER      := web/testdata/browser/node_modules/playwright-core/package.json
 
 CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder SignerWallet
 
-.PHONY: run build test bench chaos soak lint vulncheck fuzz contracts generate static clean
+.PHONY: run build test bench chaos soak lint vulncheck fuzz contracts generate static clean setup-run setup-test
 
-run:
+# What run and test need from the machine, installed with apt when missing (.ci/setup says what,
+# one line each, and nothing when all is there): run, PostgreSQL's server binaries for its private
+# cluster (unless DATABASE_URL is set, or in .env); test, the same (unless TEST_DATABASE_URL is
+# set or a server answers on 127.0.0.1:5432), gcc, Node.js (20 or newer) with npm, and chromium.
+setup-run:
+	@.ci/setup run
+
+setup-test:
+	@.ci/setup test
+
+run: setup-run
 	$(GO) run .
 
 build:
 	$(GO) build -o nodeledger .
 
 # Tests need a PostgreSQL server: TEST_DATABASE_URL, or postgres@127.0.0.1:5432 with trust auth
-# (else each test package starts a private one), geth and the npm packages, which this target
-# installs, and chromium (Debian's package). Browser screenshots land in .data/artifacts/browser.
-test: $(GETH) $(VIEM) $(BROWSER)
+# (else each test package starts a private one), gcc, Node.js and chromium (setup-test), geth and
+# the npm packages, which this target installs. Browser screenshots land in .data/artifacts/browser.
+test: setup-test $(GETH) $(VIEM) $(BROWSER)
 	GETH=$(GETH) $(GO) test -race -count=1 ./...
 
-$(BROWSER): web/testdata/browser/package-lock.json
+$(BROWSER): web/testdata/browser/package-lock.json | setup-test
 	cd web/testdata/browser && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-$(VIEM): web/testdata/viem/package-lock.json
+$(VIEM): web/testdata/viem/package-lock.json | setup-test
 	cd web/testdata/viem && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 

@@ -22,7 +22,7 @@ import (
 	"nodeledger/store/storetest"
 )
 
-// chromiumPath is Debian's chromium, which .ci/run installs; CHROMIUM overrides it.
+// chromiumPath is Debian's chromium, which `make test` installs (.ci/setup); CHROMIUM overrides it.
 func chromiumPath(t *testing.T) string {
 	if p := os.Getenv("CHROMIUM"); p != "" {
 		return p
@@ -32,7 +32,7 @@ func chromiumPath(t *testing.T) string {
 			return p
 		}
 	}
-	t.Fatal("chromium not found: .ci/run installs Debian's chromium, or set CHROMIUM")
+	t.Fatal("chromium not found: `make test` installs Debian's chromium (.ci/setup), or set CHROMIUM")
 	return ""
 }
 
