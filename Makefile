@@ -9,6 +9,9 @@ GETH         := $(CURDIR)/.data/bin/geth-$(GETH_VERSION)
 VIEM         := web/testdata/viem/node_modules/viem/package.json
 BROWSER      := web/testdata/browser/node_modules/playwright-core/package.json
 
+# A Node.js that .ci/setup installs when the machine's is too old for the tests (Debian 12's).
+export PATH := $(CURDIR)/.data/node/bin:$(PATH)
+
 CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder SignerWallet
 
 .PHONY: run build test bench chaos soak lint vulncheck fuzz contracts generate static clean setup-run setup-test
