@@ -80,8 +80,8 @@ func (d *devEnv) banner(w io.Writer, cfg config, url string) {
 	line("  Accounts to import (10,000 ETH each; dev keys, never use them elsewhere):")
 	for i, a := range d.chain.Buyers {
 		holds := ""
-		if i < 3 {
-			holds = "  (holds the Pro tier's token)"
+		if i < devchain.TokenHolders {
+			holds = fmt.Sprintf("  (holds %d DHT, the Pro tier's token)", devchain.BuyerTokens)
 		}
 		line("    %s  key 0x%x%s", a.Address.Hex(), crypto.FromECDSA(a.Key), holds)
 	}

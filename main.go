@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"nodeledger/chain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
@@ -135,7 +137,7 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 	}
 
 	a.passes = jobs.New(db, ch, cfg.MinterKey, cfg.DistributorKey, cfg.Passes, log)
-	if cfg.Chain.PriceFeed != ([20]byte{}) {
+	if cfg.Chain.PriceFeed != (common.Address{}) {
 		cfg.Handlers.Price = ch
 	}
 	cfg.Web.Log = log

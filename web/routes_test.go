@@ -537,7 +537,8 @@ func TestCacheControl(t *testing.T) {
 func TestHeadWhereverGet(t *testing.T) {
 	storetest.Reset(t, db)
 	storetest.Node(t, db, "1", alice, t0)
-	srv := httptest.NewServer(newServer(t, handlers.Config{ChainID: 1, PaymentAddress: payTo, AdminKey: adminKey}).e)
+	s := newServer(t, handlers.Config{ChainID: 1, PaymentAddress: payTo, AdminKey: adminKey})
+	srv := httptest.NewServer(s.e)
 	defer srv.Close()
 	params := strings.NewReplacer(":id", "1", ":address", alice, ":hash", "0", ":name", "style.css")
 	send := func(method, path string) (*http.Response, []byte) {
@@ -553,7 +554,7 @@ func TestHeadWhereverGet(t *testing.T) {
 		return res, body
 	}
 	checked := 0
-	for _, r := range newServer(t, handlers.Config{}).e.Routes() {
+	for _, r := range s.e.Routes() {
 		if r.Method != http.MethodGet || strings.Contains(r.Path, "*") {
 			continue
 		}

@@ -66,7 +66,7 @@ func (c *Chain) deploy(ctx context.Context) error {
 	tokenContract := token.Instance(c.client, c.Token)
 	amount := new(big.Int).Mul(big.NewInt(BuyerTokens), big.NewInt(params.Ether)) // 18 decimals, like ether
 	txs = txs[:0]
-	for _, buyer := range c.Buyers[:tokenHolders] {
+	for _, buyer := range c.Buyers[:TokenHolders] {
 		owner.Nonce = new(big.Int).SetUint64(nonce)
 		tx, err := bind.Transact(tokenContract, owner, token.PackMint(buyer.Address, amount))
 		if err != nil {

@@ -61,8 +61,8 @@ const AccountBalanceETH = 10_000
 // starts with, so that both sides of a holding threshold can be tried without setup.
 const BuyerTokens = 1_000
 
-// tokenHolders is how many buyers, from FirstBuyerIndex on, get BuyerTokens.
-const tokenHolders = 3
+// TokenHolders is how many buyers, from FirstBuyerIndex on, get BuyerTokens.
+const TokenHolders = 3
 
 // Price feed parameters: a Chainlink-style ETH/USD aggregator with 8 decimals, at $3,000.
 const (

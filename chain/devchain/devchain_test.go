@@ -201,7 +201,7 @@ func TestChain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if i >= tokenHolders {
+			if i >= TokenHolders {
 				want = new(big.Int)
 			}
 			if bal.Cmp(want) != 0 {
