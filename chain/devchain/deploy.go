@@ -104,7 +104,7 @@ func (c *Chain) mineUntilIncluded(ctx context.Context, tx *types.Transaction) er
 		case time.Now().After(deadline):
 			return fmt.Errorf("transaction %s was not mined within %v", tx.Hash(), includeTimeout)
 		}
-		c.beacon.Commit()
+		c.Commit()
 		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -121,6 +121,7 @@ type Chain struct {
 	node    *node.Node
 	eth     *eth.Ethereum
 	beacon  *catalyst.SimulatedBeacon
+	sealMu  sync.Mutex // the simulated beacon's Commit and Fork are not safe to call concurrently
 	rpc     *rpc.Client
 	client  *ethclient.Client // over rpc, for the contract bindings
 	chainID *big.Int
@@ -313,7 +314,7 @@ func (c *Chain) mine(ctx context.Context) {
 		if pending == 0 && time.Since(last) < emptyBlockInterval {
 			continue
 		}
-		hash := c.beacon.Commit()
+		hash := c.Commit()
 		last = time.Now()
 		if pending > 0 {
 			c.log.Debug("dev chain: mined", "block", hash, "transactions", pending)
@@ -321,8 +322,13 @@ func (c *Chain) mine(ctx context.Context) {
 	}
 }
 
-// Commit seals a block with the executable transactions of the pool, and returns its hash.
-func (c *Chain) Commit() common.Hash { return c.beacon.Commit() }
+// Commit seals a block with the executable transactions of the pool, and returns its hash. Tests
+// call it while the miner runs, so every seal goes through here, one at a time.
+func (c *Chain) Commit() common.Hash {
+	c.sealMu.Lock()
+	defer c.sealMu.Unlock()
+	return c.beacon.Commit()
+}
 
 // Pending counts the executable transactions waiting in the pool: a transaction just sent may
 // take a moment to get there, and a block sealed before that leaves it out.
@@ -335,7 +341,10 @@ func (c *Chain) Pending() int {
 // that followed, as a reorg does. It returns once the transaction pool has caught up with the
 // new head, so that a transaction sent next is judged against it.
 func (c *Chain) Fork(parent common.Hash) error {
-	if err := c.beacon.Fork(parent); err != nil {
+	c.sealMu.Lock()
+	err := c.beacon.Fork(parent)
+	c.sealMu.Unlock()
+	if err != nil {
 		return err
 	}
 	return c.eth.TxPool().Sync()
