@@ -89,7 +89,7 @@ vulncheck:
 # which plain `go test` replays; copy what a long run finds from $(go env GOCACHE)/fuzz there.
 # Each execution is an HTTP request and a query, so Go's default 60 s spent minimising each new
 # input would stall a short run: 5 s is enough for these inputs.
-FUZZ_TARGETS := FuzzNodeRoute FuzzNodesRoute FuzzDistributionsLimit FuzzSignInBody FuzzSignInNonce FuzzSessionCookie FuzzSyncBody FuzzAdminTierBody
+FUZZ_TARGETS := FuzzNodeRoute FuzzNodesRoute FuzzDistributionsLimit FuzzSignInBody FuzzSignInNonce FuzzSessionCookie FuzzSyncBody FuzzAdminTierBody FuzzPaymentRoute FuzzPaymentsFrom
 fuzz:
 	for f in $(FUZZ_TARGETS); do $(GO) test ./web -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s || exit 1; done
 

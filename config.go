@@ -91,12 +91,17 @@ func loadConfig(getenv func(string) string) (config, error) {
 	chainID := s.chainID(dev)
 	payments := s.address("PAYMENT_ADDRESS", false)
 	proxies := s.prefixes("TRUSTED_PROXIES")
+	explorer, walletRPC := s.httpURL("EXPLORER_URL"), s.httpURL("WALLET_RPC_URL")
+	chainName := s.str("CHAIN_NAME", "")
 	if s.err != nil {
 		return config{}, s.err
 	}
 
 	cfg.Passes = passes
 	cfg.Handlers = handlers.Config{
+		ChainName:     chainName,
+		WalletRPC:     walletRPC,
+		Explorer:      explorer,
 		CronKey:       cronKey,
 		AdminKey:      adminKey,
 		PublicURL:     publicURL,
@@ -273,6 +278,19 @@ func (s *settings) publicURL(dev bool, listenAddr string) *url.URL {
 		return &url.URL{Scheme: "http", Host: listenAddr}
 	}
 	return &url.URL{Scheme: u.Scheme, Host: u.Host}
+}
+
+// httpURL reads an optional http(s) URL, such as a block explorer's; unset is "".
+func (s *settings) httpURL(name string) string {
+	v := s.getenv(name)
+	if v == "" {
+		return ""
+	}
+	if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		s.fail(name, "%q is not an http(s) URL", v)
+		return ""
+	}
+	return v
 }
 
 // sessionSecret reads SESSION_SECRET; in dev mode unset is nil (a random key per start).

@@ -44,6 +44,9 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 	if cfg.Handlers.PaymentAddress == "" {
 		cfg.setPaymentAddress(dc.Payments)
 	}
+	if cfg.Handlers.WalletRPC == "" {
+		cfg.Handlers.WalletRPC = dc.RPCURL() // wallets in the browser add the dev chain with it
+	}
 	if cfg.MinterKey == nil {
 		cfg.MinterKey = dc.Minter.Key
 	}

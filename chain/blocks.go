@@ -37,7 +37,7 @@ type Tx struct {
 const blocksPerBatch = 50
 
 // Blocks fetches blocks from..to inclusive in batched round trips (eth_getBlockByNumber), with
-// the transactions sent to any of the watched addresses and their receipts' status
+// the transactions sent to or from any of the watched addresses and their receipts' status
 // (eth_getTransactionReceipt, batched too). A payments wallet receives a few of a block's
 // transactions, so reading every receipt of every block would be mostly waste. Without watched
 // addresses a block comes without transactions: its number and hashes only.
@@ -136,7 +136,7 @@ func decodeBlock(raw json.RawMessage, watched []common.Address) (Block, error) {
 	}
 	out := Block{Number: uint64(b.Number), Hash: b.Hash, ParentHash: b.ParentHash, Time: uint64(b.Time)}
 	for _, t := range b.Txs {
-		if t.To != nil && slices.Contains(watched, *t.To) {
+		if t.To != nil && (slices.Contains(watched, *t.To) || slices.Contains(watched, t.From)) {
 			out.Txs = append(out.Txs, Tx{Hash: t.Hash, From: t.From, To: t.To, Value: t.Value.ToInt(), Input: t.Input})
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
 )
 
@@ -193,4 +194,49 @@ func (c *Client) ChainID(ctx context.Context) (*big.Int, error) {
 		return err
 	})
 	return id, err
+}
+
+// Transfer is a mined transaction, as a payment's tracker sees it.
+type Transfer struct {
+	From          common.Address
+	To            *common.Address // nil for a contract creation
+	Value         *big.Int
+	Block         uint64
+	Success       bool
+	Confirmations uint64 // its block and those on top of it, up to the head
+}
+
+// Transfer reads transaction hash, its receipt and the head in one round trip. ErrNotMined when
+// the chain has no receipt for it: unknown, or still waiting in a pool.
+func (c *Client) Transfer(ctx context.Context, hash common.Hash) (Transfer, error) {
+	var tx *struct {
+		From  common.Address  `json:"from"`
+		To    *common.Address `json:"to"`
+		Value *hexutil.Big    `json:"value"`
+	}
+	var r *struct {
+		Status      hexutil.Uint64 `json:"status"`
+		BlockNumber hexutil.Uint64 `json:"blockNumber"`
+	}
+	var head hexutil.Uint64
+	err := c.batch(ctx, "transfer", []rpc.BatchElem{
+		{Method: "eth_getTransactionByHash", Args: []any{hash}, Result: &tx},
+		{Method: "eth_getTransactionReceipt", Args: []any{hash}, Result: &r},
+		{Method: "eth_blockNumber", Result: &head},
+	})
+	if stillIndexing(err) {
+		return Transfer{}, ErrNotMined
+	}
+	if err != nil {
+		return Transfer{}, err
+	}
+	if tx == nil || r == nil || tx.Value == nil {
+		return Transfer{}, ErrNotMined
+	}
+	t := Transfer{From: tx.From, To: tx.To, Value: tx.Value.ToInt(), Block: uint64(r.BlockNumber),
+		Success: uint64(r.Status) == types.ReceiptStatusSuccessful, Confirmations: 1}
+	if uint64(head) > t.Block { // the head read may lag the receipt's block by a moment
+		t.Confirmations = uint64(head) - t.Block + 1
+	}
+	return t, nil
 }

@@ -158,13 +158,18 @@ func (c *Client) Receipt(ctx context.Context, hash common.Hash) (*types.Receipt,
 	var r *types.Receipt
 	err := c.call(ctx, "receipt", func(ctx context.Context) (err error) {
 		r, err = c.eth.TransactionReceipt(ctx, hash)
-		// A node still indexing transactions cannot tell yet either.
-		if errors.Is(err, ethereum.NotFound) || (err != nil && strings.Contains(err.Error(), "indexing is in progress")) {
+		if errors.Is(err, ethereum.NotFound) || stillIndexing(err) {
 			return ErrNotMined
 		}
 		return err
 	})
 	return r, err
+}
+
+// stillIndexing tells whether err is a node's answer that it is still indexing transactions: it
+// cannot tell whether one is mined yet either.
+func stillIndexing(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "indexing is in progress")
 }
 
 // WaitMined polls for the receipt of hash every interval until it is mined or ctx ends.

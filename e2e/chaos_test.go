@@ -151,6 +151,34 @@ func TestChaos(t *testing.T) {
 		}
 	}
 
+	s = reconciledToHead(t, d, s)
+
+	// Every Withdrawn event on chain is in the ledger. One that is not is named with its block and
+	// the reconciler's cursor: below the cursor, the reconciler read past it and lost it.
+	head, err := c.HeadNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := c.Events(ctx, 0, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range events.Withdrawn {
+		var n int
+		if err := ledger.DB().Get(&n, `SELECT count(*) FROM withdrawals WHERE tx_hash = $1 AND log_index = $2`,
+			strings.ToLower(w.TxHash.Hex()), w.LogIndex); err != nil {
+			t.Fatal(err)
+		}
+		if n != 1 {
+			r, err := d.eth.TransactionReceipt(ctx, w.TxHash)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Errorf("withdrawal %s of node %s (block %d) is in the ledger %d times; the reconciler's cursor is at block %d",
+				w.TxHash.Hex(), w.ID, r.BlockNumber, n, reconcileCursor(t, ledger))
+		}
+	}
+
 	// Every payment: good ones minted once, bad ones rejected.
 	rows, err := ledger.DB().QueryxContext(ctx, `
 		SELECT p.tx_hash, p.status, count(n.id) FROM payments p LEFT JOIN nodes n ON n.payment_id = p.id
@@ -331,6 +359,37 @@ func startQuiet(t *testing.T, bin string, env []string, ledger *store.Store) *se
 			t.Fatalf("the start-up tick did not finish within a minute:\n%s", s.out)
 		}
 	}
+}
+
+// reconciledToHead starts the server again until a reconciler pass has read up to the head the
+// chain has now, and returns the server that did. Here only start-up ticks run the reconciler
+// (TICK_SEC=3600), and a pass reads up to head - CONFIRMATIONS: the last withdrawals can sit in
+// blocks no pass has read yet, so the chain is moved on by a block before each start.
+func reconciledToHead(t *testing.T, d *deployment, s *server) *server {
+	t.Helper()
+	head, err := d.chain.HeadNumber(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(60 * time.Second); reconcileCursor(t, d.ledger) < int64(head); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the reconciler's cursor is at block %d after a minute, not %d", reconcileCursor(t, d.ledger), head)
+		}
+		waitConfirmed(t, d.eth, d.buyers[0].send(t, d.eth, d.buyers[0].addr, big.NewInt(1)), 0)
+		s.kill()
+		s = startQuiet(t, d.bin, d.env, d.ledger)
+	}
+	return s
+}
+
+// reconcileCursor is the last block the reconciler has read; -1 before its first pass.
+func reconcileCursor(t *testing.T, ledger *store.Store) int64 {
+	t.Helper()
+	var n int64 = -1
+	if err := ledger.DB().Get(&n, `SELECT coalesce(max(block_number), -1) FROM chain_cursors WHERE name = 'reconcile'`); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // post calls a cron route and ignores the answer: the server may be killed before it comes.

@@ -164,38 +164,131 @@ func decodeBody(c echo.Context, v any) error {
 	return nil
 }
 
-// tier checks the body and makes it tier id.
+// tier reads the body into a draft of tier id and checks it like the operator's form does; the
+// first problem, in the order of the fields, is the 400's sentence.
 func (b tierBody) tier(id int) (store.Tier, error) {
-	bad := func(msg string) (store.Tier, error) { return store.Tier{}, errorf(http.StatusBadRequest, msg) }
-	if b.Label == nil || strings.TrimSpace(*b.Label) == "" {
-		return bad("label is required.")
+	d := tierDraft{id: id, problems: tierProblems{}}
+	if b.Label != nil {
+		d.label = *b.Label
 	}
-	price, ok := weiField(b.PriceWei)
-	if !ok || price.Sign() == 0 {
-		return bad("priceWei is required: a positive whole number of wei, as a string.")
-	}
-	if b.MaxPerWallet == nil || *b.MaxPerWallet < 0 {
-		return bad("maxPerWallet is required: a whole number, 0 or more.")
-	}
-	if b.PayoutBps == nil || *b.PayoutBps < 0 {
-		return bad("payoutBps is required: a whole number, 0 or more (10000 is base).")
-	}
-	holding := new(big.Int)
-	if b.HoldingWei != nil {
-		if holding, ok = weiField(b.HoldingWei); !ok {
-			return bad("holdingWei must be a whole number of wei, as a string.")
+	if b.PriceWei != nil {
+		if d.price, _ = weiField(b.PriceWei); d.price == nil {
+			d.problems["price"] = "priceWei must be a positive whole number of wei, as a string."
 		}
+	}
+	d.maxPerWallet, d.payoutBps = b.MaxPerWallet, b.PayoutBps
+	d.holding = new(big.Int)
+	if b.HoldingWei != nil {
+		if d.holding, _ = weiField(b.HoldingWei); d.holding == nil {
+			d.problems["holdingAmount"] = "holdingWei must be a whole number of the token's smallest unit, as a string."
+		}
+	}
+	if b.HoldingToken != nil {
+		d.token = *b.HoldingToken
+	}
+	d.onSale = b.OnSale != nil && *b.OnSale
+	t, problems := d.check()
+	for _, f := range tierFieldOrder {
+		if msg, ok := problems[f]; ok {
+			return store.Tier{}, errorf(http.StatusBadRequest, msg)
+		}
+	}
+	return t, nil
+}
+
+// tierDraft is a tier as the admin API or the operator's form read it, before the one check both
+// share. A nil number is one that was absent, or that the surface could not read, in which case
+// it wrote why in problems, in its own words (wei for the API, ETH for the form).
+type tierDraft struct {
+	id           int
+	label        string
+	price        *big.Int // wei
+	maxPerWallet *int
+	holding      *big.Int // the holding token's smallest unit; nil: none required
+	token        string   // "": no holding token
+	payoutBps    *int
+	onSale       bool
+	problems     tierProblems
+}
+
+// tierProblems says what is wrong with a tier, one sentence per field, by field name.
+type tierProblems map[string]string
+
+// tierFieldOrder is the order of a tier's fields, in which the API tells the first problem.
+var tierFieldOrder = []string{"id", "label", "price", "maxPerWallet", "holdingToken", "holdingAmount", "payout"}
+
+// Bounds on a tier: a label that fits a table cell, numbers well inside their integer columns.
+const (
+	maxTierLabel = 64
+	maxPayoutBps = 1_000_000 // 100×
+	maxAllowance = 1_000_000
+)
+
+// check is the one validation of a tier, whoever writes it: the tier, or the problems of its
+// fields (the surface's own reading problems kept first).
+func (d tierDraft) check() (store.Tier, tierProblems) {
+	p := tierProblems{}
+	for f, msg := range d.problems {
+		p[f] = msg
+	}
+	set := func(field, msg string) {
+		if _, told := p[field]; !told {
+			p[field] = msg
+		}
+	}
+	if d.id < 0 || d.id > 255 {
+		set("id", "The tier number must be a whole number from 0 to 255.")
+	}
+	label := strings.TrimSpace(d.label)
+	switch {
+	case label == "":
+		set("label", "A tier needs a label, such as Standard.")
+	case len([]rune(label)) > maxTierLabel:
+		set("label", fmt.Sprintf("A label has at most %d characters.", maxTierLabel))
+	}
+	switch {
+	case d.price == nil:
+		set("price", "The price is required.")
+	case d.price.Sign() <= 0:
+		set("price", "The price must be more than 0.")
+	case d.price.Cmp(maxUint256) > 0:
+		set("price", "The price is too large.")
+	}
+	switch {
+	case d.maxPerWallet == nil:
+		set("maxPerWallet", "The allowance per wallet is required: how many nodes of this tier one wallet may hold.")
+	case *d.maxPerWallet < 0 || *d.maxPerWallet > maxAllowance:
+		set("maxPerWallet", fmt.Sprintf("The allowance per wallet must be a whole number from 0 to %d.", maxAllowance))
 	}
 	var token *string
-	if b.HoldingToken != nil {
-		t, err := parseAddress(*b.HoldingToken)
-		if err != nil {
-			return bad("holdingToken must be a token address or null.")
+	if d.token != "" {
+		if t, err := parseAddress(strings.TrimSpace(d.token)); err != nil {
+			set("holdingToken", "The holding token must be a token's address: 0x and 40 hexadecimal digits.")
+		} else {
+			token = &t
 		}
-		token = &t
 	}
-	return store.Tier{ID: id, Label: strings.TrimSpace(*b.Label), PriceWei: store.Uint256{Int: price}, MaxPerWallet: *b.MaxPerWallet,
-		HoldingWei: store.Uint256{Int: holding}, HoldingToken: token, PayoutBps: *b.PayoutBps, OnSale: b.OnSale != nil && *b.OnSale}, nil
+	holding := d.holding
+	if holding == nil {
+		holding = new(big.Int)
+	}
+	switch {
+	case holding.Sign() < 0 || holding.Cmp(maxUint256) > 0:
+		set("holdingAmount", "The holding amount must be a whole number no larger than 2^256-1.")
+	case holding.Sign() > 0 && d.token == "":
+		set("holdingAmount", "A holding amount needs the address of the token to hold.")
+	}
+	switch {
+	case d.payoutBps == nil:
+		set("payout", "The payout multiplier is required (1× is the base payout).")
+	case *d.payoutBps < 0 || *d.payoutBps > maxPayoutBps:
+		set("payout", "The payout multiplier must be from 0× to 100×.")
+	}
+	if len(p) > 0 {
+		return store.Tier{}, p
+	}
+	return store.Tier{ID: d.id, Label: label, PriceWei: store.Uint256{Int: d.price}, MaxPerWallet: *d.maxPerWallet,
+		HoldingWei: store.Uint256{Int: holding}, HoldingToken: token, PayoutBps: *d.payoutBps, OnSale: d.onSale}, nil
 }
 
 func weiField(s *string) (*big.Int, bool) {

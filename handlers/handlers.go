@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/gorilla/sessions"
@@ -15,6 +16,7 @@ import (
 	"nodeledger/chain"
 	"nodeledger/jobs"
 	"nodeledger/store"
+	"nodeledger/views"
 )
 
 // PriceSource quotes ETH in US dollars for display.
@@ -25,6 +27,9 @@ type PriceSource interface {
 // Config is what the handlers need to know about this deployment.
 type Config struct {
 	ChainID        int64
+	ChainName      string      // the network's name for people; empty: a well-known name or "Chain <id>"
+	WalletRPC      string      // an RPC URL wallets may add the network with; empty: none is public
+	Explorer       string      // a block explorer's base URL (EXPLORER_URL); empty: no links
 	PaymentAddress string      // lower case; empty when not configured
 	Price          PriceSource // nil when there is no quote source
 
@@ -65,6 +70,10 @@ const priceTTL = time.Minute
 
 // New returns the handlers.
 func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *slog.Logger) *Handlers {
+	if cfg.ChainName == "" {
+		cfg.ChainName = views.NetworkName(cfg.ChainID)
+	}
+	cfg.Explorer = strings.TrimRight(cfg.Explorer, "/")
 	if cfg.PublicURL == nil {
 		cfg.PublicURL = &url.URL{Scheme: "http", Host: "127.0.0.1:8080"}
 	}
@@ -72,6 +81,18 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 	h.stats = newMemo(statsTTL, statsStale, h.loadStats)
 	h.price = newMemo(priceTTL, 0, h.loadPrice)
 	return h
+}
+
+// Site puts the frame's facts in the context of a page's request (views.Site): the network, the
+// explorer, and the signed-in wallet. A session that cannot be checked shows as signed out.
+func (h *Handlers) Site(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		s := views.Site{ChainID: h.cfg.ChainID, Network: h.cfg.ChainName, WalletRPC: h.cfg.WalletRPC, Explorer: h.cfg.Explorer}
+		s.SignedIn, _ = h.sessionAddress(c)
+		r := c.Request()
+		c.SetRequest(r.WithContext(views.WithSite(r.Context(), s)))
+		return next(c)
+	}
 }
 
 // errorf is a failure whose message is a sentence safe to show to the client.

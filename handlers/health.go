@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -87,6 +88,7 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 		DistEnabled:   h.cfg.DistEnabled,
 		DistMode:      h.cfg.DistMode,
 		Stale:         true, // a worker that never ticked is stale
+		Contract:      strings.ToLower(h.chain.Factory().Hex()),
 	}
 	if sc.LastTickAt != nil {
 		r.SinceTick = time.Since(*sc.LastTickAt)

@@ -16,9 +16,9 @@ type unrecordedJSON struct {
 	ChainNodeID string `json:"chainNodeId"`
 }
 
-// Me answers GET /api/me: the signed-in wallet, its ledger nodes and totals, and the nodes
+// Me answers GET /api/me: the signed-in wallet, its ledger nodes and totals, the nodes
 // nodesOf(wallet) shows that the ledger has not recorded yet (null when the chain could not be
-// read: not checked is not the same as none).
+// read: not checked is not the same as none), and its latest payments.
 func (h *Handlers) Me(c echo.Context) error {
 	addr, err := h.sessionAddress(c)
 	if err != nil {
@@ -39,6 +39,7 @@ func (h *Handlers) Me(c echo.Context) error {
 			"balanceWei": me.Balance.String(), "cumulativeWei": me.Credited.String(), "withdrawnWei": me.Withdrawn.String(),
 		},
 		"unrecorded": unrecorded,
+		"payments":   mapSlice(me.Payments, toPaymentJSON),
 	})
 }
 
@@ -60,6 +61,9 @@ func (h *Handlers) me(ctx context.Context, addr string) (views.Me, json.RawMessa
 		me.Credited.Add(me.Credited, n.CumulativeWei.Int)
 		me.Withdrawn.Add(me.Withdrawn, n.WithdrawnWei.Int)
 		recorded[n.ChainNodeID.String()] = true
+	}
+	if me.Payments, err = h.paymentsFrom(ctx, addr, walletPagePayments); err != nil {
+		return views.Me{}, nil, err
 	}
 	if ids, err := h.chain.NodesOf(ctx, common.HexToAddress(addr)); err != nil {
 		h.log.Warn("me: nodesOf unreadable", "err", err)

@@ -26,14 +26,26 @@ func (h *Handlers) NodesOfWallet(c echo.Context) error {
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
 }
 
+// walletPagePayments is how many of a wallet's latest payments its pages list.
+const walletPagePayments = 20
+
 // wallet reads the nodes of the request's address: what /wallet/{address} shows.
 func (h *Handlers) wallet(c echo.Context) (views.Wallet, error) {
 	owner, err := parseAddress(c.Param("address"))
 	if err != nil {
 		return views.Wallet{}, err
 	}
-	nodes, err := h.store.NodesByOwner(c.Request().Context(), owner)
-	return views.Wallet{Address: owner, Nodes: nodes}, err
+	ctx := c.Request().Context()
+	nodes, err := h.store.NodesByOwner(ctx, owner)
+	if err != nil {
+		return views.Wallet{}, err
+	}
+	tiers, err := h.store.Tiers(ctx)
+	if err != nil {
+		return views.Wallet{}, err
+	}
+	payments, err := h.paymentsFrom(ctx, owner, walletPagePayments)
+	return views.Wallet{Address: owner, Nodes: nodes, Tiers: views.NewTierNames(tiers), Payments: payments}, err
 }
 
 // Node list limits of GET /api/node/{id}, applied to credits and withdrawals separately.
@@ -69,7 +81,18 @@ func (h *Handlers) nodeDetail(c echo.Context) (views.NodeDetail, error) {
 	if errors.Is(err, store.ErrNotFound) {
 		return views.NodeDetail{}, nodeNotFound(id)
 	}
-	return views.NodeDetail{NodeDetail: n, Now: time.Now()}, err
+	if err != nil {
+		return views.NodeDetail{}, err
+	}
+	d := views.NodeDetail{NodeDetail: n, PayoutsOn: h.cfg.DistEnabled, Now: time.Now()}
+	// The page names the tier; the API, as the spec has it, gives its number only.
+	tiers, err := h.store.Tiers(c.Request().Context())
+	for _, t := range tiers {
+		if t.ID == n.Tier {
+			d.Tier = t
+		}
+	}
+	return d, err
 }
 
 // nodeParams reads the id and the limit of /api/node/{id} and /node/{id}.

@@ -11,6 +11,7 @@ import (
 
 var (
 	addressRe  = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
+	txHashRe   = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
 	digitsRe   = regexp.MustCompile(`^[0-9]+$`)
 	intRe      = regexp.MustCompile(`^[+-]?[0-9]+$`)
 	maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
@@ -20,6 +21,14 @@ var (
 func parseAddress(s string) (string, error) {
 	if !addressRe.MatchString(s) {
 		return "", errorf(http.StatusBadRequest, "That is not a wallet address: expected 0x followed by 40 hexadecimal digits.")
+	}
+	return strings.ToLower(s), nil
+}
+
+// parseTxHash accepts a transaction hash in any case and returns it in lower case.
+func parseTxHash(s string) (string, error) {
+	if !txHashRe.MatchString(s) {
+		return "", errorf(http.StatusBadRequest, "That is not a transaction hash: expected 0x followed by 64 hexadecimal digits.")
 	}
 	return strings.ToLower(s), nil
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/store"
-	"nodeledger/views"
 )
 
 // DeployQuote answers GET /api/deploy-quote: what to send, where, on which chain, to buy a node of
@@ -27,21 +26,27 @@ func (h *Handlers) DeployQuote(c echo.Context) error {
 	})
 }
 
-// deployQuote is the quote /api/deploy-quote and /buy show; 503 without a payments address or
-// a tier on sale.
-func (h *Handlers) deployQuote(ctx context.Context) (views.Quote, error) {
+// quote is what a payment must be to buy a node.
+type quote struct {
+	Tier           store.Tier
+	PaymentAddress string
+	ChainID        int64
+}
+
+// deployQuote is the quote of /api/deploy-quote; 503 without a payments address or a tier on sale.
+func (h *Handlers) deployQuote(ctx context.Context) (quote, error) {
 	if h.cfg.PaymentAddress == "" {
-		return views.Quote{}, errorf(http.StatusServiceUnavailable, "No payments address is configured, so nodes cannot be bought right now.")
+		return quote{}, errorf(http.StatusServiceUnavailable, "No payments address is configured, so nodes cannot be bought right now.")
 	}
 	tiers, err := h.store.Tiers(ctx)
 	if err != nil {
-		return views.Quote{}, err
+		return quote{}, err
 	}
 	tier, ok := cheapestOnSale(tiers)
 	if !ok {
-		return views.Quote{}, errorf(http.StatusServiceUnavailable, "No tier is on sale right now, so nodes cannot be bought.")
+		return quote{}, errorf(http.StatusServiceUnavailable, "No tier is on sale right now, so nodes cannot be bought.")
 	}
-	return views.Quote{Tier: tier, PaymentAddress: h.cfg.PaymentAddress, ChainID: h.cfg.ChainID}, nil
+	return quote{Tier: tier, PaymentAddress: h.cfg.PaymentAddress, ChainID: h.cfg.ChainID}, nil
 }
 
 func cheapestOnSale(tiers []store.Tier) (store.Tier, bool) {

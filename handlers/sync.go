@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"regexp"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -13,8 +12,6 @@ import (
 	"nodeledger/jobs"
 	"nodeledger/store"
 )
-
-var txHashRe = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
 
 // SyncNode answers POST /api/nodes/sync with {"txHash": "0x..."} or {"nodeId": "..."}: it records
 // a node the signed-in wallet just minted, before the reconciler would. Who owns it is read from

@@ -66,22 +66,20 @@ const creditResigns = 3
 // stored signed before it is sent and every batch is recorded once, guarded by its status, so the
 // pass can be stopped at any instant and run again.
 func (j *Jobs) Credit(ctx context.Context) (sum CreditSummary, err error) {
-	ctx, cancel := context.WithTimeout(ctx, passTimeout)
-	defer cancel()
 	if !j.cfg.DistEnabled {
 		return CreditSummary{Reason: "distribution is switched off (DIST_ENABLED=false)"}, nil
 	}
 	if j.distributor == nil {
 		return CreditSummary{Reason: "no distributor key is configured (DISTRIBUTOR_KEY)"}, nil
 	}
-	unlock, ok, err := j.store.TryLock(ctx, store.LockCredit)
+	ctx, end, ok, err := j.startPass(ctx, store.LockCredit)
 	if err != nil {
 		return sum, fmt.Errorf("credit: %w", err)
 	}
+	defer end()
 	if !ok {
 		return CreditSummary{Reason: "another credit pass is running"}, nil
 	}
-	defer unlock()
 
 	sum = CreditSummary{Ran: true, TotalWei: "0"}
 	round, err := j.store.PendingRound(ctx)

@@ -31,6 +31,10 @@ type PaymentsSummary struct {
 	Minting   int    `json:"minting"`  // mint transactions still waiting for their receipt
 	Rewound   int64  `json:"rewound"`  // blocks taken back after a reorg
 	Failed    int    `json:"failedWithdrawals"`
+	Refunded  int    `json:"refunded"` // rejected payments the payments wallet was seen paying back
+
+	// Reasons says why each payment this pass rejected was rejected, in the order checked.
+	Reasons []string `json:"reasons,omitempty"`
 }
 
 // Payments runs one payments pass: scan the confirmed blocks for payments, check each, mint a
@@ -39,16 +43,14 @@ type PaymentsSummary struct {
 // contract refuses a payment reference twice, so the next pass finishes the work without minting
 // twice or dropping a payment.
 func (j *Jobs) Payments(ctx context.Context) (PaymentsSummary, error) {
-	ctx, cancel := context.WithTimeout(ctx, passTimeout)
-	defer cancel()
-	unlock, ok, err := j.store.TryLock(ctx, store.LockPayments)
+	ctx, end, ok, err := j.startPass(ctx, store.LockPayments)
 	if err != nil {
 		return PaymentsSummary{}, err
 	}
+	defer end()
 	if !ok {
 		return PaymentsSummary{Reason: "another payments pass is running"}, nil
 	}
-	defer unlock()
 
 	sum := PaymentsSummary{Ran: true}
 	defer func() { countPayments(sum) }()
@@ -75,7 +77,12 @@ func (j *Jobs) Payments(ctx context.Context) (PaymentsSummary, error) {
 	} else if err := j.checkPayments(ctx, &sum); err != nil {
 		return sum, err
 	}
-	return sum, j.settleMints(ctx, &sum)
+	if err := j.settleMints(ctx, &sum); err != nil {
+		return sum, err
+	}
+	// Last: a refund matches only a payment already rejected, and this pass may have rejected it.
+	sum.Refunded, err = j.store.MatchRefunds(ctx)
+	return sum, err
 }
 
 // scan reads the blocks from the cursor to head - Confirmations and records the payments (and
@@ -131,40 +138,44 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 		return err
 	}
 
-	var scanned []store.ScannedBlock
-	var payments []store.NewPayment
-	var failed []store.FailedWithdrawal
+	var scan store.Scan
 	hashes := map[uint64]string{}
+	paid := payTo != (common.Address{})
 	for _, b := range blocks {
 		hash := hexLower(b.Hash)
 		hashes[b.Number] = hash
-		scanned = append(scanned, store.ScannedBlock{Number: int64(b.Number), Hash: hash})
+		scan.Blocks = append(scan.Blocks, store.ScannedBlock{Number: int64(b.Number), Hash: hash})
 		for _, tx := range b.Txs {
-			switch { // Blocks returns only the transactions sent to what the scan watches
-			case *tx.To == payTo && payTo != (common.Address{}) && tx.Status == types.ReceiptStatusSuccessful && tx.Value.Sign() > 0:
-				payments = append(payments, store.NewPayment{
+			ok := tx.Status == types.ReceiptStatusSuccessful
+			switch { // Blocks returns only the transactions to or from what the scan watches
+			case paid && *tx.To == payTo && tx.From != payTo && ok && tx.Value.Sign() > 0:
+				scan.Payments = append(scan.Payments, store.NewPayment{
 					TxHash: hexLower(tx.Hash), PaymentRef: hexLower(tx.Hash), From: hexLower(tx.From),
 					ValueWei: tx.Value, BlockNumber: int64(b.Number), BlockHash: hash,
 				})
+			case paid && tx.From == payTo && *tx.To != payTo && ok && tx.Value.Sign() > 0:
+				scan.Outgoing = append(scan.Outgoing, store.OutgoingTransfer{
+					TxHash: hexLower(tx.Hash), To: hexLower(*tx.To), ValueWei: tx.Value, BlockNumber: int64(b.Number),
+				})
 			case *tx.To == factory && tx.Status == types.ReceiptStatusFailed:
 				if w, ok := j.chain.DecodeWithdraw(tx.Input); ok {
-					failed = append(failed, store.FailedWithdrawal{ChainNodeID: w.ID, AmountWei: w.Amount,
+					scan.Failed = append(scan.Failed, store.FailedWithdrawal{ChainNodeID: w.ID, AmountWei: w.Amount,
 						To: hexLower(w.To), TxHash: hexLower(tx.Hash), At: time.Unix(int64(b.Time), 0)})
 				}
 			}
 		}
 	}
 	for _, t := range transfers {
-		payments = append(payments, store.NewPayment{
+		scan.Payments = append(scan.Payments, store.NewPayment{
 			TxHash: hexLower(t.TxHash), CallIndex: t.Index, PaymentRef: hexLower(t.Ref()), From: hexLower(t.From),
 			ValueWei: t.Value, BlockNumber: int64(t.Block), BlockHash: hashes[t.Block],
 		})
 	}
-	if err := j.store.RecordScan(ctx, paymentsCursor, scanned, payments, failed); err != nil {
+	if err := j.store.RecordScan(ctx, paymentsCursor, scan); err != nil {
 		return err
 	}
 	scanLag.Set(float64(head - to))
-	sum.FromBlock, sum.ToBlock, sum.Seen, sum.Failed = from, to, len(payments), len(failed)
+	sum.FromBlock, sum.ToBlock, sum.Seen, sum.Failed = from, to, len(scan.Payments), len(scan.Failed)
 	return j.step("scan.recorded")
 }
 
@@ -283,6 +294,7 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary) error {
 				return err
 			}
 			sum.Rejected++
+			sum.Reasons = append(sum.Reasons, reason)
 			continue
 		}
 		if err := j.signMint(ctx, p, tier.ID); err != nil {
@@ -292,28 +304,29 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary) error {
 	return nil
 }
 
-// check decides whether payment p becomes a node of some tier, or why not.
+// check decides whether payment p becomes a node of some tier, or why not: a sentence its buyer
+// reads on the payment's page, amounts in ETH.
 func (j *Jobs) check(ctx context.Context, p store.Payment, tiers []store.Tier, paused bool, walletMax uint32) (store.Tier, string, error) {
 	tier, ok := tierPriced(tiers, p.ValueWei.Int)
 	if !ok {
-		return store.Tier{}, fmt.Sprintf("%s wei is the price of no tier on sale", p.ValueWei), nil
+		return store.Tier{}, notAPrice(p.ValueWei, tiers), nil
 	}
 	if paused {
-		return tier, "minting is paused", nil
+		return tier, "Minting was paused on the contract when this payment was checked.", nil
 	}
 	ofTier, minting, err := j.store.WalletHoldings(ctx, p.From, tier.ID)
 	if err != nil {
 		return tier, "", err
 	}
 	if ofTier >= tier.MaxPerWallet {
-		return tier, fmt.Sprintf("the wallet already holds the %d nodes of tier %d it may", tier.MaxPerWallet, tier.ID), nil
+		return tier, fmt.Sprintf("This wallet already holds the %s a wallet may have.", count(tier.MaxPerWallet, tier.Label+" node")), nil
 	}
 	onChain, err := j.chain.NodesOf(ctx, common.HexToAddress(p.From))
 	if err != nil {
 		return tier, "", err
 	}
 	if len(onChain)+minting >= int(walletMax) {
-		return tier, fmt.Sprintf("the wallet already holds the %d nodes in all the contract allows", walletMax), nil
+		return tier, fmt.Sprintf("This wallet already holds %s, the most the contract allows one wallet.", count(int(walletMax), "node")), nil
 	}
 	if tier.HoldingToken != nil && tier.HoldingWei.Sign() > 0 {
 		bal, err := j.chain.TokenBalance(ctx, common.HexToAddress(*tier.HoldingToken), common.HexToAddress(p.From))
@@ -321,10 +334,50 @@ func (j *Jobs) check(ctx context.Context, p store.Payment, tiers []store.Tier, p
 			return tier, "", err
 		}
 		if bal.Cmp(tier.HoldingWei.Int) < 0 {
-			return tier, fmt.Sprintf("the wallet holds %s of the token %s, below the tier's threshold of %s", bal, *tier.HoldingToken, tier.HoldingWei), nil
+			return tier, fmt.Sprintf("The %s tier asks the wallet to hold %s units of the token %s; it holds %s.",
+				tier.Label, tier.HoldingWei, *tier.HoldingToken, bal), nil
 		}
 	}
 	return tier, "", nil
+}
+
+// notAPrice says why value buys no tier, with the prices that do.
+func notAPrice(value store.Uint256, tiers []store.Tier) string {
+	var prices []string
+	for _, t := range tiers {
+		if t.OnSale {
+			verb := "" // "the One tier costs 0.1 ETH and the Two tier 1 ETH"
+			if len(prices) == 0 {
+				verb = "costs "
+			}
+			prices = append(prices, fmt.Sprintf("the %s tier %s%s ETH", t.Label, verb, t.PriceWei.ETH()))
+		}
+	}
+	n := len(prices)
+	if n == 0 {
+		return fmt.Sprintf("%s ETH was paid while no tier was on sale.", value.ETH())
+	}
+	list := prices[0]
+	if n > 1 {
+		list = strings.Join(prices[:n-1], ", ") + " and " + prices[n-1]
+	}
+	return fmt.Sprintf("%s ETH is not the price of any tier on sale; %s.", value.ETH(), list)
+}
+
+// count is "1 node" or "3 nodes".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// mintRefusals are the sentences for the contract's refusals of a mint that the checks could not
+// foresee (the wallet filled up or minting was paused after the check); any other refusal is
+// said without a cause.
+var mintRefusals = map[string]string{
+	"WalletFull":    "The contract refused the mint: this wallet already holds the most nodes it allows one wallet.",
+	"MintingPaused": "The contract refused the mint: minting was paused.",
 }
 
 // tierPriced is the tier on sale whose price is exactly value (the lowest id if several are).
@@ -426,10 +479,10 @@ func (j *Jobs) settleReverted(ctx context.Context, p store.Payment, sum *Payment
 	if err := tx.UnmarshalBinary(p.MintRaw); err != nil {
 		return err
 	}
-	reason := "the mint transaction reverted"
+	reason := "The contract refused the mint."
 	var re *chain.RevertError
-	if why := j.chain.Why(ctx, j.minter.From, tx); errors.As(why, &re) && re.Name != "" {
-		reason += ": " + re.Name
+	if why := j.chain.Why(ctx, j.minter.From, tx); errors.As(why, &re) && mintRefusals[re.Name] != "" {
+		reason = mintRefusals[re.Name]
 	}
 	if err := j.store.RejectPayment(ctx, p.ID, reason); err != nil {
 		return err

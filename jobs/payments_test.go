@@ -115,17 +115,17 @@ func TestPaymentsThatDoNotBecomeNodes(t *testing.T) {
 		reasons[p.TxHash] = *p.Reason
 	}
 	for hash, want := range map[common.Hash]string{
-		wrongAmount: "price of no tier on sale",
-		offSale:     "price of no tier on sale",
-		noTokens:    "below the tier's threshold",
+		wrongAmount: "0.100000000000000001 ETH is not the price of any tier on sale; the One tier costs 0.1 ETH and the Two tier 1 ETH.",
+		offSale:     "0.5 ETH is not the price of any tier on sale; the One tier costs 0.1 ETH and the Two tier 1 ETH.",
+		noTokens:    fmt.Sprintf("The Two tier asks the wallet to hold %s units of the token %s; it holds 0.", holdingWei, strings.ToLower(e.dc.Token.Hex())),
 	} {
-		if got := reasons[strings.ToLower(hash.Hex())]; !strings.Contains(got, want) {
+		if got := reasons[strings.ToLower(hash.Hex())]; got != want {
 			t.Errorf("payment %s: reason %q, want it to say %q", hash, got, want)
 		}
 	}
 	overAllowance := 0
 	for _, r := range reasons {
-		if strings.Contains(r, "3 nodes of tier 1") {
+		if r == "This wallet already holds the 3 One nodes a wallet may have." {
 			overAllowance++
 		}
 	}
@@ -152,7 +152,7 @@ func TestPaymentsThatDoNotBecomeNodes(t *testing.T) {
 			t.Fatalf("summary %+v", sum)
 		}
 		for _, p := range payments(t, "rejected") {
-			if p.TxHash == strings.ToLower(hash.Hex()) && *p.Reason == "minting is paused" {
+			if p.TxHash == strings.ToLower(hash.Hex()) && *p.Reason == "Minting was paused on the contract when this payment was checked." {
 				return
 			}
 		}

@@ -29,16 +29,14 @@ type ReconcileSummary struct {
 // or a mint made outside the service), Withdrawn events (recording withdrawals) and Transferred
 // events, and sets each touched node's owner and figures to nodeInfo's.
 func (j *Jobs) Reconcile(ctx context.Context) (ReconcileSummary, error) {
-	ctx, cancel := context.WithTimeout(ctx, passTimeout)
-	defer cancel()
-	unlock, ok, err := j.store.TryLock(ctx, store.LockReconcile)
+	ctx, end, ok, err := j.startPass(ctx, store.LockReconcile)
 	if err != nil {
 		return ReconcileSummary{}, err
 	}
+	defer end()
 	if !ok {
 		return ReconcileSummary{Reason: "another reconciler pass is running"}, nil
 	}
-	defer unlock()
 
 	sum := ReconcileSummary{Ran: true}
 	head, err := j.chain.HeadNumber(ctx)
@@ -103,7 +101,7 @@ func (j *Jobs) Reconcile(ctx context.Context) (ReconcileSummary, error) {
 	if err != nil {
 		return sum, err
 	}
-	if err := j.store.RecordScan(ctx, reconcileCursor, []store.ScannedBlock{{Number: int64(to), Hash: hexLower(last[0].Hash)}}, nil, nil); err != nil {
+	if err := j.store.RecordScan(ctx, reconcileCursor, store.Scan{Blocks: []store.ScannedBlock{{Number: int64(to), Hash: hexLower(last[0].Hash)}}}); err != nil {
 		return sum, err
 	}
 	sum.FromBlock, sum.ToBlock = from, to

@@ -31,6 +31,18 @@ func (j *Jobs) Run(stop, work context.Context, every time.Duration) {
 // again from the same cursor every time.
 const passTimeout = 30 * time.Minute
 
+// startPass starts a pass of the kind the advisory lock key guards: its deadline (passTimeout)
+// and its lock, which end releases, the lock first, on its own connection. ok is false when
+// another pass holds the lock; end is then the deadline's release only. Every pass starts here.
+func (j *Jobs) startPass(ctx context.Context, key int64) (_ context.Context, end func(), ok bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, passTimeout)
+	unlock, ok, err := j.store.TryLock(ctx, key)
+	if err != nil || !ok {
+		return ctx, cancel, false, err
+	}
+	return ctx, func() { unlock(); cancel() }, true, nil
+}
+
 // finishTickTimeout bounds recording a tick's end, which outlives a cut-off pass.
 const finishTickTimeout = 5 * time.Second
 

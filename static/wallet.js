@@ -1,82 +1,456 @@
-// nodeledger's wallet snippet: connect, sign in, sign out, pay, withdraw and record a node through
-// the browser's EIP-1193 wallet (window.ethereum). No framework, no bundler. Buttons say what they
-// do in data-wallet; the CSP forbids inline handlers, so one listener serves them all.
+// nodeledger's wallet snippet: finds the browser's wallets (EIP-6963, else window.ethereum), keeps
+// the header's connect control, and serves the data-wallet buttons: sign in, pay, withdraw,
+// refund, record a node. No framework, no bundler; the CSP forbids inline handlers, so one
+// delegated listener serves every button. The script is deferred: the body exists when it runs.
 (() => {
   'use strict';
-  const eth = window.ethereum;
+  const body = document.body.dataset;
+  const site = {
+    chainId: body.chainId ? BigInt(body.chainId) : null,
+    network: body.network || 'the network of this service',
+    rpc: body.rpc || '',
+    explorer: body.explorer || '',
+  };
 
-  // Without a wallet the buttons would do nothing: say so instead.
-  document.addEventListener('DOMContentLoaded', () => {
-    if (eth) return;
-    for (const b of document.querySelectorAll('[data-wallet]:not([data-wallet=copy])')) {
-      b.disabled = true;
-      b.title = 'No browser wallet found (EIP-1193)';
+  // A Sentence is a failure already written for the person reading the page.
+  class Sentence extends Error {}
+  const fail = (text) => { throw new Sentence(text); };
+
+  const short = (hex) => (hex.length > 14 ? hex.slice(0, 6) + '…' + hex.slice(-4) : hex);
+  const word = (hex) => hex.replace(/^0x/, '').padStart(64, '0');
+  const hexValue = (wei) => '0x' + BigInt(wei).toString(16);
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+  const NO_WALLET = 'No wallet found in this browser: install a wallet extension to use this button.';
+  const wrongNetwork = () => `Your wallet is on another network: switch it to ${site.network} (chain id ${site.chainId}) first. Nothing was sent.`;
+  const unknownChain = () => `Your wallet does not know ${site.network}: add it by hand with chain id ${site.chainId}, then switch to it.`;
+
+  // The factory's custom errors (chain/contracts/NodeFactory.sol) by 4-byte selector, the first
+  // bytes of keccak256("Name()"), which is what a wallet reports of a refused call.
+  // web/wallet_test.go checks this table against the contract's ABI.
+  const contractErrors = {
+    '0x30cd7471': ['NotOwner', 'Only the owner of the factory contract may do this.'],
+    '0xf8d2906c': ['NotMinter', 'Only the service\'s minter may mint nodes.'],
+    '0x385296d5': ['NotDistributor', 'Only the service\'s distributor may credit nodes.'],
+    '0xd08a05d5': ['NotNodeOwner', 'This wallet does not own this node: connect the owner\'s wallet.'],
+    '0xeb560756': ['MintingPaused', 'Minting is paused for now.'],
+    '0x15a81232': ['PaymentRefUsed', 'This payment has already minted its node.'],
+    '0x163faaa1': ['WalletFull', 'That wallet already holds as many nodes as one wallet may.'],
+    '0x0b3d339f': ['RoundUsed', 'This distribution round has already been credited.'],
+    '0xff633a38': ['LengthMismatch', 'The contract refused the request: its lists of nodes and amounts differ in length.'],
+    '0x8b7114df': ['UnknownNode', 'The contract does not know this node.'],
+    '0xd92e233d': ['ZeroAddress', 'The destination cannot be the zero address.'],
+    '0xf4d678b8': ['InsufficientBalance', 'The amount is more than the node\'s balance.'],
+    '0xfc220038': ['Insolvent', 'The contract holds less than it owes, so it refused this for now.'],
+    '0x90b8ec18': ['TransferFailed', 'The destination did not accept the ETH: withdraw to another address.'],
+    '0xb5dfd9e5': ['Reentered', 'The contract refused a call made from inside another of its calls.'],
+    '0x06250401': ['AmountTooLarge', 'The amount is larger than the contract accepts.'],
+  };
+  // NODE_INFO is the selector of nodeInfo(uint256), the view the withdraw form reads balances with.
+  const NODE_INFO = '0xb02439ae';
+
+  // texts gathers the strings a wallet error carries, however deeply its library nested them.
+  const texts = (v, depth = 0, out = []) => {
+    if (typeof v === 'string') out.push(v);
+    else if (v && typeof v === 'object' && depth < 5) {
+      for (const k of ['message', 'data', 'error', 'cause', 'originalError', 'details']) texts(v[k], depth + 1, out);
     }
+    return out;
+  };
+  const codeOf = (err) => err?.code ?? err?.data?.originalError?.code ?? err?.error?.code;
+
+  // sentence turns any failure into one sentence: never a library's message or calldata.
+  const sentence = (err, fallback) => {
+    if (err instanceof Sentence) return err.message;
+    switch (codeOf(err)) {
+      case 4001: return 'You declined the request in your wallet.';
+      case -32002: return 'Your wallet already has a request waiting: open it and answer or close that request first.';
+      case 4902: return unknownChain();
+      case 4100: return 'Your wallet has not allowed this site yet: connect it first.';
+      case 4900: case 4901: return 'Your wallet is not connected to a network right now.';
+    }
+    const all = texts(err);
+    for (const s of all) {
+      for (const [sel] of s.matchAll(/0x[0-9a-f]{8}(?![0-9a-f])/gi)) {
+        const known = contractErrors[sel.toLowerCase()];
+        if (known) return known[1];
+      }
+    }
+    const joined = all.join(' ');
+    if (/insufficient funds/i.test(joined)) return 'This wallet does not hold enough ETH for the amount and the network fee.';
+    if (/wrong (network|chain)|does not match the target chain/i.test(joined)) return wrongNetwork();
+    if (/revert/i.test(joined)) return 'The contract refused this transaction, so nothing was sent.';
+    if (err instanceof TypeError && /fetch/i.test(err.message)) return 'The service could not be reached: check your connection and try again.';
+    return fallback;
+  };
+
+  // The wallets this browser offers, by rdns (EIP-6963), and the one connected.
+  const STORE_KEY = 'nodeledger.wallet';
+  const INJECTED = 'window.ethereum';
+  const wallets = new Map(); // rdns -> {rdns, name, icon, provider}
+  let current = null; // {wallet, account (lower case), chainId (BigInt)}
+  let choosing = false; // the header lists the wallets to choose from
+  let settled = false; // wallets had their time to announce themselves
+
+  const remembered = () => { try { return localStorage.getItem(STORE_KEY); } catch { return null; } };
+  const remember = (rdns) => { try { localStorage.setItem(STORE_KEY, rdns); } catch { /* private mode */ } };
+  const forget = () => { try { localStorage.removeItem(STORE_KEY); } catch { /* private mode */ } };
+
+  const isProvider = (p) => p && typeof p.request === 'function';
+
+  window.addEventListener('eip6963:announceProvider', (e) => {
+    const { info, provider } = e.detail || {};
+    if (!info || typeof info.rdns !== 'string' || !isProvider(provider)) return;
+    if (wallets.get(info.rdns)?.provider === provider) return; // announced again: keep what we follow
+    // window.ethereum is one of the announced wallets: list it only when none announces.
+    if (current?.wallet.rdns !== INJECTED) wallets.delete(INJECTED);
+    const icon = typeof info.icon === 'string' && info.icon.startsWith('data:image/') ? info.icon : '';
+    wallets.set(info.rdns, { rdns: info.rdns, name: String(info.name || info.rdns), icon, provider });
+    update();
+    resume();
+  });
+
+  const addInjected = () => {
+    if (!wallets.size && isProvider(window.ethereum)) {
+      wallets.set(INJECTED, { rdns: INJECTED, name: 'Browser wallet', icon: '', provider: window.ethereum });
+    }
+  };
+
+  // attach makes w the connected wallet and follows what its person changes in it.
+  const attach = async (w, account) => {
+    const chainId = BigInt(await w.provider.request({ method: 'eth_chainId' }));
+    if (!w.followed && typeof w.provider.on === 'function') {
+      w.followed = true;
+      w.provider.on('accountsChanged', (accounts) => {
+        if (current?.wallet !== w) return;
+        if (accounts?.[0]) current.account = accounts[0].toLowerCase();
+        else current = null;
+        update();
+      });
+      w.provider.on('chainChanged', (id) => {
+        if (current?.wallet !== w) return;
+        current.chainId = BigInt(id);
+        update();
+      });
+    }
+    current = { wallet: w, account: account.toLowerCase(), chainId };
+    choosing = false;
+    remember(w.rdns);
+    update();
+    return current.account;
+  };
+
+  const connectTo = async (w) => {
+    if (!w) fail('That wallet is gone from this browser: reload the page and try again.');
+    const [account] = await w.provider.request({ method: 'eth_requestAccounts' });
+    if (!account) fail('Your wallet shared no account with this site.');
+    return attach(w, account);
+  };
+
+  // resume reconnects the wallet chosen on an earlier page, without a prompt: eth_accounts
+  // answers only when the wallet already allows this site.
+  let resuming = false;
+  const resume = async () => {
+    const w = wallets.get(remembered());
+    if (current || resuming || !w) return;
+    resuming = true;
+    try {
+      const [account] = await w.provider.request({ method: 'eth_accounts' });
+      if (account) await attach(w, account);
+    } catch { /* the person connects by hand */ } finally {
+      resuming = false;
+    }
+  };
+
+  // ensureAccount is the connected account, connecting first when there is one wallet to ask.
+  const ensureAccount = async () => {
+    if (current) return current.account;
+    if (!wallets.size) fail(NO_WALLET);
+    const w = wallets.get(remembered()) || (wallets.size === 1 ? [...wallets.values()][0] : null);
+    if (w) return connectTo(w);
+    choosing = true;
+    update();
+    fail('Choose your wallet at the top of the page, then press the button again.');
+  };
+
+  // ensureChain stops anything that would send on another chain than the service's.
+  const ensureChain = async () => {
+    if (site.chainId === null) fail('This page does not say which network to use: reload it and try again.');
+    const id = BigInt(await current.wallet.provider.request({ method: 'eth_chainId' }));
+    if (id !== current.chainId) {
+      current.chainId = id;
+      update();
+    }
+    if (id !== site.chainId) fail(wrongNetwork());
+  };
+
+  // send is the only way a transaction is asked for: always after the chain check.
+  const send = async (tx) => {
+    await ensureChain();
+    return current.wallet.provider.request({ method: 'eth_sendTransaction', params: [tx] });
+  };
+
+  const switchChain = async () => {
+    const p = current.wallet.provider;
+    const chainId = '0x' + site.chainId.toString(16);
+    try {
+      await p.request({ method: 'wallet_switchEthereumChain', params: [{ chainId }] });
+    } catch (err) {
+      if (codeOf(err) !== 4902) throw err;
+      if (!site.rpc) fail(unknownChain());
+      await p.request({ method: 'wallet_addEthereumChain', params: [{
+        chainId, chainName: site.network, rpcUrls: [site.rpc],
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        ...(site.explorer ? { blockExplorerUrls: [site.explorer] } : {}),
+      }] });
+    }
+    current.chainId = BigInt(await p.request({ method: 'eth_chainId' }));
+    update();
+  };
+
+  // h builds an element; strings become text, never markup (wallet names come from wallets).
+  const h = (tag, attrs, ...kids) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    e.append(...kids.filter((k) => k !== null));
+    return e;
+  };
+
+  // The header's control: connect, choose among several wallets, or the connected account and
+  // its network, with a switch button when that is the wrong one.
+  const renderHeader = () => {
+    const slot = document.querySelector('[data-wallet-connect]');
+    if (!slot) return;
+    let box = slot.querySelector('.wallet');
+    if (!box) {
+      box = h('span', { class: 'wallet', 'data-wallet-scope': '' }, h('span', { 'data-wallet-state': '' }), h('span', { 'data-wallet-out': '' }));
+      slot.append(box);
+    }
+    const state = box.querySelector('[data-wallet-state]');
+    if (current) {
+      const right = current.chainId === site.chainId;
+      state.replaceChildren(...[
+        h('span', { class: 'account', title: current.account, 'data-testid': 'wallet-account' }, short(current.account)),
+        right
+          ? h('span', { class: 'network', 'data-testid': 'wallet-network' }, site.network)
+          : h('span', { class: 'bad', title: 'Chain id ' + current.chainId, 'data-testid': 'wrong-network' }, 'Wrong network'),
+        right ? null : h('button', { type: 'button', 'data-wallet': 'switch', 'data-testid': 'switch-network' }, 'Switch to ' + site.network),
+        h('button', { type: 'button', class: 'link', 'data-wallet': 'disconnect' }, 'Disconnect'),
+      ].filter((e) => e !== null));
+    } else if (choosing && wallets.size > 1) {
+      state.replaceChildren(h('span', { class: 'muted' }, 'Choose a wallet:'), ...[...wallets.values()].map((w) =>
+        h('button', { type: 'button', class: 'choice', 'data-wallet': 'choose', 'data-rdns': w.rdns, 'data-testid': 'wallet-choice' },
+          w.icon ? h('img', { src: w.icon, alt: '', width: '20', height: '20' }) : null, w.name)));
+    } else if (wallets.size) {
+      state.replaceChildren(h('button', { type: 'button', 'data-wallet': 'connect', 'data-testid': 'connect-wallet' }, 'Connect wallet'));
+    } else {
+      state.replaceChildren(settled ? h('span', { class: 'muted', 'data-testid': 'no-wallet' }, 'No wallet found') : '');
+    }
+  };
+
+  // The buttons that need a wallet: disabled, with the reason beside them, when there is none.
+  const needsWallet = new Set(['pay', 'withdraw', 'max', 'signin', 'refund']);
+  const markButtons = () => {
+    const none = settled && !wallets.size;
+    for (const b of document.querySelectorAll('[data-wallet]')) {
+      if (!needsWallet.has(b.dataset.wallet) || b.dataset.busy) continue;
+      const reason = b.nextElementSibling?.classList.contains('wallet-reason') ? b.nextElementSibling : null;
+      if (none && !reason) {
+        b.disabled = true;
+        b.after(h('span', { class: 'wallet-reason muted', 'data-testid': 'no-wallet-reason' }, NO_WALLET));
+      } else if (!none && reason) {
+        b.disabled = false;
+        reason.remove();
+      }
+    }
+  };
+
+  // The withdraw form is the owner's: shown when the connected account owns the node.
+  const revealOwner = () => {
+    for (const form of document.querySelectorAll('form[data-owner]')) {
+      const mine = !!current && current.account === form.dataset.owner.toLowerCase();
+      form.hidden = !mine;
+      for (const how of form.parentElement.querySelectorAll('[data-owner-how]')) how.hidden = mine;
+    }
+  };
+
+  // A page whose figures are a wallet's (/buy: what it holds of each tier, its token threshold)
+  // says whose in data-for-wallet; once a wallet connects, htmx brings the connected one's.
+  const followWallet = () => {
+    const root = document.querySelector('[data-for-wallet]');
+    if (!current || !root || !window.htmx || root.dataset.forWallet === current.account) return;
+    root.dataset.forWallet = current.account; // asked once per account
+    // A press that connected the wallet is under way: swapping its button out would lose what
+    // it says next. The figures follow on the next page.
+    if (root.querySelector('[data-wallet][data-busy]')) return;
+    const url = new URL(location.href);
+    url.searchParams.set('wallet', current.account);
+    window.htmx.ajax('GET', url.pathname + url.search, { target: root, select: '[data-for-wallet]', swap: 'outerHTML' });
+  };
+
+  const update = () => {
+    renderHeader();
+    markButtons();
+    revealOwner();
+    followWallet();
+  };
+  // What htmx swaps in gets the same treatment as the page it lands in.
+  document.addEventListener('htmx:afterSwap', (e) => {
+    if (e.target.matches?.('[data-for-wallet]') || e.target.querySelector?.('[data-wallet]')) update();
   });
 
   const say = (el, text, bad) => {
     const out = el.closest('[data-wallet-scope]')?.querySelector('[data-wallet-out]') || el.parentElement;
     let p = out.querySelector('.wallet-msg');
-    if (!p) { p = document.createElement('p'); p.className = 'wallet-msg'; out.appendChild(p); }
+    if (!text) return p?.remove();
+    if (!p) {
+      p = document.createElement(out.tagName === 'SPAN' ? 'span' : 'p');
+      p.className = 'wallet-msg';
+      p.setAttribute('role', 'status');
+      out.appendChild(p);
+    }
     p.textContent = text;
     p.classList.toggle('bad', !!bad);
   };
 
-  const account = async () => (await eth.request({ method: 'eth_requestAccounts' }))[0];
-
-  const hexUTF8 = (s) => '0x' + [...new TextEncoder().encode(s)].map((b) => b.toString(16).padStart(2, '0')).join('');
-
   // toWei reads an ETH amount exactly, as decimal digits: no float ever touches it.
-  const toWei = (eth) => {
-    const m = /^\s*(\d+)(?:\.(\d{0,18}))?\s*$/.exec(eth);
-    if (!m) throw new Error('Write the amount in ETH, e.g. 0.05');
-    return BigInt(m[1]) * 10n ** 18n + BigInt((m[2] || '').padEnd(18, '0'));
+  const toWei = (text) => {
+    const m = /^\s*(\d*)(?:\.(\d*))?\s*$/.exec(text);
+    if (!m || !(m[1] + (m[2] || ''))) fail('Write the amount in ETH with a point for decimals, such as 0.05.');
+    if ((m[2] || '').length > 18) fail('ETH has at most 18 decimals: shorten the amount.');
+    return BigInt(m[1] || '0') * 10n ** 18n + BigInt((m[2] || '').padEnd(18, '0'));
   };
 
-  const word = (hex) => hex.replace(/^0x/, '').padStart(64, '0');
+  // eth writes wei as ETH, exactly: every digit, no trailing zeros.
+  const eth = (wei) => {
+    const s = wei.toString().padStart(19, '0');
+    const frac = s.slice(-18).replace(/0+$/, '');
+    return s.slice(0, -18) + (frac ? '.' + frac : '');
+  };
+
+  // nodeBalance reads the node's balance on chain, through the wallet: nodeInfo's third value.
+  const nodeBalance = async (form) => {
+    const data = NODE_INFO + word(BigInt(form.dataset.node).toString(16));
+    const out = await current.wallet.provider.request({ method: 'eth_call', params: [{ to: form.dataset.factory, data }, 'latest'] });
+    const balance = typeof out === 'string' ? out.slice(2 + 64 * 2, 2 + 64 * 3) : '';
+    if (!/^[0-9a-fA-F]{64}$/.test(balance)) fail('The node\'s balance could not be read from the chain: try again.');
+    return BigInt('0x' + balance);
+  };
+
+  const withdrawnWei = async (id) => {
+    const res = await fetch('/api/node/' + id, { cache: 'no-store', credentials: 'same-origin' });
+    return res.ok ? (await res.json()).withdrawnWei : null;
+  };
+
+  // waitRecorded reloads the page once the ledger records a withdrawal of node id: its
+  // withdrawn total moves away from what the page showed.
+  const waitRecorded = async (b, id, before) => {
+    for (let i = 0; i < 150; i++) {
+      await sleep(2000);
+      const now = await withdrawnWei(id).catch(() => null);
+      if (now !== null && now !== before) return location.reload();
+    }
+    say(b, 'The withdrawal is not recorded yet: reload the page in a while to see it.');
+  };
 
   const post = (url, body) => fetch(url, {
     method: 'POST', credentials: 'same-origin',
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  // failed is the service's own sentence of a refused request ({error}, always one sentence).
+  const failed = async (res) => fail((await res.json().catch(() => ({}))).error || 'The service refused this request: try again.');
+
+  const hexUTF8 = (s) => '0x' + [...new TextEncoder().encode(s)].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+  // KEEP: the action succeeded and its button must stay disabled (the page moves on, or a
+  // second press would send a second transaction).
+  const KEEP = Symbol('keep');
 
   const actions = {
+    async connect() {
+      if (wallets.size === 1) {
+        await connectTo([...wallets.values()][0]);
+        return;
+      }
+      choosing = true;
+      update();
+    },
+    async choose(b) {
+      await connectTo(wallets.get(b.dataset.rdns));
+    },
+    async switch() {
+      if (!current) fail('Connect your wallet first.');
+      await switchChain();
+    },
+    async disconnect() {
+      current = null;
+      forget();
+      update();
+    },
     async signin(b) {
-      const address = await account();
+      const address = await ensureAccount();
       const nonce = await fetch('/api/auth/nonce?address=' + address, { credentials: 'same-origin' });
-      if (!nonce.ok) throw new Error((await nonce.json()).error);
+      if (!nonce.ok) await failed(nonce);
       const { message } = await nonce.json();
-      const signature = await eth.request({ method: 'personal_sign', params: [hexUTF8(message), address] });
+      const signature = await current.wallet.provider.request({ method: 'personal_sign', params: [hexUTF8(message), address] });
       const res = await post('/api/auth/verify', { address, signature });
-      if (!res.ok) throw new Error((await res.json()).error);
+      if (!res.ok) await failed(res);
       location.assign(b.dataset.next || '/me');
+      return KEEP;
     },
     async signout() {
       await post('/api/auth/logout');
       location.assign('/');
+      return KEEP;
     },
     async pay(b) {
-      const from = await account();
-      const hash = await eth.request({ method: 'eth_sendTransaction', params: [{
-        from, to: b.dataset.to, value: '0x' + BigInt(b.dataset.value).toString(16),
-      }] });
-      say(b, 'Payment sent: ' + hash + '. Your node appears once the payment is confirmed and minted.');
+      const from = await ensureAccount();
+      const hash = await send({ from, to: b.dataset.to, value: hexValue(b.dataset.value) });
+      if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) fail('Your wallet did not say which transaction it sent: look it up in your wallet.');
+      b.textContent = 'Payment sent';
+      location.assign('/payment/' + hash);
+      return KEEP;
+    },
+    async max(b) {
+      const form = b.closest('form[data-owner]');
+      await ensureAccount();
+      await ensureChain();
+      form.querySelector('[name=amount]').value = eth(await nodeBalance(form));
     },
     async withdraw(b) {
-      const scope = b.closest('[data-wallet-scope]');
-      const amount = toWei(scope.querySelector('[name=amount]').value);
-      const from = await account();
-      const to = scope.querySelector('[name=to]').value.trim() || from;
-      if (!/^0x[0-9a-fA-F]{40}$/.test(to)) throw new Error('The destination is not an address.');
-      const data = b.dataset.selector + word(BigInt(b.dataset.node).toString(16)) + word(to) + word(amount.toString(16));
-      const hash = await eth.request({ method: 'eth_sendTransaction', params: [{ from, to: b.dataset.factory, data }] });
-      say(b, 'Withdrawal sent: ' + hash + '.');
+      const form = b.closest('form[data-owner]');
+      const from = await ensureAccount();
+      const owner = form.dataset.owner.toLowerCase();
+      if (from !== owner) fail(`This wallet does not own this node: connect the owner's wallet, ${owner}.`);
+      const amount = toWei(form.querySelector('[name=amount]').value);
+      if (amount === 0n) fail('Write an amount above 0.');
+      const to = form.querySelector('[name=to]').value.trim() || from;
+      if (!/^0x[0-9a-fA-F]{40}$/.test(to)) fail('The destination is not an address: write 0x and 40 hex digits, or leave it empty for your own wallet.');
+      await ensureChain();
+      const balance = await nodeBalance(form);
+      if (amount > balance) fail(`That is more than this node's balance of ${eth(balance)} ETH.`);
+      const data = form.dataset.selector + word(BigInt(form.dataset.node).toString(16)) + word(to) + word(amount.toString(16));
+      const hash = await send({ from, to: form.dataset.factory, data });
+      say(b, `Withdrawal sent (${short(hash)})… waiting for it to be recorded.`);
+      b.textContent = 'Withdrawal sent';
+      waitRecorded(b, form.dataset.node, form.dataset.withdrawn);
+      return KEEP;
+    },
+    async refund(b) {
+      const from = await ensureAccount();
+      const payments = b.dataset.payments.toLowerCase();
+      if (from !== payments) fail(`Connect the payments wallet, ${payments}, to refund: the connected wallet is ${short(from)}.`);
+      const hash = await send({ from, to: b.dataset.to, value: hexValue(b.dataset.value) });
+      say(b, `Refund sent (${short(hash)}). It shows as refunded once the payments pass sees it.`);
+      b.textContent = 'Refund sent';
+      return KEEP;
     },
     async sync(b) {
       const res = await post('/api/nodes/sync', { nodeId: b.dataset.node });
-      if (!res.ok) throw new Error((await res.json()).error);
+      if (!res.ok) await failed(res);
       location.reload();
+      return KEEP;
     },
     async copy(b) {
       await navigator.clipboard.writeText(b.dataset.copy);
@@ -84,14 +458,52 @@
     },
   };
 
+  // What a failed action says when its error tells nothing a person can use.
+  const fallbacks = {
+    pay: 'Your wallet could not send this transaction.',
+    withdraw: 'Your wallet could not send this transaction.',
+    refund: 'Your wallet could not send this transaction.',
+    signin: 'Signing in did not work: try again.',
+    copy: 'Copying did not work: select the text and copy it by hand.',
+  };
+  // The actions that open a wallet prompt: their button says so while it is open.
+  const prompts = new Set(['connect', 'choose', 'switch', 'signin', 'pay', 'withdraw', 'refund']);
+
   document.addEventListener('click', async (e) => {
     const b = e.target.closest('[data-wallet]');
-    if (!b) return;
+    const action = b?.dataset.wallet;
+    if (!action || !Object.hasOwn(actions, action)) return;
     e.preventDefault();
+    // One press at a time: a second press while the first waits must not send a second time.
+    if (b.disabled || b.dataset.busy) return;
+    b.dataset.busy = '1';
+    b.disabled = true;
+    const label = [...b.childNodes];
+    if (prompts.has(action)) b.textContent = 'Waiting for your wallet…';
+    say(b, '');
+    let outcome;
     try {
-      await actions[b.dataset.wallet](b);
+      outcome = await actions[action](b);
     } catch (err) {
-      say(b, err.message || String(err), true);
+      say(b, sentence(err, fallbacks[action] || 'That did not work: reload the page and try again.'), true);
+    } finally {
+      delete b.dataset.busy;
+      if (outcome !== KEEP) {
+        b.replaceChildren(...label);
+        b.disabled = false;
+      }
     }
   });
+
+  window.dispatchEvent(new Event('eip6963:requestProvider'));
+  addInjected();
+  update();
+  resume();
+  // Wallets answer the request at once; give a slow one a moment before saying there is none.
+  setTimeout(() => {
+    addInjected();
+    settled = true;
+    update();
+    resume();
+  }, 500);
 })();

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/big"
+	"time"
 )
 
 // The public API's busiest read routes are answered with JSON that PostgreSQL builds: one value
@@ -56,8 +57,9 @@ func (s *Store) NodeJSON(ctx context.Context, id *big.Int, limit int) (_ json.Ra
 // NodeDetail is a node with its latest credits and withdrawals, newest first.
 type NodeDetail struct {
 	Node
-	Credits     []Credit     `json:"credits"`
-	Withdrawals []Withdrawal `json:"withdrawals"`
+	NextCreditAt *time.Time   `json:"nextCreditAt"` // when the node is next due for credit; nil: not scheduled
+	Credits      []Credit     `json:"credits"`
+	Withdrawals  []Withdrawal `json:"withdrawals"`
 }
 
 // Node is NodeJSON's document decoded, for the node's page: the page and the API read the node
@@ -86,6 +88,7 @@ func nodeArgs(id *big.Int, limit int) []any {
 
 const nodeJSONSQL = `
 	SELECT json_build_object(` + nodeJSON + `, 'owner', n.owner, 'priceWei', n.price_wei::text,
+		'nextCreditAt', api_time(n.next_credit_at),
 		'credits', (
 			SELECT coalesce(json_agg(json_build_object('id', c.id, 'distributionId', c.distribution_id,
 				'amountWei', c.amount_wei::text, 'createdAt', api_time(c.created_at))

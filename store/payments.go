@@ -90,11 +90,30 @@ type ScannedBlock struct {
 	Hash   string
 }
 
-// RecordScan records, in one transaction, what the scan found in blocks (payments, reverted
-// withdrawals), the blocks' hashes, and the cursor moved to the last of them. Recording the same
-// blocks again changes nothing, so a scan that dies before this commits simply reads them again.
-func (s *Store) RecordScan(ctx context.Context, name string, blocks []ScannedBlock, payments []NewPayment, failed []FailedWithdrawal) (err error) {
+// OutgoingTransfer is a plain transfer out of the payments wallet: a refund when it matches a
+// rejected payment (MatchRefunds).
+type OutgoingTransfer struct {
+	TxHash      string
+	To          string
+	ValueWei    *big.Int
+	BlockNumber int64
+}
+
+// Scan is what a scan read in a range of blocks.
+type Scan struct {
+	Blocks   []ScannedBlock // every block read, in order
+	Payments []NewPayment
+	Failed   []FailedWithdrawal
+	Outgoing []OutgoingTransfer
+}
+
+// RecordScan records, in one transaction, what the scan found in its blocks (payments, reverted
+// withdrawals, transfers out of the payments wallet), the blocks' hashes, and the cursor moved to
+// the last of them. Recording the same blocks again changes nothing, so a scan that dies before
+// this commits simply reads them again.
+func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err error) {
 	defer wrap(&err, "RecordScan")
+	blocks, payments, failed := scan.Blocks, scan.Payments, scan.Failed
 	if len(blocks) == 0 {
 		return nil
 	}
@@ -132,6 +151,13 @@ func (s *Store) RecordScan(ctx context.Context, name string, blocks []ScannedBlo
 			return err
 		}
 	}
+	for _, o := range scan.Outgoing { // rare too: the operator's refunds and sweeps
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO outgoing_transfers (tx_hash, to_address, value_wei, block_number) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (tx_hash) DO NOTHING`, o.TxHash, o.To, Uint256{o.ValueWei}, o.BlockNumber); err != nil {
+			return err
+		}
+	}
 	numbers, hashes := make([]int64, len(blocks)), make([]string, len(blocks))
 	for i, b := range blocks {
 		numbers[i], hashes[i] = b.Number, b.Hash
@@ -159,8 +185,10 @@ func putCursor(ctx context.Context, tx *sqlx.Tx, name string, number int64, hash
 
 // Rewind moves the scan back to block number (a block both the ledger and the chain agree on)
 // after a reorg: blocks above it are forgotten, and so are the payments they held that had not
-// gone further than being seen or rejected. A payment already minting or minted stays, for the
-// drift report: the chain decides what became of it.
+// gone further than being seen, rejected or refunded, and the transfers out of the payments
+// wallet they held (a payment they refunded is rejected again, until the refund is seen anew).
+// A payment already minting or minted stays, for the drift report: the chain decides what became
+// of it.
 func (s *Store) Rewind(ctx context.Context, name string, number int64, hash string) (forgotten int64, err error) {
 	defer wrap(&err, "Rewind")
 	tx, err := s.db.BeginTxx(ctx, nil)
@@ -168,6 +196,14 @@ func (s *Store) Rewind(ctx context.Context, name string, number int64, hash stri
 		return 0, err
 	}
 	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `
+		UPDATE payments SET status = 'rejected', refund_tx_hash = NULL, updated_at = now()
+		WHERE refund_tx_hash IN (SELECT tx_hash FROM outgoing_transfers WHERE block_number > $1)`, number); err != nil {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM outgoing_transfers WHERE block_number > $1`, number); err != nil {
+		return 0, err
+	}
 	res, err := tx.ExecContext(ctx, `DELETE FROM payments WHERE block_number > $1 AND status IN ('pending', 'rejected')`, number)
 	if err != nil {
 		return 0, err
@@ -273,5 +309,91 @@ func (s *Store) MintedSince(ctx context.Context, from int64) (_ []Payment, err e
 	err = s.db.SelectContext(ctx, &ps, `
 		SELECT `+paymentColumns+` FROM payments WHERE status = 'minted' AND block_number >= $1
 		ORDER BY block_number, id`, from)
+	return ps, err
+}
+
+// MatchRefunds marks refunded the rejected payments the payments wallet has paid back: for each
+// transfer out of it that refunds nothing yet, oldest first, the oldest rejected payment from its
+// recipient of exactly its value in an earlier block. It runs after the payments are checked, so
+// a refund read in the same scan as the payment it returns is matched once that is rejected.
+func (s *Store) MatchRefunds(ctx context.Context) (matched int, err error) {
+	defer wrap(&err, "MatchRefunds")
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	var refunds []string
+	err = tx.SelectContext(ctx, &refunds, `
+		SELECT o.tx_hash FROM outgoing_transfers o
+		WHERE NOT EXISTS (SELECT 1 FROM payments p WHERE p.refund_tx_hash = o.tx_hash)
+		  AND EXISTS (SELECT 1 FROM payments p WHERE p.status = 'rejected' AND p.from_address = o.to_address
+		              AND p.value_wei = o.value_wei AND p.block_number < o.block_number)
+		ORDER BY o.block_number, o.tx_hash`)
+	if err != nil {
+		return 0, err
+	}
+	for _, hash := range refunds { // one at a time: each takes the oldest payment the last one left
+		res, err := tx.ExecContext(ctx, `
+			UPDATE payments SET status = 'refunded', refund_tx_hash = $1, updated_at = now()
+			WHERE id = (
+				SELECT p.id FROM payments p JOIN outgoing_transfers o ON o.tx_hash = $1
+				WHERE p.status = 'rejected' AND p.from_address = o.to_address
+				  AND p.value_wei = o.value_wei AND p.block_number < o.block_number
+				ORDER BY p.block_number, p.id LIMIT 1)`, hash)
+		if err != nil {
+			return 0, err
+		}
+		n, _ := res.RowsAffected()
+		matched += int(n)
+	}
+	return matched, tx.Commit()
+}
+
+// PaymentRecord is a payment as its buyer follows it: the ledger's status, and the node it became
+// or the transfer that refunded it.
+type PaymentRecord struct {
+	TxHash       string    `db:"tx_hash"`
+	CallIndex    int       `db:"call_index"`
+	From         string    `db:"from_address"`
+	ValueWei     Uint256   `db:"value_wei"`
+	BlockNumber  int64     `db:"block_number"`
+	Status       string    `db:"status"` // pending, minting, minted, rejected or refunded
+	Reason       *string   `db:"reason"`
+	Tier         *int      `db:"tier"`
+	NodeID       *int64    `db:"node_id"`
+	ChainNodeID  Uint256   `db:"chain_node_id"` // nil until minted
+	MintTx       *string   `db:"mint_tx"`
+	RefundTxHash *string   `db:"refund_tx_hash"`
+	CreatedAt    time.Time `db:"created_at"`
+	UpdatedAt    time.Time `db:"updated_at"`
+}
+
+// paymentRecordSQL reads PaymentRecords; the mint transaction is the one that minted the node
+// when there is one, else the one on its way.
+const paymentRecordSQL = `
+	SELECT p.tx_hash, p.call_index, p.from_address, p.value_wei, p.block_number, p.status, p.reason,
+		p.tier, n.id AS node_id, n.chain_node_id, coalesce(n.mint_tx, p.mint_tx) AS mint_tx,
+		p.refund_tx_hash, p.created_at, p.updated_at
+	FROM payments p LEFT JOIN nodes n ON n.payment_id = p.id`
+
+// PaymentByTx returns the payment made by transaction hash (lower case); for a contract wallet's
+// transaction that paid several times, the first. ErrNotFound when the scan has seen none.
+func (s *Store) PaymentByTx(ctx context.Context, hash string) (_ PaymentRecord, err error) {
+	defer wrap(&err, "PaymentByTx")
+	var p PaymentRecord
+	err = s.db.GetContext(ctx, &p, paymentRecordSQL+` WHERE p.tx_hash = $1 ORDER BY p.call_index LIMIT 1`, hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, ErrNotFound
+	}
+	return p, err
+}
+
+// PaymentsFrom returns the latest limit payments from wallet (lower case), newest first.
+func (s *Store) PaymentsFrom(ctx context.Context, wallet string, limit int) (_ []PaymentRecord, err error) {
+	defer wrap(&err, "PaymentsFrom")
+	ps := []PaymentRecord{}
+	err = s.db.SelectContext(ctx, &ps, paymentRecordSQL+`
+		WHERE p.from_address = $1 ORDER BY p.block_number DESC, p.id DESC LIMIT $2`, wallet, limit)
 	return ps, err
 }

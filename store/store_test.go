@@ -161,7 +161,7 @@ func TestNodeDocumentsAreTheRows(t *testing.T) {
 	storetest.Node(t, db, max.String(), owner, t1)
 	row := storetest.Node(t, db, "7", owner, t2)
 	if _, err := db.DB().Exec(`UPDATE nodes SET balance_wei = 12345678901234567890123, cumulative_wei = 99999999999999999999999,
-		withdrawn_wei = 1, price_wei = 0, status = 'unconfirmed' WHERE id = $1`, row); err != nil {
+		withdrawn_wei = 1, price_wei = 0, status = 'unconfirmed', next_credit_at = $2 WHERE id = $1`, row, t1); err != nil {
 		t.Fatal(err)
 	}
 	round := storetest.Distribution(t, db, "60", "confirmed", t1, &t1)
@@ -227,6 +227,7 @@ func TestNodeDocumentsAreTheRows(t *testing.T) {
 		}
 		to, status := "0x00000000000000000000000000000000000000cc", "sent"
 		at1, at2 := t1.UTC().Truncate(time.Millisecond), t2.UTC().Truncate(time.Millisecond)
+		same(t, "next credit", n.NextCreditAt, &at1)
 		same(t, "credits", n.Credits, []store.Credit{{ID: credit, DistributionID: round, AmountWei: wei(60), CreatedAt: at1}})
 		same(t, "withdrawals", n.Withdrawals, []store.Withdrawal{
 			{ID: failed, AmountWei: wei(5), CumulativeSignedWei: wei(0), CreatedAt: at1},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"strings"
 )
 
 // Uint256 is a whole number the ledger keeps as numeric(78,0): an amount of wei, or a node's id
@@ -70,4 +71,23 @@ func (u *Uint256) set(text string) error {
 	}
 	u.Int = x
 	return nil
+}
+
+var weiPerETH = big.NewInt(1_000_000_000_000_000_000)
+
+// ETH writes the amount of wei as ether, exactly, with integer arithmetic only:
+// 1500000000000000000 is "1.5", 1 is "0.000000000000000001". A nil amount, unknown, is "–".
+func (u Uint256) ETH() string {
+	if u.Int == nil {
+		return "–"
+	}
+	sign := ""
+	if u.Sign() < 0 {
+		sign = "-"
+	}
+	q, r := new(big.Int).QuoRem(new(big.Int).Abs(u.Int), weiPerETH, new(big.Int))
+	if r.Sign() == 0 {
+		return sign + q.String()
+	}
+	return sign + q.String() + "." + strings.TrimRight(fmt.Sprintf("%018s", r.String()), "0")
 }

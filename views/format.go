@@ -3,27 +3,50 @@
 package views
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/a-h/templ"
 
 	"nodeledger/store"
 )
 
 var weiPerETH = big.NewInt(1_000_000_000_000_000_000)
 
-// ETH writes wei, the ledger's (store.Uint256) or the chain's (*big.Int), as ether exactly, with
-// integer arithmetic only: 1500000000000000000 is "1.5", 1 is "0.000000000000000001". A nil
-// amount, unknown, is "–".
+// ETH writes wei, the ledger's (store.Uint256) or the chain's (*big.Int), as ether exactly
+// (store.Uint256.ETH): 1500000000000000000 is "1.5". A nil amount, unknown, is "–".
 func ETH[W store.Uint256 | *big.Int](amount W) string {
-	var wei *big.Int
+	return store.Uint256{Int: bigOf(amount)}.ETH()
+}
+
+func bigOf[W store.Uint256 | *big.Int](amount W) *big.Int {
 	switch a := any(amount).(type) {
 	case store.Uint256:
-		wei = a.Int
+		return a.Int
 	case *big.Int:
-		wei = a
+		return a
 	}
+	return nil
+}
+
+// readDecimals is how many decimals ReadableETH keeps: a micro-ether is far below what a person
+// compares, and 18 digits hide the integer part.
+const readDecimals = 6
+
+// readUnit is the wei in the last decimal ReadableETH keeps.
+var readUnit = new(big.Int).Exp(big.NewInt(10), big.NewInt(18-readDecimals), nil)
+
+// ReadableETH writes wei as ether for reading: at most six decimals, rounded half up on the
+// seventh, trailing zeros dropped, thousands separated by commas ("12,345.678901"). A nonzero
+// amount never reads as zero: below half a micro-ether it is "< 0.000001". The exact value is ETH's,
+// for a title and for anything a person types or pays.
+func ReadableETH[W store.Uint256 | *big.Int](amount W) string {
+	wei := bigOf(amount)
 	if wei == nil {
 		return "–"
 	}
@@ -31,12 +54,75 @@ func ETH[W store.Uint256 | *big.Int](amount W) string {
 	if wei.Sign() < 0 {
 		sign = "-"
 	}
-	q, r := new(big.Int).QuoRem(new(big.Int).Abs(wei), weiPerETH, new(big.Int))
-	if r.Sign() == 0 {
-		return sign + q.String()
+	units := new(big.Int).Abs(wei)
+	units.Add(units, new(big.Int).Rsh(readUnit, 1)) // half up (away from zero)
+	units.Quo(units, readUnit)
+	if units.Sign() == 0 && wei.Sign() != 0 {
+		if sign != "" {
+			return "> -0.000001"
+		}
+		return "< 0.000001"
 	}
-	frac := strings.TrimRight(fmt.Sprintf("%018s", r.String()), "0")
-	return sign + q.String() + "." + frac
+	digits := fmt.Sprintf("%0*s", readDecimals+1, units.String())
+	whole, frac := digits[:len(digits)-readDecimals], strings.TrimRight(digits[len(digits)-readDecimals:], "0")
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	if frac == "" {
+		return sign + whole
+	}
+	return sign + whole + "." + frac
+}
+
+// Amount shows wei as ether for reading (ReadableETH), with the exact amount in its title.
+// The unit is the caller's: a column or card names it once. Written in Go because a templ
+// component cannot take a type parameter.
+func Amount[W store.Uint256 | *big.Int](amount W) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		title := ETH(amount) + " ETH"
+		if bigOf(amount) == nil {
+			title = "unknown"
+		}
+		_, err := io.WriteString(w, `<span class="eth" title="`+templ.EscapeString(title)+`">`+
+			templ.EscapeString(ReadableETH(amount))+`</span>`)
+		return err
+	})
+}
+
+// Multiplier writes a tier's payout in basis points as the multiplier people read: 12500 is "1.25×".
+func Multiplier(bps int) string {
+	return strconv.FormatFloat(float64(bps)/10000, 'f', -1, 64) + "×"
+}
+
+// TierName is a tier's label, or "Tier <id>" when the ledger has no tier of that id (t is then
+// the zero Tier).
+func TierName(t store.Tier, id int) string {
+	if t.Label == "" {
+		return "Tier " + strconv.Itoa(id)
+	}
+	return t.Label
+}
+
+// TierNames are the tiers' labels by id, for the lists of nodes.
+type TierNames map[int]string
+
+// NewTierNames indexes tiers' labels by id.
+func NewTierNames(tiers []store.Tier) TierNames {
+	names := make(TierNames, len(tiers))
+	for _, t := range tiers {
+		names[t.ID] = t.Label
+	}
+	return names
+}
+
+// Name is the label of tier id, or "Tier <id>" when it has none.
+func (n TierNames) Name(id int) string {
+	return TierName(store.Tier{Label: n[id]}, id)
+}
+
+// RoundURL is where a distribution round is listed: its row on the distributions page.
+func RoundURL(id int64) templ.SafeURL {
+	return templ.SafeURL("/distributions#round-" + strconv.FormatInt(id, 10))
 }
 
 // Short shortens an address or hash for display (0x1234…cdef); the full value goes in a title.
@@ -56,19 +142,42 @@ func Ago(t, now time.Time) string {
 	case d < time.Minute:
 		return "just now"
 	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute") + " ago"
+		return Count(int(d/time.Minute), "minute", "minutes") + " ago"
 	case d < 48*time.Hour:
-		return plural(int(d/time.Hour), "hour") + " ago"
+		return Count(int(d/time.Hour), "hour", "hours") + " ago"
 	}
-	return plural(int(d/(24*time.Hour)), "day") + " ago"
+	return Count(int(d/(24*time.Hour)), "day", "days") + " ago"
 }
 
-func plural(n int, unit string) string {
-	if n == 1 {
-		return "1 " + unit
+// In says how long after now t is, in words ("in 3 hours").
+func In(t, now time.Time) string {
+	d := t.Sub(now)
+	switch {
+	case d <= 0:
+		return "now"
+	case d < time.Minute:
+		return "in less than a minute"
+	case d < time.Hour:
+		return "in " + Count(int((d+time.Minute-1)/time.Minute), "minute", "minutes")
+	case d < 48*time.Hour:
+		return "in " + Count(int(d/time.Hour), "hour", "hours")
 	}
-	return fmt.Sprintf("%d %ss", n, unit)
+	return "in " + Count(int(d/(24*time.Hour)), "day", "days")
+}
+
+// Count is "1 node" or "3 nodes": n with the word for one or for many.
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // UTC is the exact time, for a tooltip.
 func UTC(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
+
+// usd writes wei at usdPerETH dollars an ether, for display only ("$300.00").
+func usd(wei store.Uint256, usdPerETH float64) string {
+	eth, _ := new(big.Rat).SetFrac(wei.Int, weiPerETH).Float64()
+	return fmt.Sprintf("$%.2f", eth*usdPerETH)
+}

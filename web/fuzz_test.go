@@ -214,3 +214,34 @@ func FuzzAdminTierBody(f *testing.F) {
 		}
 	})
 }
+
+func FuzzPaymentRoute(f *testing.F) {
+	storetest.Reset(f, db)
+	seen := storetest.TxHash("seen")
+	if _, err := db.DB().Exec(`INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status, reason)
+		VALUES ($1, $1, $2, 7, 3, $1, 'rejected', 'A reason.')`, seen, alice); err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []string{seen, strings.ToUpper(seen), storetest.TxHash("unseen"), "0x", "0x12", "", "..", "%2F",
+		seen + "0", "0x" + strings.Repeat("g", 64), "\x00", seen[2:]} {
+		f.Add(seed)
+	}
+	// A real chain: a well-formed hash the ledger has not seen is looked up there (404), never 503.
+	dc, c := startDevChain(f)
+	s := newChainServer(f, c, nil, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex())})
+	f.Fuzz(func(t *testing.T, hash string) {
+		fuzzAnswer(t, s, "/api/payments/"+url.PathEscape(hash), http.StatusOK, http.StatusBadRequest, http.StatusNotFound)
+	})
+}
+
+func FuzzPaymentsFrom(f *testing.F) {
+	for _, seed := range [][2]string{{alice, ""}, {strings.ToUpper(alice), "1"}, {"0x", "100"}, {"", "0"},
+		{alice + "0", "101"}, {"0x" + strings.Repeat("g", 40), "-1"}, {"\x00", "1e2"}, {alice, " 5"}} {
+		f.Add(seed[0], seed[1])
+	}
+	s := newServer(f, handlers.Config{})
+	f.Fuzz(func(t *testing.T, from, limit string) {
+		target := "/api/payments?from=" + url.QueryEscape(from) + "&limit=" + url.QueryEscape(limit)
+		fuzzAnswer(t, s, target, http.StatusOK, http.StatusBadRequest)
+	})
+}

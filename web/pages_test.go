@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/big"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,13 +22,26 @@ import (
 )
 
 // page parses an HTML answer.
+// templCall is a component call templ took for text: written after text on the same line, it
+// is printed as is ("Transaction @TxLink(t.TxHash)").
+var templCall = regexp.MustCompile(`@[A-Z][A-Za-z]*\(`)
+
 func page(t *testing.T, body *bytes.Buffer) *goquery.Document {
 	t.Helper()
+	if call := templCall.Find(body.Bytes()); call != nil {
+		t.Fatalf("the page prints a component call as text: %q", call)
+	}
 	doc, err := goquery.NewDocumentFromReader(body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return doc
+}
+
+// htmlOf is sel's HTML, for a failure's message.
+func htmlOf(sel *goquery.Selection) string {
+	h, _ := goquery.OuterHtml(sel)
+	return h
 }
 
 func text(doc *goquery.Document, testid string) string {
@@ -66,11 +80,22 @@ func TestOverviewComponent(t *testing.T) {
 			t.Errorf("cover %q lacks %q", cover, want)
 		}
 	}
-	if !strings.Contains(text(doc, "stats"), "1.500000000000000001") {
-		t.Errorf("distributed total not exact: %q", text(doc, "stats"))
+	// Amounts read rounded, with the exact value in their title.
+	if got, title := text(doc, "distributed"), doc.Find(`[data-testid="distributed"] .eth`).AttrOr("title", ""); got != "1.5" || title != "1.500000000000000001 ETH" {
+		t.Errorf("distributed total %q, title %q", got, title)
+	}
+	if got := text(doc, "intro"); !strings.Contains(got, "A node is bought with one ETH transfer") || !strings.Contains(got, "payout multiplier") {
+		t.Errorf("the landing page does not say what a node is: %q", got)
+	}
+	if doc.Find(`a[data-testid="buy-link"]`).AttrOr("href", "") != "/buy" {
+		t.Error("no Buy button")
+	}
+	if got := text(doc, "chart-empty"); got != "No distribution in these days." {
+		t.Errorf("chart empty state %q", got)
 	}
 	rows := doc.Find(`[data-testid="tiers"] tbody tr`)
-	if rows.Length() != 2 || !strings.Contains(rows.Eq(0).Text(), "0.1") || !strings.Contains(rows.Eq(1).Text(), "not on sale") {
+	if rows.Length() != 2 || !strings.Contains(rows.Eq(0).Text(), "0.1") || !strings.Contains(rows.Eq(1).Text(), "not on sale") ||
+		!strings.Contains(rows.Eq(1).Text(), "1.25×") {
 		t.Errorf("tiers %q", rows.Text())
 	}
 	round := doc.Find(`[data-testid="rounds"] tbody tr`)
@@ -182,17 +207,33 @@ func TestNodeWalletAndDistributionsPages(t *testing.T) {
 		rec := s.get(t, "/node/5")
 		wantStatus(t, rec, http.StatusOK)
 		doc := page(t, rec.Body)
-		if got := text(doc, "balance"); got != "0.000000000000000007" {
-			t.Fatalf("balance %q", got)
+		if got, title := text(doc, "balance"), doc.Find(`[data-testid="balance"] .eth`).AttrOr("title", ""); got != "< 0.000001" || title != "0.000000000000000007 ETH" {
+			t.Fatalf("balance %q, title %q", got, title)
+		}
+		if got := text(doc, "tier"); got != "Standard" {
+			t.Fatalf("tier %q", got)
+		}
+		if got := text(doc, "next-credit"); got != "payouts are off" {
+			t.Fatalf("next credit %q", got)
 		}
 		if text(doc, "owner") != alice || !strings.Contains(text(doc, "owner-check"), "could not be confirmed on chain just now") {
 			t.Fatalf("owner %q: %q", text(doc, "owner"), text(doc, "owner-check"))
 		}
-		if c := doc.Find(`[data-testid="credits"] tbody tr`); c.Length() != 1 || !strings.Contains(c.Text(), "0.001") {
+		c := doc.Find(`[data-testid="credits"] tbody tr`)
+		if c.Length() != 1 || !strings.Contains(c.Text(), "0.001") {
 			t.Fatalf("credits %q", c.Text())
 		}
-		if w := doc.Find(`[data-testid="withdrawals"] tbody tr`); w.Length() != 1 || !strings.Contains(w.Text(), "sent") {
+		// A credit is linkable, and names its round on the distributions page.
+		if id := c.AttrOr("id", ""); id == "" || c.Find(`a[href="#`+id+`"]`).Length() != 1 ||
+			c.Find(`a[href="/distributions#round-`+strconv.FormatInt(d, 10)+`"]`).Length() != 1 {
+			t.Fatalf("credit row %s", htmlOf(c))
+		}
+		w := doc.Find(`[data-testid="withdrawals"] tbody tr`)
+		if w.Length() != 1 || !strings.Contains(w.Text(), "sent") {
 			t.Fatalf("withdrawals %q", w.Text())
+		}
+		if id := w.AttrOr("id", ""); !strings.HasPrefix(id, "withdrawal-") || w.Find(`a[href="#`+id+`"]`).Length() != 1 {
+			t.Fatalf("withdrawal row %s", htmlOf(w))
 		}
 		wantStatus(t, s.get(t, "/node/999"), http.StatusNotFound)
 		wantStatus(t, s.get(t, "/node/abc"), http.StatusBadRequest)
@@ -215,8 +256,9 @@ func TestNodeWalletAndDistributionsPages(t *testing.T) {
 	})
 	t.Run("distributions", func(t *testing.T) {
 		doc := page(t, s.get(t, "/distributions").Body)
-		if rows := doc.Find(`[data-testid="rounds"] tbody tr`); rows.Length() != 1 || !strings.Contains(rows.Text(), "0.25") {
-			t.Fatalf("rounds %q", rows.Text())
+		rows := doc.Find(`[data-testid="rounds"] tbody tr`)
+		if rows.Length() != 1 || !strings.Contains(rows.Text(), "0.25") || rows.AttrOr("id", "") != "round-"+strconv.FormatInt(d, 10) {
+			t.Fatalf("rounds %s", htmlOf(rows))
 		}
 		doc = page(t, s.get(t, "/distributions?limit=1").Body)
 		if doc.Find(`[data-testid="more"]`).AttrOr("href", "") != "/distributions?limit=2" {
@@ -253,19 +295,42 @@ func TestBuyAndMePages(t *testing.T) {
 	storetest.Reset(t, db)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 
-	t.Run("buy without a payments address is a 503 page", func(t *testing.T) {
+	t.Run("buy without a payments address says nodes are not on sale", func(t *testing.T) {
 		rec := newServer(t, handlers.Config{ChainID: 1337}).get(t, "/buy")
-		wantStatus(t, rec, http.StatusServiceUnavailable)
-		if !strings.Contains(text(page(t, rec.Body), "error"), "No payments address") {
-			t.Fatal("the 503 page does not say why")
+		wantStatus(t, rec, http.StatusOK)
+		doc := page(t, rec.Body)
+		if !strings.Contains(text(doc, "sales-closed"), "not on sale right now") || doc.Find("[data-wallet=pay]").Length() != 0 {
+			t.Fatalf("buy page %q", doc.Find("main").Text())
 		}
 	})
+	s := newServer(t, handlers.Config{ChainID: 1337, PaymentAddress: payTo})
 	t.Run("buy", func(t *testing.T) {
-		doc := page(t, newServer(t, handlers.Config{ChainID: 1337, PaymentAddress: payTo}).get(t, "/buy").Body)
+		doc := page(t, s.get(t, "/buy").Body)
 		pay := doc.Find("[data-wallet=pay]")
 		if text(doc, "amount") != "0.1 ETH" || text(doc, "payment-address") != payTo || text(doc, "chain-id") != "1337" ||
 			pay.AttrOr("data-value", "") != "100000000000000000" || pay.AttrOr("data-to", "") != payTo ||
-			doc.Find("[data-wallet=copy]").AttrOr("data-copy", "") != payTo {
+			doc.Find("[data-wallet=copy]").AttrOr("data-copy", "") != payTo || doc.Find("[data-testid=sales-closed]").Length() != 0 ||
+			!strings.Contains(doc.Find("main").Text(), "Dev chain") || doc.Find("[data-testid=track-form]").Length() != 1 {
+			t.Fatalf("buy page %q", doc.Find("main").Text())
+		}
+	})
+	t.Run("buy for a wallet at its allowance: no pay button, and why", func(t *testing.T) {
+		mustExec(t, `UPDATE tiers SET max_per_wallet = 1 WHERE id = 1`)
+		storetest.Node(t, db, "77", bob, t0)
+		doc := page(t, s.get(t, "/buy?wallet="+bob[:2]+strings.ToUpper(bob[2:])).Body)
+		if text(doc, "holds") != "· this wallet holds 1" || !strings.Contains(text(doc, "blocked"), "already holds the 1 Standard nodes") ||
+			doc.Find("[data-wallet=pay]").Length() != 0 {
+			t.Fatalf("buy page %q", doc.Find("main").Text())
+		}
+		wantStatus(t, s.get(t, "/buy?wallet=0x12"), http.StatusBadRequest)
+	})
+	t.Run("buy while minting is held: sales paused, no pay button", func(t *testing.T) {
+		if err := db.HoldMinting(t.Context(), true); err != nil {
+			t.Fatal(err)
+		}
+		defer db.HoldMinting(t.Context(), false)
+		doc := page(t, s.get(t, "/buy").Body)
+		if !strings.Contains(text(doc, "sales-closed"), "Sales are paused") || doc.Find("[data-wallet=pay]").Length() != 0 {
 			t.Fatalf("buy page %q", doc.Find("main").Text())
 		}
 	})
@@ -281,7 +346,7 @@ func TestBuyAndMePages(t *testing.T) {
 		storetest.Node(t, db, "9", addrOf(key), t0)
 		b.signIn(key)
 		doc := page(t, b.do(http.MethodGet, "/me", nil).Body)
-		if text(doc, "me-address") != addrOf(key) || text(doc, "me-balance") != "0.000000000000000007" ||
+		if text(doc, "me-address") != addrOf(key) || text(doc, "me-balance") != "< 0.000001" ||
 			doc.Find(`[data-testid="wallet-nodes"] tbody tr`).Length() != 1 {
 			t.Fatalf("me page %q", doc.Find("main").Text())
 		}
@@ -311,14 +376,33 @@ func TestDistributionChart(t *testing.T) {
 	if bars.Length() != 14 {
 		t.Fatalf("%d bars", bars.Length())
 	}
+	// A phone's chart is the last week's, on the same axis.
+	week := doc.Find(`[data-testid=chart-week] g`)
+	if week.Length() != 7 || week.Last().Find("title").Text() != bars.Last().Find("title").Text() ||
+		doc.Find(`[data-testid=chart-week] text.tick`).Text() != "012" {
+		t.Fatalf("the week's chart %s", htmlOf(doc.Find(`[data-testid=chart-week]`)))
+	}
 	today := bars.Last()
-	if title := today.Find("title").Text(); title != now.Format("2006-01-02")+": 1.5 ETH" {
+	if title := today.Find("title").Text(); title != now.Format("2 Jan 2006")+": 1.5 ETH" {
 		t.Fatalf("today's bar %q", title)
 	}
-	if h := today.Find("rect").AttrOr("height", ""); h != "124" {
-		t.Fatalf("the largest day's bar is %s high, want the full 124", h)
+	// The ETH axis goes to 2 in steps of 1, over 208 units.
+	if got := doc.Find(`[data-testid=chart] text.tick`).Text(); got != "012" {
+		t.Fatalf("axis labels %q", got)
 	}
-	if h := bars.Eq(12).Find("rect").AttrOr("height", ""); h != "20" {
-		t.Fatalf("yesterday's bar is %s high, want 124/6 = 20", h)
+	if h := today.Find("rect").AttrOr("height", ""); h != "156" {
+		t.Fatalf("the largest day's bar is %s high, want 208 × 1.5/2 = 156", h)
+	}
+	if v := today.Find("text.value").Text(); v != "1.5" {
+		t.Fatalf("today's value label %q", v)
+	}
+	if h := bars.Eq(12).Find("rect").AttrOr("height", ""); h != "26" {
+		t.Fatalf("yesterday's bar is %s high, want 208 × 0.25/2 = 26", h)
+	}
+	if bars.Eq(0).Find("text.value").Length() != 0 {
+		t.Fatal("a day without a round has a value label")
+	}
+	if text(doc, "chart-empty") != "" {
+		t.Fatal("the chart says it is empty")
 	}
 }

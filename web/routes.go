@@ -40,15 +40,19 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	public.get("/readyz", h.Readyz, cacheControl(noStore))
 
 	// Pages and their htmx partials, rendered by the same handlers' calls as the JSON routes.
-	public.get("/", h.OverviewPage, cacheControl(noCache))
-	public.get("/partials/stats", h.StatsPartial, cacheControl(noCache))
-	public.get("/node/:id", h.NodePage, cacheControl(noCache))
-	public.get("/wallet", h.WalletSearch, cacheControl(noCache))
-	public.get("/wallet/:address", h.WalletPage, cacheControl(noCache))
-	public.get("/distributions", h.DistributionsPage, cacheControl(noCache))
-	public.get("/health", h.HealthPage, cacheControl(noCache))
-	public.get("/buy", h.BuyPage, cacheControl(noCache))
-	public.get("/me", h.MePage, cacheControl(private))
+	pages := public.group("", h.Site)
+	pages.get("/", h.OverviewPage, cacheControl(noCache))
+	pages.get("/partials/stats", h.StatsPartial, cacheControl(noCache))
+	pages.get("/node/:id", h.NodePage, cacheControl(noCache))
+	pages.get("/wallet", h.WalletSearch, cacheControl(noCache))
+	pages.get("/wallet/:address", h.WalletPage, cacheControl(noCache))
+	pages.get("/distributions", h.DistributionsPage, cacheControl(noCache))
+	pages.get("/health", h.HealthPage, cacheControl(noCache))
+	pages.get("/buy", h.BuyPage, cacheControl(noCache))
+	pages.get("/payment", h.PaymentSearch, cacheControl(noCache))
+	pages.get("/payment/:txHash", h.PaymentPage, cacheControl(noCache))
+	pages.get("/partials/payment/:txHash", h.PaymentPartial, cacheControl(noCache))
+	pages.get("/me", h.MePage, cacheControl(private))
 	public.get("/static/:hash/:name", h.Static)
 
 	api := public.group("/api")
@@ -63,6 +67,9 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	node := []echo.MiddlewareFunc{cacheControl(cacheNodes), rl.limit("node", 60)}
 	api.get("/node/:id", h.Node, node...)
 	api.get("/node/", h.Node, node...) // an empty id is a bad id
+	api.get("/payments/:txHash", h.Payment, cacheControl(cacheNodes), rl.limit("payment", 60))
+	api.get("/payments/", h.Payment, cacheControl(cacheNodes), rl.limit("payment", 60)) // an empty hash is a bad hash
+	api.get("/payments", h.Payments, cacheControl(cacheNodes), rl.limit("payments", 60))
 	api.get("/distributions", h.Distributions, cacheControl(cacheRounds), rl.limit("distributions", 60))
 	api.get("/deploy-quote", h.DeployQuote, cacheControl(cacheQuote), rl.limit("deploy-quote", 60))
 	api.get("/price", h.Price, cacheControl(cachePrice)) // not limited: the quote is memoised for everyone
@@ -84,13 +91,14 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	operator.add(getOrPost, "/api/cron/credit", h.CronCredit, cacheControl(noStore))
 
 	// The operator page: sign in with the admin key; the buttons run what the cron routes run.
-	op := operator.gated("/operator", cacheControl(private), h.RequireOperatorPage)
+	op := operator.gated("/operator", cacheControl(private), h.RequireOperatorPage, h.Site)
 	op.get("", h.OperatorPage)
 	op.post("/login", h.OperatorLogin)
 	op.post("/logout", h.OperatorLogout)
 	op.post("/passes/payments", h.OperatorAction(h.RunPayments))
 	op.post("/passes/credit", h.OperatorAction(h.RunCredit))
 	op.post("/minting", h.OperatorAction(h.HoldMintingFromPage))
+	op.post("/tiers", h.SaveTierFromPage)
 	op.post("/tiers/:id/sale", h.OperatorAction(h.SetTierOnSale))
 
 	// The operator surface: not public, not in the OpenAPI document.

@@ -1,0 +1,279 @@
+package web
+
+import (
+	"fmt"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/ethereum/go-ethereum/common"
+
+	"nodeledger/chain/devchain"
+	"nodeledger/handlers"
+	"nodeledger/jobs"
+	"nodeledger/store/storetest"
+)
+
+// paymentBody is a payment as the API shows it.
+type paymentBody struct {
+	TxHash              string  `json:"txHash"`
+	CallIndex           int     `json:"callIndex"`
+	From                string  `json:"from"`
+	ValueWei            string  `json:"valueWei"`
+	BlockNumber         int64   `json:"blockNumber"`
+	Status              string  `json:"status"`
+	Reason              *string `json:"reason"`
+	Confirmations       *uint64 `json:"confirmations"`
+	ConfirmationsNeeded uint64  `json:"confirmationsNeeded"`
+	Tier                *string `json:"tier"`
+	NodeID              *int64  `json:"nodeId"`
+	ChainNodeID         *string `json:"chainNodeId"`
+	MintTx              *string `json:"mintTx"`
+	RefundTxHash        *string `json:"refundTxHash"`
+	CreatedAt           *string `json:"createdAt"`
+	UpdatedAt           *string `json:"updatedAt"`
+}
+
+// TestPaymentStatus follows payments on the dev chain through every status of
+// GET /api/payments/{txHash}, and a wallet's list of them.
+func TestPaymentStatus(t *testing.T) {
+	storetest.Reset(t, db)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	dc, c := startDevChain(t)
+	const confirmations = 2
+	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(),
+		PaymentAddress: dc.Payments, Confirmations: confirmations}, slog.New(slog.DiscardHandler))
+	s := newChainServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex())})
+	price := big.NewInt(100_000_000_000_000_000)
+	buyer, payments := dc.Buyers[0], dc.Accounts[devchain.PaymentsIndex]
+	pay := func(t *testing.T, from devchain.Account, to common.Address, wei *big.Int) string {
+		t.Helper()
+		return strings.ToLower(transact(t, dc, c, from.Key, &to, nil, wei).TxHash.Hex())
+	}
+	status := func(t *testing.T, hash string) paymentBody {
+		t.Helper()
+		rec := s.get(t, "/api/payments/"+hash)
+		wantStatus(t, rec, http.StatusOK)
+		return decode[paymentBody](t, rec)
+	}
+	// pass runs a payments pass once the chain is confirmations blocks past the last payment.
+	pass := func(t *testing.T) jobs.PaymentsSummary {
+		t.Helper()
+		for range confirmations {
+			dc.Commit()
+		}
+		sum, err := j.Payments(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum
+	}
+
+	// tracker reads the tracker page of hash and its polled partial, which must agree: the
+	// status it shows, its message, and whether it still polls.
+	tracker := func(t *testing.T, hash string) (status, message string, polls bool) {
+		t.Helper()
+		rec := s.get(t, "/payment/"+hash)
+		wantStatus(t, rec, http.StatusOK)
+		doc := page(t, rec.Body)
+		sel := doc.Find(`[data-testid=payment-status]`)
+		status, _ = sel.Attr("data-status")
+		_, polls = sel.Attr("hx-get")
+		partial := page(t, s.get(t, "/partials/payment/"+hash).Body).Find(`[data-testid=payment-status]`)
+		if again, _ := partial.Attr("data-status"); again != status {
+			t.Fatalf("page %q, partial %q", status, again)
+		}
+		return status, text(doc, "payment-message"), polls
+	}
+
+	t.Run("400 on what is not a transaction hash", func(t *testing.T) {
+		for _, bad := range []string{"0x12", "abc", "0x" + strings.Repeat("a", 63), "0x" + strings.Repeat("a", 65),
+			strings.Repeat("a", 66), "0x" + strings.Repeat("g", 64), ""} {
+			rec := s.get(t, "/api/payments/"+bad)
+			wantStatus(t, rec, http.StatusBadRequest)
+			if !strings.Contains(errorMessage(t, rec), "transaction hash") {
+				t.Fatalf("%q: %s", bad, rec.Body)
+			}
+		}
+	})
+	t.Run("the tracker of a payment not seen yet waits for it", func(t *testing.T) {
+		if st, msg, polls := tracker(t, storetest.TxHash("not mined yet")); st != "sent" || !polls || !strings.HasPrefix(msg, "Sent.") {
+			t.Fatalf("tracker %q %q %v", st, msg, polls)
+		}
+		rec := s.get(t, "/payment/0x12")
+		wantStatus(t, rec, http.StatusBadRequest)
+		if !strings.Contains(rec.Body.String(), "not a transaction hash") {
+			t.Fatalf("bad hash page: %s", rec.Body)
+		}
+		hash := storetest.TxHash("pasted")
+		rec = s.get(t, "/payment?tx=+"+hash[:2]+strings.ToUpper(hash[2:])+"+") // the track form's target
+		if wantStatus(t, rec, http.StatusSeeOther); rec.Header().Get("Location") != "/payment/"+hash {
+			t.Fatalf("redirected to %q", rec.Header().Get("Location"))
+		}
+	})
+	t.Run("404 on an unknown transaction and on a transfer elsewhere", func(t *testing.T) {
+		elsewhere := pay(t, buyer, dc.Buyers[1].Address, price)
+		for _, hash := range []string{storetest.TxHash("nobody sent this"), elsewhere} {
+			rec := s.get(t, "/api/payments/"+hash)
+			wantStatus(t, rec, http.StatusNotFound)
+			if got := errorMessage(t, rec); got != "No payment with this transaction has been seen yet." {
+				t.Fatalf("%s: %q", hash, got)
+			}
+		}
+	})
+
+	minted := pay(t, buyer, dc.Payments, price)
+	t.Run("confirming, read from the chain before the scan sees it", func(t *testing.T) {
+		p := status(t, minted[:2]+strings.ToUpper(minted[2:])) // any case
+		if p.Status != "confirming" || p.Confirmations == nil || *p.Confirmations != 1 || p.ConfirmationsNeeded != confirmations+1 ||
+			p.TxHash != minted || p.From != strings.ToLower(buyer.Address.Hex()) || p.ValueWei != price.String() ||
+			p.Reason != nil || p.NodeID != nil || p.ChainNodeID != nil || p.MintTx != nil || p.CreatedAt != nil {
+			t.Fatalf("%+v", p)
+		}
+		if st, msg, polls := tracker(t, minted); st != "confirming" || !polls || !strings.Contains(msg, "once 3 blocks confirm it") {
+			t.Fatalf("tracker %q %q %v", st, msg, polls)
+		}
+		dc.Commit()
+		if p := status(t, minted); *p.Confirmations != 2 {
+			t.Fatalf("after one more block: %+v", p)
+		}
+	})
+	t.Run("minted", func(t *testing.T) {
+		if sum := pass(t); sum.Minted != 1 {
+			t.Fatalf("pass %+v", sum)
+		}
+		p := status(t, minted)
+		if p.Status != "minted" || p.NodeID == nil || *p.NodeID != 1 || p.ChainNodeID == nil || *p.ChainNodeID != "1" ||
+			p.MintTx == nil || p.Tier == nil || *p.Tier != "1" || p.Reason != nil || p.Confirmations != nil ||
+			p.RefundTxHash != nil || p.CreatedAt == nil || p.UpdatedAt == nil {
+			t.Fatalf("%+v", p)
+		}
+		rec := s.get(t, "/payment/"+minted)
+		if href, _ := page(t, rec.Body).Find(`[data-testid=node-link]`).Attr("href"); href != "/node/1" {
+			t.Fatalf("the tracker links to %q", href)
+		}
+		if st, msg, polls := tracker(t, minted); st != "minted" || polls || !strings.HasPrefix(msg, "Your node 1 is minted.") {
+			t.Fatalf("tracker %q %q %v", st, msg, polls)
+		}
+	})
+
+	over := new(big.Int).Add(price, big.NewInt(50_000_000_000_000_000))
+	first, second := pay(t, buyer, dc.Payments, over), pay(t, buyer, dc.Payments, over)
+	t.Run("rejected, with a reason in ETH", func(t *testing.T) {
+		if sum := pass(t); sum.Rejected != 2 {
+			t.Fatalf("pass %+v", sum)
+		}
+		for _, hash := range []string{first, second} {
+			p := status(t, hash)
+			want := "0.15 ETH is not the price of any tier on sale; the Standard tier costs 0.1 ETH."
+			if p.Status != "rejected" || p.Reason == nil || *p.Reason != want || p.NodeID != nil || p.RefundTxHash != nil {
+				t.Fatalf("%+v", p)
+			}
+			if st, msg, polls := tracker(t, hash); st != "rejected" || !polls || !strings.Contains(msg, want) || !strings.Contains(msg, "returns exactly 0.15 ETH") {
+				t.Fatalf("tracker %q %q %v", st, msg, polls)
+			}
+		}
+	})
+	t.Run("refunded by a plain transfer back from the payments wallet, once", func(t *testing.T) {
+		pay(t, payments, buyer.Address, price)          // the wrong value: refunds nothing
+		pay(t, payments, dc.Buyers[1].Address, over)    // the wrong wallet: refunds nothing
+		refund := pay(t, payments, buyer.Address, over) // the oldest of the two
+		if sum := pass(t); sum.Refunded != 1 {
+			t.Fatalf("pass %+v", sum)
+		}
+		if p := status(t, first); p.Status != "refunded" || p.RefundTxHash == nil || *p.RefundTxHash != refund || *p.Reason == "" {
+			t.Fatalf("first: %+v", p)
+		}
+		if p := status(t, second); p.Status != "rejected" || p.RefundTxHash != nil {
+			t.Fatalf("second, not refunded yet: %+v", p)
+		}
+		if st, msg, polls := tracker(t, first); st != "refunded" || polls || !strings.Contains(msg, "it was refunded: 0.15 ETH went back") {
+			t.Fatalf("tracker %q %q %v", st, msg, polls)
+		}
+		if sum := pass(t); sum.Refunded != 0 {
+			t.Fatalf("a refund counted twice: %+v", sum)
+		}
+		again := pay(t, payments, buyer.Address, over)
+		pass(t)
+		if p := status(t, second); p.Status != "refunded" || *p.RefundTxHash != again {
+			t.Fatalf("second: %+v", p)
+		}
+	})
+	t.Run("held while the operator holds minting, minted once released", func(t *testing.T) {
+		if err := db.HoldMinting(t.Context(), true); err != nil {
+			t.Fatal(err)
+		}
+		hash := pay(t, dc.Buyers[1], dc.Payments, price)
+		pass(t)
+		if p := status(t, hash); p.Status != "held" || p.NodeID != nil {
+			t.Fatalf("%+v", p)
+		}
+		if st, msg, _ := tracker(t, hash); st != "held" || !strings.Contains(msg, "paused minting for now") {
+			t.Fatalf("tracker %q %q", st, msg)
+		}
+		if err := db.HoldMinting(t.Context(), false); err != nil {
+			t.Fatal(err)
+		}
+		pass(t)
+		if p := status(t, hash); p.Status != "minted" {
+			t.Fatalf("%+v", p)
+		}
+	})
+	t.Run("minting while its mint transaction is on its way", func(t *testing.T) {
+		hash := storetest.TxHash("minting")
+		mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status, tier, mint_tx)
+			VALUES ($1, $1, $2, $3, 1, $1, 'minting', 1, $1)`, hash, strings.ToLower(dc.Buyers[2].Address.Hex()), price.String())
+		if p := status(t, hash); p.Status != "minting" || p.MintTx == nil || *p.MintTx != hash || p.NodeID != nil {
+			t.Fatalf("%+v", p)
+		}
+	})
+
+	t.Run("a wallet's payments, newest first", func(t *testing.T) {
+		rec := s.get(t, "/api/payments?from="+strings.ToUpper(buyer.Address.Hex()[2:3])+buyer.Address.Hex()[3:]) // no 0x: bad
+		wantStatus(t, rec, http.StatusBadRequest)
+		rec = s.get(t, "/api/payments?from="+buyer.Address.Hex())
+		wantStatus(t, rec, http.StatusOK)
+		if rec.Header().Get("Cache-Control") != cacheNodes || rec.Header().Get("X-Ratelimit-Limit") != "60" {
+			t.Fatalf("headers %v", rec.Header())
+		}
+		list := decode[[]paymentBody](t, rec)
+		var got []string
+		for _, p := range list {
+			got = append(got, p.Status)
+		}
+		if fmt.Sprint(got) != "[refunded refunded minted]" || list[0].TxHash != second || list[2].TxHash != minted {
+			t.Fatalf("statuses %v", got)
+		}
+		// The wallet's page lists the same, a refunded payment with its reason.
+		doc := page(t, s.get(t, "/wallet/"+strings.ToLower(buyer.Address.Hex())).Body)
+		var rows []string
+		doc.Find(`[data-testid=payments] tbody tr`).Each(func(_ int, tr *goquery.Selection) {
+			rows = append(rows, tr.AttrOr("data-status", ""))
+		})
+		if fmt.Sprint(rows) != "[refunded refunded minted]" || !strings.Contains(text(doc, "payments"), "not the price of any tier") {
+			t.Fatalf("wallet page payments %v: %q", rows, text(doc, "payments"))
+		}
+		if one := decode[[]paymentBody](t, s.get(t, "/api/payments?limit=1&from="+buyer.Address.Hex())); len(one) != 1 || one[0].TxHash != second {
+			t.Fatalf("limit=1: %+v", one)
+		}
+		if none := s.get(t, "/api/payments?from="+dc.Buyers[5].Address.Hex()); none.Body.String() != "[]\n" {
+			t.Fatalf("a wallet with no payment: %q", none.Body)
+		}
+		for _, q := range []string{"", "?from=", "?from=0x12", "?from=" + buyer.Address.Hex() + "&limit=0",
+			"?from=" + buyer.Address.Hex() + "&limit=101", "?from=" + buyer.Address.Hex() + "&limit=x"} {
+			wantStatus(t, s.get(t, "/api/payments"+q), http.StatusBadRequest)
+		}
+	})
+}
+
+// TestPaymentStatusChainDown: a payment the ledger has not seen needs the chain; when it cannot
+// be read the answer is 503, never a 404 that would tell a tracker the payment does not exist.
+func TestPaymentStatusChainDown(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{PaymentAddress: strings.ToLower(alice)})
+	rec := s.get(t, "/api/payments/"+storetest.TxHash("unseen"))
+	wantStatus(t, rec, http.StatusServiceUnavailable)
+}

@@ -1,0 +1,128 @@
+// The operator's journey on /operator: sign in, create a tier in ETH, hold and resume minting,
+// run the payments pass and read what it did as a sentence; a refresh never posts again.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseEther } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { browser, base, env, client, walletOf, freshAccount, shot } from './harness.mjs';
+
+const outcome = (page) => page.locator('[data-testid=outcome]');
+
+// pay sends value ETH from a new buyer to the payments wallet, waits for its block, and returns
+// the buyer's address.
+async function pay(value) {
+  const wallet = walletOf(await freshAccount('1'));
+  const hash = await wallet.sendTransaction({ to: payments, value: parseEther(value) });
+  await client.waitForTransactionReceipt({ hash });
+  return wallet.account.address.toLowerCase();
+}
+
+const payments = privateKeyToAccount(env.PAYMENTS_KEY).address.toLowerCase();
+
+async function adminGet(path) {
+  const res = await fetch(base + path, { headers: { 'x-admin-key': env.ADMIN_KEY } });
+  assert.equal(res.status, 200, path);
+  return res.json();
+}
+
+// both takes the page's screenshot at 1280 and at 390 px wide, and checks that nothing is wider
+// than a phone's screen.
+async function both(page, name) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await shot(page, `${name}-1280`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `${name} is ${width}px wide on a 390px screen`);
+  await shot(page, `${name}-390`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('the operator creates a tier in ETH, holds and resumes minting, and reads each pass as a sentence', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  // The form sent back with its problems is a 422, which Chromium logs as an error: expected.
+  page.on('console', (m) => { if (m.type() === 'error' && !m.text().includes('status of 422')) errors.push(m.text()); });
+
+  await page.goto(base + '/operator');
+  await page.fill('input[name=key]', env.ADMIN_KEY);
+  await page.click('[data-testid=operator-login] button');
+  await page.waitForSelector('[data-testid=run-payments]');
+
+  // A tier in ETH: a bad price first, told next to its field, what was typed kept.
+  const form = page.locator('[data-testid=tier-form]');
+  await form.locator('input[name=id]').fill('42');
+  await form.locator('input[name=label]').fill('Gold');
+  await form.locator('input[name=price]').fill('0,25');
+  await form.locator('input[name=maxPerWallet]').fill('2');
+  await form.locator('input[name=payout]').fill('1.5');
+  await form.locator('[data-testid=save-tier]').click();
+  await page.waitForSelector('[data-testid=problem-price]');
+  assert.equal(await page.locator('[data-testid=problem-price]').innerText(), 'The price must be an amount in ETH, such as 0.1.');
+  assert.equal(await form.locator('input[name=label]').inputValue(), 'Gold');
+  await both(page, 'operator-tier-problem');
+
+  await form.locator('input[name=price]').fill('0.25');
+  await Promise.all([page.waitForURL(base + '/operator'), form.locator('[data-testid=save-tier]').click()]);
+  assert.equal(await outcome(page).innerText(), 'Saved tier 42, Gold: 0.25 ETH, 2 per wallet, payout 1.5×, off sale.');
+  const gold = (await adminGet('/api/admin/tiers')).tiers.find((t) => t.id === '42');
+  assert.equal(gold.priceWei, '250000000000000000');
+  assert.equal(gold.payoutBps, 15000);
+  assert.equal(gold.onSale, false);
+  assert.match(await page.locator('[data-testid=tier-42]').innerText(), /0\.25[\s\S]*1\.5×/);
+  await both(page, 'operator-tier-saved');
+
+  // Hold: the button says what it will do, the page says minting is held.
+  assert.equal(await page.locator('[data-testid=hold-minting]').innerText(), 'Hold minting');
+  await Promise.all([page.waitForURL(base + '/operator'), page.click('[data-testid=hold-minting]')]);
+  await page.waitForSelector('[data-testid=held-banner]');
+  assert.equal(await page.locator('[data-testid=held-banner]').innerText(),
+    'Minting is held: payments are recorded and wait. Resume minting to mint them.');
+  assert.equal(await page.locator('[data-testid=hold-minting]').innerText(), 'Resume minting');
+  assert.equal(await outcome(page).innerText(), 'Minting is held: payments are recorded and wait.');
+  await both(page, 'operator-held');
+
+  // A refresh after a form post asks the server with GET only: nothing is posted again, and the
+  // outcome, shown once, is gone.
+  const posts = [];
+  page.on('request', (r) => { if (r.method() !== 'GET') posts.push(r.method() + ' ' + r.url()); });
+  const res = await page.reload();
+  assert.equal(res.request().method(), 'GET');
+  assert.deepEqual(posts, []);
+  assert.equal(await outcome(page).innerText(), '');
+  assert.equal(await page.locator('[data-testid=held-banner]').count(), 1);
+
+  // A payment while minting is held is recorded and waits.
+  const buyer = await pay('0.1');
+  await page.click('[data-testid=run-payments]');
+  await outcome(page).filter({ hasText: 'Recorded 1 new payment. Minting is held by the operator' }).waitFor({ timeout: 15000 });
+
+  // Resumed, the next pass mints it.
+  await Promise.all([page.waitForURL(base + '/operator'), page.click('[data-testid=hold-minting]')]);
+  assert.equal(await page.locator('[data-testid=held-banner]').count(), 0);
+  assert.equal(await page.locator('[data-testid=hold-minting]').innerText(), 'Hold minting');
+  await page.click('[data-testid=run-payments]');
+  await outcome(page).filter({ hasText: /^Minted 1 node\.$/ }).waitFor({ timeout: 30000 });
+  await both(page, 'operator-minted');
+  const nodes = await (await fetch(base + '/api/nodes/' + buyer)).json();
+  assert.equal(nodes.length, 1, 'the held payment became a node');
+
+  // A payment of no tier's price is rejected, with its reason, and listed for a refund.
+  const stranger = await pay('0.15');
+  await page.click('[data-testid=run-payments]');
+  await outcome(page).filter({ hasText: /^Rejected 1 payment: / }).waitFor({ timeout: 15000 });
+  await page.reload();
+  const row = page.locator('[data-testid=refunds] tbody tr', { has: page.locator(`[data-to="${stranger}"]`) });
+  assert.equal(await row.locator('button[data-wallet=refund]').innerText(), 'Refund 0.15 ETH');
+  assert.equal(await row.locator('button[data-wallet=refund]').getAttribute('data-value'), '150000000000000000');
+
+  // Nothing new: the pass says why.
+  await page.click('[data-testid=run-payments]');
+  await outcome(page).filter({ hasText: /^Nothing new: a payment is read as soon as it is in a block \(block \d+ is the last one read; the chain is at \d+/ })
+    .waitFor({ timeout: 15000 });
+  await both(page, 'operator-nothing-new');
+
+  assert.deepEqual(errors, []);
+  await context.close();
+});
