@@ -79,6 +79,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 		ScanFrom:      s.uint("SCAN_FROM_BLOCK", 0),
 		DistBaseWei:   s.wei("DIST_BASE_WEI", "1000000000000000"),   // 0.001 ETH
 		DistPoolWei:   s.wei("DIST_POOL_WEI", "100000000000000000"), // 0.1 ETH
+		BumpBlocks:    uint64(s.positive("TX_BUMP_BLOCKS", 3)),
+		MaxFeeWei:     s.gwei("MAX_FEE_GWEI"),
 	}
 	cronKey, adminKey := s.str("CRON_KEY", ""), s.str("ADMIN_KEY", "")
 	publicURL := s.publicURL(dev, cfg.ListenAddr)
@@ -211,6 +213,23 @@ func (s *settings) wei(name, def string) *big.Int {
 		return new(big.Int)
 	}
 	return n
+}
+
+// gwei reads a positive amount of gwei (decimals allowed, down to the wei) as wei; nil when unset.
+func (s *settings) gwei(name string) *big.Int {
+	v := s.getenv(name)
+	if v == "" {
+		return nil
+	}
+	r, ok := new(big.Rat).SetString(v)
+	if ok {
+		r.Mul(r, new(big.Rat).SetInt64(1e9))
+	}
+	if !ok || !r.IsInt() || r.Sign() <= 0 || strings.ContainsAny(v, "+-eE/") {
+		s.fail(name, "%q is not a positive amount of gwei (at most 9 decimals)", v)
+		return nil
+	}
+	return r.Num()
 }
 
 // chainID reads CHAIN_ID, required unless dev (the dev chain's id).

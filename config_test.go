@@ -27,7 +27,8 @@ func TestLoadConfig(t *testing.T) {
 		if cfg.ListenAddr != "127.0.0.1:8080" || cfg.Handlers.ChainID != 1337 || cfg.Passes.ChainID.Int64() != 1337 ||
 			cfg.Handlers.PaymentAddress != "" || cfg.DatabaseURL != "" || !cfg.devMode() || !cfg.Passes.DistEnabled ||
 			!cfg.Handlers.DistEnabled || cfg.Passes.DistMode != "fixed" || cfg.DevRPCAddr != "127.0.0.1:8545" ||
-			cfg.Tick != 10*time.Second || cfg.Handlers.TickSec != 10 || cfg.Passes.Confirmations != 1 {
+			cfg.Tick != 10*time.Second || cfg.Handlers.TickSec != 10 || cfg.Passes.Confirmations != 1 ||
+			cfg.Passes.BumpBlocks != 3 || cfg.Passes.MaxFeeWei != nil {
 			t.Fatalf("got %+v", cfg)
 		}
 	})
@@ -35,7 +36,8 @@ func TestLoadConfig(t *testing.T) {
 		cfg, err := loadConfig(env("ETH_RPC_URL", "http://rpc", "CHAIN_ID", "8453", "FACTORY_ADDRESS", factory,
 			"PUBLIC_URL", "https://nodes.example.com/", "SESSION_SECRET", strings.Repeat("s", 32),
 			"MINTER_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80", "DIST_MODE", "pool",
-			"PAYMENT_ADDRESS", "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", "TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.1"))
+			"PAYMENT_ADDRESS", "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", "TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.1",
+			"TX_BUMP_BLOCKS", "5", "MAX_FEE_GWEI", "150.000000001"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +47,8 @@ func TestLoadConfig(t *testing.T) {
 			len(cfg.Web.TrustedProxies) != 2 || cfg.Web.TrustedProxies[1].String() != "192.0.2.1/32" || !cfg.Web.HTTPS ||
 			cfg.Chain.Factory.Hex() != "0x5FbDB2315678afecb367f032d93F642f64180aa3" || cfg.Passes.DistMode != "pool" ||
 			cfg.Handlers.DistMode != "pool" || cfg.Passes.DistEnabled || cfg.MinterKey == nil || cfg.Tick != time.Minute ||
-			cfg.Handlers.StaleAfterSec != 300 || cfg.Passes.Confirmations != 12 ||
+			cfg.Handlers.StaleAfterSec != 300 || cfg.Passes.Confirmations != 12 || cfg.Passes.BumpBlocks != 5 ||
+			cfg.Passes.MaxFeeWei.String() != "150000000001" ||
 			cfg.Handlers.PublicURL.String() != "https://nodes.example.com" || len(cfg.Handlers.SessionSecret) != 32 {
 			t.Fatalf("got %+v", cfg)
 		}
@@ -73,6 +76,10 @@ func TestLoadConfig(t *testing.T) {
 		{"chain id not a number", []string{"CHAIN_ID", "main"}, "CHAIN_ID"},
 		{"payment address malformed", []string{"PAYMENT_ADDRESS", "0x12"}, "PAYMENT_ADDRESS"},
 		{"payment address zero", []string{"PAYMENT_ADDRESS", "0x0000000000000000000000000000000000000000"}, "PAYMENT_ADDRESS"},
+		{"bump blocks zero", []string{"TX_BUMP_BLOCKS", "0"}, "TX_BUMP_BLOCKS"},
+		{"max fee below a wei", []string{"MAX_FEE_GWEI", "0.0000000001"}, "MAX_FEE_GWEI"},
+		{"max fee negative", []string{"MAX_FEE_GWEI", "-3"}, "MAX_FEE_GWEI"},
+		{"max fee not a number", []string{"MAX_FEE_GWEI", "lots"}, "MAX_FEE_GWEI"},
 		{"proxy not an address", []string{"TRUSTED_PROXIES", "10.0.0.0/8,proxy.local"}, "TRUSTED_PROXIES"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
 )
 
 // Sender signs transactions for one key. It hands out nonces in order, so callers may sign
@@ -24,6 +25,9 @@ type Sender struct {
 	key     *ecdsa.PrivateKey
 	From    common.Address
 	chainID *big.Int
+	// MaxFee caps the fee per gas of everything the sender signs (nil: no cap): a base fee above
+	// it leaves a transaction waiting rather than paying it.
+	MaxFee *big.Int
 
 	mu    sync.Mutex
 	nonce *uint64 // next nonce to hand out; nil: ask the chain
@@ -68,12 +72,68 @@ func (s *Sender) Sign(ctx context.Context, to *common.Address, data []byte, valu
 	if err != nil {
 		return nil, err
 	}
+	if s.MaxFee != nil {
+		feeCap = bigMin(feeCap, s.MaxFee)
+		tip = bigMin(tip, feeCap)
+	}
+	tx, err := s.sign(*s.nonce, tip, feeCap, gas+gas*gasMargin/100, to, data, value)
+	if err != nil {
+		return nil, err
+	}
+	*s.nonce++
+	return tx, nil
+}
+
+// ErrFeeCapReached is Replace's answer when the fees a replacement needs would pass MaxFee.
+var ErrFeeCapReached = errors.New("the fee cap (MAX_FEE_GWEI) is reached")
+
+// priceBump is the rise, in percent, of both fees that a node asks of a transaction replacing
+// another at the same nonce (geth's txpool.pricebump).
+const priceBump = 10
+
+// Replace signs old again, at its nonce, with the same call and gas, and fees raised to the
+// node's suggestion or by the replacement minimum, whichever is higher: the transaction that
+// takes old's place in the pool when old was priced out (a base fee that rose, a tip too low).
+// Fees stay within MaxFee; ErrFeeCapReached when the minimum rise would pass it.
+func (s *Sender) Replace(ctx context.Context, old *types.Transaction) (*types.Transaction, error) {
+	tip, feeCap, err := s.c.fees(ctx)
+	if err != nil {
+		return nil, err
+	}
+	minTip, minCap := bumped(old.GasTipCap()), bumped(old.GasFeeCap())
+	tip = bigMax(tip, minTip)
+	feeCap = bigMax(bigMax(feeCap, minCap), tip)
+	if s.MaxFee != nil {
+		if s.MaxFee.Cmp(minCap) < 0 || s.MaxFee.Cmp(minTip) < 0 {
+			return nil, ErrFeeCapReached
+		}
+		feeCap = bigMin(feeCap, s.MaxFee)
+		tip = bigMin(tip, feeCap)
+	}
+	return s.sign(old.Nonce(), tip, feeCap, old.Gas(), old.To(), old.Data(), old.Value())
+}
+
+// Fill signs a transfer of nothing to the sender itself at nonce: it fills a gap in the sender's
+// nonces that would otherwise keep every later transaction from being mined.
+func (s *Sender) Fill(ctx context.Context, nonce uint64) (*types.Transaction, error) {
+	tip, feeCap, err := s.c.fees(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if s.MaxFee != nil {
+		feeCap = bigMin(feeCap, s.MaxFee)
+		tip = bigMin(tip, feeCap)
+	}
+	return s.sign(nonce, tip, feeCap, params.TxGas, &s.From, nil, new(big.Int))
+}
+
+func (s *Sender) sign(nonce uint64, tip, feeCap *big.Int, gas uint64, to *common.Address, data []byte, value *big.Int) (*types.Transaction, error) {
 	tx, err := types.SignNewTx(s.key, types.LatestSignerForChainID(s.chainID), &types.DynamicFeeTx{
 		ChainID:   s.chainID,
-		Nonce:     *s.nonce,
+		Nonce:     nonce,
 		GasTipCap: tip,
 		GasFeeCap: feeCap,
-		Gas:       gas + gas*gasMargin/100,
+		Gas:       gas,
 		To:        to,
 		Value:     value,
 		Data:      data,
@@ -81,8 +141,41 @@ func (s *Sender) Sign(ctx context.Context, to *common.Address, data []byte, valu
 	if err != nil {
 		return nil, fmt.Errorf("sign: %w", err)
 	}
-	*s.nonce++
 	return tx, nil
+}
+
+// bumped is x raised by the replacement minimum, and by at least 1 wei.
+func bumped(x *big.Int) *big.Int {
+	y := new(big.Int).Mul(x, big.NewInt(100+priceBump))
+	y.Quo(y, big.NewInt(100))
+	return y.Add(y, big.NewInt(1))
+}
+
+func bigMin(a, b *big.Int) *big.Int {
+	if a.Cmp(b) <= 0 {
+		return a
+	}
+	return b
+}
+
+func bigMax(a, b *big.Int) *big.Int {
+	if a.Cmp(b) >= 0 {
+		return a
+	}
+	return b
+}
+
+// Nonces returns how many transactions of account are mined, and how many the node knows of,
+// mined or waiting in its pool to be mined next.
+func (c *Client) Nonces(ctx context.Context, account common.Address) (mined, pending uint64, err error) {
+	err = c.call(ctx, "nonces", func(ctx context.Context) (err error) {
+		if mined, err = c.eth.NonceAt(ctx, account, nil); err != nil {
+			return err
+		}
+		pending, err = c.eth.PendingNonceAt(ctx, account)
+		return err
+	})
+	return mined, pending, err
 }
 
 // Transact signs a transaction from the sender, sends it and waits for its receipt (polling
@@ -128,6 +221,10 @@ func (c *Client) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
 	return tip, new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(2)), tip), nil
 }
 
+// ErrNonceTaken is Send's answer when tx can never be mined: another transaction took its nonce,
+// mined or waiting in the pool at a higher price.
+var ErrNonceTaken = errors.New("the transaction's nonce is taken by another")
+
 // Send broadcasts tx. Sending a transaction the node already has, or has already mined, is not
 // an error, so a retry after a crash can simply send the stored bytes again.
 func (c *Client) Send(ctx context.Context, tx *types.Transaction) error {
@@ -137,14 +234,17 @@ func (c *Client) Send(ctx context.Context, tx *types.Transaction) error {
 			return nil
 		}
 		msg := strings.ToLower(err.Error())
-		if strings.Contains(msg, "already known") {
+		switch {
+		case strings.Contains(msg, "already known"):
 			return nil
-		}
-		// Its nonce is used: by this very transaction (mined since), or by another one.
-		if strings.Contains(msg, "nonce too low") {
+		case strings.Contains(msg, "nonce too low"):
+			// Its nonce is used: by this very transaction (mined since), or by another one.
 			if _, rerr := c.eth.TransactionReceipt(ctx, tx.Hash()); rerr == nil {
 				return nil
 			}
+			return fmt.Errorf("%w: %w", ErrNonceTaken, err)
+		case strings.Contains(msg, "replacement transaction underpriced"):
+			return fmt.Errorf("%w: %w", ErrNonceTaken, err)
 		}
 		return err
 	})
@@ -178,24 +278,12 @@ func (c *Client) WaitMined(ctx context.Context, hash common.Hash, interval time.
 }
 
 // waitMined polls for the receipt of hash, first after `first`, then twice as long each time up
-// to longest, until it is mined and the node's head has reached its block, or ctx ends.
-//
-// geth indexes a block's transactions a moment before it moves its head to that block, so a
-// receipt can be there while reads at "latest" still see the block before; callers read state
-// after this returns and must see the transaction's effects.
+// to longest, until it is Mined, or ctx ends.
 func (c *Client) waitMined(ctx context.Context, hash common.Hash, first, longest time.Duration) (*types.Receipt, error) {
 	for wait := first; ; wait = min(2*wait, longest) {
-		r, err := c.Receipt(ctx, hash)
-		if err == nil {
-			head, herr := c.HeadNumber(ctx)
-			if herr != nil {
-				return nil, herr
-			}
-			if r.BlockNumber == nil || head >= r.BlockNumber.Uint64() {
-				return r, nil
-			}
-		} else if !errors.Is(err, ErrNotMined) {
-			return nil, err
+		r, err := c.Mined(ctx, hash)
+		if err != nil || r != nil {
+			return r, err
 		}
 		select {
 		case <-ctx.Done():
@@ -203,6 +291,33 @@ func (c *Client) waitMined(ctx context.Context, hash common.Hash, first, longest
 		case <-time.After(wait):
 		}
 	}
+}
+
+// Mined returns the receipt of whichever of hashes (versions of one transaction, at one nonce)
+// is mined, once the node's head has reached its block; nil while none is.
+//
+// geth indexes a block's transactions a moment before it moves its head to that block, so a
+// receipt can be there while reads at "latest" still see the block before; callers read state
+// after this returns and must see the transaction's effects.
+func (c *Client) Mined(ctx context.Context, hashes ...common.Hash) (*types.Receipt, error) {
+	for _, hash := range hashes {
+		r, err := c.Receipt(ctx, hash)
+		if errors.Is(err, ErrNotMined) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		head, err := c.HeadNumber(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if r.BlockNumber != nil && head < r.BlockNumber.Uint64() {
+			return nil, nil
+		}
+		return r, nil
+	}
+	return nil, nil
 }
 
 // MintData is the calldata of factory.mint(to, tier, paymentRef).

@@ -31,6 +31,17 @@ type healthJSON struct {
 	// InternalTransfers says whether payments sent by contract wallets are seen: "traced", or
 	// "unsupported" when the RPC has no debug_traceBlockByNumber; null before the first scan.
 	InternalTransfers *string `json:"internalTransfers"`
+	// Outbox is absent when the ledger could not be read for it.
+	Outbox *outboxJSON `json:"outbox,omitempty"`
+}
+
+// outboxJSON is what health says of the transactions the service sent.
+type outboxJSON struct {
+	Waiting          int     `json:"waiting"`
+	OldestWaitingSec *int64  `json:"oldestWaitingSec"`
+	Replacements     int64   `json:"replacements"`
+	AtFeeCap         int     `json:"atFeeCap"`
+	MaxFeeWei        *string `json:"maxFeeWei"`
 }
 
 // Health answers GET /api/cron/health: the scheduler's last tick from the ledger and the
@@ -62,6 +73,16 @@ func (h *Handlers) Health(c echo.Context) error {
 	}
 	if r.DistributorBalance != nil {
 		out.DistributorBalanceWei = weiPtr(r.DistributorBalance)
+	}
+	if ob := r.Outbox; ob != nil {
+		out.Outbox = &outboxJSON{Waiting: ob.Waiting, Replacements: ob.Replacements, AtFeeCap: ob.AtCap}
+		if ob.OldestAt != nil {
+			age := int64(time.Since(*ob.OldestAt).Seconds())
+			out.Outbox.OldestWaitingSec = &age
+		}
+		if r.MaxFeeWei != nil {
+			out.Outbox.MaxFeeWei = weiPtr(r.MaxFeeWei)
+		}
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -96,6 +117,11 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 	}
 	if v := h.jobs.InternalTransfers(); v != "" {
 		r.InternalTransfers = &v
+	}
+	if ob, err := h.jobs.Outbox(ctx); err != nil {
+		h.log.Warn("health: outbox unreadable", "err", err)
+	} else {
+		r.Outbox, r.MaxFeeWei = &ob, h.jobs.MaxFee()
 	}
 	if cv, err := h.chain.Cover(ctx); err != nil {
 		h.log.Warn("health: chain unreadable", "err", err)

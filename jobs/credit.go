@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/core/types"
@@ -198,7 +197,18 @@ func poolAmounts(pool *big.Int, due []store.DueNode) []*big.Int {
 // creditTx is a batch with the transaction that should credit it.
 type creditTx struct {
 	batch *store.CreditBatch
-	tx    *types.Transaction
+	out   *outTx
+}
+
+// creditOut is batch b's credit in the outbox, with its stored versions when load is set.
+func (j *Jobs) creditOut(ctx context.Context, b *store.CreditBatch, load bool) (*outTx, error) {
+	o := &outTx{kind: "credit", sender: j.distributor, keep: func(ctx context.Context, v store.SentTx) error {
+		return j.store.StoreBatchTx(ctx, b.ID, v)
+	}}
+	if load {
+		return o, j.load(ctx, o, store.TxFor{BatchID: b.ID}, b.Raw)
+	}
+	return o, nil
 }
 
 // creditRound sends what the round still needs and records each batch whose receipt arrives.
@@ -207,6 +217,7 @@ type creditTx struct {
 func (j *Jobs) creditRound(ctx context.Context, round store.Round, sum *CreditSummary) error {
 	var unsigned []*store.CreditBatch
 	var sent []creditTx
+	var waiting []uint64
 	for i := range round.Batches {
 		b := &round.Batches[i]
 		switch {
@@ -215,33 +226,37 @@ func (j *Jobs) creditRound(ctx context.Context, round store.Round, sum *CreditSu
 		case len(b.Raw) == 0:
 			unsigned = append(unsigned, b)
 		default:
-			tx := new(types.Transaction)
-			if err := tx.UnmarshalBinary(b.Raw); err != nil {
-				return fmt.Errorf("batch %d: stored transaction: %w", b.ID, err)
+			o, err := j.creditOut(ctx, b, true)
+			if err != nil {
+				return fmt.Errorf("batch %d: %w", b.ID, err)
 			}
-			alive, err := j.resendCredit(ctx, tx)
+			alive, err := j.resume(ctx, o)
 			if err != nil {
 				return fmt.Errorf("batch %d: %w", b.ID, err)
 			}
 			if !alive {
-				j.log.Warn("credit: stored transaction lost its nonce to another; signing anew", "batch", b.ID, "tx", tx.Hash())
+				j.log.Warn("credit: stored transaction lost its nonce to another; signing anew", "batch", b.ID, "tx", o.newest().Hash())
 				unsigned = append(unsigned, b)
 				continue
 			}
-			sent = append(sent, creditTx{b, tx})
+			sent = append(sent, creditTx{b, o})
+			waiting = append(waiting, o.newest().Nonce())
 		}
+	}
+	if err := j.fillGaps(ctx, j.distributor, waiting); err != nil {
+		return err
 	}
 	if len(unsigned) > 0 {
 		// A new process, or a transaction dropped or replaced: the chain knows the next nonce.
 		j.distributor.ResetNonce()
 	}
 	for _, b := range unsigned {
-		tx, err := j.sendCredit(ctx, b, sum)
+		o, err := j.sendCredit(ctx, b, sum)
 		if err != nil {
 			return fmt.Errorf("batch %d: %w", b.ID, err)
 		}
-		if tx != nil {
-			sent = append(sent, creditTx{b, tx})
+		if o != nil {
+			sent = append(sent, creditTx{b, o})
 		}
 	}
 
@@ -250,77 +265,51 @@ func (j *Jobs) creditRound(ctx context.Context, round store.Round, sum *CreditSu
 	for len(sent) > 0 {
 		ct := sent[0]
 		sent = sent[1:]
-		r, err := j.creditReceipt(ctx, ct.tx, deadline)
-		if errors.Is(err, errCreditTimeout) {
+		r, tx, err := j.await(ctx, ct.out, deadline)
+		switch {
+		case errors.Is(err, errNotMinedYet):
 			sum.PendingBatches++
 			continue // still checks the others once: they may have been mined together
-		}
-		if err != nil {
+		case errors.Is(err, chain.ErrNonceTaken):
+			j.log.Warn("credit: transaction lost its nonce to another; signing anew", "batch", ct.batch.ID, "tx", ct.out.newest().Hash())
+		case err != nil:
 			return fmt.Errorf("batch %d: %w", ct.batch.ID, err)
-		}
-		if err := j.step(stepCreditMined); err != nil {
-			return err
-		}
-		if r.Status == types.ReceiptStatusSuccessful {
-			hash := strings.ToLower(ct.tx.Hash().Hex())
-			if err := j.recordCredit(ctx, ct.batch, &hash, sum); err != nil {
+		default:
+			if err := j.step(stepCreditMined); err != nil {
 				return err
 			}
-			continue
+			if r.Status == types.ReceiptStatusSuccessful {
+				hash := hexLower(tx.Hash())
+				if err := j.recordCredit(ctx, ct.batch, &hash, sum); err != nil {
+					return err
+				}
+				continue
+			}
+			// Reverted: it cost gas and credited nothing. Signing anew answers why: a round id the
+			// contract has seen means another transaction credited this batch already. The batch
+			// stays pending meanwhile (see store.CreditBatch.Status); should the pass stop here, the
+			// next one finds the same reverted receipt and comes back to this point.
+			j.log.Warn("credit: transaction reverted; signing anew", "batch", ct.batch.ID, "tx", tx.Hash())
 		}
-		// Reverted: it cost gas and credited nothing. Signing anew answers why: a round id the
-		// contract has seen means another transaction credited this batch already. The batch
-		// stays pending meanwhile (see store.CreditBatch.Status); should the pass stop here, the
-		// next one finds the same reverted receipt and comes back to this point.
-		j.log.Warn("credit: transaction reverted; signing anew", "batch", ct.batch.ID, "tx", ct.tx.Hash())
 		if resigns++; resigns > creditResigns {
-			return fmt.Errorf("batch %d: its transactions keep reverting (%d this pass, the last %s)", ct.batch.ID, resigns, ct.tx.Hash())
+			return fmt.Errorf("batch %d: its transactions keep failing (%d this pass, the last %s)", ct.batch.ID, resigns, ct.out.newest().Hash())
 		}
 		j.distributor.ResetNonce()
-		tx, err := j.sendCredit(ctx, ct.batch, sum)
+		o, err := j.sendCredit(ctx, ct.batch, sum)
 		if err != nil {
 			return fmt.Errorf("batch %d: %w", ct.batch.ID, err)
 		}
-		if tx != nil {
-			sent = append(sent, creditTx{ct.batch, tx})
+		if o != nil {
+			sent = append(sent, creditTx{ct.batch, o})
 		}
 	}
 	return nil
 }
 
-// resendCredit sends a stored transaction again unless it was mined; alive is false when it can
-// never be mined because its nonce went to another transaction.
-func (j *Jobs) resendCredit(ctx context.Context, tx *types.Transaction) (alive bool, err error) {
-	if _, err := j.chain.Receipt(ctx, tx.Hash()); err == nil {
-		return true, nil
-	} else if !errors.Is(err, chain.ErrNotMined) {
-		return false, err
-	}
-	err = j.chain.Send(ctx, tx)
-	if err != nil && creditNonceTaken(err) {
-		// Mined since the receipt was asked for, or dead.
-		if _, rerr := j.chain.Receipt(ctx, tx.Hash()); rerr == nil {
-			return true, nil
-		} else if !errors.Is(rerr, chain.ErrNotMined) {
-			return false, rerr
-		}
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return true, j.step(stepCreditSent)
-}
-
-func creditNonceTaken(err error) bool {
-	msg := strings.ToLower(err.Error())
-	return strings.Contains(msg, "nonce too low") || strings.Contains(msg, "replacement transaction underpriced")
-}
-
 // sendCredit signs the batch's credit call, stores it, then sends it. When the contract answers
 // that the batch's round id was used, another transaction credited the batch: it is recorded as
 // confirmed and no transaction is returned.
-func (j *Jobs) sendCredit(ctx context.Context, b *store.CreditBatch, sum *CreditSummary) (*types.Transaction, error) {
+func (j *Jobs) sendCredit(ctx context.Context, b *store.CreditBatch, sum *CreditSummary) (*outTx, error) {
 	credits, err := j.store.BatchCredits(ctx, b.ID)
 	if err != nil {
 		return nil, err
@@ -335,8 +324,12 @@ func (j *Jobs) sendCredit(ctx context.Context, b *store.CreditBatch, sum *Credit
 	if total.Cmp(b.TotalWei.Int) != 0 || len(credits) != b.NodeCount {
 		return nil, fmt.Errorf("ledger inconsistent: %d credits of %s wei, batch says %d of %s", len(credits), total, b.NodeCount, b.TotalWei)
 	}
-	factory := j.chain.Factory()
-	tx, err := j.distributor.Sign(ctx, &factory, j.chain.CreditData(big.NewInt(b.ID), ids, amounts), b.TotalWei.Int)
+	o, err := j.creditOut(ctx, b, false)
+	if err != nil {
+		return nil, err
+	}
+	// A failed send leaves the stored transaction for the next pass to send again.
+	err = j.send(ctx, o, j.chain.Factory(), j.chain.CreditData(big.NewInt(b.ID), ids, amounts), b.TotalWei.Int)
 	var rev *chain.RevertError
 	if errors.As(err, &rev) && rev.Name == "RoundUsed" {
 		j.log.Warn("credit: round id already used on chain; recording the batch as credited", "batch", b.ID)
@@ -346,21 +339,7 @@ func (j *Jobs) sendCredit(ctx context.Context, b *store.CreditBatch, sum *Credit
 	if err != nil {
 		return nil, err
 	}
-	raw, err := tx.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	if err := j.store.StoreBatchTx(ctx, b.ID, strings.ToLower(tx.Hash().Hex()), tx.Nonce(), raw); err != nil {
-		return nil, err
-	}
-	if err := j.step(stepCreditStored); err != nil {
-		return nil, err
-	}
-	// A failed send leaves the stored transaction for the next pass to send again.
-	if err := j.chain.Send(ctx, tx); err != nil {
-		return nil, err
-	}
-	return tx, j.step(stepCreditSent)
+	return o, nil
 }
 
 // recordCredit records a batch credited on chain.
@@ -375,28 +354,4 @@ func (j *Jobs) recordCredit(ctx context.Context, b *store.CreditBatch, txHash *s
 	b.Status = "confirmed"
 	sum.ConfirmedBatches++
 	return j.step(stepCreditRecorded)
-}
-
-var errCreditTimeout = errors.New("receipt timeout")
-
-// creditReceipt waits for the receipt of tx until deadline, polling more slowly as time goes by:
-// a fast chain answers quickly, a slow one is not flooded. Past the deadline it asks once.
-func (j *Jobs) creditReceipt(ctx context.Context, tx *types.Transaction, deadline time.Time) (*types.Receipt, error) {
-	wait := 50 * time.Millisecond
-	for {
-		r, err := j.chain.Receipt(ctx, tx.Hash())
-		if !errors.Is(err, chain.ErrNotMined) {
-			return r, err
-		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			return nil, errCreditTimeout
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(min(wait, left)):
-		}
-		wait = min(2*wait, time.Second)
-	}
 }

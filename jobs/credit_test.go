@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -422,24 +423,40 @@ func (e *env) pendingBatch() (store.CreditBatch, []byte) {
 }
 
 // storeBatchTx records tx as the batch's signed transaction, as a pass does before sending it.
-func storeBatchTx(t *testing.T, b store.CreditBatch, tx *types.Transaction) {
+func (e *env) storeBatchTx(b store.CreditBatch, tx *types.Transaction) {
+	t := e.t
 	t.Helper()
-	raw, err := tx.MarshalBinary()
+	head, err := e.c.HeadNumber(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.StoreBatchTx(t.Context(), b.ID, strings.ToLower(tx.Hash().Hex()), tx.Nonce(), raw); err != nil {
+	from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := sentTx(from, tx, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.StoreBatchTx(t.Context(), b.ID, v); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // resign signs a copy of tx with another gas limit: same nonce, another transaction.
 func (e *env) resign(tx *types.Transaction, gas uint64) *types.Transaction {
+	return e.resignWith(e.dc.Distributor.Key, tx, func(d *types.DynamicFeeTx) { d.Gas = gas })
+}
+
+// resignWith signs a copy of tx, changed by change, with key.
+func (e *env) resignWith(key *ecdsa.PrivateKey, tx *types.Transaction, change func(*types.DynamicFeeTx)) *types.Transaction {
 	e.t.Helper()
-	out, err := types.SignNewTx(e.dc.Distributor.Key, types.LatestSignerForChainID(e.dc.ChainID()), &types.DynamicFeeTx{
+	d := &types.DynamicFeeTx{
 		ChainID: e.dc.ChainID(), Nonce: tx.Nonce(), GasTipCap: tx.GasTipCap(), GasFeeCap: tx.GasFeeCap(),
-		Gas: gas, To: tx.To(), Value: tx.Value(), Data: tx.Data(),
-	})
+		Gas: tx.Gas(), To: tx.To(), Value: tx.Value(), Data: tx.Data(),
+	}
+	change(d)
+	out, err := types.SignNewTx(key, types.LatestSignerForChainID(e.dc.ChainID()), d)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -475,7 +492,7 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		storeBatchTx(t, b, stored)
+		e.storeBatchTx(b, stored)
 		if r := e.mustMine(other); r.Status != types.ReceiptStatusSuccessful {
 			t.Fatal("the other transaction failed")
 		}
@@ -500,7 +517,7 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		storeBatchTx(t, b, e.resign(other, other.Gas()+1))
+		e.storeBatchTx(b, e.resign(other, other.Gas()+1))
 		if r := e.mustMine(other); r.Status != types.ReceiptStatusSuccessful {
 			t.Fatal("the other transaction failed")
 		}
@@ -520,7 +537,7 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 			t.Fatal(err)
 		}
 		starved := e.resign(tx, 40_000) // past the intrinsic gas, short of the call's
-		storeBatchTx(t, b, starved)
+		e.storeBatchTx(b, starved)
 		sum := mustCredit(t, e.restart())
 		if sum.Status != "confirmed" {
 			t.Errorf("summary %+v", sum)

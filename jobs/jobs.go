@@ -39,6 +39,12 @@ type Config struct {
 	// ReceiptTimeout is how long a pass waits for its transaction to be mined before leaving it
 	// for the next pass.
 	ReceiptTimeout time.Duration
+	// BumpBlocks is how many blocks a transaction may wait unmined before it is replaced at the
+	// same nonce with higher fees (TX_BUMP_BLOCKS).
+	BumpBlocks uint64
+	// MaxFeeWei caps the fee per gas of every transaction the service signs (MAX_FEE_GWEI); nil:
+	// no cap.
+	MaxFeeWei *big.Int
 }
 
 // Jobs runs the passes over one ledger and one chain.
@@ -88,12 +94,17 @@ func New(s *store.Store, c *chain.Client, minterKey, distributorKey *ecdsa.Priva
 	if cfg.ReceiptTimeout == 0 {
 		cfg.ReceiptTimeout = 2 * time.Minute
 	}
+	if cfg.BumpBlocks == 0 {
+		cfg.BumpBlocks = 3
+	}
 	j := &Jobs{store: s, chain: c, cfg: cfg, log: log}
 	if minterKey != nil {
 		j.minter = c.NewSender(minterKey, cfg.ChainID)
+		j.minter.MaxFee = cfg.MaxFeeWei
 	}
 	if distributorKey != nil {
 		j.distributor = c.NewSender(distributorKey, cfg.ChainID)
+		j.distributor.MaxFee = cfg.MaxFeeWei
 	}
 	return j
 }

@@ -23,6 +23,18 @@ var (
 		Name: "nodeledger_scan_lag_blocks",
 		Help: "Blocks between the chain's head and the last block the payments scan recorded.",
 	})
+	txReplacements = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "nodeledger_tx_replacements_total",
+		Help: "Transactions signed again at their nonce with higher fees, after waiting TX_BUMP_BLOCKS blocks unmined.",
+	})
+	txsWaiting = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "nodeledger_txs_waiting",
+		Help: "Transactions the service sent that are not mined yet, as of the last pass.",
+	})
+	txOldestWaiting = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "nodeledger_tx_oldest_waiting_seconds",
+		Help: "Age of the oldest transaction not mined yet, as of the last pass; 0 when none waits.",
+	})
 )
 
 // countPayments adds what a payments pass did to the payment counters.

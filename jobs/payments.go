@@ -231,38 +231,45 @@ func (j *Jobs) checkCursor(ctx context.Context, cur store.Cursor, sum *PaymentsS
 	return uint64(cur.Number) + 1, nil
 }
 
-// resendMints sends again every stored mint transaction that has no receipt yet. A transaction
-// the node no longer accepts (its nonce was used by another) is signed anew: the payment
-// reference keeps the payment from minting twice whichever of them lands.
+// resendMints sends again every stored mint transaction that has no receipt yet, then fills any
+// gap in the minter's nonces below them. A transaction whose nonce another took is signed anew:
+// the payment reference keeps the payment from minting twice whichever of them lands.
 func (j *Jobs) resendMints(ctx context.Context) error {
 	minting, err := j.store.PaymentsByStatus(ctx, "minting")
 	if err != nil {
 		return err
 	}
+	var waiting []uint64
 	for _, p := range minting {
-		tx := new(types.Transaction)
-		if err := tx.UnmarshalBinary(p.MintRaw); err != nil {
-			return fmt.Errorf("payment %d: stored mint transaction: %w", p.ID, err)
-		}
-		if _, err := j.chain.Receipt(ctx, tx.Hash()); err == nil {
-			continue // mined: settleMints records it
-		} else if !errors.Is(err, chain.ErrNotMined) {
-			return err
-		}
-		err := j.chain.Send(ctx, tx)
-		if err != nil && isNonceUsed(err) {
-			err = j.signMint(ctx, p, *p.Tier)
-		}
+		o, err := j.mintOut(ctx, p, *p.Tier, true)
 		if err != nil {
+			return fmt.Errorf("payment %d: %w", p.ID, err)
+		}
+		alive, err := j.resume(ctx, o)
+		switch {
+		case err != nil:
 			return fmt.Errorf("payment %d: resend mint: %w", p.ID, err)
+		case alive:
+			waiting = append(waiting, o.newest().Nonce())
+		default:
+			j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "payment", p.ID, "tx", o.newest().Hash())
+			if err := j.signMint(ctx, p, *p.Tier); err != nil {
+				return err
+			}
 		}
 	}
-	return nil
+	return j.fillGaps(ctx, j.minter, waiting)
 }
 
-func isNonceUsed(err error) bool {
-	msg := strings.ToLower(err.Error())
-	return strings.Contains(msg, "nonce too low") || strings.Contains(msg, "replacement transaction underpriced")
+// mintOut is payment p's mint in the outbox, with its stored versions when load is set.
+func (j *Jobs) mintOut(ctx context.Context, p store.Payment, tier int, load bool) (*outTx, error) {
+	o := &outTx{kind: "mint", sender: j.minter, keep: func(ctx context.Context, v store.SentTx) error {
+		return j.store.StoreMintTx(ctx, p.ID, tier, v)
+	}}
+	if load {
+		return o, j.load(ctx, o, store.TxFor{PaymentID: p.ID}, p.MintRaw)
+	}
+	return o, nil
 }
 
 // checkPayments checks each pending payment: the ones that check out get a mint transaction,
@@ -390,32 +397,22 @@ func tierPriced(tiers []store.Tier, value *big.Int) (store.Tier, bool) {
 	return store.Tier{}, false
 }
 
-// signMint signs payment p's mint, stores it, and only then sends it.
+// signMint signs payment p's mint at the minter's next nonce, stores it, and only then sends it.
 func (j *Jobs) signMint(ctx context.Context, p store.Payment, tier int) error {
-	factory := j.chain.Factory()
+	o, err := j.mintOut(ctx, p, tier, false)
+	if err != nil {
+		return err
+	}
 	data := j.chain.MintData(common.HexToAddress(p.From), uint8(tier), common.HexToHash(p.PaymentRef))
-	tx, err := j.minter.Sign(ctx, &factory, data, nil)
-	if err != nil {
-		return fmt.Errorf("payment %d: sign mint: %w", p.ID, err)
+	if err := j.send(ctx, o, j.chain.Factory(), data, nil); err != nil {
+		return fmt.Errorf("payment %d: mint: %w", p.ID, err)
 	}
-	raw, err := tx.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	if err := j.store.StoreMintTx(ctx, p.ID, tier, tx.Nonce(), hexLower(tx.Hash()), raw); err != nil {
-		return err
-	}
-	if err := j.step("mint.stored"); err != nil {
-		return err
-	}
-	if err := j.chain.Send(ctx, tx); err != nil {
-		return fmt.Errorf("payment %d: send mint: %w", p.ID, err)
-	}
-	return j.step("mint.sent")
+	return nil
 }
 
-// settleMints waits for the receipt of each mint transaction and records its node, or the reason
-// it reverted. One still unmined when ReceiptTimeout runs out is left for the next pass.
+// settleMints waits for each mint transaction to be mined, replacing those that wait too long,
+// and records its node, or the reason it reverted. One still unmined when ReceiptTimeout runs
+// out is left for the next pass.
 func (j *Jobs) settleMints(ctx context.Context, sum *PaymentsSummary) error {
 	minting, err := j.store.PaymentsByStatus(ctx, "minting")
 	if err != nil {
@@ -423,30 +420,40 @@ func (j *Jobs) settleMints(ctx context.Context, sum *PaymentsSummary) error {
 	}
 	deadline := time.Now().Add(j.cfg.ReceiptTimeout)
 	for _, p := range minting {
-		wait, cancel := context.WithDeadline(ctx, deadline)
-		r, err := j.chain.WaitMined(wait, common.HexToHash(*p.MintTx), 200*time.Millisecond)
-		cancel()
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
+		o, err := j.mintOut(ctx, p, *p.Tier, true)
 		if err != nil {
+			return fmt.Errorf("payment %d: %w", p.ID, err)
+		}
+		r, tx, err := j.await(ctx, o, deadline)
+		switch {
+		case errors.Is(err, errNotMinedYet):
 			sum.Minting++
 			continue
+		case errors.Is(err, chain.ErrNonceTaken):
+			j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "payment", p.ID, "tx", o.newest().Hash())
+			j.minter.ResetNonce()
+			if err := j.signMint(ctx, p, *p.Tier); err != nil {
+				return err
+			}
+			sum.Minting++
+			continue
+		case err != nil:
+			return fmt.Errorf("payment %d: %w", p.ID, err)
 		}
 		if err := j.step("mint.mined"); err != nil {
 			return err
 		}
-		if err := j.settle(ctx, p, r, sum); err != nil {
+		if err := j.settle(ctx, p, r, tx, sum); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (j *Jobs) settle(ctx context.Context, p store.Payment, r *types.Receipt, sum *PaymentsSummary) error {
+func (j *Jobs) settle(ctx context.Context, p store.Payment, r *types.Receipt, tx *types.Transaction, sum *PaymentsSummary) error {
 	m, ok := j.chain.MintedIn(r)
 	if r.Status != types.ReceiptStatusSuccessful || !ok {
-		return j.settleReverted(ctx, p, sum)
+		return j.settleReverted(ctx, p, tx, sum)
 	}
 	return j.recordMint(ctx, p, m, sum)
 }
@@ -467,17 +474,13 @@ func (j *Jobs) recordMint(ctx context.Context, p store.Payment, m chain.Minted, 
 // settleReverted handles a mint that reverted. The payment reference already used means an
 // earlier transaction minted this payment's node: find it and record it. Any other reason (the
 // wallet filled up, minting was paused in between) rejects the payment.
-func (j *Jobs) settleReverted(ctx context.Context, p store.Payment, sum *PaymentsSummary) error {
+func (j *Jobs) settleReverted(ctx context.Context, p store.Payment, tx *types.Transaction, sum *PaymentsSummary) error {
 	m, found, err := j.chain.FindMint(ctx, common.HexToHash(p.PaymentRef), uint64(p.BlockNumber))
 	if err != nil {
 		return err
 	}
 	if found {
 		return j.recordMint(ctx, p, m, sum)
-	}
-	tx := new(types.Transaction)
-	if err := tx.UnmarshalBinary(p.MintRaw); err != nil {
-		return err
 	}
 	reason := "The contract refused the mint."
 	var re *chain.RevertError

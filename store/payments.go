@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -236,15 +237,30 @@ func (s *Store) RejectPayment(ctx context.Context, id int64, reason string) (err
 	return err
 }
 
-// StoreMintTx records the signed mint transaction of a payment before it is sent, moving the
-// payment to minting (or replacing the transaction of one already minting).
-func (s *Store) StoreMintTx(ctx context.Context, id int64, tier int, nonce uint64, txHash string, raw []byte) (err error) {
+// StoreMintTx records a signed version of a payment's mint transaction before it is sent: in
+// the outbox, and as the payment's newest, moving it to minting. ErrNotFound when the payment is
+// no longer pending or minting.
+func (s *Store) StoreMintTx(ctx context.Context, id int64, tier int, v SentTx) (err error) {
 	defer wrap(&err, "StoreMintTx")
-	_, err = s.db.ExecContext(ctx, `
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `
 		UPDATE payments SET status = 'minting', tier = $2, mint_nonce = $3, mint_tx = $4, mint_raw = $5,
 			reason = NULL, updated_at = now()
-		WHERE id = $1 AND status IN ('pending', 'minting')`, id, tier, int64(nonce), txHash, raw)
-	return err
+		WHERE id = $1 AND status IN ('pending', 'minting')`, id, tier, v.Nonce, v.Hash, v.Raw)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return cmp.Or(err, ErrNotFound)
+	}
+	if err := insertSent(ctx, tx, v, TxFor{PaymentID: id}); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // RecordMint records the node a payment's mint created and marks the payment minted, in one

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -227,23 +228,29 @@ func (s *Store) BatchCredits(ctx context.Context, batchID int64) (_ []BatchCredi
 	return credits, err
 }
 
-// StoreBatchTx records the signed transaction of a batch, before it is sent, so that a pass that
-// dies after sending can send the very same bytes again. It replaces an earlier transaction that
-// will never credit the batch. ErrNotFound when the batch is confirmed already, or does not exist.
-func (s *Store) StoreBatchTx(ctx context.Context, batchID int64, txHash string, nonce uint64, raw []byte) (err error) {
+// StoreBatchTx records a signed version of a batch's transaction before it is sent, so that a
+// pass that dies after sending can send the very same bytes again: in the outbox, and as the
+// batch's newest. ErrNotFound when the batch is confirmed already, or does not exist.
+func (s *Store) StoreBatchTx(ctx context.Context, batchID int64, v SentTx) (err error) {
 	defer wrap(&err, "StoreBatchTx")
-	res, err := s.db.ExecContext(ctx, `
-		UPDATE credit_batches
-		SET tx_hash = $2, nonce = $3, raw = $4
-		WHERE id = $1 AND status = 'pending'`, batchID, txHash, int64(nonce), raw)
+	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	n, err := res.RowsAffected()
-	if err == nil && n == 0 {
-		err = ErrNotFound
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `
+		UPDATE credit_batches SET tx_hash = $2, nonce = $3, raw = $4
+		WHERE id = $1 AND status = 'pending'`, batchID, v.Hash, v.Nonce, v.Raw)
+	if err != nil {
+		return err
 	}
-	return err
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return cmp.Or(err, ErrNotFound)
+	}
+	if err := insertSent(ctx, tx, v, TxFor{BatchID: batchID}); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // BatchConfirmation is what ConfirmBatch did.

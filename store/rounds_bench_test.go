@@ -70,8 +70,9 @@ func BenchmarkCreditRound100k(b *testing.B) {
 			if _, err := db.BatchCredits(ctx, bt.ID); err != nil {
 				b.Fatal(err)
 			}
-			tx := storetest.TxHash(fmt.Sprint("bench", round.ID, i))
-			if err := db.StoreBatchTx(ctx, bt.ID, tx, uint64(i), []byte(tx)); err != nil {
+			v := storetest.SentTx(fmt.Sprint("bench", round.ID, i), int64(i))
+			tx := v.Hash
+			if err := db.StoreBatchTx(ctx, bt.ID, v); err != nil {
 				b.Fatal(err)
 			}
 			if _, err := db.ConfirmBatch(ctx, bt.ID, &tx, 24*time.Hour); err != nil {

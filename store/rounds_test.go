@@ -97,8 +97,9 @@ func TestRounds(t *testing.T) {
 
 	t.Run("a batch is applied once", func(t *testing.T) {
 		b := round.Batches[0]
-		hash := storetest.TxHash("batch 1")
-		if err := db.StoreBatchTx(ctx, b.ID, hash, 3, []byte{1, 2}); err != nil {
+		v := storetest.SentTx("batch 1", 3)
+		hash := v.Hash
+		if err := db.StoreBatchTx(ctx, b.ID, v); err != nil {
 			t.Fatal(err)
 		}
 		for i, want := range []store.BatchConfirmation{{Applied: true}, {}} {
@@ -114,7 +115,7 @@ func TestRounds(t *testing.T) {
 		if n.BalanceWei.Int64() != 7+7 || n.CumulativeWei.Int64() != 10+7 { // the fixture starts at 7 and 10
 			t.Errorf("node 1: balance %s, cumulative %s", n.BalanceWei, n.CumulativeWei)
 		}
-		if err := db.StoreBatchTx(ctx, b.ID, hash, 4, []byte{3}); !errors.Is(err, store.ErrNotFound) {
+		if err := db.StoreBatchTx(ctx, b.ID, storetest.SentTx("batch 1 again", 4)); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("storing a transaction for a confirmed batch: err %v", err)
 		}
 		if _, err := db.ConfirmBatch(ctx, -1, &hash, time.Hour); !errors.Is(err, store.ErrNotFound) {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"crypto/ecdsa"
+	"log/slog"
 	"math/big"
 	"net/http"
 	"strings"
@@ -14,6 +15,8 @@ import (
 	"nodeledger/chain"
 	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
+	"nodeledger/jobs"
+	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
@@ -129,6 +132,13 @@ type healthBody struct {
 	OutstandingWei        *string `json:"outstandingWei"`
 	IsSolvent             *bool   `json:"isSolvent"`
 	InternalTransfers     *string `json:"internalTransfers"`
+	Outbox                *struct {
+		Waiting          int     `json:"waiting"`
+		OldestWaitingSec *int64  `json:"oldestWaitingSec"`
+		Replacements     int64   `json:"replacements"`
+		AtFeeCap         int     `json:"atFeeCap"`
+		MaxFeeWei        *string `json:"maxFeeWei"`
+	} `json:"outbox"`
 }
 
 func TestSchedulerHealth(t *testing.T) {
@@ -178,6 +188,32 @@ func TestSchedulerHealth(t *testing.T) {
 		mustExec(t, `DELETE FROM scheduler_ticks WHERE started_at > $1`, now.Add(-time.Minute))
 		if h := decode[healthBody](t, newChainServer(t, c, nil, cfg).get(t, "/api/cron/health")); !h.Stale || *h.SecondsSinceLastTick < 3599 {
 			t.Fatalf("an hour-old tick: %+v", h)
+		}
+	})
+
+	t.Run("transactions waiting, replaced, at the fee cap", func(t *testing.T) {
+		h := decode[healthBody](t, newChainServer(t, c, nil, cfg).get(t, "/api/cron/health"))
+		if ob := h.Outbox; ob == nil || ob.Waiting != 0 || ob.OldestWaitingSec != nil || ob.Replacements != 0 || ob.MaxFeeWei != nil {
+			t.Fatalf("nothing sent yet: outbox %+v", ob)
+		}
+		var payment int64
+		if err := db.DB().Get(&payment, `
+			INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash)
+			VALUES ($1, $1, $2, 1, 1, $1) RETURNING id`, storetest.TxHash("paid"), alice); err != nil {
+			t.Fatal(err)
+		}
+		first, second := storetest.SentTx("mint", 7), storetest.SentTx("mint, higher fees", 7)
+		second.FeeCapWei = store.Uint256{Int: big.NewInt(50)}
+		for _, v := range []store.SentTx{first, second} {
+			if err := db.StoreMintTx(t.Context(), payment, 1, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		j := jobs.New(db, c, nil, nil, jobs.Config{MaxFeeWei: big.NewInt(50)}, slog.New(slog.DiscardHandler))
+		h = decode[healthBody](t, newChainServer(t, c, j, cfg).get(t, "/api/cron/health"))
+		if ob := h.Outbox; ob == nil || ob.Waiting != 1 || ob.OldestWaitingSec == nil || *ob.OldestWaitingSec > 60 ||
+			ob.Replacements != 1 || ob.AtFeeCap != 1 || ob.MaxFeeWei == nil || *ob.MaxFeeWei != "50" {
+			t.Fatalf("outbox %+v", ob)
 		}
 	})
 

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math/big"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -96,4 +98,12 @@ func mustExec(t testing.TB, db *store.Store, query string, args ...any) {
 	if _, err := db.DB().Exec(query, args...); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// SentTx is an outbox version of a transaction named by seed, at nonce, as a pass stores one
+// before sending it (raw is not a real transaction: the store does not read it).
+func SentTx(seed string, nonce int64) store.SentTx {
+	one := store.Uint256{Int: big.NewInt(1)}
+	return store.SentTx{Hash: TxHash(seed), Sender: "0x" + strings.Repeat("ab", 20), Nonce: nonce,
+		Raw: []byte(seed), TipWei: one, FeeCapWei: one}
 }

@@ -1,0 +1,102 @@
+package store
+
+import (
+	"context"
+	"math/big"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// SentTx is one signed version of a transaction the service sends, as the outbox keeps it.
+type SentTx struct {
+	Hash      string    `db:"tx_hash"`
+	Sender    string    `db:"sender"`
+	Nonce     int64     `db:"nonce"`
+	Raw       []byte    `db:"raw"`
+	TipWei    Uint256   `db:"tip_wei"`
+	FeeCapWei Uint256   `db:"fee_cap_wei"`
+	SentBlock int64     `db:"sent_block"` // the head when it was signed
+	CreatedAt time.Time `db:"created_at"`
+}
+
+// TxFor names what an outbox transaction is for: a payment's mint, a batch's credit, or, both
+// zero, nothing (a transfer that fills a nonce gap).
+type TxFor struct {
+	PaymentID int64
+	BatchID   int64
+}
+
+func nullID(id int64) *int64 {
+	if id == 0 {
+		return nil
+	}
+	return &id
+}
+
+// insertSent adds a version to the outbox; adding one twice changes nothing.
+func insertSent(ctx context.Context, tx sqlx.ExecerContext, v SentTx, f TxFor) error {
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO outbox (tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, payment_id, batch_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (tx_hash) DO NOTHING`,
+		v.Hash, v.Sender, v.Nonce, v.Raw, v.TipWei, v.FeeCapWei, v.SentBlock, nullID(f.PaymentID), nullID(f.BatchID))
+	return err
+}
+
+// StoreFillerTx keeps a transaction sent for no ledger row: a zero-value transfer that fills a
+// nonce gap.
+func (s *Store) StoreFillerTx(ctx context.Context, v SentTx) (err error) {
+	defer wrap(&err, "StoreFillerTx")
+	return insertSent(ctx, s.db, v, TxFor{})
+}
+
+// TxVersions returns every version the outbox keeps for f, oldest first.
+func (s *Store) TxVersions(ctx context.Context, f TxFor) (_ []SentTx, err error) {
+	defer wrap(&err, "TxVersions")
+	var out []SentTx
+	err = s.db.SelectContext(ctx, &out, `
+		SELECT tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, created_at FROM outbox
+		WHERE payment_id = $1 OR batch_id = $2
+		ORDER BY created_at, nonce, fee_cap_wei`, f.PaymentID, f.BatchID)
+	return out, err
+}
+
+// OutboxStats is what health and the metrics say of the outbox.
+type OutboxStats struct {
+	// Waiting counts the transactions sent and not mined yet: mints of payments still minting,
+	// credits of batches still pending.
+	Waiting int `db:"waiting"`
+	// OldestAt is when the oldest of them was first signed; nil when none waits.
+	OldestAt *time.Time `db:"oldest_at"`
+	// AtCap counts those whose newest version pays the fee cap already.
+	AtCap int `db:"at_cap"`
+	// Replacements counts the versions signed at a nonce that already had one: fee bumps.
+	Replacements int64 `db:"replacements"`
+}
+
+// OutboxStats reads the outbox's figures; maxFee is the fee cap (nil: none).
+func (s *Store) OutboxStats(ctx context.Context, maxFee *big.Int) (_ OutboxStats, err error) {
+	defer wrap(&err, "OutboxStats")
+	var limit *string
+	if maxFee != nil {
+		v := maxFee.String()
+		limit = &v
+	}
+	var st OutboxStats
+	err = s.db.GetContext(ctx, &st, `
+		WITH waiting AS (
+			SELECT (SELECT min(o.created_at) FROM outbox o WHERE o.payment_id = p.id) AS first,
+				(SELECT o.fee_cap_wei FROM outbox o WHERE o.tx_hash = p.mint_tx) AS fee_cap
+			FROM payments p WHERE p.status = 'minting'
+			UNION ALL
+			SELECT (SELECT min(o.created_at) FROM outbox o WHERE o.batch_id = b.id),
+				(SELECT o.fee_cap_wei FROM outbox o WHERE o.tx_hash = b.tx_hash)
+			FROM credit_batches b WHERE b.status = 'pending' AND b.tx_hash IS NOT NULL
+		)
+		SELECT count(*) AS waiting, min(first) AS oldest_at,
+			count(*) FILTER (WHERE fee_cap >= $1::numeric) AS at_cap,
+			(SELECT count(*) - count(DISTINCT (sender, nonce)) FROM outbox) AS replacements
+		FROM waiting`, limit)
+	return st, err
+}
