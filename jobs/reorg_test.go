@@ -44,7 +44,7 @@ func TestScanRewindsAfterAReorg(t *testing.T) {
 	// Make the ledger remember a different block where the payment was, as if that block had
 	// been replaced since.
 	fake := "0x" + strings.Repeat("ab", 32)
-	mustExec(t, `UPDATE scanned_blocks SET hash = $1 WHERE number >= $2`, fake, rejected.BlockNumber)
+	mustExec(t, `UPDATE scanned_blocks SET hash = $1 WHERE scanner = 'payments' AND number >= $2`, fake, rejected.BlockNumber)
 	mustExec(t, `UPDATE chain_cursors SET block_hash = $1 WHERE name = 'payments'`, fake)
 	mustExec(t, `UPDATE payments SET block_hash = $1`, fake)
 
