@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"math/big"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"nodeledger/migrations"
 	"nodeledger/store"
@@ -46,11 +48,13 @@ func hashesKept(t *testing.T, name string, from, to int64) []int64 {
 func TestScannersKeepTheirOwnHashes(t *testing.T) {
 	storetest.Reset(t, db)
 	ctx := t.Context()
-	for _, name := range []string{"payments", "reconcile"} {
-		if err := db.RecordScan(ctx, name, store.Scan{Blocks: scanned("a", 1, 6)}); err != nil {
-			t.Fatal(err)
-		}
+	if err := db.RecordScan(ctx, "payments", store.Scan{Blocks: scanned("a", 1, 6)}); err != nil {
+		t.Fatal(err)
 	}
+	if _, err := db.RecordEvents(ctx, "reconcile", store.Events{Blocks: scanned("a", 1, 6)}); err != nil {
+		t.Fatal(err)
+	}
+
 	if _, err := db.RewindScan(ctx, "payments", 2, forkHash("a", 2)); err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +64,27 @@ func TestScannersKeepTheirOwnHashes(t *testing.T) {
 	if got := hashesKept(t, "reconcile", 1, 6); !slices.Equal(got, []int64{1, 2, 3, 4, 5, 6}) {
 		t.Fatalf("the payments scan's rewind took the reconciler's hashes: it keeps %v", got)
 	}
-	for name, want := range map[string]int64{"payments": 2, "reconcile": 6} {
+
+	if _, err := db.RewindEvents(ctx, "reconcile", 4, forkHash("a", 4)); err != nil {
+		t.Fatal(err)
+	}
+	if got := hashesKept(t, "reconcile", 1, 6); !slices.Equal(got, []int64{1, 2, 3, 4}) {
+		t.Fatalf("reconcile keeps %v after its rewind to 4", got)
+	}
+	// The payments scan reads the new fork again; the reconciler's rewind leaves that alone.
+	if err := db.RecordScan(ctx, "payments", store.Scan{Blocks: scanned("b", 3, 6)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RewindEvents(ctx, "reconcile", 3, forkHash("a", 3)); err != nil {
+		t.Fatal(err)
+	}
+	if got := hashesKept(t, "payments", 1, 6); !slices.Equal(got, []int64{1, 2, 3, 4, 5, 6}) {
+		t.Fatalf("the reconciler's rewind took the payments scan's hashes: it keeps %v", got)
+	}
+	if h, err := db.ScannedHash(ctx, "payments", 5); err != nil || h != forkHash("b", 5) {
+		t.Fatalf("payments' hash of block 5: %s, %v", h, err)
+	}
+	for name, want := range map[string]int64{"payments": 6, "reconcile": 3} {
 		if cur, err := db.Cursor(ctx, name); err != nil || cur.Number != want {
 			t.Fatalf("%s cursor %+v, %v; want block %d", name, cur, err, want)
 		}
@@ -68,16 +92,92 @@ func TestScannersKeepTheirOwnHashes(t *testing.T) {
 
 	t.Run("pruned behind the cursor, each scanner its own", func(t *testing.T) {
 		far := int64(5003)
-		if err := db.RecordScan(ctx, "reconcile", store.Scan{Blocks: scanned("a", far, far)}); err != nil {
+		if _, err := db.RecordEvents(ctx, "reconcile", store.Events{Blocks: scanned("a", far, far)}); err != nil {
 			t.Fatal(err)
 		}
-		if got := hashesKept(t, "reconcile", 1, 6); !slices.Equal(got, []int64{3, 4, 5, 6}) {
+		if got := hashesKept(t, "reconcile", 1, 6); !slices.Equal(got, []int64{3}) {
 			t.Fatalf("reconcile keeps %v of blocks 1-6 with its cursor at %d: want only those 5000 behind", got, far)
 		}
-		if got := hashesKept(t, "payments", 1, 6); len(got) != 2 {
+		if got := hashesKept(t, "payments", 1, 6); len(got) != 6 {
 			t.Fatalf("the reconciler's pruning took the payments scan's hashes: it keeps %v", got)
 		}
 	})
+}
+
+// TestRewindEventsTakesBackWithdrawals: the withdrawals read from the blocks a rewind takes back
+// are forgotten, the nodes synced for them are named until synced again, and a withdrawal read
+// again from the new fork is recorded afresh, at its new block.
+func TestRewindEventsTakesBackWithdrawals(t *testing.T) {
+	storetest.Reset(t, db)
+	ctx := t.Context()
+	const owner = "0x00000000000000000000000000000000000b0b01"
+	storetest.Node(t, db, "1", owner, time.Now())
+	storetest.Node(t, db, "2", owner, time.Now())
+	withdrawal := func(node, block int64, tx string) store.ChainWithdrawal {
+		return store.ChainWithdrawal{ChainNodeID: big.NewInt(node), AmountWei: big.NewInt(5), To: owner,
+			TxHash: storetest.TxHash(tx), BlockNumber: block, At: time.Now()}
+	}
+	ids := func(ns ...int64) []*big.Int {
+		var out []*big.Int
+		for _, n := range ns {
+			out = append(out, big.NewInt(n))
+		}
+		return out
+	}
+	blocks := func(t *testing.T) map[string]int64 { // withdrawal tx → its recorded block
+		t.Helper()
+		var rows []struct {
+			TxHash string `db:"tx_hash"`
+			Block  int64  `db:"block_number"`
+		}
+		if err := db.DB().Select(&rows, `SELECT tx_hash, block_number FROM withdrawals`); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int64{}
+		for _, r := range rows {
+			got[r.TxHash] = r.Block
+		}
+		return got
+	}
+
+	n, err := db.RecordEvents(ctx, "reconcile", store.Events{Blocks: scanned("a", 1, 3),
+		Withdrawals: []store.ChainWithdrawal{withdrawal(1, 2, "w1")}, Nodes: ids(1)})
+	if err != nil || n != 1 {
+		t.Fatalf("recorded %d, %v", n, err)
+	}
+	n, err = db.RecordEvents(ctx, "reconcile", store.Events{Blocks: scanned("a", 4, 6),
+		Withdrawals: []store.ChainWithdrawal{withdrawal(2, 5, "w2"), withdrawal(2, 5, "w2")}, Nodes: ids(2)})
+	if err != nil || n != 1 {
+		t.Fatalf("the same log twice: recorded %d, %v", n, err)
+	}
+	if stale, err := db.NodesReconciledAfter(ctx, 6); err != nil || len(stale) != 0 {
+		t.Fatalf("nodes reconciled after the cursor with no rewind: %v, %v", stale, err)
+	}
+
+	forgotten, err := db.RewindEvents(ctx, "reconcile", 4, forkHash("a", 4))
+	if err != nil || forgotten != 1 {
+		t.Fatalf("forgotten %d, %v", forgotten, err)
+	}
+	if got := blocks(t); len(got) != 1 || got[storetest.TxHash("w1")] != 2 {
+		t.Fatalf("withdrawals after the rewind to 4: %v", got)
+	}
+	stale, err := db.NodesReconciledAfter(ctx, 4)
+	if err != nil || len(stale) != 1 || stale[0].Int64() != 2 {
+		t.Fatalf("nodes to sync again after the rewind: %v, %v", stale, err)
+	}
+
+	// The new fork holds w2 again, a block later.
+	n, err = db.RecordEvents(ctx, "reconcile", store.Events{Blocks: scanned("b", 5, 7),
+		Withdrawals: []store.ChainWithdrawal{withdrawal(2, 6, "w2")}, Nodes: ids(2)})
+	if err != nil || n != 1 {
+		t.Fatalf("w2 read again: recorded %d, %v", n, err)
+	}
+	if got := blocks(t); len(got) != 2 || got[storetest.TxHash("w2")] != 6 {
+		t.Fatalf("withdrawals after the new fork: %v", got)
+	}
+	if stale, err := db.NodesReconciledAfter(ctx, 7); err != nil || len(stale) != 0 {
+		t.Fatalf("nodes still to sync once synced: %v, %v", stale, err)
+	}
 }
 
 // TestMigrationKeepsTheScannersApart: the hashes recorded before migration 0008 are the payments
