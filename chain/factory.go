@@ -155,6 +155,7 @@ type Withdrawal struct {
 	Amount   *big.Int
 	TxHash   common.Hash
 	LogIndex uint
+	Block    uint64
 	Time     uint64 // the block's timestamp
 }
 
@@ -189,7 +190,7 @@ func (c *Client) Events(ctx context.Context, from, to uint64) (FactoryEvents, er
 		}
 		if ev, err := c.nf.UnpackWithdrawnEvent(l); err == nil {
 			out.Withdrawn = append(out.Withdrawn, Withdrawal{ID: ev.Id, Owner: ev.Owner, To: ev.To, Amount: ev.Amount,
-				TxHash: l.TxHash, LogIndex: l.Index, Time: l.BlockTimestamp})
+				TxHash: l.TxHash, LogIndex: l.Index, Block: l.BlockNumber, Time: l.BlockTimestamp})
 		}
 	}
 	return out, nil

@@ -105,7 +105,7 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 	case err != nil:
 		return err
 	default:
-		if from, err = j.checkCursor(ctx, cur, sum); err != nil {
+		if from, sum.Rewound, err = j.checkCursor(ctx, paymentsCursor, cur, j.store.RewindScan); err != nil {
 			return err
 		}
 	}
@@ -200,35 +200,39 @@ func (j *Jobs) internalTransfers(ctx context.Context, from, to uint64) ([]chain.
 	return transfers, nil
 }
 
-// checkCursor returns the next block to scan: the one after the cursor, or, when the chain
-// replaced the cursor's block (a reorg deeper than the confirmations), the one after the last
-// block both agree on, once the ledger is rewound to it.
-func (j *Jobs) checkCursor(ctx context.Context, cur store.Cursor, sum *PaymentsSummary) (uint64, error) {
+// checkCursor returns the next block scanner name reads: the one after its cursor, or, when the
+// chain replaced the cursor's block (a reorg deeper than the confirmations), the one after the
+// last block both agree on, once rewind has taken the scanner's records back to it; rewound is
+// how many blocks it took back. A block older than the hashes the scanner keeps is trusted.
+func (j *Jobs) checkCursor(ctx context.Context, name string, cur store.Cursor,
+	rewind func(ctx context.Context, name string, number int64, hash string) (forgotten int64, err error),
+) (next uint64, rewound int64, err error) {
 	for n := cur.Number; n >= 0; n-- {
-		stored, err := j.store.ScannedHash(ctx, n)
-		if errors.Is(err, store.ErrNotFound) {
-			break // older than what the scan keeps: trust it
-		}
-		if err != nil {
-			return 0, err
-		}
 		onChain, err := j.chain.Blocks(ctx, uint64(n), uint64(n))
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
-		if hexLower(onChain[0].Hash) == stored {
-			if n < cur.Number {
-				forgotten, err := j.store.Rewind(ctx, paymentsCursor, n, stored)
-				if err != nil {
-					return 0, err
-				}
-				sum.Rewound = cur.Number - n
-				j.log.Warn("reorg: payments scan rewound", "from", cur.Number, "to", n, "payments_forgotten", forgotten)
+		hash := hexLower(onChain[0].Hash)
+		stored, err := j.store.ScannedHash(ctx, name, n)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			stored = hash // older than the hashes kept: trusted
+		case err != nil:
+			return 0, 0, err
+		}
+		if stored != hash {
+			continue
+		}
+		if n < cur.Number {
+			forgotten, err := rewind(ctx, name, n, hash)
+			if err != nil {
+				return 0, 0, err
 			}
-			return uint64(n) + 1, nil
+			j.log.Warn("reorg: "+name+" rewound", "from", cur.Number, "to", n, "forgotten", forgotten)
 		}
+		return uint64(n) + 1, cur.Number - n, nil
 	}
-	return uint64(cur.Number) + 1, nil
+	return uint64(cur.Number) + 1, 0, nil
 }
 
 // resendMints sends again every stored mint transaction that has no receipt yet, then fills any

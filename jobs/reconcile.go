@@ -22,12 +22,15 @@ type ReconcileSummary struct {
 	NodesFound  int    `json:"nodesFound"`  // minted nodes the ledger had not recorded
 	Withdrawals int    `json:"withdrawals"` // withdrawals recorded from Withdrawn events
 	Synced      int    `json:"synced"`      // nodes whose owner or figures were set to the chain's
+	Rewound     int64  `json:"rewound"`     // blocks taken back after a reorg
 }
 
 // Reconcile brings the ledger in line with the chain, which is right where they differ: it
 // follows the factory's NodeMinted events (recording nodes nobody recorded, e.g. after a crash
 // or a mint made outside the service), Withdrawn events (recording withdrawals) and Transferred
-// events, and sets each touched node's owner and figures to nodeInfo's.
+// events, and sets each touched node's owner and figures to nodeInfo's. After a reorg deeper
+// than the confirmations it takes back what it read from the blocks replaced, and reads the
+// chain's blocks instead.
 func (j *Jobs) Reconcile(ctx context.Context) (ReconcileSummary, error) {
 	ctx, end, ok, err := j.startPass(ctx, store.LockReconcile)
 	if err != nil {
@@ -50,18 +53,35 @@ func (j *Jobs) Reconcile(ctx context.Context) (ReconcileSummary, error) {
 	case err != nil:
 		return sum, err
 	default:
-		from = uint64(cur.Number) + 1
+		if from, sum.Rewound, err = j.checkCursor(ctx, reconcileCursor, cur, j.store.RewindEvents); err != nil {
+			return sum, err
+		}
 	}
 	if from > target {
 		return sum, nil
 	}
 	to := min(target, from+j.cfg.BlocksPerPass-1)
+	// The hashes are read before the events: a reorg in between leaves hashes of replaced blocks,
+	// which the next pass notices, so it reads the events again.
+	blocks, err := j.chain.Blocks(ctx, from, to)
+	if err != nil {
+		return sum, err
+	}
 	events, err := j.chain.Events(ctx, from, to)
+	if err != nil {
+		return sum, err
+	}
+	// Nodes synced for blocks a rewind took back are synced again: the chain's blocks may hold
+	// none of what moved them.
+	stale, err := j.store.NodesReconciledAfter(ctx, int64(from)-1)
 	if err != nil {
 		return sum, err
 	}
 
 	touched := map[string]*big.Int{}
+	for _, id := range stale {
+		touched[id.String()] = id
+	}
 	for _, m := range events.Minted {
 		found, err := j.recordFound(ctx, m)
 		if err != nil {
@@ -72,17 +92,12 @@ func (j *Jobs) Reconcile(ctx context.Context) (ReconcileSummary, error) {
 		}
 		touched[m.ID.String()] = m.ID
 	}
+	read := store.Events{}
 	for _, w := range events.Withdrawn {
-		created, err := j.store.RecordWithdrawal(ctx, store.ChainWithdrawal{
+		read.Withdrawals = append(read.Withdrawals, store.ChainWithdrawal{
 			ChainNodeID: w.ID, AmountWei: w.Amount, To: hexLower(w.To), TxHash: hexLower(w.TxHash),
-			LogIndex: w.LogIndex, At: time.Unix(int64(w.Time), 0),
+			LogIndex: w.LogIndex, BlockNumber: int64(w.Block), At: time.Unix(int64(w.Time), 0),
 		})
-		if err != nil {
-			return sum, err
-		}
-		if created {
-			sum.Withdrawals++
-		}
 		touched[w.ID.String()] = w.ID
 	}
 	for _, id := range events.Transferred {
@@ -90,18 +105,24 @@ func (j *Jobs) Reconcile(ctx context.Context) (ReconcileSummary, error) {
 	}
 	for _, id := range touched {
 		changed, err := j.syncNode(ctx, id)
+		if errors.Is(err, chain.ErrUnknownNode) {
+			// Minted in a block a reorg took back: the ledger keeps it, and the drift report
+			// names it as a node the chain does not have.
+			j.log.Warn("reconciler: the chain has no node the ledger has", "node", id)
+			continue
+		}
 		if err != nil {
 			return sum, err
 		}
 		if changed {
 			sum.Synced++
 		}
+		read.Nodes = append(read.Nodes, id)
 	}
-	last, err := j.chain.Blocks(ctx, to, to)
-	if err != nil {
-		return sum, err
+	for _, b := range blocks {
+		read.Blocks = append(read.Blocks, store.ScannedBlock{Number: int64(b.Number), Hash: hexLower(b.Hash)})
 	}
-	if err := j.store.RecordScan(ctx, reconcileCursor, store.Scan{Blocks: []store.ScannedBlock{{Number: int64(to), Hash: hexLower(last[0].Hash)}}}); err != nil {
+	if sum.Withdrawals, err = j.store.RecordEvents(ctx, reconcileCursor, read); err != nil {
 		return sum, err
 	}
 	sum.FromBlock, sum.ToBlock = from, to

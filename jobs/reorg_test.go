@@ -1,6 +1,10 @@
 package jobs
 
 import (
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"maps"
 	"math/big"
 	"strings"
 	"testing"
@@ -8,8 +12,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 
+	"nodeledger/chain"
 	"nodeledger/chain/devchain"
 )
 
@@ -44,7 +50,7 @@ func TestScanRewindsAfterAReorg(t *testing.T) {
 	// Make the ledger remember a different block where the payment was, as if that block had
 	// been replaced since.
 	fake := "0x" + strings.Repeat("ab", 32)
-	mustExec(t, `UPDATE scanned_blocks SET hash = $1 WHERE number >= $2`, fake, rejected.BlockNumber)
+	mustExec(t, `UPDATE scanned_blocks SET hash = $1 WHERE scanner = 'payments' AND number >= $2`, fake, rejected.BlockNumber)
 	mustExec(t, `UPDATE chain_cursors SET block_hash = $1 WHERE name = 'payments'`, fake)
 	mustExec(t, `UPDATE payments SET block_hash = $1`, fake)
 
@@ -87,10 +93,31 @@ func (m manualChain) commit(n int) common.Hash {
 // without waiting for it.
 func (m manualChain) transfer(i int, to common.Address, wei *big.Int, nonce uint64, tipGwei int64) common.Hash {
 	m.t.Helper()
+	return m.sendTx(m.dc.Buyers[i].Key, to, nil, wei, nonce, tipGwei)
+}
+
+// call sends a contract call from key with its next nonce, without waiting for it.
+func (m manualChain) call(key *ecdsa.PrivateKey, to common.Address, data []byte, wei *big.Int) common.Hash {
+	m.t.Helper()
+	nonce, err := m.pendingNonce(crypto.PubkeyToAddress(key.PublicKey))
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	return m.sendTx(key, to, data, wei, nonce, 1)
+}
+
+// sendTx signs and sends a transaction from key with the given nonce and tip (in gwei), without
+// waiting for it.
+func (m manualChain) sendTx(key *ecdsa.PrivateKey, to common.Address, data []byte, wei *big.Int, nonce uint64, tipGwei int64) common.Hash {
+	m.t.Helper()
+	gas := uint64(21000)
+	if len(data) > 0 {
+		gas = 1_000_000 // not estimated: a call that reverts in a reorg's new blocks must still be mined
+	}
 	tip := new(big.Int).Mul(big.NewInt(tipGwei), big.NewInt(params.GWei))
-	tx, err := types.SignNewTx(m.dc.Buyers[i].Key, types.LatestSignerForChainID(m.dc.ChainID()), &types.DynamicFeeTx{
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(m.dc.ChainID()), &types.DynamicFeeTx{
 		ChainID: m.dc.ChainID(), Nonce: nonce, GasTipCap: tip, GasFeeCap: new(big.Int).Add(tip, big.NewInt(100*params.GWei)),
-		Gas: 21000, To: &to, Value: wei,
+		Gas: gas, To: &to, Value: wei, Data: data,
 	})
 	if err != nil {
 		m.t.Fatal(err)
@@ -179,4 +206,176 @@ func TestReorgAfterMintIsDrift(t *testing.T) {
 	if len(rep.Payments) != 1 || rep.Payments[0].LedgerHash == rep.Payments[0].ChainHash {
 		t.Fatalf("drift %+v: want the minted payment whose block was replaced", rep)
 	}
+}
+
+// reconcilerFork is a dev chain where node 1 was minted for buyer 0 and credited 1000 wei, then
+// buyer 3 sent a plain transfer, buyer 0 withdrew 300 in the next block, two more blocks followed,
+// and the reconciler read up to the withdrawal's block.
+type reconcilerFork struct {
+	manualChain
+	beforeMint, beforeTransfer common.Hash // blocks to fork from
+	mintNonce                  uint64      // the minter's nonce of the mint
+	withdrawal                 common.Hash
+	withdrawalBlock            uint64
+}
+
+const reorgConfirmations = 2
+
+func newReconcilerFork(t *testing.T) reconcilerFork {
+	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) { c.Confirmations = reorgConfirmations })}
+	f := reconcilerFork{manualChain: m}
+	_, f.beforeMint = m.head()
+	var err error
+	if f.mintNonce, err = m.pendingNonce(m.dc.Minter.Address); err != nil {
+		t.Fatal(err)
+	}
+	m.call(m.dc.Minter.Key, m.dc.Factory, factoryABI.PackMint(m.buyer(0), 1, common.Hash{0xaa}), nil)
+	m.commit(1)
+	m.call(m.dc.Distributor.Key, m.dc.Factory,
+		factoryABI.PackCredit(big.NewInt(77), []*big.Int{big.NewInt(1)}, []*big.Int{big.NewInt(1000)}), big.NewInt(1000))
+	m.commit(1)
+	_, f.beforeTransfer = m.head()
+	m.call(m.dc.Buyers[3].Key, m.buyer(5), nil, tenth)
+	m.commit(1)
+	f.withdrawal = m.call(m.dc.Buyers[0].Key, m.dc.Factory, factoryABI.PackWithdraw(big.NewInt(1), m.buyer(5), big.NewInt(300)), nil)
+	m.commit(1)
+	f.withdrawalBlock, _ = m.head()
+	for range reorgConfirmations {
+		m.dc.Commit()
+	}
+	sum := mustReconcile(t, m.j)
+	if sum.NodesFound != 1 || sum.Withdrawals != 1 || sum.Rewound != 0 || sum.ToBlock != f.withdrawalBlock {
+		t.Fatalf("the reconciler before the reorg: %+v", sum)
+	}
+	f.checkLedger()
+	return f
+}
+
+// reorg forks the chain from parent, mines the transactions waiting in the pool (the replaced
+// blocks' own, unless sent again in their place) once `pending` of them wait, and then enough
+// blocks for the reconciler to read past the block it stood on.
+func (f reconcilerFork) reorg(pending int) {
+	f.t.Helper()
+	f.commit(pending)
+	for {
+		head, _ := f.head()
+		if head >= f.withdrawalBlock+reorgConfirmations+1 {
+			return
+		}
+		f.dc.Commit()
+	}
+}
+
+// checkLedger asserts that the ledger holds exactly the chain's withdrawals, each at its block,
+// and that each node the chain has carries nodeInfo's owner and figures.
+func (f reconcilerFork) checkLedger() {
+	f.t.Helper()
+	ctx := f.t.Context()
+	head, _ := f.head()
+	events, err := f.c.Events(ctx, 0, head)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	onChain := map[string]int64{}
+	for _, w := range events.Withdrawn {
+		onChain[hexLower(w.TxHash)+"/"+fmt.Sprint(w.LogIndex)] = int64(w.Block)
+	}
+	var rows []struct {
+		Key   string `db:"key"`
+		Block int64  `db:"block_number"`
+	}
+	if err := db.DB().Select(&rows, `SELECT tx_hash || '/' || log_index AS key, block_number FROM withdrawals`); err != nil {
+		f.t.Fatal(err)
+	}
+	ledger := map[string]int64{}
+	for _, r := range rows {
+		ledger[r.Key] = r.Block
+	}
+	if !maps.Equal(ledger, onChain) {
+		f.t.Fatalf("withdrawals (tx/log: block): ledger %v, chain %v", ledger, onChain)
+	}
+	nodes, err := db.NodesFrom(ctx, 0, 100)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	for _, n := range nodes {
+		info, err := f.c.NodeInfo(ctx, n.ChainNodeID.Int)
+		if errors.Is(err, chain.ErrUnknownNode) {
+			continue // the drift report's
+		}
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		if hexLower(info.Owner) != n.Owner || info.Balance.Cmp(n.BalanceWei.Int) != 0 ||
+			info.Credited.Cmp(n.CumulativeWei.Int) != 0 || info.Withdrawn.Cmp(n.WithdrawnWei.Int) != 0 {
+			f.t.Fatalf("node %s: chain %+v, ledger %+v", n.ChainNodeID, info, n)
+		}
+	}
+}
+
+// A reorg deeper than the confirmations from before a withdrawal the reconciler recorded: the
+// reconciler goes back to the last block both agree on, takes back what it read above it, and
+// reads the chain's blocks instead; the ledger ends with exactly the chain's withdrawals, and the
+// node's figures are nodeInfo's again.
+func TestReconcilerRewindsAfterAReorg(t *testing.T) {
+	t.Run("the new blocks have no withdrawal", func(t *testing.T) {
+		f := newReconcilerFork(t)
+		if err := f.dc.Fork(f.beforeTransfer); err != nil {
+			t.Fatal(err)
+		}
+		f.transfer(0, f.buyer(5), tenth, 0, 50) // buyer 0's nonce spent elsewhere
+		f.reorg(2)                              // with buyer 3's transfer, mined again
+		if _, err := f.c.Receipt(t.Context(), f.withdrawal); err == nil {
+			t.Fatal("the withdrawal is still on the chain after the reorg")
+		}
+		sum := mustReconcile(t, f.j)
+		if sum.Rewound != 2 || sum.Withdrawals != 0 || sum.Synced != 1 {
+			t.Fatalf("summary %+v: want 2 blocks taken back and the node synced again", sum)
+		}
+		f.checkLedger()
+		if n, err := db.NodeByChainID(t.Context(), big.NewInt(1)); err != nil || n.WithdrawnWei.Sign() != 0 {
+			t.Fatalf("node %+v, %v: want nothing withdrawn", n, err)
+		}
+		if again := mustReconcile(t, f.j); again.Rewound != 0 || again.Synced != 0 {
+			t.Fatalf("the next pass: %+v", again)
+		}
+	})
+
+	t.Run("the withdrawal lands in another block", func(t *testing.T) {
+		f := newReconcilerFork(t)
+		if err := f.dc.Fork(f.beforeTransfer); err != nil {
+			t.Fatal(err)
+		}
+		f.reorg(2) // buyer 3's transfer and the withdrawal, one block earlier than before
+		r, err := f.c.Receipt(t.Context(), f.withdrawal)
+		if err != nil || r.BlockNumber.Uint64() == f.withdrawalBlock {
+			t.Fatalf("receipt %+v, %v: want the withdrawal mined again in another block", r, err)
+		}
+		sum := mustReconcile(t, f.j)
+		if sum.Rewound != 2 || sum.Withdrawals != 1 {
+			t.Fatalf("summary %+v: want 2 blocks taken back and the withdrawal recorded afresh", sum)
+		}
+		f.checkLedger()
+	})
+
+	t.Run("the node's mint is gone", func(t *testing.T) {
+		f := newReconcilerFork(t)
+		if err := f.dc.Fork(f.beforeMint); err != nil {
+			t.Fatal(err)
+		}
+		f.sendTx(f.dc.Minter.Key, f.buyer(5), nil, tenth, f.mintNonce, 50) // the minter's nonce spent elsewhere
+		f.reorg(4)                                                         // the credit, transfer and withdrawal again: the first two revert
+		sum := mustReconcile(t, f.j)
+		if sum.Rewound != 4 || sum.Withdrawals != 0 || sum.NodesFound != 0 {
+			t.Fatalf("summary %+v: want 4 blocks taken back and nothing found", sum)
+		}
+		f.checkLedger()
+		rep, err := f.j.Drift(t.Context(), 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Nodes) != 1 || rep.Nodes[0].Field != "exists" || rep.Nodes[0].Chain != "false" {
+			t.Fatalf("drift %+v: want the node the chain no longer has", rep.Nodes)
+		}
+	})
 }

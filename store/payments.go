@@ -8,7 +8,6 @@ import (
 	"math/big"
 	"time"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 )
 
@@ -36,35 +35,6 @@ type Payment struct {
 const paymentColumns = `id, tx_hash, call_index, payment_ref, from_address, value_wei, block_number,
 	block_hash, status, reason, tier, mint_tx, mint_nonce, mint_raw, created_at`
 
-// Cursor is how far a chain scanner has read: the last block it read and that block's hash.
-type Cursor struct {
-	Number int64  `db:"block_number"`
-	Hash   string `db:"block_hash"`
-}
-
-// Cursor returns the scanner's cursor; ErrNotFound before its first block.
-func (s *Store) Cursor(ctx context.Context, name string) (_ Cursor, err error) {
-	defer wrap(&err, "Cursor")
-	var c Cursor
-	err = s.db.GetContext(ctx, &c, `SELECT block_number, block_hash FROM chain_cursors WHERE name = $1`, name)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Cursor{}, ErrNotFound
-	}
-	return c, err
-}
-
-// ScannedHash returns the hash the payments scan recorded for block number; ErrNotFound when it
-// recorded none.
-func (s *Store) ScannedHash(ctx context.Context, number int64) (_ string, err error) {
-	defer wrap(&err, "ScannedHash")
-	var hash string
-	err = s.db.GetContext(ctx, &hash, `SELECT hash FROM scanned_blocks WHERE number = $1`, number)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", ErrNotFound
-	}
-	return hash, err
-}
-
 // NewPayment is a transfer the scan found.
 type NewPayment struct {
 	TxHash      string
@@ -83,12 +53,6 @@ type FailedWithdrawal struct {
 	To          string
 	TxHash      string
 	At          time.Time
-}
-
-// ScannedBlock is a block the scan read.
-type ScannedBlock struct {
-	Number int64
-	Hash   string
 }
 
 // OutgoingTransfer is a plain transfer out of the payments wallet: a refund when it matches a
@@ -159,39 +123,20 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 			return err
 		}
 	}
-	numbers, hashes := make([]int64, len(blocks)), make([]string, len(blocks))
-	for i, b := range blocks {
-		numbers[i], hashes[i] = b.Number, b.Hash
-	}
-	if _, err := tx.ExecContext(ctx, `
-		INSERT INTO scanned_blocks (number, hash)
-		SELECT * FROM unnest($1::bigint[], $2::text[])
-		ON CONFLICT (number) DO UPDATE SET hash = excluded.hash`, pq.Array(numbers), pq.Array(hashes)); err != nil {
-		return err
-	}
-	last := blocks[len(blocks)-1]
-	if err := putCursor(ctx, tx, name, last.Number, last.Hash); err != nil {
+	if err := advance(ctx, tx, name, blocks); err != nil {
 		return err
 	}
 	return tx.Commit()
 }
 
-func putCursor(ctx context.Context, tx *sqlx.Tx, name string, number int64, hash string) error {
-	_, err := tx.ExecContext(ctx, `
-		INSERT INTO chain_cursors (name, block_number, block_hash) VALUES ($1, $2, $3)
-		ON CONFLICT (name) DO UPDATE SET block_number = excluded.block_number,
-			block_hash = excluded.block_hash, updated_at = now()`, name, number, hash)
-	return err
-}
-
-// Rewind moves the scan back to block number (a block both the ledger and the chain agree on)
-// after a reorg: blocks above it are forgotten, and so are the payments they held that had not
-// gone further than being seen, rejected or refunded, and the transfers out of the payments
-// wallet they held (a payment they refunded is rejected again, until the refund is seen anew).
-// A payment already minting or minted stays, for the drift report: the chain decides what became
-// of it.
-func (s *Store) Rewind(ctx context.Context, name string, number int64, hash string) (forgotten int64, err error) {
-	defer wrap(&err, "Rewind")
+// RewindScan undoes RecordScan above block number (a block both the ledger and the chain agree
+// on) after a reorg, and moves the scan back to it: the blocks above are forgotten, and so are
+// the payments they held that had not gone further than being seen, rejected or refunded, and
+// the transfers out of the payments wallet they held (a payment they refunded is rejected again,
+// until the refund is seen anew). A payment already minting or minted stays, for the drift
+// report: the chain decides what became of it.
+func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash string) (forgotten int64, err error) {
+	defer wrap(&err, "RewindScan")
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return 0, err
@@ -210,10 +155,7 @@ func (s *Store) Rewind(ctx context.Context, name string, number int64, hash stri
 		return 0, err
 	}
 	forgotten, _ = res.RowsAffected()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM scanned_blocks WHERE number > $1`, number); err != nil {
-		return 0, err
-	}
-	if err := putCursor(ctx, tx, name, number, hash); err != nil {
+	if err := rewindTo(ctx, tx, name, number, hash); err != nil {
 		return 0, err
 	}
 	return forgotten, tx.Commit()

@@ -88,7 +88,7 @@ func TestRefunds(t *testing.T) {
 	}
 
 	t.Run("a reorg that takes the refund away", func(t *testing.T) {
-		if _, err := db.Rewind(ctx, "payments", 4, block(4).Hash); err != nil {
+		if _, err := db.RewindScan(ctx, "payments", 4, block(4).Hash); err != nil {
 			t.Fatal(err)
 		}
 		if got := statuses(); got["p1"] != "rejected" {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"math/big"
 	"time"
+
+	"github.com/lib/pq"
 )
 
 // PaymentByRef returns the payment the contract knows by paymentRef; ErrNotFound for none.
@@ -26,23 +28,99 @@ type ChainWithdrawal struct {
 	To          string
 	TxHash      string
 	LogIndex    uint
+	BlockNumber int64
 	At          time.Time // the block's time
 }
 
-// RecordWithdrawal records a withdrawal the chain made (sent, confirmed at its block's time),
-// once per log; created is false when it was recorded already or its node is not in the ledger.
-func (s *Store) RecordWithdrawal(ctx context.Context, w ChainWithdrawal) (created bool, err error) {
-	defer wrap(&err, "RecordWithdrawal")
-	res, err := s.db.ExecContext(ctx, `
-		INSERT INTO withdrawals (node_id, amount_wei, to_address, tx_hash, log_index, status, created_at, confirmed_at)
-		SELECT id, $2, $3, $4, $5, 'sent', $6, $6 FROM nodes WHERE chain_node_id = $1::numeric
-		ON CONFLICT (tx_hash, log_index) DO NOTHING`,
-		Uint256{w.ChainNodeID}, Uint256{w.AmountWei}, w.To, w.TxHash, int64(w.LogIndex), w.At)
-	if err != nil {
-		return false, err
+// Events is what the reconciler read in a range of blocks.
+type Events struct {
+	Blocks      []ScannedBlock // every block read, in order
+	Withdrawals []ChainWithdrawal
+	Nodes       []*big.Int // the nodes it synced for these blocks
+}
+
+// RecordEvents records, in one transaction, the withdrawals the reconciler read (sent, confirmed
+// at their block's time), that it synced Nodes for these blocks, the blocks' hashes, and its
+// cursor moved to the last of them; recorded counts the withdrawals new to the ledger. A
+// withdrawal is recorded once per log, and not at all while its node is not in the ledger.
+func (s *Store) RecordEvents(ctx context.Context, name string, ev Events) (recorded int, err error) {
+	defer wrap(&err, "RecordEvents")
+	if len(ev.Blocks) == 0 {
+		return 0, nil
 	}
-	n, err := res.RowsAffected()
-	return n == 1, err
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	for _, w := range ev.Withdrawals { // a few a block at most: one statement each
+		res, err := tx.ExecContext(ctx, `
+			INSERT INTO withdrawals (node_id, amount_wei, to_address, tx_hash, log_index, block_number, status, created_at, confirmed_at)
+			SELECT id, $2, $3, $4, $5, $6, 'sent', $7, $7 FROM nodes WHERE chain_node_id = $1::numeric
+			ON CONFLICT (tx_hash, log_index) DO NOTHING`,
+			Uint256{w.ChainNodeID}, Uint256{w.AmountWei}, w.To, w.TxHash, int64(w.LogIndex), w.BlockNumber, w.At)
+		if err != nil {
+			return 0, err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, err
+		}
+		recorded += int(n)
+	}
+	ids := make([]string, len(ev.Nodes))
+	for i, id := range ev.Nodes {
+		ids[i] = id.String()
+	}
+	last := ev.Blocks[len(ev.Blocks)-1].Number
+	if _, err := tx.ExecContext(ctx, `UPDATE nodes SET reconciled_block = $2 WHERE chain_node_id = ANY ($1::numeric[])`,
+		pq.Array(ids), last); err != nil {
+		return 0, err
+	}
+	if err := advance(ctx, tx, name, ev.Blocks); err != nil {
+		return 0, err
+	}
+	return recorded, tx.Commit()
+}
+
+// RewindEvents undoes RecordEvents above block number (a block both the ledger and the chain
+// agree on) after a reorg, and moves the reconciler back to it: the blocks above are forgotten,
+// and so are the withdrawals they held, so that the chain's blocks, read again, record each
+// withdrawal they hold afresh, at its new block. The nodes synced for those blocks are
+// NodesReconciledAfter the moved cursor until the reconciler syncs them again. Nodes it found
+// minted there stay, as minted payments do (RewindScan), for the drift report.
+func (s *Store) RewindEvents(ctx context.Context, name string, number int64, hash string) (forgotten int64, err error) {
+	defer wrap(&err, "RewindEvents")
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `DELETE FROM withdrawals WHERE block_number > $1`, number)
+	if err != nil {
+		return 0, err
+	}
+	forgotten, _ = res.RowsAffected()
+	if err := rewindTo(ctx, tx, name, number, hash); err != nil {
+		return 0, err
+	}
+	return forgotten, tx.Commit()
+}
+
+// NodesReconciledAfter returns the chain ids of the nodes the reconciler last synced for blocks
+// above block: after a rewind to block, those whose events a reorg may have taken away.
+func (s *Store) NodesReconciledAfter(ctx context.Context, block int64) (_ []*big.Int, err error) {
+	defer wrap(&err, "NodesReconciledAfter")
+	var ids []Uint256
+	if err := s.db.SelectContext(ctx, &ids, `
+		SELECT chain_node_id FROM nodes WHERE reconciled_block > $1 ORDER BY chain_node_id`, block); err != nil {
+		return nil, err
+	}
+	out := make([]*big.Int, len(ids))
+	for i, id := range ids {
+		out[i] = id.Int
+	}
+	return out, nil
 }
 
 // ChainNode is one node's figures as the factory reports them (nodeInfo).
