@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,8 +21,9 @@ import (
 
 // TestChaos is `make chaos`: it runs the real binary against geth --dev, has buyers pay (right
 // and wrong amounts) and withdraw, and kill -9s the server at a random moment of a payments pass
-// or a credit pass, started through the cron routes, or of the reconciler pass its start-up tick
-// runs, until each kind has been killed CHAOS_KILLS times (50) while under way. Each kill is followed by a fresh start. At the end, passes run to completion,
+// or a credit pass, started through the cron routes, of the reconciler pass its start-up tick
+// runs, or of a payments pass replacing a mint the miner ignores (a tip spike), until each kind
+// has been killed CHAOS_KILLS times (50) while under way. Each kill is followed by a fresh start. At the end, passes run to completion,
 // and the ledger and the chain must agree: every good payment minted exactly once, every bad one
 // recorded as rejected, no node credited twice in a round, and every node's owner, balance,
 // credited and withdrawn equal to nodeInfo. CHAOS_SEED replays the random choices.
@@ -37,7 +39,8 @@ func TestChaos(t *testing.T) {
 	t.Logf("CHAOS_SEED=%d", seed)
 	rng := rand.New(rand.NewPCG(seed, seed))
 	ctx := t.Context()
-	d := newDeployment(t, "DIST_PERIOD_SEC=1", "TICK_SEC=3600")
+	// A block a second, and a transaction waiting one block is replaced: fee bumps come quickly.
+	d := newDeployment(t, "DIST_PERIOD_SEC=1", "TICK_SEC=3600", "TX_BUMP_BLOCKS=1")
 	good := map[string]bool{} // payment tx → whether it pays a tier's price
 	pay := func() string {
 		tx, ok := d.pay(t, rng)
@@ -50,9 +53,10 @@ func TestChaos(t *testing.T) {
 	missed := 0                               // kills that came after the pass had already answered
 	durations := map[string][]time.Duration{} // of the passes that answered before their kill, sorted
 	withdrawals, unseen := 0, 0
-	for kills["payments"] < target || kills["credit"] < target || kills["reconciler"] < target {
+	kinds := []string{"payments", "credit", "reconciler", "replacement"}
+	for slices.ContainsFunc(kinds, func(k string) bool { return kills[k] < target }) {
 		kind := "payments"
-		for _, k := range []string{"credit", "reconciler"} {
+		for _, k := range kinds[1:] {
 			if kills[k] < kills[kind] {
 				kind = k
 			}
@@ -78,6 +82,43 @@ func TestChaos(t *testing.T) {
 			} else if kills[kind]++; kills[kind]%10 == 0 {
 				t.Logf("%d kills during %s passes", kills[kind], kind)
 			}
+			continue
+		}
+		if kind == "replacement" {
+			// A tip spike: the miner asks more than the 1 wei geth --dev suggests, so the mint of
+			// a good payment waits until the outbox has bumped its fees past that, a version a block.
+			s := startQuiet(t, bin, env, ledger)
+			last := pay()
+			for !good[last] {
+				last = pay()
+			}
+			waitConfirmed(t, d.eth, last, 1)
+			before := replacements(t, ledger)
+			d.minerTip(t, int64(2+rng.IntN(10)))
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				s.post("/api/cron/payments")
+			}()
+			bumped := false
+			for deadline := time.Now().Add(20 * time.Second); !bumped && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+				bumped = replacements(t, ledger) > before
+			}
+			time.Sleep(time.Duration(rng.IntN(1500)) * time.Millisecond)
+			select {
+			case <-done:
+				missed++
+				s.kill()
+			default:
+				s.kill()
+				<-done
+				if !bumped {
+					unseen++
+				} else if kills[kind]++; kills[kind]%10 == 0 {
+					t.Logf("%d kills while a mint was being replaced", kills[kind])
+				}
+			}
+			d.minerTip(t, 1)
 			continue
 		}
 		s := startQuiet(t, bin, env, ledger)
@@ -115,8 +156,8 @@ func TestChaos(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("kill -9 during a payments pass: %d, a credit pass: %d, a reconciler pass: %d; %d kills came after the pass had ended; %d reconciler passes not caught under way; %d withdrawals made",
-		kills["payments"], kills["credit"], kills["reconciler"], missed, unseen, withdrawals)
+	t.Logf("kill -9 during a payments pass: %d, a credit pass: %d, a reconciler pass: %d, a replacement: %d; %d kills came after the pass had ended; %d passes not caught under way; %d withdrawals made; %d replacements",
+		kills["payments"], kills["credit"], kills["reconciler"], kills["replacement"], missed, unseen, withdrawals, replacements(t, ledger))
 
 	// A last server finishes what the kills left: every payment settled, the last round confirmed.
 	s := startQuiet(t, bin, env, ledger)
@@ -390,6 +431,24 @@ func reconcileCursor(t *testing.T, ledger *store.Store) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// replacements counts the transactions the outbox signed again at a nonce that had one.
+func replacements(t *testing.T, ledger *store.Store) int {
+	t.Helper()
+	var n int
+	if err := ledger.DB().Get(&n, `SELECT count(*) - count(DISTINCT (sender, nonce)) FROM outbox`); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// minerTip sets the least tip, in wei, geth's miner takes a transaction for.
+func (d *deployment) minerTip(t *testing.T, wei int64) {
+	t.Helper()
+	if _, err := d.geth.RPC("miner_setGasPrice", fmt.Sprintf("%#x", wei)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // post calls a cron route and ignores the answer: the server may be killed before it comes.

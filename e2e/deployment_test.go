@@ -26,6 +26,7 @@ import (
 // deployment is a factory deployed on geth --dev with `nodeledger deploy`, the configuration
 // of servers that use it, a ledger database, and funded buyers. Servers are started from it.
 type deployment struct {
+	geth   *gethdev.Node
 	bin    string
 	env    []string
 	ledger *store.Store
@@ -40,7 +41,7 @@ type deployment struct {
 func newDeployment(t *testing.T, env ...string) *deployment {
 	ctx := t.Context()
 	geth := gethdev.Start(t)
-	d := &deployment{bin: buildBinary(t), price: big.NewInt(10_000_000_000_000_000)} // 0.01 ETH
+	d := &deployment{geth: geth, bin: buildBinary(t), price: big.NewInt(10_000_000_000_000_000)} // 0.01 ETH
 	deployerKey, deployer := hexKey(t)
 	minterKey, minter := hexKey(t)
 	distributorKey, distributor := hexKey(t)

@@ -29,11 +29,11 @@ var (
 	})
 	txsWaiting = promauto.NewGauge(prometheus.GaugeOpts{
 		Name: "nodeledger_txs_waiting",
-		Help: "Transactions the service sent that are not mined yet, as of the last pass.",
+		Help: "Transactions the service sent that are not mined yet, as of the last tick or health reading.",
 	})
 	txOldestWaiting = promauto.NewGauge(prometheus.GaugeOpts{
 		Name: "nodeledger_tx_oldest_waiting_seconds",
-		Help: "Age of the oldest transaction not mined yet, as of the last pass; 0 when none waits.",
+		Help: "Age of the oldest transaction not mined yet, as of the last tick or health reading; 0 when none waits.",
 	})
 )
 

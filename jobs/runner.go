@@ -97,5 +97,8 @@ func (j *Jobs) tick(stop, work context.Context) TickSummary {
 	if err := j.store.FinishTick(ctx, id, doc); err != nil {
 		j.log.Error("tick end not recorded", "err", err)
 	}
+	if _, err := j.Outbox(ctx); err != nil { // for its metrics
+		j.log.Warn("outbox figures not read", "err", err)
+	}
 	return sum
 }

@@ -69,7 +69,7 @@ func (g *Node) Start() {
 	g.t.Helper()
 	host, port, _ := net.SplitHostPort(g.addr)
 	args := append([]string{"--dev", "--dev.period", "1", "--datadir", g.dir,
-		"--http", "--http.addr", host, "--http.port", port, "--http.api", "eth,net,web3,debug",
+		"--http", "--http.addr", host, "--http.port", port, "--http.api", "eth,net,web3,debug,miner",
 		"--ipcdisable", "--nodiscover", "--maxpeers", "0", "--verbosity", "2"}, g.args...)
 	g.cmd = exec.Command(g.bin, args...) // #nosec G204 -- the tests' own geth ($GETH) with our arguments
 	logFile, err := os.OpenFile(filepath.Join(g.dir, "geth.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
