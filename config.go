@@ -64,6 +64,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 		PriceFeed: s.address("PRICE_FEED_ADDRESS", false),
 	}
 	cfg.MinterKey, cfg.DistributorKey = s.key("MINTER_KEY"), s.key("DISTRIBUTOR_KEY")
+	if cfg.MinterKey != nil && cfg.DistributorKey != nil && cfg.MinterKey.D.Cmp(cfg.DistributorKey.D) == 0 {
+		// Each pass hands out its key's nonces and repairs their gaps: one key for both would
+		// have them fill each other's.
+		s.fail("DISTRIBUTOR_KEY", "must not be MINTER_KEY: the payments and credit passes each need a key of their own")
+	}
 
 	// Dev mode ticks and credits often and waits for one confirmation, so that a payment made by
 	// hand shows up as a node, and then a credit, within a minute or two.
@@ -215,6 +220,8 @@ func (s *settings) wei(name, def string) *big.Int {
 	return n
 }
 
+var gweiPattern = regexp.MustCompile(`^[0-9]+(\.[0-9]{1,9})?$`)
+
 // gwei reads a positive amount of gwei (decimals allowed, down to the wei) as wei; nil when unset.
 func (s *settings) gwei(name string) *big.Int {
 	v := s.getenv(name)
@@ -225,7 +232,7 @@ func (s *settings) gwei(name string) *big.Int {
 	if ok {
 		r.Mul(r, new(big.Rat).SetInt64(1e9))
 	}
-	if !ok || !r.IsInt() || r.Sign() <= 0 || strings.ContainsAny(v, "+-eE/") {
+	if !gweiPattern.MatchString(v) || !ok || !r.IsInt() || r.Sign() <= 0 {
 		s.fail(name, "%q is not a positive amount of gwei (at most 9 decimals)", v)
 		return nil
 	}

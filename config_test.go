@@ -80,6 +80,10 @@ func TestLoadConfig(t *testing.T) {
 		{"max fee below a wei", []string{"MAX_FEE_GWEI", "0.0000000001"}, "MAX_FEE_GWEI"},
 		{"max fee negative", []string{"MAX_FEE_GWEI", "-3"}, "MAX_FEE_GWEI"},
 		{"max fee not a number", []string{"MAX_FEE_GWEI", "lots"}, "MAX_FEE_GWEI"},
+		{"max fee in hex", []string{"MAX_FEE_GWEI", "0x10"}, "MAX_FEE_GWEI"},
+		{"max fee with a binary exponent", []string{"MAX_FEE_GWEI", "1p3"}, "MAX_FEE_GWEI"},
+		{"one key for minter and distributor", []string{"MINTER_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+			"DISTRIBUTOR_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"}, "DISTRIBUTOR_KEY"},
 		{"proxy not an address", []string{"TRUSTED_PROXIES", "10.0.0.0/8,proxy.local"}, "TRUSTED_PROXIES"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

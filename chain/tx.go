@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -87,6 +88,10 @@ func (s *Sender) Sign(ctx context.Context, to *common.Address, data []byte, valu
 // ErrFeeCapReached is Replace's answer when the fees a replacement needs would pass MaxFee.
 var ErrFeeCapReached = errors.New("the fee cap (MAX_FEE_GWEI) is reached")
 
+// ErrCannotAfford is Replace's answer when the sender's balance does not cover the replacement's
+// gas at its fee cap and its value: the node would refuse it.
+var ErrCannotAfford = errors.New("the sender's balance does not cover the replacement's fees")
+
 // priceBump is the rise, in percent, of both fees that a node asks of a transaction replacing
 // another at the same nonce (geth's txpool.pricebump).
 const priceBump = 10
@@ -109,6 +114,14 @@ func (s *Sender) Replace(ctx context.Context, old *types.Transaction) (*types.Tr
 		}
 		feeCap = bigMin(feeCap, s.MaxFee)
 		tip = bigMin(tip, feeCap)
+	}
+	balance, err := s.c.Balance(ctx, s.From)
+	if err != nil {
+		return nil, err
+	}
+	cost := new(big.Int).Mul(feeCap, new(big.Int).SetUint64(old.Gas()))
+	if balance.Cmp(cost.Add(cost, old.Value())) < 0 {
+		return nil, ErrCannotAfford
 	}
 	return s.sign(old.Nonce(), tip, feeCap, old.Gas(), old.To(), old.Data(), old.Value())
 }
@@ -225,6 +238,11 @@ func (c *Client) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
 // mined or waiting in the pool at a higher price.
 var ErrNonceTaken = errors.New("the transaction's nonce is taken by another")
 
+// ErrUnderpriced is Send's answer when the node turns tx away for its fees: a tip below the
+// least its pool takes, or a full pool that keeps better-paying transactions. The same call at
+// the same nonce with higher fees is taken.
+var ErrUnderpriced = errors.New("the node refuses the transaction's fees as too low")
+
 // Send broadcasts tx. Sending a transaction the node already has, or has already mined, is not
 // an error, so a retry after a crash can simply send the stored bytes again.
 func (c *Client) Send(ctx context.Context, tx *types.Transaction) error {
@@ -245,6 +263,8 @@ func (c *Client) Send(ctx context.Context, tx *types.Transaction) error {
 			return fmt.Errorf("%w: %w", ErrNonceTaken, err)
 		case strings.Contains(msg, "replacement transaction underpriced"):
 			return fmt.Errorf("%w: %w", ErrNonceTaken, err)
+		case strings.Contains(msg, "gas price below minimum"), strings.Contains(msg, "transaction underpriced"):
+			return fmt.Errorf("%w: %w", ErrUnderpriced, err)
 		}
 		return err
 	})
@@ -293,14 +313,15 @@ func (c *Client) waitMined(ctx context.Context, hash common.Hash, first, longest
 	}
 }
 
-// Mined returns the receipt of whichever of hashes (versions of one transaction, at one nonce)
-// is mined, once the node's head has reached its block; nil while none is.
+// Mined returns the receipt of whichever of hashes (versions of one transaction, at one nonce,
+// oldest first) is mined, once the node's head has reached its block; nil while none is. It asks
+// newest first: the version most likely mined.
 //
 // geth indexes a block's transactions a moment before it moves its head to that block, so a
 // receipt can be there while reads at "latest" still see the block before; callers read state
 // after this returns and must see the transaction's effects.
 func (c *Client) Mined(ctx context.Context, hashes ...common.Hash) (*types.Receipt, error) {
-	for _, hash := range hashes {
+	for _, hash := range slices.Backward(hashes) {
 		r, err := c.Receipt(ctx, hash)
 		if errors.Is(err, ErrNotMined) {
 			continue

@@ -36,6 +36,7 @@ type outTx struct {
 
 	versions  []*types.Transaction
 	sentBlock uint64 // the head when the newest version was signed
+	refused   bool   // the node refused the newest version's fees: replace it without waiting
 	capped    bool   // the newest version is at MaxFee: said once, not again each poll
 }
 
@@ -49,14 +50,27 @@ func (o *outTx) hashes() []common.Hash {
 	return out
 }
 
-// load reads the versions the outbox keeps for f. newest is the row's own newest version, which
-// a row signed before the outbox existed has alone.
+// load reads the versions the outbox keeps for f at its current nonce. newest is the row's own
+// newest version, which a row signed before the outbox existed has alone. Versions at a nonce
+// given up (another transaction took it) are left out: the contract guards against them.
 func (j *Jobs) load(ctx context.Context, o *outTx, f store.TxFor, newest []byte) error {
+	last := new(types.Transaction)
+	if err := last.UnmarshalBinary(newest); err != nil {
+		return err
+	}
 	stored, err := j.store.TxVersions(ctx, f)
 	if err != nil {
 		return err
 	}
+	return o.add(stored, last)
+}
+
+// add sets o's versions: those of stored at newest's nonce, and newest itself when stored lacks it.
+func (o *outTx) add(stored []store.SentTx, newest *types.Transaction) error {
 	for _, v := range stored {
+		if uint64(v.Nonce) != newest.Nonce() {
+			continue
+		}
 		tx := new(types.Transaction)
 		if err := tx.UnmarshalBinary(v.Raw); err != nil {
 			return err
@@ -64,12 +78,8 @@ func (j *Jobs) load(ctx context.Context, o *outTx, f store.TxFor, newest []byte)
 		o.versions = append(o.versions, tx)
 		o.sentBlock = uint64(v.SentBlock)
 	}
-	last := new(types.Transaction)
-	if err := last.UnmarshalBinary(newest); err != nil {
-		return err
-	}
-	if !slices.ContainsFunc(o.versions, func(tx *types.Transaction) bool { return tx.Hash() == last.Hash() }) {
-		o.versions, o.sentBlock = append(o.versions, last), 0
+	if !slices.ContainsFunc(o.versions, func(tx *types.Transaction) bool { return tx.Hash() == newest.Hash() }) {
+		o.versions, o.sentBlock = append(o.versions, newest), 0
 	}
 	return nil
 }
@@ -81,7 +91,12 @@ func (j *Jobs) send(ctx context.Context, o *outTx, to common.Address, data []byt
 	if err != nil {
 		return err
 	}
-	return j.dispatch(ctx, o, tx, "stored", "sent")
+	if err := j.dispatch(ctx, o, tx, "stored", "sent"); err != nil {
+		// The nonce was handed out: whether it reached the chain or not, the chain says which is next.
+		o.sender.ResetNonce()
+		return err
+	}
+	return nil
 }
 
 // dispatch stores tx as o's newest version, then sends it.
@@ -101,10 +116,28 @@ func (j *Jobs) dispatch(ctx context.Context, o *outTx, tx *types.Transaction, st
 	if err := j.step(o.kind + "." + stored); err != nil {
 		return err
 	}
-	if err := j.chain.Send(ctx, tx); err != nil {
+	if err := j.send1(ctx, o, tx); err != nil {
 		return err
 	}
 	return j.step(o.kind + "." + sent)
+}
+
+// send1 broadcasts a version of o. A node that refuses its fees as too low has not taken it:
+// that is no failure, but await replaces it at once instead of waiting BumpBlocks. A nonce used
+// meanwhile by one of o's earlier versions is no failure either: await finds its receipt.
+func (j *Jobs) send1(ctx context.Context, o *outTx, tx *types.Transaction) error {
+	err := j.chain.Send(ctx, tx)
+	o.refused = errors.Is(err, chain.ErrUnderpriced)
+	switch {
+	case o.refused:
+		j.log.Warn("outbox: the node refuses the fees as too low; replacing", "kind", o.kind, "tx", tx.Hash(), "err", err)
+		return nil
+	case errors.Is(err, chain.ErrNonceTaken):
+		if r, merr := j.chain.Mined(ctx, o.hashes()...); merr != nil || r != nil {
+			return merr
+		}
+	}
+	return err
 }
 
 // sentTx is tx as the outbox keeps it, signed by from while the head was at block head.
@@ -123,7 +156,7 @@ func (j *Jobs) resume(ctx context.Context, o *outTx) (alive bool, err error) {
 	if r, err := j.chain.Mined(ctx, o.hashes()...); err != nil || r != nil {
 		return err == nil, err
 	}
-	err = j.chain.Send(ctx, o.newest())
+	err = j.send1(ctx, o, o.newest())
 	if errors.Is(err, chain.ErrNonceTaken) {
 		r, err := j.chain.Mined(ctx, o.hashes()...) // mined since it was asked for, or dead
 		return r != nil, err
@@ -149,7 +182,7 @@ func (j *Jobs) await(ctx context.Context, o *outTx, deadline time.Time) (*types.
 		if err != nil {
 			return nil, nil, err
 		}
-		if head >= o.sentBlock+j.cfg.BumpBlocks {
+		if o.refused || head >= o.sentBlock+j.cfg.BumpBlocks {
 			if err := j.bump(ctx, o, head); err != nil {
 				return nil, nil, err
 			}
@@ -166,30 +199,36 @@ func (j *Jobs) await(ctx context.Context, o *outTx, deadline time.Time) (*types.
 	}
 }
 
-// bump replaces o's newest version with one paying more. At MaxFee it sends the newest again
-// (the node may have dropped it) and waits, saying so once.
+// bump replaces o's newest version with one paying more, when it is the sender's next to be
+// mined (one queued behind it waits for it, not for fees). At MaxFee, or past what the sender
+// can pay, it sends the newest again (the node may have dropped it) and waits, saying so once.
 func (j *Jobs) bump(ctx context.Context, o *outTx, head uint64) error {
 	old := o.newest()
 	mined, _, err := j.chain.Nonces(ctx, o.sender.From)
 	if err != nil {
 		return err
 	}
-	if mined > old.Nonce() {
+	switch {
+	case mined > old.Nonce():
 		// The nonce is used. By a version of o mined since await looked, or by another.
 		if r, err := j.chain.Mined(ctx, o.hashes()...); err != nil || r != nil {
 			return err
 		}
 		return chain.ErrNonceTaken
+	case mined < old.Nonce():
+		return nil
 	}
 	tx, err := o.sender.Replace(ctx, old)
-	if errors.Is(err, chain.ErrFeeCapReached) {
+	if errors.Is(err, chain.ErrFeeCapReached) || errors.Is(err, chain.ErrCannotAfford) {
 		if !o.capped {
 			o.capped = true
-			j.log.Warn("outbox: transaction waits at the fee cap (MAX_FEE_GWEI)", "kind", o.kind,
+			j.log.Warn("outbox: a transaction waits: its fees cannot rise", "why", err, "kind", o.kind,
 				"tx", old.Hash(), "nonce", old.Nonce(), "fee_cap_wei", old.GasFeeCap(), "max_fee_wei", o.sender.MaxFee)
 		}
 		o.sentBlock = head
-		return j.chain.Send(ctx, old)
+		err := j.send1(ctx, o, old)
+		o.refused = false // a refusal now waits like the rest: BumpBlocks, then again
+		return err
 	}
 	if err != nil {
 		return err
@@ -202,18 +241,43 @@ func (j *Jobs) bump(ctx context.Context, o *outTx, head uint64) error {
 
 // fillGaps repairs the gaps below the highest nonce the outbox waits on: a nonce nothing in the
 // node's pool holds keeps every later transaction of the sender from being mined. Each is taken by
-// a transfer of nothing to the sender itself, through the outbox. waiting are the nonces of the
-// newest versions of what the sender waits on, just sent again.
+// a transfer of nothing to the sender itself, through the outbox, and waited for (replaced like
+// any other when it waits too long), with the fillers earlier passes sent and the chain has not
+// mined. waiting are the nonces of the newest versions of what the sender waits on, just sent again.
 func (j *Jobs) fillGaps(ctx context.Context, s *chain.Sender, waiting []uint64) error {
 	if len(waiting) == 0 {
 		return nil
 	}
-	_, pending, err := j.chain.Nonces(ctx, s.From)
+	mined, pending, err := j.chain.Nonces(ctx, s.From)
 	if err != nil {
 		return err
 	}
+	stored, err := j.store.Fillers(ctx, hexLower(s.From), int64(mined))
+	if err != nil {
+		return err
+	}
+	var fillers []*outTx
+	filled := map[uint64]bool{}
+	for _, v := range stored {
+		if filled[uint64(v.Nonce)] {
+			continue
+		}
+		filled[uint64(v.Nonce)] = true
+		o := j.fillOut(s)
+		last := new(types.Transaction)
+		if err := last.UnmarshalBinary(stored[lastAt(stored, v.Nonce)].Raw); err != nil {
+			return err
+		}
+		if err := o.add(stored, last); err != nil {
+			return err
+		}
+		if _, err := j.resume(ctx, o); err != nil {
+			return err
+		}
+		fillers = append(fillers, o)
+	}
 	for n := pending; n < slices.Max(waiting); n++ {
-		if slices.Contains(waiting, n) {
+		if slices.Contains(waiting, n) || filled[n] {
 			continue
 		}
 		tx, err := s.Fill(ctx, n)
@@ -221,12 +285,35 @@ func (j *Jobs) fillGaps(ctx context.Context, s *chain.Sender, waiting []uint64) 
 			return err
 		}
 		j.log.Warn("outbox: filling a nonce gap", "sender", s.From, "nonce", n, "tx", tx.Hash())
-		o := &outTx{kind: "fill", sender: s, keep: j.store.StoreFillerTx}
+		o := j.fillOut(s)
 		if err := j.dispatch(ctx, o, tx, "stored", "sent"); err != nil {
+			return err
+		}
+		fillers = append(fillers, o)
+	}
+	deadline := time.Now().Add(j.cfg.ReceiptTimeout)
+	for _, o := range fillers {
+		// Taken by another transaction or not mined yet, the nonce is held either way, or will be
+		// looked at again by the next pass.
+		if _, _, err := j.await(ctx, o, deadline); err != nil && !errors.Is(err, errNotMinedYet) && !errors.Is(err, chain.ErrNonceTaken) {
 			return err
 		}
 	}
 	return nil
+}
+
+// fillOut is a gap filler of s in the outbox.
+func (j *Jobs) fillOut(s *chain.Sender) *outTx {
+	return &outTx{kind: "fill", sender: s, keep: j.store.StoreFillerTx}
+}
+
+// lastAt is the index of the last of versions at nonce.
+func lastAt(versions []store.SentTx, nonce int64) int {
+	i := len(versions) - 1
+	for versions[i].Nonce != nonce {
+		i--
+	}
+	return i
 }
 
 // Outbox reads the outbox's figures for health, and sets the metrics that follow them.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"nodeledger/chain"
 	"nodeledger/store"
@@ -246,5 +247,39 @@ func TestOutboxFillsANonceGap(t *testing.T) {
 	r, err := e.c.Receipt(ctx, common.HexToHash(filler.Hash))
 	if err != nil || uint64(filler.Nonce) != lost.Nonce() || r.Status != types.ReceiptStatusSuccessful {
 		t.Errorf("filler %s at nonce %d (gap %d): receipt %v, err %v", filler.Hash, filler.Nonce, lost.Nonce(), r, err)
+	}
+}
+
+// A row whose transaction lost its nonce and was signed anew at another is watched at the new
+// nonce only: a receipt at the old one says nothing of it.
+func TestOutboxWatchesTheCurrentNonceOnly(t *testing.T) {
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer := types.LatestSignerForChainID(big.NewInt(1337))
+	at := func(nonce uint64, tip int64) (*types.Transaction, store.SentTx) {
+		tx := types.MustSignNewTx(key, signer, &types.DynamicFeeTx{ChainID: big.NewInt(1337), Nonce: nonce,
+			GasTipCap: big.NewInt(tip), GasFeeCap: big.NewInt(100), Gas: 21000})
+		v, err := sentTx(common.Address{1}, tx, nonce*10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tx, v
+	}
+	_, old := at(4, 1)
+	first, v1 := at(9, 1)
+	second, v2 := at(9, 2)
+	o := &outTx{}
+	if err := o.add([]store.SentTx{old, v1, v2}, second); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.versions) != 2 || o.versions[0].Hash() != first.Hash() || o.newest().Hash() != second.Hash() || o.sentBlock != 90 {
+		t.Fatalf("versions %v, sent at %d: want the two at nonce 9, sent at 90", o.hashes(), o.sentBlock)
+	}
+	// A row signed before the outbox existed has only its own newest.
+	o = &outTx{}
+	if err := o.add(nil, first); err != nil || len(o.versions) != 1 || o.sentBlock != 0 {
+		t.Fatalf("versions %v, sent at %d, err %v", o.hashes(), o.sentBlock, err)
 	}
 }

@@ -1,10 +1,12 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -66,7 +68,6 @@ func (j *Jobs) Payments(ctx context.Context) (PaymentsSummary, error) {
 	if err := j.resendMints(ctx); err != nil {
 		return sum, err
 	}
-	j.minter.ResetNonce()
 	// A hold stops new mints only: what was already sent is settled either way.
 	held, err := j.store.MintingHeld(ctx)
 	if err != nil {
@@ -235,15 +236,17 @@ func (j *Jobs) checkCursor(ctx context.Context, name string, cur store.Cursor,
 	return uint64(cur.Number) + 1, 0, nil
 }
 
-// resendMints sends again every stored mint transaction that has no receipt yet, then fills any
-// gap in the minter's nonces below them. A transaction whose nonce another took is signed anew:
-// the payment reference keeps the payment from minting twice whichever of them lands.
+// resendMints sends again every stored mint transaction that has no receipt yet, fills any gap
+// in the minter's nonces below them, and only then signs anew, at nonces the chain hands out, the
+// mints whose nonce another transaction took: the payment reference keeps the payment from minting
+// twice whichever of them lands.
 func (j *Jobs) resendMints(ctx context.Context) error {
 	minting, err := j.store.PaymentsByStatus(ctx, "minting")
 	if err != nil {
 		return err
 	}
 	var waiting []uint64
+	var dead []store.Payment
 	for _, p := range minting {
 		o, err := j.mintOut(ctx, p, *p.Tier, true)
 		if err != nil {
@@ -257,12 +260,19 @@ func (j *Jobs) resendMints(ctx context.Context) error {
 			waiting = append(waiting, o.newest().Nonce())
 		default:
 			j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "payment", p.ID, "tx", o.newest().Hash())
-			if err := j.signMint(ctx, p, *p.Tier); err != nil {
-				return err
-			}
+			dead = append(dead, p)
 		}
 	}
-	return j.fillGaps(ctx, j.minter, waiting)
+	if err := j.fillGaps(ctx, j.minter, waiting); err != nil {
+		return err
+	}
+	j.minter.ResetNonce()
+	for _, p := range dead {
+		if err := j.signMint(ctx, p, *p.Tier); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // mintOut is payment p's mint in the outbox, with its stored versions when load is set.
@@ -422,6 +432,8 @@ func (j *Jobs) settleMints(ctx context.Context, sum *PaymentsSummary) error {
 	if err != nil {
 		return err
 	}
+	// In nonce order: a mint stuck waiting for fees holds up those after it, so it is seen first.
+	slices.SortStableFunc(minting, func(a, b store.Payment) int { return cmp.Compare(*a.MintNonce, *b.MintNonce) })
 	deadline := time.Now().Add(j.cfg.ReceiptTimeout)
 	for _, p := range minting {
 		o, err := j.mintOut(ctx, p, *p.Tier, true)

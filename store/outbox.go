@@ -51,6 +51,18 @@ func (s *Store) StoreFillerTx(ctx context.Context, v SentTx) (err error) {
 	return insertSent(ctx, s.db, v, TxFor{})
 }
 
+// Fillers returns the versions of the gap fillers sender signed at nonce from or above, by nonce,
+// oldest first at each.
+func (s *Store) Fillers(ctx context.Context, sender string, from int64) (_ []SentTx, err error) {
+	defer wrap(&err, "Fillers")
+	var out []SentTx
+	err = s.db.SelectContext(ctx, &out, `
+		SELECT tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, created_at FROM outbox
+		WHERE sender = $1 AND nonce >= $2 AND payment_id IS NULL AND batch_id IS NULL
+		ORDER BY nonce, created_at, fee_cap_wei`, sender, from)
+	return out, err
+}
+
 // TxVersions returns every version the outbox keeps for f, oldest first.
 func (s *Store) TxVersions(ctx context.Context, f TxFor) (_ []SentTx, err error) {
 	defer wrap(&err, "TxVersions")
@@ -86,16 +98,20 @@ func (s *Store) OutboxStats(ctx context.Context, maxFee *big.Int) (_ OutboxStats
 	var st OutboxStats
 	err = s.db.GetContext(ctx, &st, `
 		WITH waiting AS (
-			SELECT (SELECT min(o.created_at) FROM outbox o WHERE o.payment_id = p.id) AS first,
-				(SELECT o.fee_cap_wei FROM outbox o WHERE o.tx_hash = p.mint_tx) AS fee_cap
-			FROM payments p WHERE p.status = 'minting'
+			SELECT (SELECT min(o.created_at) FROM outbox o WHERE o.payment_id = p.id) AS first, n.*
+			FROM payments p LEFT JOIN LATERAL (
+				SELECT o.tip_wei, o.fee_cap_wei FROM outbox o WHERE o.tx_hash = p.mint_tx) n ON true
+			WHERE p.status = 'minting'
 			UNION ALL
-			SELECT (SELECT min(o.created_at) FROM outbox o WHERE o.batch_id = b.id),
-				(SELECT o.fee_cap_wei FROM outbox o WHERE o.tx_hash = b.tx_hash)
-			FROM credit_batches b WHERE b.status = 'pending' AND b.tx_hash IS NOT NULL
+			SELECT (SELECT min(o.created_at) FROM outbox o WHERE o.batch_id = b.id), n.*
+			FROM credit_batches b LEFT JOIN LATERAL (
+				SELECT o.tip_wei, o.fee_cap_wei FROM outbox o WHERE o.tx_hash = b.tx_hash) n ON true
+			WHERE b.status = 'pending' AND b.tx_hash IS NOT NULL
 		)
+		-- At the cap: a replacement would pass it (chain.Sender.Replace's test: +10 % and 1 wei).
 		SELECT count(*) AS waiting, min(first) AS oldest_at,
-			count(*) FILTER (WHERE fee_cap >= $1::numeric) AS at_cap,
+			count(*) FILTER (WHERE div(fee_cap_wei * 110, 100) + 1 > $1::numeric
+				OR div(tip_wei * 110, 100) + 1 > $1::numeric) AS at_cap,
 			(SELECT count(*) - count(DISTINCT (sender, nonce)) FROM outbox) AS replacements
 		FROM waiting`, limit)
 	return st, err
