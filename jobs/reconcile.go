@@ -106,9 +106,12 @@ func (j *Jobs) Reconcile(ctx context.Context) (ReconcileSummary, error) {
 	for _, id := range touched {
 		changed, err := j.syncNode(ctx, id)
 		if errors.Is(err, chain.ErrUnknownNode) {
-			// Minted in a block a reorg took back: the ledger keeps it, and the drift report
-			// names it as a node the chain does not have.
+			// Minted in a block a reorg took back: the ledger keeps it, unconfirmed, so that no
+			// round credits what the contract would refuse, and the drift report names it.
 			j.log.Warn("reconciler: the chain has no node the ledger has", "node", id)
+			if err := j.store.MarkUnconfirmed(ctx, id); err != nil {
+				return sum, err
+			}
 			continue
 		}
 		if err != nil {

@@ -377,5 +377,13 @@ func TestReconcilerRewindsAfterAReorg(t *testing.T) {
 		if len(rep.Nodes) != 1 || rep.Nodes[0].Field != "exists" || rep.Nodes[0].Chain != "false" {
 			t.Fatalf("drift %+v: want the node the chain no longer has", rep.Nodes)
 		}
+		// No round credits it: the contract would refuse the whole batch.
+		if n, err := db.NodeByChainID(t.Context(), big.NewInt(1)); err != nil || n.Status != "unconfirmed" {
+			t.Fatalf("node %+v, %v: want it unconfirmed", n, err)
+		}
+		mustExec(t, `UPDATE nodes SET next_credit_at = now() - interval '1 minute'`)
+		if sum := mustCredit(t, f.j); sum.Nodes != 0 {
+			t.Fatalf("credit pass %+v: want the node left out", sum)
+		}
 	})
 }

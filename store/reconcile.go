@@ -137,10 +137,12 @@ type ChainNode struct {
 // ledger once it settles, and syncing in between would count the credit twice.
 func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err error) {
 	defer wrap(&err, "SyncNode")
+	// The chain has the node: one a reorg had taken back (MarkUnconfirmed) is active again.
 	res, err := s.db.ExecContext(ctx, `
-		UPDATE nodes SET owner = $2, balance_wei = $3, cumulative_wei = $4, withdrawn_wei = $5
+		UPDATE nodes SET owner = $2, balance_wei = $3, cumulative_wei = $4, withdrawn_wei = $5, status = 'active'
 		WHERE chain_node_id = $1::numeric
-			AND (owner, balance_wei, cumulative_wei, withdrawn_wei) IS DISTINCT FROM ($2, $3::numeric, $4::numeric, $5::numeric)
+			AND (owner, balance_wei, cumulative_wei, withdrawn_wei, status)
+				IS DISTINCT FROM ($2, $3::numeric, $4::numeric, $5::numeric, 'active')
 			AND NOT EXISTS (
 				SELECT 1 FROM credits c JOIN credit_batches b ON b.id = c.batch_id
 				WHERE c.node_id = nodes.id AND b.status <> 'confirmed')`,
@@ -150,6 +152,14 @@ func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err er
 	}
 	rows, err := res.RowsAffected()
 	return rows == 1, err
+}
+
+// MarkUnconfirmed marks a node the chain does not have (a reorg took its mint back)
+// unconfirmed: credit rounds leave it out until the chain has it again.
+func (s *Store) MarkUnconfirmed(ctx context.Context, chainNodeID *big.Int) (err error) {
+	defer wrap(&err, "MarkUnconfirmed")
+	_, err = s.db.ExecContext(ctx, `UPDATE nodes SET status = 'unconfirmed' WHERE chain_node_id = $1::numeric`, Uint256{chainNodeID})
+	return err
 }
 
 // NodesFrom returns up to limit nodes with a ledger row id above after, in id order: a page of a
