@@ -64,7 +64,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		PriceFeed: s.address("PRICE_FEED_ADDRESS", false),
 	}
 	cfg.MinterKey, cfg.DistributorKey = s.key("MINTER_KEY"), s.key("DISTRIBUTOR_KEY")
-	if cfg.MinterKey != nil && cfg.DistributorKey != nil && cfg.MinterKey.D.Cmp(cfg.DistributorKey.D) == 0 {
+	if cfg.MinterKey != nil && cfg.DistributorKey != nil && cfg.MinterKey.Equal(cfg.DistributorKey) {
 		// Each pass hands out its key's nonces and repairs their gaps: one key for both would
 		// have them fill each other's.
 		s.fail("DISTRIBUTOR_KEY", "must not be MINTER_KEY: the payments and credit passes each need a key of their own")
