@@ -2,7 +2,6 @@ package chain
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/big"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
+	"golang.org/x/sync/errgroup"
 )
 
 // Block is a block with the transactions the caller watches, and their outcome.
@@ -25,69 +25,100 @@ type Block struct {
 
 // Tx is a top-level transaction of a block.
 type Tx struct {
-	Hash   common.Hash
-	From   common.Address
-	To     *common.Address // nil for a contract creation
-	Value  *big.Int
-	Input  []byte
-	Status uint64 // types.ReceiptStatusSuccessful or Failed
+	Hash  common.Hash
+	From  common.Address
+	To    *common.Address // nil for a contract creation
+	Value *big.Int
+	Input []byte
+	// Status (types.ReceiptStatusSuccessful or Failed) and Fee, what the sender paid for gas,
+	// failed or not (gasUsed × effectiveGasPrice, and blob gas), come from Outcomes.
+	Status uint64
+	Fee    *big.Int
 }
 
 // blocksPerBatch bounds one JSON-RPC batch.
 const blocksPerBatch = 50
 
+// A block read with its transactions is large (a busy mainnet block, a few hundred KB), and a
+// node answers the calls of a batch one after another on one core: such blocks are read a few
+// to a batch, several batches at once.
+const (
+	fullBlocksPerBatch = 5
+	batchesAtOnce      = 4
+)
+
 // Blocks fetches blocks from..to inclusive in batched round trips (eth_getBlockByNumber), with
-// the transactions sent to or from any of the watched addresses and their receipts' status
-// (eth_getTransactionReceipt, batched too). A payments wallet receives a few of a block's
-// transactions, so reading every receipt of every block would be mostly waste. Without watched
-// addresses a block comes without transactions: its number and hashes only.
+// the transactions sent to or from any of the watched addresses (contract creations included),
+// whose outcome Outcomes reads. Without watched addresses a block comes without transactions:
+// its number and hashes only.
 func (c *Client) Blocks(ctx context.Context, from, to uint64, watched ...common.Address) ([]Block, error) {
-	var out []Block
-	for start := from; start <= to; start += blocksPerBatch {
-		end := min(start+blocksPerBatch-1, to)
-		n := int(end - start + 1)
-		raws := make([]json.RawMessage, n)
-		elems := make([]rpc.BatchElem, n)
-		for i := range n {
-			elems[i] = rpc.BatchElem{Method: "eth_getBlockByNumber",
-				Args: []any{hexutil.EncodeUint64(start + uint64(i)), len(watched) > 0}, Result: &raws[i]}
-		}
-		if err := c.batch(ctx, fmt.Sprintf("blocks %d-%d", start, end), elems); err != nil {
-			return nil, err
-		}
-		blocks := make([]Block, n)
-		for i := range n {
-			b, err := decodeBlock(raws[i], watched)
-			if err != nil {
-				return nil, fmt.Errorf("block %d: %w", start+uint64(i), err)
-			}
-			blocks[i] = b
-		}
-		if err := c.statuses(ctx, blocks); err != nil {
-			return nil, err
-		}
-		out = append(out, blocks...)
+	per := uint64(blocksPerBatch)
+	if len(watched) > 0 {
+		per = fullBlocksPerBatch
+	}
+	out := make([]Block, to-from+1)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(batchesAtOnce)
+	for start := from; start <= to; start += per {
+		end := min(start+per-1, to)
+		g.Go(func() error { return c.blockBatch(gctx, out[start-from:end-from+1], start, watched) })
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-// statuses fills in the status of the blocks' transactions from their receipts.
-func (c *Client) statuses(ctx context.Context, blocks []Block) error {
+// blockBatch reads the len(out) blocks from start on into out, in one batch.
+func (c *Client) blockBatch(ctx context.Context, out []Block, start uint64, watched []common.Address) error {
+	// Decoded straight from the answer: a second pass over a hundred transactions a block costs
+	// as much as the first.
+	blocks := make([]fullBlock, len(out))
+	elems := make([]rpc.BatchElem, len(out))
+	for i := range elems {
+		// Without transactions the node lists their hashes, which fullBlock cannot hold.
+		elems[i] = rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{hexutil.EncodeUint64(start + uint64(i)), false}, Result: &blocks[i].blockHeader}
+		if len(watched) > 0 {
+			elems[i].Args[1], elems[i].Result = true, &blocks[i]
+		}
+	}
+	if err := c.batch(ctx, fmt.Sprintf("blocks %d-%d", start, start+uint64(len(out))-1), elems); err != nil {
+		return err
+	}
+	for i, b := range blocks {
+		if b.Hash == (common.Hash{}) { // the node answered null
+			return fmt.Errorf("block %d: %w: block not found", start+uint64(i), ErrUnavailable)
+		}
+		out[i] = b.watched(watched)
+	}
+	return nil
+}
+
+// Outcomes fills in the status and fee of the blocks' transactions from their receipts
+// (eth_getTransactionReceipt, batched), for those need picks: a payments wallet receives a few of
+// a block's transactions, and fewer still can fail, so reading every receipt would be mostly
+// waste. need must pick every transaction that may have failed or whose fee matters; the others
+// are taken as successful, their fee unknown (nil).
+func (c *Client) Outcomes(ctx context.Context, blocks []Block, need func(Block, Tx) bool) error {
 	var elems []rpc.BatchElem
 	var txs []*Tx
 	var hashes []common.Hash // the block each transaction was read in
 	for i := range blocks {
 		for k := range blocks[i].Txs {
 			tx := &blocks[i].Txs[k]
+			if !need(blocks[i], *tx) {
+				tx.Status = types.ReceiptStatusSuccessful
+				continue
+			}
 			elems = append(elems, rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{tx.Hash}, Result: new(types.Receipt)})
 			txs, hashes = append(txs, tx), append(hashes, blocks[i].Hash)
 		}
 	}
-	if len(elems) == 0 {
-		return nil
-	}
-	if err := c.batch(ctx, fmt.Sprintf("%d receipts", len(elems)), elems); err != nil {
-		return err
+	for start := 0; start < len(elems); start += receiptsPerBatch {
+		batch := elems[start:min(start+receiptsPerBatch, len(elems))]
+		if err := c.batch(ctx, fmt.Sprintf("%d receipts", len(batch)), batch); err != nil {
+			return err
+		}
 	}
 	for i, e := range elems {
 		r := e.Result.(*types.Receipt)
@@ -95,9 +126,27 @@ func (c *Client) statuses(ctx context.Context, blocks []Block) error {
 			// The chain moved between the two reads: the next pass reads the blocks again.
 			return fmt.Errorf("%w: the receipt of %s is not from block %s", ErrUnavailable, txs[i].Hash, hashes[i])
 		}
-		txs[i].Status = r.Status
+		txs[i].Status, txs[i].Fee = r.Status, fee(r)
 	}
 	return nil
+}
+
+// receiptsPerBatch bounds one JSON-RPC batch of receipts: nodes refuse batches of more than a
+// thousand calls (geth's default), and providers fewer.
+const receiptsPerBatch = 500
+
+// fee is what the receipt's transaction cost its sender. A node that leaves out the effective gas
+// price (older than London) makes it zero: the payments scan then finds the sender's balance
+// unexplained and traces its block.
+func fee(r *types.Receipt) *big.Int {
+	f := new(big.Int)
+	if r.EffectiveGasPrice != nil {
+		f.Mul(new(big.Int).SetUint64(r.GasUsed), r.EffectiveGasPrice)
+	}
+	if r.BlobGasPrice != nil {
+		f.Add(f, new(big.Int).Mul(new(big.Int).SetUint64(r.BlobGasUsed), r.BlobGasPrice))
+	}
+	return f
 }
 
 // blockHeader is what a block is read for when no transaction is watched.
@@ -120,27 +169,15 @@ type fullBlock struct {
 	} `json:"transactions"`
 }
 
-func decodeBlock(raw json.RawMessage, watched []common.Address) (Block, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return Block{}, fmt.Errorf("%w: block not found", ErrUnavailable)
-	}
-	var b fullBlock
-	var err error
-	if len(watched) == 0 {
-		err = json.Unmarshal(raw, &b.blockHeader)
-	} else {
-		err = json.Unmarshal(raw, &b)
-	}
-	if err != nil {
-		return Block{}, err
-	}
+// watched is b with only the transactions to or from watched.
+func (b *fullBlock) watched(watched []common.Address) Block {
 	out := Block{Number: uint64(b.Number), Hash: b.Hash, ParentHash: b.ParentHash, Time: uint64(b.Time)}
 	for _, t := range b.Txs {
-		if t.To != nil && (slices.Contains(watched, *t.To) || slices.Contains(watched, t.From)) {
+		if slices.Contains(watched, t.From) || t.To != nil && slices.Contains(watched, *t.To) {
 			out.Txs = append(out.Txs, Tx{Hash: t.Hash, From: t.From, To: t.To, Value: t.Value.ToInt(), Input: t.Input})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // HeadNumber is the number of the latest block.

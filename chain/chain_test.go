@@ -182,12 +182,46 @@ func TestBlocksAndLogs(t *testing.T) {
 	if len(found) != 2 {
 		t.Fatalf("found %d transactions, want 2", len(found))
 	}
-	if tx := found[0]; tx.Hash != transfer.TxHash || tx.From != buyer || *tx.To != payTo || tx.Value.Cmp(ether) != 0 || tx.Status != types.ReceiptStatusSuccessful {
+	if tx := found[0]; tx.Hash != transfer.TxHash || tx.From != buyer || *tx.To != payTo || tx.Value.Cmp(ether) != 0 {
 		t.Fatalf("transfer: %+v", tx)
 	}
 	if tx := found[1]; tx.Hash != mint.TxHash || *tx.To != tc.c.factory || len(tx.Input) == 0 {
 		t.Fatalf("mint: %+v", tx)
 	}
+	t.Run("outcomes from the receipts", func(t *testing.T) {
+		if err := tc.c.Outcomes(ctx, blocks, func(Block, Tx) bool { return true }); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []*types.Receipt{transfer, mint} {
+			var tx Tx
+			for _, b := range blocks {
+				for _, x := range b.Txs {
+					if x.Hash == r.TxHash {
+						tx = x
+					}
+				}
+			}
+			fee := new(big.Int).Mul(new(big.Int).SetUint64(r.GasUsed), r.EffectiveGasPrice)
+			if tx.Status != types.ReceiptStatusSuccessful || tx.Fee == nil || tx.Fee.Sign() == 0 || tx.Fee.Cmp(fee) != 0 {
+				t.Fatalf("%s: status %d fee %v, want 1 and %s", r.TxHash, tx.Status, tx.Fee, fee)
+			}
+		}
+		// A transaction need leaves out is taken as successful, its fee unknown.
+		again, err := tc.c.Blocks(ctx, start+1, end, payTo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tc.c.Outcomes(ctx, again, func(Block, Tx) bool { return false }); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range again {
+			for _, tx := range b.Txs {
+				if tx.Status != types.ReceiptStatusSuccessful || tx.Fee != nil {
+					t.Fatalf("left out: %+v", tx)
+				}
+			}
+		}
+	})
 	t.Run("only the watched transactions", func(t *testing.T) {
 		blocks, err := tc.c.Blocks(ctx, start+1, end, payTo)
 		if err != nil {
@@ -197,12 +231,52 @@ func TestBlocksAndLogs(t *testing.T) {
 		for _, b := range blocks {
 			txs = append(txs, b.Txs...)
 		}
-		if len(txs) != 1 || txs[0].Hash != transfer.TxHash || txs[0].Status != types.ReceiptStatusSuccessful {
+		if len(txs) != 1 || txs[0].Hash != transfer.TxHash {
 			t.Fatalf("watching the payments address: %+v", txs)
 		}
 		bare, err := tc.c.Blocks(ctx, start+1, end)
 		if err != nil || len(bare) != len(blocks) || bare[0].Hash != blocks[0].Hash || len(bare[0].Txs)+len(bare[len(bare)-1].Txs) != 0 {
 			t.Fatalf("watching nothing: %+v, %v", bare, err)
+		}
+	})
+
+	t.Run("many batches, in order", func(t *testing.T) {
+		head := end
+		for head < 3*fullBlocksPerBatch { // the chain mines empty blocks every few milliseconds
+			time.Sleep(10 * time.Millisecond)
+			head, _ = tc.c.HeadNumber(ctx)
+		}
+		all, err := tc.c.Blocks(ctx, 0, head, payTo, tc.c.factory)
+		if err != nil || len(all) != int(head+1) {
+			t.Fatalf("%d blocks for 0..%d, %v", len(all), head, err)
+		}
+		for i, b := range all {
+			if b.Number != uint64(i) || (i > 0 && b.ParentHash != all[i-1].Hash) {
+				t.Fatalf("block %d out of order or unlinked", b.Number)
+			}
+		}
+		if got := all[start+1].Hash; got != blocks[0].Hash {
+			t.Fatalf("block %d: %s, then %s", start+1, blocks[0].Hash, got)
+		}
+	})
+	t.Run("balance changes", func(t *testing.T) {
+		changes, err := tc.c.BalanceChanges(ctx, 0, end, payTo)
+		if err != nil || len(changes) != int(end+1) {
+			t.Fatalf("%d changes for 0..%d, %v", len(changes), end, err)
+		}
+		for _, ch := range changes {
+			want := new(big.Int)
+			if ch.Block == transfer.BlockNumber.Uint64() {
+				want = ether
+			}
+			if ch.Delta.Cmp(want) != 0 || ch.HasCode {
+				t.Fatalf("block %d: %+v, want a change of %s and no code", ch.Block, ch, want)
+			}
+		}
+		n := mint.BlockNumber.Uint64()
+		factory, err := tc.c.BalanceChanges(ctx, n, n, tc.c.factory)
+		if err != nil || len(factory) != 1 || !factory[0].HasCode || factory[0].Delta.Sign() != 0 {
+			t.Fatalf("the factory in block %d: %+v, %v", n, factory, err)
 		}
 	})
 

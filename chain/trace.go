@@ -45,25 +45,25 @@ type callFrame struct {
 	Calls []callFrame     `json:"calls"`
 }
 
-// InternalTransfers traces blocks from..to and returns the ETH that calls inside successful
-// transactions sent to recipient, leaving out calls whose effects a revert undid.
-func (c *Client) InternalTransfers(ctx context.Context, from, to uint64, recipient common.Address) ([]InternalTransfer, error) {
+// InternalTransfers traces blocks and returns the ETH that calls inside successful transactions
+// sent to recipient, leaving out calls whose effects a revert undid. Nodes refuse to trace the
+// genesis block.
+func (c *Client) InternalTransfers(ctx context.Context, blocks []uint64, recipient common.Address) ([]InternalTransfer, error) {
 	var out []InternalTransfer
-	from = max(from, 1) // the genesis block has no transactions, and nodes refuse to trace it
-	for start := from; start <= to; start += blocksPerBatch {
-		end := min(start+blocksPerBatch-1, to)
-		n := int(end - start + 1)
+	for len(blocks) > 0 {
+		batch := blocks[:min(blocksPerBatch, len(blocks))]
+		blocks = blocks[len(batch):]
 		traces := make([][]struct {
 			TxHash common.Hash `json:"txHash"`
 			Result *callFrame  `json:"result"`
-		}, n)
-		elems := make([]rpc.BatchElem, n)
-		for i := range n {
+		}, len(batch))
+		elems := make([]rpc.BatchElem, len(batch))
+		for i, n := range batch {
 			elems[i] = rpc.BatchElem{Method: "debug_traceBlockByNumber",
-				Args:   []any{hexutil.EncodeUint64(start + uint64(i)), map[string]string{"tracer": "callTracer"}},
+				Args:   []any{hexutil.EncodeUint64(n), map[string]string{"tracer": "callTracer"}},
 				Result: &traces[i]}
 		}
-		if err := c.batch(ctx, fmt.Sprintf("trace %d-%d", start, end), elems); err != nil {
+		if err := c.batch(ctx, fmt.Sprintf("trace %d blocks from %d", len(batch), batch[0]), elems); err != nil {
 			var re rpc.Error
 			if errors.As(err, &re) && re.ErrorCode() == -32601 { // method not found
 				return nil, fmt.Errorf("%w: %w", ErrTraceUnsupported, err)
@@ -78,7 +78,7 @@ func (c *Client) InternalTransfers(ctx context.Context, from, to uint64, recipie
 				found := 0
 				collect(tx.Result.Calls, recipient, func(f callFrame) {
 					found++
-					out = append(out, InternalTransfer{Block: start + uint64(i), TxHash: tx.TxHash, From: f.From,
+					out = append(out, InternalTransfer{Block: batch[i], TxHash: tx.TxHash, From: f.From,
 						Value: f.Value.ToInt(), Index: found})
 				})
 			}

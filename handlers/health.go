@@ -28,8 +28,10 @@ type healthJSON struct {
 	ContractBalanceWei    *string `json:"contractBalanceWei"`
 	OutstandingWei        *string `json:"outstandingWei"`
 	IsSolvent             *bool   `json:"isSolvent"`
-	// InternalTransfers says whether payments sent by contract wallets are seen: "traced", or
-	// "unsupported" when the RPC has no debug_traceBlockByNumber; null before the first scan.
+	// InternalTransfers says whether payments sent by contract wallets are seen (jobs'
+	// InternalTransfers): "traced", "unsupported" when the RPC has no debug_traceBlockByNumber
+	// (their ETH is then listed as unattributed inflows), "not needed" while no block scanned
+	// needed a trace; null before the first scan.
 	InternalTransfers *string `json:"internalTransfers"`
 	// Outbox is absent when the ledger could not be read for it.
 	Outbox *outboxJSON `json:"outbox,omitempty"`

@@ -188,6 +188,10 @@ func paymentsOutcome(sum jobs.PaymentsSummary, scan *jobs.ScanState, now time.Ti
 	if sum.Failed > 0 {
 		out = append(out, fmt.Sprintf("Recorded %s.", views.Count(sum.Failed, "failed withdrawal", "failed withdrawals")))
 	}
+	if sum.Unattributed > 0 {
+		out = append(out, fmt.Sprintf("ETH that no transaction explains arrived in %s: see Ledger against the chain.",
+			views.Count(sum.Unattributed, "block", "blocks")))
+	}
 	if len(out) == 0 {
 		return nothingNew(scan, now)
 	}
@@ -415,6 +419,9 @@ func (h *Handlers) renderOperator(c echo.Context, status int, outcome string, fo
 	if o.Held, err = h.store.MintingHeld(ctx); err != nil {
 		return err
 	}
+	if o.Unattributed, err = h.store.UnattributedInflows(ctx, 20); err != nil {
+		return err
+	}
 	if form != nil {
 		o.TierForm = *form
 	} else {
@@ -452,7 +459,7 @@ func tierForm(tiers []store.Tier, edit string) views.TierForm {
 
 // driftView is a drift report as the operator page shows it.
 func driftView(rep jobs.DriftReport) *views.Drift {
-	d := &views.Drift{Checked: rep.Checked}
+	d := &views.Drift{Checked: rep.Checked, Unattributed: rep.Unattributed}
 	for _, n := range rep.Nodes {
 		d.Nodes = append(d.Nodes, views.NodeDrift{ChainNodeID: n.ChainNodeID, Field: n.Field, Ledger: n.Ledger, Chain: n.Chain})
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -95,6 +94,9 @@ func noTraceProxy(t *testing.T, upstream string) string {
 	return srv.URL
 }
 
+// On an RPC that cannot trace, top-level payments still mint, and ETH a contract wallet sent is
+// recorded as an unattributed inflow of its exact amount, for the operator, until a reorg takes
+// its block away.
 func TestPaymentsWithoutTracing(t *testing.T) {
 	e := newEnv(t)
 	dc, err := devchain.Start(t.Context(), devchain.Options{RPCAddr: "127.0.0.1:0"})
@@ -108,13 +110,50 @@ func TestPaymentsWithoutTracing(t *testing.T) {
 	}
 	e.dc, e.c = dc, c
 	e.cfg.ChainID, e.cfg.PaymentAddress = dc.ChainID(), dc.Payments
-	j := New(db, c, dc.Minter.Key, dc.Distributor.Key, e.cfg, slog.New(slog.DiscardHandler))
+	j := e.restart()
 
+	wallet := e.deployForwarder()
 	e.pay(0, dc.Payments, priceOne)
-	if sum := mustPass(t, j); sum.Minted != 1 {
+	if sum := mustPass(t, j); sum.Minted != 1 || sum.Unattributed != 0 {
 		t.Fatalf("top-level payments must still mint: %+v", sum)
+	}
+	if got := j.InternalTransfers(); got != "not needed" {
+		t.Fatalf("InternalTransfers %q before any block needed a trace", got)
+	}
+
+	paid := e.sendValue(dc.Buyers[0].Key, wallet, forwarderABI.PackPay(dc.Payments), priceOne)
+	if sum := mustPass(t, j); sum.Seen != 0 || sum.Unattributed != 1 {
+		t.Fatalf("summary %+v: want the contract wallet's payment unattributed", sum)
 	}
 	if got := j.InternalTransfers(); got != "unsupported" {
 		t.Fatalf("InternalTransfers %q, want the gap said", got)
 	}
+	in, err := db.UnattributedInflows(t.Context(), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in) != 1 || in[0].BlockNumber != paid.BlockNumber.Int64() || in[0].BlockHash != hexLower(paid.BlockHash) ||
+		in[0].AmountWei.Cmp(priceOne) != 0 {
+		t.Fatalf("unattributed inflows %+v, want %s wei in block %d", in, priceOne, paid.BlockNumber)
+	}
+	if again := mustPass(t, e.restart()); again.Unattributed != 0 {
+		t.Fatalf("second pass: %+v", again)
+	}
+
+	t.Run("a reorg forgets it with its block", func(t *testing.T) {
+		// The ledger remembers other blocks from the inflow's on, as if they had been replaced:
+		// the scan rewinds to the block before and reads the chain's blocks again. The inflow
+		// recorded anew carries the chain's hash, not the one it was stored with.
+		fake := "0x" + strings.Repeat("ab", 32)
+		mustExec(t, `UPDATE scanned_blocks SET hash = $1 WHERE number >= $2`, fake, paid.BlockNumber.Int64())
+		mustExec(t, `UPDATE chain_cursors SET block_hash = $1 WHERE name = 'payments'`, fake)
+		mustExec(t, `UPDATE unattributed_inflows SET block_hash = $1`, fake)
+		if sum := mustPass(t, e.restart()); sum.Rewound == 0 || sum.Unattributed != 1 {
+			t.Fatalf("summary %+v: want a rewind and the inflow read again", sum)
+		}
+		in, err := db.UnattributedInflows(t.Context(), 10)
+		if err != nil || len(in) != 1 || in[0].BlockHash != hexLower(paid.BlockHash) {
+			t.Fatalf("after the rewind: %+v, %v", in, err)
+		}
+	})
 }

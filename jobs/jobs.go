@@ -56,8 +56,8 @@ type Jobs struct {
 	cfg         Config
 	log         *slog.Logger
 
-	// tracing is whether the node serves debug_traceBlockByNumber, as the last scan found:
-	// traceUnknown, traceServed or traceUnsupported.
+	// tracing is what the scans found of the node's debug_traceBlockByNumber: traceUnknown,
+	// traceNotNeeded, traceServed or traceUnsupported.
 	tracing atomic.Int32
 
 	// crash, set by tests only, stops a pass at the named step as a crash would.
@@ -66,15 +66,21 @@ type Jobs struct {
 
 const (
 	traceUnknown int32 = iota
+	traceNotNeeded
 	traceServed
 	traceUnsupported
 )
 
-// InternalTransfers says whether payments sent by contract wallets are seen: "traced" when the
-// node serves debug_traceBlockByNumber, "unsupported" when it does not (such payments are then
-// missed, and the operator must know), "" before the first scan.
+// InternalTransfers says whether payments sent by contract wallets are seen. The scan traces only
+// the blocks where the payments wallet received ETH its transactions do not explain, so this is
+// the node's last answer to such a trace: "traced" when it served it, "unsupported" when it does
+// not serve debug_traceBlockByNumber (the ETH is then recorded as unattributed inflows, and the
+// operator must know); "not needed" while no block scanned since the start needed a trace, and ""
+// before the first scan.
 func (j *Jobs) InternalTransfers() string {
 	switch j.tracing.Load() {
+	case traceNotNeeded:
+		return "not needed"
 	case traceServed:
 		return "traced"
 	case traceUnsupported:

@@ -19,6 +19,10 @@ var (
 		Name: "nodeledger_payments_total",
 		Help: "Payments the payments pass saw, minted and rejected.",
 	}, []string{"outcome"})
+	tracedBlocks = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "nodeledger_scan_traced_blocks_total",
+		Help: "Blocks the payments scan traced (debug_traceBlockByNumber): those where the payments wallet received ETH its own transactions do not explain, or every block while it has code.",
+	})
 	scanLag = promauto.NewGauge(prometheus.GaugeOpts{
 		Name: "nodeledger_scan_lag_blocks",
 		Help: "Blocks between the chain's head and the last block the payments scan recorded.",

@@ -23,10 +23,12 @@ import (
 )
 
 // BenchmarkPaymentsScan measures the payments pass's scan over geth --dev blocks of 100
-// transactions, a tenth of them payments (the blocks in batches, the receipts of the payments,
-// the callTracer for contract wallets' payments, and recording the payments with the cursor),
-// next to a raw batched eth_getBlockByNumber fetch of the same blocks. It reports both and raw÷scan time, the scan's share of the raw speed;
-// `make bench` tabulates them. It needs GETH, as `make test` and `make bench` set it.
+// transactions, a tenth of them payments (the blocks in batches, the payments wallet's balance
+// and code at each block, and recording the payments with the cursor), next to a raw batched
+// eth_getBlockByNumber fetch of the same blocks. The payments are top-level transfers from an
+// account, so every balance change is explained and no block is traced. It reports both and
+// raw÷scan time, the scan's share of the raw speed; `make bench` tabulates them. It needs GETH,
+// as `make test` and `make bench` set it.
 func BenchmarkPaymentsScan(b *testing.B) {
 	const blocks, perBlock, paymentsPerBlock = 20, 100, 10
 	if os.Getenv("GETH") == "" {

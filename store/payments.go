@@ -66,15 +66,16 @@ type OutgoingTransfer struct {
 
 // Scan is what a scan read in a range of blocks.
 type Scan struct {
-	Blocks   []ScannedBlock // every block read, in order
-	Payments []NewPayment
-	Failed   []FailedWithdrawal
-	Outgoing []OutgoingTransfer
+	Blocks       []ScannedBlock // every block read, in order
+	Payments     []NewPayment
+	Failed       []FailedWithdrawal
+	Outgoing     []OutgoingTransfer
+	Unattributed []UnattributedInflow
 }
 
 // RecordScan records, in one transaction, what the scan found in its blocks (payments, reverted
-// withdrawals, transfers out of the payments wallet), the blocks' hashes, and the cursor moved to
-// the last of them. Recording the same blocks again changes nothing, so a scan that dies before
+// withdrawals, transfers out of the payments wallet, ETH in that no transaction explains), the
+// blocks' hashes, and the cursor moved to the last of them. Recording the same blocks again changes nothing, so a scan that dies before
 // this commits simply reads them again.
 func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err error) {
 	defer wrap(&err, "RecordScan")
@@ -123,6 +124,14 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 			return err
 		}
 	}
+	for _, u := range scan.Unattributed { // rare: only where the RPC cannot trace
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO unattributed_inflows (block_number, block_hash, amount_wei) VALUES ($1, $2, $3)
+			ON CONFLICT (block_number) DO NOTHING`,
+			u.BlockNumber, u.BlockHash, u.AmountWei); err != nil {
+			return err
+		}
+	}
 	if err := advance(ctx, tx, name, blocks); err != nil {
 		return err
 	}
@@ -132,8 +141,8 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 // RewindScan undoes RecordScan above block number (a block both the ledger and the chain agree
 // on) after a reorg, and moves the scan back to it: the blocks above are forgotten, and so are
 // the payments they held that had not gone further than being seen, rejected or refunded, and
-// the transfers out of the payments wallet they held (a payment they refunded is rejected again,
-// until the refund is seen anew). A payment already minting or minted stays, for the drift
+// the transfers out of the payments wallet and the unattributed inflows they held (a payment
+// they refunded is rejected again, until the refund is seen anew). A payment already minting or minted stays, for the drift
 // report: the chain decides what became of it.
 func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash string) (forgotten int64, err error) {
 	defer wrap(&err, "RewindScan")
@@ -148,6 +157,9 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM outgoing_transfers WHERE block_number > $1`, number); err != nil {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM unattributed_inflows WHERE block_number > $1`, number); err != nil {
 		return 0, err
 	}
 	res, err := tx.ExecContext(ctx, `DELETE FROM payments WHERE block_number > $1 AND status IN ('pending', 'rejected')`, number)

@@ -100,3 +100,41 @@ func TestRefunds(t *testing.T) {
 		}
 	})
 }
+
+// TestUnattributedInflows: recorded with their scan, listed newest first and counted, kept once
+// when their blocks are recorded again, and forgotten with their blocks by a rewind.
+func TestUnattributedInflows(t *testing.T) {
+	storetest.Reset(t, db)
+	ctx := t.Context()
+	block := func(n int64) store.ScannedBlock {
+		return store.ScannedBlock{Number: n, Hash: storetest.TxHash(string(rune('a' + n)))}
+	}
+	inflow := func(n int64, wei int64) store.UnattributedInflow {
+		return store.UnattributedInflow{BlockNumber: n, BlockHash: block(n).Hash, AmountWei: store.Uint256{Int: big.NewInt(wei)}}
+	}
+	scan := store.Scan{
+		Blocks:       []store.ScannedBlock{block(3), block(4), block(5)},
+		Unattributed: []store.UnattributedInflow{inflow(3, 7), inflow(5, 9)},
+	}
+	for range 2 { // a scan recorded again changes nothing
+		if err := db.RecordScan(ctx, "payments", scan); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in, err := db.UnattributedInflows(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(in) != fmt.Sprint([]store.UnattributedInflow{inflow(5, 9), inflow(3, 7)}) {
+		t.Fatalf("inflows %v", in)
+	}
+	if n, err := db.UnattributedCount(ctx); err != nil || n != 2 {
+		t.Fatalf("count %d, %v", n, err)
+	}
+	if _, err := db.RewindScan(ctx, "payments", 4, block(4).Hash); err != nil {
+		t.Fatal(err)
+	}
+	if in, err := db.UnattributedInflows(ctx, 10); err != nil || len(in) != 1 || in[0].BlockNumber != 3 {
+		t.Fatalf("after a rewind to block 4: %v, %v", in, err)
+	}
+}

@@ -105,8 +105,15 @@ func TestAdminDrift(t *testing.T) {
 	rec := s.adminDo(t, http.MethodGet, "/api/admin/drift?limit=10", "", adminKey)
 	wantStatus(t, rec, http.StatusOK)
 	rep := decode[map[string]any](t, rec)
-	if rep["checked"] != float64(0) || rep["nodes"] == nil || rep["payments"] == nil {
+	if rep["checked"] != float64(0) || rep["nodes"] == nil || rep["payments"] == nil || rep["unattributedInflows"] != float64(0) {
 		t.Fatalf("report %v", rep)
+	}
+	mustExec(t, `INSERT INTO unattributed_inflows (block_number, block_hash, amount_wei) VALUES (7, $1, 1), (9, $2, 2)`,
+		storetest.TxHash("b7"), storetest.TxHash("b9"))
+	rec = s.adminDo(t, http.MethodGet, "/api/admin/drift", "", adminKey)
+	wantStatus(t, rec, http.StatusOK)
+	if rep := decode[map[string]any](t, rec); rep["unattributedInflows"] != float64(2) {
+		t.Fatalf("report %v: want the two unattributed inflows counted", rep)
 	}
 	wantStatus(t, s.adminDo(t, http.MethodGet, "/api/admin/drift?after=-1", "", adminKey), http.StatusBadRequest)
 }

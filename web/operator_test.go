@@ -112,9 +112,28 @@ func TestOperatorPage(t *testing.T) {
 			t.Error("no sentence on how a refund is recorded")
 		}
 	})
-	if doc.Find(`[data-testid=no-drift]`).Length() != 1 {
+	if doc.Find(`[data-testid=no-drift]`).Length() != 1 || doc.Find(`[data-testid=unattributed]`).Length() != 0 {
 		t.Fatalf("drift %q", doc.Find("main").Text())
 	}
+	t.Run("ETH no transaction explains is listed, linked to the explorer's block", func(t *testing.T) {
+		mustExec(t, `INSERT INTO unattributed_inflows (block_number, block_hash, amount_wei) VALUES (7, $1, 150000000000000000)`,
+			storetest.TxHash("b7"))
+		defer mustExec(t, `DELETE FROM unattributed_inflows`)
+		doc := b.operatorPage()
+		got := strings.Join(strings.Fields(text(doc, "unattributed")), " ")
+		if got != "0.15 ETH arrived in block 7 that no transaction explains — look it up on the explorer." {
+			t.Fatalf("unattributed inflows %q", got)
+		}
+		if doc.Find(`[data-testid=no-drift]`).Length() != 0 {
+			t.Fatal("the ledger is said to agree with the chain")
+		}
+		linked := cfg
+		linked.Explorer = "https://explorer.example"
+		doc = signedInOperator(t, p.server(t, linked)).operatorPage()
+		if a := doc.Find(`[data-testid=unattributed] a[data-explorer-link]`); a.AttrOr("href", "") != "https://explorer.example/block/7" || a.Text() != "7" {
+			t.Fatalf("block link %s", htmlOf(a))
+		}
+	})
 
 	t.Run("a pass from htmx answers a fragment with a sentence", func(t *testing.T) {
 		rec := b.form("/operator/passes/payments", nil, "HX-Request", "true")

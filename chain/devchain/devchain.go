@@ -20,6 +20,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/eth"
 	"github.com/ethereum/go-ethereum/eth/catalyst"
@@ -227,6 +228,9 @@ func (c *Chain) startNode(rpcAddr string) error {
 		Alloc:     alloc,
 	}
 	ethConf.SyncMode = ethconfig.FullSync
+	// An archive, as hosted RPCs are: the payments scan reads the payments wallet's balance at
+	// every block it scans, which a pruning node forgets 128 blocks behind its head.
+	ethConf.NoPruning, ethConf.StateScheme = true, rawdb.HashScheme
 	ethConf.TxPool.NoLocals = true
 	// As in ethclient/simulated: no background log indexer to lag behind the head; eth_getLogs
 	// scans the blocks instead, which is instant at a dev chain's size.

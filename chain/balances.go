@@ -1,0 +1,54 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// BalanceChange is what a block did to an address's balance, and whether the address had code on
+// either side of the block: a contract wallet, or an EOA delegated by EIP-7702. An address with
+// code can move ETH in calls, so its own transactions no longer account for its balance.
+type BalanceChange struct {
+	Block   uint64
+	Delta   *big.Int // the balance after the block less the balance before it
+	HasCode bool
+}
+
+// BalanceChanges reads addr's balance and code at the end of blocks from-1..to (eth_getBalance,
+// eth_getCode, each batch of blocks in one JSON-RPC batch) and returns what each block from..to
+// changed. The genesis block changes nothing: what it allocates was never sent.
+func (c *Client) BalanceChanges(ctx context.Context, from, to uint64, addr common.Address) ([]BalanceChange, error) {
+	var out []BalanceChange
+	for start := from; start <= to; start += blocksPerBatch {
+		end := min(start+blocksPerBatch-1, to)
+		first := max(start, 1) - 1 // the block before start (the genesis stands before itself)
+		n := int(end - first + 1)
+		balances, codes := make([]hexutil.Big, n), make([]hexutil.Bytes, n)
+		elems := make([]rpc.BatchElem, 0, 2*n)
+		for i := range n {
+			block := hexutil.EncodeUint64(first + uint64(i))
+			elems = append(elems,
+				rpc.BatchElem{Method: "eth_getBalance", Args: []any{addr, block}, Result: &balances[i]},
+				rpc.BatchElem{Method: "eth_getCode", Args: []any{addr, block}, Result: &codes[i]})
+		}
+		if err := c.batch(ctx, fmt.Sprintf("balances %d-%d", start, end), elems); err != nil {
+			return nil, err
+		}
+		for b := start; b <= end; b++ {
+			i := int(b - first)
+			before := i - 1
+			if b == 0 {
+				before = i
+			}
+			out = append(out, BalanceChange{Block: b,
+				Delta:   new(big.Int).Sub(balances[i].ToInt(), balances[before].ToInt()),
+				HasCode: len(codes[i]) > 0 || len(codes[before]) > 0})
+		}
+	}
+	return out, nil
+}
