@@ -428,6 +428,9 @@ func (h *Handlers) renderOperator(c echo.Context, status int, outcome string, fo
 		o.TierForm = tierForm(o.Tiers, c.QueryParam("edit"))
 	}
 	o.InternalTransfers = h.jobs.InternalTransfers()
+	if ob, err := h.jobs.Outbox(ctx); err == nil {
+		o.Outbox, o.MaxFeeWei = &ob, h.jobs.MaxFee()
+	}
 	if rep, err := h.jobs.Drift(ctx, 0, 200); err == nil {
 		o.Drift = driftView(rep)
 	}

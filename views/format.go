@@ -173,6 +173,12 @@ func Count(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
+// Gwei writes a fee per gas in gwei, exactly ("150", "0.5"): ETH's formatter on the amount
+// 10⁹ times larger.
+func Gwei(wei *big.Int) string {
+	return store.Uint256{Int: new(big.Int).Mul(wei, big.NewInt(1e9))}.ETH()
+}
+
 // UTC is the exact time, for a tooltip.
 func UTC(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
 

@@ -134,3 +134,11 @@ func TestChartAxis(t *testing.T) {
 		t.Error("chartEmpty")
 	}
 }
+
+func TestGwei(t *testing.T) {
+	for wei, want := range map[int64]string{150_000_000_000: "150", 500_000_000: "0.5", 1: "0.000000001", 150_000_000_001: "150.000000001"} {
+		if got := Gwei(big.NewInt(wei)); got != want {
+			t.Errorf("Gwei(%d) = %q, want %q", wei, got, want)
+		}
+	}
+}
