@@ -26,9 +26,9 @@ var (
 
 // NodeFactoryMetaData contains all meta data concerning the NodeFactory contract.
 var NodeFactoryMetaData = bind.MetaData{
-	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"minter_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"distributor_\",\"type\":\"address\"},{\"internalType\":\"uint32\",\"name\":\"maxPerWallet_\",\"type\":\"uint32\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"AmountTooLarge\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"Insolvent\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InsufficientBalance\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"LengthMismatch\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"MintingPaused\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotDistributor\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotMinter\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotNodeOwner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotOwner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"PaymentRefUsed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"Reentered\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"RoundUsed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"TransferFailed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"UnknownNode\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"WalletFull\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroAddress\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"roundId\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"nodes\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"total\",\"type\":\"uint256\"}],\"name\":\"Credited\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"uint32\",\"name\":\"maxPerWallet\",\"type\":\"uint32\"}],\"name\":\"MaxPerWalletChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint8\",\"name\":\"tier\",\"type\":\"uint8\"},{\"indexed\":false,\"internalType\":\"bytes32\",\"name\":\"paymentRef\",\"type\":\"bytes32\"}],\"name\":\"NodeMinted\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"bool\",\"name\":\"paused\",\"type\":\"bool\"}],\"name\":\"Paused\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"minter\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"distributor\",\"type\":\"address\"}],\"name\":\"RolesChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"}],\"name\":\"Transferred\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"Withdrawn\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"roundId\",\"type\":\"uint256\"},{\"internalType\":\"uint256[]\",\"name\":\"ids\",\"type\":\"uint256[]\"},{\"internalType\":\"uint256[]\",\"name\":\"amounts\",\"type\":\"uint256[]\"}],\"name\":\"credit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"distributor\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"isSolvent\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"maxPerWallet\",\"outputs\":[{\"internalType\":\"uint32\",\"name\":\"\",\"type\":\"uint32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint8\",\"name\":\"tier\",\"type\":\"uint8\"},{\"internalType\":\"bytes32\",\"name\":\"paymentRef\",\"type\":\"bytes32\"}],\"name\":\"mint\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"minter\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"nodeCount\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"}],\"name\":\"nodeInfo\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"nodeOwner\",\"type\":\"address\"},{\"internalType\":\"uint8\",\"name\":\"tier\",\"type\":\"uint8\"},{\"internalType\":\"uint256\",\"name\":\"balance\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"credited\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"withdrawn\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"}],\"name\":\"nodesOf\",\"outputs\":[{\"internalType\":\"uint256[]\",\"name\":\"\",\"type\":\"uint256[]\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"paused\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"name\":\"paymentRefUsed\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"name\":\"roundUsed\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint32\",\"name\":\"maxPerWallet_\",\"type\":\"uint32\"}],\"name\":\"setMaxPerWallet\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bool\",\"name\":\"paused_\",\"type\":\"bool\"}],\"name\":\"setPaused\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"minter_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"distributor_\",\"type\":\"address\"}],\"name\":\"setRoles\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"totalOutstanding\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"}],\"name\":\"totalWithdrawnByNode\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"}],\"name\":\"transfer\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdraw\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
+	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"minter_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"distributor_\",\"type\":\"address\"},{\"internalType\":\"uint32\",\"name\":\"maxPerWallet_\",\"type\":\"uint32\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"AmountTooLarge\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"Insolvent\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InsufficientBalance\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"LengthMismatch\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"MintingPaused\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NodeCountChanged\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotDistributor\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotMinter\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotNodeOwner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotOwner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"PaymentRefUsed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"Reentered\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"RoundUsed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"TransferFailed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"UnknownNode\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"WalletFull\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroAddress\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"roundId\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"nodes\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"total\",\"type\":\"uint256\"}],\"name\":\"Credited\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"roundId\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"enumNodeFactory.Mode\",\"name\":\"mode\",\"type\":\"uint8\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"nodes\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"total\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"carry\",\"type\":\"uint256\"}],\"name\":\"Distributed\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"uint32\",\"name\":\"maxPerWallet\",\"type\":\"uint32\"}],\"name\":\"MaxPerWalletChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint8\",\"name\":\"tier\",\"type\":\"uint8\"},{\"indexed\":false,\"internalType\":\"bytes32\",\"name\":\"paymentRef\",\"type\":\"bytes32\"}],\"name\":\"NodeMinted\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"bool\",\"name\":\"paused\",\"type\":\"bool\"}],\"name\":\"Paused\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"minter\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"distributor\",\"type\":\"address\"}],\"name\":\"RolesChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint8\",\"name\":\"tier\",\"type\":\"uint8\"},{\"indexed\":false,\"internalType\":\"uint32\",\"name\":\"weightBps\",\"type\":\"uint32\"}],\"name\":\"TierWeightChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"}],\"name\":\"Transferred\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"Withdrawn\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"roundId\",\"type\":\"uint256\"},{\"internalType\":\"uint256[]\",\"name\":\"ids\",\"type\":\"uint256[]\"},{\"internalType\":\"uint256[]\",\"name\":\"amounts\",\"type\":\"uint256[]\"}],\"name\":\"credit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"roundId\",\"type\":\"uint256\"},{\"internalType\":\"enumNodeFactory.Mode\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"nodes\",\"type\":\"uint256\"}],\"name\":\"distribute\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"distributor\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"isSolvent\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"maxPerWallet\",\"outputs\":[{\"internalType\":\"uint32\",\"name\":\"\",\"type\":\"uint32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint8\",\"name\":\"tier\",\"type\":\"uint8\"},{\"internalType\":\"bytes32\",\"name\":\"paymentRef\",\"type\":\"bytes32\"}],\"name\":\"mint\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"minter\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"nodeCount\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"}],\"name\":\"nodeInfo\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"nodeOwner\",\"type\":\"address\"},{\"internalType\":\"uint8\",\"name\":\"tier\",\"type\":\"uint8\"},{\"internalType\":\"uint256\",\"name\":\"balance\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"credited\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"withdrawn\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"}],\"name\":\"nodesOf\",\"outputs\":[{\"internalType\":\"uint256[]\",\"name\":\"\",\"type\":\"uint256[]\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"paused\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"name\":\"paymentRefUsed\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"poolCarry\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"name\":\"roundUsed\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint32\",\"name\":\"maxPerWallet_\",\"type\":\"uint32\"}],\"name\":\"setMaxPerWallet\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bool\",\"name\":\"paused_\",\"type\":\"bool\"}],\"name\":\"setPaused\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"minter_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"distributor_\",\"type\":\"address\"}],\"name\":\"setRoles\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint8\",\"name\":\"tier\",\"type\":\"uint8\"},{\"internalType\":\"uint32\",\"name\":\"weightBps\",\"type\":\"uint32\"}],\"name\":\"setTierWeight\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"tierList\",\"outputs\":[{\"internalType\":\"uint8[]\",\"name\":\"\",\"type\":\"uint8[]\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"name\":\"tiers\",\"outputs\":[{\"internalType\":\"uint88\",\"name\":\"perNode\",\"type\":\"uint88\"},{\"internalType\":\"uint64\",\"name\":\"nodes\",\"type\":\"uint64\"},{\"internalType\":\"uint32\",\"name\":\"weightBps\",\"type\":\"uint32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"totalOutstanding\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"}],\"name\":\"totalWithdrawnByNode\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"}],\"name\":\"transfer\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"id\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdraw\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
 	ID:  "NodeFactory",
-	Bin: "0x608060405234801561000f575f5ffd5b50604051611ccf380380611ccf83398101604081905261002e9161015a565b6001600160a01b038316158061004b57506001600160a01b038216155b156100695760405163d92e233d60e01b815260040160405180910390fd5b5f8054336001600160a01b03199182168117909255600180549091166001600160a01b0386811691821790925560028054928616600164ffffffff0160a01b03199093168317600160a81b63ffffffff8716021790556040805193845260208401919091528201527fbc8e5cec22009cb45324162584d043c03d372a645fa7c9dea262f45e52a278009060600160405180910390a160405163ffffffff821681527f08ec00e2241007915379cd7a50cee9c2aecdfd35c59c2aaf301383c4c6e149d59060200160405180910390a15050506101a6565b80516001600160a01b0381168114610155575f5ffd5b919050565b5f5f5f6060848603121561016c575f5ffd5b6101758461013f565b92506101836020850161013f565b9150604084015163ffffffff8116811461019b575f5ffd5b809150509250925092565b611b1c806101b35f395ff3fe60806040526004361061015a575f3560e01c80636da49b83116100bb578063b02439ae11610071578063b7760c8f11610057578063b7760c8f14610458578063bfe1092814610477578063e63697c8146104a3575f5ffd5b8063b02439ae146103cc578063b6d7d1641461042c575f5ffd5b80638c54ec69116100a15780638c54ec69146103545780638da5cb5b14610382578063969157f3146103ad575f5ffd5b80636da49b8314610320578063836de49614610335575f5ffd5b8063438e81d61161011057806354841e94116100f657806354841e94146102b95780635c975abb146102d85780635ce2395014610309575f5ffd5b8063438e81d61461025c578063453c23101461026f575f5ffd5b806316c38b3c1161014057806316c38b3c146101de578063266c33c7146101ff5780633006b5431461023d575f5ffd5b8063075461721461016557806316078d04146101bb575f5ffd5b3661016157005b5f5ffd5b348015610170575f5ffd5b506001546101919073ffffffffffffffffffffffffffffffffffffffff1681565b60405173ffffffffffffffffffffffffffffffffffffffff90911681526020015b60405180910390f35b3480156101c6575f5ffd5b506101d060045481565b6040519081526020016101b2565b3480156101e9575f5ffd5b506101fd6101f8366004611714565b6104c2565b005b34801561020a575f5ffd5b5061022d61021936600461173a565b60096020525f908152604090205460ff1681565b60405190151581526020016101b2565b348015610248575f5ffd5b506101fd610257366004611751565b610596565b6101fd61026a3660046117bc565b610664565b34801561027a575f5ffd5b506002546102a4907501000000000000000000000000000000000000000000900463ffffffff1681565b60405163ffffffff90911681526020016101b2565b3480156102c4575f5ffd5b506101fd6102d336600461185d565b610958565b3480156102e3575f5ffd5b5060025461022d9074010000000000000000000000000000000000000000900460ff1681565b348015610314575f5ffd5b5060045447101561022d565b34801561032b575f5ffd5b506101d060035481565b348015610340575f5ffd5b506101d061034f36600461173a565b610add565b34801561035f575f5ffd5b5061022d61036e36600461173a565b60086020525f908152604090205460ff1681565b34801561038d575f5ffd5b505f546101919073ffffffffffffffffffffffffffffffffffffffff1681565b3480156103b8575f5ffd5b506101d06103c736600461189d565b610b5a565b3480156103d7575f5ffd5b506103eb6103e636600461173a565b610e97565b6040805173ffffffffffffffffffffffffffffffffffffffff909616865260ff9094166020860152928401919091526060830152608082015260a0016101b2565b348015610437575f5ffd5b5061044b6104463660046118de565b61100e565b6040516101b291906118f7565b348015610463575f5ffd5b506101fd610472366004611939565b611084565b348015610482575f5ffd5b506002546101919073ffffffffffffffffffffffffffffffffffffffff1681565b3480156104ae575f5ffd5b506101fd6104bd366004611963565b61133a565b5f5473ffffffffffffffffffffffffffffffffffffffff163314610512576040517f30cd747100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6002805482151574010000000000000000000000000000000000000000027fffffffffffffffffffffff00ffffffffffffffffffffffffffffffffffffffff9091161790556040517f0e2fb031ee032dc02d8011dc50b816eb450cf856abd8261680dac74f72165bd29061058b90831515815260200190565b60405180910390a150565b5f5473ffffffffffffffffffffffffffffffffffffffff1633146105e6576040517f30cd747100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b600280547fffffffffffffff00000000ffffffffffffffffffffffffffffffffffffffffff16750100000000000000000000000000000000000000000063ffffffff8416908102919091179091556040519081527f08ec00e2241007915379cd7a50cee9c2aecdfd35c59c2aaf301383c4c6e149d59060200161058b565b60025473ffffffffffffffffffffffffffffffffffffffff1633146106b5576040517f385296d500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f8581526009602052604090205460ff16156106fd576040517f0b3d339f00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b828114610736576040517fff633a3800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f85815260096020526040812080547fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff0016600117905560035490805b858110156108c2575f87878381811061078d5761078d611985565b905060200201359050805f14806107a357508381115b156107da576040517f8b7114df00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f8686848181106107ed576107ed611985565b9050602002013590506fffffffffffffffffffffffffffffffff8016811115610842576040517f0625040100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f82815260056020526040812080548392906108719084906fffffffffffffffffffffffffffffffff166119df565b92506101000a8154816fffffffffffffffffffffffffffffffff02191690836fffffffffffffffffffffffffffffffff16021790555080846108b39190611a0d565b93505050806001019050610772565b505f816004546108d29190611a0d565b90508047101561090e576040517ffc22003800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6004819055604080518781526020810184905289917f3806c51c015e3f5bafa6a64bacc9ec78aa02f9a208d9d22e52635e923ba00f6e910160405180910390a25050505050505050565b5f5473ffffffffffffffffffffffffffffffffffffffff1633146109a8576040517f30cd747100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff831615806109df575073ffffffffffffffffffffffffffffffffffffffff8216155b806109fe575073ffffffffffffffffffffffffffffffffffffffff8116155b15610a35576040517fd92e233d00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f805473ffffffffffffffffffffffffffffffffffffffff8581167fffffffffffffffffffffffff0000000000000000000000000000000000000000928316811790935560018054868316908416811790915560028054928616929093168217909255604080519384526020840192909252908201527fbc8e5cec22009cb45324162584d043c03d372a645fa7c9dea262f45e52a278009060600160405180910390a1505050565b5f811580610aec575060035482115b15610b23576040517f8b7114df00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b505f9081526005602052604090205470010000000000000000000000000000000090046effffffffffffffffffffffffffffff1690565b6001545f9073ffffffffffffffffffffffffffffffffffffffff163314610bad576040517ff8d2906c00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b60025474010000000000000000000000000000000000000000900460ff1615610c02576040517feb56075600000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff8416610c4f576040517fd92e233d00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f8281526008602052604090205460ff1615610c97576040517f15a8123200000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff84165f9081526007602052604090206002548154750100000000000000000000000000000000000000000090910463ffffffff1611610d17576040517f163faaa100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f83815260086020526040812080547fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff0016600117905560038054909190610d5d90611a20565b918290555060408051808201825273ffffffffffffffffffffffffffffffffffffffff88811680835260ff89811660208086018281525f8981526006835288812097518854925190951674010000000000000000000000000000000000000000027fffffffffffffffffffffff0000000000000000000000000000000000000000009092169490961693909317929092179094556005815284832080547effffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff167f0100000000000000000000000000000000000000000000000000000000000000179055865460018101885587845292819020909201859055835192835290820187905292945084917fe0246eb77c0b519c6b2b3c944f062143b56003b0f9bd5dd1d7a03ccf84544c1a910160405180910390a3509392505050565b5f80808080851580610eaa575060035486115b15610ee1576040517f8b7114df00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f86815260066020908152604080832081518083018352905473ffffffffffffffffffffffffffffffffffffffff8116825260ff7401000000000000000000000000000000000000000090910481168285019081528b86526005855294839020835160608101855290546fffffffffffffffffffffffffffffffff81168083526effffffffffffffffffffffffffffff7001000000000000000000000000000000008304169683018790527f01000000000000000000000000000000000000000000000000000000000000009091049092161515938101939093528151945191949293610fcd91611a57565b8351602090940151929b919a506fffffffffffffffffffffffffffffffff908116995090921696506effffffffffffffffffffffffffffff16945092505050565b73ffffffffffffffffffffffffffffffffffffffff81165f9081526007602090815260409182902080548351818402810184019094528084526060939283018282801561107857602002820191905f5260205f20905b815481526020019060010190808311611064575b50505050509050919050565b811580611092575060035482115b156110c9576040517f8b7114df00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f828152600660205260409020805473ffffffffffffffffffffffffffffffffffffffff163314611126576040517fd08a05d500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff8216611173576040517fd92e233d00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff82165f9081526007602052604090206002548154750100000000000000000000000000000000000000000090910463ffffffff16116111f3576040517f163faaa100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b335f908152600760205260408120805490919061121290600190611a7f565b90505f5b8181116112af578683828154811061123057611230611985565b905f5260205f2001540361129f5782828154811061125057611250611985565b905f5260205f20015483828154811061126b5761126b611985565b905f5260205f2001819055508280548061128757611287611a92565b600190038181905f5260205f20015f905590556112af565b6112a881611a20565b9050611216565b5082546001810184555f8481526020812090910187905584547fffffffffffffffffffffffff00000000000000000000000000000000000000001673ffffffffffffffffffffffffffffffffffffffff871690811786556040519091339189917f0ea8df787dde63a7bdc34d17097adf25749a3521f660e92dabdff8d6ee91d18a91a4505050505050565b60ff5f5c1615611376576040517fb5dfd9e500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b60015f805c7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff00168217905d508215806113b0575060035483115b156113e7576040517f8b7114df00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f8381526006602052604090205473ffffffffffffffffffffffffffffffffffffffff16338114611444576040517fd08a05d500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff8316611491576040517fd92e233d00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f84815260056020526040902080546114e1906effffffffffffffffffffffffffffff700100000000000000000000000000000000820416906fffffffffffffffffffffffffffffffff16611a57565b6fffffffffffffffffffffffffffffffff1683111561152c576040517ff4d678b800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6effffffffffffffffffffffffffffff831115611575576040517f0625040100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b8054839082906010906115ae90849070010000000000000000000000000000000090046effffffffffffffffffffffffffffff16611abf565b92506101000a8154816effffffffffffffffffffffffffffff02191690836effffffffffffffffffffffffffffff1602179055508260045f8282546115f39190611a7f565b90915550506040805173ffffffffffffffffffffffffffffffffffffffff86811682526020820186905284169187917fe5df19de43c8c04fd192bc68e484b2593570925fbb6ad8c07ccafbc2aa5c37a1910160405180910390a35f8473ffffffffffffffffffffffffffffffffffffffff16846040515f6040518083038185875af1925050503d805f81146116a3576040519150601f19603f3d011682016040523d82523d5f602084013e6116a8565b606091505b50509050806116e3576040517f90b8ec1800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b505f9150507fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff00815c16815d50505050565b5f60208284031215611724575f5ffd5b81358015158114611733575f5ffd5b9392505050565b5f6020828403121561174a575f5ffd5b5035919050565b5f60208284031215611761575f5ffd5b813563ffffffff81168114611733575f5ffd5b5f5f83601f840112611784575f5ffd5b50813567ffffffffffffffff81111561179b575f5ffd5b6020830191508360208260051b85010111156117b5575f5ffd5b9250929050565b5f5f5f5f5f606086880312156117d0575f5ffd5b85359450602086013567ffffffffffffffff8111156117ed575f5ffd5b6117f988828901611774565b909550935050604086013567ffffffffffffffff811115611818575f5ffd5b61182488828901611774565b969995985093965092949392505050565b803573ffffffffffffffffffffffffffffffffffffffff81168114611858575f5ffd5b919050565b5f5f5f6060848603121561186f575f5ffd5b61187884611835565b925061188660208501611835565b915061189460408501611835565b90509250925092565b5f5f5f606084860312156118af575f5ffd5b6118b884611835565b9250602084013560ff811681146118cd575f5ffd5b929592945050506040919091013590565b5f602082840312156118ee575f5ffd5b61173382611835565b602080825282518282018190525f918401906040840190835b8181101561192e578351835260209384019390920191600101611910565b509095945050505050565b5f5f6040838503121561194a575f5ffd5b8235915061195a60208401611835565b90509250929050565b5f5f5f60608486031215611975575f5ffd5b833592506118cd60208501611835565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b6fffffffffffffffffffffffffffffffff8181168382160190811115611a0757611a076119b2565b92915050565b80820180821115611a0757611a076119b2565b5f7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff8203611a5057611a506119b2565b5060010190565b6fffffffffffffffffffffffffffffffff8281168282160390811115611a0757611a076119b2565b81810381811115611a0757611a076119b2565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603160045260245ffd5b6effffffffffffffffffffffffffffff8181168382160190811115611a0757611a076119b256fea26469706673582212208955b92bd633a25e13d079c5a47a90208bcd389b532c0d0c12aab5318fff356c64736f6c63430008250033",
+	Bin: "0x608060405234801561000f575f5ffd5b5060405161278e38038061278e83398101604081905261002e9161015a565b6001600160a01b038316158061004b57506001600160a01b038216155b156100695760405163d92e233d60e01b815260040160405180910390fd5b5f8054336001600160a01b03199182168117909255600180549091166001600160a01b0386811691821790925560028054928616600164ffffffff0160a01b03199093168317600160a81b63ffffffff8716021790556040805193845260208401919091528201527fbc8e5cec22009cb45324162584d043c03d372a645fa7c9dea262f45e52a278009060600160405180910390a160405163ffffffff821681527f08ec00e2241007915379cd7a50cee9c2aecdfd35c59c2aaf301383c4c6e149d59060200160405180910390a15050506101a6565b80516001600160a01b0381168114610155575f5ffd5b919050565b5f5f5f6060848603121561016c575f5ffd5b6101758461013f565b92506101836020850161013f565b9150604084015163ffffffff8116811461019b575f5ffd5b809150509250925092565b6125db806101b35f395ff3fe608060405260043610610191575f3560e01c8063836de496116100dc578063b02439ae11610087578063bfe1092811610062578063bfe10928146104f7578063cd52c13614610523578063d1d7997414610542578063e63697c8146105eb575f5ffd5b8063b02439ae1461044c578063b6d7d164146104ac578063b7760c8f146104d8575f5ffd5b80638da5cb5b116100b75780638da5cb5b146103e15780638e6320bf1461040c578063969157f31461042d575f5ffd5b8063836de4961461037f57806389886b321461039e5780638c54ec69146103b3575f5ffd5b8063438e81d61161013c5780635c975abb116101175780635c975abb146103225780635ce23950146103535780636da49b831461036a575f5ffd5b8063438e81d6146102a6578063453c2310146102b957806354841e9414610303575f5ffd5b80632551f0c01161016c5780632551f0c014610236578063266c33c7146102495780633006b54314610287575f5ffd5b8063075461721461019c57806316078d04146101f257806316c38b3c14610215575f5ffd5b3661019857005b5f5ffd5b3480156101a7575f5ffd5b506001546101c89073ffffffffffffffffffffffffffffffffffffffff1681565b60405173ffffffffffffffffffffffffffffffffffffffff90911681526020015b60405180910390f35b3480156101fd575f5ffd5b5061020760045481565b6040519081526020016101e9565b348015610220575f5ffd5b5061023461022f366004612019565b61060a565b005b61023461024436600461203f565b6106de565b348015610254575f5ffd5b5061027761026336600461207c565b60096020525f908152604090205460ff1681565b60405190151581526020016101e9565b348015610292575f5ffd5b506102346102a13660046120ab565b610b87565b6102346102b436600461210c565b610c55565b3480156102c4575f5ffd5b506002546102ee907501000000000000000000000000000000000000000000900463ffffffff1681565b60405163ffffffff90911681526020016101e9565b34801561030e575f5ffd5b5061023461031d3660046121a8565b610f49565b34801561032d575f5ffd5b506002546102779074010000000000000000000000000000000000000000900460ff1681565b34801561035e575f5ffd5b50600454471015610277565b348015610375575f5ffd5b5061020760035481565b34801561038a575f5ffd5b5061020761039936600461207c565b6110ce565b3480156103a9575f5ffd5b50610207600c5481565b3480156103be575f5ffd5b506102776103cd36600461207c565b60086020525f908152604090205460ff1681565b3480156103ec575f5ffd5b505f546101c89073ffffffffffffffffffffffffffffffffffffffff1681565b348015610417575f5ffd5b5061042061114b565b6040516101e991906121e8565b348015610438575f5ffd5b5061020761044736600461223d565b6111be565b348015610457575f5ffd5b5061046b61046636600461207c565b611626565b6040805173ffffffffffffffffffffffffffffffffffffffff909616865260ff9094166020860152928401919091526060830152608082015260a0016101e9565b3480156104b7575f5ffd5b506104cb6104c6366004612277565b611779565b6040516101e99190612290565b3480156104e3575f5ffd5b506102346104f23660046122c7565b6117ef565b348015610502575f5ffd5b506002546101c89073ffffffffffffffffffffffffffffffffffffffff1681565b34801561052e575f5ffd5b5061023461053d3660046122f1565b611aa5565b34801561054d575f5ffd5b506105b361055c366004612319565b600a6020525f90815260409020546affffffffffffffffffffff8116906b010000000000000000000000810467ffffffffffffffff1690730100000000000000000000000000000000000000900463ffffffff1683565b604080516affffffffffffffffffffff909416845267ffffffffffffffff909216602084015263ffffffff16908201526060016101e9565b3480156105f6575f5ffd5b50610234610605366004612332565b611b88565b5f5473ffffffffffffffffffffffffffffffffffffffff16331461065a576040517f30cd747100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6002805482151574010000000000000000000000000000000000000000027fffffffffffffffffffffff00ffffffffffffffffffffffffffffffffffffffff9091161790556040517f0e2fb031ee032dc02d8011dc50b816eb450cf856abd8261680dac74f72165bd2906106d390831515815260200190565b60405180910390a150565b60025473ffffffffffffffffffffffffffffffffffffffff16331461072f576040517f385296d500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f8481526009602052604090205460ff1615610777576040517f0b3d339f00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b60035481146107b2576040517f57827b4300000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6fffffffffffffffffffffffffffffffff8211156107fc576040517f0625040100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f84815260096020526040812080547fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff00166001908117909155600b54600c5490929186600181111561085057610850612354565b0361093a575f5f5b848110156108fb575f600a5f600b848154811061087757610877612381565b5f91825260208083208183040154601f9092166101000a90910460ff168352820192909252604001902080549091506108e690730100000000000000000000000000000000000000810463ffffffff16906b010000000000000000000000900467ffffffffffffffff166123db565b6108f090846123f2565b925050600101610858565b505f61090783886123f2565b9050811561091c576109198282612405565b93505b61092682856123db565b610930908261243d565b600c819055925050505b5f5f5b84811015610ae9575f600a5f600b848154811061095c5761095c612381565b5f91825260208083208183040154601f9092166101000a90910460ff16835282019290925260400181209150808a600181111561099b5761099b612354565b146109ce5781546109c990730100000000000000000000000000000000000000900463ffffffff16876123db565b610a05565b8154612710906109fb90730100000000000000000000000000000000000000900463ffffffff168b6123db565b610a059190612405565b9050805f03610a15575050610ae1565b81545f90610a319083906affffffffffffffffffffff166123f2565b90506affffffffffffffffffffff811115610a78576040517f0625040100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b82547fffffffffffffffffffffffffffffffffffffffffff0000000000000000000000166affffffffffffffffffffff821617808455610ad1906b010000000000000000000000900467ffffffffffffffff16836123db565b610adb90866123f2565b94505050505b60010161093d565b505f81600454610af991906123f2565b905080471015610b35576040517ffc22003800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b80600481905550887fbbf6935171c6ce027db21d1bdf654d5ed2e83c6966409d4bf75434eb6b8d6b5f8989898688604051610b74959493929190612450565b60405180910390a2505050505050505050565b5f5473ffffffffffffffffffffffffffffffffffffffff163314610bd7576040517f30cd747100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b600280547fffffffffffffff00000000ffffffffffffffffffffffffffffffffffffffffff16750100000000000000000000000000000000000000000063ffffffff8416908102919091179091556040519081527f08ec00e2241007915379cd7a50cee9c2aecdfd35c59c2aaf301383c4c6e149d5906020016106d3565b60025473ffffffffffffffffffffffffffffffffffffffff163314610ca6576040517f385296d500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f8581526009602052604090205460ff1615610cee576040517f0b3d339f00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b828114610d27576040517fff633a3800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f85815260096020526040812080547fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff0016600117905560035490805b85811015610eb3575f878783818110610d7e57610d7e612381565b905060200201359050805f1480610d9457508381115b15610dcb576040517f8b7114df00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f868684818110610dde57610dde612381565b9050602002013590506fffffffffffffffffffffffffffffffff8016811115610e33576040517f0625040100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f8281526005602052604081208054839290610e629084906fffffffffffffffffffffffffffffffff166124aa565b92506101000a8154816fffffffffffffffffffffffffffffffff02191690836fffffffffffffffffffffffffffffffff1602179055508084610ea491906123f2565b93505050806001019050610d63565b505f81600454610ec391906123f2565b905080471015610eff576040517ffc22003800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6004819055604080518781526020810184905289917f3806c51c015e3f5bafa6a64bacc9ec78aa02f9a208d9d22e52635e923ba00f6e910160405180910390a25050505050505050565b5f5473ffffffffffffffffffffffffffffffffffffffff163314610f99576040517f30cd747100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff83161580610fd0575073ffffffffffffffffffffffffffffffffffffffff8216155b80610fef575073ffffffffffffffffffffffffffffffffffffffff8116155b15611026576040517fd92e233d00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f805473ffffffffffffffffffffffffffffffffffffffff8581167fffffffffffffffffffffffff0000000000000000000000000000000000000000928316811790935560018054868316908416811790915560028054928616929093168217909255604080519384526020840192909252908201527fbc8e5cec22009cb45324162584d043c03d372a645fa7c9dea262f45e52a278009060600160405180910390a1505050565b5f8115806110dd575060035482115b15611114576040517f8b7114df00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b505f9081526005602052604090205470010000000000000000000000000000000090046effffffffffffffffffffffffffffff1690565b6060600b8054806020026020016040519081016040528092919081815260200182805480156111b457602002820191905f5260205f20905f905b825461010083900a900460ff168152602060019283018181049485019490930390920291018084116111855790505b5050505050905090565b6001545f9073ffffffffffffffffffffffffffffffffffffffff163314611211576040517ff8d2906c00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b60025474010000000000000000000000000000000000000000900460ff1615611266576040517feb56075600000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff84166112b3576040517fd92e233d00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f8281526008602052604090205460ff16156112fb576040517f15a8123200000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff84165f9081526007602052604090206002548154750100000000000000000000000000000000000000000090910463ffffffff161161137b576040517f163faaa100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f83815260086020526040812080547fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff00166001179055600380549091906113c1906124d2565b918290555060ff85165f908152600a602052604081208054929450916b010000000000000000000000900467ffffffffffffffff16900361144f57600b80546001810182555f91909152602081047f0175b7a638427703f0dbe7bb9bbf987a2551717b34e79f33b5b1008d1fa01db901805460ff808916601f9094166101000a938402930219169190911790555b80546001908290600b9061147d9084906b010000000000000000000000900467ffffffffffffffff16612509565b825467ffffffffffffffff9182166101009390930a9283029190920219909116179055506040805160608101825273ffffffffffffffffffffffffffffffffffffffff88811680835260ff898116602080860182815288546affffffffffffffffffffff908116888a019081525f8d8152600685528a812099518a549451925190931675010000000000000000000000000000000000000000000274ffffffffffffffffffffffffffffffffffffffffff9290971674010000000000000000000000000000000000000000027fffffffffffffffffffffff00000000000000000000000000000000000000000090941692909816919091179190911716929092179094556005815284832080547effffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff167f010000000000000000000000000000000000000000000000000000000000000017905586546001810188558784529281902090920187905583519283529082018790529185917fe0246eb77c0b519c6b2b3c944f062143b56003b0f9bd5dd1d7a03ccf84544c1a910160405180910390a350509392505050565b5f80808080851580611639575060035486115b15611670576040517f8b7114df00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f8681526006602090815260408083208151606081018352905473ffffffffffffffffffffffffffffffffffffffff8116825274010000000000000000000000000000000000000000810460ff1682850152750100000000000000000000000000000000000000000090046affffffffffffffffffffff16818301528984526005909252822090916117028284611fa9565b835160208501518454929350909161173f9070010000000000000000000000000000000090046effffffffffffffffffffffffffffff168461243d565b9354919b909a5092985090965070010000000000000000000000000000000090046effffffffffffffffffffffffffffff16945092505050565b73ffffffffffffffffffffffffffffffffffffffff81165f908152600760209081526040918290208054835181840281018401909452808452606093928301828280156117e357602002820191905f5260205f20905b8154815260200190600101908083116117cf575b50505050509050919050565b8115806117fd575060035482115b15611834576040517f8b7114df00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f828152600660205260409020805473ffffffffffffffffffffffffffffffffffffffff163314611891576040517fd08a05d500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff82166118de576040517fd92e233d00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff82165f9081526007602052604090206002548154750100000000000000000000000000000000000000000090910463ffffffff161161195e576040517f163faaa100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b335f908152600760205260408120805490919061197d9060019061243d565b90505f5b818111611a1a578683828154811061199b5761199b612381565b905f5260205f20015403611a0a578282815481106119bb576119bb612381565b905f5260205f2001548382815481106119d6576119d6612381565b905f5260205f200181905550828054806119f2576119f2612529565b600190038181905f5260205f20015f90559055611a1a565b611a13816124d2565b9050611981565b5082546001810184555f8481526020812090910187905584547fffffffffffffffffffffffff00000000000000000000000000000000000000001673ffffffffffffffffffffffffffffffffffffffff871690811786556040519091339189917f0ea8df787dde63a7bdc34d17097adf25749a3521f660e92dabdff8d6ee91d18a91a4505050505050565b5f5473ffffffffffffffffffffffffffffffffffffffff163314611af5576040517f30cd747100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b60ff82165f818152600a602090815260409182902080547fffffffffffffffffff00000000ffffffffffffffffffffffffffffffffffffff1673010000000000000000000000000000000000000063ffffffff87169081029190911790915591519182527f22d5cfdeb4a319300d3d9deb1cbd2406a96f1efdf3c71b70c294fb3cad9d3053910160405180910390a25050565b60ff5f5c1615611bc4576040517fb5dfd9e500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b60015f805c7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff00168217905d50821580611bfe575060035483115b15611c35576040517f8b7114df00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f838152600660209081526040918290208251606081018452905473ffffffffffffffffffffffffffffffffffffffff811680835274010000000000000000000000000000000000000000820460ff1693830193909352750100000000000000000000000000000000000000000090046affffffffffffffffffffff1692810192909252338114611cf2576040517fd08a05d500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff8416611d3f576040517fd92e233d00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f858152600560205260409020805470010000000000000000000000000000000090046effffffffffffffffffffffffffffff16611d7d8285611fa9565b611d87919061243d565b841115611dc0576040517ff4d678b800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6effffffffffffffffffffffffffffff841115611e09576040517f0625040100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b805484908290601090611e4290849070010000000000000000000000000000000090046effffffffffffffffffffffffffffff16612556565b92506101000a8154816effffffffffffffffffffffffffffff02191690836effffffffffffffffffffffffffffff1602179055508360045f828254611e87919061243d565b90915550506040805173ffffffffffffffffffffffffffffffffffffffff87811682526020820187905284169188917fe5df19de43c8c04fd192bc68e484b2593570925fbb6ad8c07ccafbc2aa5c37a1910160405180910390a35f8573ffffffffffffffffffffffffffffffffffffffff16856040515f6040518083038185875af1925050503d805f8114611f37576040519150601f19603f3d011682016040523d82523d5f602084013e611f3c565b606091505b5050905080611f77576040517f90b8ec1800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b505f92505050805c7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff0016815d50505050565b60408082015160208084015160ff165f908152600a9091529182205484546affffffffffffffffffffff92831692611ff49216906fffffffffffffffffffffffffffffffff166124aa565b611ffe919061257d565b6fffffffffffffffffffffffffffffffff1690505b92915050565b5f60208284031215612029575f5ffd5b81358015158114612038575f5ffd5b9392505050565b5f5f5f5f60808587031215612052575f5ffd5b84359350602085013560028110612067575f5ffd5b93969395505050506040820135916060013590565b5f6020828403121561208c575f5ffd5b5035919050565b803563ffffffff811681146120a6575f5ffd5b919050565b5f602082840312156120bb575f5ffd5b61203882612093565b5f5f83601f8401126120d4575f5ffd5b50813567ffffffffffffffff8111156120eb575f5ffd5b6020830191508360208260051b8501011115612105575f5ffd5b9250929050565b5f5f5f5f5f60608688031215612120575f5ffd5b85359450602086013567ffffffffffffffff81111561213d575f5ffd5b612149888289016120c4565b909550935050604086013567ffffffffffffffff811115612168575f5ffd5b612174888289016120c4565b969995985093965092949392505050565b803573ffffffffffffffffffffffffffffffffffffffff811681146120a6575f5ffd5b5f5f5f606084860312156121ba575f5ffd5b6121c384612185565b92506121d160208501612185565b91506121df60408501612185565b90509250925092565b602080825282518282018190525f918401906040840190835b8181101561222257835160ff16835260209384019390920191600101612201565b509095945050505050565b803560ff811681146120a6575f5ffd5b5f5f5f6060848603121561224f575f5ffd5b61225884612185565b92506122666020850161222d565b929592945050506040919091013590565b5f60208284031215612287575f5ffd5b61203882612185565b602080825282518282018190525f918401906040840190835b818110156122225783518352602093840193909201916001016122a9565b5f5f604083850312156122d8575f5ffd5b823591506122e860208401612185565b90509250929050565b5f5f60408385031215612302575f5ffd5b61230b8361222d565b91506122e860208401612093565b5f60208284031215612329575f5ffd5b6120388261222d565b5f5f5f60608486031215612344575f5ffd5b8335925061226660208501612185565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b8082028115828204841417612013576120136123ae565b80820180821115612013576120136123ae565b5f82612438577f4e487b71000000000000000000000000000000000000000000000000000000005f52601260045260245ffd5b500490565b81810381811115612013576120136123ae565b60a0810160028710612489577f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b95815260208101949094526040840192909252606083015260809091015290565b6fffffffffffffffffffffffffffffffff8181168382160190811115612013576120136123ae565b5f7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff8203612502576125026123ae565b5060010190565b67ffffffffffffffff8181168382160190811115612013576120136123ae565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603160045260245ffd5b6effffffffffffffffffffffffffffff8181168382160190811115612013576120136123ae565b6fffffffffffffffffffffffffffffffff8281168282160390811115612013576120136123ae56fea2646970667358221220748aae32f1a7f28a26a1ce10b7774b904f8866a32382fd463f81ad6b747dec6764736f6c63430008250033",
 }
 
 // NodeFactory is an auto generated Go binding around an Ethereum contract.
@@ -88,6 +88,28 @@ func (nodeFactory *NodeFactory) PackCredit(roundId *big.Int, ids []*big.Int, amo
 // Solidity: function credit(uint256 roundId, uint256[] ids, uint256[] amounts) payable returns()
 func (nodeFactory *NodeFactory) TryPackCredit(roundId *big.Int, ids []*big.Int, amounts []*big.Int) ([]byte, error) {
 	return nodeFactory.abi.Pack("credit", roundId, ids, amounts)
+}
+
+// PackDistribute is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2551f0c0.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function distribute(uint256 roundId, uint8 mode, uint256 amount, uint256 nodes) payable returns()
+func (nodeFactory *NodeFactory) PackDistribute(roundId *big.Int, mode uint8, amount *big.Int, nodes *big.Int) []byte {
+	enc, err := nodeFactory.abi.Pack("distribute", roundId, mode, amount, nodes)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDistribute is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2551f0c0.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function distribute(uint256 roundId, uint8 mode, uint256 amount, uint256 nodes) payable returns()
+func (nodeFactory *NodeFactory) TryPackDistribute(roundId *big.Int, mode uint8, amount *big.Int, nodes *big.Int) ([]byte, error) {
+	return nodeFactory.abi.Pack("distribute", roundId, mode, amount, nodes)
 }
 
 // PackDistributor is the Go binding used to pack the parameters required for calling
@@ -490,6 +512,41 @@ func (nodeFactory *NodeFactory) UnpackPaymentRefUsed(data []byte) (bool, error) 
 	return out0, nil
 }
 
+// PackPoolCarry is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x89886b32.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function poolCarry() view returns(uint256)
+func (nodeFactory *NodeFactory) PackPoolCarry() []byte {
+	enc, err := nodeFactory.abi.Pack("poolCarry")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPoolCarry is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x89886b32.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function poolCarry() view returns(uint256)
+func (nodeFactory *NodeFactory) TryPackPoolCarry() ([]byte, error) {
+	return nodeFactory.abi.Pack("poolCarry")
+}
+
+// UnpackPoolCarry is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x89886b32.
+//
+// Solidity: function poolCarry() view returns(uint256)
+func (nodeFactory *NodeFactory) UnpackPoolCarry(data []byte) (*big.Int, error) {
+	out, err := nodeFactory.abi.Unpack("poolCarry", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
 // PackRoundUsed is the Go binding used to pack the parameters required for calling
 // the contract method with ID 0x266c33c7.  This method will panic if any
 // invalid/nil inputs are passed.
@@ -589,6 +646,109 @@ func (nodeFactory *NodeFactory) PackSetRoles(owner common.Address, minter common
 // Solidity: function setRoles(address owner_, address minter_, address distributor_) returns()
 func (nodeFactory *NodeFactory) TryPackSetRoles(owner common.Address, minter common.Address, distributor common.Address) ([]byte, error) {
 	return nodeFactory.abi.Pack("setRoles", owner, minter, distributor)
+}
+
+// PackSetTierWeight is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xcd52c136.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function setTierWeight(uint8 tier, uint32 weightBps) returns()
+func (nodeFactory *NodeFactory) PackSetTierWeight(tier uint8, weightBps uint32) []byte {
+	enc, err := nodeFactory.abi.Pack("setTierWeight", tier, weightBps)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSetTierWeight is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xcd52c136.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function setTierWeight(uint8 tier, uint32 weightBps) returns()
+func (nodeFactory *NodeFactory) TryPackSetTierWeight(tier uint8, weightBps uint32) ([]byte, error) {
+	return nodeFactory.abi.Pack("setTierWeight", tier, weightBps)
+}
+
+// PackTierList is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8e6320bf.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function tierList() view returns(uint8[])
+func (nodeFactory *NodeFactory) PackTierList() []byte {
+	enc, err := nodeFactory.abi.Pack("tierList")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTierList is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8e6320bf.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function tierList() view returns(uint8[])
+func (nodeFactory *NodeFactory) TryPackTierList() ([]byte, error) {
+	return nodeFactory.abi.Pack("tierList")
+}
+
+// UnpackTierList is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8e6320bf.
+//
+// Solidity: function tierList() view returns(uint8[])
+func (nodeFactory *NodeFactory) UnpackTierList(data []byte) ([]uint8, error) {
+	out, err := nodeFactory.abi.Unpack("tierList", data)
+	if err != nil {
+		return *new([]uint8), err
+	}
+	out0 := *abi.ConvertType(out[0], new([]uint8)).(*[]uint8)
+	return out0, nil
+}
+
+// PackTiers is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd1d79974.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function tiers(uint8 ) view returns(uint88 perNode, uint64 nodes, uint32 weightBps)
+func (nodeFactory *NodeFactory) PackTiers(arg0 uint8) []byte {
+	enc, err := nodeFactory.abi.Pack("tiers", arg0)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTiers is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd1d79974.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function tiers(uint8 ) view returns(uint88 perNode, uint64 nodes, uint32 weightBps)
+func (nodeFactory *NodeFactory) TryPackTiers(arg0 uint8) ([]byte, error) {
+	return nodeFactory.abi.Pack("tiers", arg0)
+}
+
+// TiersOutput serves as a container for the return parameters of contract
+// method Tiers.
+type TiersOutput struct {
+	PerNode   *big.Int
+	Nodes     uint64
+	WeightBps uint32
+}
+
+// UnpackTiers is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xd1d79974.
+//
+// Solidity: function tiers(uint8 ) view returns(uint88 perNode, uint64 nodes, uint32 weightBps)
+func (nodeFactory *NodeFactory) UnpackTiers(data []byte) (TiersOutput, error) {
+	out, err := nodeFactory.abi.Unpack("tiers", data)
+	outstruct := new(TiersOutput)
+	if err != nil {
+		return *outstruct, err
+	}
+	outstruct.PerNode = abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	outstruct.Nodes = *abi.ConvertType(out[1], new(uint64)).(*uint64)
+	outstruct.WeightBps = *abi.ConvertType(out[2], new(uint32)).(*uint32)
+	return *outstruct, nil
 }
 
 // PackTotalOutstanding is the Go binding used to pack the parameters required for calling
@@ -733,6 +893,55 @@ func (nodeFactory *NodeFactory) UnpackCreditedEvent(log *types.Log) (*NodeFactor
 		return nil, bind.ErrEventSignatureMismatch
 	}
 	out := new(NodeFactoryCredited)
+	if len(log.Data) > 0 {
+		if err := nodeFactory.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range nodeFactory.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// NodeFactoryDistributed represents a Distributed event raised by the NodeFactory contract.
+type NodeFactoryDistributed struct {
+	RoundId *big.Int
+	Mode    uint8
+	Amount  *big.Int
+	Nodes   *big.Int
+	Total   *big.Int
+	Carry   *big.Int
+	Raw     *types.Log // Blockchain specific contextual infos
+}
+
+const NodeFactoryDistributedEventName = "Distributed"
+
+// ContractEventName returns the user-defined event name.
+func (NodeFactoryDistributed) ContractEventName() string {
+	return NodeFactoryDistributedEventName
+}
+
+// UnpackDistributedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Distributed(uint256 indexed roundId, uint8 mode, uint256 amount, uint256 nodes, uint256 total, uint256 carry)
+func (nodeFactory *NodeFactory) UnpackDistributedEvent(log *types.Log) (*NodeFactoryDistributed, error) {
+	event := "Distributed"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != nodeFactory.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(NodeFactoryDistributed)
 	if len(log.Data) > 0 {
 		if err := nodeFactory.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
 			return nil, err
@@ -932,6 +1141,51 @@ func (nodeFactory *NodeFactory) UnpackRolesChangedEvent(log *types.Log) (*NodeFa
 	return out, nil
 }
 
+// NodeFactoryTierWeightChanged represents a TierWeightChanged event raised by the NodeFactory contract.
+type NodeFactoryTierWeightChanged struct {
+	Tier      uint8
+	WeightBps uint32
+	Raw       *types.Log // Blockchain specific contextual infos
+}
+
+const NodeFactoryTierWeightChangedEventName = "TierWeightChanged"
+
+// ContractEventName returns the user-defined event name.
+func (NodeFactoryTierWeightChanged) ContractEventName() string {
+	return NodeFactoryTierWeightChangedEventName
+}
+
+// UnpackTierWeightChangedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event TierWeightChanged(uint8 indexed tier, uint32 weightBps)
+func (nodeFactory *NodeFactory) UnpackTierWeightChangedEvent(log *types.Log) (*NodeFactoryTierWeightChanged, error) {
+	event := "TierWeightChanged"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != nodeFactory.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(NodeFactoryTierWeightChanged)
+	if len(log.Data) > 0 {
+		if err := nodeFactory.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range nodeFactory.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
 // NodeFactoryTransferred represents a Transferred event raised by the NodeFactory contract.
 type NodeFactoryTransferred struct {
 	Id   *big.Int
@@ -1042,6 +1296,9 @@ func (nodeFactory *NodeFactory) UnpackError(raw []byte) (any, error) {
 	}
 	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["MintingPaused"].ID.Bytes()[:4]) {
 		return nodeFactory.UnpackMintingPausedError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["NodeCountChanged"].ID.Bytes()[:4]) {
+		return nodeFactory.UnpackNodeCountChangedError(raw[4:])
 	}
 	if bytes.Equal(raw[:4], nodeFactory.abi.Errors["NotDistributor"].ID.Bytes()[:4]) {
 		return nodeFactory.UnpackNotDistributorError(raw[4:])
@@ -1189,6 +1446,29 @@ func NodeFactoryMintingPausedErrorID() common.Hash {
 func (nodeFactory *NodeFactory) UnpackMintingPausedError(raw []byte) (*NodeFactoryMintingPaused, error) {
 	out := new(NodeFactoryMintingPaused)
 	if err := nodeFactory.abi.UnpackIntoInterface(out, "MintingPaused", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// NodeFactoryNodeCountChanged represents a NodeCountChanged error raised by the NodeFactory contract.
+type NodeFactoryNodeCountChanged struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NodeCountChanged()
+func NodeFactoryNodeCountChangedErrorID() common.Hash {
+	return common.HexToHash("0x57827b430a49010d46d53cf96febf65bd17681759f358d6a46203afc14ed82a4")
+}
+
+// UnpackNodeCountChangedError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NodeCountChanged()
+func (nodeFactory *NodeFactory) UnpackNodeCountChangedError(raw []byte) (*NodeFactoryNodeCountChanged, error) {
+	out := new(NodeFactoryNodeCountChanged)
+	if err := nodeFactory.abi.UnpackIntoInterface(out, "NodeCountChanged", raw); err != nil {
 		return nil, err
 	}
 	return out, nil
