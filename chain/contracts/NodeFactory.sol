@@ -29,7 +29,8 @@ pragma solidity 0.8.37;
 /// nodes of credited - withdrawn, and the solvency check at each round keeps it covered.
 contract NodeFactory {
     /// @dev Written by every credit and withdrawal: one storage slot per node, so crediting a node
-    /// in a batch costs one storage write. balance = credited - withdrawn. `live` is set at mint so
+    /// in a batch costs one storage write. `credited` is what `credit` gave; the node's share of the
+    /// rounds is read from its tier (creditedTotal). `live` is set at mint so
     /// that even a node's first credit rewrites a non-zero slot, the cheap kind of write.
     struct Account {
         uint128 credited;
@@ -296,7 +297,7 @@ contract NodeFactory {
         return (m.owner, m.tier, c - a.withdrawn, c, a.withdrawn);
     }
 
-    /// @dev What node was credited in all: by `credit`, and by the rounds since its mint.
+    /// @dev What the node was credited in all: by `credit`, and by the rounds since its mint.
     function creditedTotal(Account storage a, Meta memory m) private view returns (uint256) {
         return a.credited + tiers[m.tier].perNode - m.joined;
     }

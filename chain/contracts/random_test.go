@@ -724,7 +724,7 @@ func (r *randomRun) withdraw() *op {
 // wallet's last node takes the place of the one that left).
 func (r *randomRun) transfer() *op {
 	c, m := r.c, r.m
-	o := &op{kind: "transfer", gas: 400_000}
+	o := &op{kind: "transfer", gas: 1_000_000} // a new wallet slot is dear on the default dev chain (EIP-8037)
 	count := uint64(len(m.nodes))
 	var id uint64
 	var owner common.Address
