@@ -52,6 +52,7 @@ contract NodeFactory {
         uint88 perNode; // wei credited by rounds to each node of the tier, since the first round
         uint64 nodes; // minted so far; never decreases
         uint32 weightBps; // payoutBps: the multiplier of the base (fixed) or the share (pool)
+        uint16 next; // the tier listed before it, plus one; 0 ends the list
     }
 
     enum Mode {
@@ -64,6 +65,10 @@ contract NodeFactory {
     address public distributor;
     bool public paused;
     uint32 public maxPerWallet;
+    /// @dev The list of tiers with nodes, newest first, as tier id + 1 (0: none), linked through
+    /// Tier.next: a round walks it. It shares a slot that mint reads anyway, so listing a tier
+    /// costs its first mint no new storage slot besides the tier's own.
+    uint16 internal tierHead;
 
     /// @notice Number of nodes minted; node ids run from 1 to nodeCount.
     uint256 public nodeCount;
@@ -76,10 +81,8 @@ contract NodeFactory {
     mapping(bytes32 => bool) public paymentRefUsed;
     mapping(uint256 => bool) public roundUsed;
 
-    /// @notice Each tier's accumulator, node count and weight.
+    /// @notice Each tier's accumulator, node count and weight (and its link in the tier list).
     mapping(uint8 => Tier) public tiers;
-    /// @dev The tiers that have nodes, in order of their first mint: the tiers a round raises.
-    uint8[] internal tierIds;
     /// @notice Pool wei that no round has credited yet (rounding remainders, or a pool round when no
     /// node had weight); the next pool round adds it to its pool.
     uint256 public poolCarry;
@@ -148,10 +151,7 @@ contract NodeFactory {
 
         paymentRefUsed[paymentRef] = true;
         id = ++nodeCount;
-        Tier storage t = tiers[tier];
-        if (t.nodes == 0) tierIds.push(tier);
-        t.nodes += 1;
-        metas[id] = Meta({owner: to, tier: tier, joined: t.perNode});
+        metas[id] = Meta({owner: to, tier: tier, joined: addToTier(tier, 1)});
         accounts[id].live = true;
         nodes.push(id);
         emit NodeMinted(id, to, tier, paymentRef);
@@ -194,14 +194,15 @@ contract NodeFactory {
         if (amount > type(uint128).max) revert AmountTooLarge();
         roundUsed[roundId] = true;
 
-        uint256 count = tierIds.length;
+        uint256 head = tierHead;
         uint256 unit; // Pool: wei per unit of weight
         uint256 carry = poolCarry;
         if (mode == Mode.Pool) {
             uint256 weight;
-            for (uint256 i; i < count; ++i) {
-                Tier storage t = tiers[tierIds[i]];
+            for (uint256 i = head; i != 0;) {
+                Tier storage t = tiers[uint8(i - 1)];
                 weight += uint256(t.nodes) * t.weightBps;
+                i = t.next;
             }
             uint256 pool = amount + carry;
             if (weight > 0) unit = pool / weight;
@@ -209,14 +210,16 @@ contract NodeFactory {
             poolCarry = carry;
         }
         uint256 total;
-        for (uint256 i; i < count; ++i) {
-            Tier storage t = tiers[tierIds[i]];
+        for (uint256 i = head; i != 0;) {
+            Tier storage t = tiers[uint8(i - 1)];
             uint256 inc = mode == Mode.Fixed ? amount * t.weightBps / 10_000 : unit * t.weightBps;
-            if (inc == 0) continue;
-            uint256 perNode = t.perNode + inc;
-            if (perNode > type(uint88).max) revert AmountTooLarge();
-            t.perNode = uint88(perNode);
-            total += inc * t.nodes;
+            if (inc > 0) {
+                uint256 perNode = t.perNode + inc;
+                if (perNode > type(uint88).max) revert AmountTooLarge();
+                t.perNode = uint88(perNode);
+                total += inc * t.nodes;
+            }
+            i = t.next;
         }
         uint256 outstanding = totalOutstanding + total;
         if (address(this).balance < outstanding) revert Insolvent();
@@ -231,9 +234,25 @@ contract NodeFactory {
         emit TierWeightChanged(tier, weightBps);
     }
 
-    /// @notice The tiers that have nodes, in order of their first mint.
-    function tierList() external view returns (uint8[] memory) {
-        return tierIds;
+    /// @notice The tiers that have nodes, newest first.
+    function tierList() external view returns (uint8[] memory list) {
+        uint256 n;
+        for (uint256 i = tierHead; i != 0; i = tiers[uint8(i - 1)].next) ++n;
+        list = new uint8[](n);
+        n = 0;
+        for (uint256 i = tierHead; i != 0; i = tiers[uint8(i - 1)].next) list[n++] = uint8(i - 1);
+    }
+
+    /// @dev Counts `count` (> 0) new nodes into `tier`, listing the tier at its first; returns the
+    /// tier's accumulator, the new nodes' checkpoint.
+    function addToTier(uint8 tier, uint64 count) internal returns (uint88) {
+        Tier storage t = tiers[tier];
+        if (t.nodes == 0) {
+            t.next = tierHead;
+            tierHead = uint16(tier) + 1;
+        }
+        t.nodes += count;
+        return t.perNode;
     }
 
     /// @notice Pays `amount` of node `id`'s balance to `to`. Only the node's owner may; never

@@ -29,7 +29,7 @@ func TestDistribute(t *testing.T) {
 		if got := c.tier(t, 1); got.PerNode.Cmp(u(2002)) != 0 || got.Nodes != 2 || got.WeightBps != 10_000 {
 			t.Fatalf("tiers(1) = %+v", got)
 		}
-		if got := view(t, c, nf.PackTierList(), nf.UnpackTierList); fmt.Sprint(got) != "[1 2 3]" {
+		if got := view(t, c, nf.PackTierList(), nf.UnpackTierList); fmt.Sprint(got) != "[3 2 1]" {
 			t.Fatalf("tierList() = %v", got)
 		}
 		wantBig(t, "totalOutstanding", c.totalOutstanding(t), u(6005))

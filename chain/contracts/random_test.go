@@ -69,7 +69,7 @@ type model struct {
 	balance      *big.Int                    // the factory's ether
 	sinks        map[common.Address]*big.Int // recipients that never send, so their balance is exact
 	tiers        map[uint8]*modelTier
-	tierOrder    []uint8 // tiers with nodes, in order of their first mint
+	tierOrder    []uint8 // tiers with nodes, newest first
 	poolCarry    *big.Int
 }
 
@@ -315,7 +315,7 @@ func (r *randomRun) mint() *op {
 		m.refs[pref] = true
 		t := m.tier(tier)
 		if t.nodes == 0 {
-			m.tierOrder = append(m.tierOrder, tier)
+			m.tierOrder = append([]uint8{tier}, m.tierOrder...)
 		}
 		t.nodes++
 		m.nodes = append(m.nodes, &modelNode{owner: to, tier: tier, direct: new(big.Int), joined: new(big.Int).Set(t.perNode), withdrawn: new(big.Int)})

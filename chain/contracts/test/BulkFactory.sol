@@ -13,9 +13,8 @@ contract BulkFactory is NodeFactory {
     {}
 
     function addNodes(uint8 tier, uint64 count) external onlyOwner {
-        Tier storage t = tiers[tier];
-        if (t.nodes == 0) tierIds.push(tier);
-        t.nodes += count;
+        require(count > 0);
+        addToTier(tier, count);
         nodeCount += count;
     }
 }
