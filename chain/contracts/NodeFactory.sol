@@ -6,9 +6,31 @@ pragma solidity 0.8.37;
 /// it verified off chain, naming the payment transaction as `paymentRef`, so a payment can never
 /// mint twice. The distributor credits nodes in rounds; owners withdraw their balance to any
 /// address at any time, paused or not.
+///
+/// @dev Rounds at constant gas (`distribute`). Each tier has a weight (`weightBps`, its payoutBps,
+/// set by the owner) and an accumulator `perNode`: the wei credited so far to each node of the tier
+/// by rounds. A round raises the accumulator of every tier that has nodes by `inc`, a whole number
+/// of wei, so its cost depends on the number of tiers and never on the number of nodes:
+///   fixed: inc_t = floor(base * weightBps_t / 10000), the base amount times the tier's multiplier;
+///   pool:  u = floor((pool + poolCarry) / W), W = sum over tiers of nodes_t * weightBps_t, and
+///          inc_t = u * weightBps_t; the remainder (pool + poolCarry - u * W < W) becomes the new
+///          poolCarry, added to the next pool round's pool, so over time the pools are paid in full.
+/// A node records its tier's accumulator when it is minted (`Meta.joined`) and so joins the rounds
+/// that start after its mint; its share is perNode_t - joined. nodeInfo's credited total is that
+/// share plus what the per-node `credit` gave it. A weight change only alters the `inc` of later
+/// rounds: what was credited sits in the accumulator already, in wei.
+///
+/// Exactness: the round adds total = sum over tiers of nodes_t * inc_t to totalOutstanding, where
+/// nodes_t counts the nodes of tier t minted before the round, exactly those whose share grows by
+/// inc_t. Summing over nodes, sum(perNode_t - joined) = sum over rounds of the rounds' totals, with
+/// no rounding per node: every rounding happens once per round, in inc (fixed) or u (pool), and its
+/// dust is never credited (fixed: the distributor pays only the total; pool: it stays in
+/// poolCarry, held by the contract but not owed). So totalOutstanding is, to the wei, the sum over
+/// nodes of credited - withdrawn, and the solvency check at each round keeps it covered.
 contract NodeFactory {
     /// @dev Written by every credit and withdrawal: one storage slot per node, so crediting a node
-    /// in a batch costs one storage write. balance = credited - withdrawn. `live` is set at mint so
+    /// in a batch costs one storage write. `credited` is what `credit` gave; the node's share of the
+    /// rounds is read from its tier (creditedTotal). `live` is set at mint so
     /// that even a node's first credit rewrites a non-zero slot, the cheap kind of write.
     struct Account {
         uint128 credited;
@@ -16,10 +38,26 @@ contract NodeFactory {
         bool live;
     }
 
-    /// @dev Written once, at mint.
+    /// @dev Written at mint (and its owner at a transfer). `joined` is the tier's accumulator at
+    /// mint: it shares the slot, so the checkpoint costs the mint no storage write of its own.
     struct Meta {
         address owner;
         uint8 tier;
+        uint88 joined;
+    }
+
+    /// @dev One slot per tier, read and written once by a round. uint88 bounds what one node can be
+    /// credited by rounds over the contract's life at about 3.1e8 ether.
+    struct Tier {
+        uint88 perNode; // wei credited by rounds to each node of the tier, since the first round
+        uint64 nodes; // minted so far; never decreases
+        uint32 weightBps; // payoutBps: the multiplier of the base (fixed) or the share (pool)
+        uint16 next; // the tier listed before it, plus one; 0 ends the list
+    }
+
+    enum Mode {
+        Fixed,
+        Pool
     }
 
     address public owner;
@@ -27,6 +65,10 @@ contract NodeFactory {
     address public distributor;
     bool public paused;
     uint32 public maxPerWallet;
+    /// @dev The list of tiers with nodes, newest first, as tier id + 1 (0: none), linked through
+    /// Tier.next: a round walks it. It shares a slot that mint reads anyway, so listing a tier
+    /// costs its first mint no new storage slot besides the tier's own.
+    uint16 internal tierHead;
 
     /// @notice Number of nodes minted; node ids run from 1 to nodeCount.
     uint256 public nodeCount;
@@ -39,6 +81,12 @@ contract NodeFactory {
     mapping(bytes32 => bool) public paymentRefUsed;
     mapping(uint256 => bool) public roundUsed;
 
+    /// @notice Each tier's accumulator, node count and weight (and its link in the tier list).
+    mapping(uint8 => Tier) public tiers;
+    /// @notice Pool wei that no round has credited yet (rounding remainders, or a pool round when no
+    /// node had weight); the next pool round adds it to its pool.
+    uint256 public poolCarry;
+
     event NodeMinted(uint256 indexed id, address indexed owner, uint8 tier, bytes32 paymentRef);
     event Credited(uint256 indexed roundId, uint256 nodes, uint256 total);
     event Withdrawn(uint256 indexed id, address indexed owner, address to, uint256 amount);
@@ -46,6 +94,8 @@ contract NodeFactory {
     event Paused(bool paused);
     event RolesChanged(address owner, address minter, address distributor);
     event MaxPerWalletChanged(uint32 maxPerWallet);
+    event Distributed(uint256 indexed roundId, Mode mode, uint256 amount, uint256 nodes, uint256 total, uint256 carry);
+    event TierWeightChanged(uint8 indexed tier, uint32 weightBps);
 
     error NotOwner();
     error NotMinter();
@@ -63,6 +113,7 @@ contract NodeFactory {
     error TransferFailed();
     error Reentered();
     error AmountTooLarge();
+    error NodeCountChanged();
 
     modifier onlyOwner() {
         if (msg.sender != owner) revert NotOwner();
@@ -100,7 +151,7 @@ contract NodeFactory {
 
         paymentRefUsed[paymentRef] = true;
         id = ++nodeCount;
-        metas[id] = Meta({owner: to, tier: tier});
+        metas[id] = Meta({owner: to, tier: tier, joined: addToTier(tier, 1)});
         accounts[id].live = true;
         nodes.push(id);
         emit NodeMinted(id, to, tier, paymentRef);
@@ -130,15 +181,90 @@ contract NodeFactory {
         emit Credited(roundId, ids.length, total);
     }
 
+    /// @notice Credits round `roundId` to every node minted before it, `nodes` of them (the call
+    /// reverts with NodeCountChanged when nodeCount differs, so the round credits exactly the nodes
+    /// its sender counted). `amount` is the base per node in mode Fixed (times each tier's
+    /// weightBps / 10000) and the pool in mode Pool (split pro rata weightBps, with poolCarry).
+    /// The round id is shared with `credit` and accepted once; the value sent plus the contract's
+    /// surplus must cover the round. Its gas depends on the number of tiers only.
+    function distribute(uint256 roundId, Mode mode, uint256 amount, uint256 nodes) external payable {
+        if (msg.sender != distributor) revert NotDistributor();
+        if (roundUsed[roundId]) revert RoundUsed();
+        if (nodes != nodeCount) revert NodeCountChanged();
+        if (amount > type(uint128).max) revert AmountTooLarge();
+        roundUsed[roundId] = true;
+
+        uint256 head = tierHead;
+        uint256 unit; // Pool: wei per unit of weight
+        uint256 carry = poolCarry;
+        if (mode == Mode.Pool) {
+            uint256 weight;
+            for (uint256 i = head; i != 0;) {
+                Tier storage t = tiers[uint8(i - 1)];
+                weight += uint256(t.nodes) * t.weightBps;
+                i = t.next;
+            }
+            uint256 pool = amount + carry;
+            if (weight > 0) unit = pool / weight;
+            carry = pool - unit * weight;
+            poolCarry = carry;
+        }
+        uint256 total;
+        for (uint256 i = head; i != 0;) {
+            Tier storage t = tiers[uint8(i - 1)];
+            uint256 inc = mode == Mode.Fixed ? amount * t.weightBps / 10_000 : unit * t.weightBps;
+            if (inc > 0) {
+                uint256 perNode = t.perNode + inc;
+                if (perNode > type(uint88).max) revert AmountTooLarge();
+                t.perNode = uint88(perNode);
+                total += inc * t.nodes;
+            }
+            i = t.next;
+        }
+        uint256 outstanding = totalOutstanding + total;
+        if (address(this).balance < outstanding) revert Insolvent();
+        totalOutstanding = outstanding;
+        emit Distributed(roundId, mode, amount, nodes, total, carry);
+    }
+
+    /// @notice Sets the weight (payoutBps) of `tier` for the rounds that follow; what earlier
+    /// rounds credited stays as it is.
+    function setTierWeight(uint8 tier, uint32 weightBps) external onlyOwner {
+        tiers[tier].weightBps = weightBps;
+        emit TierWeightChanged(tier, weightBps);
+    }
+
+    /// @notice The tiers that have nodes, newest first.
+    function tierList() external view returns (uint8[] memory list) {
+        uint256 n;
+        for (uint256 i = tierHead; i != 0; i = tiers[uint8(i - 1)].next) ++n;
+        list = new uint8[](n);
+        n = 0;
+        for (uint256 i = tierHead; i != 0; i = tiers[uint8(i - 1)].next) list[n++] = uint8(i - 1);
+    }
+
+    /// @dev Counts `count` (> 0) new nodes into `tier`, listing the tier at its first; returns the
+    /// tier's accumulator, the new nodes' checkpoint.
+    function addToTier(uint8 tier, uint64 count) internal returns (uint88) {
+        Tier storage t = tiers[tier];
+        if (t.nodes == 0) {
+            t.next = tierHead;
+            tierHead = uint16(tier) + 1;
+        }
+        t.nodes += count;
+        return t.perNode;
+    }
+
     /// @notice Pays `amount` of node `id`'s balance to `to`. Only the node's owner may; never
     /// blocked by the pause.
     function withdraw(uint256 id, address to, uint256 amount) external nonReentrant {
         if (id == 0 || id > nodeCount) revert UnknownNode();
-        address nodeOwner = metas[id].owner;
+        Meta memory m = metas[id];
+        address nodeOwner = m.owner;
         if (msg.sender != nodeOwner) revert NotNodeOwner();
         if (to == address(0)) revert ZeroAddress();
         Account storage a = accounts[id];
-        if (amount > a.credited - a.withdrawn) revert InsufficientBalance();
+        if (amount > creditedTotal(a, m) - a.withdrawn) revert InsufficientBalance();
         if (amount > type(uint120).max) revert AmountTooLarge();
 
         a.withdrawn += uint120(amount); // checked: reverts past uint120
@@ -185,8 +311,14 @@ contract NodeFactory {
     {
         if (id == 0 || id > nodeCount) revert UnknownNode();
         Meta memory m = metas[id];
-        Account memory a = accounts[id];
-        return (m.owner, m.tier, a.credited - a.withdrawn, a.credited, a.withdrawn);
+        Account storage a = accounts[id];
+        uint256 c = creditedTotal(a, m);
+        return (m.owner, m.tier, c - a.withdrawn, c, a.withdrawn);
+    }
+
+    /// @dev What the node was credited in all: by `credit`, and by the rounds since its mint.
+    function creditedTotal(Account storage a, Meta memory m) private view returns (uint256) {
+        return a.credited + tiers[m.tier].perNode - m.joined;
     }
 
     /// @notice Everything ever withdrawn from node `id`.
@@ -200,7 +332,7 @@ contract NodeFactory {
         return address(this).balance >= totalOutstanding;
     }
 
-    /// @notice Pausing stops minting only: withdrawals and credits go on.
+    /// @notice Pausing stops minting only: withdrawals, credits and rounds go on.
     function setPaused(bool paused_) external onlyOwner {
         paused = paused_;
         emit Paused(paused_);

@@ -94,6 +94,7 @@ type setup struct {
 	maxPerWallet     uint32
 	users            int
 	distributorFunds *big.Int // genesis balance of the distributor; default 1e9 ether
+	bin              string   // the factory's bytecode; default NodeFactory's
 	backendOpts      []func(*node.Config, *ethconfig.Config)
 }
 
@@ -126,7 +127,10 @@ func newChain(t testing.TB, s setup) *chain {
 	if s.maxPerWallet == 0 {
 		s.maxPerWallet = 5
 	}
-	c.factory, c.deployed = c.deploy(t, c.owner, bindings.NodeFactoryMetaData.Bin,
+	if s.bin == "" {
+		s.bin = bindings.NodeFactoryMetaData.Bin
+	}
+	c.factory, c.deployed = c.deploy(t, c.owner, s.bin,
 		nf.PackConstructor(c.minter.addr, c.distributor.addr, s.maxPerWallet))
 	return c
 }
@@ -404,6 +408,38 @@ func (c *chain) credit(t testing.TB, round uint64, ids []uint64, amounts []*big.
 	return r
 }
 
+// The values of NodeFactory.Mode.
+const (
+	fixedMode uint8 = 0
+	poolMode  uint8 = 1
+)
+
+// distribute sends round `round` from the distributor for the nodes minted so far, checks the
+// Distributed event's echo of the call and returns the event (its total and carry are the
+// caller's to check) with the receipt.
+func (c *chain) distribute(t testing.TB, round uint64, mode uint8, amount, value *big.Int) (*bindings.NodeFactoryDistributed, *types.Receipt) {
+	t.Helper()
+	nodes := c.nodeCount(t)
+	r := c.transact(t, c.distributor, &c.factory, value, nf.PackDistribute(u(round), mode, amount, u(nodes)))
+	ev := onlyEvent(t, c, r, nf.UnpackDistributedEvent)
+	wantBig(t, "Distributed.roundId", ev.RoundId, u(round))
+	wantBig(t, "Distributed.amount", ev.Amount, amount)
+	wantBig(t, "Distributed.nodes", ev.Nodes, u(nodes))
+	if ev.Mode != mode {
+		t.Fatalf("Distributed.mode = %d, want %d", ev.Mode, mode)
+	}
+	return ev, r
+}
+
+// setTierWeight sets a tier's weight from the owner and checks the TierWeightChanged event.
+func (c *chain) setTierWeight(t testing.TB, tier uint8, bps uint32) {
+	t.Helper()
+	r := c.transact(t, c.owner, &c.factory, nil, nf.PackSetTierWeight(tier, bps))
+	if ev := onlyEvent(t, c, r, nf.UnpackTierWeightChangedEvent); ev.Tier != tier || ev.WeightBps != bps {
+		t.Fatalf("TierWeightChanged = {%d %d}, want {%d %d}", ev.Tier, ev.WeightBps, tier, bps)
+	}
+}
+
 // withdraw withdraws from `from` and checks the Withdrawn event.
 func (c *chain) withdraw(t testing.TB, from *account, id uint64, to common.Address, amount *big.Int) *types.Receipt {
 	t.Helper()
@@ -494,6 +530,16 @@ func (c *chain) maxPerWallet(t testing.TB) uint32 {
 func (c *chain) paymentRefUsed(t testing.TB, r [32]byte) bool {
 	t.Helper()
 	return view(t, c, nf.PackPaymentRefUsed(r), nf.UnpackPaymentRefUsed)
+}
+
+func (c *chain) tier(t testing.TB, tier uint8) bindings.TiersOutput {
+	t.Helper()
+	return view(t, c, nf.PackTiers(tier), nf.UnpackTiers)
+}
+
+func (c *chain) poolCarry(t testing.TB) *big.Int {
+	t.Helper()
+	return view(t, c, nf.PackPoolCarry(), nf.UnpackPoolCarry)
 }
 
 func (c *chain) roundUsed(t testing.TB, round uint64) bool {

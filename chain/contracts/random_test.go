@@ -19,9 +19,10 @@ import (
 )
 
 // The randomized sequence test drives the factory with random mints, credits (random batches,
-// exactly paid, overpaid, partly paid from the surplus, underfunded), withdrawals (random amounts,
-// too much, wrong sender, zero recipient), fundings of receive() and owner changes (pause,
-// wallet limit), predicting every outcome, success or the exact custom error, from a Go model of
+// exactly paid, overpaid, partly paid from the surplus, underfunded), rounds (distribute, fixed
+// and pool, paid the same ways), withdrawals (random amounts, too much, wrong sender, zero
+// recipient), transfers, fundings of receive() and owner changes (pause, wallet limit, tier
+// weights), predicting every outcome, success or the exact custom error, from a Go model of
 // the contract, and checks the chain against the model as it goes.
 //
 // Transactions go out in batches of up to maxBatch per block. A transaction predicted to revert
@@ -31,7 +32,8 @@ import (
 // (checked on every receipt), so the model is updated in sending order. After every block: every
 // receipt's status and events, the nodes, payment refs, rounds, wallets and recipients the
 // block touched, and the invariants (balance >= totalOutstanding == the sum of the model's node
-// balances, the factory's exact ether balance, isSolvent); every sweepEvery steps and at the end,
+// balances, the factory's exact ether balance, isSolvent, the tiers' accumulators and the pool
+// carry); every sweepEvery steps and at the end,
 // every node and wallet, and the sum over the chain's own nodeInfo balances.
 //
 // NODEFACTORY_SEED=<n> replays a run; NODEFACTORY_STEPS=<n> changes its length.
@@ -42,9 +44,18 @@ const (
 )
 
 type modelNode struct {
-	owner               common.Address
-	tier                uint8
-	credited, withdrawn *big.Int
+	owner     common.Address
+	tier      uint8
+	direct    *big.Int // credited by credit()
+	joined    *big.Int // its tier's perNode at mint
+	withdrawn *big.Int
+}
+
+// modelTier is a tier as distribute sees it.
+type modelTier struct {
+	perNode *big.Int
+	nodes   uint64
+	weight  uint32
 }
 
 type model struct {
@@ -57,9 +68,27 @@ type model struct {
 	outstanding  *big.Int
 	balance      *big.Int                    // the factory's ether
 	sinks        map[common.Address]*big.Int // recipients that never send, so their balance is exact
+	tiers        map[uint8]*modelTier
+	tierOrder    []uint8 // tiers with nodes, newest first
+	poolCarry    *big.Int
 }
 
 func (m *model) surplus() *big.Int { return sub(m.balance, m.outstanding) }
+
+// tier returns the model of a tier, creating it as the contract's zero slot.
+func (m *model) tier(id uint8) *modelTier {
+	if m.tiers[id] == nil {
+		m.tiers[id] = &modelTier{perNode: new(big.Int)}
+	}
+	return m.tiers[id]
+}
+
+// credited is what the node was credited in all: by credit(), and by the rounds since its mint.
+func (m *model) credited(n *modelNode) *big.Int {
+	return sub(add(n.direct, m.tiers[n.tier].perNode), n.joined)
+}
+
+func (m *model) nodeBalance(n *modelNode) *big.Int { return sub(m.credited(n), n.withdrawn) }
 
 // op is one random step: a transaction and what the model says it does.
 type op struct {
@@ -125,6 +154,8 @@ func TestRandomizedSequence(t *testing.T) {
 			outstanding:  new(big.Int),
 			balance:      new(big.Int),
 			sinks:        map[common.Address]*big.Int{},
+			tiers:        map[uint8]*modelTier{},
+			poolCarry:    new(big.Int),
 		},
 		nextRound: 1,
 		stats:     map[string]int{},
@@ -192,15 +223,21 @@ func outcome(err string) string {
 
 func (r *randomRun) next() *op {
 	switch n := r.rng.IntN(100); {
-	case n < 25:
+	case n < 22:
 		return r.mint()
-	case n < 50:
+	case n < 36:
 		return r.credit()
-	case n < 82:
+	case n < 52:
+		return r.distribute()
+	case n < 76:
 		return r.withdraw()
-	case n < 89:
+	case n < 82:
+		return r.transfer()
+	case n < 87:
 		return r.fund()
-	case n < 95:
+	case n < 91:
+		return r.setTierWeight()
+	case n < 96:
 		return r.setPaused()
 	default:
 		return r.setMaxPerWallet()
@@ -240,7 +277,7 @@ func (r *randomRun) mint() *op {
 	c, m := r.c, r.m
 	o := &op{kind: "mint", from: c.minter, gas: 1_500_000}
 	to := r.user().addr
-	tier := uint8(r.rng.IntN(256))
+	tier := r.someTier()
 	var pref [32]byte
 	if len(r.m.refs) > 0 && r.chance(8) {
 		pref = r.usedRef()
@@ -276,7 +313,12 @@ func (r *randomRun) mint() *op {
 	}
 	o.apply = func() {
 		m.refs[pref] = true
-		m.nodes = append(m.nodes, &modelNode{owner: to, tier: tier, credited: new(big.Int), withdrawn: new(big.Int)})
+		t := m.tier(tier)
+		if t.nodes == 0 {
+			m.tierOrder = append([]uint8{tier}, m.tierOrder...)
+		}
+		t.nodes++
+		m.nodes = append(m.nodes, &modelNode{owner: to, tier: tier, direct: new(big.Int), joined: new(big.Int).Set(t.perNode), withdrawn: new(big.Int)})
 		m.owned[to] = append(m.owned[to], id)
 	}
 	o.events = func(t *testing.T, rc *types.Receipt) {
@@ -286,6 +328,15 @@ func (r *randomRun) mint() *op {
 		}
 	}
 	return o
+}
+
+// someTier is mostly one of a few tiers, so that rounds and weight changes meet many nodes of a
+// tier, and now and then any tier (each tier with nodes adds to a round's gas).
+func (r *randomRun) someTier() uint8 {
+	if r.chance(90) {
+		return uint8(1 + r.rng.IntN(4))
+	}
+	return uint8(r.rng.IntN(256))
 }
 
 // usedRef picks a used payment ref (refs are numbered, so pick by number and check).
@@ -356,29 +407,9 @@ func (r *randomRun) credit() *op {
 	for _, a := range amounts {
 		sum.Add(sum, a)
 	}
-	// How the round is paid for.
 	surplus := m.surplus()
-	mode := "exact"
-	o.value = new(big.Int).Set(sum)
-	switch x := r.rng.IntN(100); {
-	case x < 20:
-		mode = "overpaid"
-		o.value.Add(o.value, r.wei(milli(300)))
-	case x < 40:
-		mode = "from surplus"
-		o.value.Sub(o.value, r.wei(minBig(sum, surplus)))
-	case x < 55:
-		mode = "underfunded"
-		if sum.Cmp(surplus) > 0 {
-			short := add(add(surplus, big.NewInt(1)), r.wei(sub(sub(sum, surplus), big.NewInt(1))))
-			o.value.Sub(o.value, short)
-		} else {
-			o.value.SetInt64(0) // the surplus covers it all
-		}
-	}
-	if o.value.Cmp(ether(1_000_000)) > 0 {
-		o.value = r.wei(ether(1)) // a batch with an amount past uint128: send what we have
-	}
+	var mode string
+	o.value, mode = r.payFor(sum)
 
 	switch {
 	case o.from != c.distributor:
@@ -404,12 +435,7 @@ func (r *randomRun) credit() *op {
 		o.wantErr = "Insolvent"
 	}
 	if o.wantErr == "" {
-		switch o.value.Cmp(sum) {
-		case -1:
-			r.stats["credit ok paid partly from surplus"]++
-		case 1:
-			r.stats["credit ok overpaid"]++
-		}
+		r.countPayment("credit", o.value, sum)
 	}
 	o.desc = fmt.Sprintf("credit(round %d, ids %v, amounts %v) value %s (%s, surplus %s) from %s, want %s",
 		round, ids, amounts, o.value, mode, surplus, o.from.addr, outcome(o.wantErr))
@@ -424,7 +450,7 @@ func (r *randomRun) credit() *op {
 	o.apply = func() {
 		m.rounds[round] = true
 		for i, id := range ids {
-			m.nodes[id-1].credited.Add(m.nodes[id-1].credited, amounts[i])
+			m.nodes[id-1].direct.Add(m.nodes[id-1].direct, amounts[i])
 		}
 		m.outstanding.Add(m.outstanding, sum)
 		m.balance.Add(m.balance, o.value)
@@ -433,6 +459,176 @@ func (r *randomRun) credit() *op {
 		ev := onlyEvent(t, c, rc, nf.UnpackCreditedEvent)
 		if ev.RoundId.Uint64() != round || ev.Nodes.Uint64() != uint64(len(ids)) || ev.Total.Cmp(sum) != 0 {
 			t.Fatalf("%s: Credited = {%s %s %s}", o.desc, ev.RoundId, ev.Nodes, ev.Total)
+		}
+	}
+	return o
+}
+
+// payFor picks what a round that credits sum sends: exactly sum, more, less with the surplus
+// covering the rest, or too little.
+func (r *randomRun) payFor(sum *big.Int) (*big.Int, string) {
+	surplus := r.m.surplus()
+	mode := "exact"
+	value := new(big.Int).Set(sum)
+	switch x := r.rng.IntN(100); {
+	case x < 20:
+		mode = "overpaid"
+		value.Add(value, r.wei(milli(300)))
+	case x < 40:
+		mode = "from surplus"
+		value.Sub(value, r.wei(minBig(sum, surplus)))
+	case x < 55:
+		mode = "underfunded"
+		if sum.Cmp(surplus) > 0 {
+			short := add(add(surplus, big.NewInt(1)), r.wei(sub(sub(sum, surplus), big.NewInt(1))))
+			value.Sub(value, short)
+		} else {
+			value.SetInt64(0) // the surplus covers it all
+		}
+	}
+	if value.Cmp(ether(1_000_000)) > 0 {
+		value = r.wei(ether(1)) // a round past what anyone holds: send what we have
+	}
+	return value, mode
+}
+
+// countPayment counts the successful rounds paid partly from the surplus, and those overpaid.
+func (r *randomRun) countPayment(kind string, value, sum *big.Int) {
+	switch value.Cmp(sum) {
+	case -1:
+		r.stats[kind+" ok paid partly from surplus"]++
+	case 1:
+		r.stats[kind+" ok overpaid"]++
+	}
+}
+
+var uint88 = sub(new(big.Int).Lsh(big.NewInt(1), 88), big.NewInt(1))
+
+// distribute is a round: the model works out each tier's increment as the contract does, in the
+// order of its tier list, and so which error comes first.
+func (r *randomRun) distribute() *op {
+	c, m := r.c, r.m
+	o := &op{kind: "distribute", from: c.distributor}
+	count := uint64(len(m.nodes))
+	round := r.nextRound
+	if len(m.rounds) > 0 && r.chance(6) {
+		for {
+			if x := 1 + r.rng.Uint64N(r.nextRound); m.rounds[x] {
+				round = x
+				break
+			}
+		}
+	} else {
+		r.nextRound += 1 + r.rng.Uint64N(3)
+	}
+	nodes := count
+	if r.chance(5) {
+		nodes = count + 1 + r.rng.Uint64N(3)
+		if count > 0 && r.chance(50) {
+			nodes = r.rng.Uint64N(count)
+		}
+	}
+	mode, name := fixedMode, "fixed"
+	if r.chance(50) {
+		mode, name = poolMode, "pool"
+	}
+	var amount *big.Int
+	switch x := r.rng.IntN(100); {
+	case x < 3:
+		amount = add(uint128, u(1+r.rng.Uint64N(1e18)))
+	case x < 6:
+		amount = add(uint88, u(r.rng.Uint64N(1e18))) // a tier's perNode would pass uint88
+	case x < 10:
+		amount = new(big.Int)
+	case mode == fixedMode:
+		amount = r.wei(u(1e16))
+	default:
+		amount = r.wei(ether(5))
+	}
+	if r.chance(5) {
+		o.from = r.anyoneBut(c.distributor.addr)
+	}
+
+	// What the round does, if it gets that far.
+	incs := map[uint8]*big.Int{}
+	total := new(big.Int)
+	carry := new(big.Int).Set(m.poolCarry)
+	tooLarge := amount.Cmp(uint128) > 0
+	if !tooLarge {
+		unit := new(big.Int)
+		if mode == poolMode {
+			weight := new(big.Int)
+			for _, id := range m.tierOrder {
+				t := m.tiers[id]
+				weight.Add(weight, new(big.Int).Mul(u(t.nodes), u(uint64(t.weight))))
+			}
+			pool := add(amount, m.poolCarry)
+			if weight.Sign() > 0 {
+				unit.Div(pool, weight)
+			}
+			carry = sub(pool, new(big.Int).Mul(unit, weight))
+		}
+		for _, id := range m.tierOrder {
+			t := m.tiers[id]
+			w := u(uint64(t.weight))
+			inc := new(big.Int).Mul(unit, w)
+			if mode == fixedMode {
+				inc.Mul(amount, w).Div(inc, big.NewInt(10_000))
+			}
+			if inc.Sign() == 0 {
+				continue
+			}
+			if add(t.perNode, inc).Cmp(uint88) > 0 {
+				tooLarge = true
+				break
+			}
+			incs[id] = inc
+			total.Add(total, new(big.Int).Mul(inc, u(t.nodes)))
+		}
+	}
+	var pay string
+	o.value, pay = r.payFor(total)
+	switch {
+	case o.from != c.distributor:
+		o.wantErr = "NotDistributor"
+	case m.rounds[round]:
+		o.wantErr = "RoundUsed"
+	case nodes != count:
+		o.wantErr = "NodeCountChanged"
+	case tooLarge:
+		o.wantErr = "AmountTooLarge"
+	case add(m.balance, o.value).Cmp(add(m.outstanding, total)) < 0:
+		o.wantErr = "Insolvent"
+	}
+	if o.wantErr == "" {
+		r.stats["distribute ok "+name]++
+		r.countPayment("distribute", o.value, total)
+	}
+	o.desc = fmt.Sprintf("distribute(round %d, %s, amount %s, nodes %d) value %s (%s, total %s, carry %s) from %s, want %s",
+		round, name, amount, nodes, o.value, pay, total, carry, o.from.addr, outcome(o.wantErr))
+	o.data = nf.PackDistribute(u(round), mode, amount, u(nodes))
+	o.gas = 300_000 + 60_000*uint64(len(m.tierOrder)) // the default dev chain prices storage (EIP-8037) high
+	o.rounds = []uint64{round}
+	// Every node changes: the block checks a few, the sweeps all.
+	for range min(count, 6) {
+		o.nodes = append(o.nodes, 1+r.rng.Uint64N(count))
+	}
+	o.apply = func() {
+		m.rounds[round] = true
+		for id, inc := range incs {
+			m.tiers[id].perNode.Add(m.tiers[id].perNode, inc)
+		}
+		if mode == poolMode {
+			m.poolCarry = carry
+		}
+		m.outstanding.Add(m.outstanding, total)
+		m.balance.Add(m.balance, o.value)
+	}
+	o.events = func(t *testing.T, rc *types.Receipt) {
+		ev := onlyEvent(t, c, rc, nf.UnpackDistributedEvent)
+		if ev.RoundId.Uint64() != round || ev.Mode != mode || ev.Amount.Cmp(amount) != 0 || ev.Nodes.Uint64() != nodes ||
+			ev.Total.Cmp(total) != 0 || ev.Carry.Cmp(carry) != 0 {
+			t.Fatalf("%s: Distributed = {%s %d %s %s %s %s}", o.desc, ev.RoundId, ev.Mode, ev.Amount, ev.Nodes, ev.Total, ev.Carry)
 		}
 	}
 	return o
@@ -474,7 +670,7 @@ func (r *randomRun) withdraw() *op {
 	}
 	bal := new(big.Int)
 	if id >= 1 && id <= count {
-		bal = sub(m.nodes[id-1].credited, m.nodes[id-1].withdrawn)
+		bal = m.nodeBalance(m.nodes[id-1])
 	}
 	var amount *big.Int
 	switch x := r.rng.IntN(100); {
@@ -519,6 +715,89 @@ func (r *randomRun) withdraw() *op {
 		ev := onlyEvent(t, c, rc, nf.UnpackWithdrawnEvent)
 		if ev.Id.Uint64() != id || ev.Owner != owner || ev.To != to || ev.Amount.Cmp(amount) != 0 {
 			t.Fatalf("%s: Withdrawn = {%s %s %s %s}", o.desc, ev.Id, ev.Owner, ev.To, ev.Amount)
+		}
+	}
+	return o
+}
+
+// transfer hands a node to a user; the model moves it between wallets as the contract does (the
+// wallet's last node takes the place of the one that left).
+func (r *randomRun) transfer() *op {
+	c, m := r.c, r.m
+	o := &op{kind: "transfer", gas: 1_000_000} // a new wallet slot is dear on the default dev chain (EIP-8037)
+	count := uint64(len(m.nodes))
+	var id uint64
+	var owner common.Address
+	if count == 0 || r.chance(3) {
+		id = r.unknownID()
+		o.from = r.user()
+		owner = o.from.addr
+	} else {
+		id = 1 + r.rng.Uint64N(count)
+		owner = m.nodes[id-1].owner
+		o.from = r.accountOf(owner)
+		if r.chance(8) {
+			o.from = r.anyoneBut(owner)
+		}
+	}
+	to := r.user().addr
+	if r.chance(6) {
+		to = common.Address{}
+	}
+	switch {
+	case id == 0 || id > count:
+		o.wantErr = "UnknownNode"
+	case o.from.addr != owner:
+		o.wantErr = "NotNodeOwner"
+	case to == (common.Address{}):
+		o.wantErr = "ZeroAddress"
+	case uint32(len(m.owned[to])) >= m.maxPerWallet:
+		o.wantErr = "WalletFull"
+	}
+	o.desc = fmt.Sprintf("transfer(id %d, to %s) from %s, want %s", id, to, o.from.addr, outcome(o.wantErr))
+	o.data = nf.PackTransfer(u(id), to)
+	if id >= 1 && id <= count {
+		o.nodes = []uint64{id}
+	}
+	o.wallet = []common.Address{o.from.addr, to}
+	o.apply = func() {
+		src := m.owned[owner]
+		i := slices.Index(src, id)
+		src[i] = src[len(src)-1]
+		m.owned[owner] = src[:len(src)-1]
+		m.owned[to] = append(m.owned[to], id)
+		m.nodes[id-1].owner = to
+	}
+	o.events = func(t *testing.T, rc *types.Receipt) {
+		ev := onlyEvent(t, c, rc, nf.UnpackTransferredEvent)
+		if ev.Id.Uint64() != id || ev.From != owner || ev.To != to {
+			t.Fatalf("%s: Transferred = {%s %s %s}", o.desc, ev.Id, ev.From, ev.To)
+		}
+	}
+	return o
+}
+
+func (r *randomRun) setTierWeight() *op {
+	c, m := r.c, r.m
+	tier := r.someTier()
+	if len(m.tierOrder) > 0 && r.chance(70) {
+		tier = m.tierOrder[r.rng.IntN(len(m.tierOrder))]
+	}
+	weights := []uint32{0, 5_000, 10_000, 15_000, 20_000, uint32(r.rng.IntN(40_001))}
+	w := weights[r.rng.IntN(len(weights))]
+	if r.chance(2) {
+		w = r.rng.Uint32() // far past any real payoutBps
+	}
+	o := &op{kind: "setTierWeight", from: c.owner, gas: 200_000, data: nf.PackSetTierWeight(tier, w)}
+	if r.chance(15) {
+		o.from = r.anyoneBut(c.owner.addr)
+		o.wantErr = "NotOwner"
+	}
+	o.desc = fmt.Sprintf("setTierWeight(%d, %d) from %s, want %s", tier, w, o.from.addr, outcome(o.wantErr))
+	o.apply = func() { m.tier(tier).weight = w }
+	o.events = func(t *testing.T, rc *types.Receipt) {
+		if ev := onlyEvent(t, c, rc, nf.UnpackTierWeightChangedEvent); ev.Tier != tier || ev.WeightBps != w {
+			t.Fatalf("%s: TierWeightChanged(%d, %d)", o.desc, ev.Tier, ev.WeightBps)
 		}
 	}
 	return o
@@ -670,11 +949,12 @@ func (r *randomRun) checkNode(id uint64, where string, withdrawn bool) *big.Int 
 	t := r.t
 	t.Helper()
 	n := r.m.nodes[id-1]
+	credited := r.m.credited(n)
 	i := r.c.nodeInfo(t, id)
-	if i.NodeOwner != n.owner || i.Tier != n.tier || i.Credited.Cmp(n.credited) != 0 || i.Withdrawn.Cmp(n.withdrawn) != 0 ||
-		i.Balance.Cmp(sub(n.credited, n.withdrawn)) != 0 {
+	if i.NodeOwner != n.owner || i.Tier != n.tier || i.Credited.Cmp(credited) != 0 || i.Withdrawn.Cmp(n.withdrawn) != 0 ||
+		i.Balance.Cmp(sub(credited, n.withdrawn)) != 0 {
 		t.Fatalf("%s: nodeInfo(%d) = {%s %d balance %s credited %s withdrawn %s}, model {%s %d credited %s withdrawn %s}",
-			where, id, i.NodeOwner, i.Tier, i.Balance, i.Credited, i.Withdrawn, n.owner, n.tier, n.credited, n.withdrawn)
+			where, id, i.NodeOwner, i.Tier, i.Balance, i.Credited, i.Withdrawn, n.owner, n.tier, credited, n.withdrawn)
 	}
 	if withdrawn {
 		wantBig(t, fmt.Sprintf("%s: totalWithdrawnByNode(%d)", where, id), r.c.totalWithdrawnByNode(t, id), n.withdrawn)
@@ -699,7 +979,7 @@ func (r *randomRun) checkTotals(where string, kinds map[string]bool) {
 	t.Helper()
 	sum := new(big.Int)
 	for _, n := range m.nodes {
-		sum.Add(sum, sub(n.credited, n.withdrawn))
+		sum.Add(sum, m.nodeBalance(n))
 	}
 	if sum.Cmp(m.outstanding) != 0 {
 		t.Fatalf("%s: model out of step: node balances sum to %s, outstanding %s", where, sum, m.outstanding)
@@ -715,6 +995,9 @@ func (r *randomRun) checkTotals(where string, kinds map[string]bool) {
 		t.Fatalf("%s: isSolvent() = false", where)
 	}
 	all := kinds == nil
+	if all || kinds["mint"] || kinds["distribute"] || kinds["setTierWeight"] {
+		r.checkTiers(where)
+	}
 	if all || kinds["mint"] {
 		if n := c.nodeCount(t); n != uint64(len(m.nodes)) {
 			t.Fatalf("%s: nodeCount = %d, model %d", where, n, len(m.nodes))
@@ -730,6 +1013,22 @@ func (r *randomRun) checkTotals(where string, kinds map[string]bool) {
 			t.Fatalf("%s: maxPerWallet = %d, model %d", where, x, m.maxPerWallet)
 		}
 	}
+}
+
+// checkTiers checks the tier list, every tier the model knows and the pool carry.
+func (r *randomRun) checkTiers(where string) {
+	t, c, m := r.t, r.c, r.m
+	t.Helper()
+	if got := view(t, c, nf.PackTierList(), nf.UnpackTierList); !slices.Equal(got, m.tierOrder) {
+		t.Fatalf("%s: tierList() = %v, model %v", where, got, m.tierOrder)
+	}
+	for id, mt := range m.tiers {
+		if got := c.tier(t, id); got.PerNode.Cmp(mt.perNode) != 0 || got.Nodes != mt.nodes || got.WeightBps != mt.weight {
+			t.Fatalf("%s: tiers(%d) = {perNode %s nodes %d weight %d}, model {%s %d %d}",
+				where, id, got.PerNode, got.Nodes, got.WeightBps, mt.perNode, mt.nodes, mt.weight)
+		}
+	}
+	wantBig(t, where+": poolCarry", c.poolCarry(t), m.poolCarry)
 }
 
 // sweep checks every node, wallet and recipient, and sums the chain's own node balances.
@@ -769,6 +1068,10 @@ func (r *randomRun) report(took time.Duration, steps int) {
 		"mint ok", "mint NotMinter", "mint MintingPaused", "mint ZeroAddress", "mint PaymentRefUsed", "mint WalletFull",
 		"credit ok", "credit ok paid partly from surplus", "credit ok overpaid", "credit NotDistributor", "credit RoundUsed",
 		"credit LengthMismatch", "credit UnknownNode", "credit AmountTooLarge", "credit Insolvent",
+		"distribute ok fixed", "distribute ok pool", "distribute ok paid partly from surplus", "distribute ok overpaid",
+		"distribute NotDistributor", "distribute RoundUsed", "distribute NodeCountChanged", "distribute AmountTooLarge",
+		"distribute Insolvent", "transfer ok", "transfer UnknownNode", "transfer NotNodeOwner", "transfer ZeroAddress",
+		"transfer WalletFull", "setTierWeight ok", "setTierWeight NotOwner",
 		"withdraw ok", "withdraw UnknownNode", "withdraw NotNodeOwner", "withdraw ZeroAddress", "withdraw InsufficientBalance",
 		"fund ok", "setPaused ok", "setPaused NotOwner", "setMaxPerWallet ok", "setMaxPerWallet NotOwner",
 	} {
