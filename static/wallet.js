@@ -45,6 +45,7 @@
     '0x90b8ec18': ['TransferFailed', 'The destination did not accept the ETH: withdraw to another address.'],
     '0xb5dfd9e5': ['Reentered', 'The contract refused a call made from inside another of its calls.'],
     '0x06250401': ['AmountTooLarge', 'The amount is larger than the contract accepts.'],
+    '0x57827b43': ['NodeCountChanged', 'A node was minted while this round was prepared: the round is prepared again.'],
   };
   // NODE_INFO is the selector of nodeInfo(uint256), the view the withdraw form reads balances with.
   const NODE_INFO = '0xb02439ae';

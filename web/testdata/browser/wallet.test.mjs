@@ -135,6 +135,9 @@ test('a double click on pay sends exactly one transaction, then follows it on it
   const key = await freshAccount();
   const { context, wallet, page } = await walletPage(key, '/buy', { slow: 1000 });
   await page.click('[data-testid=connect-wallet]');
+  // Connecting brings the wallet's own figures into the tier cards, and a new pay button with
+  // them: the double click is on that one.
+  await page.locator('[data-testid=holds]').first().waitFor({ timeout: 15000 });
   const pay = page.locator('[data-wallet=pay]');
   await pay.dblclick();
   assert.equal(await pay.innerText(), 'Waiting for your wallet…');
