@@ -17,8 +17,8 @@ import (
 // Step boundaries of the credit pass, where a test may stop it as a crash would.
 const (
 	stepCreditWritten  = "credit.written"  // the round, its credits and batches are in the ledger
-	stepCreditStored   = "credit.stored"   // a batch's transaction is signed and stored, not sent
-	stepCreditSent     = "credit.sent"     // a batch's transaction is sent
+	stepCreditStored   = "credit.stored"   // a batch's transaction is signed and stored, not sent (the outbox's)
+	stepCreditSent     = "credit.sent"     // a batch's transaction is sent (the outbox's)
 	stepCreditMined    = "credit.mined"    // a batch's receipt is seen
 	stepCreditRecorded = "credit.recorded" // a batch's credits are in the ledger
 )

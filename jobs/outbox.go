@@ -21,6 +21,10 @@ import (
 // suggestion when higher), up to MaxFee, and that version too is stored before it is sent, so
 // whichever version the chain mines is recognised, after a crash too. The payments pass sends
 // its mints through it, the credit pass its credits.
+//
+// Its step boundaries, where tests stop a pass as a crash would, are named by the transaction's
+// kind (mint, credit, fill): kind.stored and kind.sent for a new transaction, kind.replaced and
+// kind.resent for a replacement.
 
 // errNotMinedYet is await's answer when no version of a transaction was mined by the deadline;
 // the next pass takes it up again.
