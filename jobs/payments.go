@@ -215,7 +215,7 @@ func (j *Jobs) scanBlocks(ctx context.Context, from, to uint64, sum *PaymentsSum
 			case *tx.To == factory && tx.Status == types.ReceiptStatusFailed:
 				if w, ok := j.chain.DecodeWithdraw(tx.Input); ok {
 					scan.Failed = append(scan.Failed, store.FailedWithdrawal{ChainNodeID: w.ID, AmountWei: w.Amount,
-						To: hexLower(w.To), TxHash: hexLower(tx.Hash), At: time.Unix(int64(b.Time), 0)})
+						To: hexLower(w.To), TxHash: hexLower(tx.Hash), BlockNumber: int64(b.Number), At: time.Unix(int64(b.Time), 0)})
 				}
 			}
 		}

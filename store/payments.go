@@ -52,6 +52,7 @@ type FailedWithdrawal struct {
 	AmountWei   *big.Int
 	To          string
 	TxHash      string
+	BlockNumber int64
 	At          time.Time
 }
 
@@ -110,10 +111,10 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 	for _, w := range failed { // rare: one statement each
 		// A reverted call against a node the ledger does not know yet is left to the reconciler.
 		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO withdrawals (node_id, amount_wei, to_address, tx_hash, status, created_at)
-			SELECT id, $2, $3, $4, 'failed', $5 FROM nodes WHERE chain_node_id = $1::numeric
+			INSERT INTO withdrawals (node_id, amount_wei, to_address, tx_hash, status, created_at, block_number)
+			SELECT id, $2, $3, $4, 'failed', $5, $6 FROM nodes WHERE chain_node_id = $1::numeric
 			ON CONFLICT (tx_hash) WHERE log_index IS NULL DO NOTHING`,
-			Uint256{w.ChainNodeID}, Uint256{w.AmountWei}, w.To, w.TxHash, w.At); err != nil {
+			Uint256{w.ChainNodeID}, Uint256{w.AmountWei}, w.To, w.TxHash, w.At, w.BlockNumber); err != nil {
 			return err
 		}
 	}
@@ -141,8 +142,8 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 // RewindScan undoes RecordScan above block number (a block both the ledger and the chain agree
 // on) after a reorg, and moves the scan back to it: the blocks above are forgotten, and so are
 // the payments they held that had not gone further than being seen, rejected or refunded, and
-// the transfers out of the payments wallet and the unattributed inflows they held (a payment
-// they refunded is rejected again, until the refund is seen anew). A payment already minting or minted stays, for the drift
+// the transfers out of the payments wallet, the reverted withdraw calls and the unattributed
+// inflows they held (a payment they refunded is rejected again, until the refund is seen anew). A payment already minting or minted stays, for the drift
 // report: the chain decides what became of it.
 func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash string) (forgotten int64, err error) {
 	defer wrap(&err, "RewindScan")
@@ -160,6 +161,10 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM unattributed_inflows WHERE block_number > $1`, number); err != nil {
+		return 0, err
+	}
+	// Reverted withdraw calls are this scan's; withdrawals from logs are the reconciler's.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM withdrawals WHERE log_index IS NULL AND block_number > $1`, number); err != nil {
 		return 0, err
 	}
 	res, err := tx.ExecContext(ctx, `DELETE FROM payments WHERE block_number > $1 AND status IN ('pending', 'rejected')`, number)

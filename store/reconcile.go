@@ -96,7 +96,7 @@ func (s *Store) RewindEvents(ctx context.Context, name string, number int64, has
 		return 0, err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `DELETE FROM withdrawals WHERE block_number > $1`, number)
+	res, err := tx.ExecContext(ctx, `DELETE FROM withdrawals WHERE log_index IS NOT NULL AND block_number > $1`, number) // the payments scan's reverted calls are its own
 	if err != nil {
 		return 0, err
 	}

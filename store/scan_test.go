@@ -229,3 +229,52 @@ func TestMigrationKeepsTheScannersApart(t *testing.T) {
 		}
 	}
 }
+
+// TestRewindsTakeBackTheirOwnWithdrawals: a reverted withdraw call is the payments scan's (it has
+// no log), a Withdrawn event the reconciler's; each one's rewind takes back only its own.
+func TestRewindsTakeBackTheirOwnWithdrawals(t *testing.T) {
+	storetest.Reset(t, db)
+	ctx := t.Context()
+	const owner = "0x00000000000000000000000000000000000b0b01"
+	storetest.Node(t, db, "1", owner, time.Now())
+	failed := func(block int64) store.FailedWithdrawal {
+		return store.FailedWithdrawal{ChainNodeID: big.NewInt(1), AmountWei: big.NewInt(5), To: owner,
+			TxHash: storetest.TxHash("reverted"), BlockNumber: block, At: time.Now()}
+	}
+	count := func(t *testing.T, kind string) (n int) {
+		t.Helper()
+		if err := db.DB().Get(&n, `SELECT count(*) FROM withdrawals WHERE (log_index IS NULL) = ($1 = 'failed')`, kind); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if err := db.RecordScan(ctx, "payments", store.Scan{Blocks: scanned("a", 1, 6), Failed: []store.FailedWithdrawal{failed(5)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RecordEvents(ctx, "reconcile", store.Events{Blocks: scanned("a", 1, 6),
+		Withdrawals: []store.ChainWithdrawal{{ChainNodeID: big.NewInt(1), AmountWei: big.NewInt(5), To: owner,
+			TxHash: storetest.TxHash("withdrawn"), BlockNumber: 5, At: time.Now()}}}); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := db.RewindEvents(ctx, "reconcile", 4, forkHash("a", 4)); err != nil {
+		t.Fatal(err)
+	}
+	if count(t, "failed") != 1 || count(t, "logged") != 0 {
+		t.Fatalf("after the reconciler's rewind: %d reverted calls (want 1), %d logged (want 0)", count(t, "failed"), count(t, "logged"))
+	}
+	if _, err := db.RewindScan(ctx, "payments", 4, forkHash("a", 4)); err != nil {
+		t.Fatal(err)
+	}
+	if count(t, "failed") != 0 {
+		t.Fatal("the payments scan's rewind left the reverted call of a block it took back")
+	}
+	// The new fork has the call again, a block later.
+	if err := db.RecordScan(ctx, "payments", store.Scan{Blocks: scanned("b", 5, 7), Failed: []store.FailedWithdrawal{failed(6)}}); err != nil {
+		t.Fatal(err)
+	}
+	var block int64
+	if err := db.DB().Get(&block, `SELECT block_number FROM withdrawals WHERE log_index IS NULL`); err != nil || block != 6 {
+		t.Fatalf("the reverted call read again: block %d, %v", block, err)
+	}
+}
