@@ -69,13 +69,9 @@ func (s *Sender) Sign(ctx context.Context, to *common.Address, data []byte, valu
 	if err != nil {
 		return nil, err
 	}
-	tip, feeCap, err := s.c.fees(ctx)
+	tip, feeCap, err := s.fees(ctx)
 	if err != nil {
 		return nil, err
-	}
-	if s.MaxFee != nil {
-		feeCap = bigMin(feeCap, s.MaxFee)
-		tip = bigMin(tip, feeCap)
 	}
 	tx, err := s.sign(*s.nonce, tip, feeCap, gas+gas*gasMargin/100, to, data, value)
 	if err != nil {
@@ -129,15 +125,20 @@ func (s *Sender) Replace(ctx context.Context, old *types.Transaction) (*types.Tr
 // Fill signs a transfer of nothing to the sender itself at nonce: it fills a gap in the sender's
 // nonces that would otherwise keep every later transaction from being mined.
 func (s *Sender) Fill(ctx context.Context, nonce uint64) (*types.Transaction, error) {
-	tip, feeCap, err := s.c.fees(ctx)
+	tip, feeCap, err := s.fees(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if s.MaxFee != nil {
-		feeCap = bigMin(feeCap, s.MaxFee)
-		tip = bigMin(tip, feeCap)
-	}
 	return s.sign(nonce, tip, feeCap, params.TxGas, &s.From, nil, new(big.Int))
+}
+
+// fees are the node's fees (Client.fees) within MaxFee.
+func (s *Sender) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
+	if tip, feeCap, err = s.c.fees(ctx); err != nil || s.MaxFee == nil {
+		return tip, feeCap, err
+	}
+	feeCap = bigMin(feeCap, s.MaxFee)
+	return bigMin(tip, feeCap), feeCap, nil
 }
 
 func (s *Sender) sign(nonce uint64, tip, feeCap *big.Int, gas uint64, to *common.Address, data []byte, value *big.Int) (*types.Transaction, error) {
