@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"math/big"
 	"time"
@@ -42,6 +43,27 @@ func insertSent(ctx context.Context, tx sqlx.ExecerContext, v SentTx, f TxFor) e
 		ON CONFLICT (tx_hash) DO NOTHING`,
 		v.Hash, v.Sender, v.Nonce, v.Raw, v.TipWei, v.FeeCapWei, v.SentBlock, nullID(f.PaymentID), nullID(f.BatchID))
 	return err
+}
+
+// keepVersion records v in the outbox and, in the same transaction, as its row's newest version
+// with update (which must change exactly that one row; else ErrNotFound and nothing is kept).
+func (s *Store) keepVersion(ctx context.Context, v SentTx, f TxFor, update string, args ...any) error {
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, update, args...)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return cmp.Or(err, ErrNotFound)
+	}
+	if err := insertSent(ctx, tx, v, f); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // StoreFillerTx keeps a transaction sent for no ledger row: a zero-value transfer that fills a

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -201,25 +200,10 @@ func (s *Store) RejectPayment(ctx context.Context, id int64, reason string) (err
 // no longer pending or minting.
 func (s *Store) StoreMintTx(ctx context.Context, id int64, tier int, v SentTx) (err error) {
 	defer wrap(&err, "StoreMintTx")
-	tx, err := s.db.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `
+	return s.keepVersion(ctx, v, TxFor{PaymentID: id}, `
 		UPDATE payments SET status = 'minting', tier = $2, mint_nonce = $3, mint_tx = $4, mint_raw = $5,
 			reason = NULL, updated_at = now()
 		WHERE id = $1 AND status IN ('pending', 'minting')`, id, tier, v.Nonce, v.Hash, v.Raw)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return cmp.Or(err, ErrNotFound)
-	}
-	if err := insertSent(ctx, tx, v, TxFor{PaymentID: id}); err != nil {
-		return err
-	}
-	return tx.Commit()
 }
 
 // RecordMint records the node a payment's mint created and marks the payment minted, in one

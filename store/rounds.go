@@ -1,7 +1,6 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -233,24 +232,9 @@ func (s *Store) BatchCredits(ctx context.Context, batchID int64) (_ []BatchCredi
 // batch's newest. ErrNotFound when the batch is confirmed already, or does not exist.
 func (s *Store) StoreBatchTx(ctx context.Context, batchID int64, v SentTx) (err error) {
 	defer wrap(&err, "StoreBatchTx")
-	tx, err := s.db.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `
+	return s.keepVersion(ctx, v, TxFor{BatchID: batchID}, `
 		UPDATE credit_batches SET tx_hash = $2, nonce = $3, raw = $4
 		WHERE id = $1 AND status = 'pending'`, batchID, v.Hash, v.Nonce, v.Raw)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return cmp.Or(err, ErrNotFound)
-	}
-	if err := insertSent(ctx, tx, v, TxFor{BatchID: batchID}); err != nil {
-		return err
-	}
-	return tx.Commit()
 }
 
 // BatchConfirmation is what ConfirmBatch did.
