@@ -196,21 +196,9 @@ func TestSchedulerHealth(t *testing.T) {
 		if ob := h.Outbox; ob == nil || ob.Waiting != 0 || ob.OldestWaitingSec != nil || ob.Replacements != 0 || ob.MaxFeeWei != nil {
 			t.Fatalf("nothing sent yet: outbox %+v", ob)
 		}
-		var payment int64
-		if err := db.DB().Get(&payment, `
-			INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash)
-			VALUES ($1, $1, $2, 1, 1, $1) RETURNING id`, storetest.TxHash("paid"), alice); err != nil {
-			t.Fatal(err)
-		}
-		// Its stored transactions are not real ones: no later test's pass may find them.
-		defer mustExec(t, `DELETE FROM payments WHERE id = $1`, payment)
 		first, second := storetest.SentTx("mint", 7), storetest.SentTx("mint, higher fees", 7)
 		second.FeeCapWei = store.Uint256{Int: big.NewInt(50)}
-		for _, v := range []store.SentTx{first, second} {
-			if err := db.StoreMintTx(t.Context(), payment, 1, v); err != nil {
-				t.Fatal(err)
-			}
-		}
+		storetest.MintingPayment(t, db, "paid", alice, first, second)
 		j := jobs.New(db, c, nil, nil, jobs.Config{MaxFeeWei: big.NewInt(50)}, slog.New(slog.DiscardHandler))
 		h = decode[healthBody](t, newChainServer(t, c, j, cfg).get(t, "/api/cron/health"))
 		if ob := h.Outbox; ob == nil || ob.Waiting != 1 || ob.OldestWaitingSec == nil || *ob.OldestWaitingSec > 60 ||

@@ -16,7 +16,6 @@ import (
 
 	"nodeledger/handlers"
 	"nodeledger/jobs"
-	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
@@ -140,18 +139,7 @@ func TestOperatorPage(t *testing.T) {
 		if b.operatorPage().Find(`[data-testid=outbox-note]`).Length() != 0 {
 			t.Fatal("a note while nothing waits")
 		}
-		var payment int64
-		if err := db.DB().Get(&payment, `
-			INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash)
-			VALUES ($1, $1, $2, 1, 1, $1) RETURNING id`, storetest.TxHash("waits"), alice); err != nil {
-			t.Fatal(err)
-		}
-		defer mustExec(t, `DELETE FROM payments WHERE id = $1`, payment) // the outbox rows go with it
-		for _, v := range []store.SentTx{storetest.SentTx("mint", 7), storetest.SentTx("mint, higher fees", 7)} {
-			if err := db.StoreMintTx(t.Context(), payment, 1, v); err != nil {
-				t.Fatal(err)
-			}
-		}
+		storetest.MintingPayment(t, db, "waits", alice, storetest.SentTx("mint", 7), storetest.SentTx("mint, higher fees", 7))
 		got := strings.Join(strings.Fields(text(b.operatorPage(), "outbox-note")), " ")
 		if got != "1 transaction waits to be mined; the oldest was sent just now. Their fees rise every few blocks until they are. 1 fee bump so far." {
 			t.Fatalf("outbox note %q", got)

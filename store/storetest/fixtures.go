@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -98,6 +99,27 @@ func mustExec(t testing.TB, db *store.Store, query string, args ...any) {
 	if _, err := db.DB().Exec(query, args...); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// MintingPayment records a payment of 1 wei from `from` as minting with tier 1 (which must
+// exist), its mint transaction in the given outbox versions, oldest first. The versions are not
+// real transactions, so the payment is deleted, with them, when the test ends: no later test's
+// pass may find them.
+func MintingPayment(t testing.TB, db *store.Store, seed, from string, versions ...store.SentTx) int64 {
+	t.Helper()
+	var id int64
+	if err := db.DB().Get(&id, `
+		INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash)
+		VALUES ($1, $1, $2, 1, 1, $1) RETURNING id`, TxHash(seed), from); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mustExec(t, db, `DELETE FROM payments WHERE id = $1`, id) })
+	for _, v := range versions {
+		if err := db.StoreMintTx(context.Background(), id, 1, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return id
 }
 
 // SentTx is an outbox version of a transaction named by seed, at nonce, as a pass stores one
