@@ -262,17 +262,17 @@ func (j *Jobs) fillGaps(ctx context.Context, s *chain.Sender, waiting []uint64) 
 	}
 	var fillers []*outTx
 	filled := map[uint64]bool{}
-	for _, v := range stored {
-		if filled[uint64(v.Nonce)] {
+	for i, v := range stored { // by nonce, oldest first at each: the last at a nonce is its newest
+		if i+1 < len(stored) && stored[i+1].Nonce == v.Nonce {
 			continue
 		}
 		filled[uint64(v.Nonce)] = true
 		o := j.fillOut(s)
-		last := new(types.Transaction)
-		if err := last.UnmarshalBinary(stored[lastAt(stored, v.Nonce)].Raw); err != nil {
+		newest := new(types.Transaction)
+		if err := newest.UnmarshalBinary(v.Raw); err != nil {
 			return err
 		}
-		if err := o.add(stored, last); err != nil {
+		if err := o.add(stored, newest); err != nil {
 			return err
 		}
 		if _, err := j.resume(ctx, o); err != nil {
@@ -309,15 +309,6 @@ func (j *Jobs) fillGaps(ctx context.Context, s *chain.Sender, waiting []uint64) 
 // fillOut is a gap filler of s in the outbox.
 func (j *Jobs) fillOut(s *chain.Sender) *outTx {
 	return &outTx{kind: "fill", sender: s, keep: j.store.StoreFillerTx}
-}
-
-// lastAt is the index of the last of versions at nonce.
-func lastAt(versions []store.SentTx, nonce int64) int {
-	i := len(versions) - 1
-	for versions[i].Nonce != nonce {
-		i--
-	}
-	return i
 }
 
 // Outbox reads the outbox's figures for health, and sets the metrics that follow them.
