@@ -7,8 +7,8 @@ pragma solidity 0.8.37;
 /// mint twice. The distributor credits nodes in rounds; owners withdraw their balance to any
 /// address at any time, paused or not.
 ///
-/// @dev Rounds at constant gas (`distribute`). Each tier has a weight (`weightBps`, its payoutBps,
-/// set by the owner) and an accumulator `perNode`: the wei credited so far to each node of the tier
+/// @dev Rounds at constant gas (`distribute`). Each round names every tier's weight (its payoutBps,
+/// which the ledger owns; the tier keeps the last one in `weightBps`) and each tier has an accumulator `perNode`: the wei credited so far to each node of the tier
 /// by rounds. A round raises the accumulator of every tier that has nodes by `inc`, a whole number
 /// of wei, so its cost depends on the number of tiers and never on the number of nodes:
 ///   fixed: inc_t = floor(base * weightBps_t / 10000), the base amount times the tier's multiplier;
@@ -16,9 +16,8 @@ pragma solidity 0.8.37;
 ///          inc_t = u * weightBps_t; the remainder (pool + poolCarry - u * W < W) becomes the new
 ///          poolCarry, added to the next pool round's pool, so over time the pools are paid in full.
 /// A node records its tier's accumulator when it is minted (`Meta.joined`) and so joins the rounds
-/// that start after its mint; its share is perNode_t - joined. nodeInfo's credited total is that
-/// share plus what the per-node `credit` gave it. A weight change only alters the `inc` of later
-/// rounds: what was credited sits in the accumulator already, in wei.
+/// that start after its mint; nodeInfo's credited total is its share, perNode_t - joined. A weight
+/// change only alters the `inc` of later rounds: what was credited sits in the accumulator, in wei.
 ///
 /// Exactness: the round adds total = sum over tiers of nodes_t * inc_t to totalOutstanding, where
 /// nodes_t counts the nodes of tier t minted before the round, exactly those whose share grows by
@@ -28,18 +27,9 @@ pragma solidity 0.8.37;
 /// poolCarry, held by the contract but not owed). So totalOutstanding is, to the wei, the sum over
 /// nodes of credited - withdrawn, and the solvency check at each round keeps it covered.
 contract NodeFactory {
-    /// @dev Written by every credit and withdrawal: one storage slot per node, so crediting a node
-    /// in a batch costs one storage write. `credited` is what `credit` gave; the node's share of the
-    /// rounds is read from its tier (creditedTotal). `live` is set at mint so
-    /// that even a node's first credit rewrites a non-zero slot, the cheap kind of write.
-    struct Account {
-        uint128 credited;
-        uint120 withdrawn;
-        bool live;
-    }
-
     /// @dev Written at mint (and its owner at a transfer). `joined` is the tier's accumulator at
-    /// mint: it shares the slot, so the checkpoint costs the mint no storage write of its own.
+    /// mint: it shares the slot, so the checkpoint costs the mint no storage write of its own, and
+    /// a node's credited total needs no slot of its own at all.
     struct Meta {
         address owner;
         uint8 tier;
@@ -51,7 +41,7 @@ contract NodeFactory {
     struct Tier {
         uint88 perNode; // wei credited by rounds to each node of the tier, since the first round
         uint64 nodes; // minted so far; never decreases
-        uint32 weightBps; // payoutBps: the multiplier of the base (fixed) or the share (pool)
+        uint32 weightBps; // the last round's payoutBps: the multiplier of the base (fixed) or the share (pool)
         uint16 next; // the tier listed before it, plus one; 0 ends the list
     }
 
@@ -75,27 +65,27 @@ contract NodeFactory {
     /// @notice What the contract owes: the sum over nodes of credited - withdrawn.
     uint256 public totalOutstanding;
 
-    mapping(uint256 => Account) private accounts;
+    /// @dev Everything ever withdrawn from each node: a node's only slot besides its Meta, first
+    /// written by its first withdrawal.
+    mapping(uint256 => uint256) private withdrawnOf;
     mapping(uint256 => Meta) private metas;
     mapping(address => uint256[]) private owned;
     mapping(bytes32 => bool) public paymentRefUsed;
     mapping(uint256 => bool) public roundUsed;
 
-    /// @notice Each tier's accumulator, node count and weight (and its link in the tier list).
+    /// @notice Each tier's accumulator, node count and last weight (and its link in the tier list).
     mapping(uint8 => Tier) public tiers;
     /// @notice Pool wei that no round has credited yet (rounding remainders, or a pool round when no
     /// node had weight); the next pool round adds it to its pool.
     uint256 public poolCarry;
 
     event NodeMinted(uint256 indexed id, address indexed owner, uint8 tier, bytes32 paymentRef);
-    event Credited(uint256 indexed roundId, uint256 nodes, uint256 total);
     event Withdrawn(uint256 indexed id, address indexed owner, address to, uint256 amount);
     event Transferred(uint256 indexed id, address indexed from, address indexed to);
     event Paused(bool paused);
     event RolesChanged(address owner, address minter, address distributor);
     event MaxPerWalletChanged(uint32 maxPerWallet);
     event Distributed(uint256 indexed roundId, Mode mode, uint256 amount, uint256 nodes, uint256 total, uint256 carry);
-    event TierWeightChanged(uint8 indexed tier, uint32 weightBps);
 
     error NotOwner();
     error NotMinter();
@@ -105,7 +95,6 @@ contract NodeFactory {
     error PaymentRefUsed();
     error WalletFull();
     error RoundUsed();
-    error LengthMismatch();
     error UnknownNode();
     error ZeroAddress();
     error InsufficientBalance();
@@ -152,42 +141,21 @@ contract NodeFactory {
         paymentRefUsed[paymentRef] = true;
         id = ++nodeCount;
         metas[id] = Meta({owner: to, tier: tier, joined: addToTier(tier, 1)});
-        accounts[id].live = true;
         nodes.push(id);
         emit NodeMinted(id, to, tier, paymentRef);
     }
 
-    /// @notice Credits `amounts[i]` to node `ids[i]` for round `roundId`, which is accepted once.
-    /// The value sent plus the contract's surplus must cover the sum.
-    function credit(uint256 roundId, uint256[] calldata ids, uint256[] calldata amounts) external payable {
-        if (msg.sender != distributor) revert NotDistributor();
-        if (roundUsed[roundId]) revert RoundUsed();
-        if (ids.length != amounts.length) revert LengthMismatch();
-        roundUsed[roundId] = true;
-
-        uint256 count = nodeCount;
-        uint256 total;
-        for (uint256 i; i < ids.length; ++i) {
-            uint256 id = ids[i];
-            if (id == 0 || id > count) revert UnknownNode();
-            uint256 amount = amounts[i];
-            if (amount > type(uint128).max) revert AmountTooLarge();
-            accounts[id].credited += uint128(amount); // checked: reverts on overflow
-            total += amount;
-        }
-        uint256 outstanding = totalOutstanding + total;
-        if (address(this).balance < outstanding) revert Insolvent();
-        totalOutstanding = outstanding;
-        emit Credited(roundId, ids.length, total);
-    }
-
     /// @notice Credits round `roundId` to every node minted before it, `nodes` of them (the call
     /// reverts with NodeCountChanged when nodeCount differs, so the round credits exactly the nodes
-    /// its sender counted). `amount` is the base per node in mode Fixed (times each tier's
-    /// weightBps / 10000) and the pool in mode Pool (split pro rata weightBps, with poolCarry).
-    /// The round id is shared with `credit` and accepted once; the value sent plus the contract's
-    /// surplus must cover the round. Its gas depends on the number of tiers only.
-    function distribute(uint256 roundId, Mode mode, uint256 amount, uint256 nodes) external payable {
+    /// its sender counted). `weights[t]` is tier t's payoutBps for this round (0 past the array's
+    /// end). `amount` is the base per node in mode Fixed (times the tier's weight / 10000) and the
+    /// pool in mode Pool (split pro rata weight, with poolCarry). The round id is accepted once;
+    /// the value sent plus the contract's surplus must cover the round. Its gas depends on the
+    /// number of tiers only.
+    function distribute(uint256 roundId, Mode mode, uint256 amount, uint256 nodes, uint32[] calldata weights)
+        external
+        payable
+    {
         if (msg.sender != distributor) revert NotDistributor();
         if (roundUsed[roundId]) revert RoundUsed();
         if (nodes != nodeCount) revert NodeCountChanged();
@@ -201,7 +169,7 @@ contract NodeFactory {
             uint256 weight;
             for (uint256 i = head; i != 0;) {
                 Tier storage t = tiers[uint8(i - 1)];
-                weight += uint256(t.nodes) * t.weightBps;
+                weight += uint256(t.nodes) * weightOf(weights, i - 1);
                 i = t.next;
             }
             uint256 pool = amount + carry;
@@ -212,11 +180,13 @@ contract NodeFactory {
         uint256 total;
         for (uint256 i = head; i != 0;) {
             Tier storage t = tiers[uint8(i - 1)];
-            uint256 inc = mode == Mode.Fixed ? amount * t.weightBps / 10_000 : unit * t.weightBps;
-            if (inc > 0) {
+            uint32 w = weightOf(weights, i - 1);
+            uint256 inc = mode == Mode.Fixed ? amount * w / 10_000 : unit * w;
+            if (inc > 0 || t.weightBps != w) {
                 uint256 perNode = t.perNode + inc;
                 if (perNode > type(uint88).max) revert AmountTooLarge();
                 t.perNode = uint88(perNode);
+                t.weightBps = w;
                 total += inc * t.nodes;
             }
             i = t.next;
@@ -227,11 +197,8 @@ contract NodeFactory {
         emit Distributed(roundId, mode, amount, nodes, total, carry);
     }
 
-    /// @notice Sets the weight (payoutBps) of `tier` for the rounds that follow; what earlier
-    /// rounds credited stays as it is.
-    function setTierWeight(uint8 tier, uint32 weightBps) external onlyOwner {
-        tiers[tier].weightBps = weightBps;
-        emit TierWeightChanged(tier, weightBps);
+    function weightOf(uint32[] calldata weights, uint256 tier) private pure returns (uint32) {
+        return tier < weights.length ? weights[tier] : 0;
     }
 
     /// @notice The tiers that have nodes, newest first.
@@ -263,11 +230,10 @@ contract NodeFactory {
         address nodeOwner = m.owner;
         if (msg.sender != nodeOwner) revert NotNodeOwner();
         if (to == address(0)) revert ZeroAddress();
-        Account storage a = accounts[id];
-        if (amount > creditedTotal(a, m) - a.withdrawn) revert InsufficientBalance();
-        if (amount > type(uint120).max) revert AmountTooLarge();
+        uint256 withdrawn = withdrawnOf[id];
+        if (amount > creditedTotal(m) - withdrawn) revert InsufficientBalance();
 
-        a.withdrawn += uint120(amount); // checked: reverts past uint120
+        withdrawnOf[id] = withdrawn + amount;
         totalOutstanding -= amount;
         emit Withdrawn(id, nodeOwner, to, amount);
         (bool ok,) = to.call{value: amount}("");
@@ -311,20 +277,20 @@ contract NodeFactory {
     {
         if (id == 0 || id > nodeCount) revert UnknownNode();
         Meta memory m = metas[id];
-        Account storage a = accounts[id];
-        uint256 c = creditedTotal(a, m);
-        return (m.owner, m.tier, c - a.withdrawn, c, a.withdrawn);
-    }
-
-    /// @dev What the node was credited in all: by `credit`, and by the rounds since its mint.
-    function creditedTotal(Account storage a, Meta memory m) private view returns (uint256) {
-        return a.credited + tiers[m.tier].perNode - m.joined;
+        uint256 c = creditedTotal(m);
+        uint256 w = withdrawnOf[id];
+        return (m.owner, m.tier, c - w, c, w);
     }
 
     /// @notice Everything ever withdrawn from node `id`.
     function totalWithdrawnByNode(uint256 id) external view returns (uint256) {
         if (id == 0 || id > nodeCount) revert UnknownNode();
-        return accounts[id].withdrawn;
+        return withdrawnOf[id];
+    }
+
+    /// @dev What the node was credited in all: its tier's rounds since its mint.
+    function creditedTotal(Meta memory m) private view returns (uint256) {
+        return tiers[m.tier].perNode - m.joined;
     }
 
     /// @notice Whether the contract's balance covers what it owes.
