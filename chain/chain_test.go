@@ -111,8 +111,11 @@ func TestNodesAndCover(t *testing.T) {
 	if err != nil || fmt.Sprint(ids) != "[1 2]" {
 		t.Fatalf("nodesOf: %v %v", ids, err)
 	}
-	credit := tc.c.CreditData(big.NewInt(7), []*big.Int{big.NewInt(1), big.NewInt(2)}, []*big.Int{big.NewInt(300), big.NewInt(200)})
-	tc.transact(t, tc.distributor, tc.c.factory, credit, big.NewInt(1000))
+	// Tier 1 at 1.5×: a base of 200 credits each node 300.
+	r := tc.transact(t, tc.distributor, tc.c.factory, tc.c.DistributeData(big.NewInt(7), RoundFixed, big.NewInt(200), 2, []uint32{0, 15000}), big.NewInt(1000))
+	if total, ok := tc.c.DistributedIn(r); !ok || total.Int64() != 600 {
+		t.Fatalf("DistributedIn: %v %v, want 600", total, ok)
+	}
 
 	info, err := tc.c.NodeInfo(ctx, big.NewInt(1))
 	if err != nil {
@@ -120,6 +123,10 @@ func TestNodesAndCover(t *testing.T) {
 	}
 	if info.Owner != buyer || info.Tier != 1 || info.Balance.Int64() != 300 || info.Credited.Int64() != 300 || info.Withdrawn.Sign() != 0 {
 		t.Fatalf("nodeInfo(1): %+v", info)
+	}
+	st, err := tc.c.RoundState(ctx)
+	if err != nil || st.Nodes != 2 || st.PoolCarry.Sign() != 0 || st.Block == 0 {
+		t.Fatalf("RoundState: %+v %v", st, err)
 	}
 	if _, err := tc.c.NodeInfo(ctx, big.NewInt(99)); !errors.Is(err, ErrUnknownNode) {
 		t.Fatalf("nodeInfo(99): %v, want ErrUnknownNode", err)
@@ -129,8 +136,17 @@ func TestNodesAndCover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cv.Balance.Int64() != 1000 || cv.Outstanding.Int64() != 500 || !cv.Covered() || !cv.Solvent || cv.Block == 0 {
+	if cv.Balance.Int64() != 1000 || cv.Outstanding.Int64() != 600 || !cv.Covered() || !cv.Solvent || cv.Block == 0 {
 		t.Fatalf("after a round: %+v", cv)
+	}
+
+	// A pool of 30,001 over a weight of 30,000: 1 wei per unit, 1 wei carried to the next pool.
+	tc.transact(t, tc.distributor, tc.c.factory, tc.c.DistributeData(big.NewInt(8), RoundPool, big.NewInt(30001), 2, []uint32{0, 15000}), big.NewInt(30001))
+	if st, err := tc.c.RoundState(ctx); err != nil || st.Nodes != 2 || st.PoolCarry.Int64() != 1 {
+		t.Fatalf("RoundState after a pool round: %+v %v", st, err)
+	}
+	if info, err := tc.c.NodeInfo(ctx, big.NewInt(2)); err != nil || info.Credited.Int64() != 300+15000 {
+		t.Fatalf("nodeInfo(2) after a pool round: %+v %v", info, err)
 	}
 
 	t.Run("paused shows", func(t *testing.T) {

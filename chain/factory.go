@@ -77,6 +77,20 @@ func (c *Client) minted(l *types.Log) (Minted, bool) {
 	return Minted{ID: ev.Id, Owner: ev.Owner, Tier: ev.Tier, PaymentRef: ev.PaymentRef, TxHash: l.TxHash, Block: l.BlockNumber}, true
 }
 
+// DistributedIn returns the total a round credited, from the factory's Distributed event in a
+// receipt; ok is false when the receipt has none.
+func (c *Client) DistributedIn(r *types.Receipt) (total *big.Int, ok bool) {
+	for _, l := range r.Logs {
+		if l.Address != c.factory || len(l.Topics) == 0 || l.Topics[0] != c.nf.GetABI().Events["Distributed"].ID {
+			continue
+		}
+		if ev, err := c.nf.UnpackDistributedEvent(l); err == nil {
+			return ev.Total, true
+		}
+	}
+	return nil, false
+}
+
 // FindMint looks for the NodeMinted event of paymentRef from block `from` to the head: the node an
 // earlier mint transaction made for a payment.
 func (c *Client) FindMint(ctx context.Context, paymentRef common.Hash, from uint64) (Minted, bool, error) {

@@ -72,27 +72,17 @@ func (cv Cover) Covered() bool { return cv.Balance.Cmp(cv.Outstanding) >= 0 }
 // Cover reads the factory's balance, what it owes, isSolvent and paused at one block number, in
 // one batch, so the figures can be compared.
 func (c *Client) Cover(ctx context.Context) (Cover, error) {
-	var head uint64
-	err := c.call(ctx, "blockNumber", func(ctx context.Context) (err error) {
-		head, err = c.eth.BlockNumber(ctx)
-		return err
-	})
-	if err != nil {
-		return Cover{}, err
-	}
-	at := hexutil.EncodeUint64(head)
-	callAt := func(data []byte) []any {
-		return []any{map[string]any{"to": c.factory, "data": hexutil.Bytes(data)}, at}
-	}
 	var balance hexutil.Big
 	var outstanding, solvent, paused hexutil.Bytes
-	batch := []rpc.BatchElem{
-		{Method: "eth_getBalance", Args: []any{c.factory, at}, Result: &balance},
-		{Method: "eth_call", Args: callAt(c.nf.PackTotalOutstanding()), Result: &outstanding},
-		{Method: "eth_call", Args: callAt(c.nf.PackIsSolvent()), Result: &solvent},
-		{Method: "eth_call", Args: callAt(c.nf.PackPaused()), Result: &paused},
-	}
-	if err := c.batch(ctx, "cover", batch); err != nil {
+	head, err := c.readAtHead(ctx, "cover", func(at string) []rpc.BatchElem {
+		return []rpc.BatchElem{
+			{Method: "eth_getBalance", Args: []any{c.factory, at}, Result: &balance},
+			c.callAt(at, c.nf.PackTotalOutstanding(), &outstanding),
+			c.callAt(at, c.nf.PackIsSolvent(), &solvent),
+			c.callAt(at, c.nf.PackPaused(), &paused),
+		}
+	})
+	if err != nil {
 		return Cover{}, err
 	}
 	cv := Cover{Block: head, Balance: balance.ToInt()}
@@ -106,6 +96,55 @@ func (c *Client) Cover(ctx context.Context) (Cover, error) {
 		return Cover{}, fmt.Errorf("cover: paused: %w", err)
 	}
 	return cv, nil
+}
+
+// RoundState is what a round is priced from on chain, read at one block.
+type RoundState struct {
+	Block     uint64
+	Nodes     int64    // nodeCount: the nodes a round sent now credits
+	PoolCarry *big.Int // pool wei the next pool round adds to its pool
+}
+
+// RoundState reads nodeCount and poolCarry at one block.
+func (c *Client) RoundState(ctx context.Context) (RoundState, error) {
+	var nodes, carry hexutil.Bytes
+	head, err := c.readAtHead(ctx, "round state", func(at string) []rpc.BatchElem {
+		return []rpc.BatchElem{c.callAt(at, c.nf.PackNodeCount(), &nodes), c.callAt(at, c.nf.PackPoolCarry(), &carry)}
+	})
+	if err != nil {
+		return RoundState{}, err
+	}
+	n, err := c.nf.UnpackNodeCount(nodes)
+	if err != nil {
+		return RoundState{}, fmt.Errorf("round state: nodeCount: %w", err)
+	}
+	if !n.IsInt64() {
+		return RoundState{}, fmt.Errorf("round state: nodeCount %s", n)
+	}
+	st := RoundState{Block: head, Nodes: n.Int64()}
+	if st.PoolCarry, err = c.nf.UnpackPoolCarry(carry); err != nil {
+		return RoundState{}, fmt.Errorf("round state: poolCarry: %w", err)
+	}
+	return st, nil
+}
+
+// readAtHead reads the head, then sends the batch elems builds for that block number in one round
+// trip, so that the figures it reads can be compared.
+func (c *Client) readAtHead(ctx context.Context, what string, elems func(at string) []rpc.BatchElem) (uint64, error) {
+	var head uint64
+	err := c.call(ctx, "blockNumber", func(ctx context.Context) (err error) {
+		head, err = c.eth.BlockNumber(ctx)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return head, c.batch(ctx, what, elems(hexutil.EncodeUint64(head)))
+}
+
+// callAt is an eth_call of the factory with data at block at, into out.
+func (c *Client) callAt(at string, data []byte, out *hexutil.Bytes) rpc.BatchElem {
+	return rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{"to": c.factory, "data": hexutil.Bytes(data)}, at}, Result: out}
 }
 
 // batch sends elems in one round trip; the first failed element fails it all.

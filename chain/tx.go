@@ -347,7 +347,14 @@ func (c *Client) MintData(to common.Address, tier uint8, paymentRef common.Hash)
 	return c.nf.PackMint(to, tier, paymentRef)
 }
 
-// CreditData is the calldata of factory.credit(roundID, ids, amounts).
-func (c *Client) CreditData(roundID *big.Int, ids, amounts []*big.Int) []byte {
-	return c.nf.PackCredit(roundID, ids, amounts)
+// Round modes, as factory.distribute takes them.
+const (
+	RoundFixed uint8 = 0 // amount is the base per node, times each tier's weight / 10000
+	RoundPool  uint8 = 1 // amount is a pool, split pro rata weight
+)
+
+// DistributeData is the calldata of factory.distribute(roundID, mode, amount, nodes, weights):
+// one round for the nodes nodeCount says, weights[t] being tier t's payoutBps.
+func (c *Client) DistributeData(roundID *big.Int, mode uint8, amount *big.Int, nodes int64, weights []uint32) []byte {
+	return c.nf.PackDistribute(roundID, mode, amount, big.NewInt(nodes), weights)
 }

@@ -231,21 +231,20 @@ func creditOutcome(sum jobs.CreditSummary) string {
 		return "The credit pass did not run: " + clause(sum.Reason) + "."
 	}
 	if sum.DistributionID == 0 {
-		return "Nothing to credit: " + clause(sum.Note) + "."
+		return "No round: " + clause(sum.Note) + "."
 	}
 	total := "–"
 	if wei, ok := new(big.Int).SetString(sum.TotalWei, 10); ok {
 		total = views.ETH(wei)
 	}
-	credited := fmt.Sprintf("%s %s ETH in round %d", views.Count(sum.Nodes, "node", "nodes"), total, sum.DistributionID)
+	credited := fmt.Sprintf("%s %s ETH in round %d", views.Count(int(sum.Nodes), "node", "nodes"), total, sum.DistributionID)
 	switch {
 	case sum.Status == "confirmed" && sum.Resumed:
 		return "Finished a round left pending: credited " + credited + "."
 	case sum.Status == "confirmed":
 		return "Credited " + credited + "."
 	}
-	return fmt.Sprintf("Crediting %s: %d of its %d transactions are mined; the next pass finishes the round.",
-		credited, sum.ConfirmedBatches, sum.Batches)
+	return "Crediting " + credited + ": " + clause(sum.Note) + "."
 }
 
 // clause makes a pass's reason fit after a colon: no final period, a lower-case first word

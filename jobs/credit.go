@@ -16,11 +16,11 @@ import (
 
 // Step boundaries of the credit pass, where a test may stop it as a crash would.
 const (
-	stepCreditWritten  = "credit.written"  // the round, its credits and batches are in the ledger
-	stepCreditStored   = "credit.stored"   // a batch's transaction is signed and stored, not sent (the outbox's)
-	stepCreditSent     = "credit.sent"     // a batch's transaction is sent (the outbox's)
-	stepCreditMined    = "credit.mined"    // a batch's receipt is seen
-	stepCreditRecorded = "credit.recorded" // a batch's credits are in the ledger
+	stepCreditWritten  = "credit.written"  // the round and its credits are in the ledger
+	stepCreditStored   = "credit.stored"   // the round's transaction is signed and stored, not sent (the outbox's)
+	stepCreditSent     = "credit.sent"     // the round's transaction is sent (the outbox's)
+	stepCreditMined    = "credit.mined"    // its receipt is seen
+	stepCreditRecorded = "credit.recorded" // the round's credits are in the ledger's balances
 )
 
 // CreditSummary is what a credit pass did. It answers the cron route as {ran: false, reason} or
@@ -28,19 +28,19 @@ const (
 type CreditSummary struct {
 	Ran    bool   `json:"ran"`
 	Reason string `json:"reason,omitempty"` // why the pass did not run
-	// DistributionID is the round the pass worked on; 0 when no node was due.
+	// DistributionID is the round the pass worked on; 0 when none was due.
 	DistributionID int64 `json:"distributionId,omitempty"`
 	// Resumed is true when the round was left pending by an earlier pass.
-	Resumed          bool   `json:"resumed"`
-	Nodes            int    `json:"nodes"`
-	TotalWei         string `json:"totalWei"`
-	Batches          int    `json:"batches"`
-	ConfirmedBatches int    `json:"confirmedBatches"`
-	// PendingBatches are batches whose receipt did not arrive within the receipt timeout; the
-	// next pass picks the round up again.
-	PendingBatches int    `json:"pendingBatches"`
-	Status         string `json:"status,omitempty"` // of the round: pending or confirmed
-	Note           string `json:"note,omitempty"`
+	Resumed bool `json:"resumed"`
+	// Nodes are the nodes the round credits: every node the chain had when it was priced.
+	Nodes    int64  `json:"nodes"`
+	TotalWei string `json:"totalWei"`
+	TxHash   string `json:"txHash,omitempty"` // the transaction that credited the round, once known
+	// Repriced is true when a node was minted after the round was priced, which the contract
+	// refuses (NodeCountChanged): the round was priced again for the new count.
+	Repriced bool   `json:"repriced,omitempty"`
+	Status   string `json:"status,omitempty"` // of the round: pending or confirmed
+	Note     string `json:"note,omitempty"`
 }
 
 // MarshalJSON leaves a pass that did not run at {ran: false, reason}: its zero counts would say
@@ -56,14 +56,12 @@ func (s CreditSummary) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(s))
 }
 
-// creditResigns bounds how often one pass signs a new transaction for a batch whose transaction
-// reverted, so a batch that keeps failing surfaces as an error instead of spending gas in a loop.
-const creditResigns = 3
-
 // Credit runs one credit pass: it finishes a round an earlier pass left pending or, failing that,
-// starts a round for the nodes due, and credits it on chain batch by batch. Every transaction is
-// stored signed before it is sent and every batch is recorded once, guarded by its status, so the
-// pass can be stopped at any instant and run again.
+// starts one when the schedule says a round is due, and credits it on chain in one transaction,
+// factory.distribute, whose gas does not depend on how many nodes there are. The round and its
+// credits are written before the transaction is signed, the transaction stored before it is sent,
+// and the round recorded once, guarded by its status, so the pass can be stopped at any instant
+// and run again.
 func (j *Jobs) Credit(ctx context.Context) (sum CreditSummary, err error) {
 	if !j.cfg.DistEnabled {
 		return CreditSummary{Reason: "distribution is switched off (DIST_ENABLED=false)"}, nil
@@ -87,11 +85,15 @@ func (j *Jobs) Credit(ctx context.Context) (sum CreditSummary, err error) {
 		sum.Resumed = true
 	case errors.Is(err, store.ErrNotFound):
 		round, err = j.startRound(ctx)
-		if errors.Is(err, store.ErrNothingDue) {
+		var behind *store.LedgerBehindError
+		switch {
+		case errors.Is(err, store.ErrNothingDue):
 			sum.Note = "no node is due for credit"
 			return sum, nil
-		}
-		if err != nil {
+		case errors.As(err, &behind):
+			sum.Note = behindNote(behind)
+			return sum, nil
+		case err != nil:
 			return sum, fmt.Errorf("credit: %w", err)
 		}
 		if err := j.step(stepCreditWritten); err != nil {
@@ -100,258 +102,197 @@ func (j *Jobs) Credit(ctx context.Context) (sum CreditSummary, err error) {
 	default:
 		return sum, fmt.Errorf("credit: %w", err)
 	}
-	sum.DistributionID, sum.Nodes, sum.TotalWei, sum.Batches = round.ID, round.NodeCount, round.TotalWei.String(), len(round.Batches)
-	sum.Status = "pending"
+	sum.DistributionID, sum.Status = round.ID, "pending"
+	sum.setRound(round)
 	if err := j.creditRound(ctx, round, &sum); err != nil {
 		return sum, fmt.Errorf("credit: round %d: %w", round.ID, err)
-	}
-	switch {
-	case sum.ConfirmedBatches == sum.Batches:
-		sum.Status = "confirmed"
-	case sum.PendingBatches > 0:
-		sum.Note = fmt.Sprintf("%d batch(es) not mined within %s; the next pass resumes the round", sum.PendingBatches, j.cfg.ReceiptTimeout)
 	}
 	return sum, nil
 }
 
-// startRound writes a round for the nodes due now, priced by the configured mode.
+func (s *CreditSummary) setRound(r store.Round) {
+	s.Nodes, s.TotalWei = r.ChainNodes, r.TotalWei.String()
+}
+
+func behindNote(e *store.LedgerBehindError) string {
+	return fmt.Sprintf("the chain has %d nodes and the ledger has recorded %d of them so far; the round waits for the rest", e.ChainNodes, e.Known)
+}
+
+// startRound writes a round priced by the configured mode for the chain's nodes now.
 func (j *Jobs) startRound(ctx context.Context) (store.Round, error) {
-	amounts, err := j.creditAmounts()
+	r := store.NewRound{Mode: j.cfg.DistMode}
+	switch j.cfg.DistMode {
+	case "fixed":
+		r.AmountWei = j.cfg.DistBaseWei
+	case "pool":
+		r.AmountWei = j.cfg.DistPoolWei
+	default:
+		return store.Round{}, fmt.Errorf("unknown distribution mode %q (want fixed or pool)", j.cfg.DistMode)
+	}
+	if r.AmountWei == nil || r.AmountWei.Sign() < 0 {
+		return store.Round{}, fmt.Errorf("%s mode needs an amount (DIST_BASE_WEI or DIST_POOL_WEI)", j.cfg.DistMode)
+	}
+	st, err := j.chain.RoundState(ctx)
 	if err != nil {
 		return store.Round{}, err
 	}
-	return j.store.StartRound(ctx, store.NewRound{
-		Mode:        j.cfg.DistMode,
-		FundingMode: "value", // each credit call carries its batch's total
-		BatchSize:   j.cfg.CreditBatch,
-		Amounts:     amounts,
-	})
+	r.ChainNodes, r.CarryWei = st.Nodes, st.PoolCarry
+	return j.store.StartRound(ctx, r)
 }
 
-// creditAmounts returns the pricing of the configured mode: fixed pays every due node the base
-// accrual scaled by its tier's payoutBps; pool shares the pool among the due nodes pro rata
-// payoutBps, to the wei.
-func (j *Jobs) creditAmounts() (func([]store.DueNode) ([]*big.Int, error), error) {
-	switch j.cfg.DistMode {
-	case "fixed":
-		if j.cfg.DistBaseWei == nil || j.cfg.DistBaseWei.Sign() < 0 {
-			return nil, errors.New("fixed mode needs a base amount (DistBaseWei)")
-		}
-		return func(due []store.DueNode) ([]*big.Int, error) { return fixedAmounts(j.cfg.DistBaseWei, due), nil }, nil
-	case "pool":
-		if j.cfg.DistPoolWei == nil || j.cfg.DistPoolWei.Sign() < 0 {
-			return nil, errors.New("pool mode needs a pool amount (DistPoolWei)")
-		}
-		return func(due []store.DueNode) ([]*big.Int, error) { return poolAmounts(j.cfg.DistPoolWei, due), nil }, nil
-	}
-	return nil, fmt.Errorf("unknown distribution mode %q (want fixed or pool)", j.cfg.DistMode)
-}
+// creditResigns bounds how often one pass signs a new transaction for a round whose transaction
+// reverted, so a round that keeps failing surfaces as an error instead of spending gas in a loop.
+const creditResigns = 3
 
-var bpsBase = big.NewInt(10000)
-
-// fixedAmounts is base * payoutBps / 10000 for each node, rounded down.
-func fixedAmounts(base *big.Int, due []store.DueNode) []*big.Int {
-	out := make([]*big.Int, len(due))
-	for i, n := range due {
-		out[i] = new(big.Int).Mul(base, big.NewInt(n.PayoutBps))
-		out[i].Quo(out[i], bpsBase)
-	}
-	return out
-}
-
-// poolAmounts splits pool pro rata payoutBps, so that the amounts add up to the pool exactly:
-// each node gets its share rounded down, and what the rounding left over (fewer wei than there
-// are paid nodes) goes 1 wei each to the first paid nodes by id, the same nodes on every run.
-// When no due node has a payout rate the pool is not spent.
-func poolAmounts(pool *big.Int, due []store.DueNode) []*big.Int {
-	out := make([]*big.Int, len(due))
-	sumBps := new(big.Int)
-	for _, n := range due {
-		sumBps.Add(sumBps, big.NewInt(n.PayoutBps))
-	}
-	left := new(big.Int).Set(pool)
-	for i, n := range due {
-		out[i] = new(big.Int)
-		if sumBps.Sign() > 0 {
-			out[i].Mul(pool, big.NewInt(n.PayoutBps))
-			out[i].Quo(out[i], sumBps)
-		}
-		left.Sub(left, out[i])
-	}
-	if sumBps.Sign() == 0 {
-		return out
-	}
-	one := big.NewInt(1)
-	for i, n := range due {
-		if left.Sign() == 0 {
-			break
-		}
-		if n.PayoutBps > 0 {
-			out[i].Add(out[i], one)
-			left.Sub(left, one)
-		}
-	}
-	return out
-}
-
-// creditTx is a batch with the transaction that should credit it.
-type creditTx struct {
-	batch *store.CreditBatch
-	out   *outTx
-}
-
-// creditOut is batch b's credit in the outbox, with its stored versions when load is set.
-func (j *Jobs) creditOut(ctx context.Context, b *store.CreditBatch, load bool) (*outTx, error) {
-	o := &outTx{kind: "credit", sender: j.distributor, keep: func(ctx context.Context, v store.SentTx) error {
-		return j.store.StoreBatchTx(ctx, b.ID, v)
+// roundOut is round id's credit in the outbox.
+func (j *Jobs) roundOut(id int64) *outTx {
+	return &outTx{kind: "credit", sender: j.distributor, keep: func(ctx context.Context, v store.SentTx) error {
+		return j.store.StoreRoundTx(ctx, id, v)
 	}}
-	if load {
-		return o, j.load(ctx, o, store.TxFor{BatchID: b.ID}, b.Raw)
-	}
-	return o, nil
 }
 
-// creditRound sends what the round still needs and records each batch whose receipt arrives.
-// Stored transactions are sent again first, so that the nonces they hold are taken before the
-// sender asks the chain for a nonce to sign anything new.
+// creditRound sends the round's transaction, or sends again the one an earlier pass stored, and
+// records the round once it is mined. A stored transaction is sent again first, so that the nonce
+// it holds is taken before the sender asks the chain for a nonce to sign anything new.
 func (j *Jobs) creditRound(ctx context.Context, round store.Round, sum *CreditSummary) error {
-	var unsigned []*store.CreditBatch
-	var sent []creditTx
-	var waiting []uint64
-	for i := range round.Batches {
-		b := &round.Batches[i]
-		switch {
-		case b.Status == "confirmed":
-			sum.ConfirmedBatches++
-		case len(b.Raw) == 0:
-			unsigned = append(unsigned, b)
-		default:
-			o, err := j.creditOut(ctx, b, true)
-			if err != nil {
-				return fmt.Errorf("batch %d: %w", b.ID, err)
-			}
-			alive, err := j.resume(ctx, o)
-			if err != nil {
-				return fmt.Errorf("batch %d: %w", b.ID, err)
-			}
-			if !alive {
-				j.log.Warn("credit: stored transaction lost its nonce to another; signing anew", "batch", b.ID, "tx", o.newest().Hash())
-				unsigned = append(unsigned, b)
-				continue
-			}
-			sent = append(sent, creditTx{b, o})
-			waiting = append(waiting, o.newest().Nonce())
+	var o *outTx
+	if len(round.Raw) > 0 {
+		o = j.roundOut(round.ID)
+		if err := j.load(ctx, o, store.TxFor{RoundID: round.ID}, round.Raw); err != nil {
+			return err
 		}
-	}
-	if err := j.fillGaps(ctx, j.distributor, waiting); err != nil {
-		return err
-	}
-	if len(unsigned) > 0 {
-		// A new process, or a transaction dropped or replaced: the chain knows the next nonce.
-		j.distributor.ResetNonce()
-	}
-	for _, b := range unsigned {
-		o, err := j.sendCredit(ctx, b, sum)
+		alive, err := j.resume(ctx, o)
 		if err != nil {
-			return fmt.Errorf("batch %d: %w", b.ID, err)
+			return err
 		}
-		if o != nil {
-			sent = append(sent, creditTx{b, o})
+		if !alive {
+			j.log.Warn("credit: stored transaction lost its nonce to another; signing anew", "round", round.ID, "tx", o.newest().Hash())
+			o = nil
+		} else if err := j.fillGaps(ctx, j.distributor, []uint64{o.newest().Nonce()}); err != nil {
+			return err
 		}
 	}
 
 	deadline := time.Now().Add(j.cfg.ReceiptTimeout)
-	resigns := 0
-	for len(sent) > 0 {
-		ct := sent[0]
-		sent = sent[1:]
-		r, tx, err := j.await(ctx, ct.out, deadline)
+	for resigns := 0; ; resigns++ {
+		if o == nil {
+			if resigns > creditResigns {
+				return fmt.Errorf("its transactions keep failing (%d this pass)", resigns)
+			}
+			// A new process, or a transaction dropped or replaced: the chain knows the next nonce.
+			j.distributor.ResetNonce()
+			var err error
+			if o, round, err = j.sendRound(ctx, round, sum); o == nil || err != nil {
+				return err
+			}
+		}
+		r, tx, err := j.await(ctx, o, deadline)
 		switch {
 		case errors.Is(err, errNotMinedYet):
-			sum.PendingBatches++
-			continue // still checks the others once: they may have been mined together
+			sum.Note = fmt.Sprintf("the round's transaction was not mined within %s; the next pass takes it up again", j.cfg.ReceiptTimeout)
+			return nil
 		case errors.Is(err, chain.ErrNonceTaken):
-			j.log.Warn("credit: transaction lost its nonce to another; signing anew", "batch", ct.batch.ID, "tx", ct.out.newest().Hash())
+			j.log.Warn("credit: transaction lost its nonce to another; signing anew", "round", round.ID, "tx", o.newest().Hash())
 		case err != nil:
-			return fmt.Errorf("batch %d: %w", ct.batch.ID, err)
+			return err
 		default:
 			if err := j.step(stepCreditMined); err != nil {
 				return err
 			}
 			if r.Status == types.ReceiptStatusSuccessful {
 				hash := hexLower(tx.Hash())
-				if err := j.recordCredit(ctx, ct.batch, &hash, sum); err != nil {
-					return err
-				}
-				continue
+				j.checkDistributed(r, round)
+				return j.recordRound(ctx, round, &hash, sum)
 			}
 			// Reverted: it cost gas and credited nothing. Signing anew answers why: a round id the
-			// contract has seen means another transaction credited this batch already. The batch
-			// stays pending meanwhile (see store.CreditBatch.Status); should the pass stop here, the
-			// next one finds the same reverted receipt and comes back to this point.
-			j.log.Warn("credit: transaction reverted; signing anew", "batch", ct.batch.ID, "tx", tx.Hash())
+			// contract has seen means another transaction credited it already, a node minted since
+			// it was priced means pricing it again. The round stays pending meanwhile; should the
+			// pass stop here, the next one finds the same reverted receipt and comes back here.
+			j.log.Warn("credit: transaction reverted; signing anew", "round", round.ID, "tx", tx.Hash())
 		}
-		if resigns++; resigns > creditResigns {
-			return fmt.Errorf("batch %d: its transactions keep failing (%d this pass, the last %s)", ct.batch.ID, resigns, ct.out.newest().Hash())
-		}
-		j.distributor.ResetNonce()
-		o, err := j.sendCredit(ctx, ct.batch, sum)
-		if err != nil {
-			return fmt.Errorf("batch %d: %w", ct.batch.ID, err)
-		}
-		if o != nil {
-			sent = append(sent, creditTx{ct.batch, o})
-		}
+		o = nil
 	}
-	return nil
 }
 
-// sendCredit signs the batch's credit call, stores it, then sends it. When the contract answers
-// that the batch's round id was used, another transaction credited the batch: it is recorded as
-// confirmed and no transaction is returned.
-func (j *Jobs) sendCredit(ctx context.Context, b *store.CreditBatch, sum *CreditSummary) (*outTx, error) {
-	credits, err := j.store.BatchCredits(ctx, b.ID)
-	if err != nil {
-		return nil, err
+// creditReprices bounds how often one pass prices a round again for nodes minted meanwhile.
+const creditReprices = 3
+
+// sendRound signs the round's distribute call, stores it, then sends it, and returns it in the
+// outbox with the round as signed. When the contract answers that the round id was used, another
+// transaction credited the round: it is recorded and no transaction is returned. When it answers
+// that the chain's node count changed, a node was minted since the round was priced: the round is
+// priced again for the chain's count and signed again. Safe because no earlier version of its
+// transaction can be mined any more: the caller signs anew only then.
+func (j *Jobs) sendRound(ctx context.Context, round store.Round, sum *CreditSummary) (*outTx, store.Round, error) {
+	for reprices := 0; ; reprices++ {
+		weights := make([]uint32, len(round.Weights))
+		for i, w := range round.Weights {
+			weights[i] = uint32(w)
+		}
+		mode := chain.RoundFixed
+		if round.Mode == "pool" {
+			mode = chain.RoundPool
+		}
+		o := j.roundOut(round.ID)
+		data := j.chain.DistributeData(big.NewInt(round.ID), mode, round.AmountWei.Int, round.ChainNodes, weights)
+		// A failed send leaves the stored transaction for the next pass to send again.
+		err := j.send(ctx, o, j.chain.Factory(), data, round.Value())
+		var rev *chain.RevertError
+		switch {
+		case errors.As(err, &rev) && rev.Name == "RoundUsed":
+			j.log.Warn("credit: round id already used on chain; recording the round as credited", "round", round.ID)
+			// Which transaction credited it is not known here: the ledger says null, not a wrong one.
+			return nil, round, j.recordRound(ctx, round, nil, sum)
+		case errors.As(err, &rev) && rev.Name == "NodeCountChanged" && reprices < creditReprices:
+			st, err := j.chain.RoundState(ctx)
+			if err != nil {
+				return nil, round, err
+			}
+			j.log.Info("credit: a node was minted since the round was priced; pricing it again", "round", round.ID,
+				"nodes", round.ChainNodes, "now", st.Nodes)
+			round, err = j.store.RepriceRound(ctx, round.ID, round.Priced(st.Nodes, st.PoolCarry))
+			var behind *store.LedgerBehindError
+			if errors.As(err, &behind) {
+				sum.Note = behindNote(behind)
+				return nil, round, nil
+			}
+			if err != nil {
+				return nil, round, err
+			}
+			sum.Repriced = true
+			sum.setRound(round)
+			continue
+		case err != nil:
+			return nil, round, err
+		}
+		return o, round, nil
 	}
-	ids := make([]*big.Int, len(credits))
-	amounts := make([]*big.Int, len(credits))
-	total := new(big.Int)
-	for i, c := range credits {
-		ids[i], amounts[i] = c.ChainNodeID.Int, c.AmountWei.Int
-		total.Add(total, c.AmountWei.Int)
-	}
-	if total.Cmp(b.TotalWei.Int) != 0 || len(credits) != b.NodeCount {
-		return nil, fmt.Errorf("ledger inconsistent: %d credits of %s wei, batch says %d of %s", len(credits), total, b.NodeCount, b.TotalWei)
-	}
-	o, err := j.creditOut(ctx, b, false)
-	if err != nil {
-		return nil, err
-	}
-	// A failed send leaves the stored transaction for the next pass to send again.
-	err = j.send(ctx, o, j.chain.Factory(), j.chain.CreditData(big.NewInt(b.ID), ids, amounts), b.TotalWei.Int)
-	var rev *chain.RevertError
-	if errors.As(err, &rev) && rev.Name == "RoundUsed" {
-		j.log.Warn("credit: round id already used on chain; recording the batch as credited", "batch", b.ID)
-		// Which transaction credited it is not known here: the ledger says null, not a wrong one.
-		return nil, j.recordCredit(ctx, b, nil, sum)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return o, nil
 }
 
-// recordCredit records a batch credited on chain.
-func (j *Jobs) recordCredit(ctx context.Context, b *store.CreditBatch, txHash *string, sum *CreditSummary) error {
-	c, err := j.store.ConfirmBatch(ctx, b.ID, txHash, j.cfg.DistPeriod)
+// checkDistributed compares what the chain says the round credited with the ledger's credits:
+// they are priced by the same arithmetic, so a difference is a bug, or a weight or count read
+// wrong, and the chain is right. The round is recorded all the same (the chain has credited it);
+// the drift report then shows which nodes differ.
+func (j *Jobs) checkDistributed(r *types.Receipt, round store.Round) {
+	total, ok := j.chain.DistributedIn(r)
+	if !ok || total.Cmp(round.TotalWei.Int) != 0 {
+		j.log.Error("credit: the chain credited the round differently from the ledger", "round", round.ID,
+			"ledger_wei", round.TotalWei, "chain_wei", total, "tx", r.TxHash)
+	}
+}
+
+// recordRound records the round credited on chain.
+func (j *Jobs) recordRound(ctx context.Context, round store.Round, txHash *string, sum *CreditSummary) error {
+	applied, err := j.store.ConfirmRound(ctx, round.ID, txHash, j.cfg.DistPeriod)
 	if err != nil {
 		return err
 	}
-	if !c.Applied {
-		j.log.Warn("credit: batch was recorded already", "batch", b.ID)
+	if !applied {
+		j.log.Warn("credit: round was recorded already", "round", round.ID)
 	}
-	b.Status = "confirmed"
-	sum.ConfirmedBatches++
+	sum.Status = "confirmed"
+	if txHash != nil {
+		sum.TxHash = *txHash
+	}
 	return j.step(stepCreditRecorded)
 }

@@ -33,8 +33,7 @@ type Config struct {
 	DistMode    string        // fixed or pool
 	DistPeriod  time.Duration // how often a node is credited
 	DistBaseWei *big.Int      // fixed mode: credited per node and period at payoutBps 10000
-	DistPoolWei *big.Int      // pool mode: shared per round by the due nodes, pro rata payoutBps
-	CreditBatch int           // nodes per credit transaction
+	DistPoolWei *big.Int      // pool mode: shared per round by every node, pro rata payoutBps
 
 	// ReceiptTimeout is how long a pass waits for its transaction to be mined before leaving it
 	// for the next pass.
@@ -93,9 +92,6 @@ func (j *Jobs) InternalTransfers() string {
 func New(s *store.Store, c *chain.Client, minterKey, distributorKey *ecdsa.PrivateKey, cfg Config, log *slog.Logger) *Jobs {
 	if cfg.BlocksPerPass == 0 {
 		cfg.BlocksPerPass = 2000
-	}
-	if cfg.CreditBatch == 0 {
-		cfg.CreditBatch = 500
 	}
 	if cfg.ReceiptTimeout == 0 {
 		cfg.ReceiptTimeout = 2 * time.Minute

@@ -69,13 +69,15 @@ type Withdrawal struct {
 
 // NewNode is a node the chain minted, to be recorded.
 type NewNode struct {
-	ChainNodeID  *big.Int
-	Tier         int
-	Owner        string // lower case
-	PriceWei     *big.Int
-	MintTx       string
-	PaymentID    *int64     // the payment it was minted for, when known
-	NextCreditAt *time.Time // when it is first due for credit
+	ChainNodeID *big.Int
+	Tier        int
+	Owner       string // lower case
+	PriceWei    *big.Int
+	MintTx      string
+	PaymentID   *int64 // the payment it was minted for, when known
+	// NextCreditAt is when it is first due for credit when no node is scheduled yet; otherwise it
+	// joins the schedule: every node is credited by the same rounds.
+	NextCreditAt *time.Time
 }
 
 // InsertNode records a minted node unless one with its chain id is recorded already, and
@@ -89,7 +91,8 @@ func insertNode(ctx context.Context, db sqlx.QueryerContext, n NewNode) (Node, b
 	var node Node
 	err := sqlx.GetContext(ctx, db, &node, `
 		INSERT INTO nodes (chain_node_id, tier, owner, price_wei, mint_tx, payment_id, next_credit_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)
+		VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::timestamptz IS NOT NULL THEN coalesce(
+			(SELECT min(next_credit_at) FROM nodes WHERE status = 'active' AND next_credit_at IS NOT NULL), $7) END)
 		ON CONFLICT (chain_node_id) DO NOTHING
 		RETURNING `+nodeColumns, Uint256{n.ChainNodeID}, n.Tier, n.Owner, Uint256{n.PriceWei}, n.MintTx,
 		n.PaymentID, n.NextCreditAt)

@@ -21,11 +21,11 @@ type SentTx struct {
 	CreatedAt time.Time `db:"created_at"`
 }
 
-// TxFor names what an outbox transaction is for: a payment's mint, a batch's credit, or, both
+// TxFor names what an outbox transaction is for: a payment's mint, a round's credit, or, both
 // zero, nothing (a transfer that fills a nonce gap).
 type TxFor struct {
 	PaymentID int64
-	BatchID   int64
+	RoundID   int64
 }
 
 func nullID(id int64) *int64 {
@@ -38,10 +38,10 @@ func nullID(id int64) *int64 {
 // insertSent adds a version to the outbox; adding one twice changes nothing.
 func insertSent(ctx context.Context, tx sqlx.ExecerContext, v SentTx, f TxFor) error {
 	_, err := tx.ExecContext(ctx, `
-		INSERT INTO outbox (tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, payment_id, batch_id)
+		INSERT INTO outbox (tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, payment_id, distribution_id)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 		ON CONFLICT (tx_hash) DO NOTHING`,
-		v.Hash, v.Sender, v.Nonce, v.Raw, v.TipWei, v.FeeCapWei, v.SentBlock, nullID(f.PaymentID), nullID(f.BatchID))
+		v.Hash, v.Sender, v.Nonce, v.Raw, v.TipWei, v.FeeCapWei, v.SentBlock, nullID(f.PaymentID), nullID(f.RoundID))
 	return err
 }
 
@@ -80,7 +80,7 @@ func (s *Store) Fillers(ctx context.Context, sender string, from int64) (_ []Sen
 	var out []SentTx
 	err = s.db.SelectContext(ctx, &out, `
 		SELECT tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, created_at FROM outbox
-		WHERE sender = $1 AND nonce >= $2 AND payment_id IS NULL AND batch_id IS NULL
+		WHERE sender = $1 AND nonce >= $2 AND payment_id IS NULL AND distribution_id IS NULL
 		ORDER BY nonce, created_at, fee_cap_wei`, sender, from)
 	return out, err
 }
@@ -91,15 +91,15 @@ func (s *Store) TxVersions(ctx context.Context, f TxFor) (_ []SentTx, err error)
 	var out []SentTx
 	err = s.db.SelectContext(ctx, &out, `
 		SELECT tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, created_at FROM outbox
-		WHERE payment_id = $1 OR batch_id = $2
-		ORDER BY created_at, nonce, fee_cap_wei`, f.PaymentID, f.BatchID)
+		WHERE payment_id = $1 OR distribution_id = $2
+		ORDER BY created_at, nonce, fee_cap_wei`, f.PaymentID, f.RoundID)
 	return out, err
 }
 
 // OutboxStats is what health and the metrics say of the outbox.
 type OutboxStats struct {
 	// Waiting counts the transactions sent and not mined yet: mints of payments still minting,
-	// credits of batches still pending.
+	// the credit of a round still pending.
 	Waiting int `db:"waiting"`
 	// OldestAt is when the oldest of them was first signed; nil when none waits.
 	OldestAt *time.Time `db:"oldest_at"`
@@ -125,10 +125,10 @@ func (s *Store) OutboxStats(ctx context.Context, maxFee *big.Int) (_ OutboxStats
 				SELECT o.tip_wei, o.fee_cap_wei FROM outbox o WHERE o.tx_hash = p.mint_tx) n ON true
 			WHERE p.status = 'minting'
 			UNION ALL
-			SELECT (SELECT min(o.created_at) FROM outbox o WHERE o.batch_id = b.id), n.*
-			FROM credit_batches b LEFT JOIN LATERAL (
-				SELECT o.tip_wei, o.fee_cap_wei FROM outbox o WHERE o.tx_hash = b.tx_hash) n ON true
-			WHERE b.status = 'pending' AND b.tx_hash IS NOT NULL
+			SELECT (SELECT min(o.created_at) FROM outbox o WHERE o.distribution_id = d.id), n.*
+			FROM distributions d LEFT JOIN LATERAL (
+				SELECT o.tip_wei, o.fee_cap_wei FROM outbox o WHERE o.tx_hash = d.tx_hash) n ON true
+			WHERE d.status = 'pending' AND d.tx_hash IS NOT NULL
 		)
 		-- At the cap: a replacement would pass it (chain.Sender.Replace's test: +10 % and 1 wei).
 		SELECT count(*) AS waiting, min(first) AS oldest_at,

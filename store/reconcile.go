@@ -133,8 +133,8 @@ type ChainNode struct {
 }
 
 // SyncNode sets a node's owner and figures to the chain's; changed tells whether they differed.
-// A node in a credit batch not yet settled is left alone: the credit pass adds the batch to the
-// ledger once it settles, and syncing in between would count the credit twice.
+// A node with a credit in a round not yet settled is left alone: the credit pass adds the round
+// to the ledger once it settles, and syncing in between would count the credit twice.
 func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err error) {
 	defer wrap(&err, "SyncNode")
 	// The chain has the node: one a reorg had taken back (MarkUnconfirmed) is active again.
@@ -144,8 +144,8 @@ func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err er
 			AND (owner, balance_wei, cumulative_wei, withdrawn_wei, status)
 				IS DISTINCT FROM ($2, $3::numeric, $4::numeric, $5::numeric, 'active')
 			AND NOT EXISTS (
-				SELECT 1 FROM credits c JOIN credit_batches b ON b.id = c.batch_id
-				WHERE c.node_id = nodes.id AND b.status <> 'confirmed')`,
+				SELECT 1 FROM credits c JOIN distributions d ON d.id = c.distribution_id
+				WHERE c.node_id = nodes.id AND d.status = 'pending')`,
 		Uint256{n.ChainNodeID}, n.Owner, Uint256{n.BalanceWei}, Uint256{n.CumulativeWei}, Uint256{n.WithdrawnWei})
 	if err != nil {
 		return false, err

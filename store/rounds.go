@@ -20,182 +20,251 @@ var (
 	ErrNothingDue = fmt.Errorf("no node is due for credit: %w", ErrNotFound)
 )
 
-// DueNode is a node due for credit, with the payout rate of its tier.
-type DueNode struct {
-	ID          int64   `db:"id"`
-	ChainNodeID Uint256 `db:"chain_node_id"`
-	PayoutBps   int64   `db:"payout_bps"`
+// LedgerBehindError is StartRound's and RepriceRound's answer when the chain has nodes the ledger
+// has not recorded yet: a round credits every node the chain has, so the ledger must know each.
+type LedgerBehindError struct {
+	ChainNodes int64 // the chain's nodeCount
+	Known      int64 // how many of nodes 1 to ChainNodes the ledger has, active
 }
 
-// NewRound is a round for StartRound to write.
+func (e *LedgerBehindError) Error() string {
+	return fmt.Sprintf("the chain has %d nodes and the ledger has recorded %d of them", e.ChainNodes, e.Known)
+}
+
+// NewRound is what a round is priced from: the mode and amount the operator configured, and the
+// factory's state it will meet on chain.
 type NewRound struct {
-	Mode        string // fixed or pool
-	FundingMode string // how the round is paid for: value (sent with each credit call)
-	BatchSize   int    // nodes per credit batch, that is per transaction
-	// Amounts says what each due node (ordered by id) is credited. It is called inside the
-	// transaction that writes the round, so the nodes it prices are exactly the nodes credited.
-	Amounts func(due []DueNode) ([]*big.Int, error)
+	Mode       string   // fixed or pool
+	AmountWei  *big.Int // fixed: the base per node; pool: the pool
+	ChainNodes int64    // the chain's nodeCount: the round credits nodes 1 to ChainNodes
+	CarryWei   *big.Int // the chain's poolCarry
 }
 
-// Round is a distribution round with its batches, as the credit pass works on it.
+// Round is a distribution round as the credit pass works on it: one factory.distribute call.
 type Round struct {
-	ID        int64         `db:"id"`
-	Mode      string        `db:"mode"`
-	TotalWei  Uint256       `db:"total_wei"`
-	NodeCount int           `db:"node_count"`
-	Status    string        `db:"status"` // pending, then confirmed once every batch is
-	Batches   []CreditBatch `db:"-"`
+	ID         int64         `db:"id"` // also the round id on chain, which it accepts once
+	Mode       string        `db:"mode"`
+	AmountWei  Uint256       `db:"amount_wei"`
+	ChainNodes int64         `db:"chain_nodes"`
+	CarryWei   Uint256       `db:"carry_wei"`
+	Weights    pq.Int64Array `db:"weights"` // payoutBps by tier id
+	TotalWei   Uint256       `db:"total_wei"`
+	NodeCount  int           `db:"node_count"` // the nodes credited more than zero
+	Status     string        `db:"status"`     // pending, then confirmed
+	TxHash     *string       `db:"tx_hash"`    // its newest signed transaction, stored before it is sent
+	Nonce      *int64        `db:"nonce"`
+	Raw        []byte        `db:"raw"`
 }
 
-// CreditBatch is the part of a round credited by one transaction. Its id is the round id the
-// contract is given, which it accepts once.
-type CreditBatch struct {
-	ID             int64   `db:"id"`
-	DistributionID int64   `db:"distribution_id"`
-	BatchNo        int     `db:"batch_no"`
-	TotalWei       Uint256 `db:"total_wei"` // the value its transaction carries
-	NodeCount      int     `db:"node_count"`
-	// Status is pending until the batch is credited on chain and in the ledger, then confirmed.
-	// A batch whose transaction reverted stays pending while a new one is signed: the reconciler
-	// leaves the nodes of pending batches alone, which a batch the chain may already have credited
-	// (by another transaction) needs.
-	Status string  `db:"status"`
-	TxHash *string `db:"tx_hash"`
-	Nonce  *int64  `db:"nonce"`
-	Raw    []byte  `db:"raw"` // the signed transaction, stored before it is sent
+// Value is what the round's transaction carries: a fixed round's total, or a pool round's whole
+// pool (what rounding leaves stays in the contract as poolCarry, for the next pool round).
+func (r Round) Value() *big.Int {
+	if r.Mode == "pool" {
+		return r.AmountWei.Int
+	}
+	return r.TotalWei.Int
 }
 
-// BatchCredit is one node's line in a credit batch.
-type BatchCredit struct {
-	NodeID      int64   `db:"node_id"`
-	ChainNodeID Uint256 `db:"chain_node_id"`
-	AmountWei   Uint256 `db:"amount_wei"`
+// Priced is what a round prices back into a NewRound, for pricing it again.
+func (r Round) Priced(chainNodes int64, carry *big.Int) NewRound {
+	return NewRound{Mode: r.Mode, AmountWei: r.AmountWei.Int, ChainNodes: chainNodes, CarryWei: carry}
 }
 
-// StartRound writes, in one transaction, a pending round for the nodes due now: the distribution,
-// one credit per node, and the batches the credits are split into (in node id order), each credit
-// linked to its batch. It answers ErrRoundPending while a round is pending and ErrNothingDue when
-// no node is due.
+const roundColumns = `id, mode, amount_wei, chain_nodes, carry_wei, weights, total_wei, node_count, status, tx_hash, nonce, raw`
+
+// StartRound writes, in one transaction, a pending round priced as factory.distribute will credit
+// it, with one credit per node it credits. It answers ErrRoundPending while a round is pending,
+// ErrNothingDue when no node is due, and a *LedgerBehindError while the ledger lacks a node the
+// chain has.
 func (s *Store) StartRound(ctx context.Context, r NewRound) (_ Round, err error) {
 	defer wrap(&err, "StartRound")
-	if r.BatchSize <= 0 {
-		return Round{}, fmt.Errorf("batch size %d", r.BatchSize)
-	}
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return Round{}, err
 	}
 	defer tx.Rollback()
-	round, err := startRound(ctx, tx, r)
+	// The credit pass's advisory lock keeps a second pass away; this table lock is the backstop
+	// for a lost advisory lock: round writers queue here, and each sees the rounds written before
+	// it, so no two rounds are ever pending. Readers are not blocked.
+	if _, err := tx.ExecContext(ctx, `LOCK TABLE distributions IN SHARE ROW EXCLUSIVE MODE`); err != nil {
+		return Round{}, err
+	}
+	var state struct {
+		Pending bool       `db:"pending"`
+		DueAt   *time.Time `db:"due_at"` // when the earliest node fell due; nil when none is
+	}
+	if err := tx.GetContext(ctx, &state, `
+		SELECT EXISTS (SELECT 1 FROM distributions WHERE status = 'pending') AS pending,
+			(SELECT min(next_credit_at) FROM nodes WHERE status = 'active' AND next_credit_at <= now()) AS due_at`); err != nil {
+		return Round{}, err
+	}
+	if state.Pending {
+		return Round{}, ErrRoundPending
+	}
+	if state.DueAt == nil || r.ChainNodes == 0 {
+		return Round{}, ErrNothingDue
+	}
+	var id int64
+	if err := tx.GetContext(ctx, &id, `
+		INSERT INTO distributions (total_wei, node_count, mode, funding_mode, status, due_at)
+		VALUES (0, 0, $1, 'value', 'pending', $2)
+		RETURNING id`, r.Mode, state.DueAt); err != nil {
+		return Round{}, err
+	}
+	round, err := priceRound(ctx, tx, id, r)
 	if err != nil {
 		return Round{}, err
 	}
 	return round, tx.Commit()
 }
 
-func startRound(ctx context.Context, tx *sqlx.Tx, r NewRound) (Round, error) {
-	// The credit pass's advisory lock keeps a second pass away; this table lock is the backstop
-	// for a lost advisory lock: round writers queue here, and each sees the rounds written before
-	// it, so no node ever has two pending rounds. Readers are not blocked.
-	if _, err := tx.ExecContext(ctx, `LOCK TABLE distributions IN SHARE ROW EXCLUSIVE MODE`); err != nil {
+// RepriceRound prices pending round id again for the chain's state now: its transaction was
+// refused because a node was minted since it was priced (NodeCountChanged). Only safe while no
+// version of its transaction can still be mined; the credit pass calls it when signing anew.
+func (s *Store) RepriceRound(ctx context.Context, id int64, r NewRound) (_ Round, err error) {
+	defer wrap(&err, "RepriceRound")
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
 		return Round{}, err
 	}
+	defer tx.Rollback()
 	var pending bool
-	if err := tx.GetContext(ctx, &pending, `SELECT EXISTS (SELECT 1 FROM distributions WHERE status = 'pending')`); err != nil {
+	if err := tx.GetContext(ctx, &pending, `SELECT status = 'pending' FROM distributions WHERE id = $1 FOR UPDATE`, id); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return Round{}, ErrNotFound
+		}
 		return Round{}, err
 	}
-	if pending {
-		return Round{}, ErrRoundPending
+	if !pending {
+		return Round{}, ErrNotFound
 	}
-	due, err := dueNodes(ctx, tx)
+	if _, err := tx.ExecContext(ctx, `DELETE FROM credits WHERE distribution_id = $1`, id); err != nil {
+		return Round{}, err
+	}
+	round, err := priceRound(ctx, tx, id, r)
 	if err != nil {
 		return Round{}, err
 	}
-	if len(due) == 0 {
-		return Round{}, ErrNothingDue
+	return round, tx.Commit()
+}
+
+// tierNodes is one tier's weight and how many of the round's nodes it has.
+type tierNodes struct {
+	Tier      int   `db:"tier"`
+	PayoutBps int64 `db:"payout_bps"`
+	Nodes     int64 `db:"nodes"`
+}
+
+// priceRound prices round id for r, writes its credits and figures, and returns it.
+func priceRound(ctx context.Context, tx *sqlx.Tx, id int64, r NewRound) (Round, error) {
+	// Every tier, with the nodes it has among 1 to ChainNodes: the weights name every tier, so a
+	// tier's first node is priced by the weight it was sold with.
+	var tiers []tierNodes
+	if err := tx.SelectContext(ctx, &tiers, `
+		SELECT t.id AS tier, t.payout_bps, count(n.id) AS nodes
+		FROM tiers t
+		LEFT JOIN nodes n ON n.tier = t.id AND n.status = 'active' AND n.chain_node_id BETWEEN 1 AND $1
+		GROUP BY t.id
+		ORDER BY t.id`, r.ChainNodes); err != nil {
+		return Round{}, err
 	}
-	amounts, err := r.Amounts(due)
+	var known int64
+	for _, t := range tiers {
+		known += t.Nodes
+	}
+	if known != r.ChainNodes {
+		return Round{}, &LedgerBehindError{ChainNodes: r.ChainNodes, Known: known}
+	}
+	inc, total, err := price(r, tiers)
 	if err != nil {
 		return Round{}, err
 	}
-	if len(amounts) != len(due) {
-		return Round{}, fmt.Errorf("%d amounts for %d due nodes", len(amounts), len(due))
-	}
-	total := new(big.Int)
-	for _, a := range amounts {
-		if a == nil || a.Sign() < 0 {
-			return Round{}, fmt.Errorf("credit amount %v", a)
+	weights := make([]int64, 0, len(tiers))
+	tierIDs := make([]int64, len(tiers))
+	incs := make([]string, len(tiers))
+	for i, t := range tiers {
+		for len(weights) < t.Tier {
+			weights = append(weights, 0) // a tier id nobody uses
 		}
-		total.Add(total, a)
+		weights = append(weights, t.PayoutBps)
+		tierIDs[i], incs[i] = int64(t.Tier), inc[i].String()
 	}
-
-	round := Round{Mode: r.Mode, TotalWei: Uint256{total}, NodeCount: len(due), Status: "pending"}
-	if err := tx.GetContext(ctx, &round.ID, `
-		INSERT INTO distributions (total_wei, node_count, mode, funding_mode, status)
-		VALUES ($1, $2, $3, $4, 'pending')
-		RETURNING id`, round.TotalWei, len(due), r.Mode, r.FundingMode); err != nil {
+	// One statement for the credits: a round can credit a million nodes. A node its tier pays
+	// nothing this round gets no credit row.
+	res, err := tx.ExecContext(ctx, `
+		INSERT INTO credits (distribution_id, node_id, amount_wei)
+		SELECT $1, n.id, x.inc
+		FROM unnest($2::smallint[], $3::numeric[]) AS x (tier, inc)
+		JOIN nodes n ON n.tier = x.tier AND n.status = 'active' AND n.chain_node_id BETWEEN 1 AND $4
+		WHERE x.inc > 0`, id, pq.Array(tierIDs), pq.Array(incs), r.ChainNodes)
+	if err != nil {
 		return Round{}, err
 	}
-
-	var batchNos, counts []int64
-	var totals []string
-	for start, no := 0, 1; start < len(due); start, no = start+r.BatchSize, no+1 {
-		end := min(start+r.BatchSize, len(due))
-		b := CreditBatch{DistributionID: round.ID, BatchNo: no, TotalWei: Uint256{new(big.Int)}, NodeCount: end - start, Status: "pending"}
-		for _, a := range amounts[start:end] {
-			b.TotalWei.Add(b.TotalWei.Int, a)
-		}
-		round.Batches = append(round.Batches, b)
-		batchNos, totals, counts = append(batchNos, int64(no)), append(totals, b.TotalWei.String()), append(counts, int64(b.NodeCount))
-	}
-	// One statement for the batches and one for the credits: a round can credit a million nodes.
-	var written []struct {
-		ID      int64 `db:"id"`
-		BatchNo int   `db:"batch_no"`
-	}
-	if err := tx.SelectContext(ctx, &written, `
-		INSERT INTO credit_batches (distribution_id, batch_no, total_wei, node_count)
-		SELECT $1, * FROM unnest($2::int[], $3::numeric[], $4::int[])
-		RETURNING id, batch_no`, round.ID, pq.Array(batchNos), pq.Array(totals), pq.Array(counts)); err != nil {
+	credited, err := res.RowsAffected()
+	if err != nil {
 		return Round{}, err
 	}
-	for _, b := range written {
-		round.Batches[b.BatchNo-1].ID = b.ID
-	}
-	nodeIDs := make([]int64, len(due))
-	amountText := make([]string, len(due))
-	batchIDs := make([]int64, len(due))
-	for i := range due {
-		nodeIDs[i], amountText[i], batchIDs[i] = due[i].ID, amounts[i].String(), round.Batches[i/r.BatchSize].ID
-	}
-	if _, err := tx.ExecContext(ctx, `
-		INSERT INTO credits (distribution_id, node_id, amount_wei, batch_id)
-		SELECT $1, t.node_id, t.amount, t.batch_id
-		FROM unnest($2::bigint[], $3::numeric[], $4::bigint[]) AS t (node_id, amount, batch_id)`,
-		round.ID, pq.Array(nodeIDs), pq.Array(amountText), pq.Array(batchIDs)); err != nil {
-		return Round{}, err
-	}
-	return round, nil
+	var round Round
+	err = tx.GetContext(ctx, &round, `
+		UPDATE distributions
+		SET total_wei = $2, node_count = $3, amount_wei = $4, chain_nodes = $5, carry_wei = $6, weights = $7,
+			mode = $8, tx_hash = NULL, nonce = NULL, raw = NULL
+		WHERE id = $1
+		RETURNING `+roundColumns,
+		id, Uint256{total}, credited, Uint256{r.AmountWei}, r.ChainNodes, Uint256{r.CarryWei}, pq.Int64Array(weights), r.Mode)
+	return round, err
 }
 
-// dueNodes reads the active nodes whose next credit is due, by id.
-func dueNodes(ctx context.Context, tx *sqlx.Tx) ([]DueNode, error) {
-	var due []DueNode
-	err := tx.SelectContext(ctx, &due, `
-		SELECT n.id, n.chain_node_id, t.payout_bps
-		FROM nodes n
-		JOIN tiers t ON t.id = n.tier
-		WHERE n.status = 'active' AND n.next_credit_at <= now()
-		ORDER BY n.id`)
-	return due, err
+var bpsBase = big.NewInt(10000)
+
+// price repeats factory.distribute's arithmetic: what the round credits each node of tiers[i]
+// (inc[i]) and in all. Every rounding happens once for the whole round, never per node:
+//
+//	fixed: inc_t = floor(base * w_t / 10000)
+//	pool:  unit = floor((pool + carry) / W), W = sum of nodes_t * w_t; inc_t = unit * w_t
+//
+// so the round's total is exactly the sum of its credits, and a pool's remainder stays in the
+// contract's carry.
+func price(r NewRound, tiers []tierNodes) (inc []*big.Int, total *big.Int, err error) {
+	if r.AmountWei == nil || r.AmountWei.Sign() < 0 {
+		return nil, nil, fmt.Errorf("round amount %v", r.AmountWei)
+	}
+	unit := new(big.Int)
+	switch r.Mode {
+	case "fixed":
+	case "pool":
+		weight := new(big.Int)
+		for _, t := range tiers {
+			weight.Add(weight, new(big.Int).Mul(big.NewInt(t.Nodes), big.NewInt(t.PayoutBps)))
+		}
+		if weight.Sign() > 0 {
+			pool := new(big.Int).Add(r.AmountWei, r.CarryWei)
+			unit.Quo(pool, weight)
+		}
+	default:
+		return nil, nil, fmt.Errorf("unknown distribution mode %q (want fixed or pool)", r.Mode)
+	}
+	inc = make([]*big.Int, len(tiers))
+	total = new(big.Int)
+	for i, t := range tiers {
+		w := big.NewInt(t.PayoutBps)
+		if r.Mode == "fixed" {
+			inc[i] = new(big.Int).Mul(r.AmountWei, w)
+			inc[i].Quo(inc[i], bpsBase)
+		} else {
+			inc[i] = new(big.Int).Mul(unit, w)
+		}
+		total.Add(total, new(big.Int).Mul(inc[i], big.NewInt(t.Nodes)))
+	}
+	return inc, total, nil
 }
 
-// PendingRound returns the oldest pending round with its batches; ErrNotFound when none is.
+// PendingRound returns the oldest pending round; ErrNotFound when none is.
 func (s *Store) PendingRound(ctx context.Context) (_ Round, err error) {
 	defer wrap(&err, "PendingRound")
 	var r Round
 	err = s.db.GetContext(ctx, &r, `
-		SELECT id, mode, total_wei, node_count, status
+		SELECT `+roundColumns+`
 		FROM distributions
 		WHERE status = 'pending'
 		ORDER BY id
@@ -203,115 +272,63 @@ func (s *Store) PendingRound(ctx context.Context) (_ Round, err error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return Round{}, ErrNotFound
 	}
-	if err != nil {
-		return Round{}, err
-	}
-	err = s.db.SelectContext(ctx, &r.Batches, `
-		SELECT id, distribution_id, batch_no, total_wei, node_count, status, tx_hash, nonce, raw
-		FROM credit_batches
-		WHERE distribution_id = $1
-		ORDER BY batch_no`, r.ID)
 	return r, err
 }
 
-// BatchCredits returns the credits of a batch, by node id: what its transaction credits.
-func (s *Store) BatchCredits(ctx context.Context, batchID int64) (_ []BatchCredit, err error) {
-	defer wrap(&err, "BatchCredits")
-	var credits []BatchCredit
-	err = s.db.SelectContext(ctx, &credits, `
-		SELECT c.node_id, n.chain_node_id, c.amount_wei
-		FROM credits c
-		JOIN nodes n ON n.id = c.node_id
-		WHERE c.batch_id = $1
-		ORDER BY c.node_id`, batchID)
-	return credits, err
-}
-
-// StoreBatchTx records a signed version of a batch's transaction before it is sent, so that a
+// StoreRoundTx records a signed version of a round's transaction before it is sent, so that a
 // pass that dies after sending can send the very same bytes again: in the outbox, and as the
-// batch's newest. ErrNotFound when the batch is confirmed already, or does not exist.
-func (s *Store) StoreBatchTx(ctx context.Context, batchID int64, v SentTx) (err error) {
-	defer wrap(&err, "StoreBatchTx")
-	return s.keepVersion(ctx, v, TxFor{BatchID: batchID}, `
-		UPDATE credit_batches SET tx_hash = $2, nonce = $3, raw = $4
-		WHERE id = $1 AND status = 'pending'`, batchID, v.Hash, v.Nonce, v.Raw)
+// round's newest. ErrNotFound when the round is confirmed already, or does not exist.
+func (s *Store) StoreRoundTx(ctx context.Context, roundID int64, v SentTx) (err error) {
+	defer wrap(&err, "StoreRoundTx")
+	return s.keepVersion(ctx, v, TxFor{RoundID: roundID}, `
+		UPDATE distributions SET tx_hash = $2, nonce = $3, raw = $4
+		WHERE id = $1 AND status = 'pending'`, roundID, v.Hash, v.Nonce, v.Raw)
 }
 
-// BatchConfirmation is what ConfirmBatch did.
-type BatchConfirmation struct {
-	// Applied is false when the batch was confirmed already: nothing was credited again.
-	Applied bool
-	// RoundConfirmed is true when this was the round's last unconfirmed batch, and the round is
-	// now confirmed.
-	RoundConfirmed bool
-}
-
-// ConfirmBatch records, in one transaction, that a batch was credited on chain by transaction
-// txHash (nil: by a transaction not known, recorded as null rather than a wrong one): the batch is
-// confirmed, each of its credits is added to its node's balance and
-// cumulative total, and each node's next credit moves one period on from when it was due (from
-// now, when that is still in the past, so a node that missed periods is not credited in a burst).
-// When it was the round's last batch, the round is confirmed too, with this batch's transaction.
-// It is guarded by the batch's status, so a batch is never applied twice.
-func (s *Store) ConfirmBatch(ctx context.Context, batchID int64, txHash *string, period time.Duration) (_ BatchConfirmation, err error) {
-	defer wrap(&err, "ConfirmBatch")
+// ConfirmRound records, in one transaction, that round id was credited on chain by transaction
+// txHash (nil: by a transaction not known, recorded as null rather than a wrong one): the round is
+// confirmed and each credit is added to its node's balance and cumulative total. Every scheduled
+// node's next credit moves to the next round: a period after the round fell due, or after now when
+// that is still in the past, so that missed periods are not credited in a burst. Nodes minted
+// after the round was priced join the next one. applied is false when the round was confirmed
+// before: it is never applied twice.
+func (s *Store) ConfirmRound(ctx context.Context, id int64, txHash *string, period time.Duration) (applied bool, err error) {
+	defer wrap(&err, "ConfirmRound")
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
-		return BatchConfirmation{}, err
+		return false, err
 	}
 	defer tx.Rollback()
-	c, err := confirmBatch(ctx, tx, batchID, txHash, period)
-	if err != nil {
-		return BatchConfirmation{}, err
-	}
-	return c, tx.Commit()
-}
-
-func confirmBatch(ctx context.Context, tx *sqlx.Tx, batchID int64, txHash *string, period time.Duration) (BatchConfirmation, error) {
-	var c BatchConfirmation
-	var roundID int64
-	err := tx.GetContext(ctx, &roundID, `
-		UPDATE credit_batches
-		SET status = 'confirmed', tx_hash = $2, confirmed_at = now()
+	var next time.Time
+	err = tx.GetContext(ctx, &next, `
+		UPDATE distributions
+		SET status = 'confirmed', confirmed_at = now(), tx_hash = $2, nonce = NULL, raw = NULL
 		WHERE id = $1 AND status = 'pending'
-		RETURNING distribution_id`, batchID, txHash)
+		RETURNING greatest(due_at + $3 * interval '1 microsecond', now() + $3 * interval '1 microsecond')`,
+		id, txHash, period.Microseconds())
 	if errors.Is(err, sql.ErrNoRows) {
 		var exists bool
-		if err := tx.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM credit_batches WHERE id = $1)`, batchID); err != nil {
-			return c, err
+		if err := tx.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM distributions WHERE id = $1)`, id); err != nil {
+			return false, err
 		}
 		if !exists {
-			return c, ErrNotFound
+			return false, ErrNotFound
 		}
-		return c, nil // confirmed before
+		return false, nil
 	}
 	if err != nil {
-		return c, err
+		return false, err
 	}
-	c.Applied = true
+	// One pass over the nodes: each scheduled or credited node is written once.
 	if _, err := tx.ExecContext(ctx, `
 		UPDATE nodes n
-		SET balance_wei = n.balance_wei + c.amount_wei,
-			cumulative_wei = n.cumulative_wei + c.amount_wei,
-			next_credit_at = CASE
-				WHEN n.next_credit_at IS NULL THEN NULL
-				WHEN n.next_credit_at + $2 * interval '1 microsecond' > now() THEN n.next_credit_at + $2 * interval '1 microsecond'
-				ELSE now() + $2 * interval '1 microsecond'
-			END
-		FROM credits c
-		WHERE c.batch_id = $1 AND n.id = c.node_id`, batchID, period.Microseconds()); err != nil {
-		return c, err
+		SET balance_wei = n.balance_wei + coalesce(c.amount_wei, 0),
+			cumulative_wei = n.cumulative_wei + coalesce(c.amount_wei, 0),
+			next_credit_at = CASE WHEN n.next_credit_at IS NULL THEN NULL ELSE $2::timestamptz END
+		FROM nodes m
+		LEFT JOIN credits c ON c.distribution_id = $1 AND c.node_id = m.id
+		WHERE n.id = m.id AND (m.next_credit_at IS NOT NULL OR c.node_id IS NOT NULL)`, id, next); err != nil {
+		return false, err
 	}
-	res, err := tx.ExecContext(ctx, `
-		UPDATE distributions
-		SET status = 'confirmed', confirmed_at = now(), tx_hash = $2
-		WHERE id = $1 AND status = 'pending'
-			AND NOT EXISTS (SELECT 1 FROM credit_batches WHERE distribution_id = $1 AND status <> 'confirmed')`,
-		roundID, txHash)
-	if err != nil {
-		return c, err
-	}
-	n, err := res.RowsAffected()
-	c.RoundConfirmed = n == 1
-	return c, err
+	return true, tx.Commit()
 }

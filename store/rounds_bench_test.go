@@ -11,14 +11,19 @@ import (
 	"nodeledger/store/storetest"
 )
 
-// BenchmarkCreditRound100k measures the database part of a credit pass over 100,000 due nodes in
-// 500-node batches (what the pass does but the chain: write the round, then per batch read its
-// credits, store its signed transaction and confirm it) next to the raw SQL that writes the same
-// credit rows (INSERT ... SELECT) and applies them to the nodes (UPDATE ... FROM). It reports
-// both and their ratios; `make bench` tabulates them. Run with -benchtime 3x or so: each
-// iteration is a whole round.
-func BenchmarkCreditRound100k(b *testing.B) {
-	const nodes, batch = 100_000, 500
+// BenchmarkCreditRound measures the database part of a credit pass over every active node (what
+// the pass does but the chain: price and write the round with its credit rows, store its signed
+// transaction, confirm it), at 100k and 1M nodes, next to the raw SQL that writes the same credit
+// rows (INSERT ... SELECT) and applies them to the nodes (UPDATE ... FROM). It reports both and
+// their ratios; `make bench` tabulates them. Run with -benchtime 3x or so: each iteration is a
+// whole round.
+func BenchmarkCreditRound(b *testing.B) {
+	for _, nodes := range []int64{100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("nodes=%d", nodes), func(b *testing.B) { benchCreditRound(b, nodes) })
+	}
+}
+
+func benchCreditRound(b *testing.B, nodes int64) {
 	ctx := context.Background()
 	db, err := storetest.Open(ctx, storetest.EmptyDatabase(b))
 	if err != nil {
@@ -37,13 +42,6 @@ func BenchmarkCreditRound100k(b *testing.B) {
 	exec(due)
 	exec(`VACUUM ANALYZE nodes, credits`)
 	base := big.NewInt(1_000_000_000_000_000)
-	fixed := func(d []store.DueNode) ([]*big.Int, error) {
-		out := make([]*big.Int, len(d))
-		for i, n := range d {
-			out[i] = new(big.Int).Div(new(big.Int).Mul(base, big.NewInt(n.PayoutBps)), big.NewInt(10_000))
-		}
-		return out, nil
-	}
 	// undo takes a round back out of the ledger, so every iteration starts from the same one.
 	undo := func(round int64) {
 		exec(`
@@ -51,36 +49,30 @@ func BenchmarkCreditRound100k(b *testing.B) {
 				cumulative_wei = n.cumulative_wei - c.amount_wei
 			FROM credits c WHERE c.distribution_id = $1 AND n.id = c.node_id`, round)
 		exec(`DELETE FROM credits WHERE distribution_id = $1`, round)
-		exec(`DELETE FROM credit_batches WHERE distribution_id = $1`, round)
+		exec(`DELETE FROM outbox WHERE distribution_id = $1`, round)
 		exec(`DELETE FROM distributions WHERE id = $1`, round)
 		exec(due)
-		exec(`VACUUM nodes, credits, credit_batches`)
+		exec(`VACUUM nodes, credits`)
 	}
 
 	var write, confirm, rawInsert, rawUpdate time.Duration
 	for b.Loop() {
 		start := time.Now()
-		round, err := db.StartRound(ctx, store.NewRound{Mode: "fixed", FundingMode: "value", BatchSize: batch, Amounts: fixed})
+		round, err := db.StartRound(ctx, store.NewRound{Mode: "fixed", AmountWei: base, ChainNodes: nodes, CarryWei: new(big.Int)})
 		if err != nil {
 			b.Fatal(err)
 		}
 		write += time.Since(start)
 		start = time.Now()
-		for i, bt := range round.Batches {
-			if _, err := db.BatchCredits(ctx, bt.ID); err != nil {
-				b.Fatal(err)
-			}
-			v := storetest.SentTx(fmt.Sprint("bench", round.ID, i), int64(i))
-			tx := v.Hash
-			if err := db.StoreBatchTx(ctx, bt.ID, v); err != nil {
-				b.Fatal(err)
-			}
-			if _, err := db.ConfirmBatch(ctx, bt.ID, &tx, 24*time.Hour); err != nil {
-				b.Fatal(err)
-			}
+		v := storetest.SentTx(fmt.Sprint("bench", round.ID), round.ID)
+		if err := db.StoreRoundTx(ctx, round.ID, v); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.ConfirmRound(ctx, round.ID, &v.Hash, 24*time.Hour); err != nil {
+			b.Fatal(err)
 		}
 		confirm += time.Since(start)
-		if round.NodeCount != nodes {
+		if round.NodeCount != int(nodes) {
 			b.Fatalf("a round of %d nodes", round.NodeCount)
 		}
 		undo(round.ID)
@@ -97,8 +89,7 @@ func BenchmarkCreditRound100k(b *testing.B) {
 			INSERT INTO credits (distribution_id, node_id, amount_wei)
 			SELECT $1, n.id, $2::numeric * t.payout_bps / 10000
 			FROM nodes n JOIN tiers t ON t.id = n.tier
-			WHERE n.status = 'active' AND n.next_credit_at <= now()
-			ORDER BY n.id`, raw, base.String())
+			WHERE n.status = 'active' AND n.chain_node_id BETWEEN 1 AND $3`, raw, base.String(), nodes)
 		rawInsert += time.Since(start)
 		start = time.Now()
 		exec(`

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,26 +13,28 @@ import (
 	"nodeledger/store/storetest"
 )
 
-// sevenEach credits every due node 7 wei.
-func sevenEach(due []store.DueNode) ([]*big.Int, error) {
-	out := make([]*big.Int, len(due))
-	for i := range out {
-		out[i] = big.NewInt(7)
-	}
-	return out, nil
-}
-
 func TestRounds(t *testing.T) {
 	ctx := t.Context()
 	storetest.Reset(t, db)
-	var nodeIDs []int64
+	// Nodes 1 to 5 in tier 1 (1×), then 6 and 7 in tier 3 (2.5×); tier 2 has none and weighs 0.
 	for i := range 5 {
-		nodeIDs = append(nodeIDs, storetest.Node(t, db, fmt.Sprint(i+1), "0x00000000000000000000000000000000000000aa", time.Now()))
+		storetest.Node(t, db, fmt.Sprint(i+1), "0x00000000000000000000000000000000000000aa", time.Now())
 	}
-	newRound := store.NewRound{Mode: "fixed", FundingMode: "value", BatchSize: 2, Amounts: sevenEach}
+	if _, err := db.DB().Exec(`
+		INSERT INTO tiers (id, label, price_wei, max_per_wallet, payout_bps) VALUES
+			(2, 'Free', 0, 5, 0), (3, 'Pro', 1, 5, 25000)`); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		id := storetest.Node(t, db, fmt.Sprint(i+6), "0x00000000000000000000000000000000000000bb", time.Now())
+		if _, err := db.DB().Exec(`UPDATE nodes SET tier = 3 WHERE id = $1`, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fixed := store.NewRound{Mode: "fixed", AmountWei: big.NewInt(1000), ChainNodes: 7, CarryWei: new(big.Int)}
 
 	t.Run("nothing due", func(t *testing.T) {
-		_, err := db.StartRound(ctx, newRound)
+		_, err := db.StartRound(ctx, fixed)
 		if !errors.Is(err, store.ErrNothingDue) || !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("err %v", err)
 		}
@@ -41,6 +44,18 @@ func TestRounds(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	t.Run("the chain has a node the ledger lacks", func(t *testing.T) {
+		r := fixed
+		r.ChainNodes = 8
+		var behind *store.LedgerBehindError
+		if _, err := db.StartRound(ctx, r); !errors.As(err, &behind) || *behind != (store.LedgerBehindError{ChainNodes: 8, Known: 7}) {
+			t.Fatalf("err %v", err)
+		}
+		if _, err := db.PendingRound(ctx); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("a round was left pending: %v", err)
+		}
+	})
+
 	// Four writers at once, as if the credit pass's advisory lock were lost: one round only.
 	var round store.Round
 	t.Run("one round at a time", func(t *testing.T) {
@@ -49,7 +64,7 @@ func TestRounds(t *testing.T) {
 		started, pending := 0, 0
 		for range 4 {
 			wg.Go(func() {
-				r, err := db.StartRound(ctx, newRound)
+				r, err := db.StartRound(ctx, fixed)
 				mu.Lock()
 				defer mu.Unlock()
 				switch {
@@ -72,77 +87,105 @@ func TestRounds(t *testing.T) {
 		t.FailNow()
 	}
 
-	t.Run("batches in node order", func(t *testing.T) {
-		if round.NodeCount != 5 || round.TotalWei.Int64() != 35 || len(round.Batches) != 3 {
+	t.Run("priced as the contract credits", func(t *testing.T) {
+		// 5 × 1000 + 2 × 2500; the weights name every tier id up to the last, 0 for tier 0.
+		if round.TotalWei.Int64() != 10000 || round.NodeCount != 7 || round.ChainNodes != 7 || round.Value().Int64() != 10000 ||
+			fmt.Sprint(round.Weights) != "[0 10000 0 25000]" || round.Status != "pending" {
 			t.Fatalf("round %+v", round)
 		}
-		for i, want := range []int{2, 2, 1} {
-			b := round.Batches[i]
-			if b.BatchNo != i+1 || b.NodeCount != want || b.TotalWei.Int64() != int64(7*want) || b.Status != "pending" {
-				t.Errorf("batch %d: %+v", i, b)
-			}
-			cs, err := db.BatchCredits(ctx, b.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(cs) != want || cs[0].NodeID != nodeIDs[2*i] {
-				t.Errorf("batch %d credits %+v", i, cs)
-			}
-		}
 		got, err := db.PendingRound(ctx)
-		if err != nil || got.ID != round.ID || len(got.Batches) != 3 {
+		if err != nil || got.ID != round.ID || got.TotalWei.Int64() != 10000 || got.AmountWei.Int64() != 1000 {
 			t.Fatalf("pending round %+v, err %v", got, err)
+		}
+		if credits := roundCredits(t, round.ID); credits != "1:1000 2:1000 3:1000 4:1000 5:1000 6:2500 7:2500" {
+			t.Errorf("credits %s", credits)
 		}
 	})
 
-	t.Run("a batch is applied once", func(t *testing.T) {
-		b := round.Batches[0]
-		v := storetest.SentTx("batch 1", 3)
-		hash := v.Hash
-		if err := db.StoreBatchTx(ctx, b.ID, v); err != nil {
-			t.Fatal(err)
-		}
-		for i, want := range []store.BatchConfirmation{{Applied: true}, {}} {
-			c, err := db.ConfirmBatch(ctx, b.ID, &hash, time.Hour)
-			if err != nil || c != want {
-				t.Fatalf("confirmation %d: %+v, err %v; want %+v", i, c, err, want)
-			}
-		}
-		n, err := db.NodeByChainID(ctx, big.NewInt(1))
+	t.Run("a pool round, priced again for a node minted since", func(t *testing.T) {
+		// Node 8, tier 1: W = 6 × 10000 + 2 × 25000 = 110000; (2,000,000 + 9) / 110000 = 18 wei per
+		// unit of weight, 20,009 wei carried.
+		storetest.Node(t, db, "8", "0x00000000000000000000000000000000000000cc", time.Now())
+		r, err := db.RepriceRound(ctx, round.ID, round.Priced(8, big.NewInt(9)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n.BalanceWei.Int64() != 7+7 || n.CumulativeWei.Int64() != 10+7 { // the fixture starts at 7 and 10
-			t.Errorf("node 1: balance %s, cumulative %s", n.BalanceWei, n.CumulativeWei)
+		if r.ID != round.ID || r.ChainNodes != 8 || r.TotalWei.Int64() != 11000 || r.Value().Int64() != 11000 {
+			t.Fatalf("fixed, again: %+v", r)
 		}
-		if err := db.StoreBatchTx(ctx, b.ID, storetest.SentTx("batch 1 again", 4)); !errors.Is(err, store.ErrNotFound) {
-			t.Errorf("storing a transaction for a confirmed batch: err %v", err)
+		pool := store.NewRound{Mode: "pool", AmountWei: big.NewInt(2_000_000), ChainNodes: 8, CarryWei: big.NewInt(9)}
+		if r, err = db.RepriceRound(ctx, round.ID, pool); err != nil {
+			t.Fatal(err)
 		}
-		if _, err := db.ConfirmBatch(ctx, -1, &hash, time.Hour); !errors.Is(err, store.ErrNotFound) {
-			t.Errorf("confirming no batch: err %v", err)
+		if r.TotalWei.Int64() != 18*110000 || r.Value().Int64() != 2_000_000 || r.CarryWei.Int64() != 9 {
+			t.Fatalf("pool: %+v", r)
+		}
+		if credits := roundCredits(t, round.ID); credits != "1:180000 2:180000 3:180000 4:180000 5:180000 6:450000 7:450000 8:180000" {
+			t.Errorf("credits %s", credits)
+		}
+		round = r
+	})
+
+	t.Run("a round is applied once", func(t *testing.T) {
+		v := storetest.SentTx("round 1", 3)
+		if err := db.StoreRoundTx(ctx, round.ID, v); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := db.PendingRound(ctx); err != nil || got.TxHash == nil || *got.TxHash != v.Hash || string(got.Raw) != string(v.Raw) {
+			t.Fatalf("pending round %+v, err %v", got, err)
+		}
+		for i, want := range []bool{true, false} {
+			applied, err := db.ConfirmRound(ctx, round.ID, &v.Hash, time.Hour)
+			if err != nil || applied != want {
+				t.Fatalf("confirmation %d: %v, err %v; want %v", i, applied, err, want)
+			}
+		}
+		n, err := db.NodeByChainID(ctx, big.NewInt(6))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.BalanceWei.Int64() != 7+450000 || n.CumulativeWei.Int64() != 10+450000 { // the fixture starts at 7 and 10
+			t.Errorf("node 6: balance %s, cumulative %s", n.BalanceWei, n.CumulativeWei)
+		}
+		if err := db.StoreRoundTx(ctx, round.ID, storetest.SentTx("round 1 again", 4)); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("storing a transaction for a confirmed round: err %v", err)
+		}
+		if _, err := db.ConfirmRound(ctx, -1, &v.Hash, time.Hour); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("confirming no round: err %v", err)
+		}
+		if _, err := db.RepriceRound(ctx, round.ID, round.Priced(8, new(big.Int))); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("pricing a confirmed round again: err %v", err)
+		}
+		ds, err := db.Distributions(ctx, 10)
+		if err != nil || len(ds) != 1 || ds[0].Status != "confirmed" || ds[0].TxHash == nil || *ds[0].TxHash != v.Hash {
+			t.Fatalf("rounds %+v, err %v", ds, err)
 		}
 	})
 
-	t.Run("the last batch confirms the round", func(t *testing.T) {
-		c, err := db.ConfirmBatch(ctx, round.Batches[1].ID, nil, time.Hour)
-		if err != nil || c != (store.BatchConfirmation{Applied: true}) {
-			t.Fatalf("%+v, %v", c, err)
+	t.Run("every node moves to the next round", func(t *testing.T) {
+		// The round fell due a minute ago: a period of an hour puts the next in 59 minutes, for
+		// every scheduled node.
+		var got []time.Time
+		if err := db.DB().Select(&got, `SELECT DISTINCT next_credit_at FROM nodes WHERE next_credit_at IS NOT NULL`); err != nil {
+			t.Fatal(err)
 		}
-		hash := storetest.TxHash("batch 3")
-		c, err = db.ConfirmBatch(ctx, round.Batches[2].ID, &hash, time.Hour)
-		if err != nil || c != (store.BatchConfirmation{Applied: true, RoundConfirmed: true}) {
-			t.Fatalf("%+v, %v", c, err)
+		if len(got) != 1 || time.Until(got[0]) < 58*time.Minute || time.Until(got[0]) > time.Hour {
+			t.Fatalf("next credits %v", got)
 		}
-		ds, err := db.Distributions(ctx, 10)
-		if err != nil || len(ds) != 1 || ds[0].Status != "confirmed" || ds[0].TxHash == nil || *ds[0].TxHash != hash {
-			t.Fatalf("rounds %+v, err %v", ds, err)
-		}
-		if _, err := db.PendingRound(ctx); !errors.Is(err, store.ErrNotFound) {
-			t.Errorf("pending round: err %v", err)
-		}
-		var due int
-		if err := db.DB().Get(&due, `SELECT count(*) FROM nodes WHERE next_credit_at <= now()`); err != nil || due != 0 {
-			t.Errorf("%d nodes still due, err %v", due, err)
+		if _, err := db.StartRound(ctx, fixed); !errors.Is(err, store.ErrNothingDue) {
+			t.Fatalf("a round right after the last: %v", err)
 		}
 	})
+}
+
+// roundCredits lists a round's credits as chain id:amount, by chain id.
+func roundCredits(t *testing.T, round int64) string {
+	t.Helper()
+	var lines []string
+	if err := db.DB().Select(&lines, `
+		SELECT n.chain_node_id || ':' || c.amount_wei FROM credits c JOIN nodes n ON n.id = c.node_id
+		WHERE c.distribution_id = $1 ORDER BY n.chain_node_id`, round); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, " ")
 }

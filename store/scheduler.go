@@ -5,11 +5,13 @@ import (
 	"time"
 )
 
-// Schedule is what the ledger knows of the scheduler: its last tick and the nodes it credits.
+// Schedule is what the ledger knows of the scheduler: its last tick and the nodes it credits. A
+// round credits every node the chain has, so nodes are due together: when the next round's time
+// has come, every scheduled node is due.
 type Schedule struct {
 	LastTickAt     *time.Time `db:"last_tick_at"`    // nil when it never ticked
-	DueNodes       int64      `db:"due_nodes"`       // nodes whose next credit is due now
-	ScheduledNodes int64      `db:"scheduled_nodes"` // nodes with a next credit time at all
+	DueNodes       int64      `db:"due_nodes"`       // the scheduled nodes when a round is due now; else 0
+	ScheduledNodes int64      `db:"scheduled_nodes"` // active nodes, each credited by the next round
 }
 
 // Schedule reads the last tick and counts the due and scheduled nodes.
@@ -17,10 +19,15 @@ func (s *Store) Schedule(ctx context.Context) (_ Schedule, err error) {
 	defer wrap(&err, "Schedule")
 	var sc Schedule
 	err = s.db.GetContext(ctx, &sc, `
+		WITH scheduled AS (
+			SELECT count(*) AS nodes, min(next_credit_at) AS next_at
+			FROM nodes WHERE status = 'active' AND next_credit_at IS NOT NULL
+		)
 		SELECT
 			(SELECT max(started_at) FROM scheduler_ticks) AS last_tick_at,
-			(SELECT count(*) FROM nodes WHERE next_credit_at <= now()) AS due_nodes,
-			(SELECT count(*) FROM nodes WHERE next_credit_at IS NOT NULL) AS scheduled_nodes`)
+			CASE WHEN next_at <= now() THEN nodes ELSE 0 END AS due_nodes,
+			nodes AS scheduled_nodes
+		FROM scheduled`)
 	return sc, err
 }
 

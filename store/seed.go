@@ -45,7 +45,8 @@ func (sz SeedSize) Validate() error {
 //
 // The shape: the number of nodes minted by round r grows as the cube of r (sales take off), so
 // 1M nodes over 50 rounds make ~12.5M credits; node i is credited in every round after its mint,
-// 10^15 wei × (i%3+1) each, in batches of 500 like the credit pass. Owner k holds node k+1, and
+// 10^15 wei × (i%3+1) each, as fixed rounds with a base of 10^15 and payoutBps 10000, 20000 and
+// 30000 would (tier i%3). Owner k holds node k+1, and
 // each later node goes to owner ⌊owners × u³⌋ for a hashed u ∈ [0,1): owner 0 then holds ~1/58 of
 // them. Withdrawals go hotWithdrawals to each hot node (half its credits between them), the rest
 // a quarter of a credit each to the other nodes, striding through them, so nobody withdraws more
@@ -56,7 +57,6 @@ var seedSteps = []struct{ name, sql string }{
 		AS $$ SELECT 6 * (n / 3) + CASE n % 3 WHEN 0 THEN 0 WHEN 1 THEN 2 ELSE 5 END $$; -- Σ i%3+1, i ≤ n
 		CREATE TEMP TABLE seed_rounds ON COMMIT DROP AS
 		SELECT r, n, lag(n, 1, 0::bigint) OVER (ORDER BY r) AS prev_n,
-			sum((n + 499) / 500) OVER (ORDER BY r) - (n + 499) / 500 AS batch_base,
 			date_trunc('second', now()) - interval '1 hour' - (@rounds - r) * interval '1 day' AS at
 		FROM (
 			SELECT r, least(@nodes, greatest(@hot, floor(@nodes * power(r::float8 / @rounds, 3))))::bigint AS n
@@ -65,8 +65,8 @@ var seedSteps = []struct{ name, sql string }{
 	{"tiers", `
 		INSERT INTO tiers (id, label, price_wei, max_per_wallet, payout_bps, on_sale) VALUES
 			(0, 'Lite', 50000000000000000, 100000, 10000, true),
-			(1, 'Standard', 100000000000000000, 100000, 10000, true),
-			(2, 'Pro', 250000000000000000, 100000, 10000, true)
+			(1, 'Standard', 100000000000000000, 100000, 20000, true),
+			(2, 'Pro', 250000000000000000, 100000, 30000, true)
 		ON CONFLICT (id) DO NOTHING`},
 	{"payments", `
 		INSERT INTO payments (id, tx_hash, payment_ref, from_address, value_wei, block_number, block_hash,
@@ -93,22 +93,14 @@ var seedSteps = []struct{ name, sql string }{
 		CROSS JOIN LATERAL (SELECT (@rounds - r.r + 1) * 1000000000000000::numeric * (p.id % 3 + 1) AS wei) c`},
 	{"distributions", `
 		INSERT INTO distributions (id, total_wei, node_count, mode, funding_mode, status, tx_hash,
-			created_at, confirmed_at)
+			amount_wei, chain_nodes, carry_wei, weights, due_at, created_at, confirmed_at)
 		SELECT r, 1000000000000000::numeric * pg_temp.seed_units(n), n, 'fixed', 'value', 'confirmed',
-			'0x' || md5('round' || r) || md5('round.' || r), at - interval '1 minute', at
+			'0x' || md5('round' || r) || md5('round.' || r), 1000000000000000, n, 0, '{10000,20000,30000}',
+			at - interval '1 day', at - interval '1 minute', at
 		FROM seed_rounds`},
-	{"credit batches", `
-		INSERT INTO credit_batches (id, distribution_id, batch_no, total_wei, node_count, status, tx_hash,
-			created_at, confirmed_at)
-		SELECT r.batch_base + b + 1, r.r, b + 1,
-			1000000000000000::numeric * (pg_temp.seed_units(least(r.n, b * 500 + 500)) - pg_temp.seed_units(b * 500)),
-			least(r.n, b * 500 + 500) - b * 500, 'confirmed',
-			'0x' || md5('batch' || r.r || '.' || b) || md5('batch.' || r.r || '.' || b),
-			r.at - interval '1 minute', r.at
-		FROM seed_rounds r, generate_series(0, (r.n - 1) / 500) b`},
 	{"credits", `
-		INSERT INTO credits (distribution_id, node_id, amount_wei, batch_id, created_at)
-		SELECT r.r, i, 1000000000000000::numeric * (i % 3 + 1), r.batch_base + (i - 1) / 500 + 1, r.at
+		INSERT INTO credits (distribution_id, node_id, amount_wei, created_at)
+		SELECT r.r, i, 1000000000000000::numeric * (i % 3 + 1), r.at
 		FROM seed_rounds r, generate_series(1, r.n) i`},
 	{"withdrawals", `
 		INSERT INTO withdrawals (node_id, amount_wei, to_address, tx_hash, log_index, status, created_at,
@@ -135,7 +127,7 @@ var seedSteps = []struct{ name, sql string }{
 // seedTables are the tables the seed fills, whose secondary indexes and foreign keys it drops
 // while it loads and makes again after: building an index once is far cheaper than keeping it
 // up to date through millions of inserts.
-var seedTables = []string{"payments", "nodes", "distributions", "credit_batches", "credits", "withdrawals"}
+var seedTables = []string{"payments", "nodes", "distributions", "credits", "withdrawals"}
 
 // Seed fills an empty ledger with a made-up one of the given size, in one transaction: a seed
 // that fails leaves the ledger as it was. done is told each step's name and time as it ends.

@@ -55,7 +55,7 @@ func TestSeed(t *testing.T) {
 	t.Run("the ledger adds up", func(t *testing.T) {
 		var got struct {
 			Nodes, Owners, Rounds, Withdrawals, Credits, Whale, Hot int64
-			BadNodes, BadRounds, BadBatches                         int64
+			BadNodes, BadRounds, BadCredits                         int64
 		}
 		if err := db.DB().QueryRowx(`
 			SELECT
@@ -76,10 +76,11 @@ func TestSeed(t *testing.T) {
 				(SELECT count(*) FROM distributions d
 				 WHERE total_wei <> (SELECT sum(amount_wei) FROM credits c WHERE c.distribution_id = d.id)
 				    OR node_count <> (SELECT count(*) FROM credits c WHERE c.distribution_id = d.id)) AS badrounds,
-				(SELECT count(*) FROM credit_batches b
-				 WHERE node_count > 500
-				    OR total_wei <> (SELECT sum(amount_wei) FROM credits c WHERE c.batch_id = b.id)
-				    OR node_count <> (SELECT count(*) FROM credits c WHERE c.batch_id = b.id)) AS badbatches`,
+				(SELECT count(*) FROM credits c
+				 JOIN distributions d ON d.id = c.distribution_id
+				 JOIN nodes n ON n.id = c.node_id
+				 WHERE c.amount_wei <> div(d.amount_wei * d.weights[n.tier + 1], 10000)
+				    OR n.chain_node_id > d.chain_nodes) AS badcredits`,
 		).StructScan(&got); err != nil {
 			t.Fatal(err)
 		}
@@ -95,8 +96,8 @@ func TestSeed(t *testing.T) {
 		if got.Credits < sz.Nodes*sz.Rounds/5 {
 			t.Errorf("%d credits for %d nodes over %d rounds", got.Credits, sz.Nodes, sz.Rounds)
 		}
-		if got.BadNodes+got.BadRounds+got.BadBatches != 0 {
-			t.Errorf("totals that do not add up: %d nodes, %d rounds, %d batches", got.BadNodes, got.BadRounds, got.BadBatches)
+		if got.BadNodes+got.BadRounds+got.BadCredits != 0 {
+			t.Errorf("totals that do not add up: %d nodes, %d rounds, %d credits not priced as their round", got.BadNodes, got.BadRounds, got.BadCredits)
 		}
 	})
 
