@@ -14,8 +14,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 )
 
-// TestLedgerAgreesWithChainAfterARandomRun drives random payments (good and bad), credit rounds
-// (several batches each), withdrawals (some too large, which revert) and passes, then checks
+// TestLedgerAgreesWithChainAfterARandomRun drives random payments (good and bad), credit rounds,
+// withdrawals (some too large, which revert) and passes, then checks
 // that for every node the ledger's owner, balance, credited and withdrawn equal nodeInfo, that
 // the ledger has every node the chain minted, and that every payment was minted or rejected.
 // NODELEDGER_SEED replays a run.
@@ -23,7 +23,6 @@ func TestLedgerAgreesWithChainAfterARandomRun(t *testing.T) {
 	rng := seededRand(t)
 	e := newEnv(t, func(c *Config) {
 		c.DistPeriod = time.Millisecond // every node is due again at once
-		c.CreditBatch = 3
 	})
 	ctx := t.Context()
 	owners := map[common.Address]int{} // address -> buyer index

@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/lib/pq"
 
+	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
@@ -147,8 +148,8 @@ func (e *env) checkCredited(nodes []store.Node, want []*big.Int, rounds int) {
 	}
 }
 
-// checkRounds checks that the ledger holds `rounds` rounds, every one confirmed and every batch
-// of it confirmed, and returns them newest first.
+// checkRounds checks that the ledger holds `rounds` rounds, every one confirmed, and returns them
+// newest first.
 func checkRounds(t *testing.T, rounds int) []store.Distribution {
 	t.Helper()
 	ds, err := db.Distributions(t.Context(), 100)
@@ -163,18 +164,10 @@ func checkRounds(t *testing.T, rounds int) []store.Distribution {
 			t.Errorf("round %d: status %s, tx %v, confirmed at %v, funding %s", d.ID, d.Status, d.TxHash, d.ConfirmedAt, d.FundingMode)
 		}
 	}
-	var open int
-	if err := db.DB().GetContext(t.Context(), &open, `SELECT count(*) FROM credit_batches WHERE status <> 'confirmed'`); err != nil {
-		t.Fatal(err)
-	}
-	if open != 0 {
-		t.Errorf("%d batches not confirmed", open)
-	}
 	return ds
 }
 
-// checkRoundTx checks that round d names the transaction that credited its last batch: mined,
-// successful.
+// checkRoundTx checks that round d names the transaction that credited it: mined, successful.
 func (e *env) checkRoundTx(d store.Distribution) {
 	e.t.Helper()
 	if d.TxHash == nil {
@@ -207,7 +200,7 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 	nodes := e.mintDue(1, 2, 3)
 	sum := mustCredit(t, e.j)
 	want := wei(1_000_000, 2_000_000, 1_000_000) // payoutBps 10000, 20000, 10000
-	if !sum.Ran || sum.Nodes != 3 || sum.TotalWei != "4000000" || sum.Batches != 1 || sum.ConfirmedBatches != 1 ||
+	if !sum.Ran || sum.Nodes != 3 || sum.TotalWei != "4000000" || sum.TxHash == "" || sum.Repriced ||
 		sum.Status != "confirmed" || sum.Resumed || sum.DistributionID == 0 {
 		t.Fatalf("summary %+v", sum)
 	}
@@ -253,74 +246,77 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 		e.checkCredited(nodes, want, 1)
 	})
 
-	t.Run("a node long overdue is rescheduled from now", func(t *testing.T) {
-		long := time.Now().Add(-5 * time.Hour)
-		if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = $1 WHERE id = $2`, long, nodes[0].ID); err != nil {
+	t.Run("long overdue, the next round is a period from now", func(t *testing.T) {
+		if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = now() - interval '5 hours'`); err != nil {
 			t.Fatal(err)
 		}
 		sum := mustCredit(t, e.restart())
-		if sum.Nodes != 1 || sum.Status != "confirmed" {
+		if sum.Nodes != 3 || sum.Status != "confirmed" {
 			t.Fatalf("summary %+v", sum)
 		}
+		var next []time.Time
+		if err := db.DB().Select(&next, `SELECT DISTINCT next_credit_at FROM nodes`); err != nil {
+			t.Fatal(err)
+		}
+		if len(next) != 1 || time.Until(next[0]) < 59*time.Minute || time.Until(next[0]) > time.Hour {
+			t.Errorf("next credits %v, want one, an hour from now", next)
+		}
+		e.checkCredited(nodes, wei(2_000_000, 4_000_000, 2_000_000), 2)
+	})
+
+	t.Run("a node minted after a round joins the next", func(t *testing.T) {
+		late := e.mintDue(2)
 		var next time.Time
-		if err := db.DB().Get(&next, `SELECT next_credit_at FROM nodes WHERE id = $1`, nodes[0].ID); err != nil {
+		if err := db.DB().Get(&next, `SELECT next_credit_at FROM nodes WHERE id = $1`, late[0].ID); err != nil {
 			t.Fatal(err)
 		}
 		if d := time.Until(next); d < 59*time.Minute || d > time.Hour {
-			t.Errorf("next credit in %s, want an hour from now", d)
+			t.Errorf("the new node's next credit in %s, want the schedule's next round", d)
 		}
-		e.checkCredited(nodes[:1], wei(2_000_000), 2)
+		if sum := mustCredit(t, e.restart()); sum.DistributionID != 0 {
+			t.Fatalf("a round before the schedule's time: %+v", sum)
+		}
+		if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = now() - interval '1 minute'`); err != nil {
+			t.Fatal(err)
+		}
+		if sum := mustCredit(t, e.restart()); sum.Nodes != 4 || sum.TotalWei != "6000000" {
+			t.Fatalf("summary %+v", sum)
+		}
+		e.checkCredited(nodes, wei(3_000_000, 6_000_000, 3_000_000), 3)
+		e.checkCredited(late, wei(2_000_000), 1)
 	})
 }
 
-func TestCreditPoolSplitsThePoolExactly(t *testing.T) {
-	const pool = 1_000_003 // not divisible by the rates: the rounding remainder has to go somewhere
+func TestCreditPoolSplitsAsTheContract(t *testing.T) {
+	const pool = 1_000_003 // not a multiple of the weight: a remainder is carried
 	e := newEnv(t, func(c *Config) { c.DistMode = "pool"; c.DistPoolWei = big.NewInt(pool) })
-	nodes := e.mintDue(1, 2, 2, 3) // payoutBps 10000, 20000, 20000, 10000: shares 1/6, 2/6, 2/6, 1/6
+	nodes := e.mintDue(1, 2, 2, 3) // payoutBps 10000, 20000, 20000, 10000: a weight of 60,000
+	// 1,000,003 / 60,000 = 16 wei per unit of weight: 160,000 or 320,000 a node, 40,003 carried.
 	sum := mustCredit(t, e.j)
-	// Rounded down: 166667, 333334, 333334, 166667 (sum 1000002); the 1 wei left goes to the first node.
-	want := wei(166_668, 333_334, 333_334, 166_667)
-	if sumWei(want).Int64() != pool {
-		t.Fatalf("test is wrong: want sums to %s", sumWei(want))
-	}
-	if sum.TotalWei != "1000003" || sum.Nodes != 4 || sum.Status != "confirmed" {
+	if sum.TotalWei != "960000" || sum.Nodes != 4 || sum.Status != "confirmed" {
 		t.Fatalf("summary %+v", sum)
 	}
-	e.checkCredited(nodes, want, 1)
-	ds := checkRounds(t, 1)
-	if ds[0].Mode != "pool" || ds[0].TotalWei.Int64() != pool {
-		t.Errorf("round %+v", ds[0])
+	e.checkCredited(nodes, wei(160_000, 320_000, 320_000, 160_000), 1)
+	// The next pool adds the carry: 1,040,006 / 60,000 = 17, and 20,006 carried.
+	if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = now() - interval '1 minute'`); err != nil {
+		t.Fatal(err)
 	}
-}
-
-func TestCreditPoolAmounts(t *testing.T) {
-	due := func(bps ...int64) []store.DueNode {
-		out := make([]store.DueNode, len(bps))
-		for i, b := range bps {
-			out[i] = store.DueNode{ID: int64(i + 1), PayoutBps: b}
-		}
-		return out
+	if sum := mustCredit(t, e.restart()); sum.TotalWei != "1020000" {
+		t.Fatalf("second round %+v", sum)
 	}
-	for _, tc := range []struct {
-		name string
-		pool int64
-		bps  []int64
-		want []int64
-	}{
-		{"even split", 900, []int64{10000, 20000}, []int64{300, 600}},
-		{"remainder to the first nodes", 10, []int64{10000, 10000, 10000}, []int64{4, 3, 3}},
-		{"a node without a rate gets nothing", 10, []int64{0, 10000, 10000, 10000}, []int64{0, 4, 3, 3}},
-		{"nobody has a rate", 10, []int64{0, 0}, []int64{0, 0}},
-		{"pool smaller than the nodes", 2, []int64{10000, 10000, 10000}, []int64{1, 1, 0}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := poolAmounts(big.NewInt(tc.pool), due(tc.bps...))
-			for i := range got {
-				if got[i].Int64() != tc.want[i] {
-					t.Fatalf("got %v, want %v", got, tc.want)
-				}
-			}
-		})
+	e.checkCredited(nodes, wei(330_000, 660_000, 660_000, 330_000), 2)
+	ds := checkRounds(t, 2)
+	if ds[0].Mode != "pool" || ds[1].Mode != "pool" {
+		t.Errorf("rounds %+v", ds)
+	}
+	// Nothing is lost: what the rounds credited and what the contract carries are the two pools.
+	st, err := e.c.RoundState(t.Context())
+	if err != nil || st.PoolCarry.Int64() != 20_006 || ds[0].TotalWei.Int64()+ds[1].TotalWei.Int64()+st.PoolCarry.Int64() != 2*pool {
+		t.Errorf("carry %v (err %v), rounds %s + %s", st.PoolCarry, err, ds[0].TotalWei, ds[1].TotalWei)
+	}
+	cv, err := e.c.Cover(t.Context())
+	if err != nil || cv.Balance.Int64() != 2*pool || cv.Outstanding.Int64() != 960_000+1_020_000 {
+		t.Errorf("cover %+v, err %v", cv, err)
 	}
 }
 
@@ -355,7 +351,21 @@ func TestCreditThatDoesNotRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		sum := mustCredit(t, e.j)
-		if !sum.Ran || sum.Nodes != 0 || sum.Batches != 0 || sum.TotalWei != "0" || sum.Note == "" {
+		if !sum.Ran || sum.Nodes != 0 || sum.TotalWei != "0" || sum.Note == "" {
+			t.Errorf("summary %+v", sum)
+		}
+		checkRounds(t, 0)
+		e.checkCredited(nodes, wei(0, 0), 0)
+	})
+	t.Run("the chain has a node the ledger has not recorded", func(t *testing.T) {
+		e := newEnv(t)
+		nodes := e.mintDue(1, 2)
+		e.mintDue(1)
+		if _, err := db.DB().Exec(`DELETE FROM nodes WHERE chain_node_id = 3`); err != nil {
+			t.Fatal(err)
+		}
+		sum := mustCredit(t, e.j)
+		if !sum.Ran || sum.DistributionID != 0 || !strings.Contains(sum.Note, "the chain has 3 nodes and the ledger has recorded 2") {
 			t.Errorf("summary %+v", sum)
 		}
 		checkRounds(t, 0)
@@ -378,28 +388,52 @@ func TestCreditPassSurvivesACrashAtEveryStep(t *testing.T) {
 			e.checkRoundTx(checkRounds(t, 1)[0])
 		})
 	}
-	// Several batches, and the pass dies with the first two sent and the rest not even signed.
-	t.Run("after the second of three batches is sent", func(t *testing.T) {
-		e := newEnv(t, func(c *Config) { c.CreditBatch = 2 })
-		nodes := e.mintDue(1, 2, 3, 1, 2)
+	// The pass dies with the round written; a node is minted before the next pass signs it: the
+	// contract would refuse the round (NodeCountChanged), so it is priced again with the new node.
+	t.Run("a node minted between the round and its transaction", func(t *testing.T) {
+		e := newEnv(t)
+		nodes := e.mintDue(1, 2)
 		j := e.restart()
-		j.crash = crashAt(stepCreditSent, 2)
+		j.crash = crashAt(stepCreditWritten, 1)
 		if _, err := j.Credit(t.Context()); !errors.Is(err, errCrash) {
 			t.Fatalf("err %v", err)
 		}
+		nodes = append(nodes, e.mintDue(3)...)
 		sum := mustCredit(t, e.restart())
-		if !sum.Resumed || sum.Batches != 3 || sum.ConfirmedBatches != 3 || sum.Status != "confirmed" || sum.Nodes != 5 {
-			t.Errorf("summary of the resumed pass %+v", sum)
+		if !sum.Resumed || !sum.Repriced || sum.Nodes != 3 || sum.TotalWei != "4000000" || sum.Status != "confirmed" {
+			t.Errorf("summary %+v", sum)
 		}
-		e.settleCredit()
-		e.checkCredited(nodes, wei(1_000_000, 2_000_000, 1_000_000, 1_000_000, 2_000_000), 1)
+		e.checkCredited(nodes, wei(1_000_000, 2_000_000, 1_000_000), 1)
+		e.checkRoundTx(checkRounds(t, 1)[0])
+	})
+	// The same, and the transaction was sent before the mint landed: it reverts, and the round is
+	// priced again when it is signed anew.
+	t.Run("a node minted after the round's transaction was signed", func(t *testing.T) {
+		e := newEnv(t)
+		nodes := e.mintDue(1, 2)
+		round, data := e.pendingRound()
+		factory := e.dc.Factory
+		tx, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, round.Value())
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.storeRoundTx(round, tx)
+		nodes = append(nodes, e.mintDue(3)...)
+		if r := e.mustMine(tx); r.Status != types.ReceiptStatusFailed {
+			t.Fatal("the stored transaction did not revert")
+		}
+		sum := mustCredit(t, e.restart())
+		if !sum.Repriced || sum.Nodes != 3 || sum.Status != "confirmed" {
+			t.Errorf("summary %+v", sum)
+		}
+		e.checkCredited(nodes, wei(1_000_000, 2_000_000, 1_000_000), 1)
 		e.checkRoundTx(checkRounds(t, 1)[0])
 	})
 }
 
-// pendingBatch crashes a pass right after it wrote its round, and returns the round's only batch
-// with the calldata that credits it.
-func (e *env) pendingBatch() (store.CreditBatch, []byte) {
+// pendingRound crashes a pass right after it wrote its round, and returns the round with the
+// calldata that credits it.
+func (e *env) pendingRound() (store.Round, []byte) {
 	e.t.Helper()
 	j := e.restart()
 	j.crash = crashAt(stepCreditWritten, 1)
@@ -407,23 +441,18 @@ func (e *env) pendingBatch() (store.CreditBatch, []byte) {
 		e.t.Fatalf("err %v", err)
 	}
 	r, err := db.PendingRound(e.t.Context())
-	if err != nil || len(r.Batches) != 1 {
+	if err != nil {
 		e.t.Fatalf("pending round %+v: %v", r, err)
 	}
-	b := r.Batches[0]
-	cs, err := db.BatchCredits(e.t.Context(), b.ID)
-	if err != nil {
-		e.t.Fatal(err)
+	weights := make([]uint32, len(r.Weights))
+	for i, w := range r.Weights {
+		weights[i] = uint32(w)
 	}
-	var ids, amounts []*big.Int
-	for _, c := range cs {
-		ids, amounts = append(ids, c.ChainNodeID.Int), append(amounts, c.AmountWei.Int)
-	}
-	return b, e.c.CreditData(big.NewInt(b.ID), ids, amounts)
+	return r, e.c.DistributeData(big.NewInt(r.ID), chain.RoundFixed, r.AmountWei.Int, r.ChainNodes, weights)
 }
 
-// storeBatchTx records tx as the batch's signed transaction, as a pass does before sending it.
-func (e *env) storeBatchTx(b store.CreditBatch, tx *types.Transaction) {
+// storeRoundTx records tx as the round's signed transaction, as a pass does before sending it.
+func (e *env) storeRoundTx(r store.Round, tx *types.Transaction) {
 	t := e.t
 	t.Helper()
 	head, err := e.c.HeadNumber(t.Context())
@@ -438,7 +467,7 @@ func (e *env) storeBatchTx(b store.CreditBatch, tx *types.Transaction) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.StoreBatchTx(t.Context(), b.ID, v); err != nil {
+	if err := db.StoreRoundTx(t.Context(), r.ID, v); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -475,24 +504,24 @@ func (e *env) mustMine(tx *types.Transaction) *types.Receipt {
 	return r
 }
 
-// The stored transaction of a batch will never credit it; the next pass has to find out why.
+// The stored transaction of a round will never credit it; the next pass has to find out why.
 func TestCreditStoredTransactionThatFails(t *testing.T) {
 	want := wei(1_000_000, 2_000_000)
 	t.Run("reverted because another transaction credited the round", func(t *testing.T) {
 		e := newEnv(t)
 		nodes := e.mintDue(1, 2)
-		b, data := e.pendingBatch()
+		round, data := e.pendingRound()
 		s := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID())
 		factory := e.dc.Factory
-		other, err := s.Sign(t.Context(), &factory, data, b.TotalWei.Int)
+		other, err := s.Sign(t.Context(), &factory, data, round.Value())
 		if err != nil {
 			t.Fatal(err)
 		}
-		stored, err := s.Sign(t.Context(), &factory, data, b.TotalWei.Int) // the next nonce, same call
+		stored, err := s.Sign(t.Context(), &factory, data, round.Value()) // the next nonce, same call
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.storeBatchTx(b, stored)
+		e.storeRoundTx(round, stored)
 		if r := e.mustMine(other); r.Status != types.ReceiptStatusSuccessful {
 			t.Fatal("the other transaction failed")
 		}
@@ -511,13 +540,13 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 	t.Run("its nonce went to another transaction that credited the round", func(t *testing.T) {
 		e := newEnv(t)
 		nodes := e.mintDue(1, 2)
-		b, data := e.pendingBatch()
+		round, data := e.pendingRound()
 		factory := e.dc.Factory
-		other, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, b.TotalWei.Int)
+		other, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, round.Value())
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.storeBatchTx(b, e.resign(other, other.Gas()+1))
+		e.storeRoundTx(round, e.resign(other, other.Gas()+1))
 		if r := e.mustMine(other); r.Status != types.ReceiptStatusSuccessful {
 			t.Fatal("the other transaction failed")
 		}
@@ -530,14 +559,14 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 	t.Run("reverted out of gas: signed anew", func(t *testing.T) {
 		e := newEnv(t)
 		nodes := e.mintDue(1, 2)
-		b, data := e.pendingBatch()
+		round, data := e.pendingRound()
 		factory := e.dc.Factory
-		tx, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, b.TotalWei.Int)
+		tx, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, round.Value())
 		if err != nil {
 			t.Fatal(err)
 		}
 		starved := e.resign(tx, 40_000) // past the intrinsic gas, short of the call's
-		e.storeBatchTx(b, starved)
+		e.storeRoundTx(round, starved)
 		sum := mustCredit(t, e.restart())
 		if sum.Status != "confirmed" {
 			t.Errorf("summary %+v", sum)
@@ -557,7 +586,7 @@ func TestCreditReceiptTimeoutLeavesTheRoundPending(t *testing.T) {
 	sum := mustCredit(t, e.j)
 	if sum.Status == "confirmed" {
 		t.Log("the transaction was mined before the receipt was first asked for; the timeout was not exercised")
-	} else if sum.PendingBatches != 1 || sum.Status != "pending" || !strings.Contains(sum.Note, "next pass") {
+	} else if sum.Status != "pending" || sum.TxHash != "" || !strings.Contains(sum.Note, "next pass") {
 		t.Errorf("summary %+v", sum)
 	}
 	e.cfg.ReceiptTimeout = 30 * time.Second
@@ -648,8 +677,7 @@ func TestTwoCreditPassesAtOnce(t *testing.T) {
 // its base fee climbing: signed here with one gas limit (no estimate per transaction), sent in
 // chunks of about the block's gas target, each chunk mined before the next is sent. (Full blocks
 // would raise the base fee 12.5% a block, and after a few dozen the fee of a 500-node credit
-// batch would pass the node's 1 ether cap on a transaction's fee.) It records the nodes in the
-// ledger, due, in one statement.
+// round would cost more than it should.) It records the nodes in the ledger, due, in one statement.
 func (e *env) mintMany(b *testing.B, n int) {
 	b.Helper()
 	ctx := b.Context()
@@ -717,8 +745,8 @@ func (e *env) mintMany(b *testing.B, n int) {
 	}
 }
 
-// BenchmarkCreditPass10k times one full credit pass over 10,000 due nodes: round written, 20
-// batches of 500 signed, stored, sent, mined and recorded.
+// BenchmarkCreditPass10k times one full credit pass over 10,000 due nodes: round priced and
+// written, its one transaction signed, stored, sent and mined, the round recorded.
 func BenchmarkCreditPass10k(b *testing.B) {
 	const nodes = 10_000
 	e := newEnv(b)
@@ -744,7 +772,7 @@ func BenchmarkCreditPass10k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if sum.Nodes != nodes || sum.Status != "confirmed" || sum.Batches != nodes/e.cfg.CreditBatch {
+		if sum.Nodes != nodes || sum.Status != "confirmed" {
 			b.Fatalf("summary %+v", sum)
 		}
 		for _, step := range creditSteps {

@@ -35,7 +35,6 @@ func TestPassesThroughNetworkFaults(t *testing.T) {
 
 	e := newEnvOn(t, devchain.Options{RPCAddr: "127.0.0.1:0"}, func(c *Config) {
 		c.DistPeriod = time.Millisecond // every node is due at every credit pass
-		c.CreditBatch = 2               // so a round is several chain transactions
 	})
 	ctx := t.Context()
 	dbURL, err := url.Parse(databaseURL(t))

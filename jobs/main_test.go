@@ -66,7 +66,6 @@ func newEnvOn(t testing.TB, opts devchain.Options, mods ...func(*Config)) *env {
 		DistPeriod:     time.Hour,
 		DistBaseWei:    big.NewInt(1_000_000),
 		DistPoolWei:    big.NewInt(9_000_000),
-		CreditBatch:    500,
 		ReceiptTimeout: 30 * time.Second,
 	}
 	for _, mod := range mods {

@@ -69,15 +69,15 @@ func (e *env) stuckMint() (store.Payment, *types.Transaction) {
 func (e *env) stuckCredit() ([]store.Node, *types.Transaction) {
 	e.t.Helper()
 	nodes := e.mintDue(1, 2)
-	b, data := e.pendingBatch()
+	round, data := e.pendingRound()
 	distributor := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID())
 	factory := e.dc.Factory
-	tx, err := distributor.Sign(e.t.Context(), &factory, data, b.TotalWei.Int)
+	tx, err := distributor.Sign(e.t.Context(), &factory, data, round.Value())
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	low := e.starve(tx, distributor)
-	e.keepAndSend(low, distributor, func(v store.SentTx) error { return db.StoreBatchTx(e.t.Context(), b.ID, v) })
+	e.keepAndSend(low, distributor, func(v store.SentTx) error { return db.StoreRoundTx(e.t.Context(), round.ID, v) })
 	return nodes, low
 }
 
@@ -145,7 +145,7 @@ func TestOutboxReplacesAStarvedCredit(t *testing.T) {
 		t.Fatalf("pending round %+v, err %v", r, err)
 	}
 	d := checkRounds(t, 1)[0]
-	vs := e.checkReplaced(store.TxFor{BatchID: d.ID}, low) // one batch: its id is the round's
+	vs := e.checkReplaced(store.TxFor{RoundID: d.ID}, low)
 	e.checkCredited(nodes, wei(1_000_000, 2_000_000), 1)
 	if d.TxHash == nil || *d.TxHash != vs[len(vs)-1].Hash {
 		t.Errorf("round's transaction %v, want the replacement that was mined, %s", d.TxHash, vs[len(vs)-1].Hash)
@@ -210,7 +210,7 @@ func TestOutboxSurvivesACrashAtEveryReplacementStep(t *testing.T) {
 				t.Fatalf("pass: err %v, want the crash at %s", err, step)
 			}
 			e.settleCredit()
-			e.checkReplaced(store.TxFor{BatchID: checkRounds(t, 1)[0].ID}, low)
+			e.checkReplaced(store.TxFor{RoundID: checkRounds(t, 1)[0].ID}, low)
 			e.checkCredited(nodes, wei(1_000_000, 2_000_000), 1)
 		})
 	}
@@ -241,7 +241,7 @@ func TestOutboxFillsANonceGap(t *testing.T) {
 	}
 	e.checkNodes(e.buyer(0), 1)
 	var filler store.SentTx
-	if err := db.DB().GetContext(ctx, &filler, `SELECT tx_hash, nonce FROM outbox WHERE payment_id IS NULL AND batch_id IS NULL`); err != nil {
+	if err := db.DB().GetContext(ctx, &filler, `SELECT tx_hash, nonce FROM outbox WHERE payment_id IS NULL AND distribution_id IS NULL`); err != nil {
 		t.Fatalf("the filler in the outbox: %v", err)
 	}
 	r, err := e.c.Receipt(ctx, common.HexToHash(filler.Hash))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 )
 
@@ -67,7 +68,7 @@ func TestReconcileRecordsWithdrawals(t *testing.T) {
 	e.pay(0, e.dc.Payments, priceOne)
 	mustPass(t, e.j)
 	// A credit made outside the service, then two withdrawals by the owner to another address.
-	credit := factoryABI.PackCredit(big.NewInt(77), []*big.Int{big.NewInt(1)}, []*big.Int{big.NewInt(1000)})
+	credit := factoryABI.PackDistribute(big.NewInt(77), chain.RoundFixed, big.NewInt(1000), big.NewInt(1), []uint32{0, 10000})
 	e.sendValue(e.dc.Distributor.Key, e.dc.Factory, credit, big.NewInt(1000))
 	to := e.buyer(5)
 	var hashes []common.Hash
@@ -99,26 +100,25 @@ func TestReconcileRecordsWithdrawals(t *testing.T) {
 	}
 }
 
-func TestReconcileLeavesNodesOfAnUnsettledBatch(t *testing.T) {
+func TestReconcileLeavesNodesOfAnUnsettledRound(t *testing.T) {
 	e := newEnv(t)
 	e.pay(0, e.dc.Payments, priceOne)
 	mustPass(t, e.j)
 	n := e.checkNodes(e.buyer(0), 1)[0]
-	// The node is in a batch the credit pass has sent but not yet settled; the chain has the credit.
-	var batch int64
+	// The node is in a round the credit pass has sent but not yet settled; the chain has the credit.
+	var round int64
 	err := db.DB().QueryRow(`
-		WITH d AS (INSERT INTO distributions (total_wei, node_count, mode, funding_mode) VALUES (50, 1, 'fixed', 'value') RETURNING id),
-		     b AS (INSERT INTO credit_batches (distribution_id, batch_no, total_wei, node_count) SELECT id, 0, 50, 1 FROM d RETURNING id, distribution_id)
-		INSERT INTO credits (distribution_id, node_id, amount_wei, batch_id) SELECT distribution_id, $1, 50, id FROM b RETURNING batch_id`, n.ID).Scan(&batch)
+		WITH d AS (INSERT INTO distributions (total_wei, node_count, mode, funding_mode) VALUES (50, 1, 'fixed', 'value') RETURNING id)
+		INSERT INTO credits (distribution_id, node_id, amount_wei) SELECT id, $1, 50 FROM d RETURNING distribution_id`, n.ID).Scan(&round)
 	if err != nil {
 		t.Fatal(err)
 	}
-	credit := factoryABI.PackCredit(big.NewInt(batch), []*big.Int{big.NewInt(1)}, []*big.Int{big.NewInt(50)})
+	credit := factoryABI.PackDistribute(big.NewInt(round), chain.RoundFixed, big.NewInt(50), big.NewInt(1), []uint32{0, 10000})
 	e.sendValue(e.dc.Distributor.Key, e.dc.Factory, credit, big.NewInt(50))
 	e.send(e.dc.Buyers[0].Key, e.dc.Factory, factoryABI.PackWithdraw(big.NewInt(1), e.buyer(0), big.NewInt(10)), 0)
 
 	if sum := mustReconcile(t, e.j); sum.Withdrawals != 1 || sum.Synced != 0 {
-		t.Fatalf("summary %+v: the node of an unsettled batch must be left to the credit pass", sum)
+		t.Fatalf("summary %+v: the node of an unsettled round must be left to the credit pass", sum)
 	}
 	after, err := db.NodeByChainID(t.Context(), n.ChainNodeID.Int)
 	if err != nil || after.CumulativeWei.Sign() != 0 {

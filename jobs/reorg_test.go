@@ -232,7 +232,7 @@ func newReconcilerFork(t *testing.T) reconcilerFork {
 	m.call(m.dc.Minter.Key, m.dc.Factory, factoryABI.PackMint(m.buyer(0), 1, common.Hash{0xaa}), nil)
 	m.commit(1)
 	m.call(m.dc.Distributor.Key, m.dc.Factory,
-		factoryABI.PackCredit(big.NewInt(77), []*big.Int{big.NewInt(1)}, []*big.Int{big.NewInt(1000)}), big.NewInt(1000))
+		factoryABI.PackDistribute(big.NewInt(77), chain.RoundFixed, big.NewInt(1000), big.NewInt(1), []uint32{0, 10000}), big.NewInt(1000))
 	m.commit(1)
 	_, f.beforeTransfer = m.head()
 	m.call(m.dc.Buyers[3].Key, m.buyer(5), nil, tenth)
@@ -377,7 +377,7 @@ func TestReconcilerRewindsAfterAReorg(t *testing.T) {
 		if len(rep.Nodes) != 1 || rep.Nodes[0].Field != "exists" || rep.Nodes[0].Chain != "false" {
 			t.Fatalf("drift %+v: want the node the chain no longer has", rep.Nodes)
 		}
-		// No round credits it: the contract would refuse the whole batch.
+		// No round credits it: the chain has no node.
 		if n, err := db.NodeByChainID(t.Context(), big.NewInt(1)); err != nil || n.Status != "unconfirmed" {
 			t.Fatalf("node %+v, %v: want it unconfirmed", n, err)
 		}

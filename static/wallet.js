@@ -37,7 +37,6 @@
     '0x15a81232': ['PaymentRefUsed', 'This payment has already minted its node.'],
     '0x163faaa1': ['WalletFull', 'That wallet already holds as many nodes as one wallet may.'],
     '0x0b3d339f': ['RoundUsed', 'This distribution round has already been credited.'],
-    '0xff633a38': ['LengthMismatch', 'The contract refused the request: its lists of nodes and amounts differ in length.'],
     '0x8b7114df': ['UnknownNode', 'The contract does not know this node.'],
     '0xd92e233d': ['ZeroAddress', 'The destination cannot be the zero address.'],
     '0xf4d678b8': ['InsufficientBalance', 'The amount is more than the node\'s balance.'],

@@ -304,7 +304,8 @@ func (s *Store) ConfirmRound(ctx context.Context, id int64, txHash *string, peri
 		UPDATE distributions
 		SET status = 'confirmed', confirmed_at = now(), tx_hash = $2, nonce = NULL, raw = NULL
 		WHERE id = $1 AND status = 'pending'
-		RETURNING greatest(due_at + $3 * interval '1 microsecond', now() + $3 * interval '1 microsecond')`,
+		RETURNING CASE WHEN due_at + $3 * interval '1 microsecond' > now() THEN due_at + $3 * interval '1 microsecond'
+			ELSE now() + $3 * interval '1 microsecond' END`,
 		id, txHash, period.Microseconds())
 	if errors.Is(err, sql.ErrNoRows) {
 		var exists bool
