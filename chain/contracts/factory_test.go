@@ -159,159 +159,12 @@ func mintN(t *testing.T, c *chain, n int) []uint64 {
 	return ids
 }
 
-func TestCredit(t *testing.T) {
-	t.Parallel()
-	t.Run("credit adds each amount to its node, emits Credited and marks the round used", func(t *testing.T) {
-		c := newChain(t, setup{users: 2})
-		mintN(t, c, 3)
-		// Node 1 appears twice in the batch: both amounts count.
-		c.credit(t, 7, []uint64{1, 2, 1}, []*big.Int{milli(100), milli(250), milli(5)}, milli(355))
-		c.wantNode(t, 1, c.users[0].addr, 1, milli(105), big.NewInt(0))
-		c.wantNode(t, 2, c.users[1].addr, 2, milli(250), big.NewInt(0))
-		c.wantNode(t, 3, c.users[0].addr, 3, big.NewInt(0), big.NewInt(0))
-		wantBig(t, "totalOutstanding", c.totalOutstanding(t), milli(355))
-		wantBig(t, "contract balance", c.balance(t, c.factory), milli(355))
-		if !c.roundUsed(t, 7) || c.roundUsed(t, 8) {
-			t.Fatal("roundUsed does not match")
-		}
-		// A later round adds to the earlier one.
-		c.credit(t, 8, []uint64{3, 1}, []*big.Int{milli(1), milli(2)}, milli(3))
-		c.wantNode(t, 1, c.users[0].addr, 1, milli(107), big.NewInt(0))
-		c.wantNode(t, 3, c.users[0].addr, 3, milli(1), big.NewInt(0))
-		wantBig(t, "totalOutstanding", c.totalOutstanding(t), milli(358))
-		c.wantSolvent(t)
-	})
-
-	t.Run("credit reverts with NotDistributor for any other sender", func(t *testing.T) {
-		c := newChain(t, setup{users: 1})
-		mintN(t, c, 1)
-		c.unchanged(t, func() {
-			for _, from := range []*account{c.owner, c.minter, c.users[0]} {
-				c.expectRevert(t, from, &c.factory, milli(1), nf.PackCredit(u(1), bigs(1), []*big.Int{milli(1)}), "NotDistributor")
-			}
-		})
-		if c.roundUsed(t, 1) {
-			t.Fatal("a rejected credit used its round id")
-		}
-	})
-
-	t.Run("credit reverts with RoundUsed for a reused round id", func(t *testing.T) {
-		c := newChain(t, setup{users: 1})
-		mintN(t, c, 2)
-		c.credit(t, 42, []uint64{1}, []*big.Int{milli(10)}, milli(10))
-		c.unchanged(t, func() {
-			// The same round again, a different batch under the same id, and an empty one.
-			c.expectRevert(t, c.distributor, &c.factory, milli(10), nf.PackCredit(u(42), bigs(1), []*big.Int{milli(10)}), "RoundUsed")
-			c.expectRevert(t, c.distributor, &c.factory, milli(5), nf.PackCredit(u(42), bigs(2), []*big.Int{milli(5)}), "RoundUsed")
-			c.expectRevert(t, c.distributor, &c.factory, nil, nf.PackCredit(u(42), nil, nil), "RoundUsed")
-		})
-	})
-
-	t.Run("a reverted round does not use up its id", func(t *testing.T) {
-		c := newChain(t, setup{users: 1})
-		mintN(t, c, 1)
-		c.expectRevert(t, c.distributor, &c.factory, milli(9), nf.PackCredit(u(5), bigs(1), []*big.Int{milli(10)}), "Insolvent")
-		if c.roundUsed(t, 5) {
-			t.Fatal("reverted round marked used")
-		}
-		c.credit(t, 5, []uint64{1}, []*big.Int{milli(10)}, milli(10))
-	})
-
-	t.Run("credit reverts with LengthMismatch when ids and amounts differ in length", func(t *testing.T) {
-		c := newChain(t, setup{users: 1})
-		mintN(t, c, 2)
-		c.unchanged(t, func() {
-			c.expectRevert(t, c.distributor, &c.factory, milli(2), nf.PackCredit(u(1), bigs(1, 2), []*big.Int{milli(2)}), "LengthMismatch")
-			c.expectRevert(t, c.distributor, &c.factory, milli(2), nf.PackCredit(u(1), bigs(1), []*big.Int{milli(1), milli(1)}), "LengthMismatch")
-		})
-	})
-
-	t.Run("credit reverts with UnknownNode for id 0 or an id past nodeCount", func(t *testing.T) {
-		c := newChain(t, setup{users: 1})
-		c.expectRevert(t, c.distributor, &c.factory, milli(1), nf.PackCredit(u(1), bigs(1), []*big.Int{milli(1)}), "UnknownNode")
-		mintN(t, c, 2)
-		c.unchanged(t, func() {
-			for _, id := range []uint64{0, 3, 1 << 60} {
-				// The unknown id is last, after valid entries: the whole batch reverts.
-				c.expectRevert(t, c.distributor, &c.factory, milli(3),
-					nf.PackCredit(u(1), bigs(1, 2, id), []*big.Int{milli(1), milli(1), milli(1)}), "UnknownNode")
-			}
-		})
-	})
-
-	t.Run("credit reverts with AmountTooLarge above the uint128 maximum", func(t *testing.T) {
-		c := newChain(t, setup{users: 1})
-		mintN(t, c, 1)
-		tooLarge := add(uint128, big.NewInt(1))
-		c.unchanged(t, func() {
-			c.expectRevert(t, c.distributor, &c.factory, nil, nf.PackCredit(u(1), bigs(1), []*big.Int{tooLarge}), "AmountTooLarge")
-			// At the maximum itself the amount is accepted, and then has to be paid for.
-			c.expectRevert(t, c.distributor, &c.factory, nil, nf.PackCredit(u(1), bigs(1), []*big.Int{uint128}), "Insolvent")
-		})
-	})
-
-	t.Run("credit reverts with Insolvent when value plus surplus falls short", func(t *testing.T) {
-		c := newChain(t, setup{users: 1})
-		mintN(t, c, 2)
-		c.credit(t, 1, []uint64{1}, []*big.Int{ether(1)}, ether(1))
-		c.unchanged(t, func() {
-			// Ether already owed to node 1 is not surplus: an unpaid round cannot reuse it.
-			c.expectRevert(t, c.distributor, &c.factory, nil, nf.PackCredit(u(2), bigs(2), []*big.Int{milli(1)}), "Insolvent")
-			// One wei short.
-			c.expectRevert(t, c.distributor, &c.factory, sub(ether(2), big.NewInt(1)),
-				nf.PackCredit(u(2), bigs(1, 2), []*big.Int{ether(1), ether(1)}), "Insolvent")
-		})
-		c.fund(t, c.users[0], milli(300))
-		c.unchanged(t, func() {
-			// Surplus 0.3 plus value 0.2 covers 0.5 but not 0.5 + 1 wei.
-			c.expectRevert(t, c.distributor, &c.factory, milli(200),
-				nf.PackCredit(u(2), bigs(2), []*big.Int{add(milli(500), big.NewInt(1))}), "Insolvent")
-		})
-		c.credit(t, 2, []uint64{2}, []*big.Int{milli(500)}, milli(200))
-		wantBig(t, "contract balance", c.balance(t, c.factory), c.totalOutstanding(t)) // no surplus left
-		c.expectRevert(t, c.distributor, &c.factory, nil, nf.PackCredit(u(3), bigs(2), []*big.Int{big.NewInt(1)}), "Insolvent")
-		c.wantSolvent(t)
-	})
-
-	t.Run("credit can be paid from surplus sent to receive()", func(t *testing.T) {
-		c := newChain(t, setup{users: 2})
-		mintN(t, c, 2)
-		c.fund(t, c.users[1], ether(2))
-		if !c.isSolvent(t) || c.totalOutstanding(t).Sign() != 0 {
-			t.Fatal("funding changed what is owed")
-		}
-		c.credit(t, 1, []uint64{1, 2}, []*big.Int{ether(1), ether(1)}, nil)
-		wantBig(t, "totalOutstanding", c.totalOutstanding(t), ether(2))
-		c.wantSolvent(t)
-	})
-
-	t.Run("an overpaid round leaves a surplus that pays a later round", func(t *testing.T) {
-		c := newChain(t, setup{users: 1})
-		mintN(t, c, 1)
-		c.credit(t, 1, []uint64{1}, []*big.Int{milli(100)}, milli(150))
-		wantBig(t, "contract balance", c.balance(t, c.factory), milli(150))
-		c.credit(t, 2, []uint64{1}, []*big.Int{milli(50)}, nil)
-		wantBig(t, "totalOutstanding", c.totalOutstanding(t), milli(150))
-		c.wantSolvent(t)
-	})
-
-	t.Run("an empty round is accepted, emits Credited with zero nodes and uses its id", func(t *testing.T) {
-		c := newChain(t, setup{})
-		c.credit(t, 9, nil, nil, milli(1))
-		if !c.roundUsed(t, 9) {
-			t.Fatal("empty round not marked used")
-		}
-		wantBig(t, "contract balance", c.balance(t, c.factory), milli(1))
-		wantBig(t, "totalOutstanding", c.totalOutstanding(t), big.NewInt(0))
-	})
-}
-
 func TestWithdraw(t *testing.T) {
 	t.Parallel()
 	t.Run("withdraw pays the recipient, emits Withdrawn and updates the node", func(t *testing.T) {
 		c := newChain(t, setup{users: 2})
 		mintN(t, c, 2)
-		c.credit(t, 1, []uint64{1, 2}, []*big.Int{ether(2), ether(1)}, ether(3))
+		c.distribute(t, 1, fixedMode, ether(1), []uint32{0, 20_000, 10_000}, ether(3)) // node 1: 2 ether, node 2: 1
 		holder := c.users[0]
 		sink := common.HexToAddress("0x00000000000000000000000000000000005151")
 
@@ -336,12 +189,14 @@ func TestWithdraw(t *testing.T) {
 	t.Run("withdraw to the factory itself turns the amount into surplus", func(t *testing.T) {
 		c := newChain(t, setup{users: 2})
 		mintN(t, c, 2)
-		c.credit(t, 1, []uint64{1}, []*big.Int{ether(1)}, ether(1))
+		c.distribute(t, 1, fixedMode, ether(1), []uint32{0, 10_000}, ether(1))
 		c.withdraw(t, c.users[0], 1, c.factory, milli(400))
 		wantBig(t, "contract balance", c.balance(t, c.factory), ether(1))
 		wantBig(t, "totalOutstanding", c.totalOutstanding(t), milli(600))
 		// The 0.4 ether now pays a round on its own.
-		c.credit(t, 2, []uint64{2}, []*big.Int{milli(400)}, nil)
+		c.distribute(t, 2, fixedMode, milli(400), []uint32{0, 0, 10_000}, nil)
+		c.wantNode(t, 2, c.users[1].addr, 2, milli(400), big.NewInt(0))
+		wantBig(t, "contract balance", c.balance(t, c.factory), c.totalOutstanding(t))
 		c.wantSolvent(t)
 	})
 
@@ -355,7 +210,7 @@ func TestWithdraw(t *testing.T) {
 	t.Run("withdraw reverts with NotNodeOwner for anyone but the node's owner", func(t *testing.T) {
 		c := newChain(t, setup{users: 2})
 		mintN(t, c, 2) // node 1 to users[0], node 2 to users[1]
-		c.credit(t, 1, []uint64{1, 2}, []*big.Int{ether(1), ether(1)}, ether(2))
+		c.distribute(t, 1, fixedMode, ether(1), []uint32{0, 10_000, 10_000}, ether(2))
 		c.unchanged(t, func() {
 			for _, from := range []*account{c.owner, c.minter, c.distributor, c.users[1]} {
 				c.expectRevert(t, from, &c.factory, nil, nf.PackWithdraw(u(1), from.addr, milli(1)), "NotNodeOwner")
@@ -376,7 +231,7 @@ func TestWithdraw(t *testing.T) {
 	t.Run("withdraw reverts with ZeroAddress for a zero recipient", func(t *testing.T) {
 		c := newChain(t, setup{users: 1})
 		mintN(t, c, 1)
-		c.credit(t, 1, []uint64{1}, []*big.Int{ether(1)}, ether(1))
+		c.distribute(t, 1, fixedMode, ether(1), []uint32{0, 10_000}, ether(1))
 		c.unchanged(t, func() {
 			c.expectRevert(t, c.users[0], &c.factory, nil, nf.PackWithdraw(u(1), common.Address{}, milli(1)), "ZeroAddress")
 		})
@@ -386,40 +241,20 @@ func TestWithdraw(t *testing.T) {
 		c := newChain(t, setup{users: 1})
 		mintN(t, c, 2)
 		user := c.users[0]
-		c.credit(t, 1, []uint64{1}, []*big.Int{ether(1)}, ether(1))
-		// Surplus in the contract does not belong to any node.
+		c.distribute(t, 1, fixedMode, ether(1), []uint32{0, 10_000}, ether(1)) // node 2's tier has weight 0
+		// Surplus in the contract does not belong to any node, and a node minted after a round
+		// has no part of it, though its tier does.
 		c.fund(t, c.owner, ether(5))
+		late, _ := c.mint(t, user.addr, 1, ref("late"))
 		c.unchanged(t, func() {
 			c.expectRevert(t, user, &c.factory, nil, nf.PackWithdraw(u(1), user.addr, add(ether(1), big.NewInt(1))), "InsufficientBalance")
 			c.expectRevert(t, user, &c.factory, nil, nf.PackWithdraw(u(2), user.addr, big.NewInt(1)), "InsufficientBalance")
+			c.expectRevert(t, user, &c.factory, nil, nf.PackWithdraw(u(late), user.addr, big.NewInt(1)), "InsufficientBalance")
 		})
 		c.withdraw(t, user, 1, user.addr, milli(400))
 		c.expectRevert(t, user, &c.factory, nil, nf.PackWithdraw(u(1), user.addr, ether(1)), "InsufficientBalance")
 		c.withdraw(t, user, 1, user.addr, milli(600))
 		c.expectRevert(t, user, &c.factory, nil, nf.PackWithdraw(u(1), user.addr, big.NewInt(1)), "InsufficientBalance")
-		c.wantSolvent(t)
-	})
-}
-
-func TestAmountLimits(t *testing.T) {
-	t.Parallel()
-	// A distributor with more ether than exists, to reach the uint128 / uint120 limits.
-	rich := new(big.Int).Lsh(big.NewInt(1), 130)
-	t.Run("withdraw reverts with AmountTooLarge above the uint120 maximum, and a node's credits overflow with a panic", func(t *testing.T) {
-		c := newChain(t, setup{users: 1, distributorFunds: rich})
-		mintN(t, c, 1)
-		user := c.users[0]
-		c.credit(t, 1, []uint64{1}, []*big.Int{uint128}, uint128)
-		c.unchanged(t, func() {
-			c.expectRevert(t, user, &c.factory, nil, nf.PackWithdraw(u(1), user.addr, add(uint120, big.NewInt(1))), "AmountTooLarge")
-			// credited is a uint128: one more wei overflows, a checked-arithmetic panic.
-			c.expectRevert(t, c.distributor, &c.factory, big.NewInt(1), nf.PackCredit(u(2), bigs(1), []*big.Int{big.NewInt(1)}), "Panic(0x11)")
-		})
-		c.withdraw(t, user, 1, common.HexToAddress("0xbeef"), uint120)
-		c.wantNode(t, 1, user.addr, 1, uint128, uint120)
-		// withdrawn is a uint120: a node can never withdraw more than 2^120-1 wei in total, even
-		// though it can be credited up to 2^128-1 (unreachable with real ether: about 1.3e18 ether).
-		c.expectRevert(t, user, &c.factory, nil, nf.PackWithdraw(u(1), user.addr, big.NewInt(1)), "Panic(0x11)")
 		c.wantSolvent(t)
 	})
 }
@@ -444,19 +279,20 @@ func TestPause(t *testing.T) {
 		}
 	})
 
-	t.Run("pause blocks minting only: credit, withdraw and funding still work", func(t *testing.T) {
+	t.Run("pause blocks minting only: rounds of both modes, withdraw and funding still work", func(t *testing.T) {
 		c := newChain(t, setup{users: 2})
 		mintN(t, c, 2)
-		c.credit(t, 1, []uint64{1, 2}, []*big.Int{ether(1), ether(1)}, ether(2))
+		c.distribute(t, 1, fixedMode, ether(1), []uint32{0, 10_000, 10_000}, ether(2))
 		c.transact(t, c.owner, &c.factory, nil, nf.PackSetPaused(true))
 
 		c.expectRevert(t, c.minter, &c.factory, nil, nf.PackMint(c.users[0].addr, 1, ref("paused")), "MintingPaused")
-		c.credit(t, 2, []uint64{1, 2}, []*big.Int{milli(500), milli(250)}, milli(750))
-		c.withdraw(t, c.users[0], 1, c.users[0].addr, milli(1500))
-		c.withdraw(t, c.users[1], 2, common.HexToAddress("0xabc"), milli(1250))
+		c.distribute(t, 2, fixedMode, milli(250), []uint32{0, 20_000, 10_000}, milli(750))
+		c.distribute(t, 3, poolMode, milli(30), []uint32{0, 10_000, 20_000}, milli(30))
+		c.withdraw(t, c.users[0], 1, c.users[0].addr, milli(1510))
+		c.withdraw(t, c.users[1], 2, common.HexToAddress("0xabc"), milli(1270))
 		c.fund(t, c.owner, milli(10))
-		c.wantNode(t, 1, c.users[0].addr, 1, milli(1500), milli(1500))
-		c.wantNode(t, 2, c.users[1].addr, 2, milli(1250), milli(1250))
+		c.wantNode(t, 1, c.users[0].addr, 1, milli(1510), milli(1510))
+		c.wantNode(t, 2, c.users[1].addr, 2, milli(1270), milli(1270))
 		c.wantSolvent(t)
 		if !c.paused(t) {
 			t.Fatal("no longer paused")
@@ -510,11 +346,11 @@ func TestOwnerSettings(t *testing.T) {
 			t.Fatalf("RolesChanged = %+v", ev)
 		}
 		c.expectRevert(t, c.minter, &c.factory, nil, nf.PackMint(holder.addr, 1, ref("after")), "NotMinter")
-		c.expectRevert(t, c.distributor, &c.factory, milli(1), nf.PackCredit(u(1), bigs(1), []*big.Int{milli(1)}), "NotDistributor")
+		c.expectRevert(t, c.distributor, &c.factory, milli(1), nf.PackDistribute(u(1), fixedMode, milli(1), u(1), []uint32{0, 10_000}), "NotDistributor")
 		c.expectRevert(t, c.owner, &c.factory, nil, nf.PackSetPaused(true), "NotOwner")
 
 		c.transact(t, newMinter, &c.factory, nil, nf.PackMint(holder.addr, 1, ref("after")))
-		c.transact(t, newDistributor, &c.factory, milli(2), nf.PackCredit(u(1), bigs(1, 2), []*big.Int{milli(1), milli(1)}))
+		c.transact(t, newDistributor, &c.factory, milli(2), nf.PackDistribute(u(1), fixedMode, milli(1), u(2), []uint32{0, 10_000}))
 		c.transact(t, newOwner, &c.factory, nil, nf.PackSetPaused(true))
 		// Nodes stay with their owners whoever holds the roles.
 		c.withdraw(t, holder, 1, holder.addr, milli(1))
@@ -547,12 +383,13 @@ func TestViews(t *testing.T) {
 
 func TestReentrancy(t *testing.T) {
 	t.Parallel()
-	// deployReenterer deploys a Reenterer for the factory, mints it a node and credits it.
+	// deployReenterer deploys a Reenterer for the factory, mints it a node (of tier 2) and
+	// credits it in a round.
 	deployReenterer := func(t *testing.T, c *chain, credit *big.Int) (common.Address, uint64) {
 		t.Helper()
 		addr, _ := c.deploy(t, c.owner, bindings.ReentererMetaData.Bin, reent.PackConstructor(c.factory))
 		id, _ := c.mint(t, addr, 2, ref("reenterer"))
-		c.credit(t, 1, []uint64{id}, []*big.Int{credit}, credit)
+		c.distribute(t, 1, fixedMode, credit, []uint32{0, 0, 10_000}, credit)
 		return addr, id
 	}
 	check := func(t *testing.T, c *chain, r common.Address, id uint64, credited, withdrawn *big.Int, factoryBefore *big.Int, rec *types.Receipt) {
@@ -595,7 +432,7 @@ func TestReentrancy(t *testing.T) {
 		c := newChain(t, setup{users: 1})
 		rejecter, _ := c.deploy(t, c.owner, bindings.RejecterMetaData.Bin, nil)
 		mintN(t, c, 1)
-		c.credit(t, 1, []uint64{1}, []*big.Int{ether(1)}, ether(1))
+		c.distribute(t, 1, fixedMode, ether(1), []uint32{0, 10_000}, ether(1))
 		c.unchanged(t, func() {
 			c.expectRevert(t, c.users[0], &c.factory, nil, nf.PackWithdraw(u(1), rejecter, milli(500)), "TransferFailed")
 		})

@@ -36,7 +36,7 @@ var (
 	gasFeeCap = big.NewInt(100e9) // 100 gwei, far above the simulated chain's base fee
 	panicSel  = []byte{0x4e, 0x48, 0x7b, 0x71}
 	errorSel  = []byte{0x08, 0xc3, 0x79, 0xa0}
-	uint120   = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 120), big.NewInt(1))
+	uint88    = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 88), big.NewInt(1))
 	uint128   = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 128), big.NewInt(1))
 )
 
@@ -47,14 +47,6 @@ func u(n uint64) *big.Int    { return new(big.Int).SetUint64(n) }
 
 func add(a, b *big.Int) *big.Int { return new(big.Int).Add(a, b) }
 func sub(a, b *big.Int) *big.Int { return new(big.Int).Sub(a, b) }
-
-func bigs(ns ...uint64) []*big.Int {
-	out := make([]*big.Int, len(ns))
-	for i, n := range ns {
-		out[i] = u(n)
-	}
-	return out
-}
 
 func ref(s string) [32]byte { return crypto.Keccak256Hash([]byte(s)) }
 
@@ -393,34 +385,19 @@ func (c *chain) mint(t testing.TB, to common.Address, tier uint8, paymentRef [32
 	return ev.Id.Uint64(), r
 }
 
-// credit credits a round from the distributor and checks the Credited event.
-func (c *chain) credit(t testing.TB, round uint64, ids []uint64, amounts []*big.Int, value *big.Int) *types.Receipt {
-	t.Helper()
-	r := c.transact(t, c.distributor, &c.factory, value, nf.PackCredit(u(round), bigs(ids...), amounts))
-	ev := onlyEvent(t, c, r, nf.UnpackCreditedEvent)
-	total := new(big.Int)
-	for _, a := range amounts {
-		total.Add(total, a)
-	}
-	wantBig(t, "Credited.roundId", ev.RoundId, u(round))
-	wantBig(t, "Credited.nodes", ev.Nodes, u(uint64(len(ids))))
-	wantBig(t, "Credited.total", ev.Total, total)
-	return r
-}
-
 // The values of NodeFactory.Mode.
 const (
 	fixedMode uint8 = 0
 	poolMode  uint8 = 1
 )
 
-// distribute sends round `round` from the distributor for the nodes minted so far, checks the
-// Distributed event's echo of the call and returns the event (its total and carry are the
-// caller's to check) with the receipt.
-func (c *chain) distribute(t testing.TB, round uint64, mode uint8, amount, value *big.Int) (*bindings.NodeFactoryDistributed, *types.Receipt) {
+// distribute sends round `round` from the distributor for the nodes minted so far, with
+// weights[t] as tier t's weight, checks the Distributed event's echo of the call and returns the
+// event (its total and carry are the caller's to check) with the receipt.
+func (c *chain) distribute(t testing.TB, round uint64, mode uint8, amount *big.Int, weights []uint32, value *big.Int) (*bindings.NodeFactoryDistributed, *types.Receipt) {
 	t.Helper()
 	nodes := c.nodeCount(t)
-	r := c.transact(t, c.distributor, &c.factory, value, nf.PackDistribute(u(round), mode, amount, u(nodes)))
+	r := c.transact(t, c.distributor, &c.factory, value, nf.PackDistribute(u(round), mode, amount, u(nodes), weights))
 	ev := onlyEvent(t, c, r, nf.UnpackDistributedEvent)
 	wantBig(t, "Distributed.roundId", ev.RoundId, u(round))
 	wantBig(t, "Distributed.amount", ev.Amount, amount)
@@ -429,15 +406,6 @@ func (c *chain) distribute(t testing.TB, round uint64, mode uint8, amount, value
 		t.Fatalf("Distributed.mode = %d, want %d", ev.Mode, mode)
 	}
 	return ev, r
-}
-
-// setTierWeight sets a tier's weight from the owner and checks the TierWeightChanged event.
-func (c *chain) setTierWeight(t testing.TB, tier uint8, bps uint32) {
-	t.Helper()
-	r := c.transact(t, c.owner, &c.factory, nil, nf.PackSetTierWeight(tier, bps))
-	if ev := onlyEvent(t, c, r, nf.UnpackTierWeightChangedEvent); ev.Tier != tier || ev.WeightBps != bps {
-		t.Fatalf("TierWeightChanged = {%d %d}, want {%d %d}", ev.Tier, ev.WeightBps, tier, bps)
-	}
 }
 
 // withdraw withdraws from `from` and checks the Withdrawn event.
@@ -572,6 +540,11 @@ func (c *chain) snapshot(t testing.TB) string {
 	for _, a := range append([]*account{c.owner, c.minter, c.distributor}, c.users...) {
 		fmt.Fprintf(&b, "nodesOf %s: %v\n", a.addr, c.nodesOf(t, a.addr))
 	}
+	for _, id := range view(t, c, nf.PackTierList(), nf.UnpackTierList) {
+		x := c.tier(t, id)
+		fmt.Fprintf(&b, "tier %d: perNode=%s nodes=%d weight=%d next=%d\n", id, x.PerNode, x.Nodes, x.WeightBps, x.Next)
+	}
+	fmt.Fprintf(&b, "poolCarry=%s\n", c.poolCarry(t))
 	return b.String()
 }
 

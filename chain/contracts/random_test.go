@@ -18,12 +18,13 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
-// The randomized sequence test drives the factory with random mints, credits (random batches,
-// exactly paid, overpaid, partly paid from the surplus, underfunded), rounds (distribute, fixed
-// and pool, paid the same ways), withdrawals (random amounts, too much, wrong sender, zero
-// recipient), transfers, fundings of receive() and owner changes (pause, wallet limit, tier
-// weights), predicting every outcome, success or the exact custom error, from a Go model of
-// the contract, and checks the chain against the model as it goes.
+// The randomized sequence test drives the factory with random mints, rounds (distribute, fixed
+// and pool, each naming the tiers' weights: the run's payoutBps, changed now and then, in an
+// array sometimes cut short or running past the tiers; exactly paid, overpaid, partly paid from
+// the surplus, underfunded), withdrawals (random amounts, too much, wrong sender, zero
+// recipient), transfers, fundings of receive() and owner changes (pause, wallet limit),
+// predicting every outcome, success or the exact custom error, from a Go model of the contract,
+// and checks the chain against the model as it goes.
 //
 // Transactions go out in batches of up to maxBatch per block. A transaction predicted to revert
 // has its error checked with an eth_call on the latest block, so the batch's successful
@@ -46,7 +47,6 @@ const (
 type modelNode struct {
 	owner     common.Address
 	tier      uint8
-	direct    *big.Int // credited by credit()
 	joined    *big.Int // its tier's perNode at mint
 	withdrawn *big.Int
 }
@@ -55,7 +55,7 @@ type modelNode struct {
 type modelTier struct {
 	perNode *big.Int
 	nodes   uint64
-	weight  uint32
+	weight  uint32 // the last round's
 }
 
 type model struct {
@@ -83,9 +83,9 @@ func (m *model) tier(id uint8) *modelTier {
 	return m.tiers[id]
 }
 
-// credited is what the node was credited in all: by credit(), and by the rounds since its mint.
+// credited is what the node was credited in all: its tier's rounds since its mint.
 func (m *model) credited(n *modelNode) *big.Int {
-	return sub(add(n.direct, m.tiers[n.tier].perNode), n.joined)
+	return sub(m.tiers[n.tier].perNode, n.joined)
 }
 
 func (m *model) nodeBalance(n *modelNode) *big.Int { return sub(m.credited(n), n.withdrawn) }
@@ -119,6 +119,7 @@ type randomRun struct {
 
 	nextRef   int
 	nextRound uint64
+	payout    [256]uint32 // each tier's weight as the ledger has it, for the rounds to name
 	stats     map[string]int
 }
 
@@ -223,21 +224,17 @@ func outcome(err string) string {
 
 func (r *randomRun) next() *op {
 	switch n := r.rng.IntN(100); {
-	case n < 22:
+	case n < 25:
 		return r.mint()
-	case n < 36:
-		return r.credit()
-	case n < 52:
+	case n < 50:
 		return r.distribute()
 	case n < 76:
 		return r.withdraw()
-	case n < 82:
+	case n < 83:
 		return r.transfer()
-	case n < 87:
+	case n < 88:
 		return r.fund()
-	case n < 91:
-		return r.setTierWeight()
-	case n < 96:
+	case n < 94:
 		return r.setPaused()
 	default:
 		return r.setMaxPerWallet()
@@ -318,7 +315,7 @@ func (r *randomRun) mint() *op {
 			m.tierOrder = append([]uint8{tier}, m.tierOrder...)
 		}
 		t.nodes++
-		m.nodes = append(m.nodes, &modelNode{owner: to, tier: tier, direct: new(big.Int), joined: new(big.Int).Set(t.perNode), withdrawn: new(big.Int)})
+		m.nodes = append(m.nodes, &modelNode{owner: to, tier: tier, joined: new(big.Int).Set(t.perNode), withdrawn: new(big.Int)})
 		m.owned[to] = append(m.owned[to], id)
 	}
 	o.events = func(t *testing.T, rc *types.Receipt) {
@@ -356,114 +353,6 @@ func (r *randomRun) unknownID() uint64 {
 	return uint64(len(r.m.nodes)) + 1 + r.rng.Uint64N(5)
 }
 
-func (r *randomRun) credit() *op {
-	c, m := r.c, r.m
-	o := &op{kind: "credit", from: c.distributor}
-	count := uint64(len(m.nodes))
-	round := r.nextRound
-	if len(m.rounds) > 0 && r.chance(6) {
-		for {
-			if x := 1 + r.rng.Uint64N(r.nextRound); m.rounds[x] {
-				round = x
-				break
-			}
-		}
-	} else {
-		r.nextRound += 1 + r.rng.Uint64N(3)
-	}
-	n := r.rng.IntN(9)
-	ids := make([]uint64, n)
-	amounts := make([]*big.Int, n)
-	for i := range n {
-		if count == 0 {
-			ids[i] = r.unknownID()
-		} else {
-			ids[i] = 1 + r.rng.Uint64N(count)
-		}
-		if r.chance(10) {
-			amounts[i] = new(big.Int)
-		} else {
-			amounts[i] = u(1 + r.rng.Uint64N(2e18))
-		}
-	}
-	if n > 0 && r.chance(4) {
-		ids[r.rng.IntN(n)] = r.unknownID()
-	}
-	if n > 0 && r.chance(3) {
-		amounts[r.rng.IntN(n)] = add(uint128, u(1+r.rng.Uint64N(1e18)))
-	}
-	if r.chance(3) {
-		if n > 0 && r.chance(50) {
-			amounts = amounts[:n-1]
-		} else {
-			amounts = append(amounts, u(r.rng.Uint64N(1e18)))
-		}
-	}
-	if r.chance(5) {
-		o.from = r.anyoneBut(c.distributor.addr)
-	}
-
-	sum := new(big.Int)
-	for _, a := range amounts {
-		sum.Add(sum, a)
-	}
-	surplus := m.surplus()
-	var mode string
-	o.value, mode = r.payFor(sum)
-
-	switch {
-	case o.from != c.distributor:
-		o.wantErr = "NotDistributor"
-	case m.rounds[round]:
-		o.wantErr = "RoundUsed"
-	case len(ids) != len(amounts):
-		o.wantErr = "LengthMismatch"
-	}
-	if o.wantErr == "" {
-		for i, id := range ids {
-			if id == 0 || id > count {
-				o.wantErr = "UnknownNode"
-				break
-			}
-			if amounts[i].Cmp(uint128) > 0 {
-				o.wantErr = "AmountTooLarge"
-				break
-			}
-		}
-	}
-	if o.wantErr == "" && add(m.balance, o.value).Cmp(add(m.outstanding, sum)) < 0 {
-		o.wantErr = "Insolvent"
-	}
-	if o.wantErr == "" {
-		r.countPayment("credit", o.value, sum)
-	}
-	o.desc = fmt.Sprintf("credit(round %d, ids %v, amounts %v) value %s (%s, surplus %s) from %s, want %s",
-		round, ids, amounts, o.value, mode, surplus, o.from.addr, outcome(o.wantErr))
-	o.data = nf.PackCredit(u(round), bigs(ids...), amounts)
-	o.gas = 500_000 + 40_000*uint64(n) // the default dev chain prices new slots (EIP-8037) high
-	o.rounds = []uint64{round}
-	for _, id := range ids {
-		if id >= 1 && id <= count {
-			o.nodes = append(o.nodes, id)
-		}
-	}
-	o.apply = func() {
-		m.rounds[round] = true
-		for i, id := range ids {
-			m.nodes[id-1].direct.Add(m.nodes[id-1].direct, amounts[i])
-		}
-		m.outstanding.Add(m.outstanding, sum)
-		m.balance.Add(m.balance, o.value)
-	}
-	o.events = func(t *testing.T, rc *types.Receipt) {
-		ev := onlyEvent(t, c, rc, nf.UnpackCreditedEvent)
-		if ev.RoundId.Uint64() != round || ev.Nodes.Uint64() != uint64(len(ids)) || ev.Total.Cmp(sum) != 0 {
-			t.Fatalf("%s: Credited = {%s %s %s}", o.desc, ev.RoundId, ev.Nodes, ev.Total)
-		}
-	}
-	return o
-}
-
 // payFor picks what a round that credits sum sends: exactly sum, more, less with the surplus
 // covering the rest, or too little.
 func (r *randomRun) payFor(sum *big.Int) (*big.Int, string) {
@@ -491,18 +380,6 @@ func (r *randomRun) payFor(sum *big.Int) (*big.Int, string) {
 	}
 	return value, mode
 }
-
-// countPayment counts the successful rounds paid partly from the surplus, and those overpaid.
-func (r *randomRun) countPayment(kind string, value, sum *big.Int) {
-	switch value.Cmp(sum) {
-	case -1:
-		r.stats[kind+" ok paid partly from surplus"]++
-	case 1:
-		r.stats[kind+" ok overpaid"]++
-	}
-}
-
-var uint88 = sub(new(big.Int).Lsh(big.NewInt(1), 88), big.NewInt(1))
 
 // distribute is a round: the model works out each tier's increment as the contract does, in the
 // order of its tier list, and so which error comes first.
@@ -548,6 +425,7 @@ func (r *randomRun) distribute() *op {
 	if r.chance(5) {
 		o.from = r.anyoneBut(c.distributor.addr)
 	}
+	weights := r.roundWeights()
 
 	// What the round does, if it gets that far.
 	incs := map[uint8]*big.Int{}
@@ -559,8 +437,7 @@ func (r *randomRun) distribute() *op {
 		if mode == poolMode {
 			weight := new(big.Int)
 			for _, id := range m.tierOrder {
-				t := m.tiers[id]
-				weight.Add(weight, new(big.Int).Mul(u(t.nodes), u(uint64(t.weight))))
+				weight.Add(weight, new(big.Int).Mul(u(m.tiers[id].nodes), u(uint64(weightOf(weights, id)))))
 			}
 			pool := add(amount, m.poolCarry)
 			if weight.Sign() > 0 {
@@ -570,7 +447,7 @@ func (r *randomRun) distribute() *op {
 		}
 		for _, id := range m.tierOrder {
 			t := m.tiers[id]
-			w := u(uint64(t.weight))
+			w := u(uint64(weightOf(weights, id)))
 			inc := new(big.Int).Mul(unit, w)
 			if mode == fixedMode {
 				inc.Mul(amount, w).Div(inc, big.NewInt(10_000))
@@ -602,12 +479,21 @@ func (r *randomRun) distribute() *op {
 	}
 	if o.wantErr == "" {
 		r.stats["distribute ok "+name]++
-		r.countPayment("distribute", o.value, total)
+		switch o.value.Cmp(total) {
+		case -1:
+			r.stats["distribute ok paid partly from surplus"]++
+		case 1:
+			r.stats["distribute ok overpaid"]++
+		}
+		r.countWeights(weights)
 	}
-	o.desc = fmt.Sprintf("distribute(round %d, %s, amount %s, nodes %d) value %s (%s, total %s, carry %s) from %s, want %s",
-		round, name, amount, nodes, o.value, pay, total, carry, o.from.addr, outcome(o.wantErr))
-	o.data = nf.PackDistribute(u(round), mode, amount, u(nodes))
-	o.gas = 300_000 + 60_000*uint64(len(m.tierOrder)) // the default dev chain prices storage (EIP-8037) high
+	o.desc = fmt.Sprintf("distribute(round %d, %s, amount %s, nodes %d, weights %v) value %s (%s, total %s, carry %s) from %s, want %s",
+		round, name, amount, nodes, weights, o.value, pay, total, carry, o.from.addr, outcome(o.wantErr))
+	o.data = nf.PackDistribute(u(round), mode, amount, u(nodes), weights)
+	// The default dev chain prices a slot written from zero (EIP-8037) at about 100,000 gas, and a
+	// round may write three (its roundUsed, and the first totalOutstanding and poolCarry); each
+	// weight is a calldata word.
+	o.gas = 600_000 + 60_000*uint64(len(m.tierOrder)) + 1_000*uint64(len(weights))
 	o.rounds = []uint64{round}
 	// Every node changes: the block checks a few, the sweeps all.
 	for range min(count, 6) {
@@ -615,6 +501,9 @@ func (r *randomRun) distribute() *op {
 	}
 	o.apply = func() {
 		m.rounds[round] = true
+		for _, id := range m.tierOrder {
+			m.tiers[id].weight = weightOf(weights, id)
+		}
 		for id, inc := range incs {
 			m.tiers[id].perNode.Add(m.tiers[id].perNode, inc)
 		}
@@ -632,6 +521,66 @@ func (r *randomRun) distribute() *op {
 		}
 	}
 	return o
+}
+
+// roundWeights is the array a round names: the run's payout, which now and then changes for a
+// few tiers from this round on (now and then far past any real payoutBps), up to the highest
+// tier with nodes; sometimes cut short, so the tiers past its end get 0 this round, and
+// sometimes running past the tiers, even past the last tier id.
+func (r *randomRun) roundWeights() []uint32 {
+	if r.chance(25) {
+		for range 1 + r.rng.IntN(3) {
+			tier := r.someTier()
+			if len(r.m.tierOrder) > 0 && r.chance(70) {
+				tier = r.m.tierOrder[r.rng.IntN(len(r.m.tierOrder))]
+			}
+			choices := []uint32{0, 5_000, 10_000, 15_000, 20_000, uint32(r.rng.IntN(40_001))}
+			r.payout[tier] = choices[r.rng.IntN(len(choices))]
+			if r.chance(2) {
+				r.payout[tier] = r.rng.Uint32()
+			}
+		}
+	}
+	n := 0
+	for _, id := range r.m.tierOrder {
+		n = max(n, int(id)+1)
+	}
+	switch x := r.rng.IntN(100); {
+	case x < 15 && n > 0:
+		n = r.rng.IntN(n)
+	case x < 25:
+		n += 1 + r.rng.IntN(300)
+	}
+	weights := make([]uint32, n)
+	copy(weights, r.payout[:])
+	for i := len(r.payout); i < n; i++ {
+		weights[i] = r.rng.Uint32() // past the last tier id: never read
+	}
+	return weights
+}
+
+// weightOf is the contract's weightOf: a tier's weight in a round, 0 past the array's end.
+func weightOf(weights []uint32, tier uint8) uint32 {
+	if int(tier) < len(weights) {
+		return weights[tier]
+	}
+	return 0
+}
+
+// countWeights counts the successful rounds whose weights changed a tier's, left a tier with
+// nodes past the array's end, or ran past the tiers with nodes.
+func (r *randomRun) countWeights(weights []uint32) {
+	changed, short, top := false, false, -1
+	for _, id := range r.m.tierOrder {
+		changed = changed || weightOf(weights, id) != r.m.tiers[id].weight
+		short = short || int(id) >= len(weights)
+		top = max(top, int(id))
+	}
+	for k, ok := range map[string]bool{"weight changed": changed, "weights cut short": short, "weights past the tiers": len(weights) > top+1} {
+		if ok {
+			r.stats["distribute ok "+k]++
+		}
+	}
 }
 
 func minBig(a, b *big.Int) *big.Int {
@@ -772,32 +721,6 @@ func (r *randomRun) transfer() *op {
 		ev := onlyEvent(t, c, rc, nf.UnpackTransferredEvent)
 		if ev.Id.Uint64() != id || ev.From != owner || ev.To != to {
 			t.Fatalf("%s: Transferred = {%s %s %s}", o.desc, ev.Id, ev.From, ev.To)
-		}
-	}
-	return o
-}
-
-func (r *randomRun) setTierWeight() *op {
-	c, m := r.c, r.m
-	tier := r.someTier()
-	if len(m.tierOrder) > 0 && r.chance(70) {
-		tier = m.tierOrder[r.rng.IntN(len(m.tierOrder))]
-	}
-	weights := []uint32{0, 5_000, 10_000, 15_000, 20_000, uint32(r.rng.IntN(40_001))}
-	w := weights[r.rng.IntN(len(weights))]
-	if r.chance(2) {
-		w = r.rng.Uint32() // far past any real payoutBps
-	}
-	o := &op{kind: "setTierWeight", from: c.owner, gas: 200_000, data: nf.PackSetTierWeight(tier, w)}
-	if r.chance(15) {
-		o.from = r.anyoneBut(c.owner.addr)
-		o.wantErr = "NotOwner"
-	}
-	o.desc = fmt.Sprintf("setTierWeight(%d, %d) from %s, want %s", tier, w, o.from.addr, outcome(o.wantErr))
-	o.apply = func() { m.tier(tier).weight = w }
-	o.events = func(t *testing.T, rc *types.Receipt) {
-		if ev := onlyEvent(t, c, rc, nf.UnpackTierWeightChangedEvent); ev.Tier != tier || ev.WeightBps != w {
-			t.Fatalf("%s: TierWeightChanged(%d, %d)", o.desc, ev.Tier, ev.WeightBps)
 		}
 	}
 	return o
@@ -995,7 +918,7 @@ func (r *randomRun) checkTotals(where string, kinds map[string]bool) {
 		t.Fatalf("%s: isSolvent() = false", where)
 	}
 	all := kinds == nil
-	if all || kinds["mint"] || kinds["distribute"] || kinds["setTierWeight"] {
+	if all || kinds["mint"] || kinds["distribute"] {
 		r.checkTiers(where)
 	}
 	if all || kinds["mint"] {
@@ -1066,12 +989,11 @@ func (r *randomRun) report(took time.Duration, steps int) {
 	}
 	for _, k := range []string{
 		"mint ok", "mint NotMinter", "mint MintingPaused", "mint ZeroAddress", "mint PaymentRefUsed", "mint WalletFull",
-		"credit ok", "credit ok paid partly from surplus", "credit ok overpaid", "credit NotDistributor", "credit RoundUsed",
-		"credit LengthMismatch", "credit UnknownNode", "credit AmountTooLarge", "credit Insolvent",
 		"distribute ok fixed", "distribute ok pool", "distribute ok paid partly from surplus", "distribute ok overpaid",
+		"distribute ok weight changed", "distribute ok weights cut short", "distribute ok weights past the tiers",
 		"distribute NotDistributor", "distribute RoundUsed", "distribute NodeCountChanged", "distribute AmountTooLarge",
 		"distribute Insolvent", "transfer ok", "transfer UnknownNode", "transfer NotNodeOwner", "transfer ZeroAddress",
-		"transfer WalletFull", "setTierWeight ok", "setTierWeight NotOwner",
+		"transfer WalletFull",
 		"withdraw ok", "withdraw UnknownNode", "withdraw NotNodeOwner", "withdraw ZeroAddress", "withdraw InsufficientBalance",
 		"fund ok", "setPaused ok", "setPaused NotOwner", "setMaxPerWallet ok", "setMaxPerWallet NotOwner",
 	} {

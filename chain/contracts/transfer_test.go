@@ -12,9 +12,9 @@ func TestTransfer(t *testing.T) {
 	c := newChain(t, setup{users: 3, maxPerWallet: 2})
 	alice, bob, carol := c.users[0], c.users[1], c.users[2]
 	for i := range 2 {
-		c.mint(t, alice.addr, 1, ref(fmt.Sprint("t", i)))
+		c.mint(t, alice.addr, uint8(1+i), ref(fmt.Sprint("t", i)))
 	}
-	c.credit(t, 1, []uint64{1}, bigs(700), u(700))
+	c.distribute(t, 1, fixedMode, u(700), []uint32{0, 10_000}, u(700)) // node 1 only: node 2's tier has weight 0
 
 	t.Run("transfer hands the node and its balance over and emits Transferred", func(t *testing.T) {
 		r := c.transact(t, alice, &c.factory, nil, nf.PackTransfer(u(1), bob.addr))
