@@ -298,7 +298,7 @@ contract NodeFactory {
         return address(this).balance >= totalOutstanding;
     }
 
-    /// @notice Pausing stops minting only: withdrawals, credits and rounds go on.
+    /// @notice Pausing stops minting only: withdrawals and rounds go on.
     function setPaused(bool paused_) external onlyOwner {
         paused = paused_;
         emit Paused(paused_);
