@@ -182,8 +182,14 @@ func TestSchedulerHealth(t *testing.T) {
 		if h.LastTickAt == nil || h.SecondsSinceLastTick == nil || *h.SecondsSinceLastTick < 41 || *h.SecondsSinceLastTick > 60 || h.Stale {
 			t.Fatalf("recent tick: %+v", h)
 		}
-		if h.DueNodes != 1 || h.ScheduledNodes != 2 {
-			t.Fatalf("due %d scheduled %d, want 1 and 2", h.DueNodes, h.ScheduledNodes)
+		// Every scheduled node is credited by the next round, which is due (node 1 has waited a
+		// minute); node 3 has no schedule.
+		if h.DueNodes != 2 || h.ScheduledNodes != 2 {
+			t.Fatalf("due %d scheduled %d, want 2 and 2", h.DueNodes, h.ScheduledNodes)
+		}
+		mustExec(t, `UPDATE nodes SET next_credit_at = $1 WHERE id = $2`, now.Add(time.Hour), n1)
+		if h := decode[healthBody](t, newChainServer(t, c, nil, cfg).get(t, "/api/cron/health")); h.DueNodes != 0 || h.ScheduledNodes != 2 {
+			t.Fatalf("no round due yet: due %d scheduled %d, want 0 and 2", h.DueNodes, h.ScheduledNodes)
 		}
 		mustExec(t, `DELETE FROM scheduler_ticks WHERE started_at > $1`, now.Add(-time.Minute))
 		if h := decode[healthBody](t, newChainServer(t, c, nil, cfg).get(t, "/api/cron/health")); !h.Stale || *h.SecondsSinceLastTick < 3599 {
