@@ -40,7 +40,10 @@ func TestChaos(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, seed))
 	ctx := t.Context()
 	// A block a second, and a transaction waiting one block is replaced: fee bumps come quickly.
-	d := newDeployment(t, "DIST_PERIOD_SEC=1", "TICK_SEC=3600", "TX_BUMP_BLOCKS=1")
+	// Rounds of either mode: a pool round's carry is arithmetic the ledger must repeat to the wei.
+	mode := []string{"fixed", "pool"}[rng.IntN(2)]
+	t.Logf("DIST_MODE=%s", mode)
+	d := newDeployment(t, "DIST_PERIOD_SEC=1", "TICK_SEC=3600", "TX_BUMP_BLOCKS=1", "DIST_MODE="+mode, "DIST_POOL_WEI=1000000000")
 	good := map[string]bool{} // payment tx → whether it pays a tier's price
 	pay := func() string {
 		tx, ok := d.pay(t, rng)
