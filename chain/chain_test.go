@@ -125,7 +125,7 @@ func TestNodesAndCover(t *testing.T) {
 		t.Fatalf("nodeInfo(1): %+v", info)
 	}
 	st, err := tc.c.RoundState(ctx)
-	if err != nil || st.Nodes != 2 || st.PoolCarry.Sign() != 0 || st.Block == 0 {
+	if err != nil || st.Nodes != 2 || st.PoolCarry.Sign() != 0 || st.Block == 0 || fmt.Sprint(st.TierNodes) != "map[1:2]" {
 		t.Fatalf("RoundState: %+v %v", st, err)
 	}
 	if _, err := tc.c.NodeInfo(ctx, big.NewInt(99)); !errors.Is(err, ErrUnknownNode) {

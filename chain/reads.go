@@ -101,15 +101,17 @@ func (c *Client) Cover(ctx context.Context) (Cover, error) {
 // RoundState is what a round is priced from on chain, read at one block.
 type RoundState struct {
 	Block     uint64
-	Nodes     int64    // nodeCount: the nodes a round sent now credits
-	PoolCarry *big.Int // pool wei the next pool round adds to its pool
+	Nodes     int64           // nodeCount: the nodes a round sent now credits
+	PoolCarry *big.Int        // pool wei the next pool round adds to its pool
+	TierNodes map[uint8]int64 // the nodes of each tier that has any
 }
 
-// RoundState reads nodeCount and poolCarry at one block.
+// RoundState reads nodeCount, poolCarry and each tier's node count at one block.
 func (c *Client) RoundState(ctx context.Context) (RoundState, error) {
-	var nodes, carry hexutil.Bytes
+	var nodes, carry, list hexutil.Bytes
 	head, err := c.readAtHead(ctx, "round state", func(at string) []rpc.BatchElem {
-		return []rpc.BatchElem{c.callAt(at, c.nf.PackNodeCount(), &nodes), c.callAt(at, c.nf.PackPoolCarry(), &carry)}
+		return []rpc.BatchElem{c.callAt(at, c.nf.PackNodeCount(), &nodes), c.callAt(at, c.nf.PackPoolCarry(), &carry),
+			c.callAt(at, c.nf.PackTierList(), &list)}
 	})
 	if err != nil {
 		return RoundState{}, err
@@ -121,9 +123,32 @@ func (c *Client) RoundState(ctx context.Context) (RoundState, error) {
 	if !n.IsInt64() {
 		return RoundState{}, fmt.Errorf("round state: nodeCount %s", n)
 	}
-	st := RoundState{Block: head, Nodes: n.Int64()}
+	st := RoundState{Block: head, Nodes: n.Int64(), TierNodes: map[uint8]int64{}}
 	if st.PoolCarry, err = c.nf.UnpackPoolCarry(carry); err != nil {
 		return RoundState{}, fmt.Errorf("round state: poolCarry: %w", err)
+	}
+	tiers, err := c.nf.UnpackTierList(list)
+	if err != nil {
+		return RoundState{}, fmt.Errorf("round state: tierList: %w", err)
+	}
+	if len(tiers) == 0 {
+		return st, nil
+	}
+	at := hexutil.EncodeUint64(head)
+	slots := make([]hexutil.Bytes, len(tiers))
+	elems := make([]rpc.BatchElem, len(tiers))
+	for i, t := range tiers {
+		elems[i] = c.callAt(at, c.nf.PackTiers(t), &slots[i])
+	}
+	if err := c.batch(ctx, "round state", elems); err != nil {
+		return RoundState{}, err
+	}
+	for i, t := range tiers {
+		v, err := c.nf.UnpackTiers(slots[i])
+		if err != nil {
+			return RoundState{}, fmt.Errorf("round state: tiers(%d): %w", t, err)
+		}
+		st.TierNodes[t] = int64(v.Nodes)
 	}
 	return st, nil
 }

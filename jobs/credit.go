@@ -132,12 +132,26 @@ func (j *Jobs) startRound(ctx context.Context) (store.Round, error) {
 	if r.AmountWei == nil || r.AmountWei.Sign() < 0 {
 		return store.Round{}, fmt.Errorf("%s mode needs an amount (DIST_BASE_WEI or DIST_POOL_WEI)", j.cfg.DistMode)
 	}
-	st, err := j.chain.RoundState(ctx)
+	st, err := j.roundState(ctx)
 	if err != nil {
 		return store.Round{}, err
 	}
-	r.ChainNodes, r.CarryWei = st.Nodes, st.PoolCarry
-	return j.store.StartRound(ctx, r)
+	st.Mode, st.AmountWei = r.Mode, r.AmountWei
+	return j.store.StartRound(ctx, st)
+}
+
+// roundState reads what a round is priced from on chain, as the store takes it: the mode and
+// amount are left to the caller.
+func (j *Jobs) roundState(ctx context.Context) (store.NewRound, error) {
+	st, err := j.chain.RoundState(ctx)
+	if err != nil {
+		return store.NewRound{}, err
+	}
+	r := store.NewRound{ChainNodes: st.Nodes, CarryWei: st.PoolCarry, TierNodes: map[int]int64{}}
+	for t, n := range st.TierNodes {
+		r.TierNodes[int(t)] = n
+	}
+	return r, nil
 }
 
 // creditResigns bounds how often one pass signs a new transaction for a round whose transaction
@@ -221,8 +235,10 @@ const creditReprices = 3
 // outbox with the round as signed. When the contract answers that the round id was used, another
 // transaction credited the round: it is recorded and no transaction is returned. When it answers
 // that the chain's node count changed, a node was minted since the round was priced: the round is
-// priced again for the chain's count and signed again. Safe because no earlier version of its
-// transaction can be mined any more: the caller signs anew only then.
+// priced again for the chain's count and signed again. Safe even should an earlier version still
+// be mined somewhere: each names the node count it was priced for, the contract refuses it unless
+// that is nodeCount, and nodeCount, which has passed it, never goes back (but by a reorg, which
+// would take the mint and the round back together).
 func (j *Jobs) sendRound(ctx context.Context, round store.Round, sum *CreditSummary) (*outTx, store.Round, error) {
 	for reprices := 0; ; reprices++ {
 		weights := make([]uint32, len(round.Weights))
@@ -244,13 +260,13 @@ func (j *Jobs) sendRound(ctx context.Context, round store.Round, sum *CreditSumm
 			// Which transaction credited it is not known here: the ledger says null, not a wrong one.
 			return nil, round, j.recordRound(ctx, round, nil, sum)
 		case errors.As(err, &rev) && rev.Name == "NodeCountChanged" && reprices < creditReprices:
-			st, err := j.chain.RoundState(ctx)
+			st, err := j.roundState(ctx)
 			if err != nil {
 				return nil, round, err
 			}
 			j.log.Info("credit: a node was minted since the round was priced; pricing it again", "round", round.ID,
-				"nodes", round.ChainNodes, "now", st.Nodes)
-			round, err = j.store.RepriceRound(ctx, round.ID, round.Priced(st.Nodes, st.PoolCarry))
+				"nodes", round.ChainNodes, "now", st.ChainNodes)
+			round, err = j.store.RepriceRound(ctx, round.ID, round.Repriced(st))
 			var behind *store.LedgerBehindError
 			if errors.As(err, &behind) {
 				sum.Note = behindNote(behind)

@@ -247,9 +247,7 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 	})
 
 	t.Run("long overdue, the next round is a period from now", func(t *testing.T) {
-		if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = now() - interval '5 hours'`); err != nil {
-			t.Fatal(err)
-		}
+		storetest.Due(t, db, time.Now().Add(-5*time.Hour))
 		sum := mustCredit(t, e.restart())
 		if sum.Nodes != 3 || sum.Status != "confirmed" {
 			t.Fatalf("summary %+v", sum)
@@ -276,9 +274,7 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 		if sum := mustCredit(t, e.restart()); sum.DistributionID != 0 {
 			t.Fatalf("a round before the schedule's time: %+v", sum)
 		}
-		if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = now() - interval '1 minute'`); err != nil {
-			t.Fatal(err)
-		}
+		storetest.Due(t, db, time.Now().Add(-time.Minute))
 		if sum := mustCredit(t, e.restart()); sum.Nodes != 4 || sum.TotalWei != "6000000" {
 			t.Fatalf("summary %+v", sum)
 		}
@@ -298,9 +294,7 @@ func TestCreditPoolSplitsAsTheContract(t *testing.T) {
 	}
 	e.checkCredited(nodes, wei(160_000, 320_000, 320_000, 160_000), 1)
 	// The next pool adds the carry: 1,040,006 / 60,000 = 17, and 20,006 carried.
-	if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = now() - interval '1 minute'`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Due(t, db, time.Now().Add(-time.Minute))
 	if sum := mustCredit(t, e.restart()); sum.TotalWei != "1020000" {
 		t.Fatalf("second round %+v", sum)
 	}
@@ -347,9 +341,7 @@ func TestCreditThatDoesNotRun(t *testing.T) {
 	t.Run("no node due", func(t *testing.T) {
 		e := newEnv(t)
 		nodes := e.mintDue(1, 2)
-		if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = now() + interval '1 minute'`); err != nil {
-			t.Fatal(err)
-		}
+		storetest.Due(t, db, time.Now().Add(time.Minute))
 		sum := mustCredit(t, e.j)
 		if !sum.Ran || sum.Nodes != 0 || sum.TotalWei != "0" || sum.Note == "" {
 			t.Errorf("summary %+v", sum)
@@ -756,9 +748,7 @@ func BenchmarkCreditPass10k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if i > 0 {
 			b.StopTimer()
-			if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = now() - interval '1 minute'`); err != nil {
-				b.Fatal(err)
-			}
+			storetest.Due(b, db, time.Now().Add(-time.Minute))
 			b.StartTimer()
 		} else {
 			b.ResetTimer()

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -115,14 +116,30 @@ func TestReconcileLeavesNodesOfAnUnsettledRound(t *testing.T) {
 	}
 	credit := factoryABI.PackDistribute(big.NewInt(round), chain.RoundFixed, big.NewInt(50), big.NewInt(1), []uint32{0, 10000})
 	e.sendValue(e.dc.Distributor.Key, e.dc.Factory, credit, big.NewInt(50))
+	// The owner spends part of the credit, then hands the node on.
 	e.send(e.dc.Buyers[0].Key, e.dc.Factory, factoryABI.PackWithdraw(big.NewInt(1), e.buyer(0), big.NewInt(10)), 0)
+	e.send(e.dc.Buyers[0].Key, e.dc.Factory, factoryABI.PackTransfer(big.NewInt(1), e.buyer(4)), 0)
 
-	if sum := mustReconcile(t, e.j); sum.Withdrawals != 1 || sum.Synced != 0 {
-		t.Fatalf("summary %+v: the node of an unsettled round must be left to the credit pass", sum)
+	// The reconciler takes the owner and the withdrawal, and leaves the credit to the credit pass.
+	if sum := mustReconcile(t, e.j); sum.Withdrawals != 1 || sum.Synced != 1 {
+		t.Fatalf("summary %+v", sum)
 	}
 	after, err := db.NodeByChainID(t.Context(), n.ChainNodeID.Int)
-	if err != nil || after.CumulativeWei.Sign() != 0 {
+	if err != nil || after.CumulativeWei.Sign() != 0 || after.WithdrawnWei.Int64() != 10 || after.BalanceWei.Sign() != 0 ||
+		after.Owner != strings.ToLower(e.buyer(4).Hex()) {
 		t.Fatalf("node %+v, %v", after, err)
+	}
+	// Once the round settles, the ledger is the chain's to the wei.
+	if applied, err := db.ConfirmRound(t.Context(), round, nil, time.Hour); err != nil || !applied {
+		t.Fatalf("ConfirmRound: %v, %v", applied, err)
+	}
+	info, err := e.c.NodeInfo(t.Context(), n.ChainNodeID.Int)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err = db.NodeByChainID(t.Context(), n.ChainNodeID.Int)
+	if err != nil || after.CumulativeWei.Cmp(info.Credited) != 0 || after.BalanceWei.Cmp(info.Balance) != 0 || after.BalanceWei.Int64() != 40 {
+		t.Fatalf("node %+v (%v), chain %+v", after, err, info)
 	}
 }
 

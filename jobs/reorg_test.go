@@ -17,6 +17,7 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/chain/devchain"
+	"nodeledger/store/storetest"
 )
 
 // A payment is only read once Confirmations blocks follow it, so a block replaced within that
@@ -381,7 +382,7 @@ func TestReconcilerRewindsAfterAReorg(t *testing.T) {
 		if n, err := db.NodeByChainID(t.Context(), big.NewInt(1)); err != nil || n.Status != "unconfirmed" {
 			t.Fatalf("node %+v, %v: want it unconfirmed", n, err)
 		}
-		mustExec(t, `UPDATE nodes SET next_credit_at = now() - interval '1 minute'`)
+		storetest.Due(t, db, time.Now().Add(-time.Minute))
 		if sum := mustCredit(t, f.j); sum.Nodes != 0 {
 			t.Fatalf("credit pass %+v: want the node left out", sum)
 		}

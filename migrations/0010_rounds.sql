@@ -18,9 +18,11 @@ ALTER TABLE distributions
     ADD COLUMN carry_wei   wei,
     -- Each tier's payoutBps for this round, by tier id (the distribute call's weights).
     ADD COLUMN weights     integer[],
-    -- When its nodes fell due: the next round is due a period after (or a period after it is
-    -- confirmed, when that is later).
+    -- When the round fell due, and when the next one is (set when it is confirmed: a period
+    -- after due_at, or after the confirmation when that is later). The schedule is the last
+    -- confirmed round's next_at; a node's next_credit_at is a copy of it, for its page.
     ADD COLUMN due_at      timestamptz,
+    ADD COLUMN next_at     timestamptz,
     ADD COLUMN nonce       bigint,
     ADD COLUMN raw         bytea;
 

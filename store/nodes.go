@@ -91,8 +91,7 @@ func insertNode(ctx context.Context, db sqlx.QueryerContext, n NewNode) (Node, b
 	var node Node
 	err := sqlx.GetContext(ctx, db, &node, `
 		INSERT INTO nodes (chain_node_id, tier, owner, price_wei, mint_tx, payment_id, next_credit_at)
-		VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::timestamptz IS NOT NULL THEN coalesce(
-			(SELECT min(next_credit_at) FROM nodes WHERE status = 'active' AND next_credit_at IS NOT NULL), $7) END)
+		VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::timestamptz IS NOT NULL THEN coalesce(`+nextRoundSQL+`, $7) END)
 		ON CONFLICT (chain_node_id) DO NOTHING
 		RETURNING `+nodeColumns, Uint256{n.ChainNodeID}, n.Tier, n.Owner, Uint256{n.PriceWei}, n.MintTx,
 		n.PaymentID, n.NextCreditAt)

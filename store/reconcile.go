@@ -133,19 +133,29 @@ type ChainNode struct {
 }
 
 // SyncNode sets a node's owner and figures to the chain's; changed tells whether they differed.
-// A node with a credit in a round not yet settled is left alone: the credit pass adds the round
-// to the ledger once it settles, and syncing in between would count the credit twice.
+// A node with a credit in a round not yet settled keeps its ledger cumulative total: the credit
+// pass adds the round once it settles, and taking the chain's in between would count the credit
+// twice. Its owner and withdrawn total are the chain's all the same, and its balance is what the
+// ledger credited less what the chain says was withdrawn (never below zero, while a withdrawal
+// spends a credit the ledger has yet to record: ConfirmRound puts the balance right).
 func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err error) {
 	defer wrap(&err, "SyncNode")
 	// The chain has the node: one a reorg had taken back (MarkUnconfirmed) is active again.
 	res, err := s.db.ExecContext(ctx, `
-		UPDATE nodes SET owner = $2, balance_wei = $3, cumulative_wei = $4, withdrawn_wei = $5, status = 'active'
-		WHERE chain_node_id = $1::numeric
-			AND (owner, balance_wei, cumulative_wei, withdrawn_wei, status)
-				IS DISTINCT FROM ($2, $3::numeric, $4::numeric, $5::numeric, 'active')
-			AND NOT EXISTS (
+		WITH target AS (
+			SELECT m.id,
+				CASE WHEN p.pending THEN m.cumulative_wei ELSE $4::numeric END AS cumulative,
+				CASE WHEN p.pending THEN greatest(m.cumulative_wei - $5::numeric, 0) ELSE $3::numeric END AS balance
+			FROM nodes m, LATERAL (SELECT EXISTS (
 				SELECT 1 FROM credits c JOIN distributions d ON d.id = c.distribution_id
-				WHERE c.node_id = nodes.id AND d.status = 'pending')`,
+				WHERE c.node_id = m.id AND d.status = 'pending') AS pending) p
+			WHERE m.chain_node_id = $1::numeric
+		)
+		UPDATE nodes SET owner = $2, balance_wei = t.balance, cumulative_wei = t.cumulative, withdrawn_wei = $5, status = 'active'
+		FROM target t
+		WHERE nodes.id = t.id
+			AND (owner, balance_wei, cumulative_wei, withdrawn_wei, status)
+				IS DISTINCT FROM ($2, t.balance, t.cumulative, $5::numeric, 'active')`,
 		Uint256{n.ChainNodeID}, n.Owner, Uint256{n.BalanceWei}, Uint256{n.CumulativeWei}, Uint256{n.WithdrawnWei})
 	if err != nil {
 		return false, err

@@ -31,13 +31,19 @@ func (e *LedgerBehindError) Error() string {
 	return fmt.Sprintf("the chain has %d nodes and the ledger has recorded %d of them", e.ChainNodes, e.Known)
 }
 
+// ErrTiersDisagree is StartRound's and RepriceRound's answer when the chain counts the nodes of
+// a tier differently from the ledger: the contract pays a node by the tier the chain has for it,
+// so no round is priced until the two agree (the drift report shows the nodes).
+var ErrTiersDisagree = errors.New("the chain and the ledger disagree on the tiers of the nodes")
+
 // NewRound is what a round is priced from: the mode and amount the operator configured, and the
 // factory's state it will meet on chain.
 type NewRound struct {
-	Mode       string   // fixed or pool
-	AmountWei  *big.Int // fixed: the base per node; pool: the pool
-	ChainNodes int64    // the chain's nodeCount: the round credits nodes 1 to ChainNodes
-	CarryWei   *big.Int // the chain's poolCarry
+	Mode       string        // fixed or pool
+	AmountWei  *big.Int      // fixed: the base per node; pool: the pool
+	ChainNodes int64         // the chain's nodeCount: the round credits nodes 1 to ChainNodes
+	CarryWei   *big.Int      // the chain's poolCarry
+	TierNodes  map[int]int64 // the chain's node count of each tier that has nodes
 }
 
 // Round is a distribution round as the credit pass works on it: one factory.distribute call.
@@ -65,10 +71,18 @@ func (r Round) Value() *big.Int {
 	return r.TotalWei.Int
 }
 
-// Priced is what a round prices back into a NewRound, for pricing it again.
-func (r Round) Priced(chainNodes int64, carry *big.Int) NewRound {
-	return NewRound{Mode: r.Mode, AmountWei: r.AmountWei.Int, ChainNodes: chainNodes, CarryWei: carry}
+// Repriced is the round's mode and amount for the chain's state now, for pricing it again.
+func (r Round) Repriced(chain NewRound) NewRound {
+	chain.Mode, chain.AmountWei = r.Mode, r.AmountWei.Int
+	return chain
 }
+
+// nextRoundSQL is when the next round is due: the next_at of the last round confirmed, or, before
+// any, when the first node falls due (a period after its mint). One value for every node: a round
+// credits them all.
+const nextRoundSQL = `coalesce(
+	(SELECT next_at FROM distributions WHERE status = 'confirmed' AND next_at IS NOT NULL ORDER BY id DESC LIMIT 1),
+	(SELECT min(next_credit_at) FROM nodes WHERE status = 'active'))`
 
 const roundColumns = `id, mode, amount_wei, chain_nodes, carry_wei, weights, total_wei, node_count, status, tx_hash, nonce, raw`
 
@@ -78,7 +92,7 @@ const roundColumns = `id, mode, amount_wei, chain_nodes, carry_wei, weights, tot
 // chain has.
 func (s *Store) StartRound(ctx context.Context, r NewRound) (_ Round, err error) {
 	defer wrap(&err, "StartRound")
-	tx, err := s.db.BeginTxx(ctx, nil)
+	tx, err := s.db.BeginTxx(ctx, pricingTx)
 	if err != nil {
 		return Round{}, err
 	}
@@ -91,17 +105,19 @@ func (s *Store) StartRound(ctx context.Context, r NewRound) (_ Round, err error)
 	}
 	var state struct {
 		Pending bool       `db:"pending"`
-		DueAt   *time.Time `db:"due_at"` // when the earliest node fell due; nil when none is
+		DueAt   *time.Time `db:"due_at"` // nil when no node is scheduled
+		Due     bool       `db:"due"`
 	}
 	if err := tx.GetContext(ctx, &state, `
 		SELECT EXISTS (SELECT 1 FROM distributions WHERE status = 'pending') AS pending,
-			(SELECT min(next_credit_at) FROM nodes WHERE status = 'active' AND next_credit_at <= now()) AS due_at`); err != nil {
+			s.at AS due_at, coalesce(s.at <= now(), false) AS due
+		FROM (SELECT `+nextRoundSQL+` AS at) s`); err != nil {
 		return Round{}, err
 	}
 	if state.Pending {
 		return Round{}, ErrRoundPending
 	}
-	if state.DueAt == nil || r.ChainNodes == 0 {
+	if !state.Due || r.ChainNodes == 0 {
 		return Round{}, ErrNothingDue
 	}
 	var id int64
@@ -123,7 +139,7 @@ func (s *Store) StartRound(ctx context.Context, r NewRound) (_ Round, err error)
 // version of its transaction can still be mined; the credit pass calls it when signing anew.
 func (s *Store) RepriceRound(ctx context.Context, id int64, r NewRound) (_ Round, err error) {
 	defer wrap(&err, "RepriceRound")
-	tx, err := s.db.BeginTxx(ctx, nil)
+	tx, err := s.db.BeginTxx(ctx, pricingTx)
 	if err != nil {
 		return Round{}, err
 	}
@@ -147,6 +163,10 @@ func (s *Store) RepriceRound(ctx context.Context, id int64, r NewRound) (_ Round
 	}
 	return round, tx.Commit()
 }
+
+// pricingTx is how a round is priced: its queries see one snapshot, so the nodes it counts are
+// the nodes it credits, whatever the reconciler commits meanwhile.
+var pricingTx = &sql.TxOptions{Isolation: sql.LevelRepeatableRead}
 
 // tierNodes is one tier's weight and how many of the round's nodes it has.
 type tierNodes struct {
@@ -174,6 +194,11 @@ func priceRound(ctx context.Context, tx *sqlx.Tx, id int64, r NewRound) (Round, 
 	}
 	if known != r.ChainNodes {
 		return Round{}, &LedgerBehindError{ChainNodes: r.ChainNodes, Known: known}
+	}
+	for _, t := range tiers {
+		if t.Nodes != r.TierNodes[t.Tier] {
+			return Round{}, fmt.Errorf("tier %d: the chain counts %d nodes, the ledger %d: %w", t.Tier, r.TierNodes[t.Tier], t.Nodes, ErrTiersDisagree)
+		}
 	}
 	inc, total, err := price(r, tiers)
 	if err != nil {
@@ -287,11 +312,11 @@ func (s *Store) StoreRoundTx(ctx context.Context, roundID int64, v SentTx) (err 
 
 // ConfirmRound records, in one transaction, that round id was credited on chain by transaction
 // txHash (nil: by a transaction not known, recorded as null rather than a wrong one): the round is
-// confirmed and each credit is added to its node's balance and cumulative total. Every scheduled
-// node's next credit moves to the next round: a period after the round fell due, or after now when
-// that is still in the past, so that missed periods are not credited in a burst. Nodes minted
-// after the round was priced join the next one. applied is false when the round was confirmed
-// before: it is never applied twice.
+// confirmed and each credit is added to its node's cumulative total (and balance). The next round
+// is due a period after this one fell due, or after now when that is still in the past, so that
+// missed periods are not credited in a burst; every scheduled node shows it as its next credit.
+// Nodes minted after the round was priced join the next one. applied is false when the round was
+// confirmed before: it is never applied twice.
 func (s *Store) ConfirmRound(ctx context.Context, id int64, txHash *string, period time.Duration) (applied bool, err error) {
 	defer wrap(&err, "ConfirmRound")
 	tx, err := s.db.BeginTxx(ctx, nil)
@@ -302,10 +327,11 @@ func (s *Store) ConfirmRound(ctx context.Context, id int64, txHash *string, peri
 	var next time.Time
 	err = tx.GetContext(ctx, &next, `
 		UPDATE distributions
-		SET status = 'confirmed', confirmed_at = now(), tx_hash = $2, nonce = NULL, raw = NULL
+		SET status = 'confirmed', confirmed_at = now(), tx_hash = $2, nonce = NULL, raw = NULL,
+			next_at = CASE WHEN due_at + $3 * interval '1 microsecond' > now() THEN due_at + $3 * interval '1 microsecond'
+				ELSE now() + $3 * interval '1 microsecond' END
 		WHERE id = $1 AND status = 'pending'
-		RETURNING CASE WHEN due_at + $3 * interval '1 microsecond' > now() THEN due_at + $3 * interval '1 microsecond'
-			ELSE now() + $3 * interval '1 microsecond' END`,
+		RETURNING next_at`,
 		id, txHash, period.Microseconds())
 	if errors.Is(err, sql.ErrNoRows) {
 		var exists bool
@@ -323,7 +349,7 @@ func (s *Store) ConfirmRound(ctx context.Context, id int64, txHash *string, peri
 	// One pass over the nodes: each scheduled or credited node is written once.
 	if _, err := tx.ExecContext(ctx, `
 		UPDATE nodes n
-		SET balance_wei = n.balance_wei + coalesce(c.amount_wei, 0),
+		SET balance_wei = greatest(n.cumulative_wei + coalesce(c.amount_wei, 0) - n.withdrawn_wei, 0),
 			cumulative_wei = n.cumulative_wei + coalesce(c.amount_wei, 0),
 			next_credit_at = CASE WHEN n.next_credit_at IS NULL THEN NULL ELSE $2::timestamptz END
 		FROM nodes m

@@ -55,10 +55,17 @@ func benchCreditRound(b *testing.B, nodes int64) {
 		exec(`VACUUM nodes, credits`)
 	}
 
+	// The chain's tier counts, as the credit pass reads them: the seed's, node i in tier i % 3.
+	tierNodes := map[int]int64{}
+	for i := range int64(3) {
+		tierNodes[int(i)] = (nodes + 3 - i) / 3
+	}
+	tierNodes[0]--
+
 	var write, confirm, rawInsert, rawUpdate time.Duration
 	for b.Loop() {
 		start := time.Now()
-		round, err := db.StartRound(ctx, store.NewRound{Mode: "fixed", AmountWei: base, ChainNodes: nodes, CarryWei: new(big.Int)})
+		round, err := db.StartRound(ctx, store.NewRound{Mode: "fixed", AmountWei: base, ChainNodes: nodes, CarryWei: new(big.Int), TierNodes: tierNodes})
 		if err != nil {
 			b.Fatal(err)
 		}

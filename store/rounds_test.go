@@ -31,7 +31,8 @@ func TestRounds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fixed := store.NewRound{Mode: "fixed", AmountWei: big.NewInt(1000), ChainNodes: 7, CarryWei: new(big.Int)}
+	fixed := store.NewRound{Mode: "fixed", AmountWei: big.NewInt(1000), ChainNodes: 7, CarryWei: new(big.Int),
+		TierNodes: map[int]int64{1: 5, 3: 2}}
 
 	t.Run("nothing due", func(t *testing.T) {
 		_, err := db.StartRound(ctx, fixed)
@@ -40,15 +41,24 @@ func TestRounds(t *testing.T) {
 		}
 	})
 
-	if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = now() - interval '1 minute'`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Due(t, db, time.Now().Add(-time.Minute))
 
 	t.Run("the chain has a node the ledger lacks", func(t *testing.T) {
 		r := fixed
 		r.ChainNodes = 8
 		var behind *store.LedgerBehindError
 		if _, err := db.StartRound(ctx, r); !errors.As(err, &behind) || *behind != (store.LedgerBehindError{ChainNodes: 8, Known: 7}) {
+			t.Fatalf("err %v", err)
+		}
+		if _, err := db.PendingRound(ctx); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("a round was left pending: %v", err)
+		}
+	})
+
+	t.Run("the chain has a node in another tier", func(t *testing.T) {
+		r := fixed
+		r.TierNodes = map[int]int64{1: 4, 2: 1, 3: 2}
+		if _, err := db.StartRound(ctx, r); !errors.Is(err, store.ErrTiersDisagree) || !strings.Contains(err.Error(), "tier 1: the chain counts 4 nodes, the ledger 5") {
 			t.Fatalf("err %v", err)
 		}
 		if _, err := db.PendingRound(ctx); !errors.Is(err, store.ErrNotFound) {
@@ -106,14 +116,16 @@ func TestRounds(t *testing.T) {
 		// Node 8, tier 1: W = 6 × 10000 + 2 × 25000 = 110000; (2,000,000 + 9) / 110000 = 18 wei per
 		// unit of weight, 20,009 wei carried.
 		storetest.Node(t, db, "8", "0x00000000000000000000000000000000000000cc", time.Now())
-		r, err := db.RepriceRound(ctx, round.ID, round.Priced(8, big.NewInt(9)))
+		chain := store.NewRound{ChainNodes: 8, CarryWei: big.NewInt(9), TierNodes: map[int]int64{1: 6, 3: 2}}
+		r, err := db.RepriceRound(ctx, round.ID, round.Repriced(chain))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if r.ID != round.ID || r.ChainNodes != 8 || r.TotalWei.Int64() != 11000 || r.Value().Int64() != 11000 {
 			t.Fatalf("fixed, again: %+v", r)
 		}
-		pool := store.NewRound{Mode: "pool", AmountWei: big.NewInt(2_000_000), ChainNodes: 8, CarryWei: big.NewInt(9)}
+		pool := chain
+		pool.Mode, pool.AmountWei = "pool", big.NewInt(2_000_000)
 		if r, err = db.RepriceRound(ctx, round.ID, pool); err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +165,7 @@ func TestRounds(t *testing.T) {
 		if _, err := db.ConfirmRound(ctx, -1, &v.Hash, time.Hour); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("confirming no round: err %v", err)
 		}
-		if _, err := db.RepriceRound(ctx, round.ID, round.Priced(8, new(big.Int))); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.RepriceRound(ctx, round.ID, round.Repriced(fixed)); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("pricing a confirmed round again: err %v", err)
 		}
 		ds, err := db.Distributions(ctx, 10)

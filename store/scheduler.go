@@ -20,12 +20,11 @@ func (s *Store) Schedule(ctx context.Context) (_ Schedule, err error) {
 	var sc Schedule
 	err = s.db.GetContext(ctx, &sc, `
 		WITH scheduled AS (
-			SELECT count(*) AS nodes, min(next_credit_at) AS next_at
-			FROM nodes WHERE status = 'active' AND next_credit_at IS NOT NULL
+			SELECT count(*) AS nodes FROM nodes WHERE status = 'active' AND next_credit_at IS NOT NULL
 		)
 		SELECT
 			(SELECT max(started_at) FROM scheduler_ticks) AS last_tick_at,
-			CASE WHEN next_at <= now() THEN nodes ELSE 0 END AS due_nodes,
+			CASE WHEN `+nextRoundSQL+` <= now() THEN nodes ELSE 0 END AS due_nodes,
 			nodes AS scheduled_nodes
 		FROM scheduled`)
 	return sc, err

@@ -129,3 +129,10 @@ func SentTx(seed string, nonce int64) store.SentTx {
 	return store.SentTx{Hash: TxHash(seed), Sender: "0x" + strings.Repeat("ab", 20), Nonce: nonce,
 		Raw: []byte(seed), TipWei: one, FeeCapWei: one}
 }
+
+// Due moves the credit schedule to at: the next round, and every node's next credit.
+func Due(t testing.TB, db *store.Store, at time.Time) {
+	t.Helper()
+	mustExec(t, db, `UPDATE nodes SET next_credit_at = $1`, at)
+	mustExec(t, db, `UPDATE distributions SET next_at = $1 WHERE next_at IS NOT NULL`, at)
+}
