@@ -148,6 +148,20 @@ func (e *env) checkCredited(nodes []store.Node, want []*big.Int, rounds int) {
 	}
 }
 
+// nextCredits reads each node's next credit as its page says it.
+func (e *env) nextCredits(nodes []store.Node) []time.Time {
+	e.t.Helper()
+	out := make([]time.Time, len(nodes))
+	for i, n := range nodes {
+		d, err := db.Node(e.t.Context(), n.ChainNodeID.Int, 1)
+		if err != nil || d.NextCreditAt == nil {
+			e.t.Fatalf("node %s: next credit %v, err %v", n.ChainNodeID, d.NextCreditAt, err)
+		}
+		out[i] = *d.NextCreditAt
+	}
+	return out
+}
+
 // checkRounds checks that the ledger holds `rounds` rounds, every one confirmed, and returns them
 // newest first.
 func checkRounds(t *testing.T, rounds int) []store.Distribution {
@@ -225,15 +239,10 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 
 	t.Run("nodes keep their cadence", func(t *testing.T) {
 		// Due a minute ago, credited now: next due a period after they were due, not after now.
-		var late int
-		err := db.DB().GetContext(t.Context(), &late, `
-			SELECT count(*) FROM nodes
-			WHERE next_credit_at NOT BETWEEN now() + interval '58 minutes' AND now() + interval '59 minutes 30 seconds'`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if late != 0 {
-			t.Errorf("%d nodes not rescheduled one period after they were due", late)
+		for _, at := range e.nextCredits(nodes) {
+			if d := time.Until(at); d < 58*time.Minute || d > 59*time.Minute+30*time.Second {
+				t.Errorf("next credit in %s, want one period after the round fell due", d)
+			}
 		}
 	})
 
@@ -252,23 +261,17 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 		if sum.Nodes != 3 || sum.Status != "confirmed" {
 			t.Fatalf("summary %+v", sum)
 		}
-		var next []time.Time
-		if err := db.DB().Select(&next, `SELECT DISTINCT next_credit_at FROM nodes`); err != nil {
-			t.Fatal(err)
-		}
-		if len(next) != 1 || time.Until(next[0]) < 59*time.Minute || time.Until(next[0]) > time.Hour {
-			t.Errorf("next credits %v, want one, an hour from now", next)
+		for _, at := range e.nextCredits(nodes) {
+			if d := time.Until(at); d < 59*time.Minute || d > time.Hour {
+				t.Errorf("next credit in %s, want an hour from now", d)
+			}
 		}
 		e.checkCredited(nodes, wei(2_000_000, 4_000_000, 2_000_000), 2)
 	})
 
 	t.Run("a node minted after a round joins the next", func(t *testing.T) {
 		late := e.mintDue(2)
-		var next time.Time
-		if err := db.DB().Get(&next, `SELECT next_credit_at FROM nodes WHERE id = $1`, late[0].ID); err != nil {
-			t.Fatal(err)
-		}
-		if d := time.Until(next); d < 59*time.Minute || d > time.Hour {
+		if d := time.Until(e.nextCredits(late)[0]); d < 59*time.Minute || d > time.Hour {
 			t.Errorf("the new node's next credit in %s, want the schedule's next round", d)
 		}
 		if sum := mustCredit(t, e.restart()); sum.DistributionID != 0 {

@@ -75,8 +75,8 @@ type NewNode struct {
 	PriceWei    *big.Int
 	MintTx      string
 	PaymentID   *int64 // the payment it was minted for, when known
-	// NextCreditAt is when it is first due for credit when no node is scheduled yet; otherwise it
-	// joins the schedule: every node is credited by the same rounds.
+	// NextCreditAt is when it is first due for credit, should no node be scheduled before it
+	// (nextRoundSQL); nil: it is never credited.
 	NextCreditAt *time.Time
 }
 
@@ -91,7 +91,7 @@ func insertNode(ctx context.Context, db sqlx.QueryerContext, n NewNode) (Node, b
 	var node Node
 	err := sqlx.GetContext(ctx, db, &node, `
 		INSERT INTO nodes (chain_node_id, tier, owner, price_wei, mint_tx, payment_id, next_credit_at)
-		VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::timestamptz IS NOT NULL THEN coalesce(`+nextRoundSQL+`, $7) END)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)
 		ON CONFLICT (chain_node_id) DO NOTHING
 		RETURNING `+nodeColumns, Uint256{n.ChainNodeID}, n.Tier, n.Owner, Uint256{n.PriceWei}, n.MintTx,
 		n.PaymentID, n.NextCreditAt)

@@ -176,13 +176,23 @@ func TestRounds(t *testing.T) {
 
 	t.Run("every node moves to the next round", func(t *testing.T) {
 		// The round fell due a minute ago: a period of an hour puts the next in 59 minutes, for
-		// every scheduled node.
-		var got []time.Time
-		if err := db.DB().Select(&got, `SELECT DISTINCT next_credit_at FROM nodes WHERE next_credit_at IS NOT NULL`); err != nil {
+		// every scheduled node, and a node recorded now joins it.
+		storetest.Node(t, db, "9", "0x00000000000000000000000000000000000000cc", time.Now())
+		if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = now() - interval '1 day' WHERE chain_node_id = 9`); err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != 1 || time.Until(got[0]) < 58*time.Minute || time.Until(got[0]) > 59*time.Minute+30*time.Second {
-			t.Fatalf("next credits %v", got)
+		sc, err := db.Schedule(ctx)
+		if err != nil || sc.NextAt == nil || sc.DueNodes != 0 || sc.ScheduledNodes != 8 {
+			t.Fatalf("schedule %+v, err %v", sc, err)
+		}
+		if d := time.Until(*sc.NextAt); d < 58*time.Minute || d > 59*time.Minute+30*time.Second {
+			t.Fatalf("next round in %s", d)
+		}
+		for _, id := range []int64{1, 9} {
+			n, err := db.Node(ctx, big.NewInt(id), 1)
+			if err != nil || n.NextCreditAt == nil || n.NextCreditAt.Sub(*sc.NextAt).Abs() > time.Millisecond { // the API gives milliseconds
+				t.Errorf("node %d: next credit %v, err %v; want the next round's, %v", id, n.NextCreditAt, err, sc.NextAt)
+			}
 		}
 		if _, err := db.StartRound(ctx, fixed); !errors.Is(err, store.ErrNothingDue) {
 			t.Fatalf("a round right after the last: %v", err)

@@ -12,6 +12,7 @@ type Schedule struct {
 	LastTickAt     *time.Time `db:"last_tick_at"`    // nil when it never ticked
 	DueNodes       int64      `db:"due_nodes"`       // the scheduled nodes when a round is due now; else 0
 	ScheduledNodes int64      `db:"scheduled_nodes"` // active nodes, each credited by the next round
+	NextAt         *time.Time `db:"next_at"`         // when the next round is due; nil: no node is scheduled
 }
 
 // Schedule reads the last tick and counts the due and scheduled nodes.
@@ -24,9 +25,10 @@ func (s *Store) Schedule(ctx context.Context) (_ Schedule, err error) {
 		)
 		SELECT
 			(SELECT max(started_at) FROM scheduler_ticks) AS last_tick_at,
-			CASE WHEN `+nextRoundSQL+` <= now() THEN nodes ELSE 0 END AS due_nodes,
-			nodes AS scheduled_nodes
-		FROM scheduled`)
+			CASE WHEN next_at <= now() THEN nodes ELSE 0 END AS due_nodes,
+			nodes AS scheduled_nodes,
+			CASE WHEN nodes > 0 THEN next_at END AS next_at
+		FROM scheduled, (SELECT `+nextRoundSQL+` AS next_at) s`)
 	return sc, err
 }
 

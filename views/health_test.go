@@ -1,13 +1,16 @@
 package views
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"nodeledger/store"
 )
 
 func TestScheduleNote(t *testing.T) {
+	inThreeHours := time.Now().Add(3*time.Hour + 30*time.Minute)
 	for _, c := range []struct {
 		name string
 		sc   store.Schedule
@@ -18,6 +21,8 @@ func TestScheduleNote(t *testing.T) {
 			"Every node is credited by each round; 1 node takes part in the next."},
 		{"not due", store.Schedule{ScheduledNodes: 1200},
 			"Every node is credited by each round; 1200 nodes take part in the next."},
+		{"not due, next round known", store.Schedule{ScheduledNodes: 3, NextAt: &inThreeHours},
+			"Every node is credited by each round; 3 nodes take part in the next, in 3 hours."},
 		{"due", store.Schedule{DueNodes: 1200, ScheduledNodes: 1200},
 			"Every node is credited by each round; the next, for 1200 nodes, is due now."},
 	} {
@@ -26,7 +31,8 @@ func TestScheduleNote(t *testing.T) {
 			if err := ScheduleNote(c.sc).Render(t.Context(), &b); err != nil {
 				t.Fatal(err)
 			}
-			if got := strings.Join(strings.Fields(b.String()), " "); got != c.want {
+			text := regexp.MustCompile(`<[^>]*>`).ReplaceAllString(b.String(), "") // what people read
+			if got := strings.Join(strings.Fields(text), " "); got != c.want {
 				t.Errorf("ScheduleNote(%+v) = %q, want %q", c.sc, got, c.want)
 			}
 		})

@@ -6,7 +6,9 @@
 	'balanceWei', n.balance_wei::text, 'cumulativeWei', n.cumulative_wei::text,
 	'withdrawnWei', n.withdrawn_wei::text, 'mintTx', n.mint_tx, 'status', n.status,
 	'createdAt', api_time(n.created_at), 'owner', n.owner, 'priceWei', n.price_wei::text,
-	'nextCreditAt', api_time(n.next_credit_at),
+	'nextCreditAt', CASE WHEN n.status = 'active' AND n.next_credit_at IS NOT NULL THEN api_time(coalesce(
+	(SELECT next_at FROM distributions WHERE status = 'confirmed' AND next_at IS NOT NULL ORDER BY id DESC LIMIT 1),
+	(SELECT min(next_credit_at) FROM nodes WHERE status = 'active'))) END,
 		'credits', (
 			SELECT coalesce(json_agg(json_build_object('id', c.id, 'distributionId', c.distribution_id,
 				'amountWei', c.amount_wei::text, 'createdAt', api_time(c.created_at))
