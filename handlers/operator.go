@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -244,7 +245,7 @@ func creditOutcome(sum jobs.CreditSummary) string {
 	case sum.Status == "confirmed":
 		return "Credited " + credited + "."
 	}
-	return "Crediting " + credited + ": " + clause(sum.Note) + "."
+	return "Crediting " + credited + ": " + clause(cmp.Or(sum.Note, "its transaction is not mined yet; the next pass finishes the round")) + "."
 }
 
 // clause makes a pass's reason fit after a colon: no final period, a lower-case first word

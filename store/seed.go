@@ -93,10 +93,10 @@ var seedSteps = []struct{ name, sql string }{
 		CROSS JOIN LATERAL (SELECT (@rounds - r.r + 1) * 1000000000000000::numeric * (p.id % 3 + 1) AS wei) c`},
 	{"distributions", `
 		INSERT INTO distributions (id, total_wei, node_count, mode, funding_mode, status, tx_hash,
-			amount_wei, chain_nodes, carry_wei, weights, due_at, created_at, confirmed_at)
+			amount_wei, chain_nodes, carry_wei, weights, due_at, next_at, created_at, confirmed_at)
 		SELECT r, 1000000000000000::numeric * pg_temp.seed_units(n), n, 'fixed', 'value', 'confirmed',
 			'0x' || md5('round' || r) || md5('round.' || r), 1000000000000000, n, 0, '{10000,20000,30000}',
-			at - interval '1 day', at - interval '1 minute', at
+			at - interval '1 minute', at + interval '1 day' - interval '1 minute', at - interval '1 minute', at
 		FROM seed_rounds`},
 	{"credits", `
 		INSERT INTO credits (distribution_id, node_id, amount_wei, created_at)
