@@ -227,13 +227,23 @@ func TestNodeDocumentsAreTheRows(t *testing.T) {
 		}
 		to, status := "0x00000000000000000000000000000000000000cc", "sent"
 		at1, at2 := t1.UTC().Truncate(time.Millisecond), t2.UTC().Truncate(time.Millisecond)
-		same(t, "next credit", n.NextCreditAt, &at1)
+		same(t, "next credit of an unconfirmed node, in no round", n.NextCreditAt, (*time.Time)(nil))
 		same(t, "credits", n.Credits, []store.Credit{{ID: credit, DistributionID: round, AmountWei: wei(60), CreatedAt: at1}})
 		same(t, "withdrawals", n.Withdrawals, []store.Withdrawal{
 			{ID: failed, AmountWei: wei(5), CumulativeSignedWei: wei(0), CreatedAt: at1},
 			{ID: sent, AmountWei: wei(1), CumulativeSignedWei: wei(0), ToAddress: &to, TxHash: &hash, Status: &status,
 				CreatedAt: at2, ConfirmedAt: &at2},
 		})
+
+		// Active, it is credited by the next round: before any round has set the schedule, a
+		// period after the first scheduled node's mint (its next_credit_at).
+		if _, err := db.DB().Exec(`UPDATE nodes SET status = 'active' WHERE id = $1`, row); err != nil {
+			t.Fatal(err)
+		}
+		if n, err = db.Node(ctx, big.NewInt(7), 50); err != nil {
+			t.Fatal(err)
+		}
+		same(t, "next credit", n.NextCreditAt, &at1)
 	})
 
 	t.Run("the node of POST /api/nodes/sync", func(t *testing.T) {
