@@ -88,7 +88,7 @@ func nodeArgs(id *big.Int, limit int) []any {
 
 const nodeJSONSQL = `
 	SELECT json_build_object(` + nodeJSON + `, 'owner', n.owner, 'priceWei', n.price_wei::text,
-		'nextCreditAt', CASE WHEN n.status = 'active' AND n.next_credit_at IS NOT NULL THEN api_time(`+nextRoundSQL+`) END,
+		'nextCreditAt', CASE WHEN n.status = 'active' AND n.next_credit_at IS NOT NULL THEN api_time(` + nextRoundSQL + `) END,
 		'credits', (
 			SELECT coalesce(json_agg(json_build_object('id', c.id, 'distributionId', c.distribution_id,
 				'amountWei', c.amount_wei::text, 'createdAt', api_time(c.created_at))
