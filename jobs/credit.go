@@ -241,18 +241,9 @@ const creditReprices = 3
 // would take the mint and the round back together).
 func (j *Jobs) sendRound(ctx context.Context, round store.Round, sum *CreditSummary) (*outTx, store.Round, error) {
 	for reprices := 0; ; reprices++ {
-		weights := make([]uint32, len(round.Weights))
-		for i, w := range round.Weights {
-			weights[i] = uint32(w)
-		}
-		mode := chain.RoundFixed
-		if round.Mode == "pool" {
-			mode = chain.RoundPool
-		}
 		o := j.roundOut(round.ID)
-		data := j.chain.DistributeData(big.NewInt(round.ID), mode, round.AmountWei.Int, round.ChainNodes, weights)
 		// A failed send leaves the stored transaction for the next pass to send again.
-		err := j.send(ctx, o, j.chain.Factory(), data, round.Value())
+		err := j.send(ctx, o, j.chain.Factory(), j.distributeData(round), round.Value())
 		var rev *chain.RevertError
 		switch {
 		case errors.As(err, &rev) && rev.Name == "RoundUsed":
@@ -266,7 +257,7 @@ func (j *Jobs) sendRound(ctx context.Context, round store.Round, sum *CreditSumm
 			}
 			j.log.Info("credit: a node was minted since the round was priced; pricing it again", "round", round.ID,
 				"nodes", round.ChainNodes, "now", st.ChainNodes)
-			round, err = j.store.RepriceRound(ctx, round.ID, round.Repriced(st))
+			repriced, err := j.store.RepriceRound(ctx, round.ID, round.Repriced(st))
 			var behind *store.LedgerBehindError
 			if errors.As(err, &behind) {
 				sum.Note = behindNote(behind)
@@ -275,7 +266,7 @@ func (j *Jobs) sendRound(ctx context.Context, round store.Round, sum *CreditSumm
 			if err != nil {
 				return nil, round, err
 			}
-			sum.Repriced = true
+			round, sum.Repriced = repriced, true
 			sum.setRound(round)
 			continue
 		case err != nil:
@@ -283,6 +274,19 @@ func (j *Jobs) sendRound(ctx context.Context, round store.Round, sum *CreditSumm
 		}
 		return o, round, nil
 	}
+}
+
+// distributeData is the calldata of round's factory.distribute call.
+func (j *Jobs) distributeData(round store.Round) []byte {
+	weights := make([]uint32, len(round.Weights))
+	for i, w := range round.Weights {
+		weights[i] = uint32(w)
+	}
+	mode := chain.RoundFixed
+	if round.Mode == "pool" {
+		mode = chain.RoundPool
+	}
+	return j.chain.DistributeData(big.NewInt(round.ID), mode, round.AmountWei.Int, round.ChainNodes, weights)
 }
 
 // checkDistributed compares what the chain says the round credited with the ledger's credits:

@@ -19,7 +19,6 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/lib/pq"
 
-	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
@@ -439,11 +438,7 @@ func (e *env) pendingRound() (store.Round, []byte) {
 	if err != nil {
 		e.t.Fatalf("pending round %+v: %v", r, err)
 	}
-	weights := make([]uint32, len(r.Weights))
-	for i, w := range r.Weights {
-		weights[i] = uint32(w)
-	}
-	return r, e.c.DistributeData(big.NewInt(r.ID), chain.RoundFixed, r.AmountWei.Int, r.ChainNodes, weights)
+	return r, j.distributeData(r)
 }
 
 // storeRoundTx records tx as the round's signed transaction, as a pass does before sending it.

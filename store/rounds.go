@@ -136,8 +136,8 @@ func (s *Store) StartRound(ctx context.Context, r NewRound) (_ Round, err error)
 }
 
 // RepriceRound prices pending round id again for the chain's state now: its transaction was
-// refused because a node was minted since it was priced (NodeCountChanged). Only safe while no
-// version of its transaction can still be mined; the credit pass calls it when signing anew.
+// refused because a node was minted since it was priced (NodeCountChanged). A version of its old
+// transaction mined after all would credit nothing: it names the old count (see jobs.sendRound).
 func (s *Store) RepriceRound(ctx context.Context, id int64, r NewRound) (_ Round, err error) {
 	defer wrap(&err, "RepriceRound")
 	tx, err := s.db.BeginTxx(ctx, pricingTx)
