@@ -665,9 +665,9 @@ func TestTwoCreditPassesAtOnce(t *testing.T) {
 
 // mintMany mints n nodes of tier 1, five to an owner, as fast as the dev chain takes them without
 // its base fee climbing: signed here with one gas limit (no estimate per transaction), sent in
-// chunks of about the block's gas target, each chunk mined before the next is sent. (Full blocks
-// would raise the base fee 12.5% a block, and after a few dozen the fee of a 500-node credit
-// round would cost more than it should.) It records the nodes in the ledger, due, in one statement.
+// chunks of about the block's gas target, each chunk mined before the next is sent (full blocks
+// would raise the base fee 12.5% a block). It records the nodes in the ledger, due, in one
+// statement.
 func (e *env) mintMany(b *testing.B, n int) {
 	b.Helper()
 	ctx := b.Context()
