@@ -66,8 +66,13 @@ func (c *Client) MintedIn(r *types.Receipt) (Minted, bool) {
 	return Minted{}, false
 }
 
+// isEvent tells whether l is the factory's event name.
+func (c *Client) isEvent(l *types.Log, name string) bool {
+	return l.Address == c.factory && len(l.Topics) > 0 && l.Topics[0] == c.nf.GetABI().Events[name].ID
+}
+
 func (c *Client) minted(l *types.Log) (Minted, bool) {
-	if l.Address != c.factory || len(l.Topics) == 0 || l.Topics[0] != c.nf.GetABI().Events["NodeMinted"].ID {
+	if !c.isEvent(l, "NodeMinted") {
 		return Minted{}, false
 	}
 	ev, err := c.nf.UnpackNodeMintedEvent(l)
@@ -81,7 +86,7 @@ func (c *Client) minted(l *types.Log) (Minted, bool) {
 // receipt; ok is false when the receipt has none.
 func (c *Client) DistributedIn(r *types.Receipt) (total *big.Int, ok bool) {
 	for _, l := range r.Logs {
-		if l.Address != c.factory || len(l.Topics) == 0 || l.Topics[0] != c.nf.GetABI().Events["Distributed"].ID {
+		if !c.isEvent(l, "Distributed") {
 			continue
 		}
 		if ev, err := c.nf.UnpackDistributedEvent(l); err == nil {

@@ -101,9 +101,9 @@ func (c *Client) Cover(ctx context.Context) (Cover, error) {
 // RoundState is what a round is priced from on chain, read at one block.
 type RoundState struct {
 	Block     uint64
-	Nodes     int64           // nodeCount: the nodes a round sent now credits
-	PoolCarry *big.Int        // pool wei the next pool round adds to its pool
-	TierNodes map[uint8]int64 // the nodes of each tier that has any
+	Nodes     int64         // nodeCount: the nodes a round sent now credits
+	PoolCarry *big.Int      // pool wei the next pool round adds to its pool
+	TierNodes map[int]int64 // the nodes of each tier that has any, by tier id
 }
 
 // RoundState reads nodeCount, poolCarry and each tier's node count at one block.
@@ -123,7 +123,7 @@ func (c *Client) RoundState(ctx context.Context) (RoundState, error) {
 	if !n.IsInt64() {
 		return RoundState{}, fmt.Errorf("round state: nodeCount %s", n)
 	}
-	st := RoundState{Block: head, Nodes: n.Int64(), TierNodes: map[uint8]int64{}}
+	st := RoundState{Block: head, Nodes: n.Int64(), TierNodes: map[int]int64{}}
 	if st.PoolCarry, err = c.nf.UnpackPoolCarry(carry); err != nil {
 		return RoundState{}, fmt.Errorf("round state: poolCarry: %w", err)
 	}
@@ -148,7 +148,7 @@ func (c *Client) RoundState(ctx context.Context) (RoundState, error) {
 		if err != nil {
 			return RoundState{}, fmt.Errorf("round state: tiers(%d): %w", t, err)
 		}
-		st.TierNodes[t] = int64(v.Nodes)
+		st.TierNodes[int(t)] = int64(v.Nodes)
 	}
 	return st, nil
 }

@@ -120,24 +120,24 @@ func behindNote(e *store.LedgerBehindError) string {
 
 // startRound writes a round priced by the configured mode for the chain's nodes now.
 func (j *Jobs) startRound(ctx context.Context) (store.Round, error) {
-	r := store.NewRound{Mode: j.cfg.DistMode}
+	var amount *big.Int
 	switch j.cfg.DistMode {
 	case "fixed":
-		r.AmountWei = j.cfg.DistBaseWei
+		amount = j.cfg.DistBaseWei
 	case "pool":
-		r.AmountWei = j.cfg.DistPoolWei
+		amount = j.cfg.DistPoolWei
 	default:
 		return store.Round{}, fmt.Errorf("unknown distribution mode %q (want fixed or pool)", j.cfg.DistMode)
 	}
-	if r.AmountWei == nil || r.AmountWei.Sign() < 0 {
+	if amount == nil || amount.Sign() < 0 {
 		return store.Round{}, fmt.Errorf("%s mode needs an amount (DIST_BASE_WEI or DIST_POOL_WEI)", j.cfg.DistMode)
 	}
-	st, err := j.roundState(ctx)
+	r, err := j.roundState(ctx)
 	if err != nil {
 		return store.Round{}, err
 	}
-	st.Mode, st.AmountWei = r.Mode, r.AmountWei
-	return j.store.StartRound(ctx, st)
+	r.Mode, r.AmountWei = j.cfg.DistMode, amount
+	return j.store.StartRound(ctx, r)
 }
 
 // roundState reads what a round is priced from on chain, as the store takes it: the mode and
@@ -147,11 +147,7 @@ func (j *Jobs) roundState(ctx context.Context) (store.NewRound, error) {
 	if err != nil {
 		return store.NewRound{}, err
 	}
-	r := store.NewRound{ChainNodes: st.Nodes, CarryWei: st.PoolCarry, TierNodes: map[int]int64{}}
-	for t, n := range st.TierNodes {
-		r.TierNodes[int(t)] = n
-	}
-	return r, nil
+	return store.NewRound{ChainNodes: st.Nodes, CarryWei: st.PoolCarry, TierNodes: st.TierNodes}, nil
 }
 
 // creditResigns bounds how often one pass signs a new transaction for a round whose transaction

@@ -443,23 +443,8 @@ func (e *env) pendingRound() (store.Round, []byte) {
 
 // storeRoundTx records tx as the round's signed transaction, as a pass does before sending it.
 func (e *env) storeRoundTx(r store.Round, tx *types.Transaction) {
-	t := e.t
-	t.Helper()
-	head, err := e.c.HeadNumber(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := sentTx(from, tx, head)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.StoreRoundTx(t.Context(), r.ID, v); err != nil {
-		t.Fatal(err)
-	}
+	e.t.Helper()
+	e.keep(tx, func(v store.SentTx) error { return db.StoreRoundTx(e.t.Context(), r.ID, v) })
 }
 
 // resign signs a copy of tx with another gas limit: same nonce, another transaction.

@@ -24,20 +24,30 @@ func (e *env) starve(tx *types.Transaction, sender *chain.Sender) *types.Transac
 	return e.resignWith(key, tx, func(d *types.DynamicFeeTx) { d.GasTipCap = big.NewInt(1) })
 }
 
-// keepAndSend stores tx through keep, as the outbox does, and sends it.
-func (e *env) keepAndSend(tx *types.Transaction, from *chain.Sender, keep func(store.SentTx) error) {
+// keep stores tx with keep, as a pass stores a version in the outbox before it sends it.
+func (e *env) keep(tx *types.Transaction, keep func(store.SentTx) error) {
 	e.t.Helper()
 	head, err := e.c.HeadNumber(e.t.Context())
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	v, err := sentTx(from.From, tx, head)
+	from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	v, err := sentTx(from, tx, head)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	if err := keep(v); err != nil {
 		e.t.Fatal(err)
 	}
+}
+
+// keepAndSend keeps tx, then sends it.
+func (e *env) keepAndSend(tx *types.Transaction, keep func(store.SentTx) error) {
+	e.t.Helper()
+	e.keep(tx, keep)
 	if err := e.c.Send(e.t.Context(), tx); err != nil {
 		e.t.Fatal(err)
 	}
@@ -61,7 +71,7 @@ func (e *env) stuckMint() (store.Payment, *types.Transaction) {
 		e.t.Fatal(err)
 	}
 	low := e.starve(tx, minter)
-	e.keepAndSend(low, minter, func(v store.SentTx) error { return db.StoreMintTx(ctx, p.ID, 1, v) })
+	e.keepAndSend(low, func(v store.SentTx) error { return db.StoreMintTx(ctx, p.ID, 1, v) })
 	return p, low
 }
 
@@ -77,7 +87,7 @@ func (e *env) stuckCredit() ([]store.Node, *types.Transaction) {
 		e.t.Fatal(err)
 	}
 	low := e.starve(tx, distributor)
-	e.keepAndSend(low, distributor, func(v store.SentTx) error { return db.StoreRoundTx(e.t.Context(), round.ID, v) })
+	e.keepAndSend(low, func(v store.SentTx) error { return db.StoreRoundTx(e.t.Context(), round.ID, v) })
 	return nodes, low
 }
 
@@ -233,7 +243,7 @@ func TestOutboxFillsANonceGap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.keepAndSend(mint, minter, func(v store.SentTx) error { return db.StoreMintTx(ctx, p.ID, 1, v) })
+	e.keepAndSend(mint, func(v store.SentTx) error { return db.StoreMintTx(ctx, p.ID, 1, v) })
 
 	sum := mustPass(t, e.restart())
 	if sum.Minted != 1 {
