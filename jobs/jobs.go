@@ -8,6 +8,7 @@ import (
 	"crypto/ecdsa"
 	"log/slog"
 	"math/big"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -118,3 +119,6 @@ func (j *Jobs) step(name string) error {
 	}
 	return nil
 }
+
+// hexLower is the ledger's form of an address or hash.
+func hexLower(v interface{ Hex() string }) string { return strings.ToLower(v.Hex()) }

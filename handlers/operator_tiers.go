@@ -1,0 +1,152 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/store"
+	"nodeledger/views"
+)
+
+// SetTierOnSale is the operator's on/off-sale toggle of a tier.
+func (h *Handlers) SetTierOnSale(c echo.Context) (string, error) {
+	id, err := parseTierID(c.Param("id"))
+	if err != nil {
+		return "", err
+	}
+	onSale := c.FormValue("onSale") == "true"
+	err = h.store.SetOnSale(c.Request().Context(), id, onSale)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", errorf(http.StatusNotFound, fmt.Sprintf("There is no tier %d.", id))
+	}
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Tier %d is now %s.", id, map[bool]string{true: "on sale", false: "off sale"}[onSale]), nil
+}
+
+// SaveTierFromPage answers POST /operator/tiers: the tier form, in ETH, checked by the same
+// check as the admin API's PUT. A form with problems comes back with a sentence next to each
+// field (422: nothing was stored, so posting it again changes nothing); a good one is stored and
+// redirected like every action.
+func (h *Handlers) SaveTierFromPage(c echo.Context) error {
+	if !h.operatorSignedIn(c) {
+		return errorf(http.StatusUnauthorized, "Sign in as the operator first.")
+	}
+	f := views.TierForm{
+		Editing: c.FormValue("editing") == "true", ID: c.FormValue("id"), Label: c.FormValue("label"),
+		PriceETH: c.FormValue("price"), MaxPerWallet: c.FormValue("maxPerWallet"), HoldingToken: c.FormValue("holdingToken"),
+		HoldingAmount: c.FormValue("holdingAmount"), Multiplier: c.FormValue("payout"), OnSale: c.FormValue("onSale") == "true",
+	}
+	t, problems := tierFromForm(f).check()
+	if len(problems) > 0 {
+		f.Problems = problems
+		return h.renderOperator(c, http.StatusUnprocessableEntity, "", &f)
+	}
+	if err := h.store.PutTier(c.Request().Context(), t); err != nil {
+		return err
+	}
+	return h.redirectWithOutcome(c, tierSaved(t))
+}
+
+// tierSaved is the outcome of a saved tier.
+func tierSaved(t store.Tier) string {
+	s := fmt.Sprintf("Saved tier %d, %s: %s ETH, %d per wallet, payout %s", t.ID, t.Label, views.ETH(t.PriceWei),
+		t.MaxPerWallet, views.Multiplier(t.PayoutBps))
+	if t.HoldingToken != nil && t.HoldingWei.Sign() > 0 {
+		s += fmt.Sprintf(", for holders of %s of the token %s", t.HoldingWei.String(), *t.HoldingToken)
+	}
+	return s + map[bool]string{true: ", on sale.", false: ", off sale."}[t.OnSale]
+}
+
+// tierFromForm reads the operator's form into a draft for the shared check, with a sentence
+// for each field it cannot read.
+func tierFromForm(f views.TierForm) tierDraft {
+	d := tierDraft{label: f.Label, token: strings.TrimSpace(f.HoldingToken), onSale: f.OnSale, problems: tierProblems{}}
+	if id := strings.TrimSpace(f.ID); digitsRe.MatchString(id) && len(id) <= 3 {
+		d.id, _ = strconv.Atoi(id)
+	} else {
+		d.problems["id"] = "The tier number must be a whole number from 0 to 255."
+	}
+	switch price, tooPrecise := parseDecimal(f.PriceETH, 18); {
+	case strings.TrimSpace(f.PriceETH) == "":
+		d.problems["price"] = "The price is required: an amount in ETH, such as 0.1."
+	case tooPrecise:
+		d.problems["price"] = "The price has more than 18 decimals: the smallest amount is 0.000000000000000001 ETH."
+	case price == nil:
+		d.problems["price"] = "The price must be an amount in ETH, such as 0.1."
+	default:
+		d.price = price
+	}
+	if n := strings.TrimSpace(f.MaxPerWallet); digitsRe.MatchString(n) && len(n) <= 9 {
+		v, _ := strconv.Atoi(n)
+		d.maxPerWallet = &v
+	} else {
+		d.problems["maxPerWallet"] = "The allowance per wallet must be a whole number, such as 3."
+	}
+	if a := strings.TrimSpace(f.HoldingAmount); a != "" {
+		if d.holding, _ = weiField(&a); d.holding == nil {
+			d.problems["holdingAmount"] = "The holding amount must be a whole number of the token's smallest unit, such as 1000000000000000000 for 1 token of 18 decimals."
+		}
+	}
+	m := strings.Trim(strings.TrimSpace(f.Multiplier), "×xX ")
+	switch bps, tooPrecise := parseDecimal(m, 4); {
+	case tooPrecise || bps == nil:
+		d.problems["payout"] = "The payout multiplier must be a number such as 1 or 1.5, with at most 4 decimals."
+	case !bps.IsInt64() || bps.Int64() > maxPayoutBps:
+		d.problems["payout"] = "The payout multiplier must be from 0× to 100×."
+	default:
+		v := int(bps.Int64())
+		d.payoutBps = &v
+	}
+	return d
+}
+
+// parseDecimal reads a decimal number exactly, in units of 10^-places ("0.1" with 18 places is
+// 100000000000000000): integer arithmetic, never a float. tooPrecise: more decimals than places
+// (trailing zeros aside).
+func parseDecimal(s string, places int) (x *big.Int, tooPrecise bool) {
+	m := decimalRe.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil || m[1]+m[2] == "" || len(m[1]) > 80 {
+		return nil, false
+	}
+	frac := strings.TrimRight(m[2], "0")
+	if len(frac) > places {
+		return nil, true
+	}
+	x, _ = new(big.Int).SetString(m[1]+frac+strings.Repeat("0", places-len(frac)), 10)
+	return x, false
+}
+
+// tierForm is the tier form filled with the tier edit names, or empty with the number after
+// the last tier's (tiers come ordered by number).
+func tierForm(tiers []store.Tier, edit string) views.TierForm {
+	for _, t := range tiers {
+		if strconv.Itoa(t.ID) != edit {
+			continue
+		}
+		f := views.TierForm{Editing: true, ID: edit, Label: t.Label, PriceETH: views.ETH(t.PriceWei),
+			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), Multiplier: strings.TrimSuffix(views.Multiplier(t.PayoutBps), "×"), OnSale: t.OnSale}
+		if t.HoldingToken != nil {
+			f.HoldingToken, f.HoldingAmount = *t.HoldingToken, t.HoldingWei.String()
+		}
+		return f
+	}
+	next := "1"
+	if n := len(tiers); n > 0 && tiers[n-1].ID < 255 {
+		next = strconv.Itoa(tiers[n-1].ID + 1)
+	} else if n > 0 {
+		next = "" // the last number is taken: the operator picks a free one
+	}
+	return views.TierForm{ID: next, MaxPerWallet: "1", Multiplier: "1"}
+}
+
+// decimalRe is a plain decimal number: "1", "0.1", ".5", "2.".
+var decimalRe = regexp.MustCompile(`^([0-9]*)(?:\.([0-9]*))?$`)

@@ -1,0 +1,173 @@
+package jobs
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"nodeledger/chain"
+	"nodeledger/store"
+)
+
+// resendMints sends again every stored mint transaction that has no receipt yet, fills any gap
+// in the minter's nonces below them, and only then signs anew, at nonces the chain hands out, the
+// mints whose nonce another transaction took: the payment reference keeps the payment from minting
+// twice whichever of them lands.
+func (j *Jobs) resendMints(ctx context.Context) error {
+	minting, err := j.store.PaymentsByStatus(ctx, "minting")
+	if err != nil {
+		return err
+	}
+	var waiting []uint64
+	var dead []store.Payment
+	for _, p := range minting {
+		o, err := j.mintOut(ctx, p, *p.Tier, true)
+		if err != nil {
+			return fmt.Errorf("payment %d: %w", p.ID, err)
+		}
+		alive, err := j.resume(ctx, o)
+		switch {
+		case err != nil:
+			return fmt.Errorf("payment %d: resend mint: %w", p.ID, err)
+		case alive:
+			waiting = append(waiting, o.newest().Nonce())
+		default:
+			j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "payment", p.ID, "tx", o.newest().Hash())
+			dead = append(dead, p)
+		}
+	}
+	if err := j.fillGaps(ctx, j.minter, waiting); err != nil {
+		return err
+	}
+	j.minter.ResetNonce()
+	for _, p := range dead {
+		if err := j.signMint(ctx, p, *p.Tier); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mintOut is payment p's mint in the outbox, with its stored versions when load is set.
+func (j *Jobs) mintOut(ctx context.Context, p store.Payment, tier int, load bool) (*outTx, error) {
+	o := &outTx{kind: "mint", sender: j.minter, keep: func(ctx context.Context, v store.SentTx) error {
+		return j.store.StoreMintTx(ctx, p.ID, tier, v)
+	}}
+	if load {
+		return o, j.load(ctx, o, store.TxFor{PaymentID: p.ID}, p.MintRaw)
+	}
+	return o, nil
+}
+
+// signMint signs payment p's mint at the minter's next nonce, stores it, and only then sends it.
+func (j *Jobs) signMint(ctx context.Context, p store.Payment, tier int) error {
+	o, err := j.mintOut(ctx, p, tier, false)
+	if err != nil {
+		return err
+	}
+	data := j.chain.MintData(common.HexToAddress(p.From), uint8(tier), common.HexToHash(p.PaymentRef))
+	if err := j.send(ctx, o, j.chain.Factory(), data, nil); err != nil {
+		return fmt.Errorf("payment %d: mint: %w", p.ID, err)
+	}
+	return nil
+}
+
+// settleMints waits for each mint transaction to be mined, replacing those that wait too long,
+// and records its node, or the reason it reverted. One still unmined when ReceiptTimeout runs
+// out is left for the next pass.
+func (j *Jobs) settleMints(ctx context.Context, sum *PaymentsSummary) error {
+	minting, err := j.store.PaymentsByStatus(ctx, "minting")
+	if err != nil {
+		return err
+	}
+	// In nonce order: a mint stuck waiting for fees holds up those after it, so it is seen first.
+	slices.SortStableFunc(minting, func(a, b store.Payment) int { return cmp.Compare(*a.MintNonce, *b.MintNonce) })
+	deadline := time.Now().Add(j.cfg.ReceiptTimeout)
+	for _, p := range minting {
+		o, err := j.mintOut(ctx, p, *p.Tier, true)
+		if err != nil {
+			return fmt.Errorf("payment %d: %w", p.ID, err)
+		}
+		r, tx, err := j.await(ctx, o, deadline)
+		switch {
+		case errors.Is(err, errNotMinedYet):
+			sum.Minting++
+			continue
+		case errors.Is(err, chain.ErrNonceTaken):
+			j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "payment", p.ID, "tx", o.newest().Hash())
+			j.minter.ResetNonce()
+			if err := j.signMint(ctx, p, *p.Tier); err != nil {
+				return err
+			}
+			sum.Minting++
+			continue
+		case err != nil:
+			return fmt.Errorf("payment %d: %w", p.ID, err)
+		}
+		if err := j.step("mint.mined"); err != nil {
+			return err
+		}
+		if err := j.settle(ctx, p, r, tx, sum); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (j *Jobs) settle(ctx context.Context, p store.Payment, r *types.Receipt, tx *types.Transaction, sum *PaymentsSummary) error {
+	m, ok := j.chain.MintedIn(r)
+	if r.Status != types.ReceiptStatusSuccessful || !ok {
+		return j.settleReverted(ctx, p, tx, sum)
+	}
+	return j.recordMint(ctx, p, m, sum)
+}
+
+func (j *Jobs) recordMint(ctx context.Context, p store.Payment, m chain.Minted, sum *PaymentsSummary) error {
+	next := time.Now().Add(j.cfg.DistPeriod)
+	_, _, err := j.store.RecordMint(ctx, p.ID, store.NewNode{
+		ChainNodeID: m.ID, Tier: int(m.Tier), Owner: hexLower(m.Owner), PriceWei: p.ValueWei.Int,
+		MintTx: hexLower(m.TxHash), NextCreditAt: &next,
+	})
+	if err != nil {
+		return err
+	}
+	sum.Minted++
+	return j.step("mint.recorded")
+}
+
+// settleReverted handles a mint that reverted. The payment reference already used means an
+// earlier transaction minted this payment's node: find it and record it. Any other reason (the
+// wallet filled up, minting was paused in between) rejects the payment.
+func (j *Jobs) settleReverted(ctx context.Context, p store.Payment, tx *types.Transaction, sum *PaymentsSummary) error {
+	m, found, err := j.chain.FindMint(ctx, common.HexToHash(p.PaymentRef), uint64(p.BlockNumber))
+	if err != nil {
+		return err
+	}
+	if found {
+		return j.recordMint(ctx, p, m, sum)
+	}
+	reason := "The contract refused the mint."
+	var re *chain.RevertError
+	if why := j.chain.Why(ctx, j.minter.From, tx); errors.As(why, &re) && mintRefusals[re.Name] != "" {
+		reason = mintRefusals[re.Name]
+	}
+	if err := j.store.RejectPayment(ctx, p.ID, reason); err != nil {
+		return err
+	}
+	sum.Rejected++
+	return nil
+}
+
+// mintRefusals are the sentences for the contract's refusals of a mint that the checks could not
+// foresee (the wallet filled up or minting was paused after the check); any other refusal is
+// said without a cause.
+var mintRefusals = map[string]string{
+	"WalletFull":    "The contract refused the mint: this wallet already holds the most nodes it allows one wallet.",
+	"MintingPaused": "The contract refused the mint: minting was paused.",
+}

@@ -1,0 +1,249 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"golang.org/x/sync/errgroup"
+
+	"nodeledger/chain"
+	"nodeledger/store"
+)
+
+// scanChunk bounds the blocks one RecordScan covers: a pass cut off keeps the chunks it recorded.
+const scanChunk = 200
+
+// scan reads the blocks from the cursor to head - Confirmations, at most BlocksPerPass of them,
+// and records the payments (and reverted withdraw calls) they hold chunk by chunk, rewinding
+// first when the chain no longer has the block the cursor stands on.
+func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
+	head, err := j.chain.HeadNumber(ctx)
+	if err != nil {
+		return err
+	}
+	if head < j.cfg.Confirmations {
+		return nil
+	}
+	target := head - j.cfg.Confirmations
+
+	from := j.cfg.ScanFrom
+	cur, err := j.store.Cursor(ctx, paymentsCursor)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		return err
+	default:
+		if from, sum.Rewound, err = j.checkCursor(ctx, paymentsCursor, cur, j.store.RewindScan); err != nil {
+			return err
+		}
+	}
+	if from > target {
+		scanLag.Set(float64(head + 1 - from))
+		return nil
+	}
+	to := min(target, from+j.cfg.BlocksPerPass-1)
+	sum.FromBlock = from
+	for start := from; start <= to; start += scanChunk {
+		end := min(start+scanChunk-1, to)
+		if err := j.scanBlocks(ctx, start, end, sum); err != nil {
+			return err
+		}
+		scanLag.Set(float64(head - end))
+		sum.ToBlock = end
+	}
+	return nil
+}
+
+// scanBlocks reads blocks from..to and records what they hold, with the cursor moved to to.
+// A payment sent by a contract wallet is a call inside a transaction, which only a trace shows;
+// tracing costs the node as much as making the block, so only the blocks where the payments
+// wallet's balance moved otherwise than its own transactions say are traced (and every block
+// while the wallet has code: then its own calls can move ETH unseen). Where the RPC cannot
+// trace, the ETH no transaction explains is recorded for the operator as an unattributed inflow.
+func (j *Jobs) scanBlocks(ctx context.Context, from, to uint64, sum *PaymentsSummary) error {
+	payTo, factory := j.cfg.PaymentAddress, j.chain.Factory()
+	paid := payTo != (common.Address{})
+	watched := []common.Address{factory}
+	if paid {
+		watched = append(watched, payTo)
+	}
+	// The blocks and the wallet's balances are read at once: the node serves both in parallel.
+	var blocks []chain.Block
+	var changes []chain.BalanceChange
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		blocks, err = j.chain.Blocks(gctx, from, to, watched...)
+		return err
+	})
+	if paid {
+		g.Go(func() (err error) {
+			changes, err = j.chain.BalanceChanges(gctx, from, to, payTo)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	hasCode := map[uint64]bool{}
+	for _, c := range changes {
+		hasCode[c.Block] = c.HasCode
+	}
+	// A transfer into the payments wallet while it has no code runs no code, so it cannot fail:
+	// its receipt would tell nothing. Every other receipt counts (a failed withdraw call, what
+	// the wallet's own transactions paid).
+	if err := j.chain.Outcomes(ctx, blocks, func(b chain.Block, tx chain.Tx) bool {
+		return !paid || tx.To == nil || *tx.To != payTo || tx.From == payTo || hasCode[b.Number]
+	}); err != nil {
+		return err
+	}
+	var trace []uint64
+	unexplained := map[uint64]*big.Int{}
+	for i, c := range changes {
+		if c.Block == 0 {
+			continue // the genesis block has no transaction to trace
+		}
+		if d := unexplainedWei(blocks[i], c, payTo); d.Sign() != 0 || c.HasCode {
+			trace, unexplained[c.Block] = append(trace, c.Block), d
+		}
+	}
+	transfers, traced, err := j.internalTransfers(ctx, trace)
+	if err != nil {
+		return err
+	}
+	if err := j.step("scan.fetched"); err != nil {
+		return err
+	}
+
+	var scan store.Scan
+	hashes := map[uint64]string{}
+	for _, b := range blocks {
+		hash := hexLower(b.Hash)
+		hashes[b.Number] = hash
+		scan.Blocks = append(scan.Blocks, store.ScannedBlock{Number: int64(b.Number), Hash: hash})
+		for _, tx := range b.Txs {
+			ok := tx.Status == types.ReceiptStatusSuccessful
+			switch { // Blocks returns only the transactions to or from what the scan watches
+			case tx.To == nil: // a contract the payments wallet created: no payment, no refund
+			case paid && *tx.To == payTo && tx.From != payTo && ok && tx.Value.Sign() > 0:
+				scan.Payments = append(scan.Payments, store.NewPayment{
+					TxHash: hexLower(tx.Hash), PaymentRef: hexLower(tx.Hash), From: hexLower(tx.From),
+					ValueWei: tx.Value, BlockNumber: int64(b.Number), BlockHash: hash,
+				})
+			case paid && tx.From == payTo && *tx.To != payTo && ok && tx.Value.Sign() > 0:
+				scan.Outgoing = append(scan.Outgoing, store.OutgoingTransfer{
+					TxHash: hexLower(tx.Hash), To: hexLower(*tx.To), ValueWei: tx.Value, BlockNumber: int64(b.Number),
+				})
+			case *tx.To == factory && tx.Status == types.ReceiptStatusFailed:
+				if w, ok := j.chain.DecodeWithdraw(tx.Input); ok {
+					scan.Failed = append(scan.Failed, store.FailedWithdrawal{ChainNodeID: w.ID, AmountWei: w.Amount,
+						To: hexLower(w.To), TxHash: hexLower(tx.Hash), BlockNumber: int64(b.Number), At: time.Unix(int64(b.Time), 0)})
+				}
+			}
+		}
+	}
+	for _, t := range transfers {
+		scan.Payments = append(scan.Payments, store.NewPayment{
+			TxHash: hexLower(t.TxHash), CallIndex: t.Index, PaymentRef: hexLower(t.Ref()), From: hexLower(t.From),
+			ValueWei: t.Value, BlockNumber: int64(t.Block), BlockHash: hashes[t.Block],
+		})
+	}
+	if !traced {
+		for _, n := range trace {
+			if d := unexplained[n]; d.Sign() > 0 {
+				scan.Unattributed = append(scan.Unattributed, store.UnattributedInflow{
+					BlockNumber: int64(n), BlockHash: hashes[n], AmountWei: store.Uint256{Int: d}})
+			}
+		}
+	}
+	if err := j.store.RecordScan(ctx, paymentsCursor, scan); err != nil {
+		return err
+	}
+	sum.Seen += len(scan.Payments)
+	sum.Failed += len(scan.Failed)
+	sum.Unattributed += len(scan.Unattributed)
+	return j.step("scan.recorded")
+}
+
+// unexplainedWei is how much more the payments wallet's balance rose in block b than its
+// top-level transactions there say: value in from successful transactions to it, less value
+// out of successful ones from it and the fees of all of its own, failed or not. Beacon
+// withdrawals and fees of a block the wallet proposed are unexplained too: the block is traced
+// for nothing, which is only slower.
+func unexplainedWei(b chain.Block, c chain.BalanceChange, payTo common.Address) *big.Int {
+	d := new(big.Int).Set(c.Delta)
+	for _, tx := range b.Txs {
+		ok := tx.Status == types.ReceiptStatusSuccessful
+		if tx.From == payTo {
+			d.Add(d, tx.Fee)
+			if ok {
+				d.Add(d, tx.Value)
+			}
+		}
+		if tx.To != nil && *tx.To == payTo && ok {
+			d.Sub(d, tx.Value)
+		}
+	}
+	return d
+}
+
+// internalTransfers traces blocks for payments made by contract wallets, which are calls inside
+// transactions. traced is false when the node does not serve the tracer: that is noted (health
+// and the operator page say so) and the scan goes on without.
+func (j *Jobs) internalTransfers(ctx context.Context, blocks []uint64) (_ []chain.InternalTransfer, traced bool, err error) {
+	if len(blocks) == 0 {
+		j.tracing.CompareAndSwap(traceUnknown, traceNotNeeded)
+		return nil, true, nil
+	}
+	transfers, err := j.chain.InternalTransfers(ctx, blocks, j.cfg.PaymentAddress)
+	if errors.Is(err, chain.ErrTraceUnsupported) {
+		if j.tracing.Swap(traceUnsupported) != traceUnsupported {
+			j.log.Warn("the RPC does not serve debug_traceBlockByNumber: ETH sent by contract wallets is recorded as unattributed inflows", "err", err)
+		}
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	j.tracing.Store(traceServed)
+	tracedBlocks.Add(float64(len(blocks)))
+	return transfers, true, nil
+}
+
+// checkCursor returns the next block scanner name reads: the one after its cursor, or, when the
+// chain replaced the cursor's block (a reorg deeper than the confirmations), the one after the
+// last block both agree on, once rewind has taken the scanner's records back to it; rewound is
+// how many blocks it took back. A block older than the hashes the scanner keeps is trusted.
+func (j *Jobs) checkCursor(ctx context.Context, name string, cur store.Cursor,
+	rewind func(ctx context.Context, name string, number int64, hash string) (forgotten int64, err error),
+) (next uint64, rewound int64, err error) {
+	for n := cur.Number; n >= 0; n-- {
+		onChain, err := j.chain.Blocks(ctx, uint64(n), uint64(n))
+		if err != nil {
+			return 0, 0, err
+		}
+		hash := hexLower(onChain[0].Hash)
+		stored, err := j.store.ScannedHash(ctx, name, n)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			stored = hash // older than the hashes kept: trusted
+		case err != nil:
+			return 0, 0, err
+		}
+		if stored != hash {
+			continue
+		}
+		if n < cur.Number {
+			forgotten, err := rewind(ctx, name, n, hash)
+			if err != nil {
+				return 0, 0, err
+			}
+			j.log.Warn("reorg: "+name+" rewound", "from", cur.Number, "to", n, "forgotten", forgotten)
+		}
+		return uint64(n) + 1, cur.Number - n, nil
+	}
+	return uint64(cur.Number) + 1, 0, nil
+}
