@@ -79,7 +79,7 @@ seq 1 "$HOT" | sed 's|^|/api/node/|' >"$OUT/paths-node.txt"
 echo /api/distributions >"$OUT/paths-distributions.txt"
 echo /api/stats >"$OUT/paths-stats.txt"
 echo /bench/hello >"$OUT/paths-hello.txt"
-awk -v db="/$DB/public/nodes" '{ printf "%s?owner=%s&_order=created_at,id&_select=id,chain_node_id,tier,owner,balance_wei,cumulative_wei,withdrawn_wei,price_wei,mint_tx,status,created_at\n", db, $1 }' \
+awk -v db="/$DB/public/nodes" '{ printf "%s?owner=%s&_order=created_at,id&_select=id,tier,owner,balance_wei,cumulative_wei,withdrawn_wei,price_wei,mint_tx,status,created_at\n", db, $1 }' \
   "$OUT/owners.txt" >"$OUT/paths-prest.txt"
 
 # --- measurements ------------------------------------------------------------------------------

@@ -266,7 +266,7 @@ func TestChaos(t *testing.T) {
 	// Every node agrees with nodeInfo; its credits add up to what the chain says it was credited,
 	// and no round credited it twice.
 	var nodes []struct {
-		ChainID   string `db:"chain_node_id"`
+		ChainID   string `db:"id"` // the chain node id
 		Owner     string `db:"owner"`
 		Balance   string `db:"balance_wei"`
 		Credited  string `db:"cumulative_wei"`
@@ -275,7 +275,7 @@ func TestChaos(t *testing.T) {
 		Twice     int    `db:"twice"`
 	}
 	if err := ledger.DB().SelectContext(ctx, &nodes, `
-		SELECT n.chain_node_id, n.owner, n.balance_wei, n.cumulative_wei, n.withdrawn_wei,
+		SELECT n.id, n.owner, n.balance_wei, n.cumulative_wei, n.withdrawn_wei,
 		       (SELECT coalesce(sum(c.amount_wei), 0) FROM credits c JOIN distributions d ON d.id = c.distribution_id
 		         WHERE c.node_id = n.id AND d.status = 'confirmed') AS credits,
 		       (SELECT count(*) FROM (SELECT 1 FROM credits c WHERE c.node_id = n.id
@@ -317,7 +317,7 @@ func TestChaos(t *testing.T) {
 func (d *deployment) withdraw(t *testing.T, rng *rand.Rand) bool {
 	t.Helper()
 	var ids []string
-	if err := d.ledger.DB().Select(&ids, `SELECT chain_node_id FROM nodes ORDER BY id`); err != nil {
+	if err := d.ledger.DB().Select(&ids, `SELECT id FROM nodes ORDER BY id`); err != nil {
 		t.Fatal(err)
 	}
 	if len(ids) == 0 {

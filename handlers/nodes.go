@@ -54,7 +54,7 @@ const (
 	nodeListMax     = 200
 )
 
-// Node answers GET /api/node/{id}: id is a chain node id or, failing that, a ledger row id.
+// Node answers GET /api/node/{id}: id is the node's chain node id, which is its ledger row id.
 func (h *Handlers) Node(c echo.Context) error {
 	id, limit, err := nodeParams(c)
 	if err != nil {

@@ -355,7 +355,7 @@ func TestCreditThatDoesNotRun(t *testing.T) {
 		e := newEnv(t)
 		nodes := e.mintDue(1, 2)
 		e.mintDue(1)
-		if _, err := db.DB().Exec(`DELETE FROM nodes WHERE chain_node_id = 3`); err != nil {
+		if _, err := db.DB().Exec(`DELETE FROM nodes WHERE id = 3`); err != nil {
 			t.Fatal(err)
 		}
 		sum := mustCredit(t, e.j)
@@ -711,9 +711,9 @@ func (e *env) mintMany(b *testing.B, n int) {
 		b.Fatalf("node %d on chain: %+v, %v", n, info, err)
 	}
 	_, err = db.DB().ExecContext(ctx, `
-		INSERT INTO nodes (chain_node_id, tier, owner, price_wei, mint_tx, next_credit_at)
+		INSERT INTO nodes (id, tier, owner, price_wei, mint_tx, next_credit_at)
 		SELECT t.id, 1, t.owner, $4, t.hash, now() - interval '1 minute'
-		FROM unnest($1::numeric[], $2::text[], $3::text[]) AS t (id, owner, hash)`,
+		FROM unnest($1::bigint[], $2::text[], $3::text[]) AS t (id, owner, hash)`,
 		pq.Array(ids), pq.Array(owners), pq.Array(hashes), priceOne.String())
 	if err != nil {
 		b.Fatal(err)

@@ -19,7 +19,7 @@ func TestDriftReport(t *testing.T) {
 		t.Fatalf("a ledger in line with the chain: %+v", rep)
 	}
 
-	mustExec(t, `UPDATE nodes SET balance_wei = 5, owner = $1 WHERE chain_node_id = 2`, strings.ToLower(e.buyer(3).Hex()))
+	mustExec(t, `UPDATE nodes SET balance_wei = 5, owner = $1 WHERE id = 2`, strings.ToLower(e.buyer(3).Hex()))
 	// A payment minted in a block the chain has replaced since (a reorg deeper than the
 	// confirmations): the drift report names it.
 	fake := "0x" + strings.Repeat("cd", 32)

@@ -11,7 +11,7 @@ import (
 func TestBenchSQLIsTheStoresSQL(t *testing.T) {
 	for file, want := range map[string][]string{
 		"nodes.sql":         {bind(nodesByOwnerJSONSQL, ":owner")},
-		"node.sql":          {bind(nodeJSONSQL, ":id", ":id", ":limit")},
+		"node.sql":          {bind(nodeJSONSQL, ":id", ":limit")},
 		"distributions.sql": {bind(distributionsJSONSQL, ":limit")},
 		"stats.sql":         {statsSQL},
 	} {

@@ -18,7 +18,7 @@ import (
 // into Node and NodeDetail, whose json names follow them (TestNodeDocumentsAreTheRows).
 
 // nodeJSON is a node row n as the API shows it in lists (the Node schema).
-const nodeJSON = `'id', n.id, 'chainNodeId', n.chain_node_id::text, 'tier', n.tier::text,
+const nodeJSON = `'id', n.id, 'chainNodeId', n.id::text, 'tier', n.tier::text,
 	'balanceWei', n.balance_wei::text, 'cumulativeWei', n.cumulative_wei::text,
 	'withdrawnWei', n.withdrawn_wei::text, 'mintTx', n.mint_tx, 'status', n.status,
 	'createdAt', api_time(n.created_at)`
@@ -38,20 +38,32 @@ const nodesByOwnerJSONSQL = `
 // POST /api/nodes/sync. ErrNotFound when the ledger has none.
 func (s *Store) NodeByChainIDJSON(ctx context.Context, id *big.Int) (_ json.RawMessage, err error) {
 	defer wrap(&err, "NodeByChainIDJSON")
-	return queryJSON(ctx, s, nodeByChainIDJSONSQL, Uint256{id})
+	rid, ok := rowID(id)
+	if !ok {
+		return nil, ErrNotFound
+	}
+	return queryJSON(ctx, s, nodeByChainIDJSONSQL, rid)
 }
 
 const nodeByChainIDJSONSQL = `
 	SELECT json_build_object(` + nodeJSON + `)
 	FROM nodes n
-	WHERE n.chain_node_id = $1::numeric`
+	WHERE n.id = $1`
 
-// NodeJSON is the node of id (its chain node id or, failing that, its ledger row id) with its
-// latest limit credits from confirmed rounds and withdrawals, as the JSON object of
-// GET /api/node/{id}, in one round trip. ErrNotFound when there is no such node.
+// NodeJSON is the node of id (its chain node id, which is its ledger row id) with its latest
+// limit credits from confirmed rounds and withdrawals, as the JSON object of GET /api/node/{id},
+// in one round trip. ErrNotFound when there is no such node.
 func (s *Store) NodeJSON(ctx context.Context, id *big.Int, limit int) (_ json.RawMessage, err error) {
 	defer wrap(&err, "NodeJSON")
-	return queryJSON(ctx, s, nodeJSONSQL, nodeArgs(id, limit)...)
+	return s.nodeJSON(ctx, id, limit)
+}
+
+func (s *Store) nodeJSON(ctx context.Context, id *big.Int, limit int) (json.RawMessage, error) {
+	rid, ok := rowID(id)
+	if !ok {
+		return nil, ErrNotFound
+	}
+	return queryJSON(ctx, s, nodeJSONSQL, rid, limit)
 }
 
 // NodeDetail is a node with its latest credits and withdrawals, newest first.
@@ -66,24 +78,13 @@ type NodeDetail struct {
 // with one query and one lookup rule. The page is not the hot path; decoding costs it little.
 func (s *Store) Node(ctx context.Context, id *big.Int, limit int) (_ NodeDetail, err error) {
 	defer wrap(&err, "Node")
-	doc, err := queryJSON(ctx, s, nodeJSONSQL, nodeArgs(id, limit)...)
+	doc, err := s.nodeJSON(ctx, id, limit)
 	if err != nil {
 		return NodeDetail{}, err
 	}
 	var n NodeDetail
 	err = json.Unmarshal(doc, &n)
 	return n, err
-}
-
-// nodeArgs are nodeJSONSQL's arguments. A ledger row id is a bigint, so a larger id can only be
-// a chain node id: its row id is NULL.
-func nodeArgs(id *big.Int, limit int) []any {
-	var rowID *int64
-	if id.IsInt64() {
-		v := id.Int64()
-		rowID = &v
-	}
-	return []any{Uint256{id}, rowID, limit}
 }
 
 const nodeJSONSQL = `
@@ -99,7 +100,7 @@ const nodeJSONSQL = `
 				JOIN distributions d ON d.id = c.distribution_id
 				WHERE c.node_id = n.id AND d.status = 'confirmed'
 				ORDER BY c.created_at DESC, c.id DESC
-				LIMIT $3
+				LIMIT $2
 			) c),
 		'withdrawals', (
 			SELECT coalesce(json_agg(json_build_object('id', w.id, 'amountWei', w.amount_wei::text,
@@ -112,15 +113,10 @@ const nodeJSONSQL = `
 				FROM withdrawals w
 				WHERE w.node_id = n.id
 				ORDER BY w.created_at DESC, w.id DESC
-				LIMIT $3
+				LIMIT $2
 			) w))
-	FROM (
-		SELECT *
-		FROM nodes
-		WHERE chain_node_id = $1::numeric OR id = $2
-		ORDER BY chain_node_id = $1::numeric DESC
-		LIMIT 1
-	) n`
+	FROM nodes n
+	WHERE n.id = $1`
 
 // DistributionsJSON is Distributions as the JSON array of GET /api/distributions.
 func (s *Store) DistributionsJSON(ctx context.Context, limit int) (_ json.RawMessage, err error) {

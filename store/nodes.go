@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"math/big"
 	"time"
 
@@ -14,7 +15,9 @@ import (
 // builds for the API (store/json.go), which the pages decode: owner and priceWei are only in
 // GET /api/node/{id}'s.
 type Node struct {
-	ID            int64     `db:"id" json:"id"` // ledger row id
+	// ID is the ledger row id, which is the chain node id (the factory numbers nodes 1, 2, 3…):
+	// the API shows it twice, as the integer id and the string chainNodeId (spec §2).
+	ID            int64     `db:"id" json:"id"`
 	ChainNodeID   Uint256   `db:"chain_node_id" json:"chainNodeId"`
 	Tier          int       `db:"tier" json:"tier,string"`
 	Owner         string    `db:"owner" json:"owner"`
@@ -27,7 +30,7 @@ type Node struct {
 	CreatedAt     time.Time `db:"created_at" json:"createdAt"`
 }
 
-const nodeColumns = `id, chain_node_id, tier, owner, balance_wei, cumulative_wei, withdrawn_wei,
+const nodeColumns = `id, id AS chain_node_id, tier, owner, balance_wei, cumulative_wei, withdrawn_wei,
 	price_wei, mint_tx, status, created_at`
 
 // NodesByOwner returns the nodes of a wallet (lower-case address), oldest first.
@@ -88,12 +91,16 @@ func (s *Store) InsertNode(ctx context.Context, n NewNode) (_ Node, created bool
 }
 
 func insertNode(ctx context.Context, db sqlx.QueryerContext, n NewNode) (Node, bool, error) {
+	id, ok := rowID(n.ChainNodeID)
+	if !ok {
+		return Node{}, false, fmt.Errorf("chain node id %s: the factory numbers nodes from 1 within int64", n.ChainNodeID)
+	}
 	var node Node
 	err := sqlx.GetContext(ctx, db, &node, `
-		INSERT INTO nodes (chain_node_id, tier, owner, price_wei, mint_tx, payment_id, next_credit_at)
+		INSERT INTO nodes (id, tier, owner, price_wei, mint_tx, payment_id, next_credit_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)
-		ON CONFLICT (chain_node_id) DO NOTHING
-		RETURNING `+nodeColumns, Uint256{n.ChainNodeID}, n.Tier, n.Owner, Uint256{n.PriceWei}, n.MintTx,
+		ON CONFLICT (id) DO NOTHING
+		RETURNING `+nodeColumns, id, n.Tier, n.Owner, Uint256{n.PriceWei}, n.MintTx,
 		n.PaymentID, n.NextCreditAt)
 	if err == nil {
 		return node, true, nil
@@ -101,16 +108,28 @@ func insertNode(ctx context.Context, db sqlx.QueryerContext, n NewNode) (Node, b
 	if !errors.Is(err, sql.ErrNoRows) {
 		return Node{}, false, err
 	}
-	err = sqlx.GetContext(ctx, db, &node, `SELECT `+nodeColumns+` FROM nodes WHERE chain_node_id = $1::numeric`,
-		Uint256{n.ChainNodeID})
+	err = sqlx.GetContext(ctx, db, &node, `SELECT `+nodeColumns+` FROM nodes WHERE id = $1`, id)
 	return node, false, err
+}
+
+// rowID is chain node id id as its ledger row id: the same number. The factory numbers nodes
+// 1, 2, 3…, so every id it mints fits a bigint; ok is false for an id no node can have.
+func rowID(id *big.Int) (_ int64, ok bool) {
+	if id == nil || id.Sign() <= 0 || !id.IsInt64() {
+		return 0, false
+	}
+	return id.Int64(), true
 }
 
 // NodeByChainID returns the node with chain node id id; ErrNotFound when the ledger has none.
 func (s *Store) NodeByChainID(ctx context.Context, id *big.Int) (_ Node, err error) {
 	defer wrap(&err, "NodeByChainID")
+	rid, ok := rowID(id)
+	if !ok {
+		return Node{}, ErrNotFound
+	}
 	var n Node
-	err = s.db.GetContext(ctx, &n, `SELECT `+nodeColumns+` FROM nodes WHERE chain_node_id = $1::numeric`, Uint256{id})
+	err = s.db.GetContext(ctx, &n, `SELECT `+nodeColumns+` FROM nodes WHERE id = $1`, rid)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Node{}, ErrNotFound
 	}

@@ -108,12 +108,17 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 		return err
 	}
 	for _, w := range failed { // rare: one statement each
-		// A reverted call against a node the ledger does not know yet is left to the reconciler.
+		// A reverted call against a node the ledger does not know yet is left to the reconciler;
+		// one against an id no node can have (anyone may call withdraw with any id) is no one's.
+		id, ok := rowID(w.ChainNodeID)
+		if !ok {
+			continue
+		}
 		if _, err := tx.ExecContext(ctx, `
 			INSERT INTO withdrawals (node_id, amount_wei, to_address, tx_hash, status, created_at, block_number)
-			SELECT id, $2, $3, $4, 'failed', $5, $6 FROM nodes WHERE chain_node_id = $1::numeric
+			SELECT id, $2, $3, $4, 'failed', $5, $6 FROM nodes WHERE id = $1
 			ON CONFLICT (tx_hash) WHERE log_index IS NULL DO NOTHING`,
-			Uint256{w.ChainNodeID}, Uint256{w.AmountWei}, w.To, w.TxHash, w.At, w.BlockNumber); err != nil {
+			id, Uint256{w.AmountWei}, w.To, w.TxHash, w.At, w.BlockNumber); err != nil {
 			return err
 		}
 	}
@@ -332,7 +337,7 @@ type PaymentRecord struct {
 // when there is one, else the one on its way.
 const paymentRecordSQL = `
 	SELECT p.tx_hash, p.call_index, p.from_address, p.value_wei, p.block_number, p.status, p.reason,
-		p.tier, n.id AS node_id, n.chain_node_id, coalesce(n.mint_tx, p.mint_tx) AS mint_tx,
+		p.tier, n.id AS node_id, n.id AS chain_node_id, coalesce(n.mint_tx, p.mint_tx) AS mint_tx,
 		p.refund_tx_hash, p.created_at, p.updated_at
 	FROM payments p LEFT JOIN nodes n ON n.payment_id = p.id`
 

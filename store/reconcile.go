@@ -54,11 +54,15 @@ func (s *Store) RecordEvents(ctx context.Context, name string, ev Events) (recor
 	}
 	defer tx.Rollback()
 	for _, w := range ev.Withdrawals { // a few a block at most: one statement each
+		id, ok := rowID(w.ChainNodeID)
+		if !ok {
+			continue // no node has it
+		}
 		res, err := tx.ExecContext(ctx, `
 			INSERT INTO withdrawals (node_id, amount_wei, to_address, tx_hash, log_index, block_number, status, created_at, confirmed_at)
-			SELECT id, $2, $3, $4, $5, $6, 'sent', $7, $7 FROM nodes WHERE chain_node_id = $1::numeric
+			SELECT id, $2, $3, $4, $5, $6, 'sent', $7, $7 FROM nodes WHERE id = $1
 			ON CONFLICT (tx_hash, log_index) DO NOTHING`,
-			Uint256{w.ChainNodeID}, Uint256{w.AmountWei}, w.To, w.TxHash, int64(w.LogIndex), w.BlockNumber, w.At)
+			id, Uint256{w.AmountWei}, w.To, w.TxHash, int64(w.LogIndex), w.BlockNumber, w.At)
 		if err != nil {
 			return 0, err
 		}
@@ -68,12 +72,14 @@ func (s *Store) RecordEvents(ctx context.Context, name string, ev Events) (recor
 		}
 		recorded += int(n)
 	}
-	ids := make([]string, len(ev.Nodes))
-	for i, id := range ev.Nodes {
-		ids[i] = id.String()
+	ids := make([]int64, 0, len(ev.Nodes))
+	for _, id := range ev.Nodes {
+		if id, ok := rowID(id); ok {
+			ids = append(ids, id)
+		}
 	}
 	last := ev.Blocks[len(ev.Blocks)-1].Number
-	if _, err := tx.ExecContext(ctx, `UPDATE nodes SET reconciled_block = $2 WHERE chain_node_id = ANY ($1::numeric[])`,
+	if _, err := tx.ExecContext(ctx, `UPDATE nodes SET reconciled_block = $2 WHERE id = ANY ($1::bigint[])`,
 		pq.Array(ids), last); err != nil {
 		return 0, err
 	}
@@ -113,7 +119,7 @@ func (s *Store) NodesReconciledAfter(ctx context.Context, block int64) (_ []*big
 	defer wrap(&err, "NodesReconciledAfter")
 	var ids []Uint256
 	if err := s.db.SelectContext(ctx, &ids, `
-		SELECT chain_node_id FROM nodes WHERE reconciled_block > $1 ORDER BY chain_node_id`, block); err != nil {
+		SELECT id FROM nodes WHERE reconciled_block > $1 ORDER BY id`, block); err != nil {
 		return nil, err
 	}
 	out := make([]*big.Int, len(ids))
@@ -140,6 +146,10 @@ type ChainNode struct {
 // spends a credit the ledger has yet to record: ConfirmRound puts the balance right).
 func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err error) {
 	defer wrap(&err, "SyncNode")
+	id, ok := rowID(n.ChainNodeID)
+	if !ok {
+		return false, nil // no node has it
+	}
 	// The chain has the node: one a reorg had taken back (MarkUnconfirmed) is active again.
 	res, err := s.db.ExecContext(ctx, `
 		WITH target AS (
@@ -149,14 +159,14 @@ func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err er
 			FROM nodes m, LATERAL (SELECT EXISTS (
 				SELECT 1 FROM credits c JOIN distributions d ON d.id = c.distribution_id
 				WHERE c.node_id = m.id AND d.status = 'pending') AS pending) p
-			WHERE m.chain_node_id = $1::numeric
+			WHERE m.id = $1
 		)
 		UPDATE nodes SET owner = $2, balance_wei = t.balance, cumulative_wei = t.cumulative, withdrawn_wei = $5, status = 'active'
 		FROM target t
 		WHERE nodes.id = t.id
 			AND (owner, balance_wei, cumulative_wei, withdrawn_wei, status)
 				IS DISTINCT FROM ($2, t.balance, t.cumulative, $5::numeric, 'active')`,
-		Uint256{n.ChainNodeID}, n.Owner, Uint256{n.BalanceWei}, Uint256{n.CumulativeWei}, Uint256{n.WithdrawnWei})
+		id, n.Owner, Uint256{n.BalanceWei}, Uint256{n.CumulativeWei}, Uint256{n.WithdrawnWei})
 	if err != nil {
 		return false, err
 	}
@@ -168,7 +178,11 @@ func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err er
 // unconfirmed: credit rounds leave it out until the chain has it again.
 func (s *Store) MarkUnconfirmed(ctx context.Context, chainNodeID *big.Int) (err error) {
 	defer wrap(&err, "MarkUnconfirmed")
-	_, err = s.db.ExecContext(ctx, `UPDATE nodes SET status = 'unconfirmed' WHERE chain_node_id = $1::numeric`, Uint256{chainNodeID})
+	id, ok := rowID(chainNodeID)
+	if !ok {
+		return nil // no node has it
+	}
+	_, err = s.db.ExecContext(ctx, `UPDATE nodes SET status = 'unconfirmed' WHERE id = $1`, id)
 	return err
 }
 

@@ -184,7 +184,7 @@ func priceRound(ctx context.Context, tx *sqlx.Tx, id int64, r NewRound) (Round, 
 	if err := tx.SelectContext(ctx, &tiers, `
 		SELECT t.id AS tier, t.payout_bps, count(n.id) AS nodes
 		FROM tiers t
-		LEFT JOIN nodes n ON n.tier = t.id AND n.status = 'active' AND n.chain_node_id BETWEEN 1 AND $1
+		LEFT JOIN nodes n ON n.tier = t.id AND n.status = 'active' AND n.id <= $1
 		GROUP BY t.id
 		ORDER BY t.id`, r.ChainNodes); err != nil {
 		return Round{}, err
@@ -221,7 +221,7 @@ func priceRound(ctx context.Context, tx *sqlx.Tx, id int64, r NewRound) (Round, 
 		INSERT INTO credits (distribution_id, node_id, amount_wei)
 		SELECT $1, n.id, x.inc
 		FROM unnest($2::smallint[], $3::numeric[]) AS x (tier, inc)
-		JOIN nodes n ON n.tier = x.tier AND n.status = 'active' AND n.chain_node_id BETWEEN 1 AND $4
+		JOIN nodes n ON n.tier = x.tier AND n.status = 'active' AND n.id <= $4
 		WHERE x.inc > 0`, id, pq.Array(tierIDs), pq.Array(incs), r.ChainNodes)
 	if err != nil {
 		return Round{}, err

@@ -94,7 +94,7 @@ func benchCreditRound(b *testing.B, nodes int64) {
 			INSERT INTO credits (distribution_id, node_id, amount_wei)
 			SELECT $1, n.id, $2::numeric * t.payout_bps / 10000
 			FROM nodes n JOIN tiers t ON t.id = n.tier
-			WHERE n.status = 'active' AND n.chain_node_id BETWEEN 1 AND $3`, raw, base.String(), nodes)
+			WHERE n.status = 'active' AND n.id <= $3`, raw, base.String(), nodes)
 		rawInsert += time.Since(start)
 		start = time.Now()
 		exec(`

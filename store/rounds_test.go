@@ -178,7 +178,7 @@ func TestRounds(t *testing.T) {
 		// The round fell due a minute ago: a period of an hour puts the next in 59 minutes, for
 		// every scheduled node, and a node recorded now joins it.
 		storetest.Node(t, db, "9", "0x00000000000000000000000000000000000000cc", time.Now())
-		if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = now() - interval '1 day' WHERE chain_node_id = 9`); err != nil {
+		if _, err := db.DB().Exec(`UPDATE nodes SET next_credit_at = now() - interval '1 day' WHERE id = 9`); err != nil {
 			t.Fatal(err)
 		}
 		sc, err := db.Schedule(ctx)
@@ -205,8 +205,8 @@ func roundCredits(t *testing.T, round int64) string {
 	t.Helper()
 	var lines []string
 	if err := db.DB().Select(&lines, `
-		SELECT n.chain_node_id || ':' || c.amount_wei FROM credits c JOIN nodes n ON n.id = c.node_id
-		WHERE c.distribution_id = $1 ORDER BY n.chain_node_id`, round); err != nil {
+		SELECT n.id || ':' || c.amount_wei FROM credits c JOIN nodes n ON n.id = c.node_id
+		WHERE c.distribution_id = $1 ORDER BY n.id`, round); err != nil {
 		t.Fatal(err)
 	}
 	return strings.Join(lines, " ")

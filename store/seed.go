@@ -84,9 +84,9 @@ var seedSteps = []struct{ name, sql string }{
 				END AS k) o) h
 		JOIN tiers t ON t.id = i % 3`},
 	{"nodes", `
-		INSERT INTO nodes (id, chain_node_id, tier, owner, balance_wei, cumulative_wei, price_wei, mint_tx,
+		INSERT INTO nodes (id, tier, owner, balance_wei, cumulative_wei, price_wei, mint_tx,
 			payment_id, next_credit_at, created_at)
-		SELECT p.id, p.id, p.tier, p.from_address, c.wei, c.wei, p.value_wei, p.mint_tx, p.id,
+		SELECT p.id, p.tier, p.from_address, c.wei, c.wei, p.value_wei, p.mint_tx, p.id,
 			(SELECT max(at) FROM seed_rounds) + interval '1 day', p.created_at
 		FROM seed_rounds r
 		JOIN payments p ON p.id > r.prev_n AND p.id <= r.n

@@ -80,7 +80,7 @@ func TestSeed(t *testing.T) {
 				 JOIN distributions d ON d.id = c.distribution_id
 				 JOIN nodes n ON n.id = c.node_id
 				 WHERE c.amount_wei <> div(d.amount_wei * d.weights[n.tier + 1], 10000)
-				    OR n.chain_node_id > d.chain_nodes) AS badcredits`,
+				    OR n.id > d.chain_nodes) AS badcredits`,
 		).StructScan(&got); err != nil {
 			t.Fatal(err)
 		}

@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"math/big"
 	"os"
+	"strconv"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -100,50 +103,57 @@ func TestMigrationsAreRecorded(t *testing.T) {
 	}
 }
 
+// TestNodeLookup: a node's row id is its chain node id, whatever order nodes are recorded in, so
+// an id leads to that node and to no other; an id no node can have is simply not found.
 func TestNodeLookup(t *testing.T) {
 	storetest.Reset(t, db)
 	ctx := context.Background()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	max := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 	owner := "0x00000000000000000000000000000000000000aa"
-	row1 := storetest.Node(t, db, "2", owner, t0)          // row id 1, chain id 2
-	row2 := storetest.Node(t, db, "1", owner, t0)          // row id 2, chain id 1
-	row3 := storetest.Node(t, db, max.String(), owner, t0) // row id 3, chain id 2^256-1
-	storetest.Node(t, db, "500", "0x00000000000000000000000000000000000000bb", t0)
-
-	for _, tc := range []struct {
-		name string
-		id   *big.Int
-		want int64
-	}{
-		{"chain id wins over row id", big.NewInt(1), row2},
-		{"chain id 2 is row 1", big.NewInt(2), row1},
-		{"row id when no chain id matches", big.NewInt(3), row3},
-		{"chain id 2^256-1", max, row3},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			n, err := db.Node(ctx, tc.id, 50)
+	// Recorded out of the chain's order, as racing recorders do.
+	for _, id := range []string{"2", "1", "500", "9223372036854775807"} {
+		if row := storetest.Node(t, db, id, owner, t0); strconv.FormatInt(row, 10) != id {
+			t.Fatalf("chain node %s was recorded as row %d", id, row)
+		}
+	}
+	for _, id := range []int64{1, 2, 500, math.MaxInt64} {
+		t.Run(fmt.Sprintf("node %d", id), func(t *testing.T) {
+			n, err := db.Node(ctx, big.NewInt(id), 50)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n.ID != tc.want {
-				t.Fatalf("node %s: got row %d, want %d", tc.id, n.ID, tc.want)
+			if n.ID != id || n.ChainNodeID.Cmp(big.NewInt(id)) != 0 {
+				t.Fatalf("node %d: got row %d, chain node %s", id, n.ID, n.ChainNodeID)
 			}
 		})
 	}
-	t.Run("uint256 survives the round trip", func(t *testing.T) {
-		n, err := db.Node(ctx, max, 50)
-		if err != nil || n.ChainNodeID.Cmp(max) != 0 {
-			t.Fatalf("got %v, %v", n.ChainNodeID, err)
-		}
-	})
-	t.Run("no such node", func(t *testing.T) {
-		_, err := db.Node(ctx, big.NewInt(999), 50)
-		if !errors.Is(err, store.ErrNotFound) {
-			t.Fatalf("got %v, want ErrNotFound", err)
-		}
-		if _, err := db.NodeJSON(ctx, big.NewInt(999), 50); !errors.Is(err, store.ErrNotFound) {
-			t.Fatalf("NodeJSON: got %v, want ErrNotFound", err)
+	max := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+	for _, tc := range []struct {
+		name string
+		id   *big.Int
+	}{
+		{"no such node", big.NewInt(999)},
+		{"0, an id the factory never gives", big.NewInt(0)},
+		{"past a bigint", new(big.Int).Lsh(big.NewInt(1), 63)},
+		{"2^256-1", max},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := db.Node(ctx, tc.id, 50); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("Node: got %v, want ErrNotFound", err)
+			}
+			if _, err := db.NodeJSON(ctx, tc.id, 50); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("NodeJSON: got %v, want ErrNotFound", err)
+			}
+			if _, err := db.NodeByChainID(ctx, tc.id); !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("NodeByChainID: got %v, want ErrNotFound", err)
+			}
+		})
+	}
+	t.Run("recording a node with an id no node can have", func(t *testing.T) {
+		_, _, err := db.InsertNode(ctx, store.NewNode{ChainNodeID: max, Tier: 1, Owner: owner, PriceWei: big.NewInt(0),
+			MintTx: storetest.TxHash("max")})
+		if err == nil {
+			t.Fatal("recorded")
 		}
 	})
 }
@@ -155,7 +165,7 @@ func TestNodeDocumentsAreTheRows(t *testing.T) {
 	storetest.Reset(t, db)
 	ctx := context.Background()
 	owner := "0x00000000000000000000000000000000000000aa"
-	max := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+	max := big.NewInt(math.MaxInt64) // the largest id a node row holds
 	t1 := time.Date(2026, 1, 2, 3, 4, 5, 678_901_000, time.FixedZone("x", 3600))
 	t2 := time.Date(2025, 12, 31, 23, 59, 59, 999_999_000, time.UTC)
 	storetest.Node(t, db, max.String(), owner, t1)

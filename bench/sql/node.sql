@@ -1,8 +1,8 @@
--- GET /api/node/{id}: store.NodeJSON (nodeJSONSQL) for a random hot node, whose chain id and
--- ledger row id are the same, at the default limit.
+-- GET /api/node/{id}: store.NodeJSON (nodeJSONSQL) for a random hot node (its ledger row id is
+-- its chain id), at the default limit.
 \set id random(1, :hot)
 \set limit 50
-	SELECT json_build_object('id', n.id, 'chainNodeId', n.chain_node_id::text, 'tier', n.tier::text,
+	SELECT json_build_object('id', n.id, 'chainNodeId', n.id::text, 'tier', n.tier::text,
 	'balanceWei', n.balance_wei::text, 'cumulativeWei', n.cumulative_wei::text,
 	'withdrawnWei', n.withdrawn_wei::text, 'mintTx', n.mint_tx, 'status', n.status,
 	'createdAt', api_time(n.created_at), 'owner', n.owner, 'priceWei', n.price_wei::text,
@@ -34,10 +34,5 @@
 				ORDER BY w.created_at DESC, w.id DESC
 				LIMIT :limit
 			) w))
-	FROM (
-		SELECT *
-		FROM nodes
-		WHERE chain_node_id = :id::numeric OR id = :id
-		ORDER BY chain_node_id = :id::numeric DESC
-		LIMIT 1
-	) n;
+	FROM nodes n
+	WHERE n.id = :id;

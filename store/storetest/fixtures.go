@@ -25,7 +25,8 @@ func Tier(t testing.TB, db *store.Store, id int, label, priceWei string, onSale 
 		VALUES ($1, $2, $3, 5, 0, 10000, $4)`, id, label, priceWei, onSale)
 }
 
-// Node inserts a node of tier 1 (made when missing) and returns its ledger row id.
+// Node inserts a node of tier 1 (made when missing) and returns its ledger row id, which is its
+// chain node id.
 func Node(t testing.TB, db *store.Store, chainNodeID, owner string, createdAt time.Time) int64 {
 	t.Helper()
 	mustExec(t, db, `
@@ -33,7 +34,7 @@ func Node(t testing.TB, db *store.Store, chainNodeID, owner string, createdAt ti
 		VALUES (1, 'Standard', 100000000000000000, 5, 10000) ON CONFLICT DO NOTHING`)
 	var id int64
 	err := db.DB().Get(&id, `
-		INSERT INTO nodes (chain_node_id, tier, owner, balance_wei, cumulative_wei, withdrawn_wei,
+		INSERT INTO nodes (id, tier, owner, balance_wei, cumulative_wei, withdrawn_wei,
 			price_wei, mint_tx, created_at)
 		VALUES ($1, 1, $2, 7, 10, 3, 100000000000000000, $3, $4)
 		RETURNING id`, chainNodeID, owner, TxHash(chainNodeID), createdAt)

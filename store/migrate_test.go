@@ -1,0 +1,125 @@
+package store_test
+
+import (
+	"context"
+	"io/fs"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"nodeledger/migrations"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+)
+
+// migrationsThrough is the ledger's migrations up to and including last, to build a ledger as
+// an older release left it.
+func migrationsThrough(t *testing.T, last string) fs.FS {
+	t.Helper()
+	names, err := fs.Glob(migrations.FS, "*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{}
+	for _, name := range names {
+		if name > last {
+			continue
+		}
+		body, err := fs.ReadFile(migrations.FS, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsys[name] = &fstest.MapFile{Data: body}
+	}
+	return fsys
+}
+
+// TestNodeIDsMigration upgrades a ledger whose row ids drifted from its chain ids, as racing
+// recorders left them (row 1 is chain node 2, row 2 chain node 3, row 3 chain node 1, row 7
+// chain node 5: swaps and gaps), to one id space: each node's id becomes its chain id, and its
+// credits and withdrawals follow it.
+func TestNodeIDsMigration(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Migrate(ctx, migrationsThrough(t, "0010_rounds.sql")); err != nil {
+		t.Fatal(err)
+	}
+	exec := func(query string, args ...any) {
+		t.Helper()
+		if _, err := s.DB().ExecContext(ctx, query, args...); err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+	}
+	exec(`INSERT INTO tiers (id, label, price_wei, max_per_wallet, payout_bps) VALUES (1, 'One', 1, 5, 10000)`)
+	// row id -> chain id; each node's owner, credit and withdrawal name its chain id, so that
+	// where they end up shows whether they followed their node.
+	drift := [][2]int{{1, 2}, {2, 3}, {3, 1}, {7, 5}}
+	for _, d := range drift {
+		exec(`INSERT INTO nodes (id, chain_node_id, tier, owner, mint_tx)
+			VALUES ($1, $2::int, 1, '0x' || lpad($2::int::text, 40, '0'), '0x' || lpad($2::int::text, 64, '0'))`, d[0], d[1])
+	}
+	exec(`SELECT setval('nodes_id_seq', 7)`)
+	exec(`INSERT INTO distributions (id, total_wei, node_count, mode, funding_mode, status)
+		VALUES (1, 0, 4, 'fixed', 'value', 'confirmed'), (2, 0, 4, 'fixed', 'value', 'confirmed')`)
+	for _, d := range drift {
+		for round := 1; round <= 2; round++ {
+			exec(`INSERT INTO credits (distribution_id, node_id, amount_wei) VALUES ($1::int, $2, $3::int * 1000 + $1::int)`, round, d[0], d[1])
+		}
+		exec(`INSERT INTO withdrawals (node_id, amount_wei, tx_hash, log_index, status)
+			VALUES ($1, $2::int, '0x' || lpad(($2::int + 100)::text, 64, '0'), 0, 'sent')`, d[0], d[1])
+	}
+
+	applied, err := s.Migrate(ctx, migrations.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(applied) == 0 || applied[0] != "0011_node_ids.sql" {
+		t.Fatalf("applied %v", applied)
+	}
+
+	var nodes []struct {
+		ID          int64  `db:"id"`
+		Owner       string `db:"owner"`
+		Credits     string `db:"credits"`
+		Withdrawals string `db:"withdrawals"`
+	}
+	if err := s.DB().SelectContext(ctx, &nodes, `
+		SELECT n.id, n.owner,
+			(SELECT string_agg(c.amount_wei::text, ',' ORDER BY c.distribution_id) FROM credits c WHERE c.node_id = n.id) AS credits,
+			(SELECT string_agg(w.amount_wei::text, ',') FROM withdrawals w WHERE w.node_id = n.id) AS withdrawals
+		FROM nodes n ORDER BY n.id`); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range nodes {
+		got = append(got, strings.Join([]string{strconv.FormatInt(n.ID, 10), strings.TrimLeft(n.Owner[2:], "0"), n.Credits, n.Withdrawals}, " "))
+	}
+	want := []string{"1 1 1001,1002 1", "2 2 2001,2002 2", "3 3 3001,3002 3", "5 5 5001,5002 5"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Fatalf("after the migration (id owner credits withdrawals):\n got  %q\n want %q", got, want)
+	}
+
+	t.Run("a node row needs its chain id", func(t *testing.T) {
+		if _, err := s.DB().ExecContext(ctx, `INSERT INTO nodes (tier, owner, mint_tx)
+			VALUES (1, '0x00000000000000000000000000000000000000aa', '0x' || repeat('a', 64))`); err == nil {
+			t.Fatal("a node was recorded with a row id of the ledger's choosing")
+		}
+		if _, err := s.DB().ExecContext(ctx, `INSERT INTO nodes (id, tier, owner, mint_tx)
+			VALUES (0, 1, '0x00000000000000000000000000000000000000aa', '0x' || repeat('a', 64))`); err == nil {
+			t.Fatal("a node was recorded with id 0")
+		}
+	})
+	t.Run("credits and withdrawals still need their node", func(t *testing.T) {
+		if _, err := s.DB().ExecContext(ctx, `INSERT INTO credits (distribution_id, node_id, amount_wei) VALUES (1, 7, 1)`); err == nil {
+			t.Fatal("a credit was recorded for row 7, which is no node now")
+		}
+		if _, err := s.DB().ExecContext(ctx, `INSERT INTO withdrawals (node_id, amount_wei) VALUES (4, 1)`); err == nil {
+			t.Fatal("a withdrawal was recorded for a node that does not exist")
+		}
+	})
+}
