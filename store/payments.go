@@ -226,9 +226,10 @@ func (s *Store) RecordMint(ctx context.Context, paymentID int64, n NewNode) (_ N
 	if err != nil {
 		return Node{}, false, err
 	}
-	// A node the reconciler recorded first gets its payment now.
-	if _, err := tx.ExecContext(ctx, `UPDATE nodes SET payment_id = $1 WHERE id = $2 AND payment_id IS NULL`,
-		paymentID, node.ID); err != nil {
+	// A node the reconciler or a sync recorded first, before the payment was known, gets its
+	// payment now, and with it what was paid.
+	if _, err := tx.ExecContext(ctx, `UPDATE nodes SET payment_id = $1, price_wei = $3 WHERE id = $2 AND payment_id IS NULL`,
+		paymentID, node.ID, Uint256{n.PriceWei}); err != nil {
 		return Node{}, false, err
 	}
 	if _, err := tx.ExecContext(ctx, `
