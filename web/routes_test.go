@@ -211,11 +211,11 @@ type nodeDetailBody struct {
 
 func TestNode(t *testing.T) {
 	storetest.Reset(t, db)
-	// Row 1 has chain id 2 and row 2 chain id 1: the chain id wins.
+	// Recorded out of the chain's order: each node's id is its chain id all the same.
 	row1 := storetest.Node(t, db, "2", alice, t0)
 	row2 := storetest.Node(t, db, "1", alice, t0)
 	row3 := storetest.Node(t, db, "77", bob, t0)
-	big := storetest.Node(t, db, maxU256, bob, t0)
+	big := storetest.Node(t, db, "9223372036854775807", bob, t0) // the largest id a node can have
 	round := storetest.Distribution(t, db, "100", "confirmed", t0, &t0)
 	pending := storetest.Distribution(t, db, "100", "pending", t0, nil)
 
@@ -252,16 +252,24 @@ func TestNode(t *testing.T) {
 			t.Fatalf("a node without history must have [] lists, got %+v %+v", n.Credits, n.Withdrawals)
 		}
 	})
-	t.Run("by ledger row id when no chain id matches", func(t *testing.T) {
-		n := decode[nodeDetailBody](t, s.get(t, fmt.Sprintf("/api/node/%d", row3)))
-		if n.ID != row3 || n.ChainNodeID != "77" {
-			t.Fatalf("got id %d chain id %s", n.ID, n.ChainNodeID)
+	t.Run("one id space: the row id is the chain id", func(t *testing.T) {
+		for _, want := range []struct {
+			row   int64
+			chain string
+		}{{row1, "2"}, {row2, "1"}, {row3, "77"}, {big, "9223372036854775807"}} {
+			n := decode[nodeDetailBody](t, s.get(t, "/api/node/"+want.chain))
+			if n.ID != want.row || fmt.Sprint(n.ID) != want.chain || n.ChainNodeID != want.chain {
+				t.Fatalf("/api/node/%s: got id %d chain id %s, want row %d", want.chain, n.ID, n.ChainNodeID, want.row)
+			}
 		}
 	})
-	t.Run("chain id 2^256-1", func(t *testing.T) {
-		n := decode[nodeDetailBody](t, s.get(t, "/api/node/"+maxU256))
-		if n.ID != big || n.ChainNodeID != maxU256 {
-			t.Fatalf("got id %d chain id %s", n.ID, n.ChainNodeID)
+	t.Run("404 for an id past a bigint, up to 2^256-1", func(t *testing.T) {
+		for _, id := range []string{"9223372036854775808", maxU256} {
+			rec := s.get(t, "/api/node/"+id)
+			wantStatus(t, rec, http.StatusNotFound)
+			if msg := errorMessage(t, rec); msg != "No node has the id "+id+"." {
+				t.Fatalf("message %q", msg)
+			}
 		}
 	})
 	t.Run("credits and withdrawals newest first by time then id, default limit 50", func(t *testing.T) {
