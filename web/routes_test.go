@@ -570,6 +570,11 @@ func TestHeadWhereverGet(t *testing.T) {
 		t.Run(path, func(t *testing.T) {
 			get, _ := send(http.MethodGet, path)
 			head, body := send(http.MethodHead, path)
+			if head.Header.Get("X-Ratelimit-Reset") != get.Header.Get("X-Ratelimit-Reset") {
+				// The two fell in different one-minute windows: the second started afresh.
+				get, _ = send(http.MethodGet, path)
+				head, body = send(http.MethodHead, path)
+			}
 			if head.StatusCode != get.StatusCode || len(body) != 0 {
 				t.Fatalf("HEAD: %d with %d bytes; GET: %d", head.StatusCode, len(body), get.StatusCode)
 			}
