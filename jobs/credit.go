@@ -14,13 +14,12 @@ import (
 	"nodeledger/store"
 )
 
-// Step boundaries of the credit pass, where a test may stop it as a crash would.
+// Step boundaries of the credit pass, where a test may stop it as a crash would; the outbox's
+// (stepCreditStored, stepCreditSent, and those of a replacement) come between written and mined.
 const (
-	stepCreditWritten  = "credit.written"  // the round and its credits are in the ledger
-	stepCreditStored   = "credit.stored"   // the round's transaction is signed and stored, not sent (the outbox's)
-	stepCreditSent     = "credit.sent"     // the round's transaction is sent (the outbox's)
-	stepCreditMined    = "credit.mined"    // its receipt is seen
-	stepCreditRecorded = "credit.recorded" // the round's credits are in the ledger's balances
+	stepCreditWritten  step = "credit.written"  // the round and its credits are in the ledger
+	stepCreditMined    step = "credit.mined"    // its receipt is seen
+	stepCreditRecorded step = "credit.recorded" // the round's credits are in the ledger's balances
 )
 
 // CreditSummary is what a credit pass did. It answers the cron route as {ran: false, reason} or
@@ -154,12 +153,8 @@ func (j *Jobs) roundState(ctx context.Context) (store.NewRound, error) {
 // reverted, so a round that keeps failing surfaces as an error instead of spending gas in a loop.
 const creditResigns = 3
 
-// roundOut is round id's credit in the outbox.
-func (j *Jobs) roundOut(id int64) *outTx {
-	return &outTx{kind: "credit", sender: j.distributor, keep: func(ctx context.Context, v store.SentTx) error {
-		return j.store.StoreRoundTx(ctx, id, v)
-	}}
-}
+// roundFor is what round id's credit is in the outbox for.
+func roundFor(id int64) store.TxFor { return store.TxFor{RoundID: id} }
 
 // creditRound sends the round's transaction, or sends again the one an earlier pass stored, and
 // records the round once it is mined. A stored transaction is sent again first, so that the nonce
@@ -167,18 +162,18 @@ func (j *Jobs) roundOut(id int64) *outTx {
 func (j *Jobs) creditRound(ctx context.Context, round store.Round, sum *CreditSummary) error {
 	var o *outTx
 	if len(round.Raw) > 0 {
-		o = j.roundOut(round.ID)
-		if err := j.load(ctx, o, store.TxFor{RoundID: round.ID}, round.Raw); err != nil {
+		var err error
+		if o, err = j.distributor.open(ctx, roundFor(round.ID), round.Raw); err != nil {
 			return err
 		}
-		alive, err := j.resume(ctx, o)
+		state, err := j.distributor.resume(ctx, o)
 		if err != nil {
 			return err
 		}
-		if !alive {
+		if state == txDead {
 			j.log.Warn("credit: stored transaction lost its nonce to another; signing anew", "round", round.ID, "tx", o.newest().Hash())
 			o = nil
-		} else if err := j.fillGaps(ctx, j.distributor, []uint64{o.newest().Nonce()}); err != nil {
+		} else if err := j.distributor.fillGaps(ctx, []uint64{o.newest().Nonce()}); err != nil {
 			return err
 		}
 	}
@@ -190,35 +185,35 @@ func (j *Jobs) creditRound(ctx context.Context, round store.Round, sum *CreditSu
 				return fmt.Errorf("its transactions keep failing (%d this pass)", resigns)
 			}
 			// A new process, or a transaction dropped or replaced: the chain knows the next nonce.
-			j.distributor.ResetNonce()
+			j.distributor.sender.ResetNonce()
 			var err error
 			if o, round, err = j.sendRound(ctx, round, sum); o == nil || err != nil {
 				return err
 			}
 		}
-		r, tx, err := j.await(ctx, o, deadline)
+		state, err := j.distributor.await(ctx, o, deadline)
 		switch {
-		case errors.Is(err, errNotMinedYet):
-			sum.Note = fmt.Sprintf("the round's transaction was not mined within %s; the next pass takes it up again", j.cfg.ReceiptTimeout)
-			return nil
-		case errors.Is(err, chain.ErrNonceTaken):
-			j.log.Warn("credit: transaction lost its nonce to another; signing anew", "round", round.ID, "tx", o.newest().Hash())
 		case err != nil:
 			return err
+		case state == txWaiting:
+			sum.Note = fmt.Sprintf("the round's transaction was not mined within %s; the next pass takes it up again", j.cfg.ReceiptTimeout)
+			return nil
+		case state == txDead:
+			j.log.Warn("credit: transaction lost its nonce to another; signing anew", "round", round.ID, "tx", o.newest().Hash())
 		default:
 			if err := j.step(stepCreditMined); err != nil {
 				return err
 			}
-			if r.Status == types.ReceiptStatusSuccessful {
-				hash := hexLower(tx.Hash())
-				j.checkDistributed(r, round)
+			if o.receipt.Status == types.ReceiptStatusSuccessful {
+				hash := hexLower(o.mined().Hash())
+				j.checkDistributed(o.receipt, round)
 				return j.recordRound(ctx, round, &hash, sum)
 			}
 			// Reverted: it cost gas and credited nothing. Signing anew answers why: a round id the
 			// contract has seen means another transaction credited it already, a node minted since
 			// it was priced means pricing it again. The round stays pending meanwhile; should the
 			// pass stop here, the next one finds the same reverted receipt and comes back here.
-			j.log.Warn("credit: transaction reverted; signing anew", "round", round.ID, "tx", tx.Hash())
+			j.log.Warn("credit: transaction reverted; signing anew", "round", round.ID, "tx", o.mined().Hash())
 		}
 		o = nil
 	}
@@ -237,9 +232,8 @@ const creditReprices = 3
 // would take the mint and the round back together).
 func (j *Jobs) sendRound(ctx context.Context, round store.Round, sum *CreditSummary) (*outTx, store.Round, error) {
 	for reprices := 0; ; reprices++ {
-		o := j.roundOut(round.ID)
 		// A failed send leaves the stored transaction for the next pass to send again.
-		err := j.send(ctx, o, j.chain.Factory(), j.distributeData(round), round.Value())
+		o, err := j.distributor.submit(ctx, roundFor(round.ID), j.chain.Factory(), j.distributeData(round), round.Value())
 		var rev *chain.RevertError
 		switch {
 		case errors.As(err, &rev) && rev.Name == "RoundUsed":
