@@ -86,34 +86,40 @@ func (j *Jobs) settleMints(ctx context.Context, sum *PaymentsSummary) error {
 	slices.SortStableFunc(minting, func(a, b store.Payment) int { return cmp.Compare(*a.MintNonce, *b.MintNonce) })
 	deadline := time.Now().Add(j.cfg.ReceiptTimeout)
 	for _, p := range minting {
-		o, err := j.minter.open(ctx, mintFor(p, *p.Tier), p.MintRaw)
-		if err != nil {
-			return fmt.Errorf("payment %d: %w", p.ID, err)
-		}
-		state, err := j.minter.await(ctx, o, deadline)
-		switch {
-		case err != nil:
-			return fmt.Errorf("payment %d: %w", p.ID, err)
-		case state == txWaiting:
-			sum.Minting++
-			continue
-		case state == txDead:
-			j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "payment", p.ID, "tx", o.newest().Hash())
-			j.minter.sender.ResetNonce()
-			if err := j.signMint(ctx, p, *p.Tier); err != nil {
-				return err
-			}
-			sum.Minting++
-			continue
-		}
-		if err := j.step(stepMintMined); err != nil {
-			return err
-		}
-		if err := j.settle(ctx, p, o.receipt, o.mined(), sum); err != nil {
+		if err := j.settleMint(ctx, p, deadline, sum); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// settleMint awaits payment p's mint until deadline and records what it did. A mint whose nonce
+// another transaction took is signed anew, for the next pass to settle.
+func (j *Jobs) settleMint(ctx context.Context, p store.Payment, deadline time.Time, sum *PaymentsSummary) error {
+	o, err := j.minter.open(ctx, mintFor(p, *p.Tier), p.MintRaw)
+	if err != nil {
+		return fmt.Errorf("payment %d: %w", p.ID, err)
+	}
+	state, err := j.minter.await(ctx, o, deadline)
+	switch {
+	case err != nil:
+		return fmt.Errorf("payment %d: %w", p.ID, err)
+	case state == txWaiting:
+		sum.Minting++
+		return nil
+	case state == txDead:
+		j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "payment", p.ID, "tx", o.newest().Hash())
+		j.minter.sender.ResetNonce()
+		if err := j.signMint(ctx, p, *p.Tier); err != nil {
+			return err
+		}
+		sum.Minting++
+		return nil
+	}
+	if err := j.step(stepMintMined); err != nil {
+		return err
+	}
+	return j.settle(ctx, p, o.receipt, o.mined(), sum)
 }
 
 func (j *Jobs) settle(ctx context.Context, p store.Payment, r *types.Receipt, tx *types.Transaction, sum *PaymentsSummary) error {
