@@ -14,13 +14,12 @@ import (
 	"nodeledger/store"
 )
 
-// Step boundaries of the credit pass, where a test may stop it as a crash would.
+// Step boundaries of the credit pass, where a test may stop it as a crash would; the outbox's
+// (stepCreditStored, stepCreditSent, and those of a replacement) come between written and mined.
 const (
-	stepCreditWritten  = "credit.written"  // the round and its credits are in the ledger
-	stepCreditStored   = "credit.stored"   // the round's transaction is signed and stored, not sent (the outbox's)
-	stepCreditSent     = "credit.sent"     // the round's transaction is sent (the outbox's)
-	stepCreditMined    = "credit.mined"    // its receipt is seen
-	stepCreditRecorded = "credit.recorded" // the round's credits are in the ledger's balances
+	stepCreditWritten  step = "credit.written"  // the round and its credits are in the ledger
+	stepCreditMined    step = "credit.mined"    // its receipt is seen
+	stepCreditRecorded step = "credit.recorded" // the round's credits are in the ledger's balances
 )
 
 // CreditSummary is what a credit pass did. It answers the cron route as {ran: false, reason} or
@@ -154,122 +153,157 @@ func (j *Jobs) roundState(ctx context.Context) (store.NewRound, error) {
 // reverted, so a round that keeps failing surfaces as an error instead of spending gas in a loop.
 const creditResigns = 3
 
-// roundOut is round id's credit in the outbox.
-func (j *Jobs) roundOut(id int64) *outTx {
-	return &outTx{kind: "credit", sender: j.distributor, keep: func(ctx context.Context, v store.SentTx) error {
-		return j.store.StoreRoundTx(ctx, id, v)
-	}}
+// roundOutcome is where a round stands once the pass has tried a transaction for it.
+type roundOutcome int
+
+const (
+	roundUnsent roundOutcome = iota // no transaction of the round can be mined: sign one
+	roundFailed                     // its transaction reverted or lost its nonce: sign anew
+	roundDone                       // recorded, or left for the next pass with a note
+)
+
+// roundFor is what round id's credit is in the outbox for.
+func roundFor(id int64) store.TxFor { return store.TxFor{RoundID: id} }
+
+// creditRound credits the round on chain and records it: with the transaction an earlier pass
+// stored, if it can still be mined, then with new ones while each fails.
+func (j *Jobs) creditRound(ctx context.Context, round store.Round, sum *CreditSummary) error {
+	o, alive, err := j.resumeRound(ctx, round)
+	if err != nil {
+		return err
+	}
+	deadline := time.Now().Add(j.cfg.ReceiptTimeout)
+	out := roundUnsent
+	if alive {
+		out, err = j.awaitRound(ctx, round, o, deadline, sum)
+	}
+	failed := 0
+	for err == nil && out != roundDone {
+		if out == roundFailed {
+			failed++
+		}
+		if failed > creditResigns {
+			return fmt.Errorf("its transactions keep failing (%d this pass)", failed)
+		}
+		out, err = j.signRound(ctx, &round, deadline, sum)
+	}
+	return err
 }
 
-// creditRound sends the round's transaction, or sends again the one an earlier pass stored, and
-// records the round once it is mined. A stored transaction is sent again first, so that the nonce
-// it holds is taken before the sender asks the chain for a nonce to sign anything new.
-func (j *Jobs) creditRound(ctx context.Context, round store.Round, sum *CreditSummary) error {
-	var o *outTx
-	if len(round.Raw) > 0 {
-		o = j.roundOut(round.ID)
-		if err := j.load(ctx, o, store.TxFor{RoundID: round.ID}, round.Raw); err != nil {
-			return err
-		}
-		alive, err := j.resume(ctx, o)
-		if err != nil {
-			return err
-		}
-		if !alive {
-			j.log.Warn("credit: stored transaction lost its nonce to another; signing anew", "round", round.ID, "tx", o.newest().Hash())
-			o = nil
-		} else if err := j.fillGaps(ctx, j.distributor, []uint64{o.newest().Nonce()}); err != nil {
-			return err
-		}
+// resumeRound sends again the transaction an earlier pass stored for the round and fills any gap
+// in the distributor's nonces below it. It comes first, so that the nonce it holds is taken before
+// the sender asks the chain for a nonce to sign anything new. alive is false when there is none,
+// or none that can be mined.
+func (j *Jobs) resumeRound(ctx context.Context, round store.Round) (o *outTx, alive bool, err error) {
+	if len(round.Raw) == 0 {
+		return nil, false, nil
 	}
+	if o, err = j.distributor.open(ctx, roundFor(round.ID), round.Raw); err != nil {
+		return nil, false, err
+	}
+	state, err := j.distributor.resume(ctx, o)
+	if err != nil {
+		return nil, false, err
+	}
+	if state == txDead {
+		j.log.Warn("credit: stored transaction lost its nonce to another; signing anew", "round", round.ID, "tx", o.newest().Hash())
+		return nil, false, nil
+	}
+	return o, true, j.distributor.fillGaps(ctx, []uint64{o.newest().Nonce()})
+}
 
-	deadline := time.Now().Add(j.cfg.ReceiptTimeout)
-	for resigns := 0; ; resigns++ {
-		if o == nil {
-			if resigns > creditResigns {
-				return fmt.Errorf("its transactions keep failing (%d this pass)", resigns)
-			}
-			// A new process, or a transaction dropped or replaced: the chain knows the next nonce.
-			j.distributor.ResetNonce()
-			var err error
-			if o, round, err = j.sendRound(ctx, round, sum); o == nil || err != nil {
-				return err
-			}
-		}
-		r, tx, err := j.await(ctx, o, deadline)
-		switch {
-		case errors.Is(err, errNotMinedYet):
-			sum.Note = fmt.Sprintf("the round's transaction was not mined within %s; the next pass takes it up again", j.cfg.ReceiptTimeout)
-			return nil
-		case errors.Is(err, chain.ErrNonceTaken):
-			j.log.Warn("credit: transaction lost its nonce to another; signing anew", "round", round.ID, "tx", o.newest().Hash())
-		case err != nil:
-			return err
-		default:
-			if err := j.step(stepCreditMined); err != nil {
-				return err
-			}
-			if r.Status == types.ReceiptStatusSuccessful {
-				hash := hexLower(tx.Hash())
-				j.checkDistributed(r, round)
-				return j.recordRound(ctx, round, &hash, sum)
-			}
-			// Reverted: it cost gas and credited nothing. Signing anew answers why: a round id the
-			// contract has seen means another transaction credited it already, a node minted since
-			// it was priced means pricing it again. The round stays pending meanwhile; should the
-			// pass stop here, the next one finds the same reverted receipt and comes back here.
-			j.log.Warn("credit: transaction reverted; signing anew", "round", round.ID, "tx", tx.Hash())
-		}
-		o = nil
+// signRound signs the round's transaction anew, at the nonce the chain says is next, and awaits
+// it. When the contract answers that the round id was used, another transaction credited the
+// round: it is recorded as credited.
+func (j *Jobs) signRound(ctx context.Context, round *store.Round, deadline time.Time, sum *CreditSummary) (roundOutcome, error) {
+	// A new process, or a transaction dropped or replaced: the chain knows the next nonce.
+	j.distributor.sender.ResetNonce()
+	o, err := j.submitRound(ctx, round, sum)
+	var rev *chain.RevertError
+	var behind *store.LedgerBehindError
+	switch {
+	case errors.As(err, &rev) && rev.Name == "RoundUsed":
+		j.log.Warn("credit: round id already used on chain; recording the round as credited", "round", round.ID)
+		// Which transaction credited it is not known here: the ledger says null, not a wrong one.
+		return roundDone, j.recordRound(ctx, *round, nil, sum)
+	case errors.As(err, &behind):
+		sum.Note = behindNote(behind)
+		return roundDone, nil
+	case err != nil:
+		return roundDone, err
 	}
+	return j.awaitRound(ctx, *round, o, deadline, sum)
 }
 
 // creditReprices bounds how often one pass prices a round again for nodes minted meanwhile.
 const creditReprices = 3
 
-// sendRound signs the round's distribute call, stores it, then sends it, and returns it in the
-// outbox with the round as signed. When the contract answers that the round id was used, another
-// transaction credited the round: it is recorded and no transaction is returned. When it answers
-// that the chain's node count changed, a node was minted since the round was priced: the round is
-// priced again for the chain's count and signed again. Safe even should an earlier version still
-// be mined somewhere: each names the node count it was priced for, the contract refuses it unless
+// submitRound signs the round's distribute call and submits it to the outbox. When the contract
+// answers that the chain's node count changed, a node was minted since the round was priced: the
+// round is priced again for the chain's count and signed again; a ledger that has not recorded
+// every node yet answers store.LedgerBehindError. Safe even should an earlier version still be
+// mined somewhere: each names the node count it was priced for, the contract refuses it unless
 // that is nodeCount, and nodeCount, which has passed it, never goes back (but by a reorg, which
 // would take the mint and the round back together).
-func (j *Jobs) sendRound(ctx context.Context, round store.Round, sum *CreditSummary) (*outTx, store.Round, error) {
+func (j *Jobs) submitRound(ctx context.Context, round *store.Round, sum *CreditSummary) (*outTx, error) {
 	for reprices := 0; ; reprices++ {
-		o := j.roundOut(round.ID)
 		// A failed send leaves the stored transaction for the next pass to send again.
-		err := j.send(ctx, o, j.chain.Factory(), j.distributeData(round), round.Value())
+		o, err := j.distributor.submit(ctx, roundFor(round.ID), j.chain.Factory(), j.distributeData(*round), round.Value())
 		var rev *chain.RevertError
-		switch {
-		case errors.As(err, &rev) && rev.Name == "RoundUsed":
-			j.log.Warn("credit: round id already used on chain; recording the round as credited", "round", round.ID)
-			// Which transaction credited it is not known here: the ledger says null, not a wrong one.
-			return nil, round, j.recordRound(ctx, round, nil, sum)
-		case errors.As(err, &rev) && rev.Name == "NodeCountChanged" && reprices < creditReprices:
-			st, err := j.roundState(ctx)
-			if err != nil {
-				return nil, round, err
-			}
-			j.log.Info("credit: a node was minted since the round was priced; pricing it again", "round", round.ID,
-				"nodes", round.ChainNodes, "now", st.ChainNodes)
-			repriced, err := j.store.RepriceRound(ctx, round.ID, round.Repriced(st))
-			var behind *store.LedgerBehindError
-			if errors.As(err, &behind) {
-				sum.Note = behindNote(behind)
-				return nil, round, nil
-			}
-			if err != nil {
-				return nil, round, err
-			}
-			round, sum.Repriced = repriced, true
-			sum.setRound(round)
-			continue
-		case err != nil:
-			return nil, round, err
+		if !errors.As(err, &rev) || rev.Name != "NodeCountChanged" || reprices >= creditReprices {
+			return o, err
 		}
-		return o, round, nil
+		if err := j.repriceRound(ctx, round, sum); err != nil {
+			return nil, err
+		}
 	}
+}
+
+// repriceRound prices the round again for the nodes the chain has now.
+func (j *Jobs) repriceRound(ctx context.Context, round *store.Round, sum *CreditSummary) error {
+	st, err := j.roundState(ctx)
+	if err != nil {
+		return err
+	}
+	j.log.Info("credit: a node was minted since the round was priced; pricing it again", "round", round.ID,
+		"nodes", round.ChainNodes, "now", st.ChainNodes)
+	repriced, err := j.store.RepriceRound(ctx, round.ID, round.Repriced(st))
+	if err != nil {
+		return err
+	}
+	*round, sum.Repriced = repriced, true
+	sum.setRound(*round)
+	return nil
+}
+
+// awaitRound waits for o, the round's transaction, to be mined, and records the round when it
+// credited it.
+func (j *Jobs) awaitRound(ctx context.Context, round store.Round, o *outTx, deadline time.Time, sum *CreditSummary) (roundOutcome, error) {
+	state, err := j.distributor.await(ctx, o, deadline)
+	switch {
+	case err != nil:
+		return roundDone, err
+	case state == txWaiting:
+		sum.Note = fmt.Sprintf("the round's transaction was not mined within %s; the next pass takes it up again", j.cfg.ReceiptTimeout)
+		return roundDone, nil
+	case state == txDead:
+		j.log.Warn("credit: transaction lost its nonce to another; signing anew", "round", round.ID, "tx", o.newest().Hash())
+		return roundFailed, nil
+	}
+	if err := j.step(stepCreditMined); err != nil {
+		return roundDone, err
+	}
+	if o.receipt.Status != types.ReceiptStatusSuccessful {
+		// Reverted: it cost gas and credited nothing. Signing anew answers why: a round id the
+		// contract has seen means another transaction credited it already, a node minted since
+		// it was priced means pricing it again. The round stays pending meanwhile; should the
+		// pass stop here, the next one finds the same reverted receipt and comes back here.
+		j.log.Warn("credit: transaction reverted; signing anew", "round", round.ID, "tx", o.mined().Hash())
+		return roundFailed, nil
+	}
+	hash := hexLower(o.mined().Hash())
+	j.checkDistributed(o.receipt, round)
+	return roundDone, j.recordRound(ctx, round, &hash, sum)
 }
 
 // distributeData is the calldata of round's factory.distribute call.

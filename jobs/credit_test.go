@@ -25,7 +25,7 @@ import (
 )
 
 // creditSteps are the step boundaries of a credit pass, in order.
-var creditSteps = []string{stepCreditWritten, stepCreditStored, stepCreditSent, stepCreditMined, stepCreditRecorded}
+var creditSteps = []string{"credit.written", "credit.stored", "credit.sent", "credit.mined", "credit.recorded"}
 
 // mintSeq gives every minted test node an owner and payment reference of its own.
 var mintSeq atomic.Int64
@@ -388,7 +388,7 @@ func TestCreditPassSurvivesACrashAtEveryStep(t *testing.T) {
 		e := newEnv(t)
 		nodes := e.mintDue(1, 2)
 		j := e.restart()
-		j.crash = crashAt(stepCreditWritten, 1)
+		j.crash = crashAt("credit.written", 1)
 		if _, err := j.Credit(t.Context()); !errors.Is(err, errCrash) {
 			t.Fatalf("err %v", err)
 		}
@@ -430,7 +430,7 @@ func TestCreditPassSurvivesACrashAtEveryStep(t *testing.T) {
 func (e *env) pendingRound() (store.Round, []byte) {
 	e.t.Helper()
 	j := e.restart()
-	j.crash = crashAt(stepCreditWritten, 1)
+	j.crash = crashAt("credit.written", 1)
 	if _, err := j.Credit(e.t.Context()); !errors.Is(err, errCrash) {
 		e.t.Fatalf("err %v", err)
 	}
@@ -608,7 +608,7 @@ func TestTwoCreditPassesAtOnce(t *testing.T) {
 			for i, p := range passes {
 				other := done[1-i]
 				p.crash = func(step string) error {
-					if step == stepCreditWritten {
+					if step == "credit.written" {
 						select {
 						case <-other:
 						case <-time.After(20 * time.Second):

@@ -51,8 +51,8 @@ type Config struct {
 type Jobs struct {
 	store       *store.Store
 	chain       *chain.Client
-	minter      *chain.Sender // nil: no MINTER_KEY, payments are recorded but not minted
-	distributor *chain.Sender // nil: no DISTRIBUTOR_KEY, no credit rounds
+	minter      *outbox // nil: no MINTER_KEY, payments are recorded but not minted
+	distributor *outbox // nil: no DISTRIBUTOR_KEY, no credit rounds
 	cfg         Config
 	log         *slog.Logger
 
@@ -102,20 +102,22 @@ func New(s *store.Store, c *chain.Client, minterKey, distributorKey *ecdsa.Priva
 	}
 	j := &Jobs{store: s, chain: c, cfg: cfg, log: log}
 	if minterKey != nil {
-		j.minter = c.NewSender(minterKey, cfg.ChainID)
-		j.minter.MaxFee = cfg.MaxFeeWei
+		j.minter = j.newOutbox(c.NewSender(minterKey, cfg.ChainID))
 	}
 	if distributorKey != nil {
-		j.distributor = c.NewSender(distributorKey, cfg.ChainID)
-		j.distributor.MaxFee = cfg.MaxFeeWei
+		j.distributor = j.newOutbox(c.NewSender(distributorKey, cfg.ChainID))
 	}
 	return j
 }
 
-// step marks a step boundary of a pass, where a test may stop it.
-func (j *Jobs) step(name string) error {
+// A step is a boundary of a pass where a test may stop it as a crash would: scan.fetched,
+// mint.stored, credit.recorded...
+type step string
+
+// step marks the step boundary at, where a test may stop the pass.
+func (j *Jobs) step(at step) error {
 	if j.crash != nil {
-		return j.crash(name)
+		return j.crash(string(at))
 	}
 	return nil
 }

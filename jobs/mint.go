@@ -15,6 +15,17 @@ import (
 	"nodeledger/store"
 )
 
+// Step boundaries of a mint, past the outbox's, where a test may stop the payments pass.
+const (
+	stepMintMined    step = "mint.mined"    // its receipt is seen
+	stepMintRecorded step = "mint.recorded" // its node is in the ledger
+)
+
+// mintFor is what payment p's mint of a tier node is in the outbox for.
+func mintFor(p store.Payment, tier int) store.TxFor {
+	return store.TxFor{PaymentID: p.ID, Tier: tier}
+}
+
 // resendMints sends again every stored mint transaction that has no receipt yet, fills any gap
 // in the minter's nonces below them, and only then signs anew, at nonces the chain hands out, the
 // mints whose nonce another transaction took: the payment reference keeps the payment from minting
@@ -27,25 +38,25 @@ func (j *Jobs) resendMints(ctx context.Context) error {
 	var waiting []uint64
 	var dead []store.Payment
 	for _, p := range minting {
-		o, err := j.mintOut(ctx, p, *p.Tier, true)
+		o, err := j.minter.open(ctx, mintFor(p, *p.Tier), p.MintRaw)
 		if err != nil {
 			return fmt.Errorf("payment %d: %w", p.ID, err)
 		}
-		alive, err := j.resume(ctx, o)
+		state, err := j.minter.resume(ctx, o)
 		switch {
 		case err != nil:
 			return fmt.Errorf("payment %d: resend mint: %w", p.ID, err)
-		case alive:
-			waiting = append(waiting, o.newest().Nonce())
-		default:
+		case state == txDead:
 			j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "payment", p.ID, "tx", o.newest().Hash())
 			dead = append(dead, p)
+		default:
+			waiting = append(waiting, o.newest().Nonce())
 		}
 	}
-	if err := j.fillGaps(ctx, j.minter, waiting); err != nil {
+	if err := j.minter.fillGaps(ctx, waiting); err != nil {
 		return err
 	}
-	j.minter.ResetNonce()
+	j.minter.sender.ResetNonce()
 	for _, p := range dead {
 		if err := j.signMint(ctx, p, *p.Tier); err != nil {
 			return err
@@ -54,25 +65,10 @@ func (j *Jobs) resendMints(ctx context.Context) error {
 	return nil
 }
 
-// mintOut is payment p's mint in the outbox, with its stored versions when load is set.
-func (j *Jobs) mintOut(ctx context.Context, p store.Payment, tier int, load bool) (*outTx, error) {
-	o := &outTx{kind: "mint", sender: j.minter, keep: func(ctx context.Context, v store.SentTx) error {
-		return j.store.StoreMintTx(ctx, p.ID, tier, v)
-	}}
-	if load {
-		return o, j.load(ctx, o, store.TxFor{PaymentID: p.ID}, p.MintRaw)
-	}
-	return o, nil
-}
-
 // signMint signs payment p's mint at the minter's next nonce, stores it, and only then sends it.
 func (j *Jobs) signMint(ctx context.Context, p store.Payment, tier int) error {
-	o, err := j.mintOut(ctx, p, tier, false)
-	if err != nil {
-		return err
-	}
 	data := j.chain.MintData(common.HexToAddress(p.From), uint8(tier), common.HexToHash(p.PaymentRef))
-	if err := j.send(ctx, o, j.chain.Factory(), data, nil); err != nil {
+	if _, err := j.minter.submit(ctx, mintFor(p, tier), j.chain.Factory(), data, nil); err != nil {
 		return fmt.Errorf("payment %d: mint: %w", p.ID, err)
 	}
 	return nil
@@ -90,34 +86,40 @@ func (j *Jobs) settleMints(ctx context.Context, sum *PaymentsSummary) error {
 	slices.SortStableFunc(minting, func(a, b store.Payment) int { return cmp.Compare(*a.MintNonce, *b.MintNonce) })
 	deadline := time.Now().Add(j.cfg.ReceiptTimeout)
 	for _, p := range minting {
-		o, err := j.mintOut(ctx, p, *p.Tier, true)
-		if err != nil {
-			return fmt.Errorf("payment %d: %w", p.ID, err)
-		}
-		r, tx, err := j.await(ctx, o, deadline)
-		switch {
-		case errors.Is(err, errNotMinedYet):
-			sum.Minting++
-			continue
-		case errors.Is(err, chain.ErrNonceTaken):
-			j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "payment", p.ID, "tx", o.newest().Hash())
-			j.minter.ResetNonce()
-			if err := j.signMint(ctx, p, *p.Tier); err != nil {
-				return err
-			}
-			sum.Minting++
-			continue
-		case err != nil:
-			return fmt.Errorf("payment %d: %w", p.ID, err)
-		}
-		if err := j.step("mint.mined"); err != nil {
-			return err
-		}
-		if err := j.settle(ctx, p, r, tx, sum); err != nil {
+		if err := j.settleMint(ctx, p, deadline, sum); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// settleMint awaits payment p's mint until deadline and records what it did. A mint whose nonce
+// another transaction took is signed anew, for the next pass to settle.
+func (j *Jobs) settleMint(ctx context.Context, p store.Payment, deadline time.Time, sum *PaymentsSummary) error {
+	o, err := j.minter.open(ctx, mintFor(p, *p.Tier), p.MintRaw)
+	if err != nil {
+		return fmt.Errorf("payment %d: %w", p.ID, err)
+	}
+	state, err := j.minter.await(ctx, o, deadline)
+	switch {
+	case err != nil:
+		return fmt.Errorf("payment %d: %w", p.ID, err)
+	case state == txWaiting:
+		sum.Minting++
+		return nil
+	case state == txDead:
+		j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "payment", p.ID, "tx", o.newest().Hash())
+		j.minter.sender.ResetNonce()
+		if err := j.signMint(ctx, p, *p.Tier); err != nil {
+			return err
+		}
+		sum.Minting++
+		return nil
+	}
+	if err := j.step(stepMintMined); err != nil {
+		return err
+	}
+	return j.settle(ctx, p, o.receipt, o.mined(), sum)
 }
 
 func (j *Jobs) settle(ctx context.Context, p store.Payment, r *types.Receipt, tx *types.Transaction, sum *PaymentsSummary) error {
@@ -138,7 +140,7 @@ func (j *Jobs) recordMint(ctx context.Context, p store.Payment, m chain.Minted, 
 		return err
 	}
 	sum.Minted++
-	return j.step("mint.recorded")
+	return j.step(stepMintRecorded)
 }
 
 // settleReverted handles a mint that reverted. The payment reference already used means an
@@ -154,7 +156,7 @@ func (j *Jobs) settleReverted(ctx context.Context, p store.Payment, tx *types.Tr
 	}
 	reason := "The contract refused the mint."
 	var re *chain.RevertError
-	if why := j.chain.Why(ctx, j.minter.From, tx); errors.As(why, &re) && mintRefusals[re.Name] != "" {
+	if why := j.chain.Why(ctx, j.minter.sender.From, tx); errors.As(why, &re) && mintRefusals[re.Name] != "" {
 		reason = mintRefusals[re.Name]
 	}
 	if err := j.store.RejectPayment(ctx, p.ID, reason); err != nil {

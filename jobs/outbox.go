@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math/big"
 	"slices"
 	"time"
@@ -14,37 +15,107 @@ import (
 	"nodeledger/store"
 )
 
-// The outbox is the one way a transaction of the service reaches the chain. It is signed, stored
-// and only then sent, so a crash after any step leaves the very bytes to send again. It is then
-// watched until one of its versions is mined: whenever BumpBlocks blocks pass without that, it is
+// outbox is the one way a transaction of the service reaches the chain, one for each of the
+// service's senders: the payments pass sends its mints through the minter's, the credit pass its
+// credits through the distributor's. A transaction is signed, stored and only then sent (submit),
+// so a crash after any step leaves the very bytes to send again (open, resume). It is then watched
+// until one of its versions is mined (await): whenever BumpBlocks blocks pass without that, it is
 // signed again at the same nonce with higher fees (the pool's replacement minimum, or the node's
 // suggestion when higher), up to MaxFee, and that version too is stored before it is sent, so
-// whichever version the chain mines is recognised, after a crash too. The payments pass sends
-// its mints through it, the credit pass its credits.
-//
-// Its step boundaries, where tests stop a pass as a crash would, are named by the transaction's
-// kind (mint, credit, fill): kind.stored and kind.sent for a new transaction, kind.replaced and
-// kind.resent for a replacement.
+// whichever version the chain mines is recognised, after a crash too. A nonce below them that
+// nothing holds is filled (fillGaps).
+type outbox struct {
+	sender     *chain.Sender
+	chain      *chain.Client
+	store      txStore
+	log        *slog.Logger
+	step       func(step) error // the passes' step hook
+	bumpBlocks uint64
+	timeout    time.Duration // how long fillGaps waits for its fillers (ReceiptTimeout)
+}
 
-// errNotMinedYet is await's answer when no version of a transaction was mined by the deadline;
-// the next pass takes it up again.
-var errNotMinedYet = errors.New("not mined within the receipt timeout")
+// newOutbox is the outbox of s, whose transactions pay MaxFeeWei at most.
+func (j *Jobs) newOutbox(s *chain.Sender) *outbox {
+	s.MaxFee = j.cfg.MaxFeeWei
+	return &outbox{sender: s, chain: j.chain, store: j.store, log: j.log, step: j.step,
+		bumpBlocks: j.cfg.BumpBlocks, timeout: j.cfg.ReceiptTimeout}
+}
+
+// txStore keeps every version the outbox signs, before it is sent, with the ledger row it is for.
+type txStore interface {
+	KeepTx(ctx context.Context, f store.TxFor, v store.SentTx) error
+	TxVersions(ctx context.Context, f store.TxFor) ([]store.SentTx, error)
+	Fillers(ctx context.Context, sender string, from int64) ([]store.SentTx, error)
+}
+
+// txKind is what an outbox transaction does for the ledger (mint, credit, fill). Its step
+// boundaries, where tests stop a pass as a crash would, are its own: stored and sent for a new
+// transaction, replaced and resent for a replacement.
+type txKind struct {
+	name                           string // in the log
+	stored, sent, replaced, resent step
+}
+
+const (
+	stepMintStored     step = "mint.stored" // signed and stored, not sent
+	stepMintSent       step = "mint.sent"
+	stepMintReplaced   step = "mint.replaced" // a version with higher fees signed and stored, not sent
+	stepMintResent     step = "mint.resent"
+	stepCreditStored   step = "credit.stored"
+	stepCreditSent     step = "credit.sent"
+	stepCreditReplaced step = "credit.replaced"
+	stepCreditResent   step = "credit.resent"
+	stepFillStored     step = "fill.stored"
+	stepFillSent       step = "fill.sent"
+	stepFillReplaced   step = "fill.replaced"
+	stepFillResent     step = "fill.resent"
+)
+
+var (
+	mintTx   = txKind{"mint", stepMintStored, stepMintSent, stepMintReplaced, stepMintResent}
+	creditTx = txKind{"credit", stepCreditStored, stepCreditSent, stepCreditReplaced, stepCreditResent}
+	fillTx   = txKind{"fill", stepFillStored, stepFillSent, stepFillReplaced, stepFillResent}
+)
+
+// txState is where a transaction of the outbox stands once resume or await has looked.
+type txState int
+
+const (
+	txWaiting txState = iota // sent; no version is mined yet, the next pass takes it up again
+	txMined                  // a version is mined: await keeps its receipt, which says how it went
+	txDead                   // another transaction took its nonce: it can never be mined, sign anew
+)
 
 // outTx is a transaction in the outbox: every version signed for one ledger row, oldest first.
 type outTx struct {
-	// kind names its steps (mint.stored, credit.sent, ...) where tests stop a pass as a crash would.
-	kind   string
-	sender *chain.Sender
-	// keep stores a version in the outbox and as its row's newest, before it is sent.
-	keep func(context.Context, store.SentTx) error
+	row store.TxFor
 
 	versions  []*types.Transaction
 	sentBlock uint64 // the head when the newest version was signed
 	refused   bool   // the node refused the newest version's fees: replace it without waiting
 	capped    bool   // the newest version is at MaxFee: said once, not again each poll
+
+	receipt *types.Receipt // of the version mined, once await has seen it
+}
+
+// kind follows from the row the transaction is for.
+func (o *outTx) kind() txKind {
+	switch {
+	case o.row.PaymentID != 0:
+		return mintTx
+	case o.row.RoundID != 0:
+		return creditTx
+	}
+	return fillTx
 }
 
 func (o *outTx) newest() *types.Transaction { return o.versions[len(o.versions)-1] }
+
+// mined is the version the chain mined, once await has seen its receipt.
+func (o *outTx) mined() *types.Transaction {
+	i := slices.IndexFunc(o.versions, func(tx *types.Transaction) bool { return tx.Hash() == o.receipt.TxHash })
+	return o.versions[i]
+}
 
 func (o *outTx) hashes() []common.Hash {
 	out := make([]common.Hash, len(o.versions))
@@ -54,19 +125,21 @@ func (o *outTx) hashes() []common.Hash {
 	return out
 }
 
-// load reads the versions the outbox keeps for f at its current nonce. newest is the row's own
-// newest version, which a row signed before the outbox existed has alone. Versions at a nonce
-// given up (another transaction took it) are left out: the contract guards against them.
-func (j *Jobs) load(ctx context.Context, o *outTx, f store.TxFor, newest []byte) error {
+// open is the transaction an earlier pass stored for row, with the versions the outbox keeps for
+// it at its current nonce. newest is the row's own newest version, which a row signed before the
+// outbox existed has alone. Versions at a nonce given up (another transaction took it) are left
+// out: the contract guards against them.
+func (b *outbox) open(ctx context.Context, row store.TxFor, newest []byte) (*outTx, error) {
 	last := new(types.Transaction)
 	if err := last.UnmarshalBinary(newest); err != nil {
-		return err
+		return nil, err
 	}
-	stored, err := j.store.TxVersions(ctx, f)
+	stored, err := b.store.TxVersions(ctx, row)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return o.add(stored, last)
+	o := &outTx{row: row}
+	return o, o.add(stored, last)
 }
 
 // add sets o's versions: those of stored at newest's nonce, and newest itself when stored lacks it.
@@ -88,56 +161,62 @@ func (o *outTx) add(stored []store.SentTx, newest *types.Transaction) error {
 	return nil
 }
 
-// send signs a call to `to` at the sender's next nonce and dispatches it. A signing error (the
-// call reverts in the estimate, say) comes back as it is, for the caller to read.
-func (j *Jobs) send(ctx context.Context, o *outTx, to common.Address, data []byte, value *big.Int) error {
-	tx, err := o.sender.Sign(ctx, &to, data, value)
+// submit signs a call to `to` for row at the sender's next nonce, stores it and sends it. A
+// signing error (the call reverts in the estimate, say) comes back as it is, for the caller to read.
+func (b *outbox) submit(ctx context.Context, row store.TxFor, to common.Address, data []byte, value *big.Int) (*outTx, error) {
+	tx, err := b.sender.Sign(ctx, &to, data, value)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := j.dispatch(ctx, o, tx, "stored", "sent"); err != nil {
+	o := &outTx{row: row}
+	if err := b.dispatch(ctx, o, tx); err != nil {
 		// The nonce was handed out: whether it reached the chain or not, the chain says which is next.
-		o.sender.ResetNonce()
-		return err
+		b.sender.ResetNonce()
+		return nil, err
 	}
-	return nil
+	return o, nil
 }
 
-// dispatch stores tx as o's newest version, then sends it.
-func (j *Jobs) dispatch(ctx context.Context, o *outTx, tx *types.Transaction, stored, sent string) error {
-	head, err := j.chain.HeadNumber(ctx)
+// dispatch stores tx as o's newest version, then sends it: o's first (stored, sent) or a
+// replacement (replaced, resent).
+func (b *outbox) dispatch(ctx context.Context, o *outTx, tx *types.Transaction) error {
+	stored, sent := o.kind().stored, o.kind().sent
+	if len(o.versions) > 0 {
+		stored, sent = o.kind().replaced, o.kind().resent
+	}
+	head, err := b.chain.HeadNumber(ctx)
 	if err != nil {
 		return err
 	}
-	v, err := sentTx(o.sender.From, tx, head)
+	v, err := sentTx(b.sender.From, tx, head)
 	if err != nil {
 		return err
 	}
-	if err := o.keep(ctx, v); err != nil {
+	if err := b.store.KeepTx(ctx, o.row, v); err != nil {
 		return err
 	}
 	o.versions, o.sentBlock, o.capped = append(o.versions, tx), head, false
-	if err := j.step(o.kind + "." + stored); err != nil {
+	if err := b.step(stored); err != nil {
 		return err
 	}
-	if err := j.send1(ctx, o, tx); err != nil {
+	if err := b.broadcast(ctx, o, tx); err != nil {
 		return err
 	}
-	return j.step(o.kind + "." + sent)
+	return b.step(sent)
 }
 
-// send1 broadcasts a version of o. A node that refuses its fees as too low has not taken it:
-// that is no failure, but await replaces it at once instead of waiting BumpBlocks. A nonce used
+// broadcast sends a version of o. A node that refuses its fees as too low has not taken it: that
+// is no failure, but await replaces it at once instead of waiting BumpBlocks. A nonce used
 // meanwhile by one of o's earlier versions is no failure either: await finds its receipt.
-func (j *Jobs) send1(ctx context.Context, o *outTx, tx *types.Transaction) error {
-	err := j.chain.Send(ctx, tx)
+func (b *outbox) broadcast(ctx context.Context, o *outTx, tx *types.Transaction) error {
+	err := b.chain.Send(ctx, tx)
 	o.refused = errors.Is(err, chain.ErrUnderpriced)
 	switch {
 	case o.refused:
-		j.log.Warn("outbox: the node refuses the fees as too low; replacing", "kind", o.kind, "tx", tx.Hash(), "err", err)
+		b.log.Warn("outbox: the node refuses the fees as too low; replacing", "kind", o.kind().name, "tx", tx.Hash(), "err", err)
 		return nil
 	case errors.Is(err, chain.ErrNonceTaken):
-		if r, merr := j.chain.Mined(ctx, o.hashes()...); merr != nil || r != nil {
+		if r, merr := b.chain.Mined(ctx, o.hashes()...); merr != nil || r != nil {
 			return merr
 		}
 	}
@@ -154,50 +233,57 @@ func sentTx(from common.Address, tx *types.Transaction, head uint64) (store.Sent
 }
 
 // resume sends o's newest version again unless a version was mined, as a pass does first with
-// what an earlier one left: the node may have dropped it (a restart, a full pool). alive is false
-// when o can never be mined, its nonce taken by another transaction: the caller signs anew.
-func (j *Jobs) resume(ctx context.Context, o *outTx) (alive bool, err error) {
-	if r, err := j.chain.Mined(ctx, o.hashes()...); err != nil || r != nil {
-		return err == nil, err
+// what an earlier one left: the node may have dropped it (a restart, a full pool). txDead when o
+// can never be mined, its nonce taken by another transaction: the caller signs anew.
+func (b *outbox) resume(ctx context.Context, o *outTx) (txState, error) {
+	if r, err := b.chain.Mined(ctx, o.hashes()...); err != nil || r != nil {
+		return txMined, err
 	}
-	err = j.send1(ctx, o, o.newest())
+	err := b.broadcast(ctx, o, o.newest())
 	if errors.Is(err, chain.ErrNonceTaken) {
-		r, err := j.chain.Mined(ctx, o.hashes()...) // mined since it was asked for, or dead
-		return r != nil, err
+		r, err := b.chain.Mined(ctx, o.hashes()...) // mined since it was asked for, or dead
+		if r != nil {
+			return txMined, err
+		}
+		return txDead, err
 	}
-	return err == nil, err
+	return txWaiting, err
 }
 
-// await waits until one of o's versions is mined and returns its receipt and that version,
-// polling more slowly as time goes by. Whenever BumpBlocks blocks pass without it, the newest
-// version is replaced. Past the deadline it looks once more, then answers errNotMinedYet;
-// chain.ErrNonceTaken when another transaction took o's nonce and the caller must sign anew.
-func (j *Jobs) await(ctx context.Context, o *outTx, deadline time.Time) (*types.Receipt, *types.Transaction, error) {
+// await waits until one of o's versions is mined, polling more slowly as time goes by, and keeps
+// its receipt. Whenever BumpBlocks blocks pass without it, the newest version is replaced. Past
+// the deadline it looks once more, then answers txWaiting; txDead when another transaction took
+// o's nonce and the caller must sign anew.
+func (b *outbox) await(ctx context.Context, o *outTx, deadline time.Time) (txState, error) {
 	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
-		r, err := j.chain.Mined(ctx, o.hashes()...)
+		r, err := b.chain.Mined(ctx, o.hashes()...)
 		if err != nil {
-			return nil, nil, err
+			return txWaiting, err
 		}
 		if r != nil {
-			i := slices.IndexFunc(o.versions, func(tx *types.Transaction) bool { return tx.Hash() == r.TxHash })
-			return r, o.versions[i], nil
+			o.receipt = r
+			return txMined, nil
 		}
-		head, err := j.chain.HeadNumber(ctx)
+		head, err := b.chain.HeadNumber(ctx)
 		if err != nil {
-			return nil, nil, err
+			return txWaiting, err
 		}
-		if o.refused || head >= o.sentBlock+j.cfg.BumpBlocks {
-			if err := j.bump(ctx, o, head); err != nil {
-				return nil, nil, err
+		if o.refused || head >= o.sentBlock+b.bumpBlocks {
+			err := b.bump(ctx, o, head)
+			if errors.Is(err, chain.ErrNonceTaken) {
+				return txDead, nil
+			}
+			if err != nil {
+				return txWaiting, err
 			}
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
-			return nil, nil, errNotMinedYet
+			return txWaiting, nil
 		}
 		select {
 		case <-ctx.Done():
-			return nil, nil, ctx.Err()
+			return txWaiting, ctx.Err()
 		case <-time.After(min(wait, left)):
 		}
 	}
@@ -206,41 +292,42 @@ func (j *Jobs) await(ctx context.Context, o *outTx, deadline time.Time) (*types.
 // bump replaces o's newest version with one paying more, when it is the sender's next to be
 // mined (one queued behind it waits for it, not for fees). At MaxFee, or past what the sender
 // can pay, it sends the newest again (the node may have dropped it) and waits, saying so once.
-func (j *Jobs) bump(ctx context.Context, o *outTx, head uint64) error {
+// chain.ErrNonceTaken when another transaction took o's nonce.
+func (b *outbox) bump(ctx context.Context, o *outTx, head uint64) error {
 	old := o.newest()
-	mined, _, err := j.chain.Nonces(ctx, o.sender.From)
+	mined, _, err := b.chain.Nonces(ctx, b.sender.From)
 	if err != nil {
 		return err
 	}
 	switch {
 	case mined > old.Nonce():
 		// The nonce is used. By a version of o mined since await looked, or by another.
-		if r, err := j.chain.Mined(ctx, o.hashes()...); err != nil || r != nil {
+		if r, err := b.chain.Mined(ctx, o.hashes()...); err != nil || r != nil {
 			return err
 		}
 		return chain.ErrNonceTaken
 	case mined < old.Nonce():
 		return nil
 	}
-	tx, err := o.sender.Replace(ctx, old)
+	tx, err := b.sender.Replace(ctx, old)
 	if errors.Is(err, chain.ErrFeeCapReached) || errors.Is(err, chain.ErrCannotAfford) {
 		if !o.capped {
 			o.capped = true
-			j.log.Warn("outbox: a transaction waits: its fees cannot rise", "why", err, "kind", o.kind,
-				"tx", old.Hash(), "nonce", old.Nonce(), "fee_cap_wei", old.GasFeeCap(), "max_fee_wei", o.sender.MaxFee)
+			b.log.Warn("outbox: a transaction waits: its fees cannot rise", "why", err, "kind", o.kind().name,
+				"tx", old.Hash(), "nonce", old.Nonce(), "fee_cap_wei", old.GasFeeCap(), "max_fee_wei", b.sender.MaxFee)
 		}
 		o.sentBlock = head
-		err := j.send1(ctx, o, old)
+		err := b.broadcast(ctx, o, old)
 		o.refused = false // a refusal now waits like the rest: BumpBlocks, then again
 		return err
 	}
 	if err != nil {
 		return err
 	}
-	j.log.Info("outbox: transaction replaced with higher fees", "kind", o.kind, "nonce", old.Nonce(),
+	b.log.Info("outbox: transaction replaced with higher fees", "kind", o.kind().name, "nonce", old.Nonce(),
 		"old", old.Hash(), "new", tx.Hash(), "tip_wei", tx.GasTipCap(), "fee_cap_wei", tx.GasFeeCap())
 	txReplacements.Inc()
-	return j.dispatch(ctx, o, tx, "replaced", "resent")
+	return b.dispatch(ctx, o, tx)
 }
 
 // fillGaps repairs the gaps below the highest nonce the outbox waits on: a nonce nothing in the
@@ -248,15 +335,15 @@ func (j *Jobs) bump(ctx context.Context, o *outTx, head uint64) error {
 // a transfer of nothing to the sender itself, through the outbox, and waited for (replaced like
 // any other when it waits too long), with the fillers earlier passes sent and the chain has not
 // mined. waiting are the nonces of the newest versions of what the sender waits on, just sent again.
-func (j *Jobs) fillGaps(ctx context.Context, s *chain.Sender, waiting []uint64) error {
+func (b *outbox) fillGaps(ctx context.Context, waiting []uint64) error {
 	if len(waiting) == 0 {
 		return nil
 	}
-	mined, pending, err := j.chain.Nonces(ctx, s.From)
+	mined, pending, err := b.chain.Nonces(ctx, b.sender.From)
 	if err != nil {
 		return err
 	}
-	stored, err := j.store.Fillers(ctx, hexLower(s.From), int64(mined))
+	stored, err := b.store.Fillers(ctx, hexLower(b.sender.From), int64(mined))
 	if err != nil {
 		return err
 	}
@@ -267,7 +354,7 @@ func (j *Jobs) fillGaps(ctx context.Context, s *chain.Sender, waiting []uint64) 
 			continue
 		}
 		filled[uint64(v.Nonce)] = true
-		o := j.fillOut(s)
+		o := &outTx{}
 		newest := new(types.Transaction)
 		if err := newest.UnmarshalBinary(v.Raw); err != nil {
 			return err
@@ -275,7 +362,7 @@ func (j *Jobs) fillGaps(ctx context.Context, s *chain.Sender, waiting []uint64) 
 		if err := o.add(stored, newest); err != nil {
 			return err
 		}
-		if _, err := j.resume(ctx, o); err != nil {
+		if _, err := b.resume(ctx, o); err != nil {
 			return err
 		}
 		fillers = append(fillers, o)
@@ -284,31 +371,26 @@ func (j *Jobs) fillGaps(ctx context.Context, s *chain.Sender, waiting []uint64) 
 		if slices.Contains(waiting, n) || filled[n] {
 			continue
 		}
-		tx, err := s.Fill(ctx, n)
+		tx, err := b.sender.Fill(ctx, n)
 		if err != nil {
 			return err
 		}
-		j.log.Warn("outbox: filling a nonce gap", "sender", s.From, "nonce", n, "tx", tx.Hash())
-		o := j.fillOut(s)
-		if err := j.dispatch(ctx, o, tx, "stored", "sent"); err != nil {
+		b.log.Warn("outbox: filling a nonce gap", "sender", b.sender.From, "nonce", n, "tx", tx.Hash())
+		o := &outTx{}
+		if err := b.dispatch(ctx, o, tx); err != nil {
 			return err
 		}
 		fillers = append(fillers, o)
 	}
-	deadline := time.Now().Add(j.cfg.ReceiptTimeout)
+	deadline := time.Now().Add(b.timeout)
 	for _, o := range fillers {
 		// Taken by another transaction or not mined yet, the nonce is held either way, or will be
 		// looked at again by the next pass.
-		if _, _, err := j.await(ctx, o, deadline); err != nil && !errors.Is(err, errNotMinedYet) && !errors.Is(err, chain.ErrNonceTaken) {
+		if _, err := b.await(ctx, o, deadline); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// fillOut is a gap filler of s in the outbox.
-func (j *Jobs) fillOut(s *chain.Sender) *outTx {
-	return &outTx{kind: "fill", sender: s, keep: j.store.StoreFillerTx}
 }
 
 // Outbox reads the outbox's figures for health, and sets the metrics that follow them.

@@ -210,7 +210,7 @@ func TestOutboxSurvivesACrashAtEveryReplacementStep(t *testing.T) {
 			}
 		})
 	}
-	for _, step := range []string{"credit.replaced", "credit.resent", stepCreditMined} {
+	for _, step := range []string{"credit.replaced", "credit.resent", "credit.mined"} {
 		t.Run(step, func(t *testing.T) {
 			e := newEnv(t)
 			nodes, low := e.stuckCredit()

@@ -58,6 +58,12 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 	return nil
 }
 
+// Step boundaries of a scan, where a test may stop the payments pass as a crash would.
+const (
+	stepScanFetched  step = "scan.fetched"  // a chunk's blocks, receipts and traces are read
+	stepScanRecorded step = "scan.recorded" // what they hold is in the ledger, with the cursor
+)
+
 // scanBlocks reads blocks from..to and records what they hold, with the cursor moved to to.
 // A payment sent by a contract wallet is a call inside a transaction, which only a trace shows;
 // tracing costs the node as much as making the block, so only the blocks where the payments
@@ -65,9 +71,45 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 // while the wallet has code: then its own calls can move ETH unseen). Where the RPC cannot
 // trace, the ETH no transaction explains is recorded for the operator as an unattributed inflow.
 func (j *Jobs) scanBlocks(ctx context.Context, from, to uint64, sum *PaymentsSummary) error {
-	payTo, factory := j.cfg.PaymentAddress, j.chain.Factory()
+	payTo := j.cfg.PaymentAddress
+	blocks, changes, err := j.fetchBlocks(ctx, from, to)
+	if err != nil {
+		return err
+	}
+	trace, unexplained := toTrace(blocks, changes, payTo)
+	transfers, traced, err := j.internalTransfers(ctx, trace)
+	if err != nil {
+		return err
+	}
+	if err := j.step(stepScanFetched); err != nil {
+		return err
+	}
+
+	scan := classify(blocks, payTo, j.chain.Factory(), j.chain.DecodeWithdraw)
+	hashes := map[uint64]string{}
+	for _, b := range scan.Blocks {
+		hashes[uint64(b.Number)] = b.Hash
+	}
+	scan.Payments = append(scan.Payments, tracedPayments(transfers, hashes)...)
+	if !traced {
+		scan.Unattributed = unattributed(trace, unexplained, hashes)
+	}
+	if err := j.store.RecordScan(ctx, paymentsCursor, scan); err != nil {
+		return err
+	}
+	sum.Seen += len(scan.Payments)
+	sum.Failed += len(scan.Failed)
+	sum.Unattributed += len(scan.Unattributed)
+	return j.step(stepScanRecorded)
+}
+
+// fetchBlocks reads blocks from..to, with the transactions to or from the factory and the
+// payments wallet and the receipts that tell something of them, and the wallet's balance change
+// at each block (none when no payments wallet is set).
+func (j *Jobs) fetchBlocks(ctx context.Context, from, to uint64) ([]chain.Block, []chain.BalanceChange, error) {
+	payTo := j.cfg.PaymentAddress
 	paid := payTo != (common.Address{})
-	watched := []common.Address{factory}
+	watched := []common.Address{j.chain.Factory()}
 	if paid {
 		watched = append(watched, payTo)
 	}
@@ -86,7 +128,7 @@ func (j *Jobs) scanBlocks(ctx context.Context, from, to uint64, sum *PaymentsSum
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return err
+		return nil, nil, err
 	}
 	hasCode := map[uint64]bool{}
 	for _, c := range changes {
@@ -95,11 +137,16 @@ func (j *Jobs) scanBlocks(ctx context.Context, from, to uint64, sum *PaymentsSum
 	// A transfer into the payments wallet while it has no code runs no code, so it cannot fail:
 	// its receipt would tell nothing. Every other receipt counts (a failed withdraw call, what
 	// the wallet's own transactions paid).
-	if err := j.chain.Outcomes(ctx, blocks, func(b chain.Block, tx chain.Tx) bool {
+	err := j.chain.Outcomes(ctx, blocks, func(b chain.Block, tx chain.Tx) bool {
 		return !paid || tx.To == nil || *tx.To != payTo || tx.From == payTo || hasCode[b.Number]
-	}); err != nil {
-		return err
-	}
+	})
+	return blocks, changes, err
+}
+
+// toTrace is the blocks to trace, in order, with what the payments wallet received in each that
+// its transactions do not explain: those where that is not nothing, and every block while the
+// wallet has code. changes are the wallet's balance changes, one for each of blocks.
+func toTrace(blocks []chain.Block, changes []chain.BalanceChange, payTo common.Address) ([]uint64, map[uint64]*big.Int) {
 	var trace []uint64
 	unexplained := map[uint64]*big.Int{}
 	for i, c := range changes {
@@ -110,19 +157,17 @@ func (j *Jobs) scanBlocks(ctx context.Context, from, to uint64, sum *PaymentsSum
 			trace, unexplained[c.Block] = append(trace, c.Block), d
 		}
 	}
-	transfers, traced, err := j.internalTransfers(ctx, trace)
-	if err != nil {
-		return err
-	}
-	if err := j.step("scan.fetched"); err != nil {
-		return err
-	}
+	return trace, unexplained
+}
 
+// classify sorts the top-level transactions of blocks into what the ledger records of them:
+// payments to payTo, plain transfers out of it (refunds, when they match a rejected payment), and
+// withdraw calls to the factory that failed (decoded by withdraw). A zero payTo watches no wallet.
+func classify(blocks []chain.Block, payTo, factory common.Address, withdraw func([]byte) (chain.WithdrawCall, bool)) store.Scan {
+	paid := payTo != (common.Address{})
 	var scan store.Scan
-	hashes := map[uint64]string{}
 	for _, b := range blocks {
 		hash := hexLower(b.Hash)
-		hashes[b.Number] = hash
 		scan.Blocks = append(scan.Blocks, store.ScannedBlock{Number: int64(b.Number), Hash: hash})
 		for _, tx := range b.Txs {
 			ok := tx.Status == types.ReceiptStatusSuccessful
@@ -138,34 +183,41 @@ func (j *Jobs) scanBlocks(ctx context.Context, from, to uint64, sum *PaymentsSum
 					TxHash: hexLower(tx.Hash), To: hexLower(*tx.To), ValueWei: tx.Value, BlockNumber: int64(b.Number),
 				})
 			case *tx.To == factory && tx.Status == types.ReceiptStatusFailed:
-				if w, ok := j.chain.DecodeWithdraw(tx.Input); ok {
+				if w, ok := withdraw(tx.Input); ok {
 					scan.Failed = append(scan.Failed, store.FailedWithdrawal{ChainNodeID: w.ID, AmountWei: w.Amount,
 						To: hexLower(w.To), TxHash: hexLower(tx.Hash), BlockNumber: int64(b.Number), At: time.Unix(int64(b.Time), 0)})
 				}
 			}
 		}
 	}
+	return scan
+}
+
+// tracedPayments are the payments contract wallets made by the transfers a trace found; hashes
+// are the hashes of the blocks scanned, by number.
+func tracedPayments(transfers []chain.InternalTransfer, hashes map[uint64]string) []store.NewPayment {
+	var out []store.NewPayment
 	for _, t := range transfers {
-		scan.Payments = append(scan.Payments, store.NewPayment{
+		out = append(out, store.NewPayment{
 			TxHash: hexLower(t.TxHash), CallIndex: t.Index, PaymentRef: hexLower(t.Ref()), From: hexLower(t.From),
 			ValueWei: t.Value, BlockNumber: int64(t.Block), BlockHash: hashes[t.Block],
 		})
 	}
-	if !traced {
-		for _, n := range trace {
-			if d := unexplained[n]; d.Sign() > 0 {
-				scan.Unattributed = append(scan.Unattributed, store.UnattributedInflow{
-					BlockNumber: int64(n), BlockHash: hashes[n], AmountWei: store.Uint256{Int: d}})
-			}
+	return out
+}
+
+// unattributed are the inflows no trace could explain: the ETH the payments wallet received in
+// the blocks of trace that its transactions do not explain (unexplained), where that is more than
+// nothing.
+func unattributed(trace []uint64, unexplained map[uint64]*big.Int, hashes map[uint64]string) []store.UnattributedInflow {
+	var out []store.UnattributedInflow
+	for _, n := range trace {
+		if d := unexplained[n]; d.Sign() > 0 {
+			out = append(out, store.UnattributedInflow{
+				BlockNumber: int64(n), BlockHash: hashes[n], AmountWei: store.Uint256{Int: d}})
 		}
 	}
-	if err := j.store.RecordScan(ctx, paymentsCursor, scan); err != nil {
-		return err
-	}
-	sum.Seen += len(scan.Payments)
-	sum.Failed += len(scan.Failed)
-	sum.Unattributed += len(scan.Unattributed)
-	return j.step("scan.recorded")
+	return out
 }
 
 // unexplainedWei is how much more the payments wallet's balance rose in block b than its

@@ -2,12 +2,16 @@ package jobs
 
 import (
 	"errors"
+	"math/big"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 	"nodeledger/chain/devchain"
 )
@@ -106,5 +110,94 @@ func TestScanRecordsInChunks(t *testing.T) {
 	}
 	if _, err := db.PaymentByTx(t.Context(), hexLower(late)); err != nil {
 		t.Fatalf("the second chunk's payment: %v", err)
+	}
+}
+
+// classify sorts a block's transactions by what the ledger records of them, without a chain.
+func TestClassify(t *testing.T) {
+	payTo, factory := common.Address{9}, common.Address{0xf}
+	buyer, other := common.Address{1}, common.Address{2}
+	ok, failed := types.ReceiptStatusSuccessful, types.ReceiptStatusFailed
+	tx := func(n byte, from common.Address, to *common.Address, value int64, status uint64, input string) chain.Tx {
+		return chain.Tx{Hash: common.Hash{n}, From: from, To: to, Value: big.NewInt(value), Status: status, Input: []byte(input)}
+	}
+	withdraw := func(input []byte) (chain.WithdrawCall, bool) {
+		return chain.WithdrawCall{ID: big.NewInt(7), To: other, Amount: big.NewInt(3)}, string(input) == "withdraw"
+	}
+	blocks := []chain.Block{{Number: 5, Hash: common.Hash{0xAB}, Time: 1000, Txs: []chain.Tx{
+		tx(1, buyer, &payTo, 10, ok, ""),              // a payment
+		tx(2, buyer, &payTo, 10, failed, ""),          // undone: no payment
+		tx(3, buyer, &payTo, 0, ok, ""),               // nothing paid
+		tx(4, payTo, &buyer, 7, ok, ""),               // out of the wallet: a refund, maybe
+		tx(5, payTo, &payTo, 1, ok, ""),               // to itself: neither
+		tx(6, payTo, nil, 1, ok, ""),                  // a contract created
+		tx(7, buyer, &factory, 0, failed, "withdraw"), // a failed withdrawal
+		tx(8, buyer, &factory, 0, failed, "mint"),     // another failed call
+		tx(9, buyer, &factory, 0, ok, "withdraw"),     // a withdrawal that went through
+	}}}
+
+	scan := classify(blocks, payTo, factory, withdraw)
+	hash := hexLower(common.Hash{0xAB})
+	if len(scan.Blocks) != 1 || scan.Blocks[0].Number != 5 || scan.Blocks[0].Hash != hash {
+		t.Errorf("blocks %+v", scan.Blocks)
+	}
+	if len(scan.Payments) != 1 || scan.Payments[0].TxHash != hexLower(common.Hash{1}) || scan.Payments[0].PaymentRef != scan.Payments[0].TxHash ||
+		scan.Payments[0].From != hexLower(buyer) || scan.Payments[0].ValueWei.Int64() != 10 || scan.Payments[0].BlockHash != hash {
+		t.Errorf("payments %+v, want transaction 1's", scan.Payments)
+	}
+	if len(scan.Outgoing) != 1 || scan.Outgoing[0].TxHash != hexLower(common.Hash{4}) || scan.Outgoing[0].To != hexLower(buyer) {
+		t.Errorf("outgoing %+v, want transaction 4", scan.Outgoing)
+	}
+	if len(scan.Failed) != 1 || scan.Failed[0].TxHash != hexLower(common.Hash{7}) || scan.Failed[0].ChainNodeID.Int64() != 7 ||
+		scan.Failed[0].To != hexLower(other) || !scan.Failed[0].At.Equal(time.Unix(1000, 0)) {
+		t.Errorf("failed withdrawals %+v, want transaction 7", scan.Failed)
+	}
+
+	t.Run("no payments wallet", func(t *testing.T) {
+		scan := classify(blocks, common.Address{}, factory, withdraw)
+		if len(scan.Payments)+len(scan.Outgoing) != 0 || len(scan.Failed) != 1 {
+			t.Errorf("scan %+v: want the failed withdrawal only", scan)
+		}
+	})
+}
+
+// A block is traced when the wallet's balance moved by more or less than its transactions say,
+// or while the wallet has code; what a trace could not explain is recorded when it is ETH in.
+func TestToTraceAndUnattributed(t *testing.T) {
+	payTo, buyer := common.Address{9}, common.Address{1}
+	ok := types.ReceiptStatusSuccessful
+	in := func(value int64) chain.Tx {
+		return chain.Tx{From: buyer, To: &payTo, Value: big.NewInt(value), Status: ok, Fee: big.NewInt(1)}
+	}
+	out := chain.Tx{From: payTo, To: &buyer, Value: big.NewInt(5), Status: ok, Fee: big.NewInt(2)}
+	blocks := []chain.Block{
+		{Number: 0},                          // the genesis block
+		{Number: 1, Txs: []chain.Tx{in(10)}}, // explained
+		{Number: 2, Txs: []chain.Tx{in(10)}}, // 4 more came in
+		{Number: 3, Txs: []chain.Tx{out}},    // explained, fee and all
+		{Number: 4, Txs: []chain.Tx{out}},    // 1 went missing
+		{Number: 5, Txs: []chain.Tx{in(10)}}, // explained, but the wallet has code
+	}
+	changes := []chain.BalanceChange{
+		{Block: 0, Delta: big.NewInt(100)},
+		{Block: 1, Delta: big.NewInt(10)},
+		{Block: 2, Delta: big.NewInt(14)},
+		{Block: 3, Delta: big.NewInt(-7)},
+		{Block: 4, Delta: big.NewInt(-8)},
+		{Block: 5, Delta: big.NewInt(10), HasCode: true},
+	}
+	trace, unexplained := toTrace(blocks, changes, payTo)
+	if !slices.Equal(trace, []uint64{2, 4, 5}) {
+		t.Fatalf("trace %v, want blocks 2, 4 and 5", trace)
+	}
+	for n, want := range map[uint64]int64{2: 4, 4: -1, 5: 0} {
+		if got := unexplained[n]; got.Int64() != want {
+			t.Errorf("block %d: %s unexplained, want %d", n, got, want)
+		}
+	}
+	hashes := map[uint64]string{2: "0x02", 4: "0x04", 5: "0x05"}
+	got := unattributed(trace, unexplained, hashes)
+	if len(got) != 1 || got[0].BlockNumber != 2 || got[0].BlockHash != "0x02" || got[0].AmountWei.Int64() != 4 {
+		t.Errorf("unattributed %+v, want the 4 wei of block 2 only", got)
 	}
 }

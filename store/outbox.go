@@ -26,6 +26,8 @@ type SentTx struct {
 type TxFor struct {
 	PaymentID int64
 	RoundID   int64
+	// Tier is the tier a payment's mint mints, which the payment records with each version.
+	Tier int
 }
 
 func nullID(id int64) *int64 {
@@ -64,6 +66,19 @@ func (s *Store) keepVersion(ctx context.Context, v SentTx, f TxFor, update strin
 		return err
 	}
 	return tx.Commit()
+}
+
+// KeepTx keeps v, a signed version of the transaction for f, before it is sent: in the outbox
+// and, for a payment's mint or a round's credit, as its row's newest version (StoreMintTx,
+// StoreRoundTx).
+func (s *Store) KeepTx(ctx context.Context, f TxFor, v SentTx) error {
+	switch {
+	case f.PaymentID != 0:
+		return s.StoreMintTx(ctx, f.PaymentID, f.Tier, v)
+	case f.RoundID != 0:
+		return s.StoreRoundTx(ctx, f.RoundID, v)
+	}
+	return s.StoreFillerTx(ctx, v)
 }
 
 // StoreFillerTx keeps a transaction sent for no ledger row: a zero-value transfer that fills a

@@ -137,7 +137,7 @@ func (s *Store) StartRound(ctx context.Context, r NewRound) (_ Round, err error)
 
 // RepriceRound prices pending round id again for the chain's state now: its transaction was
 // refused because a node was minted since it was priced (NodeCountChanged). A version of its old
-// transaction mined after all would credit nothing: it names the old count (see jobs.sendRound).
+// transaction mined after all would credit nothing: it names the old count (see jobs.submitRound).
 func (s *Store) RepriceRound(ctx context.Context, id int64, r NewRound) (_ Round, err error) {
 	defer wrap(&err, "RepriceRound")
 	tx, err := s.db.BeginTxx(ctx, pricingTx)
