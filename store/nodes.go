@@ -14,17 +14,17 @@ import (
 // builds for the API (store/json.go), which the pages decode: owner and priceWei are only in
 // GET /api/node/{id}'s.
 type Node struct {
-	ID            int64     `db:"id" json:"id"` // ledger row id
-	ChainNodeID   Uint256   `db:"chain_node_id" json:"chainNodeId"`
-	Tier          int       `db:"tier" json:"tier,string"`
-	Owner         string    `db:"owner" json:"owner"`
-	BalanceWei    Uint256   `db:"balance_wei" json:"balanceWei"`
-	CumulativeWei Uint256   `db:"cumulative_wei" json:"cumulativeWei"`
-	WithdrawnWei  Uint256   `db:"withdrawn_wei" json:"withdrawnWei"`
-	PriceWei      Uint256   `db:"price_wei" json:"priceWei"` // what was paid for it
-	MintTx        string    `db:"mint_tx" json:"mintTx"`
-	Status        string    `db:"status" json:"status"` // active or unconfirmed
-	CreatedAt     time.Time `db:"created_at" json:"createdAt"`
+	ID            int64      `db:"id" json:"id"` // ledger row id
+	ChainNodeID   Uint256    `db:"chain_node_id" json:"chainNodeId"`
+	Tier          int        `db:"tier" json:"tier,string"`
+	Owner         string     `db:"owner" json:"owner"`
+	BalanceWei    Uint256    `db:"balance_wei" json:"balanceWei"`
+	CumulativeWei Uint256    `db:"cumulative_wei" json:"cumulativeWei"`
+	WithdrawnWei  Uint256    `db:"withdrawn_wei" json:"withdrawnWei"`
+	PriceWei      Uint256    `db:"price_wei" json:"priceWei"` // what was paid for it
+	MintTx        string     `db:"mint_tx" json:"mintTx"`
+	Status        NodeStatus `db:"status" json:"status"`
+	CreatedAt     time.Time  `db:"created_at" json:"createdAt"`
 }
 
 const nodeColumns = `id, chain_node_id, tier, owner, balance_wei, cumulative_wei, withdrawn_wei,
@@ -56,15 +56,15 @@ type Credit struct {
 
 // Withdrawal is a withdrawal the ledger has seen against a node, as GET /api/node/{id} lists it.
 type Withdrawal struct {
-	ID                  int64      `json:"id"`
-	AmountWei           Uint256    `json:"amountWei"`
-	CumulativeSignedWei Uint256    `json:"cumulativeSignedWei"`
-	ToAddress           *string    `json:"toAddress"`
-	Deadline            int64      `json:"deadline"`
-	TxHash              *string    `json:"txHash"`
-	Status              *string    `json:"status"` // signed, sent or failed
-	CreatedAt           time.Time  `json:"createdAt"`
-	ConfirmedAt         *time.Time `json:"confirmedAt"`
+	ID                  int64             `json:"id"`
+	AmountWei           Uint256           `json:"amountWei"`
+	CumulativeSignedWei Uint256           `json:"cumulativeSignedWei"`
+	ToAddress           *string           `json:"toAddress"`
+	Deadline            int64             `json:"deadline"`
+	TxHash              *string           `json:"txHash"`
+	Status              *WithdrawalStatus `json:"status"`
+	CreatedAt           time.Time         `json:"createdAt"`
+	ConfirmedAt         *time.Time        `json:"confirmedAt"`
 }
 
 // NewNode is a node the chain minted, to be recorded.
