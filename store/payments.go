@@ -30,6 +30,12 @@ type Payment struct {
 	CreatedAt   time.Time     `db:"created_at"`
 }
 
+// paymentReasonSQL reads a payment's reason as one JSON value for Reason's Scan: NULL for a
+// payment not rejected. (Unqualified: of the tables the payment queries join, only payments has
+// these columns.)
+const paymentReasonSQL = `CASE WHEN reason_code IS NOT NULL
+	THEN jsonb_build_object('code', reason_code, 'args', reason_args) END AS reason`
+
 const paymentColumns = `id, tx_hash, call_index, payment_ref, from_address, value_wei, block_number,
 	block_hash, status, ` + paymentReasonSQL + `, tier, mint_tx, mint_nonce, mint_raw, created_at`
 

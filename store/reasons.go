@@ -85,9 +85,3 @@ func (r *Reason) Scan(src any) error {
 	}
 	return fmt.Errorf("store.Reason: cannot scan %T", src)
 }
-
-// paymentReasonSQL reads a payment's reason as one JSON value for Reason's Scan: NULL for a
-// payment not rejected. (Unqualified: of the tables the payment queries join, only payments has
-// these columns.)
-const paymentReasonSQL = `CASE WHEN reason_code IS NOT NULL
-	THEN jsonb_build_object('code', reason_code, 'args', reason_args) END AS reason`
