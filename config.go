@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"nodeledger/chain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
+	"nodeledger/store"
 	"nodeledger/web"
 )
 
@@ -94,7 +96,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	// Payouts are on in dev mode, to show the whole product, and off elsewhere until switched on.
 	passes.DistEnabled = s.bool("DIST_ENABLED", dev)
 	bench := s.bool("BENCH_MODE", false)
-	passes.DistMode = s.oneOf("DIST_MODE", "fixed", "pool")
+	passes.DistMode = oneOf(s, "DIST_MODE", store.DistFixed, store.DistPool)
 	chainID := s.chainID(dev)
 	payments := s.address("PAYMENT_ADDRESS", false)
 	proxies := s.prefixes("TRUSTED_PROXIES")
@@ -174,15 +176,18 @@ func (s *settings) bool(name string, def bool) bool {
 	}
 }
 
-// oneOf reads a setting that is one of choices; unset is the first.
-func (s *settings) oneOf(name string, choices ...string) string {
-	v := s.str(name, choices[0])
-	for _, c := range choices {
-		if v == c {
-			return v
-		}
+// oneOf reads a setting that is one of choices, as their type; unset is the first. (A function:
+// a method cannot take a type parameter.)
+func oneOf[T ~string](s *settings, name string, choices ...T) T {
+	v := T(s.str(name, string(choices[0])))
+	if slices.Contains(choices, v) {
+		return v
 	}
-	s.fail(name, "%q is none of %s", v, strings.Join(choices, ", "))
+	words := make([]string, len(choices))
+	for i, c := range choices {
+		words[i] = string(c)
+	}
+	s.fail(name, "%q is none of %s", v, strings.Join(words, ", "))
 	return ""
 }
 

@@ -113,9 +113,13 @@ func (h *Handlers) Refunds(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, mapSlice(ps, func(p store.Payment) map[string]any {
+		var code *store.ReasonCode
+		if p.Reason != nil {
+			code = &p.Reason.Code
+		}
 		return map[string]any{
 			"id": p.ID, "txHash": p.TxHash, "callIndex": p.CallIndex, "from": p.From, "valueWei": p.ValueWei.String(),
-			"reason": p.Reason, "blockNumber": p.BlockNumber, "createdAt": isoTime(&p.CreatedAt),
+			"reason": reasonSentence(p.Reason), "reasonCode": code, "blockNumber": p.BlockNumber, "createdAt": isoTime(&p.CreatedAt),
 		}
 	}))
 }

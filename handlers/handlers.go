@@ -42,7 +42,7 @@ type Config struct {
 	TickSec       int // the scheduler's tick interval
 	StaleAfterSec int // how old the last tick may be before the scheduler is stale
 	DistEnabled   bool
-	DistMode      string
+	DistMode      store.DistMode
 }
 
 // Handlers serves every route from the ledger, the chain and the passes.

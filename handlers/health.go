@@ -58,7 +58,7 @@ func (h *Handlers) Health(c echo.Context) error {
 		StaleAfterSec:     r.StaleAfterSec,
 		TickSec:           r.TickSec,
 		DistEnabled:       r.DistEnabled,
-		DistMode:          r.DistMode,
+		DistMode:          string(r.DistMode),
 		DueNodes:          r.Schedule.DueNodes,
 		ScheduledNodes:    r.Schedule.ScheduledNodes,
 		Stale:             r.Stale,

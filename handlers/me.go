@@ -24,7 +24,7 @@ func (h *Handlers) Me(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	me, nodes, err := h.me(c.Request().Context(), addr)
+	me, nodes, payments, err := h.me(c.Request().Context(), addr)
 	if err != nil {
 		return err
 	}
@@ -39,21 +39,22 @@ func (h *Handlers) Me(c echo.Context) error {
 			"balanceWei": me.Balance.String(), "cumulativeWei": me.Credited.String(), "withdrawnWei": me.Withdrawn.String(),
 		},
 		"unrecorded": unrecorded,
-		"payments":   mapSlice(me.Payments, toPaymentJSON),
+		"payments":   payments,
 	})
 }
 
 // me reads what /api/me and /me show of wallet addr. The wallet's nodes are read once, as the
 // document GET /api/nodes/{address} serves (returned as nodes, for /api/me), and decoded for the
-// totals and the page; owner and price are not in it.
-func (h *Handlers) me(ctx context.Context, addr string) (views.Me, json.RawMessage, error) {
+// totals and the page; owner and price are not in it. Its payments are returned as /api/me
+// shows them too.
+func (h *Handlers) me(ctx context.Context, addr string) (views.Me, json.RawMessage, []paymentJSON, error) {
 	nodes, err := h.store.NodesByOwnerJSON(ctx, addr)
 	if err != nil {
-		return views.Me{}, nil, err
+		return views.Me{}, nil, nil, err
 	}
 	me := views.Me{Address: addr, Balance: new(big.Int), Credited: new(big.Int), Withdrawn: new(big.Int)}
 	if err := json.Unmarshal(nodes, &me.Nodes); err != nil {
-		return views.Me{}, nil, err
+		return views.Me{}, nil, nil, err
 	}
 	recorded := map[string]bool{}
 	for _, n := range me.Nodes {
@@ -62,9 +63,11 @@ func (h *Handlers) me(ctx context.Context, addr string) (views.Me, json.RawMessa
 		me.Withdrawn.Add(me.Withdrawn, n.WithdrawnWei.Int)
 		recorded[n.ChainNodeID.String()] = true
 	}
-	if me.Payments, err = h.paymentsFrom(ctx, addr, walletPagePayments); err != nil {
-		return views.Me{}, nil, err
+	payments, err := h.paymentsFrom(ctx, addr, walletPagePayments)
+	if err != nil {
+		return views.Me{}, nil, nil, err
 	}
+	me.Payments = mapSlice(payments, paymentView)
 	if ids, err := h.chain.NodesOf(ctx, common.HexToAddress(addr)); err != nil {
 		h.log.Warn("me: nodesOf unreadable", "err", err)
 	} else {
@@ -76,5 +79,5 @@ func (h *Handlers) me(ctx context.Context, addr string) (views.Me, json.RawMessa
 		}
 		me.Unrecorded = &unrecorded
 	}
-	return me, nodes, nil
+	return me, nodes, payments, nil
 }

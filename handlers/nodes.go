@@ -45,7 +45,7 @@ func (h *Handlers) wallet(c echo.Context) (views.Wallet, error) {
 		return views.Wallet{}, err
 	}
 	payments, err := h.paymentsFrom(ctx, owner, walletPagePayments)
-	return views.Wallet{Address: owner, Nodes: nodes, Tiers: views.NewTierNames(tiers), Payments: payments}, err
+	return views.Wallet{Address: owner, Nodes: nodes, Tiers: views.NewTierNames(tiers), Payments: mapSlice(payments, paymentView)}, err
 }
 
 // Node list limits of GET /api/node/{id}, applied to credits and withdrawals separately.

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/jobs"
+	"nodeledger/store"
 	"nodeledger/views"
 )
 
@@ -47,9 +48,13 @@ func (h *Handlers) renderOperator(c echo.Context, status int, outcome string, fo
 	if o.Tiers, err = h.store.Tiers(ctx); err != nil {
 		return err
 	}
-	if o.Refunds, err = h.store.Refunds(ctx, 50); err != nil {
+	refunds, err := h.store.Refunds(ctx, 50)
+	if err != nil {
 		return err
 	}
+	o.Refunds = mapSlice(refunds, func(p store.Payment) views.Refund {
+		return views.Refund{CreatedAt: p.CreatedAt, From: p.From, ValueWei: p.ValueWei, Reason: reasonSentence(p.Reason)}
+	})
 	if o.Held, err = h.store.MintingHeld(ctx); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"nodeledger/jobs"
+	"nodeledger/store"
 	"nodeledger/views"
 )
 
@@ -21,7 +22,7 @@ func paymentsOutcome(sum jobs.PaymentsSummary, scan *jobs.ScanState, now time.Ti
 	}
 	var out []string
 	why := ""
-	if reasons := distinctClauses(sum.Reasons); len(reasons) > 0 {
+	if reasons := rejectionClauses(sum.Reasons); len(reasons) > 0 {
 		why = ": " + strings.Join(reasons, "; ")
 	}
 	switch {
@@ -100,9 +101,9 @@ func creditOutcome(sum jobs.CreditSummary) string {
 	}
 	credited := fmt.Sprintf("%s %s ETH in round %d", views.Count(int(sum.Nodes), "node", "nodes"), total, sum.DistributionID)
 	switch {
-	case sum.Status == "confirmed" && sum.Resumed:
+	case sum.Status == store.RoundConfirmed && sum.Resumed:
 		return "Finished a round left pending: credited " + credited + "."
-	case sum.Status == "confirmed":
+	case sum.Status == store.RoundConfirmed:
 		return "Credited " + credited + "."
 	}
 	return "Crediting " + credited + ": " + clause(cmp.Or(sum.Note, "its transaction is not mined yet; the next pass finishes the round")) + "."
@@ -128,13 +129,26 @@ func sentence(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
 
-// distinctClauses are the reasons, each once, in their first order.
-func distinctClauses(reasons []string) []string {
-	var out []string
+// rejectionClauses say why a pass rejected payments, to fit after a colon: grouped by code, in the
+// order the codes first came, each distinct reason of a code once.
+func rejectionClauses(reasons []store.Reason) []string {
+	var codes []store.ReasonCode
+	byCode := map[store.ReasonCode][]string{}
 	for _, r := range reasons {
-		if r = clause(r); r != "" && !slices.Contains(out, r) {
-			out = append(out, r)
+		s := reasonSentence(&r)
+		if s == nil {
+			continue
 		}
+		if _, seen := byCode[r.Code]; !seen {
+			codes = append(codes, r.Code)
+		}
+		if c := clause(*s); !slices.Contains(byCode[r.Code], c) {
+			byCode[r.Code] = append(byCode[r.Code], c)
+		}
+	}
+	var out []string
+	for _, code := range codes {
+		out = append(out, byCode[code]...)
 	}
 	return out
 }

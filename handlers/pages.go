@@ -232,7 +232,7 @@ func (h *Handlers) MePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	me, _, err := h.me(c.Request().Context(), addr)
+	me, _, _, err := h.me(c.Request().Context(), addr)
 	if err != nil {
 		return err
 	}

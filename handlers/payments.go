@@ -16,110 +16,113 @@ import (
 	"nodeledger/views"
 )
 
-// A payment's status for its buyer is its ledger's (minting, minted, rejected, refunded), except
-// for these.
-const (
-	statusConfirming = "confirming" // in a block, not yet deep enough for the payments scan
-	statusMinting    = "minting"    // seen and about to be checked (ledger: pending)
-	statusHeld       = "held"       // seen while the operator holds minting: it mints once released
-)
-
 var errPaymentNotSeen = errorf(http.StatusNotFound, "No payment with this transaction has been seen yet.")
+
+// paymentJSON is a payment as its buyer follows it: what GET /api/payments/{txHash},
+// GET /api/payments and /api/me show, and what the payment pages are drawn from (paymentView).
+type paymentJSON struct {
+	TxHash              string            `json:"txHash"`
+	CallIndex           int               `json:"callIndex"`
+	From                string            `json:"from"`
+	ValueWei            store.Uint256     `json:"valueWei"`
+	BlockNumber         int64             `json:"blockNumber"`
+	Status              store.BuyerStatus `json:"status"`
+	Reason              *string           `json:"reason"`     // rejected or refunded: why, a sentence
+	ReasonCode          *store.ReasonCode `json:"reasonCode"` // the same as a code
+	Confirmations       *uint64           `json:"confirmations"`
+	ConfirmationsNeeded uint64            `json:"confirmationsNeeded"`
+	Tier                *string           `json:"tier"`
+	NodeID              *int64            `json:"nodeId"`
+	ChainNodeID         store.Uint256     `json:"chainNodeId"`
+	MintTx              *string           `json:"mintTx"`
+	RefundTxHash        *string           `json:"refundTxHash"`
+	CreatedAt           *string           `json:"createdAt"`
+	UpdatedAt           *string           `json:"updatedAt"`
+}
 
 // payment reads what became of the payment made by transaction hash: the ledger's record once the
 // payments scan has seen it, before that the chain's receipt (confirming). errPaymentNotSeen when
 // the transaction is unknown, not mined yet, or not a payment to the payments wallet.
-func (h *Handlers) payment(ctx context.Context, hash string) (views.Payment, error) {
+func (h *Handlers) payment(ctx context.Context, hash string) (paymentJSON, error) {
 	rec, err := h.store.PaymentByTx(ctx, hash)
 	if err == nil {
-		ps, err := h.buyerViews(ctx, []store.PaymentRecord{rec})
+		ps, err := h.buyerPayments(ctx, []store.PaymentRecord{rec})
 		if err != nil {
-			return views.Payment{}, err
+			return paymentJSON{}, err
 		}
 		return ps[0], nil
 	}
 	if !errors.Is(err, store.ErrNotFound) {
-		return views.Payment{}, err
+		return paymentJSON{}, err
 	}
 	if h.cfg.PaymentAddress == "" {
-		return views.Payment{}, errPaymentNotSeen
+		return paymentJSON{}, errPaymentNotSeen
 	}
 	t, err := h.chain.Transfer(ctx, common.HexToHash(hash))
 	if errors.Is(err, chain.ErrNotMined) {
-		return views.Payment{}, errPaymentNotSeen
+		return paymentJSON{}, errPaymentNotSeen
 	}
 	if err != nil {
-		return views.Payment{}, err
+		return paymentJSON{}, err
 	}
 	// A contract wallet's payment is a call inside its transaction: the scan's trace finds it,
 	// the receipt cannot tell. The wallet paying itself is no payment, for the scan either.
 	payTo := h.cfg.PaymentAddress
 	if !t.Success || t.To == nil || !strings.EqualFold(t.To.Hex(), payTo) || strings.EqualFold(t.From.Hex(), payTo) || t.Value.Sign() <= 0 {
-		return views.Payment{}, errPaymentNotSeen
+		return paymentJSON{}, errPaymentNotSeen
 	}
-	return views.Payment{
-		PaymentRecord: store.PaymentRecord{TxHash: hash, From: strings.ToLower(t.From.Hex()),
-			ValueWei: store.Uint256{Int: t.Value}, BlockNumber: int64(t.Block)},
-		Status:              statusConfirming,
+	return paymentJSON{
+		TxHash: hash, From: strings.ToLower(t.From.Hex()), ValueWei: store.Uint256{Int: t.Value}, BlockNumber: int64(t.Block),
+		Status:              store.BuyerConfirming,
 		Confirmations:       &t.Confirmations,
 		ConfirmationsNeeded: h.jobs.Confirmations() + 1,
 	}, nil
 }
 
-// buyerViews are ledger payments as their buyer follows them. Whether minting is held is read
-// once, and only when a payment waits on it.
-func (h *Handlers) buyerViews(ctx context.Context, recs []store.PaymentRecord) ([]views.Payment, error) {
-	waiting := statusMinting
-	if slices.ContainsFunc(recs, func(r store.PaymentRecord) bool { return r.Status == "pending" }) {
+// buyerPayments are ledger payments as their buyer follows them: a payment waiting to be checked
+// is minting, or held while the operator holds minting. Whether minting is held is read once,
+// and only when a payment waits on it.
+func (h *Handlers) buyerPayments(ctx context.Context, recs []store.PaymentRecord) ([]paymentJSON, error) {
+	waiting := store.BuyerMinting
+	if slices.ContainsFunc(recs, func(r store.PaymentRecord) bool { return r.Status == store.PaymentPending }) {
 		held, err := h.store.MintingHeld(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if held {
-			waiting = statusHeld
+			waiting = store.BuyerHeld
 		}
 	}
-	out := make([]views.Payment, len(recs))
+	out := make([]paymentJSON, len(recs))
 	for i, r := range recs {
-		out[i] = views.Payment{PaymentRecord: r, Status: r.Status, ConfirmationsNeeded: h.jobs.Confirmations() + 1}
-		if r.Status == "pending" {
-			out[i].Status = waiting
+		status := store.BuyerStatus(r.Status) // minting, minted, rejected and refunded are the ledger's words
+		if r.Status == store.PaymentPending {
+			status = waiting
+		}
+		var tier *string
+		if r.Tier != nil {
+			t := strconv.Itoa(*r.Tier)
+			tier = &t
+		}
+		out[i] = paymentJSON{
+			TxHash: r.TxHash, CallIndex: r.CallIndex, From: r.From, ValueWei: r.ValueWei, BlockNumber: r.BlockNumber,
+			Status: status, Reason: reasonSentence(r.Reason), ConfirmationsNeeded: h.jobs.Confirmations() + 1,
+			Tier: tier, NodeID: r.NodeID, ChainNodeID: r.ChainNodeID, MintTx: r.MintTx, RefundTxHash: r.RefundTxHash,
+			CreatedAt: isoTime(&r.CreatedAt), UpdatedAt: isoTime(&r.UpdatedAt),
+		}
+		if r.Reason != nil {
+			out[i].ReasonCode = &r.Reason.Code
 		}
 	}
 	return out, nil
 }
 
-// paymentJSON is a payment as GET /api/payments/{txHash} and GET /api/payments show it.
-type paymentJSON struct {
-	TxHash              string        `json:"txHash"`
-	CallIndex           int           `json:"callIndex"`
-	From                string        `json:"from"`
-	ValueWei            store.Uint256 `json:"valueWei"`
-	BlockNumber         int64         `json:"blockNumber"`
-	Status              string        `json:"status"`
-	Reason              *string       `json:"reason"`
-	Confirmations       *uint64       `json:"confirmations"`
-	ConfirmationsNeeded uint64        `json:"confirmationsNeeded"`
-	Tier                *string       `json:"tier"`
-	NodeID              *int64        `json:"nodeId"`
-	ChainNodeID         store.Uint256 `json:"chainNodeId"`
-	MintTx              *string       `json:"mintTx"`
-	RefundTxHash        *string       `json:"refundTxHash"`
-	CreatedAt           *string       `json:"createdAt"`
-	UpdatedAt           *string       `json:"updatedAt"`
-}
-
-func toPaymentJSON(p views.Payment) paymentJSON {
-	var tier *string
-	if p.Tier != nil {
-		t := strconv.Itoa(*p.Tier)
-		tier = &t
-	}
-	return paymentJSON{
-		TxHash: p.TxHash, CallIndex: p.CallIndex, From: p.From, ValueWei: p.ValueWei, BlockNumber: p.BlockNumber,
-		Status: p.Status, Reason: p.Reason, Confirmations: p.Confirmations, ConfirmationsNeeded: p.ConfirmationsNeeded,
-		Tier: tier, NodeID: p.NodeID, ChainNodeID: p.ChainNodeID, MintTx: p.MintTx, RefundTxHash: p.RefundTxHash,
-		CreatedAt: isoTime(&p.CreatedAt), UpdatedAt: isoTime(&p.UpdatedAt),
+// paymentView is a payment as its pages show it.
+func paymentView(p paymentJSON) views.Payment {
+	return views.Payment{
+		TxHash: p.TxHash, From: p.From, ValueWei: p.ValueWei, BlockNumber: p.BlockNumber, Status: p.Status,
+		Reason: p.Reason, Confirmations: p.Confirmations, ConfirmationsNeeded: p.ConfirmationsNeeded,
+		ChainNodeID: p.ChainNodeID, MintTx: p.MintTx, RefundTxHash: p.RefundTxHash,
 	}
 }
 
@@ -133,7 +136,7 @@ func (h *Handlers) Payment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toPaymentJSON(p))
+	return c.JSON(http.StatusOK, p)
 }
 
 // Limits of GET /api/payments.
@@ -156,16 +159,16 @@ func (h *Handlers) Payments(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, mapSlice(ps, toPaymentJSON))
+	return c.JSON(http.StatusOK, ps)
 }
 
 // paymentsFrom reads a wallet's latest payments as their buyer follows them.
-func (h *Handlers) paymentsFrom(ctx context.Context, wallet string, limit int) ([]views.Payment, error) {
+func (h *Handlers) paymentsFrom(ctx context.Context, wallet string, limit int) ([]paymentJSON, error) {
 	recs, err := h.store.PaymentsFrom(ctx, wallet, limit)
 	if err != nil {
 		return nil, err
 	}
-	return h.buyerViews(ctx, recs)
+	return h.buyerPayments(ctx, recs)
 }
 
 // PaymentPage answers GET /payment/{txHash}: the tracker that follows a payment from the transfer
@@ -198,7 +201,8 @@ func (h *Handlers) tracker(c echo.Context) (views.Tracker, error) {
 	p, err := h.payment(c.Request().Context(), hash)
 	switch {
 	case err == nil:
-		t.Payment = &p
+		v := paymentView(p)
+		t.Payment = &v
 	case errors.Is(err, errPaymentNotSeen):
 		t.Unseen = views.TrackerNotSeen
 	case errors.Is(err, chain.ErrUnavailable):

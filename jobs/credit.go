@@ -37,9 +37,9 @@ type CreditSummary struct {
 	TxHash   string `json:"txHash,omitempty"` // the transaction that credited the round, once known
 	// Repriced is true when a node was minted after the round was priced, which the contract
 	// refuses (NodeCountChanged): the round was priced again for the new count.
-	Repriced bool   `json:"repriced,omitempty"`
-	Status   string `json:"status,omitempty"` // of the round: pending or confirmed
-	Note     string `json:"note,omitempty"`
+	Repriced bool              `json:"repriced,omitempty"`
+	Status   store.RoundStatus `json:"status,omitempty"` // of the round: pending or confirmed
+	Note     string            `json:"note,omitempty"`
 }
 
 // MarshalJSON leaves a pass that did not run at {ran: false, reason}: its zero counts would say
@@ -101,7 +101,7 @@ func (j *Jobs) Credit(ctx context.Context) (sum CreditSummary, err error) {
 	default:
 		return sum, fmt.Errorf("credit: %w", err)
 	}
-	sum.DistributionID, sum.Status = round.ID, "pending"
+	sum.DistributionID, sum.Status = round.ID, store.RoundPending
 	sum.setRound(round)
 	if err := j.creditRound(ctx, round, &sum); err != nil {
 		return sum, fmt.Errorf("credit: round %d: %w", round.ID, err)
@@ -121,9 +121,9 @@ func behindNote(e *store.LedgerBehindError) string {
 func (j *Jobs) startRound(ctx context.Context) (store.Round, error) {
 	var amount *big.Int
 	switch j.cfg.DistMode {
-	case "fixed":
+	case store.DistFixed:
 		amount = j.cfg.DistBaseWei
-	case "pool":
+	case store.DistPool:
 		amount = j.cfg.DistPoolWei
 	default:
 		return store.Round{}, fmt.Errorf("unknown distribution mode %q (want fixed or pool)", j.cfg.DistMode)
@@ -313,7 +313,7 @@ func (j *Jobs) distributeData(round store.Round) []byte {
 		weights[i] = uint32(w)
 	}
 	mode := chain.RoundFixed
-	if round.Mode == "pool" {
+	if round.Mode == store.DistPool {
 		mode = chain.RoundPool
 	}
 	return j.chain.DistributeData(big.NewInt(round.ID), mode, round.AmountWei.Int, round.ChainNodes, weights)
@@ -340,7 +340,7 @@ func (j *Jobs) recordRound(ctx context.Context, round store.Round, txHash *strin
 	if !applied {
 		j.log.Warn("credit: round was recorded already", "round", round.ID)
 	}
-	sum.Status = "confirmed"
+	sum.Status = store.RoundConfirmed
 	if txHash != nil {
 		sum.TxHash = *txHash
 	}

@@ -31,7 +31,7 @@ type Config struct {
 	BlocksPerPass uint64
 
 	DistEnabled bool
-	DistMode    string        // fixed or pool
+	DistMode    store.DistMode
 	DistPeriod  time.Duration // how often a node is credited
 	DistBaseWei *big.Int      // fixed mode: credited per node and period at payoutBps 10000
 	DistPoolWei *big.Int      // pool mode: shared per round by every node, pro rata payoutBps

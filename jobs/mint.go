@@ -31,7 +31,7 @@ func mintFor(p store.Payment, tier int) store.TxFor {
 // mints whose nonce another transaction took: the payment reference keeps the payment from minting
 // twice whichever of them lands.
 func (j *Jobs) resendMints(ctx context.Context) error {
-	minting, err := j.store.PaymentsByStatus(ctx, "minting")
+	minting, err := j.store.PaymentsByStatus(ctx, store.PaymentMinting)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (j *Jobs) signMint(ctx context.Context, p store.Payment, tier int) error {
 // and records its node, or the reason it reverted. One still unmined when ReceiptTimeout runs
 // out is left for the next pass.
 func (j *Jobs) settleMints(ctx context.Context, sum *PaymentsSummary) error {
-	minting, err := j.store.PaymentsByStatus(ctx, "minting")
+	minting, err := j.store.PaymentsByStatus(ctx, store.PaymentMinting)
 	if err != nil {
 		return err
 	}
@@ -154,22 +154,14 @@ func (j *Jobs) settleReverted(ctx context.Context, p store.Payment, tx *types.Tr
 	if found {
 		return j.recordMint(ctx, p, m, sum)
 	}
-	reason := "The contract refused the mint."
+	reason := store.Reason{Code: store.ReasonContractRefused}
 	var re *chain.RevertError
-	if why := j.chain.Why(ctx, j.minter.sender.From, tx); errors.As(why, &re) && mintRefusals[re.Name] != "" {
-		reason = mintRefusals[re.Name]
+	if why := j.chain.Why(ctx, j.minter.sender.From, tx); errors.As(why, &re) {
+		reason.Args.Error = re.Name
 	}
 	if err := j.store.RejectPayment(ctx, p.ID, reason); err != nil {
 		return err
 	}
 	sum.Rejected++
 	return nil
-}
-
-// mintRefusals are the sentences for the contract's refusals of a mint that the checks could not
-// foresee (the wallet filled up or minting was paused after the check); any other refusal is
-// said without a cause.
-var mintRefusals = map[string]string{
-	"WalletFull":    "The contract refused the mint: this wallet already holds the most nodes it allows one wallet.",
-	"MintingPaused": "The contract refused the mint: minting was paused.",
 }

@@ -26,8 +26,10 @@ type PaymentsSummary struct {
 	// explains and the RPC could not trace.
 	Unattributed int `json:"unattributedInflows"`
 
-	// Reasons says why each payment this pass rejected was rejected, in the order checked.
-	Reasons []string `json:"reasons,omitempty"`
+	// Reasons says why each payment this pass's checks rejected was rejected, in the order
+	// checked: codes and their values (the cron route is for scripts; the operator page writes
+	// them as sentences).
+	Reasons []store.Reason `json:"reasons,omitempty"`
 }
 
 // Payments runs one payments pass: scan the confirmed blocks for payments, check each, mint a

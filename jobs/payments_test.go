@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"crypto/ecdsa"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -21,7 +22,7 @@ import (
 )
 
 // payments returns the ledger's payments of status, by block.
-func payments(t testing.TB, status string) []store.Payment {
+func payments(t testing.TB, status store.PaymentStatus) []store.Payment {
 	t.Helper()
 	ps, err := db.PaymentsByStatus(t.Context(), status)
 	if err != nil {
@@ -110,22 +111,33 @@ func TestPaymentsThatDoNotBecomeNodes(t *testing.T) {
 	if sum.Seen != 7 || sum.Minted != 3 || sum.Rejected != 4 {
 		t.Fatalf("summary %+v", sum)
 	}
+	// The reasons as codes with the values checked; handlers' TestReasonSentences writes these
+	// same reasons as the sentences their buyers read.
 	reasons := map[string]string{}
 	for _, p := range payments(t, "rejected") {
-		reasons[p.TxHash] = *p.Reason
+		b, err := json.Marshal(p.Reason)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reasons[p.TxHash] = string(b)
 	}
+	const onSale = `"onSale":[{"id":1,"label":"One","priceWei":"100000000000000000"},{"id":2,"label":"Two","priceWei":"1000000000000000000"}]`
 	for hash, want := range map[common.Hash]string{
-		wrongAmount: "0.100000000000000001 ETH is not the price of any tier on sale; the One tier costs 0.1 ETH and the Two tier 1 ETH.",
-		offSale:     "0.5 ETH is not the price of any tier on sale; the One tier costs 0.1 ETH and the Two tier 1 ETH.",
-		noTokens:    fmt.Sprintf("The Two tier asks the wallet to hold %s units of the token %s; it holds 0.", holdingWei, strings.ToLower(e.dc.Token.Hex())),
+		wrongAmount: `{"code":"wrong_amount","args":{"paidWei":"100000000000000001",` + onSale + `}}`,
+		offSale:     `{"code":"wrong_amount","args":{"paidWei":"500000000000000000",` + onSale + `}}`,
+		noTokens: fmt.Sprintf(`{"code":"holding_too_low","args":{"tier":2,"tierLabel":"Two","holdingToken":"%s","holdingWei":"%s","heldWei":"0"}}`,
+			strings.ToLower(e.dc.Token.Hex()), holdingWei),
 	} {
 		if got := reasons[strings.ToLower(hash.Hex())]; got != want {
-			t.Errorf("payment %s: reason %q, want it to say %q", hash, got, want)
+			t.Errorf("payment %s: reason\n%s, want\n%s", hash, got, want)
 		}
+	}
+	if got, _ := json.Marshal(sum.Reasons); len(sum.Reasons) != 4 || !strings.HasPrefix(string(got), `[{"code":"wrong_amount"`) {
+		t.Errorf("the pass's reasons: %s", got)
 	}
 	overAllowance := 0
 	for _, r := range reasons {
-		if r == "This wallet already holds the 3 One nodes a wallet may have." {
+		if r == `{"code":"wallet_limit","args":{"tier":1,"tierLabel":"One","maxPerWallet":3}}` {
 			overAllowance++
 		}
 	}
@@ -152,7 +164,7 @@ func TestPaymentsThatDoNotBecomeNodes(t *testing.T) {
 			t.Fatalf("summary %+v", sum)
 		}
 		for _, p := range payments(t, "rejected") {
-			if p.TxHash == strings.ToLower(hash.Hex()) && *p.Reason == "Minting was paused on the contract when this payment was checked." {
+			if p.TxHash == strings.ToLower(hash.Hex()) && p.Reason.Code == store.ReasonMintingPaused {
 				return
 			}
 		}

@@ -7,15 +7,15 @@ import (
 
 // Distribution is a round of credits.
 type Distribution struct {
-	ID          int64      `db:"id"` // also the round id on chain
-	TotalWei    Uint256    `db:"total_wei"`
-	NodeCount   int        `db:"node_count"`
-	Mode        string     `db:"mode"` // fixed or pool
-	FundingMode string     `db:"funding_mode"`
-	Status      string     `db:"status"` // pending, confirmed or failed
-	TxHash      *string    `db:"tx_hash"`
-	CreatedAt   time.Time  `db:"created_at"`
-	ConfirmedAt *time.Time `db:"confirmed_at"`
+	ID          int64       `db:"id"` // also the round id on chain
+	TotalWei    Uint256     `db:"total_wei"`
+	NodeCount   int         `db:"node_count"`
+	Mode        DistMode    `db:"mode"`
+	FundingMode string      `db:"funding_mode"`
+	Status      RoundStatus `db:"status"`
+	TxHash      *string     `db:"tx_hash"`
+	CreatedAt   time.Time   `db:"created_at"`
+	ConfirmedAt *time.Time  `db:"confirmed_at"`
 }
 
 // Distributions returns the latest limit rounds, newest first.

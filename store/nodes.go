@@ -17,17 +17,17 @@ import (
 type Node struct {
 	// ID is the ledger row id, which is the chain node id (the factory numbers nodes 1, 2, 3…):
 	// the API shows it twice, as the integer id and the string chainNodeId (spec §2).
-	ID            int64     `db:"id" json:"id"`
-	ChainNodeID   Uint256   `db:"chain_node_id" json:"chainNodeId"`
-	Tier          int       `db:"tier" json:"tier,string"`
-	Owner         string    `db:"owner" json:"owner"`
-	BalanceWei    Uint256   `db:"balance_wei" json:"balanceWei"`
-	CumulativeWei Uint256   `db:"cumulative_wei" json:"cumulativeWei"`
-	WithdrawnWei  Uint256   `db:"withdrawn_wei" json:"withdrawnWei"`
-	PriceWei      Uint256   `db:"price_wei" json:"priceWei"` // what was paid for it
-	MintTx        string    `db:"mint_tx" json:"mintTx"`
-	Status        string    `db:"status" json:"status"` // active or unconfirmed
-	CreatedAt     time.Time `db:"created_at" json:"createdAt"`
+	ID            int64      `db:"id" json:"id"`
+	ChainNodeID   Uint256    `db:"chain_node_id" json:"chainNodeId"`
+	Tier          int        `db:"tier" json:"tier,string"`
+	Owner         string     `db:"owner" json:"owner"`
+	BalanceWei    Uint256    `db:"balance_wei" json:"balanceWei"`
+	CumulativeWei Uint256    `db:"cumulative_wei" json:"cumulativeWei"`
+	WithdrawnWei  Uint256    `db:"withdrawn_wei" json:"withdrawnWei"`
+	PriceWei      Uint256    `db:"price_wei" json:"priceWei"` // what was paid for it
+	MintTx        string     `db:"mint_tx" json:"mintTx"`
+	Status        NodeStatus `db:"status" json:"status"`
+	CreatedAt     time.Time  `db:"created_at" json:"createdAt"`
 }
 
 const nodeColumns = `id, id AS chain_node_id, tier, owner, balance_wei, cumulative_wei, withdrawn_wei,
@@ -59,15 +59,15 @@ type Credit struct {
 
 // Withdrawal is a withdrawal the ledger has seen against a node, as GET /api/node/{id} lists it.
 type Withdrawal struct {
-	ID                  int64      `json:"id"`
-	AmountWei           Uint256    `json:"amountWei"`
-	CumulativeSignedWei Uint256    `json:"cumulativeSignedWei"`
-	ToAddress           *string    `json:"toAddress"`
-	Deadline            int64      `json:"deadline"`
-	TxHash              *string    `json:"txHash"`
-	Status              *string    `json:"status"` // signed, sent or failed
-	CreatedAt           time.Time  `json:"createdAt"`
-	ConfirmedAt         *time.Time `json:"confirmedAt"`
+	ID                  int64             `json:"id"`
+	AmountWei           Uint256           `json:"amountWei"`
+	CumulativeSignedWei Uint256           `json:"cumulativeSignedWei"`
+	ToAddress           *string           `json:"toAddress"`
+	Deadline            int64             `json:"deadline"`
+	TxHash              *string           `json:"txHash"`
+	Status              *WithdrawalStatus `json:"status"`
+	CreatedAt           time.Time         `json:"createdAt"`
+	ConfirmedAt         *time.Time        `json:"confirmedAt"`
 }
 
 // NewNode is a node the chain minted, to be recorded.

@@ -11,28 +11,33 @@ import (
 )
 
 // Payment is a transfer to the payments wallet, from the moment it is seen to its node or its
-// rejection. Status: pending (seen, not yet checked), minting (its mint transaction is signed
-// and stored), minted, rejected (Reason says why; the operator refunds it).
+// rejection (Reason says why; the operator refunds it).
 type Payment struct {
-	ID          int64     `db:"id"`
-	TxHash      string    `db:"tx_hash"`
-	CallIndex   int       `db:"call_index"`
-	PaymentRef  string    `db:"payment_ref"` // what the contract is told: one payment can never mint twice
-	From        string    `db:"from_address"`
-	ValueWei    Uint256   `db:"value_wei"`
-	BlockNumber int64     `db:"block_number"`
-	BlockHash   string    `db:"block_hash"`
-	Status      string    `db:"status"`
-	Reason      *string   `db:"reason"`
-	Tier        *int      `db:"tier"`
-	MintTx      *string   `db:"mint_tx"`
-	MintNonce   *int64    `db:"mint_nonce"`
-	MintRaw     []byte    `db:"mint_raw"`
-	CreatedAt   time.Time `db:"created_at"`
+	ID          int64         `db:"id"`
+	TxHash      string        `db:"tx_hash"`
+	CallIndex   int           `db:"call_index"`
+	PaymentRef  string        `db:"payment_ref"` // what the contract is told: one payment can never mint twice
+	From        string        `db:"from_address"`
+	ValueWei    Uint256       `db:"value_wei"`
+	BlockNumber int64         `db:"block_number"`
+	BlockHash   string        `db:"block_hash"`
+	Status      PaymentStatus `db:"status"`
+	Reason      *Reason       `db:"reason"` // rejected or refunded: why it bought no node
+	Tier        *int          `db:"tier"`
+	MintTx      *string       `db:"mint_tx"`
+	MintNonce   *int64        `db:"mint_nonce"`
+	MintRaw     []byte        `db:"mint_raw"`
+	CreatedAt   time.Time     `db:"created_at"`
 }
 
+// paymentReasonSQL reads a payment's reason as one JSON value for Reason's Scan: NULL for a
+// payment not rejected. (Unqualified: of the tables the payment queries join, only payments has
+// these columns.)
+const paymentReasonSQL = `CASE WHEN reason_code IS NOT NULL
+	THEN jsonb_build_object('code', reason_code, 'args', reason_args) END AS reason`
+
 const paymentColumns = `id, tx_hash, call_index, payment_ref, from_address, value_wei, block_number,
-	block_hash, status, reason, tier, mint_tx, mint_nonce, mint_raw, created_at`
+	block_hash, status, ` + paymentReasonSQL + `, tier, mint_tx, mint_nonce, mint_raw, created_at`
 
 // NewPayment is a transfer the scan found.
 type NewPayment struct {
@@ -183,7 +188,7 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 }
 
 // PaymentsByStatus returns the payments in status, oldest first (by block, then id).
-func (s *Store) PaymentsByStatus(ctx context.Context, status string) (_ []Payment, err error) {
+func (s *Store) PaymentsByStatus(ctx context.Context, status PaymentStatus) (_ []Payment, err error) {
 	defer wrap(&err, "PaymentsByStatus")
 	var ps []Payment
 	err = s.db.SelectContext(ctx, &ps, `
@@ -192,11 +197,11 @@ func (s *Store) PaymentsByStatus(ctx context.Context, status string) (_ []Paymen
 }
 
 // RejectPayment records why a payment does not become a node.
-func (s *Store) RejectPayment(ctx context.Context, id int64, reason string) (err error) {
+func (s *Store) RejectPayment(ctx context.Context, id int64, reason Reason) (err error) {
 	defer wrap(&err, "RejectPayment")
 	_, err = s.db.ExecContext(ctx, `
-		UPDATE payments SET status = 'rejected', reason = $2, updated_at = now()
-		WHERE id = $1 AND status IN ('pending', 'minting')`, id, reason)
+		UPDATE payments SET status = 'rejected', reason_code = $2, reason_args = $3, updated_at = now()
+		WHERE id = $1 AND status IN ('pending', 'minting')`, id, reason.Code, reason.Args)
 	return err
 }
 
@@ -207,7 +212,7 @@ func (s *Store) StoreMintTx(ctx context.Context, id int64, tier int, v SentTx) (
 	defer wrap(&err, "StoreMintTx")
 	return s.keepVersion(ctx, v, TxFor{PaymentID: id}, `
 		UPDATE payments SET status = 'minting', tier = $2, mint_nonce = $3, mint_tx = $4, mint_raw = $5,
-			reason = NULL, updated_at = now()
+			reason_code = NULL, reason_args = NULL, updated_at = now()
 		WHERE id = $1 AND status IN ('pending', 'minting')`, id, tier, v.Nonce, v.Hash, v.Raw)
 }
 
@@ -318,26 +323,26 @@ func (s *Store) MatchRefunds(ctx context.Context) (matched int, err error) {
 // PaymentRecord is a payment as its buyer follows it: the ledger's status, and the node it became
 // or the transfer that refunded it.
 type PaymentRecord struct {
-	TxHash       string    `db:"tx_hash"`
-	CallIndex    int       `db:"call_index"`
-	From         string    `db:"from_address"`
-	ValueWei     Uint256   `db:"value_wei"`
-	BlockNumber  int64     `db:"block_number"`
-	Status       string    `db:"status"` // pending, minting, minted, rejected or refunded
-	Reason       *string   `db:"reason"`
-	Tier         *int      `db:"tier"`
-	NodeID       *int64    `db:"node_id"`
-	ChainNodeID  Uint256   `db:"chain_node_id"` // nil until minted
-	MintTx       *string   `db:"mint_tx"`
-	RefundTxHash *string   `db:"refund_tx_hash"`
-	CreatedAt    time.Time `db:"created_at"`
-	UpdatedAt    time.Time `db:"updated_at"`
+	TxHash       string        `db:"tx_hash"`
+	CallIndex    int           `db:"call_index"`
+	From         string        `db:"from_address"`
+	ValueWei     Uint256       `db:"value_wei"`
+	BlockNumber  int64         `db:"block_number"`
+	Status       PaymentStatus `db:"status"`
+	Reason       *Reason       `db:"reason"`
+	Tier         *int          `db:"tier"`
+	NodeID       *int64        `db:"node_id"`
+	ChainNodeID  Uint256       `db:"chain_node_id"` // nil until minted
+	MintTx       *string       `db:"mint_tx"`
+	RefundTxHash *string       `db:"refund_tx_hash"`
+	CreatedAt    time.Time     `db:"created_at"`
+	UpdatedAt    time.Time     `db:"updated_at"`
 }
 
 // paymentRecordSQL reads PaymentRecords; the mint transaction is the one that minted the node
 // when there is one, else the one on its way.
 const paymentRecordSQL = `
-	SELECT p.tx_hash, p.call_index, p.from_address, p.value_wei, p.block_number, p.status, p.reason,
+	SELECT p.tx_hash, p.call_index, p.from_address, p.value_wei, p.block_number, p.status, ` + paymentReasonSQL + `,
 		p.tier, n.id AS node_id, n.id AS chain_node_id, coalesce(n.mint_tx, p.mint_tx) AS mint_tx,
 		p.refund_tx_hash, p.created_at, p.updated_at
 	FROM payments p LEFT JOIN nodes n ON n.payment_id = p.id`

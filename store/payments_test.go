@@ -44,7 +44,7 @@ func TestRefunds(t *testing.T) {
 		t.Fatalf("refunds of payments not rejected yet: %d, %v", n, err)
 	}
 	for _, p := range pending {
-		if err := db.RejectPayment(ctx, p.ID, "A reason."); err != nil {
+		if err := db.RejectPayment(ctx, p.ID, store.Reason{Code: store.ReasonMintingPaused}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -56,7 +56,7 @@ func TestRefunds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got[name] = p.Status
+			got[name] = string(p.Status)
 			if (p.Status == "refunded") != (p.RefundTxHash != nil) {
 				t.Fatalf("%s: %+v", name, p)
 			}

@@ -39,7 +39,7 @@ var ErrTiersDisagree = errors.New("the chain and the ledger disagree on the tier
 // NewRound is what a round is priced from: the mode and amount the operator configured, and the
 // factory's state it will meet on chain.
 type NewRound struct {
-	Mode       string        // fixed or pool
+	Mode       DistMode
 	AmountWei  *big.Int      // fixed: the base per node; pool: the pool
 	ChainNodes int64         // the chain's nodeCount: the round credits nodes 1 to ChainNodes
 	CarryWei   *big.Int      // the chain's poolCarry
@@ -49,14 +49,14 @@ type NewRound struct {
 // Round is a distribution round as the credit pass works on it: one factory.distribute call.
 type Round struct {
 	ID         int64         `db:"id"` // also the round id on chain, which it accepts once
-	Mode       string        `db:"mode"`
+	Mode       DistMode      `db:"mode"`
 	AmountWei  Uint256       `db:"amount_wei"`
 	ChainNodes int64         `db:"chain_nodes"`
 	CarryWei   Uint256       `db:"carry_wei"`
 	Weights    pq.Int64Array `db:"weights"` // payoutBps by tier id
 	TotalWei   Uint256       `db:"total_wei"`
 	NodeCount  int           `db:"node_count"` // the nodes credited more than zero
-	Status     string        `db:"status"`     // pending, then confirmed
+	Status     RoundStatus   `db:"status"`     // pending, then confirmed
 	TxHash     *string       `db:"tx_hash"`    // its newest signed transaction, stored before it is sent
 	Nonce      *int64        `db:"nonce"`
 	Raw        []byte        `db:"raw"`
@@ -65,7 +65,7 @@ type Round struct {
 // Value is what the round's transaction carries: a fixed round's total, or a pool round's whole
 // pool (what rounding leaves stays in the contract as poolCarry, for the next pool round).
 func (r Round) Value() *big.Int {
-	if r.Mode == "pool" {
+	if r.Mode == DistPool {
 		return r.AmountWei.Int
 	}
 	return r.TotalWei.Int
@@ -257,8 +257,8 @@ func price(r NewRound, tiers []tierNodes) (inc []*big.Int, total *big.Int, err e
 	}
 	unit := new(big.Int)
 	switch r.Mode {
-	case "fixed":
-	case "pool":
+	case DistFixed:
+	case DistPool:
 		weight := new(big.Int)
 		for _, t := range tiers {
 			weight.Add(weight, new(big.Int).Mul(big.NewInt(t.Nodes), big.NewInt(t.PayoutBps)))
@@ -274,7 +274,7 @@ func price(r NewRound, tiers []tierNodes) (inc []*big.Int, total *big.Int, err e
 	total = new(big.Int)
 	for i, t := range tiers {
 		w := big.NewInt(t.PayoutBps)
-		if r.Mode == "fixed" {
+		if r.Mode == DistFixed {
 			inc[i] = new(big.Int).Mul(r.AmountWei, w)
 			inc[i].Quo(inc[i], bpsBase)
 		} else {

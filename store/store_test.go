@@ -235,7 +235,7 @@ func TestNodeDocumentsAreTheRows(t *testing.T) {
 		if err := db.DB().Get(&hash, `SELECT tx_hash FROM withdrawals WHERE id = $1`, sent); err != nil {
 			t.Fatal(err)
 		}
-		to, status := "0x00000000000000000000000000000000000000cc", "sent"
+		to, status := "0x00000000000000000000000000000000000000cc", store.WithdrawalSent
 		at1, at2 := t1.UTC().Truncate(time.Millisecond), t2.UTC().Truncate(time.Millisecond)
 		same(t, "next credit of an unconfirmed node, in no round", n.NextCreditAt, (*time.Time)(nil))
 		same(t, "credits", n.Credits, []store.Credit{{ID: credit, DistributionID: round, AmountWei: wei(60), CreatedAt: at1}})

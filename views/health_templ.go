@@ -24,7 +24,7 @@ type Health struct {
 	StaleAfterSec      int
 	TickSec            int
 	DistEnabled        bool
-	DistMode           string
+	DistMode           store.DistMode
 	Cover              *Cover
 	DistributorBalance *big.Int
 	InternalTransfers  *string

@@ -83,17 +83,37 @@ func TestAdminTiers(t *testing.T) {
 	wantStatus(t, put("256", `{"label":"x","priceWei":"1","maxPerWallet":1,"payoutBps":1}`), http.StatusBadRequest)
 }
 
+// refundBody is a rejected payment as /api/admin/refunds shows it.
+type refundBody struct {
+	TxHash     string  `json:"txHash"`
+	Reason     string  `json:"reason"`
+	ReasonCode *string `json:"reasonCode"`
+}
+
 func TestAdminRefunds(t *testing.T) {
 	storetest.Reset(t, db)
-	mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status, reason)
-		VALUES ($1, $1, $2, 7, 3, $1, 'rejected', 'minting is paused'), ($3, $3, $2, 8, 4, $3, 'minted', NULL)`,
-		storetest.TxHash("a"), alice, storetest.TxHash("b"))
+	// A reason recorded before reason codes, whose words are kept (migration 0012), a payment
+	// that minted, and a reason with a code.
+	mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status,
+			reason_code, reason_args)
+		VALUES ($1, $1, $2, 7, 3, $1, 'rejected', 'other', '{"text": "minting is paused"}'),
+			($3, $3, $2, 8, 4, $3, 'minted', NULL, NULL),
+			($4, $4, $2, 9, 5, $4, 'rejected', 'wallet_limit', '{"tier": 1, "tierLabel": "Standard", "maxPerWallet": 2}')`,
+		storetest.TxHash("a"), alice, storetest.TxHash("b"), storetest.TxHash("c"))
 	s := newServer(t, handlers.Config{AdminKey: adminKey})
 	rec := s.adminDo(t, http.MethodGet, "/api/admin/refunds", "", adminKey)
 	wantStatus(t, rec, http.StatusOK)
 	refunds := decode[[]map[string]any](t, rec)
-	if len(refunds) != 1 || refunds[0]["reason"] != "minting is paused" || refunds[0]["valueWei"] != "7" || refunds[0]["from"] != alice {
+	if len(refunds) != 2 || refunds[1]["reason"] != "minting is paused" || refunds[1]["valueWei"] != "7" || refunds[1]["from"] != alice {
 		t.Fatalf("refunds %v", refunds)
+	}
+	for i, want := range []struct{ code, reason string }{
+		{"wallet_limit", "This wallet already holds the 2 Standard nodes a wallet may have."},
+		{"other", "minting is paused"},
+	} {
+		if refunds[i]["reasonCode"] != want.code || refunds[i]["reason"] != want.reason {
+			t.Errorf("refund %d: reasonCode %v, reason %v; want %s, %q", i, refunds[i]["reasonCode"], refunds[i]["reason"], want.code, want.reason)
+		}
 	}
 }
 

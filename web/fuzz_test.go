@@ -218,8 +218,9 @@ func FuzzAdminTierBody(f *testing.F) {
 func FuzzPaymentRoute(f *testing.F) {
 	storetest.Reset(f, db)
 	seen := storetest.TxHash("seen")
-	if _, err := db.DB().Exec(`INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status, reason)
-		VALUES ($1, $1, $2, 7, 3, $1, 'rejected', 'A reason.')`, seen, alice); err != nil {
+	if _, err := db.DB().Exec(`INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status,
+			reason_code, reason_args)
+		VALUES ($1, $1, $2, 7, 3, $1, 'rejected', 'minting_paused', '{}')`, seen, alice); err != nil {
 		f.Fatal(err)
 	}
 	for _, seed := range []string{seen, strings.ToUpper(seen), storetest.TxHash("unseen"), "0x", "0x12", "", "..", "%2F",

@@ -1,10 +1,12 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/big"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +16,7 @@ import (
 	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
+	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
@@ -26,6 +29,7 @@ type paymentBody struct {
 	BlockNumber         int64   `json:"blockNumber"`
 	Status              string  `json:"status"`
 	Reason              *string `json:"reason"`
+	ReasonCode          *string `json:"reasonCode"`
 	Confirmations       *uint64 `json:"confirmations"`
 	ConfirmationsNeeded uint64  `json:"confirmationsNeeded"`
 	Tier                *string `json:"tier"`
@@ -130,7 +134,7 @@ func TestPaymentStatus(t *testing.T) {
 		p := status(t, minted[:2]+strings.ToUpper(minted[2:])) // any case
 		if p.Status != "confirming" || p.Confirmations == nil || *p.Confirmations != 1 || p.ConfirmationsNeeded != confirmations+1 ||
 			p.TxHash != minted || p.From != strings.ToLower(buyer.Address.Hex()) || p.ValueWei != price.String() ||
-			p.Reason != nil || p.NodeID != nil || p.ChainNodeID != nil || p.MintTx != nil || p.CreatedAt != nil {
+			p.Reason != nil || p.ReasonCode != nil || p.NodeID != nil || p.ChainNodeID != nil || p.MintTx != nil || p.CreatedAt != nil {
 			t.Fatalf("%+v", p)
 		}
 		if st, msg, polls := tracker(t, minted); st != "confirming" || !polls || !strings.Contains(msg, "once 3 blocks confirm it") {
@@ -147,7 +151,7 @@ func TestPaymentStatus(t *testing.T) {
 		}
 		p := status(t, minted)
 		if p.Status != "minted" || p.NodeID == nil || *p.NodeID != 1 || p.ChainNodeID == nil || *p.ChainNodeID != "1" ||
-			p.MintTx == nil || p.Tier == nil || *p.Tier != "1" || p.Reason != nil || p.Confirmations != nil ||
+			p.MintTx == nil || p.Tier == nil || *p.Tier != "1" || p.Reason != nil || p.ReasonCode != nil || p.Confirmations != nil ||
 			p.RefundTxHash != nil || p.CreatedAt == nil || p.UpdatedAt == nil {
 			t.Fatalf("%+v", p)
 		}
@@ -169,7 +173,8 @@ func TestPaymentStatus(t *testing.T) {
 		for _, hash := range []string{first, second} {
 			p := status(t, hash)
 			want := "0.15 ETH is not the price of any tier on sale; the Standard tier costs 0.1 ETH."
-			if p.Status != "rejected" || p.Reason == nil || *p.Reason != want || p.NodeID != nil || p.RefundTxHash != nil {
+			if p.Status != "rejected" || p.Reason == nil || *p.Reason != want || p.ReasonCode == nil || *p.ReasonCode != "wrong_amount" ||
+				p.NodeID != nil || p.RefundTxHash != nil {
 				t.Fatalf("%+v", p)
 			}
 			if st, msg, polls := tracker(t, hash); st != "rejected" || !polls || !strings.Contains(msg, want) || !strings.Contains(msg, "returns exactly 0.15 ETH") {
@@ -184,7 +189,8 @@ func TestPaymentStatus(t *testing.T) {
 		if sum := pass(t); sum.Refunded != 1 {
 			t.Fatalf("pass %+v", sum)
 		}
-		if p := status(t, first); p.Status != "refunded" || p.RefundTxHash == nil || *p.RefundTxHash != refund || *p.Reason == "" {
+		if p := status(t, first); p.Status != "refunded" || p.RefundTxHash == nil || *p.RefundTxHash != refund || *p.Reason == "" ||
+			p.ReasonCode == nil || *p.ReasonCode != "wrong_amount" {
 			t.Fatalf("first: %+v", p)
 		}
 		if p := status(t, second); p.Status != "rejected" || p.RefundTxHash != nil {
@@ -242,9 +248,13 @@ func TestPaymentStatus(t *testing.T) {
 		list := decode[[]paymentBody](t, rec)
 		var got []string
 		for _, p := range list {
-			got = append(got, p.Status)
+			code := "-"
+			if p.ReasonCode != nil {
+				code = *p.ReasonCode
+			}
+			got = append(got, p.Status+" "+code)
 		}
-		if fmt.Sprint(got) != "[refunded refunded minted]" || list[0].TxHash != second || list[2].TxHash != minted {
+		if fmt.Sprint(got) != "[refunded wrong_amount refunded wrong_amount minted -]" || list[0].TxHash != second || list[2].TxHash != minted {
 			t.Fatalf("statuses %v", got)
 		}
 		// The wallet's page lists the same, a refunded payment with its reason.
@@ -276,4 +286,33 @@ func TestPaymentStatusChainDown(t *testing.T) {
 	s := newServer(t, handlers.Config{PaymentAddress: strings.ToLower(alice)})
 	rec := s.get(t, "/api/payments/"+storetest.TxHash("unseen"))
 	wantStatus(t, rec, http.StatusServiceUnavailable)
+}
+
+// TestOpenAPIReasonCodes: the API document lists every reason code the ledger writes, and no other.
+func TestOpenAPIReasonCodes(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				ReasonCode struct {
+					OneOf []struct {
+						Const       string `json:"const"`
+						Description string `json:"description"`
+					} `json:"oneOf"`
+				} `json:"ReasonCode"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(openAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var documented []store.ReasonCode
+	for _, c := range doc.Components.Schemas.ReasonCode.OneOf {
+		if c.Description == "" {
+			t.Errorf("%s has no description", c.Const)
+		}
+		documented = append(documented, store.ReasonCode(c.Const))
+	}
+	if !slices.Equal(documented, store.ReasonCodes) {
+		t.Fatalf("documented %v, the ledger's %v", documented, store.ReasonCodes)
+	}
 }
