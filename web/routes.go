@@ -97,6 +97,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	// The operator page: sign in with the admin key; the buttons run what the cron routes run.
 	op := operator.gated("/operator", cacheControl(private), h.RequireOperatorPage, h.Site)
 	op.get("", h.OperatorPage)
+	op.get("/drift", h.OperatorDrift)
 	op.post("/login", h.OperatorLogin)
 	op.post("/logout", h.OperatorLogout)
 	op.post("/passes/payments", h.OperatorAction(h.RunPayments))
