@@ -137,7 +137,7 @@ func (j *Jobs) send1(ctx context.Context, o *outTx, tx *types.Transaction) error
 		j.log.Warn("outbox: the node refuses the fees as too low; replacing", "kind", o.kind, "tx", tx.Hash(), "err", err)
 		return nil
 	case errors.Is(err, chain.ErrNonceTaken):
-		if r, merr := j.chain.Mined(ctx, o.hashes()...); merr != nil || r != nil {
+		if _, merr := j.chain.Mined(ctx, o.hashes()...); !errors.Is(merr, chain.ErrNotMined) {
 			return merr
 		}
 	}
@@ -157,13 +157,16 @@ func sentTx(from common.Address, tx *types.Transaction, head uint64) (store.Sent
 // what an earlier one left: the node may have dropped it (a restart, a full pool). alive is false
 // when o can never be mined, its nonce taken by another transaction: the caller signs anew.
 func (j *Jobs) resume(ctx context.Context, o *outTx) (alive bool, err error) {
-	if r, err := j.chain.Mined(ctx, o.hashes()...); err != nil || r != nil {
+	if _, err := j.chain.Mined(ctx, o.hashes()...); !errors.Is(err, chain.ErrNotMined) {
 		return err == nil, err
 	}
 	err = j.send1(ctx, o, o.newest())
 	if errors.Is(err, chain.ErrNonceTaken) {
-		r, err := j.chain.Mined(ctx, o.hashes()...) // mined since it was asked for, or dead
-		return r != nil, err
+		_, err := j.chain.Mined(ctx, o.hashes()...) // mined since it was asked for, or dead
+		if errors.Is(err, chain.ErrNotMined) {
+			return false, nil
+		}
+		return err == nil, err
 	}
 	return err == nil, err
 }
@@ -175,12 +178,12 @@ func (j *Jobs) resume(ctx context.Context, o *outTx) (alive bool, err error) {
 func (j *Jobs) await(ctx context.Context, o *outTx, deadline time.Time) (*types.Receipt, *types.Transaction, error) {
 	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
 		r, err := j.chain.Mined(ctx, o.hashes()...)
-		if err != nil {
-			return nil, nil, err
-		}
-		if r != nil {
+		if err == nil {
 			i := slices.IndexFunc(o.versions, func(tx *types.Transaction) bool { return tx.Hash() == r.TxHash })
 			return r, o.versions[i], nil
+		}
+		if !errors.Is(err, chain.ErrNotMined) {
+			return nil, nil, err
 		}
 		head, err := j.chain.HeadNumber(ctx)
 		if err != nil {
@@ -215,7 +218,7 @@ func (j *Jobs) bump(ctx context.Context, o *outTx, head uint64) error {
 	switch {
 	case mined > old.Nonce():
 		// The nonce is used. By a version of o mined since await looked, or by another.
-		if r, err := j.chain.Mined(ctx, o.hashes()...); err != nil || r != nil {
+		if _, err := j.chain.Mined(ctx, o.hashes()...); !errors.Is(err, chain.ErrNotMined) {
 			return err
 		}
 		return chain.ErrNonceTaken
