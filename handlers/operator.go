@@ -80,20 +80,26 @@ const (
 )
 
 // OperatorDrift answers GET /operator/drift: the ledger against the chain, the htmx partial the
-// operator page loads once shown. A check that fails is a sentence in the partial, not an error
-// page, so the rest of the dashboard stays usable.
+// operator page loads once shown (a page of its own without htmx). A check that fails is a
+// sentence in the partial, not an error page, so the rest of the dashboard stays usable.
 func (h *Handlers) OperatorDrift(c echo.Context) error {
 	if !h.operatorSignedIn(c) {
 		return errorf(http.StatusUnauthorized, "Sign in as the operator first.")
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), driftTimeout)
 	defer cancel()
-	rep, err := h.jobs.Drift(ctx, 0, driftNodes)
-	if err != nil {
+	var d *views.Drift
+	var problem string
+	if rep, err := h.jobs.Drift(ctx, 0, driftNodes); err != nil {
 		h.log.Warn("drift check failed", "err", err)
-		return render(c, http.StatusOK, views.OperatorDrift(nil, driftProblem(err, errors.Is(ctx.Err(), context.DeadlineExceeded))))
+		problem = driftProblem(err, errors.Is(ctx.Err(), context.DeadlineExceeded))
+	} else {
+		d = driftView(rep)
 	}
-	return render(c, http.StatusOK, views.OperatorDrift(driftView(rep), ""))
+	if c.Request().Header.Get("HX-Request") == "true" {
+		return render(c, http.StatusOK, views.OperatorDrift(d, problem))
+	}
+	return render(c, http.StatusOK, views.OperatorDriftPage(d, problem))
 }
 
 // driftProblem says why the drift check failed, in the operator's terms, and what to do; the

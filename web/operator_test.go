@@ -128,6 +128,12 @@ func TestOperatorPage(t *testing.T) {
 		if slot.AttrOr("hx-get", "") != "/operator/drift" || slot.AttrOr("hx-trigger", "") != "load" || slot.Find(`[data-testid=no-drift]`).Length() != 0 {
 			t.Fatalf("drift slot %s", htmlOf(slot))
 		}
+		if slot.AttrOr("action", "") != "/operator/drift" {
+			t.Fatalf("without JavaScript the drift check cannot be opened: %s", htmlOf(slot))
+		}
+		if doc := page(t, b.do(http.MethodGet, "/operator/drift", nil).Body); doc.Find(`h1`).Length() != 1 || doc.Find(`[data-testid=no-drift]`).Length() != 1 {
+			t.Fatalf("the drift check as a page: %q", doc.Text())
+		}
 		b := newBrowser(t, s, "192.0.2.251")
 		wantStatus(t, b.do(http.MethodGet, "/operator/drift", nil, "HX-Request", "true"), http.StatusUnauthorized) // not signed in
 	})
