@@ -220,3 +220,20 @@ func (c *Client) Events(ctx context.Context, from, to uint64) (FactoryEvents, er
 func (c *Client) WithdrawSelector() string {
 	return "0x" + common.Bytes2Hex(c.nf.GetABI().Methods["withdraw"].ID)
 }
+
+// MintData is the calldata of factory.mint(to, tier, paymentRef).
+func (c *Client) MintData(to common.Address, tier uint8, paymentRef common.Hash) []byte {
+	return c.nf.PackMint(to, tier, paymentRef)
+}
+
+// Round modes, as factory.distribute takes them.
+const (
+	RoundFixed uint8 = 0 // amount is the base per node, times each tier's weight / 10000
+	RoundPool  uint8 = 1 // amount is a pool, split pro rata weight
+)
+
+// DistributeData is the calldata of factory.distribute(roundID, mode, amount, nodes, weights):
+// one round for the nodes nodeCount says, weights[t] being tier t's payoutBps.
+func (c *Client) DistributeData(roundID *big.Int, mode uint8, amount *big.Int, nodes int64, weights []uint32) []byte {
+	return c.nf.PackDistribute(roundID, mode, amount, big.NewInt(nodes), weights)
+}

@@ -271,7 +271,8 @@ func (c *Client) Send(ctx context.Context, tx *types.Transaction) error {
 	})
 }
 
-// ErrNotMined is what Receipt answers for a transaction without a receipt yet.
+// ErrNotMined is the package's one answer for a transaction that is not mined yet (Receipt,
+// Mined, Transfer): never a nil receipt without an error.
 var ErrNotMined = errors.New("transaction not mined yet")
 
 // Receipt reads the receipt of hash; ErrNotMined when there is none yet.
@@ -303,7 +304,7 @@ func (c *Client) WaitMined(ctx context.Context, hash common.Hash, interval time.
 func (c *Client) waitMined(ctx context.Context, hash common.Hash, first, longest time.Duration) (*types.Receipt, error) {
 	for wait := first; ; wait = min(2*wait, longest) {
 		r, err := c.Mined(ctx, hash)
-		if err != nil || r != nil {
+		if !errors.Is(err, ErrNotMined) {
 			return r, err
 		}
 		select {
@@ -315,8 +316,8 @@ func (c *Client) waitMined(ctx context.Context, hash common.Hash, first, longest
 }
 
 // Mined returns the receipt of whichever of hashes (versions of one transaction, at one nonce,
-// oldest first) is mined, once the node's head has reached its block; nil while none is. It asks
-// newest first: the version most likely mined.
+// oldest first) is mined, once the node's head has reached its block; ErrNotMined while none is.
+// It asks newest first: the version most likely mined.
 //
 // geth indexes a block's transactions a moment before it moves its head to that block, so a
 // receipt can be there while reads at "latest" still see the block before; callers read state
@@ -335,26 +336,9 @@ func (c *Client) Mined(ctx context.Context, hashes ...common.Hash) (*types.Recei
 			return nil, err
 		}
 		if r.BlockNumber != nil && head < r.BlockNumber.Uint64() {
-			return nil, nil
+			return nil, ErrNotMined
 		}
 		return r, nil
 	}
-	return nil, nil
-}
-
-// MintData is the calldata of factory.mint(to, tier, paymentRef).
-func (c *Client) MintData(to common.Address, tier uint8, paymentRef common.Hash) []byte {
-	return c.nf.PackMint(to, tier, paymentRef)
-}
-
-// Round modes, as factory.distribute takes them.
-const (
-	RoundFixed uint8 = 0 // amount is the base per node, times each tier's weight / 10000
-	RoundPool  uint8 = 1 // amount is a pool, split pro rata weight
-)
-
-// DistributeData is the calldata of factory.distribute(roundID, mode, amount, nodes, weights):
-// one round for the nodes nodeCount says, weights[t] being tier t's payoutBps.
-func (c *Client) DistributeData(roundID *big.Int, mode uint8, amount *big.Int, nodes int64, weights []uint32) []byte {
-	return c.nf.PackDistribute(roundID, mode, amount, big.NewInt(nodes), weights)
+	return nil, ErrNotMined
 }

@@ -1,5 +1,15 @@
-// Package handlers answers the routes: each method reads the store (and later the chain) and
-// renders the result. Failures are returned as errors; the web package turns them into responses.
+// Package handlers answers the routes: each method reads the store and the chain and renders
+// the result, a page or its JSON twin from the same calls. Failures are returned as errors;
+// Classify says what each means for a client, and the web package writes the response.
+//
+// One rule for the API's JSON: the handlers own its shapes (web/openapi.json describes them)
+// and build them in Go from the store's structs (json.go). PostgreSQL builds a shape instead
+// (store/json.go) only where a benchmark shows it pays: the node routes, GET /api/nodes/{address}
+// and GET /api/node/{id} (server CPU a request 125 to 69 µs and 866 to 224 µs, bench/README.md
+// Findings; route figures in bench/RESULTS.md), and GET /api/distributions (473 to 141 µs).
+// Such a document is passed through as it is; a route that embeds a node (/api/me,
+// /api/nodes/sync) reuses the node document, so a node has one writer; and a page decodes the
+// same document (store.Node, me) rather than reading the ledger another way.
 package handlers
 
 import (

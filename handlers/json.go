@@ -9,7 +9,7 @@ import (
 
 // The JSON shapes of the API that Go builds. Wei is a decimal string, times are ISO 8601 UTC or
 // null; the OpenAPI document (web/openapi.json) describes the same shapes. Nodes and rounds are
-// built by PostgreSQL (store/json.go).
+// built by PostgreSQL (store/json.go), by the rule in the package comment (handlers.go).
 
 // tierEnforcement says who applies each rule of a tier: the contract only caps the total number
 // of nodes per wallet; everything else is checked by the operator's payments pass. No key ends in

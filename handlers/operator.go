@@ -2,11 +2,13 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/chain"
 	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/views"
@@ -70,10 +72,57 @@ func (h *Handlers) renderOperator(c echo.Context, status int, outcome string, fo
 	if ob, err := h.jobs.Outbox(ctx); err == nil {
 		o.Outbox, o.MaxFeeWei = &ob, h.jobs.MaxFee()
 	}
-	if rep, err := h.jobs.Drift(ctx, 0, 200); err == nil {
-		o.Drift = driftView(rep)
-	}
 	return render(c, status, views.OperatorPage(o))
+}
+
+// The drift check reads nodeInfo for each of up to driftNodes nodes, one after another, and the
+// blocks of the recent minted payments: on a slow RPC that is seconds, so the page loads it on
+// its own (GET /operator/drift) and it gives up after driftTimeout, which a person still waits.
+const (
+	driftNodes   = 200
+	driftTimeout = 10 * time.Second
+)
+
+// OperatorDrift answers GET /operator/drift: the ledger against the chain, the htmx partial the
+// operator page loads once shown (a page of its own without htmx). A check that fails is a
+// sentence in the partial, not an error page, so the rest of the dashboard stays usable.
+func (h *Handlers) OperatorDrift(c echo.Context) error {
+	if !h.operatorSignedIn(c) {
+		return errorf(http.StatusUnauthorized, "Sign in as the operator first.")
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), driftTimeout)
+	defer cancel()
+	var d *views.Drift
+	var problem string
+	if rep, err := h.jobs.Drift(ctx, 0, driftNodes); err != nil {
+		h.log.Warn("drift check failed", "err", err)
+		problem = driftProblem(err, errors.Is(ctx.Err(), context.DeadlineExceeded))
+	} else {
+		d = driftView(rep)
+	}
+	if c.Request().Header.Get("HX-Request") == "true" {
+		return render(c, http.StatusOK, views.OperatorDrift(d, problem))
+	}
+	return render(c, http.StatusOK, views.OperatorDriftPage(d, problem))
+}
+
+// driftProblem says why the drift check failed, in the operator's terms, and what to do; the
+// detail went to the log. timedOut is the check's own deadline passing: an RPC call's own
+// timeout also wraps context.DeadlineExceeded, but that is an unreachable chain.
+func driftProblem(err error, timedOut bool) string {
+	switch {
+	case timedOut:
+		return "The drift check could not read the chain within " + driftTimeout.String() + ": the RPC (or the database) answers too slowly. " +
+			"Check again in a little while; GET /api/admin/drift reads the report a page of nodes at a time."
+	case errors.Is(err, store.ErrUnavailable):
+		return "The drift check could not read the ledger: the database cannot be reached right now. Check again in a little while."
+	case errors.Is(err, chain.ErrUnavailable):
+		return "The drift check could not read the chain: the RPC cannot be reached right now. " +
+			"Check again in a little while; if it persists, check the node ETH_RPC_URL names."
+	default:
+		return "The drift check could not finish: something unexpected failed. " +
+			"Check again; if it persists, the server log says what under \"drift check failed\"."
+	}
 }
 
 // driftView is a drift report as the operator page shows it.

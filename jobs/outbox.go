@@ -216,7 +216,7 @@ func (b *outbox) broadcast(ctx context.Context, o *outTx, tx *types.Transaction)
 		b.log.Warn("outbox: the node refuses the fees as too low; replacing", "kind", o.kind().name, "tx", tx.Hash(), "err", err)
 		return nil
 	case errors.Is(err, chain.ErrNonceTaken):
-		if r, merr := b.chain.Mined(ctx, o.hashes()...); merr != nil || r != nil {
+		if _, merr := b.chain.Mined(ctx, o.hashes()...); !errors.Is(merr, chain.ErrNotMined) {
 			return merr
 		}
 	}
@@ -236,14 +236,17 @@ func sentTx(from common.Address, tx *types.Transaction, head uint64) (store.Sent
 // what an earlier one left: the node may have dropped it (a restart, a full pool). txDead when o
 // can never be mined, its nonce taken by another transaction: the caller signs anew.
 func (b *outbox) resume(ctx context.Context, o *outTx) (txState, error) {
-	if r, err := b.chain.Mined(ctx, o.hashes()...); err != nil || r != nil {
+	if _, err := b.chain.Mined(ctx, o.hashes()...); !errors.Is(err, chain.ErrNotMined) {
 		return txMined, err
 	}
 	err := b.broadcast(ctx, o, o.newest())
 	if errors.Is(err, chain.ErrNonceTaken) {
-		r, err := b.chain.Mined(ctx, o.hashes()...) // mined since it was asked for, or dead
-		if r != nil {
-			return txMined, err
+		_, err := b.chain.Mined(ctx, o.hashes()...) // mined since it was asked for, or dead
+		switch {
+		case err == nil:
+			return txMined, nil
+		case errors.Is(err, chain.ErrNotMined):
+			return txDead, nil
 		}
 		return txDead, err
 	}
@@ -257,12 +260,12 @@ func (b *outbox) resume(ctx context.Context, o *outTx) (txState, error) {
 func (b *outbox) await(ctx context.Context, o *outTx, deadline time.Time) (txState, error) {
 	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
 		r, err := b.chain.Mined(ctx, o.hashes()...)
-		if err != nil {
-			return txWaiting, err
-		}
-		if r != nil {
+		if err == nil {
 			o.receipt = r
 			return txMined, nil
+		}
+		if !errors.Is(err, chain.ErrNotMined) {
+			return txWaiting, err
 		}
 		head, err := b.chain.HeadNumber(ctx)
 		if err != nil {
@@ -302,7 +305,7 @@ func (b *outbox) bump(ctx context.Context, o *outTx, head uint64) error {
 	switch {
 	case mined > old.Nonce():
 		// The nonce is used. By a version of o mined since await looked, or by another.
-		if r, err := b.chain.Mined(ctx, o.hashes()...); err != nil || r != nil {
+		if _, err := b.chain.Mined(ctx, o.hashes()...); !errors.Is(err, chain.ErrNotMined) {
 			return err
 		}
 		return chain.ErrNonceTaken

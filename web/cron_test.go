@@ -45,6 +45,11 @@ func TestCronPaymentsRoute(t *testing.T) {
 		for _, m := range []string{http.MethodGet, http.MethodPost} {
 			wantStatus(t, s.do(t, m, "/api/cron/payments", "", "X-Cron-Key", key), http.StatusNotFound)
 		}
+		t.Run("whatever the key and wherever it is sent", func(t *testing.T) {
+			for _, header := range [][]string{nil, {"Authorization", "Bearer " + key}, {"X-Cron-Key", ""}} {
+				wantStatus(t, s.do(t, http.MethodPost, "/api/cron/payments", "", header...), http.StatusNotFound)
+			}
+		})
 	})
 
 	cfg.CronKey = key
@@ -58,6 +63,7 @@ func TestCronPaymentsRoute(t *testing.T) {
 		{"key of another length", []string{"X-Cron-Key", "short"}},
 		{"wrong bearer", []string{"Authorization", "Bearer nope"}},
 		{"key without Bearer", []string{"Authorization", key}},
+		{"a wrong x-cron-key beside the right bearer", []string{"X-Cron-Key", "wrong", "Authorization", "Bearer " + key}},
 	} {
 		t.Run("401 for "+tc.name, func(t *testing.T) {
 			rec := s.do(t, http.MethodPost, "/api/cron/payments", "", tc.header...)
@@ -111,12 +117,24 @@ func TestCronCreditRoute(t *testing.T) {
 	t.Run("401 when no key is configured: it fails closed", func(t *testing.T) {
 		s := newPasses(jobs.Config{DistEnabled: true}).server(t, handlers.Config{})
 		wantStatus(t, s.do(t, http.MethodPost, "/api/cron/credit", "", "X-Cron-Key", key), http.StatusUnauthorized)
+		for _, header := range [][]string{nil, {"X-Cron-Key", ""}, {"Authorization", "Bearer " + key}} {
+			wantStatus(t, s.do(t, http.MethodGet, "/api/cron/credit", "", header...), http.StatusUnauthorized)
+		}
 	})
 	s := newPasses(jobs.Config{DistEnabled: true, DistMode: "fixed", DistPeriod: time.Hour, DistBaseWei: big.NewInt(1000)}).
 		server(t, handlers.Config{CronKey: key})
 	t.Run("x-cron-key only", func(t *testing.T) {
 		wantStatus(t, s.do(t, http.MethodPost, "/api/cron/credit", "", "Authorization", "Bearer "+key), http.StatusUnauthorized)
 		wantStatus(t, s.do(t, http.MethodPost, "/api/cron/credit", "", "X-Cron-Key", "wrong"), http.StatusUnauthorized)
+	})
+	t.Run("a 401 says nothing about the key", func(t *testing.T) {
+		for _, header := range [][]string{nil, {"X-Cron-Key", "short"}, {"Authorization", "Bearer " + key}} {
+			rec := s.do(t, http.MethodPost, "/api/cron/credit", "", header...)
+			wantStatus(t, rec, http.StatusUnauthorized)
+			if msg := errorMessage(t, rec); strings.Contains(strings.ToLower(msg), "key") || strings.Contains(msg, "Bearer") {
+				t.Fatalf("401 says too much: %q", msg)
+			}
+		}
 	})
 	t.Run("a round for the due nodes", func(t *testing.T) {
 		// A node minted on chain and due for credit.

@@ -35,6 +35,17 @@ func (b *browser) operatorPage() *goquery.Document {
 	return page(b.t, rec.Body)
 }
 
+// driftCheck is GET /operator/drift as b sees it: the partial the operator page loads.
+func (b *browser) driftCheck() *goquery.Document {
+	b.t.Helper()
+	rec := b.do(http.MethodGet, "/operator/drift", nil, "HX-Request", "true")
+	wantStatus(b.t, rec, http.StatusOK)
+	if strings.Contains(rec.Body.String(), "<html") {
+		b.t.Fatalf("the drift check answers a whole page: %s", rec.Body)
+	}
+	return page(b.t, rec.Body)
+}
+
 // wantRedirect checks that an operator form answered Post/Redirect/Get: a 303 to /operator.
 func wantRedirect(t *testing.T, rec *httptest.ResponseRecorder) {
 	t.Helper()
@@ -113,8 +124,22 @@ func TestOperatorPage(t *testing.T) {
 			t.Error("no sentence on how a refund is recorded")
 		}
 	})
-	if doc.Find(`[data-testid=no-drift]`).Length() != 1 || doc.Find(`[data-testid=unattributed]`).Length() != 0 {
-		t.Fatalf("drift %q", doc.Find("main").Text())
+	t.Run("the drift check is loaded on its own", func(t *testing.T) {
+		slot := doc.Find(`[data-testid=drift-check]`)
+		if slot.AttrOr("hx-get", "") != "/operator/drift" || slot.AttrOr("hx-trigger", "") != "load" || slot.Find(`[data-testid=no-drift]`).Length() != 0 {
+			t.Fatalf("drift slot %s", htmlOf(slot))
+		}
+		if slot.AttrOr("action", "") != "/operator/drift" {
+			t.Fatalf("without JavaScript the drift check cannot be opened: %s", htmlOf(slot))
+		}
+		if doc := page(t, b.do(http.MethodGet, "/operator/drift", nil).Body); doc.Find(`h1`).Length() != 1 || doc.Find(`[data-testid=no-drift]`).Length() != 1 {
+			t.Fatalf("the drift check as a page: %q", doc.Text())
+		}
+		b := newBrowser(t, s, "192.0.2.251")
+		wantStatus(t, b.do(http.MethodGet, "/operator/drift", nil, "HX-Request", "true"), http.StatusUnauthorized) // not signed in
+	})
+	if b.driftCheck().Find(`[data-testid=no-drift]`).Length() != 1 || doc.Find(`[data-testid=unattributed]`).Length() != 0 {
+		t.Fatalf("drift %q, page %q", b.driftCheck().Text(), doc.Find("main").Text())
 	}
 	t.Run("ETH no transaction explains is listed, linked to the explorer's block", func(t *testing.T) {
 		mustExec(t, `INSERT INTO unattributed_inflows (block_number, block_hash, amount_wei) VALUES (7, $1, 150000000000000000)`,
@@ -125,7 +150,7 @@ func TestOperatorPage(t *testing.T) {
 		if got != "0.15 ETH arrived in block 7 that no transaction explains — look it up on the explorer." {
 			t.Fatalf("unattributed inflows %q", got)
 		}
-		if doc.Find(`[data-testid=no-drift]`).Length() != 0 {
+		if b.driftCheck().Find(`[data-testid=no-drift]`).Length() != 0 {
 			t.Fatal("the ledger is said to agree with the chain")
 		}
 		linked := cfg
@@ -184,6 +209,31 @@ func TestOperatorPage(t *testing.T) {
 		wantRedirect(t, b.form("/operator/logout", nil))
 		wantStatus(t, b.form("/operator/passes/payments", nil), http.StatusUnauthorized)
 	})
+}
+
+// TestOperatorDriftUnreadable checks the drift check over a chain that cannot be read: the page
+// is served without it, and the partial says so in a sentence, with none of the error's text.
+func TestOperatorDriftUnreadable(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	b := signedInOperator(t, s)
+	if slot := b.operatorPage().Find(`[data-testid=drift-check]`); slot.Length() != 1 || slot.Find(`[data-testid]`).Length() != 0 {
+		t.Fatalf("the page itself ran the drift check: %s", htmlOf(slot))
+	}
+	doc := b.driftCheck()
+	got := text(doc, "drift-problem")
+	if !strings.HasPrefix(got, "The drift check could not read the chain: ") || !strings.Contains(got, "Check again") {
+		t.Fatalf("drift problem %q", got)
+	}
+	if body := doc.Text(); strings.Contains(body, "127.0.0.1") || strings.Contains(body, "dial") || strings.Contains(body, "refused") {
+		t.Fatalf("the partial leaks the error: %q", body)
+	}
+	if doc.Find(`[data-testid=no-drift], [data-testid=drift]`).Length() != 0 {
+		t.Fatal("a verdict without a check")
+	}
+	if !strings.Contains(s.log.String(), "drift check failed") {
+		t.Fatalf("the detail is not in the log:\n%s", s.log.String())
+	}
 }
 
 func TestOperatorHold(t *testing.T) {

@@ -174,8 +174,8 @@ func TestErrorPages(t *testing.T) {
 		status int
 		msg    string
 	}{
-		"/nope":       {http.StatusNotFound, messages[http.StatusNotFound]},
-		"/test/panic": {http.StatusInternalServerError, messages[http.StatusInternalServerError]},
+		"/nope":       {http.StatusNotFound, handlers.StatusMessage(http.StatusNotFound)},
+		"/test/panic": {http.StatusInternalServerError, handlers.StatusMessage(http.StatusInternalServerError)},
 	} {
 		rec := s.get(t, path)
 		wantStatus(t, rec, want.status)

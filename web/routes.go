@@ -87,12 +87,17 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	// request deadline: they run passes and chain-wide reports, which take as long as the ledger
 	// needs. Passes bound themselves (passTimeout in jobs).
 	operator := group{e: e}
-	operator.add(getOrPost, "/api/cron/payments", h.CronPayments, cacheControl(noStore))
-	operator.add(getOrPost, "/api/cron/credit", h.CronCredit, cacheControl(noStore))
+	// The spec's two key rules: payments also takes a bearer token and is off (404) without
+	// CRON_KEY; credit reads x-cron-key only and fails closed (401).
+	operator.add(getOrPost, "/api/cron/payments", h.CronPayments, cacheControl(noStore),
+		h.RequireCronKey(handlers.CronKey{Bearer: true, Unconfigured: http.StatusNotFound}))
+	operator.add(getOrPost, "/api/cron/credit", h.CronCredit, cacheControl(noStore),
+		h.RequireCronKey(handlers.CronKey{Bearer: false, Unconfigured: http.StatusUnauthorized}))
 
 	// The operator page: sign in with the admin key; the buttons run what the cron routes run.
 	op := operator.gated("/operator", cacheControl(private), h.RequireOperatorPage, h.Site)
 	op.get("", h.OperatorPage)
+	op.get("/drift", h.OperatorDrift)
 	op.post("/login", h.OperatorLogin)
 	op.post("/logout", h.OperatorLogout)
 	op.post("/passes/payments", h.OperatorAction(h.RunPayments))
