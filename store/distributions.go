@@ -2,35 +2,34 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
-// Distribution is a round of credits.
+// Distribution is a round of credits. Its json names are those of the documents PostgreSQL
+// builds for GET /api/distributions (store/json.go), which the pages decode.
 type Distribution struct {
-	ID          int64       `db:"id"` // also the round id on chain
-	TotalWei    Uint256     `db:"total_wei"`
-	NodeCount   int         `db:"node_count"`
-	Mode        DistMode    `db:"mode"`
-	FundingMode string      `db:"funding_mode"`
-	Status      RoundStatus `db:"status"`
-	TxHash      *string     `db:"tx_hash"`
-	CreatedAt   time.Time   `db:"created_at"`
-	ConfirmedAt *time.Time  `db:"confirmed_at"`
+	ID          int64       `json:"id"` // also the round id on chain
+	TotalWei    Uint256     `json:"totalWei"`
+	NodeCount   int         `json:"nodeCount"`
+	Mode        DistMode    `json:"mode"`
+	FundingMode string      `json:"fundingMode"`
+	Status      RoundStatus `json:"status"`
+	TxHash      *string     `json:"txHash"`
+	CreatedAt   time.Time   `json:"createdAt"`
+	ConfirmedAt *time.Time  `json:"confirmedAt"`
 }
 
-// Distributions returns the latest limit rounds, newest first.
+// Distributions returns the latest limit rounds, newest first: DistributionsJSON's document
+// decoded, so the pages and the API read rounds with one query.
 func (s *Store) Distributions(ctx context.Context, limit int) (_ []Distribution, err error) {
 	defer wrap(&err, "Distributions")
-	st, err := s.prepared(ctx, `
-		SELECT id, total_wei, node_count, mode, funding_mode, status, tx_hash, created_at, confirmed_at
-		FROM distributions
-		ORDER BY created_at DESC, id DESC
-		LIMIT $1`)
+	doc, err := queryJSON(ctx, s, distributionsJSONSQL, limit)
 	if err != nil {
 		return nil, err
 	}
 	var ds []Distribution
-	err = st.SelectContext(ctx, &ds, limit)
+	err = json.Unmarshal(doc, &ds)
 	return ds, err
 }
 

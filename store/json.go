@@ -14,11 +14,11 @@ import (
 // Here one value comes back instead of rows to decode into big numbers and times and encode
 // again, which cut the server's CPU a request from 125 to 69 µs on /api/nodes/{address}, 866
 // to 224 µs on /api/node/{id} and 473 to 141 µs on /api/distributions (bench/README.md,
-// Findings). PostgreSQL is the only place that writes a node as JSON: the shapes are those of
-// web/openapi.json (wei as decimal strings, times ISO 8601 UTC with milliseconds: api_time,
-// migrations/0005), which the web tests check every answer against. The pages that show the
-// same things decode the same documents into Node and NodeDetail, whose json names follow them
-// (TestNodeDocumentsAreTheRows).
+// Findings). PostgreSQL is the only place that writes a node or a round as JSON: the shapes are
+// those of web/openapi.json (wei as decimal strings, times ISO 8601 UTC with milliseconds:
+// api_time, migrations/0005), which the web tests check every answer against. The pages that
+// show the same things decode the same documents into Node, NodeDetail and Distribution, whose
+// json names follow them (TestNodeDocumentsAreTheRows, TestRoundDocumentsAreTheRows).
 
 // nodeJSON is a node row n as the API shows it in lists (the Node schema).
 const nodeJSON = `'id', n.id, 'chainNodeId', n.id::text, 'tier', n.tier::text,

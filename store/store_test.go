@@ -300,3 +300,50 @@ func TestUnavailableDatabase(t *testing.T) {
 		t.Fatalf("got %v, want ErrUnavailable", err)
 	}
 }
+
+// TestRoundDocumentsAreTheRows holds the rounds document of GET /api/distributions, which the
+// pages decode (Distributions), to the rows it comes from: every field, newest first, nulls as
+// nulls, times to the millisecond (the API's precision).
+func TestRoundDocumentsAreTheRows(t *testing.T) {
+	storetest.Reset(t, db)
+	ctx := context.Background()
+	t1 := time.Date(2026, 1, 2, 3, 4, 5, 678_901_000, time.FixedZone("x", 3600))
+	t2 := t1.Add(time.Hour)
+	storetest.Distribution(t, db, "12345678901234567890123", "confirmed", t1, &t2)
+	storetest.Distribution(t, db, "0", "pending", t2, nil)
+	if _, err := db.DB().Exec(`UPDATE distributions SET tx_hash = $1, mode = 'pool', node_count = 7 WHERE status = 'confirmed'`,
+		storetest.TxHash("round")); err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		ID          int64      `db:"id"`
+		TotalWei    string     `db:"total_wei"`
+		NodeCount   int        `db:"node_count"`
+		Mode        string     `db:"mode"`
+		FundingMode string     `db:"funding_mode"`
+		Status      string     `db:"status"`
+		TxHash      *string    `db:"tx_hash"`
+		CreatedAt   time.Time  `db:"created_at"`
+		ConfirmedAt *time.Time `db:"confirmed_at"`
+	}
+	if err := db.DB().Select(&rows, `SELECT id, total_wei, node_count, mode, funding_mode, status, tx_hash,
+		created_at, confirmed_at FROM distributions ORDER BY created_at DESC, id DESC`); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := db.Distributions(ctx, 10)
+	if err != nil || len(ds) != len(rows) || len(rows) != 2 {
+		t.Fatalf("%d rounds decoded, %d rows, err %v", len(ds), len(rows), err)
+	}
+	ms := func(at time.Time) time.Time { return at.UTC().Truncate(time.Millisecond) }
+	for i, r := range rows {
+		d := ds[i]
+		same := d.ID == r.ID && d.TotalWei.String() == r.TotalWei && d.NodeCount == r.NodeCount &&
+			string(d.Mode) == r.Mode && d.FundingMode == r.FundingMode && string(d.Status) == r.Status &&
+			(d.TxHash == nil) == (r.TxHash == nil) && (r.TxHash == nil || *d.TxHash == *r.TxHash) &&
+			d.CreatedAt.Equal(ms(r.CreatedAt)) && (d.ConfirmedAt == nil) == (r.ConfirmedAt == nil) &&
+			(r.ConfirmedAt == nil || d.ConfirmedAt.Equal(ms(*r.ConfirmedAt)))
+		if !same {
+			t.Errorf("round %d:\ndecoded %+v\nrow     %+v", r.ID, d, r)
+		}
+	}
+}
