@@ -37,8 +37,8 @@ type PaymentsSummary struct {
 // stopped at any instant: every mint transaction is stored signed before it is sent, and the
 // contract refuses a payment reference twice, so the next pass finishes the work without minting
 // twice or dropping a payment.
-func (j *Jobs) Payments(ctx context.Context) (PaymentsSummary, error) {
-	ctx, end, ok, err := j.startPass(ctx, store.LockPayments)
+func (j *Jobs) Payments(ctx context.Context) (_ PaymentsSummary, err error) {
+	ctx, end, ok, err := j.startPass(ctx, store.LockPayments, store.PassPayments, &err)
 	if err != nil {
 		return PaymentsSummary{}, err
 	}
