@@ -42,8 +42,8 @@ type healthJSON struct {
 	Outbox *outboxJSON `json:"outbox,omitempty"`
 	// MinterBalanceWei is the minter's balance; null when unreadable. MinterMintsLeft is about
 	// how many mints it pays for at today's fees; null when either figure is unreadable.
-	MinterBalanceWei *string `json:"minterBalanceWei"`
-	MinterMintsLeft  *int64  `json:"minterMintsLeft"`
+	MinterBalanceWei *string    `json:"minterBalanceWei"`
+	MinterMintsLeft  *int64     `json:"minterMintsLeft"`
 	Passes           passesJSON `json:"passes"`
 	// Degraded is true while any pass has failed degradedAfter times in a row or more.
 	Degraded bool `json:"degraded"`
