@@ -1,9 +1,14 @@
 package web
 
 import (
+	"fmt"
 	"log/slog"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -115,6 +120,10 @@ func TestHealthWhenTheMinterRunsDry(t *testing.T) {
 		t.Fatalf("the payment page says %q", text(tracker, "payment-message"))
 	}
 
+	if !testing.Short() {
+		screenshotHealth(t, s)
+	}
+
 	t.Run("funded again, the next tick mints and health is whole", func(t *testing.T) {
 		transact(t, dc, c, dc.Buyers[1].Key, &dc.Minter.Address, nil, big.NewInt(params.Ether))
 		if sum := j.Tick(t.Context()); sum.PaymentsError != "" || sum.Payments.Minted != 1 {
@@ -136,4 +145,28 @@ func TestHealthWhenTheMinterRunsDry(t *testing.T) {
 			t.Fatalf("the payment page after recovery: %q", text(tracker, "payment-message"))
 		}
 	})
+}
+
+// screenshotHealth shoots /health in headless Chromium at 1280 and 390 px wide, into
+// .data/artifacts/browser, for a person to look at the warning.
+func screenshotHealth(t *testing.T, s *testServer) {
+	t.Helper()
+	srv := httptest.NewServer(s.e)
+	defer srv.Close()
+	artifacts, _ := filepath.Abs(filepath.Join("..", ".data", "artifacts", "browser"))
+	if err := os.MkdirAll(artifacts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, width := range []int{1280, 390} {
+		shot := filepath.Join(artifacts, fmt.Sprintf("health-signer-warning-%d.png", width))
+		os.Remove(shot)
+		cmd := exec.CommandContext(t.Context(), chromiumPath(t), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+			fmt.Sprintf("--window-size=%d,1100", width), "--screenshot="+shot, srv.URL+"/health")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("chromium: %v\n%s", err, out)
+		}
+		if st, err := os.Stat(shot); err != nil || st.Size() == 0 {
+			t.Fatalf("no screenshot at %d px: %v", width, err)
+		}
+	}
 }
