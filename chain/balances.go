@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 )
 
@@ -51,4 +53,30 @@ func (c *Client) BalanceChanges(ctx context.Context, from, to uint64, addr commo
 		}
 	}
 	return out, nil
+}
+
+// FeeCap is the fee per gas the service signs a transaction with now (before MAX_FEE_GWEI caps
+// it): the node's suggested tip plus room for the base fee to double.
+func (c *Client) FeeCap(ctx context.Context) (*big.Int, error) {
+	_, feeCap, err := c.fees(ctx)
+	return feeCap, err
+}
+
+// estimateWallet stands for a buyer with no node, estimateRef for a payment never used: a mint to
+// it, of tier 0 (which the ledger's tiers, numbered from 1, leave empty), is a first mint of a
+// first node of its tier, the dearest kind.
+var (
+	estimateWallet = common.BytesToAddress(crypto.Keccak256([]byte("nodeledger mint estimate"))[12:])
+	estimateRef    = crypto.Keccak256Hash([]byte("nodeledger mint estimate"))
+)
+
+// MintGas is the gas limit minter signs a mint with, at most: the node's estimate of the dearest
+// mint, plus the margin Sign adds. It fails while minting is paused (the estimate reverts).
+func (c *Client) MintGas(ctx context.Context, minter common.Address) (uint64, error) {
+	var gas uint64
+	err := c.call(ctx, "estimate mint gas", func(ctx context.Context) (err error) {
+		gas, err = c.eth.EstimateGas(ctx, ethereum.CallMsg{From: minter, To: &c.factory, Data: c.MintData(estimateWallet, 0, estimateRef)})
+		return err
+	})
+	return gas + gas*gasMargin/100, err
 }

@@ -250,6 +250,15 @@ func (c *Client) Distributor(ctx context.Context) (common.Address, error) {
 	return c.nf.UnpackDistributor(out)
 }
 
+// Minter reads the address the factory accepts mints from.
+func (c *Client) Minter(ctx context.Context) (common.Address, error) {
+	out, err := c.callFactory(ctx, "minter", c.nf.PackMinter(), nil)
+	if err != nil {
+		return common.Address{}, err
+	}
+	return c.nf.UnpackMinter(out)
+}
+
 // ChainID asks the node which chain it serves.
 func (c *Client) ChainID(ctx context.Context) (*big.Int, error) {
 	var id *big.Int

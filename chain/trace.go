@@ -17,14 +17,25 @@ import (
 // sent by contracts (Safe, ERC-4337 accounts) cannot be seen through it.
 var ErrTraceUnsupported = errors.New("the node does not serve debug_traceBlockByNumber")
 
-// InternalTransfer is ETH sent to an address by a call inside a transaction, as contract wallets
-// pay: it has no top-level transaction of its own.
+// InternalTransfer is ETH moved to or from an address by a frame inside a transaction: a call,
+// as contract wallets pay, a contract created with value, or a SELFDESTRUCT handing a contract's
+// balance to its beneficiary. It has no top-level transaction of its own.
 type InternalTransfer struct {
 	Block  uint64
 	TxHash common.Hash
-	From   common.Address // the contract that made the call
+	Type   string // the frame's: CALL, CREATE, CREATE2 or SELFDESTRUCT
+	From   common.Address
+	To     common.Address
 	Value  *big.Int
-	Index  int // 1-based, among the transaction's transfers to the same address
+	// Index is the transfer's place, 1-based, among the transaction's CALLs to the address (a
+	// payment's place, part of its reference); 0 for every other transfer.
+	Index int
+}
+
+// Payment tells whether t is a payment to recipient: a CALL with value, as a contract wallet
+// pays. ETH a SELFDESTRUCT hands over was sent by nobody, so it is no payment.
+func (t InternalTransfer) Payment(recipient common.Address) bool {
+	return t.Type == "CALL" && t.To == recipient && t.From != recipient
 }
 
 // Ref is the payment reference of the transfer: the transaction hash with its index, hashed, so
@@ -45,10 +56,10 @@ type callFrame struct {
 	Calls []callFrame     `json:"calls"`
 }
 
-// InternalTransfers traces blocks and returns the ETH that calls inside successful transactions
-// sent to recipient, leaving out calls whose effects a revert undid. Nodes refuse to trace the
-// genesis block.
-func (c *Client) InternalTransfers(ctx context.Context, blocks []uint64, recipient common.Address) ([]InternalTransfer, error) {
+// InternalTransfers traces blocks and returns the ETH that frames inside successful transactions
+// moved to or from addr, leaving out frames whose effects a revert undid: every frame type that
+// moves value counts, not only CALL. Nodes refuse to trace the genesis block.
+func (c *Client) InternalTransfers(ctx context.Context, blocks []uint64, addr common.Address) ([]InternalTransfer, error) {
 	var out []InternalTransfer
 	for len(blocks) > 0 {
 		batch := blocks[:min(blocksPerBatch, len(blocks))]
@@ -75,11 +86,14 @@ func (c *Client) InternalTransfers(ctx context.Context, blocks []uint64, recipie
 				if tx.Result == nil || tx.Result.Error != "" {
 					continue // the transaction reverted: nothing it did happened
 				}
-				found := 0
-				collect(tx.Result.Calls, recipient, func(f callFrame) {
-					found++
-					out = append(out, InternalTransfer{Block: batch[i], TxHash: tx.TxHash, From: f.From,
-						Value: f.Value.ToInt(), Index: found})
+				calls := 0
+				collect(tx.Result.Calls, addr, func(f callFrame) {
+					t := InternalTransfer{Block: batch[i], TxHash: tx.TxHash, Type: f.Type, From: f.From, To: *f.To, Value: f.Value.ToInt()}
+					if t.Payment(addr) {
+						calls++
+						t.Index = calls
+					}
+					out = append(out, t)
 				})
 			}
 		}
@@ -87,16 +101,20 @@ func (c *Client) InternalTransfers(ctx context.Context, blocks []uint64, recipie
 	return out, nil
 }
 
-// collect calls found for each CALL frame sending value to recipient, skipping frames that
-// failed and everything below them.
-func collect(frames []callFrame, recipient common.Address, found func(callFrame)) {
+// movesValue are the frame types that move the value they show. A DELEGATECALL shows its
+// caller's value without moving it; a STATICCALL moves none; a CALLCODE pays its own caller.
+var movesValue = map[string]bool{"CALL": true, "CREATE": true, "CREATE2": true, "SELFDESTRUCT": true}
+
+// collect calls found for each frame moving value to or from addr, skipping frames that failed
+// and everything below them.
+func collect(frames []callFrame, addr common.Address, found func(callFrame)) {
 	for _, f := range frames {
 		if f.Error != "" {
 			continue
 		}
-		if f.Type == "CALL" && f.To != nil && *f.To == recipient && f.Value != nil && f.Value.ToInt().Sign() > 0 {
+		if movesValue[f.Type] && f.To != nil && (*f.To == addr) != (f.From == addr) && f.Value != nil && f.Value.ToInt().Sign() > 0 {
 			found(f)
 		}
-		collect(f.Calls, recipient, found)
+		collect(f.Calls, addr, found)
 	}
 }

@@ -244,6 +244,10 @@ var ErrNonceTaken = errors.New("the transaction's nonce is taken by another")
 // the same nonce with higher fees is taken.
 var ErrUnderpriced = errors.New("the node refuses the transaction's fees as too low")
 
+// ErrInsufficientFunds is Send's answer when the sender's balance does not cover tx's gas at its
+// fee cap and its value: the node refuses it until the sender is funded.
+var ErrInsufficientFunds = errors.New("the sender's balance does not cover the transaction's gas and value")
+
 // Send broadcasts tx. Sending a transaction the node already has, or has already mined, is not
 // an error, so a retry after a crash can simply send the stored bytes again.
 func (c *Client) Send(ctx context.Context, tx *types.Transaction) error {
@@ -266,6 +270,8 @@ func (c *Client) Send(ctx context.Context, tx *types.Transaction) error {
 			return fmt.Errorf("%w: %w", ErrNonceTaken, err)
 		case strings.Contains(msg, "gas price below minimum"), strings.Contains(msg, "transaction underpriced"):
 			return fmt.Errorf("%w: %w", ErrUnderpriced, err)
+		case strings.Contains(msg, "insufficient funds"):
+			return fmt.Errorf("%w: %w", ErrInsufficientFunds, err)
 		}
 		return err
 	})

@@ -2,13 +2,18 @@ package handlers
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"math/big"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/jobs"
+	"nodeledger/store"
 	"nodeledger/views"
 )
 
@@ -35,6 +40,27 @@ type healthJSON struct {
 	InternalTransfers *string `json:"internalTransfers"`
 	// Outbox is absent when the ledger could not be read for it.
 	Outbox *outboxJSON `json:"outbox,omitempty"`
+	// MinterBalanceWei is the minter's balance; null when unreadable. MinterMintsLeft is about
+	// how many mints it pays for at today's fees; null when either figure is unreadable.
+	MinterBalanceWei *string    `json:"minterBalanceWei"`
+	MinterMintsLeft  *int64     `json:"minterMintsLeft"`
+	Passes           passesJSON `json:"passes"`
+	// Degraded is true while any pass has failed degradedAfter times in a row or more.
+	Degraded bool `json:"degraded"`
+}
+
+// passesJSON is how each pass went lately, wherever it ran (any instance's tick, a cron route,
+// the operator page): every instance reads the same from the ledger.
+type passesJSON struct {
+	Payments  passJSON `json:"payments"`
+	Credit    passJSON `json:"credit"`
+	Reconcile passJSON `json:"reconcile"`
+}
+
+type passJSON struct {
+	LastOKAt  *string `json:"lastOkAt"`  // null: it never succeeded
+	LastError *string `json:"lastError"` // why it fails, while it does: a sentence; else null
+	Failures  int     `json:"failures"`  // failed runs in a row
 }
 
 // outboxJSON is what health says of the transactions the service sent.
@@ -75,6 +101,28 @@ func (h *Handlers) Health(c echo.Context) error {
 	}
 	if r.DistributorBalance != nil {
 		out.DistributorBalanceWei = weiPtr(r.DistributorBalance)
+	}
+	if sg := r.Signers; sg.MinterBalance != nil {
+		out.MinterBalanceWei = weiPtr(sg.MinterBalance)
+		if n := sg.MintsLeft; n != nil {
+			left := int64(math.MaxInt64) // more than anyone will mint
+			if n.IsInt64() {
+				left = n.Int64()
+			}
+			out.MinterMintsLeft = &left
+		}
+	}
+	out.Degraded = r.Signers.Degraded
+	for _, p := range r.Signers.Passes {
+		pj := passJSON{LastOKAt: isoTime(p.LastOKAt), LastError: p.Error, Failures: p.Failures}
+		switch store.PassName(p.Name) {
+		case store.PassPayments:
+			out.Passes.Payments = pj
+		case store.PassCredit:
+			out.Passes.Credit = pj
+		case store.PassReconcile:
+			out.Passes.Reconcile = pj
+		}
 	}
 	if ob := r.Outbox; ob != nil {
 		out.Outbox = &outboxJSON{Waiting: ob.Waiting, Replacements: ob.Replacements, AtFeeCap: ob.AtCap}
@@ -125,26 +173,79 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 	} else {
 		r.Outbox, r.MaxFeeWei = &ob, h.jobs.MaxFee()
 	}
+	statuses, err := h.store.PassStatuses(ctx)
+	if err != nil {
+		return views.Health{}, err
+	}
+	// The chain's readings side by side: each may take the RPC's time.
+	var funds jobs.Funds
+	var wg sync.WaitGroup
+	wg.Go(func() { funds = h.jobs.Funds(ctx) })
 	if cv, err := h.chain.Cover(ctx); err != nil {
 		h.log.Warn("health: chain unreadable", "err", err)
 	} else {
 		r.Cover = coverView(cv)
 	}
-	if bal, err := h.distributorBalance(ctx); err != nil {
-		h.log.Warn("health: distributor balance unreadable", "err", err)
-	} else {
-		r.DistributorBalance = bal
-	}
+	wg.Wait()
+	r.DistributorBalance = funds.Distributor
+	r.Signers = signersView(funds, statuses)
 	return r, nil
 }
 
-// distributorBalance reads the float of the account the factory takes credit rounds from.
-func (h *Handlers) distributorBalance(ctx context.Context) (*big.Int, error) {
-	addr, err := h.chain.Distributor(ctx)
+// degradedAfter is how many failed runs of a pass in a row make health degraded: one is a
+// hiccup the next tick repairs, three is something an operator must look at.
+const degradedAfter = 3
+
+// signers is what the operator page says of the signers and the passes.
+func (h *Handlers) signers(ctx context.Context) (views.Signers, error) {
+	statuses, err := h.store.PassStatuses(ctx)
 	if err != nil {
-		return nil, err
+		return views.Signers{}, err
 	}
-	return h.chain.Balance(ctx, addr)
+	return signersView(h.jobs.Funds(ctx), statuses), nil
+}
+
+// signersView writes the signers' funds and the passes' status for people: each failure as a
+// sentence, from its code and values.
+func signersView(f jobs.Funds, statuses []store.PassStatus) views.Signers {
+	sg := views.Signers{MinterBalance: f.Minter, MintsLeft: f.MintsLeft()}
+	for _, st := range statuses {
+		p := views.PassHealth{Name: string(st.Pass), LastOKAt: st.LastOKAt, Failures: st.Failures}
+		if st.Failures > 0 && st.Error != nil {
+			s := passSentence(*st.Error)
+			p.Error = &s
+		}
+		sg.Degraded = sg.Degraded || st.Failures >= degradedAfter
+		sg.Passes = append(sg.Passes, p)
+	}
+	return sg
+}
+
+// passSentence says why a pass fails, for the operator: the one place a pass error becomes
+// words. It names no address, URL or query: the log has the detail.
+func passSentence(e store.PassError) string {
+	switch e.Code {
+	case store.PassCannotPayGas:
+		what := "a mint"
+		if e.Args.Signer == "distributor" {
+			what = "a credit round"
+		}
+		s := fmt.Sprintf("The %s cannot pay for gas", e.Args.Signer)
+		if e.Args.BalanceWei.Int != nil {
+			s += fmt.Sprintf(": its balance is %s ETH", views.ReadableETH(e.Args.BalanceWei))
+		}
+		if e.Args.NeedWei.Int != nil {
+			s += fmt.Sprintf(", %s needs about %s ETH at today's fees", what, views.ReadableETH(e.Args.NeedWei))
+		}
+		return s + ". Send it ETH: the pass goes on by itself."
+	case store.PassChainUnavailable:
+		return "The chain's RPC could not be reached, or kept failing."
+	case store.PassLedgerUnavailable:
+		return "The database could not be reached."
+	case store.PassTimedOut:
+		return "The pass did not finish in its time and was cut off; the next one goes on from where it stopped."
+	}
+	return "The pass failed; the server's log says why."
 }
 
 func weiPtr(x *big.Int) *string {

@@ -72,6 +72,9 @@ func (h *Handlers) renderOperator(c echo.Context, status int, outcome string, fo
 	if ob, err := h.jobs.Outbox(ctx); err == nil {
 		o.Outbox, o.MaxFeeWei = &ob, h.jobs.MaxFee()
 	}
+	if o.Signers, err = h.signers(ctx); err != nil {
+		return err
+	}
 	return render(c, status, views.OperatorPage(o))
 }
 

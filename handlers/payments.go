@@ -202,6 +202,11 @@ func (h *Handlers) tracker(c echo.Context) (views.Tracker, error) {
 	switch {
 	case err == nil:
 		v := paymentView(p)
+		if v.Status == store.BuyerMinting {
+			if v.WaitingOnService, err = h.minterCannotPay(c.Request().Context()); err != nil {
+				return t, err
+			}
+		}
 		t.Payment = &v
 	case errors.Is(err, errPaymentNotSeen):
 		t.Unseen = views.TrackerNotSeen
@@ -212,6 +217,21 @@ func (h *Handlers) tracker(c echo.Context) (views.Tracker, error) {
 		return t, err
 	}
 	return t, nil
+}
+
+// minterCannotPay tells whether the payments pass fails now because the minter cannot pay for
+// gas: a minting payment then waits on the service, not on its buyer.
+func (h *Handlers) minterCannotPay(ctx context.Context) (bool, error) {
+	statuses, err := h.store.PassStatuses(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, st := range statuses {
+		if st.Pass == store.PassPayments && st.Failures > 0 && st.Error != nil && st.Error.Code == store.PassCannotPayGas {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // PaymentSearch answers GET /payment?tx=: the track form's target, which sends the browser on to

@@ -68,7 +68,7 @@ func (j *Jobs) Credit(ctx context.Context) (sum CreditSummary, err error) {
 	if j.distributor == nil {
 		return CreditSummary{Reason: "no distributor key is configured (DISTRIBUTOR_KEY)"}, nil
 	}
-	ctx, end, ok, err := j.startPass(ctx, store.LockCredit)
+	ctx, end, ok, err := j.startPass(ctx, store.LockCredit, store.PassCredit, &err)
 	if err != nil {
 		return sum, fmt.Errorf("credit: %w", err)
 	}

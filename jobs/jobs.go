@@ -59,6 +59,8 @@ type Jobs struct {
 	// tracing is what the scans found of the node's debug_traceBlockByNumber: traceUnknown,
 	// traceNotNeeded, traceServed or traceUnsupported.
 	tracing atomic.Int32
+	// mintGas is the gas limit of a mint, once estimated (Funds); 0 until then.
+	mintGas atomic.Uint64
 
 	// crash, set by tests only, stops a pass at the named step as a crash would.
 	crash func(step string) error
@@ -102,10 +104,10 @@ func New(s *store.Store, c *chain.Client, minterKey, distributorKey *ecdsa.Priva
 	}
 	j := &Jobs{store: s, chain: c, cfg: cfg, log: log}
 	if minterKey != nil {
-		j.minter = j.newOutbox(c.NewSender(minterKey, cfg.ChainID))
+		j.minter = j.newOutbox("minter", c.NewSender(minterKey, cfg.ChainID))
 	}
 	if distributorKey != nil {
-		j.distributor = j.newOutbox(c.NewSender(distributorKey, cfg.ChainID))
+		j.distributor = j.newOutbox("distributor", c.NewSender(distributorKey, cfg.ChainID))
 	}
 	return j
 }

@@ -15,6 +15,18 @@ var (
 		Help:    "How long the scheduler's passes took.",
 		Buckets: []float64{.05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120},
 	}, []string{"pass"})
+	passFailures = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "nodeledger_pass_failures_total",
+		Help: "Passes that failed, by pass (payments, credit, reconcile), wherever they ran (tick, cron route, operator page).",
+	}, []string{"pass"})
+	passFailuresInARow = promauto.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "nodeledger_pass_consecutive_failures",
+		Help: "Failed runs of each pass in a row since its last success, as the ledger counts them across instances; health is degraded from 3.",
+	}, []string{"pass"})
+	signerBalance = promauto.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "nodeledger_signer_balance_wei",
+		Help: "Balance of each signer of the service (minter, distributor), in wei, as of the last tick or health reading.",
+	}, []string{"signer"})
 	paymentsCounted = promauto.NewCounterVec(prometheus.CounterOpts{
 		Name: "nodeledger_payments_total",
 		Help: "Payments the payments pass saw, minted and rejected.",

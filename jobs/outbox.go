@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/big"
 	"slices"
@@ -25,6 +26,7 @@ import (
 // whichever version the chain mines is recognised, after a crash too. A nonce below them that
 // nothing holds is filled (fillGaps).
 type outbox struct {
+	signer     string // what the sender is to the factory: minter or distributor
 	sender     *chain.Sender
 	chain      *chain.Client
 	store      txStore
@@ -34,10 +36,11 @@ type outbox struct {
 	timeout    time.Duration // how long fillGaps waits for its fillers (ReceiptTimeout)
 }
 
-// newOutbox is the outbox of s, whose transactions pay MaxFeeWei at most.
-func (j *Jobs) newOutbox(s *chain.Sender) *outbox {
+// newOutbox is the outbox of s, the factory's signer (minter or distributor), whose transactions
+// pay MaxFeeWei at most.
+func (j *Jobs) newOutbox(signer string, s *chain.Sender) *outbox {
 	s.MaxFee = j.cfg.MaxFeeWei
-	return &outbox{sender: s, chain: j.chain, store: j.store, log: j.log, step: j.step,
+	return &outbox{signer: signer, sender: s, chain: j.chain, store: j.store, log: j.log, step: j.step,
 		bumpBlocks: j.cfg.BumpBlocks, timeout: j.cfg.ReceiptTimeout}
 }
 
@@ -219,8 +222,35 @@ func (b *outbox) broadcast(ctx context.Context, o *outTx, tx *types.Transaction)
 		if _, merr := b.chain.Mined(ctx, o.hashes()...); !errors.Is(merr, chain.ErrNotMined) {
 			return merr
 		}
+	case errors.Is(err, chain.ErrInsufficientFunds):
+		return b.cannotPay(ctx, tx, err)
 	}
 	return err
+}
+
+// CannotPayError is a transaction of the service that its signer cannot pay for: the node
+// refuses it until the signer is funded, and the pass that sends it fails until then.
+type CannotPayError struct {
+	Signer  string   // minter or distributor
+	Balance *big.Int // the signer's, when the node refused; nil when it could not be read
+	Need    *big.Int // what the node asks the balance to cover: gas limit × fee cap + value
+	err     error
+}
+
+func (e *CannotPayError) Error() string {
+	return fmt.Sprintf("the %s cannot pay for its transaction: it holds %v wei, the transaction needs %s wei: %v", e.Signer, e.Balance, e.Need, e.err)
+}
+
+func (e *CannotPayError) Unwrap() error { return e.err }
+
+// cannotPay is the CannotPayError of tx, which the node refused for want of funds (err).
+func (b *outbox) cannotPay(ctx context.Context, tx *types.Transaction, err error) error {
+	need := new(big.Int).Mul(tx.GasFeeCap(), new(big.Int).SetUint64(tx.Gas()))
+	e := &CannotPayError{Signer: b.signer, Need: need.Add(need, tx.Value()), err: err}
+	if bal, berr := b.chain.Balance(ctx, b.sender.From); berr == nil {
+		e.Balance = bal
+	}
+	return e
 }
 
 // sentTx is tx as the outbox keeps it, signed by from while the head was at block head.

@@ -22,8 +22,8 @@ type PaymentsSummary struct {
 	Rewound   int64  `json:"rewound"`  // blocks taken back after a reorg
 	Failed    int    `json:"failedWithdrawals"`
 	Refunded  int    `json:"refunded"` // rejected payments the payments wallet was seen paying back
-	// Unattributed counts the blocks where ETH reached the payments wallet that no transaction
-	// explains and the RPC could not trace.
+	// Unattributed counts the blocks where ETH reached the payments wallet that neither its
+	// transactions nor a trace attribute to a payment (a SELFDESTRUCT, or a block not traced).
 	Unattributed int `json:"unattributedInflows"`
 
 	// Reasons says why each payment this pass's checks rejected was rejected, in the order
@@ -37,8 +37,8 @@ type PaymentsSummary struct {
 // stopped at any instant: every mint transaction is stored signed before it is sent, and the
 // contract refuses a payment reference twice, so the next pass finishes the work without minting
 // twice or dropping a payment.
-func (j *Jobs) Payments(ctx context.Context) (PaymentsSummary, error) {
-	ctx, end, ok, err := j.startPass(ctx, store.LockPayments)
+func (j *Jobs) Payments(ctx context.Context) (_ PaymentsSummary, err error) {
+	ctx, end, ok, err := j.startPass(ctx, store.LockPayments, store.PassPayments, &err)
 	if err != nil {
 		return PaymentsSummary{}, err
 	}

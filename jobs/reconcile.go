@@ -31,8 +31,8 @@ type ReconcileSummary struct {
 // events, and sets each touched node's owner and figures to nodeInfo's. After a reorg deeper
 // than the confirmations it takes back what it read from the blocks replaced, and reads the
 // chain's blocks instead.
-func (j *Jobs) Reconcile(ctx context.Context) (ReconcileSummary, error) {
-	ctx, end, ok, err := j.startPass(ctx, store.LockReconcile)
+func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
+	ctx, end, ok, err := j.startPass(ctx, store.LockReconcile, store.PassReconcile, &err)
 	if err != nil {
 		return ReconcileSummary{}, err
 	}

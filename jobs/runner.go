@@ -3,7 +3,11 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
+
+	"nodeledger/chain"
+	"nodeledger/store"
 )
 
 // Run ticks every interval until stop ends. Passes run with work, so a shutdown does not cut the
@@ -31,16 +35,60 @@ func (j *Jobs) Run(stop, work context.Context, every time.Duration) {
 // again from the same cursor every time.
 const passTimeout = 30 * time.Minute
 
-// startPass starts a pass of the kind the advisory lock key guards: its deadline (passTimeout)
-// and its lock, which end releases, the lock first, on its own connection. ok is false when
-// another pass holds the lock; end is then the deadline's release only. Every pass starts here.
-func (j *Jobs) startPass(ctx context.Context, key int64) (_ context.Context, end func(), ok bool, err error) {
+// startPass starts the pass the advisory lock key guards: its deadline (passTimeout) and its
+// lock, which end releases, the lock first, on its own connection, after recording how the pass
+// went (*result, the pass's error, read when end runs) in the ledger's pass status. ok is false
+// when another pass holds the lock; end is then the deadline's release only, and nothing is
+// recorded: the pass did not run here. Every pass starts here, wherever it runs (tick, cron
+// route, operator page), so every instance's health reads the same status.
+func (j *Jobs) startPass(ctx context.Context, key int64, pass store.PassName, result *error) (_ context.Context, end func(), ok bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, passTimeout)
 	unlock, ok, err := j.store.TryLock(ctx, key)
 	if err != nil || !ok {
 		return ctx, cancel, false, err
 	}
-	return ctx, func() { unlock(); cancel() }, true, nil
+	return ctx, func() { j.recordPass(ctx, pass, *result); unlock(); cancel() }, true, nil
+}
+
+// recordPass records how a run of pass went, and sets its failure metrics. A pass cut off by a
+// shutdown did not fail: nothing is recorded.
+func (j *Jobs) recordPass(ctx context.Context, pass store.PassName, err error) {
+	if errors.Is(err, context.Canceled) {
+		return
+	}
+	perr := passError(err)
+	if perr != nil {
+		passFailures.WithLabelValues(string(pass)).Inc()
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTickTimeout)
+	defer cancel()
+	failures, rerr := j.store.RecordPass(ctx, pass, perr)
+	if rerr != nil {
+		j.log.Error("pass status not recorded", "pass", pass, "err", rerr)
+		return
+	}
+	passFailuresInARow.WithLabelValues(string(pass)).Set(float64(failures))
+}
+
+// passError is what the ledger keeps of a pass's error: a code, and the values its sentence is
+// told with; never the error's text, which can carry an RPC URL or SQL (the log has it). nil
+// for no error.
+func passError(err error) *store.PassError {
+	var cannotPay *CannotPayError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &cannotPay):
+		return &store.PassError{Code: store.PassCannotPayGas, Args: store.PassErrorArgs{
+			Signer: cannotPay.Signer, BalanceWei: store.Uint256{Int: cannotPay.Balance}, NeedWei: store.Uint256{Int: cannotPay.Need}}}
+	case errors.Is(err, chain.ErrUnavailable):
+		return &store.PassError{Code: store.PassChainUnavailable}
+	case errors.Is(err, store.ErrUnavailable):
+		return &store.PassError{Code: store.PassLedgerUnavailable}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &store.PassError{Code: store.PassTimedOut}
+	}
+	return &store.PassError{Code: store.PassFailed}
 }
 
 // finishTickTimeout bounds recording a tick's end, which outlives a cut-off pass.
@@ -100,5 +148,6 @@ func (j *Jobs) tick(stop, work context.Context) TickSummary {
 	if _, err := j.Outbox(ctx); err != nil { // for its metrics
 		j.log.Warn("outbox figures not read", "err", err)
 	}
+	j.Funds(ctx) // for the signers' balance metrics
 	return sum
 }

@@ -3,10 +3,14 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"nodeledger/chain"
+	"nodeledger/store"
 )
 
 // TestShutdownLetsThePassUnderWayFinish stops Run while the payments pass is between its scan
@@ -68,4 +72,67 @@ func TestTickMetrics(t *testing.T) {
 	if lag := testutil.ToFloat64(scanLag); lag < 0 || lag > float64(e.cfg.Confirmations)+5 {
 		t.Fatalf("scan lag %v blocks right after a scan", lag)
 	}
+}
+
+// A pass's status is kept in the ledger wherever it runs: failures in a row with a code that
+// says why (never the error's text), a success resets them and keeps when it was, and the
+// metrics follow.
+func TestPassStatusIsRecorded(t *testing.T) {
+	e := newEnv(t)
+	dead, err := chain.Dial(t.Context(), "http://127.0.0.1:1", chain.Config{Factory: e.dc.Factory, Attempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dead.Close()
+	offline := New(db, dead, nil, nil, e.cfg, slog.New(slog.DiscardHandler))
+	failed := passFailures.WithLabelValues("payments")
+	before := testutil.ToFloat64(failed)
+	for range 3 {
+		if _, err := offline.Payments(t.Context()); err == nil {
+			t.Fatal("a payments pass without a chain did not fail")
+		}
+	}
+	st := passStatus(t, store.PassPayments)
+	if st.Failures != 3 || st.Error == nil || st.Error.Code != store.PassChainUnavailable || st.LastOKAt != nil {
+		t.Fatalf("after 3 failures: %+v", st)
+	}
+	if n := testutil.ToFloat64(failed) - before; n != 3 {
+		t.Fatalf("failure counter +%v, want +3", n)
+	}
+	if n := testutil.ToFloat64(passFailuresInARow.WithLabelValues("payments")); n != 3 {
+		t.Fatalf("failures in a row gauge %v, want 3", n)
+	}
+
+	mustPass(t, e.j)
+	st = passStatus(t, store.PassPayments)
+	if st.Failures != 0 || st.Error != nil || st.LastOKAt == nil || time.Since(*st.LastOKAt) > time.Minute {
+		t.Fatalf("after a success: %+v", st)
+	}
+	if n := testutil.ToFloat64(passFailuresInARow.WithLabelValues("payments")); n != 0 {
+		t.Fatalf("failures in a row gauge %v after a success", n)
+	}
+	if other := passStatus(t, store.PassReconcile); other.Failures != 0 || other.LastOKAt != nil {
+		t.Fatalf("the reconciler never ran: %+v", other)
+	}
+	// The tick reads the signers' balances for their gauges.
+	e.j.Tick(t.Context())
+	if v := testutil.ToFloat64(signerBalance.WithLabelValues("minter")); v <= 0 {
+		t.Fatalf("minter balance gauge %v", v)
+	}
+}
+
+// passStatus is the ledger's status of pass.
+func passStatus(t *testing.T, pass store.PassName) store.PassStatus {
+	t.Helper()
+	all, err := db.PassStatuses(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range all {
+		if st.Pass == pass {
+			return st
+		}
+	}
+	t.Fatalf("no status for %s in %+v", pass, all)
+	return store.PassStatus{}
 }

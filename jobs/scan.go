@@ -68,8 +68,9 @@ const (
 // A payment sent by a contract wallet is a call inside a transaction, which only a trace shows;
 // tracing costs the node as much as making the block, so only the blocks where the payments
 // wallet's balance moved otherwise than its own transactions say are traced (and every block
-// while the wallet has code: then its own calls can move ETH unseen). Where the RPC cannot
-// trace, the ETH no transaction explains is recorded for the operator as an unattributed inflow.
+// while the wallet has code: then its own calls can move ETH unseen). The ETH neither the
+// transactions nor the trace explain (all of it, where the RPC cannot trace) is recorded for the
+// operator as an unattributed inflow of its block: the books lose nothing the wallet received.
 func (j *Jobs) scanBlocks(ctx context.Context, from, to uint64, sum *PaymentsSummary) error {
 	payTo := j.cfg.PaymentAddress
 	blocks, changes, err := j.fetchBlocks(ctx, from, to)
@@ -90,9 +91,13 @@ func (j *Jobs) scanBlocks(ctx context.Context, from, to uint64, sum *PaymentsSum
 	for _, b := range scan.Blocks {
 		hashes[uint64(b.Number)] = b.Hash
 	}
-	scan.Payments = append(scan.Payments, tracedPayments(transfers, hashes)...)
-	if !traced {
-		scan.Unattributed = unattributed(trace, unexplained, hashes)
+	scan.Payments = append(scan.Payments, tracedPayments(transfers, payTo, hashes)...)
+	rest := unattributedWei(trace, unexplained, transfers, payTo)
+	scan.Unattributed = unattributed(trace, rest, hashes)
+	for n, d := range rest {
+		if d.Sign() < 0 && traced { // the books and the chain disagree: only a person can say why
+			j.log.Warn("payments scan: a trace attributes more ETH than the payments wallet's balance gained", "block", n, "excess_wei", new(big.Int).Neg(d))
+		}
 	}
 	if err := j.store.RecordScan(ctx, paymentsCursor, scan); err != nil {
 		return err
@@ -193,11 +198,14 @@ func classify(blocks []chain.Block, payTo, factory common.Address, withdraw func
 	return scan
 }
 
-// tracedPayments are the payments contract wallets made by the transfers a trace found; hashes
-// are the hashes of the blocks scanned, by number.
-func tracedPayments(transfers []chain.InternalTransfer, hashes map[uint64]string) []store.NewPayment {
+// tracedPayments are the payments contract wallets made to payTo among the transfers a trace
+// found; hashes are the hashes of the blocks scanned, by number.
+func tracedPayments(transfers []chain.InternalTransfer, payTo common.Address, hashes map[uint64]string) []store.NewPayment {
 	var out []store.NewPayment
 	for _, t := range transfers {
+		if !t.Payment(payTo) {
+			continue
+		}
 		out = append(out, store.NewPayment{
 			TxHash: hexLower(t.TxHash), CallIndex: t.Index, PaymentRef: hexLower(t.Ref()), From: hexLower(t.From),
 			ValueWei: t.Value, BlockNumber: int64(t.Block), BlockHash: hashes[t.Block],
@@ -206,18 +214,40 @@ func tracedPayments(transfers []chain.InternalTransfer, hashes map[uint64]string
 	return out
 }
 
-// unattributed are the inflows no trace could explain: the ETH the payments wallet received in
-// the blocks of trace that its transactions do not explain (unexplained), where that is more than
-// nothing.
-func unattributed(trace []uint64, unexplained map[uint64]*big.Int, hashes map[uint64]string) []store.UnattributedInflow {
+// unattributed are the inflows nothing attributes: rest, the ETH in each block of trace that
+// neither the payments wallet's top-level transactions nor a trace explain (unattributedWei),
+// where that is more than nothing.
+func unattributed(trace []uint64, rest map[uint64]*big.Int, hashes map[uint64]string) []store.UnattributedInflow {
 	var out []store.UnattributedInflow
 	for _, n := range trace {
-		if d := unexplained[n]; d.Sign() > 0 {
+		if d := rest[n]; d.Sign() > 0 {
 			out = append(out, store.UnattributedInflow{
 				BlockNumber: int64(n), BlockHash: hashes[n], AmountWei: store.Uint256{Int: d}})
 		}
 	}
 	return out
+}
+
+// unattributedWei is, for each block of trace, what the payments wallet received there that
+// nothing attributes: its unexplained wei (beyond its top-level transactions), less the payments
+// the trace found among transfers (nil when the RPC could not trace), plus what the wallet sent
+// in frames inside transactions. ETH a SELFDESTRUCT handed the wallet was sent by nobody, so it is
+// no payment and stays in; so do beacon withdrawals and block fees.
+func unattributedWei(trace []uint64, unexplained map[uint64]*big.Int, transfers []chain.InternalTransfer, payTo common.Address) map[uint64]*big.Int {
+	rest := make(map[uint64]*big.Int, len(trace))
+	for _, n := range trace {
+		rest[n] = new(big.Int).Set(unexplained[n])
+	}
+	for _, t := range transfers {
+		switch d := rest[t.Block]; {
+		case d == nil: // only traced blocks have transfers
+		case t.Payment(payTo):
+			d.Sub(d, t.Value)
+		case t.From == payTo:
+			d.Add(d, t.Value)
+		}
+	}
+	return rest
 }
 
 // unexplainedWei is how much more the payments wallet's balance rose in block b than its

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"errors"
+	"fmt"
 	"math/big"
 	"slices"
 	"testing"
@@ -199,5 +200,84 @@ func TestToTraceAndUnattributed(t *testing.T) {
 	got := unattributed(trace, unexplained, hashes)
 	if len(got) != 1 || got[0].BlockNumber != 2 || got[0].BlockHash != "0x02" || got[0].AmountWei.Int64() != 4 {
 		t.Errorf("unattributed %+v, want the 4 wei of block 2 only", got)
+	}
+}
+
+// selfdestructCode is creation code that pays payTo `paid` wei in a CALL (a payment, as a
+// contract wallet makes) and then SELFDESTRUCTs to payTo, handing it the rest of what the
+// creation was sent: EIP-6780 lets a contract destroyed in its creating transaction go entirely.
+func selfdestructCode(payTo common.Address, paid *big.Int) []byte {
+	code := []byte{0x60, 0, 0x60, 0, 0x60, 0, 0x60, 0, 0x7f} // retSize, retOffset, argsSize, argsOffset; PUSH32 value
+	code = append(code, common.BigToHash(paid).Bytes()...)
+	code = append(code, 0x73) // PUSH20 payTo
+	code = append(code, payTo.Bytes()...)
+	code = append(code, 0x5a, 0xf1, 0x50, 0x73) // GAS CALL POP; PUSH20 payTo
+	code = append(code, payTo.Bytes()...)
+	return append(code, 0xff) // SELFDESTRUCT
+}
+
+// After a trace, what it does not attribute to a payment is still recorded, with its block: a
+// contract that pays the payments wallet 0.1 ETH in a call and SELFDESTRUCTs to it with 0.05 ETH
+// more in the same transaction is one payment, and 0.05 ETH unattributed, once.
+func TestScanRecordsWhatATraceDoesNotExplain(t *testing.T) {
+	e := newEnv(t)
+	extra := new(big.Int).Div(priceOne, big.NewInt(2))
+	sent := new(big.Int).Add(priceOne, extra)
+	r, err := e.c.NewSender(e.dc.Buyers[0].Key, e.dc.ChainID()).Transact(t.Context(), nil, selfdestructCode(e.dc.Payments, priceOne), sent)
+	if err != nil || r.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("the self-destructing creation: %v", err)
+	}
+
+	sum := mustPass(t, e.j)
+	if sum.Seen != 1 || sum.Minted != 1 || sum.Unattributed != 1 {
+		t.Fatalf("summary %+v: want the call a payment and the SELFDESTRUCT unattributed", sum)
+	}
+	e.checkNodes(r.ContractAddress, 1)
+	in, err := db.UnattributedInflows(t.Context(), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in) != 1 || in[0].BlockNumber != r.BlockNumber.Int64() || in[0].BlockHash != hexLower(r.BlockHash) || in[0].AmountWei.Cmp(extra) != 0 {
+		t.Fatalf("unattributed inflows %+v, want %s wei in block %d", in, extra, r.BlockNumber)
+	}
+	// Scanned again after a rewind to before the block, it is recorded once.
+	mustExec(t, `UPDATE chain_cursors SET block_number = $1 WHERE name = 'payments'`, r.BlockNumber.Int64()-1)
+	if again := mustPass(t, e.restart()); again.Seen != 1 || again.Minted != 0 {
+		t.Fatalf("second pass: %+v", again)
+	}
+	if n, err := db.UnattributedCount(t.Context()); err != nil || n != 1 {
+		t.Fatalf("%d unattributed inflows after scanning the block again, %v", n, err)
+	}
+}
+
+// What a trace does not attribute is the block's unexplained wei less the payments it found,
+// plus what the wallet sent from inside transactions; a SELFDESTRUCT to the wallet is no payment.
+func TestUnattributedAfterATrace(t *testing.T) {
+	payTo, wallet, other := common.Address{9}, common.Address{1}, common.Address{2}
+	transfer := func(block uint64, typ string, from, to common.Address, value int64) chain.InternalTransfer {
+		return chain.InternalTransfer{Block: block, Type: typ, From: from, To: to, Value: big.NewInt(value)}
+	}
+	trace := []uint64{2, 3, 4, 5}
+	unexplained := map[uint64]*big.Int{2: big.NewInt(10), 3: big.NewInt(17), 4: big.NewInt(3), 5: big.NewInt(10)}
+	transfers := []chain.InternalTransfer{
+		transfer(2, "CALL", wallet, payTo, 10),       // all explained
+		transfer(3, "CALL", wallet, payTo, 10),       // 7 more came in that no frame shows
+		transfer(4, "SELFDESTRUCT", other, payTo, 3), // no payment: all of it unattributed
+		// The wallet (with code) received a payment of 10 and a SELFDESTRUCT's 4 and sent 4 on:
+		// its balance rose by 10; the payment explains 10, the 4 sent on is added back.
+		transfer(5, "CALL", wallet, payTo, 10),
+		transfer(5, "CALL", payTo, other, 4),
+		transfer(5, "SELFDESTRUCT", other, payTo, 4),
+	}
+	rest := unattributedWei(trace, unexplained, transfers, payTo)
+	got := unattributed(trace, rest, map[uint64]string{2: "0x02", 3: "0x03", 4: "0x04", 5: "0x05"})
+	want := map[int64]int64{3: 7, 4: 3, 5: 4}
+	if len(got) != len(want) {
+		t.Fatalf("unattributed %+v, want %v by block", got, want)
+	}
+	for _, u := range got {
+		if want[u.BlockNumber] != u.AmountWei.Int64() || u.BlockHash != fmt.Sprintf("0x%02d", u.BlockNumber) {
+			t.Errorf("block %d: %s wei unattributed (%s), want %d", u.BlockNumber, u.AmountWei, u.BlockHash, want[u.BlockNumber])
+		}
 	}
 }

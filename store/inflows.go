@@ -3,8 +3,9 @@ package store
 import "context"
 
 // UnattributedInflow is ETH the payments wallet received in a block beyond what the block's
-// top-level transactions explain, where the RPC could not trace the block to find who sent it:
-// most likely a contract wallet's payment, for the operator to look up on a block explorer.
+// top-level transactions and its trace attribute to payments: a contract wallet's payment where
+// the RPC could not trace the block, a SELFDESTRUCT to the wallet, a beacon withdrawal. For the
+// operator to look up on a block explorer; one row per block, so recording it is idempotent.
 type UnattributedInflow struct {
 	BlockNumber int64   `db:"block_number"`
 	BlockHash   string  `db:"block_hash"`

@@ -1,0 +1,172 @@
+package web
+
+import (
+	"fmt"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/params"
+
+	"nodeledger/handlers"
+	"nodeledger/jobs"
+	"nodeledger/store/storetest"
+)
+
+// passHealthBody is a pass in health's passes.
+type passHealthBody struct {
+	LastOKAt  *string `json:"lastOkAt"`
+	LastError *string `json:"lastError"`
+	Failures  int     `json:"failures"`
+}
+
+// signerHealthBody is what health says of the minter and the passes.
+type signerHealthBody struct {
+	MinterBalanceWei *string `json:"minterBalanceWei"`
+	MinterMintsLeft  *int64  `json:"minterMintsLeft"`
+	Degraded         bool    `json:"degraded"`
+	Passes           struct {
+		Payments  passHealthBody `json:"payments"`
+		Credit    passHealthBody `json:"credit"`
+		Reconcile passHealthBody `json:"reconcile"`
+	} `json:"passes"`
+}
+
+// A minter out of ETH cannot send its mints: after three failed ticks health is degraded and
+// says why in a sentence that names no address, URL or query, with the minter's balance; the
+// health and operator pages say it too, and the buyer's page says the mint waits on the service.
+// Funded again, the next tick mints and health is whole.
+func TestHealthWhenTheMinterRunsDry(t *testing.T) {
+	storetest.Reset(t, db)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	dc, c := startDevChain(t)
+	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
+		slog.New(slog.DiscardHandler))
+	cfg := handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300, AdminKey: adminKey, SessionSecret: sessionSecret,
+		PaymentAddress: strings.ToLower(dc.Payments.Hex())}
+	s := newChainServer(t, c, j, cfg)
+	health := func() signerHealthBody {
+		t.Helper()
+		rec := s.get(t, "/api/cron/health")
+		wantStatus(t, rec, http.StatusOK)
+		return decode[signerHealthBody](t, rec)
+	}
+
+	if h := health(); h.Degraded || h.Passes.Payments.Failures != 0 || h.Passes.Payments.LastError != nil || h.MinterMintsLeft == nil || *h.MinterMintsLeft < 1000 {
+		t.Fatalf("a funded minter that never ran: %+v", h)
+	}
+
+	// Drain the minter: all it holds but the fee of the transfer (signed with a quarter more gas
+	// than it uses), to a buyer.
+	balance, err := c.Balance(t.Context(), dc.Minter.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	feeCap, err := c.FeeCap(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := dc.Buyers[5].Address
+	transact(t, dc, c, dc.Minter.Key, &sink, nil, new(big.Int).Sub(balance, new(big.Int).Mul(feeCap, big.NewInt(int64(params.TxGas*125/100)))))
+	paid := transact(t, dc, c, dc.Buyers[0].Key, &dc.Payments, nil, big.NewInt(params.Ether/10))
+
+	for i := range 3 {
+		if sum := j.Tick(t.Context()); sum.PaymentsError == "" {
+			t.Fatalf("tick %d with a dry minter: %+v", i+1, sum)
+		}
+	}
+	left, err := c.Balance(t.Context(), dc.Minter.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := health()
+	p := h.Passes.Payments
+	if !h.Degraded || p.Failures < 3 || p.LastError == nil || h.Passes.Reconcile.Failures != 0 {
+		t.Fatalf("after 3 failed ticks: %+v", h)
+	}
+	if h.MinterBalanceWei == nil || *h.MinterBalanceWei != left.String() || h.MinterMintsLeft == nil || *h.MinterMintsLeft != 0 {
+		t.Fatalf("minter balance %v, mints left %v: want %s and 0", h.MinterBalanceWei, h.MinterMintsLeft, left)
+	}
+	sentence := regexp.MustCompile(`^The minter cannot pay for gas: its balance is [0-9.,<> ]+ ETH, a mint needs about [0-9.,]+ ETH at today's fees\.`)
+	if !sentence.MatchString(*p.LastError) {
+		t.Fatalf("lastError %q does not say the minter cannot pay", *p.LastError)
+	}
+	for _, secret := range []string{"0x", "http", "127.0.0.1", "insufficient funds", "SELECT", "payment 1"} {
+		if strings.Contains(*p.LastError, secret) {
+			t.Fatalf("lastError %q carries %q", *p.LastError, secret)
+		}
+	}
+
+	healthPage := page(t, s.get(t, "/health").Body)
+	if w := text(healthPage, "signer-warning"); !strings.Contains(w, *p.LastError) || !strings.Contains(w, "degraded") {
+		t.Fatalf("the health page's warning %q lacks the sentence", w)
+	}
+	if low := text(healthPage, "minter-low"); !strings.Contains(low, "The minter can pay for about 0 more mints at today's fees") {
+		t.Fatalf("the health page's minter note %q", low)
+	}
+	op := signedInOperator(t, s).operatorPage()
+	if w := text(op, "signer-warning"); !strings.Contains(w, *p.LastError) {
+		t.Fatalf("the operator page's warning %q lacks the sentence", w)
+	}
+	tracker := page(t, s.get(t, "/payment/"+paid.TxHash.Hex()).Body)
+	if !strings.Contains(text(tracker, "waiting-on-service"), "the service cannot pay the network's fee") {
+		t.Fatalf("the payment page says %q", text(tracker, "payment-message"))
+	}
+
+	if !testing.Short() {
+		screenshotHealth(t, s)
+	}
+
+	t.Run("funded again, the next tick mints and health is whole", func(t *testing.T) {
+		transact(t, dc, c, dc.Buyers[1].Key, &dc.Minter.Address, nil, big.NewInt(params.Ether))
+		if sum := j.Tick(t.Context()); sum.PaymentsError != "" || sum.Payments.Minted != 1 {
+			t.Fatalf("tick after funding: %+v", sum)
+		}
+		h := health()
+		if p := h.Passes.Payments; h.Degraded || p.Failures != 0 || p.LastError != nil || p.LastOKAt == nil {
+			t.Fatalf("after recovery: %+v", h)
+		}
+		if h.MinterMintsLeft == nil || *h.MinterMintsLeft == 0 {
+			t.Fatalf("mints left %v after funding", h.MinterMintsLeft)
+		}
+		healthPage := page(t, s.get(t, "/health").Body)
+		if w := healthPage.Find(`[data-testid="signer-warning"]`); w.Length() != 0 {
+			t.Fatalf("a warning stays: %q", w.Text())
+		}
+		tracker := page(t, s.get(t, "/payment/"+paid.TxHash.Hex()).Body)
+		if tracker.Find(`[data-testid="waiting-on-service"]`).Length() != 0 || !strings.Contains(text(tracker, "payment-message"), "is minted") {
+			t.Fatalf("the payment page after recovery: %q", text(tracker, "payment-message"))
+		}
+	})
+}
+
+// screenshotHealth shoots /health in headless Chromium at 1280 and 390 px wide, into
+// .data/artifacts/browser, for a person to look at the warning.
+func screenshotHealth(t *testing.T, s *testServer) {
+	t.Helper()
+	srv := httptest.NewServer(s.e)
+	defer srv.Close()
+	artifacts, _ := filepath.Abs(filepath.Join("..", ".data", "artifacts", "browser"))
+	if err := os.MkdirAll(artifacts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, width := range []int{1280, 390} {
+		shot := filepath.Join(artifacts, fmt.Sprintf("health-signer-warning-%d.png", width))
+		os.Remove(shot)
+		cmd := exec.CommandContext(t.Context(), chromiumPath(t), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+			fmt.Sprintf("--window-size=%d,1100", width), "--screenshot="+shot, srv.URL+"/health")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("chromium: %v\n%s", err, out)
+		}
+		if st, err := os.Stat(shot); err != nil || st.Size() == 0 {
+			t.Fatalf("no screenshot at %d px: %v", width, err)
+		}
+	}
+}
