@@ -601,6 +601,17 @@ func TestOperatorSignIn(t *testing.T) {
 			t.Fatalf("audit %+v", got)
 		}
 	})
+	t.Run("in dev mode the page names the owner, an admin", func(t *testing.T) {
+		const owner = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+		s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, DevAdmin: owner})
+		got := strings.Join(strings.Fields(text(page(t, s.get(t, "/operator").Body), "dev-admin")), " ")
+		if got != "Dev mode: the factory's owner, dev account 0 (0xf39f…2266), is an admin. Import its key into your wallet to sign in with it." {
+			t.Fatalf("banner %q", got)
+		}
+		if page(t, newServer(t, handlers.Config{}).get(t, "/operator").Body).Find(`[data-testid=dev-admin]`).Length() != 0 {
+			t.Fatal("a dev banner outside dev mode")
+		}
+	})
 	t.Run("over https the cookie is __Host- and Secure", func(t *testing.T) {
 		s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, PublicURL: &url.URL{Scheme: "https", Host: "ledger.example"}})
 		b := newBrowser(t, s, "198.51.100.253")
