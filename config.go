@@ -35,6 +35,8 @@ type config struct {
 	DevRPCAddr  string // where dev mode serves the dev chain's JSON-RPC
 	Tick        time.Duration
 
+	Operators []store.Operator // OPERATORS: the wallets the operator list holds at start
+
 	MinterKey      *ecdsa.PrivateKey // nil: payments are recorded, not minted
 	DistributorKey *ecdsa.PrivateKey // nil: no credit rounds
 
@@ -102,6 +104,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	proxies := s.prefixes("TRUSTED_PROXIES")
 	explorer, walletRPC := s.httpURL("EXPLORER_URL"), s.httpURL("WALLET_RPC_URL")
 	chainName := s.str("CHAIN_NAME", "")
+	cfg.Operators = s.operators("OPERATORS")
 	if s.err != nil {
 		return config{}, s.err
 	}
@@ -277,6 +280,36 @@ func (s *settings) address(name string, required bool) common.Address {
 		return common.HexToAddress(v)
 	}
 	return common.Address{}
+}
+
+// operators reads the operator list, "0xabc…:admin,0xdef…:viewer": each entry an address and a
+// role, each address once; unset is none.
+func (s *settings) operators(name string) []store.Operator {
+	v := s.getenv(name)
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	var ops []store.Operator
+	seen := map[string]bool{}
+	for i, entry := range strings.Split(v, ",") {
+		addr, role, _ := strings.Cut(strings.TrimSpace(entry), ":")
+		r := store.OperatorRole(strings.ToLower(strings.TrimSpace(role)))
+		addr = strings.ToLower(strings.TrimSpace(addr))
+		switch {
+		case !addressRe.MatchString(addr):
+			s.fail(name, "entry %d (%q) does not start with an address (0x and 40 hex digits): write address:role, such as 0xabc…:admin", i+1, entry)
+		case !r.Valid():
+			s.fail(name, "entry %d (%q) has no role of viewer, operator or admin after its address and a colon", i+1, entry)
+		case seen[addr]:
+			s.fail(name, "entry %d names %s a second time", i+1, addr)
+		default:
+			seen[addr] = true
+			ops = append(ops, store.Operator{Address: addr, Role: r})
+			continue
+		}
+		return nil
+	}
+	return ops
 }
 
 // key reads a hex private key setting, with or without 0x; unset is nil.

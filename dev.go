@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -60,6 +61,12 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 	if cfg.Handlers.CronKey == "" {
 		cfg.Handlers.CronKey = randomKey()
 	}
+	// The factory's owner, dev account 0, is an admin, unless OPERATORS names it otherwise.
+	owner := strings.ToLower(dc.Owner.Address.Hex())
+	cfg.Handlers.DevAdmin = owner
+	if !slices.ContainsFunc(cfg.Operators, func(o store.Operator) bool { return o.Address == owner }) {
+		cfg.Operators = append(cfg.Operators, store.Operator{Address: owner, Role: store.RoleAdmin})
+	}
 	log.Info("dev chain", "rpc", dc.RPCURL(), "chain_id", dc.ChainID(), "factory", dc.Factory,
 		"payments", cfg.Handlers.PaymentAddress, "price_feed", cfg.Chain.PriceFeed, "token", dc.Token)
 	return &devEnv{chain: dc, client: chain.New(dc.RPC(), cfg.Chain)}, nil
@@ -75,7 +82,9 @@ func (d *devEnv) banner(w io.Writer, cfg config, url string) {
 	line("")
 	line("  Open            %s", url)
 	line("  Buy a node      %s/buy", url)
-	line("  Operator page   %s/operator   admin key: %s", url, cfg.Handlers.AdminKey)
+	line("  Operator page   %s/operator   sign in with dev account 0, the factory's owner, an admin:", url)
+	line("                  %s  key 0x%x", d.chain.Owner.Address.Hex(), crypto.FromECDSA(d.chain.Owner.Key))
+	line("  Admin API       x-admin-key: %s", cfg.Handlers.AdminKey)
 	line("  Cron routes     x-cron-key: %s", cfg.Handlers.CronKey)
 	line("  API             %s/api/openapi.json", url)
 	line("")

@@ -125,6 +125,9 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 		return nil, err
 	}
 	log.Info("database ready", "migrations_applied", applied)
+	if err := db.SeedOperators(ctx, cfg.Operators, store.Actor{Who: "setting OPERATORS"}); err != nil {
+		return nil, err
+	}
 	if a.dev != nil {
 		if err := a.dev.seedTiers(ctx, db); err != nil {
 			return nil, err

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -57,7 +56,7 @@ func (h *Handlers) PutTier(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.store.PutTier(c.Request().Context(), t); err != nil {
+	if err := h.putTier(c, t); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, toTierJSON(t))
@@ -70,11 +69,7 @@ func (h *Handlers) TierOnSale(onSale bool) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		err = h.store.SetOnSale(c.Request().Context(), id, onSale)
-		if errors.Is(err, store.ErrNotFound) {
-			return errorf(http.StatusNotFound, fmt.Sprintf("There is no tier %d.", id))
-		}
-		if err != nil {
+		if _, err := h.setOnSale(c, id, onSale); err != nil {
 			return err
 		}
 		return c.JSON(http.StatusOK, map[string]any{"id": strconv.Itoa(id), "onSale": onSale})
@@ -95,7 +90,7 @@ func (h *Handlers) Minting(c echo.Context) error {
 // service holds no owner key).
 func (h *Handlers) HoldMinting(held bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if err := h.store.HoldMinting(c.Request().Context(), held); err != nil {
+		if _, err := h.holdMinting(c, held); err != nil {
 			return err
 		}
 		return c.JSON(http.StatusOK, map[string]bool{"held": held})

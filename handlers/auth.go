@@ -100,6 +100,20 @@ func (h *Handlers) cookie(name, value string, ttl time.Duration) *http.Cookie {
 // Verify answers POST /api/auth/verify {address, signature}: the session cookie when the
 // personal-sign signature over the message of this browser's nonce recovers to address.
 func (h *Handlers) Verify(c echo.Context) error {
+	address, err := h.signedIn(c)
+	if err != nil {
+		return err
+	}
+	if err := h.startSession(c, address); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]string{"address": address})
+}
+
+// signedIn checks a Sign-In with Ethereum answer, the body {address, signature}, against this
+// browser's nonce, and returns the address that signed: the one check of a wallet's sign-in,
+// for buyers (Verify) and operators (OperatorLogin) alike.
+func (h *Handlers) signedIn(c echo.Context) (string, error) {
 	// The nonce cookie is spent by any attempt, good or bad.
 	nonceCookieValue, cookieErr := c.Cookie(nonceCookie)
 	c.SetCookie(h.cookie(nonceCookie, "", -time.Second))
@@ -109,45 +123,42 @@ func (h *Handlers) Verify(c echo.Context) error {
 		Signature *string `json:"signature"`
 	}
 	if err := decodeBody(c, &body); err != nil {
-		return err
+		return "", err
 	}
 	if body.Address == nil || body.Signature == nil {
-		return errorf(http.StatusBadRequest, "The body must carry address and signature, both 0x-prefixed hex strings.")
+		return "", errorf(http.StatusBadRequest, "The body must carry address and signature, both 0x-prefixed hex strings.")
 	}
 	address, err := parseAddress(*body.Address)
 	if err != nil {
-		return err
+		return "", err
 	}
 	sig, err := hexutil.Decode(*body.Signature)
 	if err != nil {
-		return errorf(http.StatusBadRequest, "signature must be 0x-prefixed hex.")
+		return "", errorf(http.StatusBadRequest, "signature must be 0x-prefixed hex.")
 	}
 	if cookieErr != nil {
-		return errorf(http.StatusUnauthorized, "No sign-in is under way in this browser: ask /api/auth/nonce for a new nonce.")
+		return "", errorf(http.StatusUnauthorized, "No sign-in is under way in this browser: ask /api/auth/nonce for a new nonce.")
 	}
 	ctx := c.Request().Context()
 	n, err := h.store.BurnNonce(ctx, nonceCookieValue.Value)
 	if errors.Is(err, store.ErrNotFound) {
-		return errorf(http.StatusUnauthorized, "This sign-in nonce was used already or has lapsed: ask for a new one.")
+		return "", errorf(http.StatusUnauthorized, "This sign-in nonce was used already or has lapsed: ask for a new one.")
 	}
 	if err != nil {
-		return err
+		return "", err
 	}
 	badSignature := errorf(http.StatusUnauthorized, "The signature does not match the address: sign the message exactly as given, with that account.")
 	if n.Address != nil && *n.Address != address {
-		return badSignature
+		return "", badSignature
 	}
 	ok, err := h.signedBy(ctx, h.signInMessage(n), sig, common.HexToAddress(address))
 	if err != nil {
-		return err
+		return "", err
 	}
 	if !ok {
-		return badSignature
+		return "", badSignature
 	}
-	if err := h.startSession(c, address); err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, map[string]string{"address": address})
+	return address, nil
 }
 
 // signedBy reports whether sig is addr's personal-sign (EIP-191) signature of msg. An account's

@@ -48,6 +48,7 @@ type Config struct {
 
 	CronKey  string // empty: the cron pass routes are off
 	AdminKey string // empty: /api/admin/* does not exist
+	DevAdmin string // dev mode: the factory owner's address, an admin the operator page names
 
 	TickSec       int // the scheduler's tick interval
 	StaleAfterSec int // how old the last tick may be before the scheduler is stale

@@ -14,22 +14,24 @@ import (
 	"nodeledger/views"
 )
 
-// OperatorPage answers GET /operator: the sign-in form, or the operator's dashboard.
+// OperatorPage answers GET /operator: the wallet sign-in, or the operator's dashboard as their
+// role shows it.
 func (h *Handlers) OperatorPage(c echo.Context) error {
-	if !h.operatorSignedIn(c) {
-		return render(c, http.StatusOK, views.OperatorSignIn(""))
+	_, err := h.operatorSession(c)
+	if errors.Is(err, store.ErrNotFound) {
+		return render(c, http.StatusOK, views.OperatorSignIn(h.cfg.DevAdmin))
+	}
+	if err != nil {
+		return err
 	}
 	return h.renderOperator(c, http.StatusOK, h.takeOutcome(c), nil)
 }
 
-// OperatorAction wraps an operator action: a signed-in operator only; htmx gets the fragment
-// with the action's outcome, a plain form post a 303 to /operator (Post/Redirect/Get, so a
-// refresh never posts again) that shows the outcome once.
+// OperatorAction wraps an operator action (RequireOperator lets only a signed-in operator of the
+// right role through): htmx gets the fragment with the action's outcome, a plain form post a 303
+// to /operator (Post/Redirect/Get, so a refresh never posts again) that shows the outcome once.
 func (h *Handlers) OperatorAction(act func(c echo.Context) (string, error)) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if !h.operatorSignedIn(c) {
-			return errorf(http.StatusUnauthorized, "Sign in as the operator first.")
-		}
 		outcome, err := act(c)
 		if err != nil {
 			return err
@@ -45,8 +47,18 @@ func (h *Handlers) OperatorAction(act func(c echo.Context) (string, error)) echo
 // form when it comes back with problems, else empty or, with ?edit=id, the tier to edit.
 func (h *Handlers) renderOperator(c echo.Context, status int, outcome string, form *views.TierForm) error {
 	ctx := c.Request().Context()
-	o := views.Operator{Outcome: outcome, Now: time.Now(), PaymentAddress: h.cfg.PaymentAddress}
-	var err error
+	me, err := h.operatorSession(c)
+	if err != nil {
+		return err
+	}
+	o := views.Operator{Outcome: outcome, Now: time.Now(), PaymentAddress: h.cfg.PaymentAddress,
+		Me: store.Operator{Address: me.Address, Role: me.Role}, CSRF: me.CSRF, DevAdmin: h.cfg.DevAdmin}
+	if o.Operators, err = h.store.Operators(ctx); err != nil {
+		return err
+	}
+	if o.Audit, err = h.store.AuditLog(ctx, operatorPageAudit); err != nil {
+		return err
+	}
 	if o.Tiers, err = h.store.Tiers(ctx); err != nil {
 		return err
 	}
@@ -78,6 +90,9 @@ func (h *Handlers) renderOperator(c echo.Context, status int, outcome string, fo
 	return render(c, status, views.OperatorPage(o))
 }
 
+// operatorPageAudit is how many of the latest audit entries the operator page lists.
+const operatorPageAudit = 50
+
 // The drift check reads nodeInfo for each of up to driftNodes nodes, one after another, and the
 // blocks of the recent minted payments: on a slow RPC that is seconds, so the page loads it on
 // its own (GET /operator/drift) and it gives up after driftTimeout, which a person still waits.
@@ -90,9 +105,6 @@ const (
 // operator page loads once shown (a page of its own without htmx). A check that fails is a
 // sentence in the partial, not an error page, so the rest of the dashboard stays usable.
 func (h *Handlers) OperatorDrift(c echo.Context) error {
-	if !h.operatorSignedIn(c) {
-		return errorf(http.StatusUnauthorized, "Sign in as the operator first.")
-	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), driftTimeout)
 	defer cancel()
 	var d *views.Drift
@@ -147,32 +159,63 @@ func (h *Handlers) RunPayments(c echo.Context) (string, error) {
 	ctx := context.WithoutCancel(c.Request().Context())
 	sum, err := h.jobs.Payments(ctx)
 	if err != nil {
-		return "", err
+		return "", h.auditPass(c, "pass.payments", "", err)
 	}
 	var scan *jobs.ScanState
 	if s, err := h.jobs.ScanState(ctx); err == nil {
 		scan = &s
 	}
-	return paymentsOutcome(sum, scan, time.Now()), nil
+	outcome := paymentsOutcome(sum, scan, time.Now())
+	return outcome, h.auditPass(c, "pass.payments", outcome, nil)
 }
 
 // RunCredit is the credit pass button.
 func (h *Handlers) RunCredit(c echo.Context) (string, error) {
 	sum, err := h.jobs.Credit(context.WithoutCancel(c.Request().Context()))
 	if err != nil {
-		return "", err
+		return "", h.auditPass(c, "pass.credit", "", err)
 	}
-	return creditOutcome(sum), nil
+	outcome := creditOutcome(sum)
+	return outcome, h.auditPass(c, "pass.credit", outcome, nil)
+}
+
+// auditPass records a pass run from the page with what it did, or that it failed (passErr,
+// which it returns). A pass commits its own transactions as it goes, so its entry follows it.
+func (h *Handlers) auditPass(c echo.Context, action, outcome string, passErr error) error {
+	if passErr != nil {
+		_, outcome, _ = Classify(passErr)
+		outcome = "Failed: " + outcome
+	}
+	ctx := context.WithoutCancel(c.Request().Context())
+	err := h.store.Audited(ctx, h.entry(c, "", action, ""), func(_ store.Tx, e *store.AuditEntry) error {
+		e.Outcome = outcome
+		return nil
+	})
+	return errors.Join(passErr, err)
 }
 
 // HoldMintingFromPage is the operator page's hold and release of minting.
 func (h *Handlers) HoldMintingFromPage(c echo.Context) (string, error) {
 	held := c.FormValue("held") == "true"
-	if err := h.store.HoldMinting(c.Request().Context(), held); err != nil {
-		return "", err
-	}
+	return h.holdMinting(c, held)
+}
+
+// holdMinting holds or resumes minting, audited, for the page and the admin API: what it did,
+// as a sentence.
+func (h *Handlers) holdMinting(c echo.Context, held bool) (string, error) {
+	ctx := c.Request().Context()
+	outcome := "Minting resumed: the next payments pass mints the payments that waited."
+	action := "minting.resume"
 	if held {
-		return "Minting is held: payments are recorded and wait.", nil
+		outcome, action = "Minting is held: payments are recorded and wait.", "minting.hold"
 	}
-	return "Minting resumed: the next payments pass mints the payments that waited.", nil
+	err := h.audited(c, action, "", func(t store.Tx, e *store.AuditEntry) error {
+		before, err := t.MintingHeld(ctx)
+		if err != nil {
+			return err
+		}
+		e.Before, e.After, e.Outcome = map[string]bool{"held": before}, map[string]bool{"held": held}, outcome
+		return t.HoldMinting(ctx, held)
+	})
+	return outcome, err
 }

@@ -1,29 +1,61 @@
 package handlers
 
 import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"nodeledger/views"
+	"nodeledger/store"
 )
 
+// An operator session is a row of operator_sessions; the cookie holds only its random id. It
+// lasts operatorTTL at most and ends after operatorIdle without a request, at sign-out, and when
+// the operator is removed or their role changes.
 const (
-	// operatorCookie is the operator's session, signed like the wallet sessions.
-	operatorCookie = "nl_operator"
-	operatorTTL    = 12 * time.Hour
+	operatorTTL  = 12 * time.Hour
+	operatorIdle = 30 * time.Minute
+	// operatorKey holds the request's store.OperatorSession in the echo context.
+	operatorKey = "operator"
 )
 
-// RequireOperatorPage gates the operator page: with no ADMIN_KEY it does not exist (404). Its
-// forms post only from our own origin; the session cookie is SameSite=Lax, so a cross-site form
-// post arrives without it.
+// The roles a route asks of an operator (RequireOperator), named here so that web needs only
+// the handlers.
+const (
+	Viewer   = store.RoleViewer
+	Operator = store.RoleOperator
+	Admin    = store.RoleAdmin
+)
+
+// operatorCookieName is the session cookie's name: over https a __Host- cookie, which a browser
+// accepts only Secure, for Path=/ and from this very host (no subdomain can plant or shadow it).
+func (h *Handlers) operatorCookieName() string {
+	if h.cfg.PublicURL.Scheme == "https" {
+		return "__Host-nl_operator"
+	}
+	return "nl_operator"
+}
+
+// operatorCookie is the session cookie: httpOnly and SameSite=Strict. Strict, not Lax: nothing
+// brings an operator to the page signed in from another site, so no cross-site request, not
+// even a top-level link, carries the session (the CSRF token guards the forms besides).
+func (h *Handlers) operatorCookie(value string, ttl time.Duration) *http.Cookie {
+	c := h.cookie(h.operatorCookieName(), value, ttl)
+	c.SameSite = http.SameSiteStrictMode
+	return c
+}
+
+// RequireOperatorPage refuses a post to the operator page from another origin, when the browser
+// says where it comes from.
 func (h *Handlers) RequireOperatorPage(next echo.HandlerFunc) echo.HandlerFunc {
 	ours := h.cfg.PublicURL.Scheme + "://" + h.cfg.PublicURL.Host
 	return func(c echo.Context) error {
-		if h.cfg.AdminKey == "" {
-			return echo.ErrNotFound
-		}
 		if origin := c.Request().Header.Get("Origin"); c.Request().Method == http.MethodPost && origin != "" && origin != ours {
 			return errorf(http.StatusForbidden, "Cross-site requests are not accepted here.")
 		}
@@ -31,34 +63,129 @@ func (h *Handlers) RequireOperatorPage(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// operatorSignedIn reports whether the request carries a live operator session.
-func (h *Handlers) operatorSignedIn(c echo.Context) bool {
-	s, err := h.sessions.Get(c.Request(), operatorCookie)
-	if err != nil || s.IsNew {
-		return false
+// operatorSession is the request's live operator session; store.ErrNotFound when there is none.
+func (h *Handlers) operatorSession(c echo.Context) (store.OperatorSession, error) {
+	if s, ok := c.Get(operatorKey).(store.OperatorSession); ok {
+		return s, nil
 	}
-	exp, ok := s.Values["exp"].(int64)
-	return ok && time.Now().Unix() < exp
+	cookie, err := c.Cookie(h.operatorCookieName())
+	if err != nil || cookie.Value == "" {
+		return store.OperatorSession{}, store.ErrNotFound
+	}
+	s, err := h.store.OperatorSession(c.Request().Context(), cookie.Value, operatorIdle)
+	if err != nil {
+		return store.OperatorSession{}, err
+	}
+	c.Set(operatorKey, s)
+	return s, nil
 }
 
-// OperatorLogin answers POST /operator/login (a form with the admin key).
-func (h *Handlers) OperatorLogin(c echo.Context) error {
-	if !keyMatches(c.FormValue("key"), h.cfg.AdminKey) {
-		return render(c, http.StatusUnauthorized, views.OperatorSignIn("That key is not the operator's."))
+// RequireOperator lets through a signed-in operator whose role is at least min; a post must also
+// carry the session's CSRF token, in the form's csrf field or, from htmx, the X-CSRF-Token
+// header. may says what min may do, for the sentence a lesser role gets.
+func (h *Handlers) RequireOperator(min store.OperatorRole, may string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			s, err := h.operatorSession(c)
+			if errors.Is(err, store.ErrNotFound) {
+				return errorf(http.StatusUnauthorized, "You are not signed in as an operator, or your session has ended: sign in again on the operator page.")
+			}
+			if err != nil {
+				return err
+			}
+			if r := c.Request(); r.Method == http.MethodPost {
+				token := r.Header.Get("X-CSRF-Token")
+				if token == "" {
+					// url-encoded bodies only: ParseForm leaves a multipart body unread.
+					_ = r.ParseForm()
+					token = r.PostForm.Get("csrf")
+				}
+				if subtle.ConstantTimeCompare([]byte(token), []byte(s.CSRF)) != 1 {
+					return errorf(http.StatusForbidden, "This form did not come from your operator page, or it is out of date: reload the page and try again.")
+				}
+			}
+			if !s.Role.AtLeast(min) {
+				return errorf(http.StatusForbidden, fmt.Sprintf("Your role (%s) cannot %s.", s.Role, may))
+			}
+			return next(c)
+		}
 	}
-	s, _ := h.sessions.New(c.Request(), operatorCookie)
-	s.Options.MaxAge = int(operatorTTL.Seconds())
-	s.Values["exp"] = time.Now().Add(operatorTTL).Unix()
-	if err := s.Save(c.Request(), c.Response()); err != nil {
+}
+
+// OperatorLogin answers POST /operator/login {address, signature}: Sign-In with Ethereum as
+// buyers sign in (the nonce of /api/auth/nonce), for a wallet on the operator list. It sets the
+// session cookie and answers {address, role}.
+func (h *Handlers) OperatorLogin(c echo.Context) error {
+	address, err := h.signedIn(c)
+	if err != nil {
 		return err
 	}
+	ctx := c.Request().Context()
+	op, err := h.store.Operator(ctx, address)
+	if errors.Is(err, store.ErrNotFound) {
+		return errorf(http.StatusForbidden, "This wallet is not on the operator list: an admin of this service can add it.")
+	}
+	if err != nil {
+		return err
+	}
+	id, csrf := rand.Text()+rand.Text(), rand.Text()
+	err = h.store.Audited(ctx, h.entry(c, address, "operator.sign-in", address), func(t store.Tx, e *store.AuditEntry) error {
+		e.Outcome = fmt.Sprintf("Signed in as %s.", op.Role)
+		return t.StartOperatorSession(ctx, id, address, csrf, operatorTTL)
+	})
+	if err != nil {
+		return err
+	}
+	c.SetCookie(h.operatorCookie(id, operatorTTL))
+	return c.JSON(http.StatusOK, map[string]string{"address": address, "role": string(op.Role)})
+}
+
+// OperatorLogout answers POST /operator/logout: the session ends in the ledger, so a copy of
+// its cookie signs no one in either.
+func (h *Handlers) OperatorLogout(c echo.Context) error {
+	s, _ := h.operatorSession(c) // RequireOperator found it
+	cookie, _ := c.Cookie(h.operatorCookieName())
+	ctx := c.Request().Context()
+	err := h.store.Audited(ctx, h.entry(c, s.Address, "operator.sign-out", s.Address), func(t store.Tx, e *store.AuditEntry) error {
+		e.Outcome = "Signed out."
+		return t.EndOperatorSession(ctx, cookie.Value)
+	})
+	if err != nil {
+		return err
+	}
+	c.SetCookie(h.operatorCookie("", -time.Second))
 	return c.Redirect(http.StatusSeeOther, "/operator")
 }
 
-// OperatorLogout answers POST /operator/logout.
-func (h *Handlers) OperatorLogout(c echo.Context) error {
-	c.SetCookie(h.cookie(operatorCookie, "", -time.Second))
-	return c.Redirect(http.StatusSeeOther, "/operator")
+// actor is who makes the request's operator action: the signed-in operator, else the holder of
+// the admin key (RequireAdmin let it through), named by the key's fingerprint.
+func (h *Handlers) actor(c echo.Context) store.Actor {
+	if s, ok := c.Get(operatorKey).(store.OperatorSession); ok {
+		return store.Actor{Who: s.Address, IP: c.RealIP()}
+	}
+	return store.Actor{Who: "admin key " + keyFingerprint(h.cfg.AdminKey), IP: c.RealIP()}
+}
+
+// keyFingerprint names a key in the audit without giving it away: the first 8 hex digits of its
+// sha256.
+func keyFingerprint(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:4])
+}
+
+// entry is the audit entry of an action of the request on target; who, when not empty, is the
+// actor's address (at sign-in, before the session exists).
+func (h *Handlers) entry(c echo.Context, who, action, target string) store.AuditEntry {
+	a := h.actor(c)
+	if who != "" {
+		a.Who = who
+	}
+	return store.AuditEntry{Actor: a, Action: action, Target: target}
+}
+
+// audited runs change with its audit entry in one transaction (store.Audited).
+func (h *Handlers) audited(c echo.Context, action, target string, change func(t store.Tx, e *store.AuditEntry) error) error {
+	return h.store.Audited(c.Request().Context(), h.entry(c, "", action, target), change)
 }
 
 // operatorFlash carries an action's outcome across its redirect: signed like the sessions, so

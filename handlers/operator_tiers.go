@@ -21,15 +21,43 @@ func (h *Handlers) SetTierOnSale(c echo.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	onSale := c.FormValue("onSale") == "true"
-	err = h.store.SetOnSale(c.Request().Context(), id, onSale)
+	return h.setOnSale(c, id, c.FormValue("onSale") == "true")
+}
+
+// setOnSale puts tier id on or off sale, audited, for the page and the admin API: what it did,
+// as a sentence.
+func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error) {
+	ctx := c.Request().Context()
+	outcome := fmt.Sprintf("Tier %d is now %s.", id, map[bool]string{true: "on sale", false: "off sale"}[onSale])
+	err := h.audited(c, map[bool]string{true: "tier.on-sale", false: "tier.off-sale"}[onSale], strconv.Itoa(id),
+		func(t store.Tx, e *store.AuditEntry) error {
+			before, err := t.Tier(ctx, id)
+			if err != nil {
+				return err
+			}
+			e.Before, e.After, e.Outcome = map[string]bool{"onSale": before.OnSale}, map[string]bool{"onSale": onSale}, outcome
+			return t.SetOnSale(ctx, id, onSale)
+		})
 	if errors.Is(err, store.ErrNotFound) {
 		return "", errorf(http.StatusNotFound, fmt.Sprintf("There is no tier %d.", id))
 	}
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("Tier %d is now %s.", id, map[bool]string{true: "on sale", false: "off sale"}[onSale]), nil
+	return outcome, err
+}
+
+// putTier stores tier t, audited with the tier before and after, for the page and the admin API.
+func (h *Handlers) putTier(c echo.Context, t store.Tier) error {
+	ctx := c.Request().Context()
+	return h.audited(c, "tier.put", strconv.Itoa(t.ID), func(tx store.Tx, e *store.AuditEntry) error {
+		before, err := tx.Tier(ctx, t.ID)
+		switch {
+		case err == nil:
+			e.Before = toTierJSON(before)
+		case !errors.Is(err, store.ErrNotFound):
+			return err
+		}
+		e.After, e.Outcome = toTierJSON(t), tierSaved(t)
+		return tx.PutTier(ctx, t)
+	})
 }
 
 // SaveTierFromPage answers POST /operator/tiers: the tier form, in ETH, checked by the same
@@ -37,9 +65,6 @@ func (h *Handlers) SetTierOnSale(c echo.Context) (string, error) {
 // field (422: nothing was stored, so posting it again changes nothing); a good one is stored and
 // redirected like every action.
 func (h *Handlers) SaveTierFromPage(c echo.Context) error {
-	if !h.operatorSignedIn(c) {
-		return errorf(http.StatusUnauthorized, "Sign in as the operator first.")
-	}
 	f := views.TierForm{
 		Editing: c.FormValue("editing") == "true", ID: c.FormValue("id"), Label: c.FormValue("label"),
 		PriceETH: c.FormValue("price"), MaxPerWallet: c.FormValue("maxPerWallet"), HoldingToken: c.FormValue("holdingToken"),
@@ -50,7 +75,7 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 		f.Problems = problems
 		return h.renderOperator(c, http.StatusUnprocessableEntity, "", &f)
 	}
-	if err := h.store.PutTier(c.Request().Context(), t); err != nil {
+	if err := h.putTier(c, t); err != nil {
 		return err
 	}
 	return h.redirectWithOutcome(c, tierSaved(t))

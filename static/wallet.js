@@ -353,9 +353,10 @@
     say(b, 'The withdrawal is not recorded yet: reload the page in a while to see it.');
   };
 
+  // Failures come back as {error}: accept says so to routes outside /api (/operator/login).
   const post = (url, body) => fetch(url, {
     method: 'POST', credentials: 'same-origin',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   // failed is the service's own sentence of a refused request ({error}, always one sentence).
@@ -394,7 +395,9 @@
       if (!nonce.ok) await failed(nonce);
       const { message } = await nonce.json();
       const signature = await current.wallet.provider.request({ method: 'personal_sign', params: [hexUTF8(message), address] });
-      const res = await post('/api/auth/verify', { address, signature });
+      // One sign-in for buyers and operators: the operator page's button names its own verify
+      // route, which also checks the operator list.
+      const res = await post(b.dataset.verify || '/api/auth/verify', { address, signature });
       if (!res.ok) await failed(res);
       location.assign(b.dataset.next || '/me');
       return KEEP;

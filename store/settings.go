@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // mintingHeld is the setting that holds minting: payments are recorded but not minted.
@@ -12,7 +14,12 @@ const mintingHeld = "minting_held"
 // MintingHeld reports whether the operator holds minting.
 func (s *Store) MintingHeld(ctx context.Context) (held bool, err error) {
 	defer wrap(&err, "MintingHeld")
-	err = s.db.GetContext(ctx, &held, `SELECT value FROM settings WHERE name = $1`, mintingHeld)
+	return Tx{s.db}.MintingHeld(ctx)
+}
+
+// MintingHeld reports whether the operator holds minting.
+func (tx Tx) MintingHeld(ctx context.Context) (held bool, err error) {
+	err = sqlx.GetContext(ctx, tx.q, &held, `SELECT value FROM settings WHERE name = $1`, mintingHeld)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -22,7 +29,12 @@ func (s *Store) MintingHeld(ctx context.Context) (held bool, err error) {
 // HoldMinting holds minting (true) or lets it go on (false).
 func (s *Store) HoldMinting(ctx context.Context, held bool) (err error) {
 	defer wrap(&err, "HoldMinting")
-	_, err = s.db.ExecContext(ctx, `
+	return Tx{s.db}.HoldMinting(ctx, held)
+}
+
+// HoldMinting holds minting (true) or lets it go on (false).
+func (tx Tx) HoldMinting(ctx context.Context, held bool) error {
+	_, err := tx.q.ExecContext(ctx, `
 		INSERT INTO settings (name, value) VALUES ($1, $2)
 		ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = now()`, mintingHeld, held)
 	return err

@@ -1,6 +1,12 @@
 package store
 
-import "context"
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/jmoiron/sqlx"
+)
 
 // Tier is a line of the operator's price list.
 type Tier struct {
@@ -28,7 +34,12 @@ func (s *Store) Tiers(ctx context.Context) (_ []Tier, err error) {
 // PutTier creates the tier or replaces every field of it.
 func (s *Store) PutTier(ctx context.Context, t Tier) (err error) {
 	defer wrap(&err, "PutTier")
-	_, err = s.db.ExecContext(ctx, `
+	return Tx{s.db}.PutTier(ctx, t)
+}
+
+// PutTier creates the tier or replaces every field of it.
+func (tx Tx) PutTier(ctx context.Context, t Tier) error {
+	_, err := tx.q.ExecContext(ctx, `
 		INSERT INTO tiers (id, label, price_wei, max_per_wallet, holding_wei, holding_token, payout_bps, on_sale)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		ON CONFLICT (id) DO UPDATE SET
@@ -42,7 +53,12 @@ func (s *Store) PutTier(ctx context.Context, t Tier) (err error) {
 // SetOnSale puts a tier on sale or takes it off; ErrNotFound when there is no such tier.
 func (s *Store) SetOnSale(ctx context.Context, id int, onSale bool) (err error) {
 	defer wrap(&err, "SetOnSale")
-	res, err := s.db.ExecContext(ctx, `UPDATE tiers SET on_sale = $2 WHERE id = $1`, id, onSale)
+	return Tx{s.db}.SetOnSale(ctx, id, onSale)
+}
+
+// SetOnSale puts a tier on sale or takes it off; ErrNotFound when there is no such tier.
+func (tx Tx) SetOnSale(ctx context.Context, id int, onSale bool) error {
+	res, err := tx.q.ExecContext(ctx, `UPDATE tiers SET on_sale = $2 WHERE id = $1`, id, onSale)
 	if err != nil {
 		return err
 	}
@@ -50,4 +66,16 @@ func (s *Store) SetOnSale(ctx context.Context, id int, onSale bool) (err error) 
 		return ErrNotFound
 	}
 	return nil
+}
+
+// Tier returns tier id, as it is before a change; ErrNotFound when there is none.
+func (tx Tx) Tier(ctx context.Context, id int) (Tier, error) {
+	var t Tier
+	err := sqlx.GetContext(ctx, tx.q, &t, `
+		SELECT id, label, price_wei, max_per_wallet, holding_wei, holding_token, payout_bps, on_sale
+		FROM tiers WHERE id = $1 FOR UPDATE`, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Tier{}, ErrNotFound
+	}
+	return t, err
 }

@@ -31,6 +31,7 @@ type browser struct {
 	s       *testServer
 	ip      string
 	cookies map[string]*http.Cookie
+	csrf    string // the operator page's CSRF token, which form adds to every form it posts
 }
 
 func newBrowser(t *testing.T, s *testServer, ip string) *browser {

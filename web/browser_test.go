@@ -59,6 +59,10 @@ func TestBrowser(t *testing.T) {
 	t.Cleanup(func() { dc.Close() })
 	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	// The operators: the factory's owner an admin, as dev mode makes it, and the payments wallet's
+	// holder an operator, who refunds from the page.
+	mustExec(t, `INSERT INTO operators (address, role) VALUES ($1, 'admin'), ($2, 'operator')`,
+		strings.ToLower(dc.Owner.Address.Hex()), strings.ToLower(dc.Payments.Hex()))
 	const cronKey, adminKey = "browser-test-cron-key", "browser-test-admin-key"
 	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
 		DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000)},

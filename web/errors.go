@@ -55,10 +55,13 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 	}
 }
 
-// wantsPage tells a browser's page request, answered in HTML, from the API and the probes,
-// answered with the JSON envelope.
+// wantsPage tells a browser's page request, answered in HTML, from the API, the probes and a
+// request that accepts only JSON, answered with the JSON envelope.
 func wantsPage(r *http.Request) bool {
 	p := r.URL.Path
+	if r.Header.Get(echo.HeaderAccept) == echo.MIMEApplicationJSON {
+		return false // a script of a page (the operator's wallet sign-in) reads the envelope
+	}
 	return !strings.HasPrefix(p, "/api/") && p != "/api" && p != "/healthz" && p != "/readyz"
 }
 

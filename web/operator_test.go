@@ -1,6 +1,11 @@
 package web
 
 import (
+	"crypto/ecdsa"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -8,21 +13,32 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"nodeledger/handlers"
 	"nodeledger/jobs"
 	"nodeledger/store/storetest"
 )
 
-// form posts a form from b, with the given extra header name, value pairs.
+// form posts a form from b, with the operator page's CSRF token when b has one, and the given
+// extra header name, value pairs.
 func (b *browser) form(target string, values url.Values, header ...string) *httptest.ResponseRecorder {
 	b.t.Helper()
-	req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(values.Encode()))
+	v := url.Values{}
+	for k, vs := range values {
+		v[k] = vs
+	}
+	if b.csrf != "" && !v.Has("csrf") {
+		v.Set("csrf", b.csrf)
+	}
+	req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(v.Encode()))
 	header = append([]string{"Content-Type", "application/x-www-form-urlencoded"}, header...)
 	return b.send(req, header...).ResponseRecorder
 }
@@ -55,11 +71,48 @@ func wantRedirect(t *testing.T, rec *httptest.ResponseRecorder) {
 	}
 }
 
-// signedInOperator is a browser signed in as the operator of s.
-func signedInOperator(t *testing.T, s *testServer) *browser {
+// operatorIPs numbers the operator browsers' addresses, so that no test runs into another's
+// sign-in rate limit.
+var operatorIPs atomic.Int32
+
+// addOperator puts a fresh wallet on the operator list with role, and returns its key.
+func addOperator(t *testing.T, role string) *ecdsa.PrivateKey {
 	t.Helper()
-	b := newBrowser(t, s, "192.0.2.250")
-	wantRedirect(t, b.form("/operator/login", url.Values{"key": {adminKey}}))
+	key, _ := crypto.GenerateKey()
+	mustExec(t, `INSERT INTO operators (address, role) VALUES ($1, $2)`, addrOf(key), role)
+	return key
+}
+
+// operatorSignIn runs the operator's wallet sign-in of key in b: the buyers' nonce, the message
+// signed, and POST /operator/login. It returns the answer.
+func (b *browser) operatorSignIn(key *ecdsa.PrivateKey) *httptest.ResponseRecorder {
+	b.t.Helper()
+	ch := decode[challenge](b.t, b.do(http.MethodGet, "/api/auth/nonce?address="+addrOf(key), nil))
+	body := fmt.Sprintf(`{"address": %q, "signature": %q}`, addrOf(key), hexutil.Encode(personalSign(b.t, key, ch.Message)))
+	rec := b.send(httptest.NewRequest(http.MethodPost, "/operator/login", strings.NewReader(body)),
+		"Content-Type", "application/json", "Accept", "application/json").ResponseRecorder
+	if rec.Code >= 400 {
+		checkEnvelope(b.t, rec) // the wallet script reads the sentence from {error}
+	}
+	return rec
+}
+
+// signedInOperator is a browser signed in on the operator page of s as a fresh operator with
+// role (admin when not given), holding the page's CSRF token.
+func signedInOperator(t *testing.T, s *testServer, role ...string) *browser {
+	t.Helper()
+	return signedInAs(t, s, addOperator(t, append(role, "admin")[0]))
+}
+
+// signedInAs is a browser signed in on the operator page of s with key, an operator's.
+func signedInAs(t *testing.T, s *testServer, key *ecdsa.PrivateKey) *browser {
+	t.Helper()
+	b := newBrowser(t, s, fmt.Sprintf("198.51.100.%d", operatorIPs.Add(1)%250+1))
+	wantStatus(t, b.operatorSignIn(key), http.StatusOK)
+	b.csrf = b.operatorPage().Find(`input[name=csrf]`).First().AttrOr("value", "")
+	if b.csrf == "" {
+		t.Fatal("the operator page has no CSRF token")
+	}
 	return b
 }
 
@@ -70,8 +123,13 @@ func TestOperatorPage(t *testing.T) {
 			reason_code, reason_args)
 		VALUES ($1, $1, $2, 150000000000000000, 3, $1, 'rejected', 'other', '{"text": "minting is paused"}')`, storetest.TxHash("r"), alice)
 
-	t.Run("404 without an admin key", func(t *testing.T) {
-		wantStatus(t, newServer(t, handlers.Config{}).get(t, "/operator"), http.StatusNotFound)
+	// Changed deliberately with issue 22: operators sign in with their wallets, so the page no
+	// longer hangs on ADMIN_KEY (which now gates /api/admin only).
+	t.Run("the wallet sign-in without an admin key", func(t *testing.T) {
+		doc := page(t, newServer(t, handlers.Config{}).get(t, "/operator").Body)
+		if doc.Find(`[data-testid=operator-login] button[data-wallet=signin][data-verify="/operator/login"]`).Length() != 1 {
+			t.Fatalf("no wallet sign-in: %s", htmlOf(doc.Find("main")))
+		}
 	})
 	p, cfg := passesOn(t)
 	const payments = "0xa0ee7a142d267c1f36714e4a8f75612f20a79720"
@@ -80,23 +138,24 @@ func TestOperatorPage(t *testing.T) {
 	b := newBrowser(t, s, "192.0.2.250")
 
 	doc := page(t, b.do(http.MethodGet, "/operator", nil).Body)
-	if doc.Find(`[data-testid=operator-login]`).Length() != 1 {
-		t.Fatal("no sign-in form")
+	if doc.Find(`[data-testid=operator-login]`).Length() != 1 || doc.Find(`input[name=key]`).Length() != 0 {
+		t.Fatal("no wallet sign-in, or still the shared key's form")
 	}
 	rec := b.form("/operator/passes/payments", nil)
 	wantStatus(t, rec, http.StatusUnauthorized) // not signed in
 	wantStatus(t, b.form("/operator/tiers", url.Values{"id": {"2"}, "label": {"x"}}), http.StatusUnauthorized)
 
-	rec = b.form("/operator/login", url.Values{"key": {"wrong-key-wrong-key"}})
-	wantStatus(t, rec, http.StatusUnauthorized)
-	if !strings.Contains(text(page(t, rec.Body), "operator-problem"), "not the operator's") {
-		t.Fatal("a wrong key is not said")
+	key := addOperator(t, "admin")
+	if rec := b.form("/operator/login", url.Values{"key": {adminKey}}); rec.Code < 400 {
+		t.Fatalf("the shared key still signs in: %d", rec.Code)
 	}
-	wantStatus(t, b.form("/operator/login", url.Values{"key": {adminKey}}, "Origin", "https://evil.example"), http.StatusForbidden)
-	wantRedirect(t, b.form("/operator/login", url.Values{"key": {adminKey}}))
-	if b.cookies["nl_operator"] == nil || !b.cookies["nl_operator"].HttpOnly {
-		t.Fatal("no operator session")
+	rec = b.operatorSignIn(key)
+	wantStatus(t, rec, http.StatusOK)
+	cookie := b.cookies["nl_operator"]
+	if cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode || cookie.Path != "/" || cookie.Secure {
+		t.Fatalf("operator session cookie %+v", cookie)
 	}
+	b.csrf = b.operatorPage().Find(`input[name=csrf]`).First().AttrOr("value", "")
 
 	doc = b.operatorPage()
 	rows := doc.Find(`[data-testid=refunds] tbody tr`)
@@ -207,6 +266,9 @@ func TestOperatorPage(t *testing.T) {
 	})
 	t.Run("sign out", func(t *testing.T) {
 		wantRedirect(t, b.form("/operator/logout", nil))
+		if b.cookies["nl_operator"] != nil {
+			t.Fatal("the cookie outlives the sign-out")
+		}
 		wantStatus(t, b.form("/operator/passes/payments", nil), http.StatusUnauthorized)
 	})
 }
@@ -477,4 +539,460 @@ func TestOperatorPassOutcomes(t *testing.T) {
 	if got := run("payments"); got != "Recorded 1 new payment. Minting is held by the operator: payments are recorded and wait." {
 		t.Fatalf("held: %q", got)
 	}
+}
+
+// auditRow is an item of GET /api/admin/audit.
+type auditRow struct {
+	At      string          `json:"at"`
+	Actor   string          `json:"actor"`
+	IP      string          `json:"ip"`
+	Action  string          `json:"action"`
+	Target  string          `json:"target"`
+	Before  json.RawMessage `json:"before"`
+	After   json.RawMessage `json:"after"`
+	Outcome string          `json:"outcome"`
+}
+
+// audit is the audit as the admin API gives it, newest first.
+func (s *testServer) audit(t *testing.T) []auditRow {
+	t.Helper()
+	rec := s.adminDo(t, http.MethodGet, "/api/admin/audit?limit=1000", "", adminKey)
+	wantStatus(t, rec, http.StatusOK)
+	return decode[[]auditRow](t, rec)
+}
+
+// actions lists the audit's actions, oldest first, as "action target".
+func actions(rows []auditRow) []string {
+	var out []string
+	for i := len(rows) - 1; i >= 0; i-- {
+		out = append(out, strings.TrimSpace(rows[i].Action+" "+rows[i].Target))
+	}
+	return out
+}
+
+func TestOperatorSignIn(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+
+	t.Run("a wallet not on the list cannot sign in", func(t *testing.T) {
+		key, _ := crypto.GenerateKey()
+		b := newBrowser(t, s, "198.51.100.251")
+		rec := b.operatorSignIn(key)
+		wantStatus(t, rec, http.StatusForbidden)
+		if got := errorMessage(t, rec); got != "This wallet is not on the operator list: an admin of this service can add it." {
+			t.Fatalf("sentence %q", got)
+		}
+		if b.cookies["nl_operator"] != nil {
+			t.Fatal("a session for a stranger")
+		}
+		if b.operatorPage().Find(`[data-testid=operator-login]`).Length() != 1 {
+			t.Fatal("the stranger sees more than the sign-in")
+		}
+	})
+	t.Run("an operator signs in, and it is audited", func(t *testing.T) {
+		key := addOperator(t, "viewer")
+		b := signedInAs(t, s, key)
+		if got := text(b.operatorPage(), "operator-role"); got != "viewer" {
+			t.Fatalf("role %q", got)
+		}
+		got := s.audit(t)[0]
+		if got.Action != "operator.sign-in" || got.Actor != addrOf(key) || got.Target != addrOf(key) || !strings.HasPrefix(got.IP, "198.51.100.") ||
+			got.Outcome != "Signed in as viewer." {
+			t.Fatalf("audit %+v", got)
+		}
+	})
+	t.Run("in dev mode the page names the owner, an admin", func(t *testing.T) {
+		const owner = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+		s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, DevAdmin: owner})
+		got := strings.Join(strings.Fields(text(page(t, s.get(t, "/operator").Body), "dev-admin")), " ")
+		if got != "Dev mode: the factory's owner, dev account 0 (0xf39f…2266), is an admin. Import its key into your wallet to sign in with it." {
+			t.Fatalf("banner %q", got)
+		}
+		if page(t, newServer(t, handlers.Config{}).get(t, "/operator").Body).Find(`[data-testid=dev-admin]`).Length() != 0 {
+			t.Fatal("a dev banner outside dev mode")
+		}
+	})
+	t.Run("over https the cookie is __Host- and Secure", func(t *testing.T) {
+		s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, PublicURL: &url.URL{Scheme: "https", Host: "ledger.example"}})
+		b := newBrowser(t, s, "198.51.100.253")
+		wantStatus(t, b.operatorSignIn(addOperator(t, "viewer")), http.StatusOK)
+		c := b.cookies["__Host-nl_operator"]
+		if c == nil || !c.Secure || !c.HttpOnly || c.Path != "/" || c.Domain != "" || b.cookies["nl_operator"] != nil {
+			t.Fatalf("cookie %+v", c)
+		}
+	})
+}
+
+func TestOperatorRoles(t *testing.T) {
+	storetest.Reset(t, db)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status,
+			reason_code, reason_args)
+		VALUES ($1, $1, $2, 150000000000000000, 3, $1, 'rejected', 'other', '{"text": "minting is paused"}')`, storetest.TxHash("r"), alice)
+	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, PaymentAddress: "0xa0ee7a142d267c1f36714e4a8f75612f20a79720"})
+	count := func(doc *goquery.Document, sel string) int { return doc.Find(sel).Length() }
+	tier := url.Values{"editing": {"true"}, "id": {"1"}, "label": {"Standard"}, "price": {"0.2"}, "maxPerWallet": {"1"}, "payout": {"1"}}
+
+	t.Run("a viewer sees everything and can change nothing", func(t *testing.T) {
+		b := signedInOperator(t, s, "viewer")
+		doc := b.operatorPage()
+		if count(doc, `[data-testid=refunds] tbody tr`) != 1 || count(doc, `[data-testid=operator-tiers] tbody tr`) != 1 ||
+			count(doc, `[data-testid=operators]`) != 1 || count(doc, `[data-testid=audit]`) != 1 || count(doc, `[data-testid=drift-check]`) != 1 {
+			t.Fatalf("the viewer misses part of the page: %s", htmlOf(doc.Find("main")))
+		}
+		for _, sel := range []string{`button[data-wallet=refund]`, `[data-testid=hold-minting]`, `[data-testid=run-payments]`, `[data-testid=tier-form]`,
+			`[data-testid=edit-tier]`, `form[action$="/sale"]`, `[data-testid=add-operator]`, `[data-testid=remove-operator]`} {
+			if count(doc, sel) != 0 {
+				t.Errorf("a viewer is offered %s", sel)
+			}
+		}
+		for path, sentence := range map[string]string{
+			"/operator/minting":          "Your role (viewer) cannot hold or resume minting.",
+			"/operator/passes/payments":  "Your role (viewer) cannot run the passes.",
+			"/operator/tiers/1/sale":     "Your role (viewer) cannot put a tier on or off sale.",
+			"/operator/tiers":            "Your role (viewer) cannot change a tier's settings.",
+			"/operator/operators":        "Your role (viewer) cannot change the operator list.",
+			"/operator/operators/remove": "Your role (viewer) cannot change the operator list.",
+		} {
+			rec := b.form(path, url.Values{"held": {"true"}, "onSale": {"false"}, "address": {alice}, "role": {"admin"}})
+			wantStatus(t, rec, http.StatusForbidden)
+			if got := text(page(t, rec.Body), "error"); !strings.Contains(got, sentence) {
+				t.Errorf("%s: %q", path, got)
+			}
+		}
+		if held, _ := db.MintingHeld(t.Context()); held {
+			t.Fatal("a viewer held minting")
+		}
+	})
+	t.Run("an operator holds minting and refunds, but cannot edit a tier", func(t *testing.T) {
+		b := signedInOperator(t, s, "operator")
+		doc := b.operatorPage()
+		if count(doc, `button[data-wallet=refund]`) != 1 || count(doc, `[data-testid=hold-minting]`) != 1 || count(doc, `form[action$="/sale"]`) != 1 {
+			t.Fatalf("the operator misses a button: %s", htmlOf(doc.Find("main")))
+		}
+		if count(doc, `[data-testid=tier-form]`)+count(doc, `[data-testid=edit-tier]`)+count(doc, `[data-testid=add-operator]`) != 0 {
+			t.Fatal("an operator is offered the tier form or the operator list's")
+		}
+		wantRedirect(t, b.form("/operator/minting", url.Values{"held": {"true"}}))
+		if held, _ := db.MintingHeld(t.Context()); !held {
+			t.Fatal("the operator could not hold minting")
+		}
+		rec := b.form("/operator/tiers", tier)
+		wantStatus(t, rec, http.StatusForbidden)
+		if got := text(page(t, rec.Body), "error"); !strings.Contains(got, "Your role (operator) cannot change a tier's settings.") {
+			t.Fatalf("sentence %q", got)
+		}
+		if tiers, _ := db.Tiers(t.Context()); tiers[0].PriceWei.String() != "100000000000000000" {
+			t.Fatal("an operator changed a tier")
+		}
+	})
+	t.Run("an admin edits a tier and sees the operator list's forms", func(t *testing.T) {
+		b := signedInOperator(t, s)
+		doc := b.operatorPage()
+		if count(doc, `[data-testid=tier-form]`) != 1 || count(doc, `[data-testid=add-operator]`) != 1 {
+			t.Fatal("the admin misses a form")
+		}
+		wantRedirect(t, b.form("/operator/tiers", tier))
+		if tiers, _ := db.Tiers(t.Context()); tiers[0].PriceWei.String() != "200000000000000000" {
+			t.Fatal("the admin could not change the tier")
+		}
+	})
+}
+
+func TestOperatorList(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	admin := signedInOperator(t, s)
+	role := func(address string) string {
+		var r string
+		if err := db.DB().Get(&r, `SELECT role FROM operators WHERE address = $1`, address); err != nil {
+			return "none"
+		}
+		return r
+	}
+
+	key, _ := crypto.GenerateKey()
+	addr := addrOf(key)
+	wantRedirect(t, admin.form("/operator/operators", url.Values{"address": {common.HexToAddress(addr).Hex()}, "role": {"viewer"}}))
+	if role(addr) != "viewer" {
+		t.Fatalf("role %s", role(addr))
+	}
+	if got := text(admin.operatorPage(), "outcome"); got != "Added "+addr+" as viewer: it can sign in now." {
+		t.Fatalf("outcome %q", got)
+	}
+
+	t.Run("changing a role ends the operator's live session", func(t *testing.T) {
+		b := signedInAs(t, s, key)
+		wantStatus(t, b.do(http.MethodGet, "/operator/drift", nil, "HX-Request", "true"), http.StatusOK)
+		wantRedirect(t, admin.form("/operator/operators", url.Values{"address": {addr}, "role": {"operator"}}))
+		if role(addr) != "operator" {
+			t.Fatalf("role %s", role(addr))
+		}
+		wantStatus(t, b.do(http.MethodGet, "/operator/drift", nil, "HX-Request", "true"), http.StatusUnauthorized)
+		if b.operatorPage().Find(`[data-testid=operator-login]`).Length() != 1 {
+			t.Fatal("the old session still shows the dashboard")
+		}
+		if got := signedInAs(t, s, key); text(got.operatorPage(), "operator-role") != "operator" {
+			t.Fatal("a new sign-in does not get the new role")
+		}
+	})
+	t.Run("removing an operator ends their live session", func(t *testing.T) {
+		b := signedInAs(t, s, key)
+		wantRedirect(t, admin.form("/operator/operators/remove", url.Values{"address": {addr}}))
+		if role(addr) != "none" {
+			t.Fatal("still on the list")
+		}
+		wantStatus(t, b.form("/operator/minting", url.Values{"held": {"true"}}), http.StatusUnauthorized)
+		wantStatus(t, b.operatorSignIn(key), http.StatusForbidden)
+	})
+	t.Run("an admin cannot change themselves, nor give a role that is none", func(t *testing.T) {
+		var self string
+		db.DB().Get(&self, `SELECT address FROM operators WHERE role = 'admin' LIMIT 1`)
+		rec := admin.form("/operator/operators", url.Values{"address": {self}, "role": {"viewer"}})
+		wantStatus(t, rec, http.StatusConflict)
+		wantStatus(t, admin.form("/operator/operators/remove", url.Values{"address": {self}}), http.StatusConflict)
+		wantStatus(t, admin.form("/operator/operators", url.Values{"address": {alice}, "role": {"root"}}), http.StatusBadRequest)
+		wantStatus(t, admin.form("/operator/operators", url.Values{"address": {"0x12"}, "role": {"viewer"}}), http.StatusBadRequest)
+		wantStatus(t, admin.form("/operator/operators/remove", url.Values{"address": {alice}}), http.StatusNotFound)
+		if role(self) != "admin" || role(alice) != "none" {
+			t.Fatal("a refused change was made")
+		}
+	})
+	t.Run("every change is audited with before and after", func(t *testing.T) {
+		var got []string
+		for _, r := range s.audit(t) {
+			if strings.HasPrefix(r.Action, "operator.put") || r.Action == "operator.remove" {
+				got = append([]string{r.Action + " " + string(r.Before) + " -> " + string(r.After)}, got...)
+			}
+		}
+		// As jsonb keeps them: shorter keys first.
+		viewer, operator := `{"role":"viewer","address":"`+addr+`"}`, `{"role":"operator","address":"`+addr+`"}`
+		want := []string{
+			`operator.put null -> ` + viewer,
+			`operator.put ` + viewer + ` -> ` + operator,
+			`operator.remove ` + operator + ` -> null`,
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("audit\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	})
+}
+
+func TestOperatorSessions(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	signedOut := func(t *testing.T, b *browser) {
+		t.Helper()
+		wantStatus(t, b.form("/operator/minting", url.Values{"held": {"true"}}), http.StatusUnauthorized)
+		if b.operatorPage().Find(`[data-testid=operator-login]`).Length() != 1 {
+			t.Fatal("the page still shows the dashboard")
+		}
+	}
+
+	t.Run("a copied cookie after sign-out is signed out", func(t *testing.T) {
+		b := signedInOperator(t, s, "operator")
+		thief := newBrowser(t, s, "203.0.113.99")
+		thief.cookies["nl_operator"], thief.csrf = b.cookies["nl_operator"], b.csrf
+		wantRedirect(t, thief.form("/operator/minting", url.Values{"held": {"false"}})) // the copy works while the session lives
+		wantRedirect(t, b.form("/operator/logout", nil))
+		signedOut(t, thief)
+		signedOut(t, b)
+		if got := s.audit(t)[0]; got.Action != "operator.sign-out" || got.Outcome != "Signed out." {
+			t.Fatalf("audit %+v", got)
+		}
+	})
+	t.Run("a session idle for 30 minutes is over", func(t *testing.T) {
+		b := signedInOperator(t, s, "operator")
+		mustExec(t, `UPDATE operator_sessions SET last_seen_at = now() - interval '29 minutes'`)
+		wantStatus(t, b.do(http.MethodGet, "/operator/drift", nil, "HX-Request", "true"), http.StatusOK) // and seen now
+		mustExec(t, `UPDATE operator_sessions SET last_seen_at = now() - interval '31 minutes'`)
+		signedOut(t, b)
+	})
+	t.Run("a session is over after 12 hours, however busy", func(t *testing.T) {
+		b := signedInOperator(t, s, "operator")
+		var hours float64
+		db.DB().Get(&hours, `SELECT extract(epoch FROM expires_at - created_at) / 3600 FROM operator_sessions ORDER BY created_at DESC LIMIT 1`)
+		if hours != 12 {
+			t.Fatalf("a session lasts %v h", hours)
+		}
+		if c := b.cookies["nl_operator"]; c.MaxAge != 12*3600 {
+			t.Fatalf("cookie max age %d", c.MaxAge)
+		}
+		mustExec(t, `UPDATE operator_sessions SET expires_at = now() - interval '1 second'`)
+		signedOut(t, b)
+	})
+	t.Run("the cookie holds an id, the table only its hash", func(t *testing.T) {
+		b := signedInOperator(t, s, "viewer")
+		var n int
+		db.DB().Get(&n, `SELECT count(*) FROM operator_sessions WHERE id_hash = convert_to($1, 'UTF8')`, b.cookies["nl_operator"].Value)
+		if n != 0 {
+			t.Fatal("the session id is stored as it is")
+		}
+	})
+}
+
+func TestOperatorCSRF(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	b := signedInOperator(t, s, "operator")
+	other := signedInOperator(t, s, "operator")
+	const sentence = "This form did not come from your operator page, or it is out of date: reload the page and try again."
+	held := func() bool { h, _ := db.MintingHeld(t.Context()); return h }
+
+	doc := b.operatorPage()
+	doc.Find(`main form[method=post]`).Each(func(_ int, f *goquery.Selection) {
+		if f.Find(`input[name=csrf]`).AttrOr("value", "") != b.csrf {
+			t.Errorf("a form without the token: %s", htmlOf(f))
+		}
+	})
+	doc.Find(`[hx-post]`).Each(func(_ int, f *goquery.Selection) {
+		if h := f.AttrOr("hx-headers", ""); h != `{"X-CSRF-Token": "`+b.csrf+`"}` {
+			t.Errorf("an htmx post without the token: %s", htmlOf(f))
+		}
+	})
+	for name, v := range map[string]url.Values{
+		"without a token":          {"held": {"true"}, "csrf": {""}},
+		"with a wrong token":       {"held": {"true"}, "csrf": {"wrong"}},
+		"with another's token":     {"held": {"true"}, "csrf": {other.csrf}},
+		"with the token elsewhere": {"held": {"true"}, "csrf": {""}, "token": {b.csrf}},
+	} {
+		t.Run("403 "+name, func(t *testing.T) {
+			rec := b.form("/operator/minting", v)
+			wantStatus(t, rec, http.StatusForbidden)
+			if got := text(page(t, rec.Body), "error"); !strings.Contains(got, sentence) {
+				t.Fatalf("sentence %q", got)
+			}
+			if held() {
+				t.Fatal("minting was held")
+			}
+		})
+	}
+	t.Run("htmx sends it as a header", func(t *testing.T) {
+		rec := b.form("/operator/minting", url.Values{"held": {"true"}, "csrf": {""}}, "HX-Request", "true", "X-CSRF-Token", b.csrf)
+		wantStatus(t, rec, http.StatusOK)
+		if !held() {
+			t.Fatal("minting is not held")
+		}
+	})
+	t.Run("403 for sign-out without it", func(t *testing.T) {
+		wantStatus(t, b.form("/operator/logout", url.Values{"csrf": {"x"}}), http.StatusForbidden)
+		wantStatus(t, b.do(http.MethodGet, "/operator/drift", nil, "HX-Request", "true"), http.StatusOK)
+	})
+}
+
+func TestOperatorAudit(t *testing.T) {
+	storetest.Reset(t, db)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	key := addOperator(t, "admin")
+	b := signedInAs(t, s, key)
+	me := addrOf(key)
+	sum := sha256.Sum256([]byte(adminKey))
+	byKey := "admin key " + hex.EncodeToString(sum[:4])
+
+	wantRedirect(t, b.form("/operator/minting", url.Values{"held": {"true"}}))
+	wantRedirect(t, b.form("/operator/tiers/1/sale", url.Values{"onSale": {"false"}}))
+	wantRedirect(t, b.form("/operator/tiers", url.Values{"editing": {"true"}, "id": {"1"}, "label": {"Standard"}, "price": {"0.2"}, "maxPerWallet": {"1"}, "payout": {"1"}}))
+	rec := b.form("/operator/passes/credit", nil, "HX-Request", "true")
+	wantStatus(t, rec, http.StatusOK)
+	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/minting/resume", "", adminKey), http.StatusOK)
+	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/tiers/1/on-sale", "", adminKey), http.StatusOK)
+	wantStatus(t, s.adminDo(t, http.MethodPut, "/api/admin/tiers/2", `{"label":"Gold","priceWei":"5","maxPerWallet":1,"payoutBps":10000}`, adminKey), http.StatusOK)
+
+	t.Run("each action, who, from where, before and after", func(t *testing.T) {
+		rows := s.audit(t)
+		want := []string{"operator.sign-in " + me, "minting.hold", "tier.off-sale 1", "tier.put 1", "pass.credit", "minting.resume", "tier.on-sale 1", "tier.put 2"}
+		if got := actions(rows); strings.Join(got, ", ") != strings.Join(want, ", ") {
+			t.Fatalf("actions %v, want %v", got, want)
+		}
+		hold, resume := rows[6], rows[2]
+		if hold.Actor != me || !strings.HasPrefix(hold.IP, "198.51.100.") || string(hold.Before) != `{"held":false}` || string(hold.After) != `{"held":true}` ||
+			hold.Outcome != "Minting is held: payments are recorded and wait." {
+			t.Fatalf("hold %+v", hold)
+		}
+		if resume.Actor != byKey || resume.IP != "192.0.2.1" || string(resume.Before) != `{"held":true}` || string(resume.After) != `{"held":false}` {
+			t.Fatalf("resume by key %+v", resume)
+		}
+		put := rows[4]
+		if !strings.Contains(string(put.Before), `"priceWei":"100000000000000000"`) || !strings.Contains(string(put.After), `"priceWei":"200000000000000000"`) ||
+			!strings.HasPrefix(put.Outcome, "Saved tier 1, Standard: 0.2 ETH") {
+			t.Fatalf("tier put %+v", put)
+		}
+		if rows[0].Before != nil && string(rows[0].Before) != "null" {
+			t.Fatalf("a new tier had a before: %s", rows[0].Before)
+		}
+		if pass := rows[3]; pass.Outcome != "The credit pass did not run: distribution is switched off (DIST_ENABLED=false)." {
+			t.Fatalf("pass %+v", pass)
+		}
+		if _, err := time.Parse(time.RFC3339, rows[0].At); err != nil {
+			t.Fatalf("at %q", rows[0].At)
+		}
+	})
+	t.Run("the page lists the audit, newest first", func(t *testing.T) {
+		rows := b.operatorPage().Find(`[data-testid=audit] tbody tr`)
+		if rows.Length() != 8 || !strings.Contains(rows.First().Text(), "tier.put") || !strings.Contains(rows.Last().Text(), "operator.sign-in") {
+			t.Fatalf("audit list %q", rows.Text())
+		}
+	})
+	t.Run("a change that fails leaves no entry", func(t *testing.T) {
+		before := len(s.audit(t))
+		wantStatus(t, b.form("/operator/tiers/9/sale", url.Values{"onSale": {"true"}}), http.StatusNotFound)
+		wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/tiers/9/off-sale", "", adminKey), http.StatusNotFound)
+		if after := len(s.audit(t)); after != before {
+			t.Fatalf("%d entries, was %d", after, before)
+		}
+	})
+	t.Run("an entry that cannot be written undoes its change", func(t *testing.T) {
+		mustExec(t, `CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit unavailable'; END $$`)
+		mustExec(t, `CREATE TRIGGER refuse_audit BEFORE INSERT ON operator_audit FOR EACH ROW EXECUTE FUNCTION refuse_audit()`)
+		defer mustExec(t, `DROP FUNCTION refuse_audit() CASCADE`)
+		rec := s.adminDo(t, http.MethodPost, "/api/admin/minting/pause", "", adminKey)
+		wantStatus(t, rec, http.StatusInternalServerError)
+		if strings.Contains(rec.Body.String(), "audit") {
+			t.Fatalf("the failure leaks: %s", rec.Body)
+		}
+		if held, _ := db.MintingHeld(t.Context()); held {
+			t.Fatal("minting is held without its audit entry")
+		}
+		wantStatus(t, b.form("/operator/tiers/1/sale", url.Values{"onSale": {"false"}}), http.StatusInternalServerError)
+		if tiers, _ := db.Tiers(t.Context()); !tiers[0].OnSale {
+			t.Fatal("the tier went off sale without its audit entry")
+		}
+	})
+	t.Run("the audit refuses UPDATE and DELETE", func(t *testing.T) {
+		for _, q := range []string{`UPDATE operator_audit SET actor = 'someone else'`, `DELETE FROM operator_audit`} {
+			if _, err := db.DB().Exec(q); err == nil || !strings.Contains(err.Error(), "append-only") {
+				t.Errorf("%s: %v", q, err)
+			}
+		}
+		if n := len(s.audit(t)); n != 8 {
+			t.Fatalf("%d entries", n)
+		}
+	})
+	t.Run("GET /api/admin/audit limits", func(t *testing.T) {
+		for _, limit := range []string{"0", "1001", "-1", "ten", ""} {
+			rec := s.adminDo(t, http.MethodGet, "/api/admin/audit?limit="+limit, "", adminKey)
+			wantStatus(t, rec, http.StatusBadRequest)
+			if got := errorMessage(t, rec); got != "limit must be a whole number from 1 to 1000." {
+				t.Fatalf("limit %q: %q", limit, got)
+			}
+		}
+		rec := s.adminDo(t, http.MethodGet, "/api/admin/audit?limit=2", "", adminKey)
+		wantStatus(t, rec, http.StatusOK)
+		var items []map[string]any
+		json.Unmarshal(rec.Body.Bytes(), &items)
+		if len(items) != 2 || items[0]["action"] != "tier.put" {
+			t.Fatalf("items %s", rec.Body)
+		}
+		for _, k := range []string{"at", "actor", "ip", "action", "target", "before", "after", "outcome"} {
+			if _, ok := items[0][k]; !ok {
+				t.Errorf("no %s in %s", k, rec.Body)
+			}
+		}
+		mustExec(t, `INSERT INTO operator_audit (actor, ip, action, target, outcome) SELECT 'x', '', 'filler', '', '' FROM generate_series(1, 120)`)
+		if n := len(decode[[]auditRow](t, s.adminDo(t, http.MethodGet, "/api/admin/audit", "", adminKey))); n != 100 {
+			t.Fatalf("default limit gave %d", n)
+		}
+		wantStatus(t, s.adminDo(t, http.MethodGet, "/api/admin/audit", "", "wrong"), http.StatusUnauthorized)
+	})
 }

@@ -94,17 +94,22 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	operator.add(getOrPost, "/api/cron/credit", h.CronCredit, cacheControl(noStore),
 		h.RequireCronKey(handlers.CronKey{Bearer: false, Unconfigured: http.StatusUnauthorized}))
 
-	// The operator page: sign in with the admin key; the buttons run what the cron routes run.
+	// The operator page: each operator signs in with their own wallet (the buyers' Sign-In with
+	// Ethereum); every route checks the session, its role and, on a post, its CSRF token; the
+	// buttons run what the cron routes run.
 	op := operator.gated("/operator", cacheControl(private), h.RequireOperatorPage, h.Site)
+	viewer := h.RequireOperator(handlers.Viewer, "see the operator page")
 	op.get("", h.OperatorPage)
-	op.get("/drift", h.OperatorDrift)
-	op.post("/login", h.OperatorLogin)
-	op.post("/logout", h.OperatorLogout)
-	op.post("/passes/payments", h.OperatorAction(h.RunPayments))
-	op.post("/passes/credit", h.OperatorAction(h.RunCredit))
-	op.post("/minting", h.OperatorAction(h.HoldMintingFromPage))
-	op.post("/tiers", h.SaveTierFromPage)
-	op.post("/tiers/:id/sale", h.OperatorAction(h.SetTierOnSale))
+	op.get("/drift", h.OperatorDrift, viewer)
+	op.post("/login", h.OperatorLogin, h.SameOrigin)
+	op.post("/logout", h.OperatorLogout, h.RequireOperator(handlers.Viewer, "sign out"))
+	op.post("/passes/payments", h.OperatorAction(h.RunPayments), h.RequireOperator(handlers.Operator, "run the passes"))
+	op.post("/passes/credit", h.OperatorAction(h.RunCredit), h.RequireOperator(handlers.Operator, "run the passes"))
+	op.post("/minting", h.OperatorAction(h.HoldMintingFromPage), h.RequireOperator(handlers.Operator, "hold or resume minting"))
+	op.post("/tiers", h.SaveTierFromPage, h.RequireOperator(handlers.Admin, "change a tier's settings"))
+	op.post("/tiers/:id/sale", h.OperatorAction(h.SetTierOnSale), h.RequireOperator(handlers.Operator, "put a tier on or off sale"))
+	op.post("/operators", h.OperatorAction(h.PutOperatorFromPage), h.RequireOperator(handlers.Admin, "change the operator list"))
+	op.post("/operators/remove", h.OperatorAction(h.RemoveOperatorFromPage), h.RequireOperator(handlers.Admin, "change the operator list"))
 
 	// The operator surface: not public, not in the OpenAPI document.
 	admin := operator.gated("/api/admin", cacheControl(noStore), h.RequireAdmin)
@@ -114,6 +119,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	admin.post("/tiers/:id/off-sale", h.TierOnSale(false))
 	admin.get("/refunds", h.Refunds)
 	admin.get("/drift", h.Drift)
+	admin.get("/audit", h.Audit)
 	admin.get("/minting", h.Minting)
 	admin.post("/minting/pause", h.HoldMinting(true))
 	admin.post("/minting/resume", h.HoldMinting(false))

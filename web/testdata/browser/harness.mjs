@@ -133,6 +133,16 @@ export async function withWallet(context, key, { chainId = chain.id, knowsDevCha
   return Object.assign({}, account, { calls });
 }
 
+// signInOperator opens /operator in a new page of context, whose wallet (withWallet) is an
+// operator's, and signs in as buyers do: the wallet signs the Sign-In with Ethereum message.
+export async function signInOperator(context) {
+  const page = await context.newPage();
+  await page.goto(base + '/operator');
+  await Promise.all([page.waitForURL(base + '/operator', { waitUntil: 'load' }), page.click('[data-testid=operator-signin]')]);
+  await page.waitForSelector('[data-testid=operator-role]');
+  return page;
+}
+
 // reconcile runs the reconciler pass, which has no cron route: the Go test serves it at
 // /test/reconcile for the browser tests.
 export async function reconcile() {

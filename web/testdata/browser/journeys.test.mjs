@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { env, base, browser, walletOf, freshAccount, withWallet, cron, shot, text, sleep } from './harness.mjs';
+import { env, base, browser, walletOf, freshAccount, withWallet, signInOperator, cron, shot, text, sleep } from './harness.mjs';
 
 const quote = await (await fetch(base + '/api/deploy-quote')).json();
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true };
@@ -165,11 +165,8 @@ test('the operator refunds a rejected payment from /operator with the payments w
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const wallet = await withWallet(context, env.PAYMENTS_KEY);
-  const page = await context.newPage();
-  await page.goto(base + '/operator');
-  await page.fill('input[name=key]', env.ADMIN_KEY);
-  await page.click('[data-testid=operator-login] button');
-  await page.click('[data-testid=connect-wallet]');
+  // The payments wallet's holder is an operator: signed in with the same wallet that refunds.
+  const page = await signInOperator(context);
   const row = page.locator('[data-testid=refunds] tbody tr', { has: page.locator(`[data-to="${buyer}"]`) });
   assert.match(await row.innerText(), /0\.15 ETH is not the price of any tier on sale/);
   await row.locator('button[data-wallet=refund]').click();

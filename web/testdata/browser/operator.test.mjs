@@ -1,10 +1,12 @@
-// The operator's journey on /operator: sign in, create a tier in ETH, hold and resume minting,
-// run the payments pass and read what it did as a sentence; a refresh never posts again.
+// The operator's journey on /operator: sign in with a wallet, create a tier in ETH, hold and
+// resume minting, run the payments pass and read what it did as a sentence (a refresh never posts
+// again); then the admin adds a viewer, who sees the page without a button that changes anything,
+// and everyone reads what was done in the audit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEther } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { browser, base, env, client, walletOf, freshAccount, shot } from './harness.mjs';
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import { browser, base, env, client, walletOf, freshAccount, withWallet, signInOperator, shot } from './harness.mjs';
 
 const outcome = (page) => page.locator('[data-testid=outcome]');
 
@@ -31,7 +33,7 @@ async function both(page, name) {
   await page.setViewportSize({ width: 1280, height: 900 });
   await shot(page, `${name}-1280`);
   await page.setViewportSize({ width: 390, height: 844 });
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  const width = await page.evaluate(() => document.scrollingElement.scrollWidth);
   assert.ok(width <= 390, `${name} is ${width}px wide on a 390px screen`);
   await shot(page, `${name}-390`);
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -39,16 +41,21 @@ async function both(page, name) {
 
 test('the operator creates a tier in ETH, holds and resumes minting, and reads each pass as a sentence', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
+  const admin = await withWallet(context, env.FUNDER_KEY); // the factory's owner, an admin
+  // Before signing in: the wallet sign-in, and no field for a shared key.
+  const signIn = await context.newPage();
+  await signIn.goto(base + '/operator');
+  assert.equal(await signIn.locator('input[name=key]').count(), 0);
+  await both(signIn, 'operator-sign-in');
+  await signIn.close();
+
+  const page = await signInOperator(context);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   // The form sent back with its problems is a 422, which Chromium logs as an error: expected.
   page.on('console', (m) => { if (m.type() === 'error' && !m.text().includes('status of 422')) errors.push(m.text()); });
-
-  await page.goto(base + '/operator');
-  await page.fill('input[name=key]', env.ADMIN_KEY);
-  await page.click('[data-testid=operator-login] button');
-  await page.waitForSelector('[data-testid=run-payments]');
+  assert.equal(await page.locator('[data-testid=operator-role]').innerText(), 'admin');
+  assert.ok(admin.calls.some((c) => c.method === 'personal_sign'), 'the wallet signed the sign-in message');
 
   // A tier in ETH: a bad price first, told next to its field, what was typed kept.
   const form = page.locator('[data-testid=tier-form]');
@@ -122,6 +129,49 @@ test('the operator creates a tier in ETH, holds and resumes minting, and reads e
   await outcome(page).filter({ hasText: /^Nothing new: a payment is read as soon as it is in a block \(block \d+ is the last one read; the chain is at \d+/ })
     .waitFor({ timeout: 15000 });
   await both(page, 'operator-nothing-new');
+
+  // The admin adds a viewer from the page.
+  const viewerKey = generatePrivateKey();
+  const viewer = privateKeyToAccount(viewerKey).address.toLowerCase();
+  const add = page.locator('[data-testid=add-operator]');
+  await add.locator('input[name=address]').fill(viewer);
+  await add.locator('select[name=role]').selectOption('viewer');
+  await Promise.all([page.waitForURL(base + '/operator'), add.locator('button').click()]);
+  assert.equal(await outcome(page).innerText(), `Added ${viewer} as viewer: it can sign in now.`);
+  assert.equal(await page.locator(`[data-testid="operator-${viewer}"]`).count(), 1);
+  await both(page, 'operator-admin');
+
+  // The viewer signs in with their own wallet and sees everything, with no button that changes a thing.
+  const viewing = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await withWallet(viewing, viewerKey);
+  const seen = await signInOperator(viewing);
+  assert.equal(await seen.locator('[data-testid=operator-role]').innerText(), 'viewer');
+  for (const sel of ['[data-testid=operator-tiers]', '[data-testid=refunds]', '[data-testid=audit]', '[data-testid=operators]']) {
+    assert.equal(await seen.locator(sel).count(), 1, sel);
+  }
+  for (const sel of ['[data-testid=run-payments]', '[data-testid=hold-minting]', 'button[data-wallet=refund]', '[data-testid=tier-form]',
+    '[data-testid=edit-tier]', '[data-testid=add-operator]', '[data-testid=remove-operator]']) {
+    assert.equal(await seen.locator(sel).count(), 0, `a viewer is offered ${sel}`);
+  }
+  // A hold posted anyway, with the page's own token, is refused with a sentence.
+  const refused = await seen.evaluate(async () => {
+    const csrf = document.querySelector('input[name=csrf]').value;
+    const res = await fetch('/operator/minting', { method: 'POST', body: new URLSearchParams({ held: 'true', csrf }), headers: { accept: 'application/json' } });
+    return [res.status, (await res.json()).error];
+  });
+  assert.deepEqual(refused, [403, 'Your role (viewer) cannot hold or resume minting.']);
+
+  // The audit: who did what, newest first; the viewer's own sign-in on top.
+  const audit = seen.locator('[data-testid=audit] tbody tr');
+  assert.match(await audit.first().innerText(), /operator\.sign-in/);
+  const all = await seen.locator('[data-testid=audit]').innerText();
+  for (const action of ['operator.put', 'minting.hold', 'minting.resume', 'pass.payments', 'tier.put']) {
+    assert.ok(all.includes(action), `the audit lists ${action}`);
+  }
+  await both(seen, 'operator-viewer');
+  await seen.locator('[data-testid=audit]').scrollIntoViewIfNeeded();
+  await shot(seen, 'operator-audit');
+  await viewing.close();
 
   assert.deepEqual(errors, []);
   await context.close();

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createWalletClient, createPublicClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { env, base, browser, open, chain, withWallet, shot, text } from './harness.mjs';
+import { env, base, browser, open, chain, withWallet, signInOperator, shot, text } from './harness.mjs';
 
 test('the overview shows the stats, the cover, the price and the tiers', async () => {
   const { page, res, errors } = await open('/');
@@ -145,17 +145,18 @@ test('a node the ledger has not recorded shows on /me, and its button records it
   await context.close();
 });
 
-test('the operator signs in and runs a pass from the page', async () => {
-  const { page, errors } = await open('/operator');
-  await page.fill('input[name=key]', env.ADMIN_KEY);
-  await page.click('[data-testid=operator-login] button');
-  await page.waitForSelector('[data-testid=run-payments]');
+test('the operator signs in with a wallet and runs a pass from the page', async () => {
+  const context = await browser.newContext();
+  await withWallet(context, env.FUNDER_KEY); // the factory's owner, an admin
+  const page = await signInOperator(context);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
   await page.click('[data-testid=run-payments]');
   // htmx swaps the pass's summary in, without a page load.
   await page.locator('[data-testid=outcome]', { hasText: /^(Nothing new|Minted|Rejected|Recorded)\b/ }).waitFor({ timeout: 15000 });
   await shot(page, 'operator');
   assert.deepEqual(errors, []);
-  await page.close();
+  await context.close();
 });
 
 // Every page a visitor can open, to check without JavaScript and at phone width.

@@ -1,0 +1,106 @@
+package handlers
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/store"
+)
+
+// PutOperatorFromPage answers POST /operator/operators (address, role): an admin adds a wallet
+// to the operator list or changes its role, which ends its sessions.
+func (h *Handlers) PutOperatorFromPage(c echo.Context) (string, error) {
+	address, err := h.otherOperator(c)
+	if err != nil {
+		return "", err
+	}
+	role := store.OperatorRole(c.FormValue("role"))
+	if !role.Valid() {
+		return "", errorf(http.StatusBadRequest, "A role is viewer, operator or admin.")
+	}
+	o := store.Operator{Address: address, Role: role}
+	ctx := c.Request().Context()
+	var outcome string
+	err = h.audited(c, "operator.put", address, func(t store.Tx, e *store.AuditEntry) error {
+		before, err := t.Operator(ctx, address)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			outcome = fmt.Sprintf("Added %s as %s: it can sign in now.", address, role)
+		case err != nil:
+			return err
+		case before.Role == role:
+			outcome = fmt.Sprintf("%s is already %s: nothing changed.", address, role)
+		default:
+			e.Before = before
+			outcome = fmt.Sprintf("%s is now %s, no longer %s; its sessions ended.", address, role, before.Role)
+		}
+		e.After, e.Outcome = o, outcome
+		return t.PutOperator(ctx, o)
+	})
+	return outcome, err
+}
+
+// RemoveOperatorFromPage answers POST /operator/operators/remove (address): an admin takes a
+// wallet off the operator list, which ends its sessions.
+func (h *Handlers) RemoveOperatorFromPage(c echo.Context) (string, error) {
+	address, err := h.otherOperator(c)
+	if err != nil {
+		return "", err
+	}
+	ctx := c.Request().Context()
+	outcome := fmt.Sprintf("Removed %s from the operator list; its sessions ended.", address)
+	err = h.audited(c, "operator.remove", address, func(t store.Tx, e *store.AuditEntry) error {
+		before, err := t.Operator(ctx, address)
+		if err != nil {
+			return err
+		}
+		e.Before, e.Outcome = before, outcome
+		return t.RemoveOperator(ctx, address)
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return "", errorf(http.StatusNotFound, fmt.Sprintf("%s is not on the operator list.", address))
+	}
+	return outcome, err
+}
+
+// otherOperator is the form's address, which must not be the admin's own: an admin who demoted
+// or removed themselves could leave the service with no admin.
+func (h *Handlers) otherOperator(c echo.Context) (string, error) {
+	address, err := parseAddress(strings.TrimSpace(c.FormValue("address")))
+	if err != nil {
+		return "", err
+	}
+	if me, _ := h.operatorSession(c); me.Address == address {
+		return "", errorf(http.StatusConflict, "You cannot change your own role or remove yourself: another admin can.")
+	}
+	return address, nil
+}
+
+// Audit answers GET /api/admin/audit?limit=: the latest operator actions, newest first.
+func (h *Handlers) Audit(c echo.Context) error {
+	limit, err := parseLimit(c.QueryParam("limit"), c.QueryParams().Has("limit"), 100, 1000)
+	if err != nil {
+		return err
+	}
+	rs, err := h.store.AuditLog(c.Request().Context(), limit)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, mapSlice(rs, func(r store.AuditRecord) map[string]any {
+		return map[string]any{"at": isoTime(&r.At), "actor": r.Actor, "ip": r.IP, "action": r.Action,
+			"target": r.Target, "before": rawJSON(r.Before), "after": rawJSON(r.After), "outcome": r.Outcome}
+	}))
+}
+
+// rawJSON passes stored JSON through as it is; nil is null.
+func rawJSON(s *string) any {
+	if s == nil {
+		return nil
+	}
+	return json.RawMessage(*s)
+}
