@@ -50,7 +50,7 @@ func deploy(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	defer c.Close()
-	addr, err := c.DeployFactory(ctx, c.NewSender(deployer, big.NewInt(chainID)),
+	addr, err := c.DeployFactory(ctx, c.NewSender(chain.LocalSigner(deployer), big.NewInt(chainID)),
 		crypto.PubkeyToAddress(minter.PublicKey), crypto.PubkeyToAddress(distributor.PublicKey), uint32(*maxPerWallet))
 	if err != nil {
 		return fmt.Errorf("deploy: %w", err)

@@ -60,7 +60,7 @@ func TestScanTracesOnlyWhatNeedsTracing(t *testing.T) {
 
 	t.Run("a payments wallet with code is traced at every block", func(t *testing.T) {
 		e := newEnv(t)
-		deployed, err := e.c.NewSender(e.dc.Buyers[0].Key, e.dc.ChainID()).Transact(t.Context(), nil, common.FromHex(bindings.ForwarderMetaData.Bin), nil)
+		deployed, err := e.c.NewSender(chain.LocalSigner(e.dc.Buyers[0].Key), e.dc.ChainID()).Transact(t.Context(), nil, common.FromHex(bindings.ForwarderMetaData.Bin), nil)
 		if err != nil || deployed.Status != types.ReceiptStatusSuccessful {
 			t.Fatalf("deploying the wallet: %v", err)
 		}

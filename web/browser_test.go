@@ -60,7 +60,7 @@ func TestBrowser(t *testing.T) {
 	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	const cronKey, adminKey = "browser-test-cron-key", "browser-test-admin-key"
-	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
 		DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000)},
 		slog.New(slog.DiscardHandler))
 	// The server must know the origin the browser reaches it at: its sign-in messages name it, and
