@@ -73,7 +73,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if m, d := roleAccount(cfg.MinterKey, cfg.MinterSigner), roleAccount(cfg.DistributorKey, cfg.DistributorSigner); m != nil && d != nil && *m == *d {
 		// Each pass hands out its account's nonces and repairs their gaps: one account for both
 		// would have them fill each other's.
-		s.fail("DISTRIBUTOR_KEY", "must not be MINTER_KEY: the payments and credit passes each need a key of their own")
+		name := "DISTRIBUTOR_KEY"
+		if cfg.DistributorSigner.Endpoint != "" {
+			name = "DISTRIBUTOR_SIGNER"
+		}
+		s.fail(name, "signs for the minter's account: the payments and credit passes each need an account of their own")
 	}
 
 	// Dev mode ticks and credits often and waits for one confirmation, so that a payment made by
