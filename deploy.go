@@ -9,7 +9,6 @@ import (
 	"math"
 	"math/big"
 
-
 	"nodeledger/chain"
 )
 
