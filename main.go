@@ -156,8 +156,8 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 }
 
 // signer is a signing role's signer: its external signer when one is set, else its key; nil
-// when it has neither. An external signer is only connected to here: one that is down at start
-// fails the passes that sign, as an unreachable chain does, not the start.
+// when it has neither. Over HTTP each request connects, so a signer that is down fails the passes
+// that sign, as an unreachable chain does, and not the start; an IPC socket must be there at start.
 func (a *app) signer(ctx context.Context, name string, key *ecdsa.PrivateKey, ext externalSigner) (chain.Signer, error) {
 	switch {
 	case ext.Endpoint != "":
