@@ -4,6 +4,9 @@ FUZZTIME  ?= 20s
 # geth for the end-to-end tests; newer cmd/geth tags need a module the proxy here refuses.
 GETH_VERSION := v1.17.8
 GETH         := $(CURDIR)/.data/bin/geth-$(GETH_VERSION)
+# clef, the external signer, for the signer tests: cmd/clef is gone from go-ethereum v1.17.
+CLEF_VERSION := v1.16.9
+CLEF         := $(CURDIR)/.data/bin/clef-$(CLEF_VERSION)
 # viem, for the test that signs in with a real wallet library; playwright-core for the browser
 # tests (they drive Debian's chromium).
 VIEM         := web/testdata/viem/node_modules/viem/package.json
@@ -33,10 +36,10 @@ build:
 	$(GO) build -o nodeledger .
 
 # Tests need a PostgreSQL server: TEST_DATABASE_URL, or postgres@127.0.0.1:5432 with trust auth
-# (else each test package starts a private one), gcc, Node.js and chromium (setup-test), geth and
-# the npm packages, which this target installs. Browser screenshots land in .data/artifacts/browser.
-test: setup-test $(GETH) $(VIEM) $(BROWSER)
-	GETH=$(GETH) $(GO) test -race -count=1 ./...
+# (else each test package starts a private one), gcc, Node.js and chromium (setup-test), geth, clef
+# and the npm packages, which this target installs. Browser screenshots land in .data/artifacts/browser.
+test: setup-test $(GETH) $(CLEF) $(VIEM) $(BROWSER)
+	GETH=$(GETH) CLEF=$(CLEF) $(GO) test -race -count=1 ./...
 
 $(BROWSER): web/testdata/browser/package-lock.json | setup-test
 	cd web/testdata/browser && npm ci --no-audit --no-fund --loglevel=error
@@ -50,6 +53,11 @@ $(GETH):
 	mkdir -p $(dir $@)
 	GOBIN=$(dir $@) $(GO) install github.com/ethereum/go-ethereum/cmd/geth@$(GETH_VERSION)
 	mv $(dir $@)geth $@
+
+$(CLEF):
+	mkdir -p $(dir $@)
+	GOBIN=$(dir $@) $(GO) install github.com/ethereum/go-ethereum/cmd/clef@$(CLEF_VERSION)
+	mv $(dir $@)clef $@
 
 # Seeds a 1M-node ledger in PostgreSQL (once; BENCH_PG names the server) and measures the routes
 # and passes side by side; writes bench/RESULTS.md. bench/README.md explains it.

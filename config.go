@@ -37,8 +37,11 @@ type config struct {
 
 	Operators []store.Operator // OPERATORS: the wallets the operator list holds at start
 
-	MinterKey      *ecdsa.PrivateKey // nil: payments are recorded, not minted
-	DistributorKey *ecdsa.PrivateKey // nil: no credit rounds
+	// Each role signs with a key in the environment (MINTER_KEY) or through an external signer
+	// (MINTER_SIGNER), never both; with neither, payments are recorded, not minted (minter) and
+	// no credit rounds run (distributor).
+	MinterKey, DistributorKey       *ecdsa.PrivateKey
+	MinterSigner, DistributorSigner externalSigner
 
 	Chain    chain.Config
 	Passes   jobs.Config
@@ -67,11 +70,16 @@ func loadConfig(getenv func(string) string) (config, error) {
 		Factory:   s.address("FACTORY_ADDRESS", !dev),
 		PriceFeed: s.address("PRICE_FEED_ADDRESS", false),
 	}
-	cfg.MinterKey, cfg.DistributorKey = s.key("MINTER_KEY"), s.key("DISTRIBUTOR_KEY")
-	if cfg.MinterKey != nil && cfg.DistributorKey != nil && cfg.MinterKey.Equal(cfg.DistributorKey) {
-		// Each pass hands out its key's nonces and repairs their gaps: one key for both would
-		// have them fill each other's.
-		s.fail("DISTRIBUTOR_KEY", "must not be MINTER_KEY: the payments and credit passes each need a key of their own")
+	cfg.MinterKey, cfg.MinterSigner = s.role("MINTER_KEY", "MINTER_SIGNER")
+	cfg.DistributorKey, cfg.DistributorSigner = s.role("DISTRIBUTOR_KEY", "DISTRIBUTOR_SIGNER")
+	if m, d := roleAccount(cfg.MinterKey, cfg.MinterSigner), roleAccount(cfg.DistributorKey, cfg.DistributorSigner); m != nil && d != nil && *m == *d {
+		// Each pass hands out its account's nonces and repairs their gaps: one account for both
+		// would have them fill each other's.
+		name := "DISTRIBUTOR_KEY"
+		if cfg.DistributorSigner.Endpoint != "" {
+			name = "DISTRIBUTOR_SIGNER"
+		}
+		s.fail(name, "signs for the minter's account: the payments and credit passes each need an account of their own")
 	}
 
 	// Dev mode ticks and credits often and waits for one confirmation, so that a payment made by
@@ -323,6 +331,56 @@ func (s *settings) key(name string) *ecdsa.PrivateKey {
 		s.fail(name, "not a hex secp256k1 private key") // the value is secret: not echoed
 	}
 	return key
+}
+
+// externalSigner is a signer outside the process (clef) and the account it signs for; the zero
+// value is none.
+type externalSigner struct {
+	Endpoint string // an http(s) URL or an IPC socket's path
+	Account  common.Address
+}
+
+// role reads a signing role's two settings, its key and its external signer: at most one.
+func (s *settings) role(keyName, signerName string) (*ecdsa.PrivateKey, externalSigner) {
+	key, ext := s.key(keyName), s.signer(signerName)
+	if key != nil && ext.Endpoint != "" {
+		s.fail(signerName, "cannot be set with %s: with an external signer the process holds no key for the role; unset %s", keyName, keyName)
+	}
+	return key, ext
+}
+
+// roleAccount is the account a role signs for; nil when it has neither key nor signer.
+func roleAccount(key *ecdsa.PrivateKey, ext externalSigner) *common.Address {
+	switch {
+	case key != nil:
+		a := crypto.PubkeyToAddress(key.PublicKey)
+		return &a
+	case ext.Endpoint != "":
+		return &ext.Account
+	}
+	return nil
+}
+
+// signer reads an external signer setting, ENDPOINT#ACCOUNT: the signer's http(s) URL or IPC
+// path, and the account it signs for (e.g. http://127.0.0.1:8550#0xabc…); unset is the zero value.
+func (s *settings) signer(name string) externalSigner {
+	v := s.getenv(name)
+	if v == "" {
+		return externalSigner{}
+	}
+	// The value is not echoed: a signer's URL may carry credentials.
+	endpoint, account, ok := strings.Cut(v, "#")
+	if !ok || !addressRe.MatchString(account) {
+		s.fail(name, "must end with #ACCOUNT, the address the signer signs for (e.g. http://127.0.0.1:8550#0xabc…)")
+		return externalSigner{}
+	}
+	if !strings.HasPrefix(endpoint, "/") { // else the absolute path of an IPC socket
+		if u, err := url.Parse(endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			s.fail(name, "the signer must be an http(s) URL or the absolute path of its IPC socket")
+			return externalSigner{}
+		}
+	}
+	return externalSigner{Endpoint: endpoint, Account: common.HexToAddress(account)}
 }
 
 // publicURL reads PUBLIC_URL, an http(s) origin; unset, it is the listen address in dev mode

@@ -157,3 +157,38 @@ func TestDeployReadsSettingsAsServeDoes(t *testing.T) {
 		}
 	}
 }
+
+func TestSignerSettings(t *testing.T) {
+	const key0 = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" // account 0xf39f…2266
+	const account0 = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+	t.Run("a signer and its account", func(t *testing.T) {
+		cfg, err := loadConfig(env("MINTER_SIGNER", "http://127.0.0.1:8550#"+account0, "DISTRIBUTOR_SIGNER", "/run/clef/clef.ipc#0x70997970C51812dc3A010C7d01b50e0d17dc79C8"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.MinterKey != nil || cfg.MinterSigner.Endpoint != "http://127.0.0.1:8550" || cfg.MinterSigner.Account.Hex() != account0 ||
+			cfg.DistributorSigner.Endpoint != "/run/clef/clef.ipc" {
+			t.Fatalf("minter %+v, distributor %+v", cfg.MinterSigner, cfg.DistributorSigner)
+		}
+	})
+	for _, tc := range []struct {
+		name    string
+		env     []string
+		setting string
+	}{
+		{"a key and a signer for one role", []string{"MINTER_KEY", key0, "MINTER_SIGNER", "http://127.0.0.1:8550#" + account0}, "MINTER_SIGNER"},
+		{"a signer without its account", []string{"MINTER_SIGNER", "http://user:secret@127.0.0.1:8550"}, "MINTER_SIGNER"},
+		{"a signer that is no URL", []string{"DISTRIBUTOR_SIGNER", "ftp://secret@signer#" + account0}, "DISTRIBUTOR_SIGNER"},
+		{"the minter's key signs for the distributor's signer", []string{"MINTER_KEY", key0, "DISTRIBUTOR_SIGNER", "http://127.0.0.1:8550#" + account0}, "DISTRIBUTOR_SIGNER"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := loadConfig(env(tc.env...))
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, tc.setting+": ") || strings.Contains(msg, "secret") || strings.Contains(msg, "ac0974") {
+				t.Fatalf("error %q: want one line naming %s, without the value", msg, tc.setting)
+			}
+		})
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,13 +9,12 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/ethereum/go-ethereum/crypto"
-
 	"nodeledger/chain"
 )
 
 // deploy deploys the factory to ETH_RPC_URL from DEPLOYER_KEY (which becomes its owner), with the
-// addresses of MINTER_KEY and DISTRIBUTOR_KEY as minter and distributor, and prints
+// accounts of MINTER_KEY (or MINTER_SIGNER) and DISTRIBUTOR_KEY (or DISTRIBUTOR_SIGNER) as minter
+// and distributor, and prints
 // FACTORY_ADDRESS=0x... for the server's environment.
 func deploy(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("deploy", flag.ContinueOnError)
@@ -34,24 +32,29 @@ func deploy(ctx context.Context, args []string, getenv func(string) string, stdo
 		return errors.New("ETH_RPC_URL: required by deploy")
 	}
 	chainID := s.chainID(false)
-	keys := map[string]*ecdsa.PrivateKey{}
-	for _, name := range []string{"DEPLOYER_KEY", "MINTER_KEY", "DISTRIBUTOR_KEY"} {
-		if keys[name] = s.key(name); keys[name] == nil && s.err == nil {
-			s.fail(name, "required by deploy")
-		}
+	deployer := s.key("DEPLOYER_KEY")
+	if deployer == nil && s.err == nil {
+		s.fail("DEPLOYER_KEY", "required by deploy")
+	}
+	minter := roleAccount(s.role("MINTER_KEY", "MINTER_SIGNER"))
+	if minter == nil && s.err == nil {
+		s.fail("MINTER_KEY", "required by deploy (or MINTER_SIGNER)")
+	}
+	distributor := roleAccount(s.role("DISTRIBUTOR_KEY", "DISTRIBUTOR_SIGNER"))
+	if distributor == nil && s.err == nil {
+		s.fail("DISTRIBUTOR_KEY", "required by deploy (or DISTRIBUTOR_SIGNER)")
 	}
 	if s.err != nil {
 		return s.err
 	}
-	deployer, minter, distributor := keys["DEPLOYER_KEY"], keys["MINTER_KEY"], keys["DISTRIBUTOR_KEY"]
 
 	c, err := chain.Dial(ctx, url, chain.Config{})
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	addr, err := c.DeployFactory(ctx, c.NewSender(deployer, big.NewInt(chainID)),
-		crypto.PubkeyToAddress(minter.PublicKey), crypto.PubkeyToAddress(distributor.PublicKey), uint32(*maxPerWallet))
+	addr, err := c.DeployFactory(ctx, c.NewSender(chain.LocalSigner(deployer), big.NewInt(chainID)),
+		*minter, *distributor, uint32(*maxPerWallet))
 	if err != nil {
 		return fmt.Errorf("deploy: %w", err)
 	}

@@ -48,10 +48,10 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 	if cfg.Handlers.WalletRPC == "" {
 		cfg.Handlers.WalletRPC = dc.RPCURL() // wallets in the browser add the dev chain with it
 	}
-	if cfg.MinterKey == nil {
+	if cfg.MinterKey == nil && cfg.MinterSigner.Endpoint == "" {
 		cfg.MinterKey = dc.Minter.Key
 	}
-	if cfg.DistributorKey == nil {
+	if cfg.DistributorKey == nil && cfg.DistributorSigner.Endpoint == "" {
 		cfg.DistributorKey = dc.Distributor.Key
 	}
 	// The operator page and the cron routes need keys; dev mode makes them and says them.

@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"io"
@@ -139,7 +140,15 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 		a.closer = append(a.closer, ch.Close)
 	}
 
-	a.passes = jobs.New(db, ch, cfg.MinterKey, cfg.DistributorKey, cfg.Passes, log)
+	minter, err := a.signer(ctx, "MINTER_SIGNER", cfg.MinterKey, cfg.MinterSigner)
+	if err != nil {
+		return nil, err
+	}
+	distributor, err := a.signer(ctx, "DISTRIBUTOR_SIGNER", cfg.DistributorKey, cfg.DistributorSigner)
+	if err != nil {
+		return nil, err
+	}
+	a.passes = jobs.New(db, ch, minter, distributor, cfg.Passes, log)
 	if cfg.Chain.PriceFeed != (common.Address{}) {
 		cfg.Handlers.Price = ch
 	}
@@ -147,6 +156,25 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 	a.http = web.HTTPServer(web.New(handlers.New(db, ch, a.passes, cfg.Handlers, log), cfg.Web))
 	a.cfg = cfg
 	return a, nil
+}
+
+// signer is a signing role's signer: its external signer when one is set, else its key; nil
+// when it has neither. Over HTTP each request connects, so a signer that is down fails the passes
+// that sign, as an unreachable chain does, and not the start; an IPC socket must be there at start.
+func (a *app) signer(ctx context.Context, name string, key *ecdsa.PrivateKey, ext externalSigner) (chain.Signer, error) {
+	switch {
+	case ext.Endpoint != "":
+		s, err := chain.DialSigner(ctx, ext.Endpoint, ext.Account)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		a.closer = append(a.closer, s.Close)
+		a.log.Info("external signer", "role", name, "account", ext.Account)
+		return s, nil
+	case key != nil:
+		return chain.LocalSigner(key), nil
+	}
+	return nil, nil
 }
 
 // Close releases what the app holds, the newest first.

@@ -32,7 +32,7 @@ type testChain struct {
 	sim                        *simulated.Backend
 	c                          *Client
 	owner, minter, distributor *Sender
-	buyer                      *ecdsa.PrivateKey
+	buyer, minterKey           *ecdsa.PrivateKey
 	chainID                    *big.Int
 }
 
@@ -66,10 +66,10 @@ func newTestChain(t *testing.T) *testChain {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	tc := &testChain{sim: sim, c: c, chainID: big.NewInt(1337), buyer: keys[3]}
-	tc.owner = tc.c.NewSender(keys[0], tc.chainID)
-	tc.minter = tc.c.NewSender(keys[1], tc.chainID)
-	tc.distributor = tc.c.NewSender(keys[2], tc.chainID)
+	tc := &testChain{sim: sim, c: c, chainID: big.NewInt(1337), buyer: keys[3], minterKey: keys[1]}
+	tc.owner = tc.c.NewSender(LocalSigner(keys[0]), tc.chainID)
+	tc.minter = tc.c.NewSender(LocalSigner(keys[1]), tc.chainID)
+	tc.distributor = tc.c.NewSender(LocalSigner(keys[2]), tc.chainID)
 	factory, err := tc.c.DeployFactory(t.Context(), tc.owner, tc.minter.From, tc.distributor.From, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +171,7 @@ func TestBlocksAndLogs(t *testing.T) {
 	ctx := t.Context()
 	buyer := crypto.PubkeyToAddress(tc.buyer.PublicKey)
 	payTo := common.HexToAddress("0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc")
-	buyerSender := tc.c.NewSender(tc.buyer, tc.chainID)
+	buyerSender := tc.c.NewSender(LocalSigner(tc.buyer), tc.chainID)
 
 	start, err := tc.c.HeadNumber(ctx)
 	if err != nil {

@@ -2,7 +2,6 @@ package chain
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"math/big"
@@ -14,16 +13,15 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 )
 
-// Sender signs transactions for one key. It hands out nonces in order, so callers may sign
+// Sender signs transactions for one account, through its Signer. It hands out nonces in order, so callers may sign
 // several transactions before any is mined; Sign does not broadcast, so a caller can store the
 // signed bytes first and re-send the very same transaction after a crash.
 type Sender struct {
 	c       *Client
-	key     *ecdsa.PrivateKey
+	signer  Signer
 	From    common.Address
 	chainID *big.Int
 	// MaxFee caps the fee per gas of everything the sender signs (nil: no cap): a base fee above
@@ -34,9 +32,9 @@ type Sender struct {
 	nonce *uint64 // next nonce to hand out; nil: ask the chain
 }
 
-// NewSender returns a Sender signing with key for chain chainID.
-func (c *Client) NewSender(key *ecdsa.PrivateKey, chainID *big.Int) *Sender {
-	return &Sender{c: c, key: key, From: crypto.PubkeyToAddress(key.PublicKey), chainID: chainID}
+// NewSender returns a Sender signing through signer for chain chainID.
+func (c *Client) NewSender(signer Signer, chainID *big.Int) *Sender {
+	return &Sender{c: c, signer: signer, From: signer.Address(), chainID: chainID}
 }
 
 // gasMargin is added to every gas estimate, in percent: state may move between estimate and mining.
@@ -73,7 +71,7 @@ func (s *Sender) Sign(ctx context.Context, to *common.Address, data []byte, valu
 	if err != nil {
 		return nil, err
 	}
-	tx, err := s.sign(*s.nonce, tip, feeCap, gas+gas*gasMargin/100, to, data, value)
+	tx, err := s.sign(ctx, *s.nonce, tip, feeCap, gas+gas*gasMargin/100, to, data, value)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +117,7 @@ func (s *Sender) Replace(ctx context.Context, old *types.Transaction) (*types.Tr
 	if balance.Cmp(cost.Add(cost, old.Value())) < 0 {
 		return nil, ErrCannotAfford
 	}
-	return s.sign(old.Nonce(), tip, feeCap, old.Gas(), old.To(), old.Data(), old.Value())
+	return s.sign(ctx, old.Nonce(), tip, feeCap, old.Gas(), old.To(), old.Data(), old.Value())
 }
 
 // Fill signs a transfer of nothing to the sender itself at nonce: it fills a gap in the sender's
@@ -129,7 +127,7 @@ func (s *Sender) Fill(ctx context.Context, nonce uint64) (*types.Transaction, er
 	if err != nil {
 		return nil, err
 	}
-	return s.sign(nonce, tip, feeCap, params.TxGas, &s.From, nil, new(big.Int))
+	return s.sign(ctx, nonce, tip, feeCap, params.TxGas, &s.From, nil, new(big.Int))
 }
 
 // fees are the node's fees (Client.fees) within MaxFee.
@@ -141,8 +139,8 @@ func (s *Sender) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
 	return bigMin(tip, feeCap), feeCap, nil
 }
 
-func (s *Sender) sign(nonce uint64, tip, feeCap *big.Int, gas uint64, to *common.Address, data []byte, value *big.Int) (*types.Transaction, error) {
-	tx, err := types.SignNewTx(s.key, types.LatestSignerForChainID(s.chainID), &types.DynamicFeeTx{
+func (s *Sender) sign(ctx context.Context, nonce uint64, tip, feeCap *big.Int, gas uint64, to *common.Address, data []byte, value *big.Int) (*types.Transaction, error) {
+	tx, err := s.signer.SignTx(ctx, types.NewTx(&types.DynamicFeeTx{
 		ChainID:   s.chainID,
 		Nonce:     nonce,
 		GasTipCap: tip,
@@ -151,7 +149,7 @@ func (s *Sender) sign(nonce uint64, tip, feeCap *big.Int, gas uint64, to *common
 		To:        to,
 		Value:     value,
 		Data:      data,
-	})
+	}), s.chainID)
 	if err != nil {
 		return nil, fmt.Errorf("sign: %w", err)
 	}

@@ -105,7 +105,7 @@ func TestEndToEndGeth(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		sender := c.NewSender(mustKey(t, buyerKey), big.NewInt(1337))
+		sender := c.NewSender(chain.LocalSigner(mustKey(t, buyerKey)), big.NewInt(1337))
 		value, _ := new(big.Int).SetString(price, 10)
 		payTo := common.HexToAddress(payments)
 		transact(t, sender, &payTo, nil, value)

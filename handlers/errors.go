@@ -54,6 +54,9 @@ func Classify(err error) (status int, msg string, deliberate bool) {
 		return http.StatusServiceUnavailable, "The ledger database cannot be reached right now; please retry in a little while.", false
 	case errors.Is(err, chain.ErrUnavailable):
 		return http.StatusServiceUnavailable, "The chain cannot be read right now; please retry in a little while.", false
+	case errors.Is(err, chain.ErrSignerRefused):
+		// The external signer's rules said no: a deliberate answer, but an operator must see it.
+		return http.StatusBadGateway, "The signer refused the transaction: its rules do not allow it. The signer's log says which rule.", false
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return http.StatusServiceUnavailable, StatusMessage(http.StatusServiceUnavailable), false
 	default:

@@ -66,7 +66,7 @@ func (j *Jobs) Credit(ctx context.Context) (sum CreditSummary, err error) {
 		return CreditSummary{Reason: "distribution is switched off (DIST_ENABLED=false)"}, nil
 	}
 	if j.distributor == nil {
-		return CreditSummary{Reason: "no distributor key is configured (DISTRIBUTOR_KEY)"}, nil
+		return CreditSummary{Reason: "no distributor is configured (DISTRIBUTOR_SIGNER or DISTRIBUTOR_KEY)"}, nil
 	}
 	ctx, end, ok, err := j.startPass(ctx, store.LockCredit, store.PassCredit, &err)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/lib/pq"
 
+	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
@@ -42,7 +43,7 @@ func tierPrice(tier int) *big.Int {
 func (e *env) mintDue(tiers ...int) []store.Node {
 	e.t.Helper()
 	ctx := e.t.Context()
-	minter := e.c.NewSender(e.dc.Minter.Key, e.dc.ChainID())
+	minter := e.c.NewSender(chain.LocalSigner(e.dc.Minter.Key), e.dc.ChainID())
 	factory := e.dc.Factory
 	txs := make([]*types.Transaction, len(tiers))
 	owners := make([]common.Address, len(tiers))
@@ -333,7 +334,7 @@ func TestCreditThatDoesNotRun(t *testing.T) {
 	t.Run("no distributor key", func(t *testing.T) {
 		e := newEnv(t)
 		e.mintDue(1)
-		j := New(db, e.c, e.dc.Minter.Key, nil, e.cfg, slog.New(slog.DiscardHandler))
+		j := New(db, e.c, chain.LocalSigner(e.dc.Minter.Key), nil, e.cfg, slog.New(slog.DiscardHandler))
 		sum := mustCredit(t, j)
 		if sum.Ran || !strings.Contains(sum.Reason, "DISTRIBUTOR_KEY") {
 			t.Errorf("summary %+v", sum)
@@ -407,7 +408,7 @@ func TestCreditPassSurvivesACrashAtEveryStep(t *testing.T) {
 		nodes := e.mintDue(1, 2)
 		round, data := e.pendingRound()
 		factory := e.dc.Factory
-		tx, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, round.Value())
+		tx, err := e.c.NewSender(chain.LocalSigner(e.dc.Distributor.Key), e.dc.ChainID()).Sign(t.Context(), &factory, data, round.Value())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -486,7 +487,7 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 		e := newEnv(t)
 		nodes := e.mintDue(1, 2)
 		round, data := e.pendingRound()
-		s := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID())
+		s := e.c.NewSender(chain.LocalSigner(e.dc.Distributor.Key), e.dc.ChainID())
 		factory := e.dc.Factory
 		other, err := s.Sign(t.Context(), &factory, data, round.Value())
 		if err != nil {
@@ -517,7 +518,7 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 		nodes := e.mintDue(1, 2)
 		round, data := e.pendingRound()
 		factory := e.dc.Factory
-		other, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, round.Value())
+		other, err := e.c.NewSender(chain.LocalSigner(e.dc.Distributor.Key), e.dc.ChainID()).Sign(t.Context(), &factory, data, round.Value())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -536,7 +537,7 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 		nodes := e.mintDue(1, 2)
 		round, data := e.pendingRound()
 		factory := e.dc.Factory
-		tx, err := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID()).Sign(t.Context(), &factory, data, round.Value())
+		tx, err := e.c.NewSender(chain.LocalSigner(e.dc.Distributor.Key), e.dc.ChainID()).Sign(t.Context(), &factory, data, round.Value())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -601,7 +602,7 @@ func TestTwoCreditPassesAtOnce(t *testing.T) {
 				}
 				t.Cleanup(func() { s2.Close() })
 			}
-			passes := []*Jobs{e.restart(), New(s2, e.c, nil, e.dc.Distributor.Key, e.cfg, slog.New(slog.DiscardHandler))}
+			passes := []*Jobs{e.restart(), New(s2, e.c, nil, chain.LocalSigner(e.dc.Distributor.Key), e.cfg, slog.New(slog.DiscardHandler))}
 			// Whichever pass gets the lock waits, once its round is written, until the other has
 			// returned: the two overlap for sure.
 			done := []chan struct{}{make(chan struct{}), make(chan struct{})}
@@ -670,7 +671,7 @@ func (e *env) mintMany(b *testing.B, n int) {
 	signer := types.LatestSignerForChainID(e.dc.ChainID())
 	factory := e.dc.Factory
 	// A mint to a new owner is the dearest kind: its estimate, with Sign's margin, holds for all.
-	probe, err := e.c.NewSender(minter.Key, e.dc.ChainID()).Sign(ctx, &factory,
+	probe, err := e.c.NewSender(chain.LocalSigner(minter.Key), e.dc.ChainID()).Sign(ctx, &factory,
 		e.c.MintData(common.BigToAddress(big.NewInt(0x100000)), 1, common.BigToHash(big.NewInt(0x100000))), nil)
 	if err != nil {
 		b.Fatal(err)

@@ -59,13 +59,13 @@ func TestPassesThroughNetworkFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	j := New(st, c, e.dc.Minter.Key, e.dc.Distributor.Key, e.cfg, slog.New(slog.DiscardHandler))
+	j := New(st, c, chain.LocalSigner(e.dc.Minter.Key), chain.LocalSigner(e.dc.Distributor.Key), e.cfg, slog.New(slog.DiscardHandler))
 
 	prices := []*big.Int{priceOne, priceOne, priceTwo, big.NewInt(12345)} // tier 1, tier 2 (DHT holders only), no tier
 	paidIn := map[string]uint64{}                                         // payment tx → its block
 	pay := func() {
 		b := e.dc.Buyers[rng.IntN(len(e.dc.Buyers))]
-		r, err := e.c.NewSender(b.Key, e.dc.ChainID()).Transact(ctx, &e.dc.Payments, nil, prices[rng.IntN(len(prices))])
+		r, err := e.c.NewSender(chain.LocalSigner(b.Key), e.dc.ChainID()).Transact(ctx, &e.dc.Payments, nil, prices[rng.IntN(len(prices))])
 		if err != nil || r.Status != types.ReceiptStatusSuccessful {
 			t.Fatalf("payment: %v", err)
 		}

@@ -23,7 +23,7 @@ var forwarderABI = bindings.NewForwarder()
 // deployForwarder deploys a minimal contract wallet from buyer 0.
 func (e *env) deployForwarder() common.Address {
 	e.t.Helper()
-	r, err := e.c.NewSender(e.dc.Buyers[0].Key, e.dc.ChainID()).Transact(e.t.Context(), nil, common.FromHex(bindings.ForwarderMetaData.Bin), nil)
+	r, err := e.c.NewSender(chain.LocalSigner(e.dc.Buyers[0].Key), e.dc.ChainID()).Transact(e.t.Context(), nil, common.FromHex(bindings.ForwarderMetaData.Bin), nil)
 	if err != nil || r.Status != types.ReceiptStatusSuccessful {
 		e.t.Fatalf("deploying the forwarder: %v", err)
 	}

@@ -5,7 +5,6 @@
 package jobs
 
 import (
-	"crypto/ecdsa"
 	"log/slog"
 	"math/big"
 	"strings"
@@ -51,8 +50,8 @@ type Config struct {
 type Jobs struct {
 	store       *store.Store
 	chain       *chain.Client
-	minter      *outbox // nil: no MINTER_KEY, payments are recorded but not minted
-	distributor *outbox // nil: no DISTRIBUTOR_KEY, no credit rounds
+	minter      *outbox // nil: no minter signer, payments are recorded but not minted
+	distributor *outbox // nil: no distributor signer, no credit rounds
 	cfg         Config
 	log         *slog.Logger
 
@@ -91,8 +90,8 @@ func (j *Jobs) InternalTransfers() string {
 	return ""
 }
 
-// New returns the passes; a nil key disables what it signs.
-func New(s *store.Store, c *chain.Client, minterKey, distributorKey *ecdsa.PrivateKey, cfg Config, log *slog.Logger) *Jobs {
+// New returns the passes; a nil signer disables what it signs.
+func New(s *store.Store, c *chain.Client, minter, distributor chain.Signer, cfg Config, log *slog.Logger) *Jobs {
 	if cfg.BlocksPerPass == 0 {
 		cfg.BlocksPerPass = 2000
 	}
@@ -103,11 +102,11 @@ func New(s *store.Store, c *chain.Client, minterKey, distributorKey *ecdsa.Priva
 		cfg.BumpBlocks = 3
 	}
 	j := &Jobs{store: s, chain: c, cfg: cfg, log: log}
-	if minterKey != nil {
-		j.minter = j.newOutbox("minter", c.NewSender(minterKey, cfg.ChainID))
+	if minter != nil {
+		j.minter = j.newOutbox("minter", c.NewSender(minter, cfg.ChainID))
 	}
-	if distributorKey != nil {
-		j.distributor = j.newOutbox("distributor", c.NewSender(distributorKey, cfg.ChainID))
+	if distributor != nil {
+		j.distributor = j.newOutbox("distributor", c.NewSender(distributor, cfg.ChainID))
 	}
 	return j
 }

@@ -88,13 +88,13 @@ func newEnvOn(t testing.TB, opts devchain.Options, mods ...func(*Config)) *env {
 // restart returns the passes as a new process would have them: nothing in memory (nonces are
 // asked of the chain again), the same ledger and chain.
 func (e *env) restart() *Jobs {
-	return New(db, e.c, e.dc.Minter.Key, e.dc.Distributor.Key, e.cfg, slog.New(slog.DiscardHandler))
+	return New(db, e.c, chain.LocalSigner(e.dc.Minter.Key), chain.LocalSigner(e.dc.Distributor.Key), e.cfg, slog.New(slog.DiscardHandler))
 }
 
 // pay sends wei from dev buyer i (0-based among the buyers) to `to` and waits until it is mined.
 func (e *env) pay(i int, to common.Address, wei *big.Int) common.Hash {
 	e.t.Helper()
-	r, err := e.c.NewSender(e.dc.Buyers[i].Key, e.dc.ChainID()).Transact(e.t.Context(), &to, nil, wei)
+	r, err := e.c.NewSender(chain.LocalSigner(e.dc.Buyers[i].Key), e.dc.ChainID()).Transact(e.t.Context(), &to, nil, wei)
 	if err != nil || r.Status != types.ReceiptStatusSuccessful {
 		e.t.Fatalf("payment from buyer %d: %v", i, err)
 	}

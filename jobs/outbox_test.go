@@ -64,7 +64,7 @@ func (e *env) stuckMint() (store.Payment, *types.Transaction) {
 		e.t.Fatalf("summary %+v", sum)
 	}
 	p := payments(e.t, "pending")[0]
-	minter := e.c.NewSender(e.dc.Minter.Key, e.dc.ChainID())
+	minter := e.c.NewSender(chain.LocalSigner(e.dc.Minter.Key), e.dc.ChainID())
 	factory := e.dc.Factory
 	tx, err := minter.Sign(ctx, &factory, e.c.MintData(e.buyer(0), 1, common.HexToHash(p.PaymentRef)), nil)
 	if err != nil {
@@ -80,7 +80,7 @@ func (e *env) stuckCredit() ([]store.Node, *types.Transaction) {
 	e.t.Helper()
 	nodes := e.mintDue(1, 2)
 	round, data := e.pendingRound()
-	distributor := e.c.NewSender(e.dc.Distributor.Key, e.dc.ChainID())
+	distributor := e.c.NewSender(chain.LocalSigner(e.dc.Distributor.Key), e.dc.ChainID())
 	factory := e.dc.Factory
 	tx, err := distributor.Sign(e.t.Context(), &factory, data, round.Value())
 	if err != nil {
@@ -233,7 +233,7 @@ func TestOutboxFillsANonceGap(t *testing.T) {
 	e.pay(0, e.dc.Payments, priceOne)
 	mustPass(t, New(db, e.c, nil, nil, e.cfg, e.restart().log))
 	p := payments(t, "pending")[0]
-	minter := e.c.NewSender(e.dc.Minter.Key, e.dc.ChainID())
+	minter := e.c.NewSender(chain.LocalSigner(e.dc.Minter.Key), e.dc.ChainID())
 	factory := e.dc.Factory
 	lost, err := minter.Sign(ctx, &minter.From, nil, nil) // signed, never sent: its nonce is the gap
 	if err != nil {

@@ -53,7 +53,7 @@ func (j *Jobs) Payments(ctx context.Context) (_ PaymentsSummary, err error) {
 		return sum, err
 	}
 	if j.minter == nil {
-		sum.Reason = "payments are recorded but not minted: MINTER_KEY is not set"
+		sum.Reason = "payments are recorded but not minted: no minter is configured (MINTER_SIGNER or MINTER_KEY)"
 		return sum, nil
 	}
 	// Transactions an earlier pass stored go out again first, so that nonces handed out below

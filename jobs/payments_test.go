@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
@@ -195,7 +196,7 @@ func (e *env) transact(key *ecdsa.PrivateKey, to common.Address, data []byte, va
 	var tx *types.Transaction
 	var err error
 	if gas == 0 {
-		tx, err = e.c.NewSender(key, e.dc.ChainID()).Sign(ctx, &to, data, value)
+		tx, err = e.c.NewSender(chain.LocalSigner(key), e.dc.ChainID()).Sign(ctx, &to, data, value)
 	} else {
 		var nonce uint64
 		nonce, err = e.pendingNonce(crypto.PubkeyToAddress(key.PublicKey))
@@ -323,7 +324,7 @@ func TestTwoPaymentsPassesAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	passes := []*Jobs{e.restart(), New(other, e.c, e.dc.Minter.Key, e.dc.Distributor.Key, e.cfg, e.j.log)}
+	passes := []*Jobs{e.restart(), New(other, e.c, chain.LocalSigner(e.dc.Minter.Key), chain.LocalSigner(e.dc.Distributor.Key), e.cfg, e.j.log)}
 	// The first pass holds its lock until released, so the second surely overlaps it.
 	release := make(chan struct{})
 	passes[0].crash = func(step string) error {

@@ -61,7 +61,7 @@ func TestScanTracesOnlyWhatNeedsTracing(t *testing.T) {
 
 	t.Run("a payments wallet with code is traced at every block", func(t *testing.T) {
 		e := newEnv(t)
-		deployed, err := e.c.NewSender(e.dc.Buyers[0].Key, e.dc.ChainID()).Transact(t.Context(), nil, common.FromHex(bindings.ForwarderMetaData.Bin), nil)
+		deployed, err := e.c.NewSender(chain.LocalSigner(e.dc.Buyers[0].Key), e.dc.ChainID()).Transact(t.Context(), nil, common.FromHex(bindings.ForwarderMetaData.Bin), nil)
 		if err != nil || deployed.Status != types.ReceiptStatusSuccessful {
 			t.Fatalf("deploying the wallet: %v", err)
 		}
@@ -223,7 +223,7 @@ func TestScanRecordsWhatATraceDoesNotExplain(t *testing.T) {
 	e := newEnv(t)
 	extra := new(big.Int).Div(priceOne, big.NewInt(2))
 	sent := new(big.Int).Add(priceOne, extra)
-	r, err := e.c.NewSender(e.dc.Buyers[0].Key, e.dc.ChainID()).Transact(t.Context(), nil, selfdestructCode(e.dc.Payments, priceOne), sent)
+	r, err := e.c.NewSender(chain.LocalSigner(e.dc.Buyers[0].Key), e.dc.ChainID()).Transact(t.Context(), nil, selfdestructCode(e.dc.Payments, priceOne), sent)
 	if err != nil || r.Status != types.ReceiptStatusSuccessful {
 		t.Fatalf("the self-destructing creation: %v", err)
 	}

@@ -64,7 +64,7 @@ func TestBrowser(t *testing.T) {
 	mustExec(t, `INSERT INTO operators (address, role) VALUES ($1, 'admin'), ($2, 'operator')`,
 		strings.ToLower(dc.Owner.Address.Hex()), strings.ToLower(dc.Payments.Hex()))
 	const cronKey, adminKey = "browser-test-cron-key", "browser-test-admin-key"
-	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
 		DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000)},
 		slog.New(slog.DiscardHandler))
 	// The server must know the origin the browser reaches it at: its sign-in messages name it, and

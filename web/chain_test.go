@@ -46,7 +46,7 @@ func devchainOverHTTP(t *testing.T) (*devchain.Chain, error) {
 // transact sends a transaction from key on the dev chain and fails the test unless it succeeds.
 func transact(t *testing.T, dc *devchain.Chain, c *chain.Client, key *ecdsa.PrivateKey, to *common.Address, data []byte, value *big.Int) *types.Receipt {
 	t.Helper()
-	r, err := c.NewSender(key, dc.ChainID()).Transact(t.Context(), to, data, value)
+	r, err := c.NewSender(chain.LocalSigner(key), dc.ChainID()).Transact(t.Context(), to, data, value)
 	if err != nil || r.Status != types.ReceiptStatusSuccessful {
 		t.Fatalf("transaction to %v: %v", to, err)
 	}

@@ -31,7 +31,7 @@ func (p chainPasses) server(t *testing.T, cfg handlers.Config) *testServer {
 // passesOn returns passes that hold the dev keys over a fresh dev chain, and a configuration.
 func passesOn(t *testing.T) (chainPasses, handlers.Config) {
 	dc, c := startDevChain(t)
-	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
 		slog.New(slog.DiscardHandler))
 	return chainPasses{c, j}, handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300}
 }
@@ -110,7 +110,7 @@ func TestCronCreditRoute(t *testing.T) {
 	dc, c := startDevChain(t)
 	newPasses := func(cfg jobs.Config) chainPasses {
 		cfg.ChainID, cfg.PaymentAddress = dc.ChainID(), dc.Payments
-		return chainPasses{c, jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, cfg, slog.New(slog.DiscardHandler))}
+		return chainPasses{c, jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), cfg, slog.New(slog.DiscardHandler))}
 	}
 	const key = "a-long-enough-cron-key"
 

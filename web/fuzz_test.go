@@ -186,7 +186,7 @@ func FuzzSyncBody(f *testing.F) {
 	}
 	f.Cleanup(func() { dc.Close() })
 	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
-	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
 	s := authServer(f, c, j, handlers.Config{})
 	f.Fuzz(func(t *testing.T, body string) {
 		b := newBrowser(t, s, nextIP())

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/params"
 
+	"nodeledger/chain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
 	"nodeledger/store/storetest"
@@ -47,7 +48,7 @@ func TestHealthWhenTheMinterRunsDry(t *testing.T) {
 	storetest.Reset(t, db)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	dc, c := startDevChain(t)
-	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
 		slog.New(slog.DiscardHandler))
 	cfg := handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300, AdminKey: adminKey, SessionSecret: sessionSecret,
 		PaymentAddress: strings.ToLower(dc.Payments.Hex())}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"nodeledger/chain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
 	"nodeledger/store/storetest"
@@ -26,7 +27,7 @@ func TestNodeIDsUnderRacingRecorders(t *testing.T) {
 	storetest.Tier(t, db, 1, "One", "1", true)
 	dc, c := startDevChain(t)
 	sc := syncChain{t: t, dc: dc, c: c}
-	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
 		slog.New(slog.DiscardHandler))
 	// Bench lifts the rate limits: the syncs below retry far more often than a wallet would.
 	s := newServerWith(t, db, c, j, handlers.Config{SessionSecret: sessionSecret, ChainID: 1337,

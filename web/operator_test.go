@@ -22,6 +22,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"nodeledger/chain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
 	"nodeledger/store/storetest"
@@ -455,7 +456,7 @@ func TestOperatorPassOutcomes(t *testing.T) {
 	storetest.Reset(t, db)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	dc, c := startDevChain(t)
-	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
 		Confirmations: 2, DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000)},
 		slog.New(slog.DiscardHandler))
 	s := newChainServer(t, c, j, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, DistMode: "fixed"})

@@ -13,6 +13,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/ethereum/go-ethereum/common"
 
+	"nodeledger/chain"
 	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
@@ -48,7 +49,7 @@ func TestPaymentStatus(t *testing.T) {
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	dc, c := startDevChain(t)
 	const confirmations = 2
-	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(),
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(),
 		PaymentAddress: dc.Payments, Confirmations: confirmations}, slog.New(slog.DiscardHandler))
 	s := newChainServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex())})
 	price := big.NewInt(100_000_000_000_000_000)

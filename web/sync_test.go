@@ -31,7 +31,7 @@ type syncChain struct {
 // send signs a call from key and waits for it; gas 0 estimates, a fixed gas lets a revert through.
 func (sc syncChain) send(key *ecdsa.PrivateKey, to common.Address, data []byte, gas uint64) *types.Receipt {
 	sc.t.Helper()
-	s := sc.c.NewSender(key, sc.dc.ChainID())
+	s := sc.c.NewSender(chain.LocalSigner(key), sc.dc.ChainID())
 	var tx *types.Transaction
 	var err error
 	if gas == 0 {
@@ -66,7 +66,7 @@ func TestNodesSync(t *testing.T) {
 	storetest.Tier(t, db, 1, "One", "1", true)
 	dc, c := startDevChain(t)
 	sc := syncChain{t: t, dc: dc, c: c}
-	j := jobs.New(db, c, dc.Minter.Key, dc.Distributor.Key, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
 	s := authServer(t, c, j, handlers.Config{})
 	me, other := dc.Buyers[0], dc.Buyers[1]
 	b := newBrowser(t, s, "192.0.2.140")
