@@ -91,8 +91,15 @@ func urlHider(raw string) *strings.Replacer {
 		return strings.NewReplacer(raw, "the RPC URL")
 	}
 	host := "the RPC at " + u.Scheme + "://" + u.Host
+	// The whole URL as it is given, as net/url writes it, and as net/http quotes it (password starred).
 	pairs := []string{raw, host, u.String(), host, u.Redacted(), host}
-	for _, secret := range []string{u.User.String(), u.RawQuery, u.EscapedPath(), u.Path} {
+	secrets := []string{u.RawQuery, u.EscapedPath(), u.Path}
+	if u.User != nil {
+		password, _ := u.User.Password()
+		pairs = append(pairs, strings.Replace(u.String(), u.User.String()+"@", u.User.Username()+":***@", 1), host)
+		secrets = append(secrets, u.User.String(), u.User.Username(), password)
+	}
+	for _, secret := range secrets {
 		if len(secret) > 1 { // a lone "/" hides nothing and would garble every path in the text
 			pairs = append(pairs, secret, "…")
 		}

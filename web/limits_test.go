@@ -2,9 +2,11 @@ package web
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"math/big"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -16,9 +18,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/chain"
 	"nodeledger/handlers"
+	"nodeledger/jobs"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
 )
 
 // wantRetryAfter checks a 429 that says, in whole seconds, when to come back.
@@ -332,5 +339,48 @@ func TestBodyLimit(t *testing.T) {
 	files, _ := os.ReadDir(tmp)
 	for _, f := range files {
 		t.Errorf("left in the temp folder: %s", f.Name())
+	}
+}
+
+// TestRPCURLHidden: providers put their key in the RPC URL, and Go's HTTP errors quote the URL.
+// Nothing the service logs, answers or stores holds it.
+func TestRPCURLHidden(t *testing.T) {
+	storetest.Reset(t, db)
+	const secret = "SECRETKEY42"
+	rpcURL := "http://rpcuser" + secret + ":rpcpass" + secret + "@127.0.0.1:1/v3/" + secret + "?apikey=" + secret
+	c, err := chain.Dial(t.Context(), rpcURL, chain.Config{Factory: common.HexToAddress("0xfac7"), Attempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	if _, err := c.HeadNumber(t.Context()); !errors.Is(err, chain.ErrUnavailable) || strings.Contains(err.Error(), secret) ||
+		!strings.Contains(err.Error(), "127.0.0.1:1") || !strings.Contains(err.Error(), "connection refused") {
+		t.Fatalf("error %q: want the host and the cause, not the URL's secrets, and still ErrUnavailable", err)
+	}
+
+	passLog := &testLog{}
+	j := jobs.New(db, c, nil, nil, jobs.Config{ChainID: big.NewInt(1337), PaymentAddress: common.HexToAddress("0xbeef")},
+		slog.New(slog.NewJSONHandler(passLog, nil)))
+	if sum := j.Tick(t.Context()); sum.ReconcileError == "" || sum.PaymentsError == "" {
+		t.Fatalf("the passes did not fail on an RPC that does not answer: %+v", sum)
+	}
+	var stored string
+	if err := db.DB().QueryRow(`SELECT summary::text FROM scheduler_ticks ORDER BY id DESC LIMIT 1`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+
+	s := newServerWith(t, db, c, j, handlers.Config{CronKey: "the-schedulers-cron-key-0123456789", DistMode: store.DistFixed}, Options{})
+	var answers strings.Builder
+	for _, path := range []string{"/api/cron/health", "/api/cover", "/health", "/api/cron/payments"} {
+		answers.WriteString(s.do(t, http.MethodGet, path, "", "X-Cron-Key", "the-schedulers-cron-key-0123456789").Body.String())
+	}
+	for what, text := range map[string]string{"stored tick summary": stored, "passes' log": passLog.String(),
+		"answers": answers.String(), "server log": s.log.String()} {
+		if strings.Contains(text, secret) || strings.Contains(text, "rpcuser") {
+			t.Errorf("the RPC URL's secrets in the %s:\n%s", what, text)
+		}
+	}
+	if !strings.Contains(stored, "127.0.0.1:1") {
+		t.Errorf("the stored summary does not say which RPC failed: %s", stored)
 	}
 }
