@@ -92,9 +92,9 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	// The spec's two key rules: payments also takes a bearer token and is off (404) without
 	// CRON_KEY; credit reads x-cron-key only and fails closed (401). Behind every key gate,
 	// keys.middleware slows down wrong keys and logs each key, and accepted marks a right one.
-	operator.add(getOrPost, "/api/cron/payments", h.CronPayments, cacheControl(noStore), rl.limit("cron-payments", 30),
+	operator.add(getOrPost, "/api/cron/payments", h.CronPayments, cacheControl(noStore), rl.limit("cron-payments", 120),
 		keys.middleware, h.RequireCronKey(handlers.CronKey{Bearer: true, Unconfigured: http.StatusNotFound}), accepted)
-	operator.add(getOrPost, "/api/cron/credit", h.CronCredit, cacheControl(noStore), rl.limit("cron-credit", 30),
+	operator.add(getOrPost, "/api/cron/credit", h.CronCredit, cacheControl(noStore), rl.limit("cron-credit", 120),
 		keys.middleware, h.RequireCronKey(handlers.CronKey{Bearer: false, Unconfigured: http.StatusUnauthorized}), accepted)
 
 	// The operator page: sign in with the admin key; the buttons run what the cron routes run.
