@@ -101,14 +101,14 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	// Its forms are url-encoded and small (operatorForm).
 	op := operator.gated("/operator", operatorForm, cacheControl(private), h.RequireOperatorPage, h.Site)
 	op.get("", h.OperatorPage, rl.limit("operator-page", 60))
-	op.get("/drift", h.OperatorDrift, rl.limit("operator-drift", 20))
+	op.get("/drift", h.OperatorDrift, rl.limit("operator-drift", 30))
 	op.post("/login", h.OperatorLogin, rl.limit("operator-login", 20), keys.middleware)
 	op.post("/logout", h.OperatorLogout, rl.limit("operator-logout", 30))
-	op.post("/passes/payments", h.OperatorAction(h.RunPayments), rl.limit("operator-payments", 20))
-	op.post("/passes/credit", h.OperatorAction(h.RunCredit), rl.limit("operator-credit", 20))
-	op.post("/minting", h.OperatorAction(h.HoldMintingFromPage), rl.limit("operator-minting", 20))
-	op.post("/tiers", h.SaveTierFromPage, rl.limit("operator-tiers", 20))
-	op.post("/tiers/:id/sale", h.OperatorAction(h.SetTierOnSale), rl.limit("operator-sale", 20))
+	op.post("/passes/payments", h.OperatorAction(h.RunPayments), rl.limit("operator-payments", 60))
+	op.post("/passes/credit", h.OperatorAction(h.RunCredit), rl.limit("operator-credit", 60))
+	op.post("/minting", h.OperatorAction(h.HoldMintingFromPage), rl.limit("operator-minting", 60))
+	op.post("/tiers", h.SaveTierFromPage, rl.limit("operator-tiers", 60))
+	op.post("/tiers/:id/sale", h.OperatorAction(h.SetTierOnSale), rl.limit("operator-sale", 60))
 
 	// The operator surface: not public, not in the OpenAPI document.
 	admin := operator.gated("/api/admin", cacheControl(noStore), rl.limit("admin", 120), keys.middleware, h.RequireAdmin, accepted)
