@@ -419,7 +419,7 @@ func (s *settings) prefixes(name string) []netip.Prefix {
 }
 
 // secretSettings are the settings that hold a secret.
-var secretSettings = []string{"MINTER_KEY", "DISTRIBUTOR_KEY", "ADMIN_KEY", "CRON_KEY", "SESSION_SECRET"}
+var secretSettings = []string{"MINTER_KEY", "DISTRIBUTOR_KEY", "DEPLOYER_KEY", "ADMIN_KEY", "CRON_KEY", "SESSION_SECRET"}
 
 // privateEnough refuses a .env that holds a secret and that others than its owner may open.
 func privateEnough(f *os.File, path string, file map[string]string) error {
