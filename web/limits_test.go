@@ -15,6 +15,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -137,7 +139,7 @@ func TestGuard(t *testing.T) {
 		}
 		var waits []time.Duration
 		for range 14 {
-			if _, locked := g.enter(client(1)); locked == nil {
+			if _, lockout := g.enter(client(1)); lockout == 0 {
 				t.Fatal("an attempt past the free ones did not lock the client out")
 			}
 			wait, _ := g.enter(client(1))
@@ -191,6 +193,48 @@ func TestGuard(t *testing.T) {
 			t.Fatalf("after the table was swept: wait %s, record %v", wait, g.clients[client(100)])
 		}
 	})
+}
+
+// TestGuardBurst: attempts count as they arrive, so a burst sent in parallel gets no more
+// through than one sent in a row.
+func TestGuardBurst(t *testing.T) {
+	g := newGuard(slog.New(slog.DiscardHandler))
+	release := make(chan struct{})
+	var reached atomic.Int32
+	e := echo.New()
+	e.POST("/login", func(c echo.Context) error {
+		reached.Add(1)
+		<-release
+		return echo.ErrUnauthorized
+	}, g.middleware)
+	var wg sync.WaitGroup
+	codes := make(chan int, 50)
+	for range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := httptest.NewRequest(http.MethodPost, "/login", nil)
+			req.RemoteAddr = "198.51.100.9:1"
+			rec := httptest.NewRecorder()
+			e.ServeHTTP(rec, req)
+			codes <- rec.Code
+		}()
+	}
+	// Each attempt either waits in the handler or was refused.
+	for refused := 0; int(reached.Load())+refused < 50; {
+		select {
+		case code := <-codes:
+			if code == http.StatusTooManyRequests {
+				refused++
+			}
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	close(release)
+	wg.Wait()
+	if n := reached.Load(); n != freeAttempts+1 {
+		t.Fatalf("%d of 50 parallel attempts reached the handler, want %d", n, freeAttempts+1)
+	}
 }
 
 func TestLimiterOverflow(t *testing.T) {

@@ -159,8 +159,9 @@ func accepted(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// enter counts an attempt of client, or returns how long it must wait instead.
-func (g *guard) enter(client netip.Addr) (wait time.Duration, locked *attempts) {
+// enter counts an attempt of client, or returns how long it must wait instead. lockout is the
+// wait this attempt starts, when it is one too many.
+func (g *guard) enter(client netip.Addr) (wait, lockout time.Duration) {
 	now := g.now()
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -169,10 +170,10 @@ func (g *guard) enter(client netip.Addr) (wait time.Duration, locked *attempts) 
 	}
 	a := g.record(client, now)
 	if now.Before(a.until) {
-		return a.until.Sub(now), nil
+		return a.until.Sub(now), 0
 	}
 	if g.pending >= attemptsPerMinute {
-		return time.Unix((g.window+1)*60, 0).Sub(now), nil
+		return time.Unix((g.window+1)*60, 0).Sub(now), 0
 	}
 	if now.Sub(a.last) > forgetAfter {
 		a.n = 0
@@ -181,10 +182,10 @@ func (g *guard) enter(client netip.Addr) (wait time.Duration, locked *attempts) 
 	a.last = now
 	g.pending++
 	if a.n > freeAttempts {
-		a.until = now.Add(min(firstWait<<min(a.n-freeAttempts-1, 20), longestWait))
-		return 0, a
+		lockout = min(firstWait<<min(a.n-freeAttempts-1, 20), longestWait)
+		a.until = now.Add(lockout)
 	}
-	return 0, nil
+	return 0, lockout
 }
 
 // record is client's record, made if new; the shared overflow record when the table is full.
@@ -225,14 +226,14 @@ func (g *guard) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		client := clientOf(c)
 		log := g.log.With("client", c.RealIP(), "method", c.Request().Method, "route", c.Path())
-		wait, locked := g.enter(client)
+		wait, lockout := g.enter(client)
 		if wait > 0 {
 			c.Response().Header().Set(echo.HeaderRetryAfter, strconv.FormatInt(int64((wait+time.Second-1)/time.Second), 10))
 			return echo.NewHTTPError(http.StatusTooManyRequests,
 				"Too many attempts with a wrong key or sign-in: wait the number of seconds in the retry-after header, then try again.")
 		}
-		if locked != nil {
-			log.Warn("client locked out after wrong credentials", "attempts", locked.n, "wait", locked.until.Sub(g.now()).Round(time.Second).String())
+		if lockout > 0 {
+			log.Warn("client locked out after wrong credentials", "wait", lockout.String())
 		}
 		window := g.now().Unix() / 60
 		err := next(c)
