@@ -158,19 +158,24 @@ func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// operatorForm takes the operator's forms as url-encoded text only, parsed here within maxBody:
-// parsing a multipart body spools its files to the temp folder, and nothing on the operator page
-// uploads one. A body that outgrows maxBody is a 413 here rather than an empty form downstream
-// (Echo's FormValue drops the parse error).
+// operatorForm takes the operator's posts as url-encoded forms, parsed here within maxBody, or as
+// JSON (the wallet sign-in's body, which handlers.decodeBody reads within the same bound), and
+// nothing else: parsing a multipart body spools its files to the temp folder, and nothing on the
+// operator page uploads one. A form that outgrows maxBody is a 413 here rather than an empty form
+// downstream (Echo's FormValue drops the parse error).
 func operatorForm(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		if r.Method == http.MethodGet || r.Method == http.MethodHead || r.ContentLength == 0 {
 			return next(c)
 		}
-		if mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt != echo.MIMEApplicationForm {
+		switch mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt {
+		case echo.MIMEApplicationJSON:
+			return next(c)
+		case echo.MIMEApplicationForm:
+		default:
 			return echo.NewHTTPError(http.StatusUnsupportedMediaType,
-				"The operator's forms are sent url-encoded (application/x-www-form-urlencoded), never as a file upload.")
+				"The operator's forms are sent url-encoded (application/x-www-form-urlencoded) or as JSON, never as a file upload.")
 		}
 		if err := r.ParseForm(); err != nil {
 			if tooLarge := new(http.MaxBytesError); errors.As(err, &tooLarge) {
