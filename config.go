@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net"
 	"net/netip"
 	"net/url"
 	"os"
@@ -66,6 +67,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DevRPCAddr:  s.str("DEV_RPC_ADDR", "127.0.0.1:8545"),
 	}
 	dev := cfg.devMode()
+	if dev {
+		s.chainOnly()
+	}
 	cfg.Chain = chain.Config{
 		Factory:   s.address("FACTORY_ADDRESS", !dev),
 		PriceFeed: s.address("PRICE_FEED_ADDRESS", false),
@@ -99,9 +103,13 @@ func loadConfig(getenv func(string) string) (config, error) {
 		BumpBlocks:    uint64(s.positive("TX_BUMP_BLOCKS", 3)),
 		MaxFeeWei:     s.gwei("MAX_FEE_GWEI"),
 	}
-	cronKey, adminKey := s.str("CRON_KEY", ""), s.str("ADMIN_KEY", "")
 	publicURL := s.publicURL(dev, cfg.ListenAddr)
 	secret := s.sessionSecret(dev)
+	adminKey, cronKey := s.routeKey("ADMIN_KEY", secret), s.routeKey("CRON_KEY", secret)
+	if adminKey != "" && adminKey == cronKey {
+		s.fail("CRON_KEY", "must differ from ADMIN_KEY: a leaked cron key must not open the operator surface")
+	}
+	s.metricsAddr(cfg.MetricsAddr)
 	staleAfter := s.positive("STALE_AFTER_SEC", 300)
 	// Payouts are on in dev mode, to show the whole product, and off elsewhere until switched on.
 	passes.DistEnabled = s.bool("DIST_ENABLED", dev)
@@ -429,6 +437,57 @@ func (s *settings) sessionSecret(dev bool) []byte {
 	return nil
 }
 
+// chainOnly refuses, in dev mode, the settings only a real chain uses: dev mode would replace or
+// ignore them and run a fake chain that looks like the one they name.
+func (s *settings) chainOnly() {
+	for _, name := range []string{"CHAIN_ID", "FACTORY_ADDRESS", "PAYMENT_ADDRESS", "MINTER_KEY", "DISTRIBUTOR_KEY",
+		"MINTER_SIGNER", "DISTRIBUTOR_SIGNER"} {
+		if s.getenv(name) != "" {
+			s.fail(name, "is for a real chain, but ETH_RPC_URL is unset (dev mode, its own chain): set ETH_RPC_URL, or unset %s", name)
+		}
+	}
+}
+
+// minRouteKey is the shortest ADMIN_KEY or CRON_KEY: 32 characters, as SESSION_SECRET.
+const minRouteKey = 32
+
+// routeKey reads ADMIN_KEY or CRON_KEY: unset is "" (the routes are off, or dev mode makes one);
+// set, it is long and not the session secret, whose leak must not open the routes (nor the
+// reverse).
+func (s *settings) routeKey(name string, sessionSecret []byte) string {
+	v := s.getenv(name)
+	switch {
+	case v == "":
+	case len(v) < minRouteKey:
+		s.fail(name, "must be at least %d characters (e.g. openssl rand -hex 32)", minRouteKey)
+	case v == string(sessionSecret):
+		s.fail(name, "must differ from SESSION_SECRET")
+	}
+	return v
+}
+
+// metricsAddr checks METRICS_ADDR, which serves pprof as well as /metrics: only on a loopback or
+// private address, unless METRICS_PUBLIC=true says the exposure is meant.
+func (s *settings) metricsAddr(addr string) {
+	const name = "METRICS_ADDR"
+	if public := s.bool("METRICS_PUBLIC", false); addr == "" || public {
+		return
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		s.fail(name, "%q is not host:port", addr)
+		return
+	}
+	ip, err := netip.ParseAddr(host)
+	switch {
+	case host == "localhost":
+	case err != nil:
+		s.fail(name, "%q: give a loopback or private IP address (it serves pprof), or set METRICS_PUBLIC=true", addr)
+	case !ip.Unmap().IsLoopback() && !ip.Unmap().IsPrivate():
+		s.fail(name, "%q is neither a loopback nor a private address (it serves pprof): set METRICS_PUBLIC=true to expose it anyway", addr)
+	}
+}
+
 // prefixes reads a comma-separated list of addresses and CIDR ranges.
 func (s *settings) prefixes(name string) []netip.Prefix {
 	var out []netip.Prefix
@@ -448,6 +507,26 @@ func (s *settings) prefixes(name string) []netip.Prefix {
 		out = append(out, p)
 	}
 	return out
+}
+
+// secretSettings are the settings that hold a secret.
+var secretSettings = []string{"MINTER_KEY", "DISTRIBUTOR_KEY", "DEPLOYER_KEY", "ADMIN_KEY", "CRON_KEY", "SESSION_SECRET"}
+
+// privateEnough refuses a .env that holds a secret and that others than its owner may open.
+func privateEnough(f *os.File, path string, file map[string]string) error {
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if info.Mode().Perm()&0o077 == 0 {
+		return nil
+	}
+	for _, name := range secretSettings {
+		if file[name] != "" {
+			return fmt.Errorf("%s holds %s and others than its owner may read it: run chmod 600 %s", path, name, path)
+		}
+	}
+	return nil
 }
 
 // withDotenv returns a getenv that falls back to the KEY=VALUE lines of the file at path, when it
@@ -479,6 +558,9 @@ func withDotenv(path string, getenv func(string) string) (func(string) string, e
 		file[strings.TrimSpace(key)] = value
 	}
 	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if err := privateEnough(f, path, file); err != nil {
 		return nil, err
 	}
 	return func(key string) string {

@@ -18,6 +18,13 @@ func env(kv ...string) func(string) string {
 
 const factory = "0x5fbdb2315678afecb367f032d93f642f64180aa3"
 
+// withChain is kv after the settings of a real chain, so that a case tests its own setting and
+// not dev mode's refusal of chain settings.
+func withChain(kv ...string) []string {
+	return append([]string{"ETH_RPC_URL", "http://rpc", "CHAIN_ID", "8453", "FACTORY_ADDRESS", factory,
+		"PUBLIC_URL", "https://nodes.example.com", "SESSION_SECRET", strings.Repeat("s", 32)}, kv...)
+}
+
 func TestLoadConfig(t *testing.T) {
 	t.Run("dev defaults", func(t *testing.T) {
 		cfg, err := loadConfig(env())
@@ -65,26 +72,42 @@ func TestLoadConfig(t *testing.T) {
 		{"session secret too short", []string{"SESSION_SECRET", "short"}, "SESSION_SECRET"},
 		{"public URL not an origin", []string{"PUBLIC_URL", "ftp://x.io/app"}, "PUBLIC_URL"},
 		{"factory required with an RPC", []string{"ETH_RPC_URL", "http://rpc", "CHAIN_ID", "1"}, "FACTORY_ADDRESS"},
-		{"factory zero", []string{"FACTORY_ADDRESS", "0x0000000000000000000000000000000000000000"}, "FACTORY_ADDRESS"},
+		{"factory zero", withChain("FACTORY_ADDRESS", "0x0000000000000000000000000000000000000000"), "FACTORY_ADDRESS"},
 		{"price feed malformed", []string{"PRICE_FEED_ADDRESS", "feed"}, "PRICE_FEED_ADDRESS"},
-		{"minter key malformed", []string{"MINTER_KEY", "0x1234"}, "MINTER_KEY"},
+		{"minter key malformed", withChain("MINTER_KEY", "0x1234"), "MINTER_KEY"},
 		{"tick not a number", []string{"TICK_SEC", "soon"}, "TICK_SEC"},
 		{"stale after zero", []string{"STALE_AFTER_SEC", "0"}, "STALE_AFTER_SEC"},
 		{"dist enabled not a boolean", []string{"DIST_ENABLED", "yes"}, "DIST_ENABLED"},
 		{"bench mode not a boolean", []string{"BENCH_MODE", "on"}, "BENCH_MODE"},
 		{"dist mode unknown", []string{"DIST_MODE", "lottery"}, "DIST_MODE"},
-		{"chain id not a number", []string{"CHAIN_ID", "main"}, "CHAIN_ID"},
-		{"payment address malformed", []string{"PAYMENT_ADDRESS", "0x12"}, "PAYMENT_ADDRESS"},
-		{"payment address zero", []string{"PAYMENT_ADDRESS", "0x0000000000000000000000000000000000000000"}, "PAYMENT_ADDRESS"},
+		{"chain id not a number", withChain("CHAIN_ID", "main"), "CHAIN_ID"},
+		{"payment address malformed", withChain("PAYMENT_ADDRESS", "0x12"), "PAYMENT_ADDRESS"},
+		{"payment address zero", withChain("PAYMENT_ADDRESS", "0x0000000000000000000000000000000000000000"), "PAYMENT_ADDRESS"},
 		{"bump blocks zero", []string{"TX_BUMP_BLOCKS", "0"}, "TX_BUMP_BLOCKS"},
 		{"max fee below a wei", []string{"MAX_FEE_GWEI", "0.0000000001"}, "MAX_FEE_GWEI"},
 		{"max fee negative", []string{"MAX_FEE_GWEI", "-3"}, "MAX_FEE_GWEI"},
 		{"max fee not a number", []string{"MAX_FEE_GWEI", "lots"}, "MAX_FEE_GWEI"},
 		{"max fee in hex", []string{"MAX_FEE_GWEI", "0x10"}, "MAX_FEE_GWEI"},
 		{"max fee with a binary exponent", []string{"MAX_FEE_GWEI", "1p3"}, "MAX_FEE_GWEI"},
-		{"one key for minter and distributor", []string{"MINTER_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
-			"DISTRIBUTOR_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"}, "DISTRIBUTOR_KEY"},
+		{"one key for minter and distributor", withChain("MINTER_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+			"DISTRIBUTOR_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"), "DISTRIBUTOR_KEY"},
 		{"proxy not an address", []string{"TRUSTED_PROXIES", "10.0.0.0/8,proxy.local"}, "TRUSTED_PROXIES"},
+		{"admin key short", []string{"ADMIN_KEY", strings.Repeat("a", 31)}, "ADMIN_KEY"},
+		{"cron key short", []string{"CRON_KEY", "1234"}, "CRON_KEY"},
+		{"cron key is the admin key", []string{"ADMIN_KEY", strings.Repeat("k", 32), "CRON_KEY", strings.Repeat("k", 32)}, "CRON_KEY"},
+		{"admin key is the session secret", []string{"ADMIN_KEY", strings.Repeat("s", 40), "SESSION_SECRET", strings.Repeat("s", 40)}, "ADMIN_KEY"},
+		{"cron key is the session secret", []string{"CRON_KEY", strings.Repeat("s", 40), "SESSION_SECRET", strings.Repeat("s", 40)}, "CRON_KEY"},
+		{"metrics on every interface", []string{"METRICS_ADDR", ":9090"}, "METRICS_ADDR"},
+		{"metrics on a public address", []string{"METRICS_ADDR", "203.0.113.9:9090"}, "METRICS_ADDR"},
+		{"metrics on a host name", []string{"METRICS_ADDR", "metrics.example.com:9090"}, "METRICS_ADDR"},
+		{"metrics public not a boolean", []string{"METRICS_ADDR", "10.0.0.5:9090", "METRICS_PUBLIC", "yes"}, "METRICS_PUBLIC"},
+		{"dev mode with a chain id", []string{"CHAIN_ID", "8453"}, "CHAIN_ID"},
+		{"dev mode with a factory", []string{"FACTORY_ADDRESS", factory}, "FACTORY_ADDRESS"},
+		{"dev mode with a payments wallet", []string{"PAYMENT_ADDRESS", factory}, "PAYMENT_ADDRESS"},
+		{"dev mode with a minter key", []string{"MINTER_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"}, "MINTER_KEY"},
+		{"dev mode with a distributor key", []string{"DISTRIBUTOR_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"}, "DISTRIBUTOR_KEY"},
+		{"dev mode with a minter signer", []string{"MINTER_SIGNER", "http://127.0.0.1:8550"}, "MINTER_SIGNER"},
+		{"dev mode with a distributor signer", []string{"DISTRIBUTOR_SIGNER", "http://127.0.0.1:8550"}, "DISTRIBUTOR_SIGNER"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := loadConfig(env(tc.env...))
@@ -98,10 +121,52 @@ func TestLoadConfig(t *testing.T) {
 	}
 }
 
+func TestStartChecksAllow(t *testing.T) {
+	for name, kv := range map[string][]string{
+		"dev mode with its database, keys and secret": {"DATABASE_URL", "postgres://db/x", "ADMIN_KEY", strings.Repeat("a", 32),
+			"CRON_KEY", strings.Repeat("c", 32), "SESSION_SECRET", strings.Repeat("s", 32), "PRICE_FEED_ADDRESS", factory},
+		"metrics on loopback":          {"METRICS_ADDR", "127.0.0.1:9090"},
+		"metrics on IPv6 loopback":     {"METRICS_ADDR", "[::1]:9090"},
+		"metrics on localhost":         {"METRICS_ADDR", "localhost:9090"},
+		"metrics on a private address": {"METRICS_ADDR", "10.1.2.3:9090"},
+		"metrics public when said so":  {"METRICS_ADDR", ":9090", "METRICS_PUBLIC", "true"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := loadConfig(env(kv...)); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestDotenvPermissions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".env")
+	os.WriteFile(path, []byte("LISTEN_ADDR=127.0.0.1:9999\nADMIN_KEY="+strings.Repeat("a", 32)+"\n"), 0o600)
+	if err := os.Chmod(path, 0o644); err != nil { // whatever the umask made of it
+		t.Fatal(err)
+	}
+	_, err := withDotenv(path, env())
+	if err == nil || !strings.Contains(err.Error(), "chmod 600") || !strings.Contains(err.Error(), "ADMIN_KEY") ||
+		strings.Contains(err.Error(), "aaaa") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("a key in a .env others can read: %v, want one line saying chmod 600", err)
+	}
+	os.Chmod(path, 0o600)
+	if _, err := withDotenv(path, env()); err != nil {
+		t.Fatalf("mode 600: %v", err)
+	}
+	os.WriteFile(path, []byte("LISTEN_ADDR=127.0.0.1:9999\n"), 0o600)
+	os.Chmod(path, 0o644)
+	if _, err := withDotenv(path, env()); err != nil {
+		t.Fatalf("a .env with no secret may be readable: %v", err)
+	}
+}
+
 func TestDotenv(t *testing.T) {
 	path := filepath.Join(t.TempDir(), ".env")
 	os.WriteFile(path, []byte("# settings\nCHAIN_ID=10\nexport LISTEN_ADDR=\"127.0.0.1:9999\"\n\nPAYMENT_ADDRESS='0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc'\n"), 0o600)
-	getenv, err := withDotenv(path, env("CHAIN_ID", "20"))
+	// A real chain's settings: dev mode refuses CHAIN_ID and PAYMENT_ADDRESS.
+	getenv, err := withDotenv(path, env("CHAIN_ID", "20", "ETH_RPC_URL", "http://rpc", "FACTORY_ADDRESS", factory,
+		"PUBLIC_URL", "https://nodes.example.com", "SESSION_SECRET", strings.Repeat("s", 32)))
 	if err != nil {
 		t.Fatal(err)
 	}

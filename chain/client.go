@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	neturl "net/url"
 	"strings"
 	"syscall"
 	"time"
@@ -64,15 +65,64 @@ type Client struct {
 
 	nf   *bindings.NodeFactory
 	feed *bindings.MockAggregator // its read functions are those of any Chainlink feed
+
+	hideURL *strings.Replacer // nil: the connection has no URL to hide (the dev chain's)
 }
 
 // Dial connects to the JSON-RPC endpoint at url (http, https, ws or ipc).
 func Dial(ctx context.Context, url string, cfg Config) (*Client, error) {
+	hide := urlHider(url)
 	rc, err := rpc.DialContext(ctx, url)
 	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", url, err)
+		return nil, &hiddenURLError{hide.Replace("dial: " + err.Error()), err}
 	}
-	return New(rc, cfg), nil
+	c := New(rc, cfg)
+	c.hideURL = hide
+	return c, nil
+}
+
+// urlHider replaces the RPC URL, and each of its secret parts, with its scheme and host. Providers
+// put their API key in the URL's path, query or userinfo, and Go's HTTP errors quote the whole
+// URL (`Post "https://host/v2/KEY": dial tcp …`); an error that carried it would reach the logs,
+// the answers and the tick summaries the passes store.
+func urlHider(raw string) *strings.Replacer {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return strings.NewReplacer(raw, "the RPC URL")
+	}
+	host := "the RPC at " + u.Scheme + "://" + u.Host
+	// The whole URL as it is given, as net/url writes it, and as net/http quotes it (password starred).
+	pairs := []string{raw, host, u.String(), host, u.Redacted(), host}
+	secrets := []string{u.RawQuery, u.EscapedPath(), u.Path}
+	if u.User != nil {
+		password, _ := u.User.Password()
+		pairs = append(pairs, strings.Replace(u.String(), u.User.String()+"@", u.User.Username()+":***@", 1), host)
+		secrets = append(secrets, u.User.String(), u.User.Username(), password)
+	}
+	for _, secret := range secrets {
+		if len(secret) > 1 { // a lone "/" hides nothing and would garble every path in the text
+			pairs = append(pairs, secret, "…")
+		}
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// hiddenURLError is an error whose text has the RPC URL hidden; errors.Is and As still see the
+// error it hides it in.
+type hiddenURLError struct {
+	msg string
+	err error
+}
+
+func (e *hiddenURLError) Error() string { return e.msg }
+func (e *hiddenURLError) Unwrap() error { return e.err }
+
+// hide hides the RPC URL in err's text. Every error the client returns passes through it (call).
+func (c *Client) hide(err error) error {
+	if err == nil || c.hideURL == nil {
+		return err
+	}
+	return &hiddenURLError{c.hideURL.Replace(err.Error()), err}
 }
 
 // New wraps an RPC connection, such as the dev chain's in-process one.
@@ -114,11 +164,11 @@ func (c *Client) call(ctx context.Context, what string, f func(ctx context.Conte
 			return nil
 		}
 		if !transient(err) {
-			return fmt.Errorf("%s: %w", what, c.decodeRevert(err))
+			return c.hide(fmt.Errorf("%s: %w", what, c.decodeRevert(err)))
 		}
 		rpcFailures.Inc()
 		if attempt >= c.attempts || ctx.Err() != nil {
-			return fmt.Errorf("%s: %w: %w", what, ErrUnavailable, err)
+			return c.hide(fmt.Errorf("%s: %w: %w", what, ErrUnavailable, err))
 		}
 		select {
 		case <-time.After(backoff):

@@ -28,8 +28,8 @@ const root = ".."
 func TestMain(m *testing.M) { os.Exit(storetest.Main(m, nil)) }
 
 const (
-	cronKey  = "e2e-cron-key-0123456789"
-	adminKey = "e2e-admin-key-0123456789"
+	cronKey  = "e2e-cron-key-0123456789abcdef012345"
+	adminKey = "e2e-admin-key-0123456789abcdef01234"
 )
 
 // server is the real nodeledger binary, serving.

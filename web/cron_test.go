@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -54,7 +55,7 @@ func TestCronPaymentsRoute(t *testing.T) {
 
 	cfg.CronKey = key
 	s := p.server(t, cfg)
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		name   string
 		header []string
 	}{
@@ -65,8 +66,10 @@ func TestCronPaymentsRoute(t *testing.T) {
 		{"key without Bearer", []string{"Authorization", key}},
 		{"a wrong x-cron-key beside the right bearer", []string{"X-Cron-Key", "wrong", "Authorization", "Bearer " + key}},
 	} {
+		// Each from its own address: more wrong keys from one lock it out (TestWrongKeys).
+		remote := fmt.Sprintf("198.51.100.%d:1", 1+i)
 		t.Run("401 for "+tc.name, func(t *testing.T) {
-			rec := s.do(t, http.MethodPost, "/api/cron/payments", "", tc.header...)
+			rec := s.do(t, http.MethodPost, "/api/cron/payments", remote, tc.header...)
 			wantStatus(t, rec, http.StatusUnauthorized)
 			if msg := errorMessage(t, rec); strings.Contains(strings.ToLower(msg), "key") {
 				t.Fatalf("401 says too much: %q", msg)

@@ -31,28 +31,30 @@ const (
 )
 
 // routes lists every route: path, handler, cache policy and rate limit (requests per minute per
-// IP).
-func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
+// client). The spec's table is a floor for the API; a page is limited like its JSON twin, which
+// runs the same queries. Not limited: /healthz, /static, /api/openapi.json and /api/price, which
+// answer from memory.
+func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	// Everyone's routes answer within requestTimeout: a database or chain that stops answering
 	// costs a client a 503, never a hung request.
 	public := group{e: e, m: []echo.MiddlewareFunc{deadline}}
 	public.get("/healthz", h.Healthz, cacheControl(noStore))
-	public.get("/readyz", h.Readyz, cacheControl(noStore))
+	public.get("/readyz", h.Readyz, cacheControl(noStore), rl.limit("readyz", 120))
 
 	// Pages and their htmx partials, rendered by the same handlers' calls as the JSON routes.
 	pages := public.group("", h.Site)
-	pages.get("/", h.OverviewPage, cacheControl(noCache))
-	pages.get("/partials/stats", h.StatsPartial, cacheControl(noCache))
-	pages.get("/node/:id", h.NodePage, cacheControl(noCache))
-	pages.get("/wallet", h.WalletSearch, cacheControl(noCache))
-	pages.get("/wallet/:address", h.WalletPage, cacheControl(noCache))
-	pages.get("/distributions", h.DistributionsPage, cacheControl(noCache))
-	pages.get("/health", h.HealthPage, cacheControl(noCache))
-	pages.get("/buy", h.BuyPage, cacheControl(noCache))
-	pages.get("/payment", h.PaymentSearch, cacheControl(noCache))
-	pages.get("/payment/:txHash", h.PaymentPage, cacheControl(noCache))
-	pages.get("/partials/payment/:txHash", h.PaymentPartial, cacheControl(noCache))
-	pages.get("/me", h.MePage, cacheControl(private))
+	pages.get("/", h.OverviewPage, cacheControl(noCache), rl.limit("overview-page", 120))
+	pages.get("/partials/stats", h.StatsPartial, cacheControl(noCache), rl.limit("stats-partial", 120))
+	pages.get("/node/:id", h.NodePage, cacheControl(noCache), rl.limit("node-page", 60))
+	pages.get("/wallet", h.WalletSearch, cacheControl(noCache), rl.limit("wallet-search", 60))
+	pages.get("/wallet/:address", h.WalletPage, cacheControl(noCache), rl.limit("wallet-page", 60))
+	pages.get("/distributions", h.DistributionsPage, cacheControl(noCache), rl.limit("distributions-page", 60))
+	pages.get("/health", h.HealthPage, cacheControl(noCache), rl.limit("health-page", 60))
+	pages.get("/buy", h.BuyPage, cacheControl(noCache), rl.limit("buy-page", 60))
+	pages.get("/payment", h.PaymentSearch, cacheControl(noCache), rl.limit("payment-search", 60))
+	pages.get("/payment/:txHash", h.PaymentPage, cacheControl(noCache), rl.limit("payment-page", 60))
+	pages.get("/partials/payment/:txHash", h.PaymentPartial, cacheControl(noCache), rl.limit("payment-partial", 60))
+	pages.get("/me", h.MePage, cacheControl(private), rl.limit("me-page", 120))
 	public.get("/static/:hash/:name", h.Static)
 
 	api := public.group("/api")
@@ -88,31 +90,38 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter) {
 	// needs. Passes bound themselves (passTimeout in jobs).
 	operator := group{e: e}
 	// The spec's two key rules: payments also takes a bearer token and is off (404) without
-	// CRON_KEY; credit reads x-cron-key only and fails closed (401).
-	operator.add(getOrPost, "/api/cron/payments", h.CronPayments, cacheControl(noStore),
-		h.RequireCronKey(handlers.CronKey{Bearer: true, Unconfigured: http.StatusNotFound}))
-	operator.add(getOrPost, "/api/cron/credit", h.CronCredit, cacheControl(noStore),
-		h.RequireCronKey(handlers.CronKey{Bearer: false, Unconfigured: http.StatusUnauthorized}))
+	// CRON_KEY; credit reads x-cron-key only and fails closed (401). Behind every key gate,
+	// keys.middleware slows down wrong keys and logs each key, and accepted marks a right one.
+	operator.add(getOrPost, "/api/cron/payments", h.CronPayments, cacheControl(noStore), rl.limit("cron-payments", 120),
+		keys.middleware, h.RequireCronKey(handlers.CronKey{Bearer: true, Unconfigured: http.StatusNotFound}), accepted)
+	operator.add(getOrPost, "/api/cron/credit", h.CronCredit, cacheControl(noStore), rl.limit("cron-credit", 120),
+		keys.middleware, h.RequireCronKey(handlers.CronKey{Bearer: false, Unconfigured: http.StatusUnauthorized}), accepted)
 
 	// The operator page: each operator signs in with their own wallet (the buyers' Sign-In with
 	// Ethereum); every route checks the session, its role and, on a post, its CSRF token; the
-	// buttons run what the cron routes run.
-	op := operator.gated("/operator", cacheControl(private), h.RequireOperatorPage, h.Site)
+	// buttons run what the cron routes run. Its forms are small and url-encoded (operatorForm).
+	op := operator.gated("/operator", operatorForm, cacheControl(private), h.RequireOperatorPage, h.Site)
 	viewer := h.RequireOperator(handlers.Viewer, "see the operator page")
-	op.get("", h.OperatorPage)
-	op.get("/drift", h.OperatorDrift, viewer)
-	op.post("/login", h.OperatorLogin, h.SameOrigin)
-	op.post("/logout", h.OperatorLogout, h.RequireOperator(handlers.Viewer, "sign out"))
-	op.post("/passes/payments", h.OperatorAction(h.RunPayments), h.RequireOperator(handlers.Operator, "run the passes"))
-	op.post("/passes/credit", h.OperatorAction(h.RunCredit), h.RequireOperator(handlers.Operator, "run the passes"))
-	op.post("/minting", h.OperatorAction(h.HoldMintingFromPage), h.RequireOperator(handlers.Operator, "hold or resume minting"))
-	op.post("/tiers", h.SaveTierFromPage, h.RequireOperator(handlers.Admin, "change a tier's settings"))
-	op.post("/tiers/:id/sale", h.OperatorAction(h.SetTierOnSale), h.RequireOperator(handlers.Operator, "put a tier on or off sale"))
-	op.post("/operators", h.OperatorAction(h.PutOperatorFromPage), h.RequireOperator(handlers.Admin, "change the operator list"))
-	op.post("/operators/remove", h.OperatorAction(h.RemoveOperatorFromPage), h.RequireOperator(handlers.Admin, "change the operator list"))
+	op.get("", h.OperatorPage, rl.limit("operator-page", 60))
+	op.get("/drift", h.OperatorDrift, rl.limit("operator-drift", 30), viewer)
+	op.post("/login", h.OperatorLogin, rl.limit("operator-login", 20), keys.middleware, h.SameOrigin)
+	op.post("/logout", h.OperatorLogout, rl.limit("operator-logout", 30), h.RequireOperator(handlers.Viewer, "sign out"))
+	op.post("/passes/payments", h.OperatorAction(h.RunPayments), rl.limit("operator-payments", 60),
+		h.RequireOperator(handlers.Operator, "run the passes"))
+	op.post("/passes/credit", h.OperatorAction(h.RunCredit), rl.limit("operator-credit", 60),
+		h.RequireOperator(handlers.Operator, "run the passes"))
+	op.post("/minting", h.OperatorAction(h.HoldMintingFromPage), rl.limit("operator-minting", 60),
+		h.RequireOperator(handlers.Operator, "hold or resume minting"))
+	op.post("/tiers", h.SaveTierFromPage, rl.limit("operator-tiers", 60), h.RequireOperator(handlers.Admin, "change a tier's settings"))
+	op.post("/tiers/:id/sale", h.OperatorAction(h.SetTierOnSale), rl.limit("operator-sale", 60),
+		h.RequireOperator(handlers.Operator, "put a tier on or off sale"))
+	op.post("/operators", h.OperatorAction(h.PutOperatorFromPage), rl.limit("operator-list", 60),
+		h.RequireOperator(handlers.Admin, "change the operator list"))
+	op.post("/operators/remove", h.OperatorAction(h.RemoveOperatorFromPage), rl.limit("operator-list", 60),
+		h.RequireOperator(handlers.Admin, "change the operator list"))
 
 	// The operator surface: not public, not in the OpenAPI document.
-	admin := operator.gated("/api/admin", cacheControl(noStore), h.RequireAdmin)
+	admin := operator.gated("/api/admin", cacheControl(noStore), rl.limit("admin", 120), keys.middleware, h.RequireAdmin, accepted)
 	admin.get("/tiers", h.AdminTiers)
 	admin.add([]string{http.MethodPut}, "/tiers/:id", h.PutTier)
 	admin.post("/tiers/:id/on-sale", h.TierOnSale(true))

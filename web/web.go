@@ -4,7 +4,10 @@ package web
 import (
 	"context"
 	"crypto/rand"
+	"errors"
+	"fmt"
 	"log/slog"
+	"mime"
 	"net"
 	"net/http"
 	"net/netip"
@@ -41,9 +44,10 @@ func New(h *handlers.Handlers, opts Options) *echo.Echo {
 	e.Use(measure)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{LogErrorFunc: panicError}))
 	e.Use(securityHeaders(opts.HTTPS))
+	e.Use(bodyLimit)
 	rl := newLimiter(opts.Log)
 	rl.lifted = opts.Bench
-	routes(e, h, rl)
+	routes(e, h, rl, newGuard(opts.Log))
 	if opts.Bench {
 		e.GET("/bench/hello", func(c echo.Context) error { return c.String(http.StatusOK, "Hello, World!") })
 	}
@@ -129,6 +133,56 @@ func deadline(next echo.HandlerFunc) echo.HandlerFunc {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), requestTimeout)
 		defer cancel()
 		c.SetRequest(c.Request().WithContext(ctx))
+		return next(c)
+	}
+}
+
+// maxBody bounds the body of every request. The largest this service takes is a JSON body or an
+// operator's form, each well under it (handlers.decodeBody holds JSON to the same bound).
+const maxBody = 64 << 10
+
+var errBodyTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge,
+	fmt.Sprintf("The request body is too large: this service takes at most %d KB.", maxBody>>10))
+
+// bodyLimit refuses, unread, a body that says it is larger than maxBody, and cuts off one that
+// turns out larger while it is read (a chunked body says nothing in advance). Routes that take no
+// body are covered too: nobody gets to make the server read megabytes it will throw away.
+func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.ContentLength > maxBody {
+			return errBodyTooLarge
+		}
+		r.Body = http.MaxBytesReader(c.Response(), r.Body, maxBody)
+		return next(c)
+	}
+}
+
+// operatorForm takes the operator's posts as url-encoded forms, parsed here within maxBody, or as
+// JSON (the wallet sign-in's body, which handlers.decodeBody reads within the same bound), and
+// nothing else: parsing a multipart body spools its files to the temp folder, and nothing on the
+// operator page uploads one. A form that outgrows maxBody is a 413 here rather than an empty form
+// downstream (Echo's FormValue drops the parse error).
+func operatorForm(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.Method == http.MethodGet || r.Method == http.MethodHead || r.ContentLength == 0 {
+			return next(c)
+		}
+		switch mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt {
+		case echo.MIMEApplicationJSON:
+			return next(c)
+		case echo.MIMEApplicationForm:
+		default:
+			return echo.NewHTTPError(http.StatusUnsupportedMediaType,
+				"The operator's forms are sent url-encoded (application/x-www-form-urlencoded) or as JSON, never as a file upload.")
+		}
+		if err := r.ParseForm(); err != nil {
+			if tooLarge := new(http.MaxBytesError); errors.As(err, &tooLarge) {
+				return errBodyTooLarge
+			}
+			return echo.NewHTTPError(http.StatusBadRequest, "The form is malformed.")
+		}
 		return next(c)
 	}
 }
