@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -45,9 +46,10 @@ func (h *Handlers) OperatorAction(act func(c echo.Context) (string, error)) echo
 // form when it comes back with problems, else empty or, with ?edit=id, the tier to edit.
 func (h *Handlers) renderOperator(c echo.Context, status int, outcome string, form *views.TierForm) error {
 	ctx := c.Request().Context()
-	o := views.Operator{Outcome: outcome, Now: time.Now(), PaymentAddress: h.cfg.PaymentAddress}
+	o := views.Operator{Outcome: outcome, Now: time.Now(), PaymentAddress: h.cfg.PaymentAddress,
+		Factory: strings.ToLower(h.chain.Factory().Hex()), SetTierWeight: h.chain.SetTierWeightSelector()}
 	var err error
-	if o.Tiers, err = h.store.Tiers(ctx); err != nil {
+	if o.Tiers, err = h.tiers(ctx); err != nil {
 		return err
 	}
 	refunds, err := h.store.Refunds(ctx, 50)

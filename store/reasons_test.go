@@ -25,9 +25,9 @@ func TestMigrationReadsReasonsIntoCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Two tiers called Two: a label that names no one tier gives no tier id.
-	if _, err := s.DB().Exec(`INSERT INTO tiers (id, label, price_wei, max_per_wallet, on_sale) VALUES
-		(1, 'One', 100000000000000000, 3, true), (2, 'Two', 1000000000000000000, 1, true),
-		(3, 'Two', 5, 1, false), (4, 'Gold, and more', 2000000000000000000, 1, true)`); err != nil {
+	if _, err := s.DB().Exec(`INSERT INTO tiers (id, label, price_wei, max_per_wallet, payout_bps, on_sale) VALUES
+		(1, 'One', 100000000000000000, 3, 10000, true), (2, 'Two', 1000000000000000000, 1, 10000, true),
+		(3, 'Two', 5, 1, 10000, false), (4, 'Gold, and more', 2000000000000000000, 1, 10000, true)`); err != nil {
 		t.Fatal(err)
 	}
 	const token = "0x5fbdb2315678afecb367f032d93f642f64180aa3"

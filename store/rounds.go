@@ -57,13 +57,13 @@ type Round struct {
 	CarryWei   Uint256       `db:"carry_wei"`
 	Weights    pq.Int64Array `db:"weights"` // the factory's payoutBps by tier id, as priced
 	// WeightsVersion is the factory's weightsVersion the round was priced at: its call names it.
-	WeightsVersion int64 `db:"weights_version"`
-	TotalWei   Uint256       `db:"total_wei"`
-	NodeCount  int           `db:"node_count"` // the nodes credited more than zero
-	Status     RoundStatus   `db:"status"`     // pending, then confirmed
-	TxHash     *string       `db:"tx_hash"`    // its newest signed transaction, stored before it is sent
-	Nonce      *int64        `db:"nonce"`
-	Raw        []byte        `db:"raw"`
+	WeightsVersion int64       `db:"weights_version"`
+	TotalWei       Uint256     `db:"total_wei"`
+	NodeCount      int         `db:"node_count"` // the nodes credited more than zero
+	Status         RoundStatus `db:"status"`     // pending, then confirmed
+	TxHash         *string     `db:"tx_hash"`    // its newest signed transaction, stored before it is sent
+	Nonce          *int64      `db:"nonce"`
+	Raw            []byte      `db:"raw"`
 }
 
 // Value is what the round's transaction carries: a fixed round's total, or a pool round's whole
@@ -177,7 +177,7 @@ var pricingTx = &sql.TxOptions{Isolation: sql.LevelRepeatableRead}
 // tierNodes is one tier's weight (the chain's) and how many of the round's nodes it has.
 type tierNodes struct {
 	Tier      int   `db:"tier"`
-	PayoutBps int64 `db:"payout_bps"`
+	PayoutBps int64 `db:"-"` // the chain's, from NewRound.Weights
 	Nodes     int64 `db:"nodes"`
 }
 
