@@ -61,8 +61,8 @@ func TestAdminTiers(t *testing.T) {
 
 	t.Run("a price or allowance change by more than half is confirmed first", func(t *testing.T) {
 		for body, sentence := range map[string]string{
-			`{"priceWei":"20000000000000000000",` + gold + `}`: `The price changes from 2 ETH to 20 ETH (10×): send "confirm": true to confirm.`,
-			`{"priceWei":"900000000000000000",` + gold + `}`:   `The price changes from 2 ETH to 0.9 ETH (0.45×): send "confirm": true to confirm.`,
+			`{"priceWei":"20000000000000000000",` + gold + `}`:                                                            `The price changes from 2 ETH to 20 ETH (10×): send "confirm": true to confirm.`,
+			`{"priceWei":"900000000000000000",` + gold + `}`:                                                              `The price changes from 2 ETH to 0.9 ETH (0.45×): send "confirm": true to confirm.`,
 			`{"priceWei":"2000000000000000000",` + strings.Replace(gold, `"maxPerWallet":2`, `"maxPerWallet":4`, 1) + `}`: `The allowance per wallet changes from 2 to 4 (2×): send "confirm": true to confirm.`,
 		} {
 			rec := put("4", body)
