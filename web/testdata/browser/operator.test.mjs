@@ -166,7 +166,7 @@ test('the factory owner changes a tier\'s payout from the operator page with the
   await row.locator('input[name=multiplier]').fill('1.5');
   await both(page, 'operator-payout-change');
   await row.locator('[data-testid=send-weight]').click();
-  await row.getByText(/^Payout change sent/).waitFor({ timeout: 15000 });
+  await row.getByRole('status').filter({ hasText: /^Payout change sent/ }).waitFor({ timeout: 15000 });
   await both(page, 'operator-payout-sent');
   const sent = owner.calls.find((c) => c.method === 'eth_sendTransaction').params[0];
   const form = row.locator('form[data-weight]');
