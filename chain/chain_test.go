@@ -111,8 +111,9 @@ func TestNodesAndCover(t *testing.T) {
 	if err != nil || fmt.Sprint(ids) != "[1 2]" {
 		t.Fatalf("nodesOf: %v %v", ids, err)
 	}
-	// Tier 1 at 1.5×: a base of 200 credits each node 300.
-	r := tc.transact(t, tc.distributor, tc.c.factory, tc.c.DistributeData(big.NewInt(7), RoundFixed, big.NewInt(200), 2, []uint32{0, 15000}), big.NewInt(1000))
+	// Tier 1 at 1.5×, set by the owner (weights version 1): a base of 200 credits each node 300.
+	tc.transact(t, tc.owner, tc.c.factory, tc.c.SetTierWeightData(1, 15000), nil)
+	r := tc.transact(t, tc.distributor, tc.c.factory, tc.c.DistributeData(big.NewInt(7), RoundFixed, big.NewInt(200), 2, 1), big.NewInt(1000))
 	if total, ok := tc.c.DistributedIn(r); !ok || total.Int64() != 600 {
 		t.Fatalf("DistributedIn: %v %v, want 600", total, ok)
 	}
@@ -124,8 +125,9 @@ func TestNodesAndCover(t *testing.T) {
 	if info.Owner != buyer || info.Tier != 1 || info.Balance.Int64() != 300 || info.Credited.Int64() != 300 || info.Withdrawn.Sign() != 0 {
 		t.Fatalf("nodeInfo(1): %+v", info)
 	}
-	st, err := tc.c.RoundState(ctx)
-	if err != nil || st.Nodes != 2 || st.PoolCarry.Sign() != 0 || st.Block == 0 || fmt.Sprint(st.TierNodes) != "map[1:2]" {
+	st, err := tc.c.RoundState(ctx, 1, 4)
+	if err != nil || st.Nodes != 2 || st.PoolCarry.Sign() != 0 || st.Block == 0 || fmt.Sprint(st.TierNodes) != "map[1:2]" ||
+		fmt.Sprint(st.Weights) != "map[1:15000 4:0]" || st.WeightsVersion != 1 {
 		t.Fatalf("RoundState: %+v %v", st, err)
 	}
 	if _, err := tc.c.NodeInfo(ctx, big.NewInt(99)); !errors.Is(err, ErrUnknownNode) {
@@ -141,7 +143,7 @@ func TestNodesAndCover(t *testing.T) {
 	}
 
 	// A pool of 30,001 over a weight of 30,000: 1 wei per unit, 1 wei carried to the next pool.
-	tc.transact(t, tc.distributor, tc.c.factory, tc.c.DistributeData(big.NewInt(8), RoundPool, big.NewInt(30001), 2, []uint32{0, 15000}), big.NewInt(30001))
+	tc.transact(t, tc.distributor, tc.c.factory, tc.c.DistributeData(big.NewInt(8), RoundPool, big.NewInt(30001), 2, 1), big.NewInt(30001))
 	if st, err := tc.c.RoundState(ctx); err != nil || st.Nodes != 2 || st.PoolCarry.Int64() != 1 {
 		t.Fatalf("RoundState after a pool round: %+v %v", st, err)
 	}

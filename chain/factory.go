@@ -232,8 +232,21 @@ const (
 	RoundPool  uint8 = 1 // amount is a pool, split pro rata weight
 )
 
-// DistributeData is the calldata of factory.distribute(roundID, mode, amount, nodes, weights):
-// one round for the nodes nodeCount says, weights[t] being tier t's payoutBps.
-func (c *Client) DistributeData(roundID *big.Int, mode uint8, amount *big.Int, nodes int64, weights []uint32) []byte {
-	return c.nf.PackDistribute(roundID, mode, amount, big.NewInt(nodes), weights)
+// DistributeData is the calldata of factory.distribute(roundID, mode, amount, nodes, version):
+// one round for the nodes nodeCount says, credited with the tiers' weights of weightsVersion
+// version (the contract refuses it once either moved).
+func (c *Client) DistributeData(roundID *big.Int, mode uint8, amount *big.Int, nodes int64, version uint64) []byte {
+	return c.nf.PackDistribute(roundID, mode, amount, big.NewInt(nodes), version)
+}
+
+// SetTierWeightSelector is the 4-byte selector of setTierWeight(uint8,uint32), 0x-prefixed, for
+// the operator page, whose script asks the owner's wallet to call it.
+func (c *Client) SetTierWeightSelector() string {
+	return "0x" + common.Bytes2Hex(c.nf.GetABI().Methods["setTierWeight"].ID)
+}
+
+// SetTierWeightData is the calldata of factory.setTierWeight(tier, bps), which only the owner may
+// send.
+func (c *Client) SetTierWeightData(tier uint8, bps uint32) []byte {
+	return c.nf.PackSetTierWeight(tier, bps)
 }

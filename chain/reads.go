@@ -13,6 +13,8 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"nodeledger/chain/bindings"
 )
 
 // NodeInfo is one node as the factory records it.
@@ -100,18 +102,21 @@ func (c *Client) Cover(ctx context.Context) (Cover, error) {
 
 // RoundState is what a round is priced from on chain, read at one block.
 type RoundState struct {
-	Block     uint64
-	Nodes     int64         // nodeCount: the nodes a round sent now credits
-	PoolCarry *big.Int      // pool wei the next pool round adds to its pool
-	TierNodes map[int]int64 // the nodes of each tier that has any, by tier id
+	Block          uint64
+	Nodes          int64          // nodeCount: the nodes a round sent now credits
+	PoolCarry      *big.Int       // pool wei the next pool round adds to its pool
+	TierNodes      map[int]int64  // the nodes of each tier that has any, by tier id
+	Weights        map[int]uint32 // payoutBps of each tier that has nodes, and of those asked for
+	WeightsVersion uint64         // weightsVersion: the round names it, and reverts if it moved
 }
 
-// RoundState reads nodeCount, poolCarry and each tier's node count at one block.
-func (c *Client) RoundState(ctx context.Context) (RoundState, error) {
-	var nodes, carry, list hexutil.Bytes
+// RoundState reads nodeCount, poolCarry, weightsVersion and each tier's node count and weight at
+// one block; the weights of the tiers `also` too, with nodes or not, for the round's record.
+func (c *Client) RoundState(ctx context.Context, also ...uint8) (RoundState, error) {
+	var nodes, carry, list, version hexutil.Bytes
 	head, err := c.readAtHead(ctx, "round state", func(at string) []rpc.BatchElem {
 		return []rpc.BatchElem{c.callAt(at, c.nf.PackNodeCount(), &nodes), c.callAt(at, c.nf.PackPoolCarry(), &carry),
-			c.callAt(at, c.nf.PackTierList(), &list)}
+			c.callAt(at, c.nf.PackTierList(), &list), c.callAt(at, c.nf.PackWeightsVersion(), &version)}
 	})
 	if err != nil {
 		return RoundState{}, err
@@ -127,30 +132,69 @@ func (c *Client) RoundState(ctx context.Context) (RoundState, error) {
 	if st.PoolCarry, err = c.nf.UnpackPoolCarry(carry); err != nil {
 		return RoundState{}, fmt.Errorf("round state: poolCarry: %w", err)
 	}
+	v, err := c.nf.UnpackWeightsVersion(version)
+	if err != nil {
+		return RoundState{}, fmt.Errorf("round state: weightsVersion: %w", err)
+	}
+	st.WeightsVersion = v.Uint64()
 	tiers, err := c.nf.UnpackTierList(list)
 	if err != nil {
 		return RoundState{}, fmt.Errorf("round state: tierList: %w", err)
 	}
-	if len(tiers) == 0 {
-		return st, nil
+	slots, err := c.tierSlots(ctx, head, append(tiers, also...))
+	if err != nil {
+		return RoundState{}, fmt.Errorf("round state: %w", err)
 	}
-	at := hexutil.EncodeUint64(head)
-	slots := make([]hexutil.Bytes, len(tiers))
-	elems := make([]rpc.BatchElem, len(tiers))
-	for i, t := range tiers {
-		elems[i] = c.callAt(at, c.nf.PackTiers(t), &slots[i])
-	}
-	if err := c.batch(ctx, "round state", elems); err != nil {
-		return RoundState{}, err
-	}
-	for i, t := range tiers {
-		v, err := c.nf.UnpackTiers(slots[i])
-		if err != nil {
-			return RoundState{}, fmt.Errorf("round state: tiers(%d): %w", t, err)
+	st.Weights = map[int]uint32{}
+	for t, slot := range slots {
+		st.Weights[t] = slot.WeightBps
+		if slot.Nodes > 0 {
+			st.TierNodes[t] = int64(slot.Nodes)
 		}
-		st.TierNodes[int(t)] = int64(v.Nodes)
 	}
 	return st, nil
+}
+
+// TierWeights reads the payoutBps of each tier of ids, as the factory's owner set it, at the head.
+func (c *Client) TierWeights(ctx context.Context, ids []uint8) (map[int]uint32, error) {
+	head, err := c.HeadNumber(ctx)
+	if err != nil {
+		return nil, err
+	}
+	slots, err := c.tierSlots(ctx, head, ids)
+	if err != nil {
+		return nil, fmt.Errorf("tier weights: %w", err)
+	}
+	weights := make(map[int]uint32, len(slots))
+	for t, slot := range slots {
+		weights[t] = slot.WeightBps
+	}
+	return weights, nil
+}
+
+// tierSlots reads the tiers(t) slot of each tier of ids at block, in one batch.
+func (c *Client) tierSlots(ctx context.Context, block uint64, ids []uint8) (map[int]bindings.TiersOutput, error) {
+	out := make(map[int]bindings.TiersOutput, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	at := hexutil.EncodeUint64(block)
+	raw := make([]hexutil.Bytes, len(ids))
+	elems := make([]rpc.BatchElem, len(ids))
+	for i, t := range ids {
+		elems[i] = c.callAt(at, c.nf.PackTiers(t), &raw[i])
+	}
+	if err := c.batch(ctx, "tiers", elems); err != nil {
+		return nil, err
+	}
+	for i, t := range ids {
+		v, err := c.nf.UnpackTiers(raw[i])
+		if err != nil {
+			return nil, fmt.Errorf("tiers(%d): %w", t, err)
+		}
+		out[int(t)] = v
+	}
+	return out, nil
 }
 
 // readAtHead reads the head, then sends the batch elems builds for that block number in one round

@@ -76,6 +76,11 @@ func newDeployment(t *testing.T, env ...string) *deployment {
 	}
 	t.Cleanup(d.eth.Close)
 
+	// Tier 1's weight is the factory's: its owner, the deployer, sets it to 1×.
+	factoryAddr := common.HexToAddress(factory)
+	if r, err := d.chain.NewSender(chain.LocalSigner(mustKey(t, deployerKey)), big.NewInt(1337)).Transact(ctx, &factoryAddr, d.chain.SetTierWeightData(1, 10000), nil); err != nil || r.Status != 1 {
+		t.Fatalf("setTierWeight: %v", err)
+	}
 	s := startServer(t, d.bin, d.env)
 	if status, body := s.send(t, http.MethodPut, "/api/admin/tiers/1", "X-Admin-Key", adminKey,
 		`{"label":"Standard","priceWei":"`+d.price.String()+`","maxPerWallet":100000,"payoutBps":10000,"onSale":true}`); status != 200 {

@@ -94,17 +94,19 @@ func TestEndToEndGeth(t *testing.T) {
 		buyerKey, buyer := hexKey(t)
 		geth.Fund(buyer, 5)
 
+		c, err := chain.Dial(t.Context(), geth.URL(), chain.Config{Factory: common.HexToAddress(factory)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		// Tier 1's weight is the factory's: its owner, the deployer, sets it to 1×.
+		factoryAddr := common.HexToAddress(factory)
+		transact(t, c.NewSender(chain.LocalSigner(mustKey(t, deployerKey)), big.NewInt(1337)), &factoryAddr, c.SetTierWeightData(1, 10000), nil)
 		price := "10000000000000000" // 0.01 ETH
 		if status, body := s.send(t, http.MethodPut, "/api/admin/tiers/1", "X-Admin-Key", adminKey,
 			`{"label":"Standard","priceWei":"`+price+`","maxPerWallet":5,"payoutBps":10000,"onSale":true}`); status != 200 {
 			t.Fatalf("putting tier 1: %d %v", status, body)
 		}
-
-		c, err := chain.Dial(t.Context(), geth.URL(), chain.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
 		sender := c.NewSender(chain.LocalSigner(mustKey(t, buyerKey)), big.NewInt(1337))
 		value, _ := new(big.Int).SetString(price, 10)
 		payTo := common.HexToAddress(payments)

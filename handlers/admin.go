@@ -31,7 +31,9 @@ func (h *Handlers) RequireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 // AdminTiers answers GET /api/admin/tiers.
 func (h *Handlers) AdminTiers(c echo.Context) error { return h.Tiers(c) }
 
-// tierBody is a tier as the operator writes it; pointers tell absent from zero.
+// tierBody is a tier as the operator writes it; pointers tell absent from zero. PayoutBps is the
+// factory's (its owner sets it): it may be sent, equal to the factory's, or left out. Confirm
+// confirms a change of the price or allowance by more than half.
 type tierBody struct {
 	Label        *string `json:"label"`
 	PriceWei     *string `json:"priceWei"`
@@ -40,6 +42,7 @@ type tierBody struct {
 	HoldingToken *string `json:"holdingToken"`
 	PayoutBps    *int    `json:"payoutBps"`
 	OnSale       *bool   `json:"onSale"`
+	Confirm      bool    `json:"confirm"`
 }
 
 // PutTier answers PUT /api/admin/tiers/{id}: creates the tier or replaces every field of it.
@@ -55,6 +58,30 @@ func (h *Handlers) PutTier(c echo.Context) error {
 	t, err := b.tier(id)
 	if err != nil {
 		return err
+	}
+	ctx := c.Request().Context()
+	weights, err := h.chain.TierWeights(ctx, []uint8{uint8(id)})
+	switch {
+	case err != nil && b.PayoutBps != nil:
+		h.log.Warn("admin: the factory's weights cannot be read", "err", err)
+		// Refused rather than taken on trust: the weight is the factory's, and unknown now.
+		return errorf(http.StatusConflict, fmt.Sprintf("Tier %d's payout weight cannot be read from the factory now, so payoutBps cannot be checked against it: "+
+			"leave payoutBps out (the factory's owner sets it), or try again.", id))
+	case err == nil:
+		w := int(weights[id])
+		t.PayoutBps = &w
+		if b.PayoutBps != nil && *b.PayoutBps != w {
+			return errorf(http.StatusConflict, fmt.Sprintf("Tier %d's payout weight is %d bps on the factory, not %d: it is set on the factory by its owner, "+
+				"with the owner's wallet on the operator page (Change payout) or setTierWeight(%d, bps) sent from the owner's wallet. "+
+				"Leave payoutBps out, or send the factory's value.", id, w, *b.PayoutBps, id))
+		}
+	}
+	changes, err := h.tierChanges(ctx, t)
+	if err != nil {
+		return err
+	}
+	if len(changes) > 0 && !b.Confirm {
+		return errorf(http.StatusConflict, strings.Join(changes, "; ")+`: send "confirm": true to confirm.`)
 	}
 	if err := h.putTier(c, t); err != nil {
 		return err
@@ -175,7 +202,7 @@ func (b tierBody) tier(id int) (store.Tier, error) {
 			d.problems["price"] = "priceWei must be a positive whole number of wei, as a string."
 		}
 	}
-	d.maxPerWallet, d.payoutBps = b.MaxPerWallet, b.PayoutBps
+	d.maxPerWallet = b.MaxPerWallet
 	d.holding = new(big.Int)
 	if b.HoldingWei != nil {
 		if d.holding, _ = weiField(b.HoldingWei); d.holding == nil {
@@ -205,7 +232,6 @@ type tierDraft struct {
 	maxPerWallet *int
 	holding      *big.Int // the holding token's smallest unit; nil: none required
 	token        string   // "": no holding token
-	payoutBps    *int
 	onSale       bool
 	problems     tierProblems
 }
@@ -214,12 +240,11 @@ type tierDraft struct {
 type tierProblems map[string]string
 
 // tierFieldOrder is the order of a tier's fields, in which the API tells the first problem.
-var tierFieldOrder = []string{"id", "label", "price", "maxPerWallet", "holdingToken", "holdingAmount", "payout"}
+var tierFieldOrder = []string{"id", "label", "price", "maxPerWallet", "holdingToken", "holdingAmount"}
 
 // Bounds on a tier: a label that fits a table cell, numbers well inside their integer columns.
 const (
 	maxTierLabel = 64
-	maxPayoutBps = 1_000_000 // 100×
 	maxAllowance = 1_000_000
 )
 
@@ -277,17 +302,11 @@ func (d tierDraft) check() (store.Tier, tierProblems) {
 	case holding.Sign() > 0 && d.token == "":
 		set("holdingAmount", "A holding amount needs the address of the token to hold.")
 	}
-	switch {
-	case d.payoutBps == nil:
-		set("payout", "The payout multiplier is required (1× is the base payout).")
-	case *d.payoutBps < 0 || *d.payoutBps > maxPayoutBps:
-		set("payout", "The payout multiplier must be from 0× to 100×.")
-	}
 	if len(p) > 0 {
 		return store.Tier{}, p
 	}
 	return store.Tier{ID: d.id, Label: label, PriceWei: store.Uint256{Int: d.price}, MaxPerWallet: *d.maxPerWallet,
-		HoldingWei: store.Uint256{Int: holding}, HoldingToken: token, PayoutBps: *d.payoutBps, OnSale: d.onSale}, nil
+		HoldingWei: store.Uint256{Int: holding}, HoldingToken: token, OnSale: d.onSale}, nil
 }
 
 func weiField(s *string) (*big.Int, bool) {

@@ -33,7 +33,7 @@ type tierJSON struct {
 	MaxPerWallet int             `json:"maxPerWallet"`
 	HoldingWei   string          `json:"holdingWei"`
 	HoldingToken *string         `json:"holdingToken"`
-	PayoutBps    int             `json:"payoutBps"`
+	PayoutBps    *int            `json:"payoutBps"` // the factory's weight; null when it could not be read
 	OnSale       bool            `json:"onSale"`
 	EnforcedBy   tierEnforcement `json:"enforcedBy"`
 }

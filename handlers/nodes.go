@@ -86,7 +86,7 @@ func (h *Handlers) nodeDetail(c echo.Context) (views.NodeDetail, error) {
 	}
 	d := views.NodeDetail{NodeDetail: n, PayoutsOn: h.cfg.DistEnabled, Now: time.Now()}
 	// The page names the tier; the API, as the spec has it, gives its number only.
-	tiers, err := h.store.Tiers(c.Request().Context())
+	tiers, err := h.tiers(c.Request().Context())
 	for _, t := range tiers {
 		if t.ID == n.Tier {
 			d.Tier = t

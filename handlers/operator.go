@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -52,14 +53,15 @@ func (h *Handlers) renderOperator(c echo.Context, status int, outcome string, fo
 		return err
 	}
 	o := views.Operator{Outcome: outcome, Now: time.Now(), PaymentAddress: h.cfg.PaymentAddress,
-		Me: store.Operator{Address: me.Address, Role: me.Role}, CSRF: me.CSRF, DevAdmin: h.cfg.DevAdmin}
+		Me: store.Operator{Address: me.Address, Role: me.Role}, CSRF: me.CSRF, DevAdmin: h.cfg.DevAdmin,
+		Factory: strings.ToLower(h.chain.Factory().Hex()), SetTierWeight: h.chain.SetTierWeightSelector()}
 	if o.Operators, err = h.store.Operators(ctx); err != nil {
 		return err
 	}
 	if o.Audit, err = h.store.AuditLog(ctx, operatorPageAudit); err != nil {
 		return err
 	}
-	if o.Tiers, err = h.store.Tiers(ctx); err != nil {
+	if o.Tiers, err = h.tiers(ctx); err != nil {
 		return err
 	}
 	refunds, err := h.store.Refunds(ctx, 50)

@@ -62,18 +62,28 @@ func (h *Handlers) putTier(c echo.Context, t store.Tier) error {
 
 // SaveTierFromPage answers POST /operator/tiers: the tier form, in ETH, checked by the same
 // check as the admin API's PUT. A form with problems comes back with a sentence next to each
-// field (422: nothing was stored, so posting it again changes nothing); a good one is stored and
-// redirected like every action.
+// field (422: nothing was stored, so posting it again changes nothing); one that changes the
+// price or allowance by more than half comes back asking to confirm it (409); a good one is
+// stored and redirected like every action. The payout weight is not the form's: the factory's
+// owner sets it (the Change payout button).
 func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	f := views.TierForm{
 		Editing: c.FormValue("editing") == "true", ID: c.FormValue("id"), Label: c.FormValue("label"),
 		PriceETH: c.FormValue("price"), MaxPerWallet: c.FormValue("maxPerWallet"), HoldingToken: c.FormValue("holdingToken"),
-		HoldingAmount: c.FormValue("holdingAmount"), Multiplier: c.FormValue("payout"), OnSale: c.FormValue("onSale") == "true",
+		HoldingAmount: c.FormValue("holdingAmount"), OnSale: c.FormValue("onSale") == "true",
 	}
 	t, problems := tierFromForm(f).check()
 	if len(problems) > 0 {
 		f.Problems = problems
 		return h.renderOperator(c, http.StatusUnprocessableEntity, "", &f)
+	}
+	changes, err := h.tierChanges(c.Request().Context(), t)
+	if err != nil {
+		return err
+	}
+	if len(changes) > 0 && c.FormValue("confirm") != "true" {
+		f.Confirm = changes
+		return h.renderOperator(c, http.StatusConflict, "", &f)
 	}
 	if err := h.putTier(c, t); err != nil {
 		return err
@@ -83,8 +93,7 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 
 // tierSaved is the outcome of a saved tier.
 func tierSaved(t store.Tier) string {
-	s := fmt.Sprintf("Saved tier %d, %s: %s ETH, %d per wallet, payout %s", t.ID, t.Label, views.ETH(t.PriceWei),
-		t.MaxPerWallet, views.Multiplier(t.PayoutBps))
+	s := fmt.Sprintf("Saved tier %d, %s: %s ETH, %d per wallet", t.ID, t.Label, views.ETH(t.PriceWei), t.MaxPerWallet)
 	if t.HoldingToken != nil && t.HoldingWei.Sign() > 0 {
 		s += fmt.Sprintf(", for holders of %s of the token %s", t.HoldingWei.String(), *t.HoldingToken)
 	}
@@ -121,16 +130,6 @@ func tierFromForm(f views.TierForm) tierDraft {
 			d.problems["holdingAmount"] = "The holding amount must be a whole number of the token's smallest unit, such as 1000000000000000000 for 1 token of 18 decimals."
 		}
 	}
-	m := strings.Trim(strings.TrimSpace(f.Multiplier), "×xX ")
-	switch bps, tooPrecise := parseDecimal(m, 4); {
-	case tooPrecise || bps == nil:
-		d.problems["payout"] = "The payout multiplier must be a number such as 1 or 1.5, with at most 4 decimals."
-	case !bps.IsInt64() || bps.Int64() > maxPayoutBps:
-		d.problems["payout"] = "The payout multiplier must be from 0× to 100×."
-	default:
-		v := int(bps.Int64())
-		d.payoutBps = &v
-	}
 	return d
 }
 
@@ -158,7 +157,7 @@ func tierForm(tiers []store.Tier, edit string) views.TierForm {
 			continue
 		}
 		f := views.TierForm{Editing: true, ID: edit, Label: t.Label, PriceETH: views.ETH(t.PriceWei),
-			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), Multiplier: strings.TrimSuffix(views.Multiplier(t.PayoutBps), "×"), OnSale: t.OnSale}
+			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), OnSale: t.OnSale}
 		if t.HoldingToken != nil {
 			f.HoldingToken, f.HoldingAmount = *t.HoldingToken, t.HoldingWei.String()
 		}
@@ -170,7 +169,7 @@ func tierForm(tiers []store.Tier, edit string) views.TierForm {
 	} else if n > 0 {
 		next = "" // the last number is taken: the operator picks a free one
 	}
-	return views.TierForm{ID: next, MaxPerWallet: "1", Multiplier: "1"}
+	return views.TierForm{ID: next, MaxPerWallet: "1"}
 }
 
 // decimalRe is a plain decimal number: "1", "0.1", ".5", "2.".

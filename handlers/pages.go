@@ -56,7 +56,7 @@ func (h *Handlers) overview(ctx context.Context) (views.Overview, error) {
 	if err != nil {
 		return o, err
 	}
-	if o.Tiers, err = h.store.Tiers(ctx); err != nil {
+	if o.Tiers, err = h.tiers(ctx); err != nil {
 		return o, err
 	}
 	if o.Rounds, err = h.store.Distributions(ctx, 10); err != nil {
@@ -175,7 +175,7 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 		}
 		b.Wallet = w
 	}
-	tiers, err := h.store.Tiers(ctx)
+	tiers, err := h.tiers(ctx)
 	if err != nil {
 		return err
 	}

@@ -1,16 +1,89 @@
 package handlers
 
 import (
+	"context"
+	"fmt"
+	"math/big"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"nodeledger/store"
+	"nodeledger/views"
 )
 
-// Tiers answers GET /api/tiers: every tier, on sale or not.
+// Tiers answers GET /api/tiers: every tier, on sale or not, with the factory's weight of each.
 func (h *Handlers) Tiers(c echo.Context) error {
-	tiers, err := h.store.Tiers(c.Request().Context())
+	tiers, err := h.tiers(c.Request().Context())
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"tiers": mapSlice(tiers, toTierJSON)})
+}
+
+// tiers is the ledger's price list with each tier's payout weight as the factory holds it; a
+// chain that cannot be read leaves the weights nil (null, "unknown"), never a zero.
+func (h *Handlers) tiers(ctx context.Context) ([]store.Tier, error) {
+	tiers, err := h.store.Tiers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]uint8, len(tiers))
+	for i, t := range tiers {
+		ids[i] = uint8(t.ID)
+	}
+	weights, err := h.chain.TierWeights(ctx, ids)
+	if err != nil {
+		h.log.Warn("tiers: the factory's weights cannot be read", "err", err)
+		return tiers, nil
+	}
+	for i := range tiers {
+		w := int(weights[tiers[i].ID])
+		tiers[i].PayoutBps = &w
+	}
+	return tiers, nil
+}
+
+// bigChange tells whether before -> after changes by more than half, either way (after > 1.5 ×
+// before, or after < 0.5 × before): a tier's price or allowance is confirmed first then, since
+// one typo (a zero too many or too few) would otherwise reprice a sale.
+func bigChange(before, after *big.Int) bool {
+	twice := new(big.Int).Lsh(after, 1)
+	return twice.Cmp(before) < 0 || twice.Cmp(new(big.Int).Mul(before, big.NewInt(3))) > 0
+}
+
+// tierChanges names each change of t against the ledger's tier of its id that needs a
+// confirmation, as "The price changes from 0.1 ETH to 1 ETH (10×)"; none for a new tier.
+func (h *Handlers) tierChanges(ctx context.Context, t store.Tier) ([]string, error) {
+	tiers, err := h.store.Tiers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, old := range tiers {
+		if old.ID != t.ID {
+			continue
+		}
+		var changes []string
+		if bigChange(old.PriceWei.Int, t.PriceWei.Int) {
+			changes = append(changes, fmt.Sprintf("The price changes from %s ETH to %s ETH%s", views.ETH(old.PriceWei), views.ETH(t.PriceWei),
+				ratio(old.PriceWei.Int, t.PriceWei.Int)))
+		}
+		o, n := big.NewInt(int64(old.MaxPerWallet)), big.NewInt(int64(t.MaxPerWallet))
+		if bigChange(o, n) {
+			changes = append(changes, fmt.Sprintf("The allowance per wallet changes from %d to %d%s", old.MaxPerWallet, t.MaxPerWallet, ratio(o, n)))
+		}
+		return changes, nil
+	}
+	return nil, nil
+}
+
+// ratio is " (10×)" for after/before, to two decimals at most; "" when before is 0.
+func ratio(before, after *big.Int) string {
+	if before.Sign() == 0 {
+		return ""
+	}
+	s := new(big.Rat).SetFrac(after, before).FloatString(2)
+	s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+	return " (" + s + "×)"
 }

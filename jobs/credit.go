@@ -35,8 +35,9 @@ type CreditSummary struct {
 	Nodes    int64  `json:"nodes"`
 	TotalWei string `json:"totalWei"`
 	TxHash   string `json:"txHash,omitempty"` // the transaction that credited the round, once known
-	// Repriced is true when a node was minted after the round was priced, which the contract
-	// refuses (NodeCountChanged): the round was priced again for the new count.
+	// Repriced is true when a node was minted or a tier's weight changed after the round was
+	// priced, which the contract refuses (NodeCountChanged, WeightsChanged): the round was priced
+	// again for the chain's count and weights.
 	Repriced bool              `json:"repriced,omitempty"`
 	Status   store.RoundStatus `json:"status,omitempty"` // of the round: pending or confirmed
 	Note     string            `json:"note,omitempty"`
@@ -140,13 +141,23 @@ func (j *Jobs) startRound(ctx context.Context) (store.Round, error) {
 }
 
 // roundState reads what a round is priced from on chain, as the store takes it: the mode and
-// amount are left to the caller.
+// amount are left to the caller. The weights are the factory's, at the block the count is read
+// at, for every tier of the ledger (a tier without nodes too, so the round records each weight).
 func (j *Jobs) roundState(ctx context.Context) (store.NewRound, error) {
-	st, err := j.chain.RoundState(ctx)
+	tiers, err := j.store.Tiers(ctx)
 	if err != nil {
 		return store.NewRound{}, err
 	}
-	return store.NewRound{ChainNodes: st.Nodes, CarryWei: st.PoolCarry, TierNodes: st.TierNodes}, nil
+	ids := make([]uint8, len(tiers))
+	for i, t := range tiers {
+		ids[i] = uint8(t.ID)
+	}
+	st, err := j.chain.RoundState(ctx, ids...)
+	if err != nil {
+		return store.NewRound{}, err
+	}
+	return store.NewRound{ChainNodes: st.Nodes, CarryWei: st.PoolCarry, TierNodes: st.TierNodes,
+		Weights: st.Weights, WeightsVersion: st.WeightsVersion}, nil
 }
 
 // creditResigns bounds how often one pass signs a new transaction for a round whose transaction
@@ -239,18 +250,20 @@ func (j *Jobs) signRound(ctx context.Context, round *store.Round, deadline time.
 const creditReprices = 3
 
 // submitRound signs the round's distribute call and submits it to the outbox. When the contract
-// answers that the chain's node count changed, a node was minted since the round was priced: the
-// round is priced again for the chain's count and signed again; a ledger that has not recorded
-// every node yet answers store.LedgerBehindError. Safe even should an earlier version still be
-// mined somewhere: each names the node count it was priced for, the contract refuses it unless
-// that is nodeCount, and nodeCount, which has passed it, never goes back (but by a reorg, which
-// would take the mint and the round back together).
+// answers that the chain's node count changed, a node was minted since the round was priced;
+// when it answers that the weights changed, the factory's owner set a tier's weight: either way
+// the round is priced again for the chain's state and signed again; a ledger that has not
+// recorded every node yet answers store.LedgerBehindError. Safe even should an earlier version
+// still be mined somewhere: each names the node count and weights version it was priced for,
+// the contract refuses it unless those are nodeCount and weightsVersion, and neither, once past
+// it, ever goes back (but by a reorg, which would take the mint or weight change and the round
+// back together).
 func (j *Jobs) submitRound(ctx context.Context, round *store.Round, sum *CreditSummary) (*outTx, error) {
 	for reprices := 0; ; reprices++ {
 		// A failed send leaves the stored transaction for the next pass to send again.
 		o, err := j.distributor.submit(ctx, roundFor(round.ID), j.chain.Factory(), j.distributeData(*round), round.Value())
 		var rev *chain.RevertError
-		if !errors.As(err, &rev) || rev.Name != "NodeCountChanged" || reprices >= creditReprices {
+		if !errors.As(err, &rev) || (rev.Name != "NodeCountChanged" && rev.Name != "WeightsChanged") || reprices >= creditReprices {
 			return o, err
 		}
 		if err := j.repriceRound(ctx, round, sum); err != nil {
@@ -259,14 +272,14 @@ func (j *Jobs) submitRound(ctx context.Context, round *store.Round, sum *CreditS
 	}
 }
 
-// repriceRound prices the round again for the nodes the chain has now.
+// repriceRound prices the round again for the nodes and weights the chain has now.
 func (j *Jobs) repriceRound(ctx context.Context, round *store.Round, sum *CreditSummary) error {
 	st, err := j.roundState(ctx)
 	if err != nil {
 		return err
 	}
-	j.log.Info("credit: a node was minted since the round was priced; pricing it again", "round", round.ID,
-		"nodes", round.ChainNodes, "now", st.ChainNodes)
+	j.log.Info("credit: a node was minted or a weight changed since the round was priced; pricing it again", "round", round.ID,
+		"nodes", round.ChainNodes, "now", st.ChainNodes, "weights_version", round.WeightsVersion, "now_version", st.WeightsVersion)
 	repriced, err := j.store.RepriceRound(ctx, round.ID, round.Repriced(st))
 	if err != nil {
 		return err
@@ -306,17 +319,14 @@ func (j *Jobs) awaitRound(ctx context.Context, round store.Round, o *outTx, dead
 	return roundDone, j.recordRound(ctx, round, &hash, sum)
 }
 
-// distributeData is the calldata of round's factory.distribute call.
+// distributeData is the calldata of round's factory.distribute call: it names no weights, only
+// the version of the factory's weights the round was priced with.
 func (j *Jobs) distributeData(round store.Round) []byte {
-	weights := make([]uint32, len(round.Weights))
-	for i, w := range round.Weights {
-		weights[i] = uint32(w)
-	}
 	mode := chain.RoundFixed
 	if round.Mode == store.DistPool {
 		mode = chain.RoundPool
 	}
-	return j.chain.DistributeData(big.NewInt(round.ID), mode, round.AmountWei.Int, round.ChainNodes, weights)
+	return j.chain.DistributeData(big.NewInt(round.ID), mode, round.AmountWei.Int, round.ChainNodes, uint64(round.WeightsVersion))
 }
 
 // checkDistributed compares what the chain says the round credited with the ledger's credits:

@@ -213,7 +213,7 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 	e := newEnv(t) // fixed, base 1,000,000 wei
 	nodes := e.mintDue(1, 2, 3)
 	sum := mustCredit(t, e.j)
-	want := wei(1_000_000, 2_000_000, 1_000_000) // payoutBps 10000, 20000, 10000
+	want := wei(1_000_000, 2_000_000, 1_000_000) // the factory's payoutBps 10000, 20000, 10000
 	if !sum.Ran || sum.Nodes != 3 || sum.TotalWei != "4000000" || sum.TxHash == "" || sum.Repriced ||
 		sum.Status != "confirmed" || sum.Resumed || sum.DistributionID == 0 {
 		t.Fatalf("summary %+v", sum)
@@ -224,7 +224,8 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 	e.checkCredited(nodes, want, 1)
 	ds := checkRounds(t, 1)
 	e.checkRoundTx(ds[0])
-	if ds[0].Mode != "fixed" || ds[0].NodeCount != 3 || ds[0].TotalWei.Cmp(sumWei(want)) != 0 || ds[0].ID != sum.DistributionID {
+	if ds[0].Mode != "fixed" || ds[0].NodeCount != 3 || ds[0].TotalWei.Cmp(sumWei(want)) != 0 || ds[0].ID != sum.DistributionID ||
+		roundWeights(t, ds[0].ID) != "{0,10000,20000,10000} v5" {
 		t.Errorf("round %+v", ds[0])
 	}
 	for i, n := range nodes {
@@ -284,6 +285,32 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 		e.checkCredited(nodes, wei(3_000_000, 6_000_000, 3_000_000), 3)
 		e.checkCredited(late, wei(2_000_000), 1)
 	})
+}
+
+// TestCreditPaysTheFactorysWeights: the round is priced with the weights the factory's owner set,
+// read at the round's block, whatever else the ledger or an operator says.
+func TestCreditPaysTheFactorysWeights(t *testing.T) {
+	e := newEnv(t)
+	nodes := e.mintDue(1, 2, 3)
+	e.setWeight(1, 30000) // the owner triples tier 1 before the round
+	if sum := mustCredit(t, e.j); sum.TotalWei != "6000000" || sum.Repriced {
+		t.Fatalf("summary %+v", sum)
+	}
+	e.checkCredited(nodes, wei(3_000_000, 2_000_000, 1_000_000), 1)
+	if w := roundWeights(t, checkRounds(t, 1)[0].ID); w != "{0,30000,20000,10000} v6" {
+		t.Errorf("round weights %s", w)
+	}
+}
+
+// roundWeights is what the ledger recorded of the factory's weights for round id, and their
+// version: "{0,10000} v1".
+func roundWeights(t *testing.T, id int64) string {
+	t.Helper()
+	var w string
+	if err := db.DB().Get(&w, `SELECT weights::text || ' v' || weights_version FROM distributions WHERE id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
 
 func TestCreditPoolSplitsAsTheContract(t *testing.T) {
@@ -400,6 +427,27 @@ func TestCreditPassSurvivesACrashAtEveryStep(t *testing.T) {
 		}
 		e.checkCredited(nodes, wei(1_000_000, 2_000_000, 1_000_000), 1)
 		e.checkRoundTx(checkRounds(t, 1)[0])
+	})
+	// The pass dies with the round written; the factory's owner halves tier 2 before the next pass
+	// signs it: the contract would refuse the round (WeightsChanged), so it is priced again with
+	// the chain's weights, and no node is credited at the old one.
+	t.Run("a weight changed between the round and its transaction", func(t *testing.T) {
+		e := newEnv(t)
+		nodes := e.mintDue(1, 2, 3)
+		j := e.restart()
+		j.crash = crashAt("credit.written", 1)
+		if _, err := j.Credit(t.Context()); !errors.Is(err, errCrash) {
+			t.Fatalf("err %v", err)
+		}
+		e.setWeight(2, 5000)
+		sum := mustCredit(t, e.restart())
+		if !sum.Resumed || !sum.Repriced || sum.Nodes != 3 || sum.TotalWei != "2500000" || sum.Status != "confirmed" {
+			t.Errorf("summary %+v", sum)
+		}
+		e.checkCredited(nodes, wei(1_000_000, 500_000, 1_000_000), 1)
+		if w := roundWeights(t, checkRounds(t, 1)[0].ID); w != "{0,10000,5000,10000} v6" {
+			t.Errorf("round weights %s", w)
+		}
 	})
 	// The same, and the transaction was sent before the mint landed: it reverts, and the round is
 	// priced again when it is signed anew.

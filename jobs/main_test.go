@@ -73,16 +73,43 @@ func newEnvOn(t testing.TB, opts devchain.Options, mods ...func(*Config)) *env {
 	}
 	token := strings.ToLower(dc.Token.Hex())
 	for _, tier := range []store.Tier{
-		{ID: 1, Label: "One", PriceWei: ledger(priceOne), MaxPerWallet: 3, HoldingWei: ledger(new(big.Int)), PayoutBps: 10000, OnSale: true},
-		{ID: 2, Label: "Two", PriceWei: ledger(priceTwo), MaxPerWallet: 2, HoldingWei: ledger(holdingWei), HoldingToken: &token, PayoutBps: 20000, OnSale: true},
-		{ID: 3, Label: "Off", PriceWei: ledger(priceOff), MaxPerWallet: 5, HoldingWei: ledger(new(big.Int)), PayoutBps: 10000},
+		{ID: 1, Label: "One", PriceWei: ledger(priceOne), MaxPerWallet: 3, HoldingWei: ledger(new(big.Int)), OnSale: true},
+		{ID: 2, Label: "Two", PriceWei: ledger(priceTwo), MaxPerWallet: 2, HoldingWei: ledger(holdingWei), HoldingToken: &token, OnSale: true},
+		{ID: 3, Label: "Off", PriceWei: ledger(priceOff), MaxPerWallet: 5, HoldingWei: ledger(new(big.Int))},
 	} {
 		if err := db.PutTier(t.Context(), tier); err != nil {
 			t.Fatal(err)
 		}
 	}
+	// The weights are the factory's, set by its owner: 1×, 2×, 1× (a chain mined by hand keeps
+	// the dev deploy's, tier 1 at 1×).
+	if !opts.ManualMining {
+		for tier, bps := range map[uint8]uint32{1: 10000, 2: 20000, 3: 10000} {
+			e.setWeight(tier, bps)
+		}
+	}
 	e.j = e.restart()
 	return e
+}
+
+// weightsVersion reads the factory's weightsVersion, which a round names.
+func (e *env) weightsVersion() uint64 {
+	e.t.Helper()
+	st, err := e.c.RoundState(e.t.Context())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return st.WeightsVersion
+}
+
+// setWeight sets a tier's payoutBps on the factory, as its owner.
+func (e *env) setWeight(tier uint8, bps uint32) {
+	e.t.Helper()
+	factory := e.dc.Factory
+	r, err := e.c.NewSender(chain.LocalSigner(e.dc.Owner.Key), e.dc.ChainID()).Transact(e.t.Context(), &factory, e.c.SetTierWeightData(tier, bps), nil)
+	if err != nil || r.Status != types.ReceiptStatusSuccessful {
+		e.t.Fatalf("setTierWeight(%d, %d): %v", tier, bps, err)
+	}
 }
 
 // restart returns the passes as a new process would have them: nothing in memory (nonces are

@@ -69,7 +69,7 @@ func TestReconcileRecordsWithdrawals(t *testing.T) {
 	e.pay(0, e.dc.Payments, priceOne)
 	mustPass(t, e.j)
 	// A credit made outside the service, then two withdrawals by the owner to another address.
-	credit := factoryABI.PackDistribute(big.NewInt(77), chain.RoundFixed, big.NewInt(1000), big.NewInt(1), []uint32{0, 10000})
+	credit := factoryABI.PackDistribute(big.NewInt(77), chain.RoundFixed, big.NewInt(1000), big.NewInt(1), e.weightsVersion())
 	e.sendValue(e.dc.Distributor.Key, e.dc.Factory, credit, big.NewInt(1000))
 	to := e.buyer(5)
 	var hashes []common.Hash
@@ -114,7 +114,7 @@ func TestReconcileLeavesNodesOfAnUnsettledRound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	credit := factoryABI.PackDistribute(big.NewInt(round), chain.RoundFixed, big.NewInt(50), big.NewInt(1), []uint32{0, 10000})
+	credit := factoryABI.PackDistribute(big.NewInt(round), chain.RoundFixed, big.NewInt(50), big.NewInt(1), e.weightsVersion())
 	e.sendValue(e.dc.Distributor.Key, e.dc.Factory, credit, big.NewInt(50))
 	// The owner spends part of the credit, then hands the node on.
 	e.send(e.dc.Buyers[0].Key, e.dc.Factory, factoryABI.PackWithdraw(big.NewInt(1), e.buyer(0), big.NewInt(10)), 0)

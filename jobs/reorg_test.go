@@ -233,7 +233,7 @@ func newReconcilerFork(t *testing.T) reconcilerFork {
 	m.call(m.dc.Minter.Key, m.dc.Factory, factoryABI.PackMint(m.buyer(0), 1, common.Hash{0xaa}), nil)
 	m.commit(1)
 	m.call(m.dc.Distributor.Key, m.dc.Factory,
-		factoryABI.PackDistribute(big.NewInt(77), chain.RoundFixed, big.NewInt(1000), big.NewInt(1), []uint32{0, 10000}), big.NewInt(1000))
+		factoryABI.PackDistribute(big.NewInt(77), chain.RoundFixed, big.NewInt(1000), big.NewInt(1), uint64(len(devchain.TierWeights))), big.NewInt(1000)) // the dev deploy's weights: tier 1 at 1×
 	m.commit(1)
 	_, f.beforeTransfer = m.head()
 	m.call(m.dc.Buyers[3].Key, m.buyer(5), nil, tenth)

@@ -1,6 +1,6 @@
 // nodeledger's wallet snippet: finds the browser's wallets (EIP-6963, else window.ethereum), keeps
 // the header's connect control, and serves the data-wallet buttons: sign in, pay, withdraw,
-// refund, record a node. No framework, no bundler; the CSP forbids inline handlers, so one
+// refund, change a tier's payout (the factory owner's), record a node. No framework, no bundler; the CSP forbids inline handlers, so one
 // delegated listener serves every button. The script is deferred: the body exists when it runs.
 (() => {
   'use strict';
@@ -45,6 +45,8 @@
     '0xb5dfd9e5': ['Reentered', 'The contract refused a call made from inside another of its calls.'],
     '0x06250401': ['AmountTooLarge', 'The amount is larger than the contract accepts.'],
     '0x57827b43': ['NodeCountChanged', 'A node was minted while this round was prepared: the round is prepared again.'],
+    '0x18423b7b': ['WeightsChanged', 'A tier\'s payout changed while this round was prepared: the round is prepared again.'],
+    '0xe5f127cc': ['WeightTooLarge', 'A tier earns at most 10× the base: write 10 or less.'],
   };
   // NODE_INFO is the selector of nodeInfo(uint256), the view the withdraw form reads balances with.
   const NODE_INFO = '0xb02439ae';
@@ -249,7 +251,7 @@
   };
 
   // The buttons that need a wallet: disabled, with the reason beside them, when there is none.
-  const needsWallet = new Set(['pay', 'withdraw', 'max', 'signin', 'refund']);
+  const needsWallet = new Set(['pay', 'withdraw', 'max', 'signin', 'refund', 'weight']);
   const markButtons = () => {
     const none = settled && !wallets.size;
     for (const b of document.querySelectorAll('[data-wallet]')) {
@@ -319,6 +321,16 @@
     if (!m || !(m[1] + (m[2] || ''))) fail('Write the amount in ETH with a point for decimals, such as 0.05.');
     if ((m[2] || '').length > 18) fail('ETH has at most 18 decimals: shorten the amount.');
     return BigInt(m[1] || '0') * 10n ** 18n + BigInt((m[2] || '').padEnd(18, '0'));
+  };
+
+  // toBps reads a payout multiplier exactly, in basis points: "1.5" is 15000.
+  const toBps = (text) => {
+    const m = /^\s*(\d*)(?:\.(\d*))?\s*[×xX]?\s*$/.exec(text);
+    if (!m || !(m[1] + (m[2] || ''))) fail('Write the multiplier as a number, such as 1 or 1.5.');
+    if ((m[2] || '').length > 4) fail('A multiplier has at most 4 decimals, such as 1.2345.');
+    const bps = BigInt(m[1] || '0') * 10000n + BigInt((m[2] || '').padEnd(4, '0'));
+    if (bps > 100000n) fail('A tier earns at most 10× the base: write 10 or less.');
+    return bps;
   };
 
   // eth writes wei as ETH, exactly: every digit, no trailing zeros.
@@ -449,6 +461,18 @@
       b.textContent = 'Refund sent';
       return KEEP;
     },
+    // weight sends setTierWeight from the connected wallet: only the factory's owner may, and the
+    // contract says so to anyone else. The page shows the new payout once it is mined.
+    async weight(b) {
+      const form = b.closest('form[data-weight]');
+      const from = await ensureAccount();
+      const bps = toBps(form.querySelector('[name=multiplier]').value);
+      const data = form.dataset.selector + word(BigInt(form.dataset.tier).toString(16)) + word(bps.toString(16));
+      const hash = await send({ from, to: form.dataset.factory, data });
+      say(b, `Payout change sent (${short(hash)}): the rounds priced once it is mined pay it. Reload the page to see it.`);
+      b.textContent = 'Payout change sent';
+      return KEEP;
+    },
     async sync(b) {
       const res = await post('/api/nodes/sync', { nodeId: b.dataset.node });
       if (!res.ok) await failed(res);
@@ -466,11 +490,12 @@
     pay: 'Your wallet could not send this transaction.',
     withdraw: 'Your wallet could not send this transaction.',
     refund: 'Your wallet could not send this transaction.',
+    weight: 'Your wallet could not send this transaction.',
     signin: 'Signing in did not work: try again.',
     copy: 'Copying did not work: select the text and copy it by hand.',
   };
   // The actions that open a wallet prompt: their button says so while it is open.
-  const prompts = new Set(['connect', 'choose', 'switch', 'signin', 'pay', 'withdraw', 'refund']);
+  const prompts = new Set(['connect', 'choose', 'switch', 'signin', 'pay', 'withdraw', 'refund', 'weight']);
 
   document.addEventListener('click', async (e) => {
     const b = e.target.closest('[data-wallet]');

@@ -37,13 +37,15 @@ func (e *LedgerBehindError) Error() string {
 var ErrTiersDisagree = errors.New("the chain and the ledger disagree on the tiers of the nodes")
 
 // NewRound is what a round is priced from: the mode and amount the operator configured, and the
-// factory's state it will meet on chain.
+// factory's state it will meet on chain, read at one block.
 type NewRound struct {
-	Mode       DistMode
-	AmountWei  *big.Int      // fixed: the base per node; pool: the pool
-	ChainNodes int64         // the chain's nodeCount: the round credits nodes 1 to ChainNodes
-	CarryWei   *big.Int      // the chain's poolCarry
-	TierNodes  map[int]int64 // the chain's node count of each tier that has nodes
+	Mode           DistMode
+	AmountWei      *big.Int       // fixed: the base per node; pool: the pool
+	ChainNodes     int64          // the chain's nodeCount: the round credits nodes 1 to ChainNodes
+	CarryWei       *big.Int       // the chain's poolCarry
+	TierNodes      map[int]int64  // the chain's node count of each tier that has nodes
+	Weights        map[int]uint32 // the factory's payoutBps of each tier (a tier not named: 0)
+	WeightsVersion uint64         // the factory's weightsVersion, which the round's call names
 }
 
 // Round is a distribution round as the credit pass works on it: one factory.distribute call.
@@ -53,13 +55,15 @@ type Round struct {
 	AmountWei  Uint256       `db:"amount_wei"`
 	ChainNodes int64         `db:"chain_nodes"`
 	CarryWei   Uint256       `db:"carry_wei"`
-	Weights    pq.Int64Array `db:"weights"` // payoutBps by tier id
-	TotalWei   Uint256       `db:"total_wei"`
-	NodeCount  int           `db:"node_count"` // the nodes credited more than zero
-	Status     RoundStatus   `db:"status"`     // pending, then confirmed
-	TxHash     *string       `db:"tx_hash"`    // its newest signed transaction, stored before it is sent
-	Nonce      *int64        `db:"nonce"`
-	Raw        []byte        `db:"raw"`
+	Weights    pq.Int64Array `db:"weights"` // the factory's payoutBps by tier id, as priced
+	// WeightsVersion is the factory's weightsVersion the round was priced at: its call names it.
+	WeightsVersion int64       `db:"weights_version"`
+	TotalWei       Uint256     `db:"total_wei"`
+	NodeCount      int         `db:"node_count"` // the nodes credited more than zero
+	Status         RoundStatus `db:"status"`     // pending, then confirmed
+	TxHash         *string     `db:"tx_hash"`    // its newest signed transaction, stored before it is sent
+	Nonce          *int64      `db:"nonce"`
+	Raw            []byte      `db:"raw"`
 }
 
 // Value is what the round's transaction carries: a fixed round's total, or a pool round's whole
@@ -85,7 +89,7 @@ const nextRoundSQL = `coalesce(
 	(SELECT next_at FROM distributions WHERE status = 'confirmed' AND next_at IS NOT NULL ORDER BY id DESC LIMIT 1),
 	(SELECT min(next_credit_at) FROM nodes WHERE status = 'active'))`
 
-const roundColumns = `id, mode, amount_wei, chain_nodes, carry_wei, weights, total_wei, node_count, status, tx_hash, nonce, raw`
+const roundColumns = `id, mode, amount_wei, chain_nodes, carry_wei, weights, weights_version, total_wei, node_count, status, tx_hash, nonce, raw`
 
 // StartRound writes, in one transaction, a pending round priced as factory.distribute will credit
 // it, with one credit per node it credits. It answers ErrRoundPending while a round is pending,
@@ -136,7 +140,8 @@ func (s *Store) StartRound(ctx context.Context, r NewRound) (_ Round, err error)
 }
 
 // RepriceRound prices pending round id again for the chain's state now: its transaction was
-// refused because a node was minted since it was priced (NodeCountChanged). A version of its old
+// refused because a node was minted since it was priced (NodeCountChanged), or the factory's
+// owner changed a tier's weight (WeightsChanged). A version of its old
 // transaction mined after all would credit nothing: it names the old count (see jobs.submitRound).
 func (s *Store) RepriceRound(ctx context.Context, id int64, r NewRound) (_ Round, err error) {
 	defer wrap(&err, "RepriceRound")
@@ -169,20 +174,19 @@ func (s *Store) RepriceRound(ctx context.Context, id int64, r NewRound) (_ Round
 // the nodes it credits, whatever the reconciler commits meanwhile.
 var pricingTx = &sql.TxOptions{Isolation: sql.LevelRepeatableRead}
 
-// tierNodes is one tier's weight and how many of the round's nodes it has.
+// tierNodes is one tier's weight (the chain's) and how many of the round's nodes it has.
 type tierNodes struct {
 	Tier      int   `db:"tier"`
-	PayoutBps int64 `db:"payout_bps"`
+	PayoutBps int64 `db:"-"` // the chain's, from NewRound.Weights
 	Nodes     int64 `db:"nodes"`
 }
 
 // priceRound prices round id for r, writes its credits and figures, and returns it.
 func priceRound(ctx context.Context, tx *sqlx.Tx, id int64, r NewRound) (Round, error) {
-	// Every tier, with the nodes it has among 1 to ChainNodes: the weights name every tier, so a
-	// tier's first node is priced by the weight it was sold with.
+	// Every tier, with the nodes it has among 1 to ChainNodes, weighted as the chain weighs it.
 	var tiers []tierNodes
 	if err := tx.SelectContext(ctx, &tiers, `
-		SELECT t.id AS tier, t.payout_bps, count(n.id) AS nodes
+		SELECT t.id AS tier, count(n.id) AS nodes
 		FROM tiers t
 		LEFT JOIN nodes n ON n.tier = t.id AND n.status = 'active' AND n.id <= $1
 		GROUP BY t.id
@@ -190,8 +194,9 @@ func priceRound(ctx context.Context, tx *sqlx.Tx, id int64, r NewRound) (Round, 
 		return Round{}, err
 	}
 	var known int64
-	for _, t := range tiers {
+	for i, t := range tiers {
 		known += t.Nodes
+		tiers[i].PayoutBps = int64(r.Weights[t.Tier])
 	}
 	if known != r.ChainNodes {
 		return Round{}, &LedgerBehindError{ChainNodes: r.ChainNodes, Known: known}
@@ -234,10 +239,11 @@ func priceRound(ctx context.Context, tx *sqlx.Tx, id int64, r NewRound) (Round, 
 	err = tx.GetContext(ctx, &round, `
 		UPDATE distributions
 		SET total_wei = $2, node_count = $3, amount_wei = $4, chain_nodes = $5, carry_wei = $6, weights = $7,
-			mode = $8, tx_hash = NULL, nonce = NULL, raw = NULL
+			mode = $8, weights_version = $9, tx_hash = NULL, nonce = NULL, raw = NULL
 		WHERE id = $1
 		RETURNING `+roundColumns,
-		id, Uint256{total}, credited, Uint256{r.AmountWei}, r.ChainNodes, Uint256{r.CarryWei}, pq.Int64Array(weights), r.Mode)
+		id, Uint256{total}, credited, Uint256{r.AmountWei}, r.ChainNodes, Uint256{r.CarryWei}, pq.Int64Array(weights), r.Mode,
+		int64(r.WeightsVersion))
 	return round, err
 }
 

@@ -63,7 +63,8 @@ func benchCreditRound(b *testing.B, nodes int64) {
 	var write, confirm, rawInsert, rawUpdate time.Duration
 	for b.Loop() {
 		start := time.Now()
-		round, err := db.StartRound(ctx, store.NewRound{Mode: "fixed", AmountWei: base, ChainNodes: nodes, CarryWei: new(big.Int), TierNodes: tierNodes})
+		round, err := db.StartRound(ctx, store.NewRound{Mode: "fixed", AmountWei: base, ChainNodes: nodes, CarryWei: new(big.Int), TierNodes: tierNodes,
+			Weights: map[int]uint32{0: 10000, 1: 20000, 2: 30000}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -92,8 +93,8 @@ func benchCreditRound(b *testing.B, nodes int64) {
 		start = time.Now()
 		exec(`
 			INSERT INTO credits (distribution_id, node_id, amount_wei)
-			SELECT $1, n.id, $2::numeric * t.payout_bps / 10000
-			FROM nodes n JOIN tiers t ON t.id = n.tier
+			SELECT $1, n.id, $2::numeric * (n.tier + 1) -- the seed's weights: 10000 × (tier + 1)
+			FROM nodes n
 			WHERE n.status = 'active' AND n.id <= $3`, raw, base.String(), nodes)
 		rawInsert += time.Since(start)
 		start = time.Now()

@@ -21,8 +21,8 @@ func TestRounds(t *testing.T) {
 		storetest.Node(t, db, fmt.Sprint(i+1), "0x00000000000000000000000000000000000000aa", time.Now())
 	}
 	if _, err := db.DB().Exec(`
-		INSERT INTO tiers (id, label, price_wei, max_per_wallet, payout_bps) VALUES
-			(2, 'Free', 0, 5, 0), (3, 'Pro', 1, 5, 25000)`); err != nil {
+		INSERT INTO tiers (id, label, price_wei, max_per_wallet) VALUES
+			(2, 'Free', 0, 5), (3, 'Pro', 1, 5)`); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 2 {
@@ -31,8 +31,9 @@ func TestRounds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The chain's weights: tier 2 is not named, so it weighs 0.
 	fixed := store.NewRound{Mode: "fixed", AmountWei: big.NewInt(1000), ChainNodes: 7, CarryWei: new(big.Int),
-		TierNodes: map[int]int64{1: 5, 3: 2}}
+		TierNodes: map[int]int64{1: 5, 3: 2}, Weights: map[int]uint32{1: 10000, 3: 25000}, WeightsVersion: 4}
 
 	t.Run("nothing due", func(t *testing.T) {
 		_, err := db.StartRound(ctx, fixed)
@@ -100,7 +101,7 @@ func TestRounds(t *testing.T) {
 	t.Run("priced as the contract credits", func(t *testing.T) {
 		// 5 × 1000 + 2 × 2500; the weights name every tier id up to the last, 0 for tier 0.
 		if round.TotalWei.Int64() != 10000 || round.NodeCount != 7 || round.ChainNodes != 7 || round.Value().Int64() != 10000 ||
-			fmt.Sprint(round.Weights) != "[0 10000 0 25000]" || round.Status != "pending" {
+			fmt.Sprint(round.Weights) != "[0 10000 0 25000]" || round.WeightsVersion != 4 || round.Status != "pending" {
 			t.Fatalf("round %+v", round)
 		}
 		got, err := db.PendingRound(ctx)
@@ -116,7 +117,8 @@ func TestRounds(t *testing.T) {
 		// Node 8, tier 1: W = 6 × 10000 + 2 × 25000 = 110000; (2,000,000 + 9) / 110000 = 18 wei per
 		// unit of weight, 20,009 wei carried.
 		storetest.Node(t, db, "8", "0x00000000000000000000000000000000000000cc", time.Now())
-		chain := store.NewRound{ChainNodes: 8, CarryWei: big.NewInt(9), TierNodes: map[int]int64{1: 6, 3: 2}}
+		chain := store.NewRound{ChainNodes: 8, CarryWei: big.NewInt(9), TierNodes: map[int]int64{1: 6, 3: 2},
+			Weights: fixed.Weights, WeightsVersion: 4}
 		r, err := db.RepriceRound(ctx, round.ID, round.Repriced(chain))
 		if err != nil {
 			t.Fatal(err)

@@ -63,10 +63,10 @@ var seedSteps = []struct{ name, sql string }{
 			FROM generate_series(1, @rounds) r
 		) s`},
 	{"tiers", `
-		INSERT INTO tiers (id, label, price_wei, max_per_wallet, payout_bps, on_sale) VALUES
-			(0, 'Lite', 50000000000000000, 100000, 10000, true),
-			(1, 'Standard', 100000000000000000, 100000, 20000, true),
-			(2, 'Pro', 250000000000000000, 100000, 30000, true)
+		INSERT INTO tiers (id, label, price_wei, max_per_wallet, on_sale) VALUES
+			(0, 'Lite', 50000000000000000, 100000, true),
+			(1, 'Standard', 100000000000000000, 100000, true),
+			(2, 'Pro', 250000000000000000, 100000, true)
 		ON CONFLICT (id) DO NOTHING`},
 	{"payments", `
 		INSERT INTO payments (id, tx_hash, payment_ref, from_address, value_wei, block_number, block_hash,

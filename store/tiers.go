@@ -16,8 +16,10 @@ type Tier struct {
 	MaxPerWallet int     `db:"max_per_wallet"`
 	HoldingWei   Uint256 `db:"holding_wei"`
 	HoldingToken *string `db:"holding_token"` // nil when the tier has no holding threshold token
-	PayoutBps    int     `db:"payout_bps"`
 	OnSale       bool    `db:"on_sale"`
+	// PayoutBps is the tier's weight as the factory holds it (its owner sets it; the ledger keeps
+	// no copy), filled by whoever read the chain; nil when it was not read.
+	PayoutBps *int `db:"-"`
 }
 
 // Tiers returns every tier, on sale or not, by id.
@@ -25,7 +27,7 @@ func (s *Store) Tiers(ctx context.Context) (_ []Tier, err error) {
 	defer wrap(&err, "Tiers")
 	var tiers []Tier
 	err = s.db.SelectContext(ctx, &tiers, `
-		SELECT id, label, price_wei, max_per_wallet, holding_wei, holding_token, payout_bps, on_sale
+		SELECT id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale
 		FROM tiers
 		ORDER BY id`)
 	return tiers, err
@@ -40,13 +42,12 @@ func (s *Store) PutTier(ctx context.Context, t Tier) (err error) {
 // PutTier creates the tier or replaces every field of it.
 func (tx Tx) PutTier(ctx context.Context, t Tier) error {
 	_, err := tx.q.ExecContext(ctx, `
-		INSERT INTO tiers (id, label, price_wei, max_per_wallet, holding_wei, holding_token, payout_bps, on_sale)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		INSERT INTO tiers (id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)
 		ON CONFLICT (id) DO UPDATE SET
 			label = excluded.label, price_wei = excluded.price_wei, max_per_wallet = excluded.max_per_wallet,
-			holding_wei = excluded.holding_wei, holding_token = excluded.holding_token,
-			payout_bps = excluded.payout_bps, on_sale = excluded.on_sale`,
-		t.ID, t.Label, t.PriceWei, t.MaxPerWallet, t.HoldingWei, t.HoldingToken, t.PayoutBps, t.OnSale)
+			holding_wei = excluded.holding_wei, holding_token = excluded.holding_token, on_sale = excluded.on_sale`,
+		t.ID, t.Label, t.PriceWei, t.MaxPerWallet, t.HoldingWei, t.HoldingToken, t.OnSale)
 	return err
 }
 

@@ -89,9 +89,13 @@ func Amount[W store.Uint256 | *big.Int](amount W) templ.Component {
 	})
 }
 
-// Multiplier writes a tier's payout in basis points as the multiplier people read: 12500 is "1.25×".
-func Multiplier(bps int) string {
-	return strconv.FormatFloat(float64(bps)/10000, 'f', -1, 64) + "×"
+// Multiplier writes a tier's payout in basis points as the multiplier people read: 12500 is "1.25×";
+// "unknown" when the factory's weight could not be read.
+func Multiplier(bps *int) string {
+	if bps == nil {
+		return "unknown"
+	}
+	return strconv.FormatFloat(float64(*bps)/10000, 'f', -1, 64) + "×"
 }
 
 // TierName is a tier's label, or "Tier <id>" when the ledger has no tier of that id (t is then

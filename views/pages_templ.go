@@ -280,7 +280,7 @@ func NodePage(d NodeDetail) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if d.Tier.PayoutBps > 0 {
+			if d.Tier.PayoutBps != nil && *d.Tier.PayoutBps > 0 {
 				var templ_7745c5c3_Var13 string
 				templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(" ")
 				if templ_7745c5c3_Err != nil {

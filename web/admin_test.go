@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
 	"nodeledger/store/storetest"
 )
@@ -45,16 +46,40 @@ func TestAdminTiers(t *testing.T) {
 	put := func(id, body string) *httptest.ResponseRecorder {
 		return s.adminDo(t, http.MethodPut, "/api/admin/tiers/"+id, body, adminKey)
 	}
-	rec := put("4", `{"label":"Gold","priceWei":"2000000000000000000","maxPerWallet":2,"payoutBps":15000,
-		"holdingWei":"5","holdingToken":"0x00000000000000000000000000000000000000AA","onSale":true}`)
+	const gold = `"label":"Gold","maxPerWallet":2,"holdingWei":"5","holdingToken":"0x00000000000000000000000000000000000000AA","onSale":true`
+	rec := put("4", `{"priceWei":"2000000000000000000",`+gold+`}`)
 	wantStatus(t, rec, http.StatusOK)
 	tiers := decode[struct {
 		Tiers []map[string]any `json:"tiers"`
 	}](t, s.get(t, "/api/tiers")).Tiers
 	if len(tiers) != 1 || tiers[0]["id"] != "4" || tiers[0]["priceWei"] != "2000000000000000000" || tiers[0]["onSale"] != true ||
-		tiers[0]["holdingToken"] != "0x00000000000000000000000000000000000000aa" || tiers[0]["payoutBps"] != float64(15000) {
-		t.Fatalf("tiers %v", tiers)
+		tiers[0]["holdingToken"] != "0x00000000000000000000000000000000000000aa" || tiers[0]["payoutBps"] != nil {
+		t.Fatalf("tiers %v", tiers) // payoutBps is the factory's: null, since this chain cannot be read
 	}
+	// A payoutBps cannot be checked against the factory's when the chain cannot be read.
+	wantStatus(t, put("4", `{"priceWei":"2000000000000000000","payoutBps":10000,`+gold+`}`), http.StatusConflict)
+
+	t.Run("a price or allowance change by more than half is confirmed first", func(t *testing.T) {
+		for body, sentence := range map[string]string{
+			`{"priceWei":"20000000000000000000",` + gold + `}`:                                                            `The price changes from 2 ETH to 20 ETH (10×): send "confirm": true to confirm.`,
+			`{"priceWei":"900000000000000000",` + gold + `}`:                                                              `The price changes from 2 ETH to 0.9 ETH (0.45×): send "confirm": true to confirm.`,
+			`{"priceWei":"2000000000000000000",` + strings.Replace(gold, `"maxPerWallet":2`, `"maxPerWallet":4`, 1) + `}`: `The allowance per wallet changes from 2 to 4 (2×): send "confirm": true to confirm.`,
+		} {
+			rec := put("4", body)
+			wantStatus(t, rec, http.StatusConflict)
+			if got := errorMessage(t, rec); got != sentence {
+				t.Errorf("%s: %q", body, got)
+			}
+		}
+		// Within half either way, no question; confirmed, the change is made.
+		wantStatus(t, put("4", `{"priceWei":"3000000000000000000",`+gold+`}`), http.StatusOK)
+		wantStatus(t, put("4", `{"priceWei":"1500000000000000000",`+gold+`}`), http.StatusOK)
+		wantStatus(t, put("4", `{"priceWei":"15000000000000000000","confirm":true,`+gold+`}`), http.StatusOK)
+		tiers, err := db.Tiers(t.Context())
+		if err != nil || tiers[0].PriceWei.String() != "15000000000000000000" {
+			t.Fatalf("tiers %+v, err %v", tiers, err)
+		}
+	})
 
 	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/tiers/4/off-sale", "", adminKey), http.StatusOK)
 	if tiers := decode[struct {
@@ -158,4 +183,54 @@ func TestAdminMintingHold(t *testing.T) {
 		t.Fatal("resume did not let minting go on")
 	}
 	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/minting/pause", "", "wrong"), http.StatusUnauthorized)
+}
+
+// TestAdminPayoutIsTheFactorys: a tier's payoutBps is the factory's. The admin API refuses another
+// (the review's 100×) with a sentence saying how it is changed, and changes nothing; only the
+// owner's setTierWeight changes what /api/tiers says (and so what rounds pay: jobs' credit tests).
+func TestAdminPayoutIsTheFactorys(t *testing.T) {
+	storetest.Reset(t, db)
+	dc, c := startDevChain(t)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	s := newChainServer(t, c, nil, handlers.Config{AdminKey: adminKey})
+	put := func(body string) *httptest.ResponseRecorder {
+		return s.adminDo(t, http.MethodPut, "/api/admin/tiers/1", body, adminKey)
+	}
+	payout := func() any {
+		t.Helper()
+		return decode[struct {
+			Tiers []map[string]any `json:"tiers"`
+		}](t, s.get(t, "/api/tiers")).Tiers[0]["payoutBps"]
+	}
+	const tier = `"label":"Standard","priceWei":"100000000000000000","maxPerWallet":5,"onSale":true`
+	if got := payout(); got != float64(devchain.TierWeights[1]) {
+		t.Fatalf("payoutBps %v, want the dev factory's %d", got, devchain.TierWeights[1])
+	}
+
+	rec := put(`{` + tier + `,"payoutBps":1000000}`)
+	wantStatus(t, rec, http.StatusConflict)
+	const sentence = "Tier 1's payout weight is 10000 bps on the factory, not 1000000: it is set on the factory by its owner, " +
+		"with the owner's wallet on the operator page (Change payout) or setTierWeight(1, bps) sent from the owner's wallet. " +
+		"Leave payoutBps out, or send the factory's value."
+	if got := errorMessage(t, rec); got != sentence {
+		t.Fatalf("409 says %q", got)
+	}
+	if got := payout(); got != float64(10000) {
+		t.Fatalf("payoutBps %v after a refused change", got)
+	}
+	// The factory's own value, or none, is accepted.
+	for _, body := range []string{`{` + tier + `,"payoutBps":10000}`, `{` + tier + `}`} {
+		rec := put(body)
+		wantStatus(t, rec, http.StatusOK)
+		if got := decode[map[string]any](t, rec)["payoutBps"]; got != float64(10000) {
+			t.Fatalf("PUT answered payoutBps %v", got)
+		}
+	}
+
+	// The owner changes it on the factory: the API follows, and the old value is now the wrong one.
+	transact(t, dc, c, dc.Owner.Key, &dc.Factory, c.SetTierWeightData(1, 15000), nil)
+	if got := payout(); got != float64(15000) {
+		t.Fatalf("payoutBps %v after the owner's change", got)
+	}
+	wantStatus(t, put(`{`+tier+`,"payoutBps":10000}`), http.StatusConflict)
 }

@@ -59,10 +59,11 @@ func TestBrowser(t *testing.T) {
 	t.Cleanup(func() { dc.Close() })
 	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
-	// The operators: the factory's owner an admin, as dev mode makes it, and the payments wallet's
-	// holder an operator, who refunds from the page.
-	mustExec(t, `INSERT INTO operators (address, role) VALUES ($1, 'admin'), ($2, 'operator')`,
-		strings.ToLower(dc.Owner.Address.Hex()), strings.ToLower(dc.Payments.Hex()))
+	// The operators: the factory's owner an admin, as dev mode makes it, the payments wallet's
+	// holder an operator, who refunds from the page, and an admin who is not the factory's owner,
+	// whose payout change the contract refuses.
+	mustExec(t, `INSERT INTO operators (address, role) VALUES ($1, 'admin'), ($2, 'operator'), ($3, 'admin')`,
+		strings.ToLower(dc.Owner.Address.Hex()), strings.ToLower(dc.Payments.Hex()), strings.ToLower(dc.Buyers[2].Address.Hex()))
 	const cronKey, adminKey = "browser-test-cron-key", "browser-test-admin-key"
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
 		DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000)},

@@ -338,7 +338,7 @@ func TestOperatorTierForm(t *testing.T) {
 	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	b := signedInOperator(t, s)
 	const token = "0x00000000000000000000000000000000000000aa"
-	good := url.Values{"id": {"4"}, "label": {" Gold "}, "price": {"0.25"}, "maxPerWallet": {"2"}, "payout": {"1.5"},
+	good := url.Values{"id": {"4"}, "label": {" Gold "}, "price": {"0.25"}, "maxPerWallet": {"2"},
 		"holdingToken": {"0x00000000000000000000000000000000000000AA"}, "holdingAmount": {"5000000000000000000"}, "onSale": {"true"}}
 
 	t.Run("a new tier numbers itself after the last one", func(t *testing.T) {
@@ -351,16 +351,17 @@ func TestOperatorTierForm(t *testing.T) {
 		tiers, _ := db.Tiers(t.Context())
 		gold := tiers[len(tiers)-1]
 		if gold.ID != 4 || gold.Label != "Gold" || gold.PriceWei.String() != "250000000000000000" || gold.MaxPerWallet != 2 ||
-			gold.PayoutBps != 15000 || gold.HoldingToken == nil || *gold.HoldingToken != token ||
+			gold.HoldingToken == nil || *gold.HoldingToken != token ||
 			gold.HoldingWei.String() != "5000000000000000000" || !gold.OnSale {
 			t.Fatalf("stored %+v", gold)
 		}
 		doc := b.operatorPage()
-		if got := text(doc, "outcome"); got != "Saved tier 4, Gold: 0.25 ETH, 2 per wallet, payout 1.5×, for holders of 5000000000000000000 of the token "+token+", on sale." {
+		if got := text(doc, "outcome"); got != "Saved tier 4, Gold: 0.25 ETH, 2 per wallet, for holders of 5000000000000000000 of the token "+token+", on sale." {
 			t.Fatalf("outcome %q", got)
 		}
 		row := doc.Find(`[data-testid=tier-4]`).Text()
-		if !strings.Contains(row, "0.25") || !strings.Contains(row, "1.5×") {
+		// The payout is the factory's, and this chain cannot be read: unknown, never a zero.
+		if !strings.Contains(row, "0.25") || strings.TrimSpace(doc.Find(`[data-testid=tier-4] [data-testid=tier-payout]`).Text()) != "unknown" {
 			t.Fatalf("tier row %q", row)
 		}
 	})
@@ -368,7 +369,7 @@ func TestOperatorTierForm(t *testing.T) {
 		doc := page(t, b.do(http.MethodGet, "/operator?edit=4", nil).Body)
 		form := doc.Find(`#tier-form`)
 		for name, want := range map[string]string{"id": "4", "editing": "true", "label": "Gold", "price": "0.25", "maxPerWallet": "2",
-			"payout": "1.5", "holdingToken": token, "holdingAmount": "5000000000000000000"} {
+			"holdingToken": token, "holdingAmount": "5000000000000000000"} {
 			if got, _ := form.Find(`input[name=` + name + `]`).Attr("value"); got != want {
 				t.Errorf("%s = %q, want %q", name, got, want)
 			}
@@ -379,10 +380,27 @@ func TestOperatorTierForm(t *testing.T) {
 		if doc.Find(`[data-testid=tier-4] [data-testid=edit-tier]`).Length() != 1 {
 			t.Error("no Edit link in the tier's row")
 		}
-		edited := url.Values{"editing": {"true"}, "id": {"4"}, "label": {"Gold"}, "price": {"1"}, "maxPerWallet": {"3"}, "payout": {"2×"}}
+		if form.Find(`input[name=payout]`).Length() != 0 {
+			t.Error("the form edits the payout, which is the factory's")
+		}
+		// 0.25 to 1 ETH is 4×: the form comes back asking, and only the confirmed form is stored.
+		edited := url.Values{"editing": {"true"}, "id": {"4"}, "label": {"Gold"}, "price": {"1"}, "maxPerWallet": {"3"}}
+		rec := b.form("/operator/tiers", edited)
+		wantStatus(t, rec, http.StatusConflict)
+		asked := page(t, rec.Body)
+		if got := text(asked, "tier-confirm"); !strings.Contains(got, "The price changes from 0.25 ETH to 1 ETH (4×).") {
+			t.Fatalf("confirm step %q", got)
+		}
+		if asked.Find(`#tier-form input[name=confirm]`).Length() != 1 {
+			t.Fatal("no confirm box in the form")
+		}
+		if tiers, _ := db.Tiers(t.Context()); tiers[len(tiers)-1].PriceWei.String() != "250000000000000000" {
+			t.Fatal("stored before it was confirmed")
+		}
+		edited.Set("confirm", "true")
 		wantRedirect(t, b.form("/operator/tiers", edited))
 		tiers, _ := db.Tiers(t.Context())
-		if gold := tiers[len(tiers)-1]; gold.PriceWei.String() != "1000000000000000000" || gold.PayoutBps != 20000 || gold.HoldingToken != nil || gold.OnSale {
+		if gold := tiers[len(tiers)-1]; gold.PriceWei.String() != "1000000000000000000" || gold.HoldingToken != nil || gold.OnSale {
 			t.Fatalf("edited %+v", gold)
 		}
 	})
@@ -405,9 +423,6 @@ func TestOperatorTierForm(t *testing.T) {
 		{"a fractional allowance", "maxPerWallet", "1.5", "The allowance per wallet must be a whole number, such as 3."},
 		{"a negative allowance", "maxPerWallet", "-1", "The allowance per wallet must be a whole number, such as 3."},
 		{"a huge allowance", "maxPerWallet", "100000000", "The allowance per wallet must be a whole number from 0 to 1000000."},
-		{"a multiplier in words", "payout", "double", "The payout multiplier must be a number such as 1 or 1.5, with at most 4 decimals."},
-		{"a multiplier with 5 decimals", "payout", "1.00001", "The payout multiplier must be a number such as 1 or 1.5, with at most 4 decimals."},
-		{"a multiplier over 100", "payout", "101", "The payout multiplier must be from 0× to 100×."},
 		{"a short token", "holdingToken", "0x12", "The holding token must be a token's address: 0x and 40 hexadecimal digits."},
 		{"a fractional holding amount", "holdingAmount", "1.5", "The holding amount must be a whole number of the token's smallest unit, such as 1000000000000000000 for 1 token of 18 decimals."},
 	} {
@@ -437,7 +452,7 @@ func TestOperatorTierForm(t *testing.T) {
 		})
 	}
 	t.Run("the admin API and the form share their check", func(t *testing.T) {
-		v := url.Values{"id": {"7"}, "label": {"x"}, "price": {"1"}, "maxPerWallet": {"1"}, "payout": {"1"}, "holdingAmount": {"5"}}
+		v := url.Values{"id": {"7"}, "label": {"x"}, "price": {"1"}, "maxPerWallet": {"1"}, "holdingAmount": {"5"}}
 		rec := b.form("/operator/tiers", v)
 		wantStatus(t, rec, http.StatusUnprocessableEntity)
 		const sentence = "A holding amount needs the address of the token to hold."
@@ -493,9 +508,9 @@ func TestOperatorPassOutcomes(t *testing.T) {
 		transact(t, dc, c, dc.Buyers[1].Key, &to, nil, big.NewInt(1))
 	}
 
-	// The allowance, set from the form, is what the second payment runs into.
+	// The allowance, set from the form (5 to 1, confirmed), is what the second payment runs into.
 	wantRedirect(t, b.form("/operator/tiers", url.Values{"editing": {"true"}, "id": {"1"}, "label": {"Standard"}, "price": {"0.1"},
-		"maxPerWallet": {"1"}, "payout": {"1"}, "onSale": {"true"}}))
+		"maxPerWallet": {"1"}, "onSale": {"true"}, "confirm": {"true"}}))
 	run("payments")
 	pay("100000000000000000")
 	pay("100000000000000000")

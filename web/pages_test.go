@@ -44,6 +44,8 @@ func htmlOf(sel *goquery.Selection) string {
 	return h
 }
 
+func bps(n int) *int { return &n }
+
 func text(doc *goquery.Document, testid string) string {
 	return strings.TrimSpace(doc.Find(`[data-testid="` + testid + `"]`).Text())
 }
@@ -58,8 +60,8 @@ func TestOverviewComponent(t *testing.T) {
 		Cover:    &views.Cover{Balance: wei("2000000000000000000"), Outstanding: wei("500000000000000000"), Covered: true, Paused: true},
 		Contract: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
 		USD:      &usd,
-		Tiers: []store.Tier{{ID: 1, Label: "Standard", PriceWei: ledgerWei("100000000000000000"), MaxPerWallet: 5, PayoutBps: 10000, OnSale: true},
-			{ID: 2, Label: "Pro", PriceWei: ledgerWei("1000000000000000000"), MaxPerWallet: 2, PayoutBps: 12500}},
+		Tiers: []store.Tier{{ID: 1, Label: "Standard", PriceWei: ledgerWei("100000000000000000"), MaxPerWallet: 5, PayoutBps: bps(10000), OnSale: true},
+			{ID: 2, Label: "Pro", PriceWei: ledgerWei("1000000000000000000"), MaxPerWallet: 2, PayoutBps: bps(12500)}},
 		Rounds: []store.Distribution{{ID: 7, TotalWei: ledgerWei("250000000000000000"), NodeCount: 4, Status: "confirmed", CreatedAt: now.Add(-3 * time.Hour)}},
 		Now:    now,
 	}

@@ -7,9 +7,12 @@ pragma solidity 0.8.37;
 /// mint twice. The distributor credits nodes in rounds; owners withdraw their balance to any
 /// address at any time, paused or not.
 ///
-/// @dev Rounds at constant gas (`distribute`). Each round names every tier's weight (its payoutBps,
-/// which the ledger owns; the tier keeps the last one in `weightBps`) and each tier has an accumulator `perNode`: the wei credited so far to each node of the tier
-/// by rounds. A round raises the accumulator of every tier that has nodes by `inc`, a whole number
+/// @dev Rounds at constant gas (`distribute`). Each tier has a weight, its payoutBps (`weightBps`),
+/// which only the owner sets (`setTierWeight`), and an accumulator `perNode`: the wei credited so
+/// far to each node of the tier by rounds. The distributor never names weights: a round credits
+/// with the weights the contract holds, and names the `weightsVersion` it was priced for (every
+/// weight change bumps it), so a round priced off chain before a weight change reverts
+/// (WeightsChanged) instead of crediting other amounts than its sender wrote down. A round raises the accumulator of every tier that has nodes by `inc`, a whole number
 /// of wei, so its cost depends on the number of tiers and never on the number of nodes:
 ///   fixed: inc_t = floor(base * weightBps_t / 10000), the base amount times the tier's multiplier;
 ///   pool:  u = floor((pool + poolCarry) / W), W = sum over tiers of nodes_t * weightBps_t, and
@@ -41,7 +44,7 @@ contract NodeFactory {
     struct Tier {
         uint88 perNode; // wei credited by rounds to each node of the tier, since the first round
         uint64 nodes; // minted so far; never decreases
-        uint32 weightBps; // the last round's payoutBps: the multiplier of the base (fixed) or the share (pool)
+        uint32 weightBps; // payoutBps, set by the owner: the multiplier of the base (fixed) or the share (pool)
         uint16 next; // the tier listed before it, plus one; 0 ends the list
     }
 
@@ -59,6 +62,13 @@ contract NodeFactory {
     /// Tier.next: a round walks it. It shares a slot that mint reads anyway, so listing a tier
     /// costs its first mint no new storage slot besides the tier's own.
     uint16 internal tierHead;
+    /// @notice Bumped by every setTierWeight: distribute names the version its round was priced
+    /// for. It fills the slot that distribute reads for `distributor` and `tierHead` anyway, so
+    /// the check costs a round no storage read of its own.
+    uint40 public weightsVersion;
+
+    /// @notice The highest weight a tier may have: 10× the base (fixed) or ten shares (pool).
+    uint32 public constant MAX_WEIGHT_BPS = 100_000;
 
     /// @notice Number of nodes minted; node ids run from 1 to nodeCount.
     uint256 public nodeCount;
@@ -73,7 +83,7 @@ contract NodeFactory {
     mapping(bytes32 => bool) public paymentRefUsed;
     mapping(uint256 => bool) public roundUsed;
 
-    /// @notice Each tier's accumulator, node count and last weight (and its link in the tier list).
+    /// @notice Each tier's accumulator, node count and weight (and its link in the tier list).
     mapping(uint8 => Tier) public tiers;
     /// @notice Pool wei that no round has credited yet (rounding remainders, or a pool round when no
     /// node had weight); the next pool round adds it to its pool.
@@ -85,6 +95,7 @@ contract NodeFactory {
     event Paused(bool paused);
     event RolesChanged(address owner, address minter, address distributor);
     event MaxPerWalletChanged(uint32 maxPerWallet);
+    event TierWeightChanged(uint8 indexed tier, uint32 weightBps, uint40 weightsVersion);
     event Distributed(uint256 indexed roundId, Mode mode, uint256 amount, uint256 nodes, uint256 total, uint256 carry);
 
     error NotOwner();
@@ -103,6 +114,8 @@ contract NodeFactory {
     error Reentered();
     error AmountTooLarge();
     error NodeCountChanged();
+    error WeightsChanged();
+    error WeightTooLarge();
 
     modifier onlyOwner() {
         if (msg.sender != owner) revert NotOwner();
@@ -145,20 +158,19 @@ contract NodeFactory {
         emit NodeMinted(id, to, tier, paymentRef);
     }
 
-    /// @notice Credits round `roundId` to every node minted before it, `nodes` of them (the call
-    /// reverts with NodeCountChanged when nodeCount differs, so the round credits exactly the nodes
-    /// its sender counted). `weights[t]` is tier t's payoutBps for this round (0 past the array's
-    /// end). `amount` is the base per node in mode Fixed (times the tier's weight / 10000) and the
-    /// pool in mode Pool (split pro rata weight, with poolCarry). The round id is accepted once;
-    /// the value sent plus the contract's surplus must cover the round. Its gas depends on the
-    /// number of tiers only.
-    function distribute(uint256 roundId, Mode mode, uint256 amount, uint256 nodes, uint32[] calldata weights)
-        external
-        payable
-    {
+    /// @notice Credits round `roundId` to every node minted before it, `nodes` of them, with the
+    /// tiers' weights the contract holds, which version `version` of the weights must be: the call
+    /// reverts with NodeCountChanged when nodeCount differs and WeightsChanged when weightsVersion
+    /// does, so the round credits exactly the nodes and weights its sender priced it with.
+    /// `amount` is the base per node in mode Fixed (times the tier's weight / 10000) and the pool
+    /// in mode Pool (split pro rata weight, with poolCarry). The round id is accepted once; the
+    /// value sent plus the contract's surplus must cover the round. Its gas depends on the number
+    /// of tiers only.
+    function distribute(uint256 roundId, Mode mode, uint256 amount, uint256 nodes, uint64 version) external payable {
         if (msg.sender != distributor) revert NotDistributor();
         if (roundUsed[roundId]) revert RoundUsed();
         if (nodes != nodeCount) revert NodeCountChanged();
+        if (version != weightsVersion) revert WeightsChanged();
         if (amount > type(uint128).max) revert AmountTooLarge();
         roundUsed[roundId] = true;
 
@@ -169,7 +181,7 @@ contract NodeFactory {
             uint256 weight;
             for (uint256 i = head; i != 0;) {
                 Tier storage t = tiers[uint8(i - 1)];
-                weight += uint256(t.nodes) * weightOf(weights, i - 1);
+                weight += uint256(t.nodes) * t.weightBps;
                 i = t.next;
             }
             uint256 pool = amount + carry;
@@ -180,13 +192,12 @@ contract NodeFactory {
         uint256 total;
         for (uint256 i = head; i != 0;) {
             Tier storage t = tiers[uint8(i - 1)];
-            uint32 w = weightOf(weights, i - 1);
+            uint32 w = t.weightBps;
             uint256 inc = mode == Mode.Fixed ? amount * w / 10_000 : unit * w;
-            if (inc > 0 || t.weightBps != w) {
+            if (inc > 0) {
                 uint256 perNode = t.perNode + inc;
                 if (perNode > type(uint88).max) revert AmountTooLarge();
                 t.perNode = uint88(perNode);
-                t.weightBps = w;
                 total += inc * t.nodes;
             }
             i = t.next;
@@ -195,10 +206,6 @@ contract NodeFactory {
         if (address(this).balance < outstanding) revert Insolvent();
         totalOutstanding = outstanding;
         emit Distributed(roundId, mode, amount, nodes, total, carry);
-    }
-
-    function weightOf(uint32[] calldata weights, uint256 tier) private pure returns (uint32) {
-        return tier < weights.length ? weights[tier] : 0;
     }
 
     /// @notice The tiers that have nodes, newest first.
@@ -310,6 +317,18 @@ contract NodeFactory {
         minter = minter_;
         distributor = distributor_;
         emit RolesChanged(owner_, minter_, distributor_);
+    }
+
+    /// @notice Sets `tier`'s payoutBps (at most MAX_WEIGHT_BPS), from the next round on: what
+    /// rounds credited before stays. Only the owner may: the operator's service, which prices and
+    /// sends the rounds, holds no key that can change what a node earns. Bumps weightsVersion, so
+    /// a round priced with the old weights reverts (WeightsChanged) and is priced again.
+    function setTierWeight(uint8 tier, uint32 weightBps) external onlyOwner {
+        if (weightBps > MAX_WEIGHT_BPS) revert WeightTooLarge();
+        tiers[tier].weightBps = weightBps;
+        uint40 version = weightsVersion + 1;
+        weightsVersion = version;
+        emit TierWeightChanged(tier, weightBps, version);
     }
 
     function setMaxPerWallet(uint32 maxPerWallet_) external onlyOwner {

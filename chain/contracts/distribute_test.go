@@ -2,7 +2,6 @@ package contracts_test
 
 import (
 	"fmt"
-	"math/big"
 	"testing"
 )
 
@@ -122,8 +121,9 @@ func TestDistribute(t *testing.T) {
 		wantBig(t, "poolCarry", c.poolCarry(t), u(10_000))
 		wantBig(t, "totalOutstanding", c.totalOutstanding(t), u(0))
 		// The carry was never paid in: the round that credits it pays it, to the wei.
+		c.setWeights(t, 0, 10_000)
 		c.unchanged(t, func() {
-			c.expectRevert(t, c.distributor, &c.factory, u(9_999), nf.PackDistribute(u(3), poolMode, u(0), u(1), []uint32{0, 10_000}), "Insolvent")
+			c.expectRevert(t, c.distributor, &c.factory, u(9_999), c.packRound(t, 3, poolMode, u(0), 1), "Insolvent")
 		})
 		ev, _ = c.distribute(t, 3, poolMode, u(0), []uint32{0, 10_000}, u(10_000))
 		wantBig(t, "Distributed.total", ev.Total, u(10_000))
@@ -154,7 +154,46 @@ func TestDistribute(t *testing.T) {
 	})
 }
 
-// wantWeights asserts the weight each tier keeps from its last round.
+// TestTierWeights: only the owner sets a tier's weight, within MAX_WEIGHT_BPS; each change bumps
+// weightsVersion and applies from the next round on, never to what was credited.
+func TestTierWeights(t *testing.T) {
+	t.Parallel()
+	c := newChain(t, setup{users: 2})
+	mintN(t, c, 2) // tiers 1 and 2
+	c.unchanged(t, func() {
+		for _, from := range []*account{c.minter, c.distributor, c.users[0]} {
+			c.expectRevert(t, from, &c.factory, nil, nf.PackSetTierWeight(1, 10_000), "NotOwner")
+		}
+		c.expectRevert(t, c.owner, &c.factory, nil, nf.PackSetTierWeight(1, 100_001), "WeightTooLarge")
+	})
+	if v := c.weightsVersion(t); v != 0 {
+		t.Fatalf("weightsVersion %d before any change", v)
+	}
+	// A tier without nodes takes a weight too: its first nodes join at it.
+	c.setTierWeight(t, 7, 100_000)
+	c.setTierWeight(t, 1, 10_000)
+	c.setTierWeight(t, 2, 20_000)
+	wantWeights(t, c, map[uint8]uint32{1: 10_000, 2: 20_000, 7: 100_000})
+	ev, _ := c.distribute(t, 1, fixedMode, u(100), []uint32{0, 10_000, 20_000}, u(300))
+	wantBig(t, "Distributed.total", ev.Total, u(300))
+	// The owner halves tier 2 after a round was priced: the round priced with version 3 is
+	// refused, and the next one credits at the new weight; round 1's credit stays.
+	priced := c.packRound(t, 2, fixedMode, u(100), 2)
+	c.setTierWeight(t, 2, 10_000)
+	c.unchanged(t, func() {
+		c.expectRevert(t, c.distributor, &c.factory, u(300), priced, "WeightsChanged")
+	})
+	r := c.transact(t, c.distributor, &c.factory, u(200), c.packRound(t, 2, fixedMode, u(100), 2))
+	wantBig(t, "Distributed.total", onlyEvent(t, c, r, nf.UnpackDistributedEvent).Total, u(200))
+	c.wantNode(t, 1, c.users[0].addr, 1, u(200), u(0))
+	c.wantNode(t, 2, c.users[1].addr, 2, u(300), u(0))
+	if v := c.weightsVersion(t); v != 4 {
+		t.Fatalf("weightsVersion %d after 4 changes", v)
+	}
+	c.wantSolvent(t)
+}
+
+// wantWeights asserts each tier's weight.
 func wantWeights(t *testing.T, c *chain, want map[uint8]uint32) {
 	t.Helper()
 	for tier, w := range want {
@@ -166,29 +205,29 @@ func wantWeights(t *testing.T, c *chain, want map[uint8]uint32) {
 
 func TestRoundRules(t *testing.T) {
 	t.Parallel()
-	pack := func(round uint64, mode uint8, amount *big.Int, nodes uint64, weights ...uint32) []byte {
-		return nf.PackDistribute(u(round), mode, amount, u(nodes), weights)
-	}
 
 	t.Run("distribute reverts, changing nothing, and a reverted round does not use up its id", func(t *testing.T) {
 		c := newChain(t, setup{users: 1})
 		mintN(t, c, 1)
 		c.distribute(t, 1, fixedMode, u(10), []uint32{0, 10_000}, u(10))
 		c.distribute(t, 2, poolMode, u(10), []uint32{0, 1}, u(10))
-		// The rejected rounds name another weight: it must not stick either.
+		c.setWeights(t, 0, 20_000)
 		c.unchanged(t, func() {
 			for _, from := range []*account{c.owner, c.minter, c.users[0]} {
-				c.expectRevert(t, from, &c.factory, u(20), pack(3, fixedMode, u(10), 1, 0, 20_000), "NotDistributor")
+				c.expectRevert(t, from, &c.factory, u(20), c.packRound(t, 3, fixedMode, u(10), 1), "NotDistributor")
 			}
 			// The same round again, in the other mode, with another amount, and an empty one.
-			c.expectRevert(t, c.distributor, &c.factory, u(10), pack(1, fixedMode, u(10), 1, 0, 10_000), "RoundUsed")
-			c.expectRevert(t, c.distributor, &c.factory, u(10), pack(1, poolMode, u(10), 1, 0, 10_000), "RoundUsed")
-			c.expectRevert(t, c.distributor, &c.factory, u(40), pack(2, fixedMode, u(20), 1, 0, 20_000), "RoundUsed")
-			c.expectRevert(t, c.distributor, &c.factory, nil, pack(2, fixedMode, u(0), 1), "RoundUsed")
-			c.expectRevert(t, c.distributor, &c.factory, u(20), pack(3, fixedMode, u(10), 0, 0, 20_000), "NodeCountChanged")
-			c.expectRevert(t, c.distributor, &c.factory, u(20), pack(3, fixedMode, u(10), 2, 0, 20_000), "NodeCountChanged")
-			c.expectRevert(t, c.distributor, &c.factory, u(19), pack(3, fixedMode, u(10), 1, 0, 20_000), "Insolvent")
-			c.expectRevert(t, c.distributor, &c.factory, nil, pack(3, poolMode, add(uint128, u(1)), 1, 0, 20_000), "AmountTooLarge")
+			c.expectRevert(t, c.distributor, &c.factory, u(10), c.packRound(t, 1, fixedMode, u(10), 1), "RoundUsed")
+			c.expectRevert(t, c.distributor, &c.factory, u(10), c.packRound(t, 1, poolMode, u(10), 1), "RoundUsed")
+			c.expectRevert(t, c.distributor, &c.factory, u(40), c.packRound(t, 2, fixedMode, u(20), 1), "RoundUsed")
+			c.expectRevert(t, c.distributor, &c.factory, nil, c.packRound(t, 2, fixedMode, u(0), 1), "RoundUsed")
+			c.expectRevert(t, c.distributor, &c.factory, u(20), c.packRound(t, 3, fixedMode, u(10), 0), "NodeCountChanged")
+			c.expectRevert(t, c.distributor, &c.factory, u(20), c.packRound(t, 3, fixedMode, u(10), 2), "NodeCountChanged")
+			c.expectRevert(t, c.distributor, &c.factory, u(19), c.packRound(t, 3, fixedMode, u(10), 1), "Insolvent")
+			c.expectRevert(t, c.distributor, &c.factory, nil, c.packRound(t, 3, poolMode, add(uint128, u(1)), 1), "AmountTooLarge")
+			// A round priced before the owner's last weight change.
+			stale := nf.PackDistribute(u(3), fixedMode, u(10), u(1), c.weightsVersion(t)-1)
+			c.expectRevert(t, c.distributor, &c.factory, u(20), stale, "WeightsChanged")
 		})
 		if c.roundUsed(t, 3) {
 			t.Fatal("a rejected round used its id")
@@ -214,20 +253,25 @@ func TestRoundRules(t *testing.T) {
 		c := newChain(t, setup{users: 1})
 		mintN(t, c, 2) // tiers 1 and 2
 		c.distribute(t, 1, fixedMode, ether(1), []uint32{0, 10_000}, ether(1))
+		c.setWeights(t, 0, 0, 10_000)
 		c.unchanged(t, func() {
 			// Ether already owed to node 1 is not surplus: an unpaid round cannot reuse it.
-			c.expectRevert(t, c.distributor, &c.factory, nil, pack(2, fixedMode, milli(1), 2, 0, 0, 10_000), "Insolvent")
-			c.expectRevert(t, c.distributor, &c.factory, sub(ether(2), u(1)), pack(2, fixedMode, ether(1), 2, 0, 10_000, 10_000), "Insolvent")
-			c.expectRevert(t, c.distributor, &c.factory, sub(ether(2), u(1)), pack(2, poolMode, ether(2), 2, 0, 10_000, 10_000), "Insolvent")
+			c.expectRevert(t, c.distributor, &c.factory, nil, c.packRound(t, 2, fixedMode, milli(1), 2), "Insolvent")
+		})
+		c.setWeights(t, 0, 10_000, 10_000)
+		c.unchanged(t, func() {
+			c.expectRevert(t, c.distributor, &c.factory, sub(ether(2), u(1)), c.packRound(t, 2, fixedMode, ether(1), 2), "Insolvent")
+			c.expectRevert(t, c.distributor, &c.factory, sub(ether(2), u(1)), c.packRound(t, 2, poolMode, ether(2), 2), "Insolvent")
 		})
 		c.fund(t, c.users[0], milli(300))
+		c.setWeights(t, 0, 0, 10_000)
 		c.unchanged(t, func() {
 			// Surplus 0.3 plus value 0.2 covers 0.5 but not 0.5 + 1 wei.
-			c.expectRevert(t, c.distributor, &c.factory, milli(200), pack(2, fixedMode, add(milli(500), u(1)), 2, 0, 0, 10_000), "Insolvent")
+			c.expectRevert(t, c.distributor, &c.factory, milli(200), c.packRound(t, 2, fixedMode, add(milli(500), u(1)), 2), "Insolvent")
 		})
 		c.distribute(t, 2, fixedMode, milli(500), []uint32{0, 0, 10_000}, milli(200))
 		wantBig(t, "contract balance", c.balance(t, c.factory), c.totalOutstanding(t)) // no surplus left
-		c.expectRevert(t, c.distributor, &c.factory, nil, pack(3, fixedMode, u(1), 2, 0, 0, 10_000), "Insolvent")
+		c.expectRevert(t, c.distributor, &c.factory, nil, c.packRound(t, 3, fixedMode, u(1), 2), "Insolvent")
 		// Exactly covered by the value alone, in either mode.
 		c.distribute(t, 3, fixedMode, u(1), []uint32{0, 0, 10_000}, u(1))
 		c.distribute(t, 4, poolMode, u(2), []uint32{0, 1, 1}, u(2))
@@ -265,19 +309,28 @@ func TestRoundRules(t *testing.T) {
 		user := c.users[0]
 		c.unchanged(t, func() {
 			// The amount is bounded whatever it would credit.
-			c.expectRevert(t, c.distributor, &c.factory, nil, pack(1, fixedMode, add(uint128, u(1)), 1), "AmountTooLarge")
-			c.expectRevert(t, c.distributor, &c.factory, nil, pack(1, poolMode, add(uint128, u(1)), 1), "AmountTooLarge")
-			// Past what one node may be credited by rounds (uint88), however it is paid.
-			c.expectRevert(t, c.distributor, &c.factory, nil, pack(1, fixedMode, add(uint88, u(1)), 1, 0, 10_000), "AmountTooLarge")
-			c.expectRevert(t, c.distributor, &c.factory, nil, pack(1, poolMode, add(uint88, u(1)), 1, 0, 1), "AmountTooLarge")
+			c.expectRevert(t, c.distributor, &c.factory, nil, c.packRound(t, 1, fixedMode, add(uint128, u(1)), 1), "AmountTooLarge")
+			c.expectRevert(t, c.distributor, &c.factory, nil, c.packRound(t, 1, poolMode, add(uint128, u(1)), 1), "AmountTooLarge")
+		})
+		// Past what one node may be credited by rounds (uint88), however it is paid.
+		c.setWeights(t, 0, 10_000)
+		c.unchanged(t, func() {
+			c.expectRevert(t, c.distributor, &c.factory, nil, c.packRound(t, 1, fixedMode, add(uint88, u(1)), 1), "AmountTooLarge")
+		})
+		c.setWeights(t, 0, 1)
+		c.unchanged(t, func() {
+			c.expectRevert(t, c.distributor, &c.factory, nil, c.packRound(t, 1, poolMode, add(uint88, u(1)), 1), "AmountTooLarge")
 		})
 		// At the maximum itself the amount is accepted (here crediting nothing).
 		c.distribute(t, 1, fixedMode, uint128, []uint32{0, 0}, nil)
 		// The accumulator fills up to its maximum, and then not one wei more.
 		c.distribute(t, 2, fixedMode, uint88, []uint32{0, 10_000}, uint88)
 		c.unchanged(t, func() {
-			c.expectRevert(t, c.distributor, &c.factory, u(1), pack(3, fixedMode, u(1), 1, 0, 10_000), "AmountTooLarge")
-			c.expectRevert(t, c.distributor, &c.factory, u(1), pack(3, poolMode, u(1), 1, 0, 1), "AmountTooLarge")
+			c.expectRevert(t, c.distributor, &c.factory, u(1), c.packRound(t, 3, fixedMode, u(1), 1), "AmountTooLarge")
+		})
+		c.setWeights(t, 0, 1)
+		c.unchanged(t, func() {
+			c.expectRevert(t, c.distributor, &c.factory, u(1), c.packRound(t, 3, poolMode, u(1), 1), "AmountTooLarge")
 		})
 		c.distribute(t, 3, fixedMode, milli(1), []uint32{0, 0}, nil) // weight 0 still goes
 		c.withdraw(t, user, 1, user.addr, uint88)

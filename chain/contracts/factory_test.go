@@ -346,11 +346,13 @@ func TestOwnerSettings(t *testing.T) {
 			t.Fatalf("RolesChanged = %+v", ev)
 		}
 		c.expectRevert(t, c.minter, &c.factory, nil, nf.PackMint(holder.addr, 1, ref("after")), "NotMinter")
-		c.expectRevert(t, c.distributor, &c.factory, milli(1), nf.PackDistribute(u(1), fixedMode, milli(1), u(1), []uint32{0, 10_000}), "NotDistributor")
+		c.expectRevert(t, c.distributor, &c.factory, milli(1), c.packRound(t, 1, fixedMode, milli(1), 1), "NotDistributor")
 		c.expectRevert(t, c.owner, &c.factory, nil, nf.PackSetPaused(true), "NotOwner")
+		c.expectRevert(t, c.owner, &c.factory, nil, nf.PackSetTierWeight(1, 10_000), "NotOwner")
+		c.transact(t, newOwner, &c.factory, nil, nf.PackSetTierWeight(1, 10_000))
 
 		c.transact(t, newMinter, &c.factory, nil, nf.PackMint(holder.addr, 1, ref("after")))
-		c.transact(t, newDistributor, &c.factory, milli(2), nf.PackDistribute(u(1), fixedMode, milli(1), u(2), []uint32{0, 10_000}))
+		c.transact(t, newDistributor, &c.factory, milli(2), c.packRound(t, 1, fixedMode, milli(1), 2))
 		c.transact(t, newOwner, &c.factory, nil, nf.PackSetPaused(true))
 		// Nodes stay with their owners whoever holds the roles.
 		c.withdraw(t, holder, 1, holder.addr, milli(1))

@@ -391,13 +391,15 @@ const (
 	poolMode  uint8 = 1
 )
 
-// distribute sends round `round` from the distributor for the nodes minted so far, with
-// weights[t] as tier t's weight, checks the Distributed event's echo of the call and returns the
-// event (its total and carry are the caller's to check) with the receipt.
+// distribute has the owner set each tier with nodes to weights[t] (0 past the array's end) where
+// it differs, then sends round `round` from the distributor for the nodes minted so far and the
+// weights' version, checks the Distributed event's echo of the call and returns the event (its
+// total and carry are the caller's to check) with the receipt.
 func (c *chain) distribute(t testing.TB, round uint64, mode uint8, amount *big.Int, weights []uint32, value *big.Int) (*bindings.NodeFactoryDistributed, *types.Receipt) {
 	t.Helper()
+	c.setWeights(t, weights...)
 	nodes := c.nodeCount(t)
-	r := c.transact(t, c.distributor, &c.factory, value, nf.PackDistribute(u(round), mode, amount, u(nodes), weights))
+	r := c.transact(t, c.distributor, &c.factory, value, c.packRound(t, round, mode, amount, nodes))
 	ev := onlyEvent(t, c, r, nf.UnpackDistributedEvent)
 	wantBig(t, "Distributed.roundId", ev.RoundId, u(round))
 	wantBig(t, "Distributed.amount", ev.Amount, amount)
@@ -406,6 +408,44 @@ func (c *chain) distribute(t testing.TB, round uint64, mode uint8, amount *big.I
 		t.Fatalf("Distributed.mode = %d, want %d", ev.Mode, mode)
 	}
 	return ev, r
+}
+
+// setWeights has the owner set each tier with nodes to weights[t] (0 past the array's end) where
+// it differs.
+func (c *chain) setWeights(t testing.TB, weights ...uint32) {
+	t.Helper()
+	for _, tier := range view(t, c, nf.PackTierList(), nf.UnpackTierList) {
+		w := uint32(0)
+		if int(tier) < len(weights) {
+			w = weights[tier]
+		}
+		if c.tier(t, tier).WeightBps != w {
+			c.setTierWeight(t, tier, w)
+		}
+	}
+}
+
+// packRound is the calldata of a round for `nodes` nodes and the factory's weights version now.
+func (c *chain) packRound(t testing.TB, round uint64, mode uint8, amount *big.Int, nodes uint64) []byte {
+	t.Helper()
+	return nf.PackDistribute(u(round), mode, amount, u(nodes), c.weightsVersion(t))
+}
+
+// setTierWeight sets a tier's weight from the owner and checks the TierWeightChanged event.
+func (c *chain) setTierWeight(t testing.TB, tier uint8, w uint32) *types.Receipt {
+	t.Helper()
+	version := c.weightsVersion(t)
+	r := c.transact(t, c.owner, &c.factory, nil, nf.PackSetTierWeight(tier, w))
+	ev := onlyEvent(t, c, r, nf.UnpackTierWeightChangedEvent)
+	if ev.Tier != tier || ev.WeightBps != w || uint64(ev.WeightsVersion.Uint64()) != version+1 {
+		t.Fatalf("TierWeightChanged = %+v, want tier %d weight %d version %d", ev, tier, w, version+1)
+	}
+	return r
+}
+
+func (c *chain) weightsVersion(t testing.TB) uint64 {
+	t.Helper()
+	return view(t, c, nf.PackWeightsVersion(), nf.UnpackWeightsVersion).Uint64()
 }
 
 // withdraw withdraws from `from` and checks the Withdrawn event.

@@ -19,10 +19,10 @@ import (
 )
 
 // The randomized sequence test drives the factory with random mints, rounds (distribute, fixed
-// and pool, each naming the tiers' weights: the run's payoutBps, changed now and then, in an
-// array sometimes cut short or running past the tiers; exactly paid, overpaid, partly paid from
-// the surplus, underfunded), withdrawals (random amounts, too much, wrong sender, zero
-// recipient), transfers, fundings of receive() and owner changes (pause, wallet limit),
+// and pool, crediting with the weights the owner set, each naming the weights version it was
+// priced for, now and then a stale one; exactly paid, overpaid, partly paid from the surplus,
+// underfunded), withdrawals (random amounts, too much, wrong sender, zero recipient), transfers,
+// fundings of receive() and owner changes (pause, wallet limit, tier weights, some too large),
 // predicting every outcome, success or the exact custom error, from a Go model of the contract,
 // and checks the chain against the model as it goes.
 //
@@ -55,7 +55,7 @@ type modelNode struct {
 type modelTier struct {
 	perNode *big.Int
 	nodes   uint64
-	weight  uint32 // the last round's
+	weight  uint32 // set by the owner
 }
 
 type model struct {
@@ -71,6 +71,7 @@ type model struct {
 	tiers        map[uint8]*modelTier
 	tierOrder    []uint8 // tiers with nodes, newest first
 	poolCarry    *big.Int
+	version      uint64 // weightsVersion
 }
 
 func (m *model) surplus() *big.Int { return sub(m.balance, m.outstanding) }
@@ -119,7 +120,6 @@ type randomRun struct {
 
 	nextRef   int
 	nextRound uint64
-	payout    [256]uint32 // each tier's weight as the ledger has it, for the rounds to name
 	stats     map[string]int
 }
 
@@ -234,8 +234,10 @@ func (r *randomRun) next() *op {
 		return r.transfer()
 	case n < 88:
 		return r.fund()
-	case n < 94:
+	case n < 91:
 		return r.setPaused()
+	case n < 96:
+		return r.setTierWeight()
 	default:
 		return r.setMaxPerWallet()
 	}
@@ -425,7 +427,17 @@ func (r *randomRun) distribute() *op {
 	if r.chance(5) {
 		o.from = r.anyoneBut(c.distributor.addr)
 	}
-	weights := r.roundWeights()
+	version := m.version
+	if r.chance(5) {
+		version = m.version + 1 + r.rng.Uint64N(2)
+		if m.version > 0 && r.chance(50) {
+			version = r.rng.Uint64N(m.version)
+		}
+	}
+	weights := map[uint8]uint32{}
+	for _, id := range m.tierOrder {
+		weights[id] = m.tiers[id].weight
+	}
 
 	// What the round does, if it gets that far.
 	incs := map[uint8]*big.Int{}
@@ -437,7 +449,7 @@ func (r *randomRun) distribute() *op {
 		if mode == poolMode {
 			weight := new(big.Int)
 			for _, id := range m.tierOrder {
-				weight.Add(weight, new(big.Int).Mul(u(m.tiers[id].nodes), u(uint64(weightOf(weights, id)))))
+				weight.Add(weight, new(big.Int).Mul(u(m.tiers[id].nodes), u(uint64(weights[id]))))
 			}
 			pool := add(amount, m.poolCarry)
 			if weight.Sign() > 0 {
@@ -447,7 +459,7 @@ func (r *randomRun) distribute() *op {
 		}
 		for _, id := range m.tierOrder {
 			t := m.tiers[id]
-			w := u(uint64(weightOf(weights, id)))
+			w := u(uint64(weights[id]))
 			inc := new(big.Int).Mul(unit, w)
 			if mode == fixedMode {
 				inc.Mul(amount, w).Div(inc, big.NewInt(10_000))
@@ -472,6 +484,8 @@ func (r *randomRun) distribute() *op {
 		o.wantErr = "RoundUsed"
 	case nodes != count:
 		o.wantErr = "NodeCountChanged"
+	case version != m.version:
+		o.wantErr = "WeightsChanged"
 	case tooLarge:
 		o.wantErr = "AmountTooLarge"
 	case add(m.balance, o.value).Cmp(add(m.outstanding, total)) < 0:
@@ -485,15 +499,13 @@ func (r *randomRun) distribute() *op {
 		case 1:
 			r.stats["distribute ok overpaid"]++
 		}
-		r.countWeights(weights)
 	}
-	o.desc = fmt.Sprintf("distribute(round %d, %s, amount %s, nodes %d, weights %v) value %s (%s, total %s, carry %s) from %s, want %s",
-		round, name, amount, nodes, weights, o.value, pay, total, carry, o.from.addr, outcome(o.wantErr))
-	o.data = nf.PackDistribute(u(round), mode, amount, u(nodes), weights)
+	o.desc = fmt.Sprintf("distribute(round %d, %s, amount %s, nodes %d, version %d) weights %v value %s (%s, total %s, carry %s) from %s, want %s",
+		round, name, amount, nodes, version, weights, o.value, pay, total, carry, o.from.addr, outcome(o.wantErr))
+	o.data = nf.PackDistribute(u(round), mode, amount, u(nodes), version)
 	// The default dev chain prices a slot written from zero (EIP-8037) at about 100,000 gas, and a
-	// round may write three (its roundUsed, and the first totalOutstanding and poolCarry); each
-	// weight is a calldata word.
-	o.gas = 600_000 + 60_000*uint64(len(m.tierOrder)) + 1_000*uint64(len(weights))
+	// round may write three (its roundUsed, and the first totalOutstanding and poolCarry).
+	o.gas = 600_000 + 60_000*uint64(len(m.tierOrder))
 	o.rounds = []uint64{round}
 	// Every node changes: the block checks a few, the sweeps all.
 	for range min(count, 6) {
@@ -501,9 +513,6 @@ func (r *randomRun) distribute() *op {
 	}
 	o.apply = func() {
 		m.rounds[round] = true
-		for _, id := range m.tierOrder {
-			m.tiers[id].weight = weightOf(weights, id)
-		}
 		for id, inc := range incs {
 			m.tiers[id].perNode.Add(m.tiers[id].perNode, inc)
 		}
@@ -523,65 +532,44 @@ func (r *randomRun) distribute() *op {
 	return o
 }
 
-// roundWeights is the array a round names: the run's payout, which now and then changes for a
-// few tiers from this round on (now and then far past any real payoutBps), up to the highest
-// tier with nodes; sometimes cut short, so the tiers past its end get 0 this round, and
-// sometimes running past the tiers, even past the last tier id.
-func (r *randomRun) roundWeights() []uint32 {
-	if r.chance(25) {
-		for range 1 + r.rng.IntN(3) {
-			tier := r.someTier()
-			if len(r.m.tierOrder) > 0 && r.chance(70) {
-				tier = r.m.tierOrder[r.rng.IntN(len(r.m.tierOrder))]
-			}
-			choices := []uint32{0, 5_000, 10_000, 15_000, 20_000, uint32(r.rng.IntN(40_001))}
-			r.payout[tier] = choices[r.rng.IntN(len(choices))]
-			if r.chance(2) {
-				r.payout[tier] = r.rng.Uint32()
-			}
+// setTierWeight is the owner setting a tier's weight, now and then far past any real payoutBps
+// or past MAX_WEIGHT_BPS, or someone else trying to.
+func (r *randomRun) setTierWeight() *op {
+	c, m := r.c, r.m
+	tier := r.someTier()
+	if len(m.tierOrder) > 0 && r.chance(70) {
+		tier = m.tierOrder[r.rng.IntN(len(m.tierOrder))]
+	}
+	choices := []uint32{0, 1, 5_000, 10_000, 15_000, 20_000, uint32(r.rng.IntN(40_001)), maxWeightBps, maxWeightBps + 1}
+	w := choices[r.rng.IntN(len(choices))]
+	if r.chance(3) {
+		w = r.rng.Uint32()
+	}
+	o := &op{kind: "setTierWeight", from: c.owner, gas: 200_000, data: nf.PackSetTierWeight(tier, w)}
+	switch {
+	case r.chance(10):
+		o.from = r.anyoneBut(c.owner.addr)
+		o.wantErr = "NotOwner"
+	case w > maxWeightBps:
+		o.wantErr = "WeightTooLarge"
+	}
+	o.desc = fmt.Sprintf("setTierWeight(%d, %d) from %s, want %s", tier, w, o.from.addr, outcome(o.wantErr))
+	version := m.version + 1
+	o.apply = func() {
+		m.tier(tier).weight = w
+		m.version = version
+	}
+	o.events = func(t *testing.T, rc *types.Receipt) {
+		ev := onlyEvent(t, c, rc, nf.UnpackTierWeightChangedEvent)
+		if ev.Tier != tier || ev.WeightBps != w || ev.WeightsVersion.Uint64() != version {
+			t.Fatalf("%s: TierWeightChanged = %+v, want version %d", o.desc, ev, version)
 		}
 	}
-	n := 0
-	for _, id := range r.m.tierOrder {
-		n = max(n, int(id)+1)
-	}
-	switch x := r.rng.IntN(100); {
-	case x < 15 && n > 0:
-		n = r.rng.IntN(n)
-	case x < 25:
-		n += 1 + r.rng.IntN(300)
-	}
-	weights := make([]uint32, n)
-	copy(weights, r.payout[:])
-	for i := len(r.payout); i < n; i++ {
-		weights[i] = r.rng.Uint32() // past the last tier id: never read
-	}
-	return weights
+	return o
 }
 
-// weightOf is the contract's weightOf: a tier's weight in a round, 0 past the array's end.
-func weightOf(weights []uint32, tier uint8) uint32 {
-	if int(tier) < len(weights) {
-		return weights[tier]
-	}
-	return 0
-}
-
-// countWeights counts the successful rounds whose weights changed a tier's, left a tier with
-// nodes past the array's end, or ran past the tiers with nodes.
-func (r *randomRun) countWeights(weights []uint32) {
-	changed, short, top := false, false, -1
-	for _, id := range r.m.tierOrder {
-		changed = changed || weightOf(weights, id) != r.m.tiers[id].weight
-		short = short || int(id) >= len(weights)
-		top = max(top, int(id))
-	}
-	for k, ok := range map[string]bool{"weight changed": changed, "weights cut short": short, "weights past the tiers": len(weights) > top+1} {
-		if ok {
-			r.stats["distribute ok "+k]++
-		}
-	}
-}
+// maxWeightBps is the factory's MAX_WEIGHT_BPS.
+const maxWeightBps = 100_000
 
 func minBig(a, b *big.Int) *big.Int {
 	if a.Cmp(b) < 0 {
@@ -945,6 +933,9 @@ func (r *randomRun) checkTiers(where string) {
 	if got := view(t, c, nf.PackTierList(), nf.UnpackTierList); !slices.Equal(got, m.tierOrder) {
 		t.Fatalf("%s: tierList() = %v, model %v", where, got, m.tierOrder)
 	}
+	if got := c.weightsVersion(t); got != m.version {
+		t.Fatalf("%s: weightsVersion() = %d, model %d", where, got, m.version)
+	}
 	for id, mt := range m.tiers {
 		if got := c.tier(t, id); got.PerNode.Cmp(mt.perNode) != 0 || got.Nodes != mt.nodes || got.WeightBps != mt.weight {
 			t.Fatalf("%s: tiers(%d) = {perNode %s nodes %d weight %d}, model {%s %d %d}",
@@ -990,12 +981,13 @@ func (r *randomRun) report(took time.Duration, steps int) {
 	for _, k := range []string{
 		"mint ok", "mint NotMinter", "mint MintingPaused", "mint ZeroAddress", "mint PaymentRefUsed", "mint WalletFull",
 		"distribute ok fixed", "distribute ok pool", "distribute ok paid partly from surplus", "distribute ok overpaid",
-		"distribute ok weight changed", "distribute ok weights cut short", "distribute ok weights past the tiers",
-		"distribute NotDistributor", "distribute RoundUsed", "distribute NodeCountChanged", "distribute AmountTooLarge",
+		"distribute NotDistributor", "distribute RoundUsed", "distribute NodeCountChanged", "distribute WeightsChanged",
+		"distribute AmountTooLarge",
 		"distribute Insolvent", "transfer ok", "transfer UnknownNode", "transfer NotNodeOwner", "transfer ZeroAddress",
 		"transfer WalletFull",
 		"withdraw ok", "withdraw UnknownNode", "withdraw NotNodeOwner", "withdraw ZeroAddress", "withdraw InsufficientBalance",
 		"fund ok", "setPaused ok", "setPaused NotOwner", "setMaxPerWallet ok", "setMaxPerWallet NotOwner",
+		"setTierWeight ok", "setTierWeight NotOwner", "setTierWeight WeightTooLarge",
 	} {
 		if r.stats[k] == 0 {
 			t.Errorf("the run never produced %q", k)

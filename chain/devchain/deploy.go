@@ -17,8 +17,12 @@ import (
 	"nodeledger/chain/bindings"
 )
 
-// deploy deploys the factory, token and price feed as the owner, then mints tokens to the first
-// buyers. It commits the blocks itself since the miner is not running yet.
+// TierWeights are the payoutBps the owner sets on the dev factory for the dev tiers (dev.go
+// seeds tiers 1 and 2): the weights live in the factory, and only its owner sets them.
+var TierWeights = map[uint8]uint32{1: 10_000, 2: 12_500}
+
+// deploy deploys the factory, token and price feed as the owner, mints tokens to the first
+// buyers and sets the dev tiers' weights (TierWeights). It commits the blocks itself since the miner is not running yet.
 func (c *Chain) deploy(ctx context.Context) error {
 	owner := bind.NewKeyedTransactor(c.Owner.Key, c.chainID)
 	owner.Context = ctx
@@ -78,6 +82,24 @@ func (c *Chain) deploy(ctx context.Context) error {
 	for i, tx := range txs {
 		if err := c.mineUntilIncluded(ctx, tx); err != nil {
 			return fmt.Errorf("mint tokens to %s: %w", c.Buyers[i].Address, err)
+		}
+	}
+
+	nf := bindings.NewNodeFactory()
+	factory := nf.Instance(c.client, c.Factory)
+	for tier := range uint8(255) {
+		w, ok := TierWeights[tier]
+		if !ok {
+			continue
+		}
+		owner.Nonce = new(big.Int).SetUint64(nonce)
+		tx, err := bind.Transact(factory, owner, nf.PackSetTierWeight(tier, w))
+		if err != nil {
+			return fmt.Errorf("set tier %d's weight: %w", tier, err)
+		}
+		nonce++
+		if err := c.mineUntilIncluded(ctx, tx); err != nil {
+			return fmt.Errorf("set tier %d's weight: %w", tier, err)
 		}
 	}
 	return nil

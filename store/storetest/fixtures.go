@@ -21,8 +21,8 @@ import (
 func Tier(t testing.TB, db *store.Store, id int, label, priceWei string, onSale bool) {
 	t.Helper()
 	mustExec(t, db, `
-		INSERT INTO tiers (id, label, price_wei, max_per_wallet, holding_wei, payout_bps, on_sale)
-		VALUES ($1, $2, $3, 5, 0, 10000, $4)`, id, label, priceWei, onSale)
+		INSERT INTO tiers (id, label, price_wei, max_per_wallet, holding_wei, on_sale)
+		VALUES ($1, $2, $3, 5, 0, $4)`, id, label, priceWei, onSale)
 }
 
 // Node inserts a node of tier 1 (made when missing) and returns its ledger row id, which is its
@@ -30,8 +30,8 @@ func Tier(t testing.TB, db *store.Store, id int, label, priceWei string, onSale 
 func Node(t testing.TB, db *store.Store, chainNodeID, owner string, createdAt time.Time) int64 {
 	t.Helper()
 	mustExec(t, db, `
-		INSERT INTO tiers (id, label, price_wei, max_per_wallet, payout_bps)
-		VALUES (1, 'Standard', 100000000000000000, 5, 10000) ON CONFLICT DO NOTHING`)
+		INSERT INTO tiers (id, label, price_wei, max_per_wallet)
+		VALUES (1, 'Standard', 100000000000000000, 5) ON CONFLICT DO NOTHING`)
 	var id int64
 	err := db.DB().Get(&id, `
 		INSERT INTO nodes (id, tier, owner, balance_wei, cumulative_wei, withdrawn_wei,

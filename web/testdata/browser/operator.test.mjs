@@ -63,7 +63,6 @@ test('the operator creates a tier in ETH, holds and resumes minting, and reads e
   await form.locator('input[name=label]').fill('Gold');
   await form.locator('input[name=price]').fill('0,25');
   await form.locator('input[name=maxPerWallet]').fill('2');
-  await form.locator('input[name=payout]').fill('1.5');
   await form.locator('[data-testid=save-tier]').click();
   await page.waitForSelector('[data-testid=problem-price]');
   assert.equal(await page.locator('[data-testid=problem-price]').innerText(), 'The price must be an amount in ETH, such as 0.1.');
@@ -72,12 +71,12 @@ test('the operator creates a tier in ETH, holds and resumes minting, and reads e
 
   await form.locator('input[name=price]').fill('0.25');
   await Promise.all([page.waitForURL(base + '/operator'), form.locator('[data-testid=save-tier]').click()]);
-  assert.equal(await outcome(page).innerText(), 'Saved tier 42, Gold: 0.25 ETH, 2 per wallet, payout 1.5×, off sale.');
+  assert.equal(await outcome(page).innerText(), 'Saved tier 42, Gold: 0.25 ETH, 2 per wallet, off sale.');
   const gold = (await adminGet('/api/admin/tiers')).tiers.find((t) => t.id === '42');
   assert.equal(gold.priceWei, '250000000000000000');
-  assert.equal(gold.payoutBps, 15000);
+  assert.equal(gold.payoutBps, 0, 'the factory has no weight for a new tier until its owner sets one');
   assert.equal(gold.onSale, false);
-  assert.match(await page.locator('[data-testid=tier-42]').innerText(), /0\.25[\s\S]*1\.5×/);
+  assert.match(await page.locator('[data-testid=tier-42]').innerText(), /0\.25[\s\S]*0×/);
   await both(page, 'operator-tier-saved');
 
   // Hold: the button says what it will do, the page says minting is held.
@@ -150,7 +149,7 @@ test('the operator creates a tier in ETH, holds and resumes minting, and reads e
     assert.equal(await seen.locator(sel).count(), 1, sel);
   }
   for (const sel of ['[data-testid=run-payments]', '[data-testid=hold-minting]', 'button[data-wallet=refund]', '[data-testid=tier-form]',
-    '[data-testid=edit-tier]', '[data-testid=add-operator]', '[data-testid=remove-operator]']) {
+    '[data-testid=edit-tier]', '[data-testid=payout-change]', '[data-testid=add-operator]', '[data-testid=remove-operator]']) {
     assert.equal(await seen.locator(sel).count(), 0, `a viewer is offered ${sel}`);
   }
   // A hold posted anyway, with the page's own token, is refused with a sentence.
@@ -174,5 +173,56 @@ test('the operator creates a tier in ETH, holds and resumes minting, and reads e
   await viewing.close();
 
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// The payout is the factory's: the operator page sends setTierWeight from the wallet connected in
+// the browser, which only the factory's owner may; anyone else is told so, and nothing changes.
+test('the factory owner changes a tier\'s payout from the operator page with the owner\'s wallet', async () => {
+  const payoutOf = async (id) => (await (await fetch(base + '/api/tiers')).json()).tiers.find((t) => t.id === id).payoutBps;
+  assert.equal(await payoutOf('1'), 10000);
+
+  // Another admin's wallet, not the factory's owner: the contract refuses, and the page says why.
+  const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await withWallet(other, env.THIRD_BUYER_KEY);
+  const op = await signInOperator(other);
+  const otherRow = op.locator('[data-testid=tier-1]');
+  await otherRow.locator('[data-testid=payout-change] summary').click();
+  await otherRow.locator('input[name=multiplier]').fill('1.5');
+  await otherRow.locator('[data-testid=send-weight]').click();
+  await otherRow.getByText('Only the owner of the factory contract may do this.').waitFor({ timeout: 15000 });
+  await both(op, 'operator-payout-not-owner');
+  assert.equal(await payoutOf('1'), 10000);
+  await other.close();
+
+  // The owner's wallet (the dev chain's account 0): the change is sent, and the page and the API
+  // show the factory's new weight.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const owner = await withWallet(context, env.FUNDER_KEY);
+  const page = await signInOperator(context);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const row = page.locator('[data-testid=tier-1]');
+  assert.equal(await row.locator('[data-testid=tier-payout]').innerText(), '1×');
+  await row.locator('[data-testid=payout-change] summary').click();
+  await row.locator('input[name=multiplier]').fill('1.5');
+  await both(page, 'operator-payout-change');
+  await row.locator('[data-testid=send-weight]').click();
+  await row.getByRole('status').filter({ hasText: /^Payout change sent/ }).waitFor({ timeout: 15000 });
+  await both(page, 'operator-payout-sent');
+  const sent = owner.calls.find((c) => c.method === 'eth_sendTransaction').params[0];
+  const form = row.locator('form[data-weight]');
+  assert.equal(sent.to.toLowerCase(), await form.getAttribute('data-factory'));
+  assert.equal(sent.data, await form.getAttribute('data-selector') + '1'.padStart(64, '0') + (15000).toString(16).padStart(64, '0'));
+  assert.equal(await payoutOf('1'), 15000);
+  await page.reload();
+  assert.equal(await page.locator('[data-testid=tier-1] [data-testid=tier-payout]').innerText(), '1.5×');
+  assert.deepEqual(errors, []);
+
+  // Back to 1×, for the tests after this one.
+  const hash = await walletOf(env.FUNDER_KEY).sendTransaction({ to: sent.to,
+    data: await form.getAttribute('data-selector') + '1'.padStart(64, '0') + (10000).toString(16).padStart(64, '0') });
+  await client.waitForTransactionReceipt({ hash });
+  assert.equal(await payoutOf('1'), 10000);
   await context.close();
 });
