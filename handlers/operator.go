@@ -161,29 +161,29 @@ func (h *Handlers) RunPayments(c echo.Context) (string, error) {
 	ctx := context.WithoutCancel(c.Request().Context())
 	sum, err := h.jobs.Payments(ctx)
 	if err != nil {
-		return "", h.auditPass(c, "pass.payments", "", err)
+		return "", h.auditPass(c, store.ActionPassPayments, "", err)
 	}
 	var scan *jobs.ScanState
 	if s, err := h.jobs.ScanState(ctx); err == nil {
 		scan = &s
 	}
 	outcome := paymentsOutcome(sum, scan, time.Now())
-	return outcome, h.auditPass(c, "pass.payments", outcome, nil)
+	return outcome, h.auditPass(c, store.ActionPassPayments, outcome, nil)
 }
 
 // RunCredit is the credit pass button.
 func (h *Handlers) RunCredit(c echo.Context) (string, error) {
 	sum, err := h.jobs.Credit(context.WithoutCancel(c.Request().Context()))
 	if err != nil {
-		return "", h.auditPass(c, "pass.credit", "", err)
+		return "", h.auditPass(c, store.ActionPassCredit, "", err)
 	}
 	outcome := creditOutcome(sum)
-	return outcome, h.auditPass(c, "pass.credit", outcome, nil)
+	return outcome, h.auditPass(c, store.ActionPassCredit, outcome, nil)
 }
 
 // auditPass records a pass run from the page with what it did, or that it failed (passErr,
 // which it returns). A pass commits its own transactions as it goes, so its entry follows it.
-func (h *Handlers) auditPass(c echo.Context, action, outcome string, passErr error) error {
+func (h *Handlers) auditPass(c echo.Context, action store.AuditAction, outcome string, passErr error) error {
 	if passErr != nil {
 		_, outcome, _ = Classify(passErr)
 		outcome = "Failed: " + outcome
@@ -207,9 +207,9 @@ func (h *Handlers) HoldMintingFromPage(c echo.Context) (string, error) {
 func (h *Handlers) holdMinting(c echo.Context, held bool) (string, error) {
 	ctx := c.Request().Context()
 	outcome := "Minting resumed: the next payments pass mints the payments that waited."
-	action := "minting.resume"
+	action := store.ActionMintingResume
 	if held {
-		outcome, action = "Minting is held: payments are recorded and wait.", "minting.hold"
+		outcome, action = "Minting is held: payments are recorded and wait.", store.ActionMintingHold
 	}
 	err := h.audited(c, action, "", func(t store.Tx, e *store.AuditEntry) error {
 		before, err := t.MintingHeld(ctx)

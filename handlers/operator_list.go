@@ -26,7 +26,7 @@ func (h *Handlers) PutOperatorFromPage(c echo.Context) (string, error) {
 	o := store.Operator{Address: address, Role: role}
 	ctx := c.Request().Context()
 	var outcome string
-	err = h.audited(c, "operator.put", address, func(t store.Tx, e *store.AuditEntry) error {
+	err = h.audited(c, store.ActionOperatorPut, address, func(t store.Tx, e *store.AuditEntry) error {
 		before, err := t.Operator(ctx, address)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
@@ -54,7 +54,7 @@ func (h *Handlers) RemoveOperatorFromPage(c echo.Context) (string, error) {
 	}
 	ctx := c.Request().Context()
 	outcome := fmt.Sprintf("Removed %s from the operator list; its sessions ended.", address)
-	err = h.audited(c, "operator.remove", address, func(t store.Tx, e *store.AuditEntry) error {
+	err = h.audited(c, store.ActionOperatorRemove, address, func(t store.Tx, e *store.AuditEntry) error {
 		before, err := t.Operator(ctx, address)
 		if err != nil {
 			return err

@@ -129,7 +129,7 @@ func (h *Handlers) OperatorLogin(c echo.Context) error {
 		return err
 	}
 	id, csrf := rand.Text()+rand.Text(), rand.Text()
-	err = h.store.Audited(ctx, h.entry(c, address, "operator.sign-in", address), func(t store.Tx, e *store.AuditEntry) error {
+	err = h.store.Audited(ctx, h.entry(c, address, store.ActionSignIn, address), func(t store.Tx, e *store.AuditEntry) error {
 		e.Outcome = fmt.Sprintf("Signed in as %s.", op.Role)
 		return t.StartOperatorSession(ctx, id, address, csrf, operatorTTL)
 	})
@@ -146,7 +146,7 @@ func (h *Handlers) OperatorLogout(c echo.Context) error {
 	s, _ := h.operatorSession(c) // RequireOperator found it
 	cookie, _ := c.Cookie(h.operatorCookieName())
 	ctx := c.Request().Context()
-	err := h.store.Audited(ctx, h.entry(c, s.Address, "operator.sign-out", s.Address), func(t store.Tx, e *store.AuditEntry) error {
+	err := h.store.Audited(ctx, h.entry(c, s.Address, store.ActionSignOut, s.Address), func(t store.Tx, e *store.AuditEntry) error {
 		e.Outcome = "Signed out."
 		return t.EndOperatorSession(ctx, cookie.Value)
 	})
@@ -175,7 +175,7 @@ func keyFingerprint(key string) string {
 
 // entry is the audit entry of an action of the request on target; who, when not empty, is the
 // actor's address (at sign-in, before the session exists).
-func (h *Handlers) entry(c echo.Context, who, action, target string) store.AuditEntry {
+func (h *Handlers) entry(c echo.Context, who string, action store.AuditAction, target string) store.AuditEntry {
 	a := h.actor(c)
 	if who != "" {
 		a.Who = who
@@ -184,7 +184,7 @@ func (h *Handlers) entry(c echo.Context, who, action, target string) store.Audit
 }
 
 // audited runs change with its audit entry in one transaction (store.Audited).
-func (h *Handlers) audited(c echo.Context, action, target string, change func(t store.Tx, e *store.AuditEntry) error) error {
+func (h *Handlers) audited(c echo.Context, action store.AuditAction, target string, change func(t store.Tx, e *store.AuditEntry) error) error {
 	return h.store.Audited(c.Request().Context(), h.entry(c, "", action, target), change)
 }
 

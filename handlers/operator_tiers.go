@@ -29,7 +29,7 @@ func (h *Handlers) SetTierOnSale(c echo.Context) (string, error) {
 func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error) {
 	ctx := c.Request().Context()
 	outcome := fmt.Sprintf("Tier %d is now %s.", id, map[bool]string{true: "on sale", false: "off sale"}[onSale])
-	err := h.audited(c, map[bool]string{true: "tier.on-sale", false: "tier.off-sale"}[onSale], strconv.Itoa(id),
+	err := h.audited(c, map[bool]store.AuditAction{true: store.ActionTierOnSale, false: store.ActionTierOffSale}[onSale], strconv.Itoa(id),
 		func(t store.Tx, e *store.AuditEntry) error {
 			before, err := t.Tier(ctx, id)
 			if err != nil {
@@ -47,7 +47,7 @@ func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error
 // putTier stores tier t, audited with the tier before and after, for the page and the admin API.
 func (h *Handlers) putTier(c echo.Context, t store.Tier) error {
 	ctx := c.Request().Context()
-	return h.audited(c, "tier.put", strconv.Itoa(t.ID), func(tx store.Tx, e *store.AuditEntry) error {
+	return h.audited(c, store.ActionTierPut, strconv.Itoa(t.ID), func(tx store.Tx, e *store.AuditEntry) error {
 		before, err := tx.Tier(ctx, t.ID)
 		switch {
 		case err == nil:

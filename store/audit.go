@@ -14,11 +14,28 @@ type Actor struct {
 	IP  string
 }
 
+// AuditAction names what an operator did; the audit stores it as written here.
+type AuditAction string
+
+const (
+	ActionSignIn         AuditAction = "operator.sign-in"
+	ActionSignOut        AuditAction = "operator.sign-out"
+	ActionOperatorPut    AuditAction = "operator.put"
+	ActionOperatorRemove AuditAction = "operator.remove"
+	ActionTierPut        AuditAction = "tier.put"
+	ActionTierOnSale     AuditAction = "tier.on-sale"
+	ActionTierOffSale    AuditAction = "tier.off-sale"
+	ActionMintingHold    AuditAction = "minting.hold"
+	ActionMintingResume  AuditAction = "minting.resume"
+	ActionPassPayments   AuditAction = "pass.payments"
+	ActionPassCredit     AuditAction = "pass.credit"
+)
+
 // AuditEntry is one operator action to record. Before and After are the changed value, written
 // as JSON; nil for none.
 type AuditEntry struct {
 	Actor   Actor
-	Action  string // what, such as "tier.put" or "minting.hold"
+	Action  AuditAction
 	Target  string // which: a tier id, an address; "" for the service as a whole
 	Before  any
 	After   any
@@ -27,14 +44,14 @@ type AuditEntry struct {
 
 // AuditRecord is an audit entry as stored.
 type AuditRecord struct {
-	At      time.Time `db:"at"`
-	Actor   string    `db:"actor"`
-	IP      string    `db:"ip"`
-	Action  string    `db:"action"`
-	Target  string    `db:"target"`
-	Before  *string   `db:"before"` // JSON; nil for none
-	After   *string   `db:"after"`
-	Outcome string    `db:"outcome"`
+	At      time.Time   `db:"at"`
+	Actor   string      `db:"actor"`
+	IP      string      `db:"ip"`
+	Action  AuditAction `db:"action"`
+	Target  string      `db:"target"`
+	Before  *string     `db:"before"` // JSON; nil for none
+	After   *string     `db:"after"`
+	Outcome string      `db:"outcome"`
 }
 
 // Tx runs the store's changes inside a transaction, or on the pool when the change is a single

@@ -45,7 +45,7 @@ func (sz SeedSize) Validate() error {
 //
 // The shape: the number of nodes minted by round r grows as the cube of r (sales take off), so
 // 1M nodes over 50 rounds make ~12.5M credits; node i is credited in every round after its mint,
-// 10^15 wei × (i%3+1) each, as fixed rounds with a base of 10^15 and payoutBps 10000, 20000 and
+// 10^15 wei × (i%3+1) each, as fixed rounds with a base of 10^15 and tier weights 10000, 20000 and
 // 30000 would (tier i%3). Owner k holds node k+1, and
 // each later node goes to owner ⌊owners × u³⌋ for a hashed u ∈ [0,1): owner 0 then holds ~1/58 of
 // them. Withdrawals go hotWithdrawals to each hot node (half its credits between them), the rest
