@@ -50,11 +50,7 @@ func newDeployment(t *testing.T, env ...string) *deployment {
 	geth.Fund(distributor, 50)
 	d.env = []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.URL(), "CHAIN_ID=1337",
 		"DEPLOYER_KEY=" + deployerKey, "MINTER_KEY=" + minterKey, "DISTRIBUTOR_KEY=" + distributorKey}
-	out := runBinary(t, d.bin, d.env, "deploy", "-max-per-wallet", "100000")
-	factory, ok := strings.CutPrefix(strings.TrimSpace(out), "FACTORY_ADDRESS=")
-	if !ok {
-		t.Fatalf("deploy printed %q", out)
-	}
+	factory := deployFactory(t, d.bin, d.env, "-max-per-wallet", "100000")
 	_, payments := hexKey(t)
 	d.payTo = common.HexToAddress(payments)
 	dbURL := storetest.EmptyDatabase(t)

@@ -37,11 +37,7 @@ func TestEndToEndGeth(t *testing.T) {
 
 	env := []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.URL(), "CHAIN_ID=1337",
 		"DEPLOYER_KEY=" + deployerKey, "MINTER_KEY=" + minterKey, "DISTRIBUTOR_KEY=" + distributorKey}
-	out := runBinary(t, bin, env, "deploy")
-	factory, ok := strings.CutPrefix(strings.TrimSpace(out), "FACTORY_ADDRESS=")
-	if !ok || len(factory) != 42 {
-		t.Fatalf("deploy printed %q", out)
-	}
+	factory := deployFactory(t, bin, env)
 
 	_, payments := hexKey(t)
 	env = append(env, "FACTORY_ADDRESS="+factory, "DATABASE_URL="+storetest.EmptyDatabase(t),

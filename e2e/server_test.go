@@ -62,6 +62,18 @@ func runBinary(t *testing.T, bin string, env []string, args ...string) string {
 	return string(out)
 }
 
+// deployFactory runs `nodeledger deploy` with env and args and returns the factory's address it
+// printed.
+func deployFactory(t *testing.T, bin string, env []string, args ...string) string {
+	t.Helper()
+	out := runBinary(t, bin, env, append([]string{"deploy"}, args...)...)
+	factory, ok := strings.CutPrefix(strings.TrimSpace(out), "FACTORY_ADDRESS=")
+	if !ok || len(factory) != 42 {
+		t.Fatalf("deploy printed %q", out)
+	}
+	return factory
+}
+
 func startServer(t *testing.T, bin string, env []string) *server {
 	addr := gethdev.FreeAddr(t)
 	s := &server{base: "http://" + addr, cmd: exec.Command(bin), out: &bytes.Buffer{}}

@@ -4,7 +4,6 @@ import (
 	"math/big"
 	"net/http"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -34,11 +33,7 @@ func TestEndToEndClef(t *testing.T) {
 	// address, so clef starts after it.
 	env := []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.URL(), "CHAIN_ID=1337",
 		"DEPLOYER_KEY=" + deployerKey, "MINTER_SIGNER=http://127.0.0.1:8550#" + minter, "DISTRIBUTOR_KEY=" + distributorKey}
-	out := runBinary(t, bin, env, "deploy")
-	factory, ok := strings.CutPrefix(strings.TrimSpace(out), "FACTORY_ADDRESS=")
-	if !ok || len(factory) != 42 {
-		t.Fatalf("deploy printed %q", out)
-	}
+	factory := deployFactory(t, bin, env)
 	clef := clefdev.Start(t, mustKey(t, minterKey), 1337, common.HexToAddress(factory))
 
 	_, payments := hexKey(t)
