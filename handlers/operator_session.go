@@ -46,6 +46,7 @@ func (h *Handlers) operatorCookieName() string {
 // brings an operator to the page signed in from another site, so no cross-site request, not
 // even a top-level link, carries the session (the CSRF token guards the forms besides).
 func (h *Handlers) operatorCookie(value string, ttl time.Duration) *http.Cookie {
+	// #nosec G124 -- h.cookie sets HttpOnly, and Secure whenever PUBLIC_URL is https.
 	c := h.cookie(h.operatorCookieName(), value, ttl)
 	c.SameSite = http.SameSiteStrictMode
 	return c

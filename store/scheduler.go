@@ -74,7 +74,7 @@ const (
 	// was signed with. Signer (minter or distributor), BalanceWei, NeedWei.
 	PassCannotPayGas PassErrorCode = "cannot_pay_gas"
 	// PassChainUnavailable: the RPC could not be reached, or kept failing. No arguments.
-	PassChainUnavailable PassErrorCode = "chain_unavailable"
+	PassChainUnavailable PassErrorCode = "chain_unavailable" // #nosec G101 -- an error code, not a credential
 	// PassLedgerUnavailable: the database could not be reached. No arguments.
 	PassLedgerUnavailable PassErrorCode = "ledger_unavailable"
 	// PassTimedOut: the pass ran out of its time. No arguments.

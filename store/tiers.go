@@ -22,14 +22,14 @@ type Tier struct {
 	PayoutBps *int `db:"-"`
 }
 
+// tierColumns are the columns of a Tier.
+const tierColumns = `id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale`
+
 // Tiers returns every tier, on sale or not, by id.
 func (s *Store) Tiers(ctx context.Context) (_ []Tier, err error) {
 	defer wrap(&err, "Tiers")
 	var tiers []Tier
-	err = s.db.SelectContext(ctx, &tiers, `
-		SELECT id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale
-		FROM tiers
-		ORDER BY id`)
+	err = s.db.SelectContext(ctx, &tiers, `SELECT `+tierColumns+` FROM tiers ORDER BY id`)
 	return tiers, err
 }
 
@@ -72,9 +72,7 @@ func (tx Tx) SetOnSale(ctx context.Context, id int, onSale bool) error {
 // Tier returns tier id, as it is before a change; ErrNotFound when there is none.
 func (tx Tx) Tier(ctx context.Context, id int) (Tier, error) {
 	var t Tier
-	err := sqlx.GetContext(ctx, tx.q, &t, `
-		SELECT id, label, price_wei, max_per_wallet, holding_wei, holding_token, payout_bps, on_sale
-		FROM tiers WHERE id = $1 FOR UPDATE`, id)
+	err := sqlx.GetContext(ctx, tx.q, &t, `SELECT `+tierColumns+` FROM tiers WHERE id = $1 FOR UPDATE`, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Tier{}, ErrNotFound
 	}

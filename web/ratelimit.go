@@ -149,7 +149,7 @@ func newGuard(log *slog.Logger) *guard {
 
 // credentialAccepted is set on the context by the middleware that follows a key gate: the gate
 // let the request through, whatever the handler then answers.
-const credentialAccepted = "credential_accepted"
+const credentialAccepted = "credential_accepted" // #nosec G101 -- the name of a context key, not a credential
 
 // accepted marks a request its key gate let through (routes.go lists it right after the gate).
 func accepted(next echo.HandlerFunc) echo.HandlerFunc {

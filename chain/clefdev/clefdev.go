@@ -172,6 +172,7 @@ func Start(t testing.TB, key *ecdsa.PrivateKey, chainID int64, factory common.Ad
 
 // ping tells whether clef answers account_version at url.
 func ping(url string) bool {
+	// #nosec G107 -- the URL of the test's own clef
 	resp, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"account_version","params":[]}`))
 	if err != nil {
 		return false
