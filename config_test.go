@@ -227,7 +227,7 @@ func TestSignerSettings(t *testing.T) {
 	const key0 = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" // account 0xf39f…2266
 	const account0 = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 	t.Run("a signer and its account", func(t *testing.T) {
-		cfg, err := loadConfig(env("MINTER_SIGNER", "http://127.0.0.1:8550#"+account0, "DISTRIBUTOR_SIGNER", "/run/clef/clef.ipc#0x70997970C51812dc3A010C7d01b50e0d17dc79C8"))
+		cfg, err := loadConfig(env(withChain("MINTER_SIGNER", "http://127.0.0.1:8550#"+account0, "DISTRIBUTOR_SIGNER", "/run/clef/clef.ipc#0x70997970C51812dc3A010C7d01b50e0d17dc79C8")...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,7 +247,7 @@ func TestSignerSettings(t *testing.T) {
 		{"the minter's key signs for the distributor's signer", []string{"MINTER_KEY", key0, "DISTRIBUTOR_SIGNER", "http://127.0.0.1:8550#" + account0}, "DISTRIBUTOR_SIGNER"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := loadConfig(env(tc.env...))
+			_, err := loadConfig(env(withChain(tc.env...)...))
 			if err == nil {
 				t.Fatal("accepted")
 			}

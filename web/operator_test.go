@@ -647,7 +647,8 @@ func TestOperatorRoles(t *testing.T) {
 		VALUES ($1, $1, $2, 150000000000000000, 3, $1, 'rejected', 'other', '{"text": "minting is paused"}')`, storetest.TxHash("r"), alice)
 	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, PaymentAddress: "0xa0ee7a142d267c1f36714e4a8f75612f20a79720"})
 	count := func(doc *goquery.Document, sel string) int { return doc.Find(sel).Length() }
-	tier := url.Values{"editing": {"true"}, "id": {"1"}, "label": {"Standard"}, "price": {"0.2"}, "maxPerWallet": {"1"}, "payout": {"1"}}
+	// Doubling the price is a change to confirm (the confirm step of the tier form).
+	tier := url.Values{"editing": {"true"}, "id": {"1"}, "label": {"Standard"}, "price": {"0.2"}, "maxPerWallet": {"1"}, "confirm": {"true"}}
 
 	t.Run("a viewer sees everything and can change nothing", func(t *testing.T) {
 		b := signedInOperator(t, s, "viewer")
@@ -908,12 +909,12 @@ func TestOperatorAudit(t *testing.T) {
 
 	wantRedirect(t, b.form("/operator/minting", url.Values{"held": {"true"}}))
 	wantRedirect(t, b.form("/operator/tiers/1/sale", url.Values{"onSale": {"false"}}))
-	wantRedirect(t, b.form("/operator/tiers", url.Values{"editing": {"true"}, "id": {"1"}, "label": {"Standard"}, "price": {"0.2"}, "maxPerWallet": {"1"}, "payout": {"1"}}))
+	wantRedirect(t, b.form("/operator/tiers", url.Values{"editing": {"true"}, "id": {"1"}, "label": {"Standard"}, "price": {"0.2"}, "maxPerWallet": {"1"}, "confirm": {"true"}}))
 	rec := b.form("/operator/passes/credit", nil, "HX-Request", "true")
 	wantStatus(t, rec, http.StatusOK)
 	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/minting/resume", "", adminKey), http.StatusOK)
 	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/tiers/1/on-sale", "", adminKey), http.StatusOK)
-	wantStatus(t, s.adminDo(t, http.MethodPut, "/api/admin/tiers/2", `{"label":"Gold","priceWei":"5","maxPerWallet":1,"payoutBps":10000}`, adminKey), http.StatusOK)
+	wantStatus(t, s.adminDo(t, http.MethodPut, "/api/admin/tiers/2", `{"label":"Gold","priceWei":"5","maxPerWallet":1}`, adminKey), http.StatusOK)
 
 	t.Run("each action, who, from where, before and after", func(t *testing.T) {
 		rows := s.audit(t)
