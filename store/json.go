@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"time"
 )
@@ -151,4 +153,21 @@ func queryJSON(ctx context.Context, s *Store, query string, args ...any) (json.R
 		return nil, ErrNotFound
 	}
 	return doc, err
+}
+
+// jsonValue writes v as the value of a json or jsonb column.
+func jsonValue(v any) (driver.Value, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+// scanJSON reads a json or jsonb column into dst.
+func scanJSON(src, dst any) error {
+	switch v := src.(type) {
+	case []byte:
+		return json.Unmarshal(v, dst)
+	case string:
+		return json.Unmarshal([]byte(v), dst)
+	}
+	return fmt.Errorf("store: cannot scan %T into %T", src, dst)
 }

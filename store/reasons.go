@@ -2,8 +2,6 @@ package store
 
 import (
 	"database/sql/driver"
-	"encoding/json"
-	"fmt"
 )
 
 // ReasonCode says why a payment does not become a node, as a stable snake_case word that
@@ -70,18 +68,7 @@ type TierPrice struct {
 }
 
 // Value writes the arguments as the jsonb column reason_args.
-func (a ReasonArgs) Value() (driver.Value, error) {
-	b, err := json.Marshal(a)
-	return string(b), err
-}
+func (a ReasonArgs) Value() (driver.Value, error) { return jsonValue(a) }
 
 // Scan reads a Reason from the JSON object {code, args} that paymentReasonSQL builds.
-func (r *Reason) Scan(src any) error {
-	switch v := src.(type) {
-	case []byte:
-		return json.Unmarshal(v, r)
-	case string:
-		return json.Unmarshal([]byte(v), r)
-	}
-	return fmt.Errorf("store.Reason: cannot scan %T", src)
-}
+func (r *Reason) Scan(src any) error { return scanJSON(src, r) }

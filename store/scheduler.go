@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"database/sql/driver"
-	"encoding/json"
-	"fmt"
 	"time"
 )
 
@@ -97,21 +95,10 @@ type PassErrorArgs struct {
 }
 
 // Value writes the arguments as the jsonb column error_args.
-func (a PassErrorArgs) Value() (driver.Value, error) {
-	b, err := json.Marshal(a)
-	return string(b), err
-}
+func (a PassErrorArgs) Value() (driver.Value, error) { return jsonValue(a) }
 
 // Scan reads the jsonb column error_args.
-func (a *PassErrorArgs) Scan(src any) error {
-	switch v := src.(type) {
-	case []byte:
-		return json.Unmarshal(v, a)
-	case string:
-		return json.Unmarshal([]byte(v), a)
-	}
-	return fmt.Errorf("store.PassErrorArgs: cannot scan %T", src)
-}
+func (a *PassErrorArgs) Scan(src any) error { return scanJSON(src, a) }
 
 // PassStatus is how a pass went lately, wherever it ran.
 type PassStatus struct {
