@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -76,14 +77,10 @@ func (h *Handlers) PutTier(c echo.Context) error {
 				"Leave payoutBps out, or send the factory's value.", id, w, *b.PayoutBps, id))
 		}
 	}
-	changes, err := h.tierChanges(ctx, t)
-	if err != nil {
-		return err
-	}
-	if len(changes) > 0 && !b.Confirm {
-		return errorf(http.StatusConflict, strings.Join(changes, "; ")+`: send "confirm": true to confirm.`)
-	}
-	if err := h.putTier(c, t); err != nil {
+	var unconfirmed *unconfirmedError
+	if err := h.putTier(c, t, b.Confirm); errors.As(err, &unconfirmed) {
+		return errorf(http.StatusConflict, strings.Join(unconfirmed.changes, "; ")+`: send "confirm": true to confirm.`)
+	} else if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, toTierJSON(t))

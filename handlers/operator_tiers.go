@@ -45,12 +45,18 @@ func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error
 }
 
 // putTier stores tier t, audited with the tier before and after, for the page and the admin API.
-func (h *Handlers) putTier(c echo.Context, t store.Tier) error {
+// A change of the price or allowance by more than half is refused with an *unconfirmedError
+// unless confirmed; it is checked against the tier as locked in the same transaction, so no
+// concurrent edit slips one past it. A new tier needs no confirmation.
+func (h *Handlers) putTier(c echo.Context, t store.Tier, confirmed bool) error {
 	ctx := c.Request().Context()
 	return h.audited(c, store.ActionTierPut, strconv.Itoa(t.ID), func(tx store.Tx, e *store.AuditEntry) error {
 		before, err := tx.Tier(ctx, t.ID)
 		switch {
 		case err == nil:
+			if changes := tierChanges(before, t); len(changes) > 0 && !confirmed {
+				return &unconfirmedError{changes}
+			}
 			e.Before = toTierJSON(before)
 		case !errors.Is(err, store.ErrNotFound):
 			return err
@@ -77,15 +83,11 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 		f.Problems = problems
 		return h.renderOperator(c, http.StatusUnprocessableEntity, "", &f)
 	}
-	changes, err := h.tierChanges(c.Request().Context(), t)
-	if err != nil {
-		return err
-	}
-	if len(changes) > 0 && c.FormValue("confirm") != "true" {
-		f.Confirm = changes
+	var unconfirmed *unconfirmedError
+	if err := h.putTier(c, t, c.FormValue("confirm") == "true"); errors.As(err, &unconfirmed) {
+		f.Confirm = unconfirmed.changes
 		return h.renderOperator(c, http.StatusConflict, "", &f)
-	}
-	if err := h.putTier(c, t); err != nil {
+	} else if err != nil {
 		return err
 	}
 	return h.redirectWithOutcome(c, tierSaved(t))

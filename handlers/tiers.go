@@ -53,30 +53,26 @@ func bigChange(before, after *big.Int) bool {
 	return twice.Cmp(before) < 0 || twice.Cmp(new(big.Int).Mul(before, big.NewInt(3))) > 0
 }
 
-// tierChanges names each change of t against the ledger's tier of its id that needs a
-// confirmation, as "The price changes from 0.1 ETH to 1 ETH (10×)"; none for a new tier.
-func (h *Handlers) tierChanges(ctx context.Context, t store.Tier) ([]string, error) {
-	tiers, err := h.store.Tiers(ctx)
-	if err != nil {
-		return nil, err
+// tierChanges names each change from old to t that needs a confirmation, as "The price changes
+// from 0.1 ETH to 1 ETH (10×)".
+func tierChanges(old, t store.Tier) []string {
+	var changes []string
+	if bigChange(old.PriceWei.Int, t.PriceWei.Int) {
+		changes = append(changes, fmt.Sprintf("The price changes from %s ETH to %s ETH%s", views.ETH(old.PriceWei), views.ETH(t.PriceWei),
+			ratio(old.PriceWei.Int, t.PriceWei.Int)))
 	}
-	for _, old := range tiers {
-		if old.ID != t.ID {
-			continue
-		}
-		var changes []string
-		if bigChange(old.PriceWei.Int, t.PriceWei.Int) {
-			changes = append(changes, fmt.Sprintf("The price changes from %s ETH to %s ETH%s", views.ETH(old.PriceWei), views.ETH(t.PriceWei),
-				ratio(old.PriceWei.Int, t.PriceWei.Int)))
-		}
-		o, n := big.NewInt(int64(old.MaxPerWallet)), big.NewInt(int64(t.MaxPerWallet))
-		if bigChange(o, n) {
-			changes = append(changes, fmt.Sprintf("The allowance per wallet changes from %d to %d%s", old.MaxPerWallet, t.MaxPerWallet, ratio(o, n)))
-		}
-		return changes, nil
+	o, n := big.NewInt(int64(old.MaxPerWallet)), big.NewInt(int64(t.MaxPerWallet))
+	if bigChange(o, n) {
+		changes = append(changes, fmt.Sprintf("The allowance per wallet changes from %d to %d%s", old.MaxPerWallet, t.MaxPerWallet, ratio(o, n)))
 	}
-	return nil, nil
+	return changes
 }
+
+// unconfirmedError is a tier change that needs a confirmation it did not carry: nothing was
+// stored.
+type unconfirmedError struct{ changes []string }
+
+func (e *unconfirmedError) Error() string { return "unconfirmed: " + strings.Join(e.changes, "; ") }
 
 // ratio is " (10×)" for after/before, to two decimals at most; "" when before is 0.
 func ratio(before, after *big.Int) string {
