@@ -102,6 +102,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DistPoolWei:   s.wei("DIST_POOL_WEI", "100000000000000000"), // 0.1 ETH
 		BumpBlocks:    uint64(s.positive("TX_BUMP_BLOCKS", 3)),
 		MaxFeeWei:     s.gwei("MAX_FEE_GWEI"),
+		PriceGrace:    time.Duration(s.uint("PRICE_GRACE_SEC", 600)) * time.Second,
 	}
 	publicURL := s.publicURL(dev, cfg.ListenAddr)
 	secret := s.sessionSecret(dev)
@@ -120,6 +121,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	proxies := s.prefixes("TRUSTED_PROXIES")
 	explorer, walletRPC := s.httpURL("EXPLORER_URL"), s.httpURL("WALLET_RPC_URL")
 	chainName := s.str("CHAIN_NAME", "")
+	refundPolicy, support := s.str("REFUND_POLICY", ""), s.supportURL("SUPPORT_URL")
 	cfg.Operators = s.operators("OPERATORS")
 	if s.err != nil {
 		return config{}, s.err
@@ -130,6 +132,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 		ChainName:     chainName,
 		WalletRPC:     walletRPC,
 		Explorer:      explorer,
+		RefundPolicy:  refundPolicy,
+		SupportURL:    support,
 		CronKey:       cronKey,
 		AdminKey:      adminKey,
 		PublicURL:     publicURL,
@@ -421,6 +425,15 @@ func (s *settings) httpURL(name string) string {
 		return ""
 	}
 	return v
+}
+
+// supportURL reads where buyers ask for help: an http(s) URL or a mailto: address.
+func (s *settings) supportURL(name string) string {
+	v := s.getenv(name)
+	if u, err := url.Parse(v); err == nil && u.Scheme == "mailto" && u.Opaque != "" {
+		return v
+	}
+	return s.httpURL(name)
 }
 
 // sessionSecret reads SESSION_SECRET; in dev mode unset is nil (a random key per start).

@@ -35,7 +35,8 @@ func TestLoadConfig(t *testing.T) {
 			cfg.Handlers.PaymentAddress != "" || cfg.DatabaseURL != "" || !cfg.devMode() || !cfg.Passes.DistEnabled ||
 			!cfg.Handlers.DistEnabled || cfg.Passes.DistMode != "fixed" || cfg.DevRPCAddr != "127.0.0.1:8545" ||
 			cfg.Tick != 10*time.Second || cfg.Handlers.TickSec != 10 || cfg.Passes.Confirmations != 1 ||
-			cfg.Passes.BumpBlocks != 3 || cfg.Passes.MaxFeeWei != nil {
+			cfg.Passes.BumpBlocks != 3 || cfg.Passes.MaxFeeWei != nil || cfg.Passes.PriceGrace != 10*time.Minute ||
+			cfg.Handlers.RefundPolicy != "" || cfg.Handlers.SupportURL != "" {
 			t.Fatalf("got %+v", cfg)
 		}
 	})
@@ -44,7 +45,8 @@ func TestLoadConfig(t *testing.T) {
 			"PUBLIC_URL", "https://nodes.example.com/", "SESSION_SECRET", strings.Repeat("s", 32),
 			"MINTER_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80", "DIST_MODE", "pool",
 			"PAYMENT_ADDRESS", "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", "TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.1",
-			"TX_BUMP_BLOCKS", "5", "MAX_FEE_GWEI", "150.000000001"))
+			"TX_BUMP_BLOCKS", "5", "MAX_FEE_GWEI", "150.000000001", "PRICE_GRACE_SEC", "0",
+			"REFUND_POLICY", "within 2 working days", "SUPPORT_URL", "mailto:help@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +57,8 @@ func TestLoadConfig(t *testing.T) {
 			cfg.Chain.Factory.Hex() != "0x5FbDB2315678afecb367f032d93F642f64180aa3" || cfg.Passes.DistMode != "pool" ||
 			cfg.Handlers.DistMode != "pool" || cfg.Passes.DistEnabled || cfg.MinterKey == nil || cfg.Tick != time.Minute ||
 			cfg.Handlers.StaleAfterSec != 300 || cfg.Passes.Confirmations != 12 || cfg.Passes.BumpBlocks != 5 ||
-			cfg.Passes.MaxFeeWei.String() != "150000000001" ||
+			cfg.Passes.MaxFeeWei.String() != "150000000001" || cfg.Passes.PriceGrace != 0 ||
+			cfg.Handlers.RefundPolicy != "within 2 working days" || cfg.Handlers.SupportURL != "mailto:help@example.com" ||
 			cfg.Handlers.PublicURL.String() != "https://nodes.example.com" || len(cfg.Handlers.SessionSecret) != 32 {
 			t.Fatalf("got %+v", cfg)
 		}
@@ -83,6 +86,9 @@ func TestLoadConfig(t *testing.T) {
 		{"chain id not a number", withChain("CHAIN_ID", "main"), "CHAIN_ID"},
 		{"payment address malformed", withChain("PAYMENT_ADDRESS", "0x12"), "PAYMENT_ADDRESS"},
 		{"payment address zero", withChain("PAYMENT_ADDRESS", "0x0000000000000000000000000000000000000000"), "PAYMENT_ADDRESS"},
+		{"price grace negative", []string{"PRICE_GRACE_SEC", "-1"}, "PRICE_GRACE_SEC"},
+		{"support neither a page nor mail", []string{"SUPPORT_URL", "help@example.com"}, "SUPPORT_URL"},
+		{"support mail without an address", []string{"SUPPORT_URL", "mailto:"}, "SUPPORT_URL"},
 		{"bump blocks zero", []string{"TX_BUMP_BLOCKS", "0"}, "TX_BUMP_BLOCKS"},
 		{"max fee below a wei", []string{"MAX_FEE_GWEI", "0.0000000001"}, "MAX_FEE_GWEI"},
 		{"max fee negative", []string{"MAX_FEE_GWEI", "-3"}, "MAX_FEE_GWEI"},

@@ -12,6 +12,7 @@ import (
 	"net"
 	neturl "net/url"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -67,6 +68,8 @@ type Client struct {
 	feed *bindings.MockAggregator // its read functions are those of any Chainlink feed
 
 	hideURL *strings.Replacer // nil: the connection has no URL to hide (the dev chain's)
+
+	tokens sync.Map // common.Address -> Token: a token's symbol and decimals do not change
 }
 
 // Dial connects to the JSON-RPC endpoint at url (http, https, ws or ipc).

@@ -3,6 +3,7 @@ package chain
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum"
@@ -12,7 +13,8 @@ import (
 	"nodeledger/chain/bindings"
 )
 
-// erc20 packs and unpacks balanceOf, which every ERC-20 has in common with the dev token.
+// erc20 packs and unpacks balanceOf, symbol and decimals, which every ERC-20 has in common with
+// the dev token.
 var erc20 = bindings.NewTestToken()
 
 // MaxPerWallet reads how many nodes the factory lets one wallet hold in all.
@@ -44,6 +46,41 @@ func (c *Client) TokenBalance(ctx context.Context, token, holder common.Address)
 		return nil, err
 	}
 	return erc20.UnpackBalanceOf(out)
+}
+
+// Token is how an ERC-20 token is written for people: its symbol, and the decimals its base
+// units are divided by.
+type Token struct {
+	Address  common.Address
+	Symbol   string
+	Decimals uint8
+}
+
+// TokenInfo reads a token's symbol and decimals, once per token: they never change.
+func (c *Client) TokenInfo(ctx context.Context, token common.Address) (Token, error) {
+	if t, ok := c.tokens.Load(token); ok {
+		return t.(Token), nil
+	}
+	t := Token{Address: token}
+	var sym, dec []byte
+	err := c.call(ctx, "token info", func(ctx context.Context) (err error) {
+		if sym, err = c.eth.CallContract(ctx, ethereum.CallMsg{To: &token, Data: erc20.PackSymbol()}, nil); err != nil {
+			return err
+		}
+		dec, err = c.eth.CallContract(ctx, ethereum.CallMsg{To: &token, Data: erc20.PackDecimals()}, nil)
+		return err
+	})
+	if err != nil {
+		return Token{}, err
+	}
+	if t.Symbol, err = erc20.UnpackSymbol(sym); err != nil {
+		return Token{}, fmt.Errorf("token %s: symbol: %w", token.Hex(), err)
+	}
+	if t.Decimals, err = erc20.UnpackDecimals(dec); err != nil {
+		return Token{}, fmt.Errorf("token %s: decimals: %w", token.Hex(), err)
+	}
+	c.tokens.Store(token, t)
+	return t, nil
 }
 
 // Minted is a NodeMinted event.

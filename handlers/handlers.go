@@ -50,6 +50,12 @@ type Config struct {
 	AdminKey string // empty: /api/admin/* does not exist
 	DevAdmin string // dev mode: the factory owner's address, an admin the operator page names
 
+	// RefundPolicy is when the operator refunds a payment that buys no node, as a phrase such as
+	// "within 2 working days" (REFUND_POLICY); empty: no promise of a time. SupportURL is where a
+	// buyer asks about it (SUPPORT_URL: http(s) or mailto); empty: none.
+	RefundPolicy string
+	SupportURL   string
+
 	TickSec       int // the scheduler's tick interval
 	StaleAfterSec int // how old the last tick may be before the scheduler is stale
 	DistEnabled   bool
@@ -98,7 +104,8 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 // explorer, and the signed-in wallet. A session that cannot be checked shows as signed out.
 func (h *Handlers) Site(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		s := views.Site{ChainID: h.cfg.ChainID, Network: h.cfg.ChainName, WalletRPC: h.cfg.WalletRPC, Explorer: h.cfg.Explorer}
+		s := views.Site{ChainID: h.cfg.ChainID, Network: h.cfg.ChainName, WalletRPC: h.cfg.WalletRPC, Explorer: h.cfg.Explorer,
+			RefundPolicy: h.cfg.RefundPolicy, SupportURL: h.cfg.SupportURL}
 		s.SignedIn, _ = h.sessionAddress(c)
 		r := c.Request()
 		c.SetRequest(r.WithContext(views.WithSite(r.Context(), s)))

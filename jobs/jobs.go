@@ -29,6 +29,10 @@ type Config struct {
 	// BlocksPerPass bounds one pass's scan, so a pass ends in reasonable time after a long pause.
 	BlocksPerPass uint64
 
+	// PriceGrace is how long after a tier's price changes a payment of the price before it still
+	// buys the tier (PRICE_GRACE_SEC): a page opened before the change never leads to a rejection.
+	PriceGrace time.Duration
+
 	DistEnabled bool
 	DistMode    store.DistMode
 	DistPeriod  time.Duration // how often a node is credited

@@ -73,11 +73,13 @@ func (u *Uint256) set(text string) error {
 	return nil
 }
 
-var weiPerETH = big.NewInt(1_000_000_000_000_000_000)
-
 // ETH writes the amount of wei as ether, exactly, with integer arithmetic only:
 // 1500000000000000000 is "1.5", 1 is "0.000000000000000001". A nil amount, unknown, is "–".
-func (u Uint256) ETH() string {
+func (u Uint256) ETH() string { return u.Units(18) }
+
+// Units writes the amount of base units in whole units of a token with decimals decimals,
+// exactly: Units(6) of 1500000 is "1.5". A nil amount, unknown, is "–".
+func (u Uint256) Units(decimals uint8) string {
 	if u.Int == nil {
 		return "–"
 	}
@@ -85,9 +87,10 @@ func (u Uint256) ETH() string {
 	if u.Sign() < 0 {
 		sign = "-"
 	}
-	q, r := new(big.Int).QuoRem(new(big.Int).Abs(u.Int), weiPerETH, new(big.Int))
+	one := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil)
+	q, r := new(big.Int).QuoRem(new(big.Int).Abs(u.Int), one, new(big.Int))
 	if r.Sign() == 0 {
 		return sign + q.String()
 	}
-	return sign + q.String() + "." + strings.TrimRight(fmt.Sprintf("%018s", r.String()), "0")
+	return sign + q.String() + "." + strings.TrimRight(fmt.Sprintf("%0*s", int(decimals), r.String()), "0")
 }

@@ -27,6 +27,16 @@ func TestETH(t *testing.T) {
 	if ETH((*big.Int)(nil)) != "–" || ETH(store.Uint256{}) != "–" {
 		t.Error("unknown amount")
 	}
+	// A token's own units: USDC has 6 decimals, some tokens none.
+	for _, tc := range []struct {
+		units    int64
+		decimals uint8
+		want     string
+	}{{1_500_000, 6, "1.5"}, {1, 6, "0.000001"}, {250, 0, "250"}, {100, 2, "1"}} {
+		if got := (store.Uint256{Int: big.NewInt(tc.units)}).Units(tc.decimals); got != tc.want {
+			t.Errorf("Units(%d, %d) = %s, want %s", tc.units, tc.decimals, got, tc.want)
+		}
+	}
 }
 
 func TestShortAndAgo(t *testing.T) {

@@ -13,6 +13,9 @@ type Site struct {
 	WalletRPC string // an RPC URL a wallet may add the network with; empty when none is public
 	Explorer  string // a block explorer's base URL, without a trailing slash; empty: no links
 	SignedIn  string // the signed-in wallet, lower case; empty when none
+
+	RefundPolicy string // when a payment that buys no node is refunded ("within 2 working days"); empty: no time promised
+	SupportURL   string // where a buyer asks (http(s) or mailto); empty: none
 }
 
 type siteKey struct{}
