@@ -14,8 +14,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 
 	"nodeledger/chain"
 	"nodeledger/chain/devchain"
