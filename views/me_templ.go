@@ -132,7 +132,7 @@ func MePage(m Me) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<table data-testid=\"me-nodes\"><thead><tr><th>Node</th><th>Tier</th><th>Balance (ETH)</th><th>Credited (ETH)</th><th>Withdrawn (ETH)</th><th>Withdraw</th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<table id=\"nodes\" data-testid=\"wallet-nodes\"><thead><tr><th>Node</th><th>Tier</th><th>Balance (ETH)</th><th>Credited (ETH)</th><th>Withdrawn (ETH)</th><th>Withdraw</th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -396,7 +396,7 @@ func TestListsPaged(t *testing.T) {
 		b := newBrowser(t, s, "192.0.2.202")
 		b.signIn(key)
 		get := func(target string) *http.Response { return b.do(http.MethodGet, target, nil).Result() }
-		ids, pages := follow(t, get, "/me", "me-nodes", "nodes-more")
+		ids, pages := follow(t, get, "/me", "wallet-nodes", "nodes-more")
 		if pages != 2 || len(ids) != 12 || ids[0] != "5" || ids[11] != "110" {
 			t.Fatalf("%d pages: %v", pages, ids)
 		}

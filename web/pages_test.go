@@ -349,7 +349,7 @@ func TestBuyAndMePages(t *testing.T) {
 		b.signIn(key)
 		doc := page(t, b.do(http.MethodGet, "/me", nil).Body)
 		if text(doc, "me-address") != addrOf(key) || text(doc, "me-balance") != "< 0.000001" ||
-			doc.Find(`[data-testid="me-nodes"] tbody tr[data-testid=me-node]`).Length() != 1 {
+			doc.Find(`[data-testid="wallet-nodes"] tbody tr[data-testid=me-node]`).Length() != 1 {
 			t.Fatalf("me page %q", doc.Find("main").Text())
 		}
 	})
