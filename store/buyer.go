@@ -18,6 +18,7 @@ func (s *Store) NodeCredits(ctx context.Context, id *big.Int, before int64, limi
 	return credits, s.pageJSON(ctx, nodeCreditsSQL, &credits, id, before, limit)
 }
 
+// #nosec G101 -- a query of credits, not a credential
 const nodeCreditsSQL = `
 	SELECT coalesce(json_agg(json_build_object('id', c.id, 'distributionId', c.distribution_id,
 		'amountWei', c.amount_wei::text, 'createdAt', api_time(c.created_at))
