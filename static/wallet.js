@@ -354,11 +354,16 @@
     return res.ok ? (await res.json()).withdrawnWei : null;
   };
 
-  // mined waits for the receipt of hash through the wallet: null when the wallet cannot say
-  // within five minutes (the ledger then speaks for it).
+  // mined waits for the receipt of hash through the wallet: null when the wallet cannot give
+  // receipts, or none within five minutes (the ledger then speaks for it).
   const mined = async (provider, hash) => {
     for (let i = 0; i < 150; i++) {
-      const r = await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] }).catch(() => null);
+      let r;
+      try {
+        r = await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] });
+      } catch {
+        return null;
+      }
       if (r && r.blockNumber) return r;
       await sleep(2000);
     }
