@@ -324,7 +324,8 @@ type Transfer struct {
 }
 
 // Transfer reads transaction hash, its receipt and the head in one round trip. ErrNotMined when
-// the chain has no receipt for it: unknown, or still waiting in a pool.
+// the chain has no receipt for it: still waiting in a pool, or ErrUnknownTx when the node knows
+// nothing of it.
 func (c *Client) Transfer(ctx context.Context, hash common.Hash) (Transfer, error) {
 	var tx *struct {
 		From  common.Address  `json:"from"`
@@ -347,7 +348,10 @@ func (c *Client) Transfer(ctx context.Context, hash common.Hash) (Transfer, erro
 	if err != nil {
 		return Transfer{}, err
 	}
-	if tx == nil || r == nil || tx.Value == nil {
+	if tx == nil {
+		return Transfer{}, ErrUnknownTx
+	}
+	if r == nil || tx.Value == nil {
 		return Transfer{}, ErrNotMined
 	}
 	t := Transfer{From: tx.From, To: tx.To, Value: tx.Value.ToInt(), Block: uint64(r.BlockNumber),

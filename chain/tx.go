@@ -279,6 +279,11 @@ func (c *Client) Send(ctx context.Context, tx *types.Transaction) error {
 // Mined, Transfer): never a nil receipt without an error.
 var ErrNotMined = errors.New("transaction not mined yet")
 
+// ErrUnknownTx is ErrNotMined for a transaction the node knows nothing of, neither in a block nor
+// waiting in its pool: a payment tracker says "not found" only of these, and only after a while,
+// since a transaction reaches a node's pool a moment after the wallet sends it.
+var ErrUnknownTx = fmt.Errorf("transaction unknown: %w", ErrNotMined)
+
 // Receipt reads the receipt of hash; ErrNotMined when there is none yet.
 func (c *Client) Receipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
 	var r *types.Receipt

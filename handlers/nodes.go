@@ -70,14 +70,17 @@ func (h *Handlers) Node(c echo.Context) error {
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
 }
 
-// nodeDetail reads the node of the request's id with its credits and withdrawals (limit each,
-// newest first): what /node/{id} shows, decoded from the document /api/node/{id} serves.
+// nodeDetail reads the node of the request's id with its credits and withdrawals (a page of
+// each, newest first): what /node/{id} shows, decoded from the document /api/node/{id} serves.
 func (h *Handlers) nodeDetail(c echo.Context) (views.NodeDetail, error) {
 	id, limit, err := nodeParams(c)
 	if err != nil {
 		return views.NodeDetail{}, err
 	}
-	n, err := h.store.Node(c.Request().Context(), id, limit)
+	if !c.QueryParams().Has("limit") {
+		limit = listPage // a page a phone reads; pageNodeLists goes on from there
+	}
+	n, err := h.store.Node(c.Request().Context(), id, limit+1)
 	if errors.Is(err, store.ErrNotFound) {
 		return views.NodeDetail{}, nodeNotFound(id)
 	}
@@ -85,6 +88,12 @@ func (h *Handlers) nodeDetail(c echo.Context) (views.NodeDetail, error) {
 		return views.NodeDetail{}, err
 	}
 	d := views.NodeDetail{NodeDetail: n, PayoutsOn: h.cfg.DistEnabled, Now: time.Now()}
+	if err := h.pageNodeLists(c, &d, limit); err != nil {
+		return d, err
+	}
+	if d.PaidOut, err = h.paidOut(c.Request().Context(), c); err != nil {
+		return d, err
+	}
 	// The page names the tier; the API, as the spec has it, gives its number only.
 	tiers, err := h.tiers(c.Request().Context())
 	for _, t := range tiers {

@@ -112,7 +112,7 @@ func (h *Handlers) NodePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d.Factory, d.Withdraw = strings.ToLower(h.chain.Factory().Hex()), h.chain.WithdrawSelector()
+	d.Factory, d.Withdraw = h.withdrawCall()
 	d.Owner, d.OwnerCheck = d.Node.Owner, views.OwnerConfirmed
 	info, err := h.chain.NodeInfo(c.Request().Context(), d.Node.ChainNodeID.Int)
 	switch {
@@ -232,14 +232,33 @@ func (h *Handlers) MePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	me, _, _, err := h.me(c.Request().Context(), addr)
+	me, err := h.mePage(c, addr)
 	if err != nil {
 		return err
 	}
-	tiers, err := h.store.Tiers(c.Request().Context())
+	after, err := parseCursor(c.QueryParam("nodes_after"))
 	if err != nil {
 		return err
+	}
+	me.Shown, me.NodesMore = nodesAfter(me.Nodes, after)
+	if me.PaidOut, err = h.paidOut(c.Request().Context(), c); err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.MePage(me))
+}
+
+// mePage reads what /me and its partials show of the signed-in wallet addr.
+func (h *Handlers) mePage(c echo.Context, addr string) (views.Me, error) {
+	ctx := c.Request().Context()
+	me, _, _, err := h.me(ctx, addr)
+	if err != nil {
+		return me, err
+	}
+	tiers, err := h.store.Tiers(ctx)
+	if err != nil {
+		return me, err
 	}
 	me.Tiers = views.NewTierNames(tiers)
-	return render(c, http.StatusOK, views.MePage(me))
+	me.Factory, me.Withdraw = h.withdrawCall()
+	return me, nil
 }

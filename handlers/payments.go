@@ -3,10 +3,12 @@ package handlers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
@@ -59,6 +61,9 @@ func (h *Handlers) payment(ctx context.Context, hash string) (paymentJSON, error
 		return paymentJSON{}, errPaymentNotSeen
 	}
 	t, err := h.chain.Transfer(ctx, common.HexToHash(hash))
+	if errors.Is(err, chain.ErrUnknownTx) {
+		return paymentJSON{}, fmt.Errorf("%w: %w", errPaymentNotSeen, chain.ErrUnknownTx) // the tracker tells the two apart
+	}
 	if errors.Is(err, chain.ErrNotMined) {
 		return paymentJSON{}, errPaymentNotSeen
 	}
@@ -192,12 +197,15 @@ func (h *Handlers) PaymentPartial(c echo.Context) error {
 
 // tracker reads the request's payment for the tracker: a payment not seen yet, or one the chain
 // cannot be asked about just now, is a state of the page, not a failure: it is polled until seen.
+// A hash the chain does not know at all is "not found" once views.NotFoundAfter has passed
+// since the page first asked (?since=, which the page carries in its polls).
 func (h *Handlers) tracker(c echo.Context) (views.Tracker, error) {
 	hash, err := parseTxHash(c.Param("txHash"))
 	if err != nil {
 		return views.Tracker{}, err
 	}
-	t := views.Tracker{TxHash: hash}
+	now := time.Now()
+	t := views.Tracker{TxHash: hash, Since: trackerSince(c.QueryParam("since"), now), Now: now}
 	p, err := h.payment(c.Request().Context(), hash)
 	switch {
 	case err == nil:
@@ -208,6 +216,10 @@ func (h *Handlers) tracker(c echo.Context) (views.Tracker, error) {
 			}
 		}
 		t.Payment = &v
+	case errors.Is(err, chain.ErrUnknownTx) && now.Sub(t.Since) >= views.NotFoundAfter:
+		t.Unseen = views.TrackerNotFound
+	case errors.Is(err, chain.ErrUnknownTx):
+		t.Unseen = views.TrackerUnknown
 	case errors.Is(err, errPaymentNotSeen):
 		t.Unseen = views.TrackerNotSeen
 	case errors.Is(err, chain.ErrUnavailable):
@@ -217,6 +229,17 @@ func (h *Handlers) tracker(c echo.Context) (views.Tracker, error) {
 		return t, err
 	}
 	return t, nil
+}
+
+// trackerSince reads when a tracker page first asked (unix seconds): now when absent, unreadable
+// or in the future. A visitor who writes an older time only sees "not found" sooner, for a hash
+// the chain does not know: nothing else depends on it.
+func trackerSince(q string, now time.Time) time.Time {
+	sec, err := strconv.ParseInt(q, 10, 64)
+	if err != nil || sec > now.Unix() || sec < 0 {
+		return now
+	}
+	return time.Unix(sec, 0)
 }
 
 // minterCannotPay tells whether the payments pass fails now because the minter cannot pay for

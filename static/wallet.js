@@ -354,15 +354,54 @@
     return res.ok ? (await res.json()).withdrawnWei : null;
   };
 
-  // waitRecorded reloads the page once the ledger records a withdrawal of node id: its
-  // withdrawn total moves away from what the page showed.
-  const waitRecorded = async (b, id, before) => {
+  // mined waits for the receipt of hash through the wallet: null when the wallet cannot give
+  // receipts, or none within five minutes (the ledger then speaks for it).
+  const mined = async (provider, hash) => {
     for (let i = 0; i < 150; i++) {
+      let r;
+      try {
+        r = await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] });
+      } catch {
+        return null;
+      }
+      if (r && r.blockNumber) return r;
       await sleep(2000);
-      const now = await withdrawnWei(id).catch(() => null);
-      if (now !== null && now !== before) return location.reload();
     }
-    say(b, 'The withdrawal is not recorded yet: reload the page in a while to see it.');
+    return null;
+  };
+
+  // confirm writes what a mined withdrawal paid out where the form was, for good: not a message
+  // the next press clears, and it stays when the ledger's figures come.
+  const confirm = (form, text) => {
+    const scope = form.closest('[data-wallet-scope]');
+    const p = h('p', { class: 'confirmation good', role: 'status', 'data-testid': 'paid-out-now' }, text);
+    scope.querySelector('[data-wallet-out]').append(p);
+  };
+
+  // settle follows a sent withdrawal to its end: mined (paid out, or failed and nothing moved),
+  // then recorded, when the page comes back with ?paid= to show the ledger's figures and its
+  // confirmation, which stays on the page.
+  const settle = async (b, form, hash, amount, to) => {
+    const id = form.dataset.node;
+    const receipt = await mined(current.wallet.provider, hash);
+    if (receipt && receipt.status !== '0x1') {
+      say(b, `The withdrawal failed on chain (${short(hash)}): the contract refused it, so nothing left node ${id}; only the network fee was spent.`, true);
+      b.textContent = 'Withdraw';
+      b.disabled = false;
+      return;
+    }
+    if (receipt) confirm(form, `Paid out: ${eth(amount)} ETH from node ${id} to ${to}, in transaction ${hash}.`);
+    for (let i = 0; i < 150; i++) {
+      const now = await withdrawnWei(id).catch(() => null);
+      if (now !== null && now !== form.dataset.withdrawn) {
+        const url = new URL(location.href);
+        url.searchParams.set('paid', hash);
+        url.hash = 'paid-out';
+        return location.replace(url.toString());
+      }
+      await sleep(2000);
+    }
+    say(b, 'The withdrawal is not recorded yet: reload the page in a while to see it in the figures.');
   };
 
   // Failures come back as {error}: accept says so to routes outside /api (/operator/login).
@@ -449,7 +488,7 @@
       const hash = await send({ from, to: form.dataset.factory, data });
       say(b, `Withdrawal sent (${short(hash)})… waiting for it to be recorded.`);
       b.textContent = 'Withdrawal sent';
-      waitRecorded(b, form.dataset.node, form.dataset.withdrawn);
+      settle(b, form, hash, amount, to.toLowerCase());
       return KEEP;
     },
     async refund(b) {

@@ -231,7 +231,7 @@ func TestNodeWalletAndDistributionsPages(t *testing.T) {
 			t.Fatalf("credit row %s", htmlOf(c))
 		}
 		w := doc.Find(`[data-testid="withdrawals"] tbody tr`)
-		if w.Length() != 1 || !strings.Contains(w.Text(), "sent") {
+		if w.Length() != 1 || w.Find(`[data-label=Status]`).Text() != "paid out" {
 			t.Fatalf("withdrawals %q", w.Text())
 		}
 		if id := w.AttrOr("id", ""); !strings.HasPrefix(id, "withdrawal-") || w.Find(`a[href="#`+id+`"]`).Length() != 1 {
@@ -349,7 +349,7 @@ func TestBuyAndMePages(t *testing.T) {
 		b.signIn(key)
 		doc := page(t, b.do(http.MethodGet, "/me", nil).Body)
 		if text(doc, "me-address") != addrOf(key) || text(doc, "me-balance") != "< 0.000001" ||
-			doc.Find(`[data-testid="wallet-nodes"] tbody tr`).Length() != 1 {
+			doc.Find(`[data-testid="wallet-nodes"] tbody tr[data-testid=me-node]`).Length() != 1 {
 			t.Fatalf("me page %q", doc.Find("main").Text())
 		}
 	})

@@ -178,7 +178,8 @@ func TestPaymentStatus(t *testing.T) {
 				p.NodeID != nil || p.RefundTxHash != nil {
 				t.Fatalf("%+v", p)
 			}
-			if st, msg, polls := tracker(t, hash); st != "rejected" || !polls || !strings.Contains(msg, want) || !strings.Contains(msg, "returns exactly 0.15 ETH") {
+			if st, msg, polls := tracker(t, hash); st != "rejected" || !polls || !strings.Contains(msg, want) || !strings.Contains(msg, "Owed back: 0.15 ETH") ||
+				!strings.Contains(msg, "refunded in full") {
 				t.Fatalf("tracker %q %q %v", st, msg, polls)
 			}
 		}

@@ -46,6 +46,8 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	pages.get("/", h.OverviewPage, cacheControl(noCache), rl.limit("overview-page", 120))
 	pages.get("/partials/stats", h.StatsPartial, cacheControl(noCache), rl.limit("stats-partial", 120))
 	pages.get("/node/:id", h.NodePage, cacheControl(noCache), rl.limit("node-page", 60))
+	pages.get("/partials/node/:id/credits", h.NodeCreditsPartial, cacheControl(noCache), rl.limit("node-credits-partial", 60))
+	pages.get("/partials/node/:id/withdrawals", h.NodeWithdrawalsPartial, cacheControl(noCache), rl.limit("node-withdrawals-partial", 60))
 	pages.get("/wallet", h.WalletSearch, cacheControl(noCache), rl.limit("wallet-search", 60))
 	pages.get("/wallet/:address", h.WalletPage, cacheControl(noCache), rl.limit("wallet-page", 60))
 	pages.get("/distributions", h.DistributionsPage, cacheControl(noCache), rl.limit("distributions-page", 60))
@@ -55,6 +57,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	pages.get("/payment/:txHash", h.PaymentPage, cacheControl(noCache), rl.limit("payment-page", 60))
 	pages.get("/partials/payment/:txHash", h.PaymentPartial, cacheControl(noCache), rl.limit("payment-partial", 60))
 	pages.get("/me", h.MePage, cacheControl(private), rl.limit("me-page", 120))
+	pages.get("/partials/me/nodes", h.MeNodesPartial, cacheControl(private), rl.limit("me-nodes-partial", 120))
 	public.get("/static/:hash/:name", h.Static)
 
 	api := public.group("/api")

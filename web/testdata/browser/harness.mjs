@@ -80,6 +80,8 @@ export async function withWallet(context, key, { chainId = chain.id, knowsDevCha
         return null;
       case 'personal_sign':
         return account.signMessage({ message: { raw: params[0] } });
+      case 'eth_getTransactionReceipt':
+        return client.request({ method, params });
       case 'eth_call':
         return (await client.call({ to: params[0].to, data: params[0].data })).data;
       case 'eth_sendTransaction': {

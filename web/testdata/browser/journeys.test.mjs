@@ -112,7 +112,7 @@ test('a payment over the wallet limit is rejected with its reason, then refunded
       const page = await context.newPage();
       await page.goto(base + '/payment/' + over);
       assert.equal(await text(page, 'payment-reason'), reason);
-      assert.match(await text(page, 'payment-message'), /returns exactly 0\.2 ETH/);
+      assert.match(await text(page, 'payment-message'), /Owed back: 0\.2 ETH/);
       await shot(page, name + 'tracker-rejected');
       await page.goto(base + '/me');
       await page.click('[data-wallet=signin]');
