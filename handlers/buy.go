@@ -1,22 +1,24 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/views"
 )
 
-// BuyPage answers GET /buy?wallet=: the tiers on sale and how to pay, with what the wallet
-// (?wallet=, else the signed-in one) holds of each tier and whether it meets its token threshold,
-// read on demand.
+// BuyPage answers GET /buy?wallet=: every tier on sale, scheduled or sold out (not those switched
+// off or ended), where its sale stands (GET /api/tiers' figures), how to pay, and what a node
+// earns. For a wallet (?wallet=, else the signed-in one) it adds what the wallet holds of each
+// tier, its place on an allowlist, and why the payments pass would refuse its payment now.
 func (h *Handlers) BuyPage(c echo.Context) error {
 	ctx := c.Request().Context()
 	b := views.Buy{PaymentAddress: h.cfg.PaymentAddress, Wallet: views.SiteOf(ctx).SignedIn, Now: time.Now()}
@@ -27,7 +29,7 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 		}
 		b.Wallet = w
 	}
-	tiers, err := h.tiers(ctx)
+	all, err := h.tiersNow(ctx)
 	if err != nil {
 		return err
 	}
@@ -40,47 +42,71 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 	if paused, err := h.chain.Paused(ctx); err == nil {
 		b.Paused = &paused
 	}
-	tiers = slices.DeleteFunc(tiers, func(t store.Tier) bool { return !t.OnSale })
-	earnings := h.earnings(ctx, tiers, true)
-	for _, t := range tiers {
-		bt, err := h.buyTier(ctx, t, b.Wallet)
-		if err != nil {
+	labels := map[int]string{}
+	for _, t := range all {
+		labels[t.ID] = t.Label
+	}
+	shown := slices.DeleteFunc(slices.Clone(all), func(t jobs.TierNow) bool { return buyOrder[t.Phase] == 0 })
+	plain := make([]store.Tier, len(shown))
+	for i, t := range shown {
+		plain[i] = t.Tier
+	}
+	earnings := h.earnings(ctx, plain, true)
+	for _, t := range shown {
+		bt := views.BuyTier{Tier: t.Tier, Phase: t.Phase, Sold: t.Sold, Remaining: t.Remaining, OpensAt: t.OpensAt, Earnings: earnings[t.ID]}
+		if t.Token != nil {
+			bt.Token = &views.Token{Symbol: t.Token.Symbol, Decimals: t.Token.Decimals}
+		}
+		if t.Phase == store.PhaseScheduled && t.OpensAt == nil && t.OpensAfterTier != nil {
+			bt.OpensAfter = views.TierName(store.Tier{Label: labels[*t.OpensAfterTier]}, *t.OpensAfterTier)
+		}
+		if err := h.forWallet(ctx, &bt, b.Wallet, b.Now); err != nil {
 			return err
 		}
-		bt.Earnings = earnings[t.ID]
 		b.Tiers = append(b.Tiers, bt)
 	}
-	slices.SortStableFunc(b.Tiers, func(a, b views.BuyTier) int { return a.PriceWei.Cmp(b.PriceWei.Int) })
+	slices.SortStableFunc(b.Tiers, func(x, y views.BuyTier) int {
+		return cmp.Or(cmp.Compare(buyOrder[x.Phase], buyOrder[y.Phase]), x.PriceWei.Cmp(y.PriceWei.Int))
+	})
 	return render(c, http.StatusOK, views.BuyPage(b))
 }
 
-// buyTier is tier t with its holding token as people read it, and what wallet (none when empty)
-// holds of the tier: the payments pass's own counts, and its token balance against the threshold
-// (unknown when the chain cannot say).
-func (h *Handlers) buyTier(ctx context.Context, t store.Tier, wallet string) (views.BuyTier, error) {
-	bt := views.BuyTier{Tier: t}
-	holding := t.HoldingToken != nil && t.HoldingWei.Sign() > 0
-	if holding {
-		if tok, err := h.chain.TokenInfo(ctx, common.HexToAddress(*t.HoldingToken)); err == nil {
-			bt.Token = &views.Token{Symbol: tok.Symbol, Decimals: tok.Decimals}
-		} else {
-			h.log.Warn("buy page: the holding token cannot be read", "tier", t.ID, "token", *t.HoldingToken, "err", err)
-		}
-	}
+// buyOrder is where /buy lists a tier of each phase: those that sell first, then those to come,
+// then those sold out. A phase it does not list (off, ended) is 0: not shown.
+var buyOrder = map[store.TierPhase]int{store.PhaseAllowlist: 1, store.PhasePublic: 1, store.PhaseScheduled: 2, store.PhaseSoldOut: 3}
+
+// forWallet adds to bt what wallet (none when empty) has of the tier: its nodes of it, its place
+// on the allowlist while the tier is in that phase, and, while the tier sells, why a payment of
+// its price from the wallet now would be refused, by the rules the payments pass applies.
+func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet string, now time.Time) error {
 	if wallet == "" {
-		return bt, nil
+		return nil
 	}
-	holds, _, err := h.store.WalletHoldings(ctx, wallet, t.ID)
+	holds, _, err := h.store.WalletHoldings(ctx, wallet, bt.ID)
 	if err != nil {
-		return bt, err
+		return err
 	}
 	bt.Holds = &holds
-	if holding {
-		bal, err := h.chain.TokenBalance(ctx, common.HexToAddress(*t.HoldingToken), common.HexToAddress(wallet))
-		if err == nil {
-			meets := bal.Cmp(t.HoldingWei.Int) >= 0
-			bt.MeetsHolding = &meets
+	if bt.Phase == store.PhaseAllowlist {
+		allocation, err := h.store.Allocation(ctx, bt.ID, wallet, now)
+		if err != nil {
+			return err
+		}
+		bt.Allowlist = &views.AllowlistPlace{Allocation: allocation, Used: holds}
+	}
+	if !bt.Phase.Open() {
+		return nil
+	}
+	v, err := h.jobs.Judge(ctx, wallet, bt.PriceWei.Int, now)
+	if err != nil {
+		// The page still shows the tier; the Pay button asks again before the wallet pays.
+		h.log.Warn("buy page: a payment cannot be judged", "tier", bt.ID, "err", err)
+		return nil
+	}
+	if v.Reason != nil && v.Tier.ID == bt.ID {
+		if s := checkSentence(v.Reason); s != nil {
+			bt.Refusal = *s
 		}
 	}
-	return bt, nil
+	return nil
 }

@@ -478,6 +478,11 @@
           (check.ok ? ' Press the button again to pay the new price.' : ' ' + check.reason));
       }
       if (!check.ok) fail((check.reason || 'The service would not accept this payment.') + ' Nothing was sent.');
+      // Held: the payment would wait, not be refused, but the page asks people not to pay then.
+      if (check.held) fail('The operator has paused sales for now: please pay once they resume. Nothing was sent.');
+      if (check.tier && check.tier !== b.dataset.tier) {
+        fail('A payment of this amount would now buy a node of another tier: reload the page to see the tiers as they stand. Nothing was sent.');
+      }
       if (check.paymentAddress && check.paymentAddress.toLowerCase() !== b.dataset.to.toLowerCase()) {
         fail('The payments address changed since this page loaded: reload the page. Nothing was sent.');
       }
