@@ -53,7 +53,7 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 	}
 	earnings := h.earnings(ctx, plain, true)
 	for _, t := range shown {
-		bt := views.BuyTier{Tier: t.Tier, Phase: t.Phase, Sold: t.Sold, Remaining: t.Remaining, OpensAt: t.OpensAt, Earnings: earnings[t.ID]}
+		bt := views.BuyTier{Tier: t.Tier, Phase: t.Phase, Remaining: t.Remaining, OpensAt: t.OpensAt, Earnings: earnings[t.ID]}
 		if t.Token != nil {
 			bt.Token = &views.Token{Symbol: t.Token.Symbol, Decimals: t.Token.Decimals}
 		}
