@@ -84,8 +84,10 @@ async function putTier(id, fields = {}) {
   assert.equal(res.status, 200, `PUT tier ${id}: ${body}`);
   return JSON.parse(body);
 }
-// switchOff takes this file's tiers off /buy again.
-const switchOff = async (...ids) => { for (const id of ids) assert.equal((await admin('POST', `/tiers/${id}/off-sale`)).status, 200); };
+// switchOff takes this file's tiers off /buy again (one a failed test never made is no tier: 404).
+const switchOff = async (...ids) => {
+  for (const id of ids) assert.ok([200, 404].includes((await admin('POST', `/tiers/${id}/off-sale`)).status));
+};
 
 // passUntil runs payments passes until the payment of hash reaches one of statuses.
 async function passUntil(hash, ...statuses) {
@@ -150,6 +152,17 @@ test('countdowns to opening and closing, and a tier that opens once another sell
     assert.match(await card(page, 24).locator('[data-testid=phase]').innerText(), /^Opens once Sale 22 sells out/);
     await shots(page, 'countdown');
     await context.close();
+    // A tier that opens while the page is open: at zero the page brings the tiers again, and
+    // the tier comes with its Pay button, without a reload.
+    await putTier(28, { startsAt: iso(4000) });
+    const watching = await browser.newContext({ viewport: wide });
+    const watch = await watching.newPage();
+    await watch.goto(base + '/buy');
+    assert.equal(await card(watch, 28).getAttribute('data-phase'), 'scheduled');
+    await watch.evaluate(() => { window.stillThisPage = true; });
+    await watch.locator('[data-testid=buy-tier][data-tier="28"][data-phase=public] [data-wallet=pay]').waitFor({ timeout: 15000 });
+    assert.equal(await watch.evaluate(() => window.stillThisPage), true);
+    await watching.close();
     // Without JavaScript the page says it in words.
     const plain = await browser.newContext({ viewport: wide, javaScriptEnabled: false });
     const still = await plain.newPage();
@@ -157,7 +170,7 @@ test('countdowns to opening and closing, and a tier that opens once another sell
     assert.match(await card(still, 22).locator('[data-testid=phase]').innerText(), /, in (59|60) minutes$/);
     await plain.close();
   } finally {
-    await switchOff(22, 23, 24);
+    await switchOff(22, 23, 24, 28);
   }
 });
 
