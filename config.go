@@ -142,6 +142,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		StaleAfterSec: staleAfter,
 		DistEnabled:   passes.DistEnabled,
 		DistMode:      passes.DistMode,
+		DistPeriod:    passes.DistPeriod,
+		DistBaseWei:   passes.DistBaseWei,
+		DistPoolWei:   passes.DistPoolWei,
 	}
 	cfg.setChainID(chainID)
 	cfg.setPaymentAddress(payments)

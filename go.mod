@@ -16,6 +16,7 @@ require (
 	github.com/rs/zerolog v1.28.0
 	github.com/tsenart/vegeta/v12 v12.13.0
 	golang.org/x/sync v0.24.0
+	rsc.io/qr v0.2.0
 )
 
 require (

@@ -15,6 +15,7 @@ package handlers
 import (
 	"context"
 	"log/slog"
+	"math/big"
 	"net/http"
 	"net/url"
 	"strings"
@@ -60,6 +61,11 @@ type Config struct {
 	StaleAfterSec int // how old the last tick may be before the scheduler is stale
 	DistEnabled   bool
 	DistMode      store.DistMode
+	// What a round pays, as the credit pass has it (DIST_PERIOD_SEC, DIST_BASE_WEI, DIST_POOL_WEI):
+	// the pages show what a node earns from them.
+	DistPeriod  time.Duration
+	DistBaseWei *big.Int
+	DistPoolWei *big.Int
 }
 
 // Handlers serves every route from the ledger, the chain and the passes.

@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/a-h/templ"
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
@@ -113,6 +111,7 @@ func (h *Handlers) NodePage(c echo.Context) error {
 		return err
 	}
 	d.Factory, d.Withdraw = h.withdrawCall()
+	d.Earnings = h.earnings(c.Request().Context(), []store.Tier{d.Tier}, false)[d.Tier.ID]
 	d.Owner, d.OwnerCheck = d.Node.Owner, views.OwnerConfirmed
 	info, err := h.chain.NodeInfo(c.Request().Context(), d.Node.ChainNodeID.Int)
 	switch {
@@ -160,67 +159,6 @@ func (h *Handlers) DistributionsPage(c echo.Context) error {
 		return err
 	}
 	return render(c, http.StatusOK, views.DistributionsPage(views.Rounds{Rounds: rounds, Limit: limit, Now: time.Now()}))
-}
-
-// BuyPage answers GET /buy?wallet=: the tiers on sale and how to pay, with what the wallet
-// (?wallet=, else the signed-in one) holds of each tier and whether it meets its token threshold,
-// read on demand.
-func (h *Handlers) BuyPage(c echo.Context) error {
-	ctx := c.Request().Context()
-	b := views.Buy{PaymentAddress: h.cfg.PaymentAddress, Wallet: views.SiteOf(ctx).SignedIn}
-	if q := strings.TrimSpace(c.QueryParam("wallet")); q != "" {
-		w, err := parseAddress(q)
-		if err != nil {
-			return err
-		}
-		b.Wallet = w
-	}
-	tiers, err := h.tiers(ctx)
-	if err != nil {
-		return err
-	}
-	if b.Held, err = h.store.MintingHeld(ctx); err != nil {
-		return err
-	}
-	if b.USD, err = h.price.get(ctx); err != nil {
-		return err
-	}
-	if paused, err := h.chain.Paused(ctx); err == nil {
-		b.Paused = &paused
-	}
-	for _, t := range tiers {
-		if t.OnSale {
-			bt, err := h.buyTier(ctx, t, b.Wallet)
-			if err != nil {
-				return err
-			}
-			b.Tiers = append(b.Tiers, bt)
-		}
-	}
-	slices.SortStableFunc(b.Tiers, func(a, b views.BuyTier) int { return a.PriceWei.Cmp(b.PriceWei.Int) })
-	return render(c, http.StatusOK, views.BuyPage(b))
-}
-
-// buyTier is tier t with what wallet (none when empty) holds of it: the payments pass's own
-// counts, and its token balance against the threshold (unknown when the chain cannot say).
-func (h *Handlers) buyTier(ctx context.Context, t store.Tier, wallet string) (views.BuyTier, error) {
-	bt := views.BuyTier{Tier: t}
-	if wallet == "" {
-		return bt, nil
-	}
-	holds, _, err := h.store.WalletHoldings(ctx, wallet, t.ID)
-	if err != nil {
-		return bt, err
-	}
-	bt.Holds = &holds
-	if t.HoldingToken != nil && t.HoldingWei.Sign() > 0 {
-		bal, err := h.chain.TokenBalance(ctx, common.HexToAddress(*t.HoldingToken), common.HexToAddress(wallet))
-		if err == nil {
-			meets := bal.Cmp(t.HoldingWei.Int) >= 0
-			bt.MeetsHolding = &meets
-		}
-	}
-	return bt, nil
 }
 
 // MePage answers GET /me: the signed-in dashboard (/api/me for people), or the sign-in button.

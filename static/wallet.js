@@ -1,6 +1,7 @@
 // nodeledger's wallet snippet: finds the browser's wallets (EIP-6963, else window.ethereum), keeps
 // the header's connect control, and serves the data-wallet buttons: sign in, pay, withdraw,
-// refund, change a tier's payout (the factory owner's), record a node. No framework, no bundler; the CSP forbids inline handlers, so one
+// refund, change a tier's payout (the factory owner's), record a node; and it ticks /buy's
+// countdowns. No framework, no bundler; the CSP forbids inline handlers, so one
 // delegated listener serves every button. The script is deferred: the body exists when it runs.
 (() => {
   'use strict';
@@ -282,13 +283,50 @@
     const root = document.querySelector('[data-for-wallet]');
     if (!current || !root || !window.htmx || root.dataset.forWallet === current.account) return;
     root.dataset.forWallet = current.account; // asked once per account
+    refreshFigures(root);
+  };
+
+  // refreshFigures brings the page's wallet figures again, for the connected wallet if any.
+  const refreshFigures = (root) => {
     // A press that connected the wallet is under way: swapping its button out would lose what
     // it says next. The figures follow on the next page.
     if (root.querySelector('[data-wallet][data-busy]')) return;
     const url = new URL(location.href);
-    url.searchParams.set('wallet', current.account);
+    if (current) url.searchParams.set('wallet', current.account);
     window.htmx.ajax('GET', url.pathname + url.search, { target: root, select: '[data-for-wallet]', swap: 'outerHTML' });
   };
+
+  // Countdowns (/buy: when a tier opens, when its allowlist phase or its sale ends) tick each
+  // second; without JavaScript the page says the time and how long in words. At zero the
+  // figures are fetched again, a moment later so the server's clock has passed it too, and at
+  // most every ten seconds, so clocks that disagree cost a few requests, not a stream.
+  const pad = (n) => String(n).padStart(2, '0');
+  const remaining = (ms) => {
+    const s = Math.ceil(ms / 1000);
+    const d = Math.floor(s / 86400);
+    return (d ? d + (d === 1 ? ' day ' : ' days ') : '') + `${pad(Math.floor((s % 86400) / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+  };
+  let lastRefresh = 0;
+  const tick = () => {
+    for (const el of document.querySelectorAll('time[data-countdown]')) {
+      const ms = Date.parse(el.dateTime) - Date.now();
+      if (Number.isNaN(ms)) continue;
+      if (ms > 0) {
+        el.textContent = 'in ' + remaining(ms);
+        continue;
+      }
+      el.textContent = 'now';
+      delete el.dataset.countdown;
+      if (window.htmx && Date.now() - lastRefresh > 10000) {
+        lastRefresh = Date.now();
+        setTimeout(() => {
+          const root = document.querySelector('[data-for-wallet]');
+          if (root) refreshFigures(root);
+        }, 1500);
+      }
+    }
+  };
+  setInterval(tick, 1000);
 
   const update = () => {
     renderHeader();
@@ -415,6 +453,10 @@
 
   const hexUTF8 = (s) => '0x' + [...new TextEncoder().encode(s)].map((b) => b.toString(16).padStart(2, '0')).join('');
 
+  // relabel holds a button's new label, which it keeps after its action ends (a price that
+  // changed under the Pay button).
+  const relabel = new WeakMap();
+
   // KEEP: the action succeeded and its button must stay disabled (the page moves on, or a
   // second press would send a second transaction).
   const KEEP = Symbol('keep');
@@ -458,8 +500,31 @@
       location.assign('/');
       return KEEP;
     },
+    // pay asks the service, for the account the wallet will pay from, whether a payment of the
+    // tier's price now would become a node, by the rules of the payments pass; only then does it
+    // ask the wallet for the transfer, so a payment the service would refuse is never sent.
     async pay(b) {
       const from = await ensureAccount();
+      const res = await fetch(`/api/tiers/${encodeURIComponent(b.dataset.tier)}/check/${from}`, { cache: 'no-store', headers: { accept: 'application/json' } });
+      if (!res.ok) await failed(res);
+      const check = await res.json();
+      if (check.priceWei !== b.dataset.value) {
+        // The operator changed the price since the page loaded: the button takes the new one,
+        // and the person presses it again knowingly.
+        b.dataset.value = check.priceWei;
+        relabel.set(b, `Pay ${eth(BigInt(check.priceWei))} ETH`);
+        fail(`The price of this tier changed to ${eth(BigInt(check.priceWei))} ETH since this page loaded. Nothing was sent.` +
+          (check.ok ? ' Press the button again to pay the new price.' : ' ' + check.reason));
+      }
+      if (!check.ok) fail((check.reason || 'The service would not accept this payment.') + ' Nothing was sent.');
+      // Held: the payment would wait, not be refused, but the page asks people not to pay then.
+      if (check.held) fail('The operator has paused sales for now: please pay once they resume. Nothing was sent.');
+      if (check.tier && check.tier !== b.dataset.tier) {
+        fail('A payment of this amount would now buy a node of another tier: reload the page to see the tiers as they stand. Nothing was sent.');
+      }
+      if (check.paymentAddress && check.paymentAddress.toLowerCase() !== b.dataset.to.toLowerCase()) {
+        fail('The payments address changed since this page loaded: reload the page. Nothing was sent.');
+      }
       const hash = await send({ from, to: b.dataset.to, value: hexValue(b.dataset.value) });
       if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) fail('Your wallet did not say which transaction it sent: look it up in your wallet.');
       b.textContent = 'Payment sent';
@@ -556,7 +621,9 @@
     } finally {
       delete b.dataset.busy;
       if (outcome !== KEEP) {
-        b.replaceChildren(...label);
+        if (relabel.has(b)) b.textContent = relabel.get(b);
+        else b.replaceChildren(...label);
+        relabel.delete(b);
         b.disabled = false;
       }
     }
@@ -566,6 +633,7 @@
   addInjected();
   update();
   resume();
+  tick();
   // Wallets answer the request at once; give a slow one a moment before saying there is none.
   setTimeout(() => {
     addInjected();

@@ -74,7 +74,7 @@ func TestBrowser(t *testing.T) {
 	public := &url.URL{Scheme: "http", Host: srv.Listener.Addr().String()}
 	s := newChainServer(t, c, j, handlers.Config{Price: c, CronKey: cronKey, AdminKey: adminKey, ChainID: 1337,
 		WalletRPC: dc.RPCURL(), PaymentAddress: strings.ToLower(dc.Payments.Hex()), PublicURL: public,
-		DistEnabled: true, DistMode: "fixed", // as the passes above
+		DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000), // as the passes above
 		Explorer: "https://explorer.invalid"}) // links the pages show, never followed
 	// The reconciler, which records withdrawals, has no cron route: the tests run it here when
 	// they wait for one. Not on a timer: it would also record the node pages.test.mjs mints
@@ -106,7 +106,7 @@ func TestBrowser(t *testing.T) {
 	env := append(os.Environ(), "BASE_URL="+srv.URL, "RPC_URL="+dc.RPCURL(), "CHAIN_ID="+dc.ChainID().String(),
 		"CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "BUYER_KEY="+key(dc.Buyers[0]),
 		"SECOND_BUYER_KEY="+key(dc.Buyers[1]), "THIRD_BUYER_KEY="+key(dc.Buyers[2]), "MINTER_KEY="+key(dc.Minter),
-		"PAYMENTS_KEY="+key(dc.Accounts[devchain.PaymentsIndex]), "FUNDER_KEY="+key(dc.Owner),
+		"PAYMENTS_KEY="+key(dc.Accounts[devchain.PaymentsIndex]), "FUNDER_KEY="+key(dc.Owner), "TOKEN_ADDRESS="+dc.Token.Hex(),
 		"CHROMIUM="+chromium, "ARTIFACTS="+artifacts)
 	failed := []string{}
 	for _, f := range files {

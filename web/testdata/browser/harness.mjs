@@ -1,7 +1,8 @@
 // What every browser test file shares: the Chromium, the dev chain, a wallet for a page, and
 // screenshots. web/browser_test.go starts the server and passes the environment: BASE_URL,
 // RPC_URL, CHAIN_ID, CRON_KEY, ADMIN_KEY, the dev accounts' keys (BUYER_KEY, SECOND_BUYER_KEY,
-// THIRD_BUYER_KEY, MINTER_KEY, PAYMENTS_KEY, FUNDER_KEY), CHROMIUM and ARTIFACTS.
+// THIRD_BUYER_KEY, MINTER_KEY, PAYMENTS_KEY, FUNDER_KEY), the holding token (TOKEN_ADDRESS: the
+// first three buyers hold 1,000 of it, a fresh account none), CHROMIUM and ARTIFACTS.
 import { test } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';

@@ -1,0 +1,112 @@
+package handlers
+
+import (
+	"cmp"
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/jobs"
+	"nodeledger/store"
+	"nodeledger/views"
+)
+
+// BuyPage answers GET /buy?wallet=: every tier on sale, scheduled or sold out (not those switched
+// off or ended), where its sale stands (GET /api/tiers' figures), how to pay, and what a node
+// earns. For a wallet (?wallet=, else the signed-in one) it adds what the wallet holds of each
+// tier, its place on an allowlist, and why the payments pass would refuse its payment now.
+func (h *Handlers) BuyPage(c echo.Context) error {
+	ctx := c.Request().Context()
+	b := views.Buy{PaymentAddress: h.cfg.PaymentAddress, Wallet: views.SiteOf(ctx).SignedIn, Now: time.Now()}
+	if q := strings.TrimSpace(c.QueryParam("wallet")); q != "" {
+		w, err := parseAddress(q)
+		if err != nil {
+			return err
+		}
+		b.Wallet = w
+	}
+	all, err := h.tiersNow(ctx)
+	if err != nil {
+		return err
+	}
+	if b.Held, err = h.store.MintingHeld(ctx); err != nil {
+		return err
+	}
+	if b.USD, err = h.price.get(ctx); err != nil {
+		return err
+	}
+	if paused, err := h.chain.Paused(ctx); err == nil {
+		b.Paused = &paused
+	}
+	labels := map[int]string{}
+	for _, t := range all {
+		labels[t.ID] = t.Label
+	}
+	shown := slices.DeleteFunc(slices.Clone(all), func(t jobs.TierNow) bool { return buyOrder[t.Phase] == 0 })
+	plain := make([]store.Tier, len(shown))
+	for i, t := range shown {
+		plain[i] = t.Tier
+	}
+	earnings := h.earnings(ctx, plain, true)
+	for _, t := range shown {
+		bt := views.BuyTier{Tier: t.Tier, Phase: t.Phase, Remaining: t.Remaining, OpensAt: t.OpensAt, Earnings: earnings[t.ID]}
+		if t.Token != nil {
+			bt.Token = &views.Token{Symbol: t.Token.Symbol, Decimals: t.Token.Decimals}
+		}
+		if t.Phase == store.PhaseScheduled && t.OpensAt == nil && t.OpensAfterTier != nil {
+			bt.OpensAfter = views.TierName(store.Tier{Label: labels[*t.OpensAfterTier]}, *t.OpensAfterTier)
+		}
+		if err := h.forWallet(ctx, &bt, b.Wallet, b.Now); err != nil {
+			return err
+		}
+		b.Tiers = append(b.Tiers, bt)
+	}
+	slices.SortStableFunc(b.Tiers, func(x, y views.BuyTier) int {
+		return cmp.Or(cmp.Compare(buyOrder[x.Phase], buyOrder[y.Phase]), x.PriceWei.Cmp(y.PriceWei.Int))
+	})
+	return render(c, http.StatusOK, views.BuyPage(b))
+}
+
+// buyOrder is where /buy lists a tier of each phase: those that sell first, then those to come,
+// then those sold out. A phase it does not list (off, ended) is 0: not shown.
+var buyOrder = map[store.TierPhase]int{store.PhaseAllowlist: 1, store.PhasePublic: 1, store.PhaseScheduled: 2, store.PhaseSoldOut: 3}
+
+// forWallet adds to bt what wallet (none when empty) has of the tier: its nodes of it, its place
+// on the allowlist while the tier is in that phase, and, while the tier sells, why a payment of
+// its price from the wallet now would be refused, by the rules the payments pass applies.
+func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet string, now time.Time) error {
+	if wallet == "" {
+		return nil
+	}
+	holds, _, err := h.store.WalletHoldings(ctx, wallet, bt.ID)
+	if err != nil {
+		return err
+	}
+	bt.Holds = &holds
+	if bt.Phase == store.PhaseAllowlist {
+		allocation, err := h.store.Allocation(ctx, bt.ID, wallet, now)
+		if err != nil {
+			return err
+		}
+		bt.Allowlist = &views.AllowlistPlace{Allocation: allocation, Used: holds}
+	}
+	if !bt.Phase.Open() {
+		return nil
+	}
+	v, err := h.jobs.Judge(ctx, wallet, bt.PriceWei.Int, now)
+	if err != nil {
+		// The page still shows the tier; the Pay button asks again before the wallet pays.
+		h.log.Warn("buy page: a payment cannot be judged", "tier", bt.ID, "err", err)
+		return nil
+	}
+	if v.Reason != nil && v.Tier.ID == bt.ID {
+		if s := checkSentence(v.Reason); s != nil {
+			bt.Refusal = *s
+		}
+	}
+	return nil
+}
