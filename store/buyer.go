@@ -18,20 +18,8 @@ func (s *Store) NodeCredits(ctx context.Context, id *big.Int, before int64, limi
 	return credits, s.pageJSON(ctx, nodeCreditsSQL, &credits, id, before, limit)
 }
 
-// #nosec G101 -- a query of credits, not a credential
-const nodeCreditsSQL = `
-	SELECT coalesce(json_agg(json_build_object('id', c.id, 'distributionId', c.distribution_id,
-		'amountWei', c.amount_wei::text, 'createdAt', api_time(c.created_at))
-		ORDER BY c.created_at DESC, c.id DESC), '[]')
-	FROM (
-		SELECT c.id, c.distribution_id, c.amount_wei, c.created_at
-		FROM credits c
-		JOIN distributions d ON d.id = c.distribution_id
-		WHERE c.node_id = $1 AND d.status = 'confirmed'
-			AND ($2 = 0 OR (c.created_at, c.id) < (SELECT b.created_at, b.id FROM credits b WHERE b.id = $2))
-		ORDER BY c.created_at DESC, c.id DESC
-		LIMIT $3
-	) c`
+// nodeCreditsSQL pages node $1's credits: up to $3 older than credit $2 (0: from the newest).
+var nodeCreditsSQL = creditListSQL("$1", ` AND ($2 = 0 OR (c.created_at, c.id) < (SELECT b.created_at, b.id FROM credits b WHERE b.id = $2))`, "$3")
 
 // NodeWithdrawals are up to limit withdrawals of node id, newest first, older than withdrawal
 // before (its id; 0: from the newest).
@@ -41,21 +29,8 @@ func (s *Store) NodeWithdrawals(ctx context.Context, id *big.Int, before int64, 
 	return ws, s.pageJSON(ctx, nodeWithdrawalsSQL, &ws, id, before, limit)
 }
 
-const nodeWithdrawalsSQL = `
-	SELECT coalesce(json_agg(json_build_object('id', w.id, 'amountWei', w.amount_wei::text,
-		'cumulativeSignedWei', w.cumulative_signed_wei::text, 'toAddress', w.to_address,
-		'deadline', w.deadline, 'txHash', w.tx_hash, 'status', w.status,
-		'createdAt', api_time(w.created_at), 'confirmedAt', api_time(w.confirmed_at))
-		ORDER BY w.created_at DESC, w.id DESC), '[]')
-	FROM (
-		SELECT w.id, w.amount_wei, w.cumulative_signed_wei, w.to_address, w.deadline, w.tx_hash, w.status,
-			w.created_at, w.confirmed_at
-		FROM withdrawals w
-		WHERE w.node_id = $1
-			AND ($2 = 0 OR (w.created_at, w.id) < (SELECT b.created_at, b.id FROM withdrawals b WHERE b.id = $2))
-		ORDER BY w.created_at DESC, w.id DESC
-		LIMIT $3
-	) w`
+// nodeWithdrawalsSQL pages node $1's withdrawals as nodeCreditsSQL pages its credits.
+var nodeWithdrawalsSQL = withdrawalListSQL("$1", ` AND ($2 = 0 OR (w.created_at, w.id) < (SELECT b.created_at, b.id FROM withdrawals b WHERE b.id = $2))`, "$3")
 
 // pageJSON runs a page query of node id and decodes its JSON array into out; a node id beyond
 // the ledger's row ids has no rows.

@@ -92,10 +92,19 @@ func (s *Store) Node(ctx context.Context, id *big.Int, limit int) (_ NodeDetail,
 	return n, err
 }
 
-const nodeJSONSQL = `
+var nodeJSONSQL = `
 	SELECT json_build_object(` + nodeJSON + `, 'owner', n.owner, 'priceWei', n.price_wei::text,
 		'nextCreditAt', CASE WHEN n.status = 'active' AND n.next_credit_at IS NOT NULL THEN api_time(` + nextRoundSQL + `) END,
-		'credits', (
+		'credits', (` + creditListSQL("n.id", "", "$2") + `),
+		'withdrawals', (` + withdrawalListSQL("n.id", "", "$2") + `))
+	FROM nodes n
+	WHERE n.id = $1`
+
+// creditListSQL is the JSON array of node's confirmed credits, newest first, that also match
+// `also` (an SQL condition: "" or " AND ..."), at most limit: one query for the node document's
+// list and for the node page's further pages (node, also and limit are SQL text, never input).
+func creditListSQL(node, also, limit string) string {
+	return `
 			SELECT coalesce(json_agg(json_build_object('id', c.id, 'distributionId', c.distribution_id,
 				'amountWei', c.amount_wei::text, 'createdAt', api_time(c.created_at))
 				ORDER BY c.created_at DESC, c.id DESC), '[]')
@@ -103,11 +112,15 @@ const nodeJSONSQL = `
 				SELECT c.id, c.distribution_id, c.amount_wei, c.created_at
 				FROM credits c
 				JOIN distributions d ON d.id = c.distribution_id
-				WHERE c.node_id = n.id AND d.status = 'confirmed'
+				WHERE c.node_id = ` + node + ` AND d.status = 'confirmed'` + also + `
 				ORDER BY c.created_at DESC, c.id DESC
-				LIMIT $2
-			) c),
-		'withdrawals', (
+				LIMIT ` + limit + `
+			) c`
+}
+
+// withdrawalListSQL is creditListSQL for the withdrawals of node.
+func withdrawalListSQL(node, also, limit string) string {
+	return `
 			SELECT coalesce(json_agg(json_build_object('id', w.id, 'amountWei', w.amount_wei::text,
 				'cumulativeSignedWei', w.cumulative_signed_wei::text, 'toAddress', w.to_address,
 				'deadline', w.deadline, 'txHash', w.tx_hash, 'status', w.status,
@@ -116,12 +129,11 @@ const nodeJSONSQL = `
 			FROM (
 				SELECT *
 				FROM withdrawals w
-				WHERE w.node_id = n.id
+				WHERE w.node_id = ` + node + also + `
 				ORDER BY w.created_at DESC, w.id DESC
-				LIMIT $2
-			) w))
-	FROM nodes n
-	WHERE n.id = $1`
+				LIMIT ` + limit + `
+			) w`
+}
 
 // DistributionsJSON is Distributions as the JSON array of GET /api/distributions.
 func (s *Store) DistributionsJSON(ctx context.Context, limit int) (_ json.RawMessage, err error) {
