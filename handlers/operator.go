@@ -64,6 +64,13 @@ func (h *Handlers) renderOperator(c echo.Context, status int, outcome string, fo
 	if o.Tiers, err = h.tiers(ctx); err != nil {
 		return err
 	}
+	if o.Revenue, err = h.store.Revenue(ctx); err != nil {
+		return err
+	}
+	if o.USD, err = h.price.get(ctx); err != nil {
+		return err
+	}
+	o.Holdings = h.holdings(ctx, o.Tiers)
 	refunds, err := h.store.Refunds(ctx, 50)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/store"
@@ -176,3 +178,22 @@ func tierForm(tiers []store.Tier, edit string) views.TierForm {
 
 // decimalRe is a plain decimal number: "1", "0.1", ".5", "2.".
 var decimalRe = regexp.MustCompile(`^([0-9]*)(?:\.([0-9]*))?$`)
+
+// holdings writes each tier's holding threshold in its token's units and symbol, by tier id. A
+// token whose symbol or decimals cannot be read now is left out: the page says so rather than
+// show base units as if they were tokens.
+func (h *Handlers) holdings(ctx context.Context, tiers []store.Tier) map[int]views.Holding {
+	out := map[int]views.Holding{}
+	for _, t := range tiers {
+		if t.HoldingToken == nil || t.HoldingWei.Sign() == 0 {
+			continue
+		}
+		tok, err := h.chain.TokenInfo(ctx, common.HexToAddress(*t.HoldingToken))
+		if err != nil {
+			h.log.Warn("operator page: a holding token cannot be read", "token", *t.HoldingToken, "err", err)
+			continue
+		}
+		out[t.ID] = views.Holding{Amount: t.HoldingWei.Units(tok.Decimals), Symbol: tok.Symbol}
+	}
+	return out
+}

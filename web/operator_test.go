@@ -26,6 +26,7 @@ import (
 	"nodeledger/handlers"
 	"nodeledger/jobs"
 	"nodeledger/store/storetest"
+	"nodeledger/views"
 )
 
 // form posts a form from b, with the operator page's CSRF token when b has one, and the given
@@ -1011,5 +1012,57 @@ func TestOperatorAudit(t *testing.T) {
 			t.Fatalf("default limit gave %d", n)
 		}
 		wantStatus(t, s.adminDo(t, http.MethodGet, "/api/admin/audit", "", "wrong"), http.StatusUnauthorized)
+	})
+}
+
+// TestOperatorRevenue: each tier's revenue is what its minted payments paid, in ETH and in USD
+// at the price feed's quote (none when there is no feed), and the holding threshold is written
+// in the token's own units and symbol, read from the token, never in base units as if tokens.
+func TestOperatorRevenue(t *testing.T) {
+	storetest.Reset(t, db)
+	dc, c := startDevChain(t)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	storetest.Tier(t, db, 2, "Pro", "1000000000000000000", true)
+	mustExec(t, `UPDATE tiers SET holding_token = $1, holding_wei = 2500000000000000000 WHERE id = 2`, strings.ToLower(dc.Token.Hex()))
+	for i, p := range []struct {
+		tier          int
+		value, status string
+	}{{1, "100000000000000000", "minted"}, {1, "100000000000000000", "minted"}, {1, "100000000000000000", "pending"}} {
+		mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status, tier)
+			VALUES ($1, $1, $2, $3, 1, $1, $4, $5)`, storetest.TxHash(fmt.Sprint("revenue", i)), alice, p.value, p.status, p.tier)
+	}
+	cfg := handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, Price: c}
+	doc := signedInOperator(t, newChainServer(t, c, nil, cfg)).operatorPage()
+	cell := func(tier int, testid string) string {
+		return strings.Join(strings.Fields(doc.Find(fmt.Sprintf(`[data-testid=tier-%d] [data-testid=%s]`, tier, testid)).Text()), " ")
+	}
+	// Two minted payments of 0.1 ETH, at the dev feed's $3,000; the one not checked yet is not revenue.
+	if got := cell(1, "tier-revenue"); got != "0.2≈ $600.00" {
+		t.Fatalf("Standard's revenue %q", got)
+	}
+	if got := cell(1, "tier-revenue-usd"); got != "≈ $600.00" {
+		t.Fatalf("Standard's revenue in USD %q", got)
+	}
+	if got := cell(2, "tier-revenue"); got != "0≈ $0.00" {
+		t.Fatalf("Pro's revenue %q", got)
+	}
+	if got := cell(2, "tier-holding"); got != "2.5 DHT of "+views.Short(strings.ToLower(dc.Token.Hex())) {
+		t.Fatalf("Pro's holding %q", got)
+	}
+	if got := cell(1, "tier-holding"); got != "none" {
+		t.Fatalf("Standard's holding %q", got)
+	}
+
+	t.Run("without a price feed or a readable token", func(t *testing.T) {
+		b := signedInOperator(t, newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret}))
+		doc := b.operatorPage()
+		if got := strings.TrimSpace(doc.Find(`[data-testid=tier-1] [data-testid=tier-revenue]`).Text()); got != "0.2" ||
+			doc.Find(`[data-testid=tier-revenue-usd]`).Length() != 0 {
+			t.Fatalf("Standard's revenue %q", got)
+		}
+		got := strings.Join(strings.Fields(doc.Find(`[data-testid=tier-2] [data-testid=tier-holding]`).Text()), " ")
+		if !strings.HasPrefix(got, "2500000000000000000 base units of ") || !strings.Contains(got, "cannot be read now") {
+			t.Fatalf("Pro's holding, token unreadable: %q", got)
+		}
 	})
 }
