@@ -26,6 +26,7 @@ type Block struct {
 // Tx is a top-level transaction of a block.
 type Tx struct {
 	Hash  common.Hash
+	Index uint // its place in the block (transactionIndex)
 	From  common.Address
 	To    *common.Address // nil for a contract creation
 	Value *big.Int
@@ -172,9 +173,9 @@ type fullBlock struct {
 // watched is b with only the transactions to or from watched.
 func (b *fullBlock) watched(watched []common.Address) Block {
 	out := Block{Number: uint64(b.Number), Hash: b.Hash, ParentHash: b.ParentHash, Time: uint64(b.Time)}
-	for _, t := range b.Txs {
+	for i, t := range b.Txs {
 		if slices.Contains(watched, t.From) || t.To != nil && slices.Contains(watched, *t.To) {
-			out.Txs = append(out.Txs, Tx{Hash: t.Hash, From: t.From, To: t.To, Value: t.Value.ToInt(), Input: t.Input})
+			out.Txs = append(out.Txs, Tx{Hash: t.Hash, Index: uint(i), From: t.From, To: t.To, Value: t.Value.ToInt(), Input: t.Input})
 		}
 	}
 	return out

@@ -21,12 +21,13 @@ var ErrTraceUnsupported = errors.New("the node does not serve debug_traceBlockBy
 // as contract wallets pay, a contract created with value, or a SELFDESTRUCT handing a contract's
 // balance to its beneficiary. It has no top-level transaction of its own.
 type InternalTransfer struct {
-	Block  uint64
-	TxHash common.Hash
-	Type   string // the frame's: CALL, CREATE, CREATE2 or SELFDESTRUCT
-	From   common.Address
-	To     common.Address
-	Value  *big.Int
+	Block   uint64
+	TxHash  common.Hash
+	TxIndex uint   // the transaction's place in the block
+	Type    string // the frame's: CALL, CREATE, CREATE2 or SELFDESTRUCT
+	From    common.Address
+	To      common.Address
+	Value   *big.Int
 	// Index is the transfer's place, 1-based, among the transaction's CALLs to the address (a
 	// payment's place, part of its reference); 0 for every other transfer.
 	Index int
@@ -82,13 +83,13 @@ func (c *Client) InternalTransfers(ctx context.Context, blocks []uint64, addr co
 			return nil, err
 		}
 		for i, block := range traces {
-			for _, tx := range block {
+			for k, tx := range block { // the tracer answers in the block's order
 				if tx.Result == nil || tx.Result.Error != "" {
 					continue // the transaction reverted: nothing it did happened
 				}
 				calls := 0
 				collect(tx.Result.Calls, addr, func(f callFrame) {
-					t := InternalTransfer{Block: batch[i], TxHash: tx.TxHash, Type: f.Type, From: f.From, To: *f.To, Value: f.Value.ToInt()}
+					t := InternalTransfer{Block: batch[i], TxHash: tx.TxHash, TxIndex: uint(k), Type: f.Type, From: f.From, To: *f.To, Value: f.Value.ToInt()}
 					if t.Payment(addr) {
 						calls++
 						t.Index = calls

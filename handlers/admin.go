@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -34,16 +35,48 @@ func (h *Handlers) AdminTiers(c echo.Context) error { return h.Tiers(c) }
 
 // tierBody is a tier as the operator writes it; pointers tell absent from zero. PayoutBps is the
 // factory's (its owner sets it): it may be sent, equal to the factory's, or left out. Confirm
-// confirms a change of the price or allowance by more than half.
+// confirms a change of the price, allowance or supply by more than half. Enabled is the
+// operator's switch; OnSale is read in its place when it is absent, as scripts written before it
+// send it (and GET /api/tiers' onSale sent back never switches a tier off: a tier it shows not
+// on sale has its enabled alongside). The sale fields left out are null: no supply, no window.
 type tierBody struct {
-	Label        *string `json:"label"`
-	PriceWei     *string `json:"priceWei"`
-	MaxPerWallet *int    `json:"maxPerWallet"`
-	HoldingWei   *string `json:"holdingWei"`
-	HoldingToken *string `json:"holdingToken"`
-	PayoutBps    *int    `json:"payoutBps"`
-	OnSale       *bool   `json:"onSale"`
-	Confirm      bool    `json:"confirm"`
+	Label          *string  `json:"label"`
+	PriceWei       *string  `json:"priceWei"`
+	MaxPerWallet   *int     `json:"maxPerWallet"`
+	HoldingWei     *string  `json:"holdingWei"`
+	HoldingToken   *string  `json:"holdingToken"`
+	PayoutBps      *int     `json:"payoutBps"`
+	Enabled        *bool    `json:"enabled"`
+	OnSale         *bool    `json:"onSale"`
+	Supply         *int64   `json:"supply"`
+	StartsAt       *string  `json:"startsAt"`
+	EndsAt         *string  `json:"endsAt"`
+	AllowlistUntil *string  `json:"allowlistUntil"`
+	OpensAfterTier *tierRef `json:"opensAfterTier"`
+	Confirm        bool     `json:"confirm"`
+
+	// The read-only fields of GET /api/tiers, taken and ignored, so that a tier read can be sent
+	// back as it is.
+	ID              any `json:"id"`
+	Sold            any `json:"sold"`
+	Remaining       any `json:"remaining"`
+	Phase           any `json:"phase"`
+	OpensAt         any `json:"opensAt"`
+	HoldingSymbol   any `json:"holdingSymbol"`
+	HoldingDecimals any `json:"holdingDecimals"`
+	EnforcedBy      any `json:"enforcedBy"`
+}
+
+// tierRef is a tier id as the API writes it, a string ("2"), or as a number.
+type tierRef struct{ raw string }
+
+func (r *tierRef) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		s = string(b) // a number, checked as digits below
+	}
+	r.raw = s
+	return nil
 }
 
 // PutTier answers PUT /api/admin/tiers/{id}: creates the tier or replaces every field of it.
@@ -80,10 +113,21 @@ func (h *Handlers) PutTier(c echo.Context) error {
 	var unconfirmed *unconfirmedError
 	if err := h.putTier(c, t, b.Confirm); errors.As(err, &unconfirmed) {
 		return errorf(http.StatusConflict, strings.Join(unconfirmed.changes, "; ")+`: send "confirm": true to confirm.`)
+	} else if status, msg, ok := tierRuleProblem(err); ok {
+		return errorf(status, msg)
 	} else if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, toTierJSON(t))
+	tiers, err := h.tiersNow(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range tiers {
+		if n.ID == id {
+			return c.JSON(http.StatusOK, toTierNowJSON(n))
+		}
+	}
+	return fmt.Errorf("tier %d is not among the tiers after it was stored", id)
 }
 
 // TierOnSale answers POST /api/admin/tiers/{id}/on-sale and .../off-sale.
@@ -209,7 +253,43 @@ func (b tierBody) tier(id int) (store.Tier, error) {
 	if b.HoldingToken != nil {
 		d.token = *b.HoldingToken
 	}
-	d.onSale = b.OnSale != nil && *b.OnSale
+	switch {
+	case b.Enabled != nil:
+		d.onSale = *b.Enabled
+	case b.OnSale != nil:
+		d.onSale = *b.OnSale
+	}
+	if b.Supply != nil {
+		if *b.Supply < 0 || *b.Supply > maxSupply {
+			d.problems["supply"] = fmt.Sprintf("supply must be a whole number from 0 to %d, or null for no limit.", maxSupply)
+		} else {
+			n := int(*b.Supply)
+			d.supply = &n
+		}
+	}
+	for _, f := range []struct {
+		name string
+		in   *string
+		out  **time.Time
+	}{{"startsAt", b.StartsAt, &d.startsAt}, {"endsAt", b.EndsAt, &d.endsAt}, {"allowlistUntil", b.AllowlistUntil, &d.allowlistUntil}} {
+		if f.in == nil {
+			continue
+		}
+		at, err := time.Parse(time.RFC3339Nano, *f.in)
+		if err != nil {
+			d.problems[f.name] = f.name + " must be a time in ISO 8601 with its offset, such as 2026-12-01T12:00:00Z, or null."
+			continue
+		}
+		at = at.UTC()
+		*f.out = &at
+	}
+	if b.OpensAfterTier != nil {
+		if id, err := parseTierID(b.OpensAfterTier.raw); err != nil {
+			d.problems["opensAfterTier"] = "opensAfterTier must be a tier id, such as \"1\", or null."
+		} else {
+			d.opensAfter = &id
+		}
+	}
 	t, problems := d.check()
 	for _, f := range tierFieldOrder {
 		if msg, ok := problems[f]; ok {
@@ -230,19 +310,27 @@ type tierDraft struct {
 	holding      *big.Int // the holding token's smallest unit; nil: none required
 	token        string   // "": no holding token
 	onSale       bool
-	problems     tierProblems
+	// The sale: nil is none (no limit, open-ended, no allowlist phase, no tier to wait for).
+	supply         *int
+	startsAt       *time.Time
+	endsAt         *time.Time
+	allowlistUntil *time.Time
+	opensAfter     *int
+	problems       tierProblems
 }
 
 // tierProblems says what is wrong with a tier, one sentence per field, by field name.
 type tierProblems map[string]string
 
 // tierFieldOrder is the order of a tier's fields, in which the API tells the first problem.
-var tierFieldOrder = []string{"id", "label", "price", "maxPerWallet", "holdingToken", "holdingAmount"}
+var tierFieldOrder = []string{"id", "label", "price", "maxPerWallet", "holdingToken", "holdingAmount", "supply",
+	"startsAt", "endsAt", "allowlistUntil", "opensAfterTier"}
 
 // Bounds on a tier: a label that fits a table cell, numbers well inside their integer columns.
 const (
 	maxTierLabel = 64
 	maxAllowance = 1_000_000
+	maxSupply    = 1_000_000_000
 )
 
 // check is the one validation of a tier, whoever writes it: the tier, or the problems of its
@@ -299,11 +387,24 @@ func (d tierDraft) check() (store.Tier, tierProblems) {
 	case holding.Sign() > 0 && d.token == "":
 		set("holdingAmount", "A holding amount needs the address of the token to hold.")
 	}
+	if d.supply != nil && (*d.supply < 0 || *d.supply > maxSupply) {
+		set("supply", fmt.Sprintf("The supply must be a whole number from 0 to %d, or empty for no limit.", maxSupply))
+	}
+	if d.startsAt != nil && d.endsAt != nil && !d.endsAt.After(*d.startsAt) {
+		set("endsAt", "The sale must end after it starts.")
+	}
+	if d.allowlistUntil != nil && d.endsAt != nil && !d.allowlistUntil.Before(*d.endsAt) {
+		set("allowlistUntil", "The allowlist phase must end before the sale does.")
+	}
+	if d.opensAfter != nil && *d.opensAfter == d.id {
+		set("opensAfterTier", "A tier cannot open after itself.")
+	}
 	if len(p) > 0 {
 		return store.Tier{}, p
 	}
 	return store.Tier{ID: d.id, Label: label, PriceWei: store.Uint256{Int: d.price}, MaxPerWallet: *d.maxPerWallet,
-		HoldingWei: store.Uint256{Int: holding}, HoldingToken: token, OnSale: d.onSale}, nil
+		HoldingWei: store.Uint256{Int: holding}, HoldingToken: token, OnSale: d.onSale, Supply: d.supply,
+		StartsAt: d.startsAt, EndsAt: d.endsAt, AllowlistUntil: d.allowlistUntil, OpensAfterTier: d.opensAfter}, nil
 }
 
 func weiField(s *string) (*big.Int, bool) {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"nodeledger/jobs"
 	"nodeledger/store"
 )
 
@@ -26,30 +27,70 @@ var enforcement = tierEnforcement{
 	Price: "operator", PerWallet: "operator", Holding: "operator", OnSale: "operator", WalletTotal: "contract",
 }
 
+// tierJSON is a tier's settings as the operator sets them: the audit's before and after, and the
+// base of the API's tier (tierNowJSON). Enabled is the operator's switch.
 type tierJSON struct {
-	ID           string          `json:"id"`
-	Label        string          `json:"label"`
-	PriceWei     string          `json:"priceWei"`
-	MaxPerWallet int             `json:"maxPerWallet"`
-	HoldingWei   string          `json:"holdingWei"`
-	HoldingToken *string         `json:"holdingToken"`
-	PayoutBps    *int            `json:"payoutBps"` // the factory's weight; null when it could not be read
-	OnSale       bool            `json:"onSale"`
-	EnforcedBy   tierEnforcement `json:"enforcedBy"`
+	ID             string          `json:"id"`
+	Label          string          `json:"label"`
+	PriceWei       string          `json:"priceWei"`
+	MaxPerWallet   int             `json:"maxPerWallet"`
+	HoldingWei     string          `json:"holdingWei"`
+	HoldingToken   *string         `json:"holdingToken"`
+	PayoutBps      *int            `json:"payoutBps"` // the factory's weight; null when it could not be read
+	Enabled        bool            `json:"enabled"`
+	Supply         *int            `json:"supply"`
+	StartsAt       *string         `json:"startsAt"`
+	EndsAt         *string         `json:"endsAt"`
+	AllowlistUntil *string         `json:"allowlistUntil"`
+	OpensAfterTier *string         `json:"opensAfterTier"`
+	EnforcedBy     tierEnforcement `json:"enforcedBy"`
 }
 
 func toTierJSON(t store.Tier) tierJSON {
-	return tierJSON{
-		ID:           strconv.Itoa(t.ID),
-		Label:        t.Label,
-		PriceWei:     t.PriceWei.String(),
-		MaxPerWallet: t.MaxPerWallet,
-		HoldingWei:   t.HoldingWei.String(),
-		HoldingToken: t.HoldingToken,
-		PayoutBps:    t.PayoutBps,
-		OnSale:       t.OnSale,
-		EnforcedBy:   enforcement,
+	var after *string
+	if t.OpensAfterTier != nil {
+		id := strconv.Itoa(*t.OpensAfterTier)
+		after = &id
 	}
+	return tierJSON{
+		ID:             strconv.Itoa(t.ID),
+		Label:          t.Label,
+		PriceWei:       t.PriceWei.String(),
+		MaxPerWallet:   t.MaxPerWallet,
+		HoldingWei:     t.HoldingWei.String(),
+		HoldingToken:   t.HoldingToken,
+		PayoutBps:      t.PayoutBps,
+		Enabled:        t.OnSale,
+		Supply:         t.Supply,
+		StartsAt:       isoTime(t.StartsAt),
+		EndsAt:         isoTime(t.EndsAt),
+		AllowlistUntil: isoTime(t.AllowlistUntil),
+		OpensAfterTier: after,
+		EnforcedBy:     enforcement,
+	}
+}
+
+// tierNowJSON is a tier of GET /api/tiers: its settings and where its sale stands now. OnSale is
+// whether it sells now (spec §2: "whether the tier is currently on sale"), not the switch.
+type tierNowJSON struct {
+	tierJSON
+	OnSale          bool            `json:"onSale"`
+	Sold            int             `json:"sold"`
+	Remaining       *int            `json:"remaining"`
+	Phase           store.TierPhase `json:"phase"`
+	OpensAt         *string         `json:"opensAt"`
+	HoldingSymbol   *string         `json:"holdingSymbol"`
+	HoldingDecimals *int            `json:"holdingDecimals"`
+}
+
+func toTierNowJSON(t jobs.TierNow) tierNowJSON {
+	j := tierNowJSON{tierJSON: toTierJSON(t.Tier), OnSale: t.Phase.Open(), Sold: t.Sold, Remaining: t.Remaining,
+		Phase: t.Phase, OpensAt: isoTime(t.OpensAt)}
+	if t.Token != nil {
+		d := int(t.Token.Decimals)
+		j.HoldingSymbol, j.HoldingDecimals = &t.Token.Symbol, &d
+	}
+	return j
 }
 
 // mapSlice converts every element of in, and never returns nil: an empty list is [] in JSON.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/jobs"
 	"nodeledger/store"
 )
 
@@ -38,7 +39,7 @@ func (h *Handlers) deployQuote(ctx context.Context) (quote, error) {
 	if h.cfg.PaymentAddress == "" {
 		return quote{}, errorf(http.StatusServiceUnavailable, "No payments address is configured, so nodes cannot be bought right now.")
 	}
-	tiers, err := h.store.Tiers(ctx)
+	tiers, err := h.tiersNow(ctx)
 	if err != nil {
 		return quote{}, err
 	}
@@ -49,12 +50,13 @@ func (h *Handlers) deployQuote(ctx context.Context) (quote, error) {
 	return quote{Tier: tier, PaymentAddress: h.cfg.PaymentAddress, ChainID: h.cfg.ChainID}, nil
 }
 
-func cheapestOnSale(tiers []store.Tier) (store.Tier, bool) {
+// cheapestOnSale is the cheapest tier that sells now (its phase is open), the lowest id of equals.
+func cheapestOnSale(tiers []jobs.TierNow) (store.Tier, bool) {
 	var best store.Tier
 	found := false
 	for _, t := range tiers {
-		if t.OnSale && (!found || t.PriceWei.Cmp(best.PriceWei.Int) < 0) {
-			best, found = t, true
+		if t.Phase.Open() && (!found || t.PriceWei.Cmp(best.PriceWei.Int) < 0) {
+			best, found = t.Tier, true
 		}
 	}
 	return best, found

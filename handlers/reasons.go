@@ -1,8 +1,11 @@
 package handlers
 
 import (
+	"cmp"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"nodeledger/store"
 	"nodeledger/views"
@@ -12,11 +15,25 @@ import (
 // read, amounts in ETH: the one place a rejection becomes words, for the API's reason, the
 // payment's page, the refunds list and the operator's pass outcome. nil for no reason, and for a
 // rejection recorded without one.
-func reasonSentence(r *store.Reason) *string {
+func reasonSentence(r *store.Reason) *string { return reasonWords(r, false) }
+
+// checkSentence writes why a payment about to be made would buy no node (the pre-check), in the
+// present: the same reasons as reasonSentence's.
+func checkSentence(r *store.Reason) *string { return reasonWords(r, true) }
+
+// reasonWords is reasonSentence, or checkSentence when before: said of a payment not made yet.
+func reasonWords(r *store.Reason, before bool) *string {
 	if r == nil {
 		return nil
 	}
 	a := r.Args
+	// past is the sentence for a payment made, now for one about to be made.
+	tense := func(past, now string) string {
+		if before {
+			return now
+		}
+		return past
+	}
 	var s string
 	switch r.Code {
 	case store.ReasonWrongAmount:
@@ -30,9 +47,9 @@ func reasonSentence(r *store.Reason) *string {
 		}
 		s = fmt.Sprintf("%s ETH is not the price of any tier on sale; %s.", a.PaidWei.ETH(), andList(prices))
 	case store.ReasonNoTierOnSale:
-		s = fmt.Sprintf("%s ETH was paid while no tier was on sale.", a.PaidWei.ETH())
+		s = tense(fmt.Sprintf("%s ETH was paid while no tier was on sale.", a.PaidWei.ETH()), "No tier is on sale right now.")
 	case store.ReasonMintingPaused:
-		s = "Minting was paused on the contract when this payment was checked."
+		s = tense("Minting was paused on the contract when this payment was checked.", "Minting is paused on the contract.")
 	case store.ReasonWalletLimit:
 		s = fmt.Sprintf("This wallet already holds the %s a wallet may have.",
 			views.Count(a.MaxPerWallet, a.TierLabel+" node", a.TierLabel+" nodes"))
@@ -40,8 +57,38 @@ func reasonSentence(r *store.Reason) *string {
 		s = fmt.Sprintf("This wallet already holds %s, the most the contract allows one wallet.",
 			views.Count(a.MaxPerWallet, "node", "nodes"))
 	case store.ReasonHoldingTooLow:
-		s = fmt.Sprintf("The %s tier asks the wallet to hold %s units of the token %s; it holds %s.",
-			a.TierLabel, a.HoldingWei, a.HoldingToken, a.HeldWei)
+		if a.TokenDecimals == nil { // the token did not tell its decimals: base units, said so
+			s = fmt.Sprintf("The %s tier asks the wallet to hold %s units of the token %s; it holds %s.",
+				a.TierLabel, a.HoldingWei, a.HoldingToken, a.HeldWei)
+			break
+		}
+		d, sym := uint8(*a.TokenDecimals), cmp.Or(a.TokenSymbol, "of the token "+a.HoldingToken) // #nosec G115 -- decimals() is a uint8
+		s = fmt.Sprintf("The %s tier asks the wallet to hold %s %s; it %s %s.", a.TierLabel, a.HoldingWei.Units(d), sym,
+			tense("held", "holds"), a.HeldWei.Units(d))
+	case store.ReasonSoldOut:
+		s = fmt.Sprintf("The %s tier %s sold out (%s of %s)%s.", a.TierLabel, tense("was", "is"), thousands(a.Sold),
+			thousands(a.Supply), tense(" when this payment was made", ""))
+	case store.ReasonNotOpen:
+		switch {
+		case a.StartsAt != nil:
+			s = fmt.Sprintf("The %s tier opens at %s%s.", a.TierLabel, saleTime(*a.StartsAt), tense("; this payment was made before", ""))
+		case a.AfterTierLabel != "":
+			s = fmt.Sprintf("The %s tier opens once %s sells out%s.", a.TierLabel, a.AfterTierLabel, tense("; this payment was made before it did", ""))
+		default:
+			s = fmt.Sprintf("The %s tier %s not open yet%s.", a.TierLabel, tense("was", "is"), tense(" when this payment was made", ""))
+		}
+	case store.ReasonClosed:
+		if a.EndsAt != nil {
+			s = fmt.Sprintf("The %s tier's sale ended at %s%s.", a.TierLabel, saleTime(*a.EndsAt), tense("; this payment was made after", ""))
+		} else {
+			s = fmt.Sprintf("The %s tier %s not on sale%s.", a.TierLabel, tense("was", "is"), tense(" when this payment was made", ""))
+		}
+	case store.ReasonNotAllowlisted:
+		s = fmt.Sprintf("Until %s only the wallets on the %s tier's allowlist may buy it, and this wallet is not on it.",
+			saleTimeOr(a.AllowlistUntil), a.TierLabel)
+	case store.ReasonAllocationUsed:
+		s = fmt.Sprintf("This wallet %s its whole allowlist allocation of %s; until %s a wallet on the allowlist buys no more than its allocation.",
+			tense("had", "has"), views.Count(a.Allocation, a.TierLabel+" node", a.TierLabel+" nodes"), saleTimeOr(a.AllowlistUntil))
 	case store.ReasonContractRefused:
 		// The refusals the checks cannot foresee (the wallet filled up, or minting was paused,
 		// after the check) are said with their cause; any other without one.
@@ -69,4 +116,36 @@ func andList(items []string) string {
 		return strings.Join(items, "")
 	}
 	return strings.Join(items[:n-1], ", ") + " and " + items[n-1]
+}
+
+// thousands writes n with a comma every three digits: 5,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		return "-" + s
+	}
+	return s
+}
+
+// saleTime writes an instant of a sale's schedule for people: 2026-12-01 12:00 UTC, with the
+// seconds when there are any.
+func saleTime(t time.Time) string {
+	t = t.UTC()
+	if t.Second() != 0 {
+		return t.Format("2006-01-02 15:04:05 UTC")
+	}
+	return t.Format("2006-01-02 15:04 UTC")
+}
+
+// saleTimeOr is saleTime(*t), or "the allowlist phase ends" when t is not known.
+func saleTimeOr(t *time.Time) string {
+	if t == nil {
+		return "the allowlist phase ends"
+	}
+	return saleTime(*t)
 }

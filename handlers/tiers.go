@@ -2,24 +2,38 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/views"
 )
 
-// Tiers answers GET /api/tiers: every tier, on sale or not, with the factory's weight of each.
+// Tiers answers GET /api/tiers: every tier, on sale or not, with the factory's weight of each and
+// where its sale stands now.
 func (h *Handlers) Tiers(c echo.Context) error {
-	tiers, err := h.tiers(c.Request().Context())
+	tiers, err := h.tiersNow(c.Request().Context())
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"tiers": mapSlice(tiers, toTierJSON)})
+	return c.JSON(http.StatusOK, map[string]any{"tiers": mapSlice(tiers, toTierNowJSON)})
+}
+
+// tiersNow is every tier (h.tiers) with where its sale stands now: what it sold, its phase, its
+// holding token's symbol and decimals.
+func (h *Handlers) tiersNow(ctx context.Context) ([]jobs.TierNow, error) {
+	tiers, err := h.tiers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return h.jobs.TiersNow(ctx, tiers, time.Now())
 }
 
 // tiers is the ledger's price list with each tier's payout weight as the factory holds it; a
@@ -65,6 +79,12 @@ func tierChanges(old, t store.Tier) []string {
 	if bigChange(o, n) {
 		changes = append(changes, fmt.Sprintf("The allowance per wallet changes from %d to %d%s", old.MaxPerWallet, t.MaxPerWallet, ratio(o, n)))
 	}
+	if old.Supply != nil && t.Supply != nil {
+		o, n := big.NewInt(int64(*old.Supply)), big.NewInt(int64(*t.Supply))
+		if bigChange(o, n) {
+			changes = append(changes, fmt.Sprintf("The supply changes from %s to %s%s", thousands(*old.Supply), thousands(*t.Supply), ratio(o, n)))
+		}
+	}
 	return changes
 }
 
@@ -82,4 +102,33 @@ func ratio(before, after *big.Int) string {
 	s := new(big.Rat).SetFrac(after, before).FloatString(2)
 	s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
 	return " (" + s + "×)"
+}
+
+// tierRuleProblem is the status and sentence of err when it is a *store.TierRuleError: a tier
+// that contradicts what it sold (409, nothing stored) or the other tiers (400). ok is false for
+// any other error.
+func tierRuleProblem(err error) (status int, msg string, ok bool) {
+	var re *store.TierRuleError
+	if !errors.As(err, &re) {
+		return 0, "", false
+	}
+	switch re.Rule {
+	case store.TierSupplyBelowSold:
+		return http.StatusConflict, fmt.Sprintf("Tier %d has sold %s already: its supply cannot be less than %s.",
+			re.Tier, views.Count(re.Sold, "node", "nodes"), thousands(re.Sold)), true
+	case store.TierOpensAfterNone:
+		return http.StatusBadRequest, fmt.Sprintf("Tier %d cannot open after tier %d: there is no tier %d.", re.Tier, re.Other, re.Other), true
+	case store.TierOpensAfterSelf:
+		return http.StatusBadRequest, "A tier cannot open after itself.", true
+	case store.TierOpensAfterNoCap:
+		return http.StatusBadRequest, fmt.Sprintf("Tier %d cannot open after tier %d: tier %d has no supply, so it never sells out. Give it a supply first.",
+			re.Tier, re.Other, re.Other), true
+	case store.TierOpensAfterCycle:
+		return http.StatusBadRequest, fmt.Sprintf("Tier %d cannot open after tier %d: tier %d already waits for tier %d to sell out, so neither would ever open.",
+			re.Tier, re.Other, re.Other, re.Tier), true
+	case store.TierSupplyNeededByIt:
+		return http.StatusBadRequest, fmt.Sprintf("Tier %d needs a supply: tier %d opens once it sells out, and without a supply it never would.",
+			re.Tier, re.Other), true
+	}
+	return http.StatusBadRequest, "The tier's sale settings contradict the other tiers.", true
 }

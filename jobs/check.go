@@ -2,111 +2,68 @@ package jobs
 
 import (
 	"context"
-	"math/big"
-
-	"github.com/ethereum/go-ethereum/common"
+	"errors"
 
 	"nodeledger/store"
 )
 
-// checkPayments checks each pending payment: the ones that check out get a mint transaction,
-// signed and stored and then sent; the others are rejected with their reason.
+// claimRetries bounds how often a payment is judged again after the tier it was judged to buy
+// sold its last unit to a pass running at the same time.
+const claimRetries = 3
+
+// checkPayments judges each pending payment in chain order (block, place in the block, call in
+// the transaction), so the earliest get a tier's last units: the ones that check out get a mint
+// transaction, signed and stored and then sent; the others are rejected with their reason.
 func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary) error {
 	pending, err := j.store.PaymentsByStatus(ctx, store.PaymentPending)
 	if err != nil || len(pending) == 0 {
 		return err
 	}
-	tiers, err := j.store.Tiers(ctx)
-	if err != nil {
-		return err
-	}
-	paused, err := j.chain.Paused(ctx)
-	if err != nil {
-		return err
-	}
-	walletMax, err := j.chain.MaxPerWallet(ctx)
+	sc, err := j.saleChain(ctx)
 	if err != nil {
 		return err
 	}
 	for _, p := range pending {
-		tier, reason, err := j.check(ctx, p, tiers, paused, walletMax)
+		reason, err := j.checkPayment(ctx, p, sc)
 		if err != nil {
 			return err
 		}
-		if reason != nil {
-			if err := j.store.RejectPayment(ctx, p.ID, *reason); err != nil {
-				return err
-			}
-			sum.Rejected++
-			sum.Reasons = append(sum.Reasons, *reason)
+		if reason == nil {
 			continue
 		}
-		if err := j.signMint(ctx, p, tier.ID); err != nil {
+		if err := j.store.RejectPayment(ctx, p.ID, *reason); err != nil {
 			return err
 		}
+		sum.Rejected++
+		sum.Reasons = append(sum.Reasons, *reason)
 	}
 	return nil
 }
 
-// check decides whether payment p becomes a node of some tier, or why not: a reason with the
-// values it was decided on, for the sentence its buyer reads on the payment's page.
-func (j *Jobs) check(ctx context.Context, p store.Payment, tiers []store.Tier, paused bool, walletMax uint32) (store.Tier, *store.Reason, error) {
-	tier, ok := tierPriced(tiers, p.ValueWei.Int)
-	if !ok {
-		return store.Tier{}, notAPrice(p.ValueWei, tiers), nil
+// checkPayment judges payment p at its block's time and sends its mint, or says why not. The unit
+// it takes of its tier is claimed in the ledger as the mint is stored: when another pass claimed
+// the last one meanwhile, p is judged again (a price step may take it) and rejected sold_out at
+// worst.
+func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, sc saleChain) (*store.Reason, error) {
+	at := p.CreatedAt // a payment recorded before block times were kept
+	if p.BlockTime != nil {
+		at = *p.BlockTime
 	}
-	if paused {
-		return tier, &store.Reason{Code: store.ReasonMintingPaused}, nil
-	}
-	ofTier, minting, err := j.store.WalletHoldings(ctx, p.From, tier.ID)
-	if err != nil {
-		return tier, nil, err
-	}
-	if ofTier >= tier.MaxPerWallet {
-		return tier, &store.Reason{Code: store.ReasonWalletLimit, Args: store.ReasonArgs{
-			Tier: &tier.ID, TierLabel: tier.Label, MaxPerWallet: tier.MaxPerWallet}}, nil
-	}
-	onChain, err := j.chain.NodesOf(ctx, common.HexToAddress(p.From))
-	if err != nil {
-		return tier, nil, err
-	}
-	if len(onChain)+minting >= int(walletMax) {
-		return tier, &store.Reason{Code: store.ReasonContractWalletLimit, Args: store.ReasonArgs{MaxPerWallet: int(walletMax)}}, nil
-	}
-	if tier.HoldingToken != nil && tier.HoldingWei.Sign() > 0 {
-		bal, err := j.chain.TokenBalance(ctx, common.HexToAddress(*tier.HoldingToken), common.HexToAddress(p.From))
-		if err != nil {
-			return tier, nil, err
+	for try := 0; ; try++ {
+		v, err := j.judge(ctx, p.From, p.ValueWei.Int, at, sc)
+		if err != nil || v.Reason != nil {
+			return v.Reason, err
 		}
-		if bal.Cmp(tier.HoldingWei.Int) < 0 {
-			return tier, &store.Reason{Code: store.ReasonHoldingTooLow, Args: store.ReasonArgs{
-				Tier: &tier.ID, TierLabel: tier.Label, HoldingToken: *tier.HoldingToken,
-				HoldingWei: tier.HoldingWei, HeldWei: store.Uint256{Int: bal}}}, nil
+		var soldOut *store.SoldOutError
+		err = j.signMint(ctx, p, v.Tier.ID)
+		switch {
+		case err == nil:
+			return nil, nil
+		case !errors.As(err, &soldOut):
+			return nil, err
+		case try+1 == claimRetries:
+			return &store.Reason{Code: store.ReasonSoldOut, Args: store.ReasonArgs{Tier: &v.Tier.ID, TierLabel: v.Tier.Label,
+				Supply: soldOut.Supply, Sold: soldOut.Sold}}, nil
 		}
 	}
-	return tier, nil, nil
-}
-
-// notAPrice is why value buys no tier, with the prices that do.
-func notAPrice(value store.Uint256, tiers []store.Tier) *store.Reason {
-	var onSale []store.TierPrice
-	for _, t := range tiers {
-		if t.OnSale {
-			onSale = append(onSale, store.TierPrice{ID: &t.ID, Label: t.Label, PriceWei: t.PriceWei})
-		}
-	}
-	if len(onSale) == 0 {
-		return &store.Reason{Code: store.ReasonNoTierOnSale, Args: store.ReasonArgs{PaidWei: value}}
-	}
-	return &store.Reason{Code: store.ReasonWrongAmount, Args: store.ReasonArgs{PaidWei: value, OnSale: onSale}}
-}
-
-// tierPriced is the tier on sale whose price is exactly value (the lowest id if several are).
-func tierPriced(tiers []store.Tier, value *big.Int) (store.Tier, bool) {
-	for _, t := range tiers {
-		if t.OnSale && t.PriceWei.Cmp(value) == 0 {
-			return t, true
-		}
-	}
-	return store.Tier{}, false
 }

@@ -125,8 +125,9 @@ func TestPaymentsThatDoNotBecomeNodes(t *testing.T) {
 	const onSale = `"onSale":[{"id":1,"label":"One","priceWei":"100000000000000000"},{"id":2,"label":"Two","priceWei":"1000000000000000000"}]`
 	for hash, want := range map[common.Hash]string{
 		wrongAmount: `{"code":"wrong_amount","args":{"paidWei":"100000000000000001",` + onSale + `}}`,
-		offSale:     `{"code":"wrong_amount","args":{"paidWei":"500000000000000000",` + onSale + `}}`,
-		noTokens: fmt.Sprintf(`{"code":"holding_too_low","args":{"tier":2,"tierLabel":"Two","holdingToken":"%s","holdingWei":"%s","heldWei":"0"}}`,
+		// The price of a tier switched off: that tier says why (the rule of the first candidate).
+		offSale: `{"code":"closed","args":{"tier":3,"tierLabel":"Off"}}`,
+		noTokens: fmt.Sprintf(`{"code":"holding_too_low","args":{"tier":2,"tierLabel":"Two","holdingToken":"%s","holdingWei":"%s","heldWei":"0","tokenSymbol":"DHT","tokenDecimals":18}}`,
 			strings.ToLower(e.dc.Token.Hex()), holdingWei),
 	} {
 		if got := reasons[strings.ToLower(hash.Hex())]; got != want {

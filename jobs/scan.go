@@ -91,7 +91,11 @@ func (j *Jobs) scanBlocks(ctx context.Context, from, to uint64, sum *PaymentsSum
 	for _, b := range scan.Blocks {
 		hashes[uint64(b.Number)] = b.Hash
 	}
-	scan.Payments = append(scan.Payments, tracedPayments(transfers, payTo, hashes)...)
+	times := map[uint64]time.Time{}
+	for _, b := range blocks {
+		times[b.Number] = blockTime(b)
+	}
+	scan.Payments = append(scan.Payments, tracedPayments(transfers, payTo, hashes, times)...)
 	rest := unattributedWei(trace, unexplained, transfers, payTo)
 	scan.Unattributed = unattributed(trace, rest, hashes)
 	for n, d := range rest {
@@ -180,8 +184,8 @@ func classify(blocks []chain.Block, payTo, factory common.Address, withdraw func
 			case tx.To == nil: // a contract the payments wallet created: no payment, no refund
 			case paid && *tx.To == payTo && tx.From != payTo && ok && tx.Value.Sign() > 0:
 				scan.Payments = append(scan.Payments, store.NewPayment{
-					TxHash: hexLower(tx.Hash), PaymentRef: hexLower(tx.Hash), From: hexLower(tx.From),
-					ValueWei: tx.Value, BlockNumber: int64(b.Number), BlockHash: hash,
+					TxHash: hexLower(tx.Hash), TxIndex: int(tx.Index), PaymentRef: hexLower(tx.Hash), From: hexLower(tx.From),
+					ValueWei: tx.Value, BlockNumber: int64(b.Number), BlockHash: hash, BlockTime: blockTime(b),
 				})
 			case paid && tx.From == payTo && *tx.To != payTo && ok && tx.Value.Sign() > 0:
 				scan.Outgoing = append(scan.Outgoing, store.OutgoingTransfer{
@@ -190,7 +194,7 @@ func classify(blocks []chain.Block, payTo, factory common.Address, withdraw func
 			case *tx.To == factory && tx.Status == types.ReceiptStatusFailed:
 				if w, ok := withdraw(tx.Input); ok {
 					scan.Failed = append(scan.Failed, store.FailedWithdrawal{ChainNodeID: w.ID, AmountWei: w.Amount,
-						To: hexLower(w.To), TxHash: hexLower(tx.Hash), BlockNumber: int64(b.Number), At: time.Unix(int64(b.Time), 0)})
+						To: hexLower(w.To), TxHash: hexLower(tx.Hash), BlockNumber: int64(b.Number), At: blockTime(b)})
 				}
 			}
 		}
@@ -198,17 +202,20 @@ func classify(blocks []chain.Block, payTo, factory common.Address, withdraw func
 	return scan
 }
 
+// blockTime is when block b was made, as its header says: what a payment in it is judged at.
+func blockTime(b chain.Block) time.Time { return time.Unix(int64(b.Time), 0).UTC() } // #nosec G115 -- a block time fits int64
+
 // tracedPayments are the payments contract wallets made to payTo among the transfers a trace
-// found; hashes are the hashes of the blocks scanned, by number.
-func tracedPayments(transfers []chain.InternalTransfer, payTo common.Address, hashes map[uint64]string) []store.NewPayment {
+// found; hashes and times are the hashes and times of the blocks scanned, by number.
+func tracedPayments(transfers []chain.InternalTransfer, payTo common.Address, hashes map[uint64]string, times map[uint64]time.Time) []store.NewPayment {
 	var out []store.NewPayment
 	for _, t := range transfers {
 		if !t.Payment(payTo) {
 			continue
 		}
 		out = append(out, store.NewPayment{
-			TxHash: hexLower(t.TxHash), CallIndex: t.Index, PaymentRef: hexLower(t.Ref()), From: hexLower(t.From),
-			ValueWei: t.Value, BlockNumber: int64(t.Block), BlockHash: hashes[t.Block],
+			TxHash: hexLower(t.TxHash), TxIndex: int(t.TxIndex), CallIndex: t.Index, PaymentRef: hexLower(t.Ref()), From: hexLower(t.From),
+			ValueWei: t.Value, BlockNumber: int64(t.Block), BlockHash: hashes[t.Block], BlockTime: times[t.Block],
 		})
 	}
 	return out

@@ -25,6 +25,7 @@ const (
 	ActionTierPut        AuditAction = "tier.put"
 	ActionTierOnSale     AuditAction = "tier.on-sale"
 	ActionTierOffSale    AuditAction = "tier.off-sale"
+	ActionAllowlistPut   AuditAction = "tier.allowlist"
 	ActionMintingHold    AuditAction = "minting.hold"
 	ActionMintingResume  AuditAction = "minting.resume"
 	ActionPassPayments   AuditAction = "pass.payments"

@@ -1,12 +1,15 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"math/big"
 	"time"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 )
 
@@ -21,6 +24,8 @@ type Payment struct {
 	ValueWei    Uint256       `db:"value_wei"`
 	BlockNumber int64         `db:"block_number"`
 	BlockHash   string        `db:"block_hash"`
+	TxIndex     *int          `db:"tx_index"`   // nil for a payment recorded before the sale rules
+	BlockTime   *time.Time    `db:"block_time"` // likewise: such a payment is judged at CreatedAt
 	Status      PaymentStatus `db:"status"`
 	Reason      *Reason       `db:"reason"` // rejected or refunded: why it bought no node
 	Tier        *int          `db:"tier"`
@@ -37,17 +42,19 @@ const paymentReasonSQL = `CASE WHEN reason_code IS NOT NULL
 	THEN jsonb_build_object('code', reason_code, 'args', reason_args) END AS reason`
 
 const paymentColumns = `id, tx_hash, call_index, payment_ref, from_address, value_wei, block_number,
-	block_hash, status, ` + paymentReasonSQL + `, tier, mint_tx, mint_nonce, mint_raw, created_at`
+	block_hash, tx_index, block_time, status, ` + paymentReasonSQL + `, tier, mint_tx, mint_nonce, mint_raw, created_at`
 
 // NewPayment is a transfer the scan found.
 type NewPayment struct {
 	TxHash      string
+	TxIndex     int // the transaction's place in its block
 	CallIndex   int
 	PaymentRef  string
 	From        string
 	ValueWei    *big.Int
 	BlockNumber int64
 	BlockHash   string
+	BlockTime   time.Time // the block's timestamp: the payment is judged by the rules in force then
 }
 
 // FailedWithdrawal is a withdraw call to the factory that reverted.
@@ -96,20 +103,24 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 	// One statement a table: a scan of a busy chain finds thousands of payments at a time.
 	var (
 		txHashes, refs, froms, values, blockHashes []string
-		callIndexes                                []int64
-		blockNumbers                               []int64
+		callIndexes, txIndexes                     []int64
+		blockNumbers, blockTimes                   []int64
 	)
 	for _, p := range payments {
 		txHashes, refs, froms = append(txHashes, p.TxHash), append(refs, p.PaymentRef), append(froms, p.From)
 		values, blockHashes = append(values, p.ValueWei.String()), append(blockHashes, p.BlockHash)
 		callIndexes, blockNumbers = append(callIndexes, int64(p.CallIndex)), append(blockNumbers, p.BlockNumber)
+		txIndexes, blockTimes = append(txIndexes, int64(p.TxIndex)), append(blockTimes, p.BlockTime.Unix())
 	}
 	if _, err := tx.ExecContext(ctx, `
-		INSERT INTO payments (tx_hash, call_index, payment_ref, from_address, value_wei, block_number, block_hash)
-		SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::numeric[], $6::bigint[], $7::text[])
+		INSERT INTO payments (tx_hash, call_index, payment_ref, from_address, value_wei, block_number, block_hash,
+			tx_index, block_time)
+		SELECT h, c, r, f, v, n, bh, ti, to_timestamp(bt)
+		FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::numeric[], $6::bigint[], $7::text[],
+			$8::int[], $9::bigint[]) AS p (h, c, r, f, v, n, bh, ti, bt)
 		ON CONFLICT (tx_hash, call_index) DO NOTHING`,
 		pq.Array(txHashes), pq.Array(callIndexes), pq.Array(refs), pq.Array(froms), pq.Array(values),
-		pq.Array(blockNumbers), pq.Array(blockHashes)); err != nil {
+		pq.Array(blockNumbers), pq.Array(blockHashes), pq.Array(txIndexes), pq.Array(blockTimes)); err != nil {
 		return err
 	}
 	for _, w := range failed { // rare: one statement each
@@ -187,12 +198,13 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 	return forgotten, tx.Commit()
 }
 
-// PaymentsByStatus returns the payments in status, oldest first (by block, then id).
+// PaymentsByStatus returns the payments in status in chain order: by block, place in the block,
+// call in the transaction (then id, for payments recorded without a place).
 func (s *Store) PaymentsByStatus(ctx context.Context, status PaymentStatus) (_ []Payment, err error) {
 	defer wrap(&err, "PaymentsByStatus")
 	var ps []Payment
 	err = s.db.SelectContext(ctx, &ps, `
-		SELECT `+paymentColumns+` FROM payments WHERE status = $1 ORDER BY block_number, id`, status)
+		SELECT `+paymentColumns+` FROM payments WHERE status = $1 ORDER BY block_number, tx_index, call_index, id`, status)
 	return ps, err
 }
 
@@ -206,14 +218,78 @@ func (s *Store) RejectPayment(ctx context.Context, id int64, reason Reason) (err
 }
 
 // StoreMintTx records a signed version of a payment's mint transaction before it is sent: in
-// the outbox, and as the payment's newest, moving it to minting. ErrNotFound when the payment is
-// no longer pending or minting.
+// the outbox, and as the payment's newest, moving it to minting. The first version claims one of
+// the tier's units in the same transaction, with the tier locked, so that passes racing on one
+// database never mint more than its supply: a *SoldOutError when none is left, and nothing is
+// stored. ErrNotFound when the payment is no longer pending or minting.
 func (s *Store) StoreMintTx(ctx context.Context, id int64, tier int, v SentTx) (err error) {
 	defer wrap(&err, "StoreMintTx")
-	return s.keepVersion(ctx, v, TxFor{PaymentID: id}, `
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := claimUnit(ctx, tx, id, tier); err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `
 		UPDATE payments SET status = 'minting', tier = $2, mint_nonce = $3, mint_tx = $4, mint_raw = $5,
 			reason_code = NULL, reason_args = NULL, updated_at = now()
 		WHERE id = $1 AND status IN ('pending', 'minting')`, id, tier, v.Nonce, v.Hash, v.Raw)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return cmp.Or(err, ErrNotFound)
+	}
+	if err := insertSent(ctx, tx, v, TxFor{PaymentID: id}); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// SoldOutError is a payment that would take a unit of a tier that has none left.
+type SoldOutError struct {
+	Tier, Supply, Sold int
+}
+
+func (e *SoldOutError) Error() string {
+	return fmt.Sprintf("tier %d is sold out: %d of %d", e.Tier, e.Sold, e.Supply)
+}
+
+// claimUnit takes one unit of tier's supply for pending payment id, or refuses with a
+// *SoldOutError. The tier's row is locked first, so claims on a tier are counted one after
+// another, each seeing the ones before; a payment already minting holds its unit (a new
+// version of its mint claims nothing). The supply is the one in force at the payment's time.
+func claimUnit(ctx context.Context, tx *sqlx.Tx, id int64, tier int) error {
+	var status PaymentStatus
+	var at time.Time
+	err := tx.QueryRowxContext(ctx, `SELECT status, coalesce(block_time, created_at) FROM payments WHERE id = $1 FOR UPDATE`,
+		id).Scan(&status, &at)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && status != PaymentPending {
+		return nil // StoreMintTx's update says ErrNotFound, or the unit is held already
+	}
+	if err != nil {
+		return err
+	}
+	var supply *int
+	err = tx.QueryRowxContext(ctx, `
+		SELECT coalesce(
+			(SELECT v.supply FROM tier_versions v WHERE v.tier = t.id AND v.effective_at <= $2
+			 ORDER BY v.effective_at DESC, v.id DESC LIMIT 1),
+			t.supply)
+		FROM tiers t WHERE t.id = $1 FOR UPDATE`, tier, at).Scan(&supply)
+	if err != nil || supply == nil {
+		return err
+	}
+	sold, err := Tx{tx}.sold(ctx, tier)
+	if err != nil {
+		return err
+	}
+	if sold >= *supply {
+		return &SoldOutError{Tier: tier, Supply: *supply, Sold: sold}
+	}
+	return nil
 }
 
 // RecordMint records the node a payment's mint created and marks the payment minted, in one
@@ -256,7 +332,7 @@ func (s *Store) WalletHoldings(ctx context.Context, owner string, tier int) (ofT
 	err = s.db.GetContext(ctx, &h, `
 		SELECT
 			(SELECT count(*) FROM nodes WHERE owner = $1 AND tier = $2)
-			+ (SELECT count(*) FROM payments WHERE from_address = $1 AND tier = $2 AND status = 'minting') AS of_tier,
+			+ (SELECT count(*) FROM payments p WHERE p.from_address = $1 AND p.tier = $2 AND `+unrecordedMintingSQL+`) AS of_tier,
 			(SELECT count(*) FROM payments WHERE from_address = $1 AND status = 'minting') AS minting`,
 		owner, tier)
 	return h.OfTier, h.Minting, err

@@ -2,6 +2,7 @@ package store
 
 import (
 	"database/sql/driver"
+	"time"
 )
 
 // ReasonCode says why a payment does not become a node, as a stable snake_case word that
@@ -23,12 +24,29 @@ const (
 	// ReasonContractWalletLimit: the wallet holds the contract's maxPerWallet nodes in all.
 	// MaxPerWallet (the contract's).
 	ReasonContractWalletLimit ReasonCode = "contract_wallet_limit"
-	// ReasonHoldingTooLow: the wallet holds less of the tier's holding token than the tier asks.
-	// Tier, TierLabel, HoldingToken, HoldingWei, HeldWei.
+	// ReasonHoldingTooLow: the wallet holds less of the tier's holding token than the tier asks
+	// (its balance when the payment was checked: balances at past blocks need an archive node).
+	// Tier, TierLabel, HoldingToken, HoldingWei, HeldWei; TokenSymbol and TokenDecimals when the
+	// token told them.
 	ReasonHoldingTooLow ReasonCode = "holding_too_low"
 	// ReasonContractRefused: the mint transaction reverted, for a cause the checks could not
 	// foresee (the wallet filled up or minting was paused in between). Error, when known.
 	ReasonContractRefused ReasonCode = "contract_refused"
+	// ReasonSoldOut: the tier the payment's value buys had sold its supply. Tier, TierLabel,
+	// Supply, Sold.
+	ReasonSoldOut ReasonCode = "sold_out"
+	// ReasonNotOpen: the tier had not opened yet: before its StartsAt, or while the tier it opens
+	// after (AfterTier, AfterTierLabel) was not sold out. Tier, TierLabel, and one of the two.
+	ReasonNotOpen ReasonCode = "not_open"
+	// ReasonClosed: the tier was off sale (the operator's switch), or its sale had ended (EndsAt).
+	// Tier, TierLabel, EndsAt when it had ended.
+	ReasonClosed ReasonCode = "closed"
+	// ReasonNotAllowlisted: during the allowlist phase, the wallet was not on the tier's
+	// allowlist. Tier, TierLabel, AllowlistUntil.
+	ReasonNotAllowlisted ReasonCode = "not_allowlisted"
+	// ReasonAllocationUsed: during the allowlist phase, the wallet had its whole allocation of the
+	// tier already. Tier, TierLabel, Allocation, AllowlistUntil.
+	ReasonAllocationUsed ReasonCode = "allocation_used"
 	// ReasonOther: a rejection recorded before reasons had codes, whose sentence matched none of
 	// the forms above (migration 0012). Text, the sentence as recorded, when there was one.
 	ReasonOther ReasonCode = "other"
@@ -36,7 +54,8 @@ const (
 
 // ReasonCodes are every code, in the order the API document lists them.
 var ReasonCodes = []ReasonCode{ReasonWrongAmount, ReasonNoTierOnSale, ReasonMintingPaused, ReasonWalletLimit,
-	ReasonContractWalletLimit, ReasonHoldingTooLow, ReasonContractRefused, ReasonOther}
+	ReasonContractWalletLimit, ReasonHoldingTooLow, ReasonContractRefused, ReasonSoldOut, ReasonNotOpen, ReasonClosed,
+	ReasonNotAllowlisted, ReasonAllocationUsed, ReasonOther}
 
 // Reason is why a payment was rejected: a code and the values the check saw, amounts in wei.
 type Reason struct {
@@ -56,8 +75,20 @@ type ReasonArgs struct {
 	HoldingToken string      `json:"holdingToken,omitempty"`
 	HoldingWei   Uint256     `json:"holdingWei,omitzero"`
 	HeldWei      Uint256     `json:"heldWei,omitzero"`
-	Error        string      `json:"error,omitempty"` // the contract's custom error
-	Text         string      `json:"text,omitempty"`
+	// The holding token's symbol and decimals, as the token told them when the payment was
+	// checked (TokenDecimals nil when it did not), so amounts are written in its units.
+	TokenSymbol    string     `json:"tokenSymbol,omitempty"`
+	TokenDecimals  *int       `json:"tokenDecimals,omitempty"`
+	Supply         int        `json:"supply,omitempty"`
+	Sold           int        `json:"sold,omitempty"`
+	StartsAt       *time.Time `json:"startsAt,omitempty"`
+	EndsAt         *time.Time `json:"endsAt,omitempty"`
+	AllowlistUntil *time.Time `json:"allowlistUntil,omitempty"`
+	AfterTier      *int       `json:"afterTier,omitempty"`
+	AfterTierLabel string     `json:"afterTierLabel,omitempty"`
+	Allocation     int        `json:"allocation,omitempty"`
+	Error          string     `json:"error,omitempty"` // the contract's custom error
+	Text           string     `json:"text,omitempty"`
 }
 
 // TierPrice is a tier on sale and its price when a payment was checked.
@@ -72,3 +103,18 @@ func (a ReasonArgs) Value() (driver.Value, error) { return jsonValue(a) }
 
 // Scan reads a Reason from the JSON object {code, args} that paymentReasonSQL builds.
 func (r *Reason) Scan(src any) error { return scanJSON(src, r) }
+
+// TierPhase is where a tier's sale stands at an instant (the API's phase).
+type TierPhase string
+
+const (
+	PhaseOff       TierPhase = "off"       // the operator's switch is off
+	PhaseScheduled TierPhase = "scheduled" // before its start, or waiting for the tier it opens after
+	PhaseAllowlist TierPhase = "allowlist" // open to the wallets on its allowlist
+	PhasePublic    TierPhase = "public"    // open to anyone
+	PhaseSoldOut   TierPhase = "sold_out"  // its supply is sold
+	PhaseEnded     TierPhase = "ended"     // past its end
+)
+
+// Open tells whether a payment made in phase p can buy the tier.
+func (p TierPhase) Open() bool { return p == PhaseAllowlist || p == PhasePublic }

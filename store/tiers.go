@@ -4,11 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 )
 
-// Tier is a line of the operator's price list.
+// Tier is a line of the operator's price list, with its sale settings.
 type Tier struct {
 	ID           int     `db:"id"`
 	Label        string  `db:"label"`
@@ -16,14 +19,26 @@ type Tier struct {
 	MaxPerWallet int     `db:"max_per_wallet"`
 	HoldingWei   Uint256 `db:"holding_wei"`
 	HoldingToken *string `db:"holding_token"` // nil when the tier has no holding threshold token
-	OnSale       bool    `db:"on_sale"`
+	// OnSale is the operator's switch (the API's enabled). Whether the tier sells at an instant
+	// also depends on its window, supply and the tier it opens after (jobs.TierPhase).
+	OnSale bool `db:"on_sale"`
+	// Supply is how many nodes the tier sells in all; nil: no limit.
+	Supply *int `db:"supply"`
+	// StartsAt and EndsAt bound the sale (nil: open-ended); before AllowlistUntil only the
+	// wallets on the tier's allowlist buy, each up to its allocation.
+	StartsAt       *time.Time `db:"starts_at"`
+	EndsAt         *time.Time `db:"ends_at"`
+	AllowlistUntil *time.Time `db:"allowlist_until"`
+	// OpensAfterTier is the tier that must sell out before this one opens (a price step); nil: none.
+	OpensAfterTier *int `db:"opens_after_tier"`
 	// PayoutBps is the tier's weight as the factory holds it (its owner sets it; the ledger keeps
 	// no copy), filled by whoever read the chain; nil when it was not read.
 	PayoutBps *int `db:"-"`
 }
 
 // tierColumns are the columns of a Tier.
-const tierColumns = `id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale`
+const tierColumns = `id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale, supply, starts_at,
+	ends_at, allowlist_until, opens_after_tier`
 
 // Tiers returns every tier, on sale or not, by id.
 func (s *Store) Tiers(ctx context.Context) (_ []Tier, err error) {
@@ -36,19 +51,116 @@ func (s *Store) Tiers(ctx context.Context) (_ []Tier, err error) {
 // PutTier creates the tier or replaces every field of it.
 func (s *Store) PutTier(ctx context.Context, t Tier) (err error) {
 	defer wrap(&err, "PutTier")
-	return Tx{s.db}.PutTier(ctx, t)
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := (Tx{tx}).PutTier(ctx, t); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
-// PutTier creates the tier or replaces every field of it.
+// TierRuleError is a tier that cannot be stored as asked: its sale settings contradict the
+// ledger (a supply below what it sold) or the other tiers (a price step that could never open).
+type TierRuleError struct {
+	Rule TierRule
+	Tier int // the tier asked about
+	// Sold is what the tier sold (TierSupplyBelowSold); Other the tier named (the opens-after rules).
+	Sold  int
+	Other int
+}
+
+// TierRule names what a TierRuleError breaks.
+type TierRule string
+
+const (
+	TierSupplyBelowSold  TierRule = "supply_below_sold"   // supply < what the tier already sold
+	TierOpensAfterNone   TierRule = "opens_after_missing" // opensAfterTier names no tier
+	TierOpensAfterSelf   TierRule = "opens_after_self"    // a tier cannot wait for itself
+	TierOpensAfterNoCap  TierRule = "opens_after_no_cap"  // it names a tier without a supply: it would never sell out
+	TierOpensAfterCycle  TierRule = "opens_after_cycle"   // tiers waiting for each other would never open
+	TierSupplyNeededByIt TierRule = "supply_needed"       // the supply is removed while Other opens after this tier
+)
+
+func (e *TierRuleError) Error() string {
+	return fmt.Sprintf("tier %d: %s (sold %d, other tier %d)", e.Tier, e.Rule, e.Sold, e.Other)
+}
+
+// PutTier creates the tier or replaces every field of it, checked against what it sold and the
+// tiers it opens after, with the tiers concerned locked so no concurrent change slips between.
+// A *TierRuleError says what is wrong.
 func (tx Tx) PutTier(ctx context.Context, t Tier) error {
+	if err := tx.checkTier(ctx, t); err != nil {
+		return err
+	}
 	_, err := tx.q.ExecContext(ctx, `
-		INSERT INTO tiers (id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)
+		INSERT INTO tiers (id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale, supply, starts_at,
+			ends_at, allowlist_until, opens_after_tier)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 		ON CONFLICT (id) DO UPDATE SET
 			label = excluded.label, price_wei = excluded.price_wei, max_per_wallet = excluded.max_per_wallet,
-			holding_wei = excluded.holding_wei, holding_token = excluded.holding_token, on_sale = excluded.on_sale`,
-		t.ID, t.Label, t.PriceWei, t.MaxPerWallet, t.HoldingWei, t.HoldingToken, t.OnSale)
+			holding_wei = excluded.holding_wei, holding_token = excluded.holding_token, on_sale = excluded.on_sale,
+			supply = excluded.supply, starts_at = excluded.starts_at, ends_at = excluded.ends_at,
+			allowlist_until = excluded.allowlist_until, opens_after_tier = excluded.opens_after_tier`,
+		t.ID, t.Label, t.PriceWei, t.MaxPerWallet, t.HoldingWei, t.HoldingToken, t.OnSale, t.Supply, t.StartsAt,
+		t.EndsAt, t.AllowlistUntil, t.OpensAfterTier)
 	return err
+}
+
+// checkTier checks t's supply and price step against the ledger, locking every tier (a step
+// chain runs through any of them; there are at most 256).
+func (tx Tx) checkTier(ctx context.Context, t Tier) error {
+	var all []Tier
+	if err := sqlx.SelectContext(ctx, tx.q, &all, `SELECT `+tierColumns+` FROM tiers ORDER BY id FOR UPDATE`); err != nil {
+		return err
+	}
+	byID := map[int]Tier{}
+	for _, o := range all {
+		byID[o.ID] = o
+	}
+	byID[t.ID] = t
+	if t.Supply != nil {
+		sold, err := tx.sold(ctx, t.ID)
+		if err != nil {
+			return err
+		}
+		if *t.Supply < sold {
+			return &TierRuleError{Rule: TierSupplyBelowSold, Tier: t.ID, Sold: sold}
+		}
+	} else {
+		for _, o := range all {
+			if o.ID != t.ID && o.OpensAfterTier != nil && *o.OpensAfterTier == t.ID {
+				return &TierRuleError{Rule: TierSupplyNeededByIt, Tier: t.ID, Other: o.ID}
+			}
+		}
+	}
+	if t.OpensAfterTier == nil {
+		return nil
+	}
+	after := *t.OpensAfterTier
+	prev, ok := byID[after]
+	switch {
+	case after == t.ID:
+		return &TierRuleError{Rule: TierOpensAfterSelf, Tier: t.ID, Other: after}
+	case !ok:
+		return &TierRuleError{Rule: TierOpensAfterNone, Tier: t.ID, Other: after}
+	case prev.Supply == nil:
+		return &TierRuleError{Rule: TierOpensAfterNoCap, Tier: t.ID, Other: after}
+	}
+	seen := map[int]bool{t.ID: true}
+	for at := prev; ; {
+		if seen[at.ID] {
+			return &TierRuleError{Rule: TierOpensAfterCycle, Tier: t.ID, Other: after}
+		}
+		seen[at.ID] = true
+		next, ok := byID[deref(at.OpensAfterTier, -1)]
+		if !ok {
+			return nil
+		}
+		at = next
+	}
 }
 
 // SetOnSale puts a tier on sale or takes it off; ErrNotFound when there is no such tier.
@@ -77,4 +189,106 @@ func (tx Tx) Tier(ctx context.Context, id int) (Tier, error) {
 		return Tier{}, ErrNotFound
 	}
 	return t, err
+}
+
+// TierAt is a tier's sale settings as they were in force at an instant, and every price it had
+// within the grace period before (its price at the instant among them).
+type TierAt struct {
+	Tier
+	Prices []Uint256
+}
+
+// TiersAt returns the tiers as they were at instant at, by id: the settings then in force, and
+// the prices each had at any instant from at - grace to at. A tier created later is left out; so
+// is a tier whose history starts after at.
+func (s *Store) TiersAt(ctx context.Context, at time.Time, grace time.Duration) (_ []TierAt, err error) {
+	defer wrap(&err, "TiersAt")
+	var rows []struct {
+		Tier
+		Prices pq.StringArray `db:"prices"`
+	}
+	// The prices: the one in force when the grace began, and every one that took effect since.
+	err = s.db.SelectContext(ctx, &rows, `
+		SELECT t.id, t.label, v.price_wei, v.max_per_wallet, v.holding_wei, v.holding_token, v.on_sale, v.supply,
+			v.starts_at, v.ends_at, v.allowlist_until, v.opens_after_tier,
+			ARRAY(
+				SELECT g.price_wei::text FROM tier_versions g
+				WHERE g.tier = t.id AND g.effective_at <= $1 AND (g.effective_at > $2 OR g.id = (
+					SELECT b.id FROM tier_versions b WHERE b.tier = t.id AND b.effective_at <= $2
+					ORDER BY b.effective_at DESC, b.id DESC LIMIT 1))
+			) AS prices
+		FROM tiers t
+		JOIN LATERAL (
+			SELECT * FROM tier_versions v WHERE v.tier = t.id AND v.effective_at <= $1
+			ORDER BY v.effective_at DESC, v.id DESC LIMIT 1
+		) v ON true
+		ORDER BY t.id`, at, at.Add(-grace))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TierAt, len(rows))
+	for i, r := range rows {
+		out[i].Tier = r.Tier
+		for _, p := range r.Prices {
+			var u Uint256
+			if err := u.Scan(p); err != nil {
+				return nil, err
+			}
+			out[i].Prices = append(out[i].Prices, u)
+		}
+	}
+	return out, nil
+}
+
+// unrecordedMintingSQL picks the payments p being minted whose node is not in the ledger yet: the
+// reconciler or a sync may record a node before its payment's mint is settled, and such a node
+// must count once, not twice.
+const unrecordedMintingSQL = `p.status = 'minting' AND NOT EXISTS (
+	SELECT 1 FROM nodes n WHERE n.mint_tx = p.mint_tx
+		OR n.mint_tx IN (SELECT o.tx_hash FROM outbox o WHERE o.payment_id = p.id))`
+
+// soldSQL counts what tier $1 sold: its nodes, and the payments being minted in it whose node is
+// not recorded yet.
+const soldSQL = `SELECT (SELECT count(*) FROM nodes WHERE tier = $1)
+	+ (SELECT count(*) FROM payments p WHERE p.tier = $1 AND ` + unrecordedMintingSQL + `)`
+
+// Sold returns how many nodes tier sold: minted, or being minted.
+func (s *Store) Sold(ctx context.Context, tier int) (_ int, err error) {
+	defer wrap(&err, "Sold")
+	return Tx{s.db}.sold(ctx, tier)
+}
+
+func (tx Tx) sold(ctx context.Context, tier int) (int, error) {
+	var n int
+	err := sqlx.GetContext(ctx, tx.q, &n, soldSQL, tier)
+	return n, err
+}
+
+// SoldByTier returns how many nodes each tier sold (minted or being minted), by tier id; a tier
+// that sold none is absent.
+func (s *Store) SoldByTier(ctx context.Context) (_ map[int]int, err error) {
+	defer wrap(&err, "SoldByTier")
+	var rows []struct {
+		Tier int `db:"tier"`
+		N    int `db:"n"`
+	}
+	err = s.db.SelectContext(ctx, &rows, `
+		SELECT tier, sum(n) AS n FROM (
+			SELECT tier, count(*) AS n FROM nodes GROUP BY tier
+			UNION ALL
+			SELECT p.tier, count(*) FROM payments p WHERE `+unrecordedMintingSQL+` GROUP BY p.tier
+		) s GROUP BY tier`)
+	out := map[int]int{}
+	for _, r := range rows {
+		out[r.Tier] = r.N
+	}
+	return out, err
+}
+
+// deref is *p, or zero when p is nil.
+func deref[T any](p *T, zero T) T {
+	if p == nil {
+		return zero
+	}
+	return *p
 }

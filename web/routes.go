@@ -63,6 +63,9 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	}, cacheControl(cacheDoc))
 	api.get("/stats", h.Stats, cacheControl(cacheStats), rl.limit("stats", 120))
 	api.get("/tiers", h.Tiers, cacheControl(cacheTiers), rl.limit("tiers", 120))
+	// What the buy page asks before the wallet pays: limited like the quote it stands beside.
+	api.get("/tiers/:id/check/:address", h.CheckPayment, cacheControl(noStore), rl.limit("tier-check", 60))
+	api.get("/tiers/:id/allowlist/:address", h.AllowlistEntry, cacheControl(noStore), rl.limit("tier-allowlist", 60))
 	nodes := []echo.MiddlewareFunc{cacheControl(cacheNodes), rl.limit("nodes", 60)}
 	api.get("/nodes/:address", h.NodesOfWallet, nodes...)
 	api.get("/nodes/", h.NodesOfWallet, nodes...) // an empty address is a bad address, not a missing route
@@ -126,6 +129,8 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	admin.add([]string{http.MethodPut}, "/tiers/:id", h.PutTier)
 	admin.post("/tiers/:id/on-sale", h.TierOnSale(true))
 	admin.post("/tiers/:id/off-sale", h.TierOnSale(false))
+	admin.add([]string{http.MethodPut}, allowlistPath, h.PutAllowlist)
+	admin.get("/tiers/:id/allowlist", h.AdminAllowlist)
 	admin.get("/refunds", h.Refunds)
 	admin.get("/drift", h.Drift)
 	admin.get("/audit", h.Audit)
@@ -133,6 +138,10 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	admin.post("/minting/pause", h.HoldMinting(true))
 	admin.post("/minting/resume", h.HoldMinting(false))
 }
+
+// allowlistPath is the admin route of an allowlist upload, the one body larger than maxBody
+// (bodyLimit).
+const allowlistPath = "/tiers/:id/allowlist"
 
 // getOrPost are the methods of the routes the spec serves to both GET and POST.
 var getOrPost = []string{http.MethodGet, http.MethodPost}

@@ -144,16 +144,21 @@ const maxBody = 64 << 10
 var errBodyTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge,
 	fmt.Sprintf("The request body is too large: this service takes at most %d KB.", maxBody>>10))
 
-// bodyLimit refuses, unread, a body that says it is larger than maxBody, and cuts off one that
-// turns out larger while it is read (a chunked body says nothing in advance). Routes that take no
-// body are covered too: nobody gets to make the server read megabytes it will throw away.
+// bodyLimit refuses, unread, a body that says it is larger than its route takes (maxBody, or
+// handlers.MaxAllowlistBody for an allowlist upload), and cuts off one that turns out larger while
+// it is read (a chunked body says nothing in advance). Routes that take no body are covered too:
+// nobody gets to make the server read megabytes it will throw away.
 func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		if r.ContentLength > maxBody {
-			return errBodyTooLarge
+		limit, tooLarge := int64(maxBody), error(errBodyTooLarge)
+		if c.Path() == "/api/admin"+allowlistPath && r.Method == http.MethodPut {
+			limit, tooLarge = handlers.MaxAllowlistBody, handlers.ErrAllowlistTooLarge
 		}
-		r.Body = http.MaxBytesReader(c.Response(), r.Body, maxBody)
+		if r.ContentLength > limit {
+			return tooLarge
+		}
+		r.Body = http.MaxBytesReader(c.Response(), r.Body, limit)
 		return next(c)
 	}
 }

@@ -1,0 +1,148 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/store"
+	"nodeledger/views"
+)
+
+// MaxAllowlistBody bounds an allowlist upload: 100,000 lines of an address and an allocation.
+const MaxAllowlistBody = 4 << 20
+
+// ErrAllowlistTooLarge is the 413 of an upload larger than MaxAllowlistBody.
+var ErrAllowlistTooLarge = errorf(http.StatusRequestEntityTooLarge,
+	fmt.Sprintf("The allowlist is too large: an upload is at most %d MB.", MaxAllowlistBody>>20))
+
+// PutAllowlist answers PUT /api/admin/tiers/{id}/allowlist: a text/csv body of
+// `address,allocation` lines (store.ParseAllowlist) replaces the tier's allowlist from now on,
+// audited. A line that cannot be read refuses the whole upload (400, naming the line).
+func (h *Handlers) PutAllowlist(c echo.Context) error {
+	id, err := parseTierID(c.Param("id"))
+	if err != nil {
+		return err
+	}
+	if mt, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType)); mt != "text/csv" && mt != echo.MIMETextPlain {
+		return errorf(http.StatusUnsupportedMediaType, "An allowlist is sent as text/csv: one address,allocation line per wallet.")
+	}
+	// The body is bounded by MaxAllowlistBody where every body is bounded (web's bodyLimit).
+	entries, err := store.ParseAllowlist(c.Request().Body)
+	if err != nil {
+		return allowlistError(err)
+	}
+	v, err := h.replaceAllowlist(c, id, entries)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"tier": strconv.Itoa(id), "rows": v.Rows,
+		"totalAllocation": v.TotalAllocation, "effectiveAt": isoTime(&v.EffectiveAt)})
+}
+
+// replaceAllowlist makes entries tier id's allowlist from now on, audited, for the admin API and
+// the operator page: a 404 when there is no such tier.
+func (h *Handlers) replaceAllowlist(c echo.Context, id int, entries []store.AllowlistEntry) (store.AllowlistVersion, error) {
+	ctx := c.Request().Context()
+	var v store.AllowlistVersion
+	err := h.audited(c, store.ActionAllowlistPut, strconv.Itoa(id), func(tx store.Tx, e *store.AuditEntry) (err error) {
+		if v, err = tx.ReplaceAllowlist(ctx, id, entries); err != nil {
+			return err
+		}
+		e.After = map[string]any{"rows": v.Rows, "totalAllocation": v.TotalAllocation}
+		e.Outcome = fmt.Sprintf("Tier %d's allowlist is now %s, with %s in all.", id,
+			views.Count(v.Rows, "wallet", "wallets"), views.Count(int(v.TotalAllocation), "node", "nodes"))
+		return nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return v, errorf(http.StatusNotFound, fmt.Sprintf("There is no tier %d.", id))
+	}
+	return v, err
+}
+
+// allowlistError is the 400 of an upload that cannot be read, naming its line, or the 413 of one
+// too large; any other error as it is.
+func allowlistError(err error) error {
+	var le *store.AllowlistLineError
+	if tooLarge := new(http.MaxBytesError); errors.As(err, &tooLarge) {
+		return ErrAllowlistTooLarge
+	}
+	if !errors.As(err, &le) {
+		return err
+	}
+	return errorf(http.StatusBadRequest, allowlistProblem(le))
+}
+
+// allowlistProblem says what is wrong with a line of an allowlist upload, for the admin API and
+// the operator page's preview.
+func allowlistProblem(le *store.AllowlistLineError) string {
+	switch le.Problem {
+	case store.AllowlistAddress:
+		return fmt.Sprintf("Line %d: %q is not an address.", le.Line, le.Value)
+	case store.AllowlistAllocation:
+		return fmt.Sprintf("Line %d: %q is not an allocation: a whole number of nodes from 1 to %s.", le.Line, le.Value, thousands(store.MaxAllocation))
+	case store.AllowlistDuplicate:
+		return fmt.Sprintf("Line %d: %s is on line %d already; each address may be listed once.", le.Line, le.Value, le.FirstLine)
+	case store.AllowlistTooMany:
+		return fmt.Sprintf("Line %d: an allowlist has at most %s wallets.", le.Line, thousands(store.MaxAllowlist))
+	}
+	return fmt.Sprintf("Line %d: expected an address and an allocation separated by a comma, such as 0x…,2.", le.Line)
+}
+
+// AdminAllowlist answers GET /api/admin/tiers/{id}/allowlist: the tier's allowlist in force now,
+// each wallet with the nodes of the tier it has (minted or being minted).
+func (h *Handlers) AdminAllowlist(c echo.Context) error {
+	id, err := parseTierID(c.Param("id"))
+	if err != nil {
+		return err
+	}
+	if _, err := h.tier(c, id); err != nil {
+		return err
+	}
+	v, uses, err := h.store.Allowlist(c.Request().Context(), id, time.Now())
+	if errors.Is(err, store.ErrNotFound) {
+		err, v.Tier = nil, id
+	}
+	if err != nil {
+		return err
+	}
+	var at *string
+	if !v.EffectiveAt.IsZero() {
+		at = isoTime(&v.EffectiveAt)
+	}
+	return c.JSON(http.StatusOK, map[string]any{"tier": strconv.Itoa(id), "effectiveAt": at, "rows": v.Rows,
+		"totalAllocation": v.TotalAllocation, "entries": mapSlice(uses, func(u store.AllowlistUse) map[string]any {
+			return map[string]any{"address": u.Address, "allocation": u.Allocation, "used": u.Used}
+		})})
+}
+
+// AllowlistEntry answers GET /api/tiers/{id}/allowlist/{address}: whether the wallet is on the
+// tier's allowlist in force now, its allocation (0 when not) and the nodes of the tier it has.
+func (h *Handlers) AllowlistEntry(c echo.Context) error {
+	id, err := parseTierID(c.Param("id"))
+	if err != nil {
+		return err
+	}
+	wallet, err := parseAddress(c.Param("address"))
+	if err != nil {
+		return err
+	}
+	if _, err := h.tier(c, id); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	allocation, err := h.store.Allocation(ctx, id, wallet, time.Now())
+	if err != nil {
+		return err
+	}
+	used, _, err := h.store.WalletHoldings(ctx, wallet, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"listed": allocation > 0, "allocation": allocation, "used": used})
+}

@@ -1,0 +1,66 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/store"
+)
+
+// CheckPayment answers GET /api/tiers/{id}/check/{address}: would a payment of the tier's price
+// from address, made now, buy a node? It is what the buy page asks immediately before it asks the
+// wallet to pay, so that a wallet is never asked for a payment the service would reject: the
+// payments pass's own rules (jobs.Judge), at now. ok false says why, as a code and a sentence.
+// held says the operator holds minting: such a payment is not rejected, it waits.
+func (h *Handlers) CheckPayment(c echo.Context) error {
+	id, err := parseTierID(c.Param("id"))
+	if err != nil {
+		return err
+	}
+	from, err := parseAddress(c.Param("address"))
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	tier, err := h.tier(c, id)
+	if err != nil {
+		return err
+	}
+	if h.cfg.PaymentAddress == "" {
+		return errorf(http.StatusServiceUnavailable, "No payments address is configured, so nodes cannot be bought right now.")
+	}
+	v, err := h.jobs.Judge(ctx, from, tier.PriceWei.Int, time.Now())
+	if err != nil {
+		return err
+	}
+	held, err := h.store.MintingHeld(ctx)
+	if err != nil {
+		return err
+	}
+	answer := map[string]any{"ok": v.Reason == nil, "priceWei": tier.PriceWei.String(), "paymentAddress": h.cfg.PaymentAddress,
+		"tier": nil, "reasonCode": nil, "reason": nil, "held": held}
+	if v.Reason == nil {
+		answer["tier"] = strconv.Itoa(v.Tier.ID)
+	} else {
+		answer["reasonCode"], answer["reason"] = v.Reason.Code, checkSentence(v.Reason)
+	}
+	return c.JSON(http.StatusOK, answer)
+}
+
+// tier is tier id as it is now; a 404 when there is none.
+func (h *Handlers) tier(c echo.Context, id int) (store.Tier, error) {
+	tiers, err := h.store.Tiers(c.Request().Context())
+	if err != nil {
+		return store.Tier{}, err
+	}
+	for _, t := range tiers {
+		if t.ID == id {
+			return t, nil
+		}
+	}
+	return store.Tier{}, errorf(http.StatusNotFound, fmt.Sprintf("There is no tier %d.", id))
+}
