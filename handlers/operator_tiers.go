@@ -9,10 +9,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/views"
 )
@@ -63,51 +65,89 @@ func (h *Handlers) putTier(c echo.Context, t store.Tier, confirmed bool) error {
 		case !errors.Is(err, store.ErrNotFound):
 			return err
 		}
-		e.After, e.Outcome = toTierJSON(t), tierSaved(t)
+		e.After, e.Outcome = toTierJSON(t), h.tierSaved(ctx, t)
 		return tx.PutTier(ctx, t)
 	})
 }
 
-// SaveTierFromPage answers POST /operator/tiers: the tier form, in ETH, checked by the same
-// check as the admin API's PUT. A form with problems comes back with a sentence next to each
-// field (422: nothing was stored, so posting it again changes nothing); one that changes the
-// price or allowance by more than half comes back asking to confirm it (409); a good one is
-// stored and redirected like every action. The payout weight is not the form's: the factory's
-// owner sets it (the Change payout button).
+// SaveTierFromPage answers POST /operator/tiers: the tier form, in ETH and UTC, checked by the
+// same check as the admin API's PUT. A form with problems comes back with a sentence next to
+// each field (422: nothing was stored, so posting it again changes nothing); one that changes
+// the price, allowance or supply by more than half comes back asking to confirm it (409), as
+// does one whose supply is below what the tier sold; a good one is stored and redirected like
+// every action. The payout weight is not the form's: the factory's owner sets it (the Change
+// payout button).
 func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	f := views.TierForm{
 		Editing: c.FormValue("editing") == "true", ID: c.FormValue("id"), Label: c.FormValue("label"),
 		PriceETH: c.FormValue("price"), MaxPerWallet: c.FormValue("maxPerWallet"), HoldingToken: c.FormValue("holdingToken"),
-		HoldingAmount: c.FormValue("holdingAmount"), OnSale: c.FormValue("onSale") == "true",
+		HoldingAmount: c.FormValue("holdingAmount"), Enabled: c.FormValue("enabled") == "true",
+		Supply: c.FormValue("supply"), StartsAt: c.FormValue("startsAt"), EndsAt: c.FormValue("endsAt"),
+		AllowlistUntil: c.FormValue("allowlistUntil"), OpensAfterTier: c.FormValue("opensAfterTier"),
 	}
 	t, problems := tierFromForm(f).check()
 	if len(problems) > 0 {
 		f.Problems = problems
-		return h.renderOperator(c, http.StatusUnprocessableEntity, "", &f)
+		return h.renderOperator(c, http.StatusUnprocessableEntity, operatorDraft{form: &f})
 	}
 	var unconfirmed *unconfirmedError
-	if err := h.putTier(c, t, c.FormValue("confirm") == "true"); errors.As(err, &unconfirmed) {
+	err := h.putTier(c, t, c.FormValue("confirm") == "true")
+	if errors.As(err, &unconfirmed) {
 		f.Confirm = unconfirmed.changes
-		return h.renderOperator(c, http.StatusConflict, "", &f)
-	} else if err != nil {
+		return h.renderOperator(c, http.StatusConflict, operatorDraft{form: &f})
+	}
+	if status, msg, ok := tierRuleProblem(err); ok {
+		f.Problems = tierProblems{tierRuleField(err): msg}
+		return h.renderOperator(c, status, operatorDraft{form: &f})
+	}
+	if err != nil {
 		return err
 	}
-	return h.redirectWithOutcome(c, tierSaved(t))
+	return h.redirectWithOutcome(c, h.tierSaved(c.Request().Context(), t))
 }
 
-// tierSaved is the outcome of a saved tier.
-func tierSaved(t store.Tier) string {
+// tierRuleField is the form field a *store.TierRuleError is about.
+func tierRuleField(err error) string {
+	var re *store.TierRuleError
+	if errors.As(err, &re) && (re.Rule == store.TierSupplyBelowSold || re.Rule == store.TierSupplyNeededByIt) {
+		return "supply"
+	}
+	return "opensAfterTier"
+}
+
+// tierSaved is the outcome of a saved tier, the holding threshold in its token's units where
+// the token tells them.
+func (h *Handlers) tierSaved(ctx context.Context, t store.Tier) string {
 	s := fmt.Sprintf("Saved tier %d, %s: %s ETH, %d per wallet", t.ID, t.Label, views.ETH(t.PriceWei), t.MaxPerWallet)
 	if t.HoldingToken != nil && t.HoldingWei.Sign() > 0 {
-		s += fmt.Sprintf(", for holders of %s of the token %s", t.HoldingWei.String(), *t.HoldingToken)
+		if tok, err := h.chain.TokenInfo(ctx, common.HexToAddress(*t.HoldingToken)); err == nil {
+			s += fmt.Sprintf(", for holders of %s %s (the token %s)", t.HoldingWei.Units(tok.Decimals), tok.Symbol, *t.HoldingToken)
+		} else {
+			s += fmt.Sprintf(", for holders of %s base units of the token %s", t.HoldingWei.String(), *t.HoldingToken)
+		}
 	}
-	return s + map[bool]string{true: ", on sale.", false: ", off sale."}[t.OnSale]
+	if t.Supply != nil {
+		s += ", " + views.Count(*t.Supply, "node", "nodes") + " in all"
+	}
+	if t.StartsAt != nil {
+		s += ", from " + views.UTC(*t.StartsAt)
+	}
+	if t.EndsAt != nil {
+		s += ", until " + views.UTC(*t.EndsAt)
+	}
+	if t.AllowlistUntil != nil {
+		s += ", allowlist only until " + views.UTC(*t.AllowlistUntil)
+	}
+	if t.OpensAfterTier != nil {
+		s += fmt.Sprintf(", opening once tier %d sells out", *t.OpensAfterTier)
+	}
+	return s + map[bool]string{true: ", switched on.", false: ", switched off."}[t.OnSale]
 }
 
 // tierFromForm reads the operator's form into a draft for the shared check, with a sentence
 // for each field it cannot read.
 func tierFromForm(f views.TierForm) tierDraft {
-	d := tierDraft{label: f.Label, token: strings.TrimSpace(f.HoldingToken), onSale: f.OnSale, problems: tierProblems{}}
+	d := tierDraft{label: f.Label, token: strings.TrimSpace(f.HoldingToken), onSale: f.Enabled, problems: tierProblems{}}
 	if id := strings.TrimSpace(f.ID); digitsRe.MatchString(id) && len(id) <= 3 {
 		d.id, _ = strconv.Atoi(id)
 	} else {
@@ -134,7 +174,67 @@ func tierFromForm(f views.TierForm) tierDraft {
 			d.problems["holdingAmount"] = "The holding amount must be a whole number of the token's smallest unit, such as 1000000000000000000 for 1 token of 18 decimals."
 		}
 	}
+	// Thousands may be written with commas, as the page writes them.
+	if n := strings.ReplaceAll(strings.TrimSpace(f.Supply), ",", ""); n != "" {
+		if v, err := strconv.Atoi(n); err == nil && digitsRe.MatchString(n) && len(n) <= 10 {
+			d.supply = &v
+		} else {
+			d.problems["supply"] = "The supply must be a whole number of nodes, such as 5000, or empty for no limit."
+		}
+	}
+	for _, field := range []struct {
+		name, value, what string
+		at             **time.Time
+	}{
+		{"startsAt", f.StartsAt, "The start", &d.startsAt},
+		{"endsAt", f.EndsAt, "The end", &d.endsAt},
+		{"allowlistUntil", f.AllowlistUntil, "The end of the allowlist phase", &d.allowlistUntil},
+	} {
+		if at, ok := parseUTC(field.value); ok {
+			*field.at = at
+		} else {
+			d.problems[field.name] = field.what + " must be a date and time in UTC, such as 2026-12-01 12:00, or empty for none."
+		}
+	}
+	if n := strings.TrimSpace(f.OpensAfterTier); n != "" {
+		if id, err := parseTierID(n); err == nil {
+			d.opensAfter = &id
+		} else {
+			d.problems["opensAfterTier"] = "Pick the tier this one opens after, or none."
+		}
+	}
 	return d
+}
+
+// utcLayouts are how the form's times may be typed, all in UTC: as the page writes them
+// ("2026-12-01 12:00 UTC", with seconds when they are not zero), with or without " UTC", with a T
+// or a Z (ISO 8601) or a space.
+var utcLayouts = []string{"2006-01-02 15:04", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02T15:04:05"}
+
+// parseUTC reads a time of the form in UTC: nil, true for an empty field; false when it cannot.
+func parseUTC(s string) (*time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, true
+	}
+	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(s, "Z"), "UTC"))
+	for _, layout := range utcLayouts {
+		if t, err := time.ParseInLocation(layout, s, time.UTC); err == nil {
+			return &t, true
+		}
+	}
+	return nil, false
+}
+
+// formUTC writes a time for the form, as parseUTC reads it back: "2026-12-01 12:00" ("" for none).
+func formUTC(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	if t.Second() != 0 {
+		return t.UTC().Format("2006-01-02 15:04:05")
+	}
+	return t.UTC().Format("2006-01-02 15:04")
 }
 
 // parseDecimal reads a decimal number exactly, in units of 10^-places ("0.1" with 18 places is
@@ -155,15 +255,22 @@ func parseDecimal(s string, places int) (x *big.Int, tooPrecise bool) {
 
 // tierForm is the tier form filled with the tier edit names, or empty with the number after
 // the last tier's (tiers come ordered by number).
-func tierForm(tiers []store.Tier, edit string) views.TierForm {
+func tierForm(tiers []jobs.TierNow, edit string) views.TierForm {
 	for _, t := range tiers {
 		if strconv.Itoa(t.ID) != edit {
 			continue
 		}
 		f := views.TierForm{Editing: true, ID: edit, Label: t.Label, PriceETH: views.ETH(t.PriceWei),
-			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), OnSale: t.OnSale}
+			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), Enabled: t.OnSale, StartsAt: formUTC(t.StartsAt),
+			EndsAt: formUTC(t.EndsAt), AllowlistUntil: formUTC(t.AllowlistUntil)}
 		if t.HoldingToken != nil {
 			f.HoldingToken, f.HoldingAmount = *t.HoldingToken, t.HoldingWei.String()
+		}
+		if t.Supply != nil {
+			f.Supply = strconv.Itoa(*t.Supply)
+		}
+		if t.OpensAfterTier != nil {
+			f.OpensAfterTier = strconv.Itoa(*t.OpensAfterTier)
 		}
 		return f
 	}
@@ -179,21 +286,44 @@ func tierForm(tiers []store.Tier, edit string) views.TierForm {
 // decimalRe is a plain decimal number: "1", "0.1", ".5", "2.".
 var decimalRe = regexp.MustCompile(`^([0-9]*)(?:\.([0-9]*))?$`)
 
-// holdings writes each tier's holding threshold in its token's units and symbol, by tier id. A
-// token whose symbol or decimals cannot be read now is left out: the page says so rather than
-// show base units as if they were tokens.
-func (h *Handlers) holdings(ctx context.Context, tiers []store.Tier) map[int]views.Holding {
-	out := map[int]views.Holding{}
-	for _, t := range tiers {
-		if t.HoldingToken == nil || t.HoldingWei.Sign() == 0 {
-			continue
-		}
-		tok, err := h.chain.TokenInfo(ctx, common.HexToAddress(*t.HoldingToken))
-		if err != nil {
-			h.log.Warn("operator page: a holding token cannot be read", "token", *t.HoldingToken, "err", err)
-			continue
-		}
-		out[t.ID] = views.Holding{Amount: t.HoldingWei.Units(tok.Decimals), Symbol: tok.Symbol}
+// operatorTiers is tiers as the operator page shows them: with what each brought in, its
+// holding threshold in its token's units, its allowlist, and the tiers it waits for or that wait
+// for it.
+func (h *Handlers) operatorTiers(ctx context.Context, tiers []jobs.TierNow) ([]views.OperatorTier, error) {
+	revenue, err := h.store.Revenue(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return out
+	lists, err := h.store.AllowlistsAt(ctx, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	labels := map[int]string{}
+	for _, t := range tiers {
+		labels[t.ID] = t.Label
+	}
+	out := make([]views.OperatorTier, len(tiers))
+	for i, t := range tiers {
+		o := views.OperatorTier{Tier: t.Tier, Sold: t.Sold, Remaining: t.Remaining, Phase: t.Phase, OpensAt: t.OpensAt,
+			Revenue: store.Uint256{Int: new(big.Int)}}
+		if r, ok := revenue[t.ID]; ok {
+			o.Revenue = r
+		}
+		if t.OpensAfterTier != nil {
+			o.OpensAfter = views.TierName(store.Tier{Label: labels[*t.OpensAfterTier]}, *t.OpensAfterTier)
+		}
+		for _, n := range tiers {
+			if n.OpensAfterTier != nil && *n.OpensAfterTier == t.ID {
+				o.Next = n.Label
+			}
+		}
+		if t.Token != nil && t.HoldingToken != nil {
+			o.Holding = &views.Holding{Amount: t.HoldingWei.Units(t.Token.Decimals), Symbol: t.Token.Symbol}
+		}
+		if v, ok := lists[t.ID]; ok {
+			o.Allowlist = &v
+		}
+		out[i] = o
+	}
+	return out, nil
 }

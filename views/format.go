@@ -64,10 +64,7 @@ func ReadableETH[W store.Uint256 | *big.Int](amount W) string {
 		return "< 0.000001"
 	}
 	digits := fmt.Sprintf("%0*s", readDecimals+1, units.String())
-	whole, frac := digits[:len(digits)-readDecimals], strings.TrimRight(digits[len(digits)-readDecimals:], "0")
-	for i := len(whole) - 3; i > 0; i -= 3 {
-		whole = whole[:i] + "," + whole[i:]
-	}
+	whole, frac := groupDigits(digits[:len(digits)-readDecimals]), strings.TrimRight(digits[len(digits)-readDecimals:], "0")
 	if frac == "" {
 		return sign + whole
 	}
@@ -167,6 +164,22 @@ func In(t, now time.Time) string {
 		return "in " + Count(int(d/time.Hour), "hour", "hours")
 	}
 	return "in " + Count(int(d/(24*time.Hour)), "day", "days")
+}
+
+// Thousands writes a whole number with its thousands separated by commas: 5000 is "5,000".
+func Thousands[N int | int64](n N) string {
+	if n < 0 {
+		return "-" + groupDigits(strconv.FormatInt(-int64(n), 10))
+	}
+	return groupDigits(strconv.FormatInt(int64(n), 10))
+}
+
+// groupDigits puts a comma between each three digits of digits, from the right.
+func groupDigits(digits string) string {
+	for i := len(digits) - 3; i > 0; i -= 3 {
+		digits = digits[:i] + "," + digits[i:]
+	}
+	return digits
 }
 
 // Count is "1 node" or "3 nodes": n with the word for one or for many.

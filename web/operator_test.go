@@ -340,7 +340,7 @@ func TestOperatorTierForm(t *testing.T) {
 	b := signedInOperator(t, s)
 	const token = "0x00000000000000000000000000000000000000aa"
 	good := url.Values{"id": {"4"}, "label": {" Gold "}, "price": {"0.25"}, "maxPerWallet": {"2"},
-		"holdingToken": {"0x00000000000000000000000000000000000000AA"}, "holdingAmount": {"5000000000000000000"}, "onSale": {"true"}}
+		"holdingToken": {"0x00000000000000000000000000000000000000AA"}, "holdingAmount": {"5000000000000000000"}, "enabled": {"true"}}
 
 	t.Run("a new tier numbers itself after the last one", func(t *testing.T) {
 		if v, _ := b.operatorPage().Find(`#tier-form input[name=id]`).Attr("value"); v != "1" {
@@ -357,7 +357,8 @@ func TestOperatorTierForm(t *testing.T) {
 			t.Fatalf("stored %+v", gold)
 		}
 		doc := b.operatorPage()
-		if got := text(doc, "outcome"); got != "Saved tier 4, Gold: 0.25 ETH, 2 per wallet, for holders of 5000000000000000000 of the token "+token+", on sale." {
+		// This chain cannot be read, so the token's decimals are unknown: its base units, said so.
+		if got := text(doc, "outcome"); got != "Saved tier 4, Gold: 0.25 ETH, 2 per wallet, for holders of 5000000000000000000 base units of the token "+token+", switched on." {
 			t.Fatalf("outcome %q", got)
 		}
 		row := doc.Find(`[data-testid=tier-4]`).Text()
@@ -375,8 +376,8 @@ func TestOperatorTierForm(t *testing.T) {
 				t.Errorf("%s = %q, want %q", name, got, want)
 			}
 		}
-		if _, checked := form.Find(`input[name=onSale]`).Attr("checked"); !checked {
-			t.Error("on sale is not checked")
+		if _, checked := form.Find(`input[name=enabled]`).Attr("checked"); !checked {
+			t.Error("enabled is not checked")
 		}
 		if doc.Find(`[data-testid=tier-4] [data-testid=edit-tier]`).Length() != 1 {
 			t.Error("no Edit link in the tier's row")
@@ -511,7 +512,7 @@ func TestOperatorPassOutcomes(t *testing.T) {
 
 	// The allowance, set from the form (5 to 1, confirmed), is what the second payment runs into.
 	wantRedirect(t, b.form("/operator/tiers", url.Values{"editing": {"true"}, "id": {"1"}, "label": {"Standard"}, "price": {"0.1"},
-		"maxPerWallet": {"1"}, "onSale": {"true"}, "confirm": {"true"}}))
+		"maxPerWallet": {"1"}, "enabled": {"true"}, "confirm": {"true"}}))
 	run("payments")
 	pay("100000000000000000")
 	pay("100000000000000000")
@@ -1046,10 +1047,10 @@ func TestOperatorRevenue(t *testing.T) {
 	if got := cell(2, "tier-revenue"); got != "0≈ $0.00" {
 		t.Fatalf("Pro's revenue %q", got)
 	}
-	if got := cell(2, "tier-holding"); got != "2.5 DHT of "+views.Short(strings.ToLower(dc.Token.Hex())) {
+	if got := cell(2, "tier-holding"); got != "holding 2.5 DHT of "+views.Short(strings.ToLower(dc.Token.Hex())) {
 		t.Fatalf("Pro's holding %q", got)
 	}
-	if got := cell(1, "tier-holding"); got != "none" {
+	if got := cell(1, "tier-holding"); got != "no holding token" {
 		t.Fatalf("Standard's holding %q", got)
 	}
 
@@ -1061,7 +1062,7 @@ func TestOperatorRevenue(t *testing.T) {
 			t.Fatalf("Standard's revenue %q", got)
 		}
 		got := strings.Join(strings.Fields(doc.Find(`[data-testid=tier-2] [data-testid=tier-holding]`).Text()), " ")
-		if !strings.HasPrefix(got, "2500000000000000000 base units of ") || !strings.Contains(got, "cannot be read now") {
+		if !strings.HasPrefix(got, "holding 2500000000000000000 base units of ") || !strings.Contains(got, "cannot be read now") {
 			t.Fatalf("Pro's holding, token unreadable: %q", got)
 		}
 	})
