@@ -184,7 +184,7 @@ func tierFromForm(f views.TierForm) tierDraft {
 	}
 	for _, field := range []struct {
 		name, value, what string
-		at             **time.Time
+		at                **time.Time
 	}{
 		{"startsAt", f.StartsAt, "The start", &d.startsAt},
 		{"endsAt", f.EndsAt, "The end", &d.endsAt},

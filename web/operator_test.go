@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -25,6 +27,7 @@ import (
 	"nodeledger/chain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
+	"nodeledger/store"
 	"nodeledger/store/storetest"
 	"nodeledger/views"
 )
@@ -1064,6 +1067,211 @@ func TestOperatorRevenue(t *testing.T) {
 		got := strings.Join(strings.Fields(doc.Find(`[data-testid=tier-2] [data-testid=tier-holding]`).Text()), " ")
 		if !strings.HasPrefix(got, "holding 2500000000000000000 base units of ") || !strings.Contains(got, "cannot be read now") {
 			t.Fatalf("Pro's holding, token unreadable: %q", got)
+		}
+	})
+}
+
+// upload posts a form from b as multipart/form-data, as a file input sends it: fields, with the
+// page's CSRF token when b has one, and the file (field csv) when file is not nil.
+func (b *browser) upload(target string, fields url.Values, file []byte) *httptest.ResponseRecorder {
+	b.t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	if b.csrf != "" && !fields.Has("csrf") {
+		_ = w.WriteField("csrf", b.csrf)
+	}
+	for k, vs := range fields {
+		for _, v := range vs {
+			_ = w.WriteField(k, v)
+		}
+	}
+	if file != nil {
+		part, _ := w.CreateFormFile("csv", "allowlist.csv")
+		_, _ = part.Write(file)
+	}
+	_ = w.Close()
+	req := httptest.NewRequest(http.MethodPost, target, &body)
+	return b.send(req, "Content-Type", w.FormDataContentType()).ResponseRecorder
+}
+
+// saveForm is the Save form of an allowlist preview, as the browser would post it back.
+func saveForm(t *testing.T, doc *goquery.Document) url.Values {
+	t.Helper()
+	form := doc.Find(`[data-testid=allowlist-preview] form[action="/operator/allowlist"]`)
+	if form.AttrOr("enctype", "") != "multipart/form-data" || form.Find(`[data-testid=save-allowlist]`).Length() != 1 {
+		t.Fatalf("no Save form in the preview: %s", htmlOf(doc.Find(`#allowlists`).Parent()))
+	}
+	v := url.Values{}
+	form.Find(`input[type=hidden]`).Each(func(_ int, in *goquery.Selection) {
+		v.Set(in.AttrOr("name", ""), in.AttrOr("value", ""))
+	})
+	return v
+}
+
+// TestOperatorAllowlistUpload: the operator page previews an allowlist file with the admin API's
+// parser (the line that refuses it, or how many wallets and nodes and the first wallets), saves
+// nothing before Save, and saves, audited, exactly the list the preview showed: a list changed
+// since, or previewed in another session, is refused; a viewer can do neither.
+func TestOperatorAllowlistUpload(t *testing.T) {
+	storetest.Reset(t, db)
+	storetest.Tier(t, db, 31, "Gold", "1000000000000000000", true)
+	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	b := signedInOperator(t, s, "operator")
+	const (
+		a1 = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+		a2 = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc"
+		a3 = "0x90f79bf6eb2c4f870365e785982e1f101e93b906"
+	)
+	tier := url.Values{"tier": {"31"}}
+	saved := func() (store.AllowlistVersion, bool) {
+		t.Helper()
+		lists, err := db.AllowlistsAt(t.Context(), time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, ok := lists[31]
+		return v, ok
+	}
+
+	doc := b.operatorPage()
+	if doc.Find(`form[data-testid=allowlist-upload][enctype="multipart/form-data"] input[type=file][name=csv]`).Length() != 1 {
+		t.Fatalf("no upload form: %s", htmlOf(doc.Find(`#allowlists`).Parent()))
+	}
+	if got := text(doc, "tier-allowlist"); !strings.HasPrefix(got, "none") {
+		t.Fatalf("allowlist before any upload %q", got)
+	}
+
+	for _, tc := range []struct{ name, file, problem string }{
+		{"a bad address", "address,allocation\n" + a1 + ",2\n0x12,1\n", `Line 3: "0x12" is not an address.`},
+		{"a bad allocation", a1 + ",0\n", `Line 1: "0" is not an allocation: a whole number of nodes from 1 to 1,000,000.`},
+		{"a duplicate, in another case", a1 + ",2\n\n0x" + strings.ToUpper(a1[2:]) + ",1\n",
+			"Line 3: " + a1 + " is on line 1 already; each address may be listed once."},
+		{"three columns", a1 + ",2,3\n", "Line 1: expected an address and an allocation separated by a comma, such as 0x…,2."},
+	} {
+		t.Run("refused: "+tc.name, func(t *testing.T) {
+			rec := b.upload("/operator/allowlist/preview", tier, []byte(tc.file))
+			wantStatus(t, rec, http.StatusUnprocessableEntity)
+			doc := page(t, rec.Body)
+			if got := text(doc, "allowlist-problem"); got != "Nothing was saved: the file is refused. "+tc.problem {
+				t.Fatalf("problem %q", got)
+			}
+			if doc.Find(`[data-testid=allowlist-preview]`).Length() != 0 {
+				t.Fatal("a refused file has a preview to save")
+			}
+			if sel := doc.Find(`[data-testid=allowlist-upload] select[name=tier] option[selected]`); sel.AttrOr("value", "") != "31" {
+				t.Fatalf("the form forgets the tier: %s", htmlOf(sel))
+			}
+			if _, ok := saved(); ok {
+				t.Fatal("a refused file was saved")
+			}
+		})
+	}
+
+	// A spreadsheet's export: byte order mark, header, CRLF, mixed case, a blank line.
+	file := "\ufeffAddress,Allocation\r\n" + a1 + ",2\r\n" + strings.ToUpper(a2) + ", 4\r\n\r\n" + a3 + ",1\r\n"
+	rec := b.upload("/operator/allowlist/preview", tier, []byte(strings.Replace(file, "0X", "0x", 1)))
+	wantStatus(t, rec, http.StatusOK)
+	doc = page(t, rec.Body)
+	if got := strings.Join(strings.Fields(text(doc, "allowlist-summary")), " "); got != "3 wallets, 7 nodes in all." {
+		t.Fatalf("preview %q", got)
+	}
+	first := doc.Find(`[data-testid=allowlist-first] tbody tr`)
+	if first.Length() != 3 || first.Eq(1).Find(`td`).First().Text() != a2 || strings.TrimSpace(first.Eq(1).Find(`td`).Last().Text()) != "4" {
+		t.Fatalf("first rows %q", first.Text())
+	}
+	if _, ok := saved(); ok {
+		t.Fatal("saved at the preview")
+	}
+	form := saveForm(t, doc)
+
+	t.Run("a list changed since the preview is refused", func(t *testing.T) {
+		changed := url.Values{}
+		for k, v := range form {
+			changed[k] = v
+		}
+		changed.Set("csv", strings.Replace(form.Get("csv"), ",1\n", ",100\n", 1))
+		rec := b.upload("/operator/allowlist", changed, nil)
+		wantStatus(t, rec, http.StatusConflict)
+		if got := text(page(t, rec.Body), "error"); !strings.Contains(got, "not the allowlist the preview showed") {
+			t.Fatalf("refusal %q", got)
+		}
+		changed = url.Values{}
+		for k, v := range form {
+			changed[k] = v
+		}
+		changed.Set("tier", "30")
+		wantStatus(t, b.upload("/operator/allowlist", changed, nil), http.StatusConflict)
+		if _, ok := saved(); ok {
+			t.Fatal("saved")
+		}
+	})
+	t.Run("a preview of another session is refused", func(t *testing.T) {
+		other := signedInOperator(t, s, "operator")
+		wantStatus(t, other.upload("/operator/allowlist", form, nil), http.StatusForbidden) // its CSRF token is not this one's
+		form := url.Values{"tier": form["tier"], "csv": form["csv"], "mac": form["mac"]}
+		wantStatus(t, other.upload("/operator/allowlist", form, nil), http.StatusConflict)
+	})
+	t.Run("a viewer can neither preview nor save", func(t *testing.T) {
+		viewer := signedInOperator(t, s, "viewer")
+		if viewer.operatorPage().Find(`[data-testid=allowlist-upload], [data-testid=upload-allowlist]`).Length() != 0 {
+			t.Fatal("a viewer is offered the upload")
+		}
+		for _, target := range []string{"/operator/allowlist/preview", "/operator/allowlist"} {
+			rec := viewer.upload(target, url.Values{"tier": {"31"}, "csv": form["csv"], "mac": form["mac"]}, nil)
+			wantStatus(t, rec, http.StatusForbidden)
+			if got := text(page(t, rec.Body), "error"); !strings.Contains(got, "Your role (viewer) cannot upload a tier's allowlist.") {
+				t.Errorf("%s: %q", target, got)
+			}
+		}
+		if _, ok := saved(); ok {
+			t.Fatal("saved")
+		}
+	})
+	t.Run("only multipart, on these routes only", func(t *testing.T) {
+		wantStatus(t, b.form("/operator/allowlist", form), http.StatusUnsupportedMediaType)
+		wantStatus(t, b.upload("/operator/minting", url.Values{"held": {"true"}}, nil), http.StatusUnsupportedMediaType)
+	})
+
+	wantRedirect(t, b.upload("/operator/allowlist", form, nil))
+	v, ok := saved()
+	if !ok || v.Rows != 3 || v.TotalAllocation != 7 {
+		t.Fatalf("saved %+v, %v", v, ok)
+	}
+	if n, err := db.Allocation(t.Context(), 31, a2, time.Now()); err != nil || n != 4 {
+		t.Fatalf("%s's allocation %d, %v", a2, n, err)
+	}
+	doc = b.operatorPage()
+	want := "Saved tier 31's allowlist: 3 wallets, 7 nodes in all, in force from " + views.UTC(v.EffectiveAt) + "."
+	if got := text(doc, "outcome"); got != want {
+		t.Fatalf("outcome %q, want %q", got, want)
+	}
+	if got := text(doc, "tier-allowlist"); !strings.HasPrefix(got, "3 wallets, 7 nodes") || !strings.Contains(got, "since "+views.UTC(v.EffectiveAt)[:16]) {
+		t.Fatalf("the tier's allowlist %q", got)
+	}
+	rows := s.audit(t)
+	if rows[0].Action != "tier.allowlist" || rows[0].Target != "31" || !strings.Contains(rows[0].Outcome, "3 wallets") ||
+		!strings.EqualFold(rows[0].Actor, doc.Find(`[data-testid=operator-me] .addr`).AttrOr("title", "")) {
+		t.Fatalf("audit %+v", rows[0])
+	}
+
+	t.Run("an empty file clears the list", func(t *testing.T) {
+		rec := b.upload("/operator/allowlist/preview", tier, []byte("address,allocation\n"))
+		wantStatus(t, rec, http.StatusOK)
+		doc := page(t, rec.Body)
+		if got := text(doc, "allowlist-summary"); got != "The file lists no wallet: saving it clears the tier's allowlist." {
+			t.Fatalf("preview %q", got)
+		}
+		wantRedirect(t, b.upload("/operator/allowlist", saveForm(t, doc), nil))
+		if v, ok := saved(); !ok || v.Rows != 0 {
+			t.Fatalf("after clearing %+v", v)
+		}
+	})
+	t.Run("a file larger than the admin API takes is refused unread", func(t *testing.T) {
+		line := a1 + ",1\n"
+		rec := b.upload("/operator/allowlist/preview", tier, []byte(strings.Repeat(line, (handlers.MaxAllowlistBody+maxBody)/len(line)+1)))
+		wantStatus(t, rec, http.StatusRequestEntityTooLarge)
+		if got := text(page(t, rec.Body), "error"); !strings.Contains(got, "The allowlist is too large") {
+			t.Fatalf("413 %q", got)
 		}
 	})
 }
