@@ -1275,3 +1275,172 @@ func TestOperatorAllowlistUpload(t *testing.T) {
 		}
 	})
 }
+
+// TestOperatorSaleForm: the tier form takes the sale's settings (supply, times in UTC, allowlist
+// phase, the tier it opens after, the Enabled switch) with the admin API's check and rules, and
+// the tiers table says per tier what sold, the phase and what opens next.
+func TestOperatorSaleForm(t *testing.T) {
+	storetest.Reset(t, db)
+	storetest.Tier(t, db, 30, "Standard", "100000000000000000", true)
+	mustExec(t, `UPDATE tiers SET supply = 2 WHERE id = 30`)
+	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	b := signedInOperator(t, s)
+	good := url.Values{"id": {"32"}, "label": {"Founders"}, "price": {"0.2"}, "maxPerWallet": {"3"}, "enabled": {"true"},
+		"supply": {"5,000"}, "startsAt": {"2099-12-01 12:00"}, "endsAt": {"2099-12-31T18:30:15Z"}, "allowlistUntil": {"2099-12-02 12:00 UTC"}}
+
+	doc := b.operatorPage()
+	if got := text(doc, "utc-note"); !strings.Contains(got, "Times are in UTC") {
+		t.Fatalf("the form does not say its times are UTC: %q", got)
+	}
+	for _, name := range []string{"supply", "startsAt", "endsAt", "allowlistUntil"} {
+		if doc.Find(`#tier-form input[name=` + name + `]`).Length() != 1 {
+			t.Errorf("no %s field", name)
+		}
+	}
+	if doc.Find(`#tier-form select[name=opensAfterTier] option[value="30"]`).Length() != 1 || doc.Find(`#tier-form input[name=enabled]`).Length() != 1 {
+		t.Fatalf("no opens-after choice or Enabled switch: %s", htmlOf(doc.Find(`#tier-form`)))
+	}
+
+	wantRedirect(t, b.form("/operator/tiers", good))
+	tier := func(id int) store.Tier {
+		t.Helper()
+		tiers, _ := db.Tiers(t.Context())
+		for _, x := range tiers {
+			if x.ID == id {
+				return x
+			}
+		}
+		t.Fatalf("no tier %d", id)
+		return store.Tier{}
+	}
+	f := tier(32)
+	at := func(s string) time.Time { v, _ := time.Parse(time.RFC3339, s); return v }
+	if f.Supply == nil || *f.Supply != 5000 || f.StartsAt == nil || !f.StartsAt.Equal(at("2099-12-01T12:00:00Z")) ||
+		f.EndsAt == nil || !f.EndsAt.Equal(at("2099-12-31T18:30:15Z")) || f.AllowlistUntil == nil || !f.AllowlistUntil.Equal(at("2099-12-02T12:00:00Z")) ||
+		f.OpensAfterTier != nil || !f.OnSale {
+		t.Fatalf("stored %+v", f)
+	}
+	doc = b.operatorPage()
+	if got := text(doc, "outcome"); got != "Saved tier 32, Founders: 0.2 ETH, 3 per wallet, 5000 nodes in all, from 2099-12-01 12:00:00 UTC, "+
+		"until 2099-12-31 18:30:15 UTC, allowlist only until 2099-12-02 12:00:00 UTC, switched on." {
+		t.Fatalf("outcome %q", got)
+	}
+	row := func(id int, testid string) string {
+		return strings.Join(strings.Fields(doc.Find(fmt.Sprintf(`[data-testid=tier-%d] [data-testid=%s]`, id, testid)).Text()), " ")
+	}
+	if got := row(32, "tier-sold"); got != "0 / 5,000 5,000 left" {
+		t.Fatalf("sold %q", got)
+	}
+	if got, next := row(32, "tier-phase"), row(32, "tier-next"); got != "scheduled" || next != "opens 2099-12-01 12:00 UTC; ends 2099-12-31 18:30:15 UTC" {
+		t.Fatalf("phase %q, next %q", got, next)
+	}
+	if got, next := row(30, "tier-phase"), row(30, "tier-next"); got != "public sale" || next != "" {
+		t.Fatalf("Standard: phase %q, next %q", got, next)
+	}
+
+	t.Run("Edit fills the sale's fields in UTC", func(t *testing.T) {
+		form := page(t, b.do(http.MethodGet, "/operator?edit=32", nil).Body).Find(`#tier-form`)
+		for name, want := range map[string]string{"supply": "5000", "startsAt": "2099-12-01 12:00", "endsAt": "2099-12-31 18:30:15",
+			"allowlistUntil": "2099-12-02 12:00"} {
+			if got := form.Find(`input[name=` + name + `]`).AttrOr("value", ""); got != want {
+				t.Errorf("%s = %q, want %q", name, got, want)
+			}
+		}
+		if form.Find(`select[name=opensAfterTier] option[value="32"]`).Length() != 0 {
+			t.Error("a tier is offered to open after itself")
+		}
+	})
+	t.Run("a price step opens when the tier before sells out", func(t *testing.T) {
+		step := url.Values{"id": {"33"}, "label": {"Standard II"}, "price": {"0.12"}, "maxPerWallet": {"3"}, "enabled": {"true"}, "opensAfterTier": {"30"}}
+		wantRedirect(t, b.form("/operator/tiers", step))
+		if got := tier(33).OpensAfterTier; got == nil || *got != 30 {
+			t.Fatalf("opens after %v", got)
+		}
+		doc = b.operatorPage()
+		if got, next := row(33, "tier-phase"), row(33, "tier-next"); got != "scheduled" || next != "opens when Standard sells out" {
+			t.Fatalf("phase %q, next %q", got, next)
+		}
+		if next := row(30, "tier-next"); next != "Standard II opens when it sells out" {
+			t.Fatalf("Standard's next %q", next)
+		}
+		if sel := page(t, b.do(http.MethodGet, "/operator?edit=33", nil).Body).Find(`select[name=opensAfterTier] option[selected]`); sel.AttrOr("value", "") != "30" {
+			t.Fatalf("edit: %s", htmlOf(sel))
+		}
+	})
+	t.Run("a supply change by more than half is confirmed first", func(t *testing.T) {
+		edited := url.Values{"editing": {"true"}}
+		for k, v := range good {
+			edited[k] = v
+		}
+		edited.Set("supply", "100")
+		rec := b.form("/operator/tiers", edited)
+		wantStatus(t, rec, http.StatusConflict)
+		if got := text(page(t, rec.Body), "tier-confirm"); !strings.Contains(got, "The supply changes from 5,000 to 100 (0.02×).") {
+			t.Fatalf("confirm step %q", got)
+		}
+		if *tier(32).Supply != 5000 {
+			t.Fatal("stored before it was confirmed")
+		}
+	})
+
+	for _, tc := range []struct {
+		name, field, value, sentence string
+		status                       int
+		also                         url.Values
+	}{
+		{"a supply in words", "supply", "lots", "The supply must be a whole number of nodes, such as 5000, or empty for no limit.", 422, nil},
+		{"a negative supply", "supply", "-5", "The supply must be a whole number of nodes, such as 5000, or empty for no limit.", 422, nil},
+		{"a start in words", "startsAt", "tomorrow", "The start must be a date and time in UTC, such as 2026-12-01 12:00, or empty for none.", 422, nil},
+		{"a start with an offset", "startsAt", "2099-12-01T12:00+02:00", "The start must be a date and time in UTC, such as 2026-12-01 12:00, or empty for none.", 422, nil},
+		{"an end before the start", "endsAt", "2099-11-30 12:00", "The sale must end after it starts.", 422, url.Values{"allowlistUntil": {""}}},
+		{"an allowlist phase past the end", "allowlistUntil", "2100-01-01 00:00", "The allowlist phase must end before the sale does.", 422, nil},
+		{"opening after a tier without supply", "opensAfterTier", "33",
+			"Tier 32 cannot open after tier 33: tier 33 has no supply, so it never sells out. Give it a supply first.", 400, nil},
+	} {
+		t.Run(fmt.Sprintf("%d for %s", tc.status, tc.name), func(t *testing.T) {
+			v := url.Values{}
+			for k, vs := range good {
+				v[k] = vs
+			}
+			v.Set(tc.field, tc.value)
+			for k, vs := range tc.also {
+				v[k] = vs
+			}
+			rec := b.form("/operator/tiers", v)
+			wantStatus(t, rec, tc.status)
+			doc := page(t, rec.Body)
+			if got := text(doc, "problem-"+tc.field); got != tc.sentence {
+				t.Fatalf("sentence %q, want %q", got, tc.sentence)
+			}
+			if n := doc.Find(`[data-testid^=problem-]`).Length(); n != 1 {
+				t.Fatalf("%d problems shown", n)
+			}
+			if got := doc.Find(`#tier-form input[name=` + tc.field + `], #tier-form select[name=` + tc.field + `] option[selected]`).AttrOr("value", ""); got != tc.value {
+				t.Fatalf("what was typed is lost: %q", got)
+			}
+		})
+	}
+	t.Run("409 for a supply below what the tier sold", func(t *testing.T) {
+		storetest.Node(t, db, "1", alice, time.Now())
+		mustExec(t, `UPDATE nodes SET tier = 30`)
+		storetest.Node(t, db, "2", alice, time.Now())
+		mustExec(t, `UPDATE nodes SET tier = 30`)
+		v := url.Values{"editing": {"true"}, "id": {"30"}, "label": {"Standard"}, "price": {"0.1"}, "maxPerWallet": {"5"}, "enabled": {"true"},
+			"supply": {"1"}, "confirm": {"true"}}
+		rec := b.form("/operator/tiers", v)
+		wantStatus(t, rec, http.StatusConflict)
+		if got := text(page(t, rec.Body), "problem-supply"); got != "Tier 30 has sold 2 nodes already: its supply cannot be less than 2." {
+			t.Fatalf("sentence %q", got)
+		}
+		doc = b.operatorPage()
+		if got, phase := row(30, "tier-sold"), row(30, "tier-phase"); got != "2 / 2 0 left" || phase != "sold out" {
+			t.Fatalf("Standard: sold %q, phase %q", got, phase)
+		}
+		if next := row(30, "tier-next"); next != "Standard II opened when it sold out" {
+			t.Fatalf("Standard's next %q", next)
+		}
+		if got, next := row(33, "tier-phase"), row(33, "tier-next"); got != "public sale" || next != "" {
+			t.Fatalf("the step: phase %q, next %q", got, next)
+		}
+	})
+}
