@@ -72,7 +72,8 @@ func (h *Handlers) SaveAllowlistFromPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	list := c.FormValue("csv")
+	// A browser sends a form's line breaks as CRLF (HTML's form encoding); the list went out with LF.
+	list := strings.ReplaceAll(c.FormValue("csv"), "\r\n", "\n")
 	mac, err := hex.DecodeString(c.FormValue("mac"))
 	if err != nil || !hmac.Equal(mac, h.allowlistMAC(id, s.CSRF, list)) {
 		return errorf(http.StatusConflict, "This is not the allowlist the preview showed for this tier: choose the file and preview it again, then save it.")
@@ -86,7 +87,7 @@ func (h *Handlers) SaveAllowlistFromPage(c echo.Context) error {
 		return err
 	}
 	return h.redirectWithOutcome(c, fmt.Sprintf("Saved tier %d's allowlist: %s, %s in all, in force from %s.", id,
-		views.Count(v.Rows, "wallet", "wallets"), views.Count(int(v.TotalAllocation), "node", "nodes"), views.UTC(v.EffectiveAt)))
+		views.Count(v.Rows, "wallet", "wallets"), views.Count(int(v.TotalAllocation), "node", "nodes"), views.MinuteUTC(v.EffectiveAt)))
 }
 
 // allowlistText writes entries as an upload the parser reads back to the same entries.

@@ -130,13 +130,13 @@ func (h *Handlers) tierSaved(ctx context.Context, t store.Tier) string {
 		s += ", " + views.Count(*t.Supply, "node", "nodes") + " in all"
 	}
 	if t.StartsAt != nil {
-		s += ", from " + views.UTC(*t.StartsAt)
+		s += ", from " + views.MinuteUTC(*t.StartsAt)
 	}
 	if t.EndsAt != nil {
-		s += ", until " + views.UTC(*t.EndsAt)
+		s += ", until " + views.MinuteUTC(*t.EndsAt)
 	}
 	if t.AllowlistUntil != nil {
-		s += ", allowlist only until " + views.UTC(*t.AllowlistUntil)
+		s += ", allowlist only until " + views.MinuteUTC(*t.AllowlistUntil)
 	}
 	if t.OpensAfterTier != nil {
 		s += fmt.Sprintf(", opening once tier %d sells out", *t.OpensAfterTier)

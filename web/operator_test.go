@@ -1232,6 +1232,8 @@ func TestOperatorAllowlistUpload(t *testing.T) {
 		wantStatus(t, b.upload("/operator/minting", url.Values{"held": {"true"}}, nil), http.StatusUnsupportedMediaType)
 	})
 
+	// As a browser sends it: the form's line breaks as CRLF.
+	form.Set("csv", strings.ReplaceAll(form.Get("csv"), "\n", "\r\n"))
 	wantRedirect(t, b.upload("/operator/allowlist", form, nil))
 	v, ok := saved()
 	if !ok || v.Rows != 3 || v.TotalAllocation != 7 {
@@ -1241,7 +1243,7 @@ func TestOperatorAllowlistUpload(t *testing.T) {
 		t.Fatalf("%s's allocation %d, %v", a2, n, err)
 	}
 	doc = b.operatorPage()
-	want := "Saved tier 31's allowlist: 3 wallets, 7 nodes in all, in force from " + views.UTC(v.EffectiveAt) + "."
+	want := "Saved tier 31's allowlist: 3 wallets, 7 nodes in all, in force from " + views.MinuteUTC(v.EffectiveAt) + "."
 	if got := text(doc, "outcome"); got != want {
 		t.Fatalf("outcome %q, want %q", got, want)
 	}
@@ -1321,8 +1323,8 @@ func TestOperatorSaleForm(t *testing.T) {
 		t.Fatalf("stored %+v", f)
 	}
 	doc = b.operatorPage()
-	if got := text(doc, "outcome"); got != "Saved tier 32, Founders: 0.2 ETH, 3 per wallet, 5000 nodes in all, from 2099-12-01 12:00:00 UTC, "+
-		"until 2099-12-31 18:30:15 UTC, allowlist only until 2099-12-02 12:00:00 UTC, switched on." {
+	if got := text(doc, "outcome"); got != "Saved tier 32, Founders: 0.2 ETH, 3 per wallet, 5000 nodes in all, from 2099-12-01 12:00 UTC, "+
+		"until 2099-12-31 18:30:15 UTC, allowlist only until 2099-12-02 12:00 UTC, switched on." {
 		t.Fatalf("outcome %q", got)
 	}
 	row := func(id int, testid string) string {
