@@ -1295,7 +1295,7 @@ func TestOperatorSaleForm(t *testing.T) {
 		t.Fatalf("the form does not say its times are UTC: %q", got)
 	}
 	for _, name := range []string{"supply", "startsAt", "endsAt", "allowlistUntil"} {
-		if doc.Find(`#tier-form input[name=` + name + `]`).Length() != 1 {
+		if doc.Find(`#tier-form input[name=`+name+`]`).Length() != 1 {
 			t.Errorf("no %s field", name)
 		}
 	}
@@ -1344,7 +1344,7 @@ func TestOperatorSaleForm(t *testing.T) {
 		form := page(t, b.do(http.MethodGet, "/operator?edit=32", nil).Body).Find(`#tier-form`)
 		for name, want := range map[string]string{"supply": "5000", "startsAt": "2099-12-01 12:00", "endsAt": "2099-12-31 18:30:15",
 			"allowlistUntil": "2099-12-02 12:00"} {
-			if got := form.Find(`input[name=` + name + `]`).AttrOr("value", ""); got != want {
+			if got := form.Find(`input[name=`+name+`]`).AttrOr("value", ""); got != want {
 				t.Errorf("%s = %q, want %q", name, got, want)
 			}
 		}
@@ -1417,7 +1417,7 @@ func TestOperatorSaleForm(t *testing.T) {
 			if n := doc.Find(`[data-testid^=problem-]`).Length(); n != 1 {
 				t.Fatalf("%d problems shown", n)
 			}
-			if got := doc.Find(`#tier-form input[name=` + tc.field + `], #tier-form select[name=` + tc.field + `] option[selected]`).AttrOr("value", ""); got != tc.value {
+			if got := doc.Find(`#tier-form input[name=`+tc.field+`], #tier-form select[name=`+tc.field+`] option[selected]`).AttrOr("value", ""); got != tc.value {
 				t.Fatalf("what was typed is lost: %q", got)
 			}
 		})
