@@ -113,16 +113,20 @@ func randomKey() string {
 // Close stops the dev chain.
 func (d *devEnv) Close() { d.chain.Close() }
 
-// seedTiers writes the dev price list: a small tier on sale, and a larger one, off sale, for
-// holders of the dev token. Their weights are the factory's, set by the owner at deploy
+// seedTiers writes the dev price list: a small tier on sale, with a supply of devSupply so the
+// buy page shows what is left, and a larger one, off sale, for holders of the dev token. Their weights are the factory's, set by the owner at deploy
 // (devchain.TierWeights).
+// devSupply is the supply of the dev tier on sale.
+const devSupply = 5000
+
 func (d *devEnv) seedTiers(ctx context.Context, db *store.Store) error {
 	token := strings.ToLower(d.chain.Token.Hex())
 	ether := func(tenths int64) store.Uint256 {
 		return store.Uint256{Int: new(big.Int).Mul(big.NewInt(tenths), big.NewInt(params.Ether/10))}
 	}
+	supply := devSupply
 	for _, t := range []store.Tier{
-		{ID: 1, Label: "Standard", PriceWei: ether(1), MaxPerWallet: 5, HoldingWei: ether(0), OnSale: true},
+		{ID: 1, Label: "Standard", PriceWei: ether(1), MaxPerWallet: 5, HoldingWei: ether(0), OnSale: true, Supply: &supply},
 		{ID: 2, Label: "Pro", PriceWei: ether(10), MaxPerWallet: 2, HoldingWei: ether(1000), HoldingToken: &token},
 	} {
 		if err := db.PutTier(ctx, t); err != nil {

@@ -62,9 +62,9 @@ func reasonWords(r *store.Reason, before bool) *string {
 				a.TierLabel, a.HoldingWei, a.HoldingToken, a.HeldWei)
 			break
 		}
-		d, sym := uint8(*a.TokenDecimals), cmp.Or(a.TokenSymbol, "of the token "+a.HoldingToken) // #nosec G115 -- decimals() is a uint8
-		s = fmt.Sprintf("The %s tier asks the wallet to hold %s %s; it %s %s.", a.TierLabel, a.HoldingWei.Units(d), sym,
-			tense("held", "holds"), a.HeldWei.Units(d))
+		d, sym := uint8(*a.TokenDecimals), cmp.Or(a.TokenSymbol, "of the token "+a.HoldingToken)
+		s = fmt.Sprintf("The %s tier asks the wallet to hold %s %s; it %s %s %s.", a.TierLabel, a.HoldingWei.Units(d), sym,
+			tense("held", "holds"), a.HeldWei.Units(d), sym)
 	case store.ReasonSoldOut:
 		s = fmt.Sprintf("The %s tier %s sold out (%s of %s)%s.", a.TierLabel, tense("was", "is"), thousands(a.Sold),
 			thousands(a.Supply), tense(" when this payment was made", ""))

@@ -87,3 +87,67 @@ func TestPaymentsOutcomeGroupsReasonsByCode(t *testing.T) {
 		t.Fatalf("%q,\nwant %q", got, want)
 	}
 }
+
+// TestSaleReasonSentences: the sale's reasons name the tier and the fact, for a payment made
+// (reasonSentence) and for one about to be made (checkSentence, the pre-check's); the holding
+// token's amounts are written in its units and symbol.
+func TestSaleReasonSentences(t *testing.T) {
+	pro, standard := 2, 1
+	at := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	decimals := 18
+	tokens := func(n int64) store.Uint256 {
+		return store.Uint256{Int: new(big.Int).Mul(big.NewInt(n), big.NewInt(1e18))}
+	}
+	tier := store.ReasonArgs{Tier: &pro, TierLabel: "Pro"}
+	with := func(set func(*store.ReasonArgs)) store.ReasonArgs {
+		a := tier
+		set(&a)
+		return a
+	}
+	for _, tc := range []struct {
+		name      string
+		reason    store.Reason
+		paid, now string
+	}{
+		{"sold out", store.Reason{Code: store.ReasonSoldOut, Args: with(func(a *store.ReasonArgs) { a.Supply, a.Sold = 5000, 5000 })},
+			"The Pro tier was sold out (5,000 of 5,000) when this payment was made.", "The Pro tier is sold out (5,000 of 5,000)."},
+		{"before its start", store.Reason{Code: store.ReasonNotOpen, Args: with(func(a *store.ReasonArgs) { a.StartsAt = &at })},
+			"The Pro tier opens at 2026-12-01 12:00 UTC; this payment was made before.", "The Pro tier opens at 2026-12-01 12:00 UTC."},
+		{"waiting for a step", store.Reason{Code: store.ReasonNotOpen, Args: with(func(a *store.ReasonArgs) { a.AfterTier, a.AfterTierLabel = &standard, "Standard" })},
+			"The Pro tier opens once Standard sells out; this payment was made before it did.", "The Pro tier opens once Standard sells out."},
+		{"ended", store.Reason{Code: store.ReasonClosed, Args: with(func(a *store.ReasonArgs) { a.EndsAt = ptrTo(at.Add(time.Second)) })},
+			"The Pro tier's sale ended at 2026-12-01 12:00:01 UTC; this payment was made after.", "The Pro tier's sale ended at 2026-12-01 12:00:01 UTC."},
+		{"switched off", store.Reason{Code: store.ReasonClosed, Args: tier},
+			"The Pro tier was not on sale when this payment was made.", "The Pro tier is not on sale."},
+		{"not listed", store.Reason{Code: store.ReasonNotAllowlisted, Args: with(func(a *store.ReasonArgs) { a.AllowlistUntil = &at })},
+			"Until 2026-12-01 12:00 UTC only the wallets on the Pro tier's allowlist may buy it, and this wallet is not on it.",
+			"Until 2026-12-01 12:00 UTC only the wallets on the Pro tier's allowlist may buy it, and this wallet is not on it."},
+		{"allocation used", store.Reason{Code: store.ReasonAllocationUsed, Args: with(func(a *store.ReasonArgs) { a.Allocation, a.AllowlistUntil = 2, &at })},
+			"This wallet had its whole allowlist allocation of 2 Pro nodes; until 2026-12-01 12:00 UTC a wallet on the allowlist buys no more than its allocation.",
+			"This wallet has its whole allowlist allocation of 2 Pro nodes; until 2026-12-01 12:00 UTC a wallet on the allowlist buys no more than its allocation."},
+		{"holding, in the token's units", store.Reason{Code: store.ReasonHoldingTooLow, Args: with(func(a *store.ReasonArgs) {
+			a.HoldingToken, a.HoldingWei, a.HeldWei = "0x5fbdb2315678afecb367f032d93f642f64180aa3", tokens(100), store.Uint256{Int: big.NewInt(5e17)}
+			a.TokenSymbol, a.TokenDecimals = "DHT", &decimals
+		})}, "The Pro tier asks the wallet to hold 100 DHT; it held 0.5 DHT.", "The Pro tier asks the wallet to hold 100 DHT; it holds 0.5 DHT."},
+		{"paused", store.Reason{Code: store.ReasonMintingPaused},
+			"Minting was paused on the contract when this payment was checked.", "Minting is paused on the contract."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := reasonSentence(&tc.reason); got == nil || *got != tc.paid {
+				t.Errorf("made: %v, want %q", deref(got), tc.paid)
+			}
+			if got := checkSentence(&tc.reason); got == nil || *got != tc.now {
+				t.Errorf("about to be made: %v, want %q", deref(got), tc.now)
+			}
+		})
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+func deref(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
+}

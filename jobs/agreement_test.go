@@ -3,12 +3,13 @@ package jobs
 import (
 	"math/big"
 	"math/rand/v2"
-	"nodeledger/store"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"nodeledger/store"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"

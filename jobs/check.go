@@ -31,7 +31,7 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary) error {
 		if reason == nil {
 			continue
 		}
-		if err := j.store.RejectPayment(ctx, p.ID, *reason); err != nil {
+		if err := j.store.RejectPayment(ctx, p.ID, store.PaymentPending, *reason); err != nil {
 			return err
 		}
 		sum.Rejected++

@@ -159,7 +159,7 @@ func (j *Jobs) settleReverted(ctx context.Context, p store.Payment, tx *types.Tr
 	if why := j.chain.Why(ctx, j.minter.sender.From, tx); errors.As(why, &re) {
 		reason.Args.Error = re.Name
 	}
-	if err := j.store.RejectPayment(ctx, p.ID, reason); err != nil {
+	if err := j.store.RejectPayment(ctx, p.ID, store.PaymentMinting, reason); err != nil {
 		return err
 	}
 	sum.Rejected++

@@ -149,14 +149,14 @@ func notOpen(t store.Tier, phase store.TierPhase, sold func(int) int, tiers map[
 		return &store.Reason{Code: store.ReasonSoldOut, Args: args}
 	case store.PhaseScheduled:
 		if t.StartsAt != nil && at.Before(*t.StartsAt) {
-			args.StartsAt = t.StartsAt
+			args.StartsAt = utc(t.StartsAt)
 		} else if t.OpensAfterTier != nil {
 			args.AfterTier = t.OpensAfterTier
 			args.AfterTierLabel = tiers[*t.OpensAfterTier].Label
 		}
 		return &store.Reason{Code: store.ReasonNotOpen, Args: args}
 	case store.PhaseEnded:
-		args.EndsAt = t.EndsAt
+		args.EndsAt = utc(t.EndsAt)
 	}
 	return &store.Reason{Code: store.ReasonClosed, Args: args}
 }
@@ -196,9 +196,9 @@ func (j *Jobs) judgeWallet(ctx context.Context, from string, tier store.Tier, at
 		case err != nil:
 			return v, err
 		case allocation == 0:
-			return refuse(store.ReasonNotAllowlisted, store.ReasonArgs{AllowlistUntil: tier.AllowlistUntil})
+			return refuse(store.ReasonNotAllowlisted, store.ReasonArgs{AllowlistUntil: utc(tier.AllowlistUntil)})
 		case ofTier >= allocation:
-			return refuse(store.ReasonAllocationUsed, store.ReasonArgs{Allocation: allocation, AllowlistUntil: tier.AllowlistUntil})
+			return refuse(store.ReasonAllocationUsed, store.ReasonArgs{Allocation: allocation, AllowlistUntil: utc(tier.AllowlistUntil)})
 		}
 	} else if ofTier >= tier.MaxPerWallet {
 		return refuse(store.ReasonWalletLimit, store.ReasonArgs{MaxPerWallet: tier.MaxPerWallet})
@@ -281,4 +281,13 @@ func (j *Jobs) TiersNow(ctx context.Context, tiers []store.Tier, at time.Time) (
 		out[i] = n
 	}
 	return out, nil
+}
+
+// utc is *t in UTC, as reasons keep their times; nil for nil.
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
 }

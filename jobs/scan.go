@@ -203,7 +203,7 @@ func classify(blocks []chain.Block, payTo, factory common.Address, withdraw func
 }
 
 // blockTime is when block b was made, as its header says: what a payment in it is judged at.
-func blockTime(b chain.Block) time.Time { return time.Unix(int64(b.Time), 0).UTC() } // #nosec G115 -- a block time fits int64
+func blockTime(b chain.Block) time.Time { return time.Unix(int64(b.Time), 0).UTC() }
 
 // tracedPayments are the payments contract wallets made to payTo among the transfers a trace
 // found; hashes and times are the hashes and times of the blocks scanned, by number.

@@ -208,12 +208,14 @@ func (s *Store) PaymentsByStatus(ctx context.Context, status PaymentStatus) (_ [
 	return ps, err
 }
 
-// RejectPayment records why a payment does not become a node.
-func (s *Store) RejectPayment(ctx context.Context, id int64, reason Reason) (err error) {
+// RejectPayment records why a payment in status `from` (pending: its check; minting: its mint
+// reverted) does not become a node. A payment no longer in that status is left as it is: a check
+// never undoes a mint another pass has sent meanwhile.
+func (s *Store) RejectPayment(ctx context.Context, id int64, from PaymentStatus, reason Reason) (err error) {
 	defer wrap(&err, "RejectPayment")
 	_, err = s.db.ExecContext(ctx, `
-		UPDATE payments SET status = 'rejected', reason_code = $2, reason_args = $3, updated_at = now()
-		WHERE id = $1 AND status IN ('pending', 'minting')`, id, reason.Code, reason.Args)
+		UPDATE payments SET status = 'rejected', reason_code = $3, reason_args = $4, updated_at = now()
+		WHERE id = $1 AND status = $2`, id, from, reason.Code, reason.Args)
 	return err
 }
 

@@ -216,6 +216,7 @@ func (s *Store) TiersAt(ctx context.Context, at time.Time, grace time.Duration) 
 				WHERE g.tier = t.id AND g.effective_at <= $1 AND (g.effective_at > $2 OR g.id = (
 					SELECT b.id FROM tier_versions b WHERE b.tier = t.id AND b.effective_at <= $2
 					ORDER BY b.effective_at DESC, b.id DESC LIMIT 1))
+				ORDER BY g.effective_at, g.id
 			) AS prices
 		FROM tiers t
 		JOIN LATERAL (

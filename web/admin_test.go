@@ -49,6 +49,11 @@ func TestAdminTiers(t *testing.T) {
 	const gold = `"label":"Gold","maxPerWallet":2,"holdingWei":"5","holdingToken":"0x00000000000000000000000000000000000000AA","onSale":true`
 	rec := put("4", `{"priceWei":"2000000000000000000",`+gold+`}`)
 	wantStatus(t, rec, http.StatusOK)
+	// The answer is the tier as GET /api/tiers shows it, with where its sale stands.
+	if got := decode[map[string]any](t, rec); got["enabled"] != true || got["onSale"] != true || got["phase"] != "public" ||
+		got["sold"] != 0.0 || got["supply"] != nil || got["remaining"] != nil {
+		t.Fatalf("PUT answer %v", got)
+	}
 	tiers := decode[struct {
 		Tiers []map[string]any `json:"tiers"`
 	}](t, s.get(t, "/api/tiers")).Tiers

@@ -1,0 +1,249 @@
+package store_test
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+)
+
+func TestParseAllowlist(t *testing.T) {
+	const a, b = "0x00000000000000000000000000000000000000aa", "0x00000000000000000000000000000000000000BB"
+	for _, tc := range []struct {
+		name string
+		csv  string
+		want []store.AllowlistEntry
+		err  *store.AllowlistLineError
+	}{
+		{"header, blank lines and any case", "address,allocation\n\n" + a + ",2\r\n  " + b + " , 1 \n\n",
+			[]store.AllowlistEntry{{Address: a, Allocation: 2}, {Address: strings.ToLower(b), Allocation: 1}}, nil},
+		{"header in capitals", "Address,Allocation\n" + a + ",1", []store.AllowlistEntry{{Address: a, Allocation: 1}}, nil},
+		{"empty", "", []store.AllowlistEntry{}, nil},
+		{"only a header", "address,allocation\n", []store.AllowlistEntry{}, nil},
+		{"a bad address, by line", "address,allocation\n" + a + ",1\n\n0x12,3\n", nil,
+			&store.AllowlistLineError{Line: 4, Problem: store.AllowlistAddress, Value: "0x12"}},
+		{"a header after the first line is a bad address", a + ",1\naddress,allocation\n", nil,
+			&store.AllowlistLineError{Line: 2, Problem: store.AllowlistAddress, Value: "address"}},
+		{"allocation zero", a + ",0", nil, &store.AllowlistLineError{Line: 1, Problem: store.AllowlistAllocation, Value: "0"}},
+		{"allocation not whole", a + ",1.5", nil, &store.AllowlistLineError{Line: 1, Problem: store.AllowlistAllocation, Value: "1.5"}},
+		{"allocation too large", a + ",1000001", nil, &store.AllowlistLineError{Line: 1, Problem: store.AllowlistAllocation, Value: "1000001"}},
+		{"three columns", a + ",1,x", nil, &store.AllowlistLineError{Line: 1, Problem: store.AllowlistColumns, Value: a + ",1,x"}},
+		{"one column", a, nil, &store.AllowlistLineError{Line: 1, Problem: store.AllowlistColumns, Value: a}},
+		{"a duplicate", a + ",1\n" + b + ",1\n" + strings.Replace(a, "aa", "AA", 1) + ",2\n", nil,
+			&store.AllowlistLineError{Line: 3, Problem: store.AllowlistDuplicate, Value: a, FirstLine: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := store.ParseAllowlist(strings.NewReader(tc.csv))
+			var le *store.AllowlistLineError
+			switch {
+			case tc.err == nil && err != nil:
+				t.Fatalf("error %v", err)
+			case tc.err != nil && (!errors.As(err, &le) || *le != *tc.err):
+				t.Fatalf("error %#v, want %#v", err, tc.err)
+			case tc.err == nil && fmt.Sprint(got) != fmt.Sprint(tc.want):
+				t.Fatalf("entries %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestTierVersions: every change of a tier's sale settings is kept with the second it took effect,
+// whoever makes it (PutTier, SetOnSale, plain SQL); a label alone is no change of the sale. TiersAt
+// reads the settings in force at an instant, and the prices within the grace before it.
+func TestTierVersions(t *testing.T) {
+	storetest.Reset(t, db)
+	ctx := t.Context()
+	versions := func() int {
+		t.Helper()
+		var n int
+		if err := db.DB().Get(&n, `SELECT count(*) FROM tier_versions WHERE tier = 7`); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	price := func(wei int64) store.Uint256 { return store.Uint256{Int: big.NewInt(wei)} }
+	tier := store.Tier{ID: 7, Label: "Seven", PriceWei: price(100), MaxPerWallet: 2, HoldingWei: price(0), OnSale: true}
+	if err := db.PutTier(ctx, tier); err != nil {
+		t.Fatal(err)
+	}
+	tier.Label = "Renamed"
+	if err := db.PutTier(ctx, tier); err != nil {
+		t.Fatal(err)
+	}
+	if n := versions(); n != 1 {
+		t.Fatalf("%d versions after a rename, want 1", n)
+	}
+	if err := db.SetOnSale(ctx, 7, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.DB().Exec(`UPDATE tiers SET on_sale = true, price_wei = 120 WHERE id = 7`); err != nil {
+		t.Fatal(err)
+	}
+	if n := versions(); n != 3 {
+		t.Fatalf("%d versions, want 3", n)
+	}
+	// Move the history back in time to read it at chosen instants: created an hour ago at 100,
+	// off half an hour ago, on at 120 a minute ago.
+	now := time.Now().Truncate(time.Second)
+	if _, err := db.DB().Exec(`
+		UPDATE tier_versions SET effective_at = $1::timestamptz - CASE WHEN on_sale AND price_wei = 100 THEN interval '1 hour'
+			WHEN NOT on_sale THEN interval '30 minutes' ELSE interval '1 minute' END WHERE tier = 7`, now); err != nil {
+		t.Fatal(err)
+	}
+	at := func(ago, grace time.Duration) string {
+		t.Helper()
+		tiers, err := db.TiersAt(ctx, now.Add(-ago), grace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range tiers {
+			if x.ID == 7 {
+				return fmt.Sprintf("%s %v %v", x.PriceWei, x.OnSale, x.Prices)
+			}
+		}
+		return "absent"
+	}
+	for _, tc := range []struct {
+		ago, grace time.Duration
+		want       string
+	}{
+		{2 * time.Hour, 0, "absent"},
+		{time.Hour, 0, "100 true [100]"},
+		{10 * time.Minute, 0, "100 false [100]"},
+		{0, 0, "120 true [120]"},
+		{0, 10 * time.Minute, "120 true [100 120]"},  // the price before the change, within the grace
+		{0, 2 * time.Hour, "120 true [100 100 120]"}, // every version's price since (the same twice: on, then off)
+	} {
+		if got := at(tc.ago, tc.grace); got != tc.want {
+			t.Errorf("%v ago, grace %v: %s, want %s", tc.ago, tc.grace, got, tc.want)
+		}
+	}
+}
+
+// TestTierRules: a tier's supply never drops below what it sold, and price steps always open.
+func TestTierRules(t *testing.T) {
+	storetest.Reset(t, db)
+	ctx := t.Context()
+	supply := func(n int) *int { return &n }
+	put := func(id int, s *int, after *int) error {
+		return db.PutTier(ctx, store.Tier{ID: id, Label: fmt.Sprint("T", id), PriceWei: store.Uint256{Int: big.NewInt(1)},
+			MaxPerWallet: 5, HoldingWei: store.Uint256{Int: big.NewInt(0)}, OnSale: true, Supply: s, OpensAfterTier: after})
+	}
+	rule := func(err error) string {
+		var re *store.TierRuleError
+		if errors.As(err, &re) {
+			return fmt.Sprintf("%s %d %d", re.Rule, re.Sold, re.Other)
+		}
+		return fmt.Sprint(err)
+	}
+	one, two, three := 1, 2, 3
+	if err := put(1, supply(2), nil); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Node(t, db, "1", "0x00000000000000000000000000000000000b0b01", time.Now())
+	storetest.Node(t, db, "2", "0x00000000000000000000000000000000000b0b01", time.Now())
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"supply below sold", put(1, supply(1), nil), "supply_below_sold 2 0"},
+		{"supply equal to sold", put(1, supply(2), nil), "<nil>"},
+		{"after itself", put(2, supply(5), &two), "opens_after_self 0 2"},
+		{"after a tier that does not exist", put(2, supply(5), &three), "opens_after_missing 0 3"},
+		{"after a tier with a supply", put(2, nil, &one), "<nil>"},
+		{"after a tier without a supply", put(3, nil, &two), "opens_after_no_cap 0 2"},
+		{"the supply of a tier another opens after", put(1, nil, nil), "supply_needed 0 2"},
+		{"after a tier whose supply was removed", put(1, supply(2), &two), "opens_after_no_cap 0 2"},
+	} {
+		if got := rule(tc.err); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+	if err := put(2, supply(5), &one); err != nil {
+		t.Fatal(err)
+	}
+	if got := rule(put(1, supply(2), &two)); got != "opens_after_cycle 0 2" {
+		t.Errorf("a cycle: %s", got)
+	}
+	if err := put(3, supply(1), &two); err != nil {
+		t.Fatal(err)
+	}
+	if got := rule(put(1, supply(2), &three)); got != "opens_after_cycle 0 3" {
+		t.Errorf("a cycle through another tier: %s", got)
+	}
+}
+
+// TestClaimsNeverExceedTheSupply: many passes storing mints for a tier's last units at once, each
+// on its own connection, claim exactly its supply; the others are told it is sold out and store
+// nothing. A node the reconciler recorded while its payment is still minting counts once.
+func TestClaimsNeverExceedTheSupply(t *testing.T) {
+	storetest.Reset(t, db)
+	ctx := t.Context()
+	const supply, payers = 3, 12
+	n := supply
+	if err := db.PutTier(ctx, store.Tier{ID: 1, Label: "One", PriceWei: store.Uint256{Int: big.NewInt(1)}, MaxPerWallet: payers,
+		HoldingWei: store.Uint256{Int: big.NewInt(0)}, OnSale: true, Supply: &n}); err != nil {
+		t.Fatal(err)
+	}
+	var ps []store.NewPayment
+	for i := range payers {
+		h := storetest.TxHash(fmt.Sprint("claim", i))
+		ps = append(ps, store.NewPayment{TxHash: h, PaymentRef: h, From: fmt.Sprintf("0x%040x", i+1), ValueWei: big.NewInt(1),
+			BlockNumber: 1, BlockHash: storetest.TxHash("block"), TxIndex: i, BlockTime: time.Now()})
+	}
+	if err := db.RecordScan(ctx, "payments", store.Scan{Blocks: []store.ScannedBlock{{Number: 1, Hash: storetest.TxHash("block")}},
+		Payments: ps}); err != nil {
+		t.Fatal(err)
+	}
+	pending, err := db.PaymentsByStatus(ctx, store.PaymentPending)
+	if err != nil || len(pending) != payers {
+		t.Fatalf("%d pending, %v", len(pending), err)
+	}
+	t.Cleanup(func() { db.DB().Exec(`DELETE FROM outbox; DELETE FROM payments`) })
+	var wg sync.WaitGroup
+	errs := make([]error, payers)
+	for i, p := range pending {
+		wg.Go(func() { errs[i] = db.StoreMintTx(ctx, p.ID, 1, storetest.SentTx(fmt.Sprint("mint", i), int64(i))) })
+	}
+	wg.Wait()
+	claimed := 0
+	for i, err := range errs {
+		var so *store.SoldOutError
+		switch {
+		case err == nil:
+			claimed++
+		case !errors.As(err, &so) || so.Supply != supply || so.Sold != supply:
+			t.Errorf("payment %d: %v", i, err)
+		}
+	}
+	minting, err := db.PaymentsByStatus(ctx, store.PaymentMinting)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if claimed != supply || len(minting) != supply {
+		t.Fatalf("%d claims succeeded and %d payments are minting, want %d", claimed, len(minting), supply)
+	}
+	// A mint of a payment already minting (a new version of its transaction) claims nothing more.
+	if err := db.StoreMintTx(ctx, minting[0].ID, 1, storetest.SentTx("again", 99)); err != nil {
+		t.Fatalf("a new version of a mint: %v", err)
+	}
+	// The reconciler records one of those nodes before its payment's mint is settled.
+	if _, err := db.DB().Exec(`INSERT INTO nodes (id, tier, owner, mint_tx) VALUES (1, 1, $1, $2)`,
+		minting[1].From, *minting[1].MintTx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.DB().Exec(`DELETE FROM nodes`) })
+	if sold, err := db.Sold(ctx, 1); err != nil || sold != supply {
+		t.Fatalf("sold %d, %v; want %d", sold, err, supply)
+	}
+	if sold, err := db.SoldByTier(ctx); err != nil || sold[1] != supply {
+		t.Fatalf("sold by tier %v, %v; want %d", sold, err, supply)
+	}
+}
