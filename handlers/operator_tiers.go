@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/chain"
 	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/views"
@@ -85,7 +86,11 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 		Supply: c.FormValue("supply"), StartsAt: c.FormValue("startsAt"), EndsAt: c.FormValue("endsAt"),
 		AllowlistUntil: c.FormValue("allowlistUntil"), OpensAfterTier: c.FormValue("opensAfterTier"),
 	}
-	t, problems := tierFromForm(f).check()
+	tok := h.formToken(c.Request().Context(), f.HoldingToken)
+	if tok != nil {
+		f.HoldingSymbol = tok.Symbol
+	}
+	t, problems := tierFromForm(f, tok).check()
 	if len(problems) > 0 {
 		f.Problems = problems
 		return h.renderOperator(c, http.StatusUnprocessableEntity, operatorDraft{form: &f})
@@ -144,9 +149,25 @@ func (h *Handlers) tierSaved(ctx context.Context, t store.Tier) string {
 	return s + map[bool]string{true: ", switched on.", false: ", switched off."}[t.OnSale]
 }
 
+// formToken is the holding token the form names, read from the chain for its decimals; nil when
+// the form names none, or the token cannot be read now.
+func (h *Handlers) formToken(ctx context.Context, token string) *chain.Token {
+	addr, err := parseAddress(strings.TrimSpace(token))
+	if err != nil {
+		return nil
+	}
+	tok, err := h.chain.TokenInfo(ctx, common.HexToAddress(addr))
+	if err != nil {
+		h.log.Warn("tier form: the holding token cannot be read", "token", addr, "err", err)
+		return nil
+	}
+	return &tok
+}
+
 // tierFromForm reads the operator's form into a draft for the shared check, with a sentence
-// for each field it cannot read.
-func tierFromForm(f views.TierForm) tierDraft {
+// for each field it cannot read. tok is the holding token the form names, whose decimals the
+// holding amount is read with (nil: none, or it cannot be read now).
+func tierFromForm(f views.TierForm, tok *chain.Token) tierDraft {
 	d := tierDraft{label: f.Label, token: strings.TrimSpace(f.HoldingToken), onSale: f.Enabled, problems: tierProblems{}}
 	if id := strings.TrimSpace(f.ID); digitsRe.MatchString(id) && len(id) <= 3 {
 		d.id, _ = strconv.Atoi(id)
@@ -169,9 +190,26 @@ func tierFromForm(f views.TierForm) tierDraft {
 	} else {
 		d.problems["maxPerWallet"] = "The allowance per wallet must be a whole number, such as 3."
 	}
+	// The amount is in the token's own units, as the page shows it: the token's decimals make it
+	// base units. Without a token, check says the amount needs one.
 	if a := strings.TrimSpace(f.HoldingAmount); a != "" {
-		if d.holding, _ = weiField(&a); d.holding == nil {
-			d.problems["holdingAmount"] = "The holding amount must be a whole number of the token's smallest unit, such as 1000000000000000000 for 1 token of 18 decimals."
+		decimals := 18
+		if tok != nil {
+			decimals = int(tok.Decimals)
+		}
+		amount, tooPrecise := parseDecimal(a, decimals)
+		_, badToken := parseAddress(d.token)
+		switch {
+		case tok == nil && d.token != "" && badToken != nil:
+			// check says what is wrong with the token; the amount waits for it.
+		case tok == nil && d.token != "":
+			d.problems["holdingAmount"] = "The token's decimals cannot be read from the chain now, so the amount cannot be read in its units: try again in a little while."
+		case tooPrecise:
+			d.problems["holdingAmount"] = fmt.Sprintf("The holding amount has more than %d decimals, the token's.", decimals)
+		case amount == nil:
+			d.problems["holdingAmount"] = "The holding amount must be an amount of the token, in its own units, such as 2.5."
+		default:
+			d.holding = amount
 		}
 	}
 	// Thousands may be written with commas, as the page writes them.
@@ -264,7 +302,12 @@ func tierForm(tiers []jobs.TierNow, edit string) views.TierForm {
 			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), Enabled: t.OnSale, StartsAt: formUTC(t.StartsAt),
 			EndsAt: formUTC(t.EndsAt), AllowlistUntil: formUTC(t.AllowlistUntil)}
 		if t.HoldingToken != nil {
-			f.HoldingToken, f.HoldingAmount = *t.HoldingToken, t.HoldingWei.String()
+			f.HoldingToken = *t.HoldingToken
+			if t.Token != nil {
+				f.HoldingAmount, f.HoldingSymbol = t.HoldingWei.Units(t.Token.Decimals), t.Token.Symbol
+			} else if t.HoldingWei.Sign() > 0 {
+				f.Problems = map[string]string{"holdingAmount": "The token's decimals cannot be read from the chain now: type the amount again, in the token's units, once they can."}
+			}
 		}
 		if t.Supply != nil {
 			f.Supply = strconv.Itoa(*t.Supply)

@@ -339,11 +339,13 @@ func TestOperatorHold(t *testing.T) {
 func TestOperatorTierForm(t *testing.T) {
 	storetest.Reset(t, db)
 	storetest.Tier(t, db, 0, "Starter", "1", false)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	dc, c := startDevChain(t)
+	s := newChainServer(t, c, nil, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	b := signedInOperator(t, s)
-	const token = "0x00000000000000000000000000000000000000aa"
+	// The dev chain's holding token (DHT, 18 decimals), its address as checksummed; the amount in its units.
+	token := strings.ToLower(dc.Token.Hex())
 	good := url.Values{"id": {"4"}, "label": {" Gold "}, "price": {"0.25"}, "maxPerWallet": {"2"},
-		"holdingToken": {"0x00000000000000000000000000000000000000AA"}, "holdingAmount": {"5000000000000000000"}, "enabled": {"true"}}
+		"holdingToken": {dc.Token.Hex()}, "holdingAmount": {"5"}, "enabled": {"true"}}
 
 	t.Run("a new tier numbers itself after the last one", func(t *testing.T) {
 		if v, _ := b.operatorPage().Find(`#tier-form input[name=id]`).Attr("value"); v != "1" {
@@ -360,13 +362,12 @@ func TestOperatorTierForm(t *testing.T) {
 			t.Fatalf("stored %+v", gold)
 		}
 		doc := b.operatorPage()
-		// This chain cannot be read, so the token's decimals are unknown: its base units, said so.
-		if got := text(doc, "outcome"); got != "Saved tier 4, Gold: 0.25 ETH, 2 per wallet, for holders of 5000000000000000000 base units of the token "+token+", switched on." {
+		if got := text(doc, "outcome"); got != "Saved tier 4, Gold: 0.25 ETH, 2 per wallet, for holders of 5 DHT (the token "+token+"), switched on." {
 			t.Fatalf("outcome %q", got)
 		}
 		row := doc.Find(`[data-testid=tier-4]`).Text()
-		// The payout is the factory's, and this chain cannot be read: unknown, never a zero.
-		if !strings.Contains(row, "0.25") || strings.TrimSpace(doc.Find(`[data-testid=tier-4] [data-testid=tier-payout]`).Text()) != "unknown" {
+		// The payout is the factory's, which has no weight for a tier its owner never set.
+		if !strings.Contains(row, "0.25") || strings.TrimSpace(doc.Find(`[data-testid=tier-4] [data-testid=tier-payout]`).Text()) != "0×" {
 			t.Fatalf("tier row %q", row)
 		}
 	})
@@ -374,13 +375,16 @@ func TestOperatorTierForm(t *testing.T) {
 		doc := page(t, b.do(http.MethodGet, "/operator?edit=4", nil).Body)
 		form := doc.Find(`#tier-form`)
 		for name, want := range map[string]string{"id": "4", "editing": "true", "label": "Gold", "price": "0.25", "maxPerWallet": "2",
-			"holdingToken": token, "holdingAmount": "5000000000000000000"} {
+			"holdingToken": token, "holdingAmount": "5"} {
 			if got, _ := form.Find(`input[name=` + name + `]`).Attr("value"); got != want {
 				t.Errorf("%s = %q, want %q", name, got, want)
 			}
 		}
 		if _, checked := form.Find(`input[name=enabled]`).Attr("checked"); !checked {
 			t.Error("enabled is not checked")
+		}
+		if got := strings.Join(strings.Fields(form.Find(`input[name=holdingAmount]`).Parent().Text()), " "); got != "Holding amount (DHT)" {
+			t.Errorf("the holding amount's label %q", got)
 		}
 		if doc.Find(`[data-testid=tier-4] [data-testid=edit-tier]`).Length() != 1 {
 			t.Error("no Edit link in the tier's row")
@@ -429,7 +433,10 @@ func TestOperatorTierForm(t *testing.T) {
 		{"a negative allowance", "maxPerWallet", "-1", "The allowance per wallet must be a whole number, such as 3."},
 		{"a huge allowance", "maxPerWallet", "100000000", "The allowance per wallet must be a whole number from 0 to 1000000."},
 		{"a short token", "holdingToken", "0x12", "The holding token must be a token's address: 0x and 40 hexadecimal digits."},
-		{"a fractional holding amount", "holdingAmount", "1.5", "The holding amount must be a whole number of the token's smallest unit, such as 1000000000000000000 for 1 token of 18 decimals."},
+		{"a holding amount in words", "holdingAmount", "lots", "The holding amount must be an amount of the token, in its own units, such as 2.5."},
+		{"a holding amount finer than the token", "holdingAmount", "1.0000000000000000001", "The holding amount has more than 18 decimals, the token's."},
+		{"a token that cannot be read", "holdingToken", "0x00000000000000000000000000000000000000aa",
+			"The token's decimals cannot be read from the chain now, so the amount cannot be read in its units: try again in a little while."},
 	} {
 		t.Run("422 for "+tc.name, func(t *testing.T) {
 			v := url.Values{}
@@ -441,7 +448,11 @@ func TestOperatorTierForm(t *testing.T) {
 			rec := b.form("/operator/tiers", v)
 			wantStatus(t, rec, http.StatusUnprocessableEntity)
 			doc := page(t, rec.Body)
-			if got := text(doc, "problem-"+tc.field); got != tc.sentence {
+			field := tc.field
+			if tc.name == "a token that cannot be read" {
+				field = "holdingAmount" // the amount is what cannot be read without it
+			}
+			if got := text(doc, "problem-"+field); got != tc.sentence {
 				t.Fatalf("sentence %q, want %q", got, tc.sentence)
 			}
 			if n := doc.Find(`[data-testid^=problem-]`).Length(); n != 1 {
