@@ -246,4 +246,23 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 	if sold, err := db.SoldByTier(ctx); err != nil || sold[1] != supply {
 		t.Fatalf("sold by tier %v, %v; want %d", sold, err, supply)
 	}
+	// A mint that reverts frees its unit for the next payment (those refused before stay refused:
+	// the check rejected them).
+	if err := db.RejectPayment(ctx, minting[2].ID, store.PaymentMinting, store.Reason{Code: store.ReasonContractRefused}); err != nil {
+		t.Fatal(err)
+	}
+	if sold, err := db.Sold(ctx, 1); err != nil || sold != supply-1 {
+		t.Fatalf("sold after a revert %d, %v; want %d", sold, err, supply-1)
+	}
+	still, err := db.PaymentsByStatus(ctx, store.PaymentPending)
+	if err != nil || len(still) != payers-supply {
+		t.Fatalf("%d pending, %v", len(still), err)
+	}
+	if err := db.StoreMintTx(ctx, still[0].ID, 1, storetest.SentTx("freed", 100)); err != nil {
+		t.Fatalf("the freed unit: %v", err)
+	}
+	var so *store.SoldOutError
+	if err := db.StoreMintTx(ctx, still[1].ID, 1, storetest.SentTx("none left", 101)); !errors.As(err, &so) {
+		t.Fatalf("after the freed unit was taken: %v", err)
+	}
 }
