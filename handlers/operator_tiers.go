@@ -33,7 +33,8 @@ func (h *Handlers) SetTierOnSale(c echo.Context) (string, error) {
 // as a sentence.
 func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error) {
 	ctx := c.Request().Context()
-	outcome := fmt.Sprintf("Tier %d is now %s.", id, map[bool]string{true: "on sale", false: "off sale"}[onSale])
+	// Switched on, a tier sells while its times and supply allow, which may not be now.
+	outcome := fmt.Sprintf("Tier %d is now %s.", id, map[bool]string{true: "switched on: it sells while its times and supply allow", false: "off sale"}[onSale])
 	err := h.audited(c, map[bool]store.AuditAction{true: store.ActionTierOnSale, false: store.ActionTierOffSale}[onSale], strconv.Itoa(id),
 		func(t store.Tx, e *store.AuditEntry) error {
 			before, err := t.Tier(ctx, id)

@@ -268,6 +268,10 @@ func TestOperatorPage(t *testing.T) {
 			t.Fatalf("outcome %q", got)
 		}
 		wantStatus(t, b.form("/operator/tiers/9/sale", url.Values{"onSale": {"true"}}), http.StatusNotFound)
+		wantRedirect(t, b.form("/operator/tiers/1/sale", url.Values{"onSale": {"true"}}))
+		if got := text(b.operatorPage(), "outcome"); got != "Tier 1 is now switched on: it sells while its times and supply allow." {
+			t.Fatalf("outcome %q", got)
+		}
 	})
 	t.Run("sign out", func(t *testing.T) {
 		wantRedirect(t, b.form("/operator/logout", nil))
