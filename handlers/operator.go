@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +26,7 @@ func (h *Handlers) OperatorPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.renderOperator(c, http.StatusOK, h.takeOutcome(c), nil)
+	return h.renderOperator(c, http.StatusOK, operatorDraft{outcome: h.takeOutcome(c)})
 }
 
 // OperatorAction wraps an operator action (RequireOperator lets only a signed-in operator of the
@@ -44,15 +45,23 @@ func (h *Handlers) OperatorAction(act func(c echo.Context) (string, error)) echo
 	}
 }
 
-// renderOperator renders the dashboard with the outcome of the last action, and the tier form:
-// form when it comes back with problems, else empty or, with ?edit=id, the tier to edit.
-func (h *Handlers) renderOperator(c echo.Context, status int, outcome string, form *views.TierForm) error {
+// operatorDraft is what the dashboard shows of the action at hand: the outcome of the last one,
+// a tier form that came back (nil: empty or, with ?edit=id, the tier to edit), an allowlist
+// preview (nil: the upload form).
+type operatorDraft struct {
+	outcome   string
+	form      *views.TierForm
+	allowlist *views.AllowlistPreview
+}
+
+// renderOperator renders the dashboard with d.
+func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) error {
 	ctx := c.Request().Context()
 	me, err := h.operatorSession(c)
 	if err != nil {
 		return err
 	}
-	o := views.Operator{Outcome: outcome, Now: time.Now(), PaymentAddress: h.cfg.PaymentAddress,
+	o := views.Operator{Outcome: d.outcome, AllowlistPreview: d.allowlist, Now: time.Now(), PaymentAddress: h.cfg.PaymentAddress,
 		Me: store.Operator{Address: me.Address, Role: me.Role}, CSRF: me.CSRF, DevAdmin: h.cfg.DevAdmin,
 		Factory: strings.ToLower(h.chain.Factory().Hex()), SetTierWeight: h.chain.SetTierWeightSelector()}
 	if o.Operators, err = h.store.Operators(ctx); err != nil {
@@ -61,8 +70,19 @@ func (h *Handlers) renderOperator(c echo.Context, status int, outcome string, fo
 	if o.Audit, err = h.store.AuditLog(ctx, operatorPageAudit); err != nil {
 		return err
 	}
-	if o.Tiers, err = h.tiers(ctx); err != nil {
+	tiers, err := h.tiersNow(ctx)
+	if err != nil {
 		return err
+	}
+	if o.Tiers, err = h.operatorTiers(ctx, tiers); err != nil {
+		return err
+	}
+	if o.USD, err = h.price.get(ctx); err != nil {
+		return err
+	}
+	o.AllowlistTier, _ = strconv.Atoi(c.QueryParam("allowlist"))
+	if d.allowlist != nil {
+		o.AllowlistTier = d.allowlist.Tier
 	}
 	refunds, err := h.store.Refunds(ctx, 50)
 	if err != nil {
@@ -77,11 +97,12 @@ func (h *Handlers) renderOperator(c echo.Context, status int, outcome string, fo
 	if o.Unattributed, err = h.store.UnattributedInflows(ctx, 20); err != nil {
 		return err
 	}
-	if form != nil {
-		o.TierForm = *form
+	if d.form != nil {
+		o.TierForm = *d.form
 	} else {
-		o.TierForm = tierForm(o.Tiers, c.QueryParam("edit"))
+		o.TierForm = tierForm(tiers, c.QueryParam("edit"))
 	}
+	o.TierForm.Tiers = mapSlice(tiers, func(t jobs.TierNow) store.Tier { return t.Tier })
 	o.InternalTransfers = h.jobs.InternalTransfers()
 	if ob, err := h.jobs.Outbox(ctx); err == nil {
 		o.Outbox, o.MaxFeeWei = &ob, h.jobs.MaxFee()

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -8,9 +9,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/chain"
+	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/views"
 )
@@ -28,7 +33,8 @@ func (h *Handlers) SetTierOnSale(c echo.Context) (string, error) {
 // as a sentence.
 func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error) {
 	ctx := c.Request().Context()
-	outcome := fmt.Sprintf("Tier %d is now %s.", id, map[bool]string{true: "on sale", false: "off sale"}[onSale])
+	// Switched on, a tier sells while its times and supply allow, which may not be now.
+	outcome := fmt.Sprintf("Tier %d is now %s.", id, map[bool]string{true: "switched on: it sells while its times and supply allow", false: "off sale"}[onSale])
 	err := h.audited(c, map[bool]store.AuditAction{true: store.ActionTierOnSale, false: store.ActionTierOffSale}[onSale], strconv.Itoa(id),
 		func(t store.Tx, e *store.AuditEntry) error {
 			before, err := t.Tier(ctx, id)
@@ -61,51 +67,109 @@ func (h *Handlers) putTier(c echo.Context, t store.Tier, confirmed bool) error {
 		case !errors.Is(err, store.ErrNotFound):
 			return err
 		}
-		e.After, e.Outcome = toTierJSON(t), tierSaved(t)
+		e.After, e.Outcome = toTierJSON(t), h.tierSaved(ctx, t)
 		return tx.PutTier(ctx, t)
 	})
 }
 
-// SaveTierFromPage answers POST /operator/tiers: the tier form, in ETH, checked by the same
-// check as the admin API's PUT. A form with problems comes back with a sentence next to each
-// field (422: nothing was stored, so posting it again changes nothing); one that changes the
-// price or allowance by more than half comes back asking to confirm it (409); a good one is
-// stored and redirected like every action. The payout weight is not the form's: the factory's
-// owner sets it (the Change payout button).
+// SaveTierFromPage answers POST /operator/tiers: the tier form, in ETH and UTC, checked by the
+// same check as the admin API's PUT. A form with problems comes back with a sentence next to
+// each field (422: nothing was stored, so posting it again changes nothing); one that changes
+// the price, allowance or supply by more than half comes back asking to confirm it (409), as
+// does one whose supply is below what the tier sold; a good one is stored and redirected like
+// every action. The payout weight is not the form's: the factory's owner sets it (the Change
+// payout button).
 func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	f := views.TierForm{
 		Editing: c.FormValue("editing") == "true", ID: c.FormValue("id"), Label: c.FormValue("label"),
 		PriceETH: c.FormValue("price"), MaxPerWallet: c.FormValue("maxPerWallet"), HoldingToken: c.FormValue("holdingToken"),
-		HoldingAmount: c.FormValue("holdingAmount"), OnSale: c.FormValue("onSale") == "true",
+		HoldingAmount: c.FormValue("holdingAmount"), Enabled: c.FormValue("enabled") == "true",
+		Supply: c.FormValue("supply"), StartsAt: c.FormValue("startsAt"), EndsAt: c.FormValue("endsAt"),
+		AllowlistUntil: c.FormValue("allowlistUntil"), OpensAfterTier: c.FormValue("opensAfterTier"),
 	}
-	t, problems := tierFromForm(f).check()
+	tok := h.formToken(c.Request().Context(), f.HoldingToken)
+	if tok != nil {
+		f.HoldingSymbol = tok.Symbol
+	}
+	t, problems := tierFromForm(f, tok).check()
 	if len(problems) > 0 {
 		f.Problems = problems
-		return h.renderOperator(c, http.StatusUnprocessableEntity, "", &f)
+		return h.renderOperator(c, http.StatusUnprocessableEntity, operatorDraft{form: &f})
 	}
 	var unconfirmed *unconfirmedError
-	if err := h.putTier(c, t, c.FormValue("confirm") == "true"); errors.As(err, &unconfirmed) {
+	err := h.putTier(c, t, c.FormValue("confirm") == "true")
+	if errors.As(err, &unconfirmed) {
 		f.Confirm = unconfirmed.changes
-		return h.renderOperator(c, http.StatusConflict, "", &f)
-	} else if err != nil {
+		return h.renderOperator(c, http.StatusConflict, operatorDraft{form: &f})
+	}
+	if status, msg, ok := tierRuleProblem(err); ok {
+		f.Problems = tierProblems{tierRuleField(err): msg}
+		return h.renderOperator(c, status, operatorDraft{form: &f})
+	}
+	if err != nil {
 		return err
 	}
-	return h.redirectWithOutcome(c, tierSaved(t))
+	return h.redirectWithOutcome(c, h.tierSaved(c.Request().Context(), t))
 }
 
-// tierSaved is the outcome of a saved tier.
-func tierSaved(t store.Tier) string {
+// tierRuleField is the form field a *store.TierRuleError is about.
+func tierRuleField(err error) string {
+	var re *store.TierRuleError
+	if errors.As(err, &re) && (re.Rule == store.TierSupplyBelowSold || re.Rule == store.TierSupplyNeededByIt) {
+		return "supply"
+	}
+	return "opensAfterTier"
+}
+
+// tierSaved is the outcome of a saved tier, the holding threshold in its token's units where
+// the token tells them.
+func (h *Handlers) tierSaved(ctx context.Context, t store.Tier) string {
 	s := fmt.Sprintf("Saved tier %d, %s: %s ETH, %d per wallet", t.ID, t.Label, views.ETH(t.PriceWei), t.MaxPerWallet)
 	if t.HoldingToken != nil && t.HoldingWei.Sign() > 0 {
-		s += fmt.Sprintf(", for holders of %s of the token %s", t.HoldingWei.String(), *t.HoldingToken)
+		if tok, err := h.chain.TokenInfo(ctx, common.HexToAddress(*t.HoldingToken)); err == nil {
+			s += fmt.Sprintf(", for holders of %s %s (the token %s)", t.HoldingWei.Units(tok.Decimals), tok.Symbol, *t.HoldingToken)
+		} else {
+			s += fmt.Sprintf(", for holders of %s base units of the token %s", t.HoldingWei.String(), *t.HoldingToken)
+		}
 	}
-	return s + map[bool]string{true: ", on sale.", false: ", off sale."}[t.OnSale]
+	if t.Supply != nil {
+		s += ", " + views.Count(*t.Supply, "node", "nodes") + " in all"
+	}
+	if t.StartsAt != nil {
+		s += ", from " + views.MinuteUTC(*t.StartsAt)
+	}
+	if t.EndsAt != nil {
+		s += ", until " + views.MinuteUTC(*t.EndsAt)
+	}
+	if t.AllowlistUntil != nil {
+		s += ", allowlist only until " + views.MinuteUTC(*t.AllowlistUntil)
+	}
+	if t.OpensAfterTier != nil {
+		s += fmt.Sprintf(", opening once tier %d sells out", *t.OpensAfterTier)
+	}
+	return s + map[bool]string{true: ", switched on.", false: ", switched off."}[t.OnSale]
+}
+
+// formToken is the holding token the form names, read from the chain for its decimals; nil when
+// the form names none, or the token cannot be read now.
+func (h *Handlers) formToken(ctx context.Context, token string) *chain.Token {
+	addr, err := parseAddress(strings.TrimSpace(token))
+	if err != nil {
+		return nil
+	}
+	tok, err := h.chain.TokenInfo(ctx, common.HexToAddress(addr))
+	if err != nil {
+		h.log.Warn("tier form: the holding token cannot be read", "token", addr, "err", err)
+		return nil
+	}
+	return &tok
 }
 
 // tierFromForm reads the operator's form into a draft for the shared check, with a sentence
-// for each field it cannot read.
-func tierFromForm(f views.TierForm) tierDraft {
-	d := tierDraft{label: f.Label, token: strings.TrimSpace(f.HoldingToken), onSale: f.OnSale, problems: tierProblems{}}
+// for each field it cannot read. tok is the holding token the form names, whose decimals the
+// holding amount is read with (nil: none, or it cannot be read now).
+func tierFromForm(f views.TierForm, tok *chain.Token) tierDraft {
+	d := tierDraft{label: f.Label, token: strings.TrimSpace(f.HoldingToken), onSale: f.Enabled, problems: tierProblems{}}
 	if id := strings.TrimSpace(f.ID); digitsRe.MatchString(id) && len(id) <= 3 {
 		d.id, _ = strconv.Atoi(id)
 	} else {
@@ -127,12 +191,89 @@ func tierFromForm(f views.TierForm) tierDraft {
 	} else {
 		d.problems["maxPerWallet"] = "The allowance per wallet must be a whole number, such as 3."
 	}
+	// The amount is in the token's own units, as the page shows it: the token's decimals make it
+	// base units. Without a token, check says the amount needs one.
 	if a := strings.TrimSpace(f.HoldingAmount); a != "" {
-		if d.holding, _ = weiField(&a); d.holding == nil {
-			d.problems["holdingAmount"] = "The holding amount must be a whole number of the token's smallest unit, such as 1000000000000000000 for 1 token of 18 decimals."
+		decimals := 18
+		if tok != nil {
+			decimals = int(tok.Decimals)
+		}
+		amount, tooPrecise := parseDecimal(a, decimals)
+		_, badToken := parseAddress(d.token)
+		switch {
+		case tok == nil && d.token != "" && badToken != nil:
+			// check says what is wrong with the token; the amount waits for it.
+		case tok == nil && d.token != "":
+			d.problems["holdingAmount"] = "The token's decimals cannot be read from the chain now, so the amount cannot be read in its units: try again in a little while."
+		case tooPrecise:
+			d.problems["holdingAmount"] = fmt.Sprintf("The holding amount has more than %d decimals, the token's.", decimals)
+		case amount == nil:
+			d.problems["holdingAmount"] = "The holding amount must be an amount of the token, in its own units, such as 2.5."
+		default:
+			d.holding = amount
+		}
+	}
+	// Thousands may be written with commas, as the page writes them.
+	if n := strings.ReplaceAll(strings.TrimSpace(f.Supply), ",", ""); n != "" {
+		if v, err := strconv.Atoi(n); err == nil && digitsRe.MatchString(n) && len(n) <= 10 {
+			d.supply = &v
+		} else {
+			d.problems["supply"] = "The supply must be a whole number of nodes, such as 5000, or empty for no limit."
+		}
+	}
+	for _, field := range []struct {
+		name, value, what string
+		at                **time.Time
+	}{
+		{"startsAt", f.StartsAt, "The start", &d.startsAt},
+		{"endsAt", f.EndsAt, "The end", &d.endsAt},
+		{"allowlistUntil", f.AllowlistUntil, "The end of the allowlist phase", &d.allowlistUntil},
+	} {
+		if at, ok := parseUTC(field.value); ok {
+			*field.at = at
+		} else {
+			d.problems[field.name] = field.what + " must be a date and time in UTC, such as 2026-12-01 12:00, or empty for none."
+		}
+	}
+	if n := strings.TrimSpace(f.OpensAfterTier); n != "" {
+		if id, err := parseTierID(n); err == nil {
+			d.opensAfter = &id
+		} else {
+			d.problems["opensAfterTier"] = "Pick the tier this one opens after, or none."
 		}
 	}
 	return d
+}
+
+// utcLayouts are how the form's times may be typed, all in UTC: as the page writes them
+// ("2026-12-01 12:00 UTC", with seconds when they are not zero), with or without " UTC", with a T
+// or a Z (ISO 8601) or a space.
+var utcLayouts = []string{"2006-01-02 15:04", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02T15:04:05"}
+
+// parseUTC reads a time of the form in UTC: nil, true for an empty field; false when it cannot.
+func parseUTC(s string) (*time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, true
+	}
+	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(s, "Z"), "UTC"))
+	for _, layout := range utcLayouts {
+		if t, err := time.ParseInLocation(layout, s, time.UTC); err == nil {
+			return &t, true
+		}
+	}
+	return nil, false
+}
+
+// formUTC writes a time for the form, as parseUTC reads it back: "2026-12-01 12:00" ("" for none).
+func formUTC(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	if t.Second() != 0 {
+		return t.UTC().Format("2006-01-02 15:04:05")
+	}
+	return t.UTC().Format("2006-01-02 15:04")
 }
 
 // parseDecimal reads a decimal number exactly, in units of 10^-places ("0.1" with 18 places is
@@ -153,15 +294,27 @@ func parseDecimal(s string, places int) (x *big.Int, tooPrecise bool) {
 
 // tierForm is the tier form filled with the tier edit names, or empty with the number after
 // the last tier's (tiers come ordered by number).
-func tierForm(tiers []store.Tier, edit string) views.TierForm {
+func tierForm(tiers []jobs.TierNow, edit string) views.TierForm {
 	for _, t := range tiers {
 		if strconv.Itoa(t.ID) != edit {
 			continue
 		}
 		f := views.TierForm{Editing: true, ID: edit, Label: t.Label, PriceETH: views.ETH(t.PriceWei),
-			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), OnSale: t.OnSale}
+			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), Enabled: t.OnSale, StartsAt: formUTC(t.StartsAt),
+			EndsAt: formUTC(t.EndsAt), AllowlistUntil: formUTC(t.AllowlistUntil)}
 		if t.HoldingToken != nil {
-			f.HoldingToken, f.HoldingAmount = *t.HoldingToken, t.HoldingWei.String()
+			f.HoldingToken = *t.HoldingToken
+			if t.Token != nil {
+				f.HoldingAmount, f.HoldingSymbol = t.HoldingWei.Units(t.Token.Decimals), t.Token.Symbol
+			} else if t.HoldingWei.Sign() > 0 {
+				f.Problems = map[string]string{"holdingAmount": "The token's decimals cannot be read from the chain now: type the amount again, in the token's units, once they can."}
+			}
+		}
+		if t.Supply != nil {
+			f.Supply = strconv.Itoa(*t.Supply)
+		}
+		if t.OpensAfterTier != nil {
+			f.OpensAfterTier = strconv.Itoa(*t.OpensAfterTier)
 		}
 		return f
 	}
@@ -176,3 +329,45 @@ func tierForm(tiers []store.Tier, edit string) views.TierForm {
 
 // decimalRe is a plain decimal number: "1", "0.1", ".5", "2.".
 var decimalRe = regexp.MustCompile(`^([0-9]*)(?:\.([0-9]*))?$`)
+
+// operatorTiers is tiers as the operator page shows them: with what each brought in, its
+// holding threshold in its token's units, its allowlist, and the tiers it waits for or that wait
+// for it.
+func (h *Handlers) operatorTiers(ctx context.Context, tiers []jobs.TierNow) ([]views.OperatorTier, error) {
+	revenue, err := h.store.Revenue(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lists, err := h.store.AllowlistsAt(ctx, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	labels := map[int]string{}
+	for _, t := range tiers {
+		labels[t.ID] = t.Label
+	}
+	out := make([]views.OperatorTier, len(tiers))
+	for i, t := range tiers {
+		o := views.OperatorTier{Tier: t.Tier, Sold: t.Sold, Remaining: t.Remaining, Phase: t.Phase, OpensAt: t.OpensAt,
+			Revenue: store.Uint256{Int: new(big.Int)}}
+		if r, ok := revenue[t.ID]; ok {
+			o.Revenue = r
+		}
+		if t.OpensAfterTier != nil {
+			o.OpensAfter = views.TierName(store.Tier{Label: labels[*t.OpensAfterTier]}, *t.OpensAfterTier)
+		}
+		for _, n := range tiers {
+			if n.OpensAfterTier != nil && *n.OpensAfterTier == t.ID {
+				o.Next = n.Label
+			}
+		}
+		if t.Token != nil && t.HoldingToken != nil {
+			o.Holding = &views.Holding{Amount: t.HoldingWei.Units(t.Token.Decimals), Symbol: t.Token.Symbol}
+		}
+		if v, ok := lists[t.ID]; ok {
+			o.Allowlist = &v
+		}
+		out[i] = o
+	}
+	return out, nil
+}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -25,7 +27,9 @@ import (
 	"nodeledger/chain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
+	"nodeledger/store"
 	"nodeledger/store/storetest"
+	"nodeledger/views"
 )
 
 // form posts a form from b, with the operator page's CSRF token when b has one, and the given
@@ -264,6 +268,10 @@ func TestOperatorPage(t *testing.T) {
 			t.Fatalf("outcome %q", got)
 		}
 		wantStatus(t, b.form("/operator/tiers/9/sale", url.Values{"onSale": {"true"}}), http.StatusNotFound)
+		wantRedirect(t, b.form("/operator/tiers/1/sale", url.Values{"onSale": {"true"}}))
+		if got := text(b.operatorPage(), "outcome"); got != "Tier 1 is now switched on: it sells while its times and supply allow." {
+			t.Fatalf("outcome %q", got)
+		}
 	})
 	t.Run("sign out", func(t *testing.T) {
 		wantRedirect(t, b.form("/operator/logout", nil))
@@ -335,11 +343,13 @@ func TestOperatorHold(t *testing.T) {
 func TestOperatorTierForm(t *testing.T) {
 	storetest.Reset(t, db)
 	storetest.Tier(t, db, 0, "Starter", "1", false)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	dc, c := startDevChain(t)
+	s := newChainServer(t, c, nil, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	b := signedInOperator(t, s)
-	const token = "0x00000000000000000000000000000000000000aa"
+	// The dev chain's holding token (DHT, 18 decimals), its address as checksummed; the amount in its units.
+	token := strings.ToLower(dc.Token.Hex())
 	good := url.Values{"id": {"4"}, "label": {" Gold "}, "price": {"0.25"}, "maxPerWallet": {"2"},
-		"holdingToken": {"0x00000000000000000000000000000000000000AA"}, "holdingAmount": {"5000000000000000000"}, "onSale": {"true"}}
+		"holdingToken": {dc.Token.Hex()}, "holdingAmount": {"5"}, "enabled": {"true"}}
 
 	t.Run("a new tier numbers itself after the last one", func(t *testing.T) {
 		if v, _ := b.operatorPage().Find(`#tier-form input[name=id]`).Attr("value"); v != "1" {
@@ -356,12 +366,12 @@ func TestOperatorTierForm(t *testing.T) {
 			t.Fatalf("stored %+v", gold)
 		}
 		doc := b.operatorPage()
-		if got := text(doc, "outcome"); got != "Saved tier 4, Gold: 0.25 ETH, 2 per wallet, for holders of 5000000000000000000 of the token "+token+", on sale." {
+		if got := text(doc, "outcome"); got != "Saved tier 4, Gold: 0.25 ETH, 2 per wallet, for holders of 5 DHT (the token "+token+"), switched on." {
 			t.Fatalf("outcome %q", got)
 		}
 		row := doc.Find(`[data-testid=tier-4]`).Text()
-		// The payout is the factory's, and this chain cannot be read: unknown, never a zero.
-		if !strings.Contains(row, "0.25") || strings.TrimSpace(doc.Find(`[data-testid=tier-4] [data-testid=tier-payout]`).Text()) != "unknown" {
+		// The payout is the factory's, which has no weight for a tier its owner never set.
+		if !strings.Contains(row, "0.25") || strings.TrimSpace(doc.Find(`[data-testid=tier-4] [data-testid=tier-payout]`).Text()) != "0×" {
 			t.Fatalf("tier row %q", row)
 		}
 	})
@@ -369,13 +379,16 @@ func TestOperatorTierForm(t *testing.T) {
 		doc := page(t, b.do(http.MethodGet, "/operator?edit=4", nil).Body)
 		form := doc.Find(`#tier-form`)
 		for name, want := range map[string]string{"id": "4", "editing": "true", "label": "Gold", "price": "0.25", "maxPerWallet": "2",
-			"holdingToken": token, "holdingAmount": "5000000000000000000"} {
+			"holdingToken": token, "holdingAmount": "5"} {
 			if got, _ := form.Find(`input[name=` + name + `]`).Attr("value"); got != want {
 				t.Errorf("%s = %q, want %q", name, got, want)
 			}
 		}
-		if _, checked := form.Find(`input[name=onSale]`).Attr("checked"); !checked {
-			t.Error("on sale is not checked")
+		if _, checked := form.Find(`input[name=enabled]`).Attr("checked"); !checked {
+			t.Error("enabled is not checked")
+		}
+		if got := strings.Join(strings.Fields(form.Find(`input[name=holdingAmount]`).Parent().Text()), " "); got != "Holding amount (DHT)" {
+			t.Errorf("the holding amount's label %q", got)
 		}
 		if doc.Find(`[data-testid=tier-4] [data-testid=edit-tier]`).Length() != 1 {
 			t.Error("no Edit link in the tier's row")
@@ -424,7 +437,10 @@ func TestOperatorTierForm(t *testing.T) {
 		{"a negative allowance", "maxPerWallet", "-1", "The allowance per wallet must be a whole number, such as 3."},
 		{"a huge allowance", "maxPerWallet", "100000000", "The allowance per wallet must be a whole number from 0 to 1000000."},
 		{"a short token", "holdingToken", "0x12", "The holding token must be a token's address: 0x and 40 hexadecimal digits."},
-		{"a fractional holding amount", "holdingAmount", "1.5", "The holding amount must be a whole number of the token's smallest unit, such as 1000000000000000000 for 1 token of 18 decimals."},
+		{"a holding amount in words", "holdingAmount", "lots", "The holding amount must be an amount of the token, in its own units, such as 2.5."},
+		{"a holding amount finer than the token", "holdingAmount", "1.0000000000000000001", "The holding amount has more than 18 decimals, the token's."},
+		{"a token that cannot be read", "holdingToken", "0x00000000000000000000000000000000000000aa",
+			"The token's decimals cannot be read from the chain now, so the amount cannot be read in its units: try again in a little while."},
 	} {
 		t.Run("422 for "+tc.name, func(t *testing.T) {
 			v := url.Values{}
@@ -436,7 +452,11 @@ func TestOperatorTierForm(t *testing.T) {
 			rec := b.form("/operator/tiers", v)
 			wantStatus(t, rec, http.StatusUnprocessableEntity)
 			doc := page(t, rec.Body)
-			if got := text(doc, "problem-"+tc.field); got != tc.sentence {
+			field := tc.field
+			if tc.name == "a token that cannot be read" {
+				field = "holdingAmount" // the amount is what cannot be read without it
+			}
+			if got := text(doc, "problem-"+field); got != tc.sentence {
 				t.Fatalf("sentence %q, want %q", got, tc.sentence)
 			}
 			if n := doc.Find(`[data-testid^=problem-]`).Length(); n != 1 {
@@ -510,7 +530,7 @@ func TestOperatorPassOutcomes(t *testing.T) {
 
 	// The allowance, set from the form (5 to 1, confirmed), is what the second payment runs into.
 	wantRedirect(t, b.form("/operator/tiers", url.Values{"editing": {"true"}, "id": {"1"}, "label": {"Standard"}, "price": {"0.1"},
-		"maxPerWallet": {"1"}, "onSale": {"true"}, "confirm": {"true"}}))
+		"maxPerWallet": {"1"}, "enabled": {"true"}, "confirm": {"true"}}))
 	run("payments")
 	pay("100000000000000000")
 	pay("100000000000000000")
@@ -1011,5 +1031,433 @@ func TestOperatorAudit(t *testing.T) {
 			t.Fatalf("default limit gave %d", n)
 		}
 		wantStatus(t, s.adminDo(t, http.MethodGet, "/api/admin/audit", "", "wrong"), http.StatusUnauthorized)
+	})
+}
+
+// TestOperatorRevenue: each tier's revenue is what its minted payments paid, in ETH and in USD
+// at the price feed's quote (none when there is no feed), and the holding threshold is written
+// in the token's own units and symbol, read from the token, never in base units as if tokens.
+func TestOperatorRevenue(t *testing.T) {
+	storetest.Reset(t, db)
+	dc, c := startDevChain(t)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	storetest.Tier(t, db, 2, "Pro", "1000000000000000000", true)
+	mustExec(t, `UPDATE tiers SET holding_token = $1, holding_wei = 2500000000000000000 WHERE id = 2`, strings.ToLower(dc.Token.Hex()))
+	for i, p := range []struct {
+		tier          int
+		value, status string
+	}{{1, "100000000000000000", "minted"}, {1, "100000000000000000", "minted"}, {1, "100000000000000000", "pending"}} {
+		mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status, tier)
+			VALUES ($1, $1, $2, $3, 1, $1, $4, $5)`, storetest.TxHash(fmt.Sprint("revenue", i)), alice, p.value, p.status, p.tier)
+	}
+	cfg := handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, Price: c}
+	doc := signedInOperator(t, newChainServer(t, c, nil, cfg)).operatorPage()
+	cell := func(tier int, testid string) string {
+		return strings.Join(strings.Fields(doc.Find(fmt.Sprintf(`[data-testid=tier-%d] [data-testid=%s]`, tier, testid)).Text()), " ")
+	}
+	// Two minted payments of 0.1 ETH, at the dev feed's $3,000; the one not checked yet is not revenue.
+	if got := cell(1, "tier-revenue"); got != "0.2≈ $600.00" {
+		t.Fatalf("Standard's revenue %q", got)
+	}
+	if got := cell(1, "tier-revenue-usd"); got != "≈ $600.00" {
+		t.Fatalf("Standard's revenue in USD %q", got)
+	}
+	if got := cell(2, "tier-revenue"); got != "0≈ $0.00" {
+		t.Fatalf("Pro's revenue %q", got)
+	}
+	if got := cell(2, "tier-holding"); got != "holding 2.5 DHT of "+views.Short(strings.ToLower(dc.Token.Hex())) {
+		t.Fatalf("Pro's holding %q", got)
+	}
+	if got := cell(1, "tier-holding"); got != "no holding token" {
+		t.Fatalf("Standard's holding %q", got)
+	}
+
+	t.Run("without a price feed or a readable token", func(t *testing.T) {
+		b := signedInOperator(t, newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret}))
+		doc := b.operatorPage()
+		if got := strings.TrimSpace(doc.Find(`[data-testid=tier-1] [data-testid=tier-revenue]`).Text()); got != "0.2" ||
+			doc.Find(`[data-testid=tier-revenue-usd]`).Length() != 0 {
+			t.Fatalf("Standard's revenue %q", got)
+		}
+		got := strings.Join(strings.Fields(doc.Find(`[data-testid=tier-2] [data-testid=tier-holding]`).Text()), " ")
+		if !strings.HasPrefix(got, "holding 2500000000000000000 base units of ") || !strings.Contains(got, "cannot be read now") {
+			t.Fatalf("Pro's holding, token unreadable: %q", got)
+		}
+	})
+}
+
+// upload posts a form from b as multipart/form-data, as a file input sends it: fields, with the
+// page's CSRF token when b has one, and the file (field csv) when file is not nil.
+func (b *browser) upload(target string, fields url.Values, file []byte) *httptest.ResponseRecorder {
+	b.t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	if b.csrf != "" && !fields.Has("csrf") {
+		_ = w.WriteField("csrf", b.csrf)
+	}
+	for k, vs := range fields {
+		for _, v := range vs {
+			_ = w.WriteField(k, v)
+		}
+	}
+	if file != nil {
+		part, _ := w.CreateFormFile("csv", "allowlist.csv")
+		_, _ = part.Write(file)
+	}
+	_ = w.Close()
+	req := httptest.NewRequest(http.MethodPost, target, &body)
+	return b.send(req, "Content-Type", w.FormDataContentType()).ResponseRecorder
+}
+
+// saveForm is the Save form of an allowlist preview, as the browser would post it back.
+func saveForm(t *testing.T, doc *goquery.Document) url.Values {
+	t.Helper()
+	form := doc.Find(`[data-testid=allowlist-preview] form[action="/operator/allowlist"]`)
+	if form.AttrOr("enctype", "") != "multipart/form-data" || form.Find(`[data-testid=save-allowlist]`).Length() != 1 {
+		t.Fatalf("no Save form in the preview: %s", htmlOf(doc.Find(`#allowlists`).Parent()))
+	}
+	v := url.Values{}
+	form.Find(`input[type=hidden]`).Each(func(_ int, in *goquery.Selection) {
+		v.Set(in.AttrOr("name", ""), in.AttrOr("value", ""))
+	})
+	return v
+}
+
+// TestOperatorAllowlistUpload: the operator page previews an allowlist file with the admin API's
+// parser (the line that refuses it, or how many wallets and nodes and the first wallets), saves
+// nothing before Save, and saves, audited, exactly the list the preview showed: a list changed
+// since, or previewed in another session, is refused; a viewer can do neither.
+func TestOperatorAllowlistUpload(t *testing.T) {
+	storetest.Reset(t, db)
+	storetest.Tier(t, db, 31, "Gold", "1000000000000000000", true)
+	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	b := signedInOperator(t, s, "operator")
+	const (
+		a1 = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+		a2 = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc"
+		a3 = "0x90f79bf6eb2c4f870365e785982e1f101e93b906"
+	)
+	tier := url.Values{"tier": {"31"}}
+	saved := func() (store.AllowlistVersion, bool) {
+		t.Helper()
+		lists, err := db.AllowlistsAt(t.Context(), time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, ok := lists[31]
+		return v, ok
+	}
+
+	doc := b.operatorPage()
+	if doc.Find(`form[data-testid=allowlist-upload][enctype="multipart/form-data"] input[type=file][name=csv]`).Length() != 1 {
+		t.Fatalf("no upload form: %s", htmlOf(doc.Find(`#allowlists`).Parent()))
+	}
+	if got := text(doc, "tier-allowlist"); !strings.HasPrefix(got, "none") {
+		t.Fatalf("allowlist before any upload %q", got)
+	}
+
+	for _, tc := range []struct{ name, file, problem string }{
+		{"a bad address", "address,allocation\n" + a1 + ",2\n0x12,1\n", `Line 3: "0x12" is not an address.`},
+		{"a bad allocation", a1 + ",0\n", `Line 1: "0" is not an allocation: a whole number of nodes from 1 to 1,000,000.`},
+		{"a duplicate, in another case", a1 + ",2\n\n0x" + strings.ToUpper(a1[2:]) + ",1\n",
+			"Line 3: " + a1 + " is on line 1 already; each address may be listed once."},
+		{"three columns", a1 + ",2,3\n", "Line 1: expected an address and an allocation separated by a comma, such as 0x…,2."},
+	} {
+		t.Run("refused: "+tc.name, func(t *testing.T) {
+			rec := b.upload("/operator/allowlist/preview", tier, []byte(tc.file))
+			wantStatus(t, rec, http.StatusUnprocessableEntity)
+			doc := page(t, rec.Body)
+			if got := text(doc, "allowlist-problem"); got != "Nothing was saved: the file is refused. "+tc.problem {
+				t.Fatalf("problem %q", got)
+			}
+			if doc.Find(`[data-testid=allowlist-preview]`).Length() != 0 {
+				t.Fatal("a refused file has a preview to save")
+			}
+			if sel := doc.Find(`[data-testid=allowlist-upload] select[name=tier] option[selected]`); sel.AttrOr("value", "") != "31" {
+				t.Fatalf("the form forgets the tier: %s", htmlOf(sel))
+			}
+			if _, ok := saved(); ok {
+				t.Fatal("a refused file was saved")
+			}
+		})
+	}
+
+	// A spreadsheet's export: byte order mark, header, CRLF, mixed case, a blank line.
+	file := "\ufeffAddress,Allocation\r\n" + a1 + ",2\r\n" + strings.ToUpper(a2) + ", 4\r\n\r\n" + a3 + ",1\r\n"
+	rec := b.upload("/operator/allowlist/preview", tier, []byte(strings.Replace(file, "0X", "0x", 1)))
+	wantStatus(t, rec, http.StatusOK)
+	doc = page(t, rec.Body)
+	if got := strings.Join(strings.Fields(text(doc, "allowlist-summary")), " "); got != "3 wallets, 7 nodes in all." {
+		t.Fatalf("preview %q", got)
+	}
+	first := doc.Find(`[data-testid=allowlist-first] tbody tr`)
+	if first.Length() != 3 || first.Eq(1).Find(`td`).First().Text() != a2 || strings.TrimSpace(first.Eq(1).Find(`td`).Last().Text()) != "4" {
+		t.Fatalf("first rows %q", first.Text())
+	}
+	if _, ok := saved(); ok {
+		t.Fatal("saved at the preview")
+	}
+	form := saveForm(t, doc)
+
+	t.Run("a list changed since the preview is refused", func(t *testing.T) {
+		changed := url.Values{}
+		for k, v := range form {
+			changed[k] = v
+		}
+		changed.Set("csv", strings.Replace(form.Get("csv"), ",1\n", ",100\n", 1))
+		rec := b.upload("/operator/allowlist", changed, nil)
+		wantStatus(t, rec, http.StatusConflict)
+		if got := text(page(t, rec.Body), "error"); !strings.Contains(got, "not the allowlist the preview showed") {
+			t.Fatalf("refusal %q", got)
+		}
+		changed = url.Values{}
+		for k, v := range form {
+			changed[k] = v
+		}
+		changed.Set("tier", "30")
+		wantStatus(t, b.upload("/operator/allowlist", changed, nil), http.StatusConflict)
+		if _, ok := saved(); ok {
+			t.Fatal("saved")
+		}
+	})
+	t.Run("a preview of another session is refused", func(t *testing.T) {
+		other := signedInOperator(t, s, "operator")
+		wantStatus(t, other.upload("/operator/allowlist", form, nil), http.StatusForbidden) // its CSRF token is not this one's
+		form := url.Values{"tier": form["tier"], "csv": form["csv"], "mac": form["mac"]}
+		wantStatus(t, other.upload("/operator/allowlist", form, nil), http.StatusConflict)
+	})
+	t.Run("a viewer can neither preview nor save", func(t *testing.T) {
+		viewer := signedInOperator(t, s, "viewer")
+		if viewer.operatorPage().Find(`[data-testid=allowlist-upload], [data-testid=upload-allowlist]`).Length() != 0 {
+			t.Fatal("a viewer is offered the upload")
+		}
+		for _, target := range []string{"/operator/allowlist/preview", "/operator/allowlist"} {
+			rec := viewer.upload(target, url.Values{"tier": {"31"}, "csv": form["csv"], "mac": form["mac"]}, nil)
+			wantStatus(t, rec, http.StatusForbidden)
+			if got := text(page(t, rec.Body), "error"); !strings.Contains(got, "Your role (viewer) cannot upload a tier's allowlist.") {
+				t.Errorf("%s: %q", target, got)
+			}
+		}
+		if _, ok := saved(); ok {
+			t.Fatal("saved")
+		}
+	})
+	t.Run("only multipart, on these routes only", func(t *testing.T) {
+		wantStatus(t, b.form("/operator/allowlist", form), http.StatusUnsupportedMediaType)
+		wantStatus(t, b.upload("/operator/minting", url.Values{"held": {"true"}}, nil), http.StatusUnsupportedMediaType)
+	})
+
+	// As a browser sends it: the form's line breaks as CRLF.
+	form.Set("csv", strings.ReplaceAll(form.Get("csv"), "\n", "\r\n"))
+	wantRedirect(t, b.upload("/operator/allowlist", form, nil))
+	v, ok := saved()
+	if !ok || v.Rows != 3 || v.TotalAllocation != 7 {
+		t.Fatalf("saved %+v, %v", v, ok)
+	}
+	if n, err := db.Allocation(t.Context(), 31, a2, time.Now()); err != nil || n != 4 {
+		t.Fatalf("%s's allocation %d, %v", a2, n, err)
+	}
+	doc = b.operatorPage()
+	want := "Saved tier 31's allowlist: 3 wallets, 7 nodes in all, in force from " + views.MinuteUTC(v.EffectiveAt) + "."
+	if got := text(doc, "outcome"); got != want {
+		t.Fatalf("outcome %q, want %q", got, want)
+	}
+	if got := text(doc, "tier-allowlist"); !strings.HasPrefix(got, "3 wallets, 7 nodes") || !strings.Contains(got, "since "+views.UTC(v.EffectiveAt)[:16]) {
+		t.Fatalf("the tier's allowlist %q", got)
+	}
+	rows := s.audit(t)
+	if rows[0].Action != "tier.allowlist" || rows[0].Target != "31" || !strings.Contains(rows[0].Outcome, "3 wallets") ||
+		!strings.EqualFold(rows[0].Actor, doc.Find(`[data-testid=operator-me] .addr`).AttrOr("title", "")) {
+		t.Fatalf("audit %+v", rows[0])
+	}
+
+	t.Run("an empty file clears the list", func(t *testing.T) {
+		rec := b.upload("/operator/allowlist/preview", tier, []byte("address,allocation\n"))
+		wantStatus(t, rec, http.StatusOK)
+		doc := page(t, rec.Body)
+		if got := text(doc, "allowlist-summary"); got != "The file lists no wallet: saving it clears the tier's allowlist." {
+			t.Fatalf("preview %q", got)
+		}
+		wantRedirect(t, b.upload("/operator/allowlist", saveForm(t, doc), nil))
+		if v, ok := saved(); !ok || v.Rows != 0 {
+			t.Fatalf("after clearing %+v", v)
+		}
+	})
+	t.Run("a file larger than the admin API takes is refused unread", func(t *testing.T) {
+		line := a1 + ",1\n"
+		rec := b.upload("/operator/allowlist/preview", tier, []byte(strings.Repeat(line, (handlers.MaxAllowlistBody+maxBody)/len(line)+1)))
+		wantStatus(t, rec, http.StatusRequestEntityTooLarge)
+		if got := text(page(t, rec.Body), "error"); !strings.Contains(got, "The allowlist is too large") {
+			t.Fatalf("413 %q", got)
+		}
+	})
+}
+
+// TestOperatorSaleForm: the tier form takes the sale's settings (supply, times in UTC, allowlist
+// phase, the tier it opens after, the Enabled switch) with the admin API's check and rules, and
+// the tiers table says per tier what sold, the phase and what opens next.
+func TestOperatorSaleForm(t *testing.T) {
+	storetest.Reset(t, db)
+	storetest.Tier(t, db, 30, "Standard", "100000000000000000", true)
+	mustExec(t, `UPDATE tiers SET supply = 2 WHERE id = 30`)
+	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	b := signedInOperator(t, s)
+	good := url.Values{"id": {"32"}, "label": {"Founders"}, "price": {"0.2"}, "maxPerWallet": {"3"}, "enabled": {"true"},
+		"supply": {"5,000"}, "startsAt": {"2099-12-01 12:00"}, "endsAt": {"2099-12-31T18:30:15Z"}, "allowlistUntil": {"2099-12-02 12:00 UTC"}}
+
+	doc := b.operatorPage()
+	if got := text(doc, "utc-note"); !strings.Contains(got, "Times are in UTC") {
+		t.Fatalf("the form does not say its times are UTC: %q", got)
+	}
+	for _, name := range []string{"supply", "startsAt", "endsAt", "allowlistUntil"} {
+		if doc.Find(`#tier-form input[name=`+name+`]`).Length() != 1 {
+			t.Errorf("no %s field", name)
+		}
+	}
+	if doc.Find(`#tier-form select[name=opensAfterTier] option[value="30"]`).Length() != 1 || doc.Find(`#tier-form input[name=enabled]`).Length() != 1 {
+		t.Fatalf("no opens-after choice or Enabled switch: %s", htmlOf(doc.Find(`#tier-form`)))
+	}
+
+	wantRedirect(t, b.form("/operator/tiers", good))
+	tier := func(id int) store.Tier {
+		t.Helper()
+		tiers, _ := db.Tiers(t.Context())
+		for _, x := range tiers {
+			if x.ID == id {
+				return x
+			}
+		}
+		t.Fatalf("no tier %d", id)
+		return store.Tier{}
+	}
+	f := tier(32)
+	at := func(s string) time.Time { v, _ := time.Parse(time.RFC3339, s); return v }
+	if f.Supply == nil || *f.Supply != 5000 || f.StartsAt == nil || !f.StartsAt.Equal(at("2099-12-01T12:00:00Z")) ||
+		f.EndsAt == nil || !f.EndsAt.Equal(at("2099-12-31T18:30:15Z")) || f.AllowlistUntil == nil || !f.AllowlistUntil.Equal(at("2099-12-02T12:00:00Z")) ||
+		f.OpensAfterTier != nil || !f.OnSale {
+		t.Fatalf("stored %+v", f)
+	}
+	doc = b.operatorPage()
+	if got := text(doc, "outcome"); got != "Saved tier 32, Founders: 0.2 ETH, 3 per wallet, 5000 nodes in all, from 2099-12-01 12:00 UTC, "+
+		"until 2099-12-31 18:30:15 UTC, allowlist only until 2099-12-02 12:00 UTC, switched on." {
+		t.Fatalf("outcome %q", got)
+	}
+	row := func(id int, testid string) string {
+		return strings.Join(strings.Fields(doc.Find(fmt.Sprintf(`[data-testid=tier-%d] [data-testid=%s]`, id, testid)).Text()), " ")
+	}
+	if got := row(32, "tier-sold"); got != "0 / 5,000 5,000 left" {
+		t.Fatalf("sold %q", got)
+	}
+	if got, next := row(32, "tier-phase"), row(32, "tier-next"); got != "scheduled" || next != "opens 2099-12-01 12:00 UTC; ends 2099-12-31 18:30:15 UTC" {
+		t.Fatalf("phase %q, next %q", got, next)
+	}
+	if got, next := row(30, "tier-phase"), row(30, "tier-next"); got != "public sale" || next != "" {
+		t.Fatalf("Standard: phase %q, next %q", got, next)
+	}
+
+	t.Run("Edit fills the sale's fields in UTC", func(t *testing.T) {
+		form := page(t, b.do(http.MethodGet, "/operator?edit=32", nil).Body).Find(`#tier-form`)
+		for name, want := range map[string]string{"supply": "5000", "startsAt": "2099-12-01 12:00", "endsAt": "2099-12-31 18:30:15",
+			"allowlistUntil": "2099-12-02 12:00"} {
+			if got := form.Find(`input[name=`+name+`]`).AttrOr("value", ""); got != want {
+				t.Errorf("%s = %q, want %q", name, got, want)
+			}
+		}
+		if form.Find(`select[name=opensAfterTier] option[value="32"]`).Length() != 0 {
+			t.Error("a tier is offered to open after itself")
+		}
+	})
+	t.Run("a price step opens when the tier before sells out", func(t *testing.T) {
+		step := url.Values{"id": {"33"}, "label": {"Standard II"}, "price": {"0.12"}, "maxPerWallet": {"3"}, "enabled": {"true"}, "opensAfterTier": {"30"}}
+		wantRedirect(t, b.form("/operator/tiers", step))
+		if got := tier(33).OpensAfterTier; got == nil || *got != 30 {
+			t.Fatalf("opens after %v", got)
+		}
+		doc = b.operatorPage()
+		if got, next := row(33, "tier-phase"), row(33, "tier-next"); got != "scheduled" || next != "opens when Standard sells out" {
+			t.Fatalf("phase %q, next %q", got, next)
+		}
+		if next := row(30, "tier-next"); next != "Standard II opens when it sells out" {
+			t.Fatalf("Standard's next %q", next)
+		}
+		if sel := page(t, b.do(http.MethodGet, "/operator?edit=33", nil).Body).Find(`select[name=opensAfterTier] option[selected]`); sel.AttrOr("value", "") != "30" {
+			t.Fatalf("edit: %s", htmlOf(sel))
+		}
+	})
+	t.Run("a supply change by more than half is confirmed first", func(t *testing.T) {
+		edited := url.Values{"editing": {"true"}}
+		for k, v := range good {
+			edited[k] = v
+		}
+		edited.Set("supply", "100")
+		rec := b.form("/operator/tiers", edited)
+		wantStatus(t, rec, http.StatusConflict)
+		if got := text(page(t, rec.Body), "tier-confirm"); !strings.Contains(got, "The supply changes from 5,000 to 100 (0.02×).") {
+			t.Fatalf("confirm step %q", got)
+		}
+		if *tier(32).Supply != 5000 {
+			t.Fatal("stored before it was confirmed")
+		}
+	})
+
+	for _, tc := range []struct {
+		name, field, value, sentence string
+		status                       int
+		also                         url.Values
+	}{
+		{"a supply in words", "supply", "lots", "The supply must be a whole number of nodes, such as 5000, or empty for no limit.", 422, nil},
+		{"a negative supply", "supply", "-5", "The supply must be a whole number of nodes, such as 5000, or empty for no limit.", 422, nil},
+		{"a start in words", "startsAt", "tomorrow", "The start must be a date and time in UTC, such as 2026-12-01 12:00, or empty for none.", 422, nil},
+		{"a start with an offset", "startsAt", "2099-12-01T12:00+02:00", "The start must be a date and time in UTC, such as 2026-12-01 12:00, or empty for none.", 422, nil},
+		{"an end before the start", "endsAt", "2099-11-30 12:00", "The sale must end after it starts.", 422, url.Values{"allowlistUntil": {""}}},
+		{"an allowlist phase past the end", "allowlistUntil", "2100-01-01 00:00", "The allowlist phase must end before the sale does.", 422, nil},
+		{"opening after a tier without supply", "opensAfterTier", "33",
+			"Tier 32 cannot open after tier 33: tier 33 has no supply, so it never sells out. Give it a supply first.", 400, nil},
+	} {
+		t.Run(fmt.Sprintf("%d for %s", tc.status, tc.name), func(t *testing.T) {
+			v := url.Values{}
+			for k, vs := range good {
+				v[k] = vs
+			}
+			v.Set(tc.field, tc.value)
+			for k, vs := range tc.also {
+				v[k] = vs
+			}
+			rec := b.form("/operator/tiers", v)
+			wantStatus(t, rec, tc.status)
+			doc := page(t, rec.Body)
+			if got := text(doc, "problem-"+tc.field); got != tc.sentence {
+				t.Fatalf("sentence %q, want %q", got, tc.sentence)
+			}
+			if n := doc.Find(`[data-testid^=problem-]`).Length(); n != 1 {
+				t.Fatalf("%d problems shown", n)
+			}
+			if got := doc.Find(`#tier-form input[name=`+tc.field+`], #tier-form select[name=`+tc.field+`] option[selected]`).AttrOr("value", ""); got != tc.value {
+				t.Fatalf("what was typed is lost: %q", got)
+			}
+		})
+	}
+	t.Run("409 for a supply below what the tier sold", func(t *testing.T) {
+		storetest.Node(t, db, "1", alice, time.Now())
+		mustExec(t, `UPDATE nodes SET tier = 30`)
+		storetest.Node(t, db, "2", alice, time.Now())
+		mustExec(t, `UPDATE nodes SET tier = 30`)
+		v := url.Values{"editing": {"true"}, "id": {"30"}, "label": {"Standard"}, "price": {"0.1"}, "maxPerWallet": {"5"}, "enabled": {"true"},
+			"supply": {"1"}, "confirm": {"true"}}
+		rec := b.form("/operator/tiers", v)
+		wantStatus(t, rec, http.StatusConflict)
+		if got := text(page(t, rec.Body), "problem-supply"); got != "Tier 30 has sold 2 nodes already: its supply cannot be less than 2." {
+			t.Fatalf("sentence %q", got)
+		}
+		doc = b.operatorPage()
+		if got, phase := row(30, "tier-sold"), row(30, "tier-phase"); got != "2 / 2 0 left" || phase != "sold out" {
+			t.Fatalf("Standard: sold %q, phase %q", got, phase)
+		}
+		if next := row(30, "tier-next"); next != "Standard II opened when it sold out" {
+			t.Fatalf("Standard's next %q", next)
+		}
+		if got, next := row(33, "tier-phase"), row(33, "tier-next"); got != "public sale" || next != "" {
+			t.Fatalf("the step: phase %q, next %q", got, next)
+		}
 	})
 }

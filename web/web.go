@@ -155,6 +155,9 @@ func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		if c.Path() == "/api/admin"+allowlistPath && r.Method == http.MethodPut {
 			limit, tooLarge = handlers.MaxAllowlistBody, handlers.ErrAllowlistTooLarge
 		}
+		if uploadPage(c) {
+			limit, tooLarge = maxUploadPage, handlers.ErrAllowlistTooLarge
+		}
 		if r.ContentLength > limit {
 			return tooLarge
 		}
@@ -165,8 +168,8 @@ func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 
 // operatorForm takes the operator's posts as url-encoded forms, parsed here within maxBody, or as
 // JSON (the wallet sign-in's body, which handlers.decodeBody reads within the same bound), and
-// nothing else: parsing a multipart body spools its files to the temp folder, and nothing on the
-// operator page uploads one. A form that outgrows maxBody is a 413 here rather than an empty form
+// nothing else: parsing a multipart body spools its files to the temp folder. (The one upload,
+// an allowlist's, has routes of its own: operatorUpload.) A form that outgrows maxBody is a 413 here rather than an empty form
 // downstream (Echo's FormValue drops the parse error).
 func operatorForm(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {

@@ -71,7 +71,7 @@ test('the operator creates a tier in ETH, holds and resumes minting, and reads e
 
   await form.locator('input[name=price]').fill('0.25');
   await Promise.all([page.waitForURL(base + '/operator'), form.locator('[data-testid=save-tier]').click()]);
-  assert.equal(await outcome(page).innerText(), 'Saved tier 42, Gold: 0.25 ETH, 2 per wallet, off sale.');
+  assert.equal(await outcome(page).innerText(), 'Saved tier 42, Gold: 0.25 ETH, 2 per wallet, switched off.');
   const gold = (await adminGet('/api/admin/tiers')).tiers.find((t) => t.id === '42');
   assert.equal(gold.priceWei, '250000000000000000');
   assert.equal(gold.payoutBps, 0, 'the factory has no weight for a new tier until its owner sets one');
