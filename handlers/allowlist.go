@@ -14,8 +14,9 @@ import (
 	"nodeledger/views"
 )
 
-// MaxAllowlistBody bounds an allowlist upload: 100,000 lines of an address and an allocation.
-const MaxAllowlistBody = 4 << 20
+// MaxAllowlistBody bounds an allowlist upload: store.MaxAllowlist lines of the longest kind (an
+// address, the largest allocation and a CRLF: 52 bytes, 5.2 MB in all) fit.
+const MaxAllowlistBody = 6 << 20
 
 // ErrAllowlistTooLarge is the 413 of an upload larger than MaxAllowlistBody.
 var ErrAllowlistTooLarge = errorf(http.StatusRequestEntityTooLarge,
@@ -85,11 +86,11 @@ func allowlistProblem(le *store.AllowlistLineError) string {
 	case store.AllowlistAddress:
 		return fmt.Sprintf("Line %d: %q is not an address.", le.Line, le.Value)
 	case store.AllowlistAllocation:
-		return fmt.Sprintf("Line %d: %q is not an allocation: a whole number of nodes from 1 to %s.", le.Line, le.Value, thousands(store.MaxAllocation))
+		return fmt.Sprintf("Line %d: %q is not an allocation: a whole number of nodes from 1 to %s.", le.Line, le.Value, views.Thousands(store.MaxAllocation))
 	case store.AllowlistDuplicate:
 		return fmt.Sprintf("Line %d: %s is on line %d already; each address may be listed once.", le.Line, le.Value, le.FirstLine)
 	case store.AllowlistTooMany:
-		return fmt.Sprintf("Line %d: an allowlist has at most %s wallets.", le.Line, thousands(store.MaxAllowlist))
+		return fmt.Sprintf("Line %d: an allowlist has at most %s wallets.", le.Line, views.Thousands(store.MaxAllowlist))
 	}
 	return fmt.Sprintf("Line %d: expected an address and an allocation separated by a comma, such as 0x…,2.", le.Line)
 }

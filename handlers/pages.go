@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
+	"nodeledger/jobs"
 	"nodeledger/static"
 	"nodeledger/store"
 	"nodeledger/views"
@@ -54,9 +55,11 @@ func (h *Handlers) overview(ctx context.Context) (views.Overview, error) {
 	if err != nil {
 		return o, err
 	}
-	if o.Tiers, err = h.tiers(ctx); err != nil {
+	tiers, err := h.tiersNow(ctx)
+	if err != nil {
 		return o, err
 	}
+	o.Tiers = mapSlice(tiers, func(t jobs.TierNow) views.OverviewTier { return views.OverviewTier{Tier: t.Tier, Phase: t.Phase} })
 	if o.Rounds, err = h.store.Distributions(ctx, 10); err != nil {
 		return o, err
 	}

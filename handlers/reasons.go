@@ -3,7 +3,6 @@ package handlers
 import (
 	"cmp"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -66,8 +65,8 @@ func reasonWords(r *store.Reason, before bool) *string {
 		s = fmt.Sprintf("The %s tier asks the wallet to hold %s %s; it %s %s %s.", a.TierLabel, a.HoldingWei.Units(d), sym,
 			tense("held", "holds"), a.HeldWei.Units(d), sym)
 	case store.ReasonSoldOut:
-		s = fmt.Sprintf("The %s tier %s sold out (%s of %s)%s.", a.TierLabel, tense("was", "is"), thousands(a.Sold),
-			thousands(a.Supply), tense(" when this payment was made", ""))
+		s = fmt.Sprintf("The %s tier %s sold out (%s of %s)%s.", a.TierLabel, tense("was", "is"), views.Thousands(a.Sold),
+			views.Thousands(a.Supply), tense(" when this payment was made", ""))
 	case store.ReasonNotOpen:
 		switch {
 		case a.StartsAt != nil:
@@ -116,20 +115,6 @@ func andList(items []string) string {
 		return strings.Join(items, "")
 	}
 	return strings.Join(items[:n-1], ", ") + " and " + items[n-1]
-}
-
-// thousands writes n with a comma every three digits: 5,000.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		return "-" + s
-	}
-	return s
 }
 
 // saleTime writes an instant of a sale's schedule for people: 2026-12-01 12:00 UTC, with the

@@ -182,6 +182,25 @@ func groupDigits(digits string) string {
 	return digits
 }
 
+// PhaseWords is a sale phase for people.
+func PhaseWords(p store.TierPhase) string {
+	switch p {
+	case store.PhaseOff:
+		return "switched off"
+	case store.PhaseScheduled:
+		return "scheduled"
+	case store.PhaseAllowlist:
+		return "allowlist phase"
+	case store.PhasePublic:
+		return "public sale"
+	case store.PhaseSoldOut:
+		return "sold out"
+	case store.PhaseEnded:
+		return "ended"
+	}
+	return string(p)
+}
+
 // Count is "1 node" or "3 nodes": n with the word for one or for many.
 func Count(n int, one, many string) string {
 	if n == 1 {

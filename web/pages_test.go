@@ -60,8 +60,11 @@ func TestOverviewComponent(t *testing.T) {
 		Cover:    &views.Cover{Balance: wei("2000000000000000000"), Outstanding: wei("500000000000000000"), Covered: true, Paused: true},
 		Contract: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
 		USD:      &usd,
-		Tiers: []store.Tier{{ID: 1, Label: "Standard", PriceWei: ledgerWei("100000000000000000"), MaxPerWallet: 5, PayoutBps: bps(10000), OnSale: true},
-			{ID: 2, Label: "Pro", PriceWei: ledgerWei("1000000000000000000"), MaxPerWallet: 2, PayoutBps: bps(12500)}},
+		Tiers: []views.OverviewTier{
+			{Tier: store.Tier{ID: 1, Label: "Standard", PriceWei: ledgerWei("100000000000000000"), MaxPerWallet: 5, PayoutBps: bps(10000), OnSale: true},
+				Phase: store.PhasePublic},
+			{Tier: store.Tier{ID: 2, Label: "Pro", PriceWei: ledgerWei("1000000000000000000"), MaxPerWallet: 2, PayoutBps: bps(12500)},
+				Phase: store.PhaseOff}},
 		Rounds: []store.Distribution{{ID: 7, TotalWei: ledgerWei("250000000000000000"), NodeCount: 4, Status: "confirmed", CreatedAt: now.Add(-3 * time.Hour)}},
 		Now:    now,
 	}
@@ -96,7 +99,8 @@ func TestOverviewComponent(t *testing.T) {
 		t.Errorf("chart empty state %q", got)
 	}
 	rows := doc.Find(`[data-testid="tiers"] tbody tr`)
-	if rows.Length() != 2 || !strings.Contains(rows.Eq(0).Text(), "0.1") || !strings.Contains(rows.Eq(1).Text(), "not on sale") ||
+	if rows.Length() != 2 || !strings.Contains(rows.Eq(0).Text(), "0.1") || !strings.Contains(rows.Eq(0).Text(), "public sale") ||
+		!strings.Contains(rows.Eq(1).Text(), "switched off") ||
 		!strings.Contains(rows.Eq(1).Text(), "1.25×") {
 		t.Errorf("tiers %q", rows.Text())
 	}
