@@ -126,7 +126,7 @@ func (d *devEnv) seedTiers(ctx context.Context, db *store.Store) error {
 	}
 	supply := devSupply
 	for _, t := range []store.Tier{
-		{ID: 1, Label: "Standard", PriceWei: ether(1), MaxPerWallet: 5, HoldingWei: ether(0), OnSale: true, Supply: &supply},
+		{ID: 1, Label: "Standard", PriceWei: ether(1), MaxPerWallet: 5, HoldingWei: ether(0), Enabled: true, Supply: &supply},
 		{ID: 2, Label: "Pro", PriceWei: ether(10), MaxPerWallet: 2, HoldingWei: ether(1000), HoldingToken: &token},
 	} {
 		if err := db.PutTier(ctx, t); err != nil {

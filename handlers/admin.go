@@ -403,7 +403,7 @@ func (d tierDraft) check() (store.Tier, tierProblems) {
 		return store.Tier{}, p
 	}
 	return store.Tier{ID: d.id, Label: label, PriceWei: store.Uint256{Int: d.price}, MaxPerWallet: *d.maxPerWallet,
-		HoldingWei: store.Uint256{Int: holding}, HoldingToken: token, OnSale: d.onSale, Supply: d.supply,
+		HoldingWei: store.Uint256{Int: holding}, HoldingToken: token, Enabled: d.onSale, Supply: d.supply,
 		StartsAt: d.startsAt, EndsAt: d.endsAt, AllowlistUntil: d.allowlistUntil, OpensAfterTier: d.opensAfter}, nil
 }
 

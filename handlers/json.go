@@ -60,7 +60,7 @@ func toTierJSON(t store.Tier) tierJSON {
 		HoldingWei:     t.HoldingWei.String(),
 		HoldingToken:   t.HoldingToken,
 		PayoutBps:      t.PayoutBps,
-		Enabled:        t.OnSale,
+		Enabled:        t.Enabled,
 		Supply:         t.Supply,
 		StartsAt:       isoTime(t.StartsAt),
 		EndsAt:         isoTime(t.EndsAt),

@@ -41,7 +41,7 @@ func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error
 			if err != nil {
 				return err
 			}
-			e.Before, e.After, e.Outcome = map[string]bool{"onSale": before.OnSale}, map[string]bool{"onSale": onSale}, outcome
+			e.Before, e.After, e.Outcome = map[string]bool{"onSale": before.Enabled}, map[string]bool{"onSale": onSale}, outcome
 			return t.SetOnSale(ctx, id, onSale)
 		})
 	if errors.Is(err, store.ErrNotFound) {
@@ -147,7 +147,7 @@ func (h *Handlers) tierSaved(ctx context.Context, t store.Tier) string {
 	if t.OpensAfterTier != nil {
 		s += fmt.Sprintf(", opening once tier %d sells out", *t.OpensAfterTier)
 	}
-	return s + map[bool]string{true: ", switched on.", false: ", switched off."}[t.OnSale]
+	return s + map[bool]string{true: ", switched on.", false: ", switched off."}[t.Enabled]
 }
 
 // formToken is the holding token the form names, read from the chain for its decimals; nil when
@@ -300,7 +300,7 @@ func tierForm(tiers []jobs.TierNow, edit string) views.TierForm {
 			continue
 		}
 		f := views.TierForm{Editing: true, ID: edit, Label: t.Label, PriceETH: views.ETH(t.PriceWei),
-			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), Enabled: t.OnSale, StartsAt: formUTC(t.StartsAt),
+			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), Enabled: t.Enabled, StartsAt: formUTC(t.StartsAt),
 			EndsAt: formUTC(t.EndsAt), AllowlistUntil: formUTC(t.AllowlistUntil)}
 		if t.HoldingToken != nil {
 			f.HoldingToken = *t.HoldingToken

@@ -73,8 +73,8 @@ func newEnvOn(t testing.TB, opts devchain.Options, mods ...func(*Config)) *env {
 	}
 	token := strings.ToLower(dc.Token.Hex())
 	for _, tier := range []store.Tier{
-		{ID: 1, Label: "One", PriceWei: ledger(priceOne), MaxPerWallet: 3, HoldingWei: ledger(new(big.Int)), OnSale: true},
-		{ID: 2, Label: "Two", PriceWei: ledger(priceTwo), MaxPerWallet: 2, HoldingWei: ledger(holdingWei), HoldingToken: &token, OnSale: true},
+		{ID: 1, Label: "One", PriceWei: ledger(priceOne), MaxPerWallet: 3, HoldingWei: ledger(new(big.Int)), Enabled: true},
+		{ID: 2, Label: "Two", PriceWei: ledger(priceTwo), MaxPerWallet: 2, HoldingWei: ledger(holdingWei), HoldingToken: &token, Enabled: true},
 		{ID: 3, Label: "Off", PriceWei: ledger(priceOff), MaxPerWallet: 5, HoldingWei: ledger(new(big.Int))},
 	} {
 		if err := db.PutTier(t.Context(), tier); err != nil {

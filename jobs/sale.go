@@ -20,7 +20,7 @@ import (
 // being minted), and tiers the tiers by id as they stood at at, for the tier t opens after.
 func PhaseAt(t store.Tier, sold func(tier int) int, tiers map[int]store.Tier, at time.Time) store.TierPhase {
 	switch {
-	case !t.OnSale:
+	case !t.Enabled:
 		return store.PhaseOff
 	case t.EndsAt != nil && !at.Before(*t.EndsAt):
 		return store.PhaseEnded

@@ -26,7 +26,7 @@ func finney(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewIn
 func (e *env) saleTier(id int, price int64, set func(*store.Tier)) store.Tier {
 	e.t.Helper()
 	t := store.Tier{ID: id, Label: fmt.Sprint("T", id), PriceWei: ledger(finney(price)), MaxPerWallet: 5,
-		HoldingWei: ledger(new(big.Int)), OnSale: true}
+		HoldingWei: ledger(new(big.Int)), Enabled: true}
 	if set != nil {
 		set(&t)
 	}

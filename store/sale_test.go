@@ -68,7 +68,7 @@ func TestTierVersions(t *testing.T) {
 		return n
 	}
 	price := func(wei int64) store.Uint256 { return store.Uint256{Int: big.NewInt(wei)} }
-	tier := store.Tier{ID: 7, Label: "Seven", PriceWei: price(100), MaxPerWallet: 2, HoldingWei: price(0), OnSale: true}
+	tier := store.Tier{ID: 7, Label: "Seven", PriceWei: price(100), MaxPerWallet: 2, HoldingWei: price(0), Enabled: true}
 	if err := db.PutTier(ctx, tier); err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestTierVersions(t *testing.T) {
 		}
 		for _, x := range tiers {
 			if x.ID == 7 {
-				return fmt.Sprintf("%s %v %v", x.PriceWei, x.OnSale, x.Prices)
+				return fmt.Sprintf("%s %v %v", x.PriceWei, x.Enabled, x.Prices)
 			}
 		}
 		return "absent"
@@ -133,7 +133,7 @@ func TestTierRules(t *testing.T) {
 	supply := func(n int) *int { return &n }
 	put := func(id int, s *int, after *int) error {
 		return db.PutTier(ctx, store.Tier{ID: id, Label: fmt.Sprint("T", id), PriceWei: store.Uint256{Int: big.NewInt(1)},
-			MaxPerWallet: 5, HoldingWei: store.Uint256{Int: big.NewInt(0)}, OnSale: true, Supply: s, OpensAfterTier: after})
+			MaxPerWallet: 5, HoldingWei: store.Uint256{Int: big.NewInt(0)}, Enabled: true, Supply: s, OpensAfterTier: after})
 	}
 	rule := func(err error) string {
 		var re *store.TierRuleError
@@ -189,7 +189,7 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 	const supply, payers = 3, 12
 	n := supply
 	if err := db.PutTier(ctx, store.Tier{ID: 1, Label: "One", PriceWei: store.Uint256{Int: big.NewInt(1)}, MaxPerWallet: payers,
-		HoldingWei: store.Uint256{Int: big.NewInt(0)}, OnSale: true, Supply: &n}); err != nil {
+		HoldingWei: store.Uint256{Int: big.NewInt(0)}, Enabled: true, Supply: &n}); err != nil {
 		t.Fatal(err)
 	}
 	var ps []store.NewPayment

@@ -19,9 +19,9 @@ type Tier struct {
 	MaxPerWallet int     `db:"max_per_wallet"`
 	HoldingWei   Uint256 `db:"holding_wei"`
 	HoldingToken *string `db:"holding_token"` // nil when the tier has no holding threshold token
-	// OnSale is the operator's switch (the API's enabled). Whether the tier sells at an instant
+	// Enabled is the operator's switch (the API's enabled). Whether the tier sells at an instant
 	// also depends on its window, supply and the tier it opens after (jobs.TierPhase).
-	OnSale bool `db:"on_sale"`
+	Enabled bool `db:"on_sale"`
 	// Supply is how many nodes the tier sells in all; nil: no limit.
 	Supply *int `db:"supply"`
 	// StartsAt and EndsAt bound the sale (nil: open-ended); before AllowlistUntil only the
@@ -104,7 +104,7 @@ func (tx Tx) PutTier(ctx context.Context, t Tier) error {
 			holding_wei = excluded.holding_wei, holding_token = excluded.holding_token, on_sale = excluded.on_sale,
 			supply = excluded.supply, starts_at = excluded.starts_at, ends_at = excluded.ends_at,
 			allowlist_until = excluded.allowlist_until, opens_after_tier = excluded.opens_after_tier`,
-		t.ID, t.Label, t.PriceWei, t.MaxPerWallet, t.HoldingWei, t.HoldingToken, t.OnSale, t.Supply, t.StartsAt,
+		t.ID, t.Label, t.PriceWei, t.MaxPerWallet, t.HoldingWei, t.HoldingToken, t.Enabled, t.Supply, t.StartsAt,
 		t.EndsAt, t.AllowlistUntil, t.OpensAfterTier)
 	return err
 }

@@ -1955,7 +1955,7 @@ func OperatorPage(o Operator) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					if t.OnSale {
+					if t.Enabled {
 						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 166, "<input type=\"hidden\" name=\"onSale\" value=\"false\"> <button type=\"submit\" data-testid=\"switch-tier\">Switch off</button>")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err

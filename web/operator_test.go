@@ -261,7 +261,7 @@ func TestOperatorPage(t *testing.T) {
 	t.Run("tiers on and off sale", func(t *testing.T) {
 		wantRedirect(t, b.form("/operator/tiers/1/sale", url.Values{"onSale": {"false"}}))
 		tiers, _ := db.Tiers(t.Context())
-		if tiers[0].OnSale {
+		if tiers[0].Enabled {
 			t.Fatal("the tier is still on sale")
 		}
 		if got := text(b.operatorPage(), "outcome"); got != "Tier 1 is now off sale." {
@@ -362,7 +362,7 @@ func TestOperatorTierForm(t *testing.T) {
 		gold := tiers[len(tiers)-1]
 		if gold.ID != 4 || gold.Label != "Gold" || gold.PriceWei.String() != "250000000000000000" || gold.MaxPerWallet != 2 ||
 			gold.HoldingToken == nil || *gold.HoldingToken != token ||
-			gold.HoldingWei.String() != "5000000000000000000" || !gold.OnSale {
+			gold.HoldingWei.String() != "5000000000000000000" || !gold.Enabled {
 			t.Fatalf("stored %+v", gold)
 		}
 		doc := b.operatorPage()
@@ -413,7 +413,7 @@ func TestOperatorTierForm(t *testing.T) {
 		edited.Set("confirm", "true")
 		wantRedirect(t, b.form("/operator/tiers", edited))
 		tiers, _ := db.Tiers(t.Context())
-		if gold := tiers[len(tiers)-1]; gold.PriceWei.String() != "1000000000000000000" || gold.HoldingToken != nil || gold.OnSale {
+		if gold := tiers[len(tiers)-1]; gold.PriceWei.String() != "1000000000000000000" || gold.HoldingToken != nil || gold.Enabled {
 			t.Fatalf("edited %+v", gold)
 		}
 	})
@@ -992,7 +992,7 @@ func TestOperatorAudit(t *testing.T) {
 			t.Fatal("minting is held without its audit entry")
 		}
 		wantStatus(t, b.form("/operator/tiers/1/sale", url.Values{"onSale": {"false"}}), http.StatusInternalServerError)
-		if tiers, _ := db.Tiers(t.Context()); !tiers[0].OnSale {
+		if tiers, _ := db.Tiers(t.Context()); !tiers[0].Enabled {
 			t.Fatal("the tier went off sale without its audit entry")
 		}
 	})
@@ -1334,7 +1334,7 @@ func TestOperatorSaleForm(t *testing.T) {
 	at := func(s string) time.Time { v, _ := time.Parse(time.RFC3339, s); return v }
 	if f.Supply == nil || *f.Supply != 5000 || f.StartsAt == nil || !f.StartsAt.Equal(at("2099-12-01T12:00:00Z")) ||
 		f.EndsAt == nil || !f.EndsAt.Equal(at("2099-12-31T18:30:15Z")) || f.AllowlistUntil == nil || !f.AllowlistUntil.Equal(at("2099-12-02T12:00:00Z")) ||
-		f.OpensAfterTier != nil || !f.OnSale {
+		f.OpensAfterTier != nil || !f.Enabled {
 		t.Fatalf("stored %+v", f)
 	}
 	doc = b.operatorPage()

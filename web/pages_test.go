@@ -61,7 +61,7 @@ func TestOverviewComponent(t *testing.T) {
 		Contract: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
 		USD:      &usd,
 		Tiers: []views.OverviewTier{
-			{Tier: store.Tier{ID: 1, Label: "Standard", PriceWei: ledgerWei("100000000000000000"), MaxPerWallet: 5, PayoutBps: bps(10000), OnSale: true},
+			{Tier: store.Tier{ID: 1, Label: "Standard", PriceWei: ledgerWei("100000000000000000"), MaxPerWallet: 5, PayoutBps: bps(10000), Enabled: true},
 				Phase: store.PhasePublic},
 			{Tier: store.Tier{ID: 2, Label: "Pro", PriceWei: ledgerWei("1000000000000000000"), MaxPerWallet: 2, PayoutBps: bps(12500)},
 				Phase: store.PhaseOff}},
