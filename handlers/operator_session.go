@@ -87,10 +87,7 @@ func (h *Handlers) operatorSession(c echo.Context) (store.OperatorSession, error
 func (h *Handlers) RequireOperator(min store.OperatorRole, may string) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			s, err := h.operatorSession(c)
-			if errors.Is(err, store.ErrNotFound) {
-				return errorf(http.StatusUnauthorized, "You are not signed in as an operator, or your session has ended: sign in again on the operator page.")
-			}
+			s, err := h.liveOperator(c)
 			if err != nil {
 				return err
 			}
@@ -111,6 +108,34 @@ func (h *Handlers) RequireOperator(min store.OperatorRole, may string) echo.Midd
 			return next(c)
 		}
 	}
+}
+
+// RequireOperatorFirst lets through a signed-in operator whose role is at least min without
+// reading the request's body: on a route whose CSRF token comes in a large body (the allowlist
+// upload, up to 6 MB), only an operator who may post there has the body read, and RequireOperator
+// checks the token after it.
+func (h *Handlers) RequireOperatorFirst(min store.OperatorRole, may string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			s, err := h.liveOperator(c)
+			if err != nil {
+				return err
+			}
+			if !s.Role.AtLeast(min) {
+				return errorf(http.StatusForbidden, fmt.Sprintf("Your role (%s) cannot %s.", s.Role, may))
+			}
+			return next(c)
+		}
+	}
+}
+
+// liveOperator is the request's operator session, or the 401 of a request without one.
+func (h *Handlers) liveOperator(c echo.Context) (store.OperatorSession, error) {
+	s, err := h.operatorSession(c)
+	if errors.Is(err, store.ErrNotFound) {
+		return s, errorf(http.StatusUnauthorized, "You are not signed in as an operator, or your session has ended: sign in again on the operator page.")
+	}
+	return s, err
 }
 
 // OperatorLogin answers POST /operator/login {address, signature}: Sign-In with Ethereum as

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math/big"
 	"mime/multipart"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -1242,6 +1243,20 @@ func TestOperatorAllowlistUpload(t *testing.T) {
 			t.Fatal("saved")
 		}
 	})
+	t.Run("a stranger's or a viewer's upload is refused unread", func(t *testing.T) {
+		// 5 MB that the server must not read: who is asking is known from the cookie alone.
+		for name, who := range map[string]*browser{"stranger": newBrowser(t, s, "192.0.2.77"), "viewer": signedInOperator(t, s, "viewer")} {
+			body := &countingReader{r: strings.NewReader("--x\r\n" + strings.Repeat("a", 5<<20))}
+			req := httptest.NewRequest(http.MethodPost, "/operator/allowlist/preview", body)
+			rec := who.send(req, "Content-Type", "multipart/form-data; boundary=x").ResponseRecorder
+			if rec.Code != http.StatusUnauthorized && rec.Code != http.StatusForbidden {
+				t.Errorf("%s: %d", name, rec.Code)
+			}
+			if body.n > 0 {
+				t.Errorf("%s: the server read %d bytes of the upload", name, body.n)
+			}
+		}
+	})
 	t.Run("only multipart, on these routes only", func(t *testing.T) {
 		wantStatus(t, b.form("/operator/allowlist", form), http.StatusUnsupportedMediaType)
 		wantStatus(t, b.upload("/operator/minting", url.Values{"held": {"true"}}, nil), http.StatusUnsupportedMediaType)
@@ -1460,4 +1475,16 @@ func TestOperatorSaleForm(t *testing.T) {
 			t.Fatalf("the step: phase %q, next %q", got, next)
 		}
 	})
+}
+
+// countingReader counts what is read of r.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
 }

@@ -122,12 +122,14 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	op.post("/tiers/:id/sale", h.OperatorAction(h.SetTierOnSale), rl.limit("operator-sale", 60),
 		h.RequireOperator(handlers.Operator, "put a tier on or off sale"))
 	// The allowlist upload takes a file (multipart, as large as the admin API's upload) on these two
-	// routes only: operatorUpload reads it, after the rate limit and before the session's CSRF
-	// token, which comes in the same body, is checked.
+	// routes only: operatorUpload reads it once the session is known to be an operator's who may
+	// upload, and before the session's CSRF token, which comes in the same body, is checked.
 	upload := operator.group("", cacheControl(private), h.RequireOperatorPage, h.Site)
-	uploader := h.RequireOperator(handlers.Operator, "upload a tier's allowlist")
-	upload.post(allowlistPreviewPage, h.PreviewAllowlistFromPage, rl.limit("operator-allowlist", 30), operatorUpload, uploader)
-	upload.post(allowlistSavePage, h.SaveAllowlistFromPage, rl.limit("operator-allowlist", 30), operatorUpload, uploader)
+	const mayUpload = "upload a tier's allowlist"
+	uploader := []echo.MiddlewareFunc{rl.limit("operator-allowlist", 30), h.RequireOperatorFirst(handlers.Operator, mayUpload),
+		operatorUpload, h.RequireOperator(handlers.Operator, mayUpload)}
+	upload.post(allowlistPreviewPage, h.PreviewAllowlistFromPage, uploader...)
+	upload.post(allowlistSavePage, h.SaveAllowlistFromPage, uploader...)
 	op.post("/operators", h.OperatorAction(h.PutOperatorFromPage), rl.limit("operator-list", 60),
 		h.RequireOperator(handlers.Admin, "change the operator list"))
 	op.post("/operators/remove", h.OperatorAction(h.RemoveOperatorFromPage), rl.limit("operator-list", 60),
