@@ -102,7 +102,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DistPoolWei:   s.wei("DIST_POOL_WEI", "100000000000000000"), // 0.1 ETH
 		BumpBlocks:    uint64(s.positive("TX_BUMP_BLOCKS", 3)),
 		MaxFeeWei:     s.gwei("MAX_FEE_GWEI"),
-		PriceGrace:    time.Duration(s.uint("PRICE_GRACE_SEC", 600)) * time.Second,
+		PriceGrace:    s.priceGrace("PRICE_GRACE_SEC"),
 	}
 	publicURL := s.publicURL(dev, cfg.ListenAddr)
 	secret := s.sessionSecret(dev)
@@ -428,6 +428,20 @@ func (s *settings) httpURL(name string) string {
 		return ""
 	}
 	return v
+}
+
+// maxPriceGrace bounds PRICE_GRACE_SEC: a page open for longer than a day before a price change
+// is not one the old price should still buy from.
+const maxPriceGrace = 24 * time.Hour
+
+// priceGrace reads how long an old price still buys its tier after a change (600 s unset).
+func (s *settings) priceGrace(name string) time.Duration {
+	sec := s.uint(name, 600)
+	if sec > uint64(maxPriceGrace/time.Second) {
+		s.fail(name, "%d seconds is more than a day", sec)
+		return 0
+	}
+	return time.Duration(sec) * time.Second
 }
 
 // supportURL reads where buyers ask for help: an http(s) URL or a mailto: address.

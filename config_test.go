@@ -87,6 +87,8 @@ func TestLoadConfig(t *testing.T) {
 		{"payment address malformed", withChain("PAYMENT_ADDRESS", "0x12"), "PAYMENT_ADDRESS"},
 		{"payment address zero", withChain("PAYMENT_ADDRESS", "0x0000000000000000000000000000000000000000"), "PAYMENT_ADDRESS"},
 		{"price grace negative", []string{"PRICE_GRACE_SEC", "-1"}, "PRICE_GRACE_SEC"},
+		{"price grace over a day", []string{"PRICE_GRACE_SEC", "86401"}, "PRICE_GRACE_SEC"},
+		{"price grace past a duration", []string{"PRICE_GRACE_SEC", "9300000000000"}, "PRICE_GRACE_SEC"},
 		{"support neither a page nor mail", []string{"SUPPORT_URL", "help@example.com"}, "SUPPORT_URL"},
 		{"support mail without an address", []string{"SUPPORT_URL", "mailto:"}, "SUPPORT_URL"},
 		{"bump blocks zero", []string{"TX_BUMP_BLOCKS", "0"}, "TX_BUMP_BLOCKS"},
