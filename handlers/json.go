@@ -20,11 +20,15 @@ type tierEnforcement struct {
 	PerWallet   string `json:"perWallet"`
 	Holding     string `json:"holding"`
 	OnSale      string `json:"onSale"`
+	Supply      string `json:"supply"`
+	Window      string `json:"window"`
+	Allowlist   string `json:"allowlist"`
 	WalletTotal string `json:"walletTotal"`
 }
 
 var enforcement = tierEnforcement{
-	Price: "operator", PerWallet: "operator", Holding: "operator", OnSale: "operator", WalletTotal: "contract",
+	Price: "operator", PerWallet: "operator", Holding: "operator", OnSale: "operator",
+	Supply: "operator", Window: "operator", Allowlist: "operator", WalletTotal: "contract",
 }
 
 // tierJSON is a tier's settings as the operator sets them: the audit's before and after, and the

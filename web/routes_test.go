@@ -109,7 +109,8 @@ func TestTiers(t *testing.T) {
 		if small.HoldingToken != nil {
 			t.Fatalf("holdingToken %q, want null for no token", *small.HoldingToken)
 		}
-		if small.EnforcedBy["walletTotal"] != "contract" || small.EnforcedBy["price"] != "operator" || len(small.EnforcedBy) != 5 {
+		if small.EnforcedBy["walletTotal"] != "contract" || small.EnforcedBy["price"] != "operator" ||
+			small.EnforcedBy["supply"] != "operator" || len(small.EnforcedBy) != 8 {
 			t.Fatalf("enforcedBy %v", small.EnforcedBy)
 		}
 	})
