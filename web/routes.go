@@ -151,8 +151,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	admin.post("/minting/resume", h.HoldMinting(false))
 }
 
-// allowlistPath is the admin route of an allowlist upload, the one body larger than maxBody
-// (bodyLimit).
+// allowlistPath is the admin route of an allowlist upload, one of the largeBodies.
 const allowlistPath = "/tiers/:id/allowlist"
 
 // getOrPost are the methods of the routes the spec serves to both GET and POST.

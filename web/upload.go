@@ -22,9 +22,12 @@ const (
 	maxUploadPage        = handlers.MaxAllowlistBody + maxBody
 )
 
-// uploadPage tells whether c is a post of the allowlist upload.
-func uploadPage(c echo.Context) bool {
-	return c.Request().Method == http.MethodPost && (c.Path() == allowlistPreviewPage || c.Path() == allowlistSavePage)
+// largeBodies are the routes, by method and path, that take a body larger than maxBody, and how
+// large: the allowlist uploads (bodyLimit).
+var largeBodies = map[string]int64{
+	http.MethodPut + " /api/admin" + allowlistPath: handlers.MaxAllowlistBody,
+	http.MethodPost + " " + allowlistPreviewPage:   maxUploadPage,
+	http.MethodPost + " " + allowlistSavePage:      maxUploadPage,
 }
 
 // operatorUpload takes the posts of the operator page's allowlist upload, which a file input

@@ -145,18 +145,15 @@ var errBodyTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge,
 	fmt.Sprintf("The request body is too large: this service takes at most %d KB.", maxBody>>10))
 
 // bodyLimit refuses, unread, a body that says it is larger than its route takes (maxBody, or
-// handlers.MaxAllowlistBody for an allowlist upload), and cuts off one that turns out larger while
-// it is read (a chunked body says nothing in advance). Routes that take no body are covered too:
-// nobody gets to make the server read megabytes it will throw away.
+// its largeBodies bound), and cuts off one that turns out larger while it is read (a chunked body
+// says nothing in advance). Routes that take no body are covered too: nobody gets to make the
+// server read megabytes it will throw away.
 func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		limit, tooLarge := int64(maxBody), error(errBodyTooLarge)
-		if c.Path() == "/api/admin"+allowlistPath && r.Method == http.MethodPut {
-			limit, tooLarge = handlers.MaxAllowlistBody, handlers.ErrAllowlistTooLarge
-		}
-		if uploadPage(c) {
-			limit, tooLarge = maxUploadPage, handlers.ErrAllowlistTooLarge
+		if n, ok := largeBodies[r.Method+" "+c.Path()]; ok {
+			limit, tooLarge = n, handlers.ErrAllowlistTooLarge
 		}
 		if r.ContentLength > limit {
 			return tooLarge
