@@ -70,7 +70,7 @@ func reasonWords(r *store.Reason, before bool) *string {
 	case store.ReasonNotOpen:
 		switch {
 		case a.StartsAt != nil:
-			s = fmt.Sprintf("The %s tier opens at %s%s.", a.TierLabel, saleTime(*a.StartsAt), tense("; this payment was made before", ""))
+			s = fmt.Sprintf("The %s tier opens at %s%s.", a.TierLabel, views.MinuteUTC(*a.StartsAt), tense("; this payment was made before", ""))
 		case a.AfterTierLabel != "":
 			s = fmt.Sprintf("The %s tier opens once %s sells out%s.", a.TierLabel, a.AfterTierLabel, tense("; this payment was made before it did", ""))
 		default:
@@ -78,7 +78,7 @@ func reasonWords(r *store.Reason, before bool) *string {
 		}
 	case store.ReasonClosed:
 		if a.EndsAt != nil {
-			s = fmt.Sprintf("The %s tier's sale ended at %s%s.", a.TierLabel, saleTime(*a.EndsAt), tense("; this payment was made after", ""))
+			s = fmt.Sprintf("The %s tier's sale ended at %s%s.", a.TierLabel, views.MinuteUTC(*a.EndsAt), tense("; this payment was made after", ""))
 		} else {
 			s = fmt.Sprintf("The %s tier %s not on sale%s.", a.TierLabel, tense("was", "is"), tense(" when this payment was made", ""))
 		}
@@ -117,20 +117,10 @@ func andList(items []string) string {
 	return strings.Join(items[:n-1], ", ") + " and " + items[n-1]
 }
 
-// saleTime writes an instant of a sale's schedule for people: 2026-12-01 12:00 UTC, with the
-// seconds when there are any.
-func saleTime(t time.Time) string {
-	t = t.UTC()
-	if t.Second() != 0 {
-		return t.Format("2006-01-02 15:04:05 UTC")
-	}
-	return t.Format("2006-01-02 15:04 UTC")
-}
-
-// saleTimeOr is saleTime(*t), or "the allowlist phase ends" when t is not known.
+// saleTimeOr is views.MinuteUTC(*t), or "the allowlist phase ends" when t is not known.
 func saleTimeOr(t *time.Time) string {
 	if t == nil {
 		return "the allowlist phase ends"
 	}
-	return saleTime(*t)
+	return views.MinuteUTC(*t)
 }

@@ -218,6 +218,15 @@ func Gwei(wei *big.Int) string {
 // UTC is the exact time, for a tooltip.
 func UTC(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
 
+// MinuteUTC is an instant of a sale's schedule as people read it, and as the operator types it:
+// to the minute, with seconds only when it has them, in UTC ("2026-12-01 12:00 UTC").
+func MinuteUTC(t time.Time) string {
+	if t.Second() != 0 {
+		return t.UTC().Format("2006-01-02 15:04:05") + " UTC"
+	}
+	return t.UTC().Format("2006-01-02 15:04") + " UTC"
+}
+
 // usd writes wei at usdPerETH dollars an ether, for display only ("$300.00").
 func usd(wei store.Uint256, usdPerETH float64) string {
 	eth, _ := new(big.Rat).SetFrac(wei.Int, weiPerETH).Float64()
