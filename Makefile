@@ -17,7 +17,7 @@ export PATH := $(CURDIR)/.data/node/bin:$(PATH)
 
 CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder SignerWallet
 
-.PHONY: run build test bench chaos soak lint vulncheck fuzz contracts generate static clean setup-run setup-test
+.PHONY: run build test bench chaos soak saleday lint vulncheck fuzz contracts generate static clean setup-run setup-test setup-saleday
 
 # What run and test need from the machine, installed with apt when missing (.ci/setup says what,
 # one line each, and nothing when all is there): run, PostgreSQL's server binaries for its private
@@ -29,6 +29,10 @@ setup-run:
 setup-test:
 	@.ci/setup test
 
+# saleday's HAProxy (Debian's package) and database server, installed with apt when missing.
+setup-saleday:
+	@.ci/setup saleday
+
 run: setup-run
 	$(GO) run .
 
@@ -38,8 +42,10 @@ build:
 # Tests need a PostgreSQL server: TEST_DATABASE_URL, or postgres@127.0.0.1:5432 with trust auth
 # (else each test package starts a private one), gcc, Node.js and chromium (setup-test), geth, clef
 # and the npm packages, which this target installs. Browser screenshots land in .data/artifacts/browser.
+# The web package (HTTP, pages in chromium) takes about 10 minutes on 2 cores, Go's default
+# timeout per package: 30 minutes leaves a slower machine room and still stops a hung test.
 test: setup-test $(GETH) $(CLEF) $(VIEM) $(BROWSER)
-	GETH=$(GETH) CLEF=$(CLEF) $(GO) test -race -count=1 ./...
+	GETH=$(GETH) CLEF=$(CLEF) $(GO) test -race -count=1 -timeout 30m ./...
 
 $(BROWSER): web/testdata/browser/package-lock.json | setup-test
 	cd web/testdata/browser && npm ci --no-audit --no-fund --loglevel=error
@@ -73,6 +79,12 @@ chaos: $(GETH)
 
 soak: $(GETH)
 	GETH=$(GETH) $(GO) test -tags long -run '^TestSoak$$' -count=1 -v -timeout 60m ./e2e
+
+# The sale day (issue 24): geth --dev with 2 s blocks, three instances behind HAProxy, 10,000
+# payments over 10 minutes then 3,000 within 30 s, an instance kill -9ed every 2 minutes; writes
+# bench/SALEDAY.md (bench/README.md, Sale day). SALEDAY_SCALE (1) scales its counts.
+saleday: setup-saleday $(GETH)
+	GETH=$(GETH) GO=$(GO) bash bench/saleday.sh
 
 # gosec skips two rules, reviewed on 2026-11-22: G104 (unchecked errors) flags only Close, Stop
 # and Rollback on cleanup paths, after the error that matters was returned; G115 (integer

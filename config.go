@@ -32,7 +32,8 @@ type config struct {
 	ListenAddr  string
 	MetricsAddr string // empty: no /metrics; else a private address for Prometheus and pprof
 	DatabaseURL string // empty: a private dev cluster under .data/
-	EthRPCURL   string // empty: dev mode, with the embedded dev chain
+	DBMaxConns  int    // connections to the database at most
+	EthRPCURL   string // one endpoint or several, comma-separated; empty: dev mode, with the embedded dev chain
 	DevRPCAddr  string // where dev mode serves the dev chain's JSON-RPC
 	Tick        time.Duration
 
@@ -63,7 +64,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 		ListenAddr:  s.str("LISTEN_ADDR", "127.0.0.1:8080"),
 		MetricsAddr: s.str("METRICS_ADDR", ""),
 		DatabaseURL: s.str("DATABASE_URL", ""),
-		EthRPCURL:   s.str("ETH_RPC_URL", ""),
+		DBMaxConns:  s.positive("DB_MAX_CONNS", store.DefaultMaxConns),
+		EthRPCURL:   s.rpcURLs("ETH_RPC_URL"),
 		DevRPCAddr:  s.str("DEV_RPC_ADDR", "127.0.0.1:8545"),
 	}
 	dev := cfg.devMode()
@@ -116,6 +118,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	passes.DistEnabled = s.bool("DIST_ENABLED", dev)
 	bench := s.bool("BENCH_MODE", false)
 	passes.DistMode = oneOf(s, "DIST_MODE", store.DistFixed, store.DistPool)
+	// Off, the payments scan skips the ranges where the payments wallet did not move, and with
+	// them the withdraw calls that failed there.
+	passes.ScanEveryBlock = s.bool("SCAN_EVERY_BLOCK", false)
 	chainID := s.chainID(dev)
 	payments := s.address("PAYMENT_ADDRESS", false)
 	proxies := s.prefixes("TRUSTED_PROXIES")
@@ -426,6 +431,30 @@ func (s *settings) httpURL(name string) string {
 	if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		s.fail(name, "%q is not an http(s) URL", v)
 		return ""
+	}
+	return v
+}
+
+// rpcURLs reads the chain's JSON-RPC endpoints, comma-separated (chain.SplitURLs): each an
+// http(s) or ws(s) URL, or an IPC socket's path. A bad one is named by its place in the list and
+// its scheme and host only: providers put their keys in the rest.
+func (s *settings) rpcURLs(name string) string {
+	v := s.getenv(name)
+	if v == "" {
+		return ""
+	}
+	for i, raw := range chain.SplitURLs(v) {
+		u, err := url.Parse(raw)
+		switch {
+		case raw == "":
+			s.fail(name, "endpoint %d of the list is empty", i+1)
+		case err != nil:
+			s.fail(name, "endpoint %d of the list is not a URL", i+1)
+		case u.Scheme == "" && u.Host == "":
+			// An IPC socket's path.
+		case u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ws" && u.Scheme != "wss" || u.Host == "":
+			s.fail(name, "endpoint %d of the list (%s://%s) is not an http(s) or ws(s) URL or an IPC path", i+1, u.Scheme, u.Host)
+		}
 	}
 	return v
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"nodeledger/store"
 )
 
 func env(kv ...string) func(string) string {
@@ -36,7 +38,7 @@ func TestLoadConfig(t *testing.T) {
 			!cfg.Handlers.DistEnabled || cfg.Passes.DistMode != "fixed" || cfg.DevRPCAddr != "127.0.0.1:8545" ||
 			cfg.Tick != 10*time.Second || cfg.Handlers.TickSec != 10 || cfg.Passes.Confirmations != 1 ||
 			cfg.Passes.BumpBlocks != 3 || cfg.Passes.MaxFeeWei != nil || cfg.Passes.PriceGrace != 10*time.Minute ||
-			cfg.Handlers.RefundPolicy != "" || cfg.Handlers.SupportURL != "" {
+			cfg.Handlers.RefundPolicy != "" || cfg.Handlers.SupportURL != "" || cfg.DBMaxConns != store.DefaultMaxConns {
 			t.Fatalf("got %+v", cfg)
 		}
 	})
@@ -46,7 +48,7 @@ func TestLoadConfig(t *testing.T) {
 			"MINTER_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80", "DIST_MODE", "pool",
 			"PAYMENT_ADDRESS", "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", "TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.1",
 			"TX_BUMP_BLOCKS", "5", "MAX_FEE_GWEI", "150.000000001", "PRICE_GRACE_SEC", "0",
-			"REFUND_POLICY", "within 2 working days", "SUPPORT_URL", "mailto:help@example.com"))
+			"REFUND_POLICY", "within 2 working days", "SUPPORT_URL", "mailto:help@example.com", "DB_MAX_CONNS", "25"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,8 +61,17 @@ func TestLoadConfig(t *testing.T) {
 			cfg.Handlers.StaleAfterSec != 300 || cfg.Passes.Confirmations != 12 || cfg.Passes.BumpBlocks != 5 ||
 			cfg.Passes.MaxFeeWei.String() != "150000000001" || cfg.Passes.PriceGrace != 0 ||
 			cfg.Handlers.RefundPolicy != "within 2 working days" || cfg.Handlers.SupportURL != "mailto:help@example.com" ||
-			cfg.Handlers.PublicURL.String() != "https://nodes.example.com" || len(cfg.Handlers.SessionSecret) != 32 {
+			cfg.Handlers.PublicURL.String() != "https://nodes.example.com" || len(cfg.Handlers.SessionSecret) != 32 ||
+			cfg.DBMaxConns != 25 {
 			t.Fatalf("got %+v", cfg)
+		}
+	})
+	t.Run("scan every block", func(t *testing.T) {
+		for v, want := range map[string]bool{"": false, "false": false, "true": true} {
+			cfg, err := loadConfig(env("SCAN_EVERY_BLOCK", v))
+			if err != nil || cfg.Passes.ScanEveryBlock != want {
+				t.Fatalf("SCAN_EVERY_BLOCK=%q: %v, %v; want %v", v, cfg.Passes.ScanEveryBlock, err, want)
+			}
 		}
 	})
 	for _, tc := range []struct {
@@ -80,8 +91,10 @@ func TestLoadConfig(t *testing.T) {
 		{"minter key malformed", withChain("MINTER_KEY", "0x1234"), "MINTER_KEY"},
 		{"tick not a number", []string{"TICK_SEC", "soon"}, "TICK_SEC"},
 		{"stale after zero", []string{"STALE_AFTER_SEC", "0"}, "STALE_AFTER_SEC"},
+		{"no database connections", []string{"DB_MAX_CONNS", "0"}, "DB_MAX_CONNS"},
 		{"dist enabled not a boolean", []string{"DIST_ENABLED", "yes"}, "DIST_ENABLED"},
 		{"bench mode not a boolean", []string{"BENCH_MODE", "on"}, "BENCH_MODE"},
+		{"scan every block not a boolean", []string{"SCAN_EVERY_BLOCK", "always"}, "SCAN_EVERY_BLOCK"},
 		{"dist mode unknown", []string{"DIST_MODE", "lottery"}, "DIST_MODE"},
 		{"chain id not a number", withChain("CHAIN_ID", "main"), "CHAIN_ID"},
 		{"payment address malformed", withChain("PAYMENT_ADDRESS", "0x12"), "PAYMENT_ADDRESS"},

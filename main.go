@@ -13,10 +13,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/big"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -188,9 +190,9 @@ func (a *app) Close() {
 // managers usually give between SIGTERM and SIGKILL.
 const passGrace = 20 * time.Second
 
-// Run serves HTTP and ticks the passes until ctx ends. On SIGTERM the server stops taking
-// requests, the pass under way finishes and no other starts; one still running after passGrace
-// is cut off, as safely as a crash.
+// Run serves HTTP, ticks the passes and runs the payments pass at each new head until ctx
+// ends. On SIGTERM the server stops taking requests, the passes under way finish and no other
+// starts; one still running after passGrace is cut off, as safely as a crash.
 func (a *app) Run(ctx context.Context, stdout io.Writer) error {
 	ln, err := net.Listen("tcp", a.cfg.ListenAddr)
 	if err != nil {
@@ -220,7 +222,10 @@ func (a *app) Run(ctx context.Context, stdout io.Writer) error {
 	passesDone := make(chan struct{})
 	go func() {
 		defer close(passesDone)
-		a.passes.Run(ctx, passWork, a.cfg.Tick)
+		var wg sync.WaitGroup
+		wg.Go(func() { a.passes.Run(ctx, passWork, a.cfg.Tick) })
+		wg.Go(func() { a.passes.FollowHead(ctx, passWork) })
+		wg.Wait()
 	}()
 	served := make(chan error, 1)
 	go func() { served <- a.http.Serve(ln) }()
@@ -245,21 +250,25 @@ func (a *app) Run(ctx context.Context, stdout io.Writer) error {
 	return err
 }
 
-// dialChain connects to ETH_RPC_URL and checks it serves CHAIN_ID. A chain that does not answer
-// yet is no reason to refuse to start: the ledger can be served, and chain readings say null.
+// dialChain connects to ETH_RPC_URL's endpoints and checks that each serves CHAIN_ID, naming
+// the one that does not by its scheme and host only. An endpoint that does not answer is not
+// refused: the ledger is served meanwhile, and reads go to those that answer; of several, one is
+// read only once it has said it serves CHAIN_ID (the client asks it again until it does).
 func dialChain(ctx context.Context, cfg config, log *slog.Logger) (*chain.Client, error) {
+	want := cfg.Handlers.ChainID
+	cfg.Chain.ChainID = big.NewInt(want)
 	ch, err := chain.Dial(ctx, cfg.EthRPCURL, cfg.Chain)
 	if err != nil {
 		return nil, fmt.Errorf("ETH_RPC_URL: %w", err)
 	}
-	want := cfg.Handlers.ChainID
-	id, err := ch.ChainID(ctx)
-	switch {
-	case err != nil:
-		log.Warn("chain not reachable at start; serving the ledger and retrying on each request", "err", err)
-	case !id.IsInt64() || id.Int64() != want:
-		ch.Close()
-		return nil, fmt.Errorf("CHAIN_ID: is %d but ETH_RPC_URL serves chain %s", want, id)
+	for _, ep := range ch.ChainIDs(ctx) {
+		switch {
+		case ep.Err != nil:
+			log.Warn("chain not reachable at start; serving the ledger and retrying on each request", "endpoint", ep.Endpoint, "err", ep.Err)
+		case !ep.ID.IsInt64() || ep.ID.Int64() != want:
+			ch.Close()
+			return nil, fmt.Errorf("CHAIN_ID: is %d but the ETH_RPC_URL endpoint %s serves chain %s", want, ep.Endpoint, ep.ID)
+		}
 	}
 	return ch, nil
 }
@@ -272,6 +281,7 @@ func (a *app) openDatabase(ctx context.Context, cfg config) (*store.Store, error
 		if err != nil {
 			return nil, err
 		}
+		db.LimitConns(cfg.DBMaxConns)
 		a.closer = append(a.closer, func() { db.Close() })
 		return db, nil
 	}

@@ -14,7 +14,7 @@ WITHDRAWALS=${BENCH_WITHDRAWALS:-100000}
 HOT=${BENCH_HOT:-1000}
 DURATION=${BENCH_DURATION:-8}    # seconds each measurement runs (wrk after a warm-up of 2)
 CONNS=64                         # wrk connections, as the issue sets
-CLIENTS=32                       # pgbench clients and pREST connections: the server's pool size
+CLIENTS=32                       # pgbench clients, pREST's connections and the server's (DB_MAX_CONNS)
 SERVER=127.0.0.1:18080
 PREST=127.0.0.1:18081
 OUT=.data/bench
@@ -116,7 +116,7 @@ trap cleanup EXIT
 # Both servers run throughout; an idle one costs nothing.
 # BENCH_MODE lifts the rate limits and serves /bench/hello; the chain is not needed to serve
 # the ledger, so ETH_RPC_URL names a port where nothing listens and the passes idle.
-BENCH_MODE=true LISTEN_ADDR=$SERVER DATABASE_URL=$DBURL ETH_RPC_URL=http://127.0.0.1:9 CHAIN_ID=1337 \
+BENCH_MODE=true LISTEN_ADDR=$SERVER DATABASE_URL=$DBURL DB_MAX_CONNS=$CLIENTS ETH_RPC_URL=http://127.0.0.1:9 CHAIN_ID=1337 \
   FACTORY_ADDRESS=0x00000000000000000000000000000000000000f1 PUBLIC_URL=http://$SERVER \
   SESSION_SECRET=bench-bench-bench-bench-bench-bench TICK_SEC=86400 \
   "$OUT/nodeledger" serve 2>"$OUT/server.log" &
@@ -253,7 +253,7 @@ dirty=$(git diff --quiet || echo ' (with uncommitted changes)')
   echo "Written by \`make bench\` on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$dirty."
   echo "Machine: $(nproc) cores ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $(psql "$DBURL" -XAtc 'SHOW server_version' | cut -d' ' -f1) PostgreSQL, $(go version | cut -d' ' -f3)."
   echo "Ledger: $NODES nodes, $OWNERS owners, $ROUNDS rounds ($(psql "$DBURL" -XAtc 'SELECT count(*) FROM credits') credits), $WITHDRAWALS withdrawals."
-  echo "Each figure is the median of $REPEATS interleaved runs of ${DURATION} s (wrk after a 2 s warm-up); wrk at $CONNS connections, pgbench and pREST with $CLIENTS (the server's pool size)."
+  echo "Each figure is the median of $REPEATS interleaved runs of ${DURATION} s (wrk after a 2 s warm-up); wrk at $CONNS connections, pgbench and pREST with $CLIENTS (the server's pool size, DB_MAX_CONNS)."
   echo
   echo "$result"
 } >bench/RESULTS.md

@@ -63,20 +63,61 @@ func (c *Client) FeeCap(ctx context.Context) (*big.Int, error) {
 }
 
 // estimateWallet stands for a buyer with no node, estimateRef for a payment never used: a mint to
-// it, of tier 0 (which the ledger's tiers, numbered from 1, leave empty), is a first mint of a
-// first node of its tier, the dearest kind.
+// it is a wallet's first, the dearest kind of a tier's mints (it writes the wallet's list from zero).
 var (
 	estimateWallet = common.BytesToAddress(crypto.Keccak256([]byte("nodeledger mint estimate"))[12:])
 	estimateRef    = crypto.Keccak256Hash([]byte("nodeledger mint estimate"))
 )
 
-// MintGas is the gas limit minter signs a mint with, at most: the node's estimate of the dearest
-// mint, plus the margin Sign adds. It fails while minting is paused (the estimate reverts).
-func (c *Client) MintGas(ctx context.Context, minter common.Address) (uint64, error) {
+// MintGas is the gas limit minter signs a mint of tier with, at most: the node's estimate of the
+// dearest mint of that tier now (a wallet's first node; the tier's first too while it has none),
+// plus the margin Sign adds. Tier 0, which the ledger's tiers, numbered from 1, leave empty,
+// gives the dearest mint of all. It fails while minting is paused (the estimate reverts).
+func (c *Client) MintGas(ctx context.Context, minter common.Address, tier uint8) (uint64, error) {
 	var gas uint64
-	err := c.call(ctx, "estimate mint gas", func(ctx context.Context) (err error) {
-		gas, err = c.eth.EstimateGas(ctx, ethereum.CallMsg{From: minter, To: &c.factory, Data: c.MintData(estimateWallet, 0, estimateRef)})
+	err := c.call(ctx, "estimate mint gas", func(ctx context.Context, e *endpoint) (err error) {
+		gas, err = e.eth.EstimateGas(ctx, ethereum.CallMsg{From: minter, To: &c.factory, Data: c.MintData(estimateWallet, tier, estimateRef)})
 		return err
 	})
 	return gas + gas*gasMargin/100, err
+}
+
+// WalletState is an address's balance, nonce and code at the end of a block, with the block's
+// hash: where two of them agree and the address has no code, nothing was paid to it or sent from
+// it in between.
+type WalletState struct {
+	Block   uint64
+	Hash    common.Hash
+	Balance *big.Int
+	Nonce   uint64
+	HasCode bool
+}
+
+// WalletStates reads addr's balance, nonce and code at the end of each of blocks, and each
+// block's hash, in one JSON-RPC batch (four requests a block).
+func (c *Client) WalletStates(ctx context.Context, addr common.Address, blocks ...uint64) ([]WalletState, error) {
+	n := len(blocks)
+	balances, nonces, codes := make([]hexutil.Big, n), make([]hexutil.Uint64, n), make([]hexutil.Bytes, n)
+	headers := make([]blockHeader, n)
+	elems := make([]rpc.BatchElem, 0, 4*n)
+	for i, b := range blocks {
+		block := hexutil.EncodeUint64(b)
+		elems = append(elems,
+			rpc.BatchElem{Method: "eth_getBalance", Args: []any{addr, block}, Result: &balances[i]},
+			rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{addr, block}, Result: &nonces[i]},
+			rpc.BatchElem{Method: "eth_getCode", Args: []any{addr, block}, Result: &codes[i]},
+			rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{block, false}, Result: &headers[i]})
+	}
+	if err := c.batch(ctx, fmt.Sprintf("wallet states at %v", blocks), elems); err != nil {
+		return nil, err
+	}
+	out := make([]WalletState, n)
+	for i, b := range blocks {
+		if headers[i].Hash == (common.Hash{}) { // the node answered null
+			return nil, fmt.Errorf("block %d: %w: block not found", b, ErrUnavailable)
+		}
+		out[i] = WalletState{Block: b, Hash: headers[i].Hash, Balance: balances[i].ToInt(),
+			Nonce: uint64(nonces[i]), HasCode: len(codes[i]) > 0}
+	}
+	return out, nil
 }

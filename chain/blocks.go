@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -184,8 +185,10 @@ func (b *fullBlock) watched(watched []common.Address) Block {
 // HeadNumber is the number of the latest block.
 func (c *Client) HeadNumber(ctx context.Context) (uint64, error) {
 	var n uint64
-	err := c.call(ctx, "block number", func(ctx context.Context) (err error) {
-		n, err = c.eth.BlockNumber(ctx)
+	err := c.call(ctx, "block number", func(ctx context.Context, e *endpoint) (err error) {
+		if n, err = e.eth.BlockNumber(ctx); err == nil {
+			e.sawHead(n, time.Now())
+		}
 		return err
 	})
 	return n, err
@@ -207,8 +210,8 @@ func (c *Client) FactoryLogs(ctx context.Context, from, to uint64, topics ...[]c
 			Topics:    topics,
 		}
 		var logs []types.Log
-		err := c.call(ctx, fmt.Sprintf("logs %d-%d", start, end), func(ctx context.Context) (err error) {
-			logs, err = c.eth.FilterLogs(ctx, q)
+		err := c.call(ctx, fmt.Sprintf("logs %d-%d", start, end), func(ctx context.Context, e *endpoint) (err error) {
+			logs, err = e.eth.FilterLogs(ctx, q)
 			return err
 		})
 		if err != nil {

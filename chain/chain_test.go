@@ -374,7 +374,7 @@ func TestPriceFeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	feed := New(tc.c.rpc, Config{PriceFeed: r.ContractAddress})
+	feed := New(tc.c.endpoints[0].rpc, Config{PriceFeed: r.ContractAddress})
 	if usd, err := feed.USDPerETH(t.Context()); err != nil || usd != 3141.59 {
 		t.Fatalf("got %v, %v", usd, err)
 	}
@@ -435,4 +435,30 @@ func TestUnavailable(t *testing.T) {
 			t.Fatalf("got %v after %d calls", err, calls.Load())
 		}
 	})
+}
+
+// TestCountCalls: a count sees each request made with its context, a batch's elements one each,
+// and an enclosing count sees what an inner one counts.
+func TestCountCalls(t *testing.T) {
+	tc := newTestChain(t)
+	outer, all := CountCalls(t.Context())
+	inner, blocks := CountCalls(outer)
+	for head := uint64(0); head < 9; time.Sleep(10 * time.Millisecond) {
+		head, _ = tc.c.HeadNumber(t.Context())
+	}
+	if _, err := tc.c.Blocks(inner, 0, 9); err != nil { // 10 blocks without transactions: one batch
+		t.Fatal(err)
+	}
+	if _, err := tc.c.HeadNumber(outer); err != nil {
+		t.Fatal(err)
+	}
+	if blocks.N() != 10 || all.N() != 11 {
+		t.Fatalf("counted %d requests for 10 blocks and %d in all, want 10 and 11", blocks.N(), all.N())
+	}
+	if _, err := tc.c.HeadNumber(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if all.N() != 11 {
+		t.Fatalf("a request made without the count's context was counted: %d", all.N())
+	}
 }

@@ -5,10 +5,12 @@
 package chain
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"net"
 	neturl "net/url"
 	"strings"
@@ -18,7 +20,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"nodeledger/chain/bindings"
@@ -53,34 +54,73 @@ type Config struct {
 	// failure gets (default 3), with backoff between them.
 	CallTimeout time.Duration
 	Attempts    int
+	// ChainID, when set, is the chain every endpoint must serve: with several endpoints, reads
+	// go to one only once it said so (ChainIDs, or the head watch asks), and never to one that
+	// serves another.
+	ChainID *big.Int
+	// With several endpoints, HeadPoll is how often each is asked for its head (default 5 s), and
+	// MinStale the least time an endpoint's head may stand still behind another's before it is
+	// stale (default 30 s; see stale). Tests shorten them.
+	HeadPoll time.Duration
+	MinStale time.Duration
 }
 
-// Client reads and writes the chain through one JSON-RPC connection.
+// Client reads and writes the chain through one JSON-RPC endpoint or several: reads go to the
+// first that serves and fail over to the next, transactions go to all.
 type Client struct {
-	rpc       *rpc.Client
-	eth       *ethclient.Client
+	endpoints []*endpoint
 	factory   common.Address
 	priceFeed common.Address
 	timeout   time.Duration
 	attempts  int
+	minStale  time.Duration
+	chainID   *big.Int // nil: the endpoints' chain is not checked
 
 	nf   *bindings.NodeFactory
 	feed *bindings.MockAggregator // its read functions are those of any Chainlink feed
 
-	hideURL *strings.Replacer // nil: the connection has no URL to hide (the dev chain's)
+	pace pace // how fast the best head rises: the chain's block time, as the client sees it
+
+	stop    context.CancelFunc // ends the head watch; nil without one
+	watched chan struct{}      // closed when the head watch has ended
 
 	tokens sync.Map // common.Address -> Token: a token's symbol and decimals do not change
 }
 
-// Dial connects to the JSON-RPC endpoint at url (http, https, ws or ipc).
-func Dial(ctx context.Context, url string, cfg Config) (*Client, error) {
-	hide := urlHider(url)
-	rc, err := rpc.DialContext(ctx, url)
-	if err != nil {
-		return nil, &hiddenURLError{hide.Replace("dial: " + err.Error()), err}
+// SplitURLs splits ETH_RPC_URL's list of endpoints at its commas.
+func SplitURLs(list string) []string {
+	urls := strings.Split(list, ",")
+	for i := range urls {
+		urls[i] = strings.TrimSpace(urls[i])
 	}
-	c := New(rc, cfg)
-	c.hideURL = hide
+	return urls
+}
+
+// Dial connects to the JSON-RPC endpoints listed in urls, comma-separated (http, https, ws or
+// ipc; see SplitURLs). With more than one, a goroutine watches their heads until Close.
+func Dial(ctx context.Context, urls string, cfg Config) (*Client, error) {
+	var eps []*endpoint
+	for _, url := range SplitURLs(urls) {
+		hide := urlHider(url)
+		rc, err := rpc.DialContext(ctx, url)
+		if err != nil {
+			for _, e := range eps {
+				e.rpc.Close()
+			}
+			return nil, &hiddenURLError{hide.Replace("dial: " + err.Error()), err}
+		}
+		eps = append(eps, newEndpoint(endpointName(url, eps), rc, hide))
+	}
+	c := newClient(eps, cfg)
+	if len(eps) > 1 {
+		poll := cfg.HeadPoll
+		if poll <= 0 {
+			poll = 5 * time.Second
+		}
+		wctx, stop := context.WithCancel(context.Background())
+		c.stop, c.watched = stop, make(chan struct{})
+		go c.watchHeads(wctx, poll)
+	}
 	return c, nil
 }
 
@@ -120,23 +160,38 @@ type hiddenURLError struct {
 func (e *hiddenURLError) Error() string { return e.msg }
 func (e *hiddenURLError) Unwrap() error { return e.err }
 
-// hide hides the RPC URL in err's text. Every error the client returns passes through it (call).
+// hide hides every endpoint's URL in err's text. Every error the client returns passes through it
+// (roundTrip, broadcast).
 func (c *Client) hide(err error) error {
-	if err == nil || c.hideURL == nil {
+	if err == nil {
 		return err
 	}
-	return &hiddenURLError{c.hideURL.Replace(err.Error()), err}
+	msg := err.Error()
+	for _, e := range c.endpoints {
+		if e.hide != nil {
+			msg = e.hide.Replace(msg)
+		}
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return &hiddenURLError{msg, err}
 }
 
 // New wraps an RPC connection, such as the dev chain's in-process one.
 func New(rc *rpc.Client, cfg Config) *Client {
+	return newClient([]*endpoint{newEndpoint("in-process", rc, nil)}, cfg)
+}
+
+func newClient(eps []*endpoint, cfg Config) *Client {
 	c := &Client{
-		rpc:       rc,
-		eth:       ethclient.NewClient(rc),
+		endpoints: eps,
 		factory:   cfg.Factory,
 		priceFeed: cfg.PriceFeed,
 		timeout:   cfg.CallTimeout,
 		attempts:  cfg.Attempts,
+		minStale:  cfg.MinStale,
+		chainID:   cfg.ChainID,
 		nf:        bindings.NewNodeFactory(),
 		feed:      bindings.NewMockAggregator(),
 	}
@@ -146,32 +201,97 @@ func New(rc *rpc.Client, cfg Config) *Client {
 	if c.attempts <= 0 {
 		c.attempts = 3
 	}
+	if c.minStale <= 0 {
+		c.minStale = 30 * time.Second
+	}
 	return c
 }
 
-// Close closes the connection.
-func (c *Client) Close() { c.rpc.Close() }
+// Close stops the head watch and closes the connections.
+func (c *Client) Close() {
+	if c.stop != nil {
+		c.stop()
+		<-c.watched
+	}
+	for _, e := range c.endpoints {
+		e.rpc.Close()
+	}
+}
 
 // Factory is the address of the factory contract.
 func (c *Client) Factory() common.Address { return c.factory }
 
-// call runs one RPC round trip (a single call or a batch) with a timeout per attempt, retrying
-// transient failures with exponential backoff. Every RPC of the package goes through it.
-func (c *Client) call(ctx context.Context, what string, f func(ctx context.Context) error) error {
+// call runs one RPC request with a timeout per attempt, retrying transient failures with
+// exponential backoff. Every RPC of the package goes through it, or through batch.
+func (c *Client) call(ctx context.Context, what string, f func(ctx context.Context, e *endpoint) error) error {
+	return c.roundTrip(ctx, what, 1, f)
+}
+
+// roundTrip is call for a round trip of n requests (a batch of n). Each attempt goes to the next
+// endpoint in the order of serving (see serving); a transient failure moves on to the next at
+// once, and backs off only before asking an endpoint this round trip already asked. Every
+// endpoint is asked at least once.
+func (c *Client) roundTrip(ctx context.Context, what string, n int, f func(ctx context.Context, e *endpoint) error) error {
+	return c.roundTripIn(ctx, c.serving(), what, n, f)
+}
+
+// roundTripIn is roundTrip over the endpoints of order, in that order.
+func (c *Client) roundTripIn(ctx context.Context, order []*endpoint, what string, n int, f func(ctx context.Context, e *endpoint) error) error {
+	tries := max(c.attempts, len(order))
 	backoff := 100 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		actx, cancel := context.WithTimeout(ctx, c.timeout)
-		err := f(actx)
-		cancel()
+	for try := 0; ; try++ {
+		if try > 0 && try%len(order) == 0 {
+			select {
+			case <-time.After(backoff):
+				backoff *= 2
+			case <-ctx.Done():
+				return fmt.Errorf("%s: %w: %w", what, ErrUnavailable, ctx.Err())
+			}
+		}
+		e := order[try%len(order)]
+		err := c.attempt(ctx, e, n, f)
 		if err == nil {
 			return nil
 		}
 		if !transient(err) {
 			return c.hide(fmt.Errorf("%s: %w", what, c.decodeRevert(err)))
 		}
-		rpcFailures.Inc()
-		if attempt >= c.attempts || ctx.Err() != nil {
+		if try+1 >= tries || ctx.Err() != nil {
 			return c.hide(fmt.Errorf("%s: %w: %w", what, ErrUnavailable, err))
+		}
+	}
+}
+
+// broadcast runs f on every endpoint at once, with roundTrip's attempts and backoff: for a signed
+// transaction, which any endpoint may carry to the network. It succeeds when f succeeds on any
+// endpoint. Otherwise the error of an endpoint that answered (the request's fault, such as a
+// nonce taken) wins over those of endpoints that failed; only when every endpoint failed is the
+// attempt retried.
+func (c *Client) broadcast(ctx context.Context, what string, f func(ctx context.Context, e *endpoint) error) error {
+	backoff := 100 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		errs := make([]error, len(c.endpoints))
+		var wg sync.WaitGroup
+		for i, e := range c.endpoints {
+			wg.Go(func() { errs[i] = c.attempt(ctx, e, 1, f) })
+		}
+		wg.Wait()
+		var refused, failed error
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				return nil
+			case !transient(err):
+				refused = cmp.Or(refused, err)
+			default:
+				failed = cmp.Or(failed, err)
+			}
+		}
+		if refused != nil {
+			return c.hide(fmt.Errorf("%s: %w", what, c.decodeRevert(refused)))
+		}
+		if attempt >= c.attempts || ctx.Err() != nil {
+			return c.hide(fmt.Errorf("%s: %w: %w", what, ErrUnavailable, failed))
 		}
 		select {
 		case <-time.After(backoff):
@@ -180,6 +300,23 @@ func (c *Client) call(ctx context.Context, what string, f func(ctx context.Conte
 			return fmt.Errorf("%s: %w: %w", what, ErrUnavailable, ctx.Err())
 		}
 	}
+}
+
+// attempt runs f once on e, a round trip of n requests, within the call timeout, and notes how
+// e did.
+func (c *Client) attempt(ctx context.Context, e *endpoint, n int, f func(ctx context.Context, e *endpoint) error) error {
+	counted(ctx, n)
+	actx, cancel := context.WithTimeout(ctx, c.timeout)
+	err := f(actx, e)
+	cancel()
+	switch {
+	case err == nil || !transient(err):
+		e.answered()
+	case ctx.Err() == nil: // the caller giving up is not the endpoint failing
+		rpcFailures.Inc()
+		e.failed()
+	}
+	return err
 }
 
 // transient reports whether err is the transport or the node failing, not the request.

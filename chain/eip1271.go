@@ -28,8 +28,8 @@ var eip1271Magic = []byte{0x16, 0x26, 0xba, 0x7e}
 // HasCode reports whether addr is a contract (a contract wallet, for sign-in).
 func (c *Client) HasCode(ctx context.Context, addr common.Address) (bool, error) {
 	var code []byte
-	err := c.call(ctx, "code", func(ctx context.Context) (err error) {
-		code, err = c.eth.CodeAt(ctx, addr, nil)
+	err := c.call(ctx, "code", func(ctx context.Context, e *endpoint) (err error) {
+		code, err = e.eth.CodeAt(ctx, addr, nil)
 		return err
 	})
 	return len(code) > 0, err
@@ -44,8 +44,8 @@ func (c *Client) ValidSignature(ctx context.Context, wallet common.Address, hash
 		return false, err
 	}
 	var out []byte
-	err = c.call(ctx, "isValidSignature", func(ctx context.Context) (err error) {
-		out, err = c.eth.CallContract(ctx, ethereum.CallMsg{To: &wallet, Data: data}, nil)
+	err = c.call(ctx, "isValidSignature", func(ctx context.Context, e *endpoint) (err error) {
+		out, err = e.eth.CallContract(ctx, ethereum.CallMsg{To: &wallet, Data: data}, nil)
 		return err
 	})
 	if errors.Is(err, ErrUnavailable) {

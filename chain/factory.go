@@ -38,8 +38,8 @@ func (c *Client) Paused(ctx context.Context) (bool, error) {
 // TokenBalance reads an ERC-20 balance.
 func (c *Client) TokenBalance(ctx context.Context, token, holder common.Address) (*big.Int, error) {
 	var out []byte
-	err := c.call(ctx, "balanceOf", func(ctx context.Context) (err error) {
-		out, err = c.eth.CallContract(ctx, ethereum.CallMsg{To: &token, Data: erc20.PackBalanceOf(holder)}, nil)
+	err := c.call(ctx, "balanceOf", func(ctx context.Context, e *endpoint) (err error) {
+		out, err = e.eth.CallContract(ctx, ethereum.CallMsg{To: &token, Data: erc20.PackBalanceOf(holder)}, nil)
 		return err
 	})
 	if err != nil {
@@ -63,11 +63,11 @@ func (c *Client) TokenInfo(ctx context.Context, token common.Address) (Token, er
 	}
 	t := Token{Address: token}
 	var sym, dec []byte
-	err := c.call(ctx, "token info", func(ctx context.Context) (err error) {
-		if sym, err = c.eth.CallContract(ctx, ethereum.CallMsg{To: &token, Data: erc20.PackSymbol()}, nil); err != nil {
+	err := c.call(ctx, "token info", func(ctx context.Context, e *endpoint) (err error) {
+		if sym, err = e.eth.CallContract(ctx, ethereum.CallMsg{To: &token, Data: erc20.PackSymbol()}, nil); err != nil {
 			return err
 		}
-		dec, err = c.eth.CallContract(ctx, ethereum.CallMsg{To: &token, Data: erc20.PackDecimals()}, nil)
+		dec, err = e.eth.CallContract(ctx, ethereum.CallMsg{To: &token, Data: erc20.PackDecimals()}, nil)
 		return err
 	})
 	if err != nil {
@@ -197,8 +197,8 @@ func (c *Client) DecodeWithdraw(input []byte) (WithdrawCall, bool) {
 // Why re-runs a reverted transaction's call at the latest block and returns the revert, naming
 // the factory's custom error when it is one; nil when the call would now succeed.
 func (c *Client) Why(ctx context.Context, from common.Address, tx *types.Transaction) error {
-	return c.call(ctx, "why", func(ctx context.Context) error {
-		_, err := c.eth.CallContract(ctx, ethereum.CallMsg{From: from, To: tx.To(), Data: tx.Data(), Value: tx.Value()}, nil)
+	return c.call(ctx, "why", func(ctx context.Context, e *endpoint) error {
+		_, err := e.eth.CallContract(ctx, ethereum.CallMsg{From: from, To: tx.To(), Data: tx.Data(), Value: tx.Value()}, nil)
 		return err
 	})
 }

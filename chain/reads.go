@@ -52,8 +52,8 @@ func (c *Client) NodesOf(ctx context.Context, wallet common.Address) ([]*big.Int
 // callFactory runs eth_call against the factory at block (nil: latest).
 func (c *Client) callFactory(ctx context.Context, what string, data []byte, block *big.Int) ([]byte, error) {
 	var out []byte
-	err := c.call(ctx, what, func(ctx context.Context) (err error) {
-		out, err = c.eth.CallContract(ctx, ethereum.CallMsg{To: &c.factory, Data: data}, block)
+	err := c.call(ctx, what, func(ctx context.Context, e *endpoint) (err error) {
+		out, err = e.eth.CallContract(ctx, ethereum.CallMsg{To: &c.factory, Data: data}, block)
 		return err
 	})
 	return out, err
@@ -201,8 +201,8 @@ func (c *Client) tierSlots(ctx context.Context, block uint64, ids []uint8) (map[
 // trip, so that the figures it reads can be compared.
 func (c *Client) readAtHead(ctx context.Context, what string, elems func(at string) []rpc.BatchElem) (uint64, error) {
 	var head uint64
-	err := c.call(ctx, "blockNumber", func(ctx context.Context) (err error) {
-		head, err = c.eth.BlockNumber(ctx)
+	err := c.call(ctx, "blockNumber", func(ctx context.Context, e *endpoint) (err error) {
+		head, err = e.eth.BlockNumber(ctx)
 		return err
 	})
 	if err != nil {
@@ -218,11 +218,11 @@ func (c *Client) callAt(at string, data []byte, out *hexutil.Bytes) rpc.BatchEle
 
 // batch sends elems in one round trip; the first failed element fails it all.
 func (c *Client) batch(ctx context.Context, what string, elems []rpc.BatchElem) error {
-	return c.call(ctx, what, func(ctx context.Context) error {
+	return c.roundTrip(ctx, what, len(elems), func(ctx context.Context, e *endpoint) error {
 		for i := range elems {
 			elems[i].Error = nil
 		}
-		if err := c.rpc.BatchCallContext(ctx, elems); err != nil {
+		if err := e.rpc.BatchCallContext(ctx, elems); err != nil {
 			return err
 		}
 		for _, e := range elems {
@@ -237,8 +237,8 @@ func (c *Client) batch(ctx context.Context, what string, elems []rpc.BatchElem) 
 // Balance reads the wei held by addr at the latest block.
 func (c *Client) Balance(ctx context.Context, addr common.Address) (*big.Int, error) {
 	var bal *big.Int
-	err := c.call(ctx, "balance", func(ctx context.Context) (err error) {
-		bal, err = c.eth.BalanceAt(ctx, addr, nil)
+	err := c.call(ctx, "balance", func(ctx context.Context, e *endpoint) (err error) {
+		bal, err = e.eth.BalanceAt(ctx, addr, nil)
 		return err
 	})
 	return bal, err
@@ -306,8 +306,8 @@ func (c *Client) Minter(ctx context.Context) (common.Address, error) {
 // ChainID asks the node which chain it serves.
 func (c *Client) ChainID(ctx context.Context) (*big.Int, error) {
 	var id *big.Int
-	err := c.call(ctx, "chain id", func(ctx context.Context) (err error) {
-		id, err = c.eth.ChainID(ctx)
+	err := c.call(ctx, "chain id", func(ctx context.Context, e *endpoint) (err error) {
+		id, err = e.eth.ChainID(ctx)
 		return err
 	})
 	return id, err
@@ -355,9 +355,16 @@ func (c *Client) Transfer(ctx context.Context, hash common.Hash) (Transfer, erro
 		return Transfer{}, ErrNotMined
 	}
 	t := Transfer{From: tx.From, To: tx.To, Value: tx.Value.ToInt(), Block: uint64(r.BlockNumber),
-		Success: uint64(r.Status) == types.ReceiptStatusSuccessful, Confirmations: 1}
-	if uint64(head) > t.Block { // the head read may lag the receipt's block by a moment
-		t.Confirmations = uint64(head) - t.Block + 1
+		Success: uint64(r.Status) == types.ReceiptStatusSuccessful}
+	return t.AtHead(uint64(head)), nil
+}
+
+// AtHead is t with its confirmations counted up to head: at least 1, its own block, since a
+// head read may lag the receipt's block by a moment.
+func (t Transfer) AtHead(head uint64) Transfer {
+	t.Confirmations = 1
+	if head > t.Block {
+		t.Confirmations = head - t.Block + 1
 	}
-	return t, nil
+	return t
 }

@@ -12,8 +12,10 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
 )
 
 // Sender signs transactions for one account, through its Signer. It hands out nonces in order, so callers may sign
@@ -43,6 +45,28 @@ const gasMargin = 25
 // Sign builds a transaction from the sender to `to` (nil: a contract creation) carrying data and
 // value, with the next nonce, an estimated gas limit and EIP-1559 fees, and signs it.
 func (s *Sender) Sign(ctx context.Context, to *common.Address, data []byte, value *big.Int) (*types.Transaction, error) {
+	fees, err := s.Fees(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.SignWith(ctx, fees, 0, to, data, value)
+}
+
+// Fees are the EIP-1559 fees per gas a transaction is signed with. A pass that signs many reads
+// them once (Sender.Fees) for all of them.
+type Fees struct {
+	Tip, Cap *big.Int
+}
+
+// Fees are the node's fees now (a suggested tip, and room for the base fee to double), within
+// MaxFee.
+func (s *Sender) Fees(ctx context.Context) (Fees, error) {
+	tip, feeCap, err := s.fees(ctx)
+	return Fees{Tip: tip, Cap: feeCap}, err
+}
+
+// SignWith is Sign with fees given, and a gas limit given (0: estimated, plus gasMargin).
+func (s *Sender) SignWith(ctx context.Context, fees Fees, gas uint64, to *common.Address, data []byte, value *big.Int) (*types.Transaction, error) {
 	if value == nil {
 		value = new(big.Int)
 	}
@@ -50,8 +74,8 @@ func (s *Sender) Sign(ctx context.Context, to *common.Address, data []byte, valu
 	defer s.mu.Unlock()
 	if s.nonce == nil {
 		var n uint64
-		err := s.c.call(ctx, "pending nonce", func(ctx context.Context) (err error) {
-			n, err = s.c.eth.PendingNonceAt(ctx, s.From)
+		err := s.c.call(ctx, "pending nonce", func(ctx context.Context, e *endpoint) (err error) {
+			n, err = e.eth.PendingNonceAt(ctx, s.From)
 			return err
 		})
 		if err != nil {
@@ -59,19 +83,17 @@ func (s *Sender) Sign(ctx context.Context, to *common.Address, data []byte, valu
 		}
 		s.nonce = &n
 	}
-	var gas uint64
-	err := s.c.call(ctx, "estimate gas", func(ctx context.Context) (err error) {
-		gas, err = s.c.eth.EstimateGas(ctx, ethereum.CallMsg{From: s.From, To: to, Data: data, Value: value})
-		return err
-	})
-	if err != nil {
-		return nil, err
+	if gas == 0 {
+		err := s.c.call(ctx, "estimate gas", func(ctx context.Context, e *endpoint) (err error) {
+			gas, err = e.eth.EstimateGas(ctx, ethereum.CallMsg{From: s.From, To: to, Data: data, Value: value})
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		gas += gas * gasMargin / 100
 	}
-	tip, feeCap, err := s.fees(ctx)
-	if err != nil {
-		return nil, err
-	}
-	tx, err := s.sign(ctx, *s.nonce, tip, feeCap, gas+gas*gasMargin/100, to, data, value)
+	tx, err := s.sign(ctx, *s.nonce, fees.Tip, fees.Cap, gas, to, data, value)
 	if err != nil {
 		return nil, err
 	}
@@ -178,16 +200,41 @@ func bigMax(a, b *big.Int) *big.Int {
 }
 
 // Nonces returns how many transactions of account are mined, and how many the node knows of,
-// mined or waiting in its pool to be mined next.
+// mined or waiting in its pool to be mined next: one round trip.
 func (c *Client) Nonces(ctx context.Context, account common.Address) (mined, pending uint64, err error) {
-	err = c.call(ctx, "nonces", func(ctx context.Context) (err error) {
-		if mined, err = c.eth.NonceAt(ctx, account, nil); err != nil {
-			return err
-		}
-		pending, err = c.eth.PendingNonceAt(ctx, account)
-		return err
+	var m, p hexutil.Uint64
+	err = c.batch(ctx, "nonces", []rpc.BatchElem{
+		{Method: "eth_getTransactionCount", Args: []any{account, "latest"}, Result: &m},
+		{Method: "eth_getTransactionCount", Args: []any{account, "pending"}, Result: &p},
 	})
-	return mined, pending, err
+	return uint64(m), uint64(p), err
+}
+
+// Receipts reads the receipts of hashes in batched round trips: those mined, by hash; one not
+// mined is not in the map. A pass reads those of every transaction it knows mined at once,
+// instead of a round trip each.
+func (c *Client) Receipts(ctx context.Context, hashes []common.Hash) (map[common.Hash]*types.Receipt, error) {
+	out := make(map[common.Hash]*types.Receipt, len(hashes))
+	for start := 0; start < len(hashes); start += receiptsPerBatch {
+		part := hashes[start:min(start+receiptsPerBatch, len(hashes))]
+		rs := make([]*types.Receipt, len(part))
+		elems := make([]rpc.BatchElem, len(part))
+		for i, h := range part {
+			elems[i] = rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{h}, Result: &rs[i]}
+		}
+		if err := c.batch(ctx, fmt.Sprintf("%d receipts", len(part)), elems); err != nil {
+			if stillIndexing(err) { // it cannot tell yet: none is known mined
+				return map[common.Hash]*types.Receipt{}, nil
+			}
+			return nil, err
+		}
+		for i, r := range rs {
+			if r != nil {
+				out[part[i]] = r
+			}
+		}
+	}
+	return out, nil
 }
 
 // Transact signs a transaction from the sender, sends it and waits for its receipt (polling
@@ -216,11 +263,11 @@ func (s *Sender) ResetNonce() {
 // to double before the transaction is priced out.
 func (c *Client) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
 	var head *types.Header
-	err = c.call(ctx, "fees", func(ctx context.Context) (err error) {
-		if tip, err = c.eth.SuggestGasTipCap(ctx); err != nil {
+	err = c.call(ctx, "fees", func(ctx context.Context, e *endpoint) (err error) {
+		if tip, err = e.eth.SuggestGasTipCap(ctx); err != nil {
 			return err
 		}
-		head, err = c.eth.HeaderByNumber(ctx, nil)
+		head, err = e.eth.HeaderByNumber(ctx, nil)
 		return err
 	})
 	if err != nil {
@@ -246,11 +293,13 @@ var ErrUnderpriced = errors.New("the node refuses the transaction's fees as too 
 // fee cap and its value: the node refuses it until the sender is funded.
 var ErrInsufficientFunds = errors.New("the sender's balance does not cover the transaction's gas and value")
 
-// Send broadcasts tx. Sending a transaction the node already has, or has already mined, is not
-// an error, so a retry after a crash can simply send the stored bytes again.
+// Send broadcasts tx to every endpoint at once; it is sent when any of them takes it. Sending a
+// transaction the node already has, or has already mined, is not an error, so a retry after a
+// crash can simply send the stored bytes again. The typed errors are those of an endpoint that
+// refused it while none took it.
 func (c *Client) Send(ctx context.Context, tx *types.Transaction) error {
-	return c.call(ctx, "send", func(ctx context.Context) error {
-		err := c.eth.SendTransaction(ctx, tx)
+	return c.broadcast(ctx, "send", func(ctx context.Context, e *endpoint) error {
+		err := e.eth.SendTransaction(ctx, tx)
 		if err == nil {
 			return nil
 		}
@@ -260,7 +309,7 @@ func (c *Client) Send(ctx context.Context, tx *types.Transaction) error {
 			return nil
 		case strings.Contains(msg, "nonce too low"):
 			// Its nonce is used: by this very transaction (mined since), or by another one.
-			if _, rerr := c.eth.TransactionReceipt(ctx, tx.Hash()); rerr == nil {
+			if _, rerr := e.eth.TransactionReceipt(ctx, tx.Hash()); rerr == nil {
 				return nil
 			}
 			return fmt.Errorf("%w: %w", ErrNonceTaken, err)
@@ -287,8 +336,8 @@ var ErrUnknownTx = fmt.Errorf("transaction unknown: %w", ErrNotMined)
 // Receipt reads the receipt of hash; ErrNotMined when there is none yet.
 func (c *Client) Receipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
 	var r *types.Receipt
-	err := c.call(ctx, "receipt", func(ctx context.Context) (err error) {
-		r, err = c.eth.TransactionReceipt(ctx, hash)
+	err := c.call(ctx, "receipt", func(ctx context.Context, e *endpoint) (err error) {
+		r, err = e.eth.TransactionReceipt(ctx, hash)
 		if errors.Is(err, ethereum.NotFound) || stillIndexing(err) {
 			return ErrNotMined
 		}

@@ -15,15 +15,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lib/pq"
+
 	"nodeledger/chain/bindings"
 	"nodeledger/store"
 )
 
 // TestChaos is `make chaos`: it runs the real binary against geth --dev, has buyers pay (right
 // and wrong amounts) and withdraw, and kill -9s the server at a random moment of a payments pass
-// or a credit pass, started through the cron routes, of the reconciler pass its start-up tick
-// runs, or of a payments pass replacing a mint the miner ignores (a tip spike), until each kind
-// has been killed CHAOS_KILLS times (50) while under way. Each kill is followed by a fresh start. At the end, passes run to completion,
+// (its own, at a new head, while payments wait), of a credit pass started through the cron
+// route, of the reconciler pass its start-up tick runs, or of a payments pass replacing a mint
+// the miner ignores (a tip spike), until each kind has been killed CHAOS_KILLS times (50) while
+// under way. Each kill is followed by a fresh start. At the end, passes run to completion,
 // and the ledger and the chain must agree: every good payment minted exactly once, every bad one
 // recorded as rejected, no node credited twice in a round, and every node's owner, balance,
 // credited and withdrawn equal to nodeInfo. CHAOS_SEED replays the random choices.
@@ -89,7 +92,8 @@ func TestChaos(t *testing.T) {
 		}
 		if kind == "replacement" {
 			// A tip spike: the miner asks more than the 1 wei geth --dev suggests, so the mint of
-			// a good payment waits until the outbox has bumped its fees past that, a version a block.
+			// a good payment waits while the server's own passes, at each new head, bump its fees
+			// a version a block. It is killed a random moment after the first bump.
 			s := startQuiet(t, bin, env, ledger)
 			last := pay()
 			for !good[last] {
@@ -98,42 +102,45 @@ func TestChaos(t *testing.T) {
 			waitConfirmed(t, d.eth, last, 1)
 			before := replacements(t, ledger)
 			d.minerTip(t, int64(2+rng.IntN(10)))
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				s.post("/api/cron/payments")
-			}()
 			bumped := false
 			for deadline := time.Now().Add(20 * time.Second); !bumped && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 				bumped = replacements(t, ledger) > before
 			}
 			time.Sleep(time.Duration(rng.IntN(1500)) * time.Millisecond)
-			select {
-			case <-done:
+			s.kill()
+			switch {
+			case !bumped:
+				unseen++
+			case settled(t, ledger, last):
 				missed++
-				s.kill()
 			default:
-				s.kill()
-				<-done
-				if !bumped {
-					unseen++
-				} else if kills[kind]++; kills[kind]%10 == 0 {
+				if kills[kind]++; kills[kind]%10 == 0 {
 					t.Logf("%d kills while a mint was being replaced", kills[kind])
 				}
 			}
 			d.minerTip(t, 1)
 			continue
 		}
-		s := startQuiet(t, bin, env, ledger)
 		if kind == "payments" {
-			var last string
+			// The server's own passes take the payments up at the next heads: it is killed a
+			// random moment into one of them, while some of the payments are unsettled.
+			s := startQuiet(t, bin, env, ledger)
+			var txs []string
 			for range 1 + rng.IntN(3) {
-				last = pay()
+				txs = append(txs, pay())
 			}
-			waitConfirmed(t, d.eth, last, 1)
-		} else {
-			time.Sleep(time.Second) // DIST_PERIOD_SEC: every node is due again
+			waitConfirmed(t, d.eth, txs[len(txs)-1], 1)
+			if killInPass(t, s, ledger, store.LockPayments, txs, time.Duration(rng.IntN(30))*time.Millisecond) {
+				if kills[kind]++; kills[kind]%10 == 0 {
+					t.Logf("%d kills during %s passes", kills[kind], kind)
+				}
+			} else {
+				missed++
+			}
+			continue
 		}
+		s := startQuiet(t, bin, env, ledger)
+		time.Sleep(time.Second) // DIST_PERIOD_SEC: every node is due again
 		done := make(chan struct{})
 		start := time.Now()
 		go func() {
@@ -341,6 +348,39 @@ func (d *deployment) withdraw(t *testing.T, rng *rand.Rand) bool {
 	}
 	t.Fatalf("node %s belongs to %s, not a buyer", id, info.Owner)
 	return false
+}
+
+// killInPass kills s `after` into a pass that holds the advisory lock key while some of the
+// payments of txs are unsettled, and tells whether it did; false when they were all settled
+// first, or the pass had ended when its time came.
+func killInPass(t *testing.T, s *server, ledger *store.Store, key int64, txs []string, after time.Duration) bool {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		if settled(t, ledger, txs...) {
+			s.kill()
+			return false
+		}
+		if lockHeld(t, ledger, key) {
+			time.Sleep(after)
+			held := lockHeld(t, ledger, key)
+			s.kill()
+			return held && !settled(t, ledger, txs...)
+		}
+	}
+	t.Fatalf("payments %v not settled within 30 s:\n%s", txs, s.out)
+	return false
+}
+
+// settled tells whether the ledger has settled every payment made by txs: minted, rejected or
+// refunded.
+func settled(t *testing.T, ledger *store.Store, txs ...string) bool {
+	t.Helper()
+	var n int
+	if err := ledger.DB().Get(&n, `SELECT count(*) FROM payments WHERE tx_hash = ANY ($1) AND status IN ('minted', 'rejected', 'refunded')`,
+		pq.Array(txs)); err != nil {
+		t.Fatal(err)
+	}
+	return n == len(txs)
 }
 
 // lockHeld tells whether a session holds the advisory lock key in the ledger's database.

@@ -45,8 +45,25 @@ type healthJSON struct {
 	MinterBalanceWei *string    `json:"minterBalanceWei"`
 	MinterMintsLeft  *int64     `json:"minterMintsLeft"`
 	Passes           passesJSON `json:"passes"`
-	// Degraded is true while any pass has failed degradedAfter times in a row or more.
+	RPC              rpcJSON    `json:"rpc"`
+	// Degraded is true while any pass has failed degradedAfter times in a row or more, or an RPC
+	// endpoint is stale or failing (rpc.status is not ok).
 	Degraded bool `json:"degraded"`
+}
+
+// rpcJSON is how the chain's JSON-RPC endpoints (ETH_RPC_URL) do: status is "ok", "degraded"
+// (one is stale or failing, another serves) or "unhealthy" (every one fails).
+type rpcJSON struct {
+	Status    views.RPCStatus `json:"status"`
+	Endpoints []endpointJSON  `json:"endpoints"`
+}
+
+// endpointJSON is one endpoint, named by its scheme and host only: providers put keys in the rest.
+type endpointJSON struct {
+	Endpoint     string `json:"endpoint"`
+	Head         *int64 `json:"head"` // null: not read yet
+	BehindBlocks int64  `json:"behindBlocks"`
+	State        string `json:"state"` // ok, stale or failing
 }
 
 // passesJSON is how each pass went lately, wherever it ran (any instance's tick, a cron route,
@@ -112,7 +129,16 @@ func (h *Handlers) Health(c echo.Context) error {
 			out.MinterMintsLeft = &left
 		}
 	}
-	out.Degraded = r.Signers.Degraded
+	out.RPC = rpcJSON{Status: r.RPC.Status(), Endpoints: []endpointJSON{}}
+	for _, ep := range r.RPC {
+		ej := endpointJSON{Endpoint: ep.Name, BehindBlocks: int64(ep.Behind), State: string(ep.State)}
+		if ep.Head > 0 {
+			head := int64(ep.Head)
+			ej.Head = &head
+		}
+		out.RPC.Endpoints = append(out.RPC.Endpoints, ej)
+	}
+	out.Degraded = r.Signers.Degraded || out.RPC.Status != views.RPCOK
 	for _, p := range r.Signers.Passes {
 		pj := passJSON{LastOKAt: isoTime(p.LastOKAt), LastError: p.Error, Failures: p.Failures}
 		switch store.PassName(p.Name) {
@@ -160,6 +186,7 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 		DistMode:      h.cfg.DistMode,
 		Stale:         true, // a worker that never ticked is stale
 		Contract:      strings.ToLower(h.chain.Factory().Hex()),
+		RPC:           h.chain.Endpoints(),
 	}
 	if sc.LastTickAt != nil {
 		r.SinceTick = time.Since(*sc.LastTickAt)
@@ -195,15 +222,6 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 // degradedAfter is how many failed runs of a pass in a row make health degraded: one is a
 // hiccup the next tick repairs, three is something an operator must look at.
 const degradedAfter = 3
-
-// signers is what the operator page says of the signers and the passes.
-func (h *Handlers) signers(ctx context.Context) (views.Signers, error) {
-	statuses, err := h.store.PassStatuses(ctx)
-	if err != nil {
-		return views.Signers{}, err
-	}
-	return signersView(h.jobs.Funds(ctx), statuses), nil
-}
 
 // signersView writes the signers' funds and the passes' status for people: each failure as a
 // sentence, from its code and values.

@@ -106,4 +106,67 @@ func TestMemo(t *testing.T) {
 			t.Fatalf("get past stale: %d, %v; want a fresh load", v, err)
 		}
 	})
+	t.Run("forget: the next get loads afresh, and a load under way keeps nothing", func(t *testing.T) {
+		var source atomic.Int32 // what the memo is loaded from
+		started, release := make(chan struct{}, 1), make(chan struct{})
+		slow := atomic.Bool{}
+		m := newMemo(time.Minute, 0, func(context.Context) (int32, error) {
+			v := source.Load()
+			if slow.Load() {
+				started <- struct{}{}
+				<-release
+			}
+			return v, nil
+		})
+		if v, _ := m.get(ctx); v != 0 {
+			t.Fatalf("first get %d", v)
+		}
+		source.Store(1)
+		m.forget()
+		if v, _ := m.get(ctx); v != 1 {
+			t.Fatalf("get after forget: %d, want the new value", v)
+		}
+
+		// A load that read the source before the write must not keep what it read.
+		m.forget()
+		slow.Store(true)
+		old := make(chan int32)
+		go func() { v, _ := m.get(ctx); old <- v }()
+		<-started
+		source.Store(2)
+		m.forget()
+		slow.Store(false)
+		close(release)
+		if v := <-old; v != 1 {
+			t.Fatalf("the caller before the write got %d", v)
+		}
+		if v, _ := m.get(ctx); v != 2 {
+			t.Fatalf("get after the write: %d, want 2, not the value read before it", v)
+		}
+	})
+}
+
+func TestExpiring(t *testing.T) {
+	e := &expiring[string, int]{max: 2}
+	now := time.Now()
+	e.put("a", 1, now.Add(time.Second))
+	if v, ok := e.get("a", now); !ok || v != 1 {
+		t.Fatalf("get a: %d, %v", v, ok)
+	}
+	if _, ok := e.get("a", now.Add(time.Second)); ok {
+		t.Fatal("a is kept past its time")
+	}
+	e.put("b", 2, now.Add(time.Hour))
+	e.put("c", 3, now.Add(time.Hour)) // full of live entries: c is not kept
+	if _, ok := e.get("c", now); ok || len(e.m) != 2 {
+		t.Fatalf("kept past max: %v", e.m)
+	}
+	e.put("a", 1, now.Add(-time.Second)) // a has expired: the next put makes room by dropping it
+	e.put("c", 3, now.Add(time.Hour))
+	if v, ok := e.get("c", now); !ok || v != 3 {
+		t.Fatalf("c not kept once a expired: %v", e.m)
+	}
+	if _, ok := e.get("b", now); !ok {
+		t.Fatal("b, still live, was dropped")
+	}
 }

@@ -61,7 +61,7 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	if err != nil {
 		return err
 	}
-	o := views.Operator{Outcome: d.outcome, AllowlistPreview: d.allowlist, Now: time.Now(), PaymentAddress: h.cfg.PaymentAddress,
+	o := views.Operator{Outcome: d.outcome, AllowlistPreview: d.allowlist, PaymentAddress: h.cfg.PaymentAddress,
 		Me: store.Operator{Address: me.Address, Role: me.Role}, CSRF: me.CSRF, DevAdmin: h.cfg.DevAdmin,
 		Factory: strings.ToLower(h.chain.Factory().Hex()), SetTierWeight: h.chain.SetTierWeightSelector()}
 	if o.Operators, err = h.store.Operators(ctx); err != nil {
@@ -104,10 +104,7 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	}
 	o.TierForm.Tiers = mapSlice(tiers, func(t jobs.TierNow) store.Tier { return t.Tier })
 	o.InternalTransfers = h.jobs.InternalTransfers()
-	if ob, err := h.jobs.Outbox(ctx); err == nil {
-		o.Outbox, o.MaxFeeWei = &ob, h.jobs.MaxFee()
-	}
-	if o.Signers, err = h.signers(ctx); err != nil {
+	if o.Live, err = h.saleLive(ctx); err != nil {
 		return err
 	}
 	return render(c, status, views.OperatorPage(o))
@@ -209,6 +206,7 @@ func (h *Handlers) auditPass(c echo.Context, action store.AuditAction, outcome s
 		_, outcome, _ = Classify(passErr)
 		outcome = "Failed: " + outcome
 	}
+	h.forgetReads()
 	ctx := context.WithoutCancel(c.Request().Context())
 	err := h.store.Audited(ctx, h.entry(c, "", action, ""), func(_ store.Tx, e *store.AuditEntry) error {
 		e.Outcome = outcome

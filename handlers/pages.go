@@ -55,7 +55,7 @@ func (h *Handlers) overview(ctx context.Context) (views.Overview, error) {
 	if err != nil {
 		return o, err
 	}
-	tiers, err := h.tiersNow(ctx)
+	tiers, err := h.sale.get(ctx)
 	if err != nil {
 		return o, err
 	}

@@ -60,7 +60,7 @@ func (h *Handlers) payment(ctx context.Context, hash string) (paymentJSON, error
 	if h.cfg.PaymentAddress == "" {
 		return paymentJSON{}, errPaymentNotSeen
 	}
-	t, err := h.chain.Transfer(ctx, common.HexToHash(hash))
+	t, err := h.transfer(ctx, hash)
 	if errors.Is(err, chain.ErrUnknownTx) {
 		return paymentJSON{}, fmt.Errorf("%w: %w", errPaymentNotSeen, chain.ErrUnknownTx) // the tracker tells the two apart
 	}
@@ -84,17 +84,44 @@ func (h *Handlers) payment(ctx context.Context, hash string) (paymentJSON, error
 	}, nil
 }
 
+// transfer reads transaction hash from the chain (chain.Transfer), or from h.mined when it was
+// read mined less than minedTTL ago, with its confirmations counted from h.head: its tracker
+// asks every two seconds until the scan records it, and a mined transaction's sender, value and
+// block do not change short of a reorg, which minedTTL bounds.
+func (h *Handlers) transfer(ctx context.Context, hash string) (chain.Transfer, error) {
+	now := time.Now()
+	if t, ok := h.mined.get(hash, now); ok {
+		head, err := h.head.get(ctx)
+		if err != nil {
+			return chain.Transfer{}, err
+		}
+		return t.AtHead(head), nil
+	}
+	t, err := h.chain.Transfer(ctx, common.HexToHash(hash))
+	if err == nil {
+		h.mined.put(hash, t, now.Add(minedTTL))
+	}
+	return t, err
+}
+
+// How long a mined transfer's facts are kept (h.transfer), and how many at most: a sale day's
+// trackers, each a hundred-odd bytes.
+const (
+	minedTTL  = 10 * time.Second
+	minedKept = 20_000
+)
+
 // buyerPayments are ledger payments as their buyer follows them: a payment waiting to be checked
-// is minting, or held while the operator holds minting. Whether minting is held is read once,
-// and only when a payment waits on it.
+// is minting, or held while the operator holds minting (h.service, read only when a payment
+// waits on it).
 func (h *Handlers) buyerPayments(ctx context.Context, recs []store.PaymentRecord) ([]paymentJSON, error) {
 	waiting := store.BuyerMinting
 	if slices.ContainsFunc(recs, func(r store.PaymentRecord) bool { return r.Status == store.PaymentPending }) {
-		held, err := h.store.MintingHeld(ctx)
+		st, err := h.service.get(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if held {
+		if st.Held {
 			waiting = store.BuyerHeld
 		}
 	}
@@ -211,9 +238,11 @@ func (h *Handlers) tracker(c echo.Context) (views.Tracker, error) {
 	case err == nil:
 		v := paymentView(p)
 		if v.Status == store.BuyerMinting {
-			if v.WaitingOnService, err = h.minterCannotPay(c.Request().Context()); err != nil {
+			st, err := h.service.get(c.Request().Context())
+			if err != nil {
 				return t, err
 			}
+			v.WaitingOnService = st.MinterCannotPay
 		}
 		t.Payment = &v
 	case errors.Is(err, chain.ErrUnknownTx) && now.Sub(t.Since) >= views.NotFoundAfter:
@@ -242,19 +271,29 @@ func trackerSince(q string, now time.Time) time.Time {
 	return time.Unix(sec, 0)
 }
 
-// minterCannotPay tells whether the payments pass fails now because the minter cannot pay for
-// gas: a minting payment then waits on the service, not on its buyer.
-func (h *Handlers) minterCannotPay(ctx context.Context) (bool, error) {
+// serviceState is what a payment waiting to be minted waits on, as its buyer sees it: the
+// operator holding minting, or the payments pass failing because the minter cannot pay for gas.
+type serviceState struct {
+	Held            bool
+	MinterCannotPay bool
+}
+
+func (h *Handlers) loadServiceState(ctx context.Context) (serviceState, error) {
+	held, err := h.store.MintingHeld(ctx)
+	if err != nil {
+		return serviceState{}, err
+	}
 	statuses, err := h.store.PassStatuses(ctx)
 	if err != nil {
-		return false, err
+		return serviceState{}, err
 	}
-	for _, st := range statuses {
-		if st.Pass == store.PassPayments && st.Failures > 0 && st.Error != nil && st.Error.Code == store.PassCannotPayGas {
-			return true, nil
+	st := serviceState{Held: held}
+	for _, p := range statuses {
+		if p.Pass == store.PassPayments && p.Failures > 0 && p.Error != nil && p.Error.Code == store.PassCannotPayGas {
+			st.MinterCannotPay = true
 		}
 	}
-	return false, nil
+	return st, nil
 }
 
 // PaymentSearch answers GET /payment?tx=: the track form's target, which sends the browser on to

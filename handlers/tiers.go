@@ -17,9 +17,9 @@ import (
 )
 
 // Tiers answers GET /api/tiers: every tier, on sale or not, with the factory's weight of each and
-// where its sale stands now.
+// where its sale stands now, as of at most readTTL + readStale ago (h.sale).
 func (h *Handlers) Tiers(c echo.Context) error {
-	tiers, err := h.tiersNow(c.Request().Context())
+	tiers, err := h.sale.get(c.Request().Context())
 	if err != nil {
 		return err
 	}

@@ -11,11 +11,12 @@ import (
 // sold its last unit to a pass running at the same time.
 const claimRetries = 3
 
-// checkPayments judges each pending payment in chain order (block, place in the block, call in
-// the transaction), so the earliest get a tier's last units: the ones that check out get a mint
-// transaction, signed and stored and then sent; the others are rejected with their reason.
-func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary) error {
-	pending, err := j.store.PaymentsByStatus(ctx, store.PaymentPending)
+// checkPayments judges the ChecksPerPass earliest pending payments in chain order (block, place
+// in the block, call in the transaction), so the earliest get a tier's last units: the ones that
+// check out get a mint transaction, signed and stored and then sent; the others are rejected
+// with their reason. The rest wait for the next pass.
+func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, r *mintRound) error {
+	pending, err := j.store.PaymentsByStatus(ctx, store.PaymentPending, j.cfg.ChecksPerPass)
 	if err != nil || len(pending) == 0 {
 		return err
 	}
@@ -24,7 +25,7 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary) error {
 		return err
 	}
 	for _, p := range pending {
-		reason, err := j.checkPayment(ctx, p, sc)
+		reason, err := j.checkPayment(ctx, p, sc, r)
 		if err != nil {
 			return err
 		}
@@ -44,7 +45,7 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary) error {
 // it takes of its tier is claimed in the ledger as the mint is stored: when another pass claimed
 // the last one meanwhile, p is judged again (a price step may take it) and rejected sold_out at
 // worst.
-func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, sc saleChain) (*store.Reason, error) {
+func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, sc saleChain, r *mintRound) (*store.Reason, error) {
 	at := p.CreatedAt // a payment recorded before block times were kept
 	if p.BlockTime != nil {
 		at = *p.BlockTime
@@ -55,7 +56,7 @@ func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, sc saleChain) 
 			return v.Reason, err
 		}
 		var soldOut *store.SoldOutError
-		err = j.signMint(ctx, p, v.Tier.ID)
+		err = j.signMint(ctx, p, v.Tier.ID, r)
 		switch {
 		case err == nil:
 			return nil, nil

@@ -209,9 +209,11 @@ func (j *Jobs) resumeRound(ctx context.Context, round store.Round) (o *outTx, al
 	if len(round.Raw) == 0 {
 		return nil, false, nil
 	}
-	if o, err = j.distributor.open(ctx, roundFor(round.ID), round.Raw); err != nil {
+	opened, err := j.distributor.open(ctx, []store.TxFor{roundFor(round.ID)}, [][]byte{round.Raw})
+	if err != nil {
 		return nil, false, err
 	}
+	o = opened[0]
 	state, err := j.distributor.resume(ctx, o)
 	if err != nil {
 		return nil, false, err

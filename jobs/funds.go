@@ -67,7 +67,7 @@ func (j *Jobs) Funds(ctx context.Context) Funds {
 func (j *Jobs) mintCost(ctx context.Context, minter common.Address) (*big.Int, error) {
 	gas := j.mintGas.Load()
 	if gas == 0 {
-		g, err := j.chain.MintGas(ctx, minter)
+		g, err := j.chain.MintGas(ctx, minter, 0)
 		if err != nil {
 			return nil, err
 		}

@@ -28,6 +28,14 @@ type Config struct {
 	ScanFrom uint64
 	// BlocksPerPass bounds one pass's scan, so a pass ends in reasonable time after a long pause.
 	BlocksPerPass uint64
+	// ChecksPerPass bounds the pending payments one pass checks (the earliest), so that a pass
+	// in a backlog of thousands ends, records what was mined and leaves the rest to the next
+	// head, rather than signing for minutes while nothing is recorded.
+	ChecksPerPass int
+	// ScanEveryBlock has the payments scan read every block (SCAN_EVERY_BLOCK). Otherwise a range
+	// where the payments wallet (without code) neither received nor sent anything is recorded
+	// unread, and withdraw calls that failed there are not seen.
+	ScanEveryBlock bool
 
 	// PriceGrace is how long after a tier's price changes a payment of the price before it still
 	// buys the tier (PRICE_GRACE_SEC): a page opened before the change never leads to a rejection.
@@ -62,8 +70,14 @@ type Jobs struct {
 	// tracing is what the scans found of the node's debug_traceBlockByNumber: traceUnknown,
 	// traceNotNeeded, traceServed or traceUnsupported.
 	tracing atomic.Int32
+	// lastWallet is the payments wallet's state at the end of the last range the scan looked at,
+	// which the next pass, starting after it, need not read again.
+	lastWallet atomic.Pointer[chain.WalletState]
 	// mintGas is the gas limit of a mint, once estimated (Funds); 0 until then.
 	mintGas atomic.Uint64
+	// resend says the next payments pass sends every mint under way again first: true at start
+	// and after a pass failed, when the node may have dropped them or never got them.
+	resend atomic.Bool
 
 	// crash, set by tests only, stops a pass at the named step as a crash would.
 	crash func(step string) error
@@ -96,6 +110,11 @@ func (j *Jobs) InternalTransfers() string {
 
 // New returns the passes; a nil signer disables what it signs.
 func New(s *store.Store, c *chain.Client, minter, distributor chain.Signer, cfg Config, log *slog.Logger) *Jobs {
+	if cfg.ChecksPerPass == 0 {
+		// More than a 30M-gas block takes (about 230 mints at mainnet prices): the chain, not
+		// the pass, bounds how fast a backlog clears.
+		cfg.ChecksPerPass = 300
+	}
 	if cfg.BlocksPerPass == 0 {
 		cfg.BlocksPerPass = 2000
 	}
@@ -106,6 +125,7 @@ func New(s *store.Store, c *chain.Client, minter, distributor chain.Signer, cfg 
 		cfg.BumpBlocks = 3
 	}
 	j := &Jobs{store: s, chain: c, cfg: cfg, log: log}
+	j.resend.Store(true)
 	if minter != nil {
 		j.minter = j.newOutbox("minter", c.NewSender(minter, cfg.ChainID))
 	}

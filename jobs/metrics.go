@@ -35,6 +35,19 @@ var (
 		Name: "nodeledger_scan_traced_blocks_total",
 		Help: "Blocks the payments scan traced (debug_traceBlockByNumber): those where the payments wallet received ETH its own transactions do not explain, or every block while it has code.",
 	})
+	passRPCRequests = promauto.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "nodeledger_pass_rpc_requests",
+		Help:    "JSON-RPC requests each pass made (batch elements and retries counted one each), wherever it ran.",
+		Buckets: prometheus.ExponentialBuckets(1, 4, 10),
+	}, []string{"pass"})
+	scanBlocks = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "nodeledger_scan_blocks_total",
+		Help: "Blocks the payments scan recorded; nodeledger_scan_rpc_requests_total over it is what the chain costs per block.",
+	})
+	scanRequests = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "nodeledger_scan_rpc_requests_total",
+		Help: "JSON-RPC requests the payments scan made (batch elements and retries counted one each).",
+	})
 	scanLag = promauto.NewGauge(prometheus.GaugeOpts{
 		Name: "nodeledger_scan_lag_blocks",
 		Help: "Blocks between the chain's head and the last block the payments scan recorded.",

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/big"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -34,6 +35,10 @@ type outbox struct {
 	step       func(step) error // the passes' step hook
 	bumpBlocks uint64
 	timeout    time.Duration // how long fillGaps waits for its fillers (ReceiptTimeout)
+
+	resentMu sync.Mutex
+	resent   map[common.Hash]uint64 // the head when nudge last sent a transaction again
+	prunedAt uint64                 // the head resent was last pruned at
 }
 
 // newOutbox is the outbox of s, the factory's signer (minter or distributor), whose transactions
@@ -41,13 +46,13 @@ type outbox struct {
 func (j *Jobs) newOutbox(signer string, s *chain.Sender) *outbox {
 	s.MaxFee = j.cfg.MaxFeeWei
 	return &outbox{signer: signer, sender: s, chain: j.chain, store: j.store, log: j.log, step: j.step,
-		bumpBlocks: j.cfg.BumpBlocks, timeout: j.cfg.ReceiptTimeout}
+		bumpBlocks: j.cfg.BumpBlocks, timeout: j.cfg.ReceiptTimeout, resent: map[common.Hash]uint64{}}
 }
 
 // txStore keeps every version the outbox signs, before it is sent, with the ledger row it is for.
 type txStore interface {
 	KeepTx(ctx context.Context, f store.TxFor, v store.SentTx) error
-	TxVersions(ctx context.Context, f store.TxFor) ([]store.SentTx, error)
+	TxVersions(ctx context.Context, fs ...store.TxFor) ([][]store.SentTx, error)
 	Fillers(ctx context.Context, sender string, from int64) ([]store.SentTx, error)
 }
 
@@ -128,21 +133,28 @@ func (o *outTx) hashes() []common.Hash {
 	return out
 }
 
-// open is the transaction an earlier pass stored for row, with the versions the outbox keeps for
-// it at its current nonce. newest is the row's own newest version, which a row signed before the
-// outbox existed has alone. Versions at a nonce given up (another transaction took it) are left
-// out: the contract guards against them.
-func (b *outbox) open(ctx context.Context, row store.TxFor, newest []byte) (*outTx, error) {
-	last := new(types.Transaction)
-	if err := last.UnmarshalBinary(newest); err != nil {
-		return nil, err
-	}
-	stored, err := b.store.TxVersions(ctx, row)
+// open is the transactions earlier passes stored for rows, each with the versions the outbox
+// keeps for it at its current nonce, read in one query. newest[i] is rows[i]'s own newest
+// version, which a row signed before the outbox existed has alone. Versions at a nonce given up
+// (another transaction took it) are left out: the contract guards against them.
+func (b *outbox) open(ctx context.Context, rows []store.TxFor, newest [][]byte) ([]*outTx, error) {
+	stored, err := b.store.TxVersions(ctx, rows...)
 	if err != nil {
 		return nil, err
 	}
-	o := &outTx{row: row}
-	return o, o.add(stored, last)
+	out := make([]*outTx, len(rows))
+	for i, row := range rows {
+		last := new(types.Transaction)
+		err := last.UnmarshalBinary(newest[i])
+		if err == nil {
+			out[i] = &outTx{row: row}
+			err = out[i].add(stored[i], last)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("the transaction of %s: %w", row, err)
+		}
+	}
+	return out, nil
 }
 
 // add sets o's versions: those of stored at newest's nonce, and newest itself when stored lacks it.
@@ -167,12 +179,22 @@ func (o *outTx) add(stored []store.SentTx, newest *types.Transaction) error {
 // submit signs a call to `to` for row at the sender's next nonce, stores it and sends it. A
 // signing error (the call reverts in the estimate, say) comes back as it is, for the caller to read.
 func (b *outbox) submit(ctx context.Context, row store.TxFor, to common.Address, data []byte, value *big.Int) (*outTx, error) {
+	head, err := b.chain.HeadNumber(ctx)
+	if err != nil {
+		return nil, err
+	}
 	tx, err := b.sender.Sign(ctx, &to, data, value)
 	if err != nil {
 		return nil, err
 	}
+	return b.post(ctx, row, tx, head)
+}
+
+// post stores tx, just signed at the sender's next nonce for row while the head was at block
+// head, and sends it.
+func (b *outbox) post(ctx context.Context, row store.TxFor, tx *types.Transaction, head uint64) (*outTx, error) {
 	o := &outTx{row: row}
-	if err := b.dispatch(ctx, o, tx); err != nil {
+	if err := b.dispatch(ctx, o, tx, head); err != nil {
 		// The nonce was handed out: whether it reached the chain or not, the chain says which is next.
 		b.sender.ResetNonce()
 		return nil, err
@@ -180,16 +202,12 @@ func (b *outbox) submit(ctx context.Context, row store.TxFor, to common.Address,
 	return o, nil
 }
 
-// dispatch stores tx as o's newest version, then sends it: o's first (stored, sent) or a
-// replacement (replaced, resent).
-func (b *outbox) dispatch(ctx context.Context, o *outTx, tx *types.Transaction) error {
+// dispatch stores tx, signed while the head was at block head, as o's newest version, then sends
+// it: o's first (stored, sent) or a replacement (replaced, resent).
+func (b *outbox) dispatch(ctx context.Context, o *outTx, tx *types.Transaction, head uint64) error {
 	stored, sent := o.kind().stored, o.kind().sent
 	if len(o.versions) > 0 {
 		stored, sent = o.kind().replaced, o.kind().resent
-	}
-	head, err := b.chain.HeadNumber(ctx)
-	if err != nil {
-		return err
 	}
 	v, err := sentTx(b.sender.From, tx, head)
 	if err != nil {
@@ -323,9 +341,8 @@ func (b *outbox) await(ctx context.Context, o *outTx, deadline time.Time) (txSta
 }
 
 // bump replaces o's newest version with one paying more, when it is the sender's next to be
-// mined (one queued behind it waits for it, not for fees). At MaxFee, or past what the sender
-// can pay, it sends the newest again (the node may have dropped it) and waits, saying so once.
-// chain.ErrNonceTaken when another transaction took o's nonce.
+// mined (one queued behind it waits for it, not for fees). chain.ErrNonceTaken when another
+// transaction took o's nonce.
 func (b *outbox) bump(ctx context.Context, o *outTx, head uint64) error {
 	old := o.newest()
 	mined, _, err := b.chain.Nonces(ctx, b.sender.From)
@@ -342,6 +359,14 @@ func (b *outbox) bump(ctx context.Context, o *outTx, head uint64) error {
 	case mined < old.Nonce():
 		return nil
 	}
+	return b.replace(ctx, o, head)
+}
+
+// replace signs o's newest version again at its nonce with higher fees, stores it and sends it.
+// At MaxFee, or past what the sender can pay, it sends the newest again (the node may have
+// dropped it) and waits, saying so once.
+func (b *outbox) replace(ctx context.Context, o *outTx, head uint64) error {
+	old := o.newest()
 	tx, err := b.sender.Replace(ctx, old)
 	if errors.Is(err, chain.ErrFeeCapReached) || errors.Is(err, chain.ErrCannotAfford) {
 		if !o.capped {
@@ -360,7 +385,83 @@ func (b *outbox) bump(ctx context.Context, o *outTx, head uint64) error {
 	b.log.Info("outbox: transaction replaced with higher fees", "kind", o.kind().name, "nonce", old.Nonce(),
 		"old", old.Hash(), "new", tx.Hash(), "tip_wei", tx.GasTipCap(), "fee_cap_wei", tx.GasFeeCap())
 	txReplacements.Inc()
-	return b.dispatch(ctx, o, tx)
+	return b.dispatch(ctx, o, tx, head)
+}
+
+// look reads once where each of txs (the sender's, by nonce) stands, in a number of round trips
+// that does not grow with how many wait: the sender's mined nonce says which are mined (every
+// one below it), and only those have their receipts read, in a batch. Each mined one gets its
+// receipt (txMined); one below the mined nonce without a receipt for any of its versions lost its
+// nonce to another transaction (txDead); the rest are txWaiting. mined is the sender's mined
+// nonce: the one at it is the next the chain mines.
+func (b *outbox) look(ctx context.Context, txs []*outTx) (states []txState, mined uint64, err error) {
+	// The nonce first: a transaction it counts is in a block whose receipts the node has indexed.
+	mined, _, err = b.chain.Nonces(ctx, b.sender.From)
+	if err != nil {
+		return nil, 0, err
+	}
+	var hashes []common.Hash
+	for _, o := range txs {
+		if o.newest().Nonce() < mined {
+			hashes = append(hashes, o.hashes()...)
+		}
+	}
+	receipts, err := b.chain.Receipts(ctx, hashes)
+	if err != nil {
+		return nil, 0, err
+	}
+	states = make([]txState, len(txs))
+	for i, o := range txs {
+		if o.newest().Nonce() >= mined {
+			continue // txWaiting
+		}
+		states[i] = txDead
+		for _, h := range o.hashes() {
+			if r, ok := receipts[h]; ok {
+				o.receipt, states[i] = r, txMined
+			}
+		}
+	}
+	return states, mined, nil
+}
+
+// nudge does what o, waiting unmined at head, needs; next is the sender's next nonce to be mined.
+// The transaction at it is replaced with higher fees once it has waited BumpBlocks blocks, or
+// the node refused its fees; one queued behind it is sent again, its very bytes, every BumpBlocks
+// blocks, in case the node dropped it. A nonce taken meanwhile is left to the next look, which
+// tells by whom.
+func (b *outbox) nudge(ctx context.Context, o *outTx, next, head uint64) error {
+	tx := o.newest()
+	var err error
+	switch {
+	case tx.Nonce() == next && (o.refused || head >= o.sentBlock+b.bumpBlocks):
+		err = b.replace(ctx, o, head)
+	case tx.Nonce() > next && head >= max(o.sentBlock, b.resentAt(tx.Hash(), head))+b.bumpBlocks:
+		b.resentMu.Lock()
+		b.resent[tx.Hash()] = head
+		b.resentMu.Unlock()
+		err = b.broadcast(ctx, o, tx)
+	}
+	if errors.Is(err, chain.ErrNonceTaken) {
+		return nil
+	}
+	return err
+}
+
+// resentAt is the head when nudge last sent tx again, 0 if never. Entries that no longer hold
+// anything back are forgotten, once a head.
+func (b *outbox) resentAt(hash common.Hash, head uint64) uint64 {
+	b.resentMu.Lock()
+	defer b.resentMu.Unlock()
+	if head != b.prunedAt {
+		b.prunedAt = head
+		for h, at := range b.resent {
+			if at+b.bumpBlocks <= head {
+				delete(b.resent, h)
+			}
+		}
+	}
+	return b.resent[hash]
 }
 
 // fillGaps repairs the gaps below the highest nonce the outbox waits on: a nonce nothing in the
@@ -409,8 +510,12 @@ func (b *outbox) fillGaps(ctx context.Context, waiting []uint64) error {
 			return err
 		}
 		b.log.Warn("outbox: filling a nonce gap", "sender", b.sender.From, "nonce", n, "tx", tx.Hash())
+		head, err := b.chain.HeadNumber(ctx)
+		if err != nil {
+			return err
+		}
 		o := &outTx{}
-		if err := b.dispatch(ctx, o, tx); err != nil {
+		if err := b.dispatch(ctx, o, tx, head); err != nil {
 			return err
 		}
 		fillers = append(fillers, o)

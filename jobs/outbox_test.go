@@ -95,10 +95,11 @@ func (e *env) stuckCredit() ([]store.Node, *types.Transaction) {
 // paying at least 10 % more than the one before, and that low itself was never mined.
 func (e *env) checkReplaced(f store.TxFor, low *types.Transaction) []store.SentTx {
 	e.t.Helper()
-	vs, err := db.TxVersions(e.t.Context(), f)
+	all, err := db.TxVersions(e.t.Context(), f)
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	vs := all[0]
 	if len(vs) < 2 || vs[0].Hash != hexLower(low.Hash()) {
 		e.t.Fatalf("outbox versions %+v: want the starved one and its replacements", vs)
 	}
@@ -178,8 +179,8 @@ func TestOutboxWaitsAtTheFeeCap(t *testing.T) {
 	if h.Waiting != 1 || h.AtCap != 1 || h.Replacements != 0 || h.OldestAt == nil {
 		t.Fatalf("outbox health %+v, want one transaction waiting at the cap", h)
 	}
-	if vs, err := db.TxVersions(t.Context(), store.TxFor{PaymentID: p.ID}); err != nil || len(vs) != 1 {
-		t.Fatalf("versions %d, err %v: want the starved one alone", len(vs), err)
+	if vs, err := db.TxVersions(t.Context(), store.TxFor{PaymentID: p.ID}); err != nil || len(vs[0]) != 1 {
+		t.Fatalf("versions %v, err %v: want the starved one alone", vs, err)
 	}
 
 	// The operator raises the cap: the next pass replaces it and mints.

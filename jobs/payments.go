@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"time"
 
 	"nodeledger/store"
 )
@@ -25,6 +26,8 @@ type PaymentsSummary struct {
 	// Unattributed counts the blocks where ETH reached the payments wallet that neither its
 	// transactions nor a trace attribute to a payment (a SELFDESTRUCT, or a block not traced).
 	Unattributed int `json:"unattributedInflows"`
+	// ScanRequests is how many JSON-RPC requests the scan of FromBlock..ToBlock made.
+	ScanRequests int64 `json:"scanRpcRequests"`
 
 	// Reasons says why each payment this pass's checks rejected was rejected, in the order
 	// checked: codes and their values (the cron route is for scripts; the operator page writes
@@ -36,8 +39,15 @@ type PaymentsSummary struct {
 // node for each that checks out, and record each that does not with its reason. It can be
 // stopped at any instant: every mint transaction is stored signed before it is sent, and the
 // contract refuses a payment reference twice, so the next pass finishes the work without minting
-// twice or dropping a payment.
-func (j *Jobs) Payments(ctx context.Context) (_ PaymentsSummary, err error) {
+// twice or dropping a payment. It waits up to ReceiptTimeout for its mints to be mined, so that
+// its caller (the cron route, the operator's button) hears what it minted; the runner's passes,
+// one a block, do not wait.
+func (j *Jobs) Payments(ctx context.Context) (PaymentsSummary, error) {
+	return j.payments(ctx, j.cfg.ReceiptTimeout)
+}
+
+// payments is Payments waiting up to wait for the mints under way to be mined.
+func (j *Jobs) payments(ctx context.Context, wait time.Duration) (_ PaymentsSummary, err error) {
 	ctx, end, ok, err := j.startPass(ctx, store.LockPayments, store.PassPayments, &err)
 	if err != nil {
 		return PaymentsSummary{}, err
@@ -56,10 +66,21 @@ func (j *Jobs) Payments(ctx context.Context) (_ PaymentsSummary, err error) {
 		sum.Reason = "payments are recorded but not minted: no minter is configured (MINTER_SIGNER or MINTER_KEY)"
 		return sum, nil
 	}
+	defer func() {
+		if err != nil {
+			j.resend.Store(true)
+		}
+	}()
+	// Another instance may have signed with the minter since this one last did.
+	j.minter.sender.ResetNonce()
+	r := &mintRound{}
 	// Transactions an earlier pass stored go out again first, so that nonces handed out below
 	// come after theirs.
-	if err := j.resendMints(ctx); err != nil {
-		return sum, err
+	if j.resend.Load() {
+		if err := j.resendMints(ctx, r); err != nil {
+			return sum, err
+		}
+		j.resend.Store(false)
 	}
 	// A hold stops new mints only: what was already sent is settled either way.
 	held, err := j.store.MintingHeld(ctx)
@@ -68,10 +89,10 @@ func (j *Jobs) Payments(ctx context.Context) (_ PaymentsSummary, err error) {
 	}
 	if held {
 		sum.Reason = "minting is held by the operator: payments are recorded and wait"
-	} else if err := j.checkPayments(ctx, &sum); err != nil {
+	} else if err := j.checkPayments(ctx, &sum, r); err != nil {
 		return sum, err
 	}
-	if err := j.settleMints(ctx, &sum); err != nil {
+	if err := j.settleMints(ctx, &sum, r, wait); err != nil {
 		return sum, err
 	}
 	// Last: a refund matches only a payment already rejected, and this pass may have rejected it.

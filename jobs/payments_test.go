@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +26,7 @@ import (
 // payments returns the ledger's payments of status, by block.
 func payments(t testing.TB, status store.PaymentStatus) []store.Payment {
 	t.Helper()
-	ps, err := db.PaymentsByStatus(t.Context(), status)
+	ps, err := db.PaymentsByStatus(t.Context(), status, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +356,8 @@ func TestTwoPaymentsPassesAtOnce(t *testing.T) {
 }
 
 func TestRevertedWithdrawIsRecordedAsFailed(t *testing.T) {
-	e := newEnv(t)
+	// Read in a quiet range, the call is seen only when every block is (TestFailedWithdrawInAQuietRange).
+	e := newEnv(t, func(c *Config) { c.ScanEveryBlock = true })
 	e.pay(0, e.dc.Payments, priceOne)
 	mustPass(t, e.j)
 	// Node 1 has no balance: withdrawing from it reverts, and costs its owner gas.
@@ -401,4 +403,24 @@ func TestOperatorHoldsMinting(t *testing.T) {
 		t.Fatalf("summary after resuming %+v", sum)
 	}
 	e.checkNodes(e.buyer(0), 1)
+}
+
+// A pass checks the ChecksPerPass earliest pending payments and leaves the rest to the next: in
+// a backlog of thousands, each pass ends and records what was mined.
+func TestAPassChecksABoundedShareOfABacklog(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.ChecksPerPass = 2 })
+	var paid []string
+	for i := range 5 {
+		paid = append(paid, strings.ToLower(e.pay(i%len(e.dc.Buyers), e.dc.Payments, priceOne).Hex()))
+	}
+	for i, upTo := range []int{2, 4, 5} {
+		mustPass(t, e.j)
+		var minted []string
+		for _, p := range payments(t, store.PaymentMinted) {
+			minted = append(minted, p.TxHash)
+		}
+		if !slices.Equal(minted, paid[:upTo]) { // in chain order, the earliest first
+			t.Fatalf("after pass %d: minted %v, want the first %d of %v", i+1, minted, upTo, paid)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -387,4 +388,78 @@ func TestReconcilerRewindsAfterAReorg(t *testing.T) {
 			t.Fatalf("credit pass %+v: want the node left out", sum)
 		}
 	})
+}
+
+// A reorg that replaced blocks of a range the scan skipped (the payments wallet did not move)
+// replaced its last block too, whose hash the scan kept: the scan goes back to the last hash it
+// kept that the chain still has, before the range, and finds the payment the new blocks hold.
+func TestReorgOfASkippedRange(t *testing.T) {
+	// skip has the scan record the blocks up to head - confirmations, at least 30 of them, as one
+	// skipped range; it returns the range's last block.
+	skip := func(m manualChain) uint64 {
+		t.Helper()
+		for range 30 {
+			m.dc.Commit()
+		}
+		sum := mustPass(t, m.j)
+		if kept := hashesKept(t, sum.FromBlock+1, sum.ToBlock); sum.ToBlock-sum.FromBlock < 20 || !slices.Equal(kept, []int64{int64(sum.ToBlock)}) {
+			t.Fatalf("summary %+v, hashes kept of %v: want a skipped range: no hash kept inside it but its last block's", sum, kept)
+		}
+		return sum.ToBlock
+	}
+	// payAfter forks the chain from block parent, mines a payment to the payments wallet (off
+	// sale: rejected, no mint to wait for) in the next block, and blocks up to past block past.
+	payAfter := func(m manualChain, parent, past uint64) {
+		t.Helper()
+		b, err := m.c.Blocks(t.Context(), parent, parent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.dc.Fork(b[0].Hash); err != nil {
+			t.Fatal(err)
+		}
+		nonce, err := m.pendingNonce(m.buyer(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.transfer(0, m.dc.Payments, priceOff, nonce, 1)
+		m.commit(1)
+		for head, _ := m.head(); head <= past+reorgConfirmations; head++ {
+			m.dc.Commit()
+		}
+	}
+	newChain := func(t *testing.T) manualChain {
+		return manualChain{newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) { c.Confirmations = reorgConfirmations })}
+	}
+
+	t.Run("inside the range", func(t *testing.T) {
+		m := newChain(t)
+		end := skip(m)
+		payAfter(m, end-10, end)
+		sum := mustPass(t, m.j)
+		if sum.Rewound < 11 || sum.Seen != 1 || sum.Rejected != 1 {
+			t.Fatalf("summary %+v: want the skipped range taken back and the new blocks' payment seen", sum)
+		}
+	})
+
+	t.Run("at the end of the range, another skipped after it", func(t *testing.T) {
+		m := newChain(t)
+		first := skip(m)
+		second := skip(m)
+		payAfter(m, first-1, second)
+		sum := mustPass(t, m.j)
+		if sum.Rewound < int64(second-first+1) || sum.Seen != 1 || sum.Rejected != 1 {
+			t.Fatalf("summary %+v: want both skipped ranges taken back and the new blocks' payment seen", sum)
+		}
+	})
+}
+
+// hashesKept lists the blocks from..to whose hash the payments scan keeps.
+func hashesKept(t *testing.T, from, to uint64) []int64 {
+	t.Helper()
+	var kept []int64
+	if err := db.DB().Select(&kept, `SELECT number FROM scanned_blocks WHERE scanner = 'payments' AND number BETWEEN $1 AND $2 ORDER BY number`, from, to); err != nil {
+		t.Fatal(err)
+	}
+	return kept
 }

@@ -13,17 +13,52 @@ import (
 // Run ticks every interval until stop ends. Passes run with work, so a shutdown does not cut the
 // one under way short: it finishes, the rest of its tick is skipped, and Run returns. Cancelling
 // work cuts it off, which is as safe as a crash (every step of every pass is), for a pass that
-// would keep the shutdown waiting too long.
+// would keep the shutdown waiting too long. The tick's payments pass does not wait for its mints
+// to be mined: FollowHead's next pass records them.
 func (j *Jobs) Run(stop, work context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		j.tick(stop, work)
+		j.tick(stop, work, 0)
 		select {
 		case <-stop.Done():
 			return
 		case <-t.C:
 		}
+	}
+}
+
+// FollowHead runs the payments pass at each new head of the chain until stop ends, so that a
+// payment is seen, checked and its mint sent a moment after its block is confirmed, whatever the
+// tick, and a mint is recorded a block after it is mined. A head that comes while a pass runs is
+// taken up once it ends, the newest of them only; while another pass holds the payments lock
+// (the tick's, another instance's) a head's pass is a no-op. As in Run, no pass starts once stop
+// has ended, and each runs with work. These passes record no tick: they would write one a block.
+func (j *Jobs) FollowHead(stop, work context.Context) {
+	failing := false
+	for range j.chain.Heads(stop) {
+		if stop.Err() != nil {
+			return
+		}
+		start := time.Now()
+		sum, err := j.payments(work, 0)
+		if err == nil && !sum.Ran {
+			continue // another pass has the lock, and does this one's work
+		}
+		result := "ok"
+		switch {
+		case err != nil:
+			result = "error"
+			if !failing { // a pass a block: the first failure is said, not each
+				j.log.Error("payments pass failed; retrying at each new head", "err", err)
+			}
+			failing = true
+		case failing:
+			j.log.Info("payments pass ok again")
+			failing = false
+		}
+		passSeconds.WithLabelValues("payments").Observe(time.Since(start).Seconds())
+		passRuns.WithLabelValues("payments", result).Inc()
 	}
 }
 
@@ -47,7 +82,13 @@ func (j *Jobs) startPass(ctx context.Context, key int64, pass store.PassName, re
 	if err != nil || !ok {
 		return ctx, cancel, false, err
 	}
-	return ctx, func() { j.recordPass(ctx, pass, *result); unlock(); cancel() }, true, nil
+	ctx, calls := chain.CountCalls(ctx)
+	return ctx, func() {
+		passRPCRequests.WithLabelValues(string(pass)).Observe(float64(calls.N()))
+		j.recordPass(ctx, pass, *result)
+		unlock()
+		cancel()
+	}, true, nil
 }
 
 // recordPass records how a run of pass went, and sets its failure metrics. A pass cut off by a
@@ -105,11 +146,12 @@ type TickSummary struct {
 }
 
 // Tick records a tick and runs the passes once. A failing pass is logged and recorded; the next
-// tick tries again.
-func (j *Jobs) Tick(ctx context.Context) TickSummary { return j.tick(ctx, ctx) }
+// tick tries again. Its payments pass waits for its mints, as Payments does.
+func (j *Jobs) Tick(ctx context.Context) TickSummary { return j.tick(ctx, ctx, j.cfg.ReceiptTimeout) }
 
-// tick is Tick with passes run with work, and none started once stop has ended.
-func (j *Jobs) tick(stop, work context.Context) TickSummary {
+// tick is Tick with passes run with work, none started once stop has ended, and the payments
+// pass waiting up to wait for its mints.
+func (j *Jobs) tick(stop, work context.Context, wait time.Duration) TickSummary {
 	var sum TickSummary
 	id, err := j.store.StartTick(work)
 	if err != nil {
@@ -121,7 +163,7 @@ func (j *Jobs) tick(stop, work context.Context) TickSummary {
 		run  func(context.Context) error
 		fail *string
 	}{
-		{"payments", func(ctx context.Context) (err error) { sum.Payments, err = j.Payments(ctx); return err }, &sum.PaymentsError},
+		{"payments", func(ctx context.Context) (err error) { sum.Payments, err = j.payments(ctx, wait); return err }, &sum.PaymentsError},
 		{"credit", func(ctx context.Context) (err error) { sum.Credit, err = j.Credit(ctx); return err }, &sum.CreditError},
 		{"reconciler", func(ctx context.Context) (err error) { sum.Reconcile, err = j.Reconcile(ctx); return err }, &sum.ReconcileError},
 	}

@@ -14,7 +14,8 @@ import (
 )
 
 // TestShutdownLetsThePassUnderWayFinish stops Run while the payments pass is between its scan
-// and its mint: the pass still mints, and no other pass starts.
+// and its mint: the pass still sends the mint, and no other pass starts. (The runner's passes do
+// not wait for receipts: the next pass records the node.)
 func TestShutdownLetsThePassUnderWayFinish(t *testing.T) {
 	e := newEnv(t)
 	e.pay(0, e.dc.Payments, priceOne)
@@ -39,7 +40,9 @@ func TestShutdownLetsThePassUnderWayFinish(t *testing.T) {
 		t.Fatal("Run did not return after the shutdown")
 	}
 
-	e.checkNodes(e.buyer(0), 1)
+	if p := payments(t, "minting"); len(p) != 1 {
+		t.Fatalf("%d payments minting after the shutdown, want the one whose mint the pass sent", len(p))
+	}
 	var doc []byte
 	if err := db.DB().QueryRow(`SELECT summary FROM scheduler_ticks ORDER BY id DESC LIMIT 1`).Scan(&doc); err != nil {
 		t.Fatal(err)
@@ -48,9 +51,11 @@ func TestShutdownLetsThePassUnderWayFinish(t *testing.T) {
 	if err := json.Unmarshal(doc, &sum); err != nil {
 		t.Fatal(err)
 	}
-	if sum.Payments.Minted != 1 || sum.Credit.Ran || sum.Reconcile.Ran {
+	if !sum.Payments.Ran || sum.PaymentsError != "" || sum.Payments.Minting != 1 || sum.Credit.Ran || sum.Reconcile.Ran {
 		t.Fatalf("tick %s: want the payments pass finished and no other run", doc)
 	}
+	e.settle()
+	e.checkNodes(e.buyer(0), 1)
 }
 
 func TestTickMetrics(t *testing.T) {

@@ -313,7 +313,7 @@ func TestLastUnitsRacedByTwoPasses(t *testing.T) {
 			<-start
 			// Both sign with the one minter key: a nonce one of them loses is an error here, and
 			// its mint is signed anew by the passes that settle below.
-			_ = j.checkPayments(t.Context(), &PaymentsSummary{})
+			_ = j.checkPayments(t.Context(), &PaymentsSummary{}, &mintRound{})
 		})
 	}
 	close(start)

@@ -19,8 +19,18 @@ const scanChunk = 200
 
 // scan reads the blocks from the cursor to head - Confirmations, at most BlocksPerPass of them,
 // and records the payments (and reverted withdraw calls) they hold chunk by chunk, rewinding
-// first when the chain no longer has the block the cursor stands on.
+// first when the chain no longer has the block the cursor stands on. Unless ScanEveryBlock is
+// set, ranges where the payments wallet's balance and nonce did not move are recorded unread
+// (scanQuiet).
 func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
+	ctx, calls := chain.CountCalls(ctx)
+	defer func() {
+		sum.ScanRequests = calls.N()
+		scanRequests.Add(float64(calls.N()))
+		if sum.ToBlock >= sum.FromBlock && sum.ToBlock > 0 {
+			scanBlocks.Add(float64(sum.ToBlock - sum.FromBlock + 1))
+		}
+	}()
 	head, err := j.chain.HeadNumber(ctx)
 	if err != nil {
 		return err
@@ -47,15 +57,102 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 	}
 	to := min(target, from+j.cfg.BlocksPerPass-1)
 	sum.FromBlock = from
+	p := scanPass{Jobs: j, head: head, sum: sum}
+	if j.cfg.ScanEveryBlock || j.cfg.PaymentAddress == (common.Address{}) {
+		return p.read(ctx, from, to)
+	}
+	// The wallet's state at the cursor is the one the last pass read at its range's end, when
+	// that is still the block the cursor stands on: a pass following the head then reads the
+	// wallet once a block, and a quiet block costs no block read.
+	var ends []chain.WalletState
+	if last := j.lastWallet.Load(); last != nil && from == last.Block+1 && hexLower(last.Hash) == cur.Hash {
+		ends, err = j.chain.WalletStates(ctx, j.cfg.PaymentAddress, to)
+		ends = append([]chain.WalletState{*last}, ends...)
+	} else {
+		ends, err = j.chain.WalletStates(ctx, j.cfg.PaymentAddress, max(from, 1)-1, to)
+	}
+	if err != nil {
+		return err
+	}
+	if err := p.scanQuiet(ctx, from, to, ends[0], ends[1]); err != nil {
+		return err
+	}
+	j.lastWallet.Store(&ends[1])
+	return nil
+}
+
+// quietBlocks is the longest range the scan reads block by block rather than split in two to
+// look for a quiet half. Reading a block costs about three requests (the block, the wallet's
+// balance and code), a split four (the wallet's balance, nonce and code and the block's hash at
+// the middle). Measured over 10,000 quiet blocks with 24 transfers (BenchmarkQuietScanRequests):
+// 1,099 requests at 4, 1,285 at 8, 1,750 at 16, against 30,413 reading every block. Where every
+// block pays the wallet every split is spent for nothing: 400 such blocks cost 1,601 requests at
+// 8 against 1,231 read one by one.
+const quietBlocks = 8
+
+// scanPass is one payments pass's scan of blocks, up to a chain head.
+type scanPass struct {
+	*Jobs
+	head uint64
+	sum  *PaymentsSummary
+}
+
+// read reads blocks from..to one by one and records what they hold, scanChunk blocks at a time.
+func (p scanPass) read(ctx context.Context, from, to uint64) error {
 	for start := from; start <= to; start += scanChunk {
 		end := min(start+scanChunk-1, to)
-		if err := j.scanBlocks(ctx, start, end, sum); err != nil {
+		if err := p.scanBlocks(ctx, start, end, p.sum); err != nil {
 			return err
 		}
-		scanLag.Set(float64(head - end))
-		sum.ToBlock = end
+		p.scanned(end)
 	}
 	return nil
+}
+
+// scanned notes that the blocks up to end are in the ledger.
+func (p scanPass) scanned(end uint64) {
+	scanLag.Set(float64(p.head - end))
+	p.sum.ToBlock = end
+}
+
+// scanQuiet scans from..to, where before is the payments wallet's state at block from-1 and
+// after its state at to. A wallet without code whose balance and nonce did not move was paid
+// nothing and sent nothing: only its own transactions take ETH out, and each moves its nonce. The
+// range is then recorded as scanned without reading its blocks; otherwise it is split in halves,
+// down to quietBlocks, which are read. A failed withdraw call in a range not read is not seen:
+// SCAN_EVERY_BLOCK reads them all. A wallet with code can move ETH in calls, unseen by its nonce:
+// its blocks are all read.
+func (p scanPass) scanQuiet(ctx context.Context, from, to uint64, before, after chain.WalletState) error {
+	switch {
+	case before.HasCode || after.HasCode:
+		return p.read(ctx, from, to)
+	case before.Nonce == after.Nonce && before.Balance.Cmp(after.Balance) == 0:
+		// Both ends' hashes are kept, so that a reorg inside the range, which replaced its last
+		// block too, is noticed there and taken back to the block before it (checkCursor).
+		var scan store.Scan     // the cursor is its last block
+		if before.Block != to { // the genesis block alone is its own "before"
+			scan.Blocks = append(scan.Blocks, store.ScannedBlock{Number: int64(before.Block), Hash: hexLower(before.Hash)})
+		}
+		scan.Blocks = append(scan.Blocks, store.ScannedBlock{Number: int64(to), Hash: hexLower(after.Hash)})
+		if err := p.store.RecordScan(ctx, paymentsCursor, scan); err != nil {
+			return err
+		}
+		// Nothing reached the wallet unexplained: no block of the range needed a trace.
+		p.tracing.CompareAndSwap(traceUnknown, traceNotNeeded)
+		p.scanned(to)
+		return nil
+	case to-from < quietBlocks:
+		return p.read(ctx, from, to)
+	}
+	mid := from + (to-from)/2
+	states, err := p.chain.WalletStates(ctx, p.cfg.PaymentAddress, mid)
+	if err != nil {
+		return err
+	}
+	if err := p.scanQuiet(ctx, from, mid, before, states[0]); err != nil {
+		return err
+	}
+	return p.scanQuiet(ctx, mid+1, to, states[0], after)
 }
 
 // Step boundaries of a scan, where a test may stop the payments pass as a crash would.
@@ -305,24 +402,33 @@ func (j *Jobs) internalTransfers(ctx context.Context, blocks []uint64) (_ []chai
 // checkCursor returns the next block scanner name reads: the one after its cursor, or, when the
 // chain replaced the cursor's block (a reorg deeper than the confirmations), the one after the
 // last block both agree on, once rewind has taken the scanner's records back to it; rewound is
-// how many blocks it took back. A block older than the hashes the scanner keeps is trusted.
+// how many blocks it took back. Only the blocks whose hash the scanner kept are compared: a
+// block between two of them (in a quiet range the payments scan did not read) is no evidence,
+// since a reorg that replaced it replaced every block after it too. Older than every hash kept,
+// a block is trusted.
 func (j *Jobs) checkCursor(ctx context.Context, name string, cur store.Cursor,
 	rewind func(ctx context.Context, name string, number int64, hash string) (forgotten int64, err error),
 ) (next uint64, rewound int64, err error) {
-	for n := cur.Number; n >= 0; n-- {
+	n := cur.Number + 1
+	for {
+		kept, err := j.store.ScannedBelow(ctx, name, n)
+		trusted := errors.Is(err, store.ErrNotFound)
+		switch {
+		case trusted:
+			if n--; n < 0 {
+				return uint64(cur.Number) + 1, 0, nil
+			}
+		case err != nil:
+			return 0, 0, err
+		default:
+			n = kept.Number
+		}
 		onChain, err := j.chain.Blocks(ctx, uint64(n), uint64(n))
 		if err != nil {
 			return 0, 0, err
 		}
 		hash := hexLower(onChain[0].Hash)
-		stored, err := j.store.ScannedHash(ctx, name, n)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			stored = hash // older than the hashes kept: trusted
-		case err != nil:
-			return 0, 0, err
-		}
-		if stored != hash {
+		if !trusted && kept.Hash != hash {
 			continue
 		}
 		if n < cur.Number {
@@ -334,5 +440,4 @@ func (j *Jobs) checkCursor(ctx context.Context, name string, cur store.Cursor,
 		}
 		return uint64(n) + 1, cur.Number - n, nil
 	}
-	return uint64(cur.Number) + 1, 0, nil
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/big"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -146,4 +147,25 @@ func BenchmarkPaymentsScan(b *testing.B) {
 	b.ReportMetric(fetch.Seconds()/float64(b.N), "raw-fetch-s/op")
 	b.ReportMetric(fetch.Seconds()/scan.Seconds(), "raw/scan")
 	fmt.Fprintf(os.Stderr, "scanned blocks %d-%d, internal transfers %s\n", from, to, j.InternalTransfers())
+}
+
+// BenchmarkQuietScanRequests counts the JSON-RPC requests the payments scan makes over 10,000
+// blocks of the simulated chain holding 20 payments (and 4 transfers out of the payments wallet),
+// each alone in a block, spread evenly: reading every block (SCAN_EVERY_BLOCK=true) against
+// skipping the ranges where the payments wallet did not move. Requests are what providers bill;
+// the chain is local, so times say little.
+func BenchmarkQuietScanRequests(b *testing.B) {
+	const blocks = 10_000
+	e := quietChain(b, blocks, 20, 4)
+	var every, skipping scanned
+	for b.Loop() {
+		every, skipping = scanAll(b, e, true), scanAll(b, e, false)
+	}
+	if len(every.Payments) != 20 || !slices.Equal(every.Payments, skipping.Payments) || every.Cursor != skipping.Cursor {
+		b.Fatalf("every block recorded %d payments up to %d, skipping %d up to %d", len(every.Payments), every.Cursor, len(skipping.Payments), skipping.Cursor)
+	}
+	per10k := func(s scanned) float64 { return float64(s.Requests) * 10_000 / float64(s.Cursor+1) }
+	b.ReportMetric(per10k(every), "every-block-requests/10k-blocks")
+	b.ReportMetric(per10k(skipping), "skipping-requests/10k-blocks")
+	b.ReportMetric(per10k(every)/per10k(skipping), "every/skipping")
 }

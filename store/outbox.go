@@ -3,10 +3,12 @@ package store
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math/big"
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 )
 
 // SentTx is one signed version of a transaction the service sends, as the outbox keeps it.
@@ -28,6 +30,17 @@ type TxFor struct {
 	RoundID   int64
 	// Tier is the tier a payment's mint mints, which the payment records with each version.
 	Tier int
+}
+
+// String names the row, for errors: "payment 12", "round 3", or "a gap filler".
+func (f TxFor) String() string {
+	switch {
+	case f.PaymentID != 0:
+		return fmt.Sprintf("payment %d", f.PaymentID)
+	case f.RoundID != 0:
+		return fmt.Sprintf("round %d", f.RoundID)
+	}
+	return "a gap filler"
 }
 
 func nullID(id int64) *int64 {
@@ -100,15 +113,40 @@ func (s *Store) Fillers(ctx context.Context, sender string, from int64) (_ []Sen
 	return out, err
 }
 
-// TxVersions returns every version the outbox keeps for f, oldest first.
-func (s *Store) TxVersions(ctx context.Context, f TxFor) (_ []SentTx, err error) {
+// TxVersions returns every version the outbox keeps for each of fs, oldest first: out[i] is
+// fs[i]'s. One query however many, as a pass opens every mint in flight.
+func (s *Store) TxVersions(ctx context.Context, fs ...TxFor) (out [][]SentTx, err error) {
 	defer wrap(&err, "TxVersions")
-	var out []SentTx
-	err = s.db.SelectContext(ctx, &out, `
-		SELECT tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, created_at FROM outbox
-		WHERE payment_id = $1 OR distribution_id = $2
-		ORDER BY created_at, nonce, fee_cap_wei`, f.PaymentID, f.RoundID)
-	return out, err
+	var payments, rounds []int64
+	at := map[TxFor]int{} // by the row's ids alone
+	for i, f := range fs {
+		if f.PaymentID != 0 {
+			payments = append(payments, f.PaymentID)
+		}
+		if f.RoundID != 0 {
+			rounds = append(rounds, f.RoundID)
+		}
+		at[TxFor{PaymentID: f.PaymentID, RoundID: f.RoundID}] = i
+	}
+	var rows []struct {
+		PaymentID *int64 `db:"payment_id"`
+		RoundID   *int64 `db:"distribution_id"`
+		SentTx
+	}
+	if err := s.db.SelectContext(ctx, &rows, `
+		SELECT payment_id, distribution_id, tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, created_at
+		FROM outbox WHERE payment_id = ANY ($1) OR distribution_id = ANY ($2)
+		ORDER BY created_at, nonce, fee_cap_wei`, pq.Array(payments), pq.Array(rounds)); err != nil {
+		return nil, err
+	}
+	out = make([][]SentTx, len(fs))
+	for _, r := range rows {
+		f := TxFor{PaymentID: deref(r.PaymentID, 0), RoundID: deref(r.RoundID, 0)}
+		if i, ok := at[f]; ok {
+			out[i] = append(out[i], r.SentTx)
+		}
+	}
+	return out, nil
 }
 
 // OutboxStats is what health and the metrics say of the outbox.

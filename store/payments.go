@@ -199,12 +199,14 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 }
 
 // PaymentsByStatus returns the payments in status in chain order: by block, place in the block,
-// call in the transaction (then id, for payments recorded without a place).
-func (s *Store) PaymentsByStatus(ctx context.Context, status PaymentStatus) (_ []Payment, err error) {
+// call in the transaction (then id, for payments recorded without a place); the first limit of
+// them, or all when limit is 0.
+func (s *Store) PaymentsByStatus(ctx context.Context, status PaymentStatus, limit int) (_ []Payment, err error) {
 	defer wrap(&err, "PaymentsByStatus")
 	var ps []Payment
 	err = s.db.SelectContext(ctx, &ps, `
-		SELECT `+paymentColumns+` FROM payments WHERE status = $1 ORDER BY block_number, tx_index, call_index, id`, status)
+		SELECT `+paymentColumns+` FROM payments WHERE status = $1 ORDER BY block_number, tx_index, call_index, id
+		LIMIT nullif($2, 0)`, status, limit)
 	return ps, err
 }
 

@@ -36,7 +36,7 @@ func TestRefunds(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	pending, err := db.PaymentsByStatus(ctx, "pending")
+	pending, err := db.PaymentsByStatus(ctx, "pending", 0)
 	if err != nil || len(pending) != 4 {
 		t.Fatalf("%d pending, %v", len(pending), err)
 	}

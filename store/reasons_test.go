@@ -148,7 +148,7 @@ func TestRejectPaymentKeepsTheReason(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	pending, err := db.PaymentsByStatus(ctx, store.PaymentPending)
+	pending, err := db.PaymentsByStatus(ctx, store.PaymentPending, 0)
 	if err != nil || len(pending) != 1 || pending[0].Reason != nil {
 		t.Fatalf("pending %+v, %v", pending, err)
 	}

@@ -202,7 +202,7 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 		Payments: ps}); err != nil {
 		t.Fatal(err)
 	}
-	pending, err := db.PaymentsByStatus(ctx, store.PaymentPending)
+	pending, err := db.PaymentsByStatus(ctx, store.PaymentPending, 0)
 	if err != nil || len(pending) != payers {
 		t.Fatalf("%d pending, %v", len(pending), err)
 	}
@@ -223,7 +223,7 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 			t.Errorf("payment %d: %v", i, err)
 		}
 	}
-	minting, err := db.PaymentsByStatus(ctx, store.PaymentMinting)
+	minting, err := db.PaymentsByStatus(ctx, store.PaymentMinting, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 	if sold, err := db.Sold(ctx, 1); err != nil || sold != supply-1 {
 		t.Fatalf("sold after a revert %d, %v; want %d", sold, err, supply-1)
 	}
-	still, err := db.PaymentsByStatus(ctx, store.PaymentPending)
+	still, err := db.PaymentsByStatus(ctx, store.PaymentPending, 0)
 	if err != nil || len(still) != payers-supply {
 		t.Fatalf("%d pending, %v", len(still), err)
 	}

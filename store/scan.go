@@ -28,24 +28,27 @@ func (s *Store) Cursor(ctx context.Context, name string) (_ Cursor, err error) {
 
 // ScannedBlock is a block a scanner read.
 type ScannedBlock struct {
-	Number int64
-	Hash   string
+	Number int64  `db:"number"`
+	Hash   string `db:"hash"`
 }
 
 // blocksKept is how far behind its cursor a scanner keeps the hashes of the blocks it read. A
 // reorg is noticed as deep as that; no chain the service follows reorganises thousands of blocks.
 const blocksKept = 5000
 
-// ScannedHash returns the hash scanner name recorded for block number; ErrNotFound when it
-// recorded none, or no longer keeps it.
-func (s *Store) ScannedHash(ctx context.Context, name string, number int64) (_ string, err error) {
-	defer wrap(&err, "ScannedHash")
-	var hash string
-	err = s.db.GetContext(ctx, &hash, `SELECT hash FROM scanned_blocks WHERE scanner = $1 AND number = $2`, name, number)
+// ScannedBelow returns the last block below number whose hash scanner name keeps; ErrNotFound when
+// it keeps none. A payments scan that skipped a quiet range kept the hash of the range's last
+// block only: a reorg is looked for there, never at the blocks between.
+func (s *Store) ScannedBelow(ctx context.Context, name string, number int64) (_ ScannedBlock, err error) {
+	defer wrap(&err, "ScannedBelow")
+	var b ScannedBlock
+	err = s.db.GetContext(ctx, &b, `
+		SELECT number, hash FROM scanned_blocks WHERE scanner = $1 AND number < $2
+		ORDER BY number DESC LIMIT 1`, name, number)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", ErrNotFound
+		return ScannedBlock{}, ErrNotFound
 	}
-	return hash, err
+	return b, err
 }
 
 // advance records the hashes of the blocks scanner name read, forgets its hashes older than

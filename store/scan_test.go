@@ -27,12 +27,21 @@ func scanned(fork string, from, to int64) []store.ScannedBlock {
 
 func forkHash(fork string, n int64) string { return storetest.TxHash(fork + string(rune('a'+n))) }
 
+// scannedHash is the hash scanner name keeps of block number; ErrNotFound when it keeps none.
+func scannedHash(ctx context.Context, s *store.Store, name string, number int64) (string, error) {
+	b, err := s.ScannedBelow(ctx, name, number+1)
+	if err == nil && b.Number != number {
+		return "", store.ErrNotFound
+	}
+	return b.Hash, err
+}
+
 // hashesKept lists the numbers of the blocks whose hash scanner name keeps.
 func hashesKept(t *testing.T, name string, from, to int64) []int64 {
 	t.Helper()
 	var kept []int64
 	for n := from; n <= to; n++ {
-		_, err := db.ScannedHash(t.Context(), name, n)
+		_, err := scannedHash(t.Context(), db, name, n)
 		switch {
 		case err == nil:
 			kept = append(kept, n)
@@ -41,6 +50,39 @@ func hashesKept(t *testing.T, name string, from, to int64) []int64 {
 		}
 	}
 	return kept
+}
+
+// TestScannedBelow: the payments scan keeps, of a quiet range it skipped, the hashes of the block
+// before it and of its last block only; ScannedBelow finds the last hash kept below a block, the
+// scanner's own, across the range.
+func TestScannedBelow(t *testing.T) {
+	storetest.Reset(t, db)
+	ctx := t.Context()
+	if err := db.RecordScan(ctx, "payments", store.Scan{Blocks: scanned("a", 1, 3)}); err != nil {
+		t.Fatal(err)
+	}
+	skipped := []store.ScannedBlock{{Number: 3, Hash: forkHash("a", 3)}, {Number: 40, Hash: forkHash("a", 40)}}
+	if err := db.RecordScan(ctx, "payments", store.Scan{Blocks: skipped}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RecordEvents(ctx, "reconcile", store.Events{Blocks: scanned("a", 1, 40)}); err != nil {
+		t.Fatal(err)
+	}
+	if cur, err := db.Cursor(ctx, "payments"); err != nil || cur.Number != 40 || cur.Hash != forkHash("a", 40) {
+		t.Fatalf("cursor %+v, %v: want the skipped range's last block", cur, err)
+	}
+	for _, c := range []struct {
+		below, want int64 // want 0: none
+	}{{41, 40}, {40, 3}, {39, 3}, {4, 3}, {3, 2}, {1, 0}} {
+		b, err := db.ScannedBelow(ctx, "payments", c.below)
+		switch {
+		case c.want == 0 && errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			t.Fatalf("below %d: %v", c.below, err)
+		case b.Number != c.want || b.Hash != forkHash("a", c.want):
+			t.Fatalf("below %d: %+v, want block %d", c.below, b, c.want)
+		}
+	}
 }
 
 // TestScannersKeepTheirOwnHashes: the payments scan and the reconciler read the same blocks, and
@@ -81,7 +123,7 @@ func TestScannersKeepTheirOwnHashes(t *testing.T) {
 	if got := hashesKept(t, "payments", 1, 6); !slices.Equal(got, []int64{1, 2, 3, 4, 5, 6}) {
 		t.Fatalf("the reconciler's rewind took the payments scan's hashes: it keeps %v", got)
 	}
-	if h, err := db.ScannedHash(ctx, "payments", 5); err != nil || h != forkHash("b", 5) {
+	if h, err := scannedHash(ctx, db, "payments", 5); err != nil || h != forkHash("b", 5) {
 		t.Fatalf("payments' hash of block 5: %s, %v", h, err)
 	}
 	for name, want := range map[string]int64{"payments": 6, "reconcile": 3} {
@@ -223,7 +265,7 @@ func TestMigrationKeepsTheScannersApart(t *testing.T) {
 		number int64
 		found  bool
 	}{{"payments", 1, true}, {"payments", 2, true}, {"reconcile", 1, false}, {"reconcile", 2, true}} {
-		h, err := s.ScannedHash(ctx, c.name, c.number)
+		h, err := scannedHash(ctx, s, c.name, c.number)
 		if c.found != (err == nil) || (err == nil && h != forkHash("a", c.number)) {
 			t.Fatalf("%s's hash of block %d: %q, %v", c.name, c.number, h, err)
 		}

@@ -43,15 +43,25 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
 	db := sqlx.NewDb(sql.OpenDB(c), "postgres")
-	db.SetMaxOpenConns(32)
-	db.SetMaxIdleConns(32)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	s := &Store{db: db}
+	s.LimitConns(DefaultMaxConns)
 	if err := s.Ping(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// DefaultMaxConns is how many connections a Store holds at most unless told (LimitConns): on a
+// sale day a request waits for a connection rather than PostgreSQL refusing one past its
+// max_connections (100 by default), which three instances at this limit stay under.
+const DefaultMaxConns = 20
+
+// LimitConns sets how many connections the store holds at most, all of them kept when idle.
+func (s *Store) LimitConns(n int) {
+	s.db.SetMaxOpenConns(n)
+	s.db.SetMaxIdleConns(n)
 }
 
 func withConnectTimeout(dsn string) string {

@@ -244,9 +244,9 @@ func (s *Store) TiersAt(ctx context.Context, at time.Time, grace time.Duration) 
 // unrecordedMintingSQL picks the payments p being minted whose node is not in the ledger yet: the
 // reconciler or a sync may record a node before its payment's mint is settled, and such a node
 // must count once, not twice.
-const unrecordedMintingSQL = `p.status = 'minting' AND NOT EXISTS (
-	SELECT 1 FROM nodes n WHERE n.mint_tx = p.mint_tx
-		OR n.mint_tx IN (SELECT o.tx_hash FROM outbox o WHERE o.payment_id = p.id))`
+const unrecordedMintingSQL = `p.status = 'minting'
+	AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.mint_tx = p.mint_tx)
+	AND NOT EXISTS (SELECT 1 FROM outbox o JOIN nodes n ON n.mint_tx = o.tx_hash WHERE o.payment_id = p.id)`
 
 // soldSQL counts what tier $1 sold: its nodes, and the payments being minted in it whose node is
 // not recorded yet.

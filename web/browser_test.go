@@ -102,6 +102,10 @@ func TestBrowser(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.test.mjs"))
 	pages := filepath.Join(dir, "pages.test.mjs")
 	files = append([]string{pages}, slices.DeleteFunc(files, func(f string) bool { return f == pages })...)
+	// BROWSER_ONLY=operator-live.test.mjs,… runs those files alone, to work on one of them.
+	if only := os.Getenv("BROWSER_ONLY"); only != "" {
+		files = slices.DeleteFunc(files, func(f string) bool { return !slices.Contains(strings.Split(only, ","), filepath.Base(f)) })
+	}
 	key := func(a devchain.Account) string { return hexutil.Encode(crypto.FromECDSA(a.Key)) }
 	env := append(os.Environ(), "BASE_URL="+srv.URL, "RPC_URL="+dc.RPCURL(), "CHAIN_ID="+dc.ChainID().String(),
 		"CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "BUYER_KEY="+key(dc.Buyers[0]),

@@ -12,10 +12,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/params"
 
 	"nodeledger/chain"
+	"nodeledger/chain/faultrpc"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
 	"nodeledger/store/storetest"
@@ -169,5 +171,85 @@ func screenshotHealth(t *testing.T, s *testServer) {
 		if st, err := os.Stat(shot); err != nil || st.Size() == 0 {
 			t.Fatalf("no screenshot at %d px: %v", width, err)
 		}
+	}
+}
+
+// rpcHealthBody is what health says of the RPC endpoints.
+type rpcHealthBody struct {
+	Degraded bool `json:"degraded"`
+	RPC      struct {
+		Status    string `json:"status"`
+		Endpoints []struct {
+			Endpoint     string `json:"endpoint"`
+			Head         *int64 `json:"head"`
+			BehindBlocks int64  `json:"behindBlocks"`
+			State        string `json:"state"`
+		} `json:"endpoints"`
+	} `json:"rpc"`
+}
+
+// Of two RPC endpoints, one whose head stands still behind the other's is said stale on
+// /api/cron/health and /health, which is degraded; when both fail it is unhealthy. Each endpoint
+// is named by its scheme and host: the keys in their URLs' paths and queries show nowhere.
+func TestHealthShowsRPCEndpoints(t *testing.T) {
+	storetest.Reset(t, db)
+	dc, err := devchainOverHTTP(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := faultrpc.New(t, dc.RPCURL()), faultrpc.New(t, dc.RPCURL())
+	for range 6 {
+		dc.Commit()
+	}
+	a.FreezeHead(1)
+	const keyInPath, keyInQuery = "kEyInPaTh0123456789", "kEyInQuErY0123456789"
+	c, err := chain.Dial(t.Context(), a.URL+"/v2/"+keyInPath+","+b.URL+"/?apikey="+keyInQuery, chain.Config{Factory: dc.Factory,
+		CallTimeout: 2 * time.Second, Attempts: 1, HeadPoll: 20 * time.Millisecond, MinStale: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	s := newChainServer(t, c, nil, handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300})
+	noKey := func(text string) {
+		t.Helper()
+		for _, key := range []string{keyInPath, keyInQuery, "apikey"} {
+			if strings.Contains(text, key) {
+				t.Fatalf("%q shows a key of ETH_RPC_URL", text)
+			}
+		}
+	}
+	healthWhen := func(status string) rpcHealthBody {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) { // within the route's 60 a minute
+			rec := s.get(t, "/api/cron/health")
+			wantStatus(t, rec, http.StatusOK)
+			noKey(rec.Body.String())
+			h := decode[rpcHealthBody](t, rec)
+			if h.RPC.Status == status {
+				return h
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("rpc never %s: %+v", status, h)
+			}
+		}
+	}
+
+	h := healthWhen("degraded")
+	eps := h.RPC.Endpoints
+	if !h.Degraded || len(eps) != 2 || eps[0].Endpoint != a.URL || eps[0].State != "stale" || eps[0].Head == nil || *eps[0].Head != 1 ||
+		eps[0].BehindBlocks < 5 || eps[1].Endpoint != b.URL || eps[1].State != "ok" || eps[1].BehindBlocks != 0 {
+		t.Fatalf("a stale endpoint: %+v", h)
+	}
+	rpcCard := text(page(t, s.get(t, "/health").Body), "rpc")
+	noKey(rpcCard)
+	if !strings.Contains(rpcCard, "degraded") || !strings.Contains(rpcCard, a.URL) || !strings.Contains(rpcCard, "stale: ") {
+		t.Fatalf("the health page's RPC card: %q", rpcCard)
+	}
+
+	a.Fail(faultrpc.Reset)
+	b.Fail(faultrpc.TooMany)
+	h = healthWhen("unhealthy")
+	if eps := h.RPC.Endpoints; !h.Degraded || eps[0].State != "failing" || eps[1].State != "failing" {
+		t.Fatalf("both failing: %+v", h)
 	}
 }

@@ -1488,3 +1488,143 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	c.n += n
 	return n, err
 }
+
+// TestOperatorLive checks the operator page's live view of a sale against a ledger built for it:
+// payments at known minutes of the last hour and before it, rejections of known reasons, payments
+// waiting to be checked and a mint in flight with a fee bump, nodes and revenue; who may see it;
+// and that the page polls it in place.
+func TestOperatorLive(t *testing.T) {
+	storetest.Reset(t, db)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	m0 := time.Now().UTC().Truncate(time.Minute)
+	// at is ten seconds into the minute minutesAgo minutes before the current one: well inside the
+	// last hour even if the request below starts a minute later.
+	at := func(minutesAgo int) time.Time { return m0.Add(-time.Duration(minutesAgo)*time.Minute + 10*time.Second) }
+	n := 0
+	pay := func(when time.Time, status, wei string, reason string) {
+		n++
+		hash := storetest.TxHash(fmt.Sprintf("live-%d", n))
+		var code, args, mint *string
+		var tier *int
+		if reason != "" {
+			code, args = &reason, ptr("{}")
+		}
+		if status == "minted" {
+			mint, tier = &hash, ptr(1)
+		}
+		mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, block_time,
+				status, tier, reason_code, reason_args, mint_tx)
+			VALUES ($1, $1, $2, $3, $4, $1, $5, $6, $7, $8, $9, $10)`,
+			hash, alice, wei, n, when, status, tier, code, args, mint)
+	}
+	const tenth, more = "100000000000000000", "150000000000000000"
+	pay(at(5), "minted", tenth, "")
+	pay(at(5), "minted", tenth, "")
+	pay(at(5), "rejected", more, "wrong_amount")
+	pay(at(30), "rejected", more, "wrong_amount")
+	pay(at(2), "pending", tenth, "")
+	pay(at(30), "pending", tenth, "")
+	pay(m0.Add(5*time.Minute), "pending", tenth, "")         // its block stamped ahead of our clock: the minute under way
+	pay(m0.Add(-3*time.Hour), "rejected", tenth, "sold_out") // before the last hour
+	pay(m0.Add(-2*time.Hour), "minted", tenth, "")
+	// A mint in flight, signed again at its nonce with a higher fee: one bump.
+	storetest.MintingPayment(t, db, "live-minting", alice, storetest.SentTx("live-v1", 7), storetest.SentTx("live-v2", 7))
+	storetest.Node(t, db, "1", alice, time.Now().Add(-10*time.Minute))
+	storetest.Node(t, db, "2", alice, time.Now().Add(-20*time.Minute))
+	storetest.Node(t, db, "3", alice, time.Now().Add(-48*time.Hour))
+
+	p, cfg := passesOn(t)
+	cfg.SessionSecret = sessionSecret
+	s := p.server(t, cfg)
+	b := signedInOperator(t, s, "viewer")
+
+	t.Run("the figures", func(t *testing.T) {
+		rec := b.do(http.MethodGet, "/operator/live", nil, "HX-Request", "true")
+		wantStatus(t, rec, http.StatusOK)
+		if strings.Contains(rec.Body.String(), "<html") {
+			t.Fatalf("the live view answers htmx a whole page")
+		}
+		doc := page(t, rec.Body)
+		live := doc.Find(`[data-testid=live]`)
+		text := func(sel string) string { return strings.Join(strings.Fields(live.Find(sel).Text()), " ") }
+		minute := func(m int) string { return at(m).Format("15:04") }
+		if got, want := text(`[data-testid=live-summary]`), "7 payments in the last hour; the busiest minute, "+minute(5)+" UTC, had 3."; got != want {
+			t.Errorf("summary %q, want %q", got, want)
+		}
+		// Each minute's bar says its count; the wide chart and the phone's draw the same minutes.
+		for _, chart := range []string{"live-chart", "live-chart-phone"} {
+			bars := map[string]string{}
+			live.Find(`svg[data-testid=` + chart + `] g title`).Each(func(_ int, s *goquery.Selection) {
+				m, count, _ := strings.Cut(s.Text(), " UTC: ")
+				bars[m] = count
+			})
+			if len(bars) != store.LiveMinutes || bars[minute(5)] != "3 payments" || bars[minute(30)] != "2 payments" ||
+				bars[minute(2)] != "1 payment" || bars[minute(4)] != "0 payments" {
+				t.Errorf("%s: %d bars, %v", chart, len(bars), bars)
+			}
+			if svg := live.Find(`svg[data-testid=` + chart + `]`); svg.AttrOr("role", "") != "img" || svg.AttrOr("aria-describedby", "") != "live-summary" {
+				t.Errorf("%s is not described for screen readers: %s", chart, htmlOf(svg))
+			}
+		}
+		for sel, want := range map[string]string{
+			`[data-testid=live-nodes-total]`:                              "3",
+			`[data-testid=live-minted-hour]`:                              "2",
+			`[data-testid=live-pending]`:                                  "3",
+			`[data-testid=live-waiting]`:                                  "4 waiting",
+			`[data-testid=live-minting]`:                                  "1",
+			`[data-testid=live-bumps]`:                                    "1 fee bump on the mints in flight",
+			`[data-testid=live-refunds] .value`:                           "3",
+			`[data-testid=live-refunds] .muted`:                           "0.4 ETH in all",
+			`[data-testid=live-revenue] .value`:                           "0.3",
+			`[data-testid=reason-wrong_amount] [data-testid=reason-hour]`: "2",
+			`[data-testid=reason-wrong_amount] [data-testid=reason-all]`:  "2",
+			`[data-testid=reason-sold_out] td:first-child`:                "Sold out",
+			`[data-testid=reason-sold_out] [data-testid=reason-hour]`:     "0",
+			`[data-testid=reason-sold_out] [data-testid=reason-all]`:      "1",
+		} {
+			if got := text(sel); got != want {
+				t.Errorf("%s: %q, want %q", sel, got, want)
+			}
+		}
+		// Paid ten seconds into the minute 30 minutes before the one the test started in.
+		if got := text(`[data-testid=live-oldest]`); !regexp.MustCompile(`^the oldest paid (29|30|31) min \d+ s ago$`).MatchString(got) {
+			t.Errorf("oldest waiting: %q", got)
+		}
+		if got := live.Find(`[data-testid=live-rejections] tbody tr`).Length(); got != 2 {
+			t.Errorf("%d reasons, want wrong_amount and sold_out", got)
+		}
+		if live.Find(`[data-testid=live-minter]`).Length() != 1 || live.Find(`[data-testid=live-distributor] .eth`).Length() != 1 {
+			t.Errorf("no signer balances: %s", htmlOf(live))
+		}
+	})
+
+	t.Run("the page polls it in place, and shows it current without JavaScript", func(t *testing.T) {
+		live := b.operatorPage().Find(`[data-testid=live]`)
+		if live.AttrOr("hx-get", "") != "/operator/live" || live.AttrOr("hx-trigger", "") != "every 5s" ||
+			live.AttrOr("hx-swap", "") != "outerHTML" || live.AttrOr("id", "") != "live" {
+			t.Fatalf("live section %s", htmlOf(live))
+		}
+		if got := live.Find(`[data-testid=live-pending]`).Text(); got != "3" {
+			t.Errorf("the page's own live view: %q pending", got)
+		}
+		doc := page(t, b.do(http.MethodGet, "/operator/live", nil).Body)
+		if doc.Find(`h1`).Length() != 1 || doc.Find(`[data-testid=live-pending]`).Text() != "3" {
+			t.Errorf("the live view as a page: %q", doc.Find("main").Text())
+		}
+	})
+
+	t.Run("a stranger gets the sign-in", func(t *testing.T) {
+		stranger := newBrowser(t, s, "192.0.2.251")
+		doc := page(t, stranger.do(http.MethodGet, "/operator/live", nil).Body)
+		if doc.Find(`[data-testid=operator-login]`).Length() != 1 || doc.Find(`[data-testid=live]`).Length() != 0 {
+			t.Fatalf("a stranger sees %q", doc.Find("main").Text())
+		}
+		rec := stranger.do(http.MethodGet, "/operator/live", nil, "HX-Request", "true")
+		wantStatus(t, rec, http.StatusUnauthorized)
+		if rec.Header().Get("HX-Redirect") != "/operator" || strings.Contains(rec.Body.String(), "data-testid=\"live\"") {
+			t.Fatalf("htmx polling for a stranger: %v %s", rec.Header(), rec.Body)
+		}
+	})
+}
+
+func ptr[T any](v T) *T { return &v }

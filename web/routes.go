@@ -110,6 +110,9 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	viewer := h.RequireOperator(handlers.Viewer, "see the operator page")
 	op.get("", h.OperatorPage, rl.limit("operator-page", 60))
 	op.get("/drift", h.OperatorDrift, rl.limit("operator-drift", 30), viewer)
+	// The live view checks the session itself, as the page does: a stranger gets the sign-in. It
+	// is read every few seconds by each open operator page.
+	op.get("/live", h.OperatorLive, rl.limit("operator-live", 120))
 	op.post("/login", h.OperatorLogin, rl.limit("operator-login", 20), keys.middleware, h.SameOrigin)
 	op.post("/logout", h.OperatorLogout, rl.limit("operator-logout", 30), h.RequireOperator(handlers.Viewer, "sign out"))
 	op.post("/passes/payments", h.OperatorAction(h.RunPayments), rl.limit("operator-payments", 60),
@@ -130,6 +133,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 		operatorUpload, h.RequireOperator(handlers.Operator, mayUpload)}
 	upload.post(allowlistPreviewPage, h.PreviewAllowlistFromPage, uploader...)
 	upload.post(allowlistSavePage, h.SaveAllowlistFromPage, uploader...)
+	op.get("/exports/:file", h.Export, rl.limit("operator-export", 30), viewer)
 	op.post("/operators", h.OperatorAction(h.PutOperatorFromPage), rl.limit("operator-list", 60),
 		h.RequireOperator(handlers.Admin, "change the operator list"))
 	op.post("/operators/remove", h.OperatorAction(h.RemoveOperatorFromPage), rl.limit("operator-list", 60),
@@ -146,6 +150,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	admin.get("/refunds", h.Refunds)
 	admin.get("/drift", h.Drift)
 	admin.get("/audit", h.Audit)
+	admin.get("/exports/:file", h.Export)
 	admin.get("/minting", h.Minting)
 	admin.post("/minting/pause", h.HoldMinting(true))
 	admin.post("/minting/resume", h.HoldMinting(false))

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -52,8 +53,8 @@ type Node struct {
 	exited chan struct{}
 }
 
-// Start starts geth --dev, mining a block each second (or as args say), and stops it when the
-// test ends.
+// Start starts geth --dev, mining a block each second unless args give --dev.period, with
+// args added to its command line, and stops it when the test ends.
 func Start(t testing.TB, args ...string) *Node {
 	g := &Node{t: t, bin: Path(t), dir: t.TempDir(), addr: FreeAddr(t), args: args}
 	g.Start()
@@ -68,9 +69,13 @@ func (g *Node) URL() string { return "http://" + g.addr }
 func (g *Node) Start() {
 	g.t.Helper()
 	host, port, _ := net.SplitHostPort(g.addr)
-	args := append([]string{"--dev", "--dev.period", "1", "--datadir", g.dir,
+	args := []string{"--dev", "--datadir", g.dir,
 		"--http", "--http.addr", host, "--http.port", port, "--http.api", "eth,net,web3,debug,miner",
-		"--ipcdisable", "--nodiscover", "--maxpeers", "0", "--verbosity", "2"}, g.args...)
+		"--ipcdisable", "--nodiscover", "--maxpeers", "0", "--verbosity", "2"}
+	if !slices.Contains(g.args, "--dev.period") {
+		args = append(args, "--dev.period", "1")
+	}
+	args = append(args, g.args...)
 	g.cmd = exec.Command(g.bin, args...) // #nosec G204 -- the tests' own geth ($GETH) with our arguments
 	logFile, err := os.OpenFile(filepath.Join(g.dir, "geth.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
@@ -135,7 +140,11 @@ func (g *Node) RPC(method string, params ...any) (json.RawMessage, error) {
 }
 
 // Fund sends eth from geth's unlocked dev account to addr and waits for it to be mined.
-func (g *Node) Fund(addr string, eth int64) {
+func (g *Node) Fund(addr string, eth int64) { g.FundAll([]string{addr}, eth) }
+
+// FundAll sends eth to each of addrs from geth's unlocked dev account, all at once, and waits
+// until every transfer is mined: a thousand wallets are funded in a block or two.
+func (g *Node) FundAll(addrs []string, eth int64) {
 	g.t.Helper()
 	res, err := g.RPC("eth_accounts")
 	if err != nil {
@@ -144,16 +153,30 @@ func (g *Node) Fund(addr string, eth int64) {
 	var accounts []string
 	json.Unmarshal(res, &accounts)
 	value := new(big.Int).Mul(big.NewInt(eth), big.NewInt(1e18))
-	res, err = g.RPC("eth_sendTransaction", map[string]any{"from": accounts[0], "to": addr, "value": (*hexutil.Big)(value)})
+	// Nonces counted here: sent back to back, geth could hand out one twice.
+	res, err = g.RPC("eth_getTransactionCount", accounts[0], "pending")
 	if err != nil {
 		g.t.Fatal(err)
 	}
-	var hash string
-	json.Unmarshal(res, &hash)
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		if r, err := g.RPC("eth_getTransactionReceipt", hash); err == nil && string(r) != "null" {
-			return
+	var nonce hexutil.Uint64
+	json.Unmarshal(res, &nonce)
+	hashes := make([]string, len(addrs))
+	for i, addr := range addrs {
+		res, err = g.RPC("eth_sendTransaction", map[string]any{"from": accounts[0], "to": addr, "value": (*hexutil.Big)(value), "nonce": nonce + hexutil.Uint64(i)})
+		if err != nil {
+			g.t.Fatal(err)
 		}
+		json.Unmarshal(res, &hashes[i])
 	}
-	g.t.Fatalf("funding %s was not mined", addr)
+	deadline := time.Now().Add(20*time.Second + time.Duration(len(addrs))*20*time.Millisecond)
+	for i := 0; i < len(hashes); {
+		if r, err := g.RPC("eth_getTransactionReceipt", hashes[i]); err == nil && string(r) != "null" {
+			i++
+			continue
+		}
+		if time.Now().After(deadline) {
+			g.t.Fatalf("funding %s was not mined", addrs[i])
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }

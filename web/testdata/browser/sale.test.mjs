@@ -144,11 +144,13 @@ test('countdowns to opening and closing, and a tier that opens once another sell
     const opens = card(page, 22).locator('time[data-countdown]');
     assert.equal(await card(page, 22).getAttribute('data-phase'), 'scheduled');
     assert.equal(await card(page, 22).locator('[data-wallet=pay]').count(), 0, 'a scheduled tier has no Pay button');
-    assert.match(await card(page, 22).locator('[data-testid=phase]').innerText(), /^Opens \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, in 00:59:\d\d$/);
+    assert.match(await card(page, 22).locator('[data-testid=phase]').innerText(), /^Opens \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, in (00:59:\d\d|01:00:00)$/); // a page drawn within the second shows the whole hour
+    // It ticks each second; a machine busy with other tests may delay a tick, so it gets a few.
     const first = await opens.innerText();
-    await sleep(1500);
-    assert.notEqual(await opens.innerText(), first, 'the countdown ticks');
-    assert.match(await card(page, 23).locator('[data-testid=closes]').innerText(), /^Closes \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, in 01:59:\d\d$/);
+    let next = first;
+    for (const until = Date.now() + 5000; next === first && Date.now() < until; next = await opens.innerText()) await sleep(250);
+    assert.notEqual(next, first, 'the countdown ticks');
+    assert.match(await card(page, 23).locator('[data-testid=closes]').innerText(), /^Closes \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, in (01:59:\d\d|02:00:00)$/);
     assert.match(await card(page, 24).locator('[data-testid=phase]').innerText(), /^Opens once Sale 22 sells out/);
     await shots(page, 'countdown');
     await context.close();

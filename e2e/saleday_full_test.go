@@ -1,0 +1,91 @@
+//go:build long
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSaleDay is `make saleday` (bench/saleday.sh): the issue's sale day on this machine. geth
+// --dev mines a block every 2 s with a 30M gas limit; three instances of the real binary share
+// one PostgreSQL behind HAProxy, their passes as shipped (payments at every head, the others on
+// the default tick); 1,000 wallets send 10,000 payments over 10 minutes (5 % wrong), then 3,000
+// within 30 s, while 1,000 trackers and 200 pollers read through HAProxy, and one instance is
+// kill -9ed every 2 minutes and restarted, until the backlog has cleared (at most 15 minutes
+// after the last payment). SALEDAY_SCALE (1) scales the counts of wallets, payments and clients,
+// not the times. It writes the figures and the targets to bench/SALEDAY.md, and fails only on
+// correctness: a payment lost or doubled, a wrong one not rejected for its reason, the sold-out
+// tier's supply exceeded, a 5xx.
+func TestSaleDay(t *testing.T) {
+	scale := 1.0
+	if v := os.Getenv("SALEDAY_SCALE"); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f <= 0 || f > 10 {
+			t.Fatalf("SALEDAY_SCALE=%q: give a number above 0, at most 10", v)
+		}
+		scale = f
+	}
+	n := func(full int) int { return max(1, int(float64(full)*scale+0.5)) }
+	profiles := filepath.Join(root, ".data", "saleday")
+	if err := os.MkdirAll(profiles, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	p := saleParams{
+		instances: 3, blockSec: 2, gasLimit: 30_000_000, confirmations: 12, // the default CONFIRMATIONS
+		wallets: n(1000), steady: n(10_000), steadyFor: 10 * time.Minute, burst: n(3000), burstFor: 30 * time.Second,
+		trackers: n(1000), pollers: n(200), killEvery: 2 * time.Minute, drainFor: 15 * time.Minute,
+		haproxy: true, profiles: profiles,
+	}
+	r := runSaleDay(t, p)
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Sale day\n\n`make saleday` on %s, commit %s, at SALEDAY_SCALE=%g", time.Now().UTC().Format("2006-01-02 15:04 MST"), gitCommit(), scale)
+	if scale != 1 {
+		fmt.Fprintf(&b, " (**a scaled run**: %g× the issue's wallets, payments and clients, over the same times; not the full sale day)", scale)
+	}
+	fmt.Fprintf(&b, ", on %s.\n\n", machine())
+	b.WriteString(r.summary())
+	fmt.Fprintf(&b, "\nCPU profiles of each instance over the burst's first 30 s: `.data/saleday/instance-N-burst.pprof` (`go tool pprof -top FILE`), not committed.\n")
+	t.Log("\n" + b.String())
+	if err := os.WriteFile(filepath.Join(root, "bench", "SALEDAY.md"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.check(t)
+}
+
+// machine names the processor, its cores and the memory, and how busy it was.
+func machine() string {
+	model := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "model name"); ok {
+				model = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), ":"))
+				break
+			}
+		}
+	}
+	mem := ""
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		if v, ok := strings.CutPrefix(strings.SplitN(string(b), "\n", 2)[0], "MemTotal:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			mem = fmt.Sprintf(", %.0f GB", float64(kb)/1024/1024)
+		}
+	}
+	kernel, _ := exec.Command("uname", "-r").Output()
+	// The machine is shared: its load at the end says how much else ran beside the sale.
+	load, _ := os.ReadFile("/proc/loadavg")
+	loads := strings.Fields(string(load))
+	if len(loads) >= 3 {
+		loads = loads[:3]
+	}
+	return fmt.Sprintf("%s × %d cores%s, Linux %s, %s; load average at the end %s (1, 5, 15 min)", model, runtime.NumCPU(), mem,
+		strings.TrimSpace(string(kernel)), runtime.Version(), strings.Join(loads, ", "))
+}

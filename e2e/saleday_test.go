@@ -1,0 +1,1279 @@
+package e2e
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"nodeledger/chain"
+	"nodeledger/chain/gethdev"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+)
+
+// The sale-day harness: geth --dev, several instances of the real binary on one database, buyers
+// paying from funded wallets (some wrongly), trackers and pollers reading through the front, an
+// instance kill -9ed now and then, and at the end every payment checked against the chain and the
+// ledger. TestSaleDayShort runs it small in every `go test ./...`; TestSaleDay (build tag long,
+// `make saleday`) runs the issue's whole scenario and writes bench/SALEDAY.md.
+
+// TestSaleDayShort is the sale day in small: 300 payments from 50 wallets, about 5 % of them
+// wrong (a bad amount, a tier that sells out while it is paid, a wallet over its tier's
+// allowance), three instances that clients reach in turn, one of them kill -9ed mid-run. Every
+// good payment must be exactly one node on chain and in the ledger, every wrong one rejected with
+// its reason, and the tier that sells out must hold exactly its supply.
+func TestSaleDayShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds the binary and runs geth")
+	}
+	p := saleParams{
+		instances: 3, blockSec: 1, confirmations: 1, wallets: 50,
+		steady: 240, steadyFor: 24 * time.Second, burst: 60, burstFor: 5 * time.Second,
+		trackers: 40, pollers: 10, killEvery: 12 * time.Second, maxKills: 1, drainFor: 75 * time.Second,
+	}
+	r := runSaleDay(t, p)
+	t.Log("\n" + r.summary())
+	r.check(t)
+}
+
+// saleParams is one sale day's shape.
+type saleParams struct {
+	instances     int
+	blockSec      int
+	gasLimit      int // the chain's block gas limit; 0: geth --dev's own
+	confirmations int
+	wallets       int
+	steady        int           // payments spread evenly over steadyFor
+	steadyFor     time.Duration //
+	burst         int           // payments then sent within burstFor
+	burstFor      time.Duration
+	trackers      int // clients each following one payment's tracker partial at a time, every 2 s
+	pollers       int // clients each reading /api/tiers and /api/stats every 2 s
+	killEvery     time.Duration
+	maxKills      int           // 0: one every killEvery until the backlog has cleared
+	drainFor      time.Duration // how long the backlog may take to clear after the last payment
+	haproxy       bool          // the instances behind HAProxy; else clients take them in turn
+	profiles      string        // where each instance's log and CPU profile of the burst's first 30 s go; "": no profile
+	env           []string      // added to the instances' settings
+}
+
+// Tiers of a sale day: tier 1 sells without limit, tier 2 has a supply the run exhausts, tier 3
+// allows one node per wallet. tierBad stands for a payment of an amount no tier has.
+const (
+	tierBad = 0
+	tierAny = 1
+	tierCap = 2
+	tierOne = 3
+)
+
+var (
+	tierPrices = map[int]*big.Int{tierAny: big.NewInt(10_000_000_000_000_000), tierCap: big.NewInt(20_000_000_000_000_000),
+		tierOne: big.NewInt(30_000_000_000_000_000)}
+	badAmount = big.NewInt(12_345_000_000_000_000)
+)
+
+// salePayment is one payment a buyer makes, and what the chain and the ledger made of it.
+type salePayment struct {
+	wallet int
+	tier   int
+	burst  bool
+	tx     common.Hash
+	sentAt time.Time
+
+	block, index uint64
+	mined        bool
+	want         store.ReasonCode // what the ledger must say: "" for a node
+}
+
+// saleSchedule is the run's payments, in the order they are sent: out of each 50, one of a bad
+// amount, one to the tier that sells out, and one pair to the one-per-wallet tier from a wallet
+// that has not paid it yet while there are such wallets (the second is over its allowance); the
+// rest buy tier 1. Wallets take turns.
+func saleSchedule(p saleParams) []*salePayment {
+	var out []*salePayment
+	pairs := 0
+	add := func(n int, burst bool) {
+		for i := 0; i < n; i++ {
+			w := len(out) % p.wallets
+			switch {
+			case i%50 == 7:
+				out = append(out, &salePayment{wallet: w, tier: tierBad, burst: burst})
+			case i%50 == 21:
+				out = append(out, &salePayment{wallet: w, tier: tierCap, burst: burst})
+			case i%50 == 35 && i+1 < n:
+				w, pairs = pairs%p.wallets, pairs+1
+				out = append(out, &salePayment{wallet: w, tier: tierOne, burst: burst}, &salePayment{wallet: w, tier: tierOne, burst: burst})
+				i++
+			default:
+				out = append(out, &salePayment{wallet: w, tier: tierAny, burst: burst})
+			}
+		}
+	}
+	add(p.steady, false)
+	add(p.burst, true)
+	return out
+}
+
+// capSupply is tier 2's supply: half of what the steady phase pays it, so it sells out midway.
+func capSupply(pays []*salePayment) int {
+	n := 0
+	for _, p := range pays {
+		if p.tier == tierCap && !p.burst {
+			n++
+		}
+	}
+	return max(1, n/2)
+}
+
+type saleBuyer struct {
+	mu    sync.Mutex
+	key   *ecdsa.PrivateKey
+	addr  common.Address
+	nonce uint64
+}
+
+// saleDay is a deployment for a sale day.
+type saleDay struct {
+	p       saleParams
+	geth    *gethdev.Node
+	bin     string
+	env     []string
+	ledger  *store.Store
+	chain   *chain.Client
+	rpc     *rpc.Client
+	payTo   common.Address
+	supply  int
+	buyers  []*saleBuyer
+	insts   []*instance
+	front   []string // where clients go: HAProxy, or the instances in turn
+	haproxy string   // HAProxy's version, when it runs
+	dir     string
+}
+
+// runSaleDay deploys, runs the sale and reads what came of it.
+func runSaleDay(t *testing.T, p saleParams) *saleResult {
+	t.Helper()
+	pays := saleSchedule(p)
+	start := time.Now()
+	s := newSaleDay(t, p, capSupply(pays))
+	t.Logf("deployed, %d wallets funded, %d instances up in %v", p.wallets, p.instances, time.Since(start).Round(time.Second))
+	return s.run(t, pays)
+}
+
+func newSaleDay(t *testing.T, p saleParams, supply int) *saleDay {
+	t.Helper()
+	ctx := t.Context()
+	args := []string{"--dev.period", strconv.Itoa(p.blockSec)}
+	if p.gasLimit > 0 {
+		// --dev.gaslimit is the genesis block's; --miner.gaslimit keeps the blocks at it.
+		args = append(args, "--dev.gaslimit", strconv.Itoa(p.gasLimit), "--miner.gaslimit", strconv.Itoa(p.gasLimit))
+	}
+	s := &saleDay{p: p, geth: gethdev.Start(t, args...), bin: buildBinary(t), supply: supply, dir: t.TempDir()}
+	deployerKey, deployer := hexKey(t)
+	minterKey, minter := hexKey(t)
+	distributorKey, distributor := hexKey(t)
+	s.buyers = make([]*saleBuyer, p.wallets)
+	funded := []string{deployer, minter, distributor}
+	for i := range s.buyers {
+		k, err := crypto.GenerateKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.buyers[i] = &saleBuyer{key: k, addr: crypto.PubkeyToAddress(k.PublicKey)}
+		funded = append(funded, strings.ToLower(s.buyers[i].addr.Hex()))
+	}
+	s.geth.FundAll(funded, 100)
+
+	s.env = []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + s.geth.URL(), "CHAIN_ID=1337",
+		"DEPLOYER_KEY=" + deployerKey, "MINTER_KEY=" + minterKey, "DISTRIBUTOR_KEY=" + distributorKey}
+	factory := deployFactory(t, s.bin, s.env, "-max-per-wallet", "100000")
+	_, payments := hexKey(t)
+	s.payTo = common.HexToAddress(payments)
+	dbURL := storetest.EmptyDatabase(t)
+	s.env = append(append(s.env, "FACTORY_ADDRESS="+factory, "DATABASE_URL="+dbURL, "PAYMENT_ADDRESS="+payments,
+		"CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "CONFIRMATIONS="+strconv.Itoa(p.confirmations),
+		"PUBLIC_URL=http://127.0.0.1", "SESSION_SECRET=sale-day-session-secret-0123456789abcdef"), p.env...)
+	if p.haproxy {
+		s.env = append(s.env, "TRUSTED_PROXIES=127.0.0.1/32") // HAProxy connects from there
+	}
+	var err error
+	if s.ledger, err = storetest.Open(ctx, dbURL); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.ledger.Close() })
+	if s.rpc, err = rpc.DialOptions(ctx, s.geth.URL(), rpc.WithHTTPClient(&http.Client{
+		Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 30 * time.Second})); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.rpc.Close)
+	s.chain = chain.New(s.rpc, chain.Config{Factory: common.HexToAddress(factory)})
+
+	// The tiers' weights are the factory's: its owner, the deployer, sets them.
+	owner := s.chain.NewSender(chain.LocalSigner(mustKey(t, deployerKey)), big.NewInt(1337))
+	factoryAddr := common.HexToAddress(factory)
+	for tier := range uint8(3) {
+		if r, err := owner.Transact(ctx, &factoryAddr, s.chain.SetTierWeightData(tier+1, 10000), nil); err != nil || r.Status != 1 {
+			t.Fatalf("setTierWeight(%d): %v", tier+1, err)
+		}
+	}
+
+	logs := cmp.Or(p.profiles, s.dir) // kept with the profiles, for the note on the run
+	for i := range p.instances {
+		in := &instance{name: fmt.Sprintf("instance %d", i+1), bin: s.bin, addr: gethdev.FreeAddr(t), metrics: gethdev.FreeAddr(t),
+			env: s.env, log: filepath.Join(logs, fmt.Sprintf("instance-%d.log", i+1))}
+		os.Remove(in.log) // a previous run's
+		s.insts = append(s.insts, in)
+		t.Cleanup(in.stop)
+		if err := in.start(); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			s.putTiers(t, in)
+		}
+	}
+	if p.haproxy {
+		s.front = []string{s.startHAProxy(t)}
+	} else {
+		for _, in := range s.insts {
+			s.front = append(s.front, "http://"+in.addr)
+		}
+	}
+	return s
+}
+
+// putTiers puts the sale's three tiers on sale through the operator's API.
+func (s *saleDay) putTiers(t *testing.T, in *instance) {
+	t.Helper()
+	srv := &server{base: "http://" + in.addr}
+	bodies := map[int]string{
+		tierAny: `{"label":"Standard","priceWei":"%s","maxPerWallet":100000,"payoutBps":10000,"onSale":true,"confirm":true}`,
+		tierCap: `{"label":"Limited","priceWei":"%s","maxPerWallet":100000,"payoutBps":10000,"onSale":true,"supply":` + strconv.Itoa(s.supply) + `,"confirm":true}`,
+		tierOne: `{"label":"One each","priceWei":"%s","maxPerWallet":1,"payoutBps":10000,"onSale":true,"confirm":true}`,
+	}
+	for tier := tierAny; tier <= tierOne; tier++ {
+		if status, body := srv.send(t, http.MethodPut, "/api/admin/tiers/"+strconv.Itoa(tier), "X-Admin-Key", adminKey,
+			fmt.Sprintf(bodies[tier], tierPrices[tier])); status != 200 {
+			t.Fatalf("putting tier %d: %d %v", tier, status, body)
+		}
+	}
+}
+
+// startHAProxy starts HAProxy in front of the instances: round robin, a health check on
+// /healthz, and a request that finds its instance dead (refused, or cut off without an answer)
+// tried again on another, so a kill costs no client a 5xx where a retry can save it. The
+// instances' own 5xx are not retried: they are what is measured.
+func (s *saleDay) startHAProxy(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("haproxy")
+	if err != nil {
+		t.Fatal("haproxy not found: `make saleday` installs it (Debian's package)")
+	}
+	if out, err := exec.Command(bin, "-v").Output(); err == nil { // "HAProxy version 2.6.12-1+deb12u4 2026/10/17 - https://haproxy.org/"
+		if f := strings.Fields(string(out)); len(f) >= 3 {
+			s.haproxy = strings.Join(f[:3], " ")
+		}
+	}
+	addr := gethdev.FreeAddr(t)
+	var servers strings.Builder
+	for i, in := range s.insts {
+		fmt.Fprintf(&servers, "    server i%d %s check\n", i+1, in.addr)
+	}
+	cfg := fmt.Sprintf(`global
+    maxconn 8000
+defaults
+    mode http
+    timeout connect 2s
+    timeout client 60s
+    timeout server 30s
+    timeout queue 10s
+    timeout http-keep-alive 60s
+    option http-keep-alive
+    option forwardfor
+    retries 3
+    option redispatch 1
+    retry-on conn-failure empty-response junk-response response-timeout
+frontend sale
+    bind %s
+    default_backend instances
+backend instances
+    balance roundrobin
+    option httpchk GET /healthz
+    http-check expect status 200
+    default-server inter 1s fall 2 rise 2
+%s`, addr, servers.String())
+	path := filepath.Join(s.dir, "haproxy.cfg")
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	logf, err := os.Create(filepath.Join(s.dir, "haproxy.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-db", "-f", path) // #nosec G204 -- the machine's haproxy with our configuration
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait(); logf.Close() })
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return "http://" + addr
+			}
+		}
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(logf.Name())
+			t.Fatalf("HAProxy did not answer within 20 s:\n%s", log)
+		}
+	}
+}
+
+// instance is one nodeledger process, started again on the same addresses after a kill. Only
+// the supervisor (or the test, while none runs) touches it.
+type instance struct {
+	name, bin, addr, metrics, log string
+	env                           []string
+	cmd                           *exec.Cmd
+	exited                        chan struct{} // closed when the current life has ended
+	up                            atomic.Bool
+	lives, failedStarts           int
+	hwmKB                         int     // the highest VmHWM of any of its lives
+	rpcBefore                     float64 // RPC requests its earlier lives made
+	rpcNow                        float64 // those of the current life, when last read
+}
+
+// start starts a life and waits until it answers /healthz; an error when it exits first (the
+// server stops when it cannot reach the database at start) or is not answering within 30 s.
+func (in *instance) start() error {
+	logf, err := os.OpenFile(in.log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	in.cmd = exec.Command(in.bin) // #nosec G204 -- the binary this test built
+	in.cmd.Env = append(slices.Clone(in.env), "LISTEN_ADDR="+in.addr, "METRICS_ADDR="+in.metrics)
+	in.cmd.Stdout, in.cmd.Stderr = logf, logf
+	err = in.cmd.Start()
+	logf.Close()
+	if err != nil {
+		return err
+	}
+	in.lives++
+	exited, cmd := make(chan struct{}), in.cmd
+	in.exited = exited
+	go func() { cmd.Wait(); close(exited) }()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Get("http://" + in.addr + "/healthz"); err == nil {
+			resp.Body.Close()
+			in.up.Store(true)
+			return nil
+		}
+		select {
+		case <-exited:
+			in.failedStarts++
+			return fmt.Errorf("%s exited as it started: %s", in.name, tail(in.log))
+		default:
+		}
+		if time.Now().After(deadline) {
+			in.cmd.Process.Kill()
+			<-exited
+			in.failedStarts++
+			return fmt.Errorf("%s did not start within 30 s: %s", in.name, tail(in.log))
+		}
+	}
+}
+
+// sample reads the process's peak resident memory and its RPC request count.
+func (in *instance) sample() {
+	if in.cmd == nil || !in.up.Load() {
+		return
+	}
+	if kb := vmHWM(in.cmd.Process.Pid); kb > in.hwmKB {
+		in.hwmKB = kb
+	}
+	if n, ok := scrape(in.metrics, "nodeledger_rpc_requests_total"); ok {
+		in.rpcNow = n
+	}
+}
+
+// kill ends it with SIGKILL, as a crash or an OOM kill would, after a last sample.
+func (in *instance) kill() {
+	in.sample()
+	in.up.Store(false)
+	in.cmd.Process.Kill()
+	<-in.exited
+	in.rpcBefore, in.rpcNow = in.rpcBefore+in.rpcNow, 0
+}
+
+// stop ends it gracefully, at the end of the test.
+func (in *instance) stop() {
+	if in.cmd == nil || !in.up.Load() {
+		return
+	}
+	in.up.Store(false)
+	in.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-in.exited:
+	case <-time.After(20 * time.Second):
+		in.cmd.Process.Kill()
+		<-in.exited
+	}
+}
+
+func (in *instance) rpcRequests() float64 { return in.rpcBefore + in.rpcNow }
+
+// vmHWM is a process's peak resident set in kB, 0 when it cannot be read.
+func vmHWM(pid int) int {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return kb
+		}
+	}
+	return 0
+}
+
+// scrape reads one unlabelled metric from a /metrics page.
+func scrape(addr, name string) (float64, bool) {
+	c := http.Client{Timeout: 5 * time.Second}
+	resp, err := c.Get("http://" + addr + "/metrics")
+	if err != nil {
+		return 0, false
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			n, err := strconv.ParseFloat(v, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
+// cpuProfile saves 30 s of a process's CPU profile from its /debug/pprof.
+func cpuProfile(metricsAddr, path string) error {
+	c := http.Client{Timeout: 60 * time.Second}
+	resp, err := c.Get("http://" + metricsAddr + "/debug/pprof/profile?seconds=30")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		return fmt.Errorf("pprof answered %d", resp.StatusCode)
+	}
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o600)
+}
+
+// lastLine is the last non-empty line of a message.
+func lastLine(msg string) string {
+	lines := strings.Split(strings.TrimSpace(msg), "\n")
+	return lines[len(lines)-1]
+}
+
+// tail is the end of a log file, for a failure's message.
+func tail(path string) string {
+	b, _ := os.ReadFile(path)
+	if len(b) > 4000 {
+		b = b[len(b)-4000:]
+	}
+	return string(b)
+}
+
+// httpStats gathers the answers a kind of client got.
+type httpStats struct {
+	mu        sync.Mutex
+	latencies []time.Duration
+	codes     map[int]int
+	errors    map[string]int
+}
+
+func (h *httpStats) add(d time.Duration, code int, err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err != nil {
+		if h.errors == nil {
+			h.errors = map[string]int{}
+		}
+		msg := err.Error()
+		if i := strings.LastIndex(msg, ": "); i >= 0 { // the cause, without the URL
+			msg = msg[i+2:]
+		}
+		h.errors[msg]++
+		return
+	}
+	if h.codes == nil {
+		h.codes = map[int]int{}
+	}
+	h.codes[code]++
+	h.latencies = append(h.latencies, d)
+}
+
+// client is one simulated person: its own source address on the loopback (Linux routes all of
+// 127.0.0.0/8 there), so that the service's per-address limits see as many clients as there are.
+type client struct {
+	http *http.Client
+	next int
+}
+
+func newClient(n int) *client {
+	ip := net.IPv4(127, byte(1+n/62500), byte(n/250%250), byte(1+n%250))
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: ip}, Timeout: 5 * time.Second}
+	return &client{http: &http.Client{Timeout: 30 * time.Second,
+		Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 2, IdleConnTimeout: 90 * time.Second}}}
+}
+
+// get asks the front for path: HAProxy, or the next instance that is up.
+func (c *client) get(ctx context.Context, s *saleDay, path string, stats *httpStats) (string, bool) {
+	base := s.front[0]
+	if !s.p.haproxy {
+		for range s.insts {
+			c.next++
+			if in := s.insts[c.next%len(s.insts)]; in.up.Load() {
+				base = "http://" + in.addr
+				break
+			}
+		}
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
+	start := time.Now()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		if ctx.Err() == nil {
+			stats.add(0, 0, err)
+		}
+		return "", false
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if ctx.Err() != nil {
+		return "", false
+	}
+	stats.add(time.Since(start), resp.StatusCode, err)
+	return string(body), err == nil && resp.StatusCode == 200
+}
+
+// sleepCtx sleeps for d, or less when ctx ends; false when it ended.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(d):
+		return true
+	}
+}
+
+// track is a tracker: it takes a payment just sent, reads its partial every 2 s as the page
+// does until the payment is settled, then takes the next.
+func (s *saleDay) track(ctx context.Context, c *client, payments <-chan common.Hash, stats *httpStats) {
+	for {
+		var tx common.Hash
+		select {
+		case <-ctx.Done():
+			return
+		case tx = <-payments:
+		}
+		path := "/partials/payment/" + strings.ToLower(tx.Hex()) + "?since=" + strconv.FormatInt(time.Now().Unix(), 10)
+		for {
+			body, _ := c.get(ctx, s, path, stats)
+			if st := dataStatus(body); st == "minted" || st == "rejected" || st == "refunded" {
+				break
+			}
+			if !sleepCtx(ctx, 2*time.Second) {
+				return
+			}
+		}
+	}
+}
+
+// dataStatus is the tracker partial's data-status.
+func dataStatus(body string) string {
+	_, rest, ok := strings.Cut(body, `data-status="`)
+	if !ok {
+		return ""
+	}
+	st, _, _ := strings.Cut(rest, `"`)
+	return st
+}
+
+// poll is a visitor of the sale's pages: /api/tiers and /api/stats every 2 s.
+func (s *saleDay) poll(ctx context.Context, c *client, stats *httpStats) {
+	for ctx.Err() == nil {
+		c.get(ctx, s, "/api/tiers", stats)
+		c.get(ctx, s, "/api/stats", stats)
+		sleepCtx(ctx, 2*time.Second)
+	}
+}
+
+// pay signs and sends p from its wallet, at the wallet's next nonce.
+func (s *saleDay) pay(ctx context.Context, p *salePayment) error {
+	b := s.buyers[p.wallet]
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	value := badAmount
+	if p.tier != tierBad {
+		value = tierPrices[p.tier]
+	}
+	tx, err := types.SignTx(types.NewTx(&types.DynamicFeeTx{
+		ChainID: big.NewInt(1337), Nonce: b.nonce, To: &s.payTo, Value: value, Gas: 21_000,
+		GasTipCap: big.NewInt(1_000_000_000), GasFeeCap: big.NewInt(100_000_000_000),
+	}), types.LatestSignerForChainID(big.NewInt(1337)), b.key)
+	if err != nil {
+		return err
+	}
+	raw, _ := tx.MarshalBinary()
+	for try := 0; ; try++ {
+		err = s.rpc.CallContext(ctx, nil, "eth_sendRawTransaction", hexutil.Bytes(raw))
+		// A retry of a transaction that did arrive is told it is known, or its nonce used.
+		if err == nil || (try > 0 && (strings.Contains(err.Error(), "already known") || strings.Contains(err.Error(), "nonce too low"))) {
+			break
+		}
+		if try == 20 || ctx.Err() != nil {
+			return fmt.Errorf("payment from wallet %d: %w", p.wallet, err)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	b.nonce++
+	p.tx, p.sentAt = tx.Hash(), time.Now()
+	return nil
+}
+
+// run makes the payments with clients reading and instances killed, waits for the backlog to
+// clear, and reads the outcome.
+func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
+	t.Helper()
+	ctx := t.Context()
+	r := &saleResult{p: s.p, supply: s.supply, pays: pays, haproxy: s.haproxy}
+	var err error
+	if r.startBlock, err = s.chain.HeadNumber(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rpcAtStart := 0.0
+	for _, in := range s.insts {
+		in.sample()
+		rpcAtStart += in.rpcRequests()
+	}
+
+	// The supervisor samples every instance every 2 s and kill -9s one in turn every killEvery,
+	// starting it again at once. A start that fails (a machine too busy to answer the database
+	// within the server's start-up timeout) is tried again 2 s later, as a process supervisor
+	// would; only an instance that stays down for 5 minutes fails the test.
+	superStop, superDone := make(chan struct{}), make(chan error, 1)
+	start := time.Now()
+	go func() {
+		tick := time.NewTicker(2 * time.Second)
+		defer tick.Stop()
+		next := start.Add(s.p.killEvery)
+		downSince := map[*instance]time.Time{}
+		for {
+			select {
+			case <-superStop:
+				for _, in := range s.insts {
+					in.sample()
+				}
+				var err error
+				for in, since := range downSince {
+					err = fmt.Errorf("%s down since %v", in.name, since.Sub(start).Round(time.Second))
+				}
+				superDone <- err
+				return
+			case <-tick.C:
+			}
+			for _, in := range s.insts {
+				in.sample()
+			}
+			for in, since := range downSince {
+				if err := in.start(); err != nil {
+					t.Logf("%s: starting again failed (%d so far): %s", in.name, in.failedStarts, lastLine(err.Error()))
+					if time.Since(since) > 5*time.Minute {
+						superDone <- err
+						<-superStop
+						return
+					}
+					continue
+				}
+				delete(downSince, in)
+			}
+			if s.p.killEvery > 0 && time.Now().After(next) && (s.p.maxKills == 0 || r.kills < s.p.maxKills) {
+				in := s.insts[r.kills%len(s.insts)]
+				if !in.up.Load() {
+					continue // still down from its last kill
+				}
+				in.kill()
+				r.kills++
+				killed := time.Now()
+				if err := in.start(); err != nil {
+					t.Logf("%s: starting again failed (%d so far): %s", in.name, in.failedStarts, lastLine(err.Error()))
+					downSince[in] = killed
+				} else {
+					t.Logf("%v in: kill -9 of %s, answering again %v later", killed.Sub(start).Round(time.Second), in.name, time.Since(killed).Round(10*time.Millisecond))
+				}
+				next = next.Add(s.p.killEvery)
+			}
+		}
+	}()
+
+	// Stopped in any case, a failure included: no instance is started again after the test.
+	stopSupervisor := sync.OnceValue(func() error { close(superStop); return <-superDone })
+	defer stopSupervisor()
+
+	// Readers: trackers and pollers, until the backlog has cleared.
+	readCtx, stopReading := context.WithCancel(ctx)
+	var readers, profiling sync.WaitGroup
+	stopReaders := sync.OnceFunc(func() { stopReading(); readers.Wait(); profiling.Wait() })
+	defer stopReaders()
+	toTrack := make(chan common.Hash)
+	for i := range s.p.trackers {
+		readers.Add(1)
+		go func() { defer readers.Done(); s.track(readCtx, newClient(i), toTrack, &r.trackers) }()
+	}
+	for i := range s.p.pollers {
+		readers.Add(1)
+		go func() { defer readers.Done(); s.poll(readCtx, newClient(s.p.trackers+i), &r.pollers) }()
+	}
+
+	// Buyers: payments handed out on schedule to senders.
+	queue := make(chan *salePayment, len(pays))
+	var senders sync.WaitGroup
+	sendErrs := make(chan error, len(pays))
+	for range 32 {
+		senders.Add(1)
+		go func() {
+			defer senders.Done()
+			for p := range queue {
+				if err := s.pay(ctx, p); err != nil {
+					sendErrs <- err
+					continue
+				}
+				select {
+				case toTrack <- p.tx:
+				default: // every tracker is busy
+				}
+			}
+		}()
+	}
+	schedule := func(ps []*salePayment, over time.Duration) {
+		from := time.Now()
+		for i, p := range ps {
+			if d := time.Until(from.Add(over * time.Duration(i) / time.Duration(len(ps)))); d > 0 {
+				time.Sleep(d)
+			}
+			queue <- p
+		}
+	}
+	steady := slices.IndexFunc(pays, func(p *salePayment) bool { return p.burst })
+	if steady < 0 {
+		steady = len(pays)
+	}
+	schedule(pays[:steady], s.p.steadyFor)
+	r.burstAt = time.Now()
+	if s.p.profiles != "" {
+		for i, in := range s.insts {
+			profiling.Add(1)
+			go func() {
+				defer profiling.Done()
+				if err := cpuProfile(in.metrics, filepath.Join(s.p.profiles, fmt.Sprintf("instance-%d-burst.pprof", i+1))); err != nil {
+					t.Logf("%s: no profile of the burst: %v", in.name, err)
+				}
+			}()
+		}
+	}
+	schedule(pays[steady:], s.p.burstFor)
+	close(queue)
+	senders.Wait()
+	close(sendErrs)
+	for err := range sendErrs {
+		t.Fatal(err)
+	}
+	r.sentIn = time.Since(start)
+
+	// The backlog clears when the ledger has settled every payment.
+	drainStart := time.Now()
+	for {
+		var settled int
+		if err := s.ledger.DB().GetContext(ctx, &settled, `SELECT count(*) FROM payments WHERE status IN ('minted', 'rejected', 'refunded')`); err != nil {
+			t.Fatal(err)
+		}
+		r.settled = settled
+		if settled >= len(pays) || time.Since(drainStart) > s.p.drainFor {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	r.drained = time.Since(drainStart)
+	t.Logf("%d payments sent in %v; %d settled %v later", len(pays), r.sentIn.Round(time.Second), r.settled, r.drained.Round(time.Second))
+	stopReaders()
+	if err := stopSupervisor(); err != nil {
+		t.Fatal(err)
+	}
+	if r.endBlock, err = s.chain.HeadNumber(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range s.insts {
+		r.rpcRequests += in.rpcRequests()
+		r.peakKB = append(r.peakKB, in.hwmKB)
+		r.lives = append(r.lives, in.lives)
+		r.failedStarts += in.failedStarts
+	}
+	r.rpcRequests -= rpcAtStart
+	s.read(t, r)
+	return r
+}
+
+// saleResult is what a sale day measured.
+type saleResult struct {
+	p       saleParams
+	supply  int
+	pays    []*salePayment
+	haproxy string
+
+	startBlock, endBlock uint64
+	burstAt              time.Time
+	sentIn, drained      time.Duration
+	settled, kills       int
+	failedStarts         int // lives that exited or hung as they started
+	trackers, pollers    httpStats
+	rpcRequests          float64
+	peakKB               []int
+	lives                []int
+
+	notMined, lost, doubled, wrongReason int
+	// Payments the ledger had not settled when the run stopped waiting: recorded and waiting
+	// (pending, minting, or minted on chain and not recorded yet), or in blocks the scan had not
+	// read. Slow, not lost: the next passes go on with them.
+	unsettled, unscanned             int
+	problems                         []string // the first few, named
+	capOnChain, capInLedger          int
+	steadyBlocks, burstBlocks        []uint64 // payment block → mint block, of each node
+	steadySecs, burstSecs            []uint64
+	steadySeen                       []uint64 // seconds from a steady payment's block to the scan recording it
+	mintGas, gasLimit                uint64
+	burstMints, burstSpan, burstPeak uint64 // nodes minted from the burst's first mint until the backlog cleared, over how many blocks; the most in one
+}
+
+func (r *saleResult) problem(format string, args ...any) {
+	if len(r.problems) < 20 {
+		r.problems = append(r.problems, fmt.Sprintf(format, args...))
+	}
+}
+
+type rpcReceipt struct {
+	BlockNumber      hexutil.Uint64 `json:"blockNumber"`
+	TransactionIndex hexutil.Uint64 `json:"transactionIndex"`
+	Status           hexutil.Uint64 `json:"status"`
+	GasUsed          hexutil.Uint64 `json:"gasUsed"`
+}
+
+type rpcHeader struct {
+	Timestamp hexutil.Uint64 `json:"timestamp"`
+	GasLimit  hexutil.Uint64 `json:"gasLimit"`
+}
+
+// batch makes calls of one method, one per element of args (each call's arguments), 500 to a
+// batch.
+func batch[T any](ctx context.Context, c *rpc.Client, method string, args [][]any) ([]*T, error) {
+	out := make([]*T, len(args))
+	for from := 0; from < len(args); from += 500 {
+		var elems []rpc.BatchElem
+		for i := from; i < min(from+500, len(args)); i++ {
+			elems = append(elems, rpc.BatchElem{Method: method, Args: args[i], Result: &out[i]})
+		}
+		if err := c.BatchCallContext(ctx, elems); err != nil {
+			return nil, err
+		}
+		for _, e := range elems {
+			if e.Error != nil {
+				return nil, e.Error
+			}
+		}
+	}
+	return out, nil
+}
+
+// read settles what each payment should have become, and checks it against the chain's
+// NodeMinted events and the ledger.
+func (s *saleDay) read(t *testing.T, r *saleResult) {
+	t.Helper()
+	ctx := t.Context()
+	args := make([][]any, len(r.pays))
+	for i, p := range r.pays {
+		args[i] = []any{p.tx}
+	}
+	receipts, err := batch[rpcReceipt](ctx, s.rpc, "eth_getTransactionReceipt", args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rc := range receipts {
+		p := r.pays[i]
+		if rc == nil || rc.Status != 1 {
+			r.notMined++
+			r.problem("payment %s was not mined", p.tx.Hex())
+			continue
+		}
+		p.mined, p.block, p.index = true, uint64(rc.BlockNumber), uint64(rc.TransactionIndex)
+	}
+
+	// What each must become, in chain order: tier 2's first `supply` payments a node, the rest
+	// sold_out; each wallet's first payment to tier 3 a node, the rest wallet_limit.
+	order := slices.Clone(r.pays)
+	slices.SortFunc(order, func(a, b *salePayment) int {
+		return cmp.Or(cmp.Compare(a.block, b.block), cmp.Compare(a.index, b.index))
+	})
+	capSold, oneHeld := 0, map[int]bool{}
+	for _, p := range order {
+		switch p.tier {
+		case tierBad:
+			p.want = store.ReasonWrongAmount
+		case tierCap:
+			if capSold < r.supply {
+				capSold++
+			} else {
+				p.want = store.ReasonSoldOut
+			}
+		case tierOne:
+			if oneHeld[p.wallet] {
+				p.want = store.ReasonWalletLimit
+			}
+			oneHeld[p.wallet] = true
+		}
+	}
+
+	events, err := s.chain.Events(ctx, r.startBlock, r.endBlock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	minted := map[common.Hash][]chain.Minted{}
+	for _, m := range events.Minted {
+		minted[m.PaymentRef] = append(minted[m.PaymentRef], m)
+		if m.Tier == tierCap {
+			r.capOnChain++
+		}
+	}
+	var rows []struct {
+		TxHash string `db:"tx_hash"`
+		Status string `db:"status"`
+		Reason string `db:"reason"`
+		Nodes  int    `db:"nodes"`
+		NodeID string `db:"node_id"`
+		Seen   int64  `db:"seen"` // when the scan recorded it, unix seconds
+	}
+	if err := s.ledger.DB().SelectContext(ctx, &rows, `
+		SELECT p.tx_hash, p.status, coalesce(p.reason_code, '') AS reason, count(n.id) AS nodes,
+		       coalesce(min(n.id)::text, '') AS node_id, floor(extract(epoch FROM p.created_at))::bigint AS seen
+		FROM payments p LEFT JOIN nodes n ON n.payment_id = p.id GROUP BY p.id`); err != nil {
+		t.Fatal(err)
+	}
+	ledger := map[common.Hash]int{}
+	for i, row := range rows {
+		ledger[common.HexToHash(row.TxHash)] = i
+	}
+	cursor, err := s.ledger.Cursor(ctx, "payments")
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		t.Fatal(err)
+	}
+	if err := s.ledger.DB().GetContext(ctx, &r.capInLedger, `SELECT count(*) FROM nodes WHERE tier = $1`, tierCap); err != nil {
+		t.Fatal(err)
+	}
+
+	headers := map[uint64]*rpcHeader{}
+	var blocks [][]any
+	for b := r.startBlock; b <= r.endBlock; b++ {
+		blocks = append(blocks, []any{hexutil.Uint64(b), false}) // without its transactions
+	}
+	hs, err := batch[rpcHeader](ctx, s.rpc, "eth_getBlockByNumber", blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range hs {
+		headers[r.startBlock+uint64(i)] = h
+	}
+	r.gasLimit = uint64(hs[len(hs)-1].GasLimit)
+
+	var burstFirst, clearBlock uint64 = 0, 0
+	for _, p := range r.pays {
+		if !p.mined {
+			continue
+		}
+		nodes := minted[p.tx]
+		i, recorded := ledger[p.tx]
+		var row struct {
+			Status, Reason, NodeID string
+			Nodes                  int
+		}
+		if recorded {
+			row.Status, row.Reason, row.Nodes, row.NodeID = rows[i].Status, rows[i].Reason, rows[i].Nodes, rows[i].NodeID
+			if h := headers[p.block]; h != nil && !p.burst {
+				r.steadySeen = append(r.steadySeen, uint64(max(0, rows[i].Seen-int64(h.Timestamp))))
+			}
+		}
+		waiting := row.Status == string(store.PaymentPending) || row.Status == string(store.PaymentMinting)
+		switch {
+		case len(nodes) > 1 || row.Nodes > 1 || (p.want != "" && (len(nodes) > 0 || row.Nodes > 0)):
+			r.doubled++
+			r.problem("payment %s (tier %d, want %q): %d nodes on chain, ledger %s with %d", p.tx.Hex(), p.tier, p.want, len(nodes), row.Status, row.Nodes)
+		case !recorded && int64(p.block) > cursor.Number:
+			r.unscanned++
+		case recorded && waiting && row.Nodes == 0:
+			r.unsettled++
+		case !recorded || (p.want == "" && (len(nodes) == 0 || row.Nodes == 0 || row.Status != "minted")) ||
+			(p.want != "" && row.Status != "rejected" && row.Status != "refunded"):
+			r.lost++
+			r.problem("payment %s (tier %d, want %q): %d nodes on chain, ledger %q with %d", p.tx.Hex(), p.tier, p.want, len(nodes), row.Status, row.Nodes)
+		case p.want != "" && row.Reason != string(p.want):
+			r.wrongReason++
+			r.problem("payment %s (tier %d): rejected %s, want %s", p.tx.Hex(), p.tier, row.Reason, p.want)
+		case p.want == "" && nodes[0].ID.String() != row.NodeID:
+			r.lost++
+			r.problem("payment %s: node %s on chain, %s in the ledger", p.tx.Hex(), nodes[0].ID, row.NodeID)
+		case p.want == "":
+			m := nodes[0]
+			blocks, secs := m.Block-p.block, uint64(headers[m.Block].Timestamp-headers[p.block].Timestamp)
+			if p.burst {
+				r.burstBlocks, r.burstSecs = append(r.burstBlocks, blocks), append(r.burstSecs, secs)
+				if burstFirst == 0 || m.Block < burstFirst {
+					burstFirst = m.Block
+				}
+			} else {
+				r.steadyBlocks, r.steadySecs = append(r.steadyBlocks, blocks), append(r.steadySecs, secs)
+			}
+			clearBlock = max(clearBlock, m.Block)
+		}
+	}
+
+	// The burst's pace: nodes a block from its first mint until the last node, against what a
+	// block holds of mints (the gas limit over a mint's measured gas).
+	perBlock := map[uint64]uint64{}
+	var mintTxs [][]any
+	seen := map[common.Hash]bool{}
+	for _, m := range events.Minted {
+		if burstFirst > 0 && m.Block >= burstFirst && m.Block <= clearBlock {
+			r.burstMints++
+			perBlock[m.Block]++
+			r.burstPeak = max(r.burstPeak, perBlock[m.Block])
+		}
+		if !seen[m.TxHash] {
+			seen[m.TxHash] = true
+			mintTxs = append(mintTxs, []any{m.TxHash})
+		}
+	}
+	if burstFirst > 0 {
+		r.burstSpan = clearBlock - burstFirst + 1
+	}
+	mintReceipts, err := batch[rpcReceipt](ctx, s.rpc, "eth_getTransactionReceipt", mintTxs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gas uint64
+	for _, rc := range mintReceipts {
+		gas += uint64(rc.GasUsed)
+	}
+	if len(mintReceipts) > 0 {
+		r.mintGas = gas / uint64(len(mintReceipts))
+	}
+	if r.lost+r.doubled+r.wrongReason+r.notMined+r.unsettled+r.unscanned > 0 {
+		for _, in := range s.insts {
+			t.Logf("%s's log ends:\n%s", in.name, tail(in.log))
+		}
+	}
+}
+
+// check fails the test on what must never happen, whatever the speed.
+func (r *saleResult) check(t *testing.T) {
+	t.Helper()
+	if r.notMined+r.lost+r.doubled+r.wrongReason > 0 {
+		t.Errorf("%d payments not mined, %d lost, %d doubled, %d rejected for another reason than expected:\n%s",
+			r.notMined, r.lost, r.doubled, r.wrongReason, strings.Join(r.problems, "\n"))
+	}
+	if r.unsettled+r.unscanned > 0 {
+		t.Errorf("%d payments waiting in the ledger and %d not scanned when the run stopped waiting for them", r.unsettled, r.unscanned)
+	}
+	if r.capOnChain != r.supply || r.capInLedger != r.supply {
+		t.Errorf("the tier that sold out (supply %d) has %d nodes on chain, %d in the ledger", r.supply, r.capOnChain, r.capInLedger)
+	}
+	for _, st := range []*httpStats{&r.trackers, &r.pollers} {
+		for code, n := range st.codes {
+			if code >= 500 {
+				t.Errorf("%d answers %d", n, code)
+			}
+		}
+	}
+	if r.kills == 0 && r.p.killEvery > 0 {
+		t.Error("no instance was killed: the run was shorter than killEvery")
+	}
+}
+
+var errNoSamples = errors.New("no samples")
+
+// percentile is the p-th percentile (0–100) of xs, by the nearest rank.
+func percentile[T cmp.Ordered](xs []T, p float64) (T, error) {
+	var zero T
+	if len(xs) == 0 {
+		return zero, errNoSamples
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	i := int(float64(len(s))*p/100+0.999999) - 1
+	return s[max(0, min(i, len(s)-1))], nil
+}
+
+// summary is the run's figures and its targets, in Markdown.
+func (r *saleResult) summary() string {
+	var b strings.Builder
+	p := r.p
+	wrong := map[store.ReasonCode]int{}
+	burst := 0
+	for _, pay := range r.pays {
+		if pay.want != "" {
+			wrong[pay.want]++
+		}
+		if pay.burst {
+			burst++
+		}
+	}
+	nWrong := wrong[store.ReasonWrongAmount] + wrong[store.ReasonSoldOut] + wrong[store.ReasonWalletLimit]
+	front := "clients taking the instances in turn"
+	if p.haproxy {
+		front = "behind " + cmp.Or(r.haproxy, "HAProxy")
+	}
+	blocks := r.endBlock - r.startBlock
+	fmt.Fprintf(&b, "Chain: geth --dev, a block every %d s, block gas limit %s. Service: %d instances of the real binary on one PostgreSQL, %s, "+
+		"CONFIRMATIONS=%d, settings added: %s.\n\n", p.blockSec, thousands(r.gasLimit), p.instances, front, p.confirmations, cmp.Or(strings.Join(p.env, " "), "none"))
+	fmt.Fprintf(&b, "Load: %d wallets; %d payments over %v, then %d within %v (%d in all, %d wrong: %d a bad amount, %d to tier 2 after it sold its %d, %d over tier 3's one per wallet); "+
+		"%d trackers reading their payment's partial every 2 s, %d clients reading /api/tiers and /api/stats every 2 s, each from its own address. "+
+		"Faults: %d kill -9 (one instance every %v, restarted at once; lives per instance %v, of which %d failed to start and were started again 2 s later). Sent in %v; the backlog cleared %v after the last payment "+
+		"(%d of %d settled); blocks %d to %d (%d).\n\n",
+		p.wallets, len(r.pays)-burst, p.steadyFor, burst, p.burstFor, len(r.pays), nWrong, wrong[store.ReasonWrongAmount], wrong[store.ReasonSoldOut], r.supply,
+		wrong[store.ReasonWalletLimit], p.trackers, p.pollers, r.kills, p.killEvery, r.lives, r.failedStarts, r.sentIn.Round(time.Second), r.drained.Round(time.Second),
+		r.settled, len(r.pays), r.startBlock, r.endBlock, blocks)
+
+	b.WriteString("| figure | value | target | holds |\n|---|---|---|---|\n")
+	row := func(figure, value, target string, holds *bool) {
+		h := ""
+		if holds != nil {
+			h = map[bool]string{true: "holds", false: "**misses**"}[*holds]
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", figure, value, target, h)
+	}
+	yes := func(v bool) *bool { return &v }
+	lat := func(name string, bs, ss []uint64, target *uint64) {
+		if len(bs) == 0 {
+			row(name, "no nodes", "", nil)
+			return
+		}
+		b50, _ := percentile(bs, 50)
+		b95, _ := percentile(bs, 95)
+		b99, _ := percentile(bs, 99)
+		s50, _ := percentile(ss, 50)
+		s95, _ := percentile(ss, 95)
+		s99, _ := percentile(ss, 99)
+		value := fmt.Sprintf("p50 %d, p95 %d, p99 %d blocks (%d s, %d s, %d s), %d nodes", b50, b95, b99, s50, s95, s99, len(bs))
+		if target == nil {
+			row(name, value, "", nil)
+			return
+		}
+		row(name, value, fmt.Sprintf("p99 ≤ CONFIRMATIONS + 3 = %d blocks", *target), yes(b99 <= *target))
+	}
+	steadyTarget := uint64(p.confirmations + 3)
+	lat("payment block → node minted, steady", r.steadyBlocks, r.steadySecs, &steadyTarget)
+	lat("payment block → node minted, burst", r.burstBlocks, r.burstSecs, nil)
+	if len(r.steadySeen) > 0 {
+		s50, _ := percentile(r.steadySeen, 50)
+		s99, _ := percentile(r.steadySeen, 99)
+		row("of which payment block → recorded by the scan, steady", fmt.Sprintf("p50 %d s, p99 %d s (CONFIRMATIONS alone: %d s)", s50, s99, p.confirmations*p.blockSec), "", nil)
+	}
+	if r.mintGas > 0 && r.burstSpan > 0 {
+		capacity := float64(r.gasLimit) / float64(r.mintGas)
+		pace := float64(r.burstMints) / float64(r.burstSpan)
+		row("mints per block, burst (from its first mint until the backlog cleared)",
+			fmt.Sprintf("%.1f (%d nodes over %d blocks, at most %d in one); capacity %.0f (gas limit %s ÷ a mint's %s gas) = %.2f×",
+				pace, r.burstMints, r.burstSpan, r.burstPeak, capacity, thousands(r.gasLimit), thousands(r.mintGas), pace/capacity),
+			"≥ 0.8 × capacity", yes(pace >= 0.8*capacity))
+	}
+	row("nodes of tier 2 (supply "+strconv.Itoa(r.supply)+")", fmt.Sprintf("%d on chain, %d in the ledger", r.capOnChain, r.capInLedger),
+		"exactly the supply", yes(r.capOnChain == r.supply && r.capInLedger == r.supply))
+	row("payments lost / doubled", fmt.Sprintf("%d / %d (rejected for another reason: %d; not mined: %d)", r.lost, r.doubled, r.wrongReason, r.notMined),
+		"0 / 0, with the kills", yes(r.lost == 0 && r.doubled == 0 && r.wrongReason == 0 && r.notMined == 0))
+	row("payments not settled when the run stopped waiting", fmt.Sprintf("%d waiting in the ledger, %d in blocks the scan had not read", r.unsettled, r.unscanned),
+		"0", yes(r.unsettled+r.unscanned == 0))
+	for _, c := range []struct {
+		name   string
+		st     *httpStats
+		target bool
+	}{{"trackers (/partials/payment/{tx})", &r.trackers, true}, {"pollers (/api/tiers, /api/stats)", &r.pollers, false}} {
+		n50, _ := percentile(c.st.latencies, 50)
+		n99, _ := percentile(c.st.latencies, 99)
+		fivexx, others := 0, []string{}
+		for _, code := range slices.Sorted(maps.Keys(c.st.codes)) {
+			if code >= 500 {
+				fivexx += c.st.codes[code]
+			}
+			if code != 200 {
+				others = append(others, fmt.Sprintf("%d × %d", c.st.codes[code], code))
+			}
+		}
+		for _, e := range slices.Sorted(maps.Keys(c.st.errors)) {
+			others = append(others, fmt.Sprintf("%d × %s", c.st.errors[e], e))
+		}
+		value := fmt.Sprintf("%d answers, p50 %v, p99 %v; not 2xx: %s", len(c.st.latencies), n50.Round(100*time.Microsecond),
+			n99.Round(100*time.Microsecond), cmp.Or(strings.Join(others, ", "), "none"))
+		if c.target {
+			row(c.name, value, "p99 ≤ 100 ms, no 5xx", yes(n99 <= 100*time.Millisecond && fivexx == 0))
+		} else {
+			row(c.name, value, "no 5xx", yes(fivexx == 0))
+		}
+	}
+	mbs := []string{}
+	peak := 0
+	for _, kb := range r.peakKB {
+		mbs = append(mbs, fmt.Sprintf("%.0f MB", float64(kb)/1024))
+		peak = max(peak, kb)
+	}
+	row("peak RSS (VmHWM) of each instance, over its lives", strings.Join(mbs, ", "), "≤ 200 MB each", yes(peak <= 200*1024))
+	if blocks > 0 {
+		row("RPC requests per block (all instances)", fmt.Sprintf("%.1f (%.0f requests over %d blocks)", r.rpcRequests/float64(blocks), r.rpcRequests, blocks), "", nil)
+	}
+	return b.String()
+}
+
+// thousands writes n with thousands separators.
+func thousands(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
