@@ -121,6 +121,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 	// Off, the payments scan skips the ranges where the payments wallet did not move, and with
 	// them the withdraw calls that failed there.
 	passes.ScanEveryBlock = s.bool("SCAN_EVERY_BLOCK", false)
+	// Dev mode's webhooks go to the developer's own machine.
+	passes.WebhookAllowPrivate = s.bool("WEBHOOK_ALLOW_PRIVATE", dev)
 	chainID := s.chainID(dev)
 	payments := s.address("PAYMENT_ADDRESS", false)
 	proxies := s.prefixes("TRUSTED_PROXIES")

@@ -99,6 +99,7 @@ type app struct {
 	log    *slog.Logger
 	dev    *devEnv // nil unless dev mode
 	passes *jobs.Jobs
+	events jobs.EventBody // the webhooks' bodies, in the API's shapes
 	http   *http.Server
 	closer []func() // in the order they run
 }
@@ -155,7 +156,9 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 		cfg.Handlers.Price = ch
 	}
 	cfg.Web.Log = log
-	a.http = web.HTTPServer(web.New(handlers.New(db, ch, a.passes, cfg.Handlers, log), cfg.Web))
+	h := handlers.New(db, ch, a.passes, cfg.Handlers, log)
+	a.events = h.EventBody
+	a.http = web.HTTPServer(web.New(h, cfg.Web))
 	a.cfg = cfg
 	return a, nil
 }
@@ -190,7 +193,8 @@ func (a *app) Close() {
 // managers usually give between SIGTERM and SIGKILL.
 const passGrace = 20 * time.Second
 
-// Run serves HTTP, ticks the passes and runs the payments pass at each new head until ctx
+// Run serves HTTP, ticks the passes, runs the payments pass at each new head and delivers the
+// webhooks until ctx
 // ends. On SIGTERM the server stops taking requests, the passes under way finish and no other
 // starts; one still running after passGrace is cut off, as safely as a crash.
 func (a *app) Run(ctx context.Context, stdout io.Writer) error {
@@ -225,6 +229,7 @@ func (a *app) Run(ctx context.Context, stdout io.Writer) error {
 		var wg sync.WaitGroup
 		wg.Go(func() { a.passes.Run(ctx, passWork, a.cfg.Tick) })
 		wg.Go(func() { a.passes.FollowHead(ctx, passWork) })
+		wg.Go(func() { a.passes.DeliverWebhooks(ctx, a.events) })
 		wg.Wait()
 	}()
 	served := make(chan error, 1)

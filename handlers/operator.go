@@ -97,6 +97,9 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	if o.Unattributed, err = h.store.UnattributedInflows(ctx, 20); err != nil {
 		return err
 	}
+	if o.Webhooks, err = h.webhooksView(ctx); err != nil {
+		return err
+	}
 	if d.form != nil {
 		o.TierForm = *d.form
 	} else {

@@ -125,28 +125,30 @@ func (h *Handlers) buyerPayments(ctx context.Context, recs []store.PaymentRecord
 			waiting = store.BuyerHeld
 		}
 	}
-	out := make([]paymentJSON, len(recs))
-	for i, r := range recs {
-		status := store.BuyerStatus(r.Status) // minting, minted, rejected and refunded are the ledger's words
-		if r.Status == store.PaymentPending {
-			status = waiting
-		}
-		var tier *string
-		if r.Tier != nil {
-			t := strconv.Itoa(*r.Tier)
-			tier = &t
-		}
-		out[i] = paymentJSON{
-			TxHash: r.TxHash, CallIndex: r.CallIndex, From: r.From, ValueWei: r.ValueWei, BlockNumber: r.BlockNumber,
-			Status: status, Reason: reasonSentence(r.Reason), ConfirmationsNeeded: h.jobs.Confirmations() + 1,
-			Tier: tier, NodeID: r.NodeID, ChainNodeID: r.ChainNodeID, MintTx: r.MintTx, RefundTxHash: r.RefundTxHash,
-			CreatedAt: isoTime(&r.CreatedAt), UpdatedAt: isoTime(&r.UpdatedAt),
-		}
-		if r.Reason != nil {
-			out[i].ReasonCode = &r.Reason.Code
-		}
+	return mapSlice(recs, func(r store.PaymentRecord) paymentJSON { return h.paymentOf(r, waiting) }), nil
+}
+
+// paymentOf is ledger payment r as its buyer follows it; waiting is its status while pending.
+func (h *Handlers) paymentOf(r store.PaymentRecord, waiting store.BuyerStatus) paymentJSON {
+	status := store.BuyerStatus(r.Status) // minting, minted, rejected and refunded are the ledger's words
+	if r.Status == store.PaymentPending {
+		status = waiting
 	}
-	return out, nil
+	var tier *string
+	if r.Tier != nil {
+		t := strconv.Itoa(*r.Tier)
+		tier = &t
+	}
+	p := paymentJSON{
+		TxHash: r.TxHash, CallIndex: r.CallIndex, From: r.From, ValueWei: r.ValueWei, BlockNumber: r.BlockNumber,
+		Status: status, Reason: reasonSentence(r.Reason), ConfirmationsNeeded: h.jobs.Confirmations() + 1,
+		Tier: tier, NodeID: r.NodeID, ChainNodeID: r.ChainNodeID, MintTx: r.MintTx, RefundTxHash: r.RefundTxHash,
+		CreatedAt: isoTime(&r.CreatedAt), UpdatedAt: isoTime(&r.UpdatedAt),
+	}
+	if r.Reason != nil {
+		p.ReasonCode = &r.Reason.Code
+	}
+	return p
 }
 
 // paymentView is a payment as its pages show it.

@@ -56,6 +56,10 @@ type Config struct {
 	// MaxFeeWei caps the fee per gas of every transaction the service signs (MAX_FEE_GWEI); nil:
 	// no cap.
 	MaxFeeWei *big.Int
+
+	// WebhookAllowPrivate lets webhooks go to loopback, private and link-local addresses
+	// (WEBHOOK_ALLOW_PRIVATE; on in dev mode), which are otherwise refused.
+	WebhookAllowPrivate bool
 }
 
 // Jobs runs the passes over one ledger and one chain.

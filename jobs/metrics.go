@@ -31,6 +31,10 @@ var (
 		Name: "nodeledger_payments_total",
 		Help: "Payments the payments pass saw, minted and rejected.",
 	}, []string{"outcome"})
+	webhookAttempts = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "nodeledger_webhook_attempts_total",
+		Help: "Webhook delivery tries by this instance, by outcome (delivered, failed: tried again later, given_up: the endpoint was switched off).",
+	}, []string{"outcome"})
 	tracedBlocks = promauto.NewCounter(prometheus.CounterOpts{
 		Name: "nodeledger_scan_traced_blocks_total",
 		Help: "Blocks the payments scan traced (debug_traceBlockByNumber): those where the payments wallet received ETH its own transactions do not explain, or every block while it has code.",

@@ -18,18 +18,23 @@ type Actor struct {
 type AuditAction string
 
 const (
-	ActionSignIn         AuditAction = "operator.sign-in"
-	ActionSignOut        AuditAction = "operator.sign-out"
-	ActionOperatorPut    AuditAction = "operator.put"
-	ActionOperatorRemove AuditAction = "operator.remove"
-	ActionTierPut        AuditAction = "tier.put"
-	ActionTierOnSale     AuditAction = "tier.on-sale"
-	ActionTierOffSale    AuditAction = "tier.off-sale"
-	ActionAllowlistPut   AuditAction = "tier.allowlist"
-	ActionMintingHold    AuditAction = "minting.hold"
-	ActionMintingResume  AuditAction = "minting.resume"
-	ActionPassPayments   AuditAction = "pass.payments"
-	ActionPassCredit     AuditAction = "pass.credit"
+	ActionSignIn           AuditAction = "operator.sign-in"
+	ActionSignOut          AuditAction = "operator.sign-out"
+	ActionOperatorPut      AuditAction = "operator.put"
+	ActionOperatorRemove   AuditAction = "operator.remove"
+	ActionTierPut          AuditAction = "tier.put"
+	ActionTierOnSale       AuditAction = "tier.on-sale"
+	ActionTierOffSale      AuditAction = "tier.off-sale"
+	ActionAllowlistPut     AuditAction = "tier.allowlist"
+	ActionMintingHold      AuditAction = "minting.hold"
+	ActionMintingResume    AuditAction = "minting.resume"
+	ActionPassPayments     AuditAction = "pass.payments"
+	ActionPassCredit       AuditAction = "pass.credit"
+	ActionWebhookAdd       AuditAction = "webhook.add"
+	ActionWebhookDelete    AuditAction = "webhook.delete"
+	ActionWebhookRoll      AuditAction = "webhook.roll-secret"
+	ActionWebhookEnable    AuditAction = "webhook.enable"
+	ActionWebhookRedeliver AuditAction = "webhook.redeliver"
 )
 
 // AuditEntry is one operator action to record. Before and After are the changed value, written

@@ -118,13 +118,16 @@ func creditListSQL(node, also, limit string) string {
 			) c`
 }
 
+// withdrawalJSON is a withdrawal row w as the API shows it in a node's list.
+const withdrawalJSON = `'id', w.id, 'amountWei', w.amount_wei::text,
+	'cumulativeSignedWei', w.cumulative_signed_wei::text, 'toAddress', w.to_address,
+	'deadline', w.deadline, 'txHash', w.tx_hash, 'status', w.status,
+	'createdAt', api_time(w.created_at), 'confirmedAt', api_time(w.confirmed_at)`
+
 // withdrawalListSQL is creditListSQL for the withdrawals of node.
 func withdrawalListSQL(node, also, limit string) string {
 	return `
-			SELECT coalesce(json_agg(json_build_object('id', w.id, 'amountWei', w.amount_wei::text,
-				'cumulativeSignedWei', w.cumulative_signed_wei::text, 'toAddress', w.to_address,
-				'deadline', w.deadline, 'txHash', w.tx_hash, 'status', w.status,
-				'createdAt', api_time(w.created_at), 'confirmedAt', api_time(w.confirmed_at))
+			SELECT coalesce(json_agg(json_build_object(` + withdrawalJSON + `)
 				ORDER BY w.created_at DESC, w.id DESC), '[]')
 			FROM (
 				SELECT *
@@ -141,11 +144,13 @@ func (s *Store) DistributionsJSON(ctx context.Context, limit int) (_ json.RawMes
 	return queryJSON(ctx, s, distributionsJSONSQL, limit)
 }
 
+// roundJSON is a distribution row d as the API shows it (the Distribution schema).
+const roundJSON = `'id', d.id, 'totalWei', d.total_wei::text,
+	'nodeCount', d.node_count, 'mode', d.mode, 'fundingMode', d.funding_mode, 'status', d.status,
+	'txHash', d.tx_hash, 'createdAt', api_time(d.created_at), 'confirmedAt', api_time(d.confirmed_at)`
+
 const distributionsJSONSQL = `
-	SELECT coalesce(json_agg(json_build_object('id', d.id, 'totalWei', d.total_wei::text,
-		'nodeCount', d.node_count, 'mode', d.mode, 'fundingMode', d.funding_mode, 'status', d.status,
-		'txHash', d.tx_hash, 'createdAt', api_time(d.created_at),
-		'confirmedAt', api_time(d.confirmed_at)) ORDER BY d.created_at DESC, d.id DESC), '[]')
+	SELECT coalesce(json_agg(json_build_object(` + roundJSON + `) ORDER BY d.created_at DESC, d.id DESC), '[]')
 	FROM (
 		SELECT *
 		FROM distributions

@@ -112,17 +112,34 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 		callIndexes, blockNumbers = append(callIndexes, int64(p.CallIndex)), append(blockNumbers, p.BlockNumber)
 		txIndexes, blockTimes = append(txIndexes, int64(p.TxIndex)), append(blockTimes, p.BlockTime.Unix())
 	}
-	if _, err := tx.ExecContext(ctx, `
+	var seen []int64 // the payments new to the ledger
+	if err := tx.SelectContext(ctx, &seen, `
 		INSERT INTO payments (tx_hash, call_index, payment_ref, from_address, value_wei, block_number, block_hash,
 			tx_index, block_time)
 		SELECT h, c, r, f, v, n, bh, ti, to_timestamp(bt)
 		FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::numeric[], $6::bigint[], $7::text[],
 			$8::int[], $9::bigint[]) AS p (h, c, r, f, v, n, bh, ti, bt)
-		ON CONFLICT (tx_hash, call_index) DO NOTHING`,
+		ON CONFLICT (tx_hash, call_index) DO NOTHING
+		RETURNING id`,
 		pq.Array(txHashes), pq.Array(callIndexes), pq.Array(refs), pq.Array(froms), pq.Array(values),
 		pq.Array(blockNumbers), pq.Array(blockHashes), pq.Array(txIndexes), pq.Array(blockTimes)); err != nil {
 		return err
 	}
+	if err := emitPayments(ctx, tx, EventPaymentSeen, seen); err != nil {
+		return err
+	}
+	if len(seen) > 0 {
+		held, err := (Tx{tx}).MintingHeld(ctx)
+		if err != nil {
+			return err
+		}
+		if held {
+			if err := emitPayments(ctx, tx, EventPaymentHeld, seen); err != nil {
+				return err
+			}
+		}
+	}
+	var withdrawals []int64
 	for _, w := range failed { // rare: one statement each
 		// A reverted call against a node the ledger does not know yet is left to the reconciler;
 		// one against an id no node can have (anyone may call withdraw with any id) is no one's.
@@ -130,13 +147,19 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 		if !ok {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `
+		var recorded []int64
+		if err := tx.SelectContext(ctx, &recorded, `
 			INSERT INTO withdrawals (node_id, amount_wei, to_address, tx_hash, status, created_at, block_number)
 			SELECT id, $2, $3, $4, 'failed', $5, $6 FROM nodes WHERE id = $1
-			ON CONFLICT (tx_hash) WHERE log_index IS NULL DO NOTHING`,
+			ON CONFLICT (tx_hash) WHERE log_index IS NULL DO NOTHING
+			RETURNING id`,
 			id, Uint256{w.AmountWei}, w.To, w.TxHash, w.At, w.BlockNumber); err != nil {
 			return err
 		}
+		withdrawals = append(withdrawals, recorded...)
+	}
+	if err := emitWithdrawals(ctx, tx, withdrawals); err != nil {
+		return err
 	}
 	for _, o := range scan.Outgoing { // rare too: the operator's refunds and sweeps
 		if _, err := tx.ExecContext(ctx, `
@@ -172,9 +195,11 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 		return 0, err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `
+	var unrefunded, withdrawals, payments []int64
+	if err := tx.SelectContext(ctx, &unrefunded, `
 		UPDATE payments SET status = 'rejected', refund_tx_hash = NULL, updated_at = now()
-		WHERE refund_tx_hash IN (SELECT tx_hash FROM outgoing_transfers WHERE block_number > $1)`, number); err != nil {
+		WHERE refund_tx_hash IN (SELECT tx_hash FROM outgoing_transfers WHERE block_number > $1)
+		RETURNING id`, number); err != nil {
 		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM outgoing_transfers WHERE block_number > $1`, number); err != nil {
@@ -184,14 +209,25 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 		return 0, err
 	}
 	// Reverted withdraw calls are this scan's; withdrawals from logs are the reconciler's.
-	if _, err := tx.ExecContext(ctx, `DELETE FROM withdrawals WHERE log_index IS NULL AND block_number > $1`, number); err != nil {
+	if err := tx.SelectContext(ctx, &withdrawals, `
+		DELETE FROM withdrawals WHERE log_index IS NULL AND block_number > $1 RETURNING id`, number); err != nil {
 		return 0, err
 	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM payments WHERE block_number > $1 AND status IN ('pending', 'rejected')`, number)
-	if err != nil {
+	if err := tx.SelectContext(ctx, &payments, `
+		DELETE FROM payments WHERE block_number > $1 AND status IN ('pending', 'rejected') RETURNING id`, number); err != nil {
 		return 0, err
 	}
-	forgotten, _ = res.RowsAffected()
+	forgotten = int64(len(payments))
+	// What the webhooks said of them, taken back.
+	if err := revert(ctx, tx, paymentSubjects(unrefunded), EventPaymentRefunded); err != nil {
+		return 0, err
+	}
+	if err := revert(ctx, tx, withdrawalSubjects(withdrawals), EventWithdrawalRecorded); err != nil {
+		return 0, err
+	}
+	if err := revert(ctx, tx, paymentSubjects(payments), EventPaymentSeen, EventPaymentHeld, EventPaymentRejected); err != nil {
+		return 0, err
+	}
 	if err := rewindTo(ctx, tx, name, number, hash); err != nil {
 		return 0, err
 	}
@@ -215,10 +251,21 @@ func (s *Store) PaymentsByStatus(ctx context.Context, status PaymentStatus, limi
 // never undoes a mint another pass has sent meanwhile.
 func (s *Store) RejectPayment(ctx context.Context, id int64, from PaymentStatus, reason Reason) (err error) {
 	defer wrap(&err, "RejectPayment")
-	_, err = s.db.ExecContext(ctx, `
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var rejected []int64
+	if err := tx.SelectContext(ctx, &rejected, `
 		UPDATE payments SET status = 'rejected', reason_code = $3, reason_args = $4, updated_at = now()
-		WHERE id = $1 AND status = $2`, id, from, reason.Code, reason.Args)
-	return err
+		WHERE id = $1 AND status = $2 RETURNING id`, id, from, reason.Code, reason.Args); err != nil {
+		return err
+	}
+	if err := emitPayments(ctx, tx, EventPaymentRejected, rejected); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // StoreMintTx records a signed version of a payment's mint transaction before it is sent: in
@@ -233,7 +280,8 @@ func (s *Store) StoreMintTx(ctx context.Context, id int64, tier int, v SentTx) (
 		return err
 	}
 	defer tx.Rollback()
-	if err := claimUnit(ctx, tx, id, tier); err != nil {
+	soldOut, err := claimUnit(ctx, tx, id, tier)
+	if err != nil {
 		return err
 	}
 	res, err := tx.ExecContext(ctx, `
@@ -248,6 +296,11 @@ func (s *Store) StoreMintTx(ctx context.Context, id int64, tier int, v SentTx) (
 	}
 	if err := insertSent(ctx, tx, v, TxFor{PaymentID: id}); err != nil {
 		return err
+	}
+	if soldOut != nil {
+		if err := emitSoldOut(ctx, tx, *soldOut); err != nil {
+			return err
+		}
 	}
 	return tx.Commit()
 }
@@ -265,35 +318,40 @@ func (e *SoldOutError) Error() string {
 // *SoldOutError. The tier's row is locked first, so claims on a tier are counted one after
 // another, each seeing the ones before; a payment already minting holds its unit (a new
 // version of its mint claims nothing). The supply is the one in force at the payment's time.
-func claimUnit(ctx context.Context, tx *sqlx.Tx, id int64, tier int) error {
+// soldOut is the tier when this claim took its last unit.
+func claimUnit(ctx context.Context, tx *sqlx.Tx, id int64, tier int) (soldOut *SoldOutTier, err error) {
 	var status PaymentStatus
 	var at time.Time
-	err := tx.QueryRowxContext(ctx, `SELECT status, coalesce(block_time, created_at) FROM payments WHERE id = $1 FOR UPDATE`,
+	err = tx.QueryRowxContext(ctx, `SELECT status, coalesce(block_time, created_at) FROM payments WHERE id = $1 FOR UPDATE`,
 		id).Scan(&status, &at)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && status != PaymentPending {
-		return nil // StoreMintTx's update says ErrNotFound, or the unit is held already
+		return nil, nil // StoreMintTx's update says ErrNotFound, or the unit is held already
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var supply *int
+	var label string
 	err = tx.QueryRowxContext(ctx, `
 		SELECT coalesce(
 			(SELECT v.supply FROM tier_versions v WHERE v.tier = t.id AND v.effective_at <= $2
 			 ORDER BY v.effective_at DESC, v.id DESC LIMIT 1),
-			t.supply)
-		FROM tiers t WHERE t.id = $1 FOR UPDATE`, tier, at).Scan(&supply)
+			t.supply), t.label
+		FROM tiers t WHERE t.id = $1 FOR UPDATE`, tier, at).Scan(&supply, &label)
 	if err != nil || supply == nil {
-		return err
+		return nil, err
 	}
 	sold, err := Tx{tx}.sold(ctx, tier)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if sold >= *supply {
-		return &SoldOutError{Tier: tier, Supply: *supply, Sold: sold}
+		return nil, &SoldOutError{Tier: tier, Supply: *supply, Sold: sold}
 	}
-	return nil
+	if sold+1 == *supply {
+		return &SoldOutTier{ID: tier, Label: label, Supply: *supply}, nil
+	}
+	return nil, nil
 }
 
 // RecordMint records the node a payment's mint created and marks the payment minted, in one
@@ -317,9 +375,13 @@ func (s *Store) RecordMint(ctx context.Context, paymentID int64, n NewNode) (_ N
 		paymentID, node.ID, Uint256{n.PriceWei}); err != nil {
 		return Node{}, false, err
 	}
-	if _, err := tx.ExecContext(ctx, `
-		UPDATE payments SET status = 'minted', updated_at = now() WHERE id = $1 AND status = 'minting'`,
+	var minted []int64
+	if err := tx.SelectContext(ctx, &minted, `
+		UPDATE payments SET status = 'minted', updated_at = now() WHERE id = $1 AND status = 'minting' RETURNING id`,
 		paymentID); err != nil {
+		return Node{}, false, err
+	}
+	if err := emitPayments(ctx, tx, EventPaymentMinted, minted); err != nil {
 		return Node{}, false, err
 	}
 	return node, created, tx.Commit()
@@ -383,21 +445,25 @@ func (s *Store) MatchRefunds(ctx context.Context) (matched int, err error) {
 	if err != nil {
 		return 0, err
 	}
+	var refunded []int64
 	for _, hash := range refunds { // one at a time: each takes the oldest payment the last one left
-		res, err := tx.ExecContext(ctx, `
+		var matched []int64
+		if err := tx.SelectContext(ctx, &matched, `
 			UPDATE payments SET status = 'refunded', refund_tx_hash = $1, updated_at = now()
 			WHERE id = (
 				SELECT p.id FROM payments p JOIN outgoing_transfers o ON o.tx_hash = $1
 				WHERE p.status = 'rejected' AND p.from_address = o.to_address
 				  AND p.value_wei = o.value_wei AND p.block_number < o.block_number
-				ORDER BY p.block_number, p.id LIMIT 1)`, hash)
-		if err != nil {
+				ORDER BY p.block_number, p.id LIMIT 1)
+			RETURNING id`, hash); err != nil {
 			return 0, err
 		}
-		n, _ := res.RowsAffected()
-		matched += int(n)
+		refunded = append(refunded, matched...)
 	}
-	return matched, tx.Commit()
+	if err := emitPayments(ctx, tx, EventPaymentRefunded, refunded); err != nil {
+		return 0, err
+	}
+	return len(refunded), tx.Commit()
 }
 
 // PaymentRecord is a payment as its buyer follows it: the ledger's status, and the node it became
@@ -421,11 +487,12 @@ type PaymentRecord struct {
 
 // paymentRecordSQL reads PaymentRecords; the mint transaction is the one that minted the node
 // when there is one, else the one on its way.
-const paymentRecordSQL = `
-	SELECT p.tx_hash, p.call_index, p.from_address, p.value_wei, p.block_number, p.status, ` + paymentReasonSQL + `,
-		p.tier, n.id AS node_id, n.id AS chain_node_id, coalesce(n.mint_tx, p.mint_tx) AS mint_tx,
-		p.refund_tx_hash, p.created_at, p.updated_at
-	FROM payments p LEFT JOIN nodes n ON n.payment_id = p.id`
+const paymentRecordSQL = `SELECT ` + paymentRecordColumns + ` FROM payments p LEFT JOIN nodes n ON n.payment_id = p.id`
+
+// paymentRecordColumns are a PaymentRecord's, of payment p and its node n.
+const paymentRecordColumns = `p.tx_hash, p.call_index, p.from_address, p.value_wei, p.block_number, p.status, ` + paymentReasonSQL + `,
+	p.tier, n.id AS node_id, n.id AS chain_node_id, coalesce(n.mint_tx, p.mint_tx) AS mint_tx,
+	p.refund_tx_hash, p.created_at, p.updated_at`
 
 // PaymentByTx returns the payment made by transaction hash (lower case); for a contract wallet's
 // transaction that paid several times, the first. ErrNotFound when the scan has seen none.

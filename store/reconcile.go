@@ -53,24 +53,25 @@ func (s *Store) RecordEvents(ctx context.Context, name string, ev Events) (recor
 		return 0, err
 	}
 	defer tx.Rollback()
+	var withdrawals []int64
 	for _, w := range ev.Withdrawals { // a few a block at most: one statement each
 		id, ok := rowID(w.ChainNodeID)
 		if !ok {
 			continue // no node has it
 		}
-		res, err := tx.ExecContext(ctx, `
+		var recorded []int64
+		if err := tx.SelectContext(ctx, &recorded, `
 			INSERT INTO withdrawals (node_id, amount_wei, to_address, tx_hash, log_index, block_number, status, created_at, confirmed_at)
 			SELECT id, $2, $3, $4, $5, $6, 'sent', $7, $7 FROM nodes WHERE id = $1
-			ON CONFLICT (tx_hash, log_index) DO NOTHING`,
-			id, Uint256{w.AmountWei}, w.To, w.TxHash, int64(w.LogIndex), w.BlockNumber, w.At)
-		if err != nil {
+			ON CONFLICT (tx_hash, log_index) DO NOTHING
+			RETURNING id`,
+			id, Uint256{w.AmountWei}, w.To, w.TxHash, int64(w.LogIndex), w.BlockNumber, w.At); err != nil {
 			return 0, err
 		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return 0, err
-		}
-		recorded += int(n)
+		withdrawals = append(withdrawals, recorded...)
+	}
+	if err := emitWithdrawals(ctx, tx, withdrawals); err != nil {
+		return 0, err
 	}
 	ids := make([]int64, 0, len(ev.Nodes))
 	for _, id := range ev.Nodes {
@@ -86,7 +87,7 @@ func (s *Store) RecordEvents(ctx context.Context, name string, ev Events) (recor
 	if err := advance(ctx, tx, name, ev.Blocks); err != nil {
 		return 0, err
 	}
-	return recorded, tx.Commit()
+	return len(withdrawals), tx.Commit()
 }
 
 // RewindEvents undoes RecordEvents above block number (a block both the ledger and the chain
@@ -102,11 +103,15 @@ func (s *Store) RewindEvents(ctx context.Context, name string, number int64, has
 		return 0, err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `DELETE FROM withdrawals WHERE log_index IS NOT NULL AND block_number > $1`, number) // the payments scan's reverted calls are its own
-	if err != nil {
+	var withdrawals []int64
+	if err := tx.SelectContext(ctx, &withdrawals, `
+		DELETE FROM withdrawals WHERE log_index IS NOT NULL AND block_number > $1 RETURNING id`, number); err != nil { // the payments scan's reverted calls are its own
 		return 0, err
 	}
-	forgotten, _ = res.RowsAffected()
+	forgotten = int64(len(withdrawals))
+	if err := revert(ctx, tx, withdrawalSubjects(withdrawals), EventWithdrawalRecorded); err != nil {
+		return 0, err
+	}
 	if err := rewindTo(ctx, tx, name, number, hash); err != nil {
 		return 0, err
 	}
@@ -150,10 +155,20 @@ func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err er
 	if !ok {
 		return false, nil // no node has it
 	}
-	// The chain has the node: one a reorg had taken back (MarkUnconfirmed) is active again.
-	res, err := s.db.ExecContext(ctx, `
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	// The chain has the node: one a reorg had taken back (MarkUnconfirmed) is active again, and
+	// its payment minted again for the webhooks.
+	var synced []struct {
+		Was     NodeStatus `db:"was"`
+		Payment *int64     `db:"payment_id"`
+	}
+	err = tx.SelectContext(ctx, &synced, `
 		WITH target AS (
-			SELECT m.id,
+			SELECT m.id, m.status AS was, m.payment_id,
 				CASE WHEN p.pending THEN m.cumulative_wei ELSE $4::numeric END AS cumulative,
 				CASE WHEN p.pending THEN greatest(m.cumulative_wei - $5::numeric, 0) ELSE $3::numeric END AS balance
 			FROM nodes m, LATERAL (SELECT EXISTS (
@@ -165,13 +180,18 @@ func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err er
 		FROM target t
 		WHERE nodes.id = t.id
 			AND (owner, balance_wei, cumulative_wei, withdrawn_wei, status)
-				IS DISTINCT FROM ($2, t.balance, t.cumulative, $5::numeric, 'active')`,
+				IS DISTINCT FROM ($2, t.balance, t.cumulative, $5::numeric, 'active')
+		RETURNING t.was, t.payment_id`,
 		id, n.Owner, Uint256{n.BalanceWei}, Uint256{n.CumulativeWei}, Uint256{n.WithdrawnWei})
-	if err != nil {
+	if err != nil || len(synced) == 0 {
 		return false, err
 	}
-	rows, err := res.RowsAffected()
-	return rows == 1, err
+	if s := synced[0]; s.Was == NodeUnconfirmed && s.Payment != nil {
+		if err := emitPayments(ctx, tx, EventPaymentMinted, []int64{*s.Payment}); err != nil {
+			return false, err
+		}
+	}
+	return true, tx.Commit()
 }
 
 // MarkUnconfirmed marks a node the chain does not have (a reorg took its mint back)
@@ -182,8 +202,23 @@ func (s *Store) MarkUnconfirmed(ctx context.Context, chainNodeID *big.Int) (err 
 	if !ok {
 		return nil // no node has it
 	}
-	_, err = s.db.ExecContext(ctx, `UPDATE nodes SET status = 'unconfirmed' WHERE id = $1`, id)
-	return err
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	// The webhooks' payment.minted of a node that was active is taken back.
+	var payments []int64
+	if err := tx.SelectContext(ctx, &payments, `
+		WITH old AS (SELECT id, status, payment_id FROM nodes WHERE id = $1 FOR UPDATE),
+		marked AS (UPDATE nodes SET status = 'unconfirmed' FROM old WHERE nodes.id = old.id RETURNING old.status, old.payment_id)
+		SELECT payment_id FROM marked WHERE status = 'active' AND payment_id IS NOT NULL`, id); err != nil {
+		return err
+	}
+	if err := revert(ctx, tx, paymentSubjects(payments), EventPaymentMinted); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // NodesFrom returns up to limit nodes with a ledger row id above after, in id order: a page of a

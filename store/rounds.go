@@ -368,5 +368,8 @@ func (s *Store) ConfirmRound(ctx context.Context, id int64, txHash *string, peri
 		WHERE c.distribution_id = $1 AND n.id = c.node_id`, id); err != nil {
 		return false, err
 	}
+	if err := emitRound(ctx, tx, id); err != nil {
+		return false, err
+	}
 	return true, tx.Commit()
 }

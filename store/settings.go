@@ -29,13 +29,38 @@ func (tx Tx) MintingHeld(ctx context.Context) (held bool, err error) {
 // HoldMinting holds minting (true) or lets it go on (false).
 func (s *Store) HoldMinting(ctx context.Context, held bool) (err error) {
 	defer wrap(&err, "HoldMinting")
-	return Tx{s.db}.HoldMinting(ctx, held)
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := (Tx{tx}).HoldMinting(ctx, held); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
-// HoldMinting holds minting (true) or lets it go on (false).
+// HoldMinting holds minting (true) or lets it go on (false). A hold sends payment.held for each
+// payment it keeps waiting.
 func (tx Tx) HoldMinting(ctx context.Context, held bool) error {
-	_, err := tx.q.ExecContext(ctx, `
+	was, err := tx.MintingHeld(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.q.ExecContext(ctx, `
 		INSERT INTO settings (name, value) VALUES ($1, $2)
-		ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = now()`, mintingHeld, held)
-	return err
+		ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = now()`, mintingHeld, held); err != nil {
+		return err
+	}
+	if !held || was {
+		return nil
+	}
+	if ok, err := wanted(ctx, tx.q, EventPaymentHeld); err != nil || !ok {
+		return err
+	}
+	var waiting []int64
+	if err := sqlx.SelectContext(ctx, tx.q, &waiting, `SELECT id FROM payments WHERE status = 'pending'`); err != nil {
+		return err
+	}
+	return emitPayments(ctx, tx.q, EventPaymentHeld, waiting)
 }

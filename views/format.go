@@ -232,3 +232,26 @@ func usd(wei store.Uint256, usdPerETH float64) string {
 	eth, _ := new(big.Rat).SetFrac(wei.Int, weiPerETH).Float64()
 	return fmt.Sprintf("$%.2f", eth*usdPerETH)
 }
+
+// tries is how many times a delivery was tried, when more than once.
+func tries(n int) string {
+	if n < 2 {
+		return ""
+	}
+	return ", " + strconv.Itoa(n) + " tries"
+}
+
+// answer is what a webhook try got back: its status and the start of its body, or why none came.
+func answer(a store.Attempt) string {
+	body := strings.TrimSpace(a.Response)
+	if r := []rune(body); len(r) > 80 {
+		body = string(r[:80]) + "…"
+	}
+	if a.StatusCode == nil {
+		return body
+	}
+	if body == "" {
+		return "HTTP " + strconv.Itoa(*a.StatusCode)
+	}
+	return "HTTP " + strconv.Itoa(*a.StatusCode) + ": " + body
+}

@@ -154,6 +154,13 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	admin.get("/minting", h.Minting)
 	admin.post("/minting/pause", h.HoldMinting(true))
 	admin.post("/minting/resume", h.HoldMinting(false))
+	admin.post("/webhooks", h.AddWebhook)
+	admin.get("/webhooks", h.Webhooks)
+	admin.add([]string{http.MethodDelete}, "/webhooks/:id", h.DeleteWebhook)
+	admin.post("/webhooks/:id/roll-secret", h.RollWebhookSecret)
+	admin.post("/webhooks/:id/enable", h.EnableWebhook)
+	admin.get("/webhooks/:id/deliveries", h.WebhookDeliveries)
+	admin.post("/webhooks/:id/deliveries/:deliveryId/redeliver", h.Redeliver)
 }
 
 // allowlistPath is the admin route of an allowlist upload, one of the largeBodies.

@@ -138,7 +138,8 @@ func randomName() (string, error) {
 func Reset(t testing.TB, db *store.Store) {
 	t.Helper()
 	_, err := db.DB().Exec(`TRUNCATE tiers, payments, nodes, distributions, credits, withdrawals,
-		chain_cursors, scanned_blocks, scheduler_ticks, settings, auth_nonces, wallet_signouts, outgoing_transfers, outbox, unattributed_inflows, pass_status RESTART IDENTITY CASCADE`)
+		chain_cursors, scanned_blocks, scheduler_ticks, settings, auth_nonces, wallet_signouts, outgoing_transfers, outbox, unattributed_inflows, pass_status,
+		webhook_endpoints, webhook_events, webhook_deliveries, webhook_attempts RESTART IDENTITY CASCADE`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,380 @@
+package handlers
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/jobs"
+	"nodeledger/store"
+	"nodeledger/views"
+)
+
+// eventJSON is a webhook delivery's body. data holds what the event is about in the API's own
+// shapes: payment as GET /api/payments/{txHash} answers it, node as GET /api/nodes/{address}
+// lists it, round as GET /api/distributions does, withdrawal as GET /api/node/{id} lists it.
+type eventJSON struct {
+	ID        string          `json:"id"`
+	Type      store.EventType `json:"type"`
+	CreatedAt *string         `json:"createdAt"`
+	Data      eventDataJSON   `json:"data"`
+}
+
+type eventDataJSON struct {
+	Payment    *paymentJSON    `json:"payment,omitempty"`
+	Node       json.RawMessage `json:"node,omitempty"`
+	Round      json.RawMessage `json:"round,omitempty"`
+	Withdrawal json.RawMessage `json:"withdrawal,omitempty"`
+	Tier       *soldOutJSON    `json:"tier,omitempty"`
+}
+
+// soldOutJSON is a tier that sold out: its id and label as GET /api/tiers writes them.
+type soldOutJSON struct {
+	ID     string `json:"id"`
+	Label  string `json:"label"`
+	Supply int    `json:"supply"`
+	Sold   int    `json:"sold"`
+}
+
+// EventBody writes event e as its webhook deliveries' body (jobs.EventBody). A payment's
+// status is its status when the event was written; one waiting to be checked is held in
+// payment.held, else minting.
+func (h *Handlers) EventBody(e store.Event) ([]byte, error) {
+	d := eventDataJSON{Node: e.Data.Node, Round: e.Data.Round, Withdrawal: e.Data.Withdrawal}
+	if r := e.Data.Payment; r != nil {
+		waiting := store.BuyerMinting
+		if strings.HasPrefix(string(e.Type), string(store.EventPaymentHeld)) {
+			waiting = store.BuyerHeld
+		}
+		p := h.paymentOf(*r, waiting)
+		d.Payment = &p
+	}
+	if t := e.Data.Tier; t != nil {
+		d.Tier = &soldOutJSON{ID: strconv.Itoa(t.ID), Label: t.Label, Supply: t.Supply, Sold: t.Supply}
+	}
+	return json.Marshal(eventJSON{ID: e.ID, Type: e.Type, CreatedAt: isoTime(&e.CreatedAt), Data: d})
+}
+
+// webhookJSON is an endpoint as the admin API shows it; Secret only when it is made or rolled.
+type webhookJSON struct {
+	ID         int64             `json:"id"`
+	URL        string            `json:"url"`
+	Events     []store.EventType `json:"events"`
+	Secret     string            `json:"secret,omitempty"`
+	Enabled    bool              `json:"enabled"`
+	DisabledAt *string           `json:"disabledAt"`
+	Disabled   *string           `json:"disabledReason"` // why it was switched off, a sentence
+	Pending    int               `json:"pending"`
+	Delivered  int               `json:"delivered"`
+	Failed     int               `json:"failed"`
+	CreatedBy  string            `json:"createdBy"`
+	CreatedAt  *string           `json:"createdAt"`
+}
+
+func webhookOf(w store.Webhook) webhookJSON {
+	events := make([]store.EventType, len(w.Events))
+	for i, e := range w.Events {
+		events[i] = store.EventType(e)
+	}
+	return webhookJSON{
+		ID: w.ID, URL: w.URL, Events: events, Enabled: w.DisabledAt == nil, DisabledAt: isoTime(w.DisabledAt),
+		Disabled: w.DisabledReason, Pending: w.Pending, Delivered: w.Delivered, Failed: w.Failed,
+		CreatedBy: w.CreatedBy, CreatedAt: isoTime(&w.CreatedAt),
+	}
+}
+
+// webhookBody is POST /api/admin/webhooks' body.
+type webhookBody struct {
+	URL    string   `json:"url"`
+	Events []string `json:"events"`
+}
+
+// AddWebhook answers POST /api/admin/webhooks: 201 with the endpoint and its secret, shown this
+// once.
+func (h *Handlers) AddWebhook(c echo.Context) error {
+	var b webhookBody
+	if err := decodeBody(c, &b); err != nil {
+		return err
+	}
+	w, err := h.addWebhook(c, b.URL, b.Events)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, w)
+}
+
+// addWebhook checks an endpoint's address and events, and adds it with a new secret.
+func (h *Handlers) addWebhook(c echo.Context, url string, names []string) (webhookJSON, error) {
+	events, err := eventTypes(names)
+	if err != nil {
+		return webhookJSON{}, err
+	}
+	if err := h.checkWebhookURL(c.Request().Context(), url); err != nil {
+		return webhookJSON{}, err
+	}
+	secret := newWebhookSecret()
+	var w store.Webhook
+	err = h.audited(c, store.ActionWebhookAdd, url, func(t store.Tx, e *store.AuditEntry) error {
+		w, err = t.AddWebhook(c.Request().Context(), store.NewWebhook{URL: url, Events: events, Secret: secret, CreatedBy: h.actor(c).Who})
+		e.After = map[string]any{"id": w.ID, "url": w.URL, "events": events} // never the secret
+		e.Outcome = "webhook " + strconv.FormatInt(w.ID, 10) + " added"
+		return err
+	})
+	if err != nil {
+		return webhookJSON{}, err
+	}
+	out := webhookOf(w)
+	out.Secret = secret
+	return out, nil
+}
+
+// eventTypes reads an endpoint's events: at least one, each known, "*" for all.
+func eventTypes(names []string) ([]store.EventType, error) {
+	if len(names) == 0 {
+		return nil, errorf(http.StatusBadRequest, "events must list at least one event, or \"*\" for all.")
+	}
+	var out []store.EventType
+	for _, n := range names {
+		t := store.EventType(n)
+		if t != store.EventAll && !slices.Contains(store.EventTypes, t) {
+			return nil, errorf(http.StatusBadRequest, "events: \""+truncate(n, 40)+"\" is not an event; the events are "+eventList()+", and \"*\" for all.")
+		}
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+func eventList() string {
+	names := make([]string, len(store.EventTypes))
+	for i, t := range store.EventTypes {
+		names[i] = string(t)
+	}
+	return strings.Join(names, ", ")
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// checkWebhookURL refuses an address webhooks may not go to, with the reason as a 400.
+func (h *Handlers) checkWebhookURL(ctx context.Context, url string) error {
+	if len(url) > 2048 {
+		return errorf(http.StatusBadRequest, "url: the address is longer than 2048 characters.")
+	}
+	var target *jobs.TargetError
+	if err := h.jobs.CheckWebhookURL(ctx, url); errors.As(err, &target) {
+		return errorf(http.StatusBadRequest, "url: "+target.Reason+".")
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// newWebhookSecret is a new signing secret: 32 random bytes.
+func newWebhookSecret() string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return "whsec_" + base64.RawURLEncoding.EncodeToString(b)
+}
+
+// Webhooks answers GET /api/admin/webhooks: every endpoint, oldest first, without secrets.
+func (h *Handlers) Webhooks(c echo.Context) error {
+	ws, err := h.store.Webhooks(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, mapSlice(ws, webhookOf))
+}
+
+var errNoWebhook = errorf(http.StatusNotFound, "No webhook has this id.")
+
+// webhookID reads the :id of a webhook route.
+func webhookID(c echo.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errNoWebhook
+	}
+	return id, nil
+}
+
+// notFound is as for store.ErrNotFound, else err.
+func notFound(err, as error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return as
+	}
+	return err
+}
+
+// DeleteWebhook answers DELETE /api/admin/webhooks/{id}: 204; its deliveries go with it.
+func (h *Handlers) DeleteWebhook(c echo.Context) error {
+	id, err := webhookID(c)
+	if err != nil {
+		return err
+	}
+	if err := h.deleteWebhook(c, id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (h *Handlers) deleteWebhook(c echo.Context, id int64) error {
+	err := h.audited(c, store.ActionWebhookDelete, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
+		w, err := t.DeleteWebhook(c.Request().Context(), id)
+		e.Before, e.Outcome = map[string]any{"url": w.URL, "events": w.Events}, "webhook deleted"
+		return err
+	})
+	return notFound(err, errNoWebhook)
+}
+
+// secretOverlap is how long a rolled secret's predecessor still signs.
+const secretOverlap = 24 * time.Hour
+
+// RollWebhookSecret answers POST /api/admin/webhooks/{id}/roll-secret: a new secret, shown
+// once; the old one signs too for a day, so receivers can switch without losing a delivery.
+func (h *Handlers) RollWebhookSecret(c echo.Context) error {
+	id, err := webhookID(c)
+	if err != nil {
+		return err
+	}
+	secret, until, err := h.rollWebhookSecret(c, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"id": id, "secret": secret, "previousSecretUntil": isoTime(&until)})
+}
+
+func (h *Handlers) rollWebhookSecret(c echo.Context, id int64) (string, time.Time, error) {
+	secret, until := newWebhookSecret(), time.Now().Add(secretOverlap).UTC()
+	err := h.audited(c, store.ActionWebhookRoll, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
+		e.Outcome = "secret rolled; the old one signs until " + until.Format(time.RFC3339)
+		return t.RollWebhookSecret(c.Request().Context(), id, secret, until)
+	})
+	return secret, until, notFound(err, errNoWebhook)
+}
+
+// EnableWebhook answers POST /api/admin/webhooks/{id}/enable: an endpoint switched off after
+// three days of failures is on again, and the delivery that failed is tried first.
+func (h *Handlers) EnableWebhook(c echo.Context) error {
+	id, err := webhookID(c)
+	if err != nil {
+		return err
+	}
+	if err := h.enableWebhook(c, id); err != nil {
+		return err
+	}
+	w, err := h.store.Webhook(c.Request().Context(), id)
+	if err != nil {
+		return notFound(err, errNoWebhook)
+	}
+	return c.JSON(http.StatusOK, webhookOf(w))
+}
+
+func (h *Handlers) enableWebhook(c echo.Context, id int64) error {
+	err := h.audited(c, store.ActionWebhookEnable, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
+		e.Outcome = "webhook switched on"
+		return t.EnableWebhook(c.Request().Context(), id)
+	})
+	return notFound(err, errNoWebhook)
+}
+
+// deliveryJSON is one delivery as the log shows it.
+type deliveryJSON struct {
+	ID            int64                `json:"id"`
+	WebhookID     int64                `json:"webhookId"`
+	EventID       string               `json:"eventId"`
+	EventType     store.EventType      `json:"eventType"`
+	Status        store.DeliveryStatus `json:"status"`
+	Attempts      int                  `json:"attempts"`
+	NextAttemptAt *string              `json:"nextAttemptAt"` // null once delivered or given up
+	CreatedAt     *string              `json:"createdAt"`
+	Tries         []store.Attempt      `json:"tries"` // the latest, newest first
+}
+
+func deliveryOf(endpoint int64) func(d store.Delivery) deliveryJSON {
+	return func(d store.Delivery) deliveryJSON {
+		return deliveryJSON{
+			ID: d.ID, WebhookID: endpoint, EventID: d.EventID, EventType: d.EventType, Status: d.Status,
+			Attempts: d.Attempts, NextAttemptAt: isoTime(d.NextAt), CreatedAt: isoTime(&d.CreatedAt), Tries: d.Tries,
+		}
+	}
+}
+
+// WebhookDeliveries answers GET /api/admin/webhooks/{id}/deliveries?limit=: the latest
+// deliveries, newest first, each with its latest tries (time, status code, latency, the first KB
+// of the answer).
+func (h *Handlers) WebhookDeliveries(c echo.Context) error {
+	id, err := webhookID(c)
+	if err != nil {
+		return err
+	}
+	limit, err := parseLimit(c.QueryParam("limit"), c.QueryParams().Has("limit"), 50, 500)
+	if err != nil {
+		return err
+	}
+	ds, err := h.store.Deliveries(c.Request().Context(), id, limit)
+	if err != nil {
+		return notFound(err, errNoWebhook)
+	}
+	return c.JSON(http.StatusOK, mapSlice(ds, deliveryOf(id)))
+}
+
+// Redeliver answers POST /api/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver: 202 with
+// a new delivery of the same event (the same id), queued after what waits for the endpoint.
+func (h *Handlers) Redeliver(c echo.Context) error {
+	id, err := webhookID(c)
+	if err != nil {
+		return err
+	}
+	delivery, err := strconv.ParseInt(c.Param("deliveryId"), 10, 64)
+	if err != nil || delivery <= 0 {
+		return errNoDelivery
+	}
+	d, err := h.redeliver(c, id, delivery)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusAccepted, deliveryOf(id)(d))
+}
+
+var errNoDelivery = errorf(http.StatusNotFound, "This webhook has no delivery with this id.")
+
+func (h *Handlers) redeliver(c echo.Context, id, delivery int64) (store.Delivery, error) {
+	var d store.Delivery
+	err := h.audited(c, store.ActionWebhookRedeliver, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
+		var err error
+		d, err = t.Redeliver(c.Request().Context(), id, delivery)
+		e.After, e.Outcome = map[string]any{"delivery": delivery, "event": d.EventID}, "event queued again"
+		return err
+	})
+	return d, notFound(err, errNoDelivery)
+}
+
+// webhooksView is every endpoint with its latest deliveries, for the operator page.
+func (h *Handlers) webhooksView(ctx context.Context) ([]views.Webhook, error) {
+	ws, err := h.store.Webhooks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]views.Webhook, len(ws))
+	for i, w := range ws {
+		out[i].Webhook = w
+		if out[i].Deliveries, err = h.store.Deliveries(ctx, w.ID, 5); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,304 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"nodeledger/store"
+)
+
+// How webhooks are delivered. Each instance delivers: it leases the endpoints whose next
+// delivery is due (store.LeaseWebhooks: no two instances hold one endpoint) and sends each
+// endpoint's deliveries one after another, oldest first; a failed one holds the rest of its
+// endpoint's queue back until it is tried again, so an endpoint sees events in order.
+const (
+	webhookPoll     = time.Second      // how often an idle instance looks for due deliveries
+	webhookLease    = 30 * time.Second // how long a lease lasts (three tries' time); renewed at each delivery
+	webhookTimeout  = 10 * time.Second // a 2xx must come within this
+	webhookParallel = 4                // endpoints one instance delivers to at once
+	webhookBatch    = 100              // deliveries to one endpoint under one lease
+	webhookFirstTry = 10 * time.Second // the first retry's wait, doubled at each failure
+	webhookMaxWait  = time.Hour        // the longest wait between tries
+	webhookGiveUp   = 72 * time.Hour   // a delivery failing this long switches its endpoint off
+	webhookKeep     = 1024             // bytes of an answer kept in the log
+)
+
+// SignatureHeader carries a delivery's signatures: "t=<unix seconds>,v1=<hex>", with a second
+// v1 while a rolled secret's predecessor still signs.
+const SignatureHeader = "Nodeledger-Signature"
+
+// EventBody writes an event as its delivery's body: {"id","type","createdAt","data"} in the
+// API's shapes. The handlers write it; the same event always gives the same body.
+type EventBody func(store.Event) ([]byte, error)
+
+// Sign is the signature header of body sent at t, with each secret.
+func Sign(t time.Time, body []byte, secrets ...string) string {
+	ts := strconv.FormatInt(t.Unix(), 10)
+	h := "t=" + ts
+	for _, s := range secrets {
+		mac := hmac.New(sha256.New, []byte(s))
+		mac.Write([]byte(ts + "."))
+		mac.Write(body)
+		h += ",v1=" + hex.EncodeToString(mac.Sum(nil))
+	}
+	return h
+}
+
+// DeliverWebhooks delivers due webhook deliveries until ctx ends.
+func (j *Jobs) DeliverWebhooks(ctx context.Context, body EventBody) {
+	client := webhookClient(j.cfg.WebhookAllowPrivate)
+	for {
+		n, err := j.deliverDue(ctx, client, body)
+		if err != nil && ctx.Err() == nil {
+			j.log.Warn("webhooks: delivery round failed", "err", err)
+		}
+		if n > 0 && err == nil {
+			continue // more may be due
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(webhookPoll):
+		}
+	}
+}
+
+// deliverDue leases the endpoints with a due delivery and delivers to each; n counts the
+// endpoints leased.
+func (j *Jobs) deliverDue(ctx context.Context, client *http.Client, body EventBody) (n int, err error) {
+	leases, err := j.store.LeaseWebhooks(ctx, token(), webhookParallel, webhookLease)
+	if err != nil {
+		return 0, err
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(leases))
+	for i, l := range leases {
+		wg.Go(func() { errs[i] = j.deliverTo(ctx, client, body, l) })
+	}
+	wg.Wait()
+	return len(leases), errors.Join(errs...)
+}
+
+// deliverTo sends leased endpoint l its due deliveries in order, until one fails or none is due,
+// and gives the lease up.
+func (j *Jobs) deliverTo(ctx context.Context, client *http.Client, body EventBody, l store.Lease) error {
+	defer j.store.ReleaseWebhook(context.WithoutCancel(ctx), l)
+	for range webhookBatch {
+		d, ok, err := j.store.NextDelivery(ctx, l, webhookLease)
+		if err != nil || !ok {
+			return err
+		}
+		o, err := j.deliver(ctx, client, body, l, d)
+		if err != nil {
+			return err
+		}
+		if err := j.store.RecordAttempt(ctx, l, d.ID, o); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return nil // the lease was lost: its next owner tries again
+			}
+			return err
+		}
+		webhookAttempts.WithLabelValues(attemptOutcome(o)).Inc()
+		if !o.Delivered {
+			return nil
+		}
+	}
+	return nil
+}
+
+func attemptOutcome(o store.Outcome) string {
+	switch {
+	case o.Delivered:
+		return "delivered"
+	case o.Off != "":
+		return "given_up"
+	}
+	return "failed"
+}
+
+// deliver makes one try of delivery d to l, and says what follows from it.
+func (j *Jobs) deliver(ctx context.Context, client *http.Client, body EventBody, l store.Lease, d store.Due) (store.Outcome, error) {
+	b, err := body(d.Event)
+	if err != nil {
+		return store.Outcome{}, fmt.Errorf("event %s: %w", d.Event.ID, err)
+	}
+	start := time.Now()
+	secrets := []string{l.Secret}
+	if l.PreviousSecret != nil {
+		secrets = append(secrets, *l.PreviousSecret)
+	}
+	o := store.Outcome{Attempt: store.Attempt{At: start}}
+	status, answer, err := post(ctx, client, l.URL, b, Sign(start, b, secrets...), d.Event.ID)
+	o.LatencyMs = int(time.Since(start).Milliseconds())
+	switch {
+	case err != nil:
+		o.Response = err.Error()
+	default:
+		o.StatusCode, o.Response = &status, answer
+		o.Delivered = status >= 200 && status < 300
+	}
+	if o.Delivered {
+		return o, nil
+	}
+	if ctx.Err() != nil {
+		return o, ctx.Err() // shutting down: not the endpoint's failure
+	}
+	if start.Sub(d.TriesSince) >= webhookGiveUp {
+		o.Off = fmt.Sprintf("every try of event %s failed for %s; the last: %s", d.Event.ID, webhookGiveUp, lastFailure(o))
+		return o, nil
+	}
+	o.Retry = start.Add(retryAfter(d.Attempts + 1))
+	return o, nil
+}
+
+// lastFailure says how a try failed, for the endpoint's switched-off reason.
+func lastFailure(o store.Outcome) string {
+	if o.StatusCode != nil {
+		return "HTTP " + strconv.Itoa(*o.StatusCode)
+	}
+	return o.Response
+}
+
+// retryAfter is how long to wait after the nth failed try: 10 s, doubled each time, at most an
+// hour.
+func retryAfter(n int) time.Duration {
+	wait := webhookFirstTry
+	for i := 1; i < n && wait < webhookMaxWait; i++ {
+		wait *= 2
+	}
+	return min(wait, webhookMaxWait)
+}
+
+// post sends one delivery: the status of the answer and its first KB, or why none came.
+func post(ctx context.Context, client *http.Client, target string, body []byte, signature, eventID string) (int, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, webhookTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "nodeledger-webhooks/1")
+	req.Header.Set(SignatureHeader, signature)
+	req.Header.Set("Nodeledger-Event-Id", eventID)
+	res, err := client.Do(req)
+	if err != nil {
+		return 0, "", errors.New(failureSentence(err))
+	}
+	defer res.Body.Close()
+	answer, _ := io.ReadAll(io.LimitReader(res.Body, webhookKeep))
+	return res.StatusCode, string(answer), nil
+}
+
+// failureSentence says why a try got no answer, without Go's wording of the request.
+func failureSentence(err error) string {
+	var target *TargetError
+	switch {
+	case errors.As(err, &target):
+		return target.Error()
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, http.ErrHandlerTimeout):
+		return "no answer within " + webhookTimeout.String()
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return "the host name did not resolve: " + dns.Err
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		return "could not connect: " + op.Err.Error()
+	}
+	return "could not connect"
+}
+
+// token is a new lease owner's name.
+func token() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// TargetError is a webhook address the service will not send to.
+type TargetError struct{ Reason string }
+
+func (e *TargetError) Error() string { return e.Reason }
+
+// CheckWebhookURL checks that raw is an address webhooks may be sent to: http or https, with a
+// host, whose every address is public unless WEBHOOK_ALLOW_PRIVATE is set. The delivery's dialer
+// checks the address it connects to again, so a name that resolves elsewhere later is refused
+// then.
+func (j *Jobs) CheckWebhookURL(ctx context.Context, raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {
+		return &TargetError{"the address must be an http or https URL with a host"}
+	}
+	if u.User != nil {
+		return &TargetError{"the address must not carry a user name or password"}
+	}
+	if j.cfg.WebhookAllowPrivate {
+		return nil
+	}
+	ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", u.Hostname())
+	if err != nil || len(ips) == 0 {
+		return &TargetError{"the address's host name does not resolve"}
+	}
+	for _, ip := range ips {
+		if err := publicAddress(ip); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// publicAddress refuses a loopback, private, link-local, unspecified or multicast address.
+func publicAddress(ip netip.Addr) error {
+	ip = ip.Unmap()
+	if ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsUnspecified() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast() || sharedAddress.Contains(ip) {
+		return &TargetError{"the address's host is private, loopback or link-local (" + ip.String() + "); set WEBHOOK_ALLOW_PRIVATE=true to allow it"}
+	}
+	return nil
+}
+
+// sharedAddress is the carrier-grade NAT range (RFC 6598), private in all but name.
+var sharedAddress = netip.MustParsePrefix("100.64.0.0/10")
+
+// webhookClient sends deliveries: no proxy, no redirect followed (a 3xx is an answer, not a
+// 2xx), and, unless private addresses are allowed, a dialer that refuses to connect to one,
+// whatever the name resolved to.
+func webhookClient(allowPrivate bool) *http.Client {
+	dialer := &net.Dialer{Timeout: webhookTimeout}
+	if !allowPrivate {
+		dialer.Control = func(network, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return &TargetError{"the address's host could not be checked"}
+			}
+			return publicAddress(ap.Addr())
+		}
+	}
+	return &http.Client{
+		Transport: &http.Transport{
+			Proxy:               nil,
+			DialContext:         dialer.DialContext,
+			TLSHandshakeTimeout: webhookTimeout,
+			MaxIdleConnsPerHost: 2,
+			IdleConnTimeout:     90 * time.Second,
+		},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}

@@ -1,0 +1,331 @@
+package jobs
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"nodeledger/chain/devchain"
+	"nodeledger/store"
+)
+
+// receiver is a real HTTP server that records the webhook deliveries it gets. fail answers the
+// first fail requests with a 500.
+type receiver struct {
+	*httptest.Server
+	mu   sync.Mutex
+	got  []delivered
+	fail int
+}
+
+type delivered struct {
+	ID, Type, Signature string
+	Body                []byte
+	Data                store.EventData
+}
+
+func newReceiver(t *testing.T, fail int) *receiver {
+	r := &receiver{fail: fail}
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		var ev struct {
+			ID   string          `json:"id"`
+			Type string          `json:"type"`
+			Data store.EventData `json:"data"`
+		}
+		if err := json.Unmarshal(body, &ev); err != nil {
+			t.Errorf("a delivery that is not JSON: %s", body)
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.got = append(r.got, delivered{ev.ID, ev.Type, req.Header.Get(SignatureHeader), body, ev.Data})
+		if r.fail > 0 {
+			r.fail--
+			http.Error(w, "not now", http.StatusInternalServerError)
+			return
+		}
+		io.WriteString(w, "ok")
+	}))
+	t.Cleanup(r.Close)
+	return r
+}
+
+func (r *receiver) deliveries() []delivered {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.got)
+}
+
+// waitFor waits up to 20 s for the receiver to have got n requests.
+func (r *receiver) waitFor(t *testing.T, n int) []delivered {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		got := r.deliveries()
+		if len(got) >= n {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the receiver got %d requests, want %d", len(got), n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// addWebhook adds an endpoint at url for events; its secret is "secret-<url>".
+func addWebhook(t *testing.T, url string, events ...store.EventType) store.Webhook {
+	t.Helper()
+	var w store.Webhook
+	err := db.Audited(t.Context(), store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookAdd},
+		func(tx store.Tx, _ *store.AuditEntry) error {
+			var err error
+			w, err = tx.AddWebhook(t.Context(), store.NewWebhook{URL: url, Events: events, Secret: "secret-" + url, CreatedBy: "test"})
+			return err
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// plainBody writes an event as its stored JSON, for the tests of delivery itself.
+func plainBody(e store.Event) ([]byte, error) { return json.Marshal(e) }
+
+// deliverWebhooks runs j's delivery until the test ends.
+func deliverWebhooks(t *testing.T, j *Jobs) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); j.DeliverWebhooks(ctx, plainBody) }()
+	t.Cleanup(func() { cancel(); <-done })
+}
+
+// verify checks a signature header as a receiver would, written apart from Sign: t within five
+// minutes, and one v1 the HMAC-SHA256 of "<t>.<body>" with secret.
+func verify(header string, body []byte, secret string) bool {
+	var ts string
+	var sigs []string
+	for part := range strings.SplitSeq(header, ",") {
+		k, v, _ := strings.Cut(part, "=")
+		switch k {
+		case "t":
+			ts = v
+		case "v1":
+			sigs = append(sigs, v)
+		}
+	}
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil || time.Since(time.Unix(sec, 0)).Abs() > 5*time.Minute {
+		return false
+	}
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte(ts + "." + string(body)))
+	want := mac.Sum(nil)
+	for _, s := range sigs {
+		if got, err := hex.DecodeString(s); err == nil && hmac.Equal(got, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// A payment seen and rejected sends payment.seen then payment.rejected, signed, each with the
+// payment as it was then; an endpoint that does not want an event does not get it.
+func TestWebhooksReportThePayment(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.WebhookAllowPrivate = true })
+	r, other := newReceiver(t, 0), newReceiver(t, 0)
+	w := addWebhook(t, r.URL, store.EventAll)
+	addWebhook(t, other.URL, store.EventRoundConfirmed)
+	hash := e.pay(0, e.dc.Payments, priceOff) // off sale: rejected
+	if sum := mustPass(t, e.j); sum.Rejected != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	deliverWebhooks(t, e.j)
+	got := r.waitFor(t, 2)
+	if got[0].Type != "payment.seen" || got[1].Type != "payment.rejected" || got[0].ID == got[1].ID {
+		t.Fatalf("deliveries %+v", got)
+	}
+	for _, d := range got {
+		if !verify(d.Signature, d.Body, "secret-"+w.URL) {
+			t.Fatalf("%s: signature %q does not verify", d.Type, d.Signature)
+		}
+		if verify(d.Signature, d.Body, "another secret") {
+			t.Fatal("a signature verifies with any secret")
+		}
+		if p := d.Data.Payment; p == nil || p.TxHash != strings.ToLower(hash.Hex()) {
+			t.Fatalf("%s: data %+v", d.Type, d.Data)
+		}
+	}
+	if got[0].Data.Payment.Status != store.PaymentPending || got[1].Data.Payment.Status != store.PaymentRejected ||
+		got[1].Data.Payment.Reason == nil {
+		t.Fatalf("the payment as each event saw it: %+v, then %+v", got[0].Data.Payment, got[1].Data.Payment)
+	}
+	time.Sleep(2 * webhookPoll)
+	if n := len(other.deliveries()); n != 0 {
+		t.Fatalf("an endpoint for round.confirmed got %d payment events", n)
+	}
+}
+
+// An endpoint that fails gets the same event again, the same id, after 10 s and then 20 s; the
+// events behind it wait, so it sees them in order.
+func TestWebhookRetriesInOrder(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.WebhookAllowPrivate = true })
+	r := newReceiver(t, 2)
+	addWebhook(t, r.URL, store.EventPaymentSeen)
+	e.pay(0, e.dc.Payments, priceOff)
+	e.pay(1, e.dc.Payments, priceOff)
+	mustPass(t, e.j)
+	deliverWebhooks(t, e.j)
+
+	wantWait := []time.Duration{10 * time.Second, 20 * time.Second}
+	for try := range 2 {
+		r.waitFor(t, try+1)
+		var wait float64 // seconds
+		var waits int
+		deadline := time.Now().Add(5 * time.Second)
+		for waits == 0 && time.Now().Before(deadline) { // the try is recorded just after its answer
+			db.DB().QueryRow(`SELECT count(*), coalesce(max(extract(epoch FROM d.next_at - a.at)), 0) FROM webhook_deliveries d
+				JOIN webhook_attempts a ON a.delivery_id = d.id AND a.id = (SELECT max(id) FROM webhook_attempts)
+				WHERE d.attempts = $1 AND d.status = 'pending'`, try+1).Scan(&waits, &wait)
+			time.Sleep(10 * time.Millisecond)
+		}
+		if got := time.Duration(wait * float64(time.Second)); waits != 1 || (got-wantWait[try]).Abs() > time.Second {
+			t.Fatalf("after failure %d: next try in %s, want %s", try+1, got, wantWait[try])
+		}
+		if n := len(r.deliveries()); n != try+1 {
+			t.Fatalf("%d requests while the first event waits for its retry", n)
+		}
+		mustExec(t, `UPDATE webhook_deliveries SET next_at = now() WHERE status = 'pending'`) // the wait, skipped
+	}
+	got := r.waitFor(t, 4)
+	if got[0].ID != got[1].ID || got[1].ID != got[2].ID || got[3].ID == got[0].ID {
+		t.Fatalf("ids %s %s %s %s: want the first three the same event, then the next", got[0].ID, got[1].ID, got[2].ID, got[3].ID)
+	}
+	if a, b := got[0].Data.Payment.BlockNumber, got[3].Data.Payment.BlockNumber; a > b {
+		t.Fatalf("payment of block %d delivered after the one of block %d", b, a)
+	}
+}
+
+// Two instances deliver from one database: every event reaches the endpoint once, in order.
+func TestTwoInstancesDeliverOnce(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.WebhookAllowPrivate = true })
+	r := newReceiver(t, 0)
+	addWebhook(t, r.URL, store.EventPaymentSeen)
+	// Events queued straight in the ledger: 200 payments seen.
+	var scan store.Scan
+	for i := range 200 {
+		scan.Payments = append(scan.Payments, store.NewPayment{TxHash: fmt.Sprintf("0x%064x", 1000+i), PaymentRef: fmt.Sprintf("0x%064x", i),
+			From: "0x" + strings.Repeat("b", 40), ValueWei: ether, BlockNumber: int64(i + 1), BlockHash: fmt.Sprintf("0x%064x", i+1),
+			BlockTime: time.Now()})
+	}
+	scan.Blocks = []store.ScannedBlock{{Number: 200, Hash: fmt.Sprintf("0x%064x", 200)}}
+	if err := db.RecordScan(t.Context(), "payments", scan); err != nil {
+		t.Fatal(err)
+	}
+	deliverWebhooks(t, e.j)
+	deliverWebhooks(t, e.restart())
+	r.waitFor(t, 200)
+	time.Sleep(3 * webhookPoll) // a late duplicate would come now
+	got := r.deliveries()
+	seen := map[string]bool{}
+	for i, d := range got {
+		if seen[d.ID] {
+			t.Fatalf("event %s delivered twice", d.ID)
+		}
+		seen[d.ID] = true
+		if i > 0 && d.Data.Payment.BlockNumber < got[i-1].Data.Payment.BlockNumber {
+			t.Fatalf("delivery %d is of block %d, after block %d", i, d.Data.Payment.BlockNumber, got[i-1].Data.Payment.BlockNumber)
+		}
+	}
+	if len(got) != 200 {
+		t.Fatalf("%d deliveries of 200 events", len(got))
+	}
+}
+
+// An address that resolves to a private one is refused when the endpoint is added, and, should
+// it resolve there later, when a delivery connects; and after three days of failures the
+// endpoint is switched off, saying why.
+func TestWebhookTargets(t *testing.T) {
+	e := newEnv(t)
+	for _, u := range []string{"http://127.0.0.1:8080/hook", "http://localhost/hook", "http://10.1.2.3/hook",
+		"http://169.254.169.254/latest", "http://[::1]/hook", "http://100.64.0.1/", "ftp://example.com/", "http:///nohost",
+		"https://user:pw@example.com/"} {
+		if err := e.j.CheckWebhookURL(t.Context(), u); err == nil {
+			t.Errorf("%s: accepted", u)
+		}
+	}
+	if err := e.j.CheckWebhookURL(t.Context(), "https://93.184.215.14/hook"); err != nil {
+		t.Fatalf("a public address: %v", err)
+	}
+
+	r := newReceiver(t, 0)
+	w := addWebhook(t, r.URL, store.EventPaymentSeen) // as if its name had resolved elsewhere when added
+	e.pay(0, e.dc.Payments, priceOff)
+	mustPass(t, e.j)
+	mustExec(t, `UPDATE webhook_deliveries SET tries_since = now() - interval '72 hours'`)
+	deliverWebhooks(t, e.j)
+	deadline := time.Now().Add(10 * time.Second)
+	var reason *string
+	for reason == nil && time.Now().Before(deadline) {
+		got, err := db.Webhook(t.Context(), w.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reason = got.DisabledReason
+		time.Sleep(20 * time.Millisecond)
+	}
+	if reason == nil || !strings.Contains(*reason, "private") || !strings.Contains(*reason, "72h") {
+		t.Fatalf("the endpoint's state: %v", reason)
+	}
+	if n := len(r.deliveries()); n != 0 {
+		t.Fatalf("a private address got %d requests", n)
+	}
+}
+
+// A reorg that takes a payment back sends .reverted for what was said of it, with the same data.
+func TestWebhooksRevertOnReorg(t *testing.T) {
+	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) {
+		c.Confirmations = 1
+		c.WebhookAllowPrivate = true
+	})}
+	r := newReceiver(t, 0)
+	addWebhook(t, r.URL, store.EventPaymentSeen, store.EventPaymentRejected)
+	_, parent := m.head()
+	m.transfer(0, m.dc.Payments, priceOff, 0, 1) // off sale: rejected
+	m.commit(1)
+	m.dc.Commit()
+	if sum := mustPass(t, m.j); sum.Rejected != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	m.reorgAwayPayment(parent, 0, 0, 4)
+	if sum := mustPass(t, m.j); sum.Rewound == 0 {
+		t.Fatalf("no rewind: %+v", sum)
+	}
+	deliverWebhooks(t, m.j)
+	got := r.waitFor(t, 4)
+	var types []string
+	for _, d := range got {
+		types = append(types, d.Type)
+	}
+	want := []string{"payment.seen", "payment.rejected", "payment.seen.reverted", "payment.rejected.reverted"}
+	if !slices.Equal(types, want) {
+		t.Fatalf("events %v, want %v", types, want)
+	}
+	for i := range 2 {
+		a, b := got[i].Data.Payment, got[i+2].Data.Payment
+		if a == nil || b == nil || a.TxHash != b.TxHash || a.Status != b.Status {
+			t.Fatalf("%s and %s carry different data: %+v, %+v", got[i].Type, got[i+2].Type, a, b)
+		}
+	}
+}
