@@ -163,9 +163,10 @@ func eventList() string {
 	return strings.Join(names, ", ")
 }
 
+// truncate is s cut to n characters, never inside one.
 func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
 	}
 	return s
 }
