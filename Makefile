@@ -72,7 +72,8 @@ bench: $(GETH)
 
 # The long runs (build tag long), against the real binary and geth --dev. chaos kill -9s the
 # server during payments, credit and reconciler passes, CHAOS_KILLS times each (50), then checks
-# the ledger against the chain (e2e/chaos_test.go), and kills it mid-delivery of a webhook
+# the ledger against the chain and that a webhook receiver heard of every settled payment
+# (e2e/chaos_test.go), and kills it mid-delivery of a webhook
 # (e2e/webhooks_test.go); soak loads it at half its capacity for
 # SOAK_DURATION (10m) with passes running, and writes bench/SOAK.md (e2e/soak_test.go).
 chaos: $(GETH)

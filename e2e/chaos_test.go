@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"database/sql"
+	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -15,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/lib/pq"
 
 	"nodeledger/chain/bindings"
@@ -28,8 +31,10 @@ import (
 // the miner ignores (a tip spike), until each kind has been killed CHAOS_KILLS times (50) while
 // under way. Each kill is followed by a fresh start. At the end, passes run to completion,
 // and the ledger and the chain must agree: every good payment minted exactly once, every bad one
-// recorded as rejected, no node credited twice in a round, and every node's owner, balance,
-// credited and withdrawn equal to nodeInfo. CHAOS_SEED replays the random choices.
+// recorded as rejected (or refunded: the payments wallet sends some back as the run goes), no
+// node credited twice in a round, every node's owner, balance, credited and withdrawn equal to
+// nodeInfo, and a webhook receiver subscribed from the start got payment.minted, .rejected and
+// .refunded for every payment so settled. CHAOS_SEED replays the random choices.
 func TestChaos(t *testing.T) {
 	target := 50
 	if n, err := strconv.Atoi(os.Getenv("CHAOS_KILLS")); err == nil && n > 0 {
@@ -46,7 +51,8 @@ func TestChaos(t *testing.T) {
 	// Rounds of either mode: a pool round's carry is arithmetic the ledger must repeat to the wei.
 	mode := []string{"fixed", "pool"}[rng.IntN(2)]
 	t.Logf("DIST_MODE=%s", mode)
-	d := newDeployment(t, "DIST_PERIOD_SEC=1", "TICK_SEC=3600", "TX_BUMP_BLOCKS=1", "DIST_MODE="+mode, "DIST_POOL_WEI=1000000000")
+	d := newDeployment(t, "DIST_PERIOD_SEC=1", "TICK_SEC=3600", "TX_BUMP_BLOCKS=1", "DIST_MODE="+mode, "DIST_POOL_WEI=1000000000",
+		"WEBHOOK_ALLOW_PRIVATE=true")
 	good := map[string]bool{} // payment tx → whether it pays a tier's price
 	pay := func() string {
 		tx, ok := d.pay(t, rng)
@@ -54,6 +60,11 @@ func TestChaos(t *testing.T) {
 		return tx
 	}
 	bin, env, ledger, c := d.bin, d.env, d.ledger, d.chain
+	hooks := newPaymentHooks(t)
+	s0 := startServer(t, bin, env)
+	hooks.subscribe(t, s0)
+	s0.kill()
+	refunds := 0 // sent from the payments wallet, each for the oldest payment rejected then
 
 	kills := map[string]int{}
 	missed := 0                               // kills that came after the pass had already answered
@@ -125,6 +136,9 @@ func TestChaos(t *testing.T) {
 			// The server's own passes take the payments up at the next heads: it is killed a
 			// random moment into one of them, while some of the payments are unsettled.
 			s := startQuiet(t, bin, env, ledger)
+			if rng.IntN(2) == 0 && d.refund(t, refunds) {
+				refunds++
+			}
 			var txs []string
 			for range 1 + rng.IntN(3) {
 				txs = append(txs, pay())
@@ -181,11 +195,12 @@ func TestChaos(t *testing.T) {
 		if err := ledger.DB().Get(&recorded, `SELECT count(*) FROM payments`); err != nil {
 			t.Fatal(err)
 		}
-		if unsettled == 0 && recorded == len(good) {
+		if unsettled == 0 && recorded == len(good) && refundsMatched(t, ledger) == refunds {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d payments recorded, %d unsettled, after a minute", recorded, len(good), unsettled)
+			t.Fatalf("%d of %d payments recorded, %d unsettled, %d of %d refunds matched, after a minute",
+				recorded, len(good), unsettled, refundsMatched(t, ledger), refunds)
 		}
 	}
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(time.Second) {
@@ -250,7 +265,7 @@ func TestChaos(t *testing.T) {
 			t.Errorf("payment %s was never made", tx)
 		case isGood && (status != "minted" || nodes != 1):
 			t.Errorf("good payment %s: %s with %d nodes", tx, status, nodes)
-		case !isGood && (status != "rejected" || nodes != 0):
+		case !isGood && (status != "rejected" && status != "refunded" || nodes != 0):
 			t.Errorf("bad payment %s: %s with %d nodes", tx, status, nodes)
 		}
 		minted += nodes
@@ -315,8 +330,9 @@ func TestChaos(t *testing.T) {
 			goodOnes++
 		}
 	}
-	t.Logf("%d payments: %d good, each minted once, %d rejected; %d nodes, %d of them credited; %d rounds confirmed; ledger = nodeInfo for every node",
-		len(good), goodOnes, len(good)-goodOnes, len(nodes), credited, rounds)
+	t.Logf("%d payments: %d good, each minted once, %d rejected, %d of them refunded; %d nodes, %d of them credited; %d rounds confirmed; ledger = nodeInfo for every node",
+		len(good), goodOnes, len(good)-goodOnes, refunds, len(nodes), credited, rounds)
+	hooks.check(t, ledger)
 }
 
 // withdraw has the owner of a random node with a balance take part of it out, straight from the
@@ -348,6 +364,46 @@ func (d *deployment) withdraw(t *testing.T, rng *rand.Rand) bool {
 	}
 	t.Fatalf("node %s belongs to %s, not a buyer", id, info.Owner)
 	return false
+}
+
+// refund sends the oldest rejected payment's ETH back from the payments wallet, as an operator
+// does, once the ledger has matched every refund sent before (so the ledger matches this one to
+// that payment); false when there is none to refund yet, or the wallet cannot pay the gas.
+func (d *deployment) refund(t *testing.T, sent int) bool {
+	t.Helper()
+	if refundsMatched(t, d.ledger) != sent {
+		return false
+	}
+	var p struct {
+		From  string `db:"from_address"`
+		Value string `db:"value_wei"`
+	}
+	err := d.ledger.DB().Get(&p, `SELECT from_address, value_wei FROM payments WHERE status = 'rejected' ORDER BY block_number, id LIMIT 1`)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	value, _ := new(big.Int).SetString(p.Value, 10)
+	balance, err := d.eth.BalanceAt(t.Context(), d.payTo, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gas := big.NewInt(21_000 * 100_000_000_000); balance.Cmp(new(big.Int).Add(value, gas)) < 0 {
+		return false
+	}
+	d.wallet.send(t, d.eth, common.HexToAddress(p.From), value)
+	return true
+}
+
+// refundsMatched counts the payments the ledger has matched to a refund.
+func refundsMatched(t *testing.T, ledger *store.Store) int {
+	t.Helper()
+	var n int
+	if err := ledger.DB().Get(&n, `SELECT count(*) FROM payments WHERE status = 'refunded'`); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // killInPass kills s `after` into a pass that holds the advisory lock key while some of the

@@ -33,6 +33,7 @@ type deployment struct {
 	chain  *chain.Client
 	eth    *ethclient.Client
 	payTo  common.Address
+	wallet *payer   // the payments wallet, which refunds
 	price  *big.Int // of tier 1
 	buyers []*payer
 }
@@ -51,8 +52,9 @@ func newDeployment(t *testing.T, env ...string) *deployment {
 	d.env = []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.URL(), "CHAIN_ID=1337",
 		"DEPLOYER_KEY=" + deployerKey, "MINTER_KEY=" + minterKey, "DISTRIBUTOR_KEY=" + distributorKey}
 	factory := deployFactory(t, d.bin, d.env, "-max-per-wallet", "100000")
-	_, payments := hexKey(t)
+	paymentsKey, payments := hexKey(t)
 	d.payTo = common.HexToAddress(payments)
+	d.wallet = &payer{key: mustKey(t, paymentsKey), addr: d.payTo}
 	dbURL := storetest.EmptyDatabase(t)
 	d.env = append(append(d.env, "FACTORY_ADDRESS="+factory, "DATABASE_URL="+dbURL,
 		"PAYMENT_ADDRESS="+payments, "CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "CONFIRMATIONS=1",

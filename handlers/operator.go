@@ -49,9 +49,11 @@ func (h *Handlers) OperatorAction(act func(c echo.Context) (string, error)) echo
 // a tier form that came back (nil: empty or, with ?edit=id, the tier to edit), an allowlist
 // preview (nil: the upload form).
 type operatorDraft struct {
-	outcome   string
-	form      *views.TierForm
-	allowlist *views.AllowlistPreview
+	outcome     string
+	form        *views.TierForm
+	allowlist   *views.AllowlistPreview
+	webhookForm views.WebhookForm    // the add-webhook form, as posted when it came back refused
+	secret      *views.WebhookSecret // a webhook secret made or rolled by this action
 }
 
 // renderOperator renders the dashboard with d.
@@ -61,8 +63,9 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	if err != nil {
 		return err
 	}
-	o := views.Operator{Outcome: d.outcome, AllowlistPreview: d.allowlist, PaymentAddress: h.cfg.PaymentAddress,
-		Me: store.Operator{Address: me.Address, Role: me.Role}, CSRF: me.CSRF, DevAdmin: h.cfg.DevAdmin,
+	o := views.Operator{Outcome: d.outcome, AllowlistPreview: d.allowlist, WebhookForm: d.webhookForm, WebhookSecret: d.secret,
+		PaymentAddress: h.cfg.PaymentAddress,
+		Me:             store.Operator{Address: me.Address, Role: me.Role}, CSRF: me.CSRF, DevAdmin: h.cfg.DevAdmin,
 		Factory: strings.ToLower(h.chain.Factory().Hex()), SetTierWeight: h.chain.SetTierWeightSelector()}
 	if o.Operators, err = h.store.Operators(ctx); err != nil {
 		return err

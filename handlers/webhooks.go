@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -105,39 +106,53 @@ func (h *Handlers) AddWebhook(c echo.Context) error {
 	if err := decodeBody(c, &b); err != nil {
 		return err
 	}
-	w, err := h.addWebhook(c, b.URL, b.Events)
+	w, _, err := h.addWebhook(c, b.URL, b.Events)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusCreated, w)
 }
 
-// addWebhook checks an endpoint's address and events, and adds it with a new secret.
-func (h *Handlers) addWebhook(c echo.Context, url string, names []string) (webhookJSON, error) {
+// addWebhook checks an endpoint's address and events, and adds it with a new secret. The
+// outcome is the audit's sentence, which the operator page shows too (as do the other verbs').
+func (h *Handlers) addWebhook(c echo.Context, url string, names []string) (_ webhookJSON, outcome string, _ error) {
 	events, err := eventTypes(names)
 	if err != nil {
-		return webhookJSON{}, err
+		return webhookJSON{}, "", err
 	}
 	if err := h.checkWebhookURL(c.Request().Context(), url); err != nil {
-		return webhookJSON{}, err
+		return webhookJSON{}, "", err
 	}
 	secret := newWebhookSecret()
 	var w store.Webhook
 	err = h.audited(c, store.ActionWebhookAdd, url, func(t store.Tx, e *store.AuditEntry) error {
 		w, err = t.AddWebhook(c.Request().Context(), store.NewWebhook{URL: url, Events: events, Secret: secret, CreatedBy: h.actor(c).Who})
-		e.After = map[string]any{"id": w.ID, "url": w.URL, "events": events} // never the secret
-		e.Outcome = "webhook " + strconv.FormatInt(w.ID, 10) + " added"
+		outcome = fmt.Sprintf("Added webhook #%d: %s gets %s.", w.ID, url, eventNames(events))
+		e.After, e.Outcome = map[string]any{"id": w.ID, "url": w.URL, "events": events}, outcome // never the secret
 		return err
 	})
 	if err != nil {
-		return webhookJSON{}, err
+		return webhookJSON{}, "", err
 	}
 	out := webhookOf(w)
 	out.Secret = secret
-	return out, nil
+	return out, outcome, nil
 }
 
-// eventTypes reads an endpoint's events: at least one, each known, "*" for all.
+// eventNames is an endpoint's events as a sentence lists them.
+func eventNames(events []store.EventType) string {
+	if len(events) == 1 && events[0] == store.EventAll {
+		return "every event"
+	}
+	names := make([]string, len(events))
+	for i, e := range events {
+		names[i] = string(e)
+	}
+	return andList(names)
+}
+
+// eventTypes reads an endpoint's events: at least one, each known, "*" for all (which stands
+// alone: it says all the others).
 func eventTypes(names []string) ([]store.EventType, error) {
 	if len(names) == 0 {
 		return nil, errorf(http.StatusBadRequest, "events must list at least one event, or \"*\" for all.")
@@ -151,6 +166,9 @@ func eventTypes(names []string) ([]store.EventType, error) {
 		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
+	}
+	if slices.Contains(out, store.EventAll) {
+		return []store.EventType{store.EventAll}, nil
 	}
 	return out, nil
 }
@@ -226,19 +244,20 @@ func (h *Handlers) DeleteWebhook(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.deleteWebhook(c, id); err != nil {
+	if _, err := h.deleteWebhook(c, id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
 }
 
-func (h *Handlers) deleteWebhook(c echo.Context, id int64) error {
+func (h *Handlers) deleteWebhook(c echo.Context, id int64) (outcome string, _ error) {
+	outcome = fmt.Sprintf("Deleted webhook #%d, with its deliveries: nothing more goes to it.", id)
 	err := h.audited(c, store.ActionWebhookDelete, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
 		w, err := t.DeleteWebhook(c.Request().Context(), id)
-		e.Before, e.Outcome = map[string]any{"url": w.URL, "events": w.Events}, "webhook deleted"
+		e.Before, e.Outcome = map[string]any{"url": w.URL, "events": w.Events}, outcome
 		return err
 	})
-	return notFound(err, errNoWebhook)
+	return outcome, notFound(err, errNoWebhook)
 }
 
 // secretOverlap is how long a rolled secret's predecessor still signs.
@@ -251,20 +270,21 @@ func (h *Handlers) RollWebhookSecret(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	secret, until, err := h.rollWebhookSecret(c, id)
+	secret, until, _, err := h.rollWebhookSecret(c, id)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"id": id, "secret": secret, "previousSecretUntil": isoTime(&until)})
 }
 
-func (h *Handlers) rollWebhookSecret(c echo.Context, id int64) (string, time.Time, error) {
-	secret, until := newWebhookSecret(), time.Now().Add(secretOverlap).UTC()
+func (h *Handlers) rollWebhookSecret(c echo.Context, id int64) (secret string, until time.Time, outcome string, _ error) {
+	secret, until = newWebhookSecret(), time.Now().Add(secretOverlap).UTC()
+	outcome = fmt.Sprintf("Rolled webhook #%d's secret: the old one signs too until %s.", id, views.MinuteUTC(until))
 	err := h.audited(c, store.ActionWebhookRoll, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
-		e.Outcome = "secret rolled; the old one signs until " + until.Format(time.RFC3339)
+		e.Outcome = outcome
 		return t.RollWebhookSecret(c.Request().Context(), id, secret, until)
 	})
-	return secret, until, notFound(err, errNoWebhook)
+	return secret, until, outcome, notFound(err, errNoWebhook)
 }
 
 // EnableWebhook answers POST /api/admin/webhooks/{id}/enable: an endpoint switched off after
@@ -274,7 +294,7 @@ func (h *Handlers) EnableWebhook(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.enableWebhook(c, id); err != nil {
+	if _, err := h.enableWebhook(c, id); err != nil {
 		return err
 	}
 	w, err := h.store.Webhook(c.Request().Context(), id)
@@ -284,12 +304,13 @@ func (h *Handlers) EnableWebhook(c echo.Context) error {
 	return c.JSON(http.StatusOK, webhookOf(w))
 }
 
-func (h *Handlers) enableWebhook(c echo.Context, id int64) error {
+func (h *Handlers) enableWebhook(c echo.Context, id int64) (outcome string, _ error) {
+	outcome = fmt.Sprintf("Switched webhook #%d on: the delivery it gave up on is tried first.", id)
 	err := h.audited(c, store.ActionWebhookEnable, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
-		e.Outcome = "webhook switched on"
+		e.Outcome = outcome
 		return t.EnableWebhook(c.Request().Context(), id)
 	})
-	return notFound(err, errNoWebhook)
+	return outcome, notFound(err, errNoWebhook)
 }
 
 // deliveryJSON is one delivery as the log shows it.
@@ -340,11 +361,7 @@ func (h *Handlers) Redeliver(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	delivery, err := strconv.ParseInt(c.Param("deliveryId"), 10, 64)
-	if err != nil || delivery <= 0 {
-		return errNoDelivery
-	}
-	d, err := h.redeliver(c, id, delivery)
+	d, _, err := h.redeliver(c, id, c.Param("deliveryId"))
 	if err != nil {
 		return err
 	}
@@ -353,15 +370,20 @@ func (h *Handlers) Redeliver(c echo.Context) error {
 
 var errNoDelivery = errorf(http.StatusNotFound, "This webhook has no delivery with this id.")
 
-func (h *Handlers) redeliver(c echo.Context, id, delivery int64) (store.Delivery, error) {
-	var d store.Delivery
-	err := h.audited(c, store.ActionWebhookRedeliver, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
+// redeliver queues delivery (the route's :deliveryId) of endpoint id again.
+func (h *Handlers) redeliver(c echo.Context, id int64, deliveryID string) (d store.Delivery, outcome string, _ error) {
+	delivery, err := strconv.ParseInt(deliveryID, 10, 64)
+	if err != nil || delivery <= 0 {
+		return d, "", errNoDelivery
+	}
+	err = h.audited(c, store.ActionWebhookRedeliver, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
 		var err error
 		d, err = t.Redeliver(c.Request().Context(), id, delivery)
-		e.After, e.Outcome = map[string]any{"delivery": delivery, "event": d.EventID}, "event queued again"
+		outcome = fmt.Sprintf("Queued %s (%s) again for webhook #%d.", d.EventType, d.EventID, id)
+		e.After, e.Outcome = map[string]any{"delivery": delivery, "event": d.EventID}, outcome
 		return err
 	})
-	return d, notFound(err, errNoDelivery)
+	return d, outcome, notFound(err, errNoDelivery)
 }
 
 // webhooksView is every endpoint with its latest deliveries, for the operator page.

@@ -667,7 +667,6 @@ func TestOperatorRoles(t *testing.T) {
 			reason_code, reason_args)
 		VALUES ($1, $1, $2, 150000000000000000, 3, $1, 'rejected', 'other', '{"text": "minting is paused"}')`, storetest.TxHash("r"), alice)
 	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, PaymentAddress: "0xa0ee7a142d267c1f36714e4a8f75612f20a79720"})
-	count := func(doc *goquery.Document, sel string) int { return doc.Find(sel).Length() }
 	// Doubling the price is a change to confirm (the confirm step of the tier form).
 	tier := url.Values{"editing": {"true"}, "id": {"1"}, "label": {"Standard"}, "price": {"0.2"}, "maxPerWallet": {"1"}, "confirm": {"true"}}
 

@@ -50,6 +50,9 @@ func text(doc *goquery.Document, testid string) string {
 	return strings.TrimSpace(doc.Find(`[data-testid="` + testid + `"]`).Text())
 }
 
+// count is how many elements of doc sel matches.
+func count(doc *goquery.Document, sel string) int { return doc.Find(sel).Length() }
+
 func TestOverviewComponent(t *testing.T) {
 	usd := 3141.5
 	wei := func(s string) *big.Int { x, _ := new(big.Int).SetString(s, 10); return x }

@@ -138,6 +138,13 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 		h.RequireOperator(handlers.Admin, "change the operator list"))
 	op.post("/operators/remove", h.OperatorAction(h.RemoveOperatorFromPage), rl.limit("operator-list", 60),
 		h.RequireOperator(handlers.Admin, "change the operator list"))
+	// The webhook forms: adding or rolling answers with the page, which shows the secret once.
+	webhooks := []echo.MiddlewareFunc{rl.limit("operator-webhooks", 60), h.RequireOperator(handlers.Admin, "change the webhooks")}
+	op.post("/webhooks", h.AddWebhookFromPage, webhooks...)
+	op.post("/webhooks/:id/roll-secret", h.RollWebhookSecretFromPage, webhooks...)
+	op.post("/webhooks/:id/delete", h.OperatorAction(h.DeleteWebhookFromPage), webhooks...)
+	op.post("/webhooks/:id/enable", h.OperatorAction(h.EnableWebhookFromPage), webhooks...)
+	op.post("/webhooks/:id/deliveries/:deliveryId/redeliver", h.OperatorAction(h.RedeliverFromPage), webhooks...)
 
 	// The operator surface: not public, not in the OpenAPI document.
 	admin := operator.gated("/api/admin", cacheControl(noStore), rl.limit("admin", 120), keys.middleware, h.RequireAdmin, accepted)

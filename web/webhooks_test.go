@@ -8,14 +8,18 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lib/pq"
 
 	"nodeledger/chain"
 	"nodeledger/handlers"
@@ -278,4 +282,154 @@ func sameJSON(t *testing.T, what string, a, b []byte) {
 func jsonInt(n int64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// TestWebhooksFromPage manages a webhook with the operator page's forms, as an admin: a refused
+// address comes back with its sentence and the form as posted; the secret is shown once, on the
+// answer to the post, and never on the page again; rolling, switching on, redelivering and
+// deleting each say what they did and are audited. A viewer and an operator get none of it.
+func TestWebhooksFromPage(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret}) // WEBHOOK_ALLOW_PRIVATE off
+	const target = "https://203.0.113.10/hook"
+
+	for _, role := range []string{"viewer", "operator"} {
+		b := signedInOperator(t, s, role)
+		doc := b.operatorPage()
+		if count(doc, `[data-testid=add-webhook]`) != 0 {
+			t.Fatalf("a %s is offered the webhook form", role)
+		}
+		rec := b.form("/operator/webhooks", url.Values{"url": {target}, "events": {"*"}})
+		wantStatus(t, rec, http.StatusForbidden)
+		if got := text(page(t, rec.Body), "error"); !strings.Contains(got, "Your role ("+role+") cannot change the webhooks.") {
+			t.Fatalf("%s: %q", role, got)
+		}
+	}
+
+	admin := signedInOperator(t, s)
+	if doc := admin.operatorPage(); count(doc, `[data-testid=add-webhook]`) != 1 || count(doc, `[data-testid=webhooks-none]`) != 1 {
+		t.Fatal("the admin misses the webhook form")
+	}
+	stored := func() (n int) {
+		db.DB().Get(&n, `SELECT count(*) FROM webhook_endpoints`)
+		return n
+	}
+	for _, c := range []struct {
+		form url.Values
+		want string
+	}{
+		{url.Values{"url": {"http://127.0.0.1:8080/in"}, "events": {"payment.minted"}}, "private, loopback or link-local"},
+		{url.Values{"url": {target}}, "at least one event"},
+		{url.Values{"url": {"ftp://203.0.113.10/"}, "events": {"payment.minted"}}, "http or https"},
+		{url.Values{"url": {target}, "events": {"payment.minted", "payment.paid"}}, `"payment.paid" is not an event`},
+	} {
+		rec := admin.form("/operator/webhooks", c.form)
+		wantStatus(t, rec, http.StatusUnprocessableEntity)
+		doc := page(t, rec.Body)
+		if got := text(doc, "webhook-problem"); !strings.Contains(got, c.want) {
+			t.Errorf("%v: %q, want it to say %q", c.form, got, c.want)
+		}
+		if got := doc.Find(`[data-testid=add-webhook] input[name=url]`).AttrOr("value", ""); got != c.form.Get("url") {
+			t.Errorf("the form came back with the address %q, not %q", got, c.form.Get("url"))
+		}
+		if len(c.form["events"]) > 0 && count(doc, `input[name=events][value="payment.minted"][checked]`) != 1 {
+			t.Errorf("%v: the form came back without its events", c.form)
+		}
+	}
+	if n := stored(); n != 0 {
+		t.Fatalf("%d webhooks stored by refused forms", n)
+	}
+
+	// Added: the answer shows the secret, the one the deliveries are signed with.
+	rec := admin.form("/operator/webhooks", url.Values{"url": {target}, "events": {"payment.minted", "*"}})
+	wantStatus(t, rec, http.StatusOK)
+	if cc := rec.Header().Get("Cache-Control"); cc != "private, no-store" {
+		t.Fatalf("the page with the secret is cached: %q", cc)
+	}
+	doc := page(t, rec.Body)
+	var hook struct {
+		ID     int64          `db:"id"`
+		Secret string         `db:"secret"`
+		Events pq.StringArray `db:"events"`
+	}
+	if err := db.DB().Get(&hook, `SELECT id, secret, events FROM webhook_endpoints`); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(doc, "webhook-secret"); got != hook.Secret || !strings.HasPrefix(got, "whsec_") || !reflect.DeepEqual([]string(hook.Events), []string{"*"}) {
+		t.Fatalf("shown %q; stored %+v", got, hook)
+	}
+	id := strconv.FormatInt(hook.ID, 10)
+	if got := text(doc, "outcome"); got != "Added webhook #"+id+": "+target+" gets every event." {
+		t.Fatalf("outcome %q", got)
+	}
+	again := admin.do(http.MethodGet, "/operator", nil)
+	if strings.Contains(again.Body.String(), hook.Secret) {
+		t.Fatal("the page shows the secret again")
+	}
+	if count(page(t, again.Body), `[data-testid=webhook]`) != 1 {
+		t.Fatal("the page does not list the webhook")
+	}
+
+	// Rolled: the new secret, once; the old one still signs.
+	rec = admin.form("/operator/webhooks/"+id+"/roll-secret", nil)
+	wantStatus(t, rec, http.StatusOK)
+	doc = page(t, rec.Body)
+	var rolled struct {
+		Secret   string `db:"secret"`
+		Previous string `db:"previous_secret"`
+	}
+	if err := db.DB().Get(&rolled, `SELECT secret, previous_secret FROM webhook_endpoints`); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(doc, "webhook-secret"); got != rolled.Secret || got == hook.Secret || rolled.Previous != hook.Secret ||
+		!strings.Contains(text(doc, "webhook-secret-card"), "The old secret signs every delivery too until") {
+		t.Fatalf("rolled: shown %q, stored %+v", got, rolled)
+	}
+
+	// Given up on, then switched on again; its delivery queued again.
+	p := storetest.MintingPayment(t, db, "webhook-page", "0x"+strings.Repeat("cd", 20))
+	if err := db.RejectPayment(t.Context(), p, store.PaymentPending, store.Reason{Code: store.ReasonWrongAmount}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.DB().Exec(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = 'every try failed for 72h'`); err != nil {
+		t.Fatal(err)
+	}
+	doc = admin.operatorPage()
+	delivery := doc.Find(`[data-testid=deliveries] form:has([data-testid=redeliver])`).AttrOr("action", "")
+	if count(doc, `[data-testid=webhook-off]`) != 1 || count(doc, `[data-testid=enable-webhook]`) != 1 || delivery == "" {
+		t.Fatalf("the switched-off webhook: %s", htmlOf(doc.Find(`[data-testid=webhooks]`)))
+	}
+	wantRedirect(t, admin.form("/operator/webhooks/"+id+"/enable", nil))
+	if got := text(admin.operatorPage(), "outcome"); got != "Switched webhook #"+id+" on: the delivery it gave up on is tried first." {
+		t.Fatalf("outcome %q", got)
+	}
+	wantRedirect(t, admin.form(delivery, nil))
+	doc = admin.operatorPage()
+	if got := text(doc, "outcome"); !strings.HasPrefix(got, "Queued payment.rejected (evt_") || count(doc, `[data-testid=webhook-on]`) != 1 {
+		t.Fatalf("outcome %q", got)
+	}
+	var deliveries int
+	db.DB().Get(&deliveries, `SELECT count(*) FROM webhook_deliveries`)
+	if deliveries != 2 {
+		t.Fatalf("%d deliveries after the redelivery, want 2", deliveries)
+	}
+	wantStatus(t, admin.form("/operator/webhooks/"+id+"/deliveries/999999/redeliver", nil), http.StatusNotFound)
+
+	wantRedirect(t, admin.form("/operator/webhooks/"+id+"/delete", nil))
+	if n := stored(); n != 0 {
+		t.Fatal("not deleted")
+	}
+	wantStatus(t, admin.form("/operator/webhooks/"+id+"/delete", nil), http.StatusNotFound)
+	wantStatus(t, admin.form("/operator/webhooks/"+id+"/roll-secret", nil), http.StatusNotFound)
+
+	var actions []string
+	for _, r := range s.audit(t) {
+		if strings.HasPrefix(r.Action, "webhook.") {
+			actions = append([]string{r.Action}, actions...)
+		}
+	}
+	want := []string{"webhook.add", "webhook.roll-secret", "webhook.enable", "webhook.redeliver", "webhook.delete"}
+	if !reflect.DeepEqual(actions, want) {
+		t.Fatalf("audited %v, want %v", actions, want)
+	}
 }
