@@ -123,6 +123,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	passes.ScanEveryBlock = s.bool("SCAN_EVERY_BLOCK", false)
 	// Dev mode's webhooks go to the developer's own machine.
 	passes.WebhookAllowPrivate = s.bool("WEBHOOK_ALLOW_PRIVATE", dev)
+	passes.WebhookRetention = time.Duration(s.positive("WEBHOOK_RETENTION_DAYS", 30)) * 24 * time.Hour
 	chainID := s.chainID(dev)
 	payments := s.address("PAYMENT_ADDRESS", false)
 	proxies := s.prefixes("TRUSTED_PROXIES")

@@ -60,6 +60,9 @@ type Config struct {
 	// WebhookAllowPrivate lets webhooks go to loopback, private and link-local addresses
 	// (WEBHOOK_ALLOW_PRIVATE; on in dev mode), which are otherwise refused.
 	WebhookAllowPrivate bool
+	// WebhookRetention is how long webhook events, their deliveries and tries are kept once none
+	// is pending (WEBHOOK_RETENTION_DAYS, 30).
+	WebhookRetention time.Duration
 }
 
 // Jobs runs the passes over one ledger and one chain.

@@ -36,6 +36,7 @@ const (
 	webhookMaxWait  = time.Hour        // the longest wait between tries
 	webhookGiveUp   = 72 * time.Hour   // a delivery failing this long switches its endpoint off
 	webhookKeep     = 1024             // bytes of an answer kept in the log
+	webhookPrune    = time.Hour        // how often an instance deletes the events past retention
 )
 
 // SignatureHeader carries a delivery's signatures: "t=<unix seconds>,v1=<hex>", with a second
@@ -45,6 +46,20 @@ const SignatureHeader = "Nodeledger-Signature"
 // EventBody writes an event as its delivery's body: {"id","type","createdAt","data"} in the
 // API's shapes. The handlers write it; the same event always gives the same body.
 type EventBody func(store.Event) ([]byte, error)
+
+// pruneWebhooks deletes the events older than the retention that wait for no delivery.
+func (j *Jobs) pruneWebhooks(ctx context.Context) {
+	if j.cfg.WebhookRetention <= 0 {
+		return
+	}
+	n, err := j.store.PruneWebhooks(ctx, time.Now().Add(-j.cfg.WebhookRetention))
+	switch {
+	case err != nil && ctx.Err() == nil:
+		j.log.Warn("webhooks: pruning failed", "err", err)
+	case n > 0:
+		j.log.Info("webhooks: pruned the events past their retention", "events", n, "retention", j.cfg.WebhookRetention)
+	}
+}
 
 // Sign is the signature header of body sent at t, with each secret.
 func Sign(t time.Time, body []byte, secrets ...string) string {
@@ -59,10 +74,16 @@ func Sign(t time.Time, body []byte, secrets ...string) string {
 	return h
 }
 
-// DeliverWebhooks delivers due webhook deliveries until ctx ends.
+// DeliverWebhooks delivers due webhook deliveries until ctx ends, and deletes the events past
+// their retention once an hour.
 func (j *Jobs) DeliverWebhooks(ctx context.Context, body EventBody) {
 	client := webhookClient(j.cfg.WebhookAllowPrivate)
+	var pruned time.Time
 	for {
+		if time.Since(pruned) >= webhookPrune {
+			pruned = time.Now()
+			j.pruneWebhooks(ctx)
+		}
 		n, err := j.deliverDue(ctx, client, body)
 		if err != nil && ctx.Err() == nil {
 			j.log.Warn("webhooks: delivery round failed", "err", err)

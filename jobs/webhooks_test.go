@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lib/pq"
+
 	"nodeledger/chain/devchain"
 	"nodeledger/store"
 )
@@ -328,4 +330,87 @@ func TestWebhooksRevertOnReorg(t *testing.T) {
 			t.Fatalf("%s and %s carry different data: %+v, %+v", got[i].Type, got[i+2].Type, a, b)
 		}
 	}
+}
+
+// Events past their retention go, with their deliveries and tries, once none of their deliveries
+// is pending: an instance prunes as it starts delivering. Two instances pruning at once delete
+// every event once, and neither fails.
+func TestWebhooksPruned(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.WebhookAllowPrivate, c.WebhookRetention = true, 24*time.Hour })
+	r := newReceiver(t, 0)
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close() // nothing listens: its deliveries stay pending
+	up, gone := addWebhook(t, r.URL, store.EventPaymentSeen), addWebhook(t, down.URL, store.EventPaymentSeen)
+	var scan store.Scan
+	for i := range 4 {
+		scan.Payments = append(scan.Payments, store.NewPayment{TxHash: fmt.Sprintf("0x%064x", 5000+i), PaymentRef: fmt.Sprintf("0x%064x", i),
+			From: "0x" + strings.Repeat("c", 40), ValueWei: ether, BlockNumber: int64(i + 1), BlockHash: fmt.Sprintf("0x%064x", i+1),
+			BlockTime: time.Now()})
+	}
+	scan.Blocks = []store.ScannedBlock{{Number: 4, Hash: fmt.Sprintf("0x%064x", 4)}}
+	if err := db.RecordScan(t.Context(), "payments", scan); err != nil {
+		t.Fatal(err)
+	}
+	var events []int64
+	if err := db.DB().Select(&events, `SELECT id FROM webhook_events ORDER BY id`); err != nil || len(events) != 4 {
+		t.Fatalf("events %v: %v", events, err)
+	}
+
+	ctx, stop := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { defer close(done); e.j.DeliverWebhooks(ctx, plainBody) }()
+	r.waitFor(t, 4)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var tried int
+		db.DB().Get(&tried, `SELECT count(*) FROM webhook_deliveries WHERE (endpoint_id = $1 AND status = 'delivered')
+			OR (endpoint_id = $2 AND attempts > 0)`, up.ID, gone.ID)
+		if tried >= 5 { // all four delivered, and the first try of the unreachable one made
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d deliveries made or tried", tried)
+		}
+	}
+	stop()
+	<-done
+
+	// The first three events are two days old; the unreachable endpoint gave up on the first two.
+	mustExec(t, `UPDATE webhook_events SET created_at = now() - interval '2 days' WHERE id = ANY ($1)`, pq.Array(events[:3]))
+	mustExec(t, `UPDATE webhook_deliveries SET status = 'failed' WHERE endpoint_id = $1 AND event_id = ANY ($2)`, gone.ID, pq.Array(events[:2]))
+	deliverWebhooks(t, e.restart())
+	var left []int64
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		left = nil
+		if err := db.DB().Select(&left, `SELECT id FROM webhook_events ORDER BY id`); err != nil {
+			t.Fatal(err)
+		}
+		if len(left) < 4 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if !slices.Equal(left, events[2:]) {
+		t.Fatalf("events left %v, want %v: the third waits for a delivery, the fourth is a day from its retention", left, events[2:])
+	}
+	var orphans int
+	db.DB().Get(&orphans, `SELECT (SELECT count(*) FROM webhook_deliveries WHERE event_id = ANY ($1))
+		+ (SELECT count(*) FROM webhook_attempts a WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = a.delivery_id))`,
+		pq.Array(events[:2]))
+	if orphans != 0 {
+		t.Fatalf("%d deliveries or tries of the pruned events are left", orphans)
+	}
+
+	// 12,000 old events, pruned by two instances at once: all gone, each deleted once.
+	mustExec(t, `INSERT INTO webhook_events (type, subject, data, created_at)
+		SELECT 'payment.seen', 'payment:' || g, '{}', now() - interval '40 days' FROM generate_series(1, 12000) g`)
+	var wg sync.WaitGroup
+	counts := make([]int, 2)
+	errs := make([]error, 2)
+	for i := range 2 {
+		wg.Go(func() { counts[i], errs[i] = db.PruneWebhooks(t.Context(), time.Now().Add(-24*time.Hour)) })
+	}
+	wg.Wait()
+	if errs[0] != nil || errs[1] != nil || counts[0]+counts[1] != 12000 {
+		t.Fatalf("pruned %v (%v)", counts, errs)
+	}
+	t.Logf("two prunes at once deleted %d and %d events", counts[0], counts[1])
 }

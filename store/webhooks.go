@@ -555,3 +555,30 @@ func (s *Store) ReleaseWebhook(ctx context.Context, l Lease) (err error) {
 		l.Endpoint, l.Owner)
 	return err
 }
+
+// pruneBatch is how many events one statement of PruneWebhooks deletes.
+const pruneBatch = 5000
+
+// PruneWebhooks deletes the events written before before that wait for no delivery, with their
+// deliveries and tries, and returns how many. It deletes in batches, skipping rows another
+// instance's prune holds, so instances pruning at once neither wait on nor deadlock each other.
+func (s *Store) PruneWebhooks(ctx context.Context, before time.Time) (pruned int, err error) {
+	defer wrap(&err, "PruneWebhooks")
+	for {
+		res, err := s.db.ExecContext(ctx, `
+			DELETE FROM webhook_events WHERE id IN (
+				SELECT e.id FROM webhook_events e
+				WHERE e.created_at < $1
+				  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+				ORDER BY e.created_at LIMIT $2
+				FOR UPDATE SKIP LOCKED)`, before, pruneBatch)
+		if err != nil {
+			return pruned, err
+		}
+		n, _ := res.RowsAffected()
+		pruned += int(n)
+		if n < pruneBatch {
+			return pruned, nil
+		}
+	}
+}
