@@ -17,7 +17,7 @@ export PATH := $(CURDIR)/.data/node/bin:$(PATH)
 
 CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder SignerWallet
 
-.PHONY: run build test bench chaos soak saleday lint vulncheck fuzz contracts generate static clean setup-run setup-test setup-saleday
+.PHONY: run build test bench bench-exports chaos soak saleday lint vulncheck fuzz contracts generate static clean setup-run setup-test setup-saleday
 
 # What run and test need from the machine, installed with apt when missing (.ci/setup says what,
 # one line each, and nothing when all is there): run, PostgreSQL's server binaries for its private
@@ -69,6 +69,10 @@ $(CLEF):
 # and passes side by side; writes bench/RESULTS.md. bench/README.md explains it.
 bench: $(GETH)
 	GETH=$(GETH) bash bench/run.sh
+
+# The admin exports over a 1M-node ledger: time, size and peak RSS of each; writes bench/EXPORTS.md.
+bench-exports:
+	bash bench/exports.sh
 
 # The long runs (build tag long), against the real binary and geth --dev. chaos kill -9s the
 # server during payments, credit and reconciler passes, CHAOS_KILLS times each (50), then checks

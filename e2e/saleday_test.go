@@ -171,6 +171,7 @@ type saleDay struct {
 	insts   []*instance
 	front   []string // where clients go: HAProxy, or the instances in turn
 	haproxy string   // HAProxy's version, when it runs
+	hooks   *hookLog // a webhook receiver of every event
 	dir     string
 }
 
@@ -216,7 +217,9 @@ func newSaleDay(t *testing.T, p saleParams, supply int) *saleDay {
 	dbURL := storetest.EmptyDatabase(t)
 	s.env = append(append(s.env, "FACTORY_ADDRESS="+factory, "DATABASE_URL="+dbURL, "PAYMENT_ADDRESS="+payments,
 		"CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "CONFIRMATIONS="+strconv.Itoa(p.confirmations),
-		"PUBLIC_URL=http://127.0.0.1", "SESSION_SECRET=sale-day-session-secret-0123456789abcdef"), p.env...)
+		"PUBLIC_URL=http://127.0.0.1", "SESSION_SECRET=sale-day-session-secret-0123456789abcdef",
+		"WEBHOOK_ALLOW_PRIVATE=true"), p.env...) // the receiver is this process
+
 	if p.haproxy {
 		s.env = append(s.env, "TRUSTED_PROXIES=127.0.0.1/32") // HAProxy connects from there
 	}
@@ -253,6 +256,8 @@ func newSaleDay(t *testing.T, p saleParams, supply int) *saleDay {
 		}
 		if i == 0 {
 			s.putTiers(t, in)
+			s.hooks = newHookLog(t)
+			s.hooks.subscribe(t, &server{base: "http://" + in.addr}, "*")
 		}
 	}
 	if p.haproxy {
@@ -851,6 +856,8 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	}
 	r.rpcRequests -= rpcAtStart
 	s.read(t, r)
+	r.hooksMissing, _ = s.hooks.settled(t, s.ledger, 2*time.Minute)
+	r.hooks = s.hooks.summary()
 	return r
 }
 
@@ -882,7 +889,9 @@ type saleResult struct {
 	steadySecs, burstSecs            []uint64
 	steadySeen                       []uint64 // seconds from a steady payment's block to the scan recording it
 	mintGas, gasLimit                uint64
-	burstMints, burstSpan, burstPeak uint64 // nodes minted from the burst's first mint until the backlog cleared, over how many blocks; the most in one
+	burstMints, burstSpan, burstPeak uint64   // nodes minted from the burst's first mint until the backlog cleared, over how many blocks; the most in one
+	hooks                            string   // what the webhook receiver got
+	hooksMissing                     []string // settled payments whose events it did not all get, in order
 }
 
 func (r *saleResult) problem(format string, args ...any) {
@@ -1134,6 +1143,10 @@ func (r *saleResult) check(t *testing.T) {
 	if r.kills == 0 && r.p.killEvery > 0 {
 		t.Error("no instance was killed: the run was shorter than killEvery")
 	}
+	if len(r.hooksMissing) > 0 {
+		t.Errorf("%d settled payments' webhook events did not all arrive, in order:\n%s", len(r.hooksMissing),
+			strings.Join(r.hooksMissing[:min(20, len(r.hooksMissing))], "\n"))
+	}
 }
 
 var errNoSamples = errors.New("no samples")
@@ -1263,6 +1276,8 @@ func (r *saleResult) summary() string {
 		peak = max(peak, kb)
 	}
 	row("peak RSS (VmHWM) of each instance, over its lives", strings.Join(mbs, ", "), "≤ 200 MB each", yes(peak <= 200*1024))
+	row("webhook receiver, every event (`*`)", r.hooks, "every settled payment's events, in order",
+		yes(len(r.hooksMissing) == 0))
 	if blocks > 0 {
 		row("RPC requests per block (all instances)", fmt.Sprintf("%.1f (%.0f requests over %d blocks)", r.rpcRequests/float64(blocks), r.rpcRequests, blocks), "", nil)
 	}

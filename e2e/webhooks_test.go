@@ -7,13 +7,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"nodeledger/store"
 )
 
 // TestWebhookSurvivesAKill kills the real binary with SIGKILL while it is delivering
@@ -97,97 +94,4 @@ func TestWebhookSurvivesAKill(t *testing.T) {
 			t.Fatal("the delivery is not recorded delivered")
 		}
 	}
-}
-
-// paymentHooks is a real webhook receiver that keeps, for each payment, the types of the events
-// it got about it, in the order they came, and how many deliveries came in all.
-type paymentHooks struct {
-	*httptest.Server
-	mu         sync.Mutex
-	byTx       map[string][]string
-	deliveries int
-}
-
-func newPaymentHooks(t *testing.T) *paymentHooks {
-	h := &paymentHooks{byTx: map[string][]string{}}
-	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		var ev struct {
-			Type string `json:"type"`
-			Data struct {
-				Payment struct {
-					TxHash string `json:"txHash"`
-				} `json:"payment"`
-			} `json:"data"`
-		}
-		if err := json.NewDecoder(req.Body).Decode(&ev); err != nil || ev.Data.Payment.TxHash == "" {
-			t.Errorf("a delivery that is no payment event: %v", err)
-		}
-		h.mu.Lock()
-		tx := strings.ToLower(ev.Data.Payment.TxHash)
-		h.byTx[tx] = append(h.byTx[tx], ev.Type)
-		h.deliveries++
-		h.mu.Unlock()
-	}))
-	t.Cleanup(h.Close)
-	return h
-}
-
-// subscribe adds the receiver as a webhook of the server, for the events that settle a payment.
-func (h *paymentHooks) subscribe(t *testing.T, s *server) {
-	t.Helper()
-	if status, body := s.send(t, http.MethodPost, "/api/admin/webhooks", "X-Admin-Key", adminKey,
-		`{"url": "`+h.URL+`", "events": ["payment.minted", "payment.rejected", "payment.refunded"]}`); status != http.StatusCreated {
-		t.Fatalf("adding the webhook: %d %v", status, body)
-	}
-}
-
-// check waits until the ledger has no delivery waiting, then fails for each settled payment
-// whose events did not all arrive: minted, rejected, or rejected then refunded.
-func (h *paymentHooks) check(t *testing.T, ledger *store.Store) {
-	t.Helper()
-	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(500 * time.Millisecond) {
-		var waiting int
-		if err := ledger.DB().Get(&waiting, `SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'`); err != nil {
-			t.Fatal(err)
-		}
-		if waiting == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d deliveries still waiting after 2 minutes", waiting)
-		}
-	}
-	var payments []struct {
-		Tx     string `db:"tx_hash"`
-		Status string `db:"status"`
-	}
-	if err := ledger.DB().Select(&payments, `SELECT tx_hash, status FROM payments ORDER BY id`); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string][]string{"minted": {"payment.minted"}, "rejected": {"payment.rejected"},
-		"refunded": {"payment.rejected", "payment.refunded"}}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	again := 0
-	for _, p := range payments {
-		got := h.byTx[p.Tx]
-		seen := map[string]int{}
-		for _, e := range got {
-			seen[e]++
-		}
-		for _, e := range want[p.Status] {
-			if seen[e] == 0 {
-				t.Errorf("payment %s, %s: the receiver got %v, not %s", p.Tx, p.Status, got, e)
-			}
-			again += max(seen[e]-1, 0)
-		}
-		if p.Status == "refunded" && slices.Index(got, "payment.refunded") < slices.Index(got, "payment.rejected") {
-			t.Errorf("payment %s: refunded came before rejected: %v", p.Tx, got)
-		}
-		if len(seen) != len(want[p.Status]) {
-			t.Errorf("payment %s, %s: the receiver got %v", p.Tx, p.Status, got)
-		}
-	}
-	t.Logf("webhooks: %d deliveries for %d payments, each payment's events all received; %d came more than once (a kill between the receiver's answer and its record)",
-		h.deliveries, len(payments), again)
 }

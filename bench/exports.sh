@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# make bench-exports: the admin exports (GET /api/admin/exports/{name}.csv) over a ledger of the
+# bench's size (1M nodes, each with the minted payment that bought it; 200k owners; 50 rounds;
+# 100k withdrawals). Each export runs on a server started for it alone, so that its peak RSS
+# (VmHWM) is the export's; the file is read whole by curl and thrown away. Writes
+# bench/EXPORTS.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PG=${BENCH_PG:-postgres://postgres@127.0.0.1:5432}
+DB=${BENCH_EXPORTS_DB:-nodeledger_exports}
+NODES=${BENCH_NODES:-1000000}
+SERVER=127.0.0.1:18082
+OUT=.data/bench
+DBURL="$PG/$DB?sslmode=disable"
+KEY=bench-exports-admin-key-0123456789abcdef
+mkdir -p "$OUT"
+log() { printf '== %s\n' "$*" >&2; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+command -v psql >/dev/null || { log "installing psql"; as_root apt-get install -y -q postgresql-client >/dev/null; }
+
+log "building nodeledger"
+go build -o "$OUT/nodeledger" .
+
+seeded=$(psql "$DBURL" -XAtc 'SELECT count(*) FROM payments' 2>/dev/null || echo 0)
+if [ "$seeded" != "$NODES" ]; then
+  log "seeding $DB: $NODES nodes and their payments"
+  psql "$PG/postgres?sslmode=disable" -XqAc "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+  DATABASE_URL=$DBURL "$OUT/nodeledger" seed --nodes "$NODES" >&2
+  psql "$DBURL" -Xq -v ON_ERROR_STOP=1 -f bench/sql/payments-seed.sql
+  psql "$DBURL" -XqAc 'VACUUM ANALYZE'
+else
+  log "reusing $DB ($NODES payments); drop it to seed anew"
+fi
+
+wait_http() {
+  for _ in $(seq 1 100); do curl -fso /dev/null "$1" && return 0; sleep 0.1; done
+  log "nothing answers at $1"; return 1
+}
+
+rows=()
+for name in payments nodes rounds withdrawals audit; do
+  # As make bench serves: no chain (the exports read only the ledger), the passes idle.
+  LISTEN_ADDR=$SERVER DATABASE_URL=$DBURL ETH_RPC_URL=http://127.0.0.1:9 CHAIN_ID=1337 \
+    FACTORY_ADDRESS=0x00000000000000000000000000000000000000f1 PUBLIC_URL=http://$SERVER ADMIN_KEY=$KEY \
+    SESSION_SECRET=bench-bench-bench-bench-bench-bench TICK_SEC=86400 \
+    "$OUT/nodeledger" serve 2>"$OUT/exports-server.log" &
+  server=$!
+  trap 'kill $server 2>/dev/null || true' EXIT
+  wait_http "http://$SERVER/readyz"
+  idle=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$server/status")
+  log "exporting $name.csv"
+  stats=$(curl -fsS -H "X-Admin-Key: $KEY" -o "$OUT/export.csv" -w '%{time_total} %{size_download}' "http://$SERVER/api/admin/exports/$name.csv")
+  peak=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$server/status")
+  lines=$(($(wc -l <"$OUT/export.csv") - 1))
+  read -r secs bytes <<<"$stats"
+  rows+=("$(awk -v n="$name" -v l="$lines" -v b="$bytes" -v s="$secs" -v i="$idle" -v p="$peak" \
+    'BEGIN { printf "| %s.csv | %d | %.0f MB | %.1f s | %s MB | %s MB |", n, l, b / 1048576, s, i, p }')")
+  kill "$server"; wait "$server" 2>/dev/null || true
+done
+rm -f "$OUT/export.csv"
+
+{
+  echo "# Exports"
+  echo
+  echo "\`make bench-exports\` on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD), on $(nproc) cores."
+  echo "Ledger: $NODES nodes, each with its minted payment, as \`nodeledger seed\` and bench/sql/payments-seed.sql make it."
+  echo "Each export is read whole by curl from a server started for it alone; RSS is that server's VmHWM, idle before the export and at its end."
+  echo
+  echo "| export | rows | size | time | RSS idle | RSS peak |"
+  echo "|---|---|---|---|---|---|"
+  printf '%s\n' "${rows[@]}"
+} | tee bench/EXPORTS.md
