@@ -1,43 +1,16 @@
 #!/usr/bin/env bash
-# make bench-exports: the admin exports (GET /api/admin/exports/{name}.csv) over a ledger of the
-# bench's size (1M nodes, each with the minted payment that bought it; 200k owners; 50 rounds;
-# 100k withdrawals). Each export runs on a server started for it alone, so that its peak RSS
+# make bench-exports: the admin exports (GET /api/admin/exports/{name}.csv) over make bench's
+# ledger (1M nodes, each with the minted payment that bought it; 200k owners; 50 rounds; 100k
+# withdrawals). Each export runs on a server started for it alone, so that its peak RSS
 # (VmHWM) is the export's; the file is read whole by curl and thrown away. Writes
 # bench/EXPORTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PG=${BENCH_PG:-postgres://postgres@127.0.0.1:5432}
-DB=${BENCH_EXPORTS_DB:-nodeledger_exports}
-NODES=${BENCH_NODES:-1000000}
+. bench/common.sh
 SERVER=127.0.0.1:18082
-OUT=.data/bench
-DBURL="$PG/$DB?sslmode=disable"
 KEY=bench-exports-admin-key-0123456789abcdef
-mkdir -p "$OUT"
-log() { printf '== %s\n' "$*" >&2; }
-
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-command -v psql >/dev/null || { log "installing psql"; as_root apt-get install -y -q postgresql-client >/dev/null; }
-
-log "building nodeledger"
-go build -o "$OUT/nodeledger" .
-
-seeded=$(psql "$DBURL" -XAtc 'SELECT count(*) FROM payments' 2>/dev/null || echo 0)
-if [ "$seeded" != "$NODES" ]; then
-  log "seeding $DB: $NODES nodes and their payments"
-  psql "$PG/postgres?sslmode=disable" -XqAc "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-  DATABASE_URL=$DBURL "$OUT/nodeledger" seed --nodes "$NODES" >&2
-  psql "$DBURL" -Xq -v ON_ERROR_STOP=1 -f bench/sql/payments-seed.sql
-  psql "$DBURL" -XqAc 'VACUUM ANALYZE'
-else
-  log "reusing $DB ($NODES payments); drop it to seed anew"
-fi
-
-wait_http() {
-  for _ in $(seq 1 100); do curl -fso /dev/null "$1" && return 0; sleep 0.1; done
-  log "nothing answers at $1"; return 1
-}
+seed_ledger
 
 rows=()
 for name in payments nodes rounds withdrawals audit; do
@@ -65,7 +38,7 @@ rm -f "$OUT/export.csv"
   echo "# Exports"
   echo
   echo "\`make bench-exports\` on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD), on $(nproc) cores."
-  echo "Ledger: $NODES nodes, each with its minted payment, as \`nodeledger seed\` and bench/sql/payments-seed.sql make it."
+  echo "Ledger: make bench's, as \`nodeledger seed\` makes it: $NODES nodes, each with the minted payment that bought it, $OWNERS owners, $ROUNDS rounds, $WITHDRAWALS withdrawals."
   echo "Each export is read whole by curl from a server started for it alone; RSS is that server's VmHWM, idle before the export and at its end."
   echo
   echo "| export | rows | size | time | RSS idle | RSS peak |"

@@ -5,31 +5,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PG=${BENCH_PG:-postgres://postgres@127.0.0.1:5432}
-DB=${BENCH_DB:-nodeledger_bench}
-NODES=${BENCH_NODES:-1000000}
-OWNERS=${BENCH_OWNERS:-200000}
-ROUNDS=${BENCH_ROUNDS:-50}
-WITHDRAWALS=${BENCH_WITHDRAWALS:-100000}
-HOT=${BENCH_HOT:-1000}
+. bench/common.sh
 DURATION=${BENCH_DURATION:-8}    # seconds each measurement runs (wrk after a warm-up of 2)
 CONNS=64                         # wrk connections, as the issue sets
 CLIENTS=32                       # pgbench clients, pREST's connections and the server's (DB_MAX_CONNS)
 SERVER=127.0.0.1:18080
 PREST=127.0.0.1:18081
-OUT=.data/bench
-DBURL="$PG/$DB?sslmode=disable"
-
-mkdir -p "$OUT"
-log() { printf '== %s\n' "$*" >&2; }
 
 # --- tools -------------------------------------------------------------------------------------
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 command -v wrk >/dev/null || { log "installing wrk"; as_root apt-get install -y -q wrk >/dev/null; }
 command -v pgbench >/dev/null || { log "installing pgbench"; as_root apt-get install -y -q postgresql-client >/dev/null; }
-
-log "building nodeledger"
-go build -o "$OUT/nodeledger" .
 
 # pREST, the peer: built from a throwaway module that requires it (v1.5.5: newer tags are refused
 # by the module proxy here). Nothing of it is committed.
@@ -60,15 +45,7 @@ EOF
 fi
 
 # --- the ledger --------------------------------------------------------------------------------
-seeded=$(psql "$DBURL" -XAtc 'SELECT count(*) FROM nodes' 2>/dev/null || echo 0)
-if [ "$seeded" != "$NODES" ]; then
-  log "seeding $DB: $NODES nodes, $OWNERS owners, $ROUNDS rounds, $WITHDRAWALS withdrawals"
-  psql "$PG/postgres?sslmode=disable" -XqAc "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-  DATABASE_URL=$DBURL "$OUT/nodeledger" seed --nodes "$NODES" --owners "$OWNERS" --rounds "$ROUNDS" \
-    --withdrawals "$WITHDRAWALS" --hot "$HOT" >&2
-else
-  log "reusing $DB ($NODES nodes); drop it to seed anew"
-fi
+seed_ledger
 
 # 128 owners (pgbench takes at most 128 scripts), the same for pgbench, wrk and pREST, taken
 # spread over the owner range by a hash, so mostly small holders with the odd whale.
@@ -104,10 +81,6 @@ wrk_run() {
 }
 json() { sed -E "s/.*\"$2\":([0-9.]+).*/\1/" <<<"$1"; }
 
-wait_http() {
-  for _ in $(seq 1 100); do curl -fso /dev/null "$1" && return 0; sleep 0.1; done
-  log "nothing answers at $1"; return 1
-}
 
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
