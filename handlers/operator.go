@@ -64,8 +64,7 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 		return err
 	}
 	o := views.Operator{Outcome: d.outcome, AllowlistPreview: d.allowlist, WebhookForm: d.webhookForm, WebhookSecret: d.secret,
-		PaymentAddress: h.cfg.PaymentAddress,
-		Me:             store.Operator{Address: me.Address, Role: me.Role}, CSRF: me.CSRF, DevAdmin: h.cfg.DevAdmin,
+		Me: store.Operator{Address: me.Address, Role: me.Role}, CSRF: me.CSRF, DevAdmin: h.cfg.DevAdmin, PaymentAddress: h.cfg.PaymentAddress,
 		Factory: strings.ToLower(h.chain.Factory().Hex()), SetTierWeight: h.chain.SetTierWeightSelector()}
 	if o.Operators, err = h.store.Operators(ctx); err != nil {
 		return err
