@@ -287,7 +287,8 @@ func jsonInt(n int64) string {
 // TestWebhooksFromPage manages a webhook with the operator page's forms, as an admin: a refused
 // address comes back with its sentence and the form as posted; the secret is shown once, on the
 // answer to the post, and never on the page again; rolling, switching on, redelivering and
-// deleting each say what they did and are audited. A viewer and an operator get none of it.
+// deleting each say what they did and are audited. A viewer and an operator get none of it, nor
+// does a stranger, a post without the session's token, or a cookie replayed after sign-out.
 func TestWebhooksFromPage(t *testing.T) {
 	storetest.Reset(t, db)
 	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret}) // WEBHOOK_ALLOW_PRIVATE off
@@ -313,6 +314,25 @@ func TestWebhooksFromPage(t *testing.T) {
 	stored := func() (n int) {
 		db.DB().Get(&n, `SELECT count(*) FROM webhook_endpoints`)
 		return n
+	}
+	add := url.Values{"url": {target}, "events": {"*"}}
+
+	// Attacks: no session, the admin's session without its token, the admin's cookie replayed
+	// after sign-out; an address past 2048 characters.
+	wantStatus(t, newBrowser(t, s, "203.0.113.98").form("/operator/webhooks", add), http.StatusUnauthorized)
+	wantStatus(t, admin.form("/operator/webhooks", url.Values{"url": {target}, "events": {"*"}, "csrf": {""}}), http.StatusForbidden)
+	leaving := signedInOperator(t, s)
+	thief := newBrowser(t, s, "203.0.113.97")
+	thief.cookies["nl_operator"], thief.csrf = leaving.cookies["nl_operator"], leaving.csrf
+	wantRedirect(t, leaving.form("/operator/logout", nil))
+	wantStatus(t, thief.form("/operator/webhooks", add), http.StatusUnauthorized)
+	long := admin.form("/operator/webhooks", url.Values{"url": {target + "?" + strings.Repeat("a", 2048)}, "events": {"*"}})
+	wantStatus(t, long, http.StatusUnprocessableEntity)
+	if got := text(page(t, long.Body), "webhook-problem"); got != "url: the address is longer than 2048 characters." {
+		t.Fatalf("a long address: %q", got)
+	}
+	if n := stored(); n != 0 {
+		t.Fatalf("%d webhooks stored by refused requests", n)
 	}
 	for _, c := range []struct {
 		form url.Values
