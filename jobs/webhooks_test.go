@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -413,4 +414,58 @@ func TestWebhooksPruned(t *testing.T) {
 		t.Fatalf("pruned %v (%v)", counts, errs)
 	}
 	t.Logf("two prunes at once deleted %d and %d events", counts[0], counts[1])
+}
+
+// A redelivery asked for while the prune deletes its event is "not found", as it is once the
+// event is gone, not a failure: the prune holds the event, the redelivery waits on it, and
+// finds it gone when the prune commits.
+func TestRedeliveryRacingThePrune(t *testing.T) {
+	newEnv(t, func(c *Config) { c.WebhookAllowPrivate = true })
+	w := addWebhook(t, "http://127.0.0.1:9/hook", store.EventPaymentSeen)
+	var scan store.Scan
+	scan.Payments = []store.NewPayment{{TxHash: fmt.Sprintf("0x%064x", 7000), PaymentRef: fmt.Sprintf("0x%064x", 7000),
+		From: "0x" + strings.Repeat("d", 40), ValueWei: ether, BlockNumber: 1, BlockHash: fmt.Sprintf("0x%064x", 1), BlockTime: time.Now()}}
+	scan.Blocks = []store.ScannedBlock{{Number: 1, Hash: fmt.Sprintf("0x%064x", 1)}}
+	if err := db.RecordScan(t.Context(), "payments", scan); err != nil {
+		t.Fatal(err)
+	}
+	var delivery, event int64
+	if err := db.DB().QueryRow(`SELECT id, event_id FROM webhook_deliveries`).Scan(&delivery, &event); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, `UPDATE webhook_deliveries SET status = 'failed'`)
+
+	prune, err := db.DB().BeginTx(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prune.Rollback()
+	if _, err := prune.Exec(`DELETE FROM webhook_events WHERE id = $1`, event); err != nil {
+		t.Fatal(err)
+	}
+	redelivered := make(chan error, 1)
+	go func() {
+		redelivered <- db.Audited(context.Background(), store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookRedeliver},
+			func(tx store.Tx, _ *store.AuditEntry) error {
+				_, err := tx.Redeliver(context.Background(), w.ID, delivery)
+				return err
+			})
+	}()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var waiting bool
+		db.DB().QueryRow(`SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
+			AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO webhook_deliveries%')`).Scan(&waiting)
+		if waiting {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the redelivery did not wait on the prune")
+		}
+	}
+	if err := prune.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-redelivered; !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the redelivery of a pruned event: %v, want store.ErrNotFound", err)
+	}
 }

@@ -419,7 +419,9 @@ func (tx Tx) Redeliver(ctx context.Context, id, delivery int64) (Delivery, error
 		INSERT INTO webhook_deliveries (endpoint_id, event_id)
 		SELECT endpoint_id, event_id FROM webhook_deliveries WHERE id = $2 AND endpoint_id = $1
 		RETURNING id`, id, delivery)
-	if errors.Is(err, sql.ErrNoRows) {
+	// No such delivery; or its event was pruned while this read it (the new row's event is gone).
+	var pqErr *pq.Error
+	if errors.Is(err, sql.ErrNoRows) || errors.As(err, &pqErr) && pqErr.Code == foreignKeyViolation {
 		return Delivery{}, ErrNotFound
 	}
 	if err != nil {
@@ -555,6 +557,9 @@ func (s *Store) ReleaseWebhook(ctx context.Context, l Lease) (err error) {
 		l.Endpoint, l.Owner)
 	return err
 }
+
+// foreignKeyViolation is PostgreSQL's SQLSTATE for a row whose referenced row is not there.
+const foreignKeyViolation = "23503"
 
 // pruneBatch is how many events one statement of PruneWebhooks deletes.
 const pruneBatch = 5000
