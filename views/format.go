@@ -241,11 +241,15 @@ func tries(n int) string {
 	return ", " + strconv.Itoa(n) + " tries"
 }
 
+// answerShown is how much of a webhook try's answer its log line shows; the rest, up to the KB
+// kept, is one click away.
+const answerShown = 80
+
 // answer is what a webhook try got back: its status and the start of its body, or why none came.
 func answer(a store.Attempt) string {
 	body := strings.TrimSpace(a.Response)
-	if r := []rune(body); len(r) > 80 {
-		body = string(r[:80]) + "…"
+	if answerCut(a) {
+		body = string([]rune(body)[:answerShown]) + "…"
 	}
 	if a.StatusCode == nil {
 		return body
@@ -254,4 +258,9 @@ func answer(a store.Attempt) string {
 		return "HTTP " + strconv.Itoa(*a.StatusCode)
 	}
 	return "HTTP " + strconv.Itoa(*a.StatusCode) + ": " + body
+}
+
+// answerCut tells whether answer shows only the start of a's answer.
+func answerCut(a store.Attempt) bool {
+	return len([]rune(strings.TrimSpace(a.Response))) > answerShown
 }

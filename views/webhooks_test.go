@@ -14,12 +14,15 @@ import (
 func TestWebhookList(t *testing.T) {
 	off, at := "every try of event evt_1 failed for 72h0m0s; the last: HTTP 502", time.Date(2026, 11, 24, 10, 5, 0, 0, time.UTC)
 	code := 502
+	long := "<html>" + strings.Repeat("upstream unreachable; ", 20) + "</html>" // past what a log line shows
 	ws := []Webhook{
 		{Webhook: store.Webhook{ID: 1, URL: "https://ops.example/hook", Events: []string{"*"}, Delivered: 1200, Pending: 3}},
 		{Webhook: store.Webhook{ID: 2, URL: "https://crm.example/in", Events: []string{"payment.minted", "tier.sold_out"},
 			DisabledAt: &at, DisabledReason: &off, Failed: 1},
 			Deliveries: []store.Delivery{{ID: 7, EventType: store.EventPaymentMinted, Status: store.DeliveryFailed, Attempts: 60,
-				Tries: store.Attempts{{At: at, StatusCode: &code, LatencyMs: 41, Response: "  Bad gateway\n"}}}}},
+				Tries: store.Attempts{{At: at, StatusCode: &code, LatencyMs: 41, Response: "  Bad gateway\n"}}},
+				{ID: 8, EventType: store.EventPaymentSeen, Status: store.DeliveryFailed, Attempts: 1,
+					Tries: store.Attempts{{At: at, StatusCode: &code, LatencyMs: 12, Response: long}}}}},
 	}
 	render := func(o Operator) string {
 		var b strings.Builder
@@ -42,6 +45,11 @@ func TestWebhookList(t *testing.T) {
 	if strings.Contains(viewer, "<form") {
 		t.Error("a viewer gets the webhook forms")
 	}
+	// A long answer: its start on the line, the whole of it (as kept) one click away.
+	if want := "<summary>HTTP 502: &lt;html&gt;upstream unreachable; upstream"; !strings.Contains(viewer, want) ||
+		!strings.Contains(viewer, "<pre>&lt;html&gt;upstream unreachable; ") || strings.Count(viewer, "<details>") != 1 {
+		t.Errorf("the long answer: %s", viewer)
+	}
 
 	// An admin gets a form per action, and the secret made just now.
 	until := at.Add(24 * time.Hour)
@@ -51,7 +59,7 @@ func TestWebhookList(t *testing.T) {
 		`action="/operator/webhooks/1/roll-secret"`: 1, `action="/operator/webhooks/2/roll-secret"`: 1,
 		`action="/operator/webhooks/2/enable"`: 1, `action="/operator/webhooks/1/enable"`: 0,
 		`action="/operator/webhooks/2/delete"`: 1, `action="/operator/webhooks/2/deliveries/7/redeliver"`: 1,
-		`action="/operator/webhooks"`: 1, `name="csrf"`: 7,
+		`action="/operator/webhooks/2/deliveries/8/redeliver"`: 1, `action="/operator/webhooks"`: 1, `name="csrf"`: 8,
 	} {
 		if got := strings.Count(admin, action); got != n {
 			t.Errorf("%s: %d times, want %d", action, got, n)
