@@ -103,6 +103,22 @@ func addWebhook(t *testing.T, url string, events ...store.EventType) store.Webho
 	return w
 }
 
+// recordSeen records n payments as the payments scan does, in blocks 1 to n, their hashes
+// numbered from first: each is a payment.seen for the endpoints that want it.
+func recordSeen(t *testing.T, n, first int) {
+	t.Helper()
+	var scan store.Scan
+	for i := range n {
+		hash := fmt.Sprintf("0x%064x", first+i)
+		scan.Payments = append(scan.Payments, store.NewPayment{TxHash: hash, PaymentRef: hash, From: "0x" + strings.Repeat("b", 40),
+			ValueWei: ether, BlockNumber: int64(i + 1), BlockHash: fmt.Sprintf("0x%064x", i+1), BlockTime: time.Now()})
+	}
+	scan.Blocks = []store.ScannedBlock{{Number: int64(n), Hash: fmt.Sprintf("0x%064x", n)}}
+	if err := db.RecordScan(t.Context(), "payments", scan); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // plainBody writes an event as its stored JSON, for the tests of delivery itself.
 func plainBody(e store.Event) ([]byte, error) { return json.Marshal(e) }
 
@@ -226,16 +242,7 @@ func TestTwoInstancesDeliverOnce(t *testing.T) {
 	r := newReceiver(t, 0)
 	addWebhook(t, r.URL, store.EventPaymentSeen)
 	// Events queued straight in the ledger: 200 payments seen.
-	var scan store.Scan
-	for i := range 200 {
-		scan.Payments = append(scan.Payments, store.NewPayment{TxHash: fmt.Sprintf("0x%064x", 1000+i), PaymentRef: fmt.Sprintf("0x%064x", i),
-			From: "0x" + strings.Repeat("b", 40), ValueWei: ether, BlockNumber: int64(i + 1), BlockHash: fmt.Sprintf("0x%064x", i+1),
-			BlockTime: time.Now()})
-	}
-	scan.Blocks = []store.ScannedBlock{{Number: 200, Hash: fmt.Sprintf("0x%064x", 200)}}
-	if err := db.RecordScan(t.Context(), "payments", scan); err != nil {
-		t.Fatal(err)
-	}
+	recordSeen(t, 200, 1000)
 	deliverWebhooks(t, e.j)
 	deliverWebhooks(t, e.restart())
 	r.waitFor(t, 200)
@@ -342,16 +349,7 @@ func TestWebhooksPruned(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	down.Close() // nothing listens: its deliveries stay pending
 	up, gone := addWebhook(t, r.URL, store.EventPaymentSeen), addWebhook(t, down.URL, store.EventPaymentSeen)
-	var scan store.Scan
-	for i := range 4 {
-		scan.Payments = append(scan.Payments, store.NewPayment{TxHash: fmt.Sprintf("0x%064x", 5000+i), PaymentRef: fmt.Sprintf("0x%064x", i),
-			From: "0x" + strings.Repeat("c", 40), ValueWei: ether, BlockNumber: int64(i + 1), BlockHash: fmt.Sprintf("0x%064x", i+1),
-			BlockTime: time.Now()})
-	}
-	scan.Blocks = []store.ScannedBlock{{Number: 4, Hash: fmt.Sprintf("0x%064x", 4)}}
-	if err := db.RecordScan(t.Context(), "payments", scan); err != nil {
-		t.Fatal(err)
-	}
+	recordSeen(t, 4, 5000)
 	var events []int64
 	if err := db.DB().Select(&events, `SELECT id FROM webhook_events ORDER BY id`); err != nil || len(events) != 4 {
 		t.Fatalf("events %v: %v", events, err)
@@ -422,13 +420,7 @@ func TestWebhooksPruned(t *testing.T) {
 func TestRedeliveryRacingThePrune(t *testing.T) {
 	newEnv(t, func(c *Config) { c.WebhookAllowPrivate = true })
 	w := addWebhook(t, "http://127.0.0.1:9/hook", store.EventPaymentSeen)
-	var scan store.Scan
-	scan.Payments = []store.NewPayment{{TxHash: fmt.Sprintf("0x%064x", 7000), PaymentRef: fmt.Sprintf("0x%064x", 7000),
-		From: "0x" + strings.Repeat("d", 40), ValueWei: ether, BlockNumber: 1, BlockHash: fmt.Sprintf("0x%064x", 1), BlockTime: time.Now()}}
-	scan.Blocks = []store.ScannedBlock{{Number: 1, Hash: fmt.Sprintf("0x%064x", 1)}}
-	if err := db.RecordScan(t.Context(), "payments", scan); err != nil {
-		t.Fatal(err)
-	}
+	recordSeen(t, 1, 7000)
 	var delivery, event int64
 	if err := db.DB().QueryRow(`SELECT id, event_id FROM webhook_deliveries`).Scan(&delivery, &event); err != nil {
 		t.Fatal(err)
