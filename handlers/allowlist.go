@@ -11,7 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/store"
-	"nodeledger/views"
+	"nodeledger/views/words"
 )
 
 // MaxAllowlistBody bounds an allowlist upload: store.MaxAllowlist lines of the longest kind (an
@@ -57,7 +57,7 @@ func (h *Handlers) replaceAllowlist(c echo.Context, id int, entries []store.Allo
 		}
 		e.After = map[string]any{"rows": v.Rows, "totalAllocation": v.TotalAllocation}
 		e.Outcome = fmt.Sprintf("Tier %d's allowlist is now %s, with %s in all.", id,
-			views.Count(v.Rows, "wallet", "wallets"), views.Count(int(v.TotalAllocation), "node", "nodes"))
+			words.Count(v.Rows, "wallet", "wallets"), words.Count(int(v.TotalAllocation), "node", "nodes"))
 		return nil
 	})
 	if errors.Is(err, store.ErrNotFound) {
@@ -86,11 +86,11 @@ func allowlistProblem(le *store.AllowlistLineError) string {
 	case store.AllowlistAddress:
 		return fmt.Sprintf("Line %d: %q is not an address.", le.Line, le.Value)
 	case store.AllowlistAllocation:
-		return fmt.Sprintf("Line %d: %q is not an allocation: a whole number of nodes from 1 to %s.", le.Line, le.Value, views.Thousands(store.MaxAllocation))
+		return fmt.Sprintf("Line %d: %q is not an allocation: a whole number of nodes from 1 to %s.", le.Line, le.Value, words.Thousands(store.MaxAllocation))
 	case store.AllowlistDuplicate:
 		return fmt.Sprintf("Line %d: %s is on line %d already; each address may be listed once.", le.Line, le.Value, le.FirstLine)
 	case store.AllowlistTooMany:
-		return fmt.Sprintf("Line %d: an allowlist has at most %s wallets.", le.Line, views.Thousands(store.MaxAllowlist))
+		return fmt.Sprintf("Line %d: an allowlist has at most %s wallets.", le.Line, words.Thousands(store.MaxAllowlist))
 	}
 	return fmt.Sprintf("Line %d: expected an address and an allocation separated by a comma, such as 0x…,2.", le.Line)
 }

@@ -14,6 +14,7 @@ import (
 
 	"nodeledger/store"
 	"nodeledger/views"
+	"nodeledger/views/words"
 )
 
 // The operator page uploads an allowlist in two steps: the file is previewed (read by the admin
@@ -87,7 +88,7 @@ func (h *Handlers) SaveAllowlistFromPage(c echo.Context) error {
 		return err
 	}
 	return h.redirectWithOutcome(c, fmt.Sprintf("Saved tier %d's allowlist: %s, %s in all, in force from %s.", id,
-		views.Count(v.Rows, "wallet", "wallets"), views.Count(int(v.TotalAllocation), "node", "nodes"), views.MinuteUTC(v.EffectiveAt)))
+		words.Count(v.Rows, "wallet", "wallets"), words.Count(int(v.TotalAllocation), "node", "nodes"), words.MinuteUTC(v.EffectiveAt)))
 }
 
 // allowlistText writes entries as an upload the parser reads back to the same entries.

@@ -11,6 +11,7 @@ import (
 	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/views"
+	"nodeledger/views/words"
 )
 
 // paymentsOutcome tells a payments pass as sentences: what it minted and rejected and why, and,
@@ -27,13 +28,13 @@ func paymentsOutcome(sum jobs.PaymentsSummary, scan *jobs.ScanState, now time.Ti
 	}
 	switch {
 	case sum.Minted > 0 && sum.Rejected > 0:
-		out = append(out, fmt.Sprintf("Minted %s, rejected %d%s.", views.Count(sum.Minted, "node", "nodes"), sum.Rejected, why))
+		out = append(out, fmt.Sprintf("Minted %s, rejected %d%s.", words.Count(sum.Minted, "node", "nodes"), sum.Rejected, why))
 	case sum.Minted > 0:
-		out = append(out, "Minted "+views.Count(sum.Minted, "node", "nodes")+".")
+		out = append(out, "Minted "+words.Count(sum.Minted, "node", "nodes")+".")
 	case sum.Rejected > 0:
-		out = append(out, fmt.Sprintf("Rejected %s%s.", views.Count(sum.Rejected, "payment", "payments"), why))
+		out = append(out, fmt.Sprintf("Rejected %s%s.", words.Count(sum.Rejected, "payment", "payments"), why))
 	case sum.Seen > 0:
-		out = append(out, "Recorded "+views.Count(sum.Seen, "new payment", "new payments")+".")
+		out = append(out, "Recorded "+words.Count(sum.Seen, "new payment", "new payments")+".")
 	}
 	switch {
 	case sum.Minting == 1:
@@ -45,14 +46,14 @@ func paymentsOutcome(sum jobs.PaymentsSummary, scan *jobs.ScanState, now time.Ti
 		out = append(out, sentence(sum.Reason))
 	}
 	if sum.Rewound > 0 {
-		out = append(out, fmt.Sprintf("Took back %s after a reorganisation of the chain.", views.Count(int(sum.Rewound), "block", "blocks")))
+		out = append(out, fmt.Sprintf("Took back %s after a reorganisation of the chain.", words.Count(int(sum.Rewound), "block", "blocks")))
 	}
 	if sum.Failed > 0 {
-		out = append(out, fmt.Sprintf("Recorded %s.", views.Count(sum.Failed, "failed withdrawal", "failed withdrawals")))
+		out = append(out, fmt.Sprintf("Recorded %s.", words.Count(sum.Failed, "failed withdrawal", "failed withdrawals")))
 	}
 	if sum.Unattributed > 0 {
 		out = append(out, fmt.Sprintf("ETH that no transaction explains arrived in %s: see Ledger against the chain.",
-			views.Count(sum.Unattributed, "block", "blocks")))
+			words.Count(sum.Unattributed, "block", "blocks")))
 	}
 	if len(out) == 0 {
 		return nothingNew(scan, now)
@@ -82,7 +83,7 @@ func nothingNew(scan *jobs.ScanState, now time.Time) string {
 	}
 	wait := "a payment is read as soon as it is in a block"
 	if scan.Confirmations > 0 {
-		wait = "a payment waits for " + views.Count(int(scan.Confirmations), "confirmation", "confirmations")
+		wait = "a payment waits for " + words.Count(int(scan.Confirmations), "confirmation", "confirmations")
 	}
 	return fmt.Sprintf("Nothing new: %s (%s).", wait, strings.Join(why, "; "))
 }
@@ -99,7 +100,7 @@ func creditOutcome(sum jobs.CreditSummary) string {
 	if wei, ok := new(big.Int).SetString(sum.TotalWei, 10); ok {
 		total = views.ETH(wei)
 	}
-	credited := fmt.Sprintf("%s %s ETH in round %d", views.Count(int(sum.Nodes), "node", "nodes"), total, sum.DistributionID)
+	credited := fmt.Sprintf("%s %s ETH in round %d", words.Count(int(sum.Nodes), "node", "nodes"), total, sum.DistributionID)
 	switch {
 	case sum.Status == store.RoundConfirmed && sum.Resumed:
 		return "Finished a round left pending: credited " + credited + "."

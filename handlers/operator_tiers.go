@@ -18,6 +18,7 @@ import (
 	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/views"
+	"nodeledger/views/words"
 )
 
 // SetTierOnSale is the operator's on/off-sale toggle of a tier.
@@ -133,16 +134,16 @@ func (h *Handlers) tierSaved(ctx context.Context, t store.Tier) string {
 		}
 	}
 	if t.Supply != nil {
-		s += ", " + views.Count(*t.Supply, "node", "nodes") + " in all"
+		s += ", " + words.Count(*t.Supply, "node", "nodes") + " in all"
 	}
 	if t.StartsAt != nil {
-		s += ", from " + views.MinuteUTC(*t.StartsAt)
+		s += ", from " + words.MinuteUTC(*t.StartsAt)
 	}
 	if t.EndsAt != nil {
-		s += ", until " + views.MinuteUTC(*t.EndsAt)
+		s += ", until " + words.MinuteUTC(*t.EndsAt)
 	}
 	if t.AllowlistUntil != nil {
-		s += ", allowlist only until " + views.MinuteUTC(*t.AllowlistUntil)
+		s += ", allowlist only until " + words.MinuteUTC(*t.AllowlistUntil)
 	}
 	if t.OpensAfterTier != nil {
 		s += fmt.Sprintf(", opening once tier %d sells out", *t.OpensAfterTier)

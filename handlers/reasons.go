@@ -3,11 +3,10 @@ package handlers
 import (
 	"cmp"
 	"fmt"
-	"strings"
 	"time"
 
 	"nodeledger/store"
-	"nodeledger/views"
+	"nodeledger/views/words"
 )
 
 // reasonSentence writes why a payment buys no node as the sentence its buyer and the operator
@@ -44,17 +43,17 @@ func reasonWords(r *store.Reason, before bool) *string {
 			}
 			prices[i] = fmt.Sprintf("the %s tier %s%s ETH", t.Label, verb, t.PriceWei.ETH())
 		}
-		s = fmt.Sprintf("%s ETH is not the price of any tier on sale; %s.", a.PaidWei.ETH(), andList(prices))
+		s = fmt.Sprintf("%s ETH is not the price of any tier on sale; %s.", a.PaidWei.ETH(), words.AndList(prices))
 	case store.ReasonNoTierOnSale:
 		s = tense(fmt.Sprintf("%s ETH was paid while no tier was on sale.", a.PaidWei.ETH()), "No tier is on sale right now.")
 	case store.ReasonMintingPaused:
 		s = tense("Minting was paused on the contract when this payment was checked.", "Minting is paused on the contract.")
 	case store.ReasonWalletLimit:
 		s = fmt.Sprintf("This wallet already holds the %s a wallet may have.",
-			views.Count(a.MaxPerWallet, a.TierLabel+" node", a.TierLabel+" nodes"))
+			words.Count(a.MaxPerWallet, a.TierLabel+" node", a.TierLabel+" nodes"))
 	case store.ReasonContractWalletLimit:
 		s = fmt.Sprintf("This wallet already holds %s, the most the contract allows one wallet.",
-			views.Count(a.MaxPerWallet, "node", "nodes"))
+			words.Count(a.MaxPerWallet, "node", "nodes"))
 	case store.ReasonHoldingTooLow:
 		if a.TokenDecimals == nil { // the token did not tell its decimals: base units, said so
 			s = fmt.Sprintf("The %s tier asks the wallet to hold %s units of the token %s; it holds %s.",
@@ -65,12 +64,12 @@ func reasonWords(r *store.Reason, before bool) *string {
 		s = fmt.Sprintf("The %s tier asks the wallet to hold %s %s; it %s %s %s.", a.TierLabel, a.HoldingWei.Units(d), sym,
 			tense("held", "holds"), a.HeldWei.Units(d), sym)
 	case store.ReasonSoldOut:
-		s = fmt.Sprintf("The %s tier %s sold out (%s of %s)%s.", a.TierLabel, tense("was", "is"), views.Thousands(a.Sold),
-			views.Thousands(a.Supply), tense(" when this payment was made", ""))
+		s = fmt.Sprintf("The %s tier %s sold out (%s of %s)%s.", a.TierLabel, tense("was", "is"), words.Thousands(a.Sold),
+			words.Thousands(a.Supply), tense(" when this payment was made", ""))
 	case store.ReasonNotOpen:
 		switch {
 		case a.StartsAt != nil:
-			s = fmt.Sprintf("The %s tier opens at %s%s.", a.TierLabel, views.MinuteUTC(*a.StartsAt), tense("; this payment was made before", ""))
+			s = fmt.Sprintf("The %s tier opens at %s%s.", a.TierLabel, words.MinuteUTC(*a.StartsAt), tense("; this payment was made before", ""))
 		case a.AfterTierLabel != "":
 			s = fmt.Sprintf("The %s tier opens once %s sells out%s.", a.TierLabel, a.AfterTierLabel, tense("; this payment was made before it did", ""))
 		default:
@@ -78,7 +77,7 @@ func reasonWords(r *store.Reason, before bool) *string {
 		}
 	case store.ReasonClosed:
 		if a.EndsAt != nil {
-			s = fmt.Sprintf("The %s tier's sale ended at %s%s.", a.TierLabel, views.MinuteUTC(*a.EndsAt), tense("; this payment was made after", ""))
+			s = fmt.Sprintf("The %s tier's sale ended at %s%s.", a.TierLabel, words.MinuteUTC(*a.EndsAt), tense("; this payment was made after", ""))
 		} else {
 			s = fmt.Sprintf("The %s tier %s not on sale%s.", a.TierLabel, tense("was", "is"), tense(" when this payment was made", ""))
 		}
@@ -87,7 +86,7 @@ func reasonWords(r *store.Reason, before bool) *string {
 			saleTimeOr(a.AllowlistUntil), a.TierLabel)
 	case store.ReasonAllocationUsed:
 		s = fmt.Sprintf("This wallet %s its whole allowlist allocation of %s; until %s a wallet on the allowlist buys no more than its allocation.",
-			tense("had", "has"), views.Count(a.Allocation, a.TierLabel+" node", a.TierLabel+" nodes"), saleTimeOr(a.AllowlistUntil))
+			tense("had", "has"), words.Count(a.Allocation, a.TierLabel+" node", a.TierLabel+" nodes"), saleTimeOr(a.AllowlistUntil))
 	case store.ReasonContractRefused:
 		// The refusals the checks cannot foresee (the wallet filled up, or minting was paused,
 		// after the check) are said with their cause; any other without one.
@@ -108,19 +107,10 @@ func reasonWords(r *store.Reason, before bool) *string {
 	return &s
 }
 
-// andList is "a", "a and b", "a, b and c".
-func andList(items []string) string {
-	n := len(items)
-	if n <= 1 {
-		return strings.Join(items, "")
-	}
-	return strings.Join(items[:n-1], ", ") + " and " + items[n-1]
-}
-
-// saleTimeOr is views.MinuteUTC(*t), or "the allowlist phase ends" when t is not known.
+// saleTimeOr is words.MinuteUTC(*t), or "the allowlist phase ends" when t is not known.
 func saleTimeOr(t *time.Time) string {
 	if t == nil {
 		return "the allowlist phase ends"
 	}
-	return views.MinuteUTC(*t)
+	return words.MinuteUTC(*t)
 }

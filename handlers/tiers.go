@@ -14,6 +14,7 @@ import (
 	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/views"
+	"nodeledger/views/words"
 )
 
 // Tiers answers GET /api/tiers: every tier, on sale or not, with the factory's weight of each and
@@ -82,7 +83,7 @@ func tierChanges(old, t store.Tier) []string {
 	if old.Supply != nil && t.Supply != nil {
 		o, n := big.NewInt(int64(*old.Supply)), big.NewInt(int64(*t.Supply))
 		if bigChange(o, n) {
-			changes = append(changes, fmt.Sprintf("The supply changes from %s to %s%s", views.Thousands(*old.Supply), views.Thousands(*t.Supply), ratio(o, n)))
+			changes = append(changes, fmt.Sprintf("The supply changes from %s to %s%s", words.Thousands(*old.Supply), words.Thousands(*t.Supply), ratio(o, n)))
 		}
 	}
 	return changes
@@ -115,7 +116,7 @@ func tierRuleProblem(err error) (status int, msg string, ok bool) {
 	switch re.Rule {
 	case store.TierSupplyBelowSold:
 		return http.StatusConflict, fmt.Sprintf("Tier %d has sold %s already: its supply cannot be less than %s.",
-			re.Tier, views.Count(re.Sold, "node", "nodes"), views.Thousands(re.Sold)), true
+			re.Tier, words.Count(re.Sold, "node", "nodes"), words.Thousands(re.Sold)), true
 	case store.TierOpensAfterNone:
 		return http.StatusBadRequest, fmt.Sprintf("Tier %d cannot open after tier %d: there is no tier %d.", re.Tier, re.Other, re.Other), true
 	case store.TierOpensAfterSelf:

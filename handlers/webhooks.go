@@ -18,6 +18,7 @@ import (
 	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/views"
+	"nodeledger/views/words"
 )
 
 // eventJSON is a webhook delivery's body. data holds what the event is about in the API's own
@@ -148,7 +149,7 @@ func eventNames(events []store.EventType) string {
 	for i, e := range events {
 		names[i] = string(e)
 	}
-	return andList(names)
+	return words.AndList(names)
 }
 
 // eventTypes reads an endpoint's events: at least one, each known, "*" for all (which stands
@@ -279,7 +280,7 @@ func (h *Handlers) RollWebhookSecret(c echo.Context) error {
 
 func (h *Handlers) rollWebhookSecret(c echo.Context, id int64) (secret string, until time.Time, outcome string, _ error) {
 	secret, until = newWebhookSecret(), time.Now().Add(secretOverlap).UTC()
-	outcome = fmt.Sprintf("Rolled webhook #%d's secret: the old one signs too until %s.", id, views.MinuteUTC(until))
+	outcome = fmt.Sprintf("Rolled webhook #%d's secret: the old one signs too until %s.", id, words.MinuteUTC(until))
 	err := h.audited(c, store.ActionWebhookRoll, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
 		e.Outcome = outcome
 		return t.RollWebhookSecret(c.Request().Context(), id, secret, until)

@@ -14,6 +14,7 @@ import (
 	"github.com/a-h/templ"
 
 	"nodeledger/store"
+	"nodeledger/views/words"
 )
 
 var weiPerETH = big.NewInt(1_000_000_000_000_000_000)
@@ -64,7 +65,7 @@ func ReadableETH[W store.Uint256 | *big.Int](amount W) string {
 		return "< 0.000001"
 	}
 	digits := fmt.Sprintf("%0*s", readDecimals+1, units.String())
-	whole, frac := groupDigits(digits[:len(digits)-readDecimals]), strings.TrimRight(digits[len(digits)-readDecimals:], "0")
+	whole, frac := words.GroupDigits(digits[:len(digits)-readDecimals]), strings.TrimRight(digits[len(digits)-readDecimals:], "0")
 	if frac == "" {
 		return sign + whole
 	}
@@ -143,11 +144,11 @@ func Ago(t, now time.Time) string {
 	case d < time.Minute:
 		return "just now"
 	case d < time.Hour:
-		return Count(int(d/time.Minute), "minute", "minutes") + " ago"
+		return words.Count(int(d/time.Minute), "minute", "minutes") + " ago"
 	case d < 48*time.Hour:
-		return Count(int(d/time.Hour), "hour", "hours") + " ago"
+		return words.Count(int(d/time.Hour), "hour", "hours") + " ago"
 	}
-	return Count(int(d/(24*time.Hour)), "day", "days") + " ago"
+	return words.Count(int(d/(24*time.Hour)), "day", "days") + " ago"
 }
 
 // In says how long after now t is, in words ("in 3 hours").
@@ -159,27 +160,11 @@ func In(t, now time.Time) string {
 	case d < time.Minute:
 		return "in less than a minute"
 	case d < time.Hour:
-		return "in " + Count(int((d+time.Minute-1)/time.Minute), "minute", "minutes")
+		return "in " + words.Count(int((d+time.Minute-1)/time.Minute), "minute", "minutes")
 	case d < 48*time.Hour:
-		return "in " + Count(int(d/time.Hour), "hour", "hours")
+		return "in " + words.Count(int(d/time.Hour), "hour", "hours")
 	}
-	return "in " + Count(int(d/(24*time.Hour)), "day", "days")
-}
-
-// Thousands writes a whole number with its thousands separated by commas: 5000 is "5,000".
-func Thousands[N int | int64](n N) string {
-	if n < 0 {
-		return "-" + groupDigits(strconv.FormatInt(-int64(n), 10))
-	}
-	return groupDigits(strconv.FormatInt(int64(n), 10))
-}
-
-// groupDigits puts a comma between each three digits of digits, from the right.
-func groupDigits(digits string) string {
-	for i := len(digits) - 3; i > 0; i -= 3 {
-		digits = digits[:i] + "," + digits[i:]
-	}
-	return digits
+	return "in " + words.Count(int(d/(24*time.Hour)), "day", "days")
 }
 
 // PhaseWords is a sale phase for people.
@@ -201,14 +186,6 @@ func PhaseWords(p store.TierPhase) string {
 	return string(p)
 }
 
-// Count is "1 node" or "3 nodes": n with the word for one or for many.
-func Count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // Gwei writes a fee per gas in gwei, exactly ("150", "0.5"): ETH's formatter on the amount
 // 10⁹ times larger.
 func Gwei(wei *big.Int) string {
@@ -217,15 +194,6 @@ func Gwei(wei *big.Int) string {
 
 // UTC is the exact time, for a tooltip.
 func UTC(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
-
-// MinuteUTC is an instant of a sale's schedule as people read it, and as the operator types it:
-// to the minute, with seconds only when it has them, in UTC ("2026-12-01 12:00 UTC").
-func MinuteUTC(t time.Time) string {
-	if t.Second() != 0 {
-		return t.UTC().Format("2006-01-02 15:04:05") + " UTC"
-	}
-	return t.UTC().Format("2006-01-02 15:04") + " UTC"
-}
 
 // usd writes wei at usdPerETH dollars an ether, for display only ("$300.00").
 func usd(wei store.Uint256, usdPerETH float64) string {

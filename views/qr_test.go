@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math/big"
+	"nodeledger/views/words"
 	"strings"
 	"testing"
 	"time"
@@ -65,7 +66,7 @@ func TestEarnings(t *testing.T) {
 			t.Errorf("Every(%v) = %q, want %q", d, got, want)
 		}
 	}
-	if got := Thousands(2_592_000_000); got != "2,592,000,000" {
+	if got := words.Thousands(2_592_000_000); got != "2,592,000,000" {
 		t.Errorf("Thousands: %q", got)
 	}
 }

@@ -31,6 +31,7 @@ import (
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 	"nodeledger/views"
+	"nodeledger/views/words"
 )
 
 // form posts a form from b, with the operator page's CSRF token when b has one, and the given
@@ -1272,7 +1273,7 @@ func TestOperatorAllowlistUpload(t *testing.T) {
 		t.Fatalf("%s's allocation %d, %v", a2, n, err)
 	}
 	doc = b.operatorPage()
-	want := "Saved tier 31's allowlist: 3 wallets, 7 nodes in all, in force from " + views.MinuteUTC(v.EffectiveAt) + "."
+	want := "Saved tier 31's allowlist: 3 wallets, 7 nodes in all, in force from " + words.MinuteUTC(v.EffectiveAt) + "."
 	if got := text(doc, "outcome"); got != want {
 		t.Fatalf("outcome %q, want %q", got, want)
 	}
