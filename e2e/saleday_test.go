@@ -31,6 +31,7 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/chain/gethdev"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
@@ -966,16 +967,16 @@ func (s *saleDay) read(t *testing.T, r *saleResult) {
 	for _, p := range order {
 		switch p.tier {
 		case tierBad:
-			p.want = store.ReasonWrongAmount
+			p.want = sale.WrongAmount
 		case tierCap:
 			if capSold < r.supply {
 				capSold++
 			} else {
-				p.want = store.ReasonSoldOut
+				p.want = sale.SoldOut
 			}
 		case tierOne:
 			if oneHeld[p.wallet] {
-				p.want = store.ReasonWalletLimit
+				p.want = sale.WalletLimit
 			}
 			oneHeld[p.wallet] = true
 		}
@@ -1177,7 +1178,7 @@ func (r *saleResult) summary() string {
 			burst++
 		}
 	}
-	nWrong := wrong[store.ReasonWrongAmount] + wrong[store.ReasonSoldOut] + wrong[store.ReasonWalletLimit]
+	nWrong := wrong[sale.WrongAmount] + wrong[sale.SoldOut] + wrong[sale.WalletLimit]
 	front := "clients taking the instances in turn"
 	if p.haproxy {
 		front = "behind " + cmp.Or(r.haproxy, "HAProxy")
@@ -1189,8 +1190,8 @@ func (r *saleResult) summary() string {
 		"%d trackers reading their payment's partial every 2 s, %d clients reading /api/tiers and /api/stats every 2 s, each from its own address. "+
 		"Faults: %d kill -9 (one instance every %v, restarted at once; lives per instance %v, of which %d failed to start and were started again 2 s later). Sent in %v; the backlog cleared %v after the last payment "+
 		"(%d of %d settled); blocks %d to %d (%d).\n\n",
-		p.wallets, len(r.pays)-burst, p.steadyFor, burst, p.burstFor, len(r.pays), nWrong, wrong[store.ReasonWrongAmount], wrong[store.ReasonSoldOut], r.supply,
-		wrong[store.ReasonWalletLimit], p.trackers, p.pollers, r.kills, p.killEvery, r.lives, r.failedStarts, r.sentIn.Round(time.Second), r.drained.Round(time.Second),
+		p.wallets, len(r.pays)-burst, p.steadyFor, burst, p.burstFor, len(r.pays), nWrong, wrong[sale.WrongAmount], wrong[sale.SoldOut], r.supply,
+		wrong[sale.WalletLimit], p.trackers, p.pollers, r.kills, p.killEvery, r.lives, r.failedStarts, r.sentIn.Round(time.Second), r.drained.Round(time.Second),
 		r.settled, len(r.pays), r.startBlock, r.endBlock, blocks)
 
 	b.WriteString("| figure | value | target | holds |\n|---|---|---|---|\n")

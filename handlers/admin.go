@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 )
 
@@ -118,7 +119,7 @@ func (h *Handlers) PutTier(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	tiers, err := h.tiersNow(ctx)
+	tiers, err := h.sale.TiersNow(ctx)
 	if err != nil {
 		return err
 	}
@@ -182,7 +183,7 @@ func (h *Handlers) Refunds(c echo.Context) error {
 		}
 		return map[string]any{
 			"id": p.ID, "txHash": p.TxHash, "callIndex": p.CallIndex, "from": p.From, "valueWei": p.ValueWei.String(),
-			"reason": reasonSentence(p.Reason), "reasonCode": code, "blockNumber": p.BlockNumber, "createdAt": isoTime(&p.CreatedAt),
+			"reason": sale.Sentence(p.Reason), "reasonCode": code, "blockNumber": p.BlockNumber, "createdAt": isoTime(&p.CreatedAt),
 		}
 	}))
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"nodeledger/jobs"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/views"
 )
@@ -29,14 +29,14 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 		}
 		b.Wallet = w
 	}
-	all, err := h.tiersNow(ctx)
+	all, err := h.sale.TiersNow(ctx)
 	if err != nil {
 		return err
 	}
 	if b.Held, err = h.store.MintingHeld(ctx); err != nil {
 		return err
 	}
-	if b.USD, err = h.price.get(ctx); err != nil {
+	if b.USD, err = h.price.Get(ctx); err != nil {
 		return err
 	}
 	if paused, err := h.chain.Paused(ctx); err == nil {
@@ -46,7 +46,7 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 	for _, t := range all {
 		labels[t.ID] = t.Label
 	}
-	shown := slices.DeleteFunc(slices.Clone(all), func(t jobs.TierNow) bool { return buyOrder[t.Phase] == 0 })
+	shown := slices.DeleteFunc(slices.Clone(all), func(t sale.TierNow) bool { return buyOrder[t.Phase] == 0 })
 	plain := make([]store.Tier, len(shown))
 	for i, t := range shown {
 		plain[i] = t.Tier
@@ -97,14 +97,14 @@ func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet stri
 	if !bt.Phase.Open() {
 		return nil
 	}
-	v, err := h.jobs.Judge(ctx, wallet, bt.PriceWei.Int, now)
+	v, err := h.sale.Judge(ctx, wallet, bt.PriceWei.Int, now)
 	if err != nil {
 		// The page still shows the tier; the Pay button asks again before the wallet pays.
 		h.log.Warn("buy page: a payment cannot be judged", "tier", bt.ID, "err", err)
 		return nil
 	}
 	if v.Reason != nil && v.Tier.ID == bt.ID {
-		if s := checkSentence(v.Reason); s != nil {
+		if s := v.Reason.Precheck(); s != nil {
 			bt.Refusal = *s
 		}
 	}

@@ -33,7 +33,7 @@ func (h *Handlers) CheckPayment(c echo.Context) error {
 	if h.cfg.PaymentAddress == "" {
 		return errorf(http.StatusServiceUnavailable, "No payments address is configured, so nodes cannot be bought right now.")
 	}
-	v, err := h.jobs.Judge(ctx, from, tier.PriceWei.Int, time.Now())
+	v, err := h.sale.Judge(ctx, from, tier.PriceWei.Int, time.Now())
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func (h *Handlers) CheckPayment(c echo.Context) error {
 	if v.Reason == nil {
 		answer["tier"] = strconv.Itoa(v.Tier.ID)
 	} else {
-		answer["reasonCode"], answer["reason"] = v.Reason.Code, checkSentence(v.Reason)
+		answer["reasonCode"], answer["reason"] = v.Reason.Code, v.Reason.Precheck()
 	}
 	return c.JSON(http.StatusOK, answer)
 }

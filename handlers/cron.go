@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
-
-	"nodeledger/jobs"
 )
 
 // CronKey is how a cron route takes its key (spec §5): where it reads the key from, and what it
@@ -48,10 +46,7 @@ func (h *Handlers) RequireCronKey(rule CronKey) echo.MiddlewareFunc {
 
 // CronPayments answers GET|POST /api/cron/payments: one payments pass (behind RequireCronKey).
 func (h *Handlers) CronPayments(c echo.Context) error {
-	return runPass(c, func(ctx context.Context) (jobs.PaymentsSummary, error) {
-		defer h.forgetReads() // before the answer: its caller may read what the pass minted next
-		return h.jobs.Payments(ctx)
-	})
+	return runPass(c, h.jobs.Payments)
 }
 
 // CronCredit answers GET|POST /api/cron/credit: one credit pass (behind RequireCronKey).

@@ -26,6 +26,8 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/jobs"
+	"nodeledger/jobs/memo"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/views"
 )
@@ -75,13 +77,12 @@ type Handlers struct {
 	jobs     *jobs.Jobs    // the passes the cron routes and the operator page run
 	cfg      Config
 	log      *slog.Logger
-	stats    *memo[statsAnswer]
-	price    *memo[*float64]
-	totals   *memo[saleTotals]                 // the operator's live view's all-time figures
-	sale     *memo[[]jobs.TierNow]             // the tiers as /api/tiers and the overview show them
-	service  *memo[serviceState]               // what a waiting payment waits on, as its buyer sees it
-	head     *memo[uint64]                     // the chain's head, for the confirmations of a payment not recorded yet
-	mined    *expiring[string, chain.Transfer] // mined transfers not recorded yet (transfer)
+	sale     *sale.Sale // the sale's rules and its read model (jobs.Sale)
+	stats    *memo.Value[statsAnswer]
+	price    *memo.Value[*float64]
+	totals   *memo.Value[saleTotals]                // the operator's live view's all-time figures
+	head     *memo.Value[uint64]                    // the chain's head, for the confirmations of a payment not recorded yet
+	mined    *memo.Expiring[string, chain.Transfer] // mined transfers not recorded yet (transfer)
 	sessions *sessions.CookieStore
 }
 
@@ -93,22 +94,9 @@ const (
 	statsStale = 5 * time.Second
 )
 
-// The public tier list and the service's state are read by every tracker and poller, up to
-// hundreds of times a second on a sale day, and change with an operator's action (which this
-// instance forgets them on at once) or a pass: they are served from memory for readTTL, then for
-// up to readStale more while one read refreshes them. Money never rests on them: the payments
-// pass and the buyer's check read the ledger.
-const (
-	readTTL   = time.Second
-	readStale = time.Second
-)
-
-// forgetReads drops the readers' memos after this instance changed what they hold (an operator's
-// action, a pass it ran for a request), so its next request shows the change.
-func (h *Handlers) forgetReads() {
-	h.sale.forget()
-	h.service.forget()
-}
+// headTTL is how long the chain's head is kept: a payment not recorded yet counts its
+// confirmations from it, and a second is a fraction of any chain's block time.
+const headTTL = time.Second
 
 // priceTTL makes the upstream quote read at most once a minute for all callers.
 const priceTTL = time.Minute
@@ -122,14 +110,12 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 	if cfg.PublicURL == nil {
 		cfg.PublicURL = &url.URL{Scheme: "http", Host: "127.0.0.1:8080"}
 	}
-	h := &Handlers{store: s, chain: ch, jobs: passes, cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
-	h.stats = newMemo(statsTTL, statsStale, h.loadStats)
-	h.price = newMemo(priceTTL, 0, h.loadPrice)
-	h.totals = newMemo(totalsTTL, totalsStale, h.loadTotals)
-	h.sale = newMemo(readTTL, readStale, h.tiersNow)
-	h.service = newMemo(readTTL, readStale, h.loadServiceState)
-	h.head = newMemo(readTTL, 0, h.chain.HeadNumber)
-	h.mined = &expiring[string, chain.Transfer]{max: minedKept}
+	h := &Handlers{store: s, chain: ch, jobs: passes, sale: passes.Sale(), cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
+	h.stats = memo.New(statsTTL, statsStale, h.loadStats)
+	h.price = memo.New(priceTTL, 0, h.loadPrice)
+	h.totals = memo.New(totalsTTL, totalsStale, h.loadTotals)
+	h.head = memo.New(headTTL, 0, h.chain.HeadNumber)
+	h.mined = &memo.Expiring[string, chain.Transfer]{Max: minedKept}
 	return h
 }
 

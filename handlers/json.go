@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"nodeledger/jobs"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 )
 
@@ -87,7 +87,7 @@ type tierNowJSON struct {
 	HoldingDecimals *int            `json:"holdingDecimals"`
 }
 
-func toTierNowJSON(t jobs.TierNow) tierNowJSON {
+func toTierNowJSON(t sale.TierNow) tierNowJSON {
 	j := tierNowJSON{tierJSON: toTierJSON(t.Tier), OnSale: t.Phase.Open(), Sold: t.Sold, Remaining: t.Remaining,
 		Phase: t.Phase, OpensAt: isoTime(t.OpensAt)}
 	if t.Token != nil {

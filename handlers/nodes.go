@@ -95,7 +95,7 @@ func (h *Handlers) nodeDetail(c echo.Context) (views.NodeDetail, error) {
 		return d, err
 	}
 	// The page names the tier; the API, as the spec has it, gives its number only.
-	tiers, err := h.tiers(c.Request().Context())
+	tiers, err := h.sale.WithWeights(c.Request().Context())
 	for _, t := range tiers {
 		if t.ID == n.Tier {
 			d.Tier = t

@@ -12,6 +12,7 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/jobs"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/views"
 )
@@ -72,14 +73,14 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	if o.Audit, err = h.store.AuditLog(ctx, operatorPageAudit); err != nil {
 		return err
 	}
-	tiers, err := h.tiersNow(ctx)
+	tiers, err := h.sale.TiersNow(ctx)
 	if err != nil {
 		return err
 	}
 	if o.Tiers, err = h.operatorTiers(ctx, tiers); err != nil {
 		return err
 	}
-	if o.USD, err = h.price.get(ctx); err != nil {
+	if o.USD, err = h.price.Get(ctx); err != nil {
 		return err
 	}
 	o.AllowlistTier, _ = strconv.Atoi(c.QueryParam("allowlist"))
@@ -91,7 +92,7 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 		return err
 	}
 	o.Refunds = mapSlice(refunds, func(p store.Payment) views.Refund {
-		return views.Refund{CreatedAt: p.CreatedAt, From: p.From, ValueWei: p.ValueWei, Reason: reasonSentence(p.Reason)}
+		return views.Refund{CreatedAt: p.CreatedAt, From: p.From, ValueWei: p.ValueWei, Reason: sale.Sentence(p.Reason)}
 	})
 	if o.Held, err = h.store.MintingHeld(ctx); err != nil {
 		return err
@@ -107,7 +108,7 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	} else {
 		o.TierForm = tierForm(tiers, c.QueryParam("edit"))
 	}
-	o.TierForm.Tiers = mapSlice(tiers, func(t jobs.TierNow) store.Tier { return t.Tier })
+	o.TierForm.Tiers = mapSlice(tiers, func(t sale.TierNow) store.Tier { return t.Tier })
 	o.InternalTransfers = h.jobs.InternalTransfers()
 	if o.Live, err = h.saleLive(ctx); err != nil {
 		return err
@@ -211,7 +212,7 @@ func (h *Handlers) auditPass(c echo.Context, action store.AuditAction, outcome s
 		_, outcome, _ = Classify(passErr)
 		outcome = "Failed: " + outcome
 	}
-	h.forgetReads()
+	h.sale.Forget()
 	ctx := context.WithoutCancel(c.Request().Context())
 	err := h.store.Audited(ctx, h.entry(c, "", action, ""), func(_ store.Tx, e *store.AuditEntry) error {
 		e.Outcome = outcome

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/jobs"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/views"
 )
@@ -54,15 +55,25 @@ func (h *Handlers) saleLive(ctx context.Context) (views.SaleLive, error) {
 	if l.SaleLive, err = h.store.SaleLive(ctx, now); err != nil {
 		return l, err
 	}
-	for _, r := range l.SaleLive.Rejections {
-		l.Reasons = append(l.Reasons, views.LiveReason{Rejections: r, Label: reasonLabel(r.Code)})
+	// In the catalogue's order, each under its label; a code this version does not know last.
+	for _, e := range sale.Catalogue {
+		for _, r := range l.SaleLive.Rejections {
+			if r.Code == e.Code {
+				l.Reasons = append(l.Reasons, views.LiveReason{Rejections: r, Label: e.Label})
+			}
+		}
 	}
-	totals, err := h.totals.get(ctx)
+	for _, r := range l.SaleLive.Rejections {
+		if sale.Entry(r.Code).Code != r.Code {
+			l.Reasons = append(l.Reasons, views.LiveReason{Rejections: r, Label: sale.Entry(r.Code).Label})
+		}
+	}
+	totals, err := h.totals.Get(ctx)
 	if err != nil {
 		return l, err
 	}
 	l.NodesTotal, l.RevenueWei, l.TotalsAt = totals.nodes, totals.revenue, totals.at
-	if l.USD, err = h.price.get(ctx); err != nil {
+	if l.USD, err = h.price.Get(ctx); err != nil {
 		return l, err
 	}
 	if ob, err := h.jobs.Outbox(ctx); err == nil {
@@ -106,36 +117,4 @@ func (h *Handlers) loadTotals(ctx context.Context) (saleTotals, error) {
 		t.revenue.Add(t.revenue, wei.Int)
 	}
 	return t, nil
-}
-
-// reasonLabel names a reason code in a few words, for the live view's count of rejections by
-// reason (reasonSentence says a payment's whole reason).
-func reasonLabel(code store.ReasonCode) string {
-	switch code {
-	case store.ReasonWrongAmount:
-		return "Wrong amount"
-	case store.ReasonNoTierOnSale:
-		return "No tier on sale"
-	case store.ReasonMintingPaused:
-		return "Minting paused"
-	case store.ReasonWalletLimit:
-		return "Wallet at the tier's limit"
-	case store.ReasonContractWalletLimit:
-		return "Wallet at the contract's limit"
-	case store.ReasonHoldingTooLow:
-		return "Holds too little of the token"
-	case store.ReasonContractRefused:
-		return "Refused by the contract"
-	case store.ReasonSoldOut:
-		return "Sold out"
-	case store.ReasonNotOpen:
-		return "Tier not open yet"
-	case store.ReasonClosed:
-		return "Tier closed"
-	case store.ReasonNotAllowlisted:
-		return "Not on the allowlist"
-	case store.ReasonAllocationUsed:
-		return "Allowlist allocation used"
-	}
-	return "Other"
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"nodeledger/jobs"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/views"
 	"nodeledger/views/words"
@@ -132,11 +133,11 @@ func sentence(s string) string {
 
 // rejectionClauses say why a pass rejected payments, to fit after a colon: grouped by code, in the
 // order the codes first came, each distinct reason of a code once.
-func rejectionClauses(reasons []store.Reason) []string {
+func rejectionClauses(reasons []sale.Reason) []string {
 	var codes []store.ReasonCode
 	byCode := map[store.ReasonCode][]string{}
 	for _, r := range reasons {
-		s := reasonSentence(&r)
+		s := r.Sentence()
 		if s == nil {
 			continue
 		}

@@ -15,7 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
-	"nodeledger/jobs"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/views"
 	"nodeledger/views/words"
@@ -295,7 +295,7 @@ func parseDecimal(s string, places int) (x *big.Int, tooPrecise bool) {
 
 // tierForm is the tier form filled with the tier edit names, or empty with the number after
 // the last tier's (tiers come ordered by number).
-func tierForm(tiers []jobs.TierNow, edit string) views.TierForm {
+func tierForm(tiers []sale.TierNow, edit string) views.TierForm {
 	for _, t := range tiers {
 		if strconv.Itoa(t.ID) != edit {
 			continue
@@ -334,7 +334,7 @@ var decimalRe = regexp.MustCompile(`^([0-9]*)(?:\.([0-9]*))?$`)
 // operatorTiers is tiers as the operator page shows them: with what each brought in, its
 // holding threshold in its token's units, its allowlist, and the tiers it waits for or that wait
 // for it.
-func (h *Handlers) operatorTiers(ctx context.Context, tiers []jobs.TierNow) ([]views.OperatorTier, error) {
+func (h *Handlers) operatorTiers(ctx context.Context, tiers []sale.TierNow) ([]views.OperatorTier, error) {
 	revenue, err := h.store.Revenue(ctx)
 	if err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
-	"nodeledger/jobs"
+	"nodeledger/jobs/sale"
 	"nodeledger/static"
 	"nodeledger/store"
 	"nodeledger/views"
@@ -55,11 +55,11 @@ func (h *Handlers) overview(ctx context.Context) (views.Overview, error) {
 	if err != nil {
 		return o, err
 	}
-	tiers, err := h.sale.get(ctx)
+	tiers, err := h.sale.Tiers(ctx)
 	if err != nil {
 		return o, err
 	}
-	o.Tiers = mapSlice(tiers, func(t jobs.TierNow) views.OverviewTier { return views.OverviewTier{Tier: t.Tier, Phase: t.Phase} })
+	o.Tiers = mapSlice(tiers, func(t sale.TierNow) views.OverviewTier { return views.OverviewTier{Tier: t.Tier, Phase: t.Phase} })
 	if o.Rounds, err = h.store.Distributions(ctx, 10); err != nil {
 		return o, err
 	}
@@ -71,12 +71,12 @@ func (h *Handlers) overview(ctx context.Context) (views.Overview, error) {
 // cannot be read shows as such.
 func (h *Handlers) overviewStats(ctx context.Context) (views.Overview, error) {
 	o := views.Overview{Now: time.Now()}
-	st, err := h.stats.get(ctx)
+	st, err := h.stats.Get(ctx)
 	if err != nil {
 		return o, err
 	}
 	o.Stats = st.Stats
-	if o.USD, err = h.price.get(ctx); err != nil {
+	if o.USD, err = h.price.Get(ctx); err != nil {
 		return o, err
 	}
 	o.Contract = strings.ToLower(h.chain.Factory().Hex())

@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/views"
 )
@@ -90,8 +91,8 @@ func (h *Handlers) payment(ctx context.Context, hash string) (paymentJSON, error
 // block do not change short of a reorg, which minedTTL bounds.
 func (h *Handlers) transfer(ctx context.Context, hash string) (chain.Transfer, error) {
 	now := time.Now()
-	if t, ok := h.mined.get(hash, now); ok {
-		head, err := h.head.get(ctx)
+	if t, ok := h.mined.Get(hash, now); ok {
+		head, err := h.head.Get(ctx)
 		if err != nil {
 			return chain.Transfer{}, err
 		}
@@ -99,7 +100,7 @@ func (h *Handlers) transfer(ctx context.Context, hash string) (chain.Transfer, e
 	}
 	t, err := h.chain.Transfer(ctx, common.HexToHash(hash))
 	if err == nil {
-		h.mined.put(hash, t, now.Add(minedTTL))
+		h.mined.Put(hash, t, now.Add(minedTTL))
 	}
 	return t, err
 }
@@ -112,27 +113,31 @@ const (
 )
 
 // buyerPayments are ledger payments as their buyer follows them: a payment waiting to be checked
-// is minting, or held while the operator holds minting (h.service, read only when a payment
-// waits on it).
+// is minting, or held while the operator holds minting (the sale's read model, read only when a
+// payment waits on it).
 func (h *Handlers) buyerPayments(ctx context.Context, recs []store.PaymentRecord) ([]paymentJSON, error) {
-	waiting := store.BuyerMinting
+	var waiting sale.Waiting
 	if slices.ContainsFunc(recs, func(r store.PaymentRecord) bool { return r.Status == store.PaymentPending }) {
-		st, err := h.service.get(ctx)
-		if err != nil {
+		var err error
+		if waiting, err = h.sale.WaitingOn(ctx); err != nil {
 			return nil, err
 		}
-		if st.Held {
-			waiting = store.BuyerHeld
+	}
+	out := make([]paymentJSON, len(recs))
+	for i, r := range recs {
+		var err error
+		if out[i], err = h.paymentOf(r, waiting); err != nil {
+			return nil, err
 		}
 	}
-	return mapSlice(recs, func(r store.PaymentRecord) paymentJSON { return h.paymentOf(r, waiting) }), nil
+	return out, nil
 }
 
-// paymentOf is ledger payment r as its buyer follows it; waiting is its status while pending.
-func (h *Handlers) paymentOf(r store.PaymentRecord, waiting store.BuyerStatus) paymentJSON {
-	status := store.BuyerStatus(r.Status) // minting, minted, rejected and refunded are the ledger's words
-	if r.Status == store.PaymentPending {
-		status = waiting
+// paymentOf is ledger payment r as its buyer follows it; waiting is what it waits on while pending.
+func (h *Handlers) paymentOf(r store.PaymentRecord, waiting sale.Waiting) (paymentJSON, error) {
+	status, err := sale.BuyerStatus(r.Status, waiting)
+	if err != nil {
+		return paymentJSON{}, err
 	}
 	var tier *string
 	if r.Tier != nil {
@@ -141,14 +146,14 @@ func (h *Handlers) paymentOf(r store.PaymentRecord, waiting store.BuyerStatus) p
 	}
 	p := paymentJSON{
 		TxHash: r.TxHash, CallIndex: r.CallIndex, From: r.From, ValueWei: r.ValueWei, BlockNumber: r.BlockNumber,
-		Status: status, Reason: reasonSentence(r.Reason), ConfirmationsNeeded: h.jobs.Confirmations() + 1,
+		Status: status, Reason: sale.Sentence(r.Reason), ConfirmationsNeeded: h.jobs.Confirmations() + 1,
 		Tier: tier, NodeID: r.NodeID, ChainNodeID: r.ChainNodeID, MintTx: r.MintTx, RefundTxHash: r.RefundTxHash,
 		CreatedAt: isoTime(&r.CreatedAt), UpdatedAt: isoTime(&r.UpdatedAt),
 	}
 	if r.Reason != nil {
 		p.ReasonCode = &r.Reason.Code
 	}
-	return p
+	return p, nil
 }
 
 // paymentView is a payment as its pages show it.
@@ -240,7 +245,7 @@ func (h *Handlers) tracker(c echo.Context) (views.Tracker, error) {
 	case err == nil:
 		v := paymentView(p)
 		if v.Status == store.BuyerMinting {
-			st, err := h.service.get(c.Request().Context())
+			st, err := h.sale.WaitingOn(c.Request().Context())
 			if err != nil {
 				return t, err
 			}
@@ -271,31 +276,6 @@ func trackerSince(q string, now time.Time) time.Time {
 		return now
 	}
 	return time.Unix(sec, 0)
-}
-
-// serviceState is what a payment waiting to be minted waits on, as its buyer sees it: the
-// operator holding minting, or the payments pass failing because the minter cannot pay for gas.
-type serviceState struct {
-	Held            bool
-	MinterCannotPay bool
-}
-
-func (h *Handlers) loadServiceState(ctx context.Context) (serviceState, error) {
-	held, err := h.store.MintingHeld(ctx)
-	if err != nil {
-		return serviceState{}, err
-	}
-	statuses, err := h.store.PassStatuses(ctx)
-	if err != nil {
-		return serviceState{}, err
-	}
-	st := serviceState{Held: held}
-	for _, p := range statuses {
-		if p.Pass == store.PassPayments && p.Failures > 0 && p.Error != nil && p.Error.Code == store.PassCannotPayGas {
-			st.MinterCannotPay = true
-		}
-	}
-	return st, nil
 }
 
 // PaymentSearch answers GET /payment?tx=: the track form's target, which sends the browser on to

@@ -11,7 +11,7 @@ import (
 
 // Price answers GET /api/price: the ETH/USD quote for display, or null when there is none.
 func (h *Handlers) Price(c echo.Context) error {
-	usd, err := h.price.get(c.Request().Context())
+	usd, err := h.price.Get(c.Request().Context())
 	if err != nil {
 		return err
 	}

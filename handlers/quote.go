@@ -7,7 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"nodeledger/jobs"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 )
 
@@ -39,7 +39,7 @@ func (h *Handlers) deployQuote(ctx context.Context) (quote, error) {
 	if h.cfg.PaymentAddress == "" {
 		return quote{}, errorf(http.StatusServiceUnavailable, "No payments address is configured, so nodes cannot be bought right now.")
 	}
-	tiers, err := h.tiersNow(ctx)
+	tiers, err := h.sale.TiersNow(ctx)
 	if err != nil {
 		return quote{}, err
 	}
@@ -51,7 +51,7 @@ func (h *Handlers) deployQuote(ctx context.Context) (quote, error) {
 }
 
 // cheapestOnSale is the cheapest tier that sells now (its phase is open), the lowest id of equals.
-func cheapestOnSale(tiers []jobs.TierNow) (store.Tier, bool) {
+func cheapestOnSale(tiers []sale.TierNow) (store.Tier, bool) {
 	var best store.Tier
 	found := false
 	for _, t := range tiers {

@@ -12,7 +12,7 @@ import (
 
 // Stats answers GET /api/stats from a short in-process memo, encoded once per load.
 func (h *Handlers) Stats(c echo.Context) error {
-	st, err := h.stats.get(c.Request().Context())
+	st, err := h.stats.Get(c.Request().Context())
 	if err != nil {
 		return err
 	}

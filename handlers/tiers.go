@@ -1,17 +1,14 @@
 package handlers
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math/big"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/views"
 	"nodeledger/views/words"
@@ -20,44 +17,11 @@ import (
 // Tiers answers GET /api/tiers: every tier, on sale or not, with the factory's weight of each and
 // where its sale stands now, as of at most readTTL + readStale ago (h.sale).
 func (h *Handlers) Tiers(c echo.Context) error {
-	tiers, err := h.sale.get(c.Request().Context())
+	tiers, err := h.sale.Tiers(c.Request().Context())
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"tiers": mapSlice(tiers, toTierNowJSON)})
-}
-
-// tiersNow is every tier (h.tiers) with where its sale stands now: what it sold, its phase, its
-// holding token's symbol and decimals.
-func (h *Handlers) tiersNow(ctx context.Context) ([]jobs.TierNow, error) {
-	tiers, err := h.tiers(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return h.jobs.TiersNow(ctx, tiers, time.Now())
-}
-
-// tiers is the ledger's price list with each tier's payout weight as the factory holds it; a
-// chain that cannot be read leaves the weights nil (null, "unknown"), never a zero.
-func (h *Handlers) tiers(ctx context.Context) ([]store.Tier, error) {
-	tiers, err := h.store.Tiers(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]uint8, len(tiers))
-	for i, t := range tiers {
-		ids[i] = uint8(t.ID)
-	}
-	weights, err := h.chain.TierWeights(ctx, ids)
-	if err != nil {
-		h.log.Warn("tiers: the factory's weights cannot be read", "err", err)
-		return tiers, nil
-	}
-	for i := range tiers {
-		w := int(weights[tiers[i].ID])
-		tiers[i].PayoutBps = &w
-	}
-	return tiers, nil
 }
 
 // bigChange tells whether before -> after changes by more than half, either way (after > 1.5 ×

@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/jobs"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/views"
 	"nodeledger/views/words"
@@ -53,11 +54,11 @@ type soldOutJSON struct {
 func (h *Handlers) EventBody(e store.Event) ([]byte, error) {
 	d := eventDataJSON{Node: e.Data.Node, Round: e.Data.Round, Withdrawal: e.Data.Withdrawal}
 	if r := e.Data.Payment; r != nil {
-		waiting := store.BuyerMinting
-		if strings.HasPrefix(string(e.Type), string(store.EventPaymentHeld)) {
-			waiting = store.BuyerHeld
+		waiting := sale.Waiting{Held: strings.HasPrefix(string(e.Type), string(store.EventPaymentHeld))}
+		p, err := h.paymentOf(*r, waiting)
+		if err != nil {
+			return nil, err
 		}
-		p := h.paymentOf(*r, waiting)
 		d.Payment = &p
 	}
 	if t := e.Data.Tier; t != nil {

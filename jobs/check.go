@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 )
 
@@ -20,19 +21,19 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, r *mintR
 	if err != nil || len(pending) == 0 {
 		return err
 	}
-	sc, err := j.saleChain(ctx)
+	cs, err := j.sale.ReadChain(ctx)
 	if err != nil {
 		return err
 	}
 	for _, p := range pending {
-		reason, err := j.checkPayment(ctx, p, sc, r)
+		reason, err := j.checkPayment(ctx, p, cs, r)
 		if err != nil {
 			return err
 		}
 		if reason == nil {
 			continue
 		}
-		if err := j.store.RejectPayment(ctx, p.ID, store.PaymentPending, *reason); err != nil {
+		if err := j.store.RejectPayment(ctx, p.ID, store.PaymentPending, reason.Code, reason.Args); err != nil {
 			return err
 		}
 		sum.Rejected++
@@ -45,13 +46,13 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, r *mintR
 // it takes of its tier is claimed in the ledger as the mint is stored: when another pass claimed
 // the last one meanwhile, p is judged again (a price step may take it) and rejected sold_out at
 // worst.
-func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, sc saleChain, r *mintRound) (*store.Reason, error) {
+func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, cs sale.ChainState, r *mintRound) (*sale.Reason, error) {
 	at := p.CreatedAt // a payment recorded before block times were kept
 	if p.BlockTime != nil {
 		at = *p.BlockTime
 	}
 	for try := 0; ; try++ {
-		v, err := j.judge(ctx, p.From, p.ValueWei.Int, at, sc)
+		v, err := j.sale.JudgeWith(ctx, cs, p.From, p.ValueWei.Int, at)
 		if err != nil || v.Reason != nil {
 			return v.Reason, err
 		}
@@ -63,8 +64,7 @@ func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, sc saleChain, 
 		case !errors.As(err, &soldOut):
 			return nil, err
 		case try+1 == claimRetries:
-			return &store.Reason{Code: store.ReasonSoldOut, Args: store.ReasonArgs{Tier: &v.Tier.ID, TierLabel: v.Tier.Label,
-				Supply: soldOut.Supply, Sold: soldOut.Sold}}, nil
+			return sale.SoldOutMeanwhile(v.Tier, soldOut.Supply, soldOut.Sold), nil
 		}
 	}
 }

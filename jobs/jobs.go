@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"nodeledger/chain"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 )
 
@@ -69,8 +70,9 @@ type Config struct {
 type Jobs struct {
 	store       *store.Store
 	chain       *chain.Client
-	minter      *outbox // nil: no minter signer, payments are recorded but not minted
-	distributor *outbox // nil: no distributor signer, no credit rounds
+	sale        *sale.Sale // the sale's rules, which the payments pass applies
+	minter      *outbox    // nil: no minter signer, payments are recorded but not minted
+	distributor *outbox    // nil: no distributor signer, no credit rounds
 	cfg         Config
 	log         *slog.Logger
 
@@ -131,7 +133,7 @@ func New(s *store.Store, c *chain.Client, minter, distributor chain.Signer, cfg 
 	if cfg.BumpBlocks == 0 {
 		cfg.BumpBlocks = 3
 	}
-	j := &Jobs{store: s, chain: c, cfg: cfg, log: log}
+	j := &Jobs{store: s, chain: c, sale: sale.New(s, c, cfg.PriceGrace, log), cfg: cfg, log: log}
 	j.resend.Store(true)
 	if minter != nil {
 		j.minter = j.newOutbox("minter", c.NewSender(minter, cfg.ChainID))
@@ -156,3 +158,7 @@ func (j *Jobs) step(at step) error {
 
 // hexLower is the ledger's form of an address or hash.
 func hexLower(v interface{ Hex() string }) string { return strings.ToLower(v.Hex()) }
+
+// Sale is the sale whose rules the payments pass applies: the handlers preview and change it
+// through the same instance, so its read model forgets what they change.
+func (j *Jobs) Sale() *sale.Sale { return j.sale }

@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"nodeledger/chain"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 )
 
@@ -239,12 +240,13 @@ func (j *Jobs) settleReverted(ctx context.Context, p store.Payment, tx *types.Tr
 	if found {
 		return j.recordMint(ctx, p, m, sum)
 	}
-	reason := store.Reason{Code: store.ReasonContractRefused}
 	var re *chain.RevertError
+	customError := ""
 	if why := j.chain.Why(ctx, j.minter.sender.From, tx); errors.As(why, &re) {
-		reason.Args.Error = re.Name
+		customError = re.Name
 	}
-	if err := j.store.RejectPayment(ctx, p.ID, store.PaymentMinting, reason); err != nil {
+	reason := sale.Refused(customError)
+	if err := j.store.RejectPayment(ctx, p.ID, store.PaymentMinting, reason.Code, reason.Args); err != nil {
 		return err
 	}
 	sum.Rejected++

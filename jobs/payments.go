@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 )
 
@@ -32,7 +33,7 @@ type PaymentsSummary struct {
 	// Reasons says why each payment this pass's checks rejected was rejected, in the order
 	// checked: codes and their values (the cron route is for scripts; the operator page writes
 	// them as sentences).
-	Reasons []store.Reason `json:"reasons,omitempty"`
+	Reasons []sale.Reason `json:"reasons,omitempty"`
 }
 
 // Payments runs one payments pass: scan the confirmed blocks for payments, check each, mint a
@@ -43,6 +44,8 @@ type PaymentsSummary struct {
 // its caller (the cron route, the operator's button) hears what it minted; the runner's passes,
 // one a block, do not wait.
 func (j *Jobs) Payments(ctx context.Context) (PaymentsSummary, error) {
+	// Before the answer: a caller (the cron route, the operator page) may read what it minted next.
+	defer j.sale.Forget()
 	return j.payments(ctx, j.cfg.ReceiptTimeout)
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/chain/bindings"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
@@ -117,7 +118,7 @@ func TestPaymentsThatDoNotBecomeNodes(t *testing.T) {
 	// same reasons as the sentences their buyers read.
 	reasons := map[string]string{}
 	for _, p := range payments(t, "rejected") {
-		b, err := json.Marshal(p.Reason)
+		b, err := json.Marshal(sale.Read(p.Reason))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +168,7 @@ func TestPaymentsThatDoNotBecomeNodes(t *testing.T) {
 			t.Fatalf("summary %+v", sum)
 		}
 		for _, p := range payments(t, "rejected") {
-			if p.TxHash == strings.ToLower(hash.Hex()) && p.Reason.Code == store.ReasonMintingPaused {
+			if p.TxHash == strings.ToLower(hash.Hex()) && p.Reason.Code == sale.MintingPaused {
 				return
 			}
 		}

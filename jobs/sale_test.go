@@ -13,6 +13,7 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/chain/devchain"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
@@ -48,7 +49,7 @@ func reasonOf(t testing.TB, hash common.Hash) string {
 	if p.Reason == nil {
 		return string(p.Status)
 	}
-	b, err := json.Marshal(p.Reason)
+	b, err := json.Marshal(sale.Read(p.Reason))
 	if err != nil {
 		t.Fatal(err)
 	}

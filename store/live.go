@@ -30,7 +30,8 @@ type SaleLive struct {
 	// The rejected payments not refunded yet, and what they paid.
 	RefundsOwed    int     `db:"refunds_owed"`
 	RefundsOwedWei Uint256 `db:"refunds_owed_wei"`
-	// Rejections by reason, in ReasonCodes' order; a code no payment was rejected for is absent.
+	// Rejections by reason, in no order (the page orders them by the sale's catalogue); a code no
+	// payment was rejected for is absent.
 	Rejections []Rejections
 }
 
@@ -96,13 +97,7 @@ func (s *Store) SaleLive(ctx context.Context, now time.Time) (_ SaleLive, err er
 	if err != nil {
 		return SaleLive{}, err
 	}
-	for _, code := range ReasonCodes {
-		for _, r := range rejections {
-			if r.Code == code {
-				live.Rejections = append(live.Rejections, r)
-			}
-		}
-	}
+	live.Rejections = rejections
 	return live, tx.Commit()
 }
 

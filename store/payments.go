@@ -249,8 +249,12 @@ func (s *Store) PaymentsByStatus(ctx context.Context, status PaymentStatus, limi
 // RejectPayment records why a payment in status `from` (pending: its check; minting: its mint
 // reverted) does not become a node. A payment no longer in that status is left as it is: a check
 // never undoes a mint another pass has sent meanwhile.
-func (s *Store) RejectPayment(ctx context.Context, id int64, from PaymentStatus, reason Reason) (err error) {
+func (s *Store) RejectPayment(ctx context.Context, id int64, from PaymentStatus, code ReasonCode, args any) (err error) {
 	defer wrap(&err, "RejectPayment")
+	argsJSON, err := jsonValue(args)
+	if err != nil {
+		return err
+	}
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
@@ -259,7 +263,7 @@ func (s *Store) RejectPayment(ctx context.Context, id int64, from PaymentStatus,
 	var rejected []int64
 	if err := tx.SelectContext(ctx, &rejected, `
 		UPDATE payments SET status = 'rejected', reason_code = $3, reason_args = $4, updated_at = now()
-		WHERE id = $1 AND status = $2 RETURNING id`, id, from, reason.Code, reason.Args); err != nil {
+		WHERE id = $1 AND status = $2 RETURNING id`, id, from, code, argsJSON); err != nil {
 		return err
 	}
 	if err := emitPayments(ctx, tx, EventPaymentRejected, rejected); err != nil {

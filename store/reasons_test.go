@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"testing"
 
+	"nodeledger/jobs/sale"
 	"nodeledger/migrations"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
@@ -104,7 +105,7 @@ func TestMigrationReadsReasonsIntoCodes(t *testing.T) {
 	}
 	for _, l := range legacy {
 		t.Run(l.name, func(t *testing.T) {
-			got, err := json.Marshal(reason(l.name))
+			got, err := json.Marshal(sale.Read(reason(l.name)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +114,7 @@ func TestMigrationReadsReasonsIntoCodes(t *testing.T) {
 			}
 		})
 	}
-	if r := reason("rejected without a reason"); r == nil || r.Code != store.ReasonOther || r.Args.Text != "" {
+	if r := sale.Read(reason("rejected without a reason")); r == nil || r.Code != sale.Other || r.Args.Text != "" {
 		t.Fatalf("a rejection without a reason: %+v", r)
 	}
 	if r := reason("minted"); r != nil {
@@ -137,9 +138,9 @@ func TestRejectPaymentKeepsTheReason(t *testing.T) {
 	storetest.Reset(t, db)
 	ctx := t.Context()
 	one := 1
-	want := store.Reason{Code: store.ReasonWrongAmount, Args: store.ReasonArgs{
+	want := sale.Reason{Code: sale.WrongAmount, Args: sale.Args{
 		PaidWei: store.Uint256{Int: bigInt("150000000000000000")},
-		OnSale:  []store.TierPrice{{ID: &one, Label: "One", PriceWei: store.Uint256{Int: bigInt("100000000000000000")}}},
+		OnSale:  []sale.TierPrice{{ID: &one, Label: "One", PriceWei: store.Uint256{Int: bigInt("100000000000000000")}}},
 	}}
 	h := storetest.TxHash("p")
 	if err := db.RecordScan(ctx, "payments", store.Scan{
@@ -152,13 +153,13 @@ func TestRejectPaymentKeepsTheReason(t *testing.T) {
 	if err != nil || len(pending) != 1 || pending[0].Reason != nil {
 		t.Fatalf("pending %+v, %v", pending, err)
 	}
-	if err := db.RejectPayment(ctx, pending[0].ID, store.PaymentPending, want); err != nil {
+	if err := db.RejectPayment(ctx, pending[0].ID, store.PaymentPending, want.Code, want.Args); err != nil {
 		t.Fatal(err)
 	}
 	wantJSON, _ := json.Marshal(want)
 	same := func(what string, r *store.Reason) {
 		t.Helper()
-		if got, _ := json.Marshal(r); string(got) != string(wantJSON) {
+		if got, _ := json.Marshal(sale.Read(r)); string(got) != string(wantJSON) {
 			t.Fatalf("%s: %s, want %s", what, got, wantJSON)
 		}
 	}

@@ -248,7 +248,7 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 	}
 	// A mint that reverts frees its unit for the next payment (those refused before stay refused:
 	// the check rejected them).
-	if err := db.RejectPayment(ctx, minting[2].ID, store.PaymentMinting, store.Reason{Code: store.ReasonContractRefused}); err != nil {
+	if err := db.RejectPayment(ctx, minting[2].ID, store.PaymentMinting, "contract_refused", struct{}{}); err != nil {
 		t.Fatal(err)
 	}
 	if sold, err := db.Sold(ctx, 1); err != nil || sold != supply-1 {

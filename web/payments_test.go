@@ -1,13 +1,11 @@
 package web
 
 import (
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +17,6 @@ import (
 	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
-	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
@@ -308,33 +305,4 @@ func TestPaymentStatusChainDown(t *testing.T) {
 	s := newServer(t, handlers.Config{PaymentAddress: strings.ToLower(alice)})
 	rec := s.get(t, "/api/payments/"+storetest.TxHash("unseen"))
 	wantStatus(t, rec, http.StatusServiceUnavailable)
-}
-
-// TestOpenAPIReasonCodes: the API document lists every reason code the ledger writes, and no other.
-func TestOpenAPIReasonCodes(t *testing.T) {
-	var doc struct {
-		Components struct {
-			Schemas struct {
-				ReasonCode struct {
-					OneOf []struct {
-						Const       string `json:"const"`
-						Description string `json:"description"`
-					} `json:"oneOf"`
-				} `json:"ReasonCode"`
-			} `json:"schemas"`
-		} `json:"components"`
-	}
-	if err := json.Unmarshal(openAPI, &doc); err != nil {
-		t.Fatal(err)
-	}
-	var documented []store.ReasonCode
-	for _, c := range doc.Components.Schemas.ReasonCode.OneOf {
-		if c.Description == "" {
-			t.Errorf("%s has no description", c.Const)
-		}
-		documented = append(documented, store.ReasonCode(c.Const))
-	}
-	if !slices.Equal(documented, store.ReasonCodes) {
-		t.Fatalf("documented %v, the ledger's %v", documented, store.ReasonCodes)
-	}
 }

@@ -1,4 +1,4 @@
-package jobs
+package sale
 
 import (
 	"context"
@@ -7,14 +7,13 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"nodeledger/chain"
 	"nodeledger/store"
 )
 
-// The sale's rules: which tier a payment buys, judged by the settings in force at its block's
-// time, and why not when it buys none. The payments pass applies them to every payment, and the
-// buy page's pre-check (GET /api/tiers/{id}/check/{address}) to the payment a wallet is about to
-// make, through the one function Judge.
+// Which tier a payment buys, judged by the settings in force at its block's time, and why not
+// when it buys none. The payments pass applies them to every payment, and the buy page's
+// pre-check (GET /api/tiers/{id}/check/{address}) to the payment a wallet is about to make,
+// through the one judgement.
 
 // PhaseAt is where tier t's sale stands at instant at. sold is what each tier sold (minted or
 // being minted), and tiers the tiers by id as they stood at at, for the tier t opens after.
@@ -47,22 +46,23 @@ func soldOut(tiers map[int]store.Tier, id int, sold func(tier int) int) bool {
 // was refused for, zero when its value is the price of none).
 type Verdict struct {
 	Tier   store.Tier
-	Reason *store.Reason
+	Reason *Reason
 }
 
-// saleChain is what the rules read of the chain once for many payments.
-type saleChain struct {
+// ChainState is what the rules read of the chain once for many payments.
+type ChainState struct {
 	paused    bool
 	walletMax uint32
 }
 
-func (j *Jobs) saleChain(ctx context.Context) (saleChain, error) {
-	paused, err := j.chain.Paused(ctx)
+// ReadChain reads the contract's pause and allowance per wallet, for judging many payments.
+func (s *Sale) ReadChain(ctx context.Context) (ChainState, error) {
+	paused, err := s.chain.Paused(ctx)
 	if err != nil {
-		return saleChain{}, err
+		return ChainState{}, err
 	}
-	walletMax, err := j.chain.MaxPerWallet(ctx)
-	return saleChain{paused: paused, walletMax: walletMax}, err
+	walletMax, err := s.chain.MaxPerWallet(ctx)
+	return ChainState{paused: paused, walletMax: walletMax}, err
 }
 
 // Judge decides what a payment of value from wallet `from` (lower case) made at instant at buys,
@@ -70,16 +70,17 @@ func (j *Jobs) saleChain(ctx context.Context) (saleChain, error) {
 // token (whose balance is read now: the chain's balance at a past block needs an archive node).
 // The payments pass judges each payment with it at its block's time; the buy page's pre-check
 // judges the payment a wallet is about to make, at now.
-func (j *Jobs) Judge(ctx context.Context, from string, value *big.Int, at time.Time) (Verdict, error) {
-	sc, err := j.saleChain(ctx)
+func (s *Sale) Judge(ctx context.Context, from string, value *big.Int, at time.Time) (Verdict, error) {
+	cs, err := s.ReadChain(ctx)
 	if err != nil {
 		return Verdict{}, err
 	}
-	return j.judge(ctx, from, value, at, sc)
+	return s.JudgeWith(ctx, cs, from, value, at)
 }
 
-func (j *Jobs) judge(ctx context.Context, from string, value *big.Int, at time.Time, sc saleChain) (Verdict, error) {
-	tiers, err := j.store.TiersAt(ctx, at, j.cfg.PriceGrace)
+// JudgeWith is Judge with the chain's state read once for many payments (ReadChain).
+func (s *Sale) JudgeWith(ctx context.Context, cs ChainState, from string, value *big.Int, at time.Time) (Verdict, error) {
+	tiers, err := s.store.TiersAt(ctx, at, s.grace)
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -92,7 +93,7 @@ func (j *Jobs) judge(ctx context.Context, from string, value *big.Int, at time.T
 	sold := func(tier int) int {
 		n, ok := counts[tier]
 		if !ok && failed == nil {
-			n, failed = j.store.Sold(ctx, tier)
+			n, failed = s.store.Sold(ctx, tier)
 			counts[tier] = n
 		}
 		return n
@@ -127,7 +128,7 @@ func (j *Jobs) judge(ctx context.Context, from string, value *big.Int, at time.T
 		v := Verdict{Reason: notAPrice(value, tiers, sold, byID, at)}
 		return v, failed
 	}
-	return j.judgeWallet(ctx, from, tier, at, sc)
+	return s.judgeWallet(ctx, from, tier, at, cs)
 }
 
 // pricedAt tells whether value was one of t's prices within the grace.
@@ -141,12 +142,12 @@ func pricedAt(t store.TierAt, value *big.Int) bool {
 }
 
 // notOpen is why tier t, in phase (not open), sells nothing.
-func notOpen(t store.Tier, phase store.TierPhase, sold func(int) int, tiers map[int]store.Tier, at time.Time) *store.Reason {
-	args := store.ReasonArgs{Tier: &t.ID, TierLabel: t.Label}
+func notOpen(t store.Tier, phase store.TierPhase, sold func(int) int, tiers map[int]store.Tier, at time.Time) *Reason {
+	args := Args{Tier: &t.ID, TierLabel: t.Label}
 	switch phase {
 	case store.PhaseSoldOut:
 		args.Supply, args.Sold = *t.Supply, sold(t.ID)
-		return &store.Reason{Code: store.ReasonSoldOut, Args: args}
+		return &Reason{Code: SoldOut, Args: args}
 	case store.PhaseScheduled:
 		if t.StartsAt != nil && at.Before(*t.StartsAt) {
 			args.StartsAt = utc(t.StartsAt)
@@ -154,133 +155,86 @@ func notOpen(t store.Tier, phase store.TierPhase, sold func(int) int, tiers map[
 			args.AfterTier = t.OpensAfterTier
 			args.AfterTierLabel = tiers[*t.OpensAfterTier].Label
 		}
-		return &store.Reason{Code: store.ReasonNotOpen, Args: args}
+		return &Reason{Code: NotOpen, Args: args}
 	case store.PhaseEnded:
 		args.EndsAt = utc(t.EndsAt)
 	}
-	return &store.Reason{Code: store.ReasonClosed, Args: args}
+	return &Reason{Code: Closed, Args: args}
 }
 
 // notAPrice is why value buys no tier, with the prices of the tiers open at at.
-func notAPrice(value *big.Int, tiers []store.TierAt, sold func(int) int, byID map[int]store.Tier, at time.Time) *store.Reason {
-	var open []store.TierPrice
+func notAPrice(value *big.Int, tiers []store.TierAt, sold func(int) int, byID map[int]store.Tier, at time.Time) *Reason {
+	var open []TierPrice
 	for _, t := range tiers {
 		if PhaseAt(t.Tier, sold, byID, at).Open() {
-			open = append(open, store.TierPrice{ID: &t.ID, Label: t.Label, PriceWei: t.PriceWei})
+			open = append(open, TierPrice{ID: &t.ID, Label: t.Label, PriceWei: t.PriceWei})
 		}
 	}
 	paid := store.Uint256{Int: value}
 	if len(open) == 0 {
-		return &store.Reason{Code: store.ReasonNoTierOnSale, Args: store.ReasonArgs{PaidWei: paid}}
+		return &Reason{Code: NoTierOnSale, Args: Args{PaidWei: paid}}
 	}
-	return &store.Reason{Code: store.ReasonWrongAmount, Args: store.ReasonArgs{PaidWei: paid, OnSale: open}}
+	return &Reason{Code: WrongAmount, Args: Args{PaidWei: paid, OnSale: open}}
 }
 
 // judgeWallet applies to a payment from wallet `from` for an open tier the rules of the wallet:
 // the allowlist and its allocation (during the allowlist phase) or the tier's allowance per
 // wallet (after), the contract's allowance per wallet, its pause, and the holding token.
-func (j *Jobs) judgeWallet(ctx context.Context, from string, tier store.Tier, at time.Time, sc saleChain) (Verdict, error) {
+func (s *Sale) judgeWallet(ctx context.Context, from string, tier store.Tier, at time.Time, cs ChainState) (Verdict, error) {
 	v := Verdict{Tier: tier}
-	refuse := func(code store.ReasonCode, args store.ReasonArgs) (Verdict, error) {
+	refuse := func(code store.ReasonCode, args Args) (Verdict, error) {
 		args.Tier, args.TierLabel = &tier.ID, tier.Label
-		v.Reason = &store.Reason{Code: code, Args: args}
+		v.Reason = &Reason{Code: code, Args: args}
 		return v, nil
 	}
-	ofTier, minting, err := j.store.WalletHoldings(ctx, from, tier.ID)
+	ofTier, minting, err := s.store.WalletHoldings(ctx, from, tier.ID)
 	if err != nil {
 		return v, err
 	}
 	if tier.AllowlistUntil != nil && at.Before(*tier.AllowlistUntil) {
-		allocation, err := j.store.Allocation(ctx, tier.ID, from, at)
+		allocation, err := s.store.Allocation(ctx, tier.ID, from, at)
 		switch {
 		case err != nil:
 			return v, err
 		case allocation == 0:
-			return refuse(store.ReasonNotAllowlisted, store.ReasonArgs{AllowlistUntil: utc(tier.AllowlistUntil)})
+			return refuse(NotAllowlisted, Args{AllowlistUntil: utc(tier.AllowlistUntil)})
 		case ofTier >= allocation:
-			return refuse(store.ReasonAllocationUsed, store.ReasonArgs{Allocation: allocation, AllowlistUntil: utc(tier.AllowlistUntil)})
+			return refuse(AllocationUsed, Args{Allocation: allocation, AllowlistUntil: utc(tier.AllowlistUntil)})
 		}
 	} else if ofTier >= tier.MaxPerWallet {
-		return refuse(store.ReasonWalletLimit, store.ReasonArgs{MaxPerWallet: tier.MaxPerWallet})
+		return refuse(WalletLimit, Args{MaxPerWallet: tier.MaxPerWallet})
 	}
-	onChain, err := j.chain.NodesOf(ctx, common.HexToAddress(from))
+	onChain, err := s.chain.NodesOf(ctx, common.HexToAddress(from))
 	if err != nil {
 		return v, err
 	}
-	if len(onChain)+minting >= int(sc.walletMax) {
-		v.Reason = &store.Reason{Code: store.ReasonContractWalletLimit, Args: store.ReasonArgs{MaxPerWallet: int(sc.walletMax)}}
+	if len(onChain)+minting >= int(cs.walletMax) {
+		v.Reason = &Reason{Code: ContractWalletLimit, Args: Args{MaxPerWallet: int(cs.walletMax)}}
 		return v, nil
 	}
-	if sc.paused {
-		v.Reason = &store.Reason{Code: store.ReasonMintingPaused}
+	if cs.paused {
+		v.Reason = &Reason{Code: MintingPaused}
 		return v, nil
 	}
 	if tier.HoldingToken == nil || tier.HoldingWei.Sign() <= 0 {
 		return v, nil
 	}
 	token := common.HexToAddress(*tier.HoldingToken)
-	bal, err := j.chain.TokenBalance(ctx, token, common.HexToAddress(from))
+	bal, err := s.chain.TokenBalance(ctx, token, common.HexToAddress(from))
 	if err != nil {
 		return v, err
 	}
 	if bal.Cmp(tier.HoldingWei.Int) >= 0 {
 		return v, nil
 	}
-	args := store.ReasonArgs{HoldingToken: *tier.HoldingToken, HoldingWei: tier.HoldingWei, HeldWei: store.Uint256{Int: bal}}
-	if info, err := j.chain.TokenInfo(ctx, token); err == nil {
+	args := Args{HoldingToken: *tier.HoldingToken, HoldingWei: tier.HoldingWei, HeldWei: store.Uint256{Int: bal}}
+	if info, err := s.chain.TokenInfo(ctx, token); err == nil {
 		d := int(info.Decimals)
 		args.TokenSymbol, args.TokenDecimals = info.Symbol, &d
 	} else {
-		j.log.Warn("payments: the holding token's symbol and decimals cannot be read", "token", *tier.HoldingToken, "err", err)
+		s.log.Warn("payments: the holding token's symbol and decimals cannot be read", "token", *tier.HoldingToken, "err", err)
 	}
-	return refuse(store.ReasonHoldingTooLow, args)
-}
-
-// TierNow is a tier as it stands now, as GET /api/tiers and the pages show it.
-type TierNow struct {
-	store.Tier
-	Sold      int
-	Remaining *int // nil: no supply, so no limit
-	Phase     store.TierPhase
-	// OpensAt is when a tier scheduled by its start opens; nil otherwise (not scheduled, or
-	// waiting for the tier it opens after).
-	OpensAt *time.Time
-	// Token is the holding token's symbol and decimals; nil without a holding token, or when the
-	// token does not tell them.
-	Token *chain.Token
-}
-
-// TiersNow returns where each of tiers (as they are now: store.Tiers) stands at instant at.
-func (j *Jobs) TiersNow(ctx context.Context, tiers []store.Tier, at time.Time) ([]TierNow, error) {
-	sold, err := j.store.SoldByTier(ctx)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[int]store.Tier, len(tiers))
-	for _, t := range tiers {
-		byID[t.ID] = t
-	}
-	soldOf := func(tier int) int { return sold[tier] }
-	out := make([]TierNow, len(tiers))
-	for i, t := range tiers {
-		n := TierNow{Tier: t, Sold: sold[t.ID], Phase: PhaseAt(t, soldOf, byID, at)}
-		if t.Supply != nil {
-			left := max(*t.Supply-n.Sold, 0)
-			n.Remaining = &left
-		}
-		if n.Phase == store.PhaseScheduled && t.StartsAt != nil && at.Before(*t.StartsAt) {
-			n.OpensAt = t.StartsAt
-		}
-		if t.HoldingToken != nil {
-			if info, err := j.chain.TokenInfo(ctx, common.HexToAddress(*t.HoldingToken)); err == nil {
-				n.Token = &info
-			} else {
-				j.log.Warn("tiers: the holding token's symbol and decimals cannot be read", "token", *t.HoldingToken, "err", err)
-			}
-		}
-		out[i] = n
-	}
-	return out, nil
+	return refuse(HoldingTooLow, args)
 }
 
 // utc is *t in UTC, as reasons keep their times; nil for nil.
@@ -290,4 +244,17 @@ func utc(t *time.Time) *time.Time {
 	}
 	u := t.UTC()
 	return &u
+}
+
+// SoldOutMeanwhile is why a payment judged to buy tier t buys nothing after all: other passes
+// claimed the tier's last units (supply, of which sold were sold) between its judgement and its
+// mint.
+func SoldOutMeanwhile(t store.Tier, supply, sold int) *Reason {
+	return &Reason{Code: SoldOut, Args: Args{Tier: &t.ID, TierLabel: t.Label, Supply: supply, Sold: sold}}
+}
+
+// Refused is why a payment whose mint the contract reverted buys nothing: the contract's custom
+// error, when it could be read ("" otherwise).
+func Refused(customError string) *Reason {
+	return &Reason{Code: ContractRefused, Args: Args{Error: customError}}
 }

@@ -1,4 +1,4 @@
-package handlers
+package memo
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 func TestMemo(t *testing.T) {
 	var calls atomic.Int32
 	fail := atomic.Bool{}
-	m := newMemo(50*time.Millisecond, 0, func(context.Context) (int32, error) {
+	m := New(50*time.Millisecond, 0, func(context.Context) (int32, error) {
 		n := calls.Add(1)
 		if fail.Load() {
 			return 0, errors.New("down")
@@ -20,25 +20,25 @@ func TestMemo(t *testing.T) {
 	})
 	ctx := context.Background()
 
-	if v, _ := m.get(ctx); v != 1 {
+	if v, _ := m.Get(ctx); v != 1 {
 		t.Fatalf("first get %d", v)
 	}
-	if v, _ := m.get(ctx); v != 1 || calls.Load() != 1 {
+	if v, _ := m.Get(ctx); v != 1 || calls.Load() != 1 {
 		t.Fatalf("second get within ttl: value %d after %d loads", v, calls.Load())
 	}
 	time.Sleep(60 * time.Millisecond)
-	if v, _ := m.get(ctx); v != 2 {
+	if v, _ := m.Get(ctx); v != 2 {
 		t.Fatalf("get after ttl: %d, want a fresh load", v)
 	}
 
 	t.Run("errors are not kept", func(t *testing.T) {
 		time.Sleep(60 * time.Millisecond)
 		fail.Store(true)
-		if _, err := m.get(ctx); err == nil {
+		if _, err := m.Get(ctx); err == nil {
 			t.Fatal("want the load's error")
 		}
 		fail.Store(false)
-		if v, err := m.get(ctx); err != nil || v != 4 {
+		if v, err := m.Get(ctx); err != nil || v != 4 {
 			t.Fatalf("get after an error: %d, %v; want a fresh load", v, err)
 		}
 	})
@@ -46,7 +46,7 @@ func TestMemo(t *testing.T) {
 	t.Run("a caller that gives up does not cancel the shared load", func(t *testing.T) {
 		release := make(chan struct{})
 		var loadErr atomic.Value
-		m := newMemo(time.Minute, 0, func(ctx context.Context) (int, error) {
+		m := New(time.Minute, 0, func(ctx context.Context) (int, error) {
 			<-release
 			if err := ctx.Err(); err != nil {
 				loadErr.Store(err)
@@ -55,13 +55,13 @@ func TestMemo(t *testing.T) {
 		})
 		quitter, cancel := context.WithCancel(ctx)
 		done := make(chan error)
-		go func() { _, err := m.get(quitter); done <- err }()
+		go func() { _, err := m.Get(quitter); done <- err }()
 		cancel()
 		if err := <-done; !errors.Is(err, context.Canceled) {
 			t.Fatalf("the quitter got %v", err)
 		}
 		close(release)
-		if v, err := m.get(ctx); err != nil || v != 7 {
+		if v, err := m.Get(ctx); err != nil || v != 7 {
 			t.Fatalf("got %d, %v", v, err)
 		}
 		if err := loadErr.Load(); err != nil {
@@ -72,25 +72,25 @@ func TestMemo(t *testing.T) {
 	t.Run("stale values are served while one load refreshes them", func(t *testing.T) {
 		var loads atomic.Int32
 		release := make(chan struct{}, 1)
-		m := newMemo(20*time.Millisecond, 200*time.Millisecond, func(context.Context) (int32, error) {
+		m := New(20*time.Millisecond, 200*time.Millisecond, func(context.Context) (int32, error) {
 			n := loads.Add(1)
 			if n > 1 {
 				<-release
 			}
 			return n, nil
 		})
-		if v, _ := m.get(ctx); v != 1 {
+		if v, _ := m.Get(ctx); v != 1 {
 			t.Fatalf("first get %d", v)
 		}
 		time.Sleep(30 * time.Millisecond) // stale now
 		for range 5 {
-			if v, err := m.get(ctx); err != nil || v != 1 {
+			if v, err := m.Get(ctx); err != nil || v != 1 {
 				t.Fatalf("stale get: %d, %v; want the old value at once", v, err)
 			}
 		}
 		release <- struct{}{}
 		deadline := time.Now().Add(2 * time.Second)
-		for v, _ := m.get(ctx); v != 2; v, _ = m.get(ctx) {
+		for v, _ := m.Get(ctx); v != 2; v, _ = m.Get(ctx) {
 			if time.Now().After(deadline) {
 				t.Fatalf("the refresh never landed: %d", v)
 			}
@@ -102,7 +102,7 @@ func TestMemo(t *testing.T) {
 
 		time.Sleep(250 * time.Millisecond) // past stale: callers wait for a fresh load
 		release <- struct{}{}
-		if v, err := m.get(ctx); err != nil || v != 3 {
+		if v, err := m.Get(ctx); err != nil || v != 3 {
 			t.Fatalf("get past stale: %d, %v; want a fresh load", v, err)
 		}
 	})
@@ -110,7 +110,7 @@ func TestMemo(t *testing.T) {
 		var source atomic.Int32 // what the memo is loaded from
 		started, release := make(chan struct{}, 1), make(chan struct{})
 		slow := atomic.Bool{}
-		m := newMemo(time.Minute, 0, func(context.Context) (int32, error) {
+		m := New(time.Minute, 0, func(context.Context) (int32, error) {
 			v := source.Load()
 			if slow.Load() {
 				started <- struct{}{}
@@ -118,55 +118,55 @@ func TestMemo(t *testing.T) {
 			}
 			return v, nil
 		})
-		if v, _ := m.get(ctx); v != 0 {
+		if v, _ := m.Get(ctx); v != 0 {
 			t.Fatalf("first get %d", v)
 		}
 		source.Store(1)
-		m.forget()
-		if v, _ := m.get(ctx); v != 1 {
+		m.Forget()
+		if v, _ := m.Get(ctx); v != 1 {
 			t.Fatalf("get after forget: %d, want the new value", v)
 		}
 
 		// A load that read the source before the write must not keep what it read.
-		m.forget()
+		m.Forget()
 		slow.Store(true)
 		old := make(chan int32)
-		go func() { v, _ := m.get(ctx); old <- v }()
+		go func() { v, _ := m.Get(ctx); old <- v }()
 		<-started
 		source.Store(2)
-		m.forget()
+		m.Forget()
 		slow.Store(false)
 		close(release)
 		if v := <-old; v != 1 {
 			t.Fatalf("the caller before the write got %d", v)
 		}
-		if v, _ := m.get(ctx); v != 2 {
+		if v, _ := m.Get(ctx); v != 2 {
 			t.Fatalf("get after the write: %d, want 2, not the value read before it", v)
 		}
 	})
 }
 
 func TestExpiring(t *testing.T) {
-	e := &expiring[string, int]{max: 2}
+	e := &Expiring[string, int]{Max: 2}
 	now := time.Now()
-	e.put("a", 1, now.Add(time.Second))
-	if v, ok := e.get("a", now); !ok || v != 1 {
+	e.Put("a", 1, now.Add(time.Second))
+	if v, ok := e.Get("a", now); !ok || v != 1 {
 		t.Fatalf("get a: %d, %v", v, ok)
 	}
-	if _, ok := e.get("a", now.Add(time.Second)); ok {
+	if _, ok := e.Get("a", now.Add(time.Second)); ok {
 		t.Fatal("a is kept past its time")
 	}
-	e.put("b", 2, now.Add(time.Hour))
-	e.put("c", 3, now.Add(time.Hour)) // full of live entries: c is not kept
-	if _, ok := e.get("c", now); ok || len(e.m) != 2 {
+	e.Put("b", 2, now.Add(time.Hour))
+	e.Put("c", 3, now.Add(time.Hour)) // full of live entries: c is not kept
+	if _, ok := e.Get("c", now); ok || len(e.m) != 2 {
 		t.Fatalf("kept past max: %v", e.m)
 	}
-	e.put("a", 1, now.Add(-time.Second)) // a has expired: the next put makes room by dropping it
-	e.put("c", 3, now.Add(time.Hour))
-	if v, ok := e.get("c", now); !ok || v != 3 {
+	e.Put("a", 1, now.Add(-time.Second)) // a has expired: the next put makes room by dropping it
+	e.Put("c", 3, now.Add(time.Hour))
+	if v, ok := e.Get("c", now); !ok || v != 3 {
 		t.Fatalf("c not kept once a expired: %v", e.m)
 	}
-	if _, ok := e.get("b", now); !ok {
+	if _, ok := e.Get("b", now); !ok {
 		t.Fatal("b, still live, was dropped")
 	}
 }

@@ -1,11 +1,10 @@
-package handlers
+package sale
 
 import (
 	"math/big"
 	"testing"
 	"time"
 
-	"nodeledger/jobs"
 	"nodeledger/store"
 )
 
@@ -20,76 +19,64 @@ func TestReasonSentences(t *testing.T) {
 		return store.Uint256{Int: n}
 	}
 	one, two, three := 1, 2, 3
-	onSale := []store.TierPrice{
+	onSale := []TierPrice{
 		{ID: &one, Label: "One", PriceWei: wei("100000000000000000")},
 		{ID: &two, Label: "Two", PriceWei: wei("1000000000000000000")},
 	}
 	const token = "0x5fbdb2315678afecb367f032d93f642f64180aa3"
 	for _, tc := range []struct {
 		name   string
-		reason store.Reason
+		reason Reason
 		want   string
 	}{
-		{"wrong amount", store.Reason{Code: store.ReasonWrongAmount, Args: store.ReasonArgs{PaidWei: wei("100000000000000001"), OnSale: onSale}},
+		{"wrong amount", Reason{Code: WrongAmount, Args: Args{PaidWei: wei("100000000000000001"), OnSale: onSale}},
 			"0.100000000000000001 ETH is not the price of any tier on sale; the One tier costs 0.1 ETH and the Two tier 1 ETH."},
-		{"wrong amount, one tier on sale", store.Reason{Code: store.ReasonWrongAmount, Args: store.ReasonArgs{PaidWei: wei("150000000000000000"), OnSale: onSale[:1]}},
+		{"wrong amount, one tier on sale", Reason{Code: WrongAmount, Args: Args{PaidWei: wei("150000000000000000"), OnSale: onSale[:1]}},
 			"0.15 ETH is not the price of any tier on sale; the One tier costs 0.1 ETH."},
-		{"wrong amount, three tiers on sale", store.Reason{Code: store.ReasonWrongAmount, Args: store.ReasonArgs{PaidWei: wei("500000000000000000"),
-			OnSale: append(onSale[:2:2], store.TierPrice{ID: &three, Label: "Three", PriceWei: wei("2000000000000000000")})}},
+		{"wrong amount, three tiers on sale", Reason{Code: WrongAmount, Args: Args{PaidWei: wei("500000000000000000"),
+			OnSale: append(onSale[:2:2], TierPrice{ID: &three, Label: "Three", PriceWei: wei("2000000000000000000")})}},
 			"0.5 ETH is not the price of any tier on sale; the One tier costs 0.1 ETH, the Two tier 1 ETH and the Three tier 2 ETH."},
-		{"no tier on sale", store.Reason{Code: store.ReasonNoTierOnSale, Args: store.ReasonArgs{PaidWei: wei("500000000000000000")}},
+		{"no tier on sale", Reason{Code: NoTierOnSale, Args: Args{PaidWei: wei("500000000000000000")}},
 			"0.5 ETH was paid while no tier was on sale."},
-		{"paused", store.Reason{Code: store.ReasonMintingPaused},
+		{"paused", Reason{Code: MintingPaused},
 			"Minting was paused on the contract when this payment was checked."},
-		{"tier allowance", store.Reason{Code: store.ReasonWalletLimit, Args: store.ReasonArgs{Tier: &one, TierLabel: "One", MaxPerWallet: 3}},
+		{"tier allowance", Reason{Code: WalletLimit, Args: Args{Tier: &one, TierLabel: "One", MaxPerWallet: 3}},
 			"This wallet already holds the 3 One nodes a wallet may have."},
-		{"tier allowance of one", store.Reason{Code: store.ReasonWalletLimit, Args: store.ReasonArgs{Tier: &one, TierLabel: "Limited", MaxPerWallet: 1}},
+		{"tier allowance of one", Reason{Code: WalletLimit, Args: Args{Tier: &one, TierLabel: "Limited", MaxPerWallet: 1}},
 			"This wallet already holds the 1 Limited node a wallet may have."},
-		{"contract allowance", store.Reason{Code: store.ReasonContractWalletLimit, Args: store.ReasonArgs{MaxPerWallet: 10}},
+		{"contract allowance", Reason{Code: ContractWalletLimit, Args: Args{MaxPerWallet: 10}},
 			"This wallet already holds 10 nodes, the most the contract allows one wallet."},
-		{"holding", store.Reason{Code: store.ReasonHoldingTooLow, Args: store.ReasonArgs{Tier: &two, TierLabel: "Two", HoldingToken: token,
+		{"holding", Reason{Code: HoldingTooLow, Args: Args{Tier: &two, TierLabel: "Two", HoldingToken: token,
 			HoldingWei: wei("100000000000000000000"), HeldWei: wei("0")}},
 			"The Two tier asks the wallet to hold 100000000000000000000 units of the token " + token + "; it holds 0."},
-		{"reverted", store.Reason{Code: store.ReasonContractRefused}, "The contract refused the mint."},
-		{"reverted for an error said without a cause", store.Reason{Code: store.ReasonContractRefused, Args: store.ReasonArgs{Error: "Insolvent"}},
+		{"reverted", Reason{Code: ContractRefused}, "The contract refused the mint."},
+		{"reverted for an error said without a cause", Reason{Code: ContractRefused, Args: Args{Error: "Insolvent"}},
 			"The contract refused the mint."},
-		{"reverted, wallet full", store.Reason{Code: store.ReasonContractRefused, Args: store.ReasonArgs{Error: "WalletFull"}},
+		{"reverted, wallet full", Reason{Code: ContractRefused, Args: Args{Error: "WalletFull"}},
 			"The contract refused the mint: this wallet already holds the most nodes it allows one wallet."},
-		{"reverted, paused", store.Reason{Code: store.ReasonContractRefused, Args: store.ReasonArgs{Error: "MintingPaused"}},
+		{"reverted, paused", Reason{Code: ContractRefused, Args: Args{Error: "MintingPaused"}},
 			"The contract refused the mint: minting was paused."},
-		{"recorded before codes", store.Reason{Code: store.ReasonOther, Args: store.ReasonArgs{Text: "minting is paused"}},
+		{"recorded before codes", Reason{Code: Other, Args: Args{Text: "minting is paused"}},
 			"minting is paused"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := reasonSentence(&tc.reason); got == nil || *got != tc.want {
+			if got := tc.reason.Sentence(); got == nil || *got != tc.want {
 				t.Fatalf("%v, want %q", got, tc.want)
 			}
 		})
 	}
 	t.Run("none", func(t *testing.T) {
-		if got := reasonSentence(nil); got != nil {
+		if got := (*Reason)(nil).Sentence(); got != nil {
 			t.Fatalf("%q", *got)
 		}
-		if got := reasonSentence(&store.Reason{Code: store.ReasonOther}); got != nil {
+		if got := (&Reason{Code: Other}).Sentence(); got != nil {
 			t.Fatalf("a rejection recorded without words: %q", *got)
 		}
 	})
 }
 
-// TestPaymentsOutcomeGroupsReasonsByCode: a pass's rejections are said once each, grouped by code.
-func TestPaymentsOutcomeGroupsReasonsByCode(t *testing.T) {
-	paused := store.Reason{Code: store.ReasonMintingPaused}
-	full := store.Reason{Code: store.ReasonContractWalletLimit, Args: store.ReasonArgs{MaxPerWallet: 1}}
-	sum := jobs.PaymentsSummary{Ran: true, Rejected: 3, Reasons: []store.Reason{paused, full, paused}}
-	want := "Rejected 3 payments: minting was paused on the contract when this payment was checked; " +
-		"this wallet already holds 1 node, the most the contract allows one wallet."
-	if got := paymentsOutcome(sum, nil, time.Now()); got != want {
-		t.Fatalf("%q,\nwant %q", got, want)
-	}
-}
-
 // TestSaleReasonSentences: the sale's reasons name the tier and the fact, for a payment made
-// (reasonSentence) and for one about to be made (checkSentence, the pre-check's); the holding
+// (Sentence) and for one about to be made (Precheck, the pre-check's); the holding
 // token's amounts are written in its units and symbol.
 func TestSaleReasonSentences(t *testing.T) {
 	pro, standard := 2, 1
@@ -98,45 +85,45 @@ func TestSaleReasonSentences(t *testing.T) {
 	tokens := func(n int64) store.Uint256 {
 		return store.Uint256{Int: new(big.Int).Mul(big.NewInt(n), big.NewInt(1e18))}
 	}
-	tier := store.ReasonArgs{Tier: &pro, TierLabel: "Pro"}
-	with := func(set func(*store.ReasonArgs)) store.ReasonArgs {
+	tier := Args{Tier: &pro, TierLabel: "Pro"}
+	with := func(set func(*Args)) Args {
 		a := tier
 		set(&a)
 		return a
 	}
 	for _, tc := range []struct {
 		name      string
-		reason    store.Reason
+		reason    Reason
 		paid, now string
 	}{
-		{"sold out", store.Reason{Code: store.ReasonSoldOut, Args: with(func(a *store.ReasonArgs) { a.Supply, a.Sold = 5000, 5000 })},
+		{"sold out", Reason{Code: SoldOut, Args: with(func(a *Args) { a.Supply, a.Sold = 5000, 5000 })},
 			"The Pro tier was sold out (5,000 of 5,000) when this payment was made.", "The Pro tier is sold out (5,000 of 5,000)."},
-		{"before its start", store.Reason{Code: store.ReasonNotOpen, Args: with(func(a *store.ReasonArgs) { a.StartsAt = &at })},
+		{"before its start", Reason{Code: NotOpen, Args: with(func(a *Args) { a.StartsAt = &at })},
 			"The Pro tier opens at 2026-12-01 12:00 UTC; this payment was made before.", "The Pro tier opens at 2026-12-01 12:00 UTC."},
-		{"waiting for a step", store.Reason{Code: store.ReasonNotOpen, Args: with(func(a *store.ReasonArgs) { a.AfterTier, a.AfterTierLabel = &standard, "Standard" })},
+		{"waiting for a step", Reason{Code: NotOpen, Args: with(func(a *Args) { a.AfterTier, a.AfterTierLabel = &standard, "Standard" })},
 			"The Pro tier opens once Standard sells out; this payment was made before it did.", "The Pro tier opens once Standard sells out."},
-		{"ended", store.Reason{Code: store.ReasonClosed, Args: with(func(a *store.ReasonArgs) { a.EndsAt = ptrTo(at.Add(time.Second)) })},
+		{"ended", Reason{Code: Closed, Args: with(func(a *Args) { a.EndsAt = ptrTo(at.Add(time.Second)) })},
 			"The Pro tier's sale ended at 2026-12-01 12:00:01 UTC; this payment was made after.", "The Pro tier's sale ended at 2026-12-01 12:00:01 UTC."},
-		{"switched off", store.Reason{Code: store.ReasonClosed, Args: tier},
+		{"switched off", Reason{Code: Closed, Args: tier},
 			"The Pro tier was not on sale when this payment was made.", "The Pro tier is not on sale."},
-		{"not listed", store.Reason{Code: store.ReasonNotAllowlisted, Args: with(func(a *store.ReasonArgs) { a.AllowlistUntil = &at })},
+		{"not listed", Reason{Code: NotAllowlisted, Args: with(func(a *Args) { a.AllowlistUntil = &at })},
 			"Until 2026-12-01 12:00 UTC only the wallets on the Pro tier's allowlist may buy it, and this wallet is not on it.",
 			"Until 2026-12-01 12:00 UTC only the wallets on the Pro tier's allowlist may buy it, and this wallet is not on it."},
-		{"allocation used", store.Reason{Code: store.ReasonAllocationUsed, Args: with(func(a *store.ReasonArgs) { a.Allocation, a.AllowlistUntil = 2, &at })},
+		{"allocation used", Reason{Code: AllocationUsed, Args: with(func(a *Args) { a.Allocation, a.AllowlistUntil = 2, &at })},
 			"This wallet had its whole allowlist allocation of 2 Pro nodes; until 2026-12-01 12:00 UTC a wallet on the allowlist buys no more than its allocation.",
 			"This wallet has its whole allowlist allocation of 2 Pro nodes; until 2026-12-01 12:00 UTC a wallet on the allowlist buys no more than its allocation."},
-		{"holding, in the token's units", store.Reason{Code: store.ReasonHoldingTooLow, Args: with(func(a *store.ReasonArgs) {
+		{"holding, in the token's units", Reason{Code: HoldingTooLow, Args: with(func(a *Args) {
 			a.HoldingToken, a.HoldingWei, a.HeldWei = "0x5fbdb2315678afecb367f032d93f642f64180aa3", tokens(100), store.Uint256{Int: big.NewInt(5e17)}
 			a.TokenSymbol, a.TokenDecimals = "DHT", &decimals
 		})}, "The Pro tier asks the wallet to hold 100 DHT; it held 0.5 DHT.", "The Pro tier asks the wallet to hold 100 DHT; it holds 0.5 DHT."},
-		{"paused", store.Reason{Code: store.ReasonMintingPaused},
+		{"paused", Reason{Code: MintingPaused},
 			"Minting was paused on the contract when this payment was checked.", "Minting is paused on the contract."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := reasonSentence(&tc.reason); got == nil || *got != tc.paid {
+			if got := tc.reason.Sentence(); got == nil || *got != tc.paid {
 				t.Errorf("made: %v, want %q", deref(got), tc.paid)
 			}
-			if got := checkSentence(&tc.reason); got == nil || *got != tc.now {
+			if got := tc.reason.Precheck(); got == nil || *got != tc.now {
 				t.Errorf("about to be made: %v, want %q", deref(got), tc.now)
 			}
 		})

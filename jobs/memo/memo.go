@@ -1,4 +1,6 @@
-package handlers
+// Package memo keeps values that many readers ask for and few changes move, so that a burst of
+// requests costs one query: the sale's read model (jobs/sale) and the API's caches use it.
+package memo
 
 import (
 	"context"
@@ -9,12 +11,12 @@ import (
 	"golang.org/x/sync/singleflight"
 )
 
-// memo keeps the last value of load for ttl and lets concurrent callers share one load, so a burst
+// Value keeps the last value of load for ttl and lets concurrent callers share one load, so a burst
 // of requests costs one query. For stale after that, a caller gets the old value at once while
 // one load refreshes it in the background, so no caller waits on a slow query; past that, callers
-// wait for a fresh load, and see its error. Errors are not kept. forget drops the value when this
+// wait for a fresh load, and see its error. Errors are not kept. Forget drops the value when this
 // instance changed what it was loaded from, so its own writes show at once.
-type memo[T any] struct {
+type Value[T any] struct {
 	ttl, stale time.Duration
 	load       func(context.Context) (T, error)
 	group      singleflight.Group
@@ -28,11 +30,13 @@ type memo[T any] struct {
 // memoLoadTimeout bounds a shared load, which outlives the request that started it.
 const memoLoadTimeout = 10 * time.Second
 
-func newMemo[T any](ttl, stale time.Duration, load func(context.Context) (T, error)) *memo[T] {
-	return &memo[T]{ttl: ttl, stale: stale, load: load}
+// New is a Value loaded by load, kept ttl and served stale for stale more.
+func New[T any](ttl, stale time.Duration, load func(context.Context) (T, error)) *Value[T] {
+	return &Value[T]{ttl: ttl, stale: stale, load: load}
 }
 
-func (m *memo[T]) get(ctx context.Context) (T, error) {
+// Get is the value: kept, stale while a load refreshes it, or freshly loaded.
+func (m *Value[T]) Get(ctx context.Context) (T, error) {
 	m.mu.Lock()
 	v, expires := m.val, m.expires
 	m.mu.Unlock()
@@ -56,7 +60,7 @@ func (m *memo[T]) get(ctx context.Context) (T, error) {
 }
 
 // refresh starts the shared load, unless one is under way, and returns its result's channel.
-func (m *memo[T]) refresh(ctx context.Context) <-chan singleflight.Result {
+func (m *Value[T]) refresh(ctx context.Context) <-chan singleflight.Result {
 
 	// The load is shared, so one caller giving up must not cancel it for the others.
 	loadCtx := context.WithoutCancel(ctx)
@@ -78,8 +82,8 @@ func (m *memo[T]) refresh(ctx context.Context) <-chan singleflight.Result {
 	})
 }
 
-// forget drops the kept value: the next get waits for a load that begins after this call.
-func (m *memo[T]) forget() {
+// Forget drops the kept value: the next get waits for a load that begins after this call.
+func (m *Value[T]) Forget() {
 	m.mu.Lock()
 	m.expires = time.Time{}
 	m.gen++
@@ -87,10 +91,10 @@ func (m *memo[T]) forget() {
 	m.group.Forget("") // callers from now on start a new load rather than join one under way
 }
 
-// expiring is a map whose entries each last until their own time, and which holds at most max
+// Expiring is a map whose entries each last until their own time, and which holds at most Max
 // keys: a put of a new key when full first drops what has expired, then gives up.
-type expiring[K comparable, V any] struct {
-	max int
+type Expiring[K comparable, V any] struct {
+	Max int
 
 	mu sync.Mutex
 	m  map[K]expiringEntry[V]
@@ -101,7 +105,8 @@ type expiringEntry[V any] struct {
 	until time.Time
 }
 
-func (e *expiring[K, V]) get(k K, now time.Time) (V, bool) {
+// Get is k's value, unless absent or expired at now.
+func (e *Expiring[K, V]) Get(k K, now time.Time) (V, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	v, ok := e.m[k]
@@ -112,16 +117,17 @@ func (e *expiring[K, V]) get(k K, now time.Time) (V, bool) {
 	return v.val, true
 }
 
-func (e *expiring[K, V]) put(k K, v V, until time.Time) {
+// Put keeps v for k until until.
+func (e *Expiring[K, V]) Put(k K, v V, until time.Time) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.m == nil {
 		e.m = map[K]expiringEntry[V]{}
 	}
-	if _, ok := e.m[k]; !ok && len(e.m) >= e.max {
+	if _, ok := e.m[k]; !ok && len(e.m) >= e.Max {
 		now := time.Now()
 		maps.DeleteFunc(e.m, func(_ K, v expiringEntry[V]) bool { return !now.Before(v.until) })
-		if len(e.m) >= e.max {
+		if len(e.m) >= e.Max {
 			return
 		}
 	}

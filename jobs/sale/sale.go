@@ -1,0 +1,86 @@
+// Package sale owns the sale's rules: what a payment buys at its block (Judge), where each tier's
+// sale stands (PhaseAt, Tiers), the buyer's pre-check, what a tier may be (Draft.Check and the
+// rules checked against the ledger), the catalogue of reasons a payment buys nothing, and the
+// table of payment statuses. The payments pass applies it; the handlers parse, call it and
+// render; neither holds a rule.
+//
+// It also keeps the sale's read model: what trackers and pages ask for many times a second (the
+// tiers as they stand now, what a waiting payment waits on), served from memory and forgotten by
+// the verbs here that change it, so an instance shows its own changes at once.
+package sale
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"nodeledger/chain"
+	"nodeledger/jobs/memo"
+	"nodeledger/store"
+)
+
+// Sale applies the sale's rules to one ledger and one chain.
+type Sale struct {
+	store *store.Store
+	chain *chain.Client
+	// grace is how long after a tier's price changes a payment of the price before still buys
+	// the tier (PRICE_GRACE_SEC): a page opened before the change never leads to a rejection.
+	grace time.Duration
+	log   *slog.Logger
+
+	tiers   *memo.Value[[]TierNow] // the tiers as GET /api/tiers and the pages show them
+	waiting *memo.Value[Waiting]   // what a payment waiting to be minted waits on
+}
+
+// The tiers and what a waiting payment waits on are read by every tracker and poller, up to
+// hundreds of times a second on a sale day, and change with an operator's action (which this
+// instance forgets them on at once) or a pass: they are served from memory for readTTL, then for
+// up to readStale more while one read refreshes them. Money never rests on them: the payments
+// pass and the buyer's pre-check read the ledger.
+const (
+	readTTL   = time.Second
+	readStale = time.Second
+)
+
+// New returns the sale of the ledger s on chain ch.
+func New(s *store.Store, ch *chain.Client, priceGrace time.Duration, log *slog.Logger) *Sale {
+	sl := &Sale{store: s, chain: ch, grace: priceGrace, log: log}
+	sl.tiers = memo.New(readTTL, readStale, sl.TiersNow)
+	sl.waiting = memo.New(readTTL, readStale, sl.loadWaiting)
+	return sl
+}
+
+// Forget drops the read model after this instance changed the sale (an operator's action, a pass
+// it ran), so its next reader sees the change.
+func (s *Sale) Forget() {
+	s.tiers.Forget()
+	s.waiting.Forget()
+}
+
+// Waiting is what a payment waiting to be minted waits on, as its buyer sees it: the operator
+// holding minting, or the payments pass failing because the minter cannot pay for gas.
+type Waiting struct {
+	Held            bool
+	MinterCannotPay bool
+}
+
+// WaitingOn is what a waiting payment waits on now (read model).
+func (s *Sale) WaitingOn(ctx context.Context) (Waiting, error) { return s.waiting.Get(ctx) }
+
+func (s *Sale) loadWaiting(ctx context.Context) (Waiting, error) {
+	held, err := s.store.MintingHeld(ctx)
+	if err != nil {
+		return Waiting{}, err
+	}
+	statuses, err := s.store.PassStatuses(ctx)
+	if err != nil {
+		return Waiting{}, err
+	}
+	w := Waiting{Held: held}
+	for _, p := range statuses {
+		if p.Pass == store.PassPayments && p.Failures > 0 && p.Error != nil && p.Error.Code == store.PassCannotPayGas {
+			w.MinterCannotPay = true
+		}
+	}
+	return w, nil
+}
