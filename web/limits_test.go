@@ -515,3 +515,26 @@ func TestGuardPastTheCap(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardLogsRefusals: every refused sign-in counts as an attempt, so each is logged with its
+// status, not only the 401s: a wallet not on the operator list (403) and a malformed body (400).
+func TestGuardLogsRefusals(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{SessionSecret: sessionSecret})
+	stranger, _ := crypto.GenerateKey()
+	wantStatus(t, newBrowser(t, s, "198.51.100.31").operatorSignIn(stranger), http.StatusForbidden)
+	b := newBrowser(t, s, "198.51.100.32")
+	rec := b.send(httptest.NewRequest(http.MethodPost, "/operator/login", strings.NewReader(`{"address":"`+alice+`"}`)),
+		"Content-Type", "application/json", "Accept", "application/json").ResponseRecorder
+	wantStatus(t, rec, http.StatusBadRequest)
+
+	log := s.log.String()
+	for _, want := range []string{
+		`"msg":"credential refused","client":"198.51.100.31","method":"POST","route":"/operator/login","status":403`,
+		`"msg":"credential refused","client":"198.51.100.32","method":"POST","route":"/operator/login","status":400`,
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %s:\n%s", want, log)
+		}
+	}
+}

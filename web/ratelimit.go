@@ -256,9 +256,10 @@ func setRetryAfter(c echo.Context, wait time.Duration) {
 	c.Response().Header().Set(echo.HeaderRetryAfter, strconv.FormatInt(int64((wait+time.Second-1)/time.Second), 10))
 }
 
-// middleware guards the route it wraps. The outcome is the wrapped handler's: a 401 is a wrong
-// credential; a request its key gate accepted, or any answer below 400 (a sign-in's answer), a
-// right one.
+// middleware guards the route it wraps. The outcome is the wrapped handler's: a request its key
+// gate accepted, or any answer below 400 (a sign-in's answer), is a right credential; any other
+// answer is a refused one (a wrong key, a bad signature, a malformed sign-in, a wallet not on the
+// operator list), logged with its status since each counted as an attempt.
 func (g *guard) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		client := clientOf(c)
@@ -290,7 +291,7 @@ func (g *guard) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 				setRetryAfter(c, wait)
 				return errTooManyAttempts
 			}
-		case status == http.StatusUnauthorized:
+		default:
 			log.Warn("credential refused", "status", status)
 		}
 		return err
