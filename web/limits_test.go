@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
@@ -129,16 +131,16 @@ func TestGuard(t *testing.T) {
 	t.Run("the wait doubles with each further wrong attempt, up to its cap", func(t *testing.T) {
 		g := newTestGuard()
 		for range freeAttempts {
-			if wait, _ := g.enter(client(1)); wait != 0 {
+			if wait, _, _ := g.enter(client(1)); wait != 0 {
 				t.Fatalf("refused within the free attempts: wait %s", wait)
 			}
 		}
 		var waits []time.Duration
 		for range 14 {
-			if _, lockout := g.enter(client(1)); lockout == 0 {
+			if _, lockout, _ := g.enter(client(1)); lockout == 0 {
 				t.Fatal("an attempt past the free ones did not lock the client out")
 			}
-			wait, _ := g.enter(client(1))
+			wait, _, _ := g.enter(client(1))
 			waits = append(waits, wait)
 			now = now.Add(wait)
 		}
@@ -147,7 +149,7 @@ func TestGuard(t *testing.T) {
 			t.Fatalf("waits %v", waits)
 		}
 		g.succeeded(client(1), now.Unix()/60)
-		if wait, _ := g.enter(client(1)); wait != 0 {
+		if wait, _, _ := g.enter(client(1)); wait != 0 {
 			t.Fatalf("a right key did not clear the record: wait %s", wait)
 		}
 	})
@@ -156,16 +158,30 @@ func TestGuard(t *testing.T) {
 		now = now.Truncate(time.Minute).Add(10 * time.Second)
 		g := newTestGuard()
 		for i := range attemptsPerMinute {
-			if wait, _ := g.enter(client(i)); wait != 0 {
-				t.Fatalf("client %d refused below the ceiling", i)
+			if wait, _, over := g.enter(client(i)); wait != 0 || over {
+				t.Fatalf("client %d past the ceiling or refused below it: wait %s", i, wait)
 			}
 		}
-		if wait, _ := g.enter(client(9999)); wait != 50*time.Second {
-			t.Fatalf("a fresh address past the ceiling: wait %s, want until the minute ends", wait)
+		// Past the ceiling a fresh address still reaches its gate, so that a right key can pass.
+		if wait, _, over := g.enter(client(9999)); wait != 0 || !over {
+			t.Fatalf("a fresh address past the ceiling: wait %s, past it %t; want let through, past it", wait, over)
+		}
+		// A wrong one holds its address until the minute ends, and spends its free attempts.
+		if wait := g.chargeOverCap(client(9999)); wait != 50*time.Second {
+			t.Fatalf("a wrong credential past the ceiling: wait %s, want until the minute ends", wait)
+		}
+		if wait, _, _ := g.enter(client(9999)); wait != 50*time.Second {
+			t.Fatalf("the address of a wrong credential past the ceiling: wait %s, want until the minute ends", wait)
+		}
+		// A right one clears its address and takes its attempt back, as below the ceiling.
+		g.enter(client(10000))
+		g.succeeded(client(10000), now.Unix()/60)
+		if g.clients[client(10000)] != nil || g.pending != attemptsPerMinute+1 {
+			t.Fatalf("a right credential past the ceiling: record %v, %d pending", g.clients[client(10000)], g.pending)
 		}
 		now = now.Add(50 * time.Second)
-		if wait, _ := g.enter(client(9999)); wait != 0 {
-			t.Fatalf("refused in the next minute: wait %s", wait)
+		if wait, lockout, over := g.enter(client(9999)); wait != 0 || over || lockout != firstWait {
+			t.Fatalf("in the next minute: wait %s, lockout %s, past the ceiling %t; want let through, its free attempts spent", wait, lockout, over)
 		}
 	})
 
@@ -177,7 +193,7 @@ func TestGuard(t *testing.T) {
 		}
 		refused := 0
 		for i := 10; i < 30; i++ { // fresh addresses, one attempt each
-			if wait, _ := g.enter(client(i)); wait > 0 {
+			if wait, _, _ := g.enter(client(i)); wait > 0 {
 				refused++
 			}
 		}
@@ -185,7 +201,7 @@ func TestGuard(t *testing.T) {
 			t.Fatalf("%d clients kept, %d of 20 new clients refused, overflow %+v", len(g.clients), refused, g.overflow)
 		}
 		now = now.Add(forgetAfter + time.Minute) // the old clients are forgotten: a newcomer gets its own record
-		if wait, _ := g.enter(client(100)); wait != 0 || g.clients[client(100)] == nil {
+		if wait, _, _ := g.enter(client(100)); wait != 0 || g.clients[client(100)] == nil {
 			t.Fatalf("after the table was swept: wait %s, record %v", wait, g.clients[client(100)])
 		}
 	})
@@ -422,5 +438,103 @@ func TestRPCURLHidden(t *testing.T) {
 	}
 	if !strings.Contains(stored, "127.0.0.1:1") {
 		t.Errorf("the stored summary does not say which RPC failed: %s", stored)
+	}
+}
+
+// TestGuardPastTheCap attacks the overall cap on unproven credentials (issue 32): a dozen
+// addresses that fill it with wrong admin keys, none locked out, must not shut out the right
+// admin key, the right cron key or an operator's sign-in; a wrong one past the cap is answered
+// 429 with retry-after, not 401, and holds its address until the minute ends.
+func TestGuardPastTheCap(t *testing.T) {
+	storetest.Reset(t, db)
+	const key, cronKey = "the-operators-admin-key-0123456789", "the-schedulers-cron-key-0123456789"
+	now := time.Date(2026, 5, 1, 10, 0, 10, 0, time.UTC)
+	s := newServerWith(t, db, unreachableChain(t), nil,
+		handlers.Config{AdminKey: key, CronKey: cronKey, SessionSecret: sessionSecret},
+		Options{now: func() time.Time { return now }})
+	admin := func(remote, k string) *httptest.ResponseRecorder {
+		t.Helper()
+		return s.do(t, http.MethodGet, "/api/admin/tiers", remote, "X-Admin-Key", k)
+	}
+	for i := range attemptsPerMinute / freeAttempts { // 12 addresses, each within its free attempts
+		for j := range freeAttempts {
+			wantStatus(t, admin(fmt.Sprintf("198.51.100.%d:1", i+1), fmt.Sprintf("guess-%d-%d", i, j)), http.StatusUnauthorized)
+		}
+	}
+
+	t.Run("the right admin key", func(t *testing.T) {
+		wantStatus(t, admin("203.0.113.1:1", key), http.StatusOK)
+	})
+	t.Run("the right cron key", func(t *testing.T) {
+		wantStatus(t, s.do(t, http.MethodPost, "/api/cron/credit", "203.0.113.2:1", "X-Cron-Key", cronKey), http.StatusOK)
+	})
+	t.Run("an operator's sign-in", func(t *testing.T) {
+		wantStatus(t, newBrowser(t, s, "203.0.113.3").operatorSignIn(addOperator(t, "viewer")), http.StatusOK)
+	})
+	t.Run("a wrong admin key", func(t *testing.T) {
+		rec := admin("203.0.113.4:1", "guess-past-the-cap")
+		wantRetryAfter(t, rec)
+		if got := rec.Header().Get("Retry-After"); got != "50" {
+			t.Fatalf("retry-after %s, want 50: the minute's end", got)
+		}
+		if got := errorMessage(t, rec); got != errTooManyAttempts.Message {
+			t.Fatalf("sentence %q: more than a locked-out client is told", got)
+		}
+		// Its address is held for its own wrong key, right key or not, as any locked-out client.
+		wantRetryAfter(t, admin("203.0.113.4:1", key))
+	})
+	t.Run("a wrong cron key", func(t *testing.T) {
+		wantRetryAfter(t, s.do(t, http.MethodPost, "/api/cron/payments", "203.0.113.5:1", "Authorization", "Bearer guess"))
+	})
+	t.Run("wrong sign-ins", func(t *testing.T) {
+		other, _ := crypto.GenerateKey()
+		wantRetryAfter(t, newBrowser(t, s, "203.0.113.6").operatorSignIn(other)) // 403 below the cap: not an operator
+		b := newBrowser(t, s, "203.0.113.7")
+		ch := decode[challenge](t, b.do(http.MethodGet, "/api/auth/nonce?address="+addrOf(other), nil))
+		forged := fmt.Sprintf(`{"address": %q, "signature": %q}`, alice, hexutil.Encode(personalSign(t, other, ch.Message)))
+		rec := b.send(httptest.NewRequest(http.MethodPost, "/operator/login", strings.NewReader(forged)),
+			"Content-Type", "application/json", "Accept", "application/json").ResponseRecorder
+		wantRetryAfter(t, rec) // 401 below the cap: the signature is not alice's
+	})
+	t.Run("the next minute", func(t *testing.T) {
+		now = now.Add(50 * time.Second)
+		wantStatus(t, admin("203.0.113.8:1", "guess-next-minute"), http.StatusUnauthorized)
+	})
+
+	log := s.log.String()
+	if strings.Contains(log, "guess-") || strings.Contains(log, key) || strings.Contains(log, cronKey) {
+		t.Fatalf("a key in the log:\n%s", log)
+	}
+	for _, want := range []string{
+		`"msg":"credential accepted","client":"203.0.113.1","method":"GET","route":"/api/admin/tiers","status":200`,
+		`"msg":"credential refused past the overall cap","client":"203.0.113.4","method":"GET","route":"/api/admin/tiers","status":401`,
+		`"msg":"credential refused past the overall cap","client":"203.0.113.6","method":"POST","route":"/operator/login","status":403`,
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %s:\n%s", want, log)
+		}
+	}
+}
+
+// TestGuardLogsRefusals: every refused sign-in counts as an attempt, so each is logged with its
+// status, not only the 401s: a wallet not on the operator list (403) and a malformed body (400).
+func TestGuardLogsRefusals(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{SessionSecret: sessionSecret})
+	stranger, _ := crypto.GenerateKey()
+	wantStatus(t, newBrowser(t, s, "198.51.100.31").operatorSignIn(stranger), http.StatusForbidden)
+	b := newBrowser(t, s, "198.51.100.32")
+	rec := b.send(httptest.NewRequest(http.MethodPost, "/operator/login", strings.NewReader(`{"address":"`+alice+`"}`)),
+		"Content-Type", "application/json", "Accept", "application/json").ResponseRecorder
+	wantStatus(t, rec, http.StatusBadRequest)
+
+	log := s.log.String()
+	for _, want := range []string{
+		`"msg":"credential refused","client":"198.51.100.31","method":"POST","route":"/operator/login","status":403`,
+		`"msg":"credential refused","client":"198.51.100.32","method":"POST","route":"/operator/login","status":400`,
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %s:\n%s", want, log)
+		}
 	}
 }

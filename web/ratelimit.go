@@ -107,9 +107,22 @@ func (l *limiter) limit(route string, perMinute int) echo.MiddlewareFunc {
 // The failed-credential rules. A client (an address, or an IPv6 /64) may present freeAttempts
 // keys or sign-ins in a row without one being right; each further attempt locks it out for a
 // wait that doubles, from firstWait up to longestWait. Its record is forgotten forgetAfter after
-// its last attempt, or at once when it presents a right one. Over all clients, at most
-// attemptsPerMinute unproven attempts are let through a minute, so that many addresses cannot
-// guess at full speed either; past that every client waits for the next minute.
+// its last attempt, or at once when it presents a right one.
+//
+// Over all clients, attemptsPerMinute unproven attempts a minute are answered as usual, so that
+// many addresses together cannot guess at full speed either. Past that cap a request is still
+// let through to its gate, never turned away before it: refused there, the right key would be
+// shut out with the wrong ones, and anyone with a dozen addresses (or one IPv6 /56) could keep
+// the admin API, the cron routes and the operator's sign-in closed for as long as they liked. A
+// right credential passes and clears its client as ever. A wrong one is answered 429 with
+// retry-after, not 401, and costs its client more than below the cap: it is locked out until
+// the minute ends and its free attempts are spent, so each wrong one after doubles the wait. A
+// gate that checks a guess answers it, so past the cap the addresses cannot be held to a fixed
+// count together; each is held instead to one guess a minute (or freeAttempts+1 at once, sent
+// in parallel before the first is answered), and fewer as its waits double. A failure of the
+// server (5xx) is no answer about the credential: it is passed on as it is, and costs nothing
+// more. A client locked out for its own wrong attempts is refused before its gate, right key or
+// not, as below the cap.
 const (
 	freeAttempts      = 5
 	firstWait         = time.Second
@@ -160,8 +173,10 @@ func accepted(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // enter counts an attempt of client, or returns how long it must wait instead. lockout is the
-// wait this attempt starts, when it is one too many.
-func (g *guard) enter(client netip.Addr) (wait, lockout time.Duration) {
+// wait this attempt starts, when it is one too many. overCap says the attempt came past the
+// overall cap: let through all the same, but a wrong credential then costs its client more
+// (chargeOverCap).
+func (g *guard) enter(client netip.Addr) (wait, lockout time.Duration, overCap bool) {
 	now := g.now()
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -170,11 +185,9 @@ func (g *guard) enter(client netip.Addr) (wait, lockout time.Duration) {
 	}
 	a := g.record(client, now)
 	if now.Before(a.until) {
-		return a.until.Sub(now), 0
+		return a.until.Sub(now), 0, false
 	}
-	if g.pending >= attemptsPerMinute {
-		return time.Unix((g.window+1)*60, 0).Sub(now), 0
-	}
+	overCap = g.pending >= attemptsPerMinute
 	if now.Sub(a.last) > forgetAfter {
 		a.n = 0
 	}
@@ -185,7 +198,21 @@ func (g *guard) enter(client netip.Addr) (wait, lockout time.Duration) {
 		lockout = min(firstWait<<min(a.n-freeAttempts-1, 20), longestWait)
 		a.until = now.Add(lockout)
 	}
-	return 0, lockout
+	return 0, lockout, overCap
+}
+
+// chargeOverCap charges client for a wrong credential that came past the overall cap: its free
+// attempts are spent and it is locked out until the minute ends at least. It returns the wait.
+func (g *guard) chargeOverCap(client netip.Addr) time.Duration {
+	now := g.now()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	a := g.record(client, now)
+	a.n = max(a.n, freeAttempts)
+	if end := time.Unix((now.Unix()/60+1)*60, 0); a.until.Before(end) {
+		a.until = end
+	}
+	return a.until.Sub(now)
 }
 
 // record is client's record, made if new; the shared overflow record when the table is full.
@@ -219,18 +246,28 @@ func (g *guard) succeeded(client netip.Addr, window int64) {
 	}
 }
 
-// middleware guards the route it wraps. The outcome is the wrapped handler's: a 401 is a wrong
-// credential; a request its key gate accepted, or any answer below 400 (a sign-in's redirect),
-// a right one.
+// errTooManyAttempts is the answer of a client locked out, and of a wrong credential past the
+// overall cap: no more detail than that, whatever its gate said.
+var errTooManyAttempts = echo.NewHTTPError(http.StatusTooManyRequests,
+	"Too many attempts with a wrong key or sign-in: wait the number of seconds in the retry-after header, then try again.")
+
+// setRetryAfter says, in whole seconds rounded up, when to try again.
+func setRetryAfter(c echo.Context, wait time.Duration) {
+	c.Response().Header().Set(echo.HeaderRetryAfter, strconv.FormatInt(int64((wait+time.Second-1)/time.Second), 10))
+}
+
+// middleware guards the route it wraps. The outcome is the wrapped handler's: a request its key
+// gate accepted, or any answer below 400 (a sign-in's answer), is a right credential; any other
+// answer is a refused one (a wrong key, a bad signature, a malformed sign-in, a wallet not on the
+// operator list), logged with its status since each counted as an attempt.
 func (g *guard) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		client := clientOf(c)
 		log := g.log.With("client", c.RealIP(), "method", c.Request().Method, "route", c.Path())
-		wait, lockout := g.enter(client)
+		wait, lockout, overCap := g.enter(client)
 		if wait > 0 {
-			c.Response().Header().Set(echo.HeaderRetryAfter, strconv.FormatInt(int64((wait+time.Second-1)/time.Second), 10))
-			return echo.NewHTTPError(http.StatusTooManyRequests,
-				"Too many attempts with a wrong key or sign-in: wait the number of seconds in the retry-after header, then try again.")
+			setRetryAfter(c, wait)
+			return errTooManyAttempts
 		}
 		if lockout > 0 {
 			log.Warn("client locked out after wrong credentials", "wait", lockout.String())
@@ -242,11 +279,20 @@ func (g *guard) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 			status, _, _ = handlers.Classify(err)
 		}
 		switch {
-		case status == http.StatusUnauthorized:
-			log.Warn("credential refused", "status", status)
 		case status < http.StatusBadRequest || c.Get(credentialAccepted) == true:
 			g.succeeded(client, window)
 			log.Info("credential accepted", "status", status)
+		case overCap && status < http.StatusInternalServerError:
+			wait := g.chargeOverCap(client)
+			log.Warn("credential refused past the overall cap", "status", status, "wait", wait.String())
+			// An answer already written cannot be taken back, but the gates and the sign-in all
+			// refuse by returning an error, which is not written yet.
+			if !c.Response().Committed {
+				setRetryAfter(c, wait)
+				return errTooManyAttempts
+			}
+		default:
+			log.Warn("credential refused", "status", status)
 		}
 		return err
 	}

@@ -32,6 +32,10 @@ type Options struct {
 	// measured path is the production one, but none is refused) and adds GET /bench/hello, the
 	// HTTP ceiling `make bench` measures the routes against. Never on a public server.
 	Bench bool
+
+	// now is the clock of the rate limits and the credential guard; a test sets it to step
+	// through their minutes without waiting for them. Nil is time.Now.
+	now func() time.Time
 }
 
 // New returns the server with every route of the service.
@@ -45,9 +49,12 @@ func New(h *handlers.Handlers, opts Options) *echo.Echo {
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{LogErrorFunc: panicError}))
 	e.Use(securityHeaders(opts.HTTPS))
 	e.Use(bodyLimit)
-	rl := newLimiter(opts.Log)
+	rl, keys := newLimiter(opts.Log), newGuard(opts.Log)
 	rl.lifted = opts.Bench
-	routes(e, h, rl, newGuard(opts.Log))
+	if opts.now != nil {
+		rl.now, keys.now = opts.now, opts.now
+	}
+	routes(e, h, rl, keys)
 	if opts.Bench {
 		e.GET("/bench/hello", func(c echo.Context) error { return c.String(http.StatusOK, "Hello, World!") })
 	}
