@@ -130,6 +130,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 	explorer, walletRPC := s.httpURL("EXPLORER_URL"), s.httpURL("WALLET_RPC_URL")
 	chainName := s.str("CHAIN_NAME", "")
 	refundPolicy, support := s.str("REFUND_POLICY", ""), s.supportURL("SUPPORT_URL")
+	exportSlots := s.exportSlots("EXPORT_MAX_CONCURRENT", cfg.DBMaxConns)
+	exportStall := time.Duration(s.positive("EXPORT_STALL_SEC", 30)) * time.Second
 	cfg.Operators = s.operators("OPERATORS")
 	if s.err != nil {
 		return config{}, s.err
@@ -153,6 +155,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DistPeriod:    passes.DistPeriod,
 		DistBaseWei:   passes.DistBaseWei,
 		DistPoolWei:   passes.DistPoolWei,
+		ExportSlots:   exportSlots,
+		ExportStall:   exportStall,
 	}
 	cfg.setChainID(chainID)
 	cfg.setPaymentAddress(payments)
@@ -460,6 +464,17 @@ func (s *settings) rpcURLs(name string) string {
 		}
 	}
 	return v
+}
+
+// exportSlots reads how many CSV exports an instance streams at once: fewer than its database
+// connections, since each export holds one for as long as its reader takes (handlers/exports.go);
+// unset, a quarter of them.
+func (s *settings) exportSlots(name string, maxConns int) int {
+	n := s.positive(name, handlers.ExportSlotsFor(maxConns))
+	if s.getenv(name) != "" && n >= maxConns {
+		s.fail(name, "%d is not below DB_MAX_CONNS (%d): each export holds a database connection while it is read, and the routes and the passes need the rest", n, maxConns)
+	}
+	return n
 }
 
 // maxPriceGrace bounds PRICE_GRACE_SEC: a page open for longer than a day before a price change

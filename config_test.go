@@ -38,8 +38,25 @@ func TestLoadConfig(t *testing.T) {
 			!cfg.Handlers.DistEnabled || cfg.Passes.DistMode != "fixed" || cfg.DevRPCAddr != "127.0.0.1:8545" ||
 			cfg.Tick != 10*time.Second || cfg.Handlers.TickSec != 10 || cfg.Passes.Confirmations != 1 ||
 			cfg.Passes.BumpBlocks != 3 || cfg.Passes.MaxFeeWei != nil || cfg.Passes.PriceGrace != 10*time.Minute ||
-			cfg.Handlers.RefundPolicy != "" || cfg.Handlers.SupportURL != "" || cfg.DBMaxConns != store.DefaultMaxConns {
+			cfg.Handlers.RefundPolicy != "" || cfg.Handlers.SupportURL != "" || cfg.DBMaxConns != store.DefaultMaxConns ||
+			cfg.Handlers.ExportSlots != store.DefaultMaxConns/4 || cfg.Handlers.ExportStall != 30*time.Second {
 			t.Fatalf("got %+v", cfg)
+		}
+	})
+	t.Run("exports: a quarter of the connections unless set, and below them", func(t *testing.T) {
+		for _, tc := range []struct {
+			env   []string
+			slots int
+			stall time.Duration
+		}{
+			{[]string{"DB_MAX_CONNS", "25"}, 6, 30 * time.Second},
+			{[]string{"DB_MAX_CONNS", "2"}, 1, 30 * time.Second},
+			{[]string{"DB_MAX_CONNS", "8", "EXPORT_MAX_CONCURRENT", "7", "EXPORT_STALL_SEC", "5"}, 7, 5 * time.Second},
+		} {
+			cfg, err := loadConfig(env(tc.env...))
+			if err != nil || cfg.Handlers.ExportSlots != tc.slots || cfg.Handlers.ExportStall != tc.stall {
+				t.Fatalf("%v: %d exports, stall %v, %v; want %d, %v", tc.env, cfg.Handlers.ExportSlots, cfg.Handlers.ExportStall, err, tc.slots, tc.stall)
+			}
 		}
 	})
 	t.Run("values", func(t *testing.T) {
@@ -92,6 +109,9 @@ func TestLoadConfig(t *testing.T) {
 		{"tick not a number", []string{"TICK_SEC", "soon"}, "TICK_SEC"},
 		{"stale after zero", []string{"STALE_AFTER_SEC", "0"}, "STALE_AFTER_SEC"},
 		{"no database connections", []string{"DB_MAX_CONNS", "0"}, "DB_MAX_CONNS"},
+		{"exports as many as the connections", []string{"DB_MAX_CONNS", "8", "EXPORT_MAX_CONCURRENT", "8"}, "EXPORT_MAX_CONCURRENT"},
+		{"no exports", []string{"EXPORT_MAX_CONCURRENT", "0"}, "EXPORT_MAX_CONCURRENT"},
+		{"export stall zero", []string{"EXPORT_STALL_SEC", "0"}, "EXPORT_STALL_SEC"},
 		{"dist enabled not a boolean", []string{"DIST_ENABLED", "yes"}, "DIST_ENABLED"},
 		{"bench mode not a boolean", []string{"BENCH_MODE", "on"}, "BENCH_MODE"},
 		{"scan every block not a boolean", []string{"SCAN_EVERY_BLOCK", "always"}, "SCAN_EVERY_BLOCK"},

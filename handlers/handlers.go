@@ -68,6 +68,13 @@ type Config struct {
 	DistPeriod  time.Duration
 	DistBaseWei *big.Int
 	DistPoolWei *big.Int
+
+	// ExportSlots is how many CSV exports this instance streams at once (EXPORT_MAX_CONCURRENT);
+	// 0: ExportSlotsFor(store.DefaultMaxConns). ExportStall is how long an export waits for a
+	// reader that takes nothing before it cuts the file short (EXPORT_STALL_SEC); 0: 30 s.
+	// exports.go says why both exist.
+	ExportSlots int
+	ExportStall time.Duration
 }
 
 // Handlers serves every route from the ledger, the chain and the passes.
@@ -84,6 +91,7 @@ type Handlers struct {
 	head     *memo.Value[uint64]                    // the chain's head, for the confirmations of a payment not recorded yet
 	mined    *memo.Expiring[string, chain.Transfer] // mined transfers not recorded yet (transfer)
 	sessions *sessions.CookieStore
+	exports  chan struct{} // a token for each export being streamed, ExportSlots at most
 }
 
 // /api/stats is served from memory for statsTTL, then for up to statsStale more while one query
@@ -107,6 +115,12 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 		cfg.ChainName = views.NetworkName(cfg.ChainID)
 	}
 	cfg.Explorer = strings.TrimRight(cfg.Explorer, "/")
+	if cfg.ExportSlots <= 0 {
+		cfg.ExportSlots = ExportSlotsFor(store.DefaultMaxConns)
+	}
+	if cfg.ExportStall <= 0 {
+		cfg.ExportStall = defaultExportStall
+	}
 	if cfg.PublicURL == nil {
 		cfg.PublicURL = &url.URL{Scheme: "http", Host: "127.0.0.1:8080"}
 	}
@@ -116,6 +130,7 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 	h.totals = memo.New(totalsTTL, totalsStale, h.loadTotals)
 	h.head = memo.New(headTTL, 0, h.chain.HeadNumber)
 	h.mined = &memo.Expiring[string, chain.Transfer]{Max: minedKept}
+	h.exports = make(chan struct{}, cfg.ExportSlots)
 	return h
 }
 

@@ -116,6 +116,10 @@ func (w *teeWriter) Flush() {
 	}
 }
 
+// Unwrap lets http.ResponseController reach the connection through the tee, as it does on the
+// server without it: the exports set their write deadline through it.
+func (w *teeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 func TestWeiViolations(t *testing.T) {
 	for _, tc := range []struct {
 		name, body string
