@@ -6,12 +6,14 @@ import (
 	"math"
 	"math/big"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/chain"
 	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/views"
@@ -58,7 +60,8 @@ type rpcJSON struct {
 	Endpoints []endpointJSON  `json:"endpoints"`
 }
 
-// endpointJSON is one endpoint, named by its scheme and host only: providers put keys in the rest.
+// endpointJSON is one endpoint, named by its place in ETH_RPC_URL only ("endpoint 1"): the
+// route is public, and a provider's per-customer host names the account as its path holds keys.
 type endpointJSON struct {
 	Endpoint     string `json:"endpoint"`
 	Head         *int64 `json:"head"` // null: not read yet
@@ -129,9 +132,9 @@ func (h *Handlers) Health(c echo.Context) error {
 			out.MinterMintsLeft = &left
 		}
 	}
-	out.RPC = rpcJSON{Status: r.RPC.Status(), Endpoints: []endpointJSON{}}
-	for _, ep := range r.RPC {
-		ej := endpointJSON{Endpoint: ep.Name, BehindBlocks: int64(ep.Behind), State: string(ep.State)}
+	out.RPC = rpcJSON{Status: r.RPC.Status, Endpoints: []endpointJSON{}}
+	for _, ep := range r.RPC.Endpoints {
+		ej := endpointJSON{Endpoint: ep.Label, BehindBlocks: int64(ep.Behind), State: string(ep.State)}
 		if ep.Head > 0 {
 			head := int64(ep.Head)
 			ej.Head = &head
@@ -186,7 +189,7 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 		DistMode:      h.cfg.DistMode,
 		Stale:         true, // a worker that never ticked is stale
 		Contract:      strings.ToLower(h.chain.Factory().Hex()),
-		RPC:           h.chain.Endpoints(),
+		RPC:           rpcView(h.chain.Endpoints()),
 	}
 	if sc.LastTickAt != nil {
 		r.SinceTick = time.Since(*sc.LastTickAt)
@@ -217,6 +220,36 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 	r.DistributorBalance = funds.Distributor
 	r.Signers = signersView(funds, statuses)
 	return r, nil
+}
+
+// rpcView is how the endpoints do, for the public health readings: each by its place in
+// ETH_RPC_URL, never by its URL, scheme or host (the server's log and metrics name those).
+func rpcView(eps []chain.Endpoint) views.RPC {
+	r := views.RPC{Status: views.RPCOK, Endpoints: make([]views.RPCEndpoint, len(eps))}
+	failing, ok := 0, 0
+	for i, ep := range eps {
+		v := views.RPCEndpoint{Label: "endpoint " + strconv.Itoa(i+1), Head: ep.Head, Behind: ep.Behind, State: views.EndpointOK}
+		switch ep.State {
+		case chain.EndpointStale:
+			v.State = views.EndpointStale
+		case chain.EndpointFailing:
+			v.State, failing = views.EndpointFailing, failing+1
+		case chain.EndpointWrongChain:
+			v.State, failing = views.EndpointWrongChain, failing+1
+		default:
+			ok++
+		}
+		r.Endpoints[i] = v
+	}
+	// A stale endpoint still answers, only late: degraded; unhealthy only when none answers for
+	// this chain.
+	switch {
+	case len(eps) > 0 && failing == len(eps):
+		r.Status = views.RPCUnhealthy
+	case ok < len(eps):
+		r.Status = views.RPCDegraded
+	}
+	return r
 }
 
 // degradedAfter is how many failed runs of a pass in a row make health degraded: one is a
