@@ -91,6 +91,7 @@ func TestLoadConfig(t *testing.T) {
 		{"minter key malformed", withChain("MINTER_KEY", "0x1234"), "MINTER_KEY"},
 		{"tick not a number", []string{"TICK_SEC", "soon"}, "TICK_SEC"},
 		{"stale after zero", []string{"STALE_AFTER_SEC", "0"}, "STALE_AFTER_SEC"},
+		{"minter low mints zero", []string{"MINTER_LOW_MINTS", "0"}, "MINTER_LOW_MINTS"},
 		{"no database connections", []string{"DB_MAX_CONNS", "0"}, "DB_MAX_CONNS"},
 		{"dist enabled not a boolean", []string{"DIST_ENABLED", "yes"}, "DIST_ENABLED"},
 		{"bench mode not a boolean", []string{"BENCH_MODE", "on"}, "BENCH_MODE"},

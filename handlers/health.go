@@ -48,9 +48,18 @@ type healthJSON struct {
 	MinterMintsLeft  *int64     `json:"minterMintsLeft"`
 	Passes           passesJSON `json:"passes"`
 	RPC              rpcJSON    `json:"rpc"`
-	// Degraded is true while any pass has failed degradedAfter times in a row or more, or an RPC
-	// endpoint is stale or failing (rpc.status is not ok).
-	Degraded bool `json:"degraded"`
+	// Degraded is true while any pass has failed degradedAfter times in a row or more, an RPC
+	// endpoint is stale or failing (rpc.status is not ok), or the minter pays for fewer than
+	// Config.MinterLowMints mints; DegradedReasons says which, empty when none.
+	Degraded        bool                 `json:"degraded"`
+	DegradedReasons []degradedReasonJSON `json:"degradedReasons"`
+}
+
+// degradedReasonJSON is one reason health is degraded: code is stable (passes_failing,
+// rpc_not_ok, minter_low), reason a sentence for people.
+type degradedReasonJSON struct {
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
 }
 
 // rpcJSON is how the chain's JSON-RPC endpoints (ETH_RPC_URL) do: status is "ok", "degraded"
@@ -141,7 +150,10 @@ func (h *Handlers) Health(c echo.Context) error {
 		}
 		out.RPC.Endpoints = append(out.RPC.Endpoints, ej)
 	}
-	out.Degraded = r.Signers.Degraded || out.RPC.Status != views.RPCOK
+	out.Degraded, out.DegradedReasons = len(r.Degraded) > 0, []degradedReasonJSON{}
+	for _, d := range r.Degraded {
+		out.DegradedReasons = append(out.DegradedReasons, degradedReasonJSON{Code: d.Code, Reason: d.Reason})
+	}
 	for _, p := range r.Signers.Passes {
 		pj := passJSON{LastOKAt: isoTime(p.LastOKAt), LastError: p.Error, Failures: p.Failures}
 		switch store.PassName(p.Name) {
@@ -218,8 +230,28 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 	}
 	wg.Wait()
 	r.DistributorBalance = funds.Distributor
-	r.Signers = signersView(funds, statuses)
+	r.Signers = h.signersView(funds, statuses)
+	r.Degraded = degradedReasons(r)
 	return r, nil
+}
+
+// degradedReasons says why r is degraded, each with its code and a sentence; none when it is not.
+func degradedReasons(r views.Health) []views.DegradedReason {
+	var out []views.DegradedReason
+	if r.Signers.Degraded {
+		out = append(out, views.DegradedReason{Code: "passes_failing",
+			Reason: fmt.Sprintf("A pass has failed %d times in a row or more: its lastError says why.", degradedAfter)})
+	}
+	if r.RPC.Status != views.RPCOK {
+		out = append(out, views.DegradedReason{Code: "rpc_not_ok",
+			Reason: "An RPC endpoint of the chain is stale or failing: rpc.endpoints says which."})
+	}
+	if sg := r.Signers; sg.MinterLow {
+		out = append(out, views.DegradedReason{Code: "minter_low",
+			Reason: fmt.Sprintf("The minter can pay for about %s at today's fees: send it ETH before buyers wait for their nodes.",
+				views.Count(int(sg.MintsLeft.Int64()), "more mint", "more mints"))})
+	}
+	return out
 }
 
 // rpcView is how the endpoints do, for the public health readings: each by its place in
@@ -256,10 +288,19 @@ func rpcView(eps []chain.Endpoint) views.RPC {
 // hiccup the next tick repairs, three is something an operator must look at.
 const degradedAfter = 3
 
+// DefaultMinterLowMints is Config.MinterLowMints unset: under a day's mints for a busy sale, and
+// enough warning to fund the minter before a buyer waits.
+const DefaultMinterLowMints = 20
+
 // signersView writes the signers' funds and the passes' status for people: each failure as a
-// sentence, from its code and values.
-func signersView(f jobs.Funds, statuses []store.PassStatus) views.Signers {
+// sentence, from its code and values. The minter is low below Config.MinterLowMints mints.
+func (h *Handlers) signersView(f jobs.Funds, statuses []store.PassStatus) views.Signers {
 	sg := views.Signers{MinterBalance: f.Minter, MintsLeft: f.MintsLeft()}
+	low := int64(h.cfg.MinterLowMints)
+	if low <= 0 {
+		low = DefaultMinterLowMints
+	}
+	sg.MinterLow = sg.MintsLeft != nil && sg.MintsLeft.Cmp(big.NewInt(low)) < 0
 	for _, st := range statuses {
 		p := views.PassHealth{Name: string(st.Pass), LastOKAt: st.LastOKAt, Failures: st.Failures}
 		if st.Failures > 0 && st.Error != nil {
