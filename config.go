@@ -114,6 +114,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	s.metricsAddr(cfg.MetricsAddr)
 	staleAfter := s.positive("STALE_AFTER_SEC", 300)
+	minterLow := s.positive("MINTER_LOW_MINTS", handlers.DefaultMinterLowMints)
 	// Payouts are on in dev mode, to show the whole product, and off elsewhere until switched on.
 	passes.DistEnabled = s.bool("DIST_ENABLED", dev)
 	bench := s.bool("BENCH_MODE", false)
@@ -139,24 +140,25 @@ func loadConfig(getenv func(string) string) (config, error) {
 
 	cfg.Passes = passes
 	cfg.Handlers = handlers.Config{
-		ChainName:     chainName,
-		WalletRPC:     walletRPC,
-		Explorer:      explorer,
-		RefundPolicy:  refundPolicy,
-		SupportURL:    support,
-		CronKey:       cronKey,
-		AdminKey:      adminKey,
-		PublicURL:     publicURL,
-		SessionSecret: secret,
-		TickSec:       tickSec,
-		StaleAfterSec: staleAfter,
-		DistEnabled:   passes.DistEnabled,
-		DistMode:      passes.DistMode,
-		DistPeriod:    passes.DistPeriod,
-		DistBaseWei:   passes.DistBaseWei,
-		DistPoolWei:   passes.DistPoolWei,
-		ExportSlots:   exportSlots,
-		ExportStall:   exportStall,
+		ChainName:      chainName,
+		WalletRPC:      walletRPC,
+		Explorer:       explorer,
+		RefundPolicy:   refundPolicy,
+		SupportURL:     support,
+		CronKey:        cronKey,
+		AdminKey:       adminKey,
+		PublicURL:      publicURL,
+		SessionSecret:  secret,
+		TickSec:        tickSec,
+		StaleAfterSec:  staleAfter,
+		MinterLowMints: minterLow,
+		DistEnabled:    passes.DistEnabled,
+		DistMode:       passes.DistMode,
+		DistPeriod:     passes.DistPeriod,
+		DistBaseWei:    passes.DistBaseWei,
+		DistPoolWei:    passes.DistPoolWei,
+		ExportSlots:    exportSlots,
+		ExportStall:    exportStall,
 	}
 	cfg.setChainID(chainID)
 	cfg.setPaymentAddress(payments)

@@ -108,6 +108,7 @@ func TestLoadConfig(t *testing.T) {
 		{"minter key malformed", withChain("MINTER_KEY", "0x1234"), "MINTER_KEY"},
 		{"tick not a number", []string{"TICK_SEC", "soon"}, "TICK_SEC"},
 		{"stale after zero", []string{"STALE_AFTER_SEC", "0"}, "STALE_AFTER_SEC"},
+		{"minter low mints zero", []string{"MINTER_LOW_MINTS", "0"}, "MINTER_LOW_MINTS"},
 		{"no database connections", []string{"DB_MAX_CONNS", "0"}, "DB_MAX_CONNS"},
 		{"exports as many as the connections", []string{"DB_MAX_CONNS", "8", "EXPORT_MAX_CONCURRENT", "8"}, "EXPORT_MAX_CONCURRENT"},
 		{"no exports", []string{"EXPORT_MAX_CONCURRENT", "0"}, "EXPORT_MAX_CONCURRENT"},

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -143,11 +144,11 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 		a.closer = append(a.closer, ch.Close)
 	}
 
-	minter, err := a.signer(ctx, "MINTER_SIGNER", cfg.MinterKey, cfg.MinterSigner)
+	minter, err := a.signer(ctx, "MINTER", cfg.MinterKey, cfg.MinterSigner)
 	if err != nil {
 		return nil, err
 	}
-	distributor, err := a.signer(ctx, "DISTRIBUTOR_SIGNER", cfg.DistributorKey, cfg.DistributorSigner)
+	distributor, err := a.signer(ctx, "DISTRIBUTOR", cfg.DistributorKey, cfg.DistributorSigner)
 	if err != nil {
 		return nil, err
 	}
@@ -163,20 +164,29 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 	return a, nil
 }
 
-// signer is a signing role's signer: its external signer when one is set, else its key; nil
-// when it has neither. Over HTTP each request connects, so a signer that is down fails the passes
-// that sign, as an unreachable chain does, and not the start; an IPC socket must be there at start.
-func (a *app) signer(ctx context.Context, name string, key *ecdsa.PrivateKey, ext externalSigner) (chain.Signer, error) {
+// signer is a signing role's signer (role MINTER or DISTRIBUTOR): its external signer when one
+// is set, else its key; nil when it has neither. Over HTTP each request connects, so a signer that
+// is down fails the passes that sign, as an unreachable chain does, and not the start; an IPC
+// socket must be there at start. A raw key on a real chain starts, but not silently.
+func (a *app) signer(ctx context.Context, role string, key *ecdsa.PrivateKey, ext externalSigner) (chain.Signer, error) {
 	switch {
 	case ext.Endpoint != "":
 		s, err := chain.DialSigner(ctx, ext.Endpoint, ext.Account)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s_SIGNER: %w", role, err)
 		}
 		a.closer = append(a.closer, s.Close)
-		a.log.Info("external signer", "role", name, "account", ext.Account)
+		a.log.Info("external signer", "role", role+"_SIGNER", "account", ext.Account)
 		return s, nil
 	case key != nil:
+		if a.dev == nil {
+			// Dev mode's keys are the well-known test accounts', on its own chain; elsewhere a key
+			// in the environment is readable by anything that reads the process's environment,
+			// and signs for the role's funds without a rule on what it signs.
+			a.log.Warn(fmt.Sprintf("%s_KEY: a raw private key signs the %s's transactions on a real chain (ETH_RPC_URL is set); "+
+				"set %s_SIGNER to an external signer (clef) instead, see docs/operations.md", role, strings.ToLower(role), role),
+				"setting", role+"_KEY", "instead", role+"_SIGNER")
+		}
 		return chain.LocalSigner(key), nil
 	}
 	return nil, nil

@@ -24,7 +24,9 @@ var ErrAllowlistTooLarge = errorf(http.StatusRequestEntityTooLarge,
 
 // PutAllowlist answers PUT /api/admin/tiers/{id}/allowlist: a text/csv body of
 // `address,allocation` lines (store.ParseAllowlist) replaces the tier's allowlist from now on,
-// audited. A line that cannot be read refuses the whole upload (400, naming the line).
+// audited. A line that cannot be read refuses the whole upload (400, naming the line). An upload
+// that lists no wallet over a list that has some is refused (409) unless ?confirm=true: a script
+// that sends a missing file must not shut every listed wallet out of an allowlist phase.
 func (h *Handlers) PutAllowlist(c echo.Context) error {
 	id, err := parseTierID(c.Param("id"))
 	if err != nil {
@@ -38,7 +40,11 @@ func (h *Handlers) PutAllowlist(c echo.Context) error {
 	if err != nil {
 		return allowlistError(err)
 	}
-	v, err := h.replaceAllowlist(c, id, entries)
+	v, err := h.replaceAllowlist(c, id, entries, c.QueryParam("confirm") == "true")
+	if emptying := new(emptyingError); errors.As(err, &emptying) {
+		return errorf(http.StatusConflict, fmt.Sprintf("Tier %d's allowlist lists %s and this upload lists none: it would shut every one of them out. "+
+			"To empty the list, send it again with ?confirm=true.", id, words.Count(emptying.rows, "wallet", "wallets")))
+	}
 	if err != nil {
 		return err
 	}
@@ -46,12 +52,30 @@ func (h *Handlers) PutAllowlist(c echo.Context) error {
 		"totalAllocation": v.TotalAllocation, "effectiveAt": isoTime(&v.EffectiveAt)})
 }
 
+// emptyingError is an upload of no wallet over a list that has rows, not confirmed: nothing was
+// stored.
+type emptyingError struct{ rows int }
+
+func (e *emptyingError) Error() string {
+	return fmt.Sprintf("unconfirmed: empties an allowlist of %d", e.rows)
+}
+
 // replaceAllowlist makes entries tier id's allowlist from now on, audited, for the admin API and
-// the operator page: a 404 when there is no such tier.
-func (h *Handlers) replaceAllowlist(c echo.Context, id int, entries []store.AllowlistEntry) (store.AllowlistVersion, error) {
+// the operator page: a 404 when there is no such tier. No entries over a list that has some is
+// an *emptyingError unless confirmed, judged against the list as locked in the same transaction.
+func (h *Handlers) replaceAllowlist(c echo.Context, id int, entries []store.AllowlistEntry, confirmed bool) (store.AllowlistVersion, error) {
 	ctx := c.Request().Context()
 	var v store.AllowlistVersion
 	err := h.audited(c, store.ActionAllowlistPut, strconv.Itoa(id), func(tx store.Tx, e *store.AuditEntry) (err error) {
+		if len(entries) == 0 && !confirmed {
+			n, err := tx.AllowlistRows(ctx, id)
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				return &emptyingError{rows: n}
+			}
+		}
 		if v, err = tx.ReplaceAllowlist(ctx, id, entries); err != nil {
 			return err
 		}

@@ -6,15 +6,18 @@ import (
 	"math"
 	"math/big"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/chain"
 	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/views"
+	"nodeledger/views/words"
 )
 
 // healthJSON is the scheduler health reading; every pointer is null when it could not be read.
@@ -46,9 +49,18 @@ type healthJSON struct {
 	MinterMintsLeft  *int64     `json:"minterMintsLeft"`
 	Passes           passesJSON `json:"passes"`
 	RPC              rpcJSON    `json:"rpc"`
-	// Degraded is true while any pass has failed degradedAfter times in a row or more, or an RPC
-	// endpoint is stale or failing (rpc.status is not ok).
-	Degraded bool `json:"degraded"`
+	// Degraded is true while any pass has failed degradedAfter times in a row or more, an RPC
+	// endpoint is stale or failing (rpc.status is not ok), or the minter pays for fewer than
+	// Config.MinterLowMints mints; DegradedReasons says which, empty when none.
+	Degraded        bool                 `json:"degraded"`
+	DegradedReasons []degradedReasonJSON `json:"degradedReasons"`
+}
+
+// degradedReasonJSON is one reason health is degraded: code is stable (passes_failing,
+// rpc_not_ok, minter_low), reason a sentence for people.
+type degradedReasonJSON struct {
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
 }
 
 // rpcJSON is how the chain's JSON-RPC endpoints (ETH_RPC_URL) do: status is "ok", "degraded"
@@ -58,7 +70,8 @@ type rpcJSON struct {
 	Endpoints []endpointJSON  `json:"endpoints"`
 }
 
-// endpointJSON is one endpoint, named by its scheme and host only: providers put keys in the rest.
+// endpointJSON is one endpoint, named by its place in ETH_RPC_URL only ("endpoint 1"): the
+// route is public, and a provider's per-customer host names the account as its path holds keys.
 type endpointJSON struct {
 	Endpoint     string `json:"endpoint"`
 	Head         *int64 `json:"head"` // null: not read yet
@@ -129,16 +142,19 @@ func (h *Handlers) Health(c echo.Context) error {
 			out.MinterMintsLeft = &left
 		}
 	}
-	out.RPC = rpcJSON{Status: r.RPC.Status(), Endpoints: []endpointJSON{}}
-	for _, ep := range r.RPC {
-		ej := endpointJSON{Endpoint: ep.Name, BehindBlocks: int64(ep.Behind), State: string(ep.State)}
+	out.RPC = rpcJSON{Status: r.RPC.Status, Endpoints: []endpointJSON{}}
+	for _, ep := range r.RPC.Endpoints {
+		ej := endpointJSON{Endpoint: ep.Label, BehindBlocks: int64(ep.Behind), State: string(ep.State)}
 		if ep.Head > 0 {
 			head := int64(ep.Head)
 			ej.Head = &head
 		}
 		out.RPC.Endpoints = append(out.RPC.Endpoints, ej)
 	}
-	out.Degraded = r.Signers.Degraded || out.RPC.Status != views.RPCOK
+	out.Degraded, out.DegradedReasons = len(r.Degraded) > 0, []degradedReasonJSON{}
+	for _, d := range r.Degraded {
+		out.DegradedReasons = append(out.DegradedReasons, degradedReasonJSON{Code: d.Code, Reason: d.Reason})
+	}
 	for _, p := range r.Signers.Passes {
 		pj := passJSON{LastOKAt: isoTime(p.LastOKAt), LastError: p.Error, Failures: p.Failures}
 		switch store.PassName(p.Name) {
@@ -186,7 +202,7 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 		DistMode:      h.cfg.DistMode,
 		Stale:         true, // a worker that never ticked is stale
 		Contract:      strings.ToLower(h.chain.Factory().Hex()),
-		RPC:           h.chain.Endpoints(),
+		RPC:           rpcView(h.chain.Endpoints()),
 	}
 	if sc.LastTickAt != nil {
 		r.SinceTick = time.Since(*sc.LastTickAt)
@@ -215,18 +231,77 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 	}
 	wg.Wait()
 	r.DistributorBalance = funds.Distributor
-	r.Signers = signersView(funds, statuses)
+	r.Signers = h.signersView(funds, statuses)
+	r.Degraded = degradedReasons(r)
 	return r, nil
+}
+
+// degradedReasons says why r is degraded, each with its code and a sentence; none when it is not.
+func degradedReasons(r views.Health) []views.DegradedReason {
+	var out []views.DegradedReason
+	if r.Signers.Degraded {
+		out = append(out, views.DegradedReason{Code: "passes_failing",
+			Reason: fmt.Sprintf("A pass has failed %d times in a row or more: its lastError says why.", degradedAfter)})
+	}
+	if r.RPC.Status != views.RPCOK {
+		out = append(out, views.DegradedReason{Code: "rpc_not_ok",
+			Reason: "An RPC endpoint of the chain is stale or failing: rpc.endpoints says which."})
+	}
+	if sg := r.Signers; sg.MinterLow {
+		out = append(out, views.DegradedReason{Code: "minter_low",
+			Reason: fmt.Sprintf("The minter can pay for about %s at today's fees: send it ETH before buyers wait for their nodes.",
+				words.Count(int(sg.MintsLeft.Int64()), "more mint", "more mints"))})
+	}
+	return out
+}
+
+// rpcView is how the endpoints do, for the public health readings: each by its place in
+// ETH_RPC_URL, never by its URL, scheme or host (the server's log and metrics name those).
+func rpcView(eps []chain.Endpoint) views.RPC {
+	r := views.RPC{Status: views.RPCOK, Endpoints: make([]views.RPCEndpoint, len(eps))}
+	failing, ok := 0, 0
+	for i, ep := range eps {
+		v := views.RPCEndpoint{Label: "endpoint " + strconv.Itoa(i+1), Head: ep.Head, Behind: ep.Behind, State: views.EndpointOK}
+		switch ep.State {
+		case chain.EndpointStale:
+			v.State = views.EndpointStale
+		case chain.EndpointFailing:
+			v.State, failing = views.EndpointFailing, failing+1
+		case chain.EndpointWrongChain:
+			v.State, failing = views.EndpointWrongChain, failing+1
+		default:
+			ok++
+		}
+		r.Endpoints[i] = v
+	}
+	// A stale endpoint still answers, only late: degraded; unhealthy only when none answers for
+	// this chain.
+	switch {
+	case len(eps) > 0 && failing == len(eps):
+		r.Status = views.RPCUnhealthy
+	case ok < len(eps):
+		r.Status = views.RPCDegraded
+	}
+	return r
 }
 
 // degradedAfter is how many failed runs of a pass in a row make health degraded: one is a
 // hiccup the next tick repairs, three is something an operator must look at.
 const degradedAfter = 3
 
+// DefaultMinterLowMints is Config.MinterLowMints unset: under a day's mints for a busy sale, and
+// enough warning to fund the minter before a buyer waits.
+const DefaultMinterLowMints = 20
+
 // signersView writes the signers' funds and the passes' status for people: each failure as a
-// sentence, from its code and values.
-func signersView(f jobs.Funds, statuses []store.PassStatus) views.Signers {
+// sentence, from its code and values. The minter is low below Config.MinterLowMints mints.
+func (h *Handlers) signersView(f jobs.Funds, statuses []store.PassStatus) views.Signers {
 	sg := views.Signers{MinterBalance: f.Minter, MintsLeft: f.MintsLeft()}
+	low := int64(h.cfg.MinterLowMints)
+	if low <= 0 {
+		low = DefaultMinterLowMints
+	}
+	sg.MinterLow = sg.MintsLeft != nil && sg.MintsLeft.Cmp(big.NewInt(low)) < 0
 	for _, st := range statuses {
 		p := views.PassHealth{Name: string(st.Pass), LastOKAt: st.LastOKAt, Failures: st.Failures}
 		if st.Failures > 0 && st.Error != nil {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -58,12 +59,22 @@ func (h *Handlers) PreviewAllowlistFromPage(c echo.Context) error {
 	}
 	p.CSV = allowlistText(entries)
 	p.MAC = hex.EncodeToString(h.allowlistMAC(id, s.CSRF, p.CSV))
+	if len(entries) == 0 {
+		// Saving no wallet over a list shuts its wallets out: the preview asks to confirm that.
+		now, _, err := h.store.Allowlist(c.Request().Context(), id, time.Now())
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		p.Empties = now.Rows
+	}
 	return h.renderOperator(c, http.StatusOK, operatorDraft{allowlist: &p})
 }
 
 // SaveAllowlistFromPage answers POST /operator/allowlist: the list a preview showed (fields
 // tier, csv and mac, from the preview's Save form) becomes the tier's allowlist from now on,
-// audited like the admin API's upload. A list the preview did not show is refused (409).
+// audited like the admin API's upload. A list the preview did not show is refused (409), as is
+// an empty one over a list that has wallets without the preview's confirm box ticked (409, the
+// preview again).
 func (h *Handlers) SaveAllowlistFromPage(c echo.Context) error {
 	id, err := parseTierID(c.FormValue("tier"))
 	if err != nil {
@@ -83,7 +94,16 @@ func (h *Handlers) SaveAllowlistFromPage(c echo.Context) error {
 	if err != nil {
 		return allowlistError(err)
 	}
-	v, err := h.replaceAllowlist(c, id, entries)
+	v, err := h.replaceAllowlist(c, id, entries, c.FormValue("confirm") == "true")
+	if emptying := new(emptyingError); errors.As(err, &emptying) {
+		// The preview again, asking for the confirmation it did not carry: nothing was stored.
+		t, err := h.tier(c, id)
+		if err != nil {
+			return err
+		}
+		p := views.AllowlistPreview{Tier: id, Label: t.Label, CSV: list, MAC: c.FormValue("mac"), Empties: emptying.rows, Unconfirmed: true}
+		return h.renderOperator(c, http.StatusConflict, operatorDraft{allowlist: &p})
+	}
 	if err != nil {
 		return err
 	}

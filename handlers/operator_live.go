@@ -84,7 +84,7 @@ func (h *Handlers) saleLive(ctx context.Context) (views.SaleLive, error) {
 		return l, err
 	}
 	wg.Wait()
-	l.Signers, l.DistributorBalance = signersView(funds, statuses), funds.Distributor
+	l.Signers, l.DistributorBalance = h.signersView(funds, statuses), funds.Distributor
 	return l, nil
 }
 

@@ -147,6 +147,25 @@ func (tx Tx) ReplaceAllowlist(ctx context.Context, tier int, entries []Allowlist
 	return v, err
 }
 
+// AllowlistRows locks tier's row and counts the wallets on its newest allowlist (0: it has none,
+// or an empty one), so that what a replacement is judged against cannot change before it is
+// written. ErrNotFound when there is no such tier.
+func (tx Tx) AllowlistRows(ctx context.Context, tier int) (int, error) {
+	var id int
+	err := sqlx.GetContext(ctx, tx.q, &id, `SELECT id FROM tiers WHERE id = $1 FOR UPDATE`, tier)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrNotFound
+	}
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	err = sqlx.GetContext(ctx, tx.q, &n, `
+		SELECT count(*) FROM allowlist_entries WHERE version =
+			(SELECT id FROM allowlist_versions WHERE tier = $1 ORDER BY effective_at DESC, id DESC LIMIT 1)`, tier)
+	return n, err
+}
+
 // allowlistAtSQL is the id of tier $1's allowlist in force at $2 (none: NULL).
 const allowlistAtSQL = `(SELECT id FROM allowlist_versions WHERE tier = $1 AND effective_at <= $2
 	ORDER BY effective_at DESC, id DESC LIMIT 1)`

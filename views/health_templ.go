@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"time"
 
-	"nodeledger/chain"
 	"nodeledger/store"
 	"nodeledger/views/words"
 )
@@ -35,10 +34,21 @@ type Health struct {
 	Contract           string             // the factory, lower case
 	Signers            Signers
 	RPC                RPC
+	Degraded           []DegradedReason // why health is degraded; none: it is not
 }
 
-// RPC is how the chain's JSON-RPC endpoints do, in the order ETH_RPC_URL lists them.
-type RPC []chain.Endpoint
+// DegradedReason is one reason health is degraded: a stable code for scripts, and the sentence
+// the handler wrote for people.
+type DegradedReason struct {
+	Code   string
+	Reason string
+}
+
+// RPC is how the chain's JSON-RPC endpoints do, as the handler reads them from the chain.
+type RPC struct {
+	Status    RPCStatus
+	Endpoints []RPCEndpoint // in the order ETH_RPC_URL lists them
+}
 
 // RPCStatus sums up the endpoints.
 type RPCStatus string
@@ -49,35 +59,33 @@ const (
 	RPCUnhealthy RPCStatus = "unhealthy" // none answers for this chain
 )
 
-// Status is ok while every endpoint serves, unhealthy when none answers for this chain, else
-// degraded: a stale endpoint still answers, only late.
-func (r RPC) Status() RPCStatus {
-	failing, ok := 0, 0
-	for _, ep := range r {
-		switch ep.State {
-		case chain.EndpointFailing, chain.EndpointWrongChain:
-			failing++
-		case chain.EndpointOK:
-			ok++
-		}
-	}
-	switch {
-	case len(r) > 0 && failing == len(r):
-		return RPCUnhealthy
-	case ok < len(r):
-		return RPCDegraded
-	}
-	return RPCOK
+// EndpointState is what the service makes of an endpoint.
+type EndpointState string
+
+const (
+	EndpointOK         EndpointState = "ok"
+	EndpointStale      EndpointState = "stale"
+	EndpointFailing    EndpointState = "failing"
+	EndpointWrongChain EndpointState = "wrong chain"
+)
+
+// RPCEndpoint is one endpoint as the public health page shows it: by its place in ETH_RPC_URL
+// only, since a provider's per-customer host (and the port) names the account it serves.
+type RPCEndpoint struct {
+	Label  string // "endpoint 1", "endpoint 2"…
+	Head   uint64 // the highest head it answered; 0: none yet
+	Behind uint64 // blocks behind the best head of the endpoints
+	State  EndpointState
 }
 
 // state says how ep does, for people.
-func (ep rpcEndpoint) state() string {
+func (ep RPCEndpoint) state() string {
 	switch ep.State {
-	case chain.EndpointStale:
+	case EndpointStale:
 		return "stale: " + words.Count(int(ep.Behind), "block", "blocks") + " behind, not used until it catches up"
-	case chain.EndpointFailing:
+	case EndpointFailing:
 		return "failing: not used until it answers again"
-	case chain.EndpointWrongChain:
+	case EndpointWrongChain:
 		return "serves another chain than CHAIN_ID: never used"
 	}
 	if ep.Behind > 0 {
@@ -86,14 +94,15 @@ func (ep rpcEndpoint) state() string {
 	return "serves"
 }
 
-type rpcEndpoint chain.Endpoint
-
 // Signers is what the operator is told of the service's signers and of how its passes went.
 type Signers struct {
 	MinterBalance *big.Int // nil: unreadable
 	MintsLeft     *big.Int // about how many mints the minter pays for at today's fees; nil: unknown
-	Passes        []PassHealth
-	Degraded      bool // a pass failed too many times in a row
+	// MinterLow: the minter pays for fewer mints than the handler's threshold, which makes
+	// health degraded before a buyer's mint fails, not after.
+	MinterLow bool
+	Passes    []PassHealth
+	Degraded  bool // a pass failed too many times in a row
 }
 
 // PassHealth is how a pass went lately, wherever it ran.
@@ -102,15 +111,6 @@ type PassHealth struct {
 	LastOKAt *time.Time
 	Failures int     // in a row
 	Error    *string // why it fails, while it does
-}
-
-// lowMints is where the minter's balance is low: under a day's mints for a busy sale, and
-// enough warning to fund it before a buyer waits.
-const lowMints = 20
-
-// minterLow tells whether the minter pays for fewer than lowMints mints.
-func (s Signers) minterLow() bool {
-	return s.MintsLeft != nil && s.MintsLeft.Cmp(big.NewInt(lowMints)) < 0
 }
 
 // mintsLeft is "N more mints".
@@ -451,7 +451,7 @@ func HealthPage(h Health) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var17 = []any{"value", templ.KV("bad", h.Signers.minterLow())}
+			var templ_7745c5c3_Var17 = []any{"value", templ.KV("bad", h.Signers.MinterLow)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var17...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -570,7 +570,7 @@ func HealthPage(h Health) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var22 = []any{"value", templ.KV("good", h.RPC.Status() == RPCOK), templ.KV("bad", h.RPC.Status() != RPCOK)}
+			var templ_7745c5c3_Var22 = []any{"value", templ.KV("good", h.RPC.Status == RPCOK), templ.KV("bad", h.RPC.Status != RPCOK)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var22...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -593,9 +593,9 @@ func HealthPage(h Health) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var24 string
-			templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(string(h.RPC.Status()))
+			templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(string(h.RPC.Status))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 221, Col: 136}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 221, Col: 130}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var24))
 			if templ_7745c5c3_Err != nil {
@@ -605,15 +605,15 @@ func HealthPage(h Health) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			for _, ep := range h.RPC {
+			for _, ep := range h.RPC.Endpoints {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, "<li data-testid=\"rpc-endpoint\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var25 string
-				templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(ep.Name)
+				templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(ep.Label)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 225, Col: 16}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 225, Col: 17}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var25))
 				if templ_7745c5c3_Err != nil {
@@ -647,7 +647,7 @@ func HealthPage(h Health) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				var templ_7745c5c3_Var28 = []any{templ.KV("bad", ep.State != chain.EndpointOK)}
+				var templ_7745c5c3_Var28 = []any{templ.KV("bad", ep.State != EndpointOK)}
 				templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var28...)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -670,9 +670,9 @@ func HealthPage(h Health) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var30 string
-				templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs(rpcEndpoint(ep).state())
+				templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs(ep.state())
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 229, Col: 102}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 229, Col: 83}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var30))
 				if templ_7745c5c3_Err != nil {
@@ -1027,7 +1027,7 @@ func SignerWarning(s Signers) templ.Component {
 			templ_7745c5c3_Var46 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		if s.minterLow() || len(s.failing()) > 0 {
+		if s.MinterLow || len(s.failing()) > 0 {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 79, "<div class=\"card bad\" role=\"status\" data-testid=\"signer-warning\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1038,8 +1038,17 @@ func SignerWarning(s Signers) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			if s.minterLow() {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 81, "<p data-testid=\"minter-low\">")
+			if s.MinterLow {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 81, "<p data-testid=\"minter-low\"><strong>The service is degraded:</strong>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				var templ_7745c5c3_Var47 string
+				templ_7745c5c3_Var47, templ_7745c5c3_Err = templ.JoinStringErrs(" ")
+				if templ_7745c5c3_Err != nil {
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 302, Col: 51}
+				}
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var47))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1047,12 +1056,12 @@ func SignerWarning(s Signers) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				var templ_7745c5c3_Var47 string
-				templ_7745c5c3_Var47, templ_7745c5c3_Err = templ.JoinStringErrs(" ")
+				var templ_7745c5c3_Var48 string
+				templ_7745c5c3_Var48, templ_7745c5c3_Err = templ.JoinStringErrs(" ")
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 303, Col: 10}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 304, Col: 10}
 				}
-				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var47))
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var48))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1066,12 +1075,12 @@ func SignerWarning(s Signers) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				var templ_7745c5c3_Var48 string
-				templ_7745c5c3_Var48, templ_7745c5c3_Err = templ.JoinStringErrs("pass-failing-" + p.Name)
+				var templ_7745c5c3_Var49 string
+				templ_7745c5c3_Var49, templ_7745c5c3_Err = templ.JoinStringErrs("pass-failing-" + p.Name)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 307, Col: 45}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 308, Col: 45}
 				}
-				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var48))
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var49))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1079,12 +1088,12 @@ func SignerWarning(s Signers) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				var templ_7745c5c3_Var49 string
-				templ_7745c5c3_Var49, templ_7745c5c3_Err = templ.JoinStringErrs(p.failure())
+				var templ_7745c5c3_Var50 string
+				templ_7745c5c3_Var50, templ_7745c5c3_Err = templ.JoinStringErrs(p.failure())
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 308, Col: 18}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 309, Col: 18}
 				}
-				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var49))
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var50))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1093,12 +1102,12 @@ func SignerWarning(s Signers) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if p.LastOKAt != nil {
-					var templ_7745c5c3_Var50 string
-					templ_7745c5c3_Var50, templ_7745c5c3_Err = templ.JoinStringErrs(" ")
+					var templ_7745c5c3_Var51 string
+					templ_7745c5c3_Var51, templ_7745c5c3_Err = templ.JoinStringErrs(" ")
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 310, Col: 11}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 311, Col: 11}
 					}
-					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var50))
+					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var51))
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -1106,12 +1115,12 @@ func SignerWarning(s Signers) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					var templ_7745c5c3_Var51 string
-					templ_7745c5c3_Var51, templ_7745c5c3_Err = templ.JoinStringErrs(UTC(*p.LastOKAt))
+					var templ_7745c5c3_Var52 string
+					templ_7745c5c3_Var52, templ_7745c5c3_Err = templ.JoinStringErrs(UTC(*p.LastOKAt))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 310, Col: 43}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 311, Col: 43}
 					}
-					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var51))
+					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var52))
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -1119,12 +1128,12 @@ func SignerWarning(s Signers) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					var templ_7745c5c3_Var52 string
-					templ_7745c5c3_Var52, templ_7745c5c3_Err = templ.JoinStringErrs(Ago(*p.LastOKAt, time.Now()))
+					var templ_7745c5c3_Var53 string
+					templ_7745c5c3_Var53, templ_7745c5c3_Err = templ.JoinStringErrs(Ago(*p.LastOKAt, time.Now()))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 310, Col: 97}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `health.templ`, Line: 311, Col: 97}
 					}
-					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var52))
+					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var53))
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -521,7 +521,7 @@ func OperatorLive(l SaleLive) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var22 = []any{"muted", templ.KV("bad", l.Signers.minterLow())}
+		var templ_7745c5c3_Var22 = []any{"muted", templ.KV("bad", l.Signers.MinterLow)}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var22...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err

@@ -150,6 +150,71 @@ func TestHealthWhenTheMinterRunsDry(t *testing.T) {
 	})
 }
 
+// A minter whose balance pays for fewer mints than MINTER_LOW_MINTS makes health degraded
+// before any buyer pays, not after a mint fails: /api/cron/health says degraded with the
+// minter_low code and a sentence, and /health says the service is degraded. Funded, it is not.
+func TestHealthDegradedBeforeTheMinterRunsDry(t *testing.T) {
+	storetest.Reset(t, db)
+	dc, c := startDevChain(t)
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
+		slog.New(slog.DiscardHandler))
+	cfg := handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300, MinterLowMints: 20}
+	s := newChainServer(t, c, j, cfg)
+	type reason struct {
+		Code   string `json:"code"`
+		Reason string `json:"reason"`
+	}
+	type body struct {
+		MinterMintsLeft *int64   `json:"minterMintsLeft"`
+		Degraded        bool     `json:"degraded"`
+		DegradedReasons []reason `json:"degradedReasons"`
+	}
+	health := func() body {
+		t.Helper()
+		rec := s.get(t, "/api/cron/health")
+		wantStatus(t, rec, http.StatusOK)
+		return decode[body](t, rec)
+	}
+	if h := health(); h.Degraded || len(h.DegradedReasons) != 0 || h.MinterMintsLeft == nil || *h.MinterMintsLeft < 20 {
+		t.Fatalf("a funded minter: %+v", h)
+	}
+
+	// Leave the minter what pays for 5 mints (a little more: the transfer's fee is signed with a
+	// quarter more gas than it uses), sending the rest to a buyer.
+	f := j.Funds(t.Context())
+	feeCap, err := c.FeeCap(t.Context())
+	if err != nil || f.Minter == nil || f.MintCost == nil {
+		t.Fatalf("funds %+v, fee cap: %v", f, err)
+	}
+	keep := new(big.Int).Mul(f.MintCost, big.NewInt(5))
+	fee := new(big.Int).Mul(feeCap, big.NewInt(int64(params.TxGas*125/100)))
+	sink := dc.Buyers[5].Address
+	transact(t, dc, c, dc.Minter.Key, &sink, nil, new(big.Int).Sub(f.Minter, new(big.Int).Add(keep, fee)))
+
+	h := health()
+	if !h.Degraded || h.MinterMintsLeft == nil || *h.MinterMintsLeft < 1 || *h.MinterMintsLeft >= 20 || len(h.DegradedReasons) != 1 {
+		t.Fatalf("a minter that pays for a few mints: %+v", h)
+	}
+	sentence := regexp.MustCompile(`^The minter can pay for about [0-9]+ more mints at today's fees: send it ETH before buyers wait for their nodes\.$`)
+	if r := h.DegradedReasons[0]; r.Code != "minter_low" || !sentence.MatchString(r.Reason) {
+		t.Fatalf("reason %+v", r)
+	}
+	if low := text(page(t, s.get(t, "/health").Body), "minter-low"); !strings.Contains(low, "The service is degraded") ||
+		!strings.Contains(low, "Send the minter ETH") {
+		t.Fatalf("the health page's minter note %q", low)
+	}
+
+	t.Run("funded again, not degraded", func(t *testing.T) {
+		transact(t, dc, c, dc.Buyers[1].Key, &dc.Minter.Address, nil, big.NewInt(params.Ether))
+		if h := health(); h.Degraded || len(h.DegradedReasons) != 0 || *h.MinterMintsLeft < 20 {
+			t.Fatalf("after funding: %+v", h)
+		}
+		if w := page(t, s.get(t, "/health").Body).Find(`[data-testid="minter-low"]`); w.Length() != 0 {
+			t.Fatalf("the warning stays: %q", w.Text())
+		}
+	})
+}
+
 // screenshotHealth shoots /health in headless Chromium at 1280 and 390 px wide, into
 // .data/artifacts/browser, for a person to look at the warning.
 func screenshotHealth(t *testing.T, s *testServer) {
@@ -189,8 +254,9 @@ type rpcHealthBody struct {
 }
 
 // Of two RPC endpoints, one whose head stands still behind the other's is said stale on
-// /api/cron/health and /health, which is degraded; when both fail it is unhealthy. Each endpoint
-// is named by its scheme and host: the keys in their URLs' paths and queries show nowhere.
+// /api/cron/health and /health, which is degraded; when both fail it is unhealthy. The routes are
+// public, so each endpoint is named by its place in ETH_RPC_URL only: neither the provider's
+// host (which names the account), nor the port, nor the keys in the paths and queries show.
 func TestHealthShowsRPCEndpoints(t *testing.T) {
 	storetest.Reset(t, db)
 	dc, err := devchainOverHTTP(t)
@@ -202,19 +268,23 @@ func TestHealthShowsRPCEndpoints(t *testing.T) {
 		dc.Commit()
 	}
 	a.FreezeHead(1)
+	// Each reached by a host name, as a provider's per-customer host is, not by its address.
+	aURL, bURL := strings.Replace(a.URL, "127.0.0.1", "localhost", 1), strings.Replace(b.URL, "127.0.0.1", "localhost", 1)
 	const keyInPath, keyInQuery = "kEyInPaTh0123456789", "kEyInQuErY0123456789"
-	c, err := chain.Dial(t.Context(), a.URL+"/v2/"+keyInPath+","+b.URL+"/?apikey="+keyInQuery, chain.Config{Factory: dc.Factory,
+	c, err := chain.Dial(t.Context(), aURL+"/v2/"+keyInPath+","+bURL+"/?apikey="+keyInQuery, chain.Config{Factory: dc.Factory,
 		CallTimeout: 2 * time.Second, Attempts: 1, HeadPoll: 20 * time.Millisecond, MinStale: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
 	s := newChainServer(t, c, nil, handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300})
+	_, aPort, _ := strings.Cut(strings.TrimPrefix(a.URL, "http://"), ":")
+	_, bPort, _ := strings.Cut(strings.TrimPrefix(b.URL, "http://"), ":")
 	noKey := func(text string) {
 		t.Helper()
-		for _, key := range []string{keyInPath, keyInQuery, "apikey"} {
+		for _, key := range []string{keyInPath, keyInQuery, "apikey", "/v2/", "localhost", "127.0.0.1", ":" + aPort, ":" + bPort} {
 			if strings.Contains(text, key) {
-				t.Fatalf("%q shows a key of ETH_RPC_URL", text)
+				t.Fatalf("%q shows %q of ETH_RPC_URL", text, key)
 			}
 		}
 	}
@@ -236,13 +306,14 @@ func TestHealthShowsRPCEndpoints(t *testing.T) {
 
 	h := healthWhen("degraded")
 	eps := h.RPC.Endpoints
-	if !h.Degraded || len(eps) != 2 || eps[0].Endpoint != a.URL || eps[0].State != "stale" || eps[0].Head == nil || *eps[0].Head != 1 ||
-		eps[0].BehindBlocks < 5 || eps[1].Endpoint != b.URL || eps[1].State != "ok" || eps[1].BehindBlocks != 0 {
+	if !h.Degraded || len(eps) != 2 || eps[0].Endpoint != "endpoint 1" || eps[0].State != "stale" || eps[0].Head == nil || *eps[0].Head != 1 ||
+		eps[0].BehindBlocks < 5 || eps[1].Endpoint != "endpoint 2" || eps[1].State != "ok" || eps[1].BehindBlocks != 0 {
 		t.Fatalf("a stale endpoint: %+v", h)
 	}
-	rpcCard := text(page(t, s.get(t, "/health").Body), "rpc")
-	noKey(rpcCard)
-	if !strings.Contains(rpcCard, "degraded") || !strings.Contains(rpcCard, a.URL) || !strings.Contains(rpcCard, "stale: ") {
+	rec := s.get(t, "/health")
+	noKey(rec.Body.String())
+	rpcCard := text(page(t, rec.Body), "rpc")
+	if !strings.Contains(rpcCard, "degraded") || !strings.Contains(rpcCard, "endpoint 1") || !strings.Contains(rpcCard, "stale: ") || !strings.Contains(rpcCard, "endpoint 2") {
 		t.Fatalf("the health page's RPC card: %q", rpcCard)
 	}
 

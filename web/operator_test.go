@@ -1286,17 +1286,41 @@ func TestOperatorAllowlistUpload(t *testing.T) {
 		t.Fatalf("audit %+v", rows[0])
 	}
 
-	t.Run("an empty file clears the list", func(t *testing.T) {
+	t.Run("an empty file clears the list only when confirmed", func(t *testing.T) {
 		rec := b.upload("/operator/allowlist/preview", tier, []byte("address,allocation\n"))
 		wantStatus(t, rec, http.StatusOK)
 		doc := page(t, rec.Body)
-		if got := text(doc, "allowlist-summary"); got != "The file lists no wallet: saving it clears the tier's allowlist." {
+		if got := strings.Join(strings.Fields(text(doc, "allowlist-summary")), " "); got !=
+			"The file lists no wallet: saving it empties the tier's allowlist of 3 wallets, and none of them can buy while only listed wallets may." {
 			t.Fatalf("preview %q", got)
 		}
-		wantRedirect(t, b.upload("/operator/allowlist", saveForm(t, doc), nil))
+		confirm := doc.Find(`[data-testid=confirm-empty-allowlist] input[type=checkbox][name=confirm][value=true][required]`)
+		if confirm.Length() != 1 {
+			t.Fatalf("no confirm box in the preview: %s", htmlOf(doc.Find(`[data-testid=allowlist-preview]`)))
+		}
+		form := saveForm(t, doc) // its hidden fields: the box is not ticked
+		rec = b.upload("/operator/allowlist", form, nil)
+		wantStatus(t, rec, http.StatusConflict)
+		doc = page(t, rec.Body)
+		if doc.Find(`[data-testid=allowlist-unconfirmed]`).Length() != 1 || doc.Find(`[data-testid=confirm-empty-allowlist] input[required]`).Length() != 1 {
+			t.Fatalf("the refused save does not ask again: %s", htmlOf(doc.Find(`[data-testid=allowlist-preview]`)))
+		}
+		if v, ok := saved(); !ok || v.Rows != 3 {
+			t.Fatalf("after an unconfirmed save %+v", v)
+		}
+		form = saveForm(t, doc)
+		form.Set("confirm", "true")
+		wantRedirect(t, b.upload("/operator/allowlist", form, nil))
 		if v, ok := saved(); !ok || v.Rows != 0 {
 			t.Fatalf("after clearing %+v", v)
 		}
+		// Over an empty list an empty file takes no confirmation.
+		rec = b.upload("/operator/allowlist/preview", tier, []byte("address,allocation\n"))
+		doc = page(t, rec.Body)
+		if got := text(doc, "allowlist-summary"); got != "The file lists no wallet: saving it clears the tier's allowlist." {
+			t.Fatalf("preview over an empty list %q", got)
+		}
+		wantRedirect(t, b.upload("/operator/allowlist", saveForm(t, doc), nil))
 	})
 	t.Run("a file larger than the admin API takes is refused unread", func(t *testing.T) {
 		line := a1 + ",1\n"

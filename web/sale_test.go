@@ -264,11 +264,28 @@ func TestAllowlist(t *testing.T) {
 			t.Fatalf("audit %s", body)
 		}
 	})
-	t.Run("an empty upload clears it", func(t *testing.T) {
-		wantStatus(t, upload(""), http.StatusOK)
+	t.Run("an empty upload clears it only when confirmed", func(t *testing.T) {
+		for _, body := range []string{"", "address,allocation\n"} { // a missing file, a header only
+			rec := upload(body)
+			wantStatus(t, rec, http.StatusConflict)
+			if got, want := errorMessage(t, rec), "Tier 1's allowlist lists 2 wallets and this upload lists none: it would shut every one of them out. "+
+				"To empty the list, send it again with ?confirm=true."; got != want {
+				t.Errorf("%q, want %q", got, want)
+			}
+			if l := list(); l["rows"] != 2.0 {
+				t.Fatalf("after a refused empty upload: %v", l)
+			}
+		}
+		wantStatus(t, s.adminCSV(t, "/api/admin/tiers/1/allowlist?confirm=false", "text/csv", ""), http.StatusConflict)
+		wantStatus(t, s.adminCSV(t, "/api/admin/tiers/1/allowlist?confirm=true", "text/csv", ""), http.StatusOK)
 		if got := lookup("/api/tiers/1/allowlist/" + a); got["listed"] != false {
 			t.Errorf("after clearing: %v", got)
 		}
+		if l := list(); l["rows"] != 0.0 {
+			t.Fatalf("after a confirmed empty upload: %v", l)
+		}
+		// An empty list emptied again takes no confirmation: no wallet is shut out.
+		wantStatus(t, upload(""), http.StatusOK)
 	})
 	t.Run("refused", func(t *testing.T) {
 		wantStatus(t, s.adminCSV(t, "/api/admin/tiers/1/allowlist", "application/json", a+",1"), http.StatusUnsupportedMediaType)
