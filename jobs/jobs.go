@@ -58,8 +58,9 @@ type Config struct {
 	// no cap.
 	MaxFeeWei *big.Int
 
-	// WebhookAllowPrivate lets webhooks go to loopback, private and link-local addresses
-	// (WEBHOOK_ALLOW_PRIVATE; on in dev mode), which are otherwise refused.
+	// WebhookAllowPrivate lets webhooks go to loopback, private, link-local and the other
+	// special-purpose addresses (WEBHOOK_ALLOW_PRIVATE; on in dev mode), which are otherwise
+	// refused.
 	WebhookAllowPrivate bool
 	// WebhookRetention is how long webhook events, their deliveries and tries are kept once none
 	// is pending (WEBHOOK_RETENTION_DAYS, 30).

@@ -285,32 +285,13 @@ func (j *Jobs) CheckWebhookURL(ctx context.Context, raw string) error {
 	return nil
 }
 
-// publicAddress refuses a loopback, private, link-local, unspecified or multicast address.
-func publicAddress(ip netip.Addr) error {
-	ip = ip.Unmap()
-	if ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsUnspecified() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast() || sharedAddress.Contains(ip) {
-		return &TargetError{"the address's host is private, loopback or link-local (" + ip.String() + "); set WEBHOOK_ALLOW_PRIVATE=true to allow it"}
-	}
-	return nil
-}
-
-// sharedAddress is the carrier-grade NAT range (RFC 6598), private in all but name.
-var sharedAddress = netip.MustParsePrefix("100.64.0.0/10")
-
 // webhookClient sends deliveries: no proxy, no redirect followed (a 3xx is an answer, not a
 // 2xx), and, unless private addresses are allowed, a dialer that refuses to connect to one,
 // whatever the name resolved to.
 func webhookClient(allowPrivate bool) *http.Client {
 	dialer := &net.Dialer{Timeout: webhookTimeout}
 	if !allowPrivate {
-		dialer.Control = func(network, address string, _ syscall.RawConn) error {
-			ap, err := netip.ParseAddrPort(address)
-			if err != nil {
-				return &TargetError{"the address's host could not be checked"}
-			}
-			return publicAddress(ap.Addr())
-		}
+		dialer.Control = refuseAtDial
 	}
 	return &http.Client{
 		Transport: &http.Transport{
@@ -322,4 +303,15 @@ func webhookClient(allowPrivate bool) *http.Client {
 		},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
+}
+
+// refuseAtDial is the delivery dialer's Control: it judges the address a connection is about to
+// reach, after DNS, so a name that resolved to a public address when its endpoint was added, and
+// to a private one since (or between the check and the dial), is refused all the same.
+func refuseAtDial(_, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return &TargetError{"the address's host could not be checked"}
+	}
+	return publicAddress(ap.Addr())
 }

@@ -146,7 +146,7 @@ func TestWebhooksAdmin(t *testing.T) {
 		strict := newChainServer(t, c, nil, cfg) // WEBHOOK_ALLOW_PRIVATE off
 		rec := strict.adminDo(t, http.MethodPost, "/api/admin/webhooks", `{"url": "`+r.URL+`", "events": ["*"]}`, adminKey)
 		wantStatus(t, rec, http.StatusBadRequest)
-		if msg := errorMessage(t, rec); !strings.Contains(msg, "private, loopback or link-local") {
+		if msg := errorMessage(t, rec); !strings.Contains(msg, "is not a public address") {
 			t.Fatalf("a loopback receiver: %q", msg)
 		}
 	})
@@ -284,6 +284,43 @@ func jsonInt(n int64) string {
 	return string(b)
 }
 
+// TestWebhookTargetsRefused attacks the admin API and the operator page's add form with
+// addresses in special-purpose ranges, the IPv6 forms that carry an IPv4 address among them,
+// where WEBHOOK_ALLOW_PRIVATE is off: each is refused with a sentence, and nothing is stored.
+func TestWebhookTargetsRefused(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret}) // WEBHOOK_ALLOW_PRIVATE off
+	admin := signedInOperator(t, s)
+	for _, target := range []string{
+		"http://0.1.2.3/hook", "http://198.18.0.1/hook", "http://198.19.255.255/hook", "http://192.0.0.170/hook",
+		"http://240.0.0.1/hook", "http://255.255.255.255/hook", "https://192.0.2.1/hook", "https://203.0.113.10/hook",
+		"http://[64:ff9b::7f00:1]/hook", "http://[64:ff9b::a9fe:a9fe]/latest/meta-data", "http://[64:ff9b:1::a00:1]/",
+		"http://[2002:7f00:1::1]/hook", "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook", "http://[::127.0.0.1]/hook",
+		"http://[::ffff:127.0.0.1]/hook", "http://[100::1]/hook", "http://[2001:db8::1]/hook", "http://[5f00::1]/hook",
+		"http://[fd00::1]/hook", "http://[fe80::1%25eth0]/hook", "http://localhost:8080/hook",
+	} {
+		t.Run("admin API "+target, func(t *testing.T) {
+			body, _ := json.Marshal(map[string]any{"url": target, "events": []string{"*"}})
+			rec := s.adminDo(t, http.MethodPost, "/api/admin/webhooks", string(body), adminKey)
+			wantStatus(t, rec, http.StatusBadRequest)
+			if msg := errorMessage(t, rec); !strings.HasPrefix(msg, "url: the address's host ") || !strings.HasSuffix(msg, ".") {
+				t.Errorf("%q", msg)
+			}
+		})
+		t.Run("operator page "+target, func(t *testing.T) {
+			rec := admin.form("/operator/webhooks", url.Values{"url": {target}, "events": {"*"}})
+			wantStatus(t, rec, http.StatusUnprocessableEntity)
+			if got := text(page(t, rec.Body), "webhook-problem"); !strings.HasPrefix(got, "url: the address's host ") {
+				t.Errorf("%q", got)
+			}
+		})
+	}
+	var n int
+	if err := db.DB().Get(&n, `SELECT count(*) FROM webhook_endpoints`); err != nil || n != 0 {
+		t.Fatalf("%d webhooks stored by refused requests (%v)", n, err)
+	}
+}
+
 // TestWebhooksFromPage manages a webhook with the operator page's forms, as an admin: a refused
 // address comes back with its sentence and the form as posted; the secret is shown once, on the
 // answer to the post, and never on the page again; rolling, switching on, redelivering and
@@ -292,7 +329,9 @@ func jsonInt(n int64) string {
 func TestWebhooksFromPage(t *testing.T) {
 	storetest.Reset(t, db)
 	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret}) // WEBHOOK_ALLOW_PRIVATE off
-	const target = "https://203.0.113.10/hook"
+
+	// A global address: the documentation ranges are refused as webhook targets.
+	const target = "https://93.184.215.14/hook"
 
 	for _, role := range []string{"viewer", "operator"} {
 		b := signedInOperator(t, s, role)
@@ -338,7 +377,7 @@ func TestWebhooksFromPage(t *testing.T) {
 		form url.Values
 		want string
 	}{
-		{url.Values{"url": {"http://127.0.0.1:8080/in"}, "events": {"payment.minted"}}, "private, loopback or link-local"},
+		{url.Values{"url": {"http://127.0.0.1:8080/in"}, "events": {"payment.minted"}}, "is not a public address"},
 		{url.Values{"url": {target}}, "at least one event"},
 		{url.Values{"url": {"ftp://203.0.113.10/"}, "events": {"payment.minted"}}, "http or https"},
 		{url.Values{"url": {target}, "events": {"payment.minted", "payment.paid"}}, `"payment.paid" is not an event`},
