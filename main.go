@@ -99,7 +99,6 @@ type app struct {
 	log    *slog.Logger
 	dev    *devEnv // nil unless dev mode
 	passes *jobs.Jobs
-	events jobs.EventBody // the webhooks' bodies, in the API's shapes
 	http   *http.Server
 	closer []func() // in the order they run
 }
@@ -151,13 +150,13 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 	if err != nil {
 		return nil, err
 	}
+	cfg.Passes.ReasonSentence = handlers.ReasonSentence
 	a.passes = jobs.New(db, ch, minter, distributor, cfg.Passes, log)
 	if cfg.Chain.PriceFeed != (common.Address{}) {
 		cfg.Handlers.Price = ch
 	}
 	cfg.Web.Log = log
 	h := handlers.New(db, ch, a.passes, cfg.Handlers, log)
-	a.events = h.EventBody
 	a.http = web.HTTPServer(web.New(h, cfg.Web))
 	a.cfg = cfg
 	return a, nil
@@ -229,7 +228,7 @@ func (a *app) Run(ctx context.Context, stdout io.Writer) error {
 		var wg sync.WaitGroup
 		wg.Go(func() { a.passes.Run(ctx, passWork, a.cfg.Tick) })
 		wg.Go(func() { a.passes.FollowHead(ctx, passWork) })
-		wg.Go(func() { a.passes.DeliverWebhooks(ctx, a.events) })
+		wg.Go(func() { a.passes.DeliverWebhooks(ctx) })
 		wg.Wait()
 	}()
 	served := make(chan error, 1)

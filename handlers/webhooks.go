@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -20,50 +19,10 @@ import (
 	"nodeledger/views"
 )
 
-// eventJSON is a webhook delivery's body. data holds what the event is about in the API's own
-// shapes: payment as GET /api/payments/{txHash} answers it, node as GET /api/nodes/{address}
-// lists it, round as GET /api/distributions does, withdrawal as GET /api/node/{id} lists it.
-type eventJSON struct {
-	ID        string          `json:"id"`
-	Type      store.EventType `json:"type"`
-	CreatedAt *string         `json:"createdAt"`
-	Data      eventDataJSON   `json:"data"`
-}
-
-type eventDataJSON struct {
-	Payment    *paymentJSON    `json:"payment,omitempty"`
-	Node       json.RawMessage `json:"node,omitempty"`
-	Round      json.RawMessage `json:"round,omitempty"`
-	Withdrawal json.RawMessage `json:"withdrawal,omitempty"`
-	Tier       *soldOutJSON    `json:"tier,omitempty"`
-}
-
-// soldOutJSON is a tier that sold out: its id and label as GET /api/tiers writes them.
-type soldOutJSON struct {
-	ID     string `json:"id"`
-	Label  string `json:"label"`
-	Supply int    `json:"supply"`
-	Sold   int    `json:"sold"`
-}
-
-// EventBody writes event e as its webhook deliveries' body (jobs.EventBody). A payment's
-// status is its status when the event was written; one waiting to be checked is held in
-// payment.held, else minting.
-func (h *Handlers) EventBody(e store.Event) ([]byte, error) {
-	d := eventDataJSON{Node: e.Data.Node, Round: e.Data.Round, Withdrawal: e.Data.Withdrawal}
-	if r := e.Data.Payment; r != nil {
-		waiting := store.BuyerMinting
-		if strings.HasPrefix(string(e.Type), string(store.EventPaymentHeld)) {
-			waiting = store.BuyerHeld
-		}
-		p := h.paymentOf(*r, waiting)
-		d.Payment = &p
-	}
-	if t := e.Data.Tier; t != nil {
-		d.Tier = &soldOutJSON{ID: strconv.Itoa(t.ID), Label: t.Label, Supply: t.Supply, Sold: t.Supply}
-	}
-	return json.Marshal(eventJSON{ID: e.ID, Type: e.Type, CreatedAt: isoTime(&e.CreatedAt), Data: d})
-}
+// ReasonSentence is reasonSentence, for the deliverer of webhooks (jobs.Config.ReasonSentence),
+// which writes a payment's reason where it sends it and cannot import handlers. It goes when the
+// catalogue of reasons moves to jobs/sale.
+func ReasonSentence(r *store.Reason) *string { return reasonSentence(r) }
 
 // webhookJSON is an endpoint as the admin API shows it; Secret only when it is made or rolled.
 type webhookJSON struct {

@@ -63,6 +63,10 @@ type Config struct {
 	// WebhookRetention is how long webhook events, their deliveries and tries are kept once none
 	// is pending (WEBHOOK_RETENTION_DAYS, 30).
 	WebhookRetention time.Duration
+	// ReasonSentence writes why a payment was rejected, for the "reason" of the payments the
+	// webhooks carry. The catalogue of reasons and their sentences is the handlers' until it
+	// moves to jobs/sale, which jobs may import: then this goes. nil: reason is null.
+	ReasonSentence func(*store.Reason) *string
 }
 
 // Jobs runs the passes over one ledger and one chain.

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -43,10 +44,6 @@ const (
 // v1 while a rolled secret's predecessor still signs.
 const SignatureHeader = "Nodeledger-Signature"
 
-// EventBody writes an event as its delivery's body: {"id","type","createdAt","data"} in the
-// API's shapes. The handlers write it; the same event always gives the same body.
-type EventBody func(store.Event) ([]byte, error)
-
 // pruneWebhooks deletes the events older than the retention that wait for no delivery.
 func (j *Jobs) pruneWebhooks(ctx context.Context) {
 	if j.cfg.WebhookRetention <= 0 {
@@ -76,7 +73,7 @@ func Sign(t time.Time, body []byte, secrets ...string) string {
 
 // DeliverWebhooks delivers due webhook deliveries until ctx ends, and deletes the events past
 // their retention once an hour.
-func (j *Jobs) DeliverWebhooks(ctx context.Context, body EventBody) {
+func (j *Jobs) DeliverWebhooks(ctx context.Context) {
 	client := webhookClient(j.cfg.WebhookAllowPrivate)
 	var pruned time.Time
 	for {
@@ -84,7 +81,7 @@ func (j *Jobs) DeliverWebhooks(ctx context.Context, body EventBody) {
 			pruned = time.Now()
 			j.pruneWebhooks(ctx)
 		}
-		n, err := j.deliverDue(ctx, client, body)
+		n, err := j.deliverDue(ctx, client)
 		if err != nil && ctx.Err() == nil {
 			j.log.Warn("webhooks: delivery round failed", "err", err)
 		}
@@ -101,7 +98,7 @@ func (j *Jobs) DeliverWebhooks(ctx context.Context, body EventBody) {
 
 // deliverDue leases the endpoints with a due delivery and delivers to each; n counts the
 // endpoints leased.
-func (j *Jobs) deliverDue(ctx context.Context, client *http.Client, body EventBody) (n int, err error) {
+func (j *Jobs) deliverDue(ctx context.Context, client *http.Client) (n int, err error) {
 	leases, err := j.store.LeaseWebhooks(ctx, token(), webhookParallel, webhookLease)
 	if err != nil {
 		return 0, err
@@ -109,7 +106,7 @@ func (j *Jobs) deliverDue(ctx context.Context, client *http.Client, body EventBo
 	var wg sync.WaitGroup
 	errs := make([]error, len(leases))
 	for i, l := range leases {
-		wg.Go(func() { errs[i] = j.deliverTo(ctx, client, body, l) })
+		wg.Go(func() { errs[i] = j.deliverTo(ctx, client, l) })
 	}
 	wg.Wait()
 	return len(leases), errors.Join(errs...)
@@ -117,14 +114,14 @@ func (j *Jobs) deliverDue(ctx context.Context, client *http.Client, body EventBo
 
 // deliverTo sends leased endpoint l its due deliveries in order, until one fails or none is due,
 // and gives the lease up.
-func (j *Jobs) deliverTo(ctx context.Context, client *http.Client, body EventBody, l store.Lease) error {
+func (j *Jobs) deliverTo(ctx context.Context, client *http.Client, l store.Lease) error {
 	defer j.store.ReleaseWebhook(context.WithoutCancel(ctx), l)
 	for range webhookBatch {
 		d, ok, err := j.store.NextDelivery(ctx, l, webhookLease)
 		if err != nil || !ok {
 			return err
 		}
-		o, err := j.deliver(ctx, client, body, l, d)
+		o, err := j.deliver(ctx, client, l, d)
 		if err != nil {
 			return err
 		}
@@ -153,8 +150,8 @@ func attemptOutcome(o store.Outcome) string {
 }
 
 // deliver makes one try of delivery d to l, and says what follows from it.
-func (j *Jobs) deliver(ctx context.Context, client *http.Client, body EventBody, l store.Lease, d store.Due) (store.Outcome, error) {
-	b, err := body(d.Event)
+func (j *Jobs) deliver(ctx context.Context, client *http.Client, l store.Lease, d store.Due) (store.Outcome, error) {
+	b, err := j.eventBody(d.Event)
 	if err != nil {
 		return store.Outcome{}, fmt.Errorf("event %s: %w", d.Event.ID, err)
 	}
@@ -185,6 +182,26 @@ func (j *Jobs) deliver(ctx context.Context, client *http.Client, body EventBody,
 	}
 	o.Retry = start.Add(retryAfter(d.Attempts + 1))
 	return o, nil
+}
+
+// eventBody is event e as its deliveries carry it: its payload as the store wrote it when the
+// event was, every document in the API's shape, the same on every try.
+func (j *Jobs) eventBody(e store.Event) ([]byte, error) {
+	b := e.Body()
+	if p := b.Data.Payment; p != nil {
+		completePayment(p, e.Payload.Reason, j.cfg)
+	}
+	return json.Marshal(b)
+}
+
+// completePayment fills in the two fields of a payment that are not the ledger's and so not in
+// the stored payload (store.PaymentDoc): its reason as a sentence, written here at the edge from
+// the code and values the payload keeps, and how many confirmations the scan waits for.
+func completePayment(p *store.PaymentDoc, r *store.Reason, cfg Config) {
+	if cfg.ReasonSentence != nil {
+		p.Reason = cfg.ReasonSentence(r)
+	}
+	p.ConfirmationsNeeded = cfg.Confirmations + 1
 }
 
 // lastFailure says how a try failed, for the endpoint's switched-off reason.

@@ -119,14 +119,11 @@ func recordSeen(t *testing.T, n, first int) {
 	}
 }
 
-// plainBody writes an event as its stored JSON, for the tests of delivery itself.
-func plainBody(e store.Event) ([]byte, error) { return json.Marshal(e) }
-
 // deliverWebhooks runs j's delivery until the test ends.
 func deliverWebhooks(t *testing.T, j *Jobs) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); j.DeliverWebhooks(ctx, plainBody) }()
+	go func() { defer close(done); j.DeliverWebhooks(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 }
 
@@ -160,9 +157,19 @@ func verify(header string, body []byte, secret string) bool {
 }
 
 // A payment seen and rejected sends payment.seen then payment.rejected, signed, each with the
-// payment as it was then; an endpoint that does not want an event does not get it.
+// payment as it was then, its reason written as a sentence at delivery; an endpoint that does not
+// want an event does not get it.
 func TestWebhooksReportThePayment(t *testing.T) {
-	e := newEnv(t, func(c *Config) { c.WebhookAllowPrivate = true })
+	e := newEnv(t, func(c *Config) {
+		c.WebhookAllowPrivate = true
+		c.ReasonSentence = func(r *store.Reason) *string {
+			if r == nil {
+				return nil
+			}
+			s := "the words for " + string(r.Code)
+			return &s
+		}
+	})
 	r, other := newReceiver(t, 0), newReceiver(t, 0)
 	w := addWebhook(t, r.URL, store.EventAll)
 	addWebhook(t, other.URL, store.EventRoundConfirmed)
@@ -186,9 +193,20 @@ func TestWebhooksReportThePayment(t *testing.T) {
 			t.Fatalf("%s: data %+v", d.Type, d.Data)
 		}
 	}
-	if got[0].Data.Payment.Status != store.PaymentPending || got[1].Data.Payment.Status != store.PaymentRejected ||
-		got[1].Data.Payment.Reason == nil {
-		t.Fatalf("the payment as each event saw it: %+v, then %+v", got[0].Data.Payment, got[1].Data.Payment)
+	seen, rejected := got[0].Data.Payment, got[1].Data.Payment
+	if seen.Status != store.BuyerMinting || seen.Reason != nil || seen.ReasonCode != nil ||
+		rejected.Status != store.BuyerRejected || rejected.ReasonCode == nil ||
+		rejected.Reason == nil || *rejected.Reason != "the words for "+string(*rejected.ReasonCode) {
+		t.Fatalf("the payment as each event saw it: %+v, then %+v", seen, rejected)
+	}
+	if want := e.j.Confirmations() + 1; seen.ConfirmationsNeeded != want || rejected.ConfirmationsNeeded != want {
+		t.Fatalf("confirmationsNeeded %d and %d, want %d", seen.ConfirmationsNeeded, rejected.ConfirmationsNeeded, want)
+	}
+	var body struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal(got[1].Body, &body); err != nil || body.Version != store.EventVersion {
+		t.Fatalf("the body's version: %d (%v)", body.Version, err)
 	}
 	time.Sleep(2 * webhookPoll)
 	if n := len(other.deliveries()); n != 0 {
@@ -357,7 +375,7 @@ func TestWebhooksPruned(t *testing.T) {
 
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan struct{})
-	go func() { defer close(done); e.j.DeliverWebhooks(ctx, plainBody) }()
+	go func() { defer close(done); e.j.DeliverWebhooks(ctx) }()
 	r.waitFor(t, 4)
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		var tried int

@@ -2,11 +2,14 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"io/fs"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"nodeledger/migrations"
 	"nodeledger/store"
@@ -122,4 +125,108 @@ func TestNodeIDsMigration(t *testing.T) {
 			t.Fatal("a withdrawal was recorded for a node that does not exist")
 		}
 	})
+}
+
+// TestEventPayloadMigration upgrades webhook events queued by the first release, whose data held
+// the payment as its ledger record under Go's field names and the sold-out tier with a numeric id,
+// to the payload the deliverer sends as it is: each delivers the body the first release sent.
+func TestEventPayloadMigration(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Migrate(ctx, migrationsThrough(t, "0020_webhook_retention.sql")); err != nil {
+		t.Fatal(err)
+	}
+	exec := func(query string, args ...any) {
+		t.Helper()
+		if _, err := s.DB().ExecContext(ctx, query, args...); err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+	}
+	exec(`INSERT INTO webhook_endpoints (id, url, events, secret, created_by) VALUES (1, 'https://example.com/in', '{*}', 's', 'admin')`)
+	const hash = "0x1111111111111111111111111111111111111111111111111111111111111111"
+	const from = "0x2222222222222222222222222222222222222222"
+	// As the first release's store wrote them (json.Marshal of its EventData).
+	old := []struct{ typ, data string }{
+		{"payment.rejected", `{"payment": {"TxHash": "` + hash + `", "CallIndex": 0, "From": "` + from + `", "ValueWei": "5",
+			"BlockNumber": 7, "Status": "rejected", "Reason": {"code": "wrong_amount", "args": {"paidWei": "5"}}, "Tier": null,
+			"NodeID": null, "ChainNodeID": null, "MintTx": null, "RefundTxHash": null,
+			"CreatedAt": "2026-11-24T10:15:02.123456789Z", "UpdatedAt": "2026-11-24T11:15:02.5+01:00"}}`},
+		{"payment.held", `{"payment": {"TxHash": "` + hash + `", "CallIndex": 1, "From": "` + from + `", "ValueWei": "100",
+			"BlockNumber": 8, "Status": "pending", "Reason": null, "Tier": 1, "NodeID": null, "ChainNodeID": null,
+			"MintTx": null, "RefundTxHash": null, "CreatedAt": "2026-11-24T10:15:02Z", "UpdatedAt": "2026-11-24T10:15:02Z"}}`},
+		{"payment.minted", `{"payment": {"TxHash": "` + hash + `", "CallIndex": 2, "From": "` + from + `", "ValueWei": "100",
+			"BlockNumber": 9, "Status": "minted", "Reason": null, "Tier": 1, "NodeID": 42, "ChainNodeID": "42",
+			"MintTx": "0xabc", "RefundTxHash": null, "CreatedAt": "2026-11-24T10:15:02Z", "UpdatedAt": "2026-11-24T10:15:02Z"},
+			"node": {"id": 42, "chainNodeId": "42", "mintTx": null}}`},
+		{"tier.sold_out", `{"tier": {"id": 3, "label": "Gold", "supply": 10}}`},
+		{"round.confirmed", `{"round": {"id": 5, "txHash": null}}`},
+	}
+	for i, o := range old {
+		exec(`INSERT INTO webhook_events (id, type, subject, data, created_at) VALUES ($1, $2, 's', $3, '2026-11-24T10:15:03.25Z')`,
+			i+1, o.typ, o.data)
+		exec(`INSERT INTO webhook_deliveries (endpoint_id, event_id) VALUES (1, $1)`, i+1)
+	}
+	if _, err := s.Migrate(ctx, migrations.FS); err != nil {
+		t.Fatal(err)
+	}
+
+	// What the first release's handlers sent, but for reason and confirmationsNeeded, which the
+	// deliverer writes.
+	payment := func(callIndex, block int, value, status, reasonCode, tier, node, mintTx, created, updated string) string {
+		return `{"txHash": "` + hash + `", "callIndex": ` + strconv.Itoa(callIndex) + `, "from": "` + from + `", "valueWei": "` + value +
+			`", "blockNumber": ` + strconv.Itoa(block) + `, "status": "` + status + `", "reason": null, "reasonCode": ` + reasonCode +
+			`, "confirmations": null, "confirmationsNeeded": 0, "tier": ` + tier + `, "nodeId": ` + node + `, "chainNodeId": ` +
+			strings.ReplaceAll(node, "42", `"42"`) + `, "mintTx": ` + mintTx + `, "refundTxHash": null, "createdAt": "` + created +
+			`", "updatedAt": "` + updated + `"}`
+	}
+	want := []string{
+		`{"payment": ` + payment(0, 7, "5", "rejected", `"wrong_amount"`, "null", "null", "null", "2026-11-24T10:15:02.123Z", "2026-11-24T10:15:02.500Z") + `}`,
+		`{"payment": ` + payment(1, 8, "100", "held", "null", `"1"`, "null", "null", "2026-11-24T10:15:02.000Z", "2026-11-24T10:15:02.000Z") + `}`,
+		`{"payment": ` + payment(2, 9, "100", "minted", "null", `"1"`, "42", `"0xabc"`, "2026-11-24T10:15:02.000Z", "2026-11-24T10:15:02.000Z") +
+			`, "node": {"id": 42, "chainNodeId": "42", "mintTx": null}}`,
+		`{"tier": {"id": "3", "label": "Gold", "supply": 10, "sold": 10}}`,
+		`{"round": {"id": 5, "txHash": null}}`,
+	}
+	leases, err := s.LeaseWebhooks(ctx, "test", 1, time.Minute)
+	if err != nil || len(leases) != 1 {
+		t.Fatalf("leased %v, %v", leases, err)
+	}
+	for i, w := range want {
+		d, ok, err := s.NextDelivery(ctx, leases[0], time.Minute)
+		if err != nil || !ok {
+			t.Fatalf("event %d: %v, %v", i+1, ok, err)
+		}
+		body, err := json.Marshal(d.Body())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var envelope struct {
+			Version   int             `json:"version"`
+			Type      string          `json:"type"`
+			CreatedAt string          `json:"createdAt"`
+			Data      json.RawMessage `json:"data"`
+		}
+		json.Unmarshal(body, &envelope)
+		if envelope.Version != store.EventVersion || envelope.Type != old[i].typ || envelope.CreatedAt != "2026-11-24T10:15:03.250Z" {
+			t.Fatalf("%s: %s", old[i].typ, body)
+		}
+		var got, wantData any
+		json.Unmarshal(envelope.Data, &got)
+		if err := json.Unmarshal([]byte(w), &wantData); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, wantData) {
+			t.Fatalf("%s, migrated:\n%s\nwant:\n%s", old[i].typ, envelope.Data, w)
+		}
+		if r := d.Payload.Reason; (i == 0) != (r != nil) || r != nil && (r.Code != store.ReasonWrongAmount || r.Args.PaidWei.String() != "5") {
+			t.Fatalf("%s: reason %+v", old[i].typ, r)
+		}
+		if err := s.RecordAttempt(ctx, leases[0], d.ID, store.Outcome{Attempt: store.Attempt{At: time.Now()}, Delivered: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -40,35 +40,74 @@ const revertedSuffix = ".reverted"
 // Reverted is the event that takes t back.
 func (t EventType) Reverted() EventType { return t + revertedSuffix }
 
-// EventData is what an event is about, as the ledger held it when the event was written. The
-// node, round and withdrawal are the API's own documents, written by the SQL that writes them for
-// the API (store/json.go); the payment is its record, which the handlers shape as they do for
-// GET /api/payments/{txHash}.
+// EventVersion is the version of the payload the store writes now, and of the body a receiver
+// gets (its "version"). Version 1 was the first release's stored shape, which held the payment as
+// its ledger record and was turned into the API's shape at each delivery; migration 0021 rewrote
+// those rows as version 2, so the deliverer reads one shape.
+const EventVersion = 2
+
+// EventPayload is what an event says, written once, in the transaction of the change it reports
+// (emit), and sent as it is: every document in Data is in the API's own shape as it was then.
+// A payment's reason is the one thing in it written for people, and sentences are written at the
+// edge: Data holds its code (reasonCode), Reason its code and values, and the deliverer writes
+// the sentence from them (jobs: completePayment).
+type EventPayload struct {
+	Version int       `json:"version"`
+	Data    EventData `json:"data"`
+	Reason  *Reason   `json:"reason,omitempty"` // the payment's, when it was rejected
+}
+
+// EventData is a delivery's "data": the documents an event is about, in the API's shapes (see
+// docs/webhooks.md). The node, round and withdrawal are written by the SQL that writes them for
+// the API (store/json.go); the payment by PaymentRecord.Doc, as GET /api/payments/{txHash}.
 type EventData struct {
-	Payment    *PaymentRecord  `json:"payment,omitempty"`
+	Payment    *PaymentDoc     `json:"payment,omitempty"`
 	Node       json.RawMessage `json:"node,omitempty"`
 	Round      json.RawMessage `json:"round,omitempty"`
 	Withdrawal json.RawMessage `json:"withdrawal,omitempty"`
-	Tier       *SoldOutTier    `json:"tier,omitempty"`
+	Tier       *SoldOutDoc     `json:"tier,omitempty"`
 }
 
 // SoldOutTier is a tier whose last unit a payment took.
 type SoldOutTier struct {
-	ID     int    `json:"id"`
+	ID     int
+	Label  string
+	Supply int
+}
+
+// SoldOutDoc is a sold-out tier as tier.sold_out tells it: its id and label as GET /api/tiers
+// writes them.
+type SoldOutDoc struct {
+	ID     string `json:"id"`
 	Label  string `json:"label"`
 	Supply int    `json:"supply"`
+	Sold   int    `json:"sold"`
 }
 
 // Event is one event as stored.
 type Event struct {
-	ID        string    `db:"public_id"` // "evt_…", the same on every try
-	Type      EventType `db:"type"`
-	Data      EventData `db:"data"`
-	CreatedAt time.Time `db:"created_at"`
+	ID        string       `db:"public_id"` // "evt_…", the same on every try
+	Type      EventType    `db:"type"`
+	Payload   EventPayload `db:"data"`
+	CreatedAt time.Time    `db:"created_at"`
 }
 
 // Scan reads the data column.
-func (d *EventData) Scan(src any) error { return scanJSON(src, d) }
+func (p *EventPayload) Scan(src any) error { return scanJSON(src, p) }
+
+// EventBody is a delivery's body, as docs/webhooks.md documents it.
+type EventBody struct {
+	ID        string    `json:"id"`
+	Type      EventType `json:"type"`
+	Version   int       `json:"version"`
+	CreatedAt *string   `json:"createdAt"`
+	Data      EventData `json:"data"`
+}
+
+// Body is e as its deliveries carry it.
+func (e Event) Body() EventBody {
+	return EventBody{ID: e.ID, Type: e.Type, Version: e.Payload.Version, CreatedAt: APITime(&e.CreatedAt), Data: e.Payload.Data}
+}
 
 // wantedSQL is whether endpoint w wants event type t (an SQL text expression): a .reverted event
 // goes where its event goes.
@@ -77,13 +116,14 @@ const wantedSQL = `(w.disabled_at IS NULL AND w.events && ARRAY[%[1]s, regexp_re
 // emit writes events of type typ, one for each subject with its data, and a delivery of each to
 // every endpoint that wants it; in q's transaction, so that they are kept with the change they
 // report, or lost with it. Nothing is written while no endpoint wants typ.
-func emit(ctx context.Context, q sqlx.ExtContext, typ EventType, subjects []string, data []EventData) error {
+func emit(ctx context.Context, q sqlx.ExtContext, typ EventType, subjects []string, payloads []EventPayload) error {
 	if len(subjects) == 0 {
 		return nil
 	}
-	docs := make([]string, len(data))
-	for i, d := range data {
-		b, err := json.Marshal(d)
+	docs := make([]string, len(payloads))
+	for i, p := range payloads {
+		p.Version = EventVersion
+		b, err := json.Marshal(p)
 		if err != nil {
 			return err
 		}
@@ -114,7 +154,8 @@ func paymentSubject(id int64) string    { return "payment:" + strconv.FormatInt(
 func withdrawalSubject(id int64) string { return "withdrawal:" + strconv.FormatInt(id, 10) }
 
 // emitPayments writes an event of type typ about each payment of ids: the payment, and its node
-// once it has one.
+// once it has one. A payment not yet checked is held in payment.held (and its revert), else
+// minting, as the API says of it.
 func emitPayments(ctx context.Context, q sqlx.ExtContext, typ EventType, ids []int64) error {
 	if len(ids) == 0 {
 		return nil
@@ -135,14 +176,19 @@ func emitPayments(ctx context.Context, q sqlx.ExtContext, typ EventType, ids []i
 	if err != nil {
 		return err
 	}
-	subjects, data := make([]string, len(rows)), make([]EventData, len(rows))
+	waiting := BuyerMinting
+	if typ == EventPaymentHeld {
+		waiting = BuyerHeld
+	}
+	subjects, payloads := make([]string, len(rows)), make([]EventPayload, len(rows))
 	for i, r := range rows {
-		subjects[i], data[i].Payment = paymentSubject(r.ID), &r.PaymentRecord
+		doc := r.PaymentRecord.Doc(waiting)
+		subjects[i], payloads[i].Data.Payment, payloads[i].Reason = paymentSubject(r.ID), &doc, r.Reason
 		if r.Node != nil {
-			data[i].Node = json.RawMessage(*r.Node)
+			payloads[i].Data.Node = json.RawMessage(*r.Node)
 		}
 	}
-	return emit(ctx, q, typ, subjects, data)
+	return emit(ctx, q, typ, subjects, payloads)
 }
 
 // emitWithdrawals writes withdrawal.recorded about each withdrawal of ids, with its node.
@@ -165,12 +211,12 @@ func emitWithdrawals(ctx context.Context, q sqlx.ExtContext, ids []int64) error 
 	if err != nil {
 		return err
 	}
-	subjects, data := make([]string, len(rows)), make([]EventData, len(rows))
+	subjects, payloads := make([]string, len(rows)), make([]EventPayload, len(rows))
 	for i, r := range rows {
 		subjects[i] = withdrawalSubject(r.ID)
-		data[i] = EventData{Withdrawal: json.RawMessage(r.Withdrawal), Node: json.RawMessage(r.Node)}
+		payloads[i].Data = EventData{Withdrawal: json.RawMessage(r.Withdrawal), Node: json.RawMessage(r.Node)}
 	}
-	return emit(ctx, q, EventWithdrawalRecorded, subjects, data)
+	return emit(ctx, q, EventWithdrawalRecorded, subjects, payloads)
 }
 
 // emitRound writes round.confirmed about round id.
@@ -183,7 +229,7 @@ func emitRound(ctx context.Context, q sqlx.ExtContext, id int64) error {
 		return err
 	}
 	return emit(ctx, q, EventRoundConfirmed, []string{"round:" + strconv.FormatInt(id, 10)},
-		[]EventData{{Round: json.RawMessage(doc)}})
+		[]EventPayload{{Data: EventData{Round: json.RawMessage(doc)}}})
 }
 
 // emitSoldOut writes tier.sold_out about t.
@@ -191,11 +237,12 @@ func emitSoldOut(ctx context.Context, q sqlx.ExtContext, t SoldOutTier) error {
 	if ok, err := wanted(ctx, q, EventTierSoldOut); err != nil || !ok {
 		return err
 	}
-	return emit(ctx, q, EventTierSoldOut, []string{"tier:" + strconv.Itoa(t.ID)}, []EventData{{Tier: &t}})
+	doc := SoldOutDoc{ID: strconv.Itoa(t.ID), Label: t.Label, Supply: t.Supply, Sold: t.Supply}
+	return emit(ctx, q, EventTierSoldOut, []string{"tier:" + strconv.Itoa(t.ID)}, []EventPayload{{Data: EventData{Tier: &doc}}})
 }
 
 // revert writes, for each event of one of types about one of subjects not yet reverted, its
-// .reverted twin with the same data: a reorg took back what it reported.
+// .reverted twin with the same payload: a reorg took back what it reported.
 func revert(ctx context.Context, q sqlx.ExtContext, subjects []string, types ...EventType) error {
 	if len(subjects) == 0 {
 		return nil

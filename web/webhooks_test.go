@@ -121,7 +121,7 @@ func TestWebhooksAdmin(t *testing.T) {
 	dc, c := startDevChain(t)
 	log := slog.New(slog.DiscardHandler)
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), nil, jobs.Config{ChainID: dc.ChainID(),
-		PaymentAddress: dc.Payments, Confirmations: 1, WebhookAllowPrivate: true}, log)
+		PaymentAddress: dc.Payments, Confirmations: 1, WebhookAllowPrivate: true, ReasonSentence: handlers.ReasonSentence}, log)
 	cfg := handlers.Config{AdminKey: adminKey, PaymentAddress: strings.ToLower(dc.Payments.Hex())}
 	s := newChainServer(t, c, j, cfg)
 	r := newHookReceiver(t)
@@ -182,7 +182,7 @@ func TestWebhooksAdmin(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); j.DeliverWebhooks(ctx, handlers.New(db, c, j, cfg, log).EventBody) }()
+	go func() { defer close(done); j.DeliverWebhooks(ctx) }()
 	defer func() { cancel(); <-done }()
 
 	got := r.wait(t, 1)
