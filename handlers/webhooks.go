@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,13 +41,26 @@ type webhookJSON struct {
 	CreatedAt  *string           `json:"createdAt"`
 }
 
+// shownURL is a webhook's address as it is shown once added (the admin API, the operator page,
+// the audit): its scheme and host, the rest masked. Slack's and Discord's addresses, like many,
+// carry their secret in the path or the query, and whoever holds one can post as the service;
+// the whole address is stored for delivery only. The one rule: migration 0022 masked the audit
+// written before it the same way.
+func shownURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "…"
+	}
+	return u.Scheme + "://" + u.Host + "/…"
+}
+
 func webhookOf(w store.Webhook) webhookJSON {
 	events := make([]store.EventType, len(w.Events))
 	for i, e := range w.Events {
 		events[i] = store.EventType(e)
 	}
 	return webhookJSON{
-		ID: w.ID, URL: w.URL, Events: events, Enabled: w.DisabledAt == nil, DisabledAt: isoTime(w.DisabledAt),
+		ID: w.ID, URL: shownURL(w.URL), Events: events, Enabled: w.DisabledAt == nil, DisabledAt: isoTime(w.DisabledAt),
 		Disabled: w.DisabledReason, Pending: w.Pending, Delivered: w.Delivered, Failed: w.Failed,
 		CreatedBy: w.CreatedBy, CreatedAt: isoTime(&w.CreatedAt),
 	}
@@ -74,20 +88,20 @@ func (h *Handlers) AddWebhook(c echo.Context) error {
 
 // addWebhook checks an endpoint's address and events, and adds it with a new secret. The
 // outcome is the audit's sentence, which the operator page shows too (as do the other verbs').
-func (h *Handlers) addWebhook(c echo.Context, url string, names []string) (_ webhookJSON, outcome string, _ error) {
+func (h *Handlers) addWebhook(c echo.Context, address string, names []string) (_ webhookJSON, outcome string, _ error) {
 	events, err := eventTypes(names)
 	if err != nil {
 		return webhookJSON{}, "", err
 	}
-	if err := h.checkWebhookURL(c.Request().Context(), url); err != nil {
+	if err := h.checkWebhookURL(c.Request().Context(), address); err != nil {
 		return webhookJSON{}, "", err
 	}
-	secret := newWebhookSecret()
+	secret, shown := newWebhookSecret(), shownURL(address)
 	var w store.Webhook
-	err = h.audited(c, store.ActionWebhookAdd, url, func(t store.Tx, e *store.AuditEntry) error {
-		w, err = t.AddWebhook(c.Request().Context(), store.NewWebhook{URL: url, Events: events, Secret: secret, CreatedBy: h.actor(c).Who})
-		outcome = fmt.Sprintf("Added webhook #%d: %s gets %s.", w.ID, url, eventNames(events))
-		e.After, e.Outcome = map[string]any{"id": w.ID, "url": w.URL, "events": events}, outcome // never the secret
+	err = h.audited(c, store.ActionWebhookAdd, shown, func(t store.Tx, e *store.AuditEntry) error {
+		w, err = t.AddWebhook(c.Request().Context(), store.NewWebhook{URL: address, Events: events, Secret: secret, CreatedBy: h.actor(c).Who})
+		outcome = fmt.Sprintf("Added webhook #%d: %s gets %s.", w.ID, shown, eventNames(events))
+		e.After, e.Outcome = map[string]any{"id": w.ID, "url": shown, "events": events}, outcome // never the secret, nor the whole address
 		return err
 	})
 	if err != nil {
@@ -213,7 +227,7 @@ func (h *Handlers) deleteWebhook(c echo.Context, id int64) (outcome string, _ er
 	outcome = fmt.Sprintf("Deleted webhook #%d, with its deliveries: nothing more goes to it.", id)
 	err := h.audited(c, store.ActionWebhookDelete, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
 		w, err := t.DeleteWebhook(c.Request().Context(), id)
-		e.Before, e.Outcome = map[string]any{"url": w.URL, "events": w.Events}, outcome
+		e.Before, e.Outcome = map[string]any{"url": shownURL(w.URL), "events": w.Events}, outcome
 		return err
 	})
 	return outcome, notFound(err, errNoWebhook)
@@ -354,6 +368,7 @@ func (h *Handlers) webhooksView(ctx context.Context) ([]views.Webhook, error) {
 	out := make([]views.Webhook, len(ws))
 	for i, w := range ws {
 		out[i].Webhook = w
+		out[i].URL = shownURL(w.URL)
 		if out[i].Deliveries, err = h.store.Deliveries(ctx, w.ID, 5); err != nil {
 			return nil, err
 		}

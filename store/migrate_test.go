@@ -230,3 +230,51 @@ func TestEventPayloadMigration(t *testing.T) {
 		}
 	}
 }
+
+// TestWebhookURLsMaskedInTheAudit upgrades an audit that kept whole webhook addresses, whose
+// path and query can be the receiver's secret: each is masked to its scheme and host.
+func TestWebhookURLsMaskedInTheAudit(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Migrate(ctx, migrationsThrough(t, "0021_event_payload.sql")); err != nil {
+		t.Fatal(err)
+	}
+	const address = "https://hooks.slack.com:8443/services/T0AAA/B0BBB/XyZzYtOkEn?sig=QuErY"
+	for _, row := range [][5]string{
+		{"webhook.add", address, `{"id": 1, "url": "` + address + `", "events": ["*"]}`, "",
+			"Added webhook #1: " + address + " gets every event."},
+		{"webhook.delete", "1", "", `{"url": "` + address + `", "events": ["*"]}`,
+			"Deleted webhook #1, with its deliveries: nothing more goes to it."},
+		{"tier.put", "https://example.com/kept", "", "", "Not a webhook's: https://example.com/kept stays."},
+	} {
+		if _, err := s.DB().ExecContext(ctx, `INSERT INTO operator_audit (actor, ip, action, target, after, before, outcome)
+			VALUES ('admin', '127.0.0.1', $1, $2, nullif($3, '')::jsonb, nullif($4, '')::jsonb, $5)`,
+			row[0], row[1], row[2], row[3], row[4]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Migrate(ctx, migrationsThrough(t, "0022_webhook_urls_masked.sql")); err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	if err := s.DB().SelectContext(ctx, &rows, `
+		SELECT concat_ws(' | ', action, target, after::text, before::text, outcome) FROM operator_audit ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	const shown = "https://hooks.slack.com:8443/…"
+	want := []string{
+		`webhook.add | ` + shown + ` | {"id": 1, "url": "` + shown + `", "events": ["*"]} | Added webhook #1: ` + shown + ` gets every event.`,
+		`webhook.delete | 1 | {"url": "` + shown + `", "events": ["*"]} | Deleted webhook #1, with its deliveries: nothing more goes to it.`,
+		`tier.put | https://example.com/kept | Not a webhook's: https://example.com/kept stays.`,
+	}
+	if !reflect.DeepEqual(rows, want) {
+		t.Fatalf("the audit:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := s.DB().ExecContext(ctx, `UPDATE operator_audit SET outcome = ''`); err == nil {
+		t.Fatal("the audit is no longer append-only")
+	}
+}
