@@ -61,7 +61,7 @@ func webhookOf(w store.Webhook) webhookJSON {
 	}
 	return webhookJSON{
 		ID: w.ID, URL: shownURL(w.URL), Events: events, Enabled: w.DisabledAt == nil, DisabledAt: isoTime(w.DisabledAt),
-		Disabled: w.DisabledReason, Pending: w.Pending, Delivered: w.Delivered, Failed: w.Failed,
+		Disabled: webhookOffSentence(w.Off), Pending: w.Pending, Delivered: w.Delivered, Failed: w.Failed,
 		CreatedBy: w.CreatedBy, CreatedAt: isoTime(&w.CreatedAt),
 	}
 }
@@ -296,14 +296,75 @@ type deliveryJSON struct {
 	Attempts      int                  `json:"attempts"`
 	NextAttemptAt *string              `json:"nextAttemptAt"` // null once delivered or given up
 	CreatedAt     *string              `json:"createdAt"`
-	Tries         []store.Attempt      `json:"tries"` // the latest, newest first
+	Tries         []tryJSON            `json:"tries"` // the latest, newest first
+}
+
+// tryJSON is one try of a delivery as the log shows it.
+type tryJSON struct {
+	At         *string `json:"at"`
+	StatusCode *int    `json:"statusCode"`
+	LatencyMs  int     `json:"latencyMs"`
+	Response   string  `json:"response"` // the answer's first KB, or why none came
+}
+
+func tryOf(a store.Attempt) tryJSON {
+	return tryJSON{At: isoTime(&a.At), StatusCode: a.StatusCode, LatencyMs: a.LatencyMs, Response: shownAnswer(a)}
+}
+
+// shownAnswer is what a try got back: the answer's first KB, or why none came, a sentence.
+func shownAnswer(a store.Attempt) string {
+	if a.Failure != nil {
+		return tryFailureSentence(*a.Failure)
+	}
+	return a.Response
+}
+
+// tryFailureSentence says why a try got no answer.
+func tryFailureSentence(f store.TryFailure) string {
+	a := f.Args
+	switch f.Code {
+	case store.TryTimedOut:
+		return "no answer within " + (time.Duration(a.Seconds) * time.Second).String()
+	case store.TryPrivateAddress:
+		return "the address's host is private, loopback or link-local (" + a.Address + "); set WEBHOOK_ALLOW_PRIVATE=true to allow it"
+	case store.TryAddressUnchecked:
+		return "the address's host could not be checked"
+	case store.TryUnresolved:
+		return "the host name did not resolve: " + a.Error
+	case store.TryUnreachable:
+		if a.Error == "" {
+			return "could not connect"
+		}
+		return "could not connect: " + a.Error
+	}
+	return a.Text
+}
+
+// webhookOffSentence says why an endpoint was switched off; nil while it is on.
+func webhookOffSentence(o *store.WebhookOff) *string {
+	if o == nil {
+		return nil
+	}
+	a := o.Args
+	s := a.Text
+	if o.Code == store.OffGaveUp {
+		last := "no answer"
+		switch {
+		case a.StatusCode != nil:
+			last = "HTTP " + strconv.Itoa(*a.StatusCode)
+		case a.Failure != nil:
+			last = tryFailureSentence(*a.Failure)
+		}
+		s = fmt.Sprintf("every try of event %s failed for %s; the last: %s", a.EventID, time.Duration(a.Seconds)*time.Second, last)
+	}
+	return &s
 }
 
 func deliveryOf(endpoint int64) func(d store.Delivery) deliveryJSON {
 	return func(d store.Delivery) deliveryJSON {
 		return deliveryJSON{
 			ID: d.ID, WebhookID: endpoint, EventID: d.EventID, EventType: d.EventType, Status: d.Status,
-			Attempts: d.Attempts, NextAttemptAt: isoTime(d.NextAt), CreatedAt: isoTime(&d.CreatedAt), Tries: d.Tries,
+			Attempts: d.Attempts, NextAttemptAt: isoTime(d.NextAt), CreatedAt: isoTime(&d.CreatedAt), Tries: mapSlice(d.Tries, tryOf),
 		}
 	}
 }
@@ -369,8 +430,16 @@ func (h *Handlers) webhooksView(ctx context.Context) ([]views.Webhook, error) {
 	for i, w := range ws {
 		out[i].Webhook = w
 		out[i].URL = shownURL(w.URL)
+		if off := webhookOffSentence(w.Off); off != nil {
+			out[i].Off = *off
+		}
 		if out[i].Deliveries, err = h.store.Deliveries(ctx, w.ID, 5); err != nil {
 			return nil, err
+		}
+		for _, d := range out[i].Deliveries {
+			for k, a := range d.Tries {
+				d.Tries[k].Response, d.Tries[k].Failure = shownAnswer(a), nil // the page shows the sentence
+			}
 		}
 	}
 	return out, nil

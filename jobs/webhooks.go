@@ -143,7 +143,7 @@ func attemptOutcome(o store.Outcome) string {
 	switch {
 	case o.Delivered:
 		return "delivered"
-	case o.Off != "":
+	case o.Off != nil:
 		return "given_up"
 	}
 	return "failed"
@@ -165,7 +165,7 @@ func (j *Jobs) deliver(ctx context.Context, client *http.Client, l store.Lease, 
 	o.LatencyMs = int(time.Since(start).Milliseconds())
 	switch {
 	case err != nil:
-		o.Response = err.Error()
+		o.Failure = failureOf(err)
 	default:
 		o.StatusCode, o.Response = &status, answer
 		o.Delivered = status >= 200 && status < 300
@@ -177,7 +177,8 @@ func (j *Jobs) deliver(ctx context.Context, client *http.Client, l store.Lease, 
 		return o, ctx.Err() // shutting down: not the endpoint's failure
 	}
 	if start.Sub(d.TriesSince) >= webhookGiveUp {
-		o.Off = fmt.Sprintf("every try of event %s failed for %s; the last: %s", d.Event.ID, webhookGiveUp, lastFailure(o))
+		o.Off = &store.WebhookOff{Code: store.OffGaveUp, Args: store.WebhookOffArgs{EventID: d.Event.ID,
+			Seconds: int64(webhookGiveUp / time.Second), StatusCode: o.StatusCode, Failure: o.Failure}}
 		return o, nil
 	}
 	o.Retry = start.Add(retryAfter(d.Attempts + 1))
@@ -204,14 +205,6 @@ func completePayment(p *store.PaymentDoc, r *store.Reason, cfg Config) {
 	p.ConfirmationsNeeded = cfg.Confirmations + 1
 }
 
-// lastFailure says how a try failed, for the endpoint's switched-off reason.
-func lastFailure(o store.Outcome) string {
-	if o.StatusCode != nil {
-		return "HTTP " + strconv.Itoa(*o.StatusCode)
-	}
-	return o.Response
-}
-
 // retryAfter is how long to wait after the nth failed try: 10 s, doubled each time, at most an
 // hour.
 func retryAfter(n int) time.Duration {
@@ -236,31 +229,34 @@ func post(ctx context.Context, client *http.Client, target string, body []byte, 
 	req.Header.Set("Nodeledger-Event-Id", eventID)
 	res, err := client.Do(req)
 	if err != nil {
-		return 0, "", errors.New(failureSentence(err))
+		return 0, "", err
 	}
 	defer res.Body.Close()
 	answer, _ := io.ReadAll(io.LimitReader(res.Body, webhookKeep))
 	return res.StatusCode, string(answer), nil
 }
 
-// failureSentence says why a try got no answer, without Go's wording of the request.
-func failureSentence(err error) string {
+// failureOf says why a try got no answer, as a code and the values its sentence is told with,
+// without Go's wording of the request (which holds the whole address).
+func failureOf(err error) *store.TryFailure {
 	var target *TargetError
 	switch {
+	case errors.As(err, &target) && target.Address != "":
+		return &store.TryFailure{Code: store.TryPrivateAddress, Args: store.TryFailureArgs{Address: target.Address}}
 	case errors.As(err, &target):
-		return target.Error()
+		return &store.TryFailure{Code: store.TryAddressUnchecked}
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, http.ErrHandlerTimeout):
-		return "no answer within " + webhookTimeout.String()
+		return &store.TryFailure{Code: store.TryTimedOut, Args: store.TryFailureArgs{Seconds: int(webhookTimeout / time.Second)}}
 	}
 	var dns *net.DNSError
 	if errors.As(err, &dns) {
-		return "the host name did not resolve: " + dns.Err
+		return &store.TryFailure{Code: store.TryUnresolved, Args: store.TryFailureArgs{Error: dns.Err}}
 	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Err != nil {
-		return "could not connect: " + op.Err.Error()
+		return &store.TryFailure{Code: store.TryUnreachable, Args: store.TryFailureArgs{Error: op.Err.Error()}}
 	}
-	return "could not connect"
+	return &store.TryFailure{Code: store.TryUnreachable}
 }
 
 // token is a new lease owner's name.
@@ -270,8 +266,12 @@ func token() string {
 	return hex.EncodeToString(b)
 }
 
-// TargetError is a webhook address the service will not send to.
-type TargetError struct{ Reason string }
+// TargetError is a webhook address the service will not send to. Address is the private address
+// its host resolved to, when that is why.
+type TargetError struct {
+	Reason  string
+	Address string
+}
 
 func (e *TargetError) Error() string { return e.Reason }
 
@@ -282,17 +282,17 @@ func (e *TargetError) Error() string { return e.Reason }
 func (j *Jobs) CheckWebhookURL(ctx context.Context, raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {
-		return &TargetError{"the address must be an http or https URL with a host"}
+		return &TargetError{Reason: "the address must be an http or https URL with a host"}
 	}
 	if u.User != nil {
-		return &TargetError{"the address must not carry a user name or password"}
+		return &TargetError{Reason: "the address must not carry a user name or password"}
 	}
 	if j.cfg.WebhookAllowPrivate {
 		return nil
 	}
 	ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", u.Hostname())
 	if err != nil || len(ips) == 0 {
-		return &TargetError{"the address's host name does not resolve"}
+		return &TargetError{Reason: "the address's host name does not resolve"}
 	}
 	for _, ip := range ips {
 		if err := publicAddress(ip); err != nil {
@@ -307,7 +307,8 @@ func publicAddress(ip netip.Addr) error {
 	ip = ip.Unmap()
 	if ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
 		ip.IsUnspecified() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast() || sharedAddress.Contains(ip) {
-		return &TargetError{"the address's host is private, loopback or link-local (" + ip.String() + "); set WEBHOOK_ALLOW_PRIVATE=true to allow it"}
+		return &TargetError{Reason: "the address's host is private, loopback or link-local (" + ip.String() + "); set WEBHOOK_ALLOW_PRIVATE=true to allow it",
+			Address: ip.String()}
 	}
 	return nil
 }
@@ -324,7 +325,7 @@ func webhookClient(allowPrivate bool) *http.Client {
 		dialer.Control = func(network, address string, _ syscall.RawConn) error {
 			ap, err := netip.ParseAddrPort(address)
 			if err != nil {
-				return &TargetError{"the address's host could not be checked"}
+				return &TargetError{Reason: "the address's host could not be checked"}
 			}
 			return publicAddress(ap.Addr())
 		}

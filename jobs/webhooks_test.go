@@ -304,17 +304,22 @@ func TestWebhookTargets(t *testing.T) {
 	mustExec(t, `UPDATE webhook_deliveries SET tries_since = now() - interval '72 hours'`)
 	deliverWebhooks(t, e.j)
 	deadline := time.Now().Add(10 * time.Second)
-	var reason *string
-	for reason == nil && time.Now().Before(deadline) {
+	var off *store.WebhookOff
+	for off == nil && time.Now().Before(deadline) {
 		got, err := db.Webhook(t.Context(), w.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		reason = got.DisabledReason
+		off = got.Off
 		time.Sleep(20 * time.Millisecond)
 	}
-	if reason == nil || !strings.Contains(*reason, "private") || !strings.Contains(*reason, "72h") {
-		t.Fatalf("the endpoint's state: %v", reason)
+	if off == nil || off.Code != store.OffGaveUp || off.Args.Seconds != 72*3600 || off.Args.StatusCode != nil ||
+		off.Args.Failure == nil || off.Args.Failure.Code != store.TryPrivateAddress || off.Args.Failure.Args.Address != "127.0.0.1" {
+		t.Fatalf("the endpoint's state: %+v", off)
+	}
+	var failure string
+	if err := db.DB().Get(&failure, `SELECT a.failure_code FROM webhook_attempts a`); err != nil || failure != string(store.TryPrivateAddress) {
+		t.Fatalf("the try's failure: %q, %v", failure, err)
 	}
 	if n := len(r.deliveries()); n != 0 {
 		t.Fatalf("a private address got %d requests", n)

@@ -225,7 +225,7 @@ func TestEventPayloadMigration(t *testing.T) {
 		if r := d.Payload.Reason; (i == 0) != (r != nil) || r != nil && (r.Code != store.ReasonWrongAmount || r.Args.PaidWei.String() != "5") {
 			t.Fatalf("%s: reason %+v", old[i].typ, r)
 		}
-		if err := s.RecordAttempt(ctx, leases[0], d.ID, store.Outcome{Attempt: store.Attempt{At: time.Now()}, Delivered: true}); err != nil {
+		if err := s.RecordAttempt(ctx, leases[0], d.ID, store.Outcome{Attempt: store.Attempt{At: time.Now(), StatusCode: new(200)}, Delivered: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -276,5 +276,98 @@ func TestWebhookURLsMaskedInTheAudit(t *testing.T) {
 	}
 	if _, err := s.DB().ExecContext(ctx, `UPDATE operator_audit SET outcome = ''`); err == nil {
 		t.Fatal("the audit is no longer append-only")
+	}
+}
+
+// TestWebhookFailureCodesMigration upgrades the tries and switched-off endpoints recorded with
+// sentences: each sentence the deliverer wrote becomes its code and values (handlers'
+// TestWebhookSentences writes the same sentences back from them); another keeps its words.
+func TestWebhookFailureCodesMigration(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Migrate(ctx, migrationsThrough(t, "0022_webhook_urls_masked.sql")); err != nil {
+		t.Fatal(err)
+	}
+	exec := func(query string, args ...any) {
+		t.Helper()
+		if _, err := s.DB().ExecContext(ctx, query, args...); err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+	}
+	const private = "the address's host is private, loopback or link-local (10.1.2.3); set WEBHOOK_ALLOW_PRIVATE=true to allow it"
+	offs := map[int]string{
+		1: "every try of event evt_ab12 failed for 72h0m0s; the last: HTTP 502",
+		2: "every try of event evt_cd34 failed for 72h0m0s; the last: " + private,
+		3: "switched off by hand",
+	}
+	for id, reason := range offs {
+		exec(`INSERT INTO webhook_endpoints (id, url, events, secret, created_by, disabled_at, disabled_reason)
+			VALUES ($1, 'https://example.com/', '{*}', 's', 'admin', now(), $2)`, id, reason)
+	}
+	exec(`INSERT INTO webhook_endpoints (id, url, events, secret, created_by) VALUES (4, 'https://example.com/', '{*}', 's', 'admin')`)
+	exec(`INSERT INTO webhook_events (id, type, subject, data) VALUES (1, 'round.confirmed', 's', '{}')`)
+	exec(`INSERT INTO webhook_deliveries (id, endpoint_id, event_id) VALUES (1, 4, 1)`)
+	tries := []struct {
+		status   *int
+		response string
+	}{
+		{nil, "no answer within 10s"}, {nil, private}, {nil, "the address's host could not be checked"},
+		{nil, "the host name did not resolve: no such host"}, {nil, "could not connect: connection refused"},
+		{nil, "could not connect"}, {nil, "something else"}, {new(500), "not now"},
+	}
+	for _, a := range tries {
+		exec(`INSERT INTO webhook_attempts (delivery_id, status_code, latency_ms, response) VALUES (1, $1, 5, $2)`, a.status, a.response)
+	}
+	if _, err := s.Migrate(ctx, migrations.FS); err != nil {
+		t.Fatal(err)
+	}
+
+	var got []string
+	if err := s.DB().SelectContext(ctx, &got, `
+		SELECT concat_ws(' ', id, disabled_code, disabled_args::text) FROM webhook_endpoints ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`1 gave_up {"eventId": "evt_ab12", "seconds": 259200, "statusCode": 502}`,
+		`2 gave_up {"eventId": "evt_cd34", "failure": {"args": {"address": "10.1.2.3"}, "code": "private_address"}, "seconds": 259200}`,
+		`3 other {"text": "switched off by hand"}`,
+		`4`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the endpoints:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	got = nil
+	if err := s.DB().SelectContext(ctx, &got, `
+		SELECT concat_ws(' ', status_code, '[' || response || ']', failure_code, failure_args::text) FROM webhook_attempts ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	want = []string{
+		`[] timed_out {"seconds": 10}`,
+		`[] private_address {"address": "10.1.2.3"}`,
+		`[] address_unchecked {}`,
+		`[] unresolved {"error": "no such host"}`,
+		`[] unreachable {"error": "connection refused"}`,
+		`[] unreachable {}`,
+		`[] other {"text": "something else"}`,
+		`500 [not now]`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the tries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The store reads them back as codes and values.
+	w, err := s.Webhook(ctx, 2)
+	if err != nil || w.Off == nil || w.Off.Args.Failure == nil || w.Off.Args.Failure.Args.Address != "10.1.2.3" {
+		t.Fatalf("endpoint 2: %+v, %v", w.Off, err)
+	}
+	ds, err := s.Deliveries(ctx, 4, 1)
+	if err != nil || len(ds) != 1 || len(ds[0].Tries) != 5 || ds[0].Tries[0].Failure != nil || ds[0].Tries[1].Failure.Code != store.TryOther {
+		t.Fatalf("the deliveries: %+v, %v", ds, err)
+	}
+	if _, err := s.DB().ExecContext(ctx, `UPDATE webhook_endpoints SET disabled_at = now() WHERE id = 4`); err == nil {
+		t.Fatal("an endpoint was switched off without saying why")
 	}
 }

@@ -281,20 +281,21 @@ func subjects(ids []int64, name func(int64) string) []string {
 // Webhook is an endpoint events are delivered to. Its secret is shown once, when it is made
 // or rolled; it is not read back otherwise.
 type Webhook struct {
-	ID             int64          `db:"id"`
-	URL            string         `db:"url"`
-	Events         pq.StringArray `db:"events"`
-	CreatedBy      string         `db:"created_by"`
-	CreatedAt      time.Time      `db:"created_at"`
-	DisabledAt     *time.Time     `db:"disabled_at"`
-	DisabledReason *string        `db:"disabled_reason"`
-	Pending        int            `db:"pending"`   // deliveries not yet made
-	Delivered      int            `db:"delivered"` // deliveries made
-	Failed         int            `db:"failed"`    // deliveries given up
+	ID         int64          `db:"id"`
+	URL        string         `db:"url"`
+	Events     pq.StringArray `db:"events"`
+	CreatedBy  string         `db:"created_by"`
+	CreatedAt  time.Time      `db:"created_at"`
+	DisabledAt *time.Time     `db:"disabled_at"`
+	Off        *WebhookOff    `db:"disabled"`  // why it was switched off; nil while on
+	Pending    int            `db:"pending"`   // deliveries not yet made
+	Delivered  int            `db:"delivered"` // deliveries made
+	Failed     int            `db:"failed"`    // deliveries given up
 }
 
 const webhookSQL = `
-	SELECT w.id, w.url, w.events, w.created_by, w.created_at, w.disabled_at, w.disabled_reason,
+	SELECT w.id, w.url, w.events, w.created_by, w.created_at, w.disabled_at,
+		CASE WHEN w.disabled_code IS NOT NULL THEN json_build_object('code', w.disabled_code, 'args', w.disabled_args) END AS disabled,
 		count(*) FILTER (WHERE d.status = 'pending') AS pending,
 		count(*) FILTER (WHERE d.status = 'delivered') AS delivered,
 		count(*) FILTER (WHERE d.status = 'failed') AS failed
@@ -371,7 +372,7 @@ func (tx Tx) RollWebhookSecret(ctx context.Context, id int64, secret string, unt
 // first, now, for three days more, then what waited behind it. ErrNotFound when there is none.
 func (tx Tx) EnableWebhook(ctx context.Context, id int64) error {
 	res, err := tx.q.ExecContext(ctx, `
-		UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL WHERE id = $1`, id)
+		UPDATE webhook_endpoints SET disabled_at = NULL, disabled_code = NULL, disabled_args = NULL WHERE id = $1`, id)
 	if err := affected(res, err); err != nil {
 		return err
 	}
@@ -417,11 +418,76 @@ type Delivery struct {
 
 // Attempt is one try of a delivery.
 type Attempt struct {
-	At         time.Time `json:"at"`
-	StatusCode *int      `json:"statusCode"` // nil: no answer
-	LatencyMs  int       `json:"latencyMs"`
-	Response   string    `json:"response"` // the answer's first KB, or why there was none
+	At         time.Time   `json:"at"`
+	StatusCode *int        `json:"statusCode"` // nil: no answer
+	LatencyMs  int         `json:"latencyMs"`
+	Response   string      `json:"response"`          // the answer's first KB
+	Failure    *TryFailure `json:"failure,omitempty"` // when no answer came, why
 }
+
+// TryFailureCode says why a try of a delivery got no answer (webhook_attempts.failure_code); the
+// sentence a person reads is written from it and its TryFailureArgs where it is shown.
+type TryFailureCode string
+
+// The codes, each with the TryFailureArgs it carries.
+const (
+	TryTimedOut         TryFailureCode = "timed_out"         // no answer within Seconds
+	TryPrivateAddress   TryFailureCode = "private_address"   // the host resolved to Address, which is not public
+	TryAddressUnchecked TryFailureCode = "address_unchecked" // the address connected to could not be read to check it
+	TryUnresolved       TryFailureCode = "unresolved"        // the host name did not resolve; Error, the resolver's words
+	TryUnreachable      TryFailureCode = "unreachable"       // no connection; Error, the system's words, when it said
+	TryOther            TryFailureCode = "other"             // a failure recorded before the codes that matched none (migration 0023): Text
+)
+
+// TryFailureCodes are every code (the CHECK of migration 0023 lists the same).
+var TryFailureCodes = []TryFailureCode{TryTimedOut, TryPrivateAddress, TryAddressUnchecked, TryUnresolved, TryUnreachable, TryOther}
+
+// TryFailure is why a try got no answer: a code and the values it is told with.
+type TryFailure struct {
+	Code TryFailureCode `json:"code"`
+	Args TryFailureArgs `json:"args"`
+}
+
+// TryFailureArgs are the values a TryFailure is told with; each code sets those it lists.
+type TryFailureArgs struct {
+	Seconds int    `json:"seconds,omitempty"`
+	Address string `json:"address,omitempty"`
+	Error   string `json:"error,omitempty"`
+	Text    string `json:"text,omitempty"`
+}
+
+// WebhookOffCode says why an endpoint was switched off (webhook_endpoints.disabled_code).
+type WebhookOffCode string
+
+// The codes, each with the WebhookOffArgs it carries.
+const (
+	// OffGaveUp: every try of EventID failed for Seconds; the last got StatusCode, or no answer
+	// for Failure.
+	OffGaveUp WebhookOffCode = "gave_up"
+	// OffOther: switched off before the codes, for a reason that matched none (migration 0023): Text.
+	OffOther WebhookOffCode = "other"
+)
+
+// WebhookOffCodes are every code (the CHECK of migration 0023 lists the same).
+var WebhookOffCodes = []WebhookOffCode{OffGaveUp, OffOther}
+
+// WebhookOff is why an endpoint was switched off: a code and the values it is told with.
+type WebhookOff struct {
+	Code WebhookOffCode `json:"code"`
+	Args WebhookOffArgs `json:"args"`
+}
+
+// WebhookOffArgs are the values a WebhookOff is told with.
+type WebhookOffArgs struct {
+	EventID    string      `json:"eventId,omitempty"`
+	Seconds    int64       `json:"seconds,omitempty"`
+	StatusCode *int        `json:"statusCode,omitempty"`
+	Failure    *TryFailure `json:"failure,omitempty"`
+	Text       string      `json:"text,omitempty"`
+}
+
+// Scan reads the disabled column.
+func (o *WebhookOff) Scan(src any) error { return scanJSON(src, o) }
 
 // Attempts are a delivery's tries, read as one JSON column.
 type Attempts []Attempt
@@ -437,7 +503,9 @@ var deliverySQL = `
 	SELECT d.id, e.public_id AS event_id, e.type AS event_type, d.status, d.attempts,
 		CASE WHEN d.status = 'pending' THEN d.next_at END AS next_at, d.created_at,
 		(SELECT coalesce(json_agg(json_build_object('at', api_time(a.at), 'statusCode', a.status_code,
-			'latencyMs', a.latency_ms, 'response', a.response) ORDER BY a.id DESC), '[]')
+			'latencyMs', a.latency_ms, 'response', a.response,
+			'failure', CASE WHEN a.failure_code IS NOT NULL THEN json_build_object('code', a.failure_code, 'args', a.failure_args) END)
+			ORDER BY a.id DESC), '[]')
 		 FROM (SELECT * FROM webhook_attempts a WHERE a.delivery_id = d.id ORDER BY a.id DESC LIMIT ` + strconv.Itoa(deliveryTries) + `) a) AS tries
 	FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id`
 
@@ -546,8 +614,8 @@ func (s *Store) NextDelivery(ctx context.Context, l Lease, lease time.Duration) 
 type Outcome struct {
 	Attempt
 	Delivered bool
-	Retry     time.Time // when not delivered and not given up
-	Off       string    // when given up: why the endpoint is off, a sentence
+	Retry     time.Time   // when not delivered and not given up
+	Off       *WebhookOff // when given up: why the endpoint is off
 }
 
 // RecordAttempt records a try of delivery under lease l and moves the delivery on. It records
@@ -568,16 +636,25 @@ func (s *Store) RecordAttempt(ctx context.Context, l Lease, delivery int64, o Ou
 	if err != nil {
 		return err
 	}
+	var failureCode, failureArgs *string
+	if f := o.Failure; f != nil {
+		args, err := json.Marshal(f.Args)
+		if err != nil {
+			return err
+		}
+		failureCode, failureArgs = (*string)(&f.Code), new(string(args))
+	}
 	if _, err := tx.ExecContext(ctx, `
-		INSERT INTO webhook_attempts (delivery_id, at, status_code, latency_ms, response) VALUES ($1, $2, $3, $4, $5)`,
-		delivery, o.At, o.StatusCode, o.LatencyMs, o.Response); err != nil {
+		INSERT INTO webhook_attempts (delivery_id, at, status_code, latency_ms, response, failure_code, failure_args)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		delivery, o.At, o.StatusCode, o.LatencyMs, o.Response, failureCode, failureArgs); err != nil {
 		return err
 	}
 	status, next := DeliveryPending, &o.Retry
 	switch {
 	case o.Delivered:
 		status, next = DeliveryDelivered, nil
-	case o.Off != "":
+	case o.Off != nil:
 		status, next = DeliveryFailed, nil
 	}
 	if _, err := tx.ExecContext(ctx, `
@@ -586,10 +663,15 @@ func (s *Store) RecordAttempt(ctx context.Context, l Lease, delivery int64, o Ou
 		WHERE id = $1`, delivery, status, next); err != nil {
 		return err
 	}
-	if o.Off != "" {
+	if o.Off != nil {
+		args, err := json.Marshal(o.Off.Args)
+		if err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `
-			UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = $2, lease_owner = NULL, lease_until = NULL
-			WHERE id = $1`, l.Endpoint, o.Off); err != nil {
+			UPDATE webhook_endpoints SET disabled_at = now(), disabled_code = $2, disabled_args = $3,
+				lease_owner = NULL, lease_until = NULL
+			WHERE id = $1`, l.Endpoint, o.Off.Code, string(args)); err != nil {
 			return err
 		}
 	}

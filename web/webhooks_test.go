@@ -411,7 +411,7 @@ func TestWebhooksFromPage(t *testing.T) {
 	if err := db.RejectPayment(t.Context(), p, store.PaymentPending, store.Reason{Code: store.ReasonWrongAmount}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.DB().Exec(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = 'every try failed for 72h'`); err != nil {
+	if _, err := db.DB().Exec(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_code = 'other', disabled_args = '{"text": "every try failed for 72h"}'`); err != nil {
 		t.Fatal(err)
 	}
 	doc = admin.operatorPage()
@@ -472,7 +472,7 @@ func TestWebhookURLsMasked(t *testing.T) {
 	id := "/" + jsonInt(decode[struct {
 		ID int64 `json:"id"`
 	}](t, rec).ID)
-	db.DB().Exec(`UPDATE webhook_endpoints SET disabled_at = now()`) // so that switching it on answers the item
+	db.DB().Exec(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_code = 'other', disabled_args = '{}'`) // so that switching it on answers the item
 	shown := map[string]string{"the answer to the addition": rec.Body.String()}
 	shown["the list"] = s.adminDo(t, http.MethodGet, "/api/admin/webhooks", "", adminKey).Body.String()
 	item := s.adminDo(t, http.MethodPost, "/api/admin/webhooks"+id+"/enable", "", adminKey)
