@@ -100,7 +100,6 @@ type app struct {
 	log    *slog.Logger
 	dev    *devEnv // nil unless dev mode
 	passes *jobs.Jobs
-	events jobs.EventBody // the webhooks' bodies, in the API's shapes
 	http   *http.Server
 	closer []func() // in the order they run
 }
@@ -158,7 +157,6 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 	}
 	cfg.Web.Log = log
 	h := handlers.New(db, ch, a.passes, cfg.Handlers, log)
-	a.events = h.EventBody
 	a.http = web.HTTPServer(web.New(h, cfg.Web))
 	a.cfg = cfg
 	return a, nil
@@ -239,7 +237,7 @@ func (a *app) Run(ctx context.Context, stdout io.Writer) error {
 		var wg sync.WaitGroup
 		wg.Go(func() { a.passes.Run(ctx, passWork, a.cfg.Tick) })
 		wg.Go(func() { a.passes.FollowHead(ctx, passWork) })
-		wg.Go(func() { a.passes.DeliverWebhooks(ctx, a.events) })
+		wg.Go(func() { a.passes.DeliverWebhooks(ctx) })
 		wg.Wait()
 	}()
 	served := make(chan error, 1)

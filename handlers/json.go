@@ -108,9 +108,5 @@ func mapSlice[T, U any](in []T, f func(T) U) []U {
 
 // isoTime formats t in UTC with milliseconds, or returns nil for no time.
 func isoTime(t *time.Time) *string {
-	if t == nil || t.IsZero() {
-		return nil
-	}
-	s := t.UTC().Format("2006-01-02T15:04:05.000Z")
-	return &s
+	return store.APITime(t)
 }

@@ -51,7 +51,7 @@ func (h *Handlers) RollWebhookSecretFromPage(c echo.Context) error {
 		return notFound(err, errNoWebhook)
 	}
 	return h.renderOperator(c, http.StatusOK, operatorDraft{outcome: outcome,
-		secret: &views.WebhookSecret{ID: id, URL: w.URL, Secret: secret, PreviousUntil: &until}})
+		secret: &views.WebhookSecret{ID: id, URL: shownURL(w.URL), Secret: secret, PreviousUntil: &until}})
 }
 
 // DeleteWebhookFromPage answers POST /operator/webhooks/{id}/delete.

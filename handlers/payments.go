@@ -21,27 +21,10 @@ import (
 
 var errPaymentNotSeen = errorf(http.StatusNotFound, "No payment with this transaction has been seen yet.")
 
-// paymentJSON is a payment as its buyer follows it: what GET /api/payments/{txHash},
+// paymentJSON is a payment as its buyer follows it (the store writes the shape, for the webhook
+// events that carry it too): what GET /api/payments/{txHash},
 // GET /api/payments and /api/me show, and what the payment pages are drawn from (paymentView).
-type paymentJSON struct {
-	TxHash              string            `json:"txHash"`
-	CallIndex           int               `json:"callIndex"`
-	From                string            `json:"from"`
-	ValueWei            store.Uint256     `json:"valueWei"`
-	BlockNumber         int64             `json:"blockNumber"`
-	Status              store.BuyerStatus `json:"status"`
-	Reason              *string           `json:"reason"`     // rejected or refunded: why, a sentence
-	ReasonCode          *store.ReasonCode `json:"reasonCode"` // the same as a code
-	Confirmations       *uint64           `json:"confirmations"`
-	ConfirmationsNeeded uint64            `json:"confirmationsNeeded"`
-	Tier                *string           `json:"tier"`
-	NodeID              *int64            `json:"nodeId"`
-	ChainNodeID         store.Uint256     `json:"chainNodeId"`
-	MintTx              *string           `json:"mintTx"`
-	RefundTxHash        *string           `json:"refundTxHash"`
-	CreatedAt           *string           `json:"createdAt"`
-	UpdatedAt           *string           `json:"updatedAt"`
-}
+type paymentJSON = store.PaymentDoc
 
 // payment reads what became of the payment made by transaction hash: the ledger's record once the
 // payments scan has seen it, before that the chain's receipt (confirming). errPaymentNotSeen when
@@ -123,37 +106,14 @@ func (h *Handlers) buyerPayments(ctx context.Context, recs []store.PaymentRecord
 			return nil, err
 		}
 	}
-	out := make([]paymentJSON, len(recs))
-	for i, r := range recs {
-		var err error
-		if out[i], err = h.paymentOf(r, waiting); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return mapSlice(recs, func(r store.PaymentRecord) paymentJSON { return h.paymentOf(r, waiting) }), nil
 }
 
 // paymentOf is ledger payment r as its buyer follows it; waiting is what it waits on while pending.
-func (h *Handlers) paymentOf(r store.PaymentRecord, waiting sale.Waiting) (paymentJSON, error) {
-	status, err := sale.BuyerStatus(r.Status, waiting)
-	if err != nil {
-		return paymentJSON{}, err
-	}
-	var tier *string
-	if r.Tier != nil {
-		t := strconv.Itoa(*r.Tier)
-		tier = &t
-	}
-	p := paymentJSON{
-		TxHash: r.TxHash, CallIndex: r.CallIndex, From: r.From, ValueWei: r.ValueWei, BlockNumber: r.BlockNumber,
-		Status: status, Reason: sale.Sentence(r.Reason), ConfirmationsNeeded: h.jobs.Confirmations() + 1,
-		Tier: tier, NodeID: r.NodeID, ChainNodeID: r.ChainNodeID, MintTx: r.MintTx, RefundTxHash: r.RefundTxHash,
-		CreatedAt: isoTime(&r.CreatedAt), UpdatedAt: isoTime(&r.UpdatedAt),
-	}
-	if r.Reason != nil {
-		p.ReasonCode = &r.Reason.Code
-	}
-	return p, nil
+func (h *Handlers) paymentOf(r store.PaymentRecord, waiting sale.Waiting) paymentJSON {
+	p := r.Doc(waiting.Held)
+	p.Reason, p.ConfirmationsNeeded = sale.Sentence(r.Reason), h.jobs.Confirmations()+1
+	return p
 }
 
 // paymentView is a payment as its pages show it.

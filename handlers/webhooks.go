@@ -4,10 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,56 +16,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/jobs"
-	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/views"
 	"nodeledger/views/words"
 )
-
-// eventJSON is a webhook delivery's body. data holds what the event is about in the API's own
-// shapes: payment as GET /api/payments/{txHash} answers it, node as GET /api/nodes/{address}
-// lists it, round as GET /api/distributions does, withdrawal as GET /api/node/{id} lists it.
-type eventJSON struct {
-	ID        string          `json:"id"`
-	Type      store.EventType `json:"type"`
-	CreatedAt *string         `json:"createdAt"`
-	Data      eventDataJSON   `json:"data"`
-}
-
-type eventDataJSON struct {
-	Payment    *paymentJSON    `json:"payment,omitempty"`
-	Node       json.RawMessage `json:"node,omitempty"`
-	Round      json.RawMessage `json:"round,omitempty"`
-	Withdrawal json.RawMessage `json:"withdrawal,omitempty"`
-	Tier       *soldOutJSON    `json:"tier,omitempty"`
-}
-
-// soldOutJSON is a tier that sold out: its id and label as GET /api/tiers writes them.
-type soldOutJSON struct {
-	ID     string `json:"id"`
-	Label  string `json:"label"`
-	Supply int    `json:"supply"`
-	Sold   int    `json:"sold"`
-}
-
-// EventBody writes event e as its webhook deliveries' body (jobs.EventBody). A payment's
-// status is its status when the event was written; one waiting to be checked is held in
-// payment.held, else minting.
-func (h *Handlers) EventBody(e store.Event) ([]byte, error) {
-	d := eventDataJSON{Node: e.Data.Node, Round: e.Data.Round, Withdrawal: e.Data.Withdrawal}
-	if r := e.Data.Payment; r != nil {
-		waiting := sale.Waiting{Held: strings.HasPrefix(string(e.Type), string(store.EventPaymentHeld))}
-		p, err := h.paymentOf(*r, waiting)
-		if err != nil {
-			return nil, err
-		}
-		d.Payment = &p
-	}
-	if t := e.Data.Tier; t != nil {
-		d.Tier = &soldOutJSON{ID: strconv.Itoa(t.ID), Label: t.Label, Supply: t.Supply, Sold: t.Supply}
-	}
-	return json.Marshal(eventJSON{ID: e.ID, Type: e.Type, CreatedAt: isoTime(&e.CreatedAt), Data: d})
-}
 
 // webhookJSON is an endpoint as the admin API shows it; Secret only when it is made or rolled.
 type webhookJSON struct {
@@ -83,14 +37,27 @@ type webhookJSON struct {
 	CreatedAt  *string           `json:"createdAt"`
 }
 
+// shownURL is a webhook's address as it is shown once added (the admin API, the operator page,
+// the audit): its scheme and host, the rest masked. Slack's and Discord's addresses, like many,
+// carry their secret in the path or the query, and whoever holds one can post as the service;
+// the whole address is stored for delivery only. The one rule: migration 0022 masked the audit
+// written before it the same way.
+func shownURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "…"
+	}
+	return u.Scheme + "://" + u.Host + "/…"
+}
+
 func webhookOf(w store.Webhook) webhookJSON {
 	events := make([]store.EventType, len(w.Events))
 	for i, e := range w.Events {
 		events[i] = store.EventType(e)
 	}
 	return webhookJSON{
-		ID: w.ID, URL: w.URL, Events: events, Enabled: w.DisabledAt == nil, DisabledAt: isoTime(w.DisabledAt),
-		Disabled: w.DisabledReason, Pending: w.Pending, Delivered: w.Delivered, Failed: w.Failed,
+		ID: w.ID, URL: shownURL(w.URL), Events: events, Enabled: w.DisabledAt == nil, DisabledAt: isoTime(w.DisabledAt),
+		Disabled: webhookOffSentence(w.Off), Pending: w.Pending, Delivered: w.Delivered, Failed: w.Failed,
 		CreatedBy: w.CreatedBy, CreatedAt: isoTime(&w.CreatedAt),
 	}
 }
@@ -117,20 +84,20 @@ func (h *Handlers) AddWebhook(c echo.Context) error {
 
 // addWebhook checks an endpoint's address and events, and adds it with a new secret. The
 // outcome is the audit's sentence, which the operator page shows too (as do the other verbs').
-func (h *Handlers) addWebhook(c echo.Context, url string, names []string) (_ webhookJSON, outcome string, _ error) {
+func (h *Handlers) addWebhook(c echo.Context, address string, names []string) (_ webhookJSON, outcome string, _ error) {
 	events, err := eventTypes(names)
 	if err != nil {
 		return webhookJSON{}, "", err
 	}
-	if err := h.checkWebhookURL(c.Request().Context(), url); err != nil {
+	if err := h.checkWebhookURL(c.Request().Context(), address); err != nil {
 		return webhookJSON{}, "", err
 	}
-	secret := newWebhookSecret()
+	secret, shown := newWebhookSecret(), shownURL(address)
 	var w store.Webhook
-	err = h.audited(c, store.ActionWebhookAdd, url, func(t store.Tx, e *store.AuditEntry) error {
-		w, err = t.AddWebhook(c.Request().Context(), store.NewWebhook{URL: url, Events: events, Secret: secret, CreatedBy: h.actor(c).Who})
-		outcome = fmt.Sprintf("Added webhook #%d: %s gets %s.", w.ID, url, eventNames(events))
-		e.After, e.Outcome = map[string]any{"id": w.ID, "url": w.URL, "events": events}, outcome // never the secret
+	err = h.audited(c, store.ActionWebhookAdd, shown, func(t store.Tx, e *store.AuditEntry) error {
+		w, err = t.AddWebhook(c.Request().Context(), store.NewWebhook{URL: address, Events: events, Secret: secret, CreatedBy: h.actor(c).Who})
+		outcome = fmt.Sprintf("Added webhook #%d: %s gets %s.", w.ID, shown, eventNames(events))
+		e.After, e.Outcome = map[string]any{"id": w.ID, "url": shown, "events": events}, outcome // never the secret, nor the whole address
 		return err
 	})
 	if err != nil {
@@ -256,7 +223,7 @@ func (h *Handlers) deleteWebhook(c echo.Context, id int64) (outcome string, _ er
 	outcome = fmt.Sprintf("Deleted webhook #%d, with its deliveries: nothing more goes to it.", id)
 	err := h.audited(c, store.ActionWebhookDelete, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
 		w, err := t.DeleteWebhook(c.Request().Context(), id)
-		e.Before, e.Outcome = map[string]any{"url": w.URL, "events": w.Events}, outcome
+		e.Before, e.Outcome = map[string]any{"url": shownURL(w.URL), "events": w.Events}, outcome
 		return err
 	})
 	return outcome, notFound(err, errNoWebhook)
@@ -325,14 +292,75 @@ type deliveryJSON struct {
 	Attempts      int                  `json:"attempts"`
 	NextAttemptAt *string              `json:"nextAttemptAt"` // null once delivered or given up
 	CreatedAt     *string              `json:"createdAt"`
-	Tries         []store.Attempt      `json:"tries"` // the latest, newest first
+	Tries         []tryJSON            `json:"tries"` // the latest, newest first
+}
+
+// tryJSON is one try of a delivery as the log shows it.
+type tryJSON struct {
+	At         *string `json:"at"`
+	StatusCode *int    `json:"statusCode"`
+	LatencyMs  int     `json:"latencyMs"`
+	Response   string  `json:"response"` // the answer's first KB, or why none came
+}
+
+func tryOf(a store.Attempt) tryJSON {
+	return tryJSON{At: isoTime(&a.At), StatusCode: a.StatusCode, LatencyMs: a.LatencyMs, Response: shownAnswer(a)}
+}
+
+// shownAnswer is what a try got back: the answer's first KB, or why none came, a sentence.
+func shownAnswer(a store.Attempt) string {
+	if a.Failure != nil {
+		return tryFailureSentence(*a.Failure)
+	}
+	return a.Response
+}
+
+// tryFailureSentence says why a try got no answer.
+func tryFailureSentence(f store.TryFailure) string {
+	a := f.Args
+	switch f.Code {
+	case store.TryTimedOut:
+		return "no answer within " + (time.Duration(a.Seconds) * time.Second).String()
+	case store.TryPrivateAddress:
+		return "the address's host is not a public address (" + a.Address + "); set WEBHOOK_ALLOW_PRIVATE=true to allow it"
+	case store.TryAddressUnchecked:
+		return "the address's host could not be checked"
+	case store.TryUnresolved:
+		return "the host name did not resolve: " + a.Error
+	case store.TryUnreachable:
+		if a.Error == "" {
+			return "could not connect"
+		}
+		return "could not connect: " + a.Error
+	}
+	return a.Text
+}
+
+// webhookOffSentence says why an endpoint was switched off; nil while it is on.
+func webhookOffSentence(o *store.WebhookOff) *string {
+	if o == nil {
+		return nil
+	}
+	a := o.Args
+	s := a.Text
+	if o.Code == store.OffGaveUp {
+		last := "no answer"
+		switch {
+		case a.StatusCode != nil:
+			last = "HTTP " + strconv.Itoa(*a.StatusCode)
+		case a.Failure != nil:
+			last = tryFailureSentence(*a.Failure)
+		}
+		s = fmt.Sprintf("every try of event %s failed for %s; the last: %s", a.EventID, time.Duration(a.Seconds)*time.Second, last)
+	}
+	return &s
 }
 
 func deliveryOf(endpoint int64) func(d store.Delivery) deliveryJSON {
 	return func(d store.Delivery) deliveryJSON {
 		return deliveryJSON{
 			ID: d.ID, WebhookID: endpoint, EventID: d.EventID, EventType: d.EventType, Status: d.Status,
-			Attempts: d.Attempts, NextAttemptAt: isoTime(d.NextAt), CreatedAt: isoTime(&d.CreatedAt), Tries: d.Tries,
+			Attempts: d.Attempts, NextAttemptAt: isoTime(d.NextAt), CreatedAt: isoTime(&d.CreatedAt), Tries: mapSlice(d.Tries, tryOf),
 		}
 	}
 }
@@ -397,8 +425,17 @@ func (h *Handlers) webhooksView(ctx context.Context) ([]views.Webhook, error) {
 	out := make([]views.Webhook, len(ws))
 	for i, w := range ws {
 		out[i].Webhook = w
+		out[i].URL = shownURL(w.URL)
+		if off := webhookOffSentence(w.Off); off != nil {
+			out[i].Off = *off
+		}
 		if out[i].Deliveries, err = h.store.Deliveries(ctx, w.ID, 5); err != nil {
 			return nil, err
+		}
+		for _, d := range out[i].Deliveries {
+			for k, a := range d.Tries {
+				d.Tries[k].Response, d.Tries[k].Failure = shownAnswer(a), nil // the page shows the sentence
+			}
 		}
 	}
 	return out, nil

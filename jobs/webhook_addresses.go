@@ -17,7 +17,7 @@ func publicAddress(ip netip.Addr) error {
 	// the zone would keep every block below from matching.
 	ip = ip.Unmap().WithZone("")
 	if !ip.IsValid() {
-		return &TargetError{"the address's host could not be checked"}
+		return &TargetError{Reason: "the address's host could not be checked"}
 	}
 	for _, b := range specialPurpose {
 		if b.Contains(ip) {
@@ -33,8 +33,8 @@ func publicAddress(ip netip.Addr) error {
 }
 
 func refusedAddress(ip netip.Addr, where string) error {
-	return &TargetError{"the address's host is not a public address: " + ip.String() + " is " + where +
-		"; set WEBHOOK_ALLOW_PRIVATE=true to allow it"}
+	return &TargetError{Reason: "the address's host is not a public address: " + ip.String() + " is " + where +
+		"; set WEBHOOK_ALLOW_PRIVATE=true to allow it", Address: ip.String()}
 }
 
 var globalUnicast6 = netip.MustParsePrefix("2000::/3")

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 )
 
@@ -42,10 +44,6 @@ const (
 // SignatureHeader carries a delivery's signatures: "t=<unix seconds>,v1=<hex>", with a second
 // v1 while a rolled secret's predecessor still signs.
 const SignatureHeader = "Nodeledger-Signature"
-
-// EventBody writes an event as its delivery's body: {"id","type","createdAt","data"} in the
-// API's shapes. The handlers write it; the same event always gives the same body.
-type EventBody func(store.Event) ([]byte, error)
 
 // pruneWebhooks deletes the events older than the retention that wait for no delivery.
 func (j *Jobs) pruneWebhooks(ctx context.Context) {
@@ -76,7 +74,7 @@ func Sign(t time.Time, body []byte, secrets ...string) string {
 
 // DeliverWebhooks delivers due webhook deliveries until ctx ends, and deletes the events past
 // their retention once an hour.
-func (j *Jobs) DeliverWebhooks(ctx context.Context, body EventBody) {
+func (j *Jobs) DeliverWebhooks(ctx context.Context) {
 	client := webhookClient(j.cfg.WebhookAllowPrivate)
 	var pruned time.Time
 	for {
@@ -84,7 +82,7 @@ func (j *Jobs) DeliverWebhooks(ctx context.Context, body EventBody) {
 			pruned = time.Now()
 			j.pruneWebhooks(ctx)
 		}
-		n, err := j.deliverDue(ctx, client, body)
+		n, err := j.deliverDue(ctx, client)
 		if err != nil && ctx.Err() == nil {
 			j.log.Warn("webhooks: delivery round failed", "err", err)
 		}
@@ -101,7 +99,7 @@ func (j *Jobs) DeliverWebhooks(ctx context.Context, body EventBody) {
 
 // deliverDue leases the endpoints with a due delivery and delivers to each; n counts the
 // endpoints leased.
-func (j *Jobs) deliverDue(ctx context.Context, client *http.Client, body EventBody) (n int, err error) {
+func (j *Jobs) deliverDue(ctx context.Context, client *http.Client) (n int, err error) {
 	leases, err := j.store.LeaseWebhooks(ctx, token(), webhookParallel, webhookLease)
 	if err != nil {
 		return 0, err
@@ -109,7 +107,7 @@ func (j *Jobs) deliverDue(ctx context.Context, client *http.Client, body EventBo
 	var wg sync.WaitGroup
 	errs := make([]error, len(leases))
 	for i, l := range leases {
-		wg.Go(func() { errs[i] = j.deliverTo(ctx, client, body, l) })
+		wg.Go(func() { errs[i] = j.deliverTo(ctx, client, l) })
 	}
 	wg.Wait()
 	return len(leases), errors.Join(errs...)
@@ -117,14 +115,14 @@ func (j *Jobs) deliverDue(ctx context.Context, client *http.Client, body EventBo
 
 // deliverTo sends leased endpoint l its due deliveries in order, until one fails or none is due,
 // and gives the lease up.
-func (j *Jobs) deliverTo(ctx context.Context, client *http.Client, body EventBody, l store.Lease) error {
+func (j *Jobs) deliverTo(ctx context.Context, client *http.Client, l store.Lease) error {
 	defer j.store.ReleaseWebhook(context.WithoutCancel(ctx), l)
 	for range webhookBatch {
 		d, ok, err := j.store.NextDelivery(ctx, l, webhookLease)
 		if err != nil || !ok {
 			return err
 		}
-		o, err := j.deliver(ctx, client, body, l, d)
+		o, err := j.deliver(ctx, client, l, d)
 		if err != nil {
 			return err
 		}
@@ -146,15 +144,15 @@ func attemptOutcome(o store.Outcome) string {
 	switch {
 	case o.Delivered:
 		return "delivered"
-	case o.Off != "":
+	case o.Off != nil:
 		return "given_up"
 	}
 	return "failed"
 }
 
 // deliver makes one try of delivery d to l, and says what follows from it.
-func (j *Jobs) deliver(ctx context.Context, client *http.Client, body EventBody, l store.Lease, d store.Due) (store.Outcome, error) {
-	b, err := body(d.Event)
+func (j *Jobs) deliver(ctx context.Context, client *http.Client, l store.Lease, d store.Due) (store.Outcome, error) {
+	b, err := j.eventBody(d.Event)
 	if err != nil {
 		return store.Outcome{}, fmt.Errorf("event %s: %w", d.Event.ID, err)
 	}
@@ -168,7 +166,7 @@ func (j *Jobs) deliver(ctx context.Context, client *http.Client, body EventBody,
 	o.LatencyMs = int(time.Since(start).Milliseconds())
 	switch {
 	case err != nil:
-		o.Response = err.Error()
+		o.Failure = failureOf(err)
 	default:
 		o.StatusCode, o.Response = &status, answer
 		o.Delivered = status >= 200 && status < 300
@@ -180,19 +178,30 @@ func (j *Jobs) deliver(ctx context.Context, client *http.Client, body EventBody,
 		return o, ctx.Err() // shutting down: not the endpoint's failure
 	}
 	if start.Sub(d.TriesSince) >= webhookGiveUp {
-		o.Off = fmt.Sprintf("every try of event %s failed for %s; the last: %s", d.Event.ID, webhookGiveUp, lastFailure(o))
+		o.Off = &store.WebhookOff{Code: store.OffGaveUp, Args: store.WebhookOffArgs{EventID: d.Event.ID,
+			Seconds: int64(webhookGiveUp / time.Second), StatusCode: o.StatusCode, Failure: o.Failure}}
 		return o, nil
 	}
 	o.Retry = start.Add(retryAfter(d.Attempts + 1))
 	return o, nil
 }
 
-// lastFailure says how a try failed, for the endpoint's switched-off reason.
-func lastFailure(o store.Outcome) string {
-	if o.StatusCode != nil {
-		return "HTTP " + strconv.Itoa(*o.StatusCode)
+// eventBody is event e as its deliveries carry it: its payload as the store wrote it when the
+// event was, every document in the API's shape, the same on every try.
+func (j *Jobs) eventBody(e store.Event) ([]byte, error) {
+	b := e.Body()
+	if p := b.Data.Payment; p != nil {
+		completePayment(p, e.Payload.Reason, j.cfg)
 	}
-	return o.Response
+	return json.Marshal(b)
+}
+
+// completePayment fills in the two fields of a payment that are not the ledger's and so not in
+// the stored payload (store.PaymentDoc): its reason as a sentence, written here at the edge from
+// the code and values the payload keeps, and how many confirmations the scan waits for.
+func completePayment(p *store.PaymentDoc, r *store.Reason, cfg Config) {
+	p.Reason = sale.Sentence(r)
+	p.ConfirmationsNeeded = cfg.Confirmations + 1
 }
 
 // retryAfter is how long to wait after the nth failed try: 10 s, doubled each time, at most an
@@ -219,31 +228,34 @@ func post(ctx context.Context, client *http.Client, target string, body []byte, 
 	req.Header.Set("Nodeledger-Event-Id", eventID)
 	res, err := client.Do(req)
 	if err != nil {
-		return 0, "", errors.New(failureSentence(err))
+		return 0, "", err
 	}
 	defer res.Body.Close()
 	answer, _ := io.ReadAll(io.LimitReader(res.Body, webhookKeep))
 	return res.StatusCode, string(answer), nil
 }
 
-// failureSentence says why a try got no answer, without Go's wording of the request.
-func failureSentence(err error) string {
+// failureOf says why a try got no answer, as a code and the values its sentence is told with,
+// without Go's wording of the request (which holds the whole address).
+func failureOf(err error) *store.TryFailure {
 	var target *TargetError
 	switch {
+	case errors.As(err, &target) && target.Address != "":
+		return &store.TryFailure{Code: store.TryPrivateAddress, Args: store.TryFailureArgs{Address: target.Address}}
 	case errors.As(err, &target):
-		return target.Error()
+		return &store.TryFailure{Code: store.TryAddressUnchecked}
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, http.ErrHandlerTimeout):
-		return "no answer within " + webhookTimeout.String()
+		return &store.TryFailure{Code: store.TryTimedOut, Args: store.TryFailureArgs{Seconds: int(webhookTimeout / time.Second)}}
 	}
 	var dns *net.DNSError
 	if errors.As(err, &dns) {
-		return "the host name did not resolve: " + dns.Err
+		return &store.TryFailure{Code: store.TryUnresolved, Args: store.TryFailureArgs{Error: dns.Err}}
 	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Err != nil {
-		return "could not connect: " + op.Err.Error()
+		return &store.TryFailure{Code: store.TryUnreachable, Args: store.TryFailureArgs{Error: op.Err.Error()}}
 	}
-	return "could not connect"
+	return &store.TryFailure{Code: store.TryUnreachable}
 }
 
 // token is a new lease owner's name.
@@ -253,8 +265,12 @@ func token() string {
 	return hex.EncodeToString(b)
 }
 
-// TargetError is a webhook address the service will not send to.
-type TargetError struct{ Reason string }
+// TargetError is a webhook address the service will not send to. Address is the private address
+// its host resolved to, when that is why.
+type TargetError struct {
+	Reason  string
+	Address string
+}
 
 func (e *TargetError) Error() string { return e.Reason }
 
@@ -265,17 +281,17 @@ func (e *TargetError) Error() string { return e.Reason }
 func (j *Jobs) CheckWebhookURL(ctx context.Context, raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {
-		return &TargetError{"the address must be an http or https URL with a host"}
+		return &TargetError{Reason: "the address must be an http or https URL with a host"}
 	}
 	if u.User != nil {
-		return &TargetError{"the address must not carry a user name or password"}
+		return &TargetError{Reason: "the address must not carry a user name or password"}
 	}
 	if j.cfg.WebhookAllowPrivate {
 		return nil
 	}
 	ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", u.Hostname())
 	if err != nil || len(ips) == 0 {
-		return &TargetError{"the address's host name does not resolve"}
+		return &TargetError{Reason: "the address's host name does not resolve"}
 	}
 	for _, ip := range ips {
 		if err := publicAddress(ip); err != nil {
@@ -311,7 +327,7 @@ func webhookClient(allowPrivate bool) *http.Client {
 func refuseAtDial(_, address string, _ syscall.RawConn) error {
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
-		return &TargetError{"the address's host could not be checked"}
+		return &TargetError{Reason: "the address's host could not be checked"}
 	}
 	return publicAddress(ap.Addr())
 }

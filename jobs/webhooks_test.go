@@ -23,6 +23,7 @@ import (
 	"github.com/lib/pq"
 
 	"nodeledger/chain/devchain"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 )
 
@@ -121,14 +122,11 @@ func recordSeen(t *testing.T, n, first int) {
 	}
 }
 
-// plainBody writes an event as its stored JSON, for the tests of delivery itself.
-func plainBody(e store.Event) ([]byte, error) { return json.Marshal(e) }
-
 // deliverWebhooks runs j's delivery until the test ends.
 func deliverWebhooks(t *testing.T, j *Jobs) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); j.DeliverWebhooks(ctx, plainBody) }()
+	go func() { defer close(done); j.DeliverWebhooks(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 }
 
@@ -162,9 +160,12 @@ func verify(header string, body []byte, secret string) bool {
 }
 
 // A payment seen and rejected sends payment.seen then payment.rejected, signed, each with the
-// payment as it was then; an endpoint that does not want an event does not get it.
+// payment as it was then, its reason written as a sentence at delivery; an endpoint that does not
+// want an event does not get it.
 func TestWebhooksReportThePayment(t *testing.T) {
-	e := newEnv(t, func(c *Config) { c.WebhookAllowPrivate = true })
+	e := newEnv(t, func(c *Config) {
+		c.WebhookAllowPrivate = true
+	})
 	r, other := newReceiver(t, 0), newReceiver(t, 0)
 	w := addWebhook(t, r.URL, store.EventAll)
 	addWebhook(t, other.URL, store.EventRoundConfirmed)
@@ -188,9 +189,24 @@ func TestWebhooksReportThePayment(t *testing.T) {
 			t.Fatalf("%s: data %+v", d.Type, d.Data)
 		}
 	}
-	if got[0].Data.Payment.Status != store.PaymentPending || got[1].Data.Payment.Status != store.PaymentRejected ||
-		got[1].Data.Payment.Reason == nil {
-		t.Fatalf("the payment as each event saw it: %+v, then %+v", got[0].Data.Payment, got[1].Data.Payment)
+	seen, rejected := got[0].Data.Payment, got[1].Data.Payment
+	ledger, err := db.PaymentByTx(t.Context(), strings.ToLower(hash.Hex()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen.Status != store.BuyerMinting || seen.Reason != nil || seen.ReasonCode != nil ||
+		rejected.Status != store.BuyerRejected || rejected.ReasonCode == nil || sale.Sentence(ledger.Reason) == nil ||
+		rejected.Reason == nil || *rejected.Reason != *sale.Sentence(ledger.Reason) {
+		t.Fatalf("the payment as each event saw it: %+v, then %+v", seen, rejected)
+	}
+	if want := e.j.Confirmations() + 1; seen.ConfirmationsNeeded != want || rejected.ConfirmationsNeeded != want {
+		t.Fatalf("confirmationsNeeded %d and %d, want %d", seen.ConfirmationsNeeded, rejected.ConfirmationsNeeded, want)
+	}
+	var body struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal(got[1].Body, &body); err != nil || body.Version != store.EventVersion {
+		t.Fatalf("the body's version: %d (%v)", body.Version, err)
 	}
 	time.Sleep(2 * webhookPoll)
 	if n := len(other.deliveries()); n != 0 {
@@ -356,20 +372,25 @@ func TestWebhookTargets(t *testing.T) {
 	mustExec(t, `UPDATE webhook_deliveries SET tries_since = now() - interval '72 hours'`)
 	deliverWebhooks(t, e.j)
 	deadline := time.Now().Add(10 * time.Second)
-	var reason *string
-	for reason == nil && len(r.deliveries()) == 0 && time.Now().Before(deadline) {
+	var off *store.WebhookOff
+	for off == nil && len(r.deliveries()) == 0 && time.Now().Before(deadline) {
 		got, err := db.Webhook(t.Context(), w.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		reason = got.DisabledReason
+		off = got.Off
 		time.Sleep(20 * time.Millisecond)
+	}
+	if off == nil || off.Code != store.OffGaveUp || off.Args.Seconds != 72*3600 || off.Args.StatusCode != nil ||
+		off.Args.Failure == nil || off.Args.Failure.Code != store.TryPrivateAddress || off.Args.Failure.Args.Address != "127.0.0.1" {
+		t.Fatalf("the endpoint's state: %+v", off)
+	}
+	var failure string
+	if err := db.DB().Get(&failure, `SELECT a.failure_code FROM webhook_attempts a`); err != nil || failure != string(store.TryPrivateAddress) {
+		t.Fatalf("the try's failure: %q, %v", failure, err)
 	}
 	if n := len(r.deliveries()); n != 0 {
 		t.Fatalf("%s, a name for a loopback address, got %d requests", byName, n)
-	}
-	if reason == nil || !strings.Contains(*reason, "is not a public address") || !strings.Contains(*reason, "72h") {
-		t.Fatalf("the endpoint's state: %v", reason)
 	}
 }
 
@@ -427,7 +448,7 @@ func TestWebhooksPruned(t *testing.T) {
 
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan struct{})
-	go func() { defer close(done); e.j.DeliverWebhooks(ctx, plainBody) }()
+	go func() { defer close(done); e.j.DeliverWebhooks(ctx) }()
 	r.waitFor(t, 4)
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		var tried int

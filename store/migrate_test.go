@@ -2,12 +2,16 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"io/fs"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
+	"nodeledger/jobs/sale"
 	"nodeledger/migrations"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
@@ -122,4 +126,249 @@ func TestNodeIDsMigration(t *testing.T) {
 			t.Fatal("a withdrawal was recorded for a node that does not exist")
 		}
 	})
+}
+
+// TestEventPayloadMigration upgrades webhook events queued by the first release, whose data held
+// the payment as its ledger record under Go's field names and the sold-out tier with a numeric id,
+// to the payload the deliverer sends as it is: each delivers the body the first release sent.
+func TestEventPayloadMigration(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Migrate(ctx, migrationsThrough(t, "0020_webhook_retention.sql")); err != nil {
+		t.Fatal(err)
+	}
+	exec := func(query string, args ...any) {
+		t.Helper()
+		if _, err := s.DB().ExecContext(ctx, query, args...); err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+	}
+	exec(`INSERT INTO webhook_endpoints (id, url, events, secret, created_by) VALUES (1, 'https://example.com/in', '{*}', 's', 'admin')`)
+	const hash = "0x1111111111111111111111111111111111111111111111111111111111111111"
+	const from = "0x2222222222222222222222222222222222222222"
+	// As the first release's store wrote them (json.Marshal of its EventData).
+	old := []struct{ typ, data string }{
+		{"payment.rejected", `{"payment": {"TxHash": "` + hash + `", "CallIndex": 0, "From": "` + from + `", "ValueWei": "5",
+			"BlockNumber": 7, "Status": "rejected", "Reason": {"code": "wrong_amount", "args": {"paidWei": "5"}}, "Tier": null,
+			"NodeID": null, "ChainNodeID": null, "MintTx": null, "RefundTxHash": null,
+			"CreatedAt": "2026-11-24T10:15:02.123456789Z", "UpdatedAt": "2026-11-24T11:15:02.5+01:00"}}`},
+		{"payment.held", `{"payment": {"TxHash": "` + hash + `", "CallIndex": 1, "From": "` + from + `", "ValueWei": "100",
+			"BlockNumber": 8, "Status": "pending", "Reason": null, "Tier": 1, "NodeID": null, "ChainNodeID": null,
+			"MintTx": null, "RefundTxHash": null, "CreatedAt": "2026-11-24T10:15:02Z", "UpdatedAt": "2026-11-24T10:15:02Z"}}`},
+		{"payment.minted", `{"payment": {"TxHash": "` + hash + `", "CallIndex": 2, "From": "` + from + `", "ValueWei": "100",
+			"BlockNumber": 9, "Status": "minted", "Reason": null, "Tier": 1, "NodeID": 42, "ChainNodeID": "42",
+			"MintTx": "0xabc", "RefundTxHash": null, "CreatedAt": "2026-11-24T10:15:02Z", "UpdatedAt": "2026-11-24T10:15:02Z"},
+			"node": {"id": 42, "chainNodeId": "42", "mintTx": null}}`},
+		{"tier.sold_out", `{"tier": {"id": 3, "label": "Gold", "supply": 10}}`},
+		{"round.confirmed", `{"round": {"id": 5, "txHash": null}}`},
+	}
+	for i, o := range old {
+		exec(`INSERT INTO webhook_events (id, type, subject, data, created_at) VALUES ($1, $2, 's', $3, '2026-11-24T10:15:03.25Z')`,
+			i+1, o.typ, o.data)
+		exec(`INSERT INTO webhook_deliveries (endpoint_id, event_id) VALUES (1, $1)`, i+1)
+	}
+	if _, err := s.Migrate(ctx, migrations.FS); err != nil {
+		t.Fatal(err)
+	}
+
+	// What the first release's handlers sent, but for reason and confirmationsNeeded, which the
+	// deliverer writes.
+	payment := func(callIndex, block int, value, status, reasonCode, tier, node, mintTx, created, updated string) string {
+		return `{"txHash": "` + hash + `", "callIndex": ` + strconv.Itoa(callIndex) + `, "from": "` + from + `", "valueWei": "` + value +
+			`", "blockNumber": ` + strconv.Itoa(block) + `, "status": "` + status + `", "reason": null, "reasonCode": ` + reasonCode +
+			`, "confirmations": null, "confirmationsNeeded": 0, "tier": ` + tier + `, "nodeId": ` + node + `, "chainNodeId": ` +
+			strings.ReplaceAll(node, "42", `"42"`) + `, "mintTx": ` + mintTx + `, "refundTxHash": null, "createdAt": "` + created +
+			`", "updatedAt": "` + updated + `"}`
+	}
+	want := []string{
+		`{"payment": ` + payment(0, 7, "5", "rejected", `"wrong_amount"`, "null", "null", "null", "2026-11-24T10:15:02.123Z", "2026-11-24T10:15:02.500Z") + `}`,
+		`{"payment": ` + payment(1, 8, "100", "held", "null", `"1"`, "null", "null", "2026-11-24T10:15:02.000Z", "2026-11-24T10:15:02.000Z") + `}`,
+		`{"payment": ` + payment(2, 9, "100", "minted", "null", `"1"`, "42", `"0xabc"`, "2026-11-24T10:15:02.000Z", "2026-11-24T10:15:02.000Z") +
+			`, "node": {"id": 42, "chainNodeId": "42", "mintTx": null}}`,
+		`{"tier": {"id": "3", "label": "Gold", "supply": 10, "sold": 10}}`,
+		`{"round": {"id": 5, "txHash": null}}`,
+	}
+	leases, err := s.LeaseWebhooks(ctx, "test", 1, time.Minute)
+	if err != nil || len(leases) != 1 {
+		t.Fatalf("leased %v, %v", leases, err)
+	}
+	for i, w := range want {
+		d, ok, err := s.NextDelivery(ctx, leases[0], time.Minute)
+		if err != nil || !ok {
+			t.Fatalf("event %d: %v, %v", i+1, ok, err)
+		}
+		body, err := json.Marshal(d.Body())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var envelope struct {
+			Version   int             `json:"version"`
+			Type      string          `json:"type"`
+			CreatedAt string          `json:"createdAt"`
+			Data      json.RawMessage `json:"data"`
+		}
+		json.Unmarshal(body, &envelope)
+		if envelope.Version != store.EventVersion || envelope.Type != old[i].typ || envelope.CreatedAt != "2026-11-24T10:15:03.250Z" {
+			t.Fatalf("%s: %s", old[i].typ, body)
+		}
+		var got, wantData any
+		json.Unmarshal(envelope.Data, &got)
+		if err := json.Unmarshal([]byte(w), &wantData); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, wantData) {
+			t.Fatalf("%s, migrated:\n%s\nwant:\n%s", old[i].typ, envelope.Data, w)
+		}
+		if r := d.Payload.Reason; (i == 0) != (r != nil) || r != nil && (r.Code != sale.WrongAmount || sale.Read(r).Args.PaidWei.String() != "5") {
+			t.Fatalf("%s: reason %+v", old[i].typ, r)
+		}
+		if err := s.RecordAttempt(ctx, leases[0], d.ID, store.Outcome{Attempt: store.Attempt{At: time.Now(), StatusCode: new(200)}, Delivered: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestWebhookURLsMaskedInTheAudit upgrades an audit that kept whole webhook addresses, whose
+// path and query can be the receiver's secret: each is masked to its scheme and host.
+func TestWebhookURLsMaskedInTheAudit(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Migrate(ctx, migrationsThrough(t, "0021_event_payload.sql")); err != nil {
+		t.Fatal(err)
+	}
+	const address = "https://hooks.slack.com:8443/services/T0AAA/B0BBB/XyZzYtOkEn?sig=QuErY"
+	for _, row := range [][5]string{
+		{"webhook.add", address, `{"id": 1, "url": "` + address + `", "events": ["*"]}`, "",
+			"Added webhook #1: " + address + " gets every event."},
+		{"webhook.delete", "1", "", `{"url": "` + address + `", "events": ["*"]}`,
+			"Deleted webhook #1, with its deliveries: nothing more goes to it."},
+		{"tier.put", "https://example.com/kept", "", "", "Not a webhook's: https://example.com/kept stays."},
+	} {
+		if _, err := s.DB().ExecContext(ctx, `INSERT INTO operator_audit (actor, ip, action, target, after, before, outcome)
+			VALUES ('admin', '127.0.0.1', $1, $2, nullif($3, '')::jsonb, nullif($4, '')::jsonb, $5)`,
+			row[0], row[1], row[2], row[3], row[4]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Migrate(ctx, migrationsThrough(t, "0022_webhook_urls_masked.sql")); err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	if err := s.DB().SelectContext(ctx, &rows, `
+		SELECT concat_ws(' | ', action, target, after::text, before::text, outcome) FROM operator_audit ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	const shown = "https://hooks.slack.com:8443/…"
+	want := []string{
+		`webhook.add | ` + shown + ` | {"id": 1, "url": "` + shown + `", "events": ["*"]} | Added webhook #1: ` + shown + ` gets every event.`,
+		`webhook.delete | 1 | {"url": "` + shown + `", "events": ["*"]} | Deleted webhook #1, with its deliveries: nothing more goes to it.`,
+		`tier.put | https://example.com/kept | Not a webhook's: https://example.com/kept stays.`,
+	}
+	if !reflect.DeepEqual(rows, want) {
+		t.Fatalf("the audit:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := s.DB().ExecContext(ctx, `UPDATE operator_audit SET outcome = ''`); err == nil {
+		t.Fatal("the audit is no longer append-only")
+	}
+}
+
+// TestWebhookFailureCodesMigration upgrades the tries and switched-off endpoints recorded with
+// sentences: each sentence the deliverer wrote becomes its code and values (handlers'
+// TestWebhookSentences writes the same sentences back from them); another keeps its words.
+func TestWebhookFailureCodesMigration(t *testing.T) {
+	ctx := context.Background()
+	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Migrate(ctx, migrationsThrough(t, "0022_webhook_urls_masked.sql")); err != nil {
+		t.Fatal(err)
+	}
+	exec := func(query string, args ...any) {
+		t.Helper()
+		if _, err := s.DB().ExecContext(ctx, query, args...); err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+	}
+	const private = "the address's host is private, loopback or link-local (10.1.2.3); set WEBHOOK_ALLOW_PRIVATE=true to allow it"
+	offs := map[int]string{
+		1: "every try of event evt_ab12 failed for 72h0m0s; the last: HTTP 502",
+		2: "every try of event evt_cd34 failed for 72h0m0s; the last: " + private,
+		3: "switched off by hand",
+	}
+	for id, reason := range offs {
+		exec(`INSERT INTO webhook_endpoints (id, url, events, secret, created_by, disabled_at, disabled_reason)
+			VALUES ($1, 'https://example.com/', '{*}', 's', 'admin', now(), $2)`, id, reason)
+	}
+	exec(`INSERT INTO webhook_endpoints (id, url, events, secret, created_by) VALUES (4, 'https://example.com/', '{*}', 's', 'admin')`)
+	exec(`INSERT INTO webhook_events (id, type, subject, data) VALUES (1, 'round.confirmed', 's', '{}')`)
+	exec(`INSERT INTO webhook_deliveries (id, endpoint_id, event_id) VALUES (1, 4, 1)`)
+	tries := []struct {
+		status   *int
+		response string
+	}{
+		{nil, "no answer within 10s"}, {nil, private}, {nil, "the address's host could not be checked"},
+		{nil, "the host name did not resolve: no such host"}, {nil, "could not connect: connection refused"},
+		{nil, "could not connect"}, {nil, "something else"}, {new(500), "not now"},
+	}
+	for _, a := range tries {
+		exec(`INSERT INTO webhook_attempts (delivery_id, status_code, latency_ms, response) VALUES (1, $1, 5, $2)`, a.status, a.response)
+	}
+	if _, err := s.Migrate(ctx, migrations.FS); err != nil {
+		t.Fatal(err)
+	}
+
+	var got []string
+	if err := s.DB().SelectContext(ctx, &got, `
+		SELECT concat_ws(' ', id, disabled_code, disabled_args::text) FROM webhook_endpoints ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`1 gave_up {"eventId": "evt_ab12", "seconds": 259200, "statusCode": 502}`,
+		`2 gave_up {"eventId": "evt_cd34", "failure": {"args": {"address": "10.1.2.3"}, "code": "private_address"}, "seconds": 259200}`,
+		`3 other {"text": "switched off by hand"}`,
+		`4`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the endpoints:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	got = nil
+	if err := s.DB().SelectContext(ctx, &got, `
+		SELECT concat_ws(' ', status_code, '[' || response || ']', failure_code, failure_args::text) FROM webhook_attempts ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	want = []string{
+		`[] timed_out {"seconds": 10}`,
+		`[] private_address {"address": "10.1.2.3"}`,
+		`[] address_unchecked {}`,
+		`[] unresolved {"error": "no such host"}`,
+		`[] unreachable {"error": "connection refused"}`,
+		`[] unreachable {}`,
+		`[] other {"text": "something else"}`,
+		`500 [not now]`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the tries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The store reads them back as codes and values.
+	w, err := s.Webhook(ctx, 2)
+	if err != nil || w.Off == nil || w.Off.Args.Failure == nil || w.Off.Args.Failure.Args.Address != "10.1.2.3" {
+		t.Fatalf("endpoint 2: %+v, %v", w.Off, err)
+	}
+	ds, err := s.Deliveries(ctx, 4, 1)
+	if err != nil || len(ds) != 1 || len(ds[0].Tries) != 5 || ds[0].Tries[0].Failure != nil || ds[0].Tries[1].Failure.Code != store.TryOther {
+		t.Fatalf("the deliveries: %+v, %v", ds, err)
+	}
+	if _, err := s.DB().ExecContext(ctx, `UPDATE webhook_endpoints SET disabled_at = now() WHERE id = 4`); err == nil {
+		t.Fatal("an endpoint was switched off without saying why")
+	}
 }

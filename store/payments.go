@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -487,6 +488,62 @@ type PaymentRecord struct {
 	RefundTxHash *string       `db:"refund_tx_hash"`
 	CreatedAt    time.Time     `db:"created_at"`
 	UpdatedAt    time.Time     `db:"updated_at"`
+}
+
+// PaymentDoc is a payment as its buyer follows it: as GET /api/payments/{txHash} answers it, and
+// as a webhook event carries it, frozen when the event is written. One type for both, so that the
+// two cannot drift apart. Two of its fields are not the ledger's, and are filled in where it is
+// shown: Reason, the sentence written from the reason's code and values, and
+// ConfirmationsNeeded, the service's setting.
+type PaymentDoc struct {
+	TxHash              string      `json:"txHash"`
+	CallIndex           int         `json:"callIndex"`
+	From                string      `json:"from"`
+	ValueWei            Uint256     `json:"valueWei"`
+	BlockNumber         int64       `json:"blockNumber"`
+	Status              BuyerStatus `json:"status"`
+	Reason              *string     `json:"reason"`     // rejected or refunded: why, a sentence
+	ReasonCode          *ReasonCode `json:"reasonCode"` // the same as a code
+	Confirmations       *uint64     `json:"confirmations"`
+	ConfirmationsNeeded uint64      `json:"confirmationsNeeded"`
+	Tier                *string     `json:"tier"`
+	NodeID              *int64      `json:"nodeId"`
+	ChainNodeID         Uint256     `json:"chainNodeId"`
+	MintTx              *string     `json:"mintTx"`
+	RefundTxHash        *string     `json:"refundTxHash"`
+	CreatedAt           *string     `json:"createdAt"`
+	UpdatedAt           *string     `json:"updatedAt"`
+}
+
+// Doc is r as its buyer follows it, but for Reason and ConfirmationsNeeded (see PaymentDoc);
+// waiting is its status while it waits to be checked: minting, or held while the operator holds
+// minting.
+func (r PaymentRecord) Doc(held bool) PaymentDoc {
+	status := r.Status.Buyer(held)
+	var tier *string
+	if r.Tier != nil {
+		t := strconv.Itoa(*r.Tier)
+		tier = &t
+	}
+	p := PaymentDoc{
+		TxHash: r.TxHash, CallIndex: r.CallIndex, From: r.From, ValueWei: r.ValueWei, BlockNumber: r.BlockNumber,
+		Status: status, Tier: tier, NodeID: r.NodeID, ChainNodeID: r.ChainNodeID, MintTx: r.MintTx,
+		RefundTxHash: r.RefundTxHash, CreatedAt: APITime(&r.CreatedAt), UpdatedAt: APITime(&r.UpdatedAt),
+	}
+	if r.Reason != nil {
+		p.ReasonCode = &r.Reason.Code
+	}
+	return p
+}
+
+// APITime is t as the API writes times: ISO 8601 in UTC, to the millisecond, as api_time does in
+// SQL (migrations/0005); nil for none.
+func APITime(t *time.Time) *string {
+	if t == nil || t.IsZero() {
+		return nil
+	}
+	s := t.UTC().Format("2006-01-02T15:04:05.000Z")
+	return &s
 }
 
 // paymentRecordSQL reads PaymentRecords; the mint transaction is the one that minted the node

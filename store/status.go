@@ -34,6 +34,27 @@ const (
 	BuyerRefunded   BuyerStatus = "refunded"
 )
 
+// buyerOf is the one table of what a payment's buyer reads for each status the ledger gives it;
+// jobs/sale's TestCatalogue holds it total against the payments.status CHECK, so a status added
+// in a migration cannot reach buyers unmapped. A pending payment is seen and waits for its
+// check: its buyer reads minting, or held while the operator holds minting.
+var buyerOf = map[PaymentStatus]BuyerStatus{
+	PaymentPending:  BuyerMinting,
+	PaymentMinting:  BuyerMinting,
+	PaymentMinted:   BuyerMinted,
+	PaymentRejected: BuyerRejected,
+	PaymentRefunded: BuyerRefunded,
+}
+
+// Buyer is what the buyer of a payment in status s reads; held: the operator holds minting. ""
+// for a status the table does not have (TestCatalogue fails first).
+func (s PaymentStatus) Buyer(held bool) BuyerStatus {
+	if s == PaymentPending && held {
+		return BuyerHeld
+	}
+	return buyerOf[s]
+}
+
 // RoundStatus is where a distribution round is (distributions.status).
 type RoundStatus string
 

@@ -40,35 +40,74 @@ const revertedSuffix = ".reverted"
 // Reverted is the event that takes t back.
 func (t EventType) Reverted() EventType { return t + revertedSuffix }
 
-// EventData is what an event is about, as the ledger held it when the event was written. The
-// node, round and withdrawal are the API's own documents, written by the SQL that writes them for
-// the API (store/json.go); the payment is its record, which the handlers shape as they do for
-// GET /api/payments/{txHash}.
+// EventVersion is the version of the payload the store writes now, and of the body a receiver
+// gets (its "version"). Version 1 was the first release's stored shape, which held the payment as
+// its ledger record and was turned into the API's shape at each delivery; migration 0021 rewrote
+// those rows as version 2, so the deliverer reads one shape.
+const EventVersion = 2
+
+// EventPayload is what an event says, written once, in the transaction of the change it reports
+// (emit), and sent as it is: every document in Data is in the API's own shape as it was then.
+// A payment's reason is the one thing in it written for people, and sentences are written at the
+// edge: Data holds its code (reasonCode), Reason its code and values, and the deliverer writes
+// the sentence from them (jobs: completePayment).
+type EventPayload struct {
+	Version int       `json:"version"`
+	Data    EventData `json:"data"`
+	Reason  *Reason   `json:"reason,omitempty"` // the payment's, when it was rejected
+}
+
+// EventData is a delivery's "data": the documents an event is about, in the API's shapes (see
+// docs/webhooks.md). The node, round and withdrawal are written by the SQL that writes them for
+// the API (store/json.go); the payment by PaymentRecord.Doc, as GET /api/payments/{txHash}.
 type EventData struct {
-	Payment    *PaymentRecord  `json:"payment,omitempty"`
+	Payment    *PaymentDoc     `json:"payment,omitempty"`
 	Node       json.RawMessage `json:"node,omitempty"`
 	Round      json.RawMessage `json:"round,omitempty"`
 	Withdrawal json.RawMessage `json:"withdrawal,omitempty"`
-	Tier       *SoldOutTier    `json:"tier,omitempty"`
+	Tier       *SoldOutDoc     `json:"tier,omitempty"`
 }
 
 // SoldOutTier is a tier whose last unit a payment took.
 type SoldOutTier struct {
-	ID     int    `json:"id"`
+	ID     int
+	Label  string
+	Supply int
+}
+
+// SoldOutDoc is a sold-out tier as tier.sold_out tells it: its id and label as GET /api/tiers
+// writes them.
+type SoldOutDoc struct {
+	ID     string `json:"id"`
 	Label  string `json:"label"`
 	Supply int    `json:"supply"`
+	Sold   int    `json:"sold"`
 }
 
 // Event is one event as stored.
 type Event struct {
-	ID        string    `db:"public_id"` // "evt_…", the same on every try
-	Type      EventType `db:"type"`
-	Data      EventData `db:"data"`
-	CreatedAt time.Time `db:"created_at"`
+	ID        string       `db:"public_id"` // "evt_…", the same on every try
+	Type      EventType    `db:"type"`
+	Payload   EventPayload `db:"data"`
+	CreatedAt time.Time    `db:"created_at"`
 }
 
 // Scan reads the data column.
-func (d *EventData) Scan(src any) error { return scanJSON(src, d) }
+func (p *EventPayload) Scan(src any) error { return scanJSON(src, p) }
+
+// EventBody is a delivery's body, as docs/webhooks.md documents it.
+type EventBody struct {
+	ID        string    `json:"id"`
+	Type      EventType `json:"type"`
+	Version   int       `json:"version"`
+	CreatedAt *string   `json:"createdAt"`
+	Data      EventData `json:"data"`
+}
+
+// Body is e as its deliveries carry it.
+func (e Event) Body() EventBody {
+	return EventBody{ID: e.ID, Type: e.Type, Version: e.Payload.Version, CreatedAt: APITime(&e.CreatedAt), Data: e.Payload.Data}
+}
 
 // wantedSQL is whether endpoint w wants event type t (an SQL text expression): a .reverted event
 // goes where its event goes.
@@ -77,13 +116,14 @@ const wantedSQL = `(w.disabled_at IS NULL AND w.events && ARRAY[%[1]s, regexp_re
 // emit writes events of type typ, one for each subject with its data, and a delivery of each to
 // every endpoint that wants it; in q's transaction, so that they are kept with the change they
 // report, or lost with it. Nothing is written while no endpoint wants typ.
-func emit(ctx context.Context, q sqlx.ExtContext, typ EventType, subjects []string, data []EventData) error {
+func emit(ctx context.Context, q sqlx.ExtContext, typ EventType, subjects []string, payloads []EventPayload) error {
 	if len(subjects) == 0 {
 		return nil
 	}
-	docs := make([]string, len(data))
-	for i, d := range data {
-		b, err := json.Marshal(d)
+	docs := make([]string, len(payloads))
+	for i, p := range payloads {
+		p.Version = EventVersion
+		b, err := json.Marshal(p)
 		if err != nil {
 			return err
 		}
@@ -114,7 +154,8 @@ func paymentSubject(id int64) string    { return "payment:" + strconv.FormatInt(
 func withdrawalSubject(id int64) string { return "withdrawal:" + strconv.FormatInt(id, 10) }
 
 // emitPayments writes an event of type typ about each payment of ids: the payment, and its node
-// once it has one.
+// once it has one. A payment not yet checked is held in payment.held (and its revert), else
+// minting, as the API says of it.
 func emitPayments(ctx context.Context, q sqlx.ExtContext, typ EventType, ids []int64) error {
 	if len(ids) == 0 {
 		return nil
@@ -135,14 +176,15 @@ func emitPayments(ctx context.Context, q sqlx.ExtContext, typ EventType, ids []i
 	if err != nil {
 		return err
 	}
-	subjects, data := make([]string, len(rows)), make([]EventData, len(rows))
+	subjects, payloads := make([]string, len(rows)), make([]EventPayload, len(rows))
 	for i, r := range rows {
-		subjects[i], data[i].Payment = paymentSubject(r.ID), &r.PaymentRecord
+		doc := r.PaymentRecord.Doc(typ == EventPaymentHeld)
+		subjects[i], payloads[i].Data.Payment, payloads[i].Reason = paymentSubject(r.ID), &doc, r.Reason
 		if r.Node != nil {
-			data[i].Node = json.RawMessage(*r.Node)
+			payloads[i].Data.Node = json.RawMessage(*r.Node)
 		}
 	}
-	return emit(ctx, q, typ, subjects, data)
+	return emit(ctx, q, typ, subjects, payloads)
 }
 
 // emitWithdrawals writes withdrawal.recorded about each withdrawal of ids, with its node.
@@ -165,12 +207,12 @@ func emitWithdrawals(ctx context.Context, q sqlx.ExtContext, ids []int64) error 
 	if err != nil {
 		return err
 	}
-	subjects, data := make([]string, len(rows)), make([]EventData, len(rows))
+	subjects, payloads := make([]string, len(rows)), make([]EventPayload, len(rows))
 	for i, r := range rows {
 		subjects[i] = withdrawalSubject(r.ID)
-		data[i] = EventData{Withdrawal: json.RawMessage(r.Withdrawal), Node: json.RawMessage(r.Node)}
+		payloads[i].Data = EventData{Withdrawal: json.RawMessage(r.Withdrawal), Node: json.RawMessage(r.Node)}
 	}
-	return emit(ctx, q, EventWithdrawalRecorded, subjects, data)
+	return emit(ctx, q, EventWithdrawalRecorded, subjects, payloads)
 }
 
 // emitRound writes round.confirmed about round id.
@@ -183,7 +225,7 @@ func emitRound(ctx context.Context, q sqlx.ExtContext, id int64) error {
 		return err
 	}
 	return emit(ctx, q, EventRoundConfirmed, []string{"round:" + strconv.FormatInt(id, 10)},
-		[]EventData{{Round: json.RawMessage(doc)}})
+		[]EventPayload{{Data: EventData{Round: json.RawMessage(doc)}}})
 }
 
 // emitSoldOut writes tier.sold_out about t.
@@ -191,11 +233,12 @@ func emitSoldOut(ctx context.Context, q sqlx.ExtContext, t SoldOutTier) error {
 	if ok, err := wanted(ctx, q, EventTierSoldOut); err != nil || !ok {
 		return err
 	}
-	return emit(ctx, q, EventTierSoldOut, []string{"tier:" + strconv.Itoa(t.ID)}, []EventData{{Tier: &t}})
+	doc := SoldOutDoc{ID: strconv.Itoa(t.ID), Label: t.Label, Supply: t.Supply, Sold: t.Supply}
+	return emit(ctx, q, EventTierSoldOut, []string{"tier:" + strconv.Itoa(t.ID)}, []EventPayload{{Data: EventData{Tier: &doc}}})
 }
 
 // revert writes, for each event of one of types about one of subjects not yet reverted, its
-// .reverted twin with the same data: a reorg took back what it reported.
+// .reverted twin with the same payload: a reorg took back what it reported.
 func revert(ctx context.Context, q sqlx.ExtContext, subjects []string, types ...EventType) error {
 	if len(subjects) == 0 {
 		return nil
@@ -234,20 +277,21 @@ func subjects(ids []int64, name func(int64) string) []string {
 // Webhook is an endpoint events are delivered to. Its secret is shown once, when it is made
 // or rolled; it is not read back otherwise.
 type Webhook struct {
-	ID             int64          `db:"id"`
-	URL            string         `db:"url"`
-	Events         pq.StringArray `db:"events"`
-	CreatedBy      string         `db:"created_by"`
-	CreatedAt      time.Time      `db:"created_at"`
-	DisabledAt     *time.Time     `db:"disabled_at"`
-	DisabledReason *string        `db:"disabled_reason"`
-	Pending        int            `db:"pending"`   // deliveries not yet made
-	Delivered      int            `db:"delivered"` // deliveries made
-	Failed         int            `db:"failed"`    // deliveries given up
+	ID         int64          `db:"id"`
+	URL        string         `db:"url"`
+	Events     pq.StringArray `db:"events"`
+	CreatedBy  string         `db:"created_by"`
+	CreatedAt  time.Time      `db:"created_at"`
+	DisabledAt *time.Time     `db:"disabled_at"`
+	Off        *WebhookOff    `db:"disabled"`  // why it was switched off; nil while on
+	Pending    int            `db:"pending"`   // deliveries not yet made
+	Delivered  int            `db:"delivered"` // deliveries made
+	Failed     int            `db:"failed"`    // deliveries given up
 }
 
 const webhookSQL = `
-	SELECT w.id, w.url, w.events, w.created_by, w.created_at, w.disabled_at, w.disabled_reason,
+	SELECT w.id, w.url, w.events, w.created_by, w.created_at, w.disabled_at,
+		CASE WHEN w.disabled_code IS NOT NULL THEN json_build_object('code', w.disabled_code, 'args', w.disabled_args) END AS disabled,
 		count(*) FILTER (WHERE d.status = 'pending') AS pending,
 		count(*) FILTER (WHERE d.status = 'delivered') AS delivered,
 		count(*) FILTER (WHERE d.status = 'failed') AS failed
@@ -324,7 +368,7 @@ func (tx Tx) RollWebhookSecret(ctx context.Context, id int64, secret string, unt
 // first, now, for three days more, then what waited behind it. ErrNotFound when there is none.
 func (tx Tx) EnableWebhook(ctx context.Context, id int64) error {
 	res, err := tx.q.ExecContext(ctx, `
-		UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL WHERE id = $1`, id)
+		UPDATE webhook_endpoints SET disabled_at = NULL, disabled_code = NULL, disabled_args = NULL WHERE id = $1`, id)
 	if err := affected(res, err); err != nil {
 		return err
 	}
@@ -370,11 +414,76 @@ type Delivery struct {
 
 // Attempt is one try of a delivery.
 type Attempt struct {
-	At         time.Time `json:"at"`
-	StatusCode *int      `json:"statusCode"` // nil: no answer
-	LatencyMs  int       `json:"latencyMs"`
-	Response   string    `json:"response"` // the answer's first KB, or why there was none
+	At         time.Time   `json:"at"`
+	StatusCode *int        `json:"statusCode"` // nil: no answer
+	LatencyMs  int         `json:"latencyMs"`
+	Response   string      `json:"response"`          // the answer's first KB
+	Failure    *TryFailure `json:"failure,omitempty"` // when no answer came, why
 }
+
+// TryFailureCode says why a try of a delivery got no answer (webhook_attempts.failure_code); the
+// sentence a person reads is written from it and its TryFailureArgs where it is shown.
+type TryFailureCode string
+
+// The codes, each with the TryFailureArgs it carries.
+const (
+	TryTimedOut         TryFailureCode = "timed_out"         // no answer within Seconds
+	TryPrivateAddress   TryFailureCode = "private_address"   // the host resolved to Address, which is not public
+	TryAddressUnchecked TryFailureCode = "address_unchecked" // the address connected to could not be read to check it
+	TryUnresolved       TryFailureCode = "unresolved"        // the host name did not resolve; Error, the resolver's words
+	TryUnreachable      TryFailureCode = "unreachable"       // no connection; Error, the system's words, when it said
+	TryOther            TryFailureCode = "other"             // a failure recorded before the codes that matched none (migration 0023): Text
+)
+
+// TryFailureCodes are every code (the CHECK of migration 0023 lists the same).
+var TryFailureCodes = []TryFailureCode{TryTimedOut, TryPrivateAddress, TryAddressUnchecked, TryUnresolved, TryUnreachable, TryOther}
+
+// TryFailure is why a try got no answer: a code and the values it is told with.
+type TryFailure struct {
+	Code TryFailureCode `json:"code"`
+	Args TryFailureArgs `json:"args"`
+}
+
+// TryFailureArgs are the values a TryFailure is told with; each code sets those it lists.
+type TryFailureArgs struct {
+	Seconds int    `json:"seconds,omitempty"`
+	Address string `json:"address,omitempty"`
+	Error   string `json:"error,omitempty"`
+	Text    string `json:"text,omitempty"`
+}
+
+// WebhookOffCode says why an endpoint was switched off (webhook_endpoints.disabled_code).
+type WebhookOffCode string
+
+// The codes, each with the WebhookOffArgs it carries.
+const (
+	// OffGaveUp: every try of EventID failed for Seconds; the last got StatusCode, or no answer
+	// for Failure.
+	OffGaveUp WebhookOffCode = "gave_up"
+	// OffOther: switched off before the codes, for a reason that matched none (migration 0023): Text.
+	OffOther WebhookOffCode = "other"
+)
+
+// WebhookOffCodes are every code (the CHECK of migration 0023 lists the same).
+var WebhookOffCodes = []WebhookOffCode{OffGaveUp, OffOther}
+
+// WebhookOff is why an endpoint was switched off: a code and the values it is told with.
+type WebhookOff struct {
+	Code WebhookOffCode `json:"code"`
+	Args WebhookOffArgs `json:"args"`
+}
+
+// WebhookOffArgs are the values a WebhookOff is told with.
+type WebhookOffArgs struct {
+	EventID    string      `json:"eventId,omitempty"`
+	Seconds    int64       `json:"seconds,omitempty"`
+	StatusCode *int        `json:"statusCode,omitempty"`
+	Failure    *TryFailure `json:"failure,omitempty"`
+	Text       string      `json:"text,omitempty"`
+}
+
+// Scan reads the disabled column.
+func (o *WebhookOff) Scan(src any) error { return scanJSON(src, o) }
 
 // Attempts are a delivery's tries, read as one JSON column.
 type Attempts []Attempt
@@ -390,7 +499,9 @@ var deliverySQL = `
 	SELECT d.id, e.public_id AS event_id, e.type AS event_type, d.status, d.attempts,
 		CASE WHEN d.status = 'pending' THEN d.next_at END AS next_at, d.created_at,
 		(SELECT coalesce(json_agg(json_build_object('at', api_time(a.at), 'statusCode', a.status_code,
-			'latencyMs', a.latency_ms, 'response', a.response) ORDER BY a.id DESC), '[]')
+			'latencyMs', a.latency_ms, 'response', a.response,
+			'failure', CASE WHEN a.failure_code IS NOT NULL THEN json_build_object('code', a.failure_code, 'args', a.failure_args) END)
+			ORDER BY a.id DESC), '[]')
 		 FROM (SELECT * FROM webhook_attempts a WHERE a.delivery_id = d.id ORDER BY a.id DESC LIMIT ` + strconv.Itoa(deliveryTries) + `) a) AS tries
 	FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id`
 
@@ -499,8 +610,8 @@ func (s *Store) NextDelivery(ctx context.Context, l Lease, lease time.Duration) 
 type Outcome struct {
 	Attempt
 	Delivered bool
-	Retry     time.Time // when not delivered and not given up
-	Off       string    // when given up: why the endpoint is off, a sentence
+	Retry     time.Time   // when not delivered and not given up
+	Off       *WebhookOff // when given up: why the endpoint is off
 }
 
 // RecordAttempt records a try of delivery under lease l and moves the delivery on. It records
@@ -521,16 +632,25 @@ func (s *Store) RecordAttempt(ctx context.Context, l Lease, delivery int64, o Ou
 	if err != nil {
 		return err
 	}
+	var failureCode, failureArgs *string
+	if f := o.Failure; f != nil {
+		args, err := json.Marshal(f.Args)
+		if err != nil {
+			return err
+		}
+		failureCode, failureArgs = (*string)(&f.Code), new(string(args))
+	}
 	if _, err := tx.ExecContext(ctx, `
-		INSERT INTO webhook_attempts (delivery_id, at, status_code, latency_ms, response) VALUES ($1, $2, $3, $4, $5)`,
-		delivery, o.At, o.StatusCode, o.LatencyMs, o.Response); err != nil {
+		INSERT INTO webhook_attempts (delivery_id, at, status_code, latency_ms, response, failure_code, failure_args)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		delivery, o.At, o.StatusCode, o.LatencyMs, o.Response, failureCode, failureArgs); err != nil {
 		return err
 	}
 	status, next := DeliveryPending, &o.Retry
 	switch {
 	case o.Delivered:
 		status, next = DeliveryDelivered, nil
-	case o.Off != "":
+	case o.Off != nil:
 		status, next = DeliveryFailed, nil
 	}
 	if _, err := tx.ExecContext(ctx, `
@@ -539,10 +659,15 @@ func (s *Store) RecordAttempt(ctx context.Context, l Lease, delivery int64, o Ou
 		WHERE id = $1`, delivery, status, next); err != nil {
 		return err
 	}
-	if o.Off != "" {
+	if o.Off != nil {
+		args, err := json.Marshal(o.Off.Args)
+		if err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `
-			UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = $2, lease_owner = NULL, lease_until = NULL
-			WHERE id = $1`, l.Endpoint, o.Off); err != nil {
+			UPDATE webhook_endpoints SET disabled_at = now(), disabled_code = $2, disabled_args = $3,
+				lease_owner = NULL, lease_until = NULL
+			WHERE id = $1`, l.Endpoint, o.Off.Code, string(args)); err != nil {
 			return err
 		}
 	}

@@ -18,7 +18,7 @@ func TestWebhookList(t *testing.T) {
 	ws := []Webhook{
 		{Webhook: store.Webhook{ID: 1, URL: "https://ops.example/hook", Events: []string{"*"}, Delivered: 1200, Pending: 3}},
 		{Webhook: store.Webhook{ID: 2, URL: "https://crm.example/in", Events: []string{"payment.minted", "tier.sold_out"},
-			DisabledAt: &at, DisabledReason: &off, Failed: 1},
+			DisabledAt: &at, Failed: 1}, Off: off,
 			Deliveries: []store.Delivery{{ID: 7, EventType: store.EventPaymentMinted, Status: store.DeliveryFailed, Attempts: 60,
 				Tries: store.Attempts{{At: at, StatusCode: &code, LatencyMs: 41, Response: "  Bad gateway\n"}}},
 				{ID: 8, EventType: store.EventPaymentSeen, Status: store.DeliveryFailed, Attempts: 1,

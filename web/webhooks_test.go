@@ -182,7 +182,7 @@ func TestWebhooksAdmin(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); j.DeliverWebhooks(ctx, handlers.New(db, c, j, cfg, log).EventBody) }()
+	go func() { defer close(done); j.DeliverWebhooks(ctx) }()
 	defer func() { cancel(); <-done }()
 
 	got := r.wait(t, 1)
@@ -418,7 +418,7 @@ func TestWebhooksFromPage(t *testing.T) {
 		t.Fatalf("shown %q; stored %+v", got, hook)
 	}
 	id := strconv.FormatInt(hook.ID, 10)
-	if got := text(doc, "outcome"); got != "Added webhook #"+id+": "+target+" gets every event." {
+	if got := text(doc, "outcome"); got != "Added webhook #"+id+": https://203.0.113.10/… gets every event." {
 		t.Fatalf("outcome %q", got)
 	}
 	again := admin.do(http.MethodGet, "/operator", nil)
@@ -450,7 +450,7 @@ func TestWebhooksFromPage(t *testing.T) {
 	if err := db.RejectPayment(t.Context(), p, store.PaymentPending, "wrong_amount", struct{}{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.DB().Exec(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = 'every try failed for 72h'`); err != nil {
+	if _, err := db.DB().Exec(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_code = 'other', disabled_args = '{"text": "every try failed for 72h"}'`); err != nil {
 		t.Fatal(err)
 	}
 	doc = admin.operatorPage()
@@ -490,5 +490,46 @@ func TestWebhooksFromPage(t *testing.T) {
 	want := []string{"webhook.add", "webhook.roll-secret", "webhook.enable", "webhook.redeliver", "webhook.delete"}
 	if !reflect.DeepEqual(actions, want) {
 		t.Fatalf("audited %v, want %v", actions, want)
+	}
+}
+
+// TestWebhookURLsMasked adds an endpoint whose address carries its secret in the path and the
+// query, as Slack's and Discord's do: once added, the address is shown as its scheme and host
+// only, in the admin API's list and item, on the operator page, in the audit and its export;
+// the whole address is what the deliveries go to.
+func TestWebhookURLsMasked(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	const token, query = "XyZzYtOkEn0123456789", "sig=QuErYsEcReT"
+	address := "https://203.0.113.10/services/T0AAA/B0BBB/" + token + "?" + query
+	rec := s.adminDo(t, http.MethodPost, "/api/admin/webhooks", `{"url": "`+address+`", "events": ["*"]}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	var stored string
+	if err := db.DB().Get(&stored, `SELECT url FROM webhook_endpoints`); err != nil || stored != address {
+		t.Fatalf("stored %q (%v), want the whole address for delivery", stored, err)
+	}
+	id := "/" + jsonInt(decode[struct {
+		ID int64 `json:"id"`
+	}](t, rec).ID)
+	db.DB().Exec(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_code = 'other', disabled_args = '{}'`) // so that switching it on answers the item
+	shown := map[string]string{"the answer to the addition": rec.Body.String()}
+	shown["the list"] = s.adminDo(t, http.MethodGet, "/api/admin/webhooks", "", adminKey).Body.String()
+	item := s.adminDo(t, http.MethodPost, "/api/admin/webhooks"+id+"/enable", "", adminKey)
+	wantStatus(t, item, http.StatusOK)
+	shown["the item"] = item.Body.String()
+	shown["the operator page"] = signedInOperator(t, s).do(http.MethodGet, "/operator", nil).Body.String()
+	shown["the audit"] = s.adminDo(t, http.MethodGet, "/api/admin/audit", "", adminKey).Body.String()
+	export := s.adminDo(t, http.MethodGet, "/api/admin/exports/audit.csv", "", adminKey)
+	wantStatus(t, export, http.StatusOK)
+	shown["the audit export"] = export.Body.String()
+	wantStatus(t, s.adminDo(t, http.MethodDelete, "/api/admin/webhooks"+id, "", adminKey), http.StatusNoContent)
+	shown["the audit, after the deletion"] = s.adminDo(t, http.MethodGet, "/api/admin/audit", "", adminKey).Body.String()
+	for where, body := range shown {
+		if strings.Contains(body, token) || strings.Contains(body, query) || strings.Contains(body, "T0AAA") {
+			t.Errorf("%s shows the address's secret: %s", where, body)
+		}
+		if !strings.Contains(body, "https://203.0.113.10/…") {
+			t.Errorf("%s does not show the address's scheme and host: %s", where, body)
+		}
 	}
 }

@@ -63,17 +63,9 @@ func TestCatalogue(t *testing.T) {
 		if got := checkValues[store.ReasonCode](t, s, "payments_reason_code_check"); !sameSet(got, codes) {
 			t.Errorf("payments.reason_code may be %v; the catalogue has %v: write a migration", got, codes)
 		}
-		statuses := checkValues[store.PaymentStatus](t, s, "payments_status_check")
-		var table []store.PaymentStatus
-		for st := range buyerOf {
-			table = append(table, st)
-		}
-		if !sameSet(statuses, table) {
-			t.Errorf("payments.status may be %v; the buyer's table has %v", statuses, table)
-		}
-		for _, st := range statuses {
-			if _, err := BuyerStatus(st, Waiting{}); err != nil {
-				t.Error(err)
+		for _, st := range checkValues[store.PaymentStatus](t, s, "payments_status_check") {
+			if st.Buyer(false) == "" || st.Buyer(true) == "" {
+				t.Errorf("payments.status may be %s, which the buyer's table (store/status.go) does not map", st)
 			}
 		}
 	})
