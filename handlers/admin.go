@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
 
@@ -353,6 +354,9 @@ func (d tierDraft) check() (store.Tier, tierProblems) {
 	switch {
 	case label == "":
 		set("label", "A tier needs a label, such as Standard.")
+	case strings.ContainsFunc(label, unicode.IsControl):
+		// PostgreSQL's text refuses a NUL outright, and the others would break a page or a CSV line.
+		set("label", "A label cannot hold control characters (such as NUL, a tab or a line break).")
 	case len([]rune(label)) > maxTierLabel:
 		set("label", fmt.Sprintf("A label has at most %d characters.", maxTierLabel))
 	}

@@ -105,9 +105,17 @@ func TestAdminTiers(t *testing.T) {
 		"a negative allowance": `{"label":"x","priceWei":"1","maxPerWallet":-1,"payoutBps":1}`,
 		"a bad token":          `{"label":"x","priceWei":"1","maxPerWallet":1,"payoutBps":1,"holdingToken":"0x12"}`,
 		"a price over uint256": `{"label":"x","priceWei":"` + strings.Repeat("9", 80) + `","maxPerWallet":1,"payoutBps":1}`,
+		"a NUL in the label":   `{"label":"Go\u0000ld","priceWei":"1","maxPerWallet":1}`,
+		"a line break in it":   `{"label":"Go\nld","priceWei":"1","maxPerWallet":1}`,
 	} {
 		t.Run("400 for "+name, func(t *testing.T) {
-			wantStatus(t, put("5", body), http.StatusBadRequest)
+			rec := put("5", body)
+			wantStatus(t, rec, http.StatusBadRequest)
+			if name == "a NUL in the label" || name == "a line break in it" {
+				if got := errorMessage(t, rec); !strings.Contains(got, "control characters") {
+					t.Fatalf("%q", got)
+				}
+			}
 		})
 	}
 	wantStatus(t, put("256", `{"label":"x","priceWei":"1","maxPerWallet":1,"payoutBps":1}`), http.StatusBadRequest)
