@@ -81,7 +81,7 @@ func newDeployment(t *testing.T, env ...string) *deployment {
 	}
 	s := startServer(t, d.bin, d.env)
 	if status, body := s.send(t, http.MethodPut, "/api/admin/tiers/1", "X-Admin-Key", adminKey,
-		`{"label":"Standard","priceWei":"`+d.price.String()+`","maxPerWallet":100000,"payoutBps":10000,"onSale":true}`); status != 200 {
+		`{"label":"Standard","priceWei":"`+d.price.String()+`","maxPerWallet":100000,"payoutBps":10000,"enabled":true}`); status != 200 {
 		t.Fatalf("putting tier 1: %d %v\nserver log:\n%s", status, body, s.out)
 	}
 	s.kill()

@@ -100,7 +100,7 @@ func TestEndToEndGeth(t *testing.T) {
 		transact(t, c.NewSender(chain.LocalSigner(mustKey(t, deployerKey)), big.NewInt(1337)), &factoryAddr, c.SetTierWeightData(1, 10000), nil)
 		price := "10000000000000000" // 0.01 ETH
 		if status, body := s.send(t, http.MethodPut, "/api/admin/tiers/1", "X-Admin-Key", adminKey,
-			`{"label":"Standard","priceWei":"`+price+`","maxPerWallet":5,"payoutBps":10000,"onSale":true}`); status != 200 {
+			`{"label":"Standard","priceWei":"`+price+`","maxPerWallet":5,"payoutBps":10000,"enabled":true}`); status != 200 {
 			t.Fatalf("putting tier 1: %d %v", status, body)
 		}
 		sender := c.NewSender(chain.LocalSigner(mustKey(t, buyerKey)), big.NewInt(1337))

@@ -276,9 +276,9 @@ func (s *saleDay) putTiers(t *testing.T, in *instance) {
 	t.Helper()
 	srv := &server{base: "http://" + in.addr}
 	bodies := map[int]string{
-		tierAny: `{"label":"Standard","priceWei":"%s","maxPerWallet":100000,"payoutBps":10000,"onSale":true,"confirm":true}`,
-		tierCap: `{"label":"Limited","priceWei":"%s","maxPerWallet":100000,"payoutBps":10000,"onSale":true,"supply":` + strconv.Itoa(s.supply) + `,"confirm":true}`,
-		tierOne: `{"label":"One each","priceWei":"%s","maxPerWallet":1,"payoutBps":10000,"onSale":true,"confirm":true}`,
+		tierAny: `{"label":"Standard","priceWei":"%s","maxPerWallet":100000,"payoutBps":10000,"enabled":true,"confirm":true}`,
+		tierCap: `{"label":"Limited","priceWei":"%s","maxPerWallet":100000,"payoutBps":10000,"enabled":true,"supply":` + strconv.Itoa(s.supply) + `,"confirm":true}`,
+		tierOne: `{"label":"One each","priceWei":"%s","maxPerWallet":1,"payoutBps":10000,"enabled":true,"confirm":true}`,
 	}
 	for tier := tierAny; tier <= tierOne; tier++ {
 		if status, body := srv.send(t, http.MethodPut, "/api/admin/tiers/"+strconv.Itoa(tier), "X-Admin-Key", adminKey,

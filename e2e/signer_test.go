@@ -43,7 +43,7 @@ func TestEndToEndClef(t *testing.T) {
 	s := startServer(t, bin, env)
 	price := "10000000000000000" // 0.01 ETH
 	if status, body := s.send(t, http.MethodPut, "/api/admin/tiers/1", "X-Admin-Key", adminKey,
-		`{"label":"Standard","priceWei":"`+price+`","maxPerWallet":5,"onSale":true}`); status != 200 {
+		`{"label":"Standard","priceWei":"`+price+`","maxPerWallet":5,"enabled":true}`); status != 200 {
 		t.Fatalf("putting tier 1: %d %v", status, body)
 	}
 	buyerKey, buyer := hexKey(t)

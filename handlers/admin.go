@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
-	"unicode"
 
 	"github.com/labstack/echo/v4"
 
@@ -38,9 +35,8 @@ func (h *Handlers) AdminTiers(c echo.Context) error { return h.Tiers(c) }
 // tierBody is a tier as the operator writes it; pointers tell absent from zero. PayoutBps is the
 // factory's (its owner sets it): it may be sent, equal to the factory's, or left out. Confirm
 // confirms a change of the price, allowance or supply by more than half. Enabled is the
-// operator's switch; OnSale is read in its place when it is absent, as scripts written before it
-// send it (and GET /api/tiers' onSale sent back never switches a tier off: a tier it shows not
-// on sale has its enabled alongside). The sale fields left out are null: no supply, no window.
+// operator's switch; absent, the tier keeps the one it has (a new tier is off). The sale fields
+// left out are null: no supply, no window.
 type tierBody struct {
 	Label          *string  `json:"label"`
 	PriceWei       *string  `json:"priceWei"`
@@ -49,7 +45,6 @@ type tierBody struct {
 	HoldingToken   *string  `json:"holdingToken"`
 	PayoutBps      *int     `json:"payoutBps"`
 	Enabled        *bool    `json:"enabled"`
-	OnSale         *bool    `json:"onSale"`
 	Supply         *int64   `json:"supply"`
 	StartsAt       *string  `json:"startsAt"`
 	EndsAt         *string  `json:"endsAt"`
@@ -58,7 +53,9 @@ type tierBody struct {
 	Confirm        bool     `json:"confirm"`
 
 	// The read-only fields of GET /api/tiers, taken and ignored, so that a tier read can be sent
-	// back as it is.
+	// back as it is: onSale among them, which says whether the tier sells now (its phase), not
+	// the switch, so that a sold-out or scheduled tier sent back is never switched off.
+	OnSale          any `json:"onSale"`
 	ID              any `json:"id"`
 	Sold            any `json:"sold"`
 	Remaining       any `json:"remaining"`
@@ -91,9 +88,9 @@ func (h *Handlers) PutTier(c echo.Context) error {
 	if err := decodeBody(c, &b); err != nil {
 		return err
 	}
-	t, err := b.tier(id)
-	if err != nil {
-		return err
+	t, keep, problems := sale.ReadTier(b.input(id))
+	if len(problems) > 0 {
+		return errorf(http.StatusBadRequest, problems.First())
 	}
 	ctx := c.Request().Context()
 	weights, err := h.chain.TierWeights(ctx, []uint8{uint8(id)})
@@ -112,12 +109,14 @@ func (h *Handlers) PutTier(c echo.Context) error {
 				"Leave payoutBps out, or send the factory's value.", id, w, *b.PayoutBps, id))
 		}
 	}
-	var unconfirmed *unconfirmedError
-	if err := h.putTier(c, t, b.Confirm); errors.As(err, &unconfirmed) {
-		return errorf(http.StatusConflict, strings.Join(unconfirmed.changes, "; ")+`: send "confirm": true to confirm.`)
-	} else if status, msg, ok := tierRuleProblem(err); ok {
-		return errorf(status, msg)
-	} else if err != nil {
+	var unconfirmed *sale.Unconfirmed
+	var broken *sale.RuleError
+	switch err := h.putTier(c, t, keep, b.Confirm); {
+	case errors.As(err, &unconfirmed):
+		return errorf(http.StatusConflict, strings.Join(unconfirmed.Changes, "; ")+`: send "confirm": true to confirm.`)
+	case errors.As(err, &broken):
+		return errorf(ruleStatus(broken), broken.Sentence())
+	case err != nil:
 		return err
 	}
 	tiers, err := h.sale.TiersNow(ctx)
@@ -233,189 +232,25 @@ func decodeBody(c echo.Context, v any) error {
 	return nil
 }
 
-// tier reads the body into a draft of tier id and checks it like the operator's form does; the
-// first problem, in the order of the fields, is the 400's sentence.
-func (b tierBody) tier(id int) (store.Tier, error) {
-	d := tierDraft{id: id, problems: tierProblems{}}
-	if b.Label != nil {
-		d.label = *b.Label
-	}
-	if b.PriceWei != nil {
-		if d.price, _ = weiField(b.PriceWei); d.price == nil {
-			d.problems["price"] = "priceWei must be a positive whole number of wei, as a string."
+// input is the body as the sale reads a tier of the API: every field as text, "" for none.
+func (b tierBody) input(id int) sale.TierInput {
+	text := func(p *string) string {
+		if p == nil {
+			return ""
 		}
+		return *p
 	}
-	d.maxPerWallet = b.MaxPerWallet
-	d.holding = new(big.Int)
-	if b.HoldingWei != nil {
-		if d.holding, _ = weiField(b.HoldingWei); d.holding == nil {
-			d.problems["holdingAmount"] = "holdingWei must be a whole number of the token's smallest unit, as a string."
-		}
-	}
-	if b.HoldingToken != nil {
-		d.token = *b.HoldingToken
-	}
-	switch {
-	case b.Enabled != nil:
-		d.onSale = *b.Enabled
-	case b.OnSale != nil:
-		d.onSale = *b.OnSale
+	in := sale.TierInput{Surface: sale.API, ID: strconv.Itoa(id), Label: text(b.Label), Price: text(b.PriceWei),
+		HoldingToken: text(b.HoldingToken), HoldingAmount: text(b.HoldingWei), Enabled: b.Enabled,
+		StartsAt: text(b.StartsAt), EndsAt: text(b.EndsAt), AllowlistUntil: text(b.AllowlistUntil)}
+	if b.MaxPerWallet != nil {
+		in.MaxPerWallet = strconv.Itoa(*b.MaxPerWallet)
 	}
 	if b.Supply != nil {
-		if *b.Supply < 0 || *b.Supply > maxSupply {
-			d.problems["supply"] = fmt.Sprintf("supply must be a whole number from 0 to %d, or null for no limit.", maxSupply)
-		} else {
-			n := int(*b.Supply)
-			d.supply = &n
-		}
-	}
-	for _, f := range []struct {
-		name string
-		in   *string
-		out  **time.Time
-	}{{"startsAt", b.StartsAt, &d.startsAt}, {"endsAt", b.EndsAt, &d.endsAt}, {"allowlistUntil", b.AllowlistUntil, &d.allowlistUntil}} {
-		if f.in == nil {
-			continue
-		}
-		at, err := time.Parse(time.RFC3339Nano, *f.in)
-		if err != nil {
-			d.problems[f.name] = f.name + " must be a time in ISO 8601 with its offset, such as 2026-12-01T12:00:00Z, or null."
-			continue
-		}
-		at = at.UTC()
-		*f.out = &at
+		in.Supply = strconv.FormatInt(*b.Supply, 10)
 	}
 	if b.OpensAfterTier != nil {
-		if id, err := parseTierID(b.OpensAfterTier.raw); err != nil {
-			d.problems["opensAfterTier"] = "opensAfterTier must be a tier id, such as \"1\", or null."
-		} else {
-			d.opensAfter = &id
-		}
+		in.OpensAfterTier = b.OpensAfterTier.raw
 	}
-	t, problems := d.check()
-	for _, f := range tierFieldOrder {
-		if msg, ok := problems[f]; ok {
-			return store.Tier{}, errorf(http.StatusBadRequest, msg)
-		}
-	}
-	return t, nil
-}
-
-// tierDraft is a tier as the admin API or the operator's form read it, before the one check both
-// share. A nil number is one that was absent, or that the surface could not read, in which case
-// it wrote why in problems, in its own words (wei for the API, ETH for the form).
-type tierDraft struct {
-	id           int
-	label        string
-	price        *big.Int // wei
-	maxPerWallet *int
-	holding      *big.Int // the holding token's smallest unit; nil: none required
-	token        string   // "": no holding token
-	onSale       bool
-	// The sale: nil is none (no limit, open-ended, no allowlist phase, no tier to wait for).
-	supply         *int
-	startsAt       *time.Time
-	endsAt         *time.Time
-	allowlistUntil *time.Time
-	opensAfter     *int
-	problems       tierProblems
-}
-
-// tierProblems says what is wrong with a tier, one sentence per field, by field name.
-type tierProblems map[string]string
-
-// tierFieldOrder is the order of a tier's fields, in which the API tells the first problem.
-var tierFieldOrder = []string{"id", "label", "price", "maxPerWallet", "holdingToken", "holdingAmount", "supply",
-	"startsAt", "endsAt", "allowlistUntil", "opensAfterTier"}
-
-// Bounds on a tier: a label that fits a table cell, numbers well inside their integer columns.
-const (
-	maxTierLabel = 64
-	maxAllowance = 1_000_000
-	maxSupply    = 1_000_000_000
-)
-
-// check is the one validation of a tier, whoever writes it: the tier, or the problems of its
-// fields (the surface's own reading problems kept first).
-func (d tierDraft) check() (store.Tier, tierProblems) {
-	p := tierProblems{}
-	for f, msg := range d.problems {
-		p[f] = msg
-	}
-	set := func(field, msg string) {
-		if _, told := p[field]; !told {
-			p[field] = msg
-		}
-	}
-	if d.id < 0 || d.id > 255 {
-		set("id", "The tier number must be a whole number from 0 to 255.")
-	}
-	label := strings.TrimSpace(d.label)
-	switch {
-	case label == "":
-		set("label", "A tier needs a label, such as Standard.")
-	case strings.ContainsFunc(label, unicode.IsControl):
-		// PostgreSQL's text refuses a NUL outright, and the others would break a page or a CSV line.
-		set("label", "A label cannot hold control characters (such as NUL, a tab or a line break).")
-	case len([]rune(label)) > maxTierLabel:
-		set("label", fmt.Sprintf("A label has at most %d characters.", maxTierLabel))
-	}
-	switch {
-	case d.price == nil:
-		set("price", "The price is required.")
-	case d.price.Sign() <= 0:
-		set("price", "The price must be more than 0.")
-	case d.price.Cmp(maxUint256) > 0:
-		set("price", "The price is too large.")
-	}
-	switch {
-	case d.maxPerWallet == nil:
-		set("maxPerWallet", "The allowance per wallet is required: how many nodes of this tier one wallet may hold.")
-	case *d.maxPerWallet < 0 || *d.maxPerWallet > maxAllowance:
-		set("maxPerWallet", fmt.Sprintf("The allowance per wallet must be a whole number from 0 to %d.", maxAllowance))
-	}
-	var token *string
-	if d.token != "" {
-		if t, err := parseAddress(strings.TrimSpace(d.token)); err != nil {
-			set("holdingToken", "The holding token must be a token's address: 0x and 40 hexadecimal digits.")
-		} else {
-			token = &t
-		}
-	}
-	holding := d.holding
-	if holding == nil {
-		holding = new(big.Int)
-	}
-	switch {
-	case holding.Sign() < 0 || holding.Cmp(maxUint256) > 0:
-		set("holdingAmount", "The holding amount must be a whole number no larger than 2^256-1.")
-	case holding.Sign() > 0 && d.token == "":
-		set("holdingAmount", "A holding amount needs the address of the token to hold.")
-	}
-	if d.supply != nil && (*d.supply < 0 || *d.supply > maxSupply) {
-		set("supply", fmt.Sprintf("The supply must be a whole number from 0 to %d, or empty for no limit.", maxSupply))
-	}
-	if d.startsAt != nil && d.endsAt != nil && !d.endsAt.After(*d.startsAt) {
-		set("endsAt", "The sale must end after it starts.")
-	}
-	if d.allowlistUntil != nil && d.endsAt != nil && !d.allowlistUntil.Before(*d.endsAt) {
-		set("allowlistUntil", "The allowlist phase must end before the sale does.")
-	}
-	if d.opensAfter != nil && *d.opensAfter == d.id {
-		set("opensAfterTier", "A tier cannot open after itself.")
-	}
-	if len(p) > 0 {
-		return store.Tier{}, p
-	}
-	return store.Tier{ID: d.id, Label: label, PriceWei: store.Uint256{Int: d.price}, MaxPerWallet: *d.maxPerWallet,
-		HoldingWei: store.Uint256{Int: holding}, HoldingToken: token, Enabled: d.onSale, Supply: d.supply,
-		StartsAt: d.startsAt, EndsAt: d.endsAt, AllowlistUntil: d.allowlistUntil, OpensAfterTier: d.opensAfter}, nil
-}
-
-func weiField(s *string) (*big.Int, bool) {
-	if s == nil || !digitsRe.MatchString(*s) || len(*s) > 78 {
-		return nil, false
-	}
-	x, ok := new(big.Int).SetString(*s, 10)
-	return x, ok && x.Cmp(maxUint256) <= 0
+	return in
 }

@@ -236,13 +236,8 @@ func (h *Handlers) holdMinting(c echo.Context, held bool) (string, error) {
 	if held {
 		outcome, action = "Minting is held: payments are recorded and wait.", store.ActionMintingHold
 	}
-	err := h.audited(c, action, "", func(t store.Tx, e *store.AuditEntry) error {
-		before, err := t.MintingHeld(ctx)
-		if err != nil {
-			return err
-		}
+	err := h.sale.HoldMinting(ctx, h.entry(c, "", action, ""), held, func(e *store.AuditEntry, before bool) {
 		e.Before, e.After, e.Outcome = map[string]bool{"held": before}, map[string]bool{"held": held}, outcome
-		return t.HoldMinting(ctx, held)
 	})
 	return outcome, err
 }

@@ -211,9 +211,7 @@ func (h *Handlers) entry(c echo.Context, who string, action store.AuditAction, t
 
 // audited runs change with its audit entry in one transaction (store.Audited).
 func (h *Handlers) audited(c echo.Context, action store.AuditAction, target string, change func(t store.Tx, e *store.AuditEntry) error) error {
-	err := h.store.Audited(c.Request().Context(), h.entry(c, "", action, target), change)
-	h.sale.Forget()
-	return err
+	return h.store.Audited(c.Request().Context(), h.entry(c, "", action, target), change)
 }
 
 // operatorFlash carries an action's outcome across its redirect: signed like the sessions, so

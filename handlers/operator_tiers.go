@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -33,17 +32,12 @@ func (h *Handlers) SetTierOnSale(c echo.Context) (string, error) {
 // setOnSale puts tier id on or off sale, audited, for the page and the admin API: what it did,
 // as a sentence.
 func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error) {
-	ctx := c.Request().Context()
 	// Switched on, a tier sells while its times and supply allow, which may not be now.
 	outcome := fmt.Sprintf("Tier %d is now %s.", id, map[bool]string{true: "switched on: it sells while its times and supply allow", false: "off sale"}[onSale])
-	err := h.audited(c, map[bool]store.AuditAction{true: store.ActionTierOnSale, false: store.ActionTierOffSale}[onSale], strconv.Itoa(id),
-		func(t store.Tx, e *store.AuditEntry) error {
-			before, err := t.Tier(ctx, id)
-			if err != nil {
-				return err
-			}
-			e.Before, e.After, e.Outcome = map[string]bool{"onSale": before.Enabled}, map[string]bool{"onSale": onSale}, outcome
-			return t.SetOnSale(ctx, id, onSale)
+	action := map[bool]store.AuditAction{true: store.ActionTierOnSale, false: store.ActionTierOffSale}[onSale]
+	err := h.sale.SetEnabled(c.Request().Context(), h.entry(c, "", action, strconv.Itoa(id)), id, onSale,
+		func(e *store.AuditEntry, before bool) {
+			e.Before, e.After, e.Outcome = map[string]bool{"onSale": before}, map[string]bool{"onSale": onSale}, outcome
 		})
 	if errors.Is(err, store.ErrNotFound) {
 		return "", errorf(http.StatusNotFound, fmt.Sprintf("There is no tier %d.", id))
@@ -51,26 +45,18 @@ func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error
 	return outcome, err
 }
 
-// putTier stores tier t, audited with the tier before and after, for the page and the admin API.
-// A change of the price or allowance by more than half is refused with an *unconfirmedError
-// unless confirmed; it is checked against the tier as locked in the same transaction, so no
-// concurrent edit slips one past it. A new tier needs no confirmation.
-func (h *Handlers) putTier(c echo.Context, t store.Tier, confirmed bool) error {
+// putTier stores tier t (keep: with the switch it has), audited with the tier before and after,
+// for the page and the admin API (sale.PutTier checks it).
+func (h *Handlers) putTier(c echo.Context, t store.Tier, keep, confirmed bool) error {
 	ctx := c.Request().Context()
-	return h.audited(c, store.ActionTierPut, strconv.Itoa(t.ID), func(tx store.Tx, e *store.AuditEntry) error {
-		before, err := tx.Tier(ctx, t.ID)
-		switch {
-		case err == nil:
-			if changes := tierChanges(before, t); len(changes) > 0 && !confirmed {
-				return &unconfirmedError{changes}
+	_, err := h.sale.PutTier(ctx, h.entry(c, "", store.ActionTierPut, strconv.Itoa(t.ID)), t, keep, confirmed,
+		func(e *store.AuditEntry, before *store.Tier, stored store.Tier) {
+			if before != nil {
+				e.Before = toTierJSON(*before)
 			}
-			e.Before = toTierJSON(before)
-		case !errors.Is(err, store.ErrNotFound):
-			return err
-		}
-		e.After, e.Outcome = toTierJSON(t), h.tierSaved(ctx, t)
-		return tx.PutTier(ctx, t)
-	})
+			e.After, e.Outcome = toTierJSON(stored), h.tierSaved(ctx, stored)
+		})
+	return err
 }
 
 // SaveTierFromPage answers POST /operator/tiers: the tier form, in ETH and UTC, checked by the
@@ -92,34 +78,26 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	if tok != nil {
 		f.HoldingSymbol = tok.Symbol
 	}
-	t, problems := tierFromForm(f, tok).check()
+	t, _, problems := sale.ReadTier(sale.TierInput{Surface: sale.Form, ID: f.ID, Label: f.Label, Price: f.PriceETH,
+		MaxPerWallet: f.MaxPerWallet, HoldingToken: f.HoldingToken, HoldingAmount: f.HoldingAmount, Token: tok, Enabled: &f.Enabled,
+		Supply: f.Supply, StartsAt: f.StartsAt, EndsAt: f.EndsAt, AllowlistUntil: f.AllowlistUntil, OpensAfterTier: f.OpensAfterTier})
 	if len(problems) > 0 {
 		f.Problems = problems
 		return h.renderOperator(c, http.StatusUnprocessableEntity, operatorDraft{form: &f})
 	}
-	var unconfirmed *unconfirmedError
-	err := h.putTier(c, t, c.FormValue("confirm") == "true")
-	if errors.As(err, &unconfirmed) {
-		f.Confirm = unconfirmed.changes
+	var unconfirmed *sale.Unconfirmed
+	var broken *sale.RuleError
+	switch err := h.putTier(c, t, false, c.FormValue("confirm") == "true"); {
+	case errors.As(err, &unconfirmed):
+		f.Confirm = unconfirmed.Changes
 		return h.renderOperator(c, http.StatusConflict, operatorDraft{form: &f})
-	}
-	if status, msg, ok := tierRuleProblem(err); ok {
-		f.Problems = tierProblems{tierRuleField(err): msg}
-		return h.renderOperator(c, status, operatorDraft{form: &f})
-	}
-	if err != nil {
+	case errors.As(err, &broken):
+		f.Problems = map[string]string{broken.Field(): broken.Sentence()}
+		return h.renderOperator(c, ruleStatus(broken), operatorDraft{form: &f})
+	case err != nil:
 		return err
 	}
 	return h.redirectWithOutcome(c, h.tierSaved(c.Request().Context(), t))
-}
-
-// tierRuleField is the form field a *store.TierRuleError is about.
-func tierRuleField(err error) string {
-	var re *store.TierRuleError
-	if errors.As(err, &re) && (re.Rule == store.TierSupplyBelowSold || re.Rule == store.TierSupplyNeededByIt) {
-		return "supply"
-	}
-	return "opensAfterTier"
 }
 
 // tierSaved is the outcome of a saved tier, the holding threshold in its token's units where
@@ -166,133 +144,6 @@ func (h *Handlers) formToken(ctx context.Context, token string) *chain.Token {
 	return &tok
 }
 
-// tierFromForm reads the operator's form into a draft for the shared check, with a sentence
-// for each field it cannot read. tok is the holding token the form names, whose decimals the
-// holding amount is read with (nil: none, or it cannot be read now).
-func tierFromForm(f views.TierForm, tok *chain.Token) tierDraft {
-	d := tierDraft{label: f.Label, token: strings.TrimSpace(f.HoldingToken), onSale: f.Enabled, problems: tierProblems{}}
-	if id := strings.TrimSpace(f.ID); digitsRe.MatchString(id) && len(id) <= 3 {
-		d.id, _ = strconv.Atoi(id)
-	} else {
-		d.problems["id"] = "The tier number must be a whole number from 0 to 255."
-	}
-	switch price, tooPrecise := parseDecimal(f.PriceETH, 18); {
-	case strings.TrimSpace(f.PriceETH) == "":
-		d.problems["price"] = "The price is required: an amount in ETH, such as 0.1."
-	case tooPrecise:
-		d.problems["price"] = "The price has more than 18 decimals: the smallest amount is 0.000000000000000001 ETH."
-	case price == nil:
-		d.problems["price"] = "The price must be an amount in ETH, such as 0.1."
-	default:
-		d.price = price
-	}
-	if n := strings.TrimSpace(f.MaxPerWallet); digitsRe.MatchString(n) && len(n) <= 9 {
-		v, _ := strconv.Atoi(n)
-		d.maxPerWallet = &v
-	} else {
-		d.problems["maxPerWallet"] = "The allowance per wallet must be a whole number, such as 3."
-	}
-	// The amount is in the token's own units, as the page shows it: the token's decimals make it
-	// base units. Without a token, check says the amount needs one.
-	if a := strings.TrimSpace(f.HoldingAmount); a != "" {
-		decimals := 18
-		if tok != nil {
-			decimals = int(tok.Decimals)
-		}
-		amount, tooPrecise := parseDecimal(a, decimals)
-		_, badToken := parseAddress(d.token)
-		switch {
-		case tok == nil && d.token != "" && badToken != nil:
-			// check says what is wrong with the token; the amount waits for it.
-		case tok == nil && d.token != "":
-			d.problems["holdingAmount"] = "The token's decimals cannot be read from the chain now, so the amount cannot be read in its units: try again in a little while."
-		case tooPrecise:
-			d.problems["holdingAmount"] = fmt.Sprintf("The holding amount has more than %d decimals, the token's.", decimals)
-		case amount == nil:
-			d.problems["holdingAmount"] = "The holding amount must be an amount of the token, in its own units, such as 2.5."
-		default:
-			d.holding = amount
-		}
-	}
-	// Thousands may be written with commas, as the page writes them.
-	if n := strings.ReplaceAll(strings.TrimSpace(f.Supply), ",", ""); n != "" {
-		if v, err := strconv.Atoi(n); err == nil && digitsRe.MatchString(n) && len(n) <= 10 {
-			d.supply = &v
-		} else {
-			d.problems["supply"] = "The supply must be a whole number of nodes, such as 5000, or empty for no limit."
-		}
-	}
-	for _, field := range []struct {
-		name, value, what string
-		at                **time.Time
-	}{
-		{"startsAt", f.StartsAt, "The start", &d.startsAt},
-		{"endsAt", f.EndsAt, "The end", &d.endsAt},
-		{"allowlistUntil", f.AllowlistUntil, "The end of the allowlist phase", &d.allowlistUntil},
-	} {
-		if at, ok := parseUTC(field.value); ok {
-			*field.at = at
-		} else {
-			d.problems[field.name] = field.what + " must be a date and time in UTC, such as 2026-12-01 12:00, or empty for none."
-		}
-	}
-	if n := strings.TrimSpace(f.OpensAfterTier); n != "" {
-		if id, err := parseTierID(n); err == nil {
-			d.opensAfter = &id
-		} else {
-			d.problems["opensAfterTier"] = "Pick the tier this one opens after, or none."
-		}
-	}
-	return d
-}
-
-// utcLayouts are how the form's times may be typed, all in UTC: as the page writes them
-// ("2026-12-01 12:00 UTC", with seconds when they are not zero), with or without " UTC", with a T
-// or a Z (ISO 8601) or a space.
-var utcLayouts = []string{"2006-01-02 15:04", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02T15:04:05"}
-
-// parseUTC reads a time of the form in UTC: nil, true for an empty field; false when it cannot.
-func parseUTC(s string) (*time.Time, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil, true
-	}
-	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(s, "Z"), "UTC"))
-	for _, layout := range utcLayouts {
-		if t, err := time.ParseInLocation(layout, s, time.UTC); err == nil {
-			return &t, true
-		}
-	}
-	return nil, false
-}
-
-// formUTC writes a time for the form, as parseUTC reads it back: "2026-12-01 12:00" ("" for none).
-func formUTC(t *time.Time) string {
-	if t == nil {
-		return ""
-	}
-	if t.Second() != 0 {
-		return t.UTC().Format("2006-01-02 15:04:05")
-	}
-	return t.UTC().Format("2006-01-02 15:04")
-}
-
-// parseDecimal reads a decimal number exactly, in units of 10^-places ("0.1" with 18 places is
-// 100000000000000000): integer arithmetic, never a float. tooPrecise: more decimals than places
-// (trailing zeros aside).
-func parseDecimal(s string, places int) (x *big.Int, tooPrecise bool) {
-	m := decimalRe.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil || m[1]+m[2] == "" || len(m[1]) > 80 {
-		return nil, false
-	}
-	frac := strings.TrimRight(m[2], "0")
-	if len(frac) > places {
-		return nil, true
-	}
-	x, _ = new(big.Int).SetString(m[1]+frac+strings.Repeat("0", places-len(frac)), 10)
-	return x, false
-}
-
 // tierForm is the tier form filled with the tier edit names, or empty with the number after
 // the last tier's (tiers come ordered by number).
 func tierForm(tiers []sale.TierNow, edit string) views.TierForm {
@@ -301,8 +152,8 @@ func tierForm(tiers []sale.TierNow, edit string) views.TierForm {
 			continue
 		}
 		f := views.TierForm{Editing: true, ID: edit, Label: t.Label, PriceETH: views.ETH(t.PriceWei),
-			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), Enabled: t.Enabled, StartsAt: formUTC(t.StartsAt),
-			EndsAt: formUTC(t.EndsAt), AllowlistUntil: formUTC(t.AllowlistUntil)}
+			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), Enabled: t.Enabled, StartsAt: sale.FormTime(t.StartsAt),
+			EndsAt: sale.FormTime(t.EndsAt), AllowlistUntil: sale.FormTime(t.AllowlistUntil)}
 		if t.HoldingToken != nil {
 			f.HoldingToken = *t.HoldingToken
 			if t.Token != nil {
@@ -327,9 +178,6 @@ func tierForm(tiers []sale.TierNow, edit string) views.TierForm {
 	}
 	return views.TierForm{ID: next, MaxPerWallet: "1"}
 }
-
-// decimalRe is a plain decimal number: "1", "0.1", ".5", "2.".
-var decimalRe = regexp.MustCompile(`^([0-9]*)(?:\.([0-9]*))?$`)
 
 // operatorTiers is tiers as the operator page shows them: with what each brought in, its
 // holding threshold in its token's units, its allowlist, and the tiers it waits for or that wait

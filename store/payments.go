@@ -346,7 +346,7 @@ func claimUnit(ctx context.Context, tx *sqlx.Tx, id int64, tier int) (soldOut *S
 	if err != nil || supply == nil {
 		return nil, err
 	}
-	sold, err := Tx{tx}.sold(ctx, tier)
+	sold, err := Tx{tx}.Sold(ctx, tier)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -48,7 +47,8 @@ func (s *Store) Tiers(ctx context.Context) (_ []Tier, err error) {
 	return tiers, err
 }
 
-// PutTier creates the tier or replaces every field of it.
+// PutTier creates the tier or replaces every field of it, unchecked: for seeds and tests. An
+// operator's change goes through jobs/sale, which checks it against the ledger.
 func (s *Store) PutTier(ctx context.Context, t Tier) (err error) {
 	defer wrap(&err, "PutTier")
 	tx, err := s.db.BeginTxx(ctx, nil)
@@ -62,39 +62,9 @@ func (s *Store) PutTier(ctx context.Context, t Tier) (err error) {
 	return tx.Commit()
 }
 
-// TierRuleError is a tier that cannot be stored as asked: its sale settings contradict the
-// ledger (a supply below what it sold) or the other tiers (a price step that could never open).
-type TierRuleError struct {
-	Rule TierRule
-	Tier int // the tier asked about
-	// Sold is what the tier sold (TierSupplyBelowSold); Other the tier named (the opens-after rules).
-	Sold  int
-	Other int
-}
-
-// TierRule names what a TierRuleError breaks.
-type TierRule string
-
-const (
-	TierSupplyBelowSold  TierRule = "supply_below_sold"   // supply < what the tier already sold
-	TierOpensAfterNone   TierRule = "opens_after_missing" // opensAfterTier names no tier
-	TierOpensAfterSelf   TierRule = "opens_after_self"    // a tier cannot wait for itself
-	TierOpensAfterNoCap  TierRule = "opens_after_no_cap"  // it names a tier without a supply: it would never sell out
-	TierOpensAfterCycle  TierRule = "opens_after_cycle"   // tiers waiting for each other would never open
-	TierSupplyNeededByIt TierRule = "supply_needed"       // the supply is removed while Other opens after this tier
-)
-
-func (e *TierRuleError) Error() string {
-	return fmt.Sprintf("tier %d: %s (sold %d, other tier %d)", e.Tier, e.Rule, e.Sold, e.Other)
-}
-
-// PutTier creates the tier or replaces every field of it, checked against what it sold and the
-// tiers it opens after, with the tiers concerned locked so no concurrent change slips between.
-// A *TierRuleError says what is wrong.
+// PutTier creates the tier or replaces every field of it, as it is: the sale's rules (jobs/sale)
+// are checked by the caller, against the tiers it locked (LockTiers).
 func (tx Tx) PutTier(ctx context.Context, t Tier) error {
-	if err := tx.checkTier(ctx, t); err != nil {
-		return err
-	}
 	_, err := tx.q.ExecContext(ctx, `
 		INSERT INTO tiers (id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale, supply, starts_at,
 			ends_at, allowlist_until, opens_after_tier)
@@ -109,58 +79,12 @@ func (tx Tx) PutTier(ctx context.Context, t Tier) error {
 	return err
 }
 
-// checkTier checks t's supply and price step against the ledger, locking every tier (a step
-// chain runs through any of them; there are at most 256).
-func (tx Tx) checkTier(ctx context.Context, t Tier) error {
+// LockTiers returns every tier, by id, locked until the transaction ends: a change of one tier
+// is checked against all of them (a price step's chain runs through any; there are at most 256).
+func (tx Tx) LockTiers(ctx context.Context) ([]Tier, error) {
 	var all []Tier
-	if err := sqlx.SelectContext(ctx, tx.q, &all, `SELECT `+tierColumns+` FROM tiers ORDER BY id FOR UPDATE`); err != nil {
-		return err
-	}
-	byID := map[int]Tier{}
-	for _, o := range all {
-		byID[o.ID] = o
-	}
-	byID[t.ID] = t
-	if t.Supply != nil {
-		sold, err := tx.sold(ctx, t.ID)
-		if err != nil {
-			return err
-		}
-		if *t.Supply < sold {
-			return &TierRuleError{Rule: TierSupplyBelowSold, Tier: t.ID, Sold: sold}
-		}
-	} else {
-		for _, o := range all {
-			if o.ID != t.ID && o.OpensAfterTier != nil && *o.OpensAfterTier == t.ID {
-				return &TierRuleError{Rule: TierSupplyNeededByIt, Tier: t.ID, Other: o.ID}
-			}
-		}
-	}
-	if t.OpensAfterTier == nil {
-		return nil
-	}
-	after := *t.OpensAfterTier
-	prev, ok := byID[after]
-	switch {
-	case after == t.ID:
-		return &TierRuleError{Rule: TierOpensAfterSelf, Tier: t.ID, Other: after}
-	case !ok:
-		return &TierRuleError{Rule: TierOpensAfterNone, Tier: t.ID, Other: after}
-	case prev.Supply == nil:
-		return &TierRuleError{Rule: TierOpensAfterNoCap, Tier: t.ID, Other: after}
-	}
-	seen := map[int]bool{t.ID: true}
-	for at := prev; ; {
-		if seen[at.ID] {
-			return &TierRuleError{Rule: TierOpensAfterCycle, Tier: t.ID, Other: after}
-		}
-		seen[at.ID] = true
-		next, ok := byID[deref(at.OpensAfterTier, -1)]
-		if !ok {
-			return nil
-		}
-		at = next
-	}
+	err := sqlx.SelectContext(ctx, tx.q, &all, `SELECT `+tierColumns+` FROM tiers ORDER BY id FOR UPDATE`)
+	return all, err
 }
 
 // SetOnSale puts a tier on sale or takes it off; ErrNotFound when there is no such tier.
@@ -256,10 +180,11 @@ const soldSQL = `SELECT (SELECT count(*) FROM nodes WHERE tier = $1)
 // Sold returns how many nodes tier sold: minted, or being minted.
 func (s *Store) Sold(ctx context.Context, tier int) (_ int, err error) {
 	defer wrap(&err, "Sold")
-	return Tx{s.db}.sold(ctx, tier)
+	return Tx{s.db}.Sold(ctx, tier)
 }
 
-func (tx Tx) sold(ctx context.Context, tier int) (int, error) {
+// Sold is Store.Sold inside the transaction.
+func (tx Tx) Sold(ctx context.Context, tier int) (int, error) {
 	var n int
 	err := sqlx.GetContext(ctx, tx.q, &n, soldSQL, tier)
 	return n, err

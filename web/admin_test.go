@@ -46,7 +46,7 @@ func TestAdminTiers(t *testing.T) {
 	put := func(id, body string) *httptest.ResponseRecorder {
 		return s.adminDo(t, http.MethodPut, "/api/admin/tiers/"+id, body, adminKey)
 	}
-	const gold = `"label":"Gold","maxPerWallet":2,"holdingWei":"5","holdingToken":"0x00000000000000000000000000000000000000AA","onSale":true`
+	const gold = `"label":"Gold","maxPerWallet":2,"holdingWei":"5","holdingToken":"0x00000000000000000000000000000000000000AA","enabled":true`
 	rec := put("4", `{"priceWei":"2000000000000000000",`+gold+`}`)
 	wantStatus(t, rec, http.StatusOK)
 	// The answer is the tier as GET /api/tiers shows it, with where its sale stands.
@@ -215,7 +215,7 @@ func TestAdminPayoutIsTheFactorys(t *testing.T) {
 			Tiers []map[string]any `json:"tiers"`
 		}](t, s.get(t, "/api/tiers")).Tiers[0]["payoutBps"]
 	}
-	const tier = `"label":"Standard","priceWei":"100000000000000000","maxPerWallet":5,"onSale":true`
+	const tier = `"label":"Standard","priceWei":"100000000000000000","maxPerWallet":5,"enabled":true`
 	if got := payout(); got != float64(devchain.TierWeights[1]) {
 		t.Fatalf("payoutBps %v, want the dev factory's %d", got, devchain.TierWeights[1])
 	}

@@ -200,7 +200,7 @@ func FuzzSyncBody(f *testing.F) {
 // FuzzAdminTierBody puts arbitrary tiers: ids, prices and the JSON around them.
 func FuzzAdminTierBody(f *testing.F) {
 	for _, seed := range [][2]string{
-		{"1", `{"label":"One","priceWei":"100000000000000000","maxPerWallet":3,"holdingWei":"0","holdingToken":null,"payoutBps":10000,"onSale":true}`},
+		{"1", `{"label":"One","priceWei":"100000000000000000","maxPerWallet":3,"holdingWei":"0","holdingToken":null,"payoutBps":10000,"enabled":true}`},
 		{"256", `{"label":"x"}`}, {"-1", `{}`}, {"abc", `[]`}, {"2", `{"priceWei":"-1"}`}, {"3", `{"priceWei":"1e18"}`},
 		{"4", `{"label":"` + strings.Repeat("x", 1000) + `","priceWei":"` + maxU256 + `0"}`}, {"5", `{"holdingToken":"0x12"}`},
 	} {

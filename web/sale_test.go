@@ -68,7 +68,7 @@ func TestTierSale(t *testing.T) {
 		`,"enabled":true,"supply":100,"startsAt":` + q(hour) + `,"endsAt":` + q(day),
 		`,"enabled":true,"supply":0`,
 		`,"enabled":true,"allowlistUntil":` + q(hour) + `,"endsAt":` + q(day),
-		`,"onSale":true,"endsAt":` + q(now.Add(-time.Hour)),
+		`,"enabled":true,"endsAt":` + q(now.Add(-time.Hour)),
 		`,"enabled":true,"supply":10`,
 		`,"enabled":true,"opensAfterTier":"6"`,
 		`,"enabled":true,"opensAfterTier":3`, // a number is read too; tier 3 sold out: open
@@ -115,12 +115,21 @@ func TestTierSale(t *testing.T) {
 		if x := s.saleTiers(t)["2"]; !x.Enabled || x.Phase != "scheduled" || x.Supply == nil || *x.Supply != 100 {
 			t.Fatalf("after the round trip: %+v", x)
 		}
-		// A script written before enabled sends onSale, and is obeyed.
+		// onSale is read-only (whether the tier sells now): a script that sends it, say the false
+		// of a sold-out or scheduled tier, without enabled never switches the tier off, and a
+		// tier sent without enabled keeps the switch it has.
 		wantStatus(t, put("6", `,"onSale":false,"supply":10`), http.StatusOK)
-		if x := s.saleTiers(t)["6"]; x.Enabled || x.Phase != "off" {
-			t.Fatalf("onSale false from an old script: %+v", x)
+		if x := s.saleTiers(t)["6"]; !x.Enabled || x.Phase != "public" {
+			t.Fatalf("onSale false sent without enabled: %+v", x)
 		}
-		wantStatus(t, put("6", `,"onSale":true,"supply":10`), http.StatusOK)
+		wantStatus(t, put("3", `,"onSale":false,"supply":0`), http.StatusOK)
+		if x := s.saleTiers(t)["3"]; !x.Enabled || x.Phase != "sold_out" {
+			t.Fatalf("a sold-out tier's fields sent back: %+v", x)
+		}
+		wantStatus(t, put("9", `,"onSale":true`), http.StatusOK)
+		if x := s.saleTiers(t)["9"]; x.Enabled || x.Phase != "off" {
+			t.Fatalf("a new tier sent with onSale only: %+v, want it off until enabled", x)
+		}
 	})
 
 	t.Run("refusals", func(t *testing.T) {

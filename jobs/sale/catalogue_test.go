@@ -10,7 +10,6 @@ import (
 	"slices"
 	"testing"
 
-	"nodeledger/migrations"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
@@ -52,14 +51,7 @@ func TestCatalogue(t *testing.T) {
 	})
 
 	t.Run("the SQL CHECKs", func(t *testing.T) {
-		s, err := store.Open(t.Context(), storetest.EmptyDatabase(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		if _, err := s.Migrate(t.Context(), migrations.FS); err != nil {
-			t.Fatal(err)
-		}
+		s := migrated(t)
 		if got := checkValues[store.ReasonCode](t, s, "payments_reason_code_check"); !sameSet(got, codes) {
 			t.Errorf("payments.reason_code may be %v; the catalogue has %v: write a migration", got, codes)
 		}

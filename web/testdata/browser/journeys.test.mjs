@@ -93,7 +93,7 @@ test('a pasted transaction hash: the tracker goes live from confirmed to minted,
 
 test('a payment over the wallet limit is rejected with its reason, then refunded straight from the payments wallet', async () => {
   const limited = { label: 'Limited', priceWei: parseEther('0.2').toString(), maxPerWallet: 1, holdingWei: '0',
-    holdingToken: null, onSale: true }; // its payout is the factory's (0 here): not the point
+    holdingToken: null, enabled: true }; // its payout is the factory's (0 here): not the point
   assert.equal((await admin('PUT', '/tiers/9', limited)).status, 200);
   try {
     const key = await freshAccount('1');

@@ -1,0 +1,232 @@
+package sale
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"nodeledger/store"
+	"nodeledger/views/words"
+)
+
+// The operator's changes to the sale: each is written with its audit entry in one transaction
+// (record fills in the entry from what the change found), and forgets the read model, so this
+// instance shows it at once.
+
+// PutTier creates tier t or replaces every field of it (keep: with the switch the stored tier
+// has), checked against the ledger with every tier locked, so no concurrent edit slips between
+// the check and the write. A change of the price, allowance or supply by more than half is
+// refused with *Unconfirmed unless confirmed; one that contradicts what the tier sold or the
+// other tiers with *RuleError. It returns the tier as stored.
+func (s *Sale) PutTier(ctx context.Context, e store.AuditEntry, t store.Tier, keep, confirmed bool,
+	record func(e *store.AuditEntry, before *store.Tier, stored store.Tier)) (store.Tier, error) {
+	defer s.Forget()
+	err := s.store.Audited(ctx, e, func(tx store.Tx, e *store.AuditEntry) error {
+		all, err := tx.LockTiers(ctx)
+		if err != nil {
+			return err
+		}
+		var before *store.Tier
+		for i := range all {
+			if all[i].ID == t.ID {
+				before = &all[i]
+			}
+		}
+		if before != nil {
+			if keep {
+				t.Enabled = before.Enabled
+			}
+			if ch := changes(*before, t); len(ch) > 0 && !confirmed {
+				return &Unconfirmed{Changes: ch}
+			}
+		}
+		sold := 0
+		if t.Supply != nil {
+			if sold, err = tx.Sold(ctx, t.ID); err != nil {
+				return err
+			}
+		}
+		if err := checkAgainst(t, all, sold); err != nil {
+			return err
+		}
+		record(e, before, t)
+		return tx.PutTier(ctx, t)
+	})
+	return t, err
+}
+
+// SetEnabled switches tier id on or off; store.ErrNotFound when there is no such tier. record
+// is told the switch before.
+func (s *Sale) SetEnabled(ctx context.Context, e store.AuditEntry, id int, on bool, record func(e *store.AuditEntry, before bool)) error {
+	defer s.Forget()
+	return s.store.Audited(ctx, e, func(tx store.Tx, e *store.AuditEntry) error {
+		before, err := tx.Tier(ctx, id)
+		if err != nil {
+			return err
+		}
+		record(e, before.Enabled)
+		return tx.SetOnSale(ctx, id, on)
+	})
+}
+
+// HoldMinting holds minting (payments are recorded and wait) or releases it. record is told
+// whether it was held before.
+func (s *Sale) HoldMinting(ctx context.Context, e store.AuditEntry, held bool, record func(e *store.AuditEntry, before bool)) error {
+	defer s.Forget()
+	return s.store.Audited(ctx, e, func(tx store.Tx, e *store.AuditEntry) error {
+		before, err := tx.MintingHeld(ctx)
+		if err != nil {
+			return err
+		}
+		record(e, before)
+		return tx.HoldMinting(ctx, held)
+	})
+}
+
+// Unconfirmed is a tier change that needs a confirmation it did not carry: nothing was stored.
+// Changes names each, as "The price changes from 0.1 ETH to 1 ETH (10×)".
+type Unconfirmed struct{ Changes []string }
+
+func (e *Unconfirmed) Error() string { return "unconfirmed: " + strings.Join(e.Changes, "; ") }
+
+// changes names each change from old to t that needs a confirmation.
+func changes(old, t store.Tier) []string {
+	var out []string
+	if bigChange(old.PriceWei.Int, t.PriceWei.Int) {
+		out = append(out, fmt.Sprintf("The price changes from %s ETH to %s ETH%s", old.PriceWei.ETH(), t.PriceWei.ETH(),
+			ratio(old.PriceWei.Int, t.PriceWei.Int)))
+	}
+	o, n := big.NewInt(int64(old.MaxPerWallet)), big.NewInt(int64(t.MaxPerWallet))
+	if bigChange(o, n) {
+		out = append(out, fmt.Sprintf("The allowance per wallet changes from %d to %d%s", old.MaxPerWallet, t.MaxPerWallet, ratio(o, n)))
+	}
+	if old.Supply != nil && t.Supply != nil {
+		o, n := big.NewInt(int64(*old.Supply)), big.NewInt(int64(*t.Supply))
+		if bigChange(o, n) {
+			out = append(out, fmt.Sprintf("The supply changes from %s to %s%s", words.Thousands(*old.Supply), words.Thousands(*t.Supply), ratio(o, n)))
+		}
+	}
+	return out
+}
+
+// bigChange tells whether before -> after changes by more than half, either way (after > 1.5 ×
+// before, or after < 0.5 × before): a tier's price or allowance is confirmed first then, since
+// one typo (a zero too many or too few) would otherwise reprice a sale.
+func bigChange(before, after *big.Int) bool {
+	twice := new(big.Int).Lsh(after, 1)
+	return twice.Cmp(before) < 0 || twice.Cmp(new(big.Int).Mul(before, big.NewInt(3))) > 0
+}
+
+// ratio is " (10×)" for after/before, to two decimals at most; "" when before is 0.
+func ratio(before, after *big.Int) string {
+	if before.Sign() == 0 {
+		return ""
+	}
+	s := new(big.Rat).SetFrac(after, before).FloatString(2)
+	s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+	return " (" + s + "×)"
+}
+
+// RuleError is a tier that cannot be stored as asked: its sale settings contradict the ledger (a
+// supply below what it sold) or the other tiers (a price step that could never open).
+type RuleError struct {
+	Rule Rule
+	Tier int // the tier asked about
+	// Sold is what the tier sold (SupplyBelowSold); Other the tier named (the opens-after rules).
+	Sold  int
+	Other int
+}
+
+// Rule names what a RuleError breaks.
+type Rule string
+
+const (
+	SupplyBelowSold  Rule = "supply_below_sold"   // supply < what the tier already sold
+	OpensAfterNone   Rule = "opens_after_missing" // opensAfterTier names no tier
+	OpensAfterSelf   Rule = "opens_after_self"    // a tier cannot wait for itself
+	OpensAfterNoCap  Rule = "opens_after_no_cap"  // it names a tier without a supply: it would never sell out
+	OpensAfterCycle  Rule = "opens_after_cycle"   // tiers waiting for each other would never open
+	SupplyNeededByIt Rule = "supply_needed"       // the supply is removed while Other opens after this tier
+)
+
+func (e *RuleError) Error() string { return e.Sentence() }
+
+// Field is the tier field the broken rule is about.
+func (e *RuleError) Field() string {
+	if e.Rule == SupplyBelowSold || e.Rule == SupplyNeededByIt {
+		return "supply"
+	}
+	return "opensAfterTier"
+}
+
+// Sentence says what is wrong, for the operator.
+func (e *RuleError) Sentence() string {
+	switch e.Rule {
+	case SupplyBelowSold:
+		return fmt.Sprintf("Tier %d has sold %s already: its supply cannot be less than %s.",
+			e.Tier, words.Count(e.Sold, "node", "nodes"), words.Thousands(e.Sold))
+	case OpensAfterNone:
+		return fmt.Sprintf("Tier %d cannot open after tier %d: there is no tier %d.", e.Tier, e.Other, e.Other)
+	case OpensAfterSelf:
+		return "A tier cannot open after itself."
+	case OpensAfterNoCap:
+		return fmt.Sprintf("Tier %d cannot open after tier %d: tier %d has no supply, so it never sells out. Give it a supply first.",
+			e.Tier, e.Other, e.Other)
+	case OpensAfterCycle:
+		return fmt.Sprintf("Tier %d cannot open after tier %d: tier %d already waits for tier %d to sell out, so neither would ever open.",
+			e.Tier, e.Other, e.Other, e.Tier)
+	case SupplyNeededByIt:
+		return fmt.Sprintf("Tier %d needs a supply: tier %d opens once it sells out, and without a supply it never would.", e.Tier, e.Other)
+	}
+	return "The tier's sale settings contradict the other tiers."
+}
+
+// checkAgainst checks t's supply and price step against what it sold and every tier as stored
+// (all, locked).
+func checkAgainst(t store.Tier, all []store.Tier, sold int) error {
+	byID := map[int]store.Tier{}
+	for _, o := range all {
+		byID[o.ID] = o
+	}
+	byID[t.ID] = t
+	if t.Supply != nil {
+		if *t.Supply < sold {
+			return &RuleError{Rule: SupplyBelowSold, Tier: t.ID, Sold: sold}
+		}
+	} else {
+		for _, o := range all {
+			if o.ID != t.ID && o.OpensAfterTier != nil && *o.OpensAfterTier == t.ID {
+				return &RuleError{Rule: SupplyNeededByIt, Tier: t.ID, Other: o.ID}
+			}
+		}
+	}
+	if t.OpensAfterTier == nil {
+		return nil
+	}
+	after := *t.OpensAfterTier
+	prev, ok := byID[after]
+	switch {
+	case after == t.ID:
+		return &RuleError{Rule: OpensAfterSelf, Tier: t.ID, Other: after}
+	case !ok:
+		return &RuleError{Rule: OpensAfterNone, Tier: t.ID, Other: after}
+	case prev.Supply == nil:
+		return &RuleError{Rule: OpensAfterNoCap, Tier: t.ID, Other: after}
+	}
+	seen := map[int]bool{t.ID: true}
+	for at := prev; ; {
+		if seen[at.ID] {
+			return &RuleError{Rule: OpensAfterCycle, Tier: t.ID, Other: after}
+		}
+		seen[at.ID] = true
+		if at.OpensAfterTier == nil {
+			return nil
+		}
+		next, ok := byID[*at.OpensAfterTier]
+		if !ok {
+			return nil
+		}
+		at = next
+	}
+}
