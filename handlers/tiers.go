@@ -3,9 +3,9 @@ package handlers
 import (
 	"net/http"
 
-	"nodeledger/jobs/sale"
-
 	"github.com/labstack/echo/v4"
+
+	"nodeledger/jobs/sale"
 )
 
 // Tiers answers GET /api/tiers: every tier, on sale or not, with the factory's weight of each and

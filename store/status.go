@@ -1,5 +1,7 @@
 package store
 
+import "slices"
+
 // The ledger's states are words in text columns (the migrations' CHECK constraints list them);
 // in Go each is its own type, so a round's status cannot be compared with a payment's, and a
 // typo is a compile error rather than a state no query finds. They scan and write as text through
@@ -33,6 +35,23 @@ const (
 	BuyerRejected   BuyerStatus = "rejected"
 	BuyerRefunded   BuyerStatus = "refunded"
 )
+
+// paymentMoves is where a payment may go from each status: checked, it mints or is rejected; a
+// mint is recorded or reverts (rejected); a rejected payment is refunded, and a refund a reorg
+// takes back leaves it rejected again. The trigger payments_move (migrations/0025) refuses any
+// other move, and TestPaymentMoves holds the two to each other.
+var paymentMoves = map[PaymentStatus][]PaymentStatus{
+	PaymentPending:  {PaymentMinting, PaymentRejected},
+	PaymentMinting:  {PaymentMinted, PaymentRejected},
+	PaymentMinted:   nil,
+	PaymentRejected: {PaymentRefunded},
+	PaymentRefunded: {PaymentRejected},
+}
+
+// CanBecome tells whether a payment in status s may move to status to (staying is no move).
+func (s PaymentStatus) CanBecome(to PaymentStatus) bool {
+	return s == to || slices.Contains(paymentMoves[s], to)
+}
 
 // buyerOf is the one table of what a payment's buyer reads for each status the ledger gives it;
 // jobs/sale's TestCatalogue holds it total against the payments.status CHECK, so a status added
