@@ -418,7 +418,7 @@ func TestWebhooksFromPage(t *testing.T) {
 		t.Fatalf("shown %q; stored %+v", got, hook)
 	}
 	id := strconv.FormatInt(hook.ID, 10)
-	if got := text(doc, "outcome"); got != "Added webhook #"+id+": https://203.0.113.10/… gets every event." {
+	if got := text(doc, "outcome"); got != "Added webhook #"+id+": https://93.184.215.14/… gets every event." {
 		t.Fatalf("outcome %q", got)
 	}
 	again := admin.do(http.MethodGet, "/operator", nil)
@@ -501,7 +501,7 @@ func TestWebhookURLsMasked(t *testing.T) {
 	storetest.Reset(t, db)
 	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	const token, query = "XyZzYtOkEn0123456789", "sig=QuErYsEcReT"
-	address := "https://203.0.113.10/services/T0AAA/B0BBB/" + token + "?" + query
+	address := "https://93.184.215.14/services/T0AAA/B0BBB/" + token + "?" + query
 	rec := s.adminDo(t, http.MethodPost, "/api/admin/webhooks", `{"url": "`+address+`", "events": ["*"]}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
 	var stored string
@@ -528,7 +528,7 @@ func TestWebhookURLsMasked(t *testing.T) {
 		if strings.Contains(body, token) || strings.Contains(body, query) || strings.Contains(body, "T0AAA") {
 			t.Errorf("%s shows the address's secret: %s", where, body)
 		}
-		if !strings.Contains(body, "https://203.0.113.10/…") {
+		if !strings.Contains(body, "https://93.184.215.14/…") {
 			t.Errorf("%s does not show the address's scheme and host: %s", where, body)
 		}
 	}
