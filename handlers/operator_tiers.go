@@ -18,7 +18,6 @@ import (
 	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/views"
-	"nodeledger/views/words"
 )
 
 // SetTierOnSale is the operator's on/off-sale toggle of a tier.
@@ -34,8 +33,8 @@ func (h *Handlers) SetTierOnSale(c echo.Context) (string, error) {
 // as a sentence.
 func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error) {
 	ctx := c.Request().Context()
-	// Switched on, a tier sells while its times and supply allow, which may not be now.
-	outcome := fmt.Sprintf("Tier %d is now %s.", id, map[bool]string{true: "switched on: it sells while its times and supply allow", false: "off sale"}[onSale])
+	outcome := store.AuditOutcome{Code: map[bool]store.AuditOutcomeCode{true: store.OutcomeTierOnSale, false: store.OutcomeTierOffSale}[onSale],
+		Args: store.AuditArgs{Tier: &id}}
 	err := h.audited(c, map[bool]store.AuditAction{true: store.ActionTierOnSale, false: store.ActionTierOffSale}[onSale], strconv.Itoa(id),
 		func(t store.Tx, e *store.AuditEntry) error {
 			before, err := t.Tier(ctx, id)
@@ -48,7 +47,7 @@ func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error
 	if errors.Is(err, store.ErrNotFound) {
 		return "", errorf(http.StatusNotFound, fmt.Sprintf("There is no tier %d.", id))
 	}
-	return outcome, err
+	return auditSentence(outcome), err
 }
 
 // putTier stores tier t, audited with the tier before and after, for the page and the admin API.
@@ -68,7 +67,7 @@ func (h *Handlers) putTier(c echo.Context, t store.Tier, confirmed bool) error {
 		case !errors.Is(err, store.ErrNotFound):
 			return err
 		}
-		e.After, e.Outcome = toTierJSON(t), h.tierSaved(ctx, t)
+		e.After, e.Outcome = toTierJSON(t), h.tierSavedOutcome(ctx, t)
 		return tx.PutTier(ctx, t)
 	})
 }
@@ -122,33 +121,9 @@ func tierRuleField(err error) string {
 	return "opensAfterTier"
 }
 
-// tierSaved is the outcome of a saved tier, the holding threshold in its token's units where
-// the token tells them.
+// tierSaved is the outcome of a saved tier, as the audit tells it.
 func (h *Handlers) tierSaved(ctx context.Context, t store.Tier) string {
-	s := fmt.Sprintf("Saved tier %d, %s: %s ETH, %d per wallet", t.ID, t.Label, views.ETH(t.PriceWei), t.MaxPerWallet)
-	if t.HoldingToken != nil && t.HoldingWei.Sign() > 0 {
-		if tok, err := h.chain.TokenInfo(ctx, common.HexToAddress(*t.HoldingToken)); err == nil {
-			s += fmt.Sprintf(", for holders of %s %s (the token %s)", t.HoldingWei.Units(tok.Decimals), tok.Symbol, *t.HoldingToken)
-		} else {
-			s += fmt.Sprintf(", for holders of %s base units of the token %s", t.HoldingWei.String(), *t.HoldingToken)
-		}
-	}
-	if t.Supply != nil {
-		s += ", " + words.Count(*t.Supply, "node", "nodes") + " in all"
-	}
-	if t.StartsAt != nil {
-		s += ", from " + words.MinuteUTC(*t.StartsAt)
-	}
-	if t.EndsAt != nil {
-		s += ", until " + words.MinuteUTC(*t.EndsAt)
-	}
-	if t.AllowlistUntil != nil {
-		s += ", allowlist only until " + words.MinuteUTC(*t.AllowlistUntil)
-	}
-	if t.OpensAfterTier != nil {
-		s += fmt.Sprintf(", opening once tier %d sells out", *t.OpensAfterTier)
-	}
-	return s + map[bool]string{true: ", switched on.", false: ", switched off."}[t.Enabled]
+	return auditSentence(h.tierSavedOutcome(ctx, t))
 }
 
 // formToken is the holding token the form names, read from the chain for its decimals; nil when
