@@ -80,8 +80,7 @@ func (h *Handlers) replaceAllowlist(c echo.Context, id int, entries []store.Allo
 			return err
 		}
 		e.After = map[string]any{"rows": v.Rows, "totalAllocation": v.TotalAllocation}
-		e.Outcome = fmt.Sprintf("Tier %d's allowlist is now %s, with %s in all.", id,
-			words.Count(v.Rows, "wallet", "wallets"), words.Count(int(v.TotalAllocation), "node", "nodes"))
+		e.Outcome = store.AuditOutcome{Code: store.OutcomeAllowlistSaved, Args: store.AuditArgs{Tier: &id, Wallets: v.Rows, Nodes: v.TotalAllocation}}
 		return nil
 	})
 	if errors.Is(err, store.ErrNotFound) {

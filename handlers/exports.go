@@ -104,7 +104,7 @@ func (h *Handlers) Export(c echo.Context) error {
 		w.WriteHeader(http.StatusOK)
 		return out.Write(e.Header())
 	}
-	rows := 0
+	rows, told := 0, e.OutcomeFields()
 	err = h.store.Stream(c.Request().Context(), e, from, to, func(fields []string) error {
 		if err := start(); err != nil {
 			return err
@@ -112,6 +112,9 @@ func (h *Handlers) Export(c echo.Context) error {
 		if rows++; rows%exportFlush == 0 {
 			out.Flush()
 			w.Flush()
+		}
+		if err := tellOutcomes(fields, told); err != nil {
+			return err
 		}
 		return out.Write(fields)
 	})

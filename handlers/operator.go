@@ -70,9 +70,13 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	if o.Operators, err = h.store.Operators(ctx); err != nil {
 		return err
 	}
-	if o.Audit, err = h.store.AuditLog(ctx, operatorPageAudit); err != nil {
+	audit, err := h.store.AuditLog(ctx, operatorPageAudit)
+	if err != nil {
 		return err
 	}
+	o.Audit = mapSlice(audit, func(r store.AuditRecord) views.AuditRow {
+		return views.AuditRow{AuditRecord: r, Told: auditSentence(r.Outcome)}
+	})
 	tiers, err := h.sale.TiersNow(ctx)
 	if err != nil {
 		return err
@@ -185,32 +189,37 @@ func (h *Handlers) RunPayments(c echo.Context) (string, error) {
 	ctx := context.WithoutCancel(c.Request().Context())
 	sum, err := h.jobs.Payments(ctx)
 	if err != nil {
-		return "", h.auditPass(c, store.ActionPassPayments, "", err)
+		return "", h.auditPass(c, store.ActionPassPayments, store.AuditOutcome{}, err)
 	}
 	var scan *jobs.ScanState
 	if s, err := h.jobs.ScanState(ctx); err == nil {
 		scan = &s
 	}
-	outcome := paymentsOutcome(sum, scan, time.Now())
-	return outcome, h.auditPass(c, store.ActionPassPayments, outcome, nil)
+	outcome, err := paymentsPassOutcome(sum, scan, time.Now())
+	if err != nil {
+		return "", err
+	}
+	return auditSentence(outcome), h.auditPass(c, store.ActionPassPayments, outcome, nil)
 }
 
 // RunCredit is the credit pass button.
 func (h *Handlers) RunCredit(c echo.Context) (string, error) {
 	sum, err := h.jobs.Credit(context.WithoutCancel(c.Request().Context()))
 	if err != nil {
-		return "", h.auditPass(c, store.ActionPassCredit, "", err)
+		return "", h.auditPass(c, store.ActionPassCredit, store.AuditOutcome{}, err)
 	}
-	outcome := creditOutcome(sum)
-	return outcome, h.auditPass(c, store.ActionPassCredit, outcome, nil)
+	outcome, err := creditPassOutcome(sum)
+	if err != nil {
+		return "", err
+	}
+	return auditSentence(outcome), h.auditPass(c, store.ActionPassCredit, outcome, nil)
 }
 
 // auditPass records a pass run from the page with what it did, or that it failed (passErr,
 // which it returns). A pass commits its own transactions as it goes, so its entry follows it.
-func (h *Handlers) auditPass(c echo.Context, action store.AuditAction, outcome string, passErr error) error {
+func (h *Handlers) auditPass(c echo.Context, action store.AuditAction, outcome store.AuditOutcome, passErr error) error {
 	if passErr != nil {
-		_, outcome, _ = Classify(passErr)
-		outcome = "Failed: " + outcome
+		outcome = passFailure(passErr)
 	}
 	h.sale.Forget()
 	ctx := context.WithoutCancel(c.Request().Context())
@@ -231,13 +240,12 @@ func (h *Handlers) HoldMintingFromPage(c echo.Context) (string, error) {
 // as a sentence.
 func (h *Handlers) holdMinting(c echo.Context, held bool) (string, error) {
 	ctx := c.Request().Context()
-	outcome := "Minting resumed: the next payments pass mints the payments that waited."
-	action := store.ActionMintingResume
+	outcome, action := store.AuditOutcome{Code: store.OutcomeMintingResumed}, store.ActionMintingResume
 	if held {
-		outcome, action = "Minting is held: payments are recorded and wait.", store.ActionMintingHold
+		outcome, action = store.AuditOutcome{Code: store.OutcomeMintingHeld}, store.ActionMintingHold
 	}
 	err := h.sale.HoldMinting(ctx, h.entry(c, "", action, ""), held, func(e *store.AuditEntry, before bool) {
 		e.Before, e.After, e.Outcome = map[string]bool{"held": before}, map[string]bool{"held": held}, outcome
 	})
-	return outcome, err
+	return auditSentence(outcome), err
 }

@@ -25,24 +25,24 @@ func (h *Handlers) PutOperatorFromPage(c echo.Context) (string, error) {
 	}
 	o := store.Operator{Address: address, Role: role}
 	ctx := c.Request().Context()
-	var outcome string
+	outcome := store.AuditOutcome{Args: store.AuditArgs{Address: address, Role: role}}
 	err = h.audited(c, store.ActionOperatorPut, address, func(t store.Tx, e *store.AuditEntry) error {
 		before, err := t.Operator(ctx, address)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			outcome = fmt.Sprintf("Added %s as %s: it can sign in now.", address, role)
+			outcome.Code = store.OutcomeOperatorAdded
 		case err != nil:
 			return err
 		case before.Role == role:
-			outcome = fmt.Sprintf("%s is already %s: nothing changed.", address, role)
+			outcome.Code = store.OutcomeOperatorUnchanged
 		default:
 			e.Before = before
-			outcome = fmt.Sprintf("%s is now %s, no longer %s; its sessions ended.", address, role, before.Role)
+			outcome.Code, outcome.Args.Was = store.OutcomeOperatorRoleChanged, before.Role
 		}
 		e.After, e.Outcome = o, outcome
 		return t.PutOperator(ctx, o)
 	})
-	return outcome, err
+	return auditSentence(outcome), err
 }
 
 // RemoveOperatorFromPage answers POST /operator/operators/remove (address): an admin takes a
@@ -53,7 +53,7 @@ func (h *Handlers) RemoveOperatorFromPage(c echo.Context) (string, error) {
 		return "", err
 	}
 	ctx := c.Request().Context()
-	outcome := fmt.Sprintf("Removed %s from the operator list; its sessions ended.", address)
+	outcome := store.AuditOutcome{Code: store.OutcomeOperatorRemoved, Args: store.AuditArgs{Address: address}}
 	err = h.audited(c, store.ActionOperatorRemove, address, func(t store.Tx, e *store.AuditEntry) error {
 		before, err := t.Operator(ctx, address)
 		if err != nil {
@@ -65,7 +65,7 @@ func (h *Handlers) RemoveOperatorFromPage(c echo.Context) (string, error) {
 	if errors.Is(err, store.ErrNotFound) {
 		return "", errorf(http.StatusNotFound, fmt.Sprintf("%s is not on the operator list.", address))
 	}
-	return outcome, err
+	return auditSentence(outcome), err
 }
 
 // otherOperator is the form's address, which must not be the admin's own: an admin who demoted
@@ -91,10 +91,7 @@ func (h *Handlers) Audit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, mapSlice(rs, func(r store.AuditRecord) map[string]any {
-		return map[string]any{"at": isoTime(&r.At), "actor": r.Actor, "ip": r.IP, "action": r.Action,
-			"target": r.Target, "before": rawJSON(r.Before), "after": rawJSON(r.After), "outcome": r.Outcome}
-	}))
+	return c.JSON(http.StatusOK, mapSlice(rs, auditJSON))
 }
 
 // rawJSON passes stored JSON through as it is; nil is null.

@@ -156,7 +156,7 @@ func (h *Handlers) OperatorLogin(c echo.Context) error {
 	}
 	id, csrf := rand.Text()+rand.Text(), rand.Text()
 	err = h.store.Audited(ctx, h.entry(c, address, store.ActionSignIn, address), func(t store.Tx, e *store.AuditEntry) error {
-		e.Outcome = fmt.Sprintf("Signed in as %s.", op.Role)
+		e.Outcome = store.AuditOutcome{Code: store.OutcomeSignedIn, Args: store.AuditArgs{Role: op.Role}}
 		return t.StartOperatorSession(ctx, id, address, csrf, operatorTTL)
 	})
 	if err != nil {
@@ -173,7 +173,7 @@ func (h *Handlers) OperatorLogout(c echo.Context) error {
 	cookie, _ := c.Cookie(h.operatorCookieName())
 	ctx := c.Request().Context()
 	err := h.store.Audited(ctx, h.entry(c, s.Address, store.ActionSignOut, s.Address), func(t store.Tx, e *store.AuditEntry) error {
-		e.Outcome = "Signed out."
+		e.Outcome = store.AuditOutcome{Code: store.OutcomeSignedOut}
 		return t.EndOperatorSession(ctx, cookie.Value)
 	})
 	if err != nil {

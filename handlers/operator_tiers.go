@@ -17,7 +17,6 @@ import (
 	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/views"
-	"nodeledger/views/words"
 )
 
 // SetTierOnSale is the operator's on/off-sale toggle of a tier.
@@ -32,8 +31,8 @@ func (h *Handlers) SetTierOnSale(c echo.Context) (string, error) {
 // setOnSale puts tier id on or off sale, audited, for the page and the admin API: what it did,
 // as a sentence.
 func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error) {
-	// Switched on, a tier sells while its times and supply allow, which may not be now.
-	outcome := fmt.Sprintf("Tier %d is now %s.", id, map[bool]string{true: "switched on: it sells while its times and supply allow", false: "off sale"}[onSale])
+	outcome := store.AuditOutcome{Code: map[bool]store.AuditOutcomeCode{true: store.OutcomeTierOnSale, false: store.OutcomeTierOffSale}[onSale],
+		Args: store.AuditArgs{Tier: &id}}
 	action := map[bool]store.AuditAction{true: store.ActionTierOnSale, false: store.ActionTierOffSale}[onSale]
 	err := h.sale.SetEnabled(c.Request().Context(), h.entry(c, "", action, strconv.Itoa(id)), id, onSale,
 		func(e *store.AuditEntry, before bool) {
@@ -42,7 +41,7 @@ func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error
 	if errors.Is(err, store.ErrNotFound) {
 		return "", errorf(http.StatusNotFound, fmt.Sprintf("There is no tier %d.", id))
 	}
-	return outcome, err
+	return auditSentence(outcome), err
 }
 
 // putTier stores tier t (keep: with the switch it has), audited with the tier before and after,
@@ -54,7 +53,7 @@ func (h *Handlers) putTier(c echo.Context, t store.Tier, keep, confirmed bool) e
 			if before != nil {
 				e.Before = toTierJSON(*before)
 			}
-			e.After, e.Outcome = toTierJSON(stored), h.tierSaved(ctx, stored)
+			e.After, e.Outcome = toTierJSON(stored), h.tierSavedOutcome(ctx, stored)
 		})
 	return err
 }
@@ -100,33 +99,9 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	return h.redirectWithOutcome(c, h.tierSaved(c.Request().Context(), t))
 }
 
-// tierSaved is the outcome of a saved tier, the holding threshold in its token's units where
-// the token tells them.
+// tierSaved is the outcome of a saved tier, as the audit tells it.
 func (h *Handlers) tierSaved(ctx context.Context, t store.Tier) string {
-	s := fmt.Sprintf("Saved tier %d, %s: %s ETH, %d per wallet", t.ID, t.Label, views.ETH(t.PriceWei), t.MaxPerWallet)
-	if t.HoldingToken != nil && t.HoldingWei.Sign() > 0 {
-		if tok, err := h.chain.TokenInfo(ctx, common.HexToAddress(*t.HoldingToken)); err == nil {
-			s += fmt.Sprintf(", for holders of %s %s (the token %s)", t.HoldingWei.Units(tok.Decimals), tok.Symbol, *t.HoldingToken)
-		} else {
-			s += fmt.Sprintf(", for holders of %s base units of the token %s", t.HoldingWei.String(), *t.HoldingToken)
-		}
-	}
-	if t.Supply != nil {
-		s += ", " + words.Count(*t.Supply, "node", "nodes") + " in all"
-	}
-	if t.StartsAt != nil {
-		s += ", from " + words.MinuteUTC(*t.StartsAt)
-	}
-	if t.EndsAt != nil {
-		s += ", until " + words.MinuteUTC(*t.EndsAt)
-	}
-	if t.AllowlistUntil != nil {
-		s += ", allowlist only until " + words.MinuteUTC(*t.AllowlistUntil)
-	}
-	if t.OpensAfterTier != nil {
-		s += fmt.Sprintf(", opening once tier %d sells out", *t.OpensAfterTier)
-	}
-	return s + map[bool]string{true: ", switched on.", false: ", switched off."}[t.Enabled]
+	return auditSentence(h.tierSavedOutcome(ctx, t))
 }
 
 // formToken is the holding token the form names, read from the chain for its decimals; nil when

@@ -96,8 +96,9 @@ func (h *Handlers) addWebhook(c echo.Context, address string, names []string) (_
 	var w store.Webhook
 	err = h.audited(c, store.ActionWebhookAdd, shown, func(t store.Tx, e *store.AuditEntry) error {
 		w, err = t.AddWebhook(c.Request().Context(), store.NewWebhook{URL: address, Events: events, Secret: secret, CreatedBy: h.actor(c).Who})
-		outcome = fmt.Sprintf("Added webhook #%d: %s gets %s.", w.ID, shown, eventNames(events))
-		e.After, e.Outcome = map[string]any{"id": w.ID, "url": shown, "events": events}, outcome // never the secret, nor the whole address
+		e.After = map[string]any{"id": w.ID, "url": shown, "events": events} // never the secret, nor the whole address
+		e.Outcome = store.AuditOutcome{Code: store.OutcomeWebhookAdded, Args: store.AuditArgs{Webhook: w.ID, URL: shown, Events: events}}
+		outcome = auditSentence(e.Outcome)
 		return err
 	})
 	if err != nil {
@@ -220,10 +221,11 @@ func (h *Handlers) DeleteWebhook(c echo.Context) error {
 }
 
 func (h *Handlers) deleteWebhook(c echo.Context, id int64) (outcome string, _ error) {
-	outcome = fmt.Sprintf("Deleted webhook #%d, with its deliveries: nothing more goes to it.", id)
+	o := store.AuditOutcome{Code: store.OutcomeWebhookDeleted, Args: store.AuditArgs{Webhook: id}}
+	outcome = auditSentence(o)
 	err := h.audited(c, store.ActionWebhookDelete, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
 		w, err := t.DeleteWebhook(c.Request().Context(), id)
-		e.Before, e.Outcome = map[string]any{"url": shownURL(w.URL), "events": w.Events}, outcome
+		e.Before, e.Outcome = map[string]any{"url": shownURL(w.URL), "events": w.Events}, o
 		return err
 	})
 	return outcome, notFound(err, errNoWebhook)
@@ -248,9 +250,10 @@ func (h *Handlers) RollWebhookSecret(c echo.Context) error {
 
 func (h *Handlers) rollWebhookSecret(c echo.Context, id int64) (secret string, until time.Time, outcome string, _ error) {
 	secret, until = newWebhookSecret(), time.Now().Add(secretOverlap).UTC()
-	outcome = fmt.Sprintf("Rolled webhook #%d's secret: the old one signs too until %s.", id, words.MinuteUTC(until))
+	o := store.AuditOutcome{Code: store.OutcomeWebhookRolled, Args: store.AuditArgs{Webhook: id, Until: &until}}
+	outcome = auditSentence(o)
 	err := h.audited(c, store.ActionWebhookRoll, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
-		e.Outcome = outcome
+		e.Outcome = o
 		return t.RollWebhookSecret(c.Request().Context(), id, secret, until)
 	})
 	return secret, until, outcome, notFound(err, errNoWebhook)
@@ -274,9 +277,10 @@ func (h *Handlers) EnableWebhook(c echo.Context) error {
 }
 
 func (h *Handlers) enableWebhook(c echo.Context, id int64) (outcome string, _ error) {
-	outcome = fmt.Sprintf("Switched webhook #%d on: the delivery it gave up on is tried first.", id)
+	o := store.AuditOutcome{Code: store.OutcomeWebhookEnabled, Args: store.AuditArgs{Webhook: id}}
+	outcome = auditSentence(o)
 	err := h.audited(c, store.ActionWebhookEnable, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
-		e.Outcome = outcome
+		e.Outcome = o
 		return t.EnableWebhook(c.Request().Context(), id)
 	})
 	return outcome, notFound(err, errNoWebhook)
@@ -409,8 +413,9 @@ func (h *Handlers) redeliver(c echo.Context, id int64, deliveryID string) (d sto
 	err = h.audited(c, store.ActionWebhookRedeliver, strconv.FormatInt(id, 10), func(t store.Tx, e *store.AuditEntry) error {
 		var err error
 		d, err = t.Redeliver(c.Request().Context(), id, delivery)
-		outcome = fmt.Sprintf("Queued %s (%s) again for webhook #%d.", d.EventType, d.EventID, id)
-		e.After, e.Outcome = map[string]any{"delivery": delivery, "event": d.EventID}, outcome
+		e.After = map[string]any{"delivery": delivery, "event": d.EventID}
+		e.Outcome = store.AuditOutcome{Code: store.OutcomeWebhookRedelivered, Args: store.AuditArgs{Webhook: id, EventType: d.EventType, EventID: d.EventID}}
+		outcome = auditSentence(e.Outcome)
 		return err
 	})
 	return d, outcome, notFound(err, errNoDelivery)

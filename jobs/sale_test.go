@@ -77,7 +77,7 @@ func TestSaleRules(t *testing.T) {
 	e.saleTier(14, 250, func(t *store.Tier) { t.Supply = ptr(5) })
 	e.saleTier(13, 240, func(t *store.Tier) { t.OpensAfterTier = ptr(14) })
 	e.saleTier(15, 260, func(t *store.Tier) { t.AllowlistUntil = ptr(now.Add(hour)) })
-	err := db.Audited(t.Context(), store.AuditEntry{Action: store.ActionAllowlistPut}, func(tx store.Tx, _ *store.AuditEntry) error {
+	err := db.Audited(t.Context(), store.AuditEntry{Action: store.ActionAllowlistPut, Outcome: store.AuditOutcome{Code: store.OutcomeAllowlistSaved}}, func(tx store.Tx, _ *store.AuditEntry) error {
 		_, err := tx.ReplaceAllowlist(t.Context(), 15, []store.AllowlistEntry{{Address: strings.ToLower(e.buyer(0).Hex()), Allocation: 1}})
 		return err
 	})

@@ -94,7 +94,7 @@ func (r *receiver) waitFor(t *testing.T, n int) []delivered {
 func addWebhook(t *testing.T, url string, events ...store.EventType) store.Webhook {
 	t.Helper()
 	var w store.Webhook
-	err := db.Audited(t.Context(), store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookAdd},
+	err := db.Audited(t.Context(), store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookAdd, Outcome: store.AuditOutcome{Code: store.OutcomeWebhookAdded}},
 		func(tx store.Tx, _ *store.AuditEntry) error {
 			var err error
 			w, err = tx.AddWebhook(t.Context(), store.NewWebhook{URL: url, Events: events, Secret: "secret-" + url, CreatedBy: "test"})
@@ -528,7 +528,8 @@ func TestRedeliveryRacingThePrune(t *testing.T) {
 	}
 	redelivered := make(chan error, 1)
 	go func() {
-		redelivered <- db.Audited(context.Background(), store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookRedeliver},
+		redelivered <- db.Audited(context.Background(), store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookRedeliver,
+			Outcome: store.AuditOutcome{Code: store.OutcomeWebhookRedelivered}},
 			func(tx store.Tx, _ *store.AuditEntry) error {
 				_, err := tx.Redeliver(context.Background(), w.ID, delivery)
 				return err

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql/driver"
 	"encoding/json"
 	"time"
 
@@ -45,19 +46,141 @@ type AuditEntry struct {
 	Target  string // which: a tier id, an address; "" for the service as a whole
 	Before  any
 	After   any
-	Outcome string // what came of it, as the operator was told
+	Outcome AuditOutcome // what came of it: the operator is told it as a sentence
 }
+
+// AuditOutcomeCode says what came of an operator action (operator_audit.outcome_code); the
+// sentence the operator reads is written from it and its AuditArgs where it is shown (the
+// operator page, the admin API, the audit export), so the audit keeps no sentence.
+type AuditOutcomeCode string
+
+// The codes, each with the AuditArgs it carries.
+const (
+	OutcomeSignedIn  AuditOutcomeCode = "signed_in"  // Role
+	OutcomeSignedOut AuditOutcomeCode = "signed_out" // none
+
+	OutcomeOperatorAdded       AuditOutcomeCode = "operator_added"        // Address, Role
+	OutcomeOperatorUnchanged   AuditOutcomeCode = "operator_unchanged"    // Address, Role
+	OutcomeOperatorRoleChanged AuditOutcomeCode = "operator_role_changed" // Address, Role, Was
+	OutcomeOperatorRemoved     AuditOutcomeCode = "operator_removed"      // Address
+	// The OPERATORS setting put an operator on the list, or took it off, at a start: none.
+	OutcomeOperatorSetBySetting     AuditOutcomeCode = "operator_set_by_setting"
+	OutcomeOperatorRemovedBySetting AuditOutcomeCode = "operator_removed_by_setting"
+
+	OutcomeTierOnSale  AuditOutcomeCode = "tier_on_sale"  // Tier
+	OutcomeTierOffSale AuditOutcomeCode = "tier_off_sale" // Tier
+	// OutcomeTierSaved: Tier and the tier's settings as saved, with the holding token's symbol
+	// and decimals as the token told them then.
+	OutcomeTierSaved      AuditOutcomeCode = "tier_saved"
+	OutcomeAllowlistSaved AuditOutcomeCode = "allowlist_saved" // Tier, Wallets, Nodes
+
+	OutcomeMintingHeld    AuditOutcomeCode = "minting_held"    // none
+	OutcomeMintingResumed AuditOutcomeCode = "minting_resumed" // none
+
+	OutcomePaymentsPass AuditOutcomeCode = "payments_pass" // Summary, Scan, At
+	OutcomeCreditPass   AuditOutcomeCode = "credit_pass"   // Summary
+	OutcomePassFailed   AuditOutcomeCode = "pass_failed"   // Failure
+
+	OutcomeWebhookAdded       AuditOutcomeCode = "webhook_added"         // Webhook, URL (as shown), Events
+	OutcomeWebhookDeleted     AuditOutcomeCode = "webhook_deleted"       // Webhook
+	OutcomeWebhookRolled      AuditOutcomeCode = "webhook_secret_rolled" // Webhook, Until
+	OutcomeWebhookEnabled     AuditOutcomeCode = "webhook_enabled"       // Webhook
+	OutcomeWebhookRedelivered AuditOutcomeCode = "webhook_redelivered"   // Webhook, EventType, EventID
+
+	// OutcomeOther: an outcome recorded before the codes that matched none of their sentences
+	// (migration 0024): Text, as it was written.
+	OutcomeOther AuditOutcomeCode = "other"
+)
+
+// AuditOutcomeCodes are every code (the CHECK of migration 0024 lists the same).
+var AuditOutcomeCodes = []AuditOutcomeCode{OutcomeSignedIn, OutcomeSignedOut,
+	OutcomeOperatorAdded, OutcomeOperatorUnchanged, OutcomeOperatorRoleChanged, OutcomeOperatorRemoved,
+	OutcomeOperatorSetBySetting, OutcomeOperatorRemovedBySetting,
+	OutcomeTierOnSale, OutcomeTierOffSale, OutcomeTierSaved, OutcomeAllowlistSaved,
+	OutcomeMintingHeld, OutcomeMintingResumed,
+	OutcomePaymentsPass, OutcomeCreditPass, OutcomePassFailed,
+	OutcomeWebhookAdded, OutcomeWebhookDeleted, OutcomeWebhookRolled, OutcomeWebhookEnabled, OutcomeWebhookRedelivered,
+	OutcomeOther}
+
+// PassFailure is the kind of error a pass run from the operator page failed with (pass_failed).
+type PassFailure string
+
+// The kinds, as handlers' Classify tells errors apart.
+const (
+	PassFailureLedger   PassFailure = "ledger_unavailable"
+	PassFailureChain    PassFailure = "chain_unavailable"
+	PassFailureSigner   PassFailure = "signer_refused"
+	PassFailureTimedOut PassFailure = "timed_out"
+	PassFailureInternal PassFailure = "internal"
+)
+
+// AuditOutcome is what came of an operator action: a code and the values it is told with.
+type AuditOutcome struct {
+	Code AuditOutcomeCode `json:"code"`
+	Args AuditArgs        `json:"args"`
+}
+
+// Scan reads an outcome as auditOutcomeSQL builds it.
+func (o *AuditOutcome) Scan(src any) error { return scanJSON(src, o) }
+
+// AuditArgs are the values an AuditOutcome is told with; each code sets those it lists, the
+// others are left zero and out of the JSON. They are kept as the action saw them: a tier or a
+// token may change later, its audit entry does not.
+type AuditArgs struct {
+	Tier    *int         `json:"tier,omitempty"`
+	Address string       `json:"address,omitempty"` // an operator's
+	Role    OperatorRole `json:"role,omitempty"`
+	Was     OperatorRole `json:"was,omitempty"` // the role before
+
+	// A saved tier's settings (tier_saved).
+	Label          string     `json:"label,omitempty"`
+	PriceWei       Uint256    `json:"priceWei,omitzero"`
+	MaxPerWallet   int        `json:"maxPerWallet,omitempty"`
+	HoldingToken   *string    `json:"holdingToken,omitempty"`
+	HoldingWei     Uint256    `json:"holdingWei,omitzero"`
+	TokenSymbol    string     `json:"tokenSymbol,omitempty"`
+	TokenDecimals  *int       `json:"tokenDecimals,omitempty"` // nil: the token could not be read
+	Supply         *int       `json:"supply,omitempty"`
+	StartsAt       *time.Time `json:"startsAt,omitempty"`
+	EndsAt         *time.Time `json:"endsAt,omitempty"`
+	AllowlistUntil *time.Time `json:"allowlistUntil,omitempty"`
+	OpensAfterTier *int       `json:"opensAfterTier,omitempty"`
+	Enabled        bool       `json:"enabled,omitempty"`
+
+	Wallets int   `json:"wallets,omitempty"` // an allowlist's rows
+	Nodes   int64 `json:"nodes,omitempty"`   // its total allocation
+
+	// Summary is a pass's summary as the pass gave it (the cron routes' answer); Scan where the
+	// payments scan stood (nil when the chain could not be read) and At when the outcome was
+	// told, which say why a pass that found nothing found nothing.
+	Summary json.RawMessage `json:"summary,omitempty"`
+	Scan    json.RawMessage `json:"scan,omitempty"`
+	At      *time.Time      `json:"at,omitempty"`
+	Failure PassFailure     `json:"failure,omitempty"`
+
+	Webhook   int64       `json:"webhook,omitempty"`
+	URL       string      `json:"url,omitempty"` // scheme and host, the rest masked
+	Events    []EventType `json:"events,omitempty"`
+	Until     *time.Time  `json:"until,omitempty"`
+	EventType EventType   `json:"eventType,omitempty"`
+	EventID   string      `json:"eventId,omitempty"`
+
+	Text string `json:"text,omitempty"`
+}
+
+// Value writes the args for the outcome_args column.
+func (a AuditArgs) Value() (driver.Value, error) { return jsonValue(a) }
 
 // AuditRecord is an audit entry as stored.
 type AuditRecord struct {
-	At      time.Time   `db:"at"`
-	Actor   string      `db:"actor"`
-	IP      string      `db:"ip"`
-	Action  AuditAction `db:"action"`
-	Target  string      `db:"target"`
-	Before  *string     `db:"before"` // JSON; nil for none
-	After   *string     `db:"after"`
-	Outcome string      `db:"outcome"`
+	At      time.Time    `db:"at"`
+	Actor   string       `db:"actor"`
+	IP      string       `db:"ip"`
+	Action  AuditAction  `db:"action"`
+	Target  string       `db:"target"`
+	Before  *string      `db:"before"` // JSON; nil for none
+	After   *string      `db:"after"`
+	Outcome AuditOutcome `db:"outcome"`
 }
 
 // Tx runs the store's changes inside a transaction, or on the pool when the change is a single
@@ -97,9 +220,9 @@ func (t Tx) audit(ctx context.Context, e AuditEntry) error {
 		return err
 	}
 	_, err = t.q.ExecContext(ctx, `
-		INSERT INTO operator_audit (actor, ip, action, target, before, after, outcome)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		e.Actor.Who, e.Actor.IP, e.Action, e.Target, before, after, e.Outcome)
+		INSERT INTO operator_audit (actor, ip, action, target, before, after, outcome_code, outcome_args)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		e.Actor.Who, e.Actor.IP, e.Action, e.Target, before, after, e.Outcome.Code, e.Outcome.Args)
 	return err
 }
 
@@ -121,9 +244,13 @@ func (s *Store) AuditLog(ctx context.Context, limit int) (_ []AuditRecord, err e
 	defer wrap(&err, "AuditLog")
 	var rs []AuditRecord
 	err = s.db.SelectContext(ctx, &rs, `
-		SELECT at, actor, ip, action, target, before, after, outcome
+		SELECT at, actor, ip, action, target, before, after, `+auditOutcomeSQL+` AS outcome
 		FROM operator_audit
 		ORDER BY id DESC
 		LIMIT $1`, limit)
 	return rs, err
 }
+
+// auditOutcomeSQL is an operator_audit row's outcome as one JSON value, {"code", "args"}, which
+// AuditOutcome reads.
+const auditOutcomeSQL = `json_build_object('code', outcome_code, 'args', outcome_args)`

@@ -20,10 +20,13 @@ type Export struct {
 }
 
 // ExportColumn is a column of an export; Wei marks an amount, which becomes two CSV columns,
-// Name_eth and Name_wei.
+// Name_eth and Name_wei. Outcome marks the audit's outcome, read as the JSON of an AuditOutcome
+// (its code and values): the store keeps no sentence, so the caller writes the one people read
+// in its place.
 type ExportColumn struct {
-	Name string
-	Wei  bool
+	Name    string
+	Wei     bool
+	Outcome bool
 }
 
 // isoUTC renders a timestamptz column as the API writes times: 2026-11-24T08:56:00.123Z.
@@ -80,12 +83,27 @@ var Exports = map[string]Export{
 	"audit": {
 		Name: "audit",
 		Columns: []ExportColumn{{Name: "id"}, {Name: "at"}, {Name: "actor"}, {Name: "ip"}, {Name: "action"}, {Name: "target"},
-			{Name: "before"}, {Name: "after"}, {Name: "outcome"}},
-		query: `SELECT a.id, ` + isoUTC("a.at") + `, a.actor, a.ip, a.action, a.target, a.before, a.after, a.outcome
+			{Name: "before"}, {Name: "after"}, {Name: "outcome", Outcome: true}},
+		query: `SELECT a.id, ` + isoUTC("a.at") + `, a.actor, a.ip, a.action, a.target, a.before, a.after, ` + auditOutcomeSQL + `
 		        FROM operator_audit a
 		        WHERE ` + within("a.at") + `
 		        ORDER BY a.id`,
 	},
+}
+
+// OutcomeFields are the places in a row Stream emits of the columns marked Outcome.
+func (e Export) OutcomeFields() []int {
+	var out []int
+	i := 0
+	for _, c := range e.Columns {
+		if c.Outcome {
+			out = append(out, i)
+		}
+		if i++; c.Wei {
+			i++
+		}
+	}
+	return out
 }
 
 // Header is the CSV's header row.

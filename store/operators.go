@@ -139,7 +139,7 @@ func (s *Store) SeedOperators(ctx context.Context, ops []Operator, actor Actor) 
 		if before == o {
 			continue
 		}
-		e := AuditEntry{Actor: actor, Action: "operator.put", Target: o.Address, Outcome: "Set by the OPERATORS setting."}
+		e := AuditEntry{Actor: actor, Action: ActionOperatorPut, Target: o.Address, Outcome: AuditOutcome{Code: OutcomeOperatorSetBySetting}}
 		if before.Address != "" {
 			e.Before = before
 		}
@@ -154,8 +154,8 @@ func (s *Store) SeedOperators(ctx context.Context, ops []Operator, actor Actor) 
 		return err
 	}
 	for _, o := range gone {
-		e := AuditEntry{Actor: actor, Action: "operator.remove", Target: o.Address, Before: o,
-			Outcome: "Removed: the OPERATORS setting no longer names it."}
+		e := AuditEntry{Actor: actor, Action: ActionOperatorRemove, Target: o.Address, Before: o,
+			Outcome: AuditOutcome{Code: OutcomeOperatorRemovedBySetting}}
 		if err := t.audit(ctx, e); err != nil {
 			return err
 		}

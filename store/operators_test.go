@@ -35,7 +35,8 @@ func TestSeedOperators(t *testing.T) {
 		t.Fatal(err)
 	}
 	// An operator an admin added from the page.
-	if err := db.Audited(ctx, store.AuditEntry{Actor: store.Actor{Who: a}, Action: store.ActionOperatorPut, Target: c}, func(tx store.Tx, _ *store.AuditEntry) error {
+	if err := db.Audited(ctx, store.AuditEntry{Actor: store.Actor{Who: a}, Action: store.ActionOperatorPut, Target: c,
+		Outcome: store.AuditOutcome{Code: store.OutcomeOperatorAdded, Args: store.AuditArgs{Address: c, Role: store.RoleOperator}}}, func(tx store.Tx, _ *store.AuditEntry) error {
 		return tx.PutOperator(ctx, store.Operator{Address: c, Role: store.RoleOperator})
 	}); err != nil {
 		t.Fatal(err)

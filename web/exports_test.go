@@ -158,8 +158,8 @@ func TestExportsCannotStarveThePool(t *testing.T) {
 	// About 8 MB of audit: far more than the socket buffers between the server and a reader
 	// whose receive buffer is as small as the kernel allows, so an export that is not read
 	// stalls with its transaction open.
-	mustExec(t, `INSERT INTO operator_audit (actor, ip, action, target, before, outcome)
-		SELECT 'seed', '192.0.2.1', 'operator.sign-in', 'row ' || i, jsonb_build_object('pad', repeat('x', 1000)), 'ok'
+	mustExec(t, `INSERT INTO operator_audit (actor, ip, action, target, before, outcome_code, outcome_args)
+		SELECT 'seed', '192.0.2.1', 'operator.sign-in', 'row ' || i, jsonb_build_object('pad', repeat('x', 1000)), 'other', '{"text": "ok"}'
 		FROM generate_series(1, 8000) i`)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	storetest.Node(t, db, "1", alice, time.Now())

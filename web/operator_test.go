@@ -1027,7 +1027,7 @@ func TestOperatorAudit(t *testing.T) {
 				t.Errorf("no %s in %s", k, rec.Body)
 			}
 		}
-		mustExec(t, `INSERT INTO operator_audit (actor, ip, action, target, outcome) SELECT 'x', '', 'filler', '', '' FROM generate_series(1, 120)`)
+		mustExec(t, `INSERT INTO operator_audit (actor, ip, action, target, outcome_code, outcome_args) SELECT 'x', '', 'filler', '', 'other', '{}' FROM generate_series(1, 120)`)
 		if n := len(decode[[]auditRow](t, s.adminDo(t, http.MethodGet, "/api/admin/audit", "", adminKey))); n != 100 {
 			t.Fatalf("default limit gave %d", n)
 		}

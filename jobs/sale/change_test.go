@@ -36,7 +36,9 @@ func TestTierRules(t *testing.T) {
 	put := func(id int, s *int, after *int) error {
 		_, err := sl.PutTier(ctx, store.AuditEntry{Action: store.ActionTierPut}, store.Tier{ID: id, Label: fmt.Sprint("T", id),
 			PriceWei: store.Uint256{Int: big.NewInt(1)}, MaxPerWallet: 5, HoldingWei: store.Uint256{Int: big.NewInt(0)}, Enabled: true,
-			Supply: s, OpensAfterTier: after}, false, true, func(*store.AuditEntry, *store.Tier, store.Tier) {})
+			Supply: s, OpensAfterTier: after}, false, true, func(e *store.AuditEntry, _ *store.Tier, _ store.Tier) {
+			e.Outcome = store.AuditOutcome{Code: store.OutcomeTierSaved}
+		})
 		return err
 	}
 	rule := func(err error) string {

@@ -1,0 +1,296 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/big"
+	"regexp"
+	"slices"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"nodeledger/chain"
+	"nodeledger/jobs"
+	"nodeledger/jobs/sale"
+	"nodeledger/migrations"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+)
+
+// auditCase is an operator action's outcome as the handlers record it now, the sentence the
+// operator is told, and the code migration 0024 reads that sentence back into when an older
+// release stored it as words: the same code where the sentence has a fixed form, other where it
+// does not (a saved tier, a pass).
+type auditCase struct {
+	action   store.AuditAction
+	outcome  store.AuditOutcome
+	want     string
+	migrated store.AuditOutcomeCode
+}
+
+func auditCases(t *testing.T) []auditCase {
+	const (
+		op    = "0x00000000000000000000000000000000000a11ce"
+		token = "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+	)
+	at := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	o := func(code store.AuditOutcomeCode, a store.AuditArgs) store.AuditOutcome {
+		return store.AuditOutcome{Code: code, Args: a}
+	}
+	wei := func(s string) store.Uint256 {
+		n, _ := new(big.Int).SetString(s, 10)
+		return store.Uint256{Int: n}
+	}
+	must := func(o store.AuditOutcome, err error) store.AuditOutcome {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	gold := store.AuditArgs{Tier: new(4), Label: "Gold", PriceWei: wei("250000000000000000"), MaxPerWallet: 2,
+		HoldingToken: new(token), HoldingWei: wei("5000000000000000000"), TokenSymbol: "DHT", TokenDecimals: new(18),
+		Supply: new(5000), StartsAt: new(at.Add(2 * time.Hour)), EndsAt: new(at.Add(50*time.Hour + 30*time.Second)),
+		AllowlistUntil: new(at.Add(3 * time.Hour)), OpensAfterTier: new(3), Enabled: true}
+	unread := store.AuditArgs{Tier: new(5), Label: "Plain, and more", PriceWei: wei("1"), MaxPerWallet: 1,
+		HoldingToken: new(token), HoldingWei: wei("7")}
+	paused := sale.Reason{Code: sale.MintingPaused}
+	return []auditCase{
+		{store.ActionSignIn, o(store.OutcomeSignedIn, store.AuditArgs{Role: store.RoleViewer}), "Signed in as viewer.", store.OutcomeSignedIn},
+		{store.ActionSignOut, o(store.OutcomeSignedOut, store.AuditArgs{}), "Signed out.", store.OutcomeSignedOut},
+		{store.ActionOperatorPut, o(store.OutcomeOperatorAdded, store.AuditArgs{Address: op, Role: store.RoleOperator}),
+			"Added " + op + " as operator: it can sign in now.", store.OutcomeOperatorAdded},
+		{store.ActionOperatorPut, o(store.OutcomeOperatorUnchanged, store.AuditArgs{Address: op, Role: store.RoleAdmin}),
+			op + " is already admin: nothing changed.", store.OutcomeOperatorUnchanged},
+		{store.ActionOperatorPut, o(store.OutcomeOperatorRoleChanged, store.AuditArgs{Address: op, Role: store.RoleAdmin, Was: store.RoleViewer}),
+			op + " is now admin, no longer viewer; its sessions ended.", store.OutcomeOperatorRoleChanged},
+		{store.ActionOperatorRemove, o(store.OutcomeOperatorRemoved, store.AuditArgs{Address: op}),
+			"Removed " + op + " from the operator list; its sessions ended.", store.OutcomeOperatorRemoved},
+		{store.ActionOperatorPut, o(store.OutcomeOperatorSetBySetting, store.AuditArgs{}), "Set by the OPERATORS setting.", store.OutcomeOperatorSetBySetting},
+		{store.ActionOperatorRemove, o(store.OutcomeOperatorRemovedBySetting, store.AuditArgs{}),
+			"Removed: the OPERATORS setting no longer names it.", store.OutcomeOperatorRemovedBySetting},
+		{store.ActionTierOnSale, o(store.OutcomeTierOnSale, store.AuditArgs{Tier: new(3)}),
+			"Tier 3 is now switched on: it sells while its times and supply allow.", store.OutcomeTierOnSale},
+		{store.ActionTierOffSale, o(store.OutcomeTierOffSale, store.AuditArgs{Tier: new(0)}), "Tier 0 is now off sale.", store.OutcomeTierOffSale},
+		{store.ActionTierPut, o(store.OutcomeTierSaved, gold),
+			"Saved tier 4, Gold: 0.25 ETH, 2 per wallet, for holders of 5 DHT (the token " + token + "), 5000 nodes in all, " +
+				"from 2026-11-26 12:00 UTC, until 2026-11-28 12:00:30 UTC, allowlist only until 2026-11-26 13:00 UTC, " +
+				"opening once tier 3 sells out, switched on.", store.OutcomeOther},
+		{store.ActionTierPut, o(store.OutcomeTierSaved, unread),
+			"Saved tier 5, Plain, and more: 0.000000000000000001 ETH, 1 per wallet, for holders of 7 base units of the token " + token +
+				", switched off.", store.OutcomeOther},
+		{store.ActionAllowlistPut, o(store.OutcomeAllowlistSaved, store.AuditArgs{Tier: new(2), Wallets: 3, Nodes: 1200}),
+			"Tier 2's allowlist is now 3 wallets, with 1200 nodes in all.", store.OutcomeAllowlistSaved},
+		{store.ActionAllowlistPut, o(store.OutcomeAllowlistSaved, store.AuditArgs{Tier: new(2), Wallets: 1, Nodes: 1}),
+			"Tier 2's allowlist is now 1 wallet, with 1 node in all.", store.OutcomeAllowlistSaved},
+		{store.ActionAllowlistPut, o(store.OutcomeAllowlistSaved, store.AuditArgs{Tier: new(10)}),
+			"Tier 10's allowlist is now 0 wallets, with 0 nodes in all.", store.OutcomeAllowlistSaved},
+		{store.ActionMintingHold, o(store.OutcomeMintingHeld, store.AuditArgs{}), "Minting is held: payments are recorded and wait.", store.OutcomeMintingHeld},
+		{store.ActionMintingResume, o(store.OutcomeMintingResumed, store.AuditArgs{}),
+			"Minting resumed: the next payments pass mints the payments that waited.", store.OutcomeMintingResumed},
+		{store.ActionPassPayments, must(paymentsPassOutcome(jobs.PaymentsSummary{Ran: true, Seen: 3, Minted: 2, Rejected: 1,
+			Reasons: []sale.Reason{paused}}, nil, at)),
+			"Minted 2 nodes, rejected 1: minting was paused on the contract when this payment was checked.", store.OutcomeOther},
+		{store.ActionPassPayments, must(paymentsPassOutcome(jobs.PaymentsSummary{Ran: true},
+			&jobs.ScanState{LastRead: 10, Head: 12, Confirmations: 2, HeadTime: at.Add(-3 * time.Second), BlockTime: 5 * time.Second}, at)),
+			"Nothing new: a payment waits for 2 confirmations (block 10 is the last one read; the chain is at 12; next block in about 2 s).", store.OutcomeOther},
+		{store.ActionPassPayments, must(paymentsPassOutcome(jobs.PaymentsSummary{Reason: "another payments pass is running"}, nil, at)),
+			"The payments pass did not run: another payments pass is running.", store.OutcomeOther},
+		{store.ActionPassCredit, must(creditPassOutcome(jobs.CreditSummary{Reason: "distribution is switched off (DIST_ENABLED=false)"})),
+			"The credit pass did not run: distribution is switched off (DIST_ENABLED=false).", store.OutcomeOther},
+		{store.ActionPassCredit, must(creditPassOutcome(jobs.CreditSummary{Ran: true, DistributionID: 7, Nodes: 3,
+			TotalWei: "1500000000000000000", Status: store.RoundConfirmed})), "Credited 3 nodes 1.5 ETH in round 7.", store.OutcomeOther},
+		{store.ActionPassCredit, passFailure(fmt.Errorf("store.Round: %w: dial tcp", store.ErrUnavailable)),
+			"Failed: The ledger database cannot be reached right now; please retry in a little while.", store.OutcomePassFailed},
+		{store.ActionPassPayments, passFailure(fmt.Errorf("head: %w", chain.ErrUnavailable)),
+			"Failed: The chain cannot be read right now; please retry in a little while.", store.OutcomePassFailed},
+		{store.ActionPassPayments, passFailure(fmt.Errorf("mint: %w", chain.ErrSignerRefused)),
+			"Failed: The signer refused the transaction: its rules do not allow it. The signer's log says which rule.", store.OutcomePassFailed},
+		{store.ActionPassCredit, passFailure(fmt.Errorf("wait: %w", context.Canceled)),
+			"Failed: A service this route depends on is unavailable; please retry in a little while.", store.OutcomePassFailed},
+		{store.ActionPassCredit, passFailure(errors.New("pq: relation does not exist")),
+			"Failed: Something went wrong on our side; please retry in a little while.", store.OutcomePassFailed},
+		{store.ActionWebhookAdd, o(store.OutcomeWebhookAdded, store.AuditArgs{Webhook: 1, URL: "https://hooks.slack.com:8443/…", Events: []store.EventType{store.EventAll}}),
+			"Added webhook #1: https://hooks.slack.com:8443/… gets every event.", store.OutcomeWebhookAdded},
+		{store.ActionWebhookAdd, o(store.OutcomeWebhookAdded, store.AuditArgs{Webhook: 12, URL: "https://203.0.113.10/…",
+			Events: []store.EventType{"payment.seen", "payment.minted.reverted", "tier.sold_out"}}),
+			"Added webhook #12: https://203.0.113.10/… gets payment.seen, payment.minted.reverted and tier.sold_out.", store.OutcomeWebhookAdded},
+		{store.ActionWebhookAdd, o(store.OutcomeWebhookAdded, store.AuditArgs{Webhook: 2, URL: "http://example.com/…", Events: []store.EventType{"round.confirmed"}}),
+			"Added webhook #2: http://example.com/… gets round.confirmed.", store.OutcomeWebhookAdded},
+		{store.ActionWebhookDelete, o(store.OutcomeWebhookDeleted, store.AuditArgs{Webhook: 3}),
+			"Deleted webhook #3, with its deliveries: nothing more goes to it.", store.OutcomeWebhookDeleted},
+		{store.ActionWebhookRoll, o(store.OutcomeWebhookRolled, store.AuditArgs{Webhook: 3, Until: new(at.Add(24*time.Hour + 5*time.Second + 123*time.Millisecond))}),
+			"Rolled webhook #3's secret: the old one signs too until 2026-11-27 10:00:05 UTC.", store.OutcomeWebhookRolled},
+		{store.ActionWebhookRoll, o(store.OutcomeWebhookRolled, store.AuditArgs{Webhook: 4, Until: new(at.Add(24*time.Hour + 999*time.Millisecond))}),
+			"Rolled webhook #4's secret: the old one signs too until 2026-11-27 10:00 UTC.", store.OutcomeWebhookRolled},
+		{store.ActionWebhookEnable, o(store.OutcomeWebhookEnabled, store.AuditArgs{Webhook: 3}),
+			"Switched webhook #3 on: the delivery it gave up on is tried first.", store.OutcomeWebhookEnabled},
+		{store.ActionWebhookRedeliver, o(store.OutcomeWebhookRedelivered, store.AuditArgs{Webhook: 3, EventType: "payment.rejected", EventID: "evt_0123456789abcdef0123456789abcdef"}),
+			"Queued payment.rejected (evt_0123456789abcdef0123456789abcdef) again for webhook #3.", store.OutcomeWebhookRedelivered},
+		{store.ActionTierOnSale, o(store.OutcomeOther, store.AuditArgs{Text: "Tier 1 is now on sale."}), "Tier 1 is now on sale.", store.OutcomeOther},
+	}
+}
+
+// TestAuditOutcomes: every outcome the handlers record is stored as its code and values and
+// read back into the sentence the operator was told; every code has a case here, and the
+// table's CHECK lists the codes.
+func TestAuditOutcomes(t *testing.T) {
+	ctx := context.Background()
+	s := migratedStore(t, migrations.FS)
+	cases := auditCases(t)
+	for _, c := range cases {
+		if err := s.Audited(ctx, store.AuditEntry{Actor: store.Actor{Who: "admin", IP: "127.0.0.1"}, Action: c.action, Outcome: c.outcome}, nil); err != nil {
+			t.Fatalf("%s: %v", c.want, err)
+		}
+	}
+	rs, err := s.AuditLog(ctx, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Reverse(rs)
+	if len(rs) != len(cases) {
+		t.Fatalf("%d entries, want %d", len(rs), len(cases))
+	}
+	for i, c := range cases {
+		if rs[i].Outcome.Code != c.outcome.Code {
+			t.Errorf("stored as %q, want %q", rs[i].Outcome.Code, c.outcome.Code)
+		}
+		if got := auditSentence(rs[i].Outcome); got != c.want {
+			t.Errorf("read back as\n  %q\nwant\n  %q", got, c.want)
+		}
+	}
+
+	t.Run("every code has a case", func(t *testing.T) {
+		for _, code := range store.AuditOutcomeCodes {
+			if !slices.ContainsFunc(cases, func(c auditCase) bool { return c.outcome.Code == code }) {
+				t.Errorf("no case of %s", code)
+			}
+		}
+	})
+	t.Run("the CHECK lists the codes", func(t *testing.T) {
+		var def string
+		if err := s.DB().Get(&def, `SELECT pg_get_constraintdef(oid) FROM pg_constraint
+			WHERE conrelid = 'operator_audit'::regclass AND conname = 'operator_audit_outcome_code_check'`); err != nil {
+			t.Fatal(err)
+		}
+		var listed []store.AuditOutcomeCode
+		for _, m := range regexp.MustCompile(`'([a-z_]+)'`).FindAllStringSubmatch(def, -1) {
+			listed = append(listed, store.AuditOutcomeCode(m[1]))
+		}
+		if !slices.Equal(listed, store.AuditOutcomeCodes) {
+			t.Fatalf("the CHECK lists %v,\nthe store %v", listed, store.AuditOutcomeCodes)
+		}
+		if _, err := s.DB().Exec(`INSERT INTO operator_audit (actor, ip, action, target, outcome_code, outcome_args)
+			VALUES ('admin', '', 'tier.put', '', 'saved', '{}')`); err == nil {
+			t.Fatal("an outcome code the store does not know was stored")
+		}
+	})
+}
+
+// TestAuditOutcomesMigration upgrades an audit whose outcomes are sentences: each sentence the
+// handlers write today (TestAuditOutcomes' cases, as words) reads back the same after the
+// migration, with its code where its form is fixed; a sentence of another form, an older
+// wording or one that would read back otherwise, keeps its words as other's. The audit stays
+// append-only.
+func TestAuditOutcomesMigration(t *testing.T) {
+	ctx := context.Background()
+	s := migratedStore(t, migrationsThrough(t, "0023_webhook_failure_codes.sql"))
+	type row struct {
+		action   store.AuditAction
+		sentence string
+		code     store.AuditOutcomeCode
+	}
+	var rows []row
+	for _, c := range auditCases(t) {
+		rows = append(rows, row{c.action, c.want, c.migrated})
+	}
+	for _, r := range []row{
+		// Read back, each would say something else: they stay as they were.
+		{store.ActionAllowlistPut, "Tier 2's allowlist is now 1 wallets, with 2 nodes in all.", store.OutcomeOther},
+		{store.ActionAllowlistPut, "Tier 2's allowlist is now 2 wallet, with 2 nodes in all.", store.OutcomeOther},
+		{store.ActionAllowlistPut, "Tier 02's allowlist is now 2 wallets, with 2 nodes in all.", store.OutcomeOther},
+		{store.ActionWebhookRoll, "Rolled webhook #3's secret: the old one signs too until 2026-11-27 10:00:00 UTC.", store.OutcomeOther},
+		{store.ActionWebhookAdd, "Added webhook #4: https://x.example/… gets payment.seen and payment.minted and tier.sold_out.", store.OutcomeOther},
+		{store.ActionWebhookAdd, "Added webhook #4: https://x.example/… gets payment.seen, payment.minted, and tier.sold_out.", store.OutcomeOther},
+		{store.ActionPassCredit, "Failed: the chain said no.", store.OutcomeOther},
+		{store.ActionSignIn, "Signed in as root.", store.OutcomeOther},
+		// A sentence is read back only for the action that writes it.
+		{store.ActionOperatorPut, "Signed out.", store.OutcomeOther},
+		{"filler", "", store.OutcomeOther},
+	} {
+		rows = append(rows, r)
+	}
+	for _, r := range rows {
+		if _, err := s.DB().ExecContext(ctx, `INSERT INTO operator_audit (actor, ip, action, target, outcome)
+			VALUES ('admin', '127.0.0.1', $1, '', $2)`, r.action, r.sentence); err != nil {
+			t.Fatal(err)
+		}
+	}
+	applied, err := s.Migrate(ctx, migrations.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(applied) == 0 || applied[0] != "0024_audit_outcome_codes.sql" {
+		t.Fatalf("applied %v", applied)
+	}
+	rs, err := s.AuditLog(ctx, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Reverse(rs)
+	if len(rs) != len(rows) {
+		t.Fatalf("%d entries, want %d", len(rs), len(rows))
+	}
+	for i, r := range rows {
+		if got := auditSentence(rs[i].Outcome); got != r.sentence {
+			stored, _ := json.Marshal(rs[i].Outcome)
+			t.Errorf("%q\nreads back as %q from %s", r.sentence, got, stored)
+		}
+		if rs[i].Outcome.Code != r.code {
+			t.Errorf("%q: code %q, want %q", r.sentence, rs[i].Outcome.Code, r.code)
+		}
+	}
+	if _, err := s.DB().ExecContext(ctx, `UPDATE operator_audit SET outcome_code = 'other'`); err == nil {
+		t.Fatal("the audit is no longer append-only")
+	}
+}
+
+// migratedStore is a store on a database of its own, migrated with fsys.
+func migratedStore(t *testing.T, fsys fs.FS) *store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), storetest.EmptyDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if _, err := s.Migrate(context.Background(), fsys); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// migrationsThrough is the ledger's migrations up to and including last, to build a ledger as
+// an older release left it.
+func migrationsThrough(t *testing.T, last string) fs.FS {
+	t.Helper()
+	names, err := fs.Glob(migrations.FS, "*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{}
+	for _, name := range names {
+		if name > last {
+			continue
+		}
+		body, err := fs.ReadFile(migrations.FS, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsys[name] = &fstest.MapFile{Data: body}
+	}
+	return fsys
+}
