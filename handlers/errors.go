@@ -74,3 +74,9 @@ func Classify(err error) (status int, msg string, deliberate bool) {
 func ErrorPage(c echo.Context, status int, msg string) error {
 	return render(c, status, views.ErrorPage(status, msg))
 }
+
+// ErrorFragment answers a failed htmx request: the sentence in a fragment, status as Classify
+// gave it.
+func ErrorFragment(c echo.Context, status int, msg string) error {
+	return render(c, status, views.ErrorFragment(msg))
+}
