@@ -50,6 +50,11 @@ func Classify(err error) (status int, msg string, deliberate bool) {
 			return he.Code, msg, true
 		}
 		return he.Code, StatusMessage(he.Code), he.Internal == nil
+	case errors.Is(err, store.ErrNotFound):
+		// A handler that names what is missing says so in its own sentence (an *echo.HTTPError,
+		// above); one that forgets still answers 404, never the 500 of an unknown failure. The
+		// sentence cannot name the row: the error's text is the store's, not the client's.
+		return http.StatusNotFound, "What this request names does not exist.", true
 	case errors.Is(err, store.ErrUnavailable):
 		return http.StatusServiceUnavailable, "The ledger database cannot be reached right now; please retry in a little while.", false
 	case errors.Is(err, chain.ErrUnavailable):
@@ -68,4 +73,10 @@ func Classify(err error) (status int, msg string, deliberate bool) {
 // them. The request's deadline may be what failed it: render draws the page regardless.
 func ErrorPage(c echo.Context, status int, msg string) error {
 	return render(c, status, views.ErrorPage(status, msg))
+}
+
+// ErrorFragment answers a failed htmx request: the sentence in a fragment, status as Classify
+// gave it.
+func ErrorFragment(c echo.Context, status int, msg string) error {
+	return render(c, status, views.ErrorFragment(msg))
 }

@@ -78,6 +78,11 @@ type Config struct {
 	// exports.go says why both exist.
 	ExportSlots int
 	ExportStall time.Duration
+
+	// Now is the clock of the handlers' caches (the stats, the price, the live view's totals,
+	// the chain's head, mined transfers); nil: time.Now. A test steps it past a cache's lifetime
+	// instead of waiting it out.
+	Now func() time.Time
 }
 
 // Handlers serves every route from the ledger, the chain and the passes.
@@ -127,11 +132,14 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 	if cfg.PublicURL == nil {
 		cfg.PublicURL = &url.URL{Scheme: "http", Host: "127.0.0.1:8080"}
 	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	h := &Handlers{store: s, chain: ch, jobs: passes, sale: passes.Sale(), cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
-	h.stats = memo.New(statsTTL, statsStale, h.loadStats)
-	h.price = memo.New(priceTTL, 0, h.loadPrice)
-	h.totals = memo.New(totalsTTL, totalsStale, h.loadTotals)
-	h.head = memo.New(headTTL, 0, h.chain.HeadNumber)
+	h.stats = memo.NewOn(cfg.Now, statsTTL, statsStale, h.loadStats)
+	h.price = memo.NewOn(cfg.Now, priceTTL, 0, h.loadPrice)
+	h.totals = memo.NewOn(cfg.Now, totalsTTL, totalsStale, h.loadTotals)
+	h.head = memo.NewOn(cfg.Now, headTTL, 0, h.chain.HeadNumber)
 	h.mined = &memo.Expiring[string, chain.Transfer]{Max: minedKept}
 	h.exports = make(chan struct{}, cfg.ExportSlots)
 	return h

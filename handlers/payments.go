@@ -73,7 +73,7 @@ func (h *Handlers) payment(ctx context.Context, hash string) (paymentJSON, error
 // asks every two seconds until the scan records it, and a mined transaction's sender, value and
 // block do not change short of a reorg, which minedTTL bounds.
 func (h *Handlers) transfer(ctx context.Context, hash string) (chain.Transfer, error) {
-	now := time.Now()
+	now := h.cfg.Now()
 	if t, ok := h.mined.Get(hash, now); ok {
 		head, err := h.head.Get(ctx)
 		if err != nil {

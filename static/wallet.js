@@ -1,8 +1,9 @@
 // nodeledger's wallet snippet: finds the browser's wallets (EIP-6963, else window.ethereum), keeps
 // the header's connect control, and serves the data-wallet buttons: sign in, pay, withdraw,
-// refund, change a tier's payout (the factory owner's), record a node; and it ticks /buy's
-// countdowns. No framework, no bundler; the CSP forbids inline handlers, so one
-// delegated listener serves every button. The script is deferred: the body exists when it runs.
+// refund, change a tier's payout (the factory owner's), record a node; it ticks /buy's
+// countdowns and shows the sentence of a failed htmx request. No framework, no bundler; the CSP
+// forbids inline handlers, so one delegated listener serves every button. The script is
+// deferred: the body exists when it runs.
 (() => {
   'use strict';
   const body = document.body.dataset;
@@ -337,6 +338,33 @@
   // What htmx swaps in gets the same treatment as the page it lands in.
   document.addEventListener('htmx:afterSwap', (e) => {
     if (e.target.matches?.('[data-for-wallet]') || e.target.querySelector?.('[data-wallet]')) update();
+  });
+
+  // htmx swaps no 4xx or 5xx answer, so a failed request would change nothing on the page: the
+  // error handler answers htmx with the sentence alone (views.ErrorFragment), shown here. In an
+  // element that refreshes itself (the stats, the live view, a tracker) it goes first inside,
+  // so the figures and their timer stay until the next answer replaces both; in a table row
+  // ("Show older credits") it goes beside the link, which can be tried again; elsewhere it takes
+  // the target's place with its id, so the next request finds the target again (the operator's
+  // buttons all answer into #outcome).
+  document.addEventListener('htmx:beforeSwap', (e) => {
+    const d = e.detail;
+    if (d.xhr.status < 400 || typeof d.serverResponse !== 'string') return;
+    const error = new DOMParser().parseFromString(d.serverResponse, 'text/html').querySelector('body > [data-testid=error]');
+    const t = d.target;
+    if (!error || !t) return;
+    d.shouldSwap = false;
+    if (/\bevery\b/.test(t.getAttribute('hx-trigger') || '')) {
+      t.querySelector(':scope > [data-testid=error]')?.remove();
+      t.prepend(error);
+    } else if (t.tagName === 'TR' && t.cells.length) {
+      const cell = t.cells[t.cells.length - 1];
+      cell.querySelector(':scope > [data-testid=error]')?.remove();
+      cell.append(error);
+    } else {
+      if (t.id) error.id = t.id;
+      t.replaceWith(error);
+    }
   });
 
   const say = (el, text, bad) => {

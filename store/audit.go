@@ -5,8 +5,6 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // Actor is who did an operator action, and from which client address.
@@ -182,11 +180,6 @@ type AuditRecord struct {
 	After   *string      `db:"after"`
 	Outcome AuditOutcome `db:"outcome"`
 }
-
-// Tx runs the store's changes inside a transaction, or on the pool when the change is a single
-// statement: the operator's changes are written through it so that Audited can keep each with
-// its audit entry.
-type Tx struct{ q sqlx.ExtContext }
 
 // Audited runs change and writes its audit entry in one transaction: both are kept, or neither
 // (a change that fails leaves no entry; an entry that cannot be written undoes the change).

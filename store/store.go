@@ -32,6 +32,11 @@ type Store struct {
 	stmts sync.Map // query text → *sqlx.Stmt, see prepared
 }
 
+// Tx runs the store's changes inside a transaction, or on the pool when the change is a single
+// statement: the operator's changes are written through it so that Audited can keep each with
+// its audit entry.
+type Tx struct{ q sqlx.ExtContext }
+
 // connectTimeout bounds how long a request waits for a connection to a dead database; without it
 // lib/pq waits for the operating system's TCP timeout, minutes.
 const connectTimeout = "2"

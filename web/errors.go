@@ -44,6 +44,8 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 			}
 			c.Response().Header().Set(echo.HeaderContentType, ctype)
 			err = c.NoContent(status)
+		case page && fromHtmx(c.Request()):
+			err = handlers.ErrorFragment(c, status, msg)
 		case page:
 			err = handlers.ErrorPage(c, status, msg)
 		default:
@@ -63,6 +65,12 @@ func wantsPage(r *http.Request) bool {
 		return false // a script of a page (the operator's wallet sign-in) reads the envelope
 	}
 	return !strings.HasPrefix(p, "/api/") && p != "/api" && p != "/healthz" && p != "/readyz"
+}
+
+// fromHtmx tells htmx's requests, which swap the answer into part of a page, from a page's
+// request. A history restore is htmx asking for a whole page it has no copy of.
+func fromHtmx(r *http.Request) bool {
+	return r.Header.Get("HX-Request") == "true" && r.Header.Get("HX-History-Restore-Request") != "true"
 }
 
 // panicError carries a recovered panic and its stack to the log.

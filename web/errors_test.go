@@ -56,6 +56,68 @@ func TestErrorEnvelope(t *testing.T) {
 	})
 }
 
+// TestHtmxErrorFragment: an htmx request that fails gets its sentence alone, with its status,
+// for the page's script to show where the answer would have gone (a whole page swapped into a
+// corner of one helps nobody); the API keeps its envelope, and a history restore, which asks
+// for a whole page, gets the page.
+func TestHtmxErrorFragment(t *testing.T) {
+	s := newServer(t, handlers.Config{})
+	s.e.GET("/test/fail", func(echo.Context) error { return errors.New(`pq: relation "secret_table" does not exist`) })
+	missing := errorMessage(t, s.get(t, "/api/node/987654"))
+	if !strings.Contains(missing, "987654") {
+		t.Fatalf("the API's sentence for a missing node: %q", missing)
+	}
+	htmx := []string{"HX-Request", "true"}
+
+	for _, tc := range []struct {
+		name, path string
+		status     int
+		message    string
+	}{
+		{"a missing node", "/node/987654", http.StatusNotFound, missing},
+		{"a missing route", "/partials/nope", http.StatusNotFound, "There is nothing at this address."},
+		{"an unexpected failure", "/test/fail", http.StatusInternalServerError, "Something went wrong on our side; please retry in a little while."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := s.do(t, http.MethodGet, tc.path, "", htmx...)
+			wantStatus(t, rec, tc.status)
+			body := rec.Body.String()
+			if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+				t.Fatalf("Content-Type %q", ct)
+			}
+			if strings.Contains(body, "<html") || strings.Contains(body, "<main") || strings.Contains(body, "secret_table") {
+				t.Fatalf("not a fragment: %s", body)
+			}
+			p := page(t, rec.Body).Find(`body > p.bad[role=alert][data-testid=error]`)
+			if p.Length() != 1 || p.Text() != tc.message {
+				t.Fatalf("fragment %s, want the sentence %q", body, tc.message)
+			}
+		})
+	}
+
+	t.Run("the API answers htmx with its envelope", func(t *testing.T) {
+		rec := s.do(t, http.MethodGet, "/api/node/987654", "", htmx...)
+		wantStatus(t, rec, http.StatusNotFound)
+		if msg := errorMessage(t, rec); msg != missing {
+			t.Fatalf("message %q, want %q", msg, missing)
+		}
+	})
+	t.Run("a history restore gets the page", func(t *testing.T) {
+		rec := s.do(t, http.MethodGet, "/node/987654", "", "HX-Request", "true", "HX-History-Restore-Request", "true")
+		wantStatus(t, rec, http.StatusNotFound)
+		if !strings.Contains(rec.Body.String(), "<html") {
+			t.Fatalf("a history restore got %s", rec.Body)
+		}
+	})
+	t.Run("without htmx, the page", func(t *testing.T) {
+		rec := s.do(t, http.MethodGet, "/node/987654", "")
+		wantStatus(t, rec, http.StatusNotFound)
+		if doc := page(t, rec.Body); doc.Find("html").Length() != 1 || !strings.Contains(doc.Find(`[data-testid=error]`).Text(), missing) {
+			t.Fatalf("the error page: %q", doc.Text())
+		}
+	})
+}
+
 func TestResponseHeaders(t *testing.T) {
 	plain := newServer(t, handlers.Config{})
 	secure := newServerWith(t, db, unreachableChain(t), nil, handlers.Config{}, Options{HTTPS: true})

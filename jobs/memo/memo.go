@@ -20,6 +20,7 @@ type Value[T any] struct {
 	ttl, stale time.Duration
 	load       func(context.Context) (T, error)
 	group      singleflight.Group
+	now        func() time.Time // the clock ttl and stale are read on (NewOn)
 
 	mu      sync.Mutex
 	val     T
@@ -32,7 +33,12 @@ const memoLoadTimeout = 10 * time.Second
 
 // New is a Value loaded by load, kept ttl and served stale for stale more.
 func New[T any](ttl, stale time.Duration, load func(context.Context) (T, error)) *Value[T] {
-	return &Value[T]{ttl: ttl, stale: stale, load: load}
+	return NewOn(time.Now, ttl, stale, load)
+}
+
+// NewOn is New on the clock now: a test steps it past ttl and stale instead of waiting them out.
+func NewOn[T any](now func() time.Time, ttl, stale time.Duration, load func(context.Context) (T, error)) *Value[T] {
+	return &Value[T]{ttl: ttl, stale: stale, load: load, now: now}
 }
 
 // Get is the value: kept, stale while a load refreshes it, or freshly loaded.
@@ -40,7 +46,7 @@ func (m *Value[T]) Get(ctx context.Context) (T, error) {
 	m.mu.Lock()
 	v, expires := m.val, m.expires
 	m.mu.Unlock()
-	switch now := time.Now(); {
+	switch now := m.now(); {
 	case now.Before(expires):
 		return v, nil
 	case !expires.IsZero() && now.Before(expires.Add(m.stale)):
@@ -74,7 +80,7 @@ func (m *Value[T]) refresh(ctx context.Context) <-chan singleflight.Result {
 		if err == nil {
 			m.mu.Lock()
 			if gen == m.gen {
-				m.val, m.expires = v, time.Now().Add(m.ttl)
+				m.val, m.expires = v, m.now().Add(m.ttl)
 			}
 			m.mu.Unlock()
 		}

@@ -3,15 +3,38 @@ package memo
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 )
 
+// clock is a time the test moves by hand: a memo's ttl and stale pass when the test says, not
+// after a sleep. A shared load reads it from its own goroutine.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock() *clock { return &clock{t: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)} }
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
 func TestMemo(t *testing.T) {
 	var calls atomic.Int32
 	fail := atomic.Bool{}
-	m := New(50*time.Millisecond, 0, func(context.Context) (int32, error) {
+	clock := newClock()
+	m := NewOn(clock.now, 50*time.Millisecond, 0, func(context.Context) (int32, error) {
 		n := calls.Add(1)
 		if fail.Load() {
 			return 0, errors.New("down")
@@ -26,13 +49,17 @@ func TestMemo(t *testing.T) {
 	if v, _ := m.Get(ctx); v != 1 || calls.Load() != 1 {
 		t.Fatalf("second get within ttl: value %d after %d loads", v, calls.Load())
 	}
-	time.Sleep(60 * time.Millisecond)
+	clock.add(50*time.Millisecond - time.Nanosecond)
+	if v, _ := m.Get(ctx); v != 1 || calls.Load() != 1 {
+		t.Fatalf("get at the end of the ttl: value %d after %d loads", v, calls.Load())
+	}
+	clock.add(time.Nanosecond)
 	if v, _ := m.Get(ctx); v != 2 {
 		t.Fatalf("get after ttl: %d, want a fresh load", v)
 	}
 
 	t.Run("errors are not kept", func(t *testing.T) {
-		time.Sleep(60 * time.Millisecond)
+		clock.add(50 * time.Millisecond)
 		fail.Store(true)
 		if _, err := m.Get(ctx); err == nil {
 			t.Fatal("want the load's error")
@@ -72,7 +99,8 @@ func TestMemo(t *testing.T) {
 	t.Run("stale values are served while one load refreshes them", func(t *testing.T) {
 		var loads atomic.Int32
 		release := make(chan struct{}, 1)
-		m := New(20*time.Millisecond, 200*time.Millisecond, func(context.Context) (int32, error) {
+		clock := newClock()
+		m := NewOn(clock.now, 20*time.Millisecond, 200*time.Millisecond, func(context.Context) (int32, error) {
 			n := loads.Add(1)
 			if n > 1 {
 				<-release
@@ -82,7 +110,7 @@ func TestMemo(t *testing.T) {
 		if v, _ := m.Get(ctx); v != 1 {
 			t.Fatalf("first get %d", v)
 		}
-		time.Sleep(30 * time.Millisecond) // stale now
+		clock.add(30 * time.Millisecond) // stale now
 		for range 5 {
 			if v, err := m.Get(ctx); err != nil || v != 1 {
 				t.Fatalf("stale get: %d, %v; want the old value at once", v, err)
@@ -100,7 +128,7 @@ func TestMemo(t *testing.T) {
 			t.Fatalf("%d loads for one refresh", n)
 		}
 
-		time.Sleep(250 * time.Millisecond) // past stale: callers wait for a fresh load
+		clock.add(220 * time.Millisecond) // stale until 20+200 ms after the refresh landed: past it now
 		release <- struct{}{}
 		if v, err := m.Get(ctx); err != nil || v != 3 {
 			t.Fatalf("get past stale: %d, %v; want a fresh load", v, err)
