@@ -208,7 +208,7 @@ func TestAuditOutcomesMigration(t *testing.T) {
 	for _, c := range auditCases(t) {
 		rows = append(rows, row{c.action, c.want, c.migrated})
 	}
-	for _, r := range []row{
+	rows = append(rows, []row{
 		// Read back, each would say something else: they stay as they were.
 		{store.ActionAllowlistPut, "Tier 2's allowlist is now 1 wallets, with 2 nodes in all.", store.OutcomeOther},
 		{store.ActionAllowlistPut, "Tier 2's allowlist is now 2 wallet, with 2 nodes in all.", store.OutcomeOther},
@@ -221,9 +221,7 @@ func TestAuditOutcomesMigration(t *testing.T) {
 		// A sentence is read back only for the action that writes it.
 		{store.ActionOperatorPut, "Signed out.", store.OutcomeOther},
 		{"filler", "", store.OutcomeOther},
-	} {
-		rows = append(rows, r)
-	}
+	}...)
 	for _, r := range rows {
 		if _, err := s.DB().ExecContext(ctx, `INSERT INTO operator_audit (actor, ip, action, target, outcome)
 			VALUES ('admin', '127.0.0.1', $1, '', $2)`, r.action, r.sentence); err != nil {

@@ -106,7 +106,7 @@ type PassFailure string
 // The kinds, as handlers' Classify tells errors apart.
 const (
 	PassFailureLedger   PassFailure = "ledger_unavailable"
-	PassFailureChain    PassFailure = "chain_unavailable"
+	PassFailureChain    PassFailure = "chain_unavailable" // #nosec G101 -- an error code, not a credential
 	PassFailureSigner   PassFailure = "signer_refused"
 	PassFailureTimedOut PassFailure = "timed_out"
 	PassFailureInternal PassFailure = "internal"
