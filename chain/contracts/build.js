@@ -44,4 +44,14 @@ for (const [file, contracts] of Object.entries(output.contracts)) {
     console.log(`compiled ${file}:${name}`);
   }
 }
+// Safe's contracts, as Safe published them (npm @safe-global/safe-contracts 1.4.1): the treasury
+// is the same bytecode every Safe on mainnet runs, not a build of ours.
+const safe = path.join(__dirname, 'node_modules/@safe-global/safe-contracts/build/artifacts/contracts');
+for (const artifact of ['Safe.sol/Safe', 'proxies/SafeProxyFactory.sol/SafeProxyFactory',
+  'libraries/MultiSendCallOnly.sol/MultiSendCallOnly', 'handler/CompatibilityFallbackHandler.sol/CompatibilityFallbackHandler']) {
+  const a = JSON.parse(fs.readFileSync(path.join(safe, `${artifact}.json`), 'utf8'));
+  fs.writeFileSync(path.join(out, `${a.contractName}.abi`), JSON.stringify(a.abi, null, 1) + '\n');
+  fs.writeFileSync(path.join(out, `${a.contractName}.bin`), a.bytecode.replace(/^0x/, '') + '\n');
+  console.log(`copied @safe-global/safe-contracts ${artifact}`);
+}
 console.log(`solc ${solc.version()}`);

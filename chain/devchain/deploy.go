@@ -46,6 +46,10 @@ func (c *Chain) deploy(ctx context.Context) error {
 		{"MockAggregator", &bindings.MockAggregatorMetaData,
 			bindings.NewMockAggregator().PackConstructor(PriceFeedDecimals, PriceFeedDescription, big.NewInt(PriceFeedAnswer)),
 			&c.PriceFeed},
+		{"Safe", &bindings.SafeMetaData, nil, &c.Safe},
+		{"SafeProxyFactory", &bindings.SafeProxyFactoryMetaData, nil, &c.SafeFactory},
+		{"MultiSendCallOnly", &bindings.MultiSendCallOnlyMetaData, nil, &c.MultiSend},
+		{"CompatibilityFallbackHandler", &bindings.CompatibilityFallbackHandlerMetaData, nil, &c.FallbackHandler},
 	}
 	txs := make([]*types.Transaction, len(deployments))
 	for i, d := range deployments {
@@ -62,6 +66,10 @@ func (c *Chain) deploy(ctx context.Context) error {
 		if err := c.mineUntilIncluded(ctx, txs[i]); err != nil {
 			return fmt.Errorf("deploy %s: %w", d.name, err)
 		}
+	}
+
+	if err := c.deployTreasury(ctx, owner, &nonce); err != nil {
+		return err
 	}
 
 	// Minting waits for the token's block: gas is estimated against the latest state, where a
@@ -101,6 +109,37 @@ func (c *Chain) deploy(ctx context.Context) error {
 		if err := c.mineUntilIncluded(ctx, tx); err != nil {
 			return fmt.Errorf("set tier %d's weight: %w", tier, err)
 		}
+	}
+	return nil
+}
+
+// deployTreasury makes the treasury: a proxy of the Safe singleton, set up with its owners and
+// threshold and the fallback handler, through the proxy factory, as the Safe app does.
+func (c *Chain) deployTreasury(ctx context.Context, owner *bind.TransactOpts, nonce *uint64) error {
+	owners := make([]common.Address, len(TreasuryOwnerIndexes))
+	for i, a := range TreasuryOwnerIndexes {
+		owners[i] = c.Accounts[a].Address
+	}
+	setup := bindings.NewSafe().PackSetup(owners, big.NewInt(TreasuryThreshold), common.Address{}, nil, c.FallbackHandler,
+		common.Address{}, new(big.Int), common.Address{})
+	pf := bindings.NewSafeProxyFactory()
+	create := pf.PackCreateProxyWithNonce(c.Safe, setup, new(big.Int))
+	// The proxy's address is what the call answers before the transaction makes it.
+	out, err := c.client.CallContract(ctx, ethereum.CallMsg{From: owner.From, To: &c.SafeFactory, Data: create}, nil)
+	if err != nil {
+		return fmt.Errorf("deploy the treasury: %w", err)
+	}
+	if c.Treasury, err = pf.UnpackCreateProxyWithNonce(out); err != nil {
+		return fmt.Errorf("deploy the treasury: %w", err)
+	}
+	owner.Nonce = new(big.Int).SetUint64(*nonce)
+	tx, err := bind.Transact(pf.Instance(c.client, c.SafeFactory), owner, create)
+	if err != nil {
+		return fmt.Errorf("deploy the treasury: %w", err)
+	}
+	*nonce++
+	if err := c.mineUntilIncluded(ctx, tx); err != nil {
+		return fmt.Errorf("deploy the treasury: %w", err)
 	}
 	return nil
 }

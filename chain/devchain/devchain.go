@@ -35,6 +35,10 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 )
 
+// TreasuryOwnerIndexes are the accounts that own the dev treasury Safe: the factory's owner and
+// the last two buyers, so a test approves with wallets that are not the service's.
+var TreasuryOwnerIndexes = []int{OwnerIndex, 7, 8}
+
 // Roles of the dev accounts, as indexes into Chain.Accounts (and DevAccounts).
 const (
 	// OwnerIndex deploys, and so owns, every contract.
@@ -47,6 +51,9 @@ const (
 	FirstBuyerIndex = 3
 	// LastBuyerIndex is the last buyer, inclusive.
 	LastBuyerIndex = 8
+	// TreasuryThreshold is how many of the treasury's owners (TreasuryOwnerIndexes) approve each
+	// of its transactions.
+	TreasuryThreshold = 2
 	// PaymentsIndex is the wallet buyers pay into.
 	PaymentsIndex = 9
 )
@@ -107,6 +114,11 @@ type Chain struct {
 	PriceFeed common.Address
 	// Payments is the wallet buyers pay into (Accounts[PaymentsIndex]).
 	Payments common.Address
+	// Treasury is a Safe (SafeVersion 1.4.1, Safe's published bytecode) owned by the accounts of
+	// TreasuryOwnerIndexes, TreasuryThreshold of whom approve each of its transactions; Safe is
+	// the singleton its proxy runs, SafeFactory the proxy factory, MultiSend the
+	// MultiSendCallOnly a batch delegatecalls, FallbackHandler the compatibility fallback handler.
+	Treasury, Safe, SafeFactory, MultiSend, FallbackHandler common.Address
 
 	// Accounts are the NumAccounts funded dev accounts, in derivation order.
 	Accounts []Account
@@ -185,7 +197,7 @@ func Start(ctx context.Context, opts Options) (*Chain, error) {
 		"rpc", c.rpcURL, "chain_id", c.chainID,
 		"factory", c.Factory, "token", c.Token, "price_feed", c.PriceFeed,
 		"owner", c.Owner.Address, "minter", c.Minter.Address,
-		"distributor", c.Distributor.Address, "payments", c.Payments)
+		"distributor", c.Distributor.Address, "payments", c.Payments, "treasury", c.Treasury)
 	return c, nil
 }
 
