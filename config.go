@@ -127,6 +127,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	passes.WebhookRetention = time.Duration(s.positive("WEBHOOK_RETENTION_DAYS", 30)) * 24 * time.Hour
 	chainID := s.chainID(dev)
 	payments := s.address("PAYMENT_ADDRESS", false)
+	treasury := s.address("TREASURY_ADDRESS", false)
 	proxies := s.prefixes("TRUSTED_PROXIES")
 	explorer, walletRPC := s.httpURL("EXPLORER_URL"), s.httpURL("WALLET_RPC_URL")
 	chainName := s.str("CHAIN_NAME", "")
@@ -159,6 +160,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DistPoolWei:    passes.DistPoolWei,
 		ExportSlots:    exportSlots,
 		ExportStall:    exportStall,
+		Treasury:       treasury,
 	}
 	cfg.setChainID(chainID)
 	cfg.setPaymentAddress(payments)

@@ -45,6 +45,9 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 	if cfg.Handlers.PaymentAddress == "" {
 		cfg.setPaymentAddress(dc.Payments)
 	}
+	if cfg.Handlers.Treasury == (common.Address{}) {
+		cfg.Handlers.Treasury = dc.Treasury
+	}
 	if cfg.Handlers.WalletRPC == "" {
 		cfg.Handlers.WalletRPC = dc.RPCURL() // wallets in the browser add the dev chain with it
 	}
@@ -84,6 +87,10 @@ func (d *devEnv) banner(w io.Writer, cfg config, url string) {
 	line("  Buy a node      %s/buy", url)
 	line("  Operator page   %s/operator   sign in with dev account 0, the factory's owner, an admin:", url)
 	line("                  %s  key 0x%x", d.chain.Owner.Address.Hex(), crypto.FromECDSA(d.chain.Owner.Key))
+	if cfg.Handlers.Treasury == d.chain.Treasury {
+		line("  Treasury        %s  a Safe 1.4.1: %d of dev accounts %s approve each transaction",
+			d.chain.Treasury.Hex(), devchain.TreasuryThreshold, treasuryOwners())
+	}
 	line("  Admin API       x-admin-key: %s", cfg.Handlers.AdminKey)
 	line("  Cron routes     x-cron-key: %s", cfg.Handlers.CronKey)
 	line("  API             %s/api/openapi.json", url)
@@ -101,6 +108,22 @@ func (d *devEnv) banner(w io.Writer, cfg config, url string) {
 	line("  Logs follow as JSON lines. Ctrl-C stops the server, the chain and the database.")
 	line("")
 	io.WriteString(w, b.String())
+}
+
+// treasuryOwners names the dev treasury's owners as the banner lists accounts: "0, 7 and 8".
+func treasuryOwners() string {
+	s := ""
+	for i, a := range devchain.TreasuryOwnerIndexes {
+		switch {
+		case i == 0:
+		case i == len(devchain.TreasuryOwnerIndexes)-1:
+			s += " and "
+		default:
+			s += ", "
+		}
+		s += fmt.Sprint(a)
+	}
+	return s
 }
 
 // randomKey is a fresh key for a dev-mode route.

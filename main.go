@@ -143,6 +143,9 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 		a.closer = append(a.closer, ch.Close)
 	}
 
+	if err := checkTreasury(ctx, ch, cfg.Handlers.Treasury, log); err != nil {
+		return nil, err
+	}
 	minter, err := a.signer(ctx, "MINTER", cfg.MinterKey, cfg.MinterSigner)
 	if err != nil {
 		return nil, err
@@ -160,6 +163,25 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 	a.http = web.HTTPServer(web.New(h, cfg.Web))
 	a.cfg = cfg
 	return a, nil
+}
+
+// checkTreasury refuses to start when TREASURY_ADDRESS is not a Safe of chain.SafeVersion on
+// this chain: the sale's money must never be sent to an address nobody can approve from. A chain
+// that cannot be read now is only logged: the treasury is read again wherever it is used.
+func checkTreasury(ctx context.Context, ch *chain.Client, addr common.Address, log *slog.Logger) error {
+	if addr == (common.Address{}) {
+		return nil
+	}
+	s, err := ch.Safe(ctx, addr)
+	switch {
+	case errors.Is(err, chain.ErrNotASafe):
+		return fmt.Errorf("TREASURY_ADDRESS: %s is %w", addr.Hex(), err)
+	case err != nil:
+		log.Warn("treasury: the Safe cannot be read now", "treasury", addr, "err", err)
+		return nil
+	}
+	log.Info("treasury", "safe", addr, "owners", len(s.Owners), "threshold", s.Threshold, "nonce", s.Nonce)
+	return nil
 }
 
 // signer is a signing role's signer (role MINTER or DISTRIBUTOR): its external signer when one

@@ -93,3 +93,35 @@ func TestRawKeysOnARealChainWarn(t *testing.T) {
 		}
 	})
 }
+
+// TestTreasuryAtStart: TREASURY_ADDRESS must be a Safe on the chain: an account or another
+// contract refuses the start with one line naming the setting; the dev chain's Safe starts.
+func TestTreasuryAtStart(t *testing.T) {
+	dc, err := devchain.Start(t.Context(), devchain.Options{RPCAddr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dc.Close() })
+	start := func(treasury string) error {
+		cfg, err := loadConfig(env("DATABASE_URL", storetest.EmptyDatabase(t), "ETH_RPC_URL", dc.RPCURL(),
+			"CHAIN_ID", dc.ChainID().String(), "FACTORY_ADDRESS", dc.Factory.Hex(), "PUBLIC_URL", "https://nodes.example.com",
+			"SESSION_SECRET", strings.Repeat("s", 32), "TREASURY_ADDRESS", treasury))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := newApp(t.Context(), cfg, slog.New(slog.DiscardHandler))
+		if err == nil {
+			a.Close()
+		}
+		return err
+	}
+	for name, addr := range map[string]string{"an account": dc.Payments.Hex(), "the factory": dc.Factory.Hex()} {
+		err := start(addr)
+		if err == nil || err.Error() != "TREASURY_ADDRESS: "+addr+" is not a Safe 1.4.1 on this chain" {
+			t.Errorf("%s as the treasury: %v", name, err)
+		}
+	}
+	if err := start(dc.Treasury.Hex()); err != nil {
+		t.Fatalf("the dev Safe: %v", err)
+	}
+}

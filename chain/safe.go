@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"nodeledger/chain/bindings"
 )
@@ -23,28 +25,36 @@ const SafeVersion = "1.4.1"
 // ErrNotASafe is an address that does not answer as a Safe of SafeVersion on this chain.
 var ErrNotASafe = errors.New("not a Safe " + SafeVersion + " on this chain")
 
-// Safe is a Safe as the chain holds it now: who may approve its transactions, how many must, and
-// the nonce its next transaction takes.
+// Safe is a Safe as the chain holds it now: who may approve its transactions, how many must, the
+// nonce its next transaction takes, and what it holds.
 type Safe struct {
 	Address   common.Address
 	Owners    []common.Address
 	Threshold uint64
 	Nonce     *big.Int
+	Balance   *big.Int // wei
 }
 
 // Safe reads the Safe at addr: ErrNotASafe when it has no code, or does not answer as a Safe
 // of SafeVersion.
 func (c *Client) Safe(ctx context.Context, addr common.Address) (Safe, error) {
 	var code, version, owners, threshold, nonce []byte
+	var balance *big.Int
 	err := c.call(ctx, "safe", func(ctx context.Context, e *endpoint) (err error) {
 		if code, err = e.eth.CodeAt(ctx, addr, nil); err != nil || len(code) == 0 {
+			return err
+		}
+		if balance, err = e.eth.BalanceAt(ctx, addr, nil); err != nil {
 			return err
 		}
 		read := func(data []byte) ([]byte, error) {
 			return e.eth.CallContract(ctx, ethereum.CallMsg{To: &addr, Data: data}, nil)
 		}
 		if version, err = read(safeABI.PackVERSION()); err != nil {
-			return nil // a contract that is not a Safe reverts: told below
+			if reverted(err) {
+				return nil // a contract that is not a Safe reverts: told below
+			}
+			return err
 		}
 		if owners, err = read(safeABI.PackGetOwners()); err != nil {
 			return err
@@ -64,7 +74,7 @@ func (c *Client) Safe(ctx context.Context, addr common.Address) (Safe, error) {
 	if v, err := safeABI.UnpackVERSION(version); err != nil || v != SafeVersion {
 		return Safe{}, fmt.Errorf("%w (it says version %q)", ErrNotASafe, v)
 	}
-	s := Safe{Address: addr}
+	s := Safe{Address: addr, Balance: balance}
 	if s.Owners, err = safeABI.UnpackGetOwners(owners); err != nil {
 		return Safe{}, fmt.Errorf("%w: getOwners: %v", ErrNotASafe, err)
 	}
@@ -111,6 +121,12 @@ func (tx SafeTx) Hash(chainID *big.Int, safe common.Address) common.Hash {
 		crypto.Keccak256(tx.Data), word(big.NewInt(int64(tx.Operation))), word(tx.SafeTxGas), word(tx.BaseGas),
 		word(tx.GasPrice), common.LeftPadBytes(tx.GasToken[:], 32), common.LeftPadBytes(tx.RefundReceiver[:], 32), word(tx.Nonce))
 	return crypto.Keccak256Hash([]byte{0x19, 0x01}, domain, body)
+}
+
+// reverted tells a call the contract refused from one that did not reach it.
+func reverted(err error) bool {
+	var de rpc.DataError
+	return errors.As(err, &de) || strings.Contains(err.Error(), "execution reverted")
 }
 
 func orZero(x *big.Int) *big.Int {

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 
@@ -48,6 +49,9 @@ type Config struct {
 
 	PublicURL     *url.URL // where browsers reach us: the sign-in message's domain and URI
 	SessionSecret []byte   // signs the session cookies
+
+	// Treasury is the Safe the sale's money goes to (TREASURY_ADDRESS); zero: none configured.
+	Treasury common.Address
 
 	CronKey  string // empty: the cron pass routes are off
 	AdminKey string // empty: /api/admin/* does not exist

@@ -159,6 +159,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	admin.get("/audit", h.Audit)
 	admin.get("/exports/:file", h.Export)
 	admin.get("/minting", h.Minting)
+	admin.get("/treasury", h.AdminTreasury)
 	admin.post("/minting/pause", h.HoldMinting(true))
 	admin.post("/minting/resume", h.HoldMinting(false))
 	admin.post("/webhooks", h.AddWebhook)

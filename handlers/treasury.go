@@ -1,0 +1,57 @@
+package handlers
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/store"
+)
+
+// treasuryJSON is the treasury as GET /api/admin/treasury answers it: the Safe and the payments
+// wallet as the chain holds them now. LastSweep is null until sweeps exist.
+type treasuryJSON struct {
+	Address        string        `json:"address"`
+	Owners         []string      `json:"owners"`
+	Threshold      uint64        `json:"threshold"`
+	Nonce          string        `json:"nonce"`
+	BalanceWei     store.Uint256 `json:"balanceWei"`
+	PaymentsWallet walletJSON    `json:"paymentsWallet"`
+	LastSweep      *struct{}     `json:"lastSweep"`
+}
+
+type walletJSON struct {
+	Address    string         `json:"address"`
+	BalanceWei *store.Uint256 `json:"balanceWei"` // null: no payments wallet, or its balance cannot be read
+}
+
+// AdminTreasury answers GET /api/admin/treasury: the Safe the sale's money goes to, its owners,
+// threshold and nonce, what it and the payments wallet hold. 404 without TREASURY_ADDRESS; 503
+// when the chain cannot be read (never a stale or zero balance).
+func (h *Handlers) AdminTreasury(c echo.Context) error {
+	if h.cfg.Treasury == (common.Address{}) {
+		return errorf(http.StatusNotFound, "No treasury is configured: set TREASURY_ADDRESS to the Safe the sale's money goes to.")
+	}
+	ctx := c.Request().Context()
+	s, err := h.chain.Safe(ctx, h.cfg.Treasury)
+	if err != nil {
+		return err
+	}
+	out := treasuryJSON{Address: lower(s.Address), Threshold: s.Threshold, Nonce: s.Nonce.String(),
+		BalanceWei: store.Uint256{Int: s.Balance}, PaymentsWallet: walletJSON{Address: h.cfg.PaymentAddress}}
+	for _, o := range s.Owners {
+		out.Owners = append(out.Owners, lower(o))
+	}
+	if h.cfg.PaymentAddress != "" {
+		bal, err := h.chain.Balance(ctx, common.HexToAddress(h.cfg.PaymentAddress))
+		if err != nil {
+			return err
+		}
+		out.PaymentsWallet.BalanceWei = &store.Uint256{Int: bal}
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func lower(a common.Address) string { return strings.ToLower(a.Hex()) }
