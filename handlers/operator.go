@@ -101,6 +101,7 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	if o.Held, err = h.store.MintingHeld(ctx); err != nil {
 		return err
 	}
+	o.Treasury = h.treasuryView(ctx)
 	if o.Unattributed, err = h.store.UnattributedInflows(ctx, 20); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/store"
+	"nodeledger/views"
 )
 
 // treasuryJSON is the treasury as GET /api/admin/treasury answers it: the Safe and the payments
@@ -34,10 +36,18 @@ func (h *Handlers) AdminTreasury(c echo.Context) error {
 	if h.cfg.Treasury == (common.Address{}) {
 		return errorf(http.StatusNotFound, "No treasury is configured: set TREASURY_ADDRESS to the Safe the sale's money goes to.")
 	}
-	ctx := c.Request().Context()
-	s, err := h.chain.Safe(ctx, h.cfg.Treasury)
+	t, err := h.treasury(c.Request().Context())
 	if err != nil {
 		return err
+	}
+	return c.JSON(http.StatusOK, t)
+}
+
+// treasury reads the treasury and the payments wallet from the chain, for the API and the page.
+func (h *Handlers) treasury(ctx context.Context) (treasuryJSON, error) {
+	s, err := h.chain.Safe(ctx, h.cfg.Treasury)
+	if err != nil {
+		return treasuryJSON{}, err
 	}
 	out := treasuryJSON{Address: lower(s.Address), Threshold: s.Threshold, Nonce: s.Nonce.String(),
 		BalanceWei: store.Uint256{Int: s.Balance}, PaymentsWallet: walletJSON{Address: h.cfg.PaymentAddress}}
@@ -47,11 +57,26 @@ func (h *Handlers) AdminTreasury(c echo.Context) error {
 	if h.cfg.PaymentAddress != "" {
 		bal, err := h.chain.Balance(ctx, common.HexToAddress(h.cfg.PaymentAddress))
 		if err != nil {
-			return err
+			return treasuryJSON{}, err
 		}
 		out.PaymentsWallet.BalanceWei = &store.Uint256{Int: bal}
 	}
-	return c.JSON(http.StatusOK, out)
+	return out, nil
+}
+
+// treasuryView is the treasury as the operator page shows it: nil without one; a chain that
+// cannot be read now is said on the card, and the rest of the page stays usable.
+func (h *Handlers) treasuryView(ctx context.Context) *views.Treasury {
+	if h.cfg.Treasury == (common.Address{}) {
+		return nil
+	}
+	t, err := h.treasury(ctx)
+	if err != nil {
+		h.log.Warn("operator page: the treasury cannot be read", "err", err)
+		return &views.Treasury{Address: lower(h.cfg.Treasury), Unreadable: true}
+	}
+	return &views.Treasury{Address: t.Address, Owners: t.Owners, Threshold: t.Threshold, BalanceWei: t.BalanceWei,
+		PaymentsWallet: t.PaymentsWallet.Address, PaymentsBalanceWei: t.PaymentsWallet.BalanceWei}
 }
 
 func lower(a common.Address) string { return strings.ToLower(a.Hex()) }

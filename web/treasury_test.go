@@ -52,12 +52,31 @@ func TestAdminTreasury(t *testing.T) {
 		}
 	}
 
+	t.Run("on the operator page", func(t *testing.T) {
+		rec := signedInOperator(t, s).do(http.MethodGet, "/operator", nil)
+		wantStatus(t, rec, http.StatusOK)
+		doc := page(t, rec.Body)
+		card := text(doc, "treasury")
+		if !strings.Contains(card, "2 of its 3 owners approve each of its transactions") || !strings.Contains(card, "It holds 0 ETH") ||
+			!strings.Contains(text(doc, "payments-balance"), "10") {
+			t.Fatalf("the card says %q", card)
+		}
+		for _, o := range owners {
+			if !strings.Contains(text(doc, "treasury-owners"), o) {
+				t.Fatalf("owner %s missing from %q", o, text(doc, "treasury-owners"))
+			}
+		}
+	})
 	t.Run("no treasury", func(t *testing.T) {
 		s := newChainServer(t, c, nil, handlers.Config{AdminKey: adminKey})
 		rec := s.adminDo(t, http.MethodGet, "/api/admin/treasury", "", adminKey)
 		wantStatus(t, rec, http.StatusNotFound)
 		if got := errorMessage(t, rec); !strings.Contains(got, "TREASURY_ADDRESS") {
 			t.Fatalf("%q", got)
+		}
+		page := page(t, signedInOperator(t, s).do(http.MethodGet, "/operator", nil).Body)
+		if got := text(page, "treasury-none"); !strings.Contains(got, "TREASURY_ADDRESS") {
+			t.Fatalf("the page says %q", got)
 		}
 	})
 	t.Run("the chain cannot be read", func(t *testing.T) {
