@@ -1,10 +1,12 @@
 package chain
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum"
@@ -134,4 +136,76 @@ func orZero(x *big.Int) *big.Int {
 		return new(big.Int)
 	}
 	return x
+}
+
+// Payout is a plain transfer of Value wei to To from the treasury, one entry of a batch.
+type Payout struct {
+	To    common.Address
+	Value *big.Int
+}
+
+// multiSendABI is MultiSendCallOnly's ABI, whose multiSend a batch delegatecalls.
+var multiSendABI = bindings.NewMultiSendCallOnly()
+
+// Batch is the Safe transaction that makes transfers in one go, at the Safe's nonce: a
+// delegatecall (operation 1) of MultiSendCallOnly's multiSend with each transfer packed as it
+// reads them (operation 0, to, value, data length 0, no data), the form the Safe app uses.
+// With one transfer it is a plain call, which costs less.
+func Batch(multiSend common.Address, nonce *big.Int, transfers []Payout) SafeTx {
+	zero := new(big.Int)
+	tx := SafeTx{SafeTxGas: zero, BaseGas: zero, GasPrice: zero, Nonce: nonce}
+	if len(transfers) == 1 {
+		tx.To, tx.Value = transfers[0].To, transfers[0].Value
+		return tx
+	}
+	var packed []byte
+	for _, t := range transfers {
+		packed = append(packed, 0)
+		packed = append(packed, t.To[:]...)
+		packed = append(packed, common.LeftPadBytes(orZero(t.Value).Bytes(), 32)...)
+		packed = append(packed, make([]byte, 32)...) // data length 0
+	}
+	tx.To, tx.Value, tx.Data, tx.Operation = multiSend, zero, multiSendABI.PackMultiSend(packed), 1
+	return tx
+}
+
+// ErrNotAnOwner is a signature that does not recover to one of the Safe's owners.
+var ErrNotAnOwner = errors.New("the signature is not one of the Safe's owners'")
+
+// SafeSigner is the owner whose signature sig (65 bytes: r, s, v with v 27 or 28, an EIP-712
+// signature as a wallet's eth_signTypedData_v4 gives it) of the Safe transaction hash is, checked
+// against owners: ErrNotAnOwner otherwise.
+func SafeSigner(hash common.Hash, sig []byte, owners []common.Address) (common.Address, error) {
+	if len(sig) != 65 || (sig[64] != 27 && sig[64] != 28) {
+		return common.Address{}, fmt.Errorf("%w: a signature is 65 bytes ending in 27 or 28", ErrNotAnOwner)
+	}
+	rsv := append([]byte{}, sig...)
+	rsv[64] -= 27
+	pub, err := crypto.SigToPub(hash[:], rsv)
+	if err != nil {
+		return common.Address{}, fmt.Errorf("%w: %v", ErrNotAnOwner, err)
+	}
+	signer := crypto.PubkeyToAddress(*pub)
+	for _, o := range owners {
+		if o == signer {
+			return signer, nil
+		}
+	}
+	return common.Address{}, ErrNotAnOwner
+}
+
+// ExecData is the calldata of execTransaction for tx with sigs, each owner's signature by
+// owner: concatenated in ascending order of owner address, as the Safe checks them.
+func ExecData(tx SafeTx, sigs map[common.Address][]byte) []byte {
+	owners := make([]common.Address, 0, len(sigs))
+	for o := range sigs {
+		owners = append(owners, o)
+	}
+	slices.SortFunc(owners, func(a, b common.Address) int { return bytes.Compare(a[:], b[:]) })
+	var joined []byte
+	for _, o := range owners {
+		joined = append(joined, sigs[o]...)
+	}
+	return safeABI.PackExecTransaction(tx.To, orZero(tx.Value), tx.Data, tx.Operation, orZero(tx.SafeTxGas), orZero(tx.BaseGas),
+		orZero(tx.GasPrice), tx.GasToken, tx.RefundReceiver, joined)
 }

@@ -83,6 +83,48 @@ func TestTreasury(t *testing.T) {
 	if s, err := c.Safe(ctx, dc.Treasury); err != nil || s.Nonce.Cmp(big.NewInt(1)) != 0 {
 		t.Fatalf("after one transaction: %+v, %v", s, err)
 	}
+
+	t.Run("three payouts in one batch that two owners approve", func(t *testing.T) {
+		payees := []common.Address{dc.Buyers[0].Address, dc.Buyers[1].Address, dc.Buyers[2].Address}
+		var payouts []chain.Payout
+		before := make([]*big.Int, len(payees))
+		for i, p := range payees {
+			payouts = append(payouts, chain.Payout{To: p, Value: big.NewInt(int64(i+1) * params.GWei)})
+			before[i] = balance(t, dc, p)
+		}
+		batch := chain.Batch(dc.MultiSend, big.NewInt(1), payouts)
+		hash := batch.Hash(dc.chainID, dc.Treasury)
+		sigs := map[common.Address][]byte{}
+		for _, a := range []Account{dc.Accounts[8], dc.Owner} {
+			sig := signatures(t, hash, []Account{a})
+			signer, err := chain.SafeSigner(hash, sig, owners)
+			if err != nil || signer != a.Address {
+				t.Fatalf("an owner's signature: %s, %v", signer, err)
+			}
+			sigs[signer] = sig
+		}
+		if _, err := chain.SafeSigner(hash, signatures(t, hash, []Account{dc.Buyers[0]}), owners); !errors.Is(err, chain.ErrNotAnOwner) {
+			t.Fatalf("a stranger's signature: %v", err)
+		}
+		r := send(t, dc, dc.Buyers[3], &dc.Treasury, chain.ExecData(batch, sigs), nil) // anyone may execute
+		if r.Status != types.ReceiptStatusSuccessful {
+			t.Fatal("the batch reverted")
+		}
+		executed := false
+		for _, l := range r.Logs {
+			if e, err := safe.UnpackExecutionSuccessEvent(l); err == nil && common.Hash(e.TxHash) == hash {
+				executed = true
+			}
+		}
+		if !executed {
+			t.Fatal("no ExecutionSuccess of the batch's hash")
+		}
+		for i, p := range payees {
+			if got := new(big.Int).Sub(balance(t, dc, p), before[i]); got.Cmp(payouts[i].Value) != 0 {
+				t.Errorf("payee %d got %s wei, want %s", i, got, payouts[i].Value)
+			}
+		}
+	})
 }
 
 // signatures are signers' signatures of a Safe transaction's hash as Safe 1.4.1 takes them: 65
