@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"nodeledger/chain"
@@ -198,7 +197,7 @@ func TestAuditOutcomes(t *testing.T) {
 // append-only.
 func TestAuditOutcomesMigration(t *testing.T) {
 	ctx := context.Background()
-	s := migratedStore(t, migrationsThrough(t, "0023_webhook_failure_codes.sql"))
+	s := migratedStore(t, storetest.MigrationsThrough(t, "0023_webhook_failure_codes.sql"))
 	type row struct {
 		action   store.AuditAction
 		sentence string
@@ -269,26 +268,4 @@ func migratedStore(t *testing.T, fsys fs.FS) *store.Store {
 		t.Fatal(err)
 	}
 	return s
-}
-
-// migrationsThrough is the ledger's migrations up to and including last, to build a ledger as
-// an older release left it.
-func migrationsThrough(t *testing.T, last string) fs.FS {
-	t.Helper()
-	names, err := fs.Glob(migrations.FS, "*.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fsys := fstest.MapFS{}
-	for _, name := range names {
-		if name > last {
-			continue
-		}
-		body, err := fs.ReadFile(migrations.FS, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fsys[name] = &fstest.MapFile{Data: body}
-	}
-	return fsys
 }

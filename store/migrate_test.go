@@ -3,12 +3,10 @@ package store_test
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"nodeledger/jobs/sale"
@@ -16,28 +14,6 @@ import (
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
-
-// migrationsThrough is the ledger's migrations up to and including last, to build a ledger as
-// an older release left it.
-func migrationsThrough(t *testing.T, last string) fs.FS {
-	t.Helper()
-	names, err := fs.Glob(migrations.FS, "*.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fsys := fstest.MapFS{}
-	for _, name := range names {
-		if name > last {
-			continue
-		}
-		body, err := fs.ReadFile(migrations.FS, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fsys[name] = &fstest.MapFile{Data: body}
-	}
-	return fsys
-}
 
 // TestNodeIDsMigration upgrades a ledger whose row ids drifted from its chain ids, as racing
 // recorders left them (row 1 is chain node 2, row 2 chain node 3, row 3 chain node 1, row 7
@@ -50,7 +26,7 @@ func TestNodeIDsMigration(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.Migrate(ctx, migrationsThrough(t, "0010_rounds.sql")); err != nil {
+	if _, err := s.Migrate(ctx, storetest.MigrationsThrough(t, "0010_rounds.sql")); err != nil {
 		t.Fatal(err)
 	}
 	exec := func(query string, args ...any) {
@@ -138,7 +114,7 @@ func TestEventPayloadMigration(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.Migrate(ctx, migrationsThrough(t, "0020_webhook_retention.sql")); err != nil {
+	if _, err := s.Migrate(ctx, storetest.MigrationsThrough(t, "0020_webhook_retention.sql")); err != nil {
 		t.Fatal(err)
 	}
 	exec := func(query string, args ...any) {
@@ -241,7 +217,7 @@ func TestWebhookURLsMaskedInTheAudit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.Migrate(ctx, migrationsThrough(t, "0021_event_payload.sql")); err != nil {
+	if _, err := s.Migrate(ctx, storetest.MigrationsThrough(t, "0021_event_payload.sql")); err != nil {
 		t.Fatal(err)
 	}
 	const address = "https://hooks.slack.com:8443/services/T0AAA/B0BBB/XyZzYtOkEn?sig=QuErY"
@@ -258,7 +234,7 @@ func TestWebhookURLsMaskedInTheAudit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.Migrate(ctx, migrationsThrough(t, "0022_webhook_urls_masked.sql")); err != nil {
+	if _, err := s.Migrate(ctx, storetest.MigrationsThrough(t, "0022_webhook_urls_masked.sql")); err != nil {
 		t.Fatal(err)
 	}
 	var rows []string
@@ -290,7 +266,7 @@ func TestWebhookFailureCodesMigration(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.Migrate(ctx, migrationsThrough(t, "0022_webhook_urls_masked.sql")); err != nil {
+	if _, err := s.Migrate(ctx, storetest.MigrationsThrough(t, "0022_webhook_urls_masked.sql")); err != nil {
 		t.Fatal(err)
 	}
 	exec := func(query string, args ...any) {

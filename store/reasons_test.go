@@ -22,7 +22,7 @@ func TestMigrationReadsReasonsIntoCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.Migrate(ctx, migrationsThrough(t, "0011_node_ids.sql")); err != nil {
+	if _, err := s.Migrate(ctx, storetest.MigrationsThrough(t, "0011_node_ids.sql")); err != nil {
 		t.Fatal(err)
 	}
 	// Two tiers called Two: a label that names no one tier gives no tier id.

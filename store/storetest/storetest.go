@@ -7,8 +7,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"nodeledger/migrations"
@@ -148,4 +150,26 @@ func Reset(t testing.TB, db *store.Store) {
 	if _, err := db.DB().Exec(`TRUNCATE operators, operator_sessions, operator_audit RESTART IDENTITY CASCADE`); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// MigrationsThrough is the ledger's migrations up to and including last, to build a ledger as
+// an older release left it.
+func MigrationsThrough(t testing.TB, last string) fs.FS {
+	t.Helper()
+	names, err := fs.Glob(migrations.FS, "*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{}
+	for _, name := range names {
+		if name > last {
+			continue
+		}
+		body, err := fs.ReadFile(migrations.FS, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsys[name] = &fstest.MapFile{Data: body}
+	}
+	return fsys
 }
