@@ -111,7 +111,7 @@ func (h *Handlers) PutTier(c echo.Context) error {
 	}
 	var unconfirmed *sale.Unconfirmed
 	var broken *sale.RuleError
-	switch err := h.putTier(c, t, keep, b.Confirm); {
+	switch _, err := h.putTier(c, t, keep, b.Confirm); {
 	case errors.As(err, &unconfirmed):
 		return errorf(http.StatusConflict, strings.Join(unconfirmed.Changes, "; ")+`: send "confirm": true to confirm.`)
 	case errors.As(err, &broken):

@@ -45,17 +45,19 @@ func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error
 }
 
 // putTier stores tier t (keep: with the switch it has), audited with the tier before and after,
-// for the page and the admin API (sale.PutTier checks it).
-func (h *Handlers) putTier(c echo.Context, t store.Tier, keep, confirmed bool) error {
+// for the page and the admin API (sale.PutTier checks it): what it did, as the audit tells it.
+func (h *Handlers) putTier(c echo.Context, t store.Tier, keep, confirmed bool) (string, error) {
 	ctx := c.Request().Context()
+	var outcome store.AuditOutcome
 	_, err := h.sale.PutTier(ctx, h.entry(c, "", store.ActionTierPut, strconv.Itoa(t.ID)), t, keep, confirmed,
 		func(e *store.AuditEntry, before *store.Tier, stored store.Tier) {
 			if before != nil {
 				e.Before = toTierJSON(*before)
 			}
-			e.After, e.Outcome = toTierJSON(stored), h.tierSavedOutcome(ctx, stored)
+			outcome = h.tierSavedOutcome(ctx, stored)
+			e.After, e.Outcome = toTierJSON(stored), outcome
 		})
-	return err
+	return auditSentence(outcome), err
 }
 
 // SaveTierFromPage answers POST /operator/tiers: the tier form, in ETH and UTC, checked by the
@@ -86,7 +88,8 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	}
 	var unconfirmed *sale.Unconfirmed
 	var broken *sale.RuleError
-	switch err := h.putTier(c, t, false, c.FormValue("confirm") == "true"); {
+	saved, err := h.putTier(c, t, false, c.FormValue("confirm") == "true")
+	switch {
 	case errors.As(err, &unconfirmed):
 		f.Confirm = unconfirmed.Changes
 		return h.renderOperator(c, http.StatusConflict, operatorDraft{form: &f})
@@ -96,12 +99,7 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	return h.redirectWithOutcome(c, h.tierSaved(c.Request().Context(), t))
-}
-
-// tierSaved is the outcome of a saved tier, as the audit tells it.
-func (h *Handlers) tierSaved(ctx context.Context, t store.Tier) string {
-	return auditSentence(h.tierSavedOutcome(ctx, t))
+	return h.redirectWithOutcome(c, saved)
 }
 
 // formToken is the holding token the form names, read from the chain for its decimals; nil when
