@@ -44,6 +44,10 @@ type config struct {
 	// no credit rounds run (distributor).
 	MinterKey, DistributorKey       *ecdsa.PrivateKey
 	MinterSigner, DistributorSigner externalSigner
+	// The payments wallet's signer (PAYMENTS_KEY, PAYMENTS_SIGNER) signs its sweeps to the
+	// treasury; with neither, there are no sweeps.
+	PaymentsKey    *ecdsa.PrivateKey
+	PaymentsSigner externalSigner
 
 	Chain    chain.Config
 	Passes   jobs.Config
@@ -87,6 +91,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 		s.fail(name, "signs for the minter's account: the payments and credit passes each need an account of their own")
 	}
+	cfg.PaymentsKey, cfg.PaymentsSigner = s.role("PAYMENTS_KEY", "PAYMENTS_SIGNER")
 
 	// Dev mode ticks and credits often and waits for one confirmation, so that a payment made by
 	// hand shows up as a node, and then a credit, within a minute or two.
@@ -128,6 +133,17 @@ func loadConfig(getenv func(string) string) (config, error) {
 	chainID := s.chainID(dev)
 	payments := s.address("PAYMENT_ADDRESS", false)
 	treasury := s.address("TREASURY_ADDRESS", false)
+	s.paymentsSigner(cfg, payments)
+	// Dev mode keeps enough in the payments wallet for refunds by hand from it.
+	keep := "0"
+	if dev {
+		keep = "100000000000000000000"
+	}
+	passes.Sweep = jobs.SweepConfig{
+		KeepWei:     s.wei("SWEEP_KEEP_WEI", keep),
+		MinWei:      s.wei("SWEEP_MIN_WEI", strconv.Itoa(jobs.DefaultSweepMinWei)),
+		EveryBlocks: uint64(s.positive("SWEEP_EVERY_BLOCKS", jobs.DefaultSweepEveryBlocks)),
+	}
 	proxies := s.prefixes("TRUSTED_PROXIES")
 	explorer, walletRPC := s.httpURL("EXPLORER_URL"), s.httpURL("WALLET_RPC_URL")
 	chainName := s.str("CHAIN_NAME", "")
@@ -160,10 +176,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DistPoolWei:    passes.DistPoolWei,
 		ExportSlots:    exportSlots,
 		ExportStall:    exportStall,
-		Treasury:       treasury,
 	}
 	cfg.setChainID(chainID)
 	cfg.setPaymentAddress(payments)
+	cfg.setTreasury(treasury)
 	cfg.Web = web.Options{TrustedProxies: proxies, Bench: bench, HTTPS: publicURL.Scheme == "https"}
 	return cfg, nil
 }
@@ -175,6 +191,12 @@ func (c *config) setPaymentAddress(a common.Address) {
 	if a != (common.Address{}) {
 		c.Handlers.PaymentAddress = strings.ToLower(a.Hex())
 	}
+}
+
+// setTreasury points the passes (sweeps) and the handlers at the treasury Safe; the zero address
+// is none.
+func (c *config) setTreasury(a common.Address) {
+	c.Passes.Treasury, c.Handlers.Treasury = a, a
 }
 
 // setChainID sets the chain id wherever a part needs it.
@@ -380,6 +402,31 @@ func (s *settings) role(keyName, signerName string) (*ecdsa.PrivateKey, external
 	return key, ext
 }
 
+// paymentsSigner checks the payments wallet's signer: it signs for PAYMENT_ADDRESS (a sweep
+// from any other account would be nobody's), and for no other role, whose nonces it would share.
+func (s *settings) paymentsSigner(cfg config, payments common.Address) {
+	name := "PAYMENTS_KEY"
+	if cfg.PaymentsSigner.Endpoint != "" {
+		name = "PAYMENTS_SIGNER"
+	}
+	a := roleAccount(cfg.PaymentsKey, cfg.PaymentsSigner)
+	switch {
+	case a == nil:
+	case payments == (common.Address{}):
+		s.fail(name, "needs PAYMENT_ADDRESS, the wallet it signs for")
+	case *a != payments:
+		s.fail(name, "signs for %s, not for PAYMENT_ADDRESS %s", a.Hex(), payments.Hex())
+	case sameAccount(a, cfg.MinterKey, cfg.MinterSigner), sameAccount(a, cfg.DistributorKey, cfg.DistributorSigner):
+		s.fail(name, "signs for the minter's or the distributor's account: the payments wallet needs an account of its own")
+	}
+}
+
+// sameAccount says whether a role (its key or signer) signs for a.
+func sameAccount(a *common.Address, key *ecdsa.PrivateKey, ext externalSigner) bool {
+	b := roleAccount(key, ext)
+	return b != nil && *a == *b
+}
+
 // roleAccount is the account a role signs for; nil when it has neither key nor signer.
 func roleAccount(key *ecdsa.PrivateKey, ext externalSigner) *common.Address {
 	switch {
@@ -522,7 +569,7 @@ func (s *settings) sessionSecret(dev bool) []byte {
 // ignore them and run a fake chain that looks like the one they name.
 func (s *settings) chainOnly() {
 	for _, name := range []string{"CHAIN_ID", "FACTORY_ADDRESS", "PAYMENT_ADDRESS", "MINTER_KEY", "DISTRIBUTOR_KEY",
-		"MINTER_SIGNER", "DISTRIBUTOR_SIGNER"} {
+		"MINTER_SIGNER", "DISTRIBUTOR_SIGNER", "PAYMENTS_KEY", "PAYMENTS_SIGNER"} {
 		if s.getenv(name) != "" {
 			s.fail(name, "is for a real chain, but ETH_RPC_URL is unset (dev mode, its own chain): set ETH_RPC_URL, or unset %s", name)
 		}

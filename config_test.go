@@ -146,6 +146,7 @@ func TestLoadConfig(t *testing.T) {
 		{"dev mode with a chain id", []string{"CHAIN_ID", "8453"}, "CHAIN_ID"},
 		{"dev mode with a factory", []string{"FACTORY_ADDRESS", factory}, "FACTORY_ADDRESS"},
 		{"dev mode with a payments wallet", []string{"PAYMENT_ADDRESS", factory}, "PAYMENT_ADDRESS"},
+		{"dev mode with a payments key", []string{"PAYMENTS_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"}, "PAYMENTS_KEY"},
 		{"dev mode with a minter key", []string{"MINTER_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"}, "MINTER_KEY"},
 		{"dev mode with a distributor key", []string{"DISTRIBUTOR_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"}, "DISTRIBUTOR_KEY"},
 		{"dev mode with a minter signer", []string{"MINTER_SIGNER", "http://127.0.0.1:8550"}, "MINTER_SIGNER"},
@@ -267,7 +268,23 @@ func TestDeployReadsSettingsAsServeDoes(t *testing.T) {
 
 func TestSignerSettings(t *testing.T) {
 	const key0 = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" // account 0xf39f…2266
-	const account0 = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+	const account0, account1 = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+	t.Run("the payments wallet's signer and the sweeps", func(t *testing.T) {
+		cfg, err := loadConfig(env(withChain("PAYMENT_ADDRESS", account0, "PAYMENTS_SIGNER", "http://127.0.0.1:8550#"+account0,
+			"TREASURY_ADDRESS", account1, "SWEEP_KEEP_WEI", "5")...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sw := cfg.Passes.Sweep
+		if cfg.PaymentsSigner.Account.Hex() != account0 || cfg.Passes.Treasury.Hex() != account1 || cfg.Handlers.Treasury.Hex() != account1 ||
+			sw.KeepWei.Int64() != 5 || sw.MinWei.String() != "1000000000000000000" || sw.EveryBlocks != 300 {
+			t.Fatalf("payments signer %+v, treasury %s, sweeps %+v", cfg.PaymentsSigner, cfg.Passes.Treasury, sw)
+		}
+		dev, err := loadConfig(env())
+		if err != nil || dev.Passes.Sweep.KeepWei.String() != "100000000000000000000" {
+			t.Fatalf("dev mode keeps %v (%v), want 100 ETH", dev.Passes.Sweep.KeepWei, err)
+		}
+	})
 	t.Run("a signer and its account", func(t *testing.T) {
 		cfg, err := loadConfig(env(withChain("MINTER_SIGNER", "http://127.0.0.1:8550#"+account0, "DISTRIBUTOR_SIGNER", "/run/clef/clef.ipc#0x70997970C51812dc3A010C7d01b50e0d17dc79C8")...))
 		if err != nil {
@@ -287,6 +304,12 @@ func TestSignerSettings(t *testing.T) {
 		{"a signer without its account", []string{"MINTER_SIGNER", "http://user:secret@127.0.0.1:8550"}, "MINTER_SIGNER"},
 		{"a signer that is no URL", []string{"DISTRIBUTOR_SIGNER", "ftp://secret@signer#" + account0}, "DISTRIBUTOR_SIGNER"},
 		{"the minter's key signs for the distributor's signer", []string{"MINTER_KEY", key0, "DISTRIBUTOR_SIGNER", "http://127.0.0.1:8550#" + account0}, "DISTRIBUTOR_SIGNER"},
+		{"the payments key signs for another wallet", []string{"PAYMENT_ADDRESS", account1, "PAYMENTS_KEY", key0}, "PAYMENTS_KEY"},
+		{"a payments signer without a payments wallet", []string{"PAYMENTS_SIGNER", "http://127.0.0.1:8550#" + account0}, "PAYMENTS_SIGNER"},
+		{"the minter's key signs for the payments wallet", []string{"MINTER_KEY", key0, "PAYMENT_ADDRESS", account0,
+			"PAYMENTS_SIGNER", "http://127.0.0.1:8550#" + account0}, "PAYMENTS_SIGNER"},
+		{"a sweep minimum that is no amount", []string{"SWEEP_MIN_WEI", "1e18"}, "SWEEP_MIN_WEI"},
+		{"sweeps every 0 blocks", []string{"SWEEP_EVERY_BLOCKS", "0"}, "SWEEP_EVERY_BLOCKS"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := loadConfig(env(withChain(tc.env...)...))

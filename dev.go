@@ -46,7 +46,7 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 		cfg.setPaymentAddress(dc.Payments)
 	}
 	if cfg.Handlers.Treasury == (common.Address{}) {
-		cfg.Handlers.Treasury = dc.Treasury
+		cfg.setTreasury(dc.Treasury)
 	}
 	if cfg.Handlers.WalletRPC == "" {
 		cfg.Handlers.WalletRPC = dc.RPCURL() // wallets in the browser add the dev chain with it
@@ -56,6 +56,9 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 	}
 	if cfg.DistributorKey == nil && cfg.DistributorSigner.Endpoint == "" {
 		cfg.DistributorKey = dc.Distributor.Key
+	}
+	if cfg.Passes.PaymentAddress == dc.Payments {
+		cfg.PaymentsKey = dc.Accounts[devchain.PaymentsIndex].Key // it sweeps to the treasury
 	}
 	// The operator page and the cron routes need keys; dev mode makes them and says them.
 	if cfg.Handlers.AdminKey == "" {

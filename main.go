@@ -154,6 +154,9 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Passes.Sweep.Signer, err = a.signer(ctx, "PAYMENTS", cfg.PaymentsKey, cfg.PaymentsSigner); err != nil {
+		return nil, err
+	}
 	a.passes = jobs.New(db, ch, minter, distributor, cfg.Passes, log)
 	if cfg.Chain.PriceFeed != (common.Address{}) {
 		cfg.Handlers.Price = ch
@@ -184,7 +187,7 @@ func checkTreasury(ctx context.Context, ch *chain.Client, addr common.Address, l
 	return nil
 }
 
-// signer is a signing role's signer (role MINTER or DISTRIBUTOR): its external signer when one
+// signer is a signing role's signer (role MINTER, DISTRIBUTOR or PAYMENTS): its external signer when one
 // is set, else its key; nil when it has neither. Over HTTP each request connects, so a signer that
 // is down fails the passes that sign, as an unreachable chain does, and not the start; an IPC
 // socket must be there at start. A raw key on a real chain starts, but not silently.
@@ -203,8 +206,12 @@ func (a *app) signer(ctx context.Context, role string, key *ecdsa.PrivateKey, ex
 			// Dev mode's keys are the well-known test accounts', on its own chain; elsewhere a key
 			// in the environment is readable by anything that reads the process's environment,
 			// and signs for the role's funds without a rule on what it signs.
+			who := strings.ToLower(role)
+			if role == "PAYMENTS" {
+				who = "payments wallet"
+			}
 			a.log.Warn(fmt.Sprintf("%s_KEY: a raw private key signs the %s's transactions on a real chain (ETH_RPC_URL is set); "+
-				"set %s_SIGNER to an external signer (clef) instead, see docs/operations.md", role, strings.ToLower(role), role),
+				"set %s_SIGNER to an external signer (clef) instead, see docs/operations.md", role, who, role),
 				"setting", role+"_KEY", "instead", role+"_SIGNER")
 		}
 		return chain.LocalSigner(key), nil

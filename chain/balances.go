@@ -62,6 +62,18 @@ func (c *Client) FeeCap(ctx context.Context) (*big.Int, error) {
 	return feeCap, err
 }
 
+// TransferGas is the gas limit from signs a transfer of ETH to `to` with: the node's estimate
+// (21,000 to an account; more to a contract whose receive runs code, as a Safe's does), plus
+// the margin Sign adds.
+func (c *Client) TransferGas(ctx context.Context, from, to common.Address) (uint64, error) {
+	var gas uint64
+	err := c.call(ctx, "estimate transfer gas", func(ctx context.Context, e *endpoint) (err error) {
+		gas, err = e.eth.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Value: big.NewInt(1)})
+		return err
+	})
+	return gas + gas*gasMargin/100, err
+}
+
 // estimateWallet stands for a buyer with no node, estimateRef for a payment never used: a mint to
 // it is a wallet's first, the dearest kind of a tier's mints (it writes the wallet's list from zero).
 var (

@@ -236,9 +236,14 @@ func (c *Client) batch(ctx context.Context, what string, elems []rpc.BatchElem) 
 
 // Balance reads the wei held by addr at the latest block.
 func (c *Client) Balance(ctx context.Context, addr common.Address) (*big.Int, error) {
+	return c.BalanceAt(ctx, addr, nil)
+}
+
+// BalanceAt reads the wei held by addr at the end of block (nil: the latest).
+func (c *Client) BalanceAt(ctx context.Context, addr common.Address, block *big.Int) (*big.Int, error) {
 	var bal *big.Int
 	err := c.call(ctx, "balance", func(ctx context.Context, e *endpoint) (err error) {
-		bal, err = e.eth.BalanceAt(ctx, addr, nil)
+		bal, err = e.eth.BalanceAt(ctx, addr, block)
 		return err
 	})
 	return bal, err

@@ -42,7 +42,7 @@ func TestClefSigner(t *testing.T) {
 	tc := newTestChain(t)
 	ctx := t.Context()
 	buyer := crypto.PubkeyToAddress(tc.buyer.PublicKey)
-	url := clefdev.Start(t, tc.minterKey, tc.chainID.Int64(), tc.c.factory)
+	url := clefdev.Start(t, tc.minterKey, tc.chainID.Int64(), clefdev.Rules(tc.c.factory))
 	signer, err := DialSigner(ctx, url, tc.minter.From)
 	if err != nil {
 		t.Fatal(err)

@@ -17,9 +17,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/lib/pq"
 
+	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 	"nodeledger/store"
 )
@@ -34,7 +39,11 @@ import (
 // recorded as rejected (or refunded: the payments wallet sends some back as the run goes), no
 // node credited twice in a round, every node's owner, balance, credited and withdrawn equal to
 // nodeInfo, and a webhook receiver subscribed from the start got payment.minted, .rejected and
-// .refunded for every payment so settled. CHAOS_SEED replays the random choices.
+// .refunded for every payment so settled. The payments wallet is swept to a treasury Safe as
+// payments come in (a fourth kind of kill lands while a sweep is due), and at the end the
+// treasury and the wallet hold every wei paid less the refunds and the wallet's fees, and the
+// treasury exactly what the ledger's sweeps sent: nothing swept twice, nothing lost. CHAOS_SEED
+// replays the random choices.
 func TestChaos(t *testing.T) {
 	target := 50
 	if n, err := strconv.Atoi(os.Getenv("CHAOS_KILLS")); err == nil && n > 0 {
@@ -53,6 +62,8 @@ func TestChaos(t *testing.T) {
 	t.Logf("DIST_MODE=%s", mode)
 	d := newDeployment(t, "DIST_PERIOD_SEC=1", "TICK_SEC=3600", "TX_BUMP_BLOCKS=1", "DIST_MODE="+mode, "DIST_POOL_WEI=1000000000",
 		"WEBHOOK_ALLOW_PRIVATE=true")
+	// Sweeps above 0.05 ETH (refunds by hand need the gas), once 0.02 ETH (two payments) waits.
+	d.withTreasury(t, "SWEEP_KEEP_WEI=50000000000000000", "SWEEP_MIN_WEI=20000000000000000", "SWEEP_EVERY_BLOCKS=3")
 	good := map[string]bool{} // payment tx → whether it pays a tier's price
 	pay := func() string {
 		tx, ok := d.pay(t, rng)
@@ -70,7 +81,7 @@ func TestChaos(t *testing.T) {
 	missed := 0                               // kills that came after the pass had already answered
 	durations := map[string][]time.Duration{} // of the passes that answered before their kill, sorted
 	withdrawals, unseen := 0, 0
-	kinds := []string{"payments", "credit", "reconciler", "replacement"}
+	kinds := []string{"payments", "credit", "reconciler", "replacement", "sweep"}
 	for slices.ContainsFunc(kinds, func(k string) bool { return kills[k] < target }) {
 		kind := "payments"
 		for _, k := range kinds[1:] {
@@ -139,6 +150,35 @@ func TestChaos(t *testing.T) {
 			d.minerTip(t, 1)
 			continue
 		}
+		if kind == "sweep" {
+			// Enough paid for a sweep to be due: the server's sweep pass, after the payments pass
+			// at a head, is killed a random moment after it takes its lock.
+			s := startQuiet(t, bin, env, ledger)
+			var txs []string
+			for range 2 + rng.IntN(2) {
+				tx := pay()
+				for !good[tx] {
+					tx = pay()
+				}
+				txs = append(txs, tx)
+			}
+			waitConfirmed(t, d.eth, txs[len(txs)-1], 1)
+			killed := false
+			for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
+				if lockHeld(t, ledger, store.LockSweep) {
+					time.Sleep(time.Duration(rng.IntN(20)) * time.Millisecond)
+					killed = lockHeld(t, ledger, store.LockSweep)
+					break
+				}
+			}
+			s.kill()
+			if !killed {
+				missed++
+			} else if kills[kind]++; kills[kind]%10 == 0 {
+				t.Logf("%d kills during sweep passes", kills[kind])
+			}
+			continue
+		}
 		if kind == "payments" {
 			// The server's own passes take the payments up at the next heads: it is killed a
 			// random moment into one of them, while some of the payments are unsettled.
@@ -187,8 +227,8 @@ func TestChaos(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("kill -9 during a payments pass: %d, a credit pass: %d, a reconciler pass: %d, a replacement: %d; %d kills came after the pass had ended; %d passes not caught under way; %d withdrawals made; %d replacements",
-		kills["payments"], kills["credit"], kills["reconciler"], kills["replacement"], missed, unseen, withdrawals, replacements(t, ledger))
+	t.Logf("kill -9 during a payments pass: %d, a credit pass: %d, a reconciler pass: %d, a replacement: %d, a sweep pass: %d; %d kills came after the pass had ended; %d passes not caught under way; %d withdrawals made; %d replacements",
+		kills["payments"], kills["credit"], kills["reconciler"], kills["replacement"], kills["sweep"], missed, unseen, withdrawals, replacements(t, ledger))
 
 	// A last server finishes what the kills left: every payment settled, the last round confirmed.
 	s := startQuiet(t, bin, env, ledger)
@@ -225,6 +265,7 @@ func TestChaos(t *testing.T) {
 	}
 
 	s = reconciledToHead(t, d, s)
+	d.checkSweeps(t, s)
 
 	// Every Withdrawn event on chain is in the ledger. One that is not is named with its block and
 	// the reconciler's cursor: below the cursor, the reconciler read past it and lost it.
@@ -405,6 +446,7 @@ func (d *deployment) refund(t *testing.T, sent int) bool {
 	if gas := big.NewInt(21_000 * 100_000_000_000); balance.Cmp(new(big.Int).Add(value, gas)) < 0 {
 		return false
 	}
+	d.wallet.known = false // the service's sweeps use the wallet's nonces too
 	d.wallet.send(t, d.eth, common.HexToAddress(p.From), value)
 	return true
 }
@@ -576,4 +618,118 @@ func (s *server) post(path string) {
 func insertSorted(ds []time.Duration, d time.Duration) []time.Duration {
 	i := sort.Search(len(ds), func(i int) bool { return ds[i] >= d })
 	return append(ds[:i], append([]time.Duration{d}, ds[i:]...)...)
+}
+
+// withTreasury deploys Safe's contracts (1.4.1: the singleton, the proxy factory, the fallback
+// handler) and a treasury Safe of one owner from a fresh account, and has the servers sweep the
+// payments wallet to it, signing with the wallet's key, with the sweep settings env.
+func (d *deployment) withTreasury(t *testing.T, env ...string) {
+	t.Helper()
+	ctx := t.Context()
+	key, owner := hexKey(t)
+	d.geth.Fund(owner, 10)
+	sender := d.chain.NewSender(chain.LocalSigner(mustKey(t, key)), big.NewInt(1337))
+	transact := func(to *common.Address, data []byte) *types.Receipt {
+		r, err := sender.Transact(ctx, to, data, nil)
+		if err != nil || r.Status != types.ReceiptStatusSuccessful {
+			t.Fatalf("deploying the treasury: %v", err)
+		}
+		return r
+	}
+	singleton := transact(nil, common.FromHex(bindings.SafeMetaData.Bin)).ContractAddress
+	factory := transact(nil, common.FromHex(bindings.SafeProxyFactoryMetaData.Bin)).ContractAddress
+	handler := transact(nil, common.FromHex(bindings.CompatibilityFallbackHandlerMetaData.Bin)).ContractAddress
+	setup := bindings.NewSafe().PackSetup([]common.Address{common.HexToAddress(owner)}, big.NewInt(1), common.Address{}, nil, handler,
+		common.Address{}, new(big.Int), common.Address{})
+	pf := bindings.NewSafeProxyFactory()
+	create := pf.PackCreateProxyWithNonce(singleton, setup, new(big.Int))
+	out, err := d.eth.CallContract(ctx, ethereum.CallMsg{From: common.HexToAddress(owner), To: &factory, Data: create}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.treasury, err = pf.UnpackCreateProxyWithNonce(out); err != nil {
+		t.Fatal(err)
+	}
+	transact(&factory, create)
+	d.env = append(append(d.env, "TREASURY_ADDRESS="+d.treasury.Hex(), "PAYMENTS_KEY="+hexutil.Encode(crypto.FromECDSA(d.wallet.key))), env...)
+}
+
+// checkSweeps has the sweep under way, if any, settled, then checks the money: the treasury holds
+// exactly what the ledger's sweeps sent (a sweep sent twice, or one the ledger lost, would show),
+// and the treasury and the payments wallet together hold every wei paid less the refunds sent by
+// hand and the wallet's fees. Every transaction of the wallet is a refund the ledger recorded or a
+// sweep: its nonce counts them.
+func (d *deployment) checkSweeps(t *testing.T, s *server) {
+	t.Helper()
+	ctx := t.Context()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(time.Second) {
+		s.post("/api/cron/payments") // a sweep pass follows the payments pass at each head
+		var sending int
+		if err := d.ledger.DB().Get(&sending, `SELECT count(*) FROM sweeps WHERE status = 'sending'`); err != nil {
+			t.Fatal(err)
+		}
+		if sending == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a sweep still under way after a minute")
+		}
+	}
+	sum := func(query string) *big.Int {
+		var v string
+		if err := d.ledger.DB().Get(&v, query); err != nil {
+			t.Fatal(err)
+		}
+		n, _ := new(big.Int).SetString(v, 10)
+		return n
+	}
+	swept := sum(`SELECT coalesce(sum(amount_wei), 0)::text FROM sweeps WHERE status = 'swept'`)
+	paid := sum(`SELECT coalesce(sum(value_wei), 0)::text FROM payments`)
+	refunded := sum(`SELECT coalesce(sum(value_wei), 0)::text FROM outgoing_transfers`)
+	var txs []string
+	if err := d.ledger.DB().Select(&txs, `SELECT tx_hash FROM outgoing_transfers UNION ALL
+		SELECT tx_hash FROM sweeps WHERE status IN ('swept', 'failed')`); err != nil {
+		t.Fatal(err)
+	}
+	fees := new(big.Int)
+	for _, h := range txs {
+		r, err := d.eth.TransactionReceipt(ctx, common.HexToHash(h))
+		if err != nil {
+			t.Fatalf("receipt of %s: %v", h, err)
+		}
+		fees.Add(fees, new(big.Int).Mul(new(big.Int).SetUint64(r.GasUsed), r.EffectiveGasPrice))
+	}
+	nonce, err := d.eth.NonceAt(ctx, d.payTo, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	treasury, err := d.eth.BalanceAt(ctx, d.treasury, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wallet, err := d.eth.BalanceAt(ctx, d.payTo, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counts struct {
+		Swept int `db:"swept"`
+		Void  int `db:"void"`
+	}
+	if err := d.ledger.DB().Get(&counts, `SELECT count(*) FILTER (WHERE status = 'swept') AS swept,
+		count(*) FILTER (WHERE status = 'void') AS void FROM sweeps`); err != nil {
+		t.Fatal(err)
+	}
+	want := new(big.Int).Sub(new(big.Int).Sub(paid, refunded), fees)
+	switch {
+	case uint64(len(txs)) != nonce:
+		t.Errorf("the payments wallet sent %d transactions; the ledger knows %d (refunds and sweeps)", nonce, len(txs))
+	case treasury.Cmp(swept) != 0:
+		t.Errorf("the treasury holds %s wei; the ledger's sweeps sent %s", treasury, swept)
+	case new(big.Int).Add(treasury, wallet).Cmp(want) != 0:
+		t.Errorf("treasury %s + wallet %s wei; paid %s - refunded %s - fees %s = %s", treasury, wallet, paid, refunded, fees, want)
+	case counts.Swept == 0:
+		t.Error("nothing was swept")
+	default:
+		t.Logf("sweeps: %d reached the treasury (%s wei), %d void; treasury + wallet = paid - refunds - fees, to the wei", counts.Swept, swept, counts.Void)
+	}
 }

@@ -33,9 +33,11 @@ type deployment struct {
 	chain  *chain.Client
 	eth    *ethclient.Client
 	payTo  common.Address
-	wallet *payer   // the payments wallet, which refunds
-	price  *big.Int // of tier 1
-	buyers []*payer
+	wallet *payer // the payments wallet, which refunds
+	// treasury is the Safe the payments wallet is swept to (withTreasury); zero: none.
+	treasury common.Address
+	price    *big.Int // of tier 1
+	buyers   []*payer
 }
 
 // newDeployment deploys; env adds to or overrides the servers' configuration.

@@ -34,7 +34,7 @@ func TestEndToEndClef(t *testing.T) {
 	env := []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.URL(), "CHAIN_ID=1337",
 		"DEPLOYER_KEY=" + deployerKey, "MINTER_SIGNER=http://127.0.0.1:8550#" + minter, "DISTRIBUTOR_KEY=" + distributorKey}
 	factory := deployFactory(t, bin, env)
-	clef := clefdev.Start(t, mustKey(t, minterKey), 1337, common.HexToAddress(factory))
+	clef := clefdev.Start(t, mustKey(t, minterKey), 1337, clefdev.Rules(common.HexToAddress(factory)))
 
 	_, payments := hexKey(t)
 	env = append(env, "MINTER_SIGNER="+clef+"#"+minter, "FACTORY_ADDRESS="+factory, "DATABASE_URL="+storetest.EmptyDatabase(t),

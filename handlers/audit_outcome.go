@@ -97,6 +97,15 @@ func auditSentence(o store.AuditOutcome) string {
 		return fmt.Sprintf("Switched webhook #%d on: the delivery it gave up on is tried first.", a.Webhook)
 	case store.OutcomeWebhookRedelivered:
 		return fmt.Sprintf("Queued %s (%s) again for webhook #%d.", a.EventType, a.EventID, a.Webhook)
+	case store.OutcomeSweepSent:
+		return fmt.Sprintf("Sweep %d: sending %s ETH from the payments wallet to the treasury (transaction %s).", a.Sweep, views.ReadableETH(a.AmountWei), a.TxHash)
+	case store.OutcomeSweepDone:
+		return fmt.Sprintf("Sweep %d: the treasury received %s ETH (transaction %s).", a.Sweep, views.ReadableETH(a.AmountWei), a.TxHash)
+	case store.OutcomeSweepFailed:
+		return fmt.Sprintf("Sweep %d of %s ETH reverted (transaction %s): the payments wallet still holds it.", a.Sweep, views.ReadableETH(a.AmountWei), a.TxHash)
+	case store.OutcomeSweepVoid:
+		return fmt.Sprintf("Sweep %d of %s ETH was never mined: another transaction of the payments wallet took its nonce. The next sweep pass decides afresh.",
+			a.Sweep, views.ReadableETH(a.AmountWei))
 	case store.OutcomeOther:
 		return a.Text
 	}

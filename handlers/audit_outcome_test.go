@@ -37,6 +37,9 @@ func auditCases(t *testing.T) []auditCase {
 		token = "0x5fbdb2315678afecb367f032d93f642f64180aa3"
 	)
 	at := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	const sweepTx = "0x4444444444444444444444444444444444444444444444444444444444444444"
+	twelveAndHalf, _ := new(big.Int).SetString("12500000000000000000", 10)
+	sweep := store.AuditArgs{Sweep: 4, AmountWei: store.Uint256{Int: twelveAndHalf}, TxHash: sweepTx}
 	o := func(code store.AuditOutcomeCode, a store.AuditArgs) store.AuditOutcome {
 		return store.AuditOutcome{Code: code, Args: a}
 	}
@@ -130,6 +133,12 @@ func auditCases(t *testing.T) []auditCase {
 			"Switched webhook #3 on: the delivery it gave up on is tried first.", store.OutcomeWebhookEnabled},
 		{store.ActionWebhookRedeliver, o(store.OutcomeWebhookRedelivered, store.AuditArgs{Webhook: 3, EventType: "payment.rejected", EventID: "evt_0123456789abcdef0123456789abcdef"}),
 			"Queued payment.rejected (evt_0123456789abcdef0123456789abcdef) again for webhook #3.", store.OutcomeWebhookRedelivered},
+		// Sweeps came after migration 0024: it has no sentence of theirs to read back.
+		{store.ActionSweep, o(store.OutcomeSweepSent, sweep), "Sweep 4: sending 12.5 ETH from the payments wallet to the treasury (transaction " + sweepTx + ").", store.OutcomeOther},
+		{store.ActionSweep, o(store.OutcomeSweepDone, sweep), "Sweep 4: the treasury received 12.5 ETH (transaction " + sweepTx + ").", store.OutcomeOther},
+		{store.ActionSweep, o(store.OutcomeSweepFailed, sweep), "Sweep 4 of 12.5 ETH reverted (transaction " + sweepTx + "): the payments wallet still holds it.", store.OutcomeOther},
+		{store.ActionSweep, o(store.OutcomeSweepVoid, sweep),
+			"Sweep 4 of 12.5 ETH was never mined: another transaction of the payments wallet took its nonce. The next sweep pass decides afresh.", store.OutcomeOther},
 		{store.ActionTierOnSale, o(store.OutcomeOther, store.AuditArgs{Text: "Tier 1 is now on sale."}), "Tier 1 is now on sale.", store.OutcomeOther},
 	}
 }

@@ -49,6 +49,9 @@ type healthJSON struct {
 	MinterMintsLeft  *int64     `json:"minterMintsLeft"`
 	Passes           passesJSON `json:"passes"`
 	RPC              rpcJSON    `json:"rpc"`
+	// Sweeps is where the payments wallet's sweeps to the treasury stand; absent when the
+	// ledger or the chain could not be read for it.
+	Sweeps *sweepsJSON `json:"sweeps,omitempty"`
 	// Degraded is true while any pass has failed degradedAfter times in a row or more, an RPC
 	// endpoint is stale or failing (rpc.status is not ok), or the minter pays for fewer than
 	// Config.MinterLowMints mints; DegradedReasons says which, empty when none.
@@ -56,8 +59,21 @@ type healthJSON struct {
 	DegradedReasons []degradedReasonJSON `json:"degradedReasons"`
 }
 
+// sweepsJSON: enabled, or off with the reason why (a sentence); the settings; the last sweep
+// that reached the treasury; and since which block the payments wallet holds more than minWei
+// above what it keeps (null: it does not).
+type sweepsJSON struct {
+	Enabled           bool       `json:"enabled"`
+	Off               *string    `json:"off"`
+	KeepWei           string     `json:"keepWei"`
+	MinWei            string     `json:"minWei"`
+	EveryBlocks       uint64     `json:"everyBlocks"`
+	LastSweep         *sweepJSON `json:"lastSweep"`
+	OverMinSinceBlock *int64     `json:"overMinSinceBlock"`
+}
+
 // degradedReasonJSON is one reason health is degraded: code is stable (passes_failing,
-// rpc_not_ok, minter_low), reason a sentence for people.
+// rpc_not_ok, minter_low, sweeps_overdue), reason a sentence for people.
 type degradedReasonJSON struct {
 	Code   string `json:"code"`
 	Reason string `json:"reason"`
@@ -85,6 +101,7 @@ type passesJSON struct {
 	Payments  passJSON `json:"payments"`
 	Credit    passJSON `json:"credit"`
 	Reconcile passJSON `json:"reconcile"`
+	Sweep     passJSON `json:"sweep"`
 }
 
 type passJSON struct {
@@ -164,6 +181,15 @@ func (h *Handlers) Health(c echo.Context) error {
 			out.Passes.Credit = pj
 		case store.PassReconcile:
 			out.Passes.Reconcile = pj
+		case store.PassSweep:
+			out.Passes.Sweep = pj
+		}
+	}
+	if sw := r.Sweeps; sw != nil {
+		out.Sweeps = &sweepsJSON{Enabled: sw.Off == "", KeepWei: sw.KeepWei.String(), MinWei: sw.MinWei.String(),
+			EveryBlocks: sw.EveryBlocks, LastSweep: sweepOf(sw.Last), OverMinSinceBlock: sw.OverMinSince}
+		if sw.Off != "" {
+			out.Sweeps.Off = &sw.Off
 		}
 	}
 	if ob := r.Outbox; ob != nil {
@@ -232,6 +258,7 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 	wg.Wait()
 	r.DistributorBalance = funds.Distributor
 	r.Signers = h.signersView(funds, statuses)
+	r.Sweeps = h.sweepsView(ctx)
 	r.Degraded = degradedReasons(r)
 	return r, nil
 }
@@ -247,12 +274,48 @@ func degradedReasons(r views.Health) []views.DegradedReason {
 		out = append(out, views.DegradedReason{Code: "rpc_not_ok",
 			Reason: "An RPC endpoint of the chain is stale or failing: rpc.endpoints says which."})
 	}
+	if sw := r.Sweeps; sw != nil && sw.Overdue {
+		out = append(out, views.DegradedReason{Code: "sweeps_overdue",
+			Reason: fmt.Sprintf("The payments wallet has held more than %s ETH above what it keeps since block %s, over %s blocks ago: sweeps to the treasury fail or wait (passes.sweep says why).",
+				views.ReadableETH(sw.MinWei), words.Thousands(*sw.OverMinSince), words.Thousands(int64(2*sw.EveryBlocks)))})
+	}
 	if sg := r.Signers; sg.MinterLow {
 		out = append(out, views.DegradedReason{Code: "minter_low",
 			Reason: fmt.Sprintf("The minter can pay for about %s at today's fees: send it ETH before buyers wait for their nodes.",
 				words.Count(int(sg.MintsLeft.Int64()), "more mint", "more mints"))})
 	}
 	return out
+}
+
+// sweepsView is where the sweeps stand, for health; nil when the chain's head or the ledger
+// cannot be read for it.
+func (h *Handlers) sweepsView(ctx context.Context) *views.Sweeps {
+	head, err := h.chain.HeadNumber(ctx)
+	if err != nil {
+		return nil
+	}
+	sw, err := h.jobs.Sweeps(ctx, head)
+	if err != nil {
+		h.log.Warn("health: sweeps unreadable", "err", err)
+		return nil
+	}
+	return &views.Sweeps{Off: sweepsOffSentence(sw.Off), Last: sw.Last, KeepWei: sw.Config.KeepWei, MinWei: sw.Config.MinWei,
+		EveryBlocks: sw.Config.EveryBlocks, OverMinSince: sw.OverMinSince, Overdue: sw.Overdue}
+}
+
+// sweepsOffSentence says why there are no sweeps; "" when there are.
+func sweepsOffSentence(off jobs.SweepsOff) string {
+	switch off {
+	case jobs.SweepsOn:
+		return ""
+	case jobs.SweepsNoTreasury:
+		return "No treasury is configured (TREASURY_ADDRESS): the payments wallet keeps what it is paid."
+	case jobs.SweepsNoPaymentWallet:
+		return "No payments wallet is configured (PAYMENT_ADDRESS)."
+	case jobs.SweepsNoSigner:
+		return "No signer for the payments wallet (PAYMENTS_SIGNER, or PAYMENTS_KEY): the payments wallet keeps what it is paid."
+	}
+	return "Sweeps are off."
 }
 
 // rpcView is how the endpoints do, for the public health readings: each by its place in
@@ -319,9 +382,9 @@ func (h *Handlers) signersView(f jobs.Funds, statuses []store.PassStatus) views.
 func passSentence(e store.PassError) string {
 	switch e.Code {
 	case store.PassCannotPayGas:
-		what := "a mint"
-		if e.Args.Signer == "distributor" {
-			what = "a credit round"
+		what := map[string]string{"distributor": "a credit round", "payments wallet": "a sweep to the treasury"}[e.Args.Signer]
+		if what == "" {
+			what = "a mint"
 		}
 		s := fmt.Sprintf("The %s cannot pay for gas", e.Args.Signer)
 		if e.Args.BalanceWei.Int != nil {

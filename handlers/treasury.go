@@ -13,7 +13,7 @@ import (
 )
 
 // treasuryJSON is the treasury as GET /api/admin/treasury answers it: the Safe and the payments
-// wallet as the chain holds them now. LastSweep is null until sweeps exist.
+// wallet as the chain holds them now, and the last sweep that reached the Safe (null: none yet).
 type treasuryJSON struct {
 	Address        string        `json:"address"`
 	Owners         []string      `json:"owners"`
@@ -21,7 +21,22 @@ type treasuryJSON struct {
 	Nonce          string        `json:"nonce"`
 	BalanceWei     store.Uint256 `json:"balanceWei"`
 	PaymentsWallet walletJSON    `json:"paymentsWallet"`
-	LastSweep      *struct{}     `json:"lastSweep"`
+	LastSweep      *sweepJSON    `json:"lastSweep"`
+}
+
+// sweepJSON is a sweep that reached the treasury.
+type sweepJSON struct {
+	TxHash      string        `json:"txHash"`
+	BlockNumber int64         `json:"blockNumber"`
+	AmountWei   store.Uint256 `json:"amountWei"`
+}
+
+// sweepOf is sw as the API gives it; nil for none.
+func sweepOf(sw *store.Sweep) *sweepJSON {
+	if sw == nil || sw.BlockNumber == nil {
+		return nil
+	}
+	return &sweepJSON{TxHash: sw.TxHash, BlockNumber: *sw.BlockNumber, AmountWei: sw.AmountWei}
 }
 
 type walletJSON struct {
@@ -54,6 +69,11 @@ func (h *Handlers) treasury(ctx context.Context) (treasuryJSON, error) {
 	for _, o := range s.Owners {
 		out.Owners = append(out.Owners, lower(o))
 	}
+	last, err := h.store.LastSweep(ctx)
+	if err != nil {
+		return treasuryJSON{}, err
+	}
+	out.LastSweep = sweepOf(last)
 	if h.cfg.PaymentAddress != "" {
 		bal, err := h.chain.Balance(ctx, common.HexToAddress(h.cfg.PaymentAddress))
 		if err != nil {
@@ -75,8 +95,13 @@ func (h *Handlers) treasuryView(ctx context.Context) *views.Treasury {
 		h.log.Warn("operator page: the treasury cannot be read", "err", err)
 		return &views.Treasury{Address: lower(h.cfg.Treasury), Unreadable: true}
 	}
-	return &views.Treasury{Address: t.Address, Owners: t.Owners, Threshold: t.Threshold, BalanceWei: t.BalanceWei,
-		PaymentsWallet: t.PaymentsWallet.Address, PaymentsBalanceWei: t.PaymentsWallet.BalanceWei}
+	v := &views.Treasury{Address: t.Address, Owners: t.Owners, Threshold: t.Threshold, BalanceWei: t.BalanceWei,
+		PaymentsWallet: t.PaymentsWallet.Address, PaymentsBalanceWei: t.PaymentsWallet.BalanceWei,
+		SweepsOff: sweepsOffSentence(h.jobs.SweepsOff())}
+	if t.LastSweep != nil {
+		v.LastSweep = &store.Sweep{TxHash: t.LastSweep.TxHash, BlockNumber: &t.LastSweep.BlockNumber, AmountWei: t.LastSweep.AmountWei}
+	}
+	return v
 }
 
 func lower(a common.Address) string { return strings.ToLower(a.Hex()) }

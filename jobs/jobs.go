@@ -58,6 +58,11 @@ type Config struct {
 	// no cap.
 	MaxFeeWei *big.Int
 
+	// Treasury is the Safe the sale's money goes to (TREASURY_ADDRESS); zero: none, and no sweeps.
+	Treasury common.Address
+	// Sweep says when the payments wallet's money goes to the treasury.
+	Sweep SweepConfig
+
 	// WebhookAllowPrivate lets webhooks go to loopback, private, link-local and the other
 	// special-purpose addresses (WEBHOOK_ALLOW_PRIVATE; on in dev mode), which are otherwise
 	// refused.
@@ -74,6 +79,7 @@ type Jobs struct {
 	sale        *sale.Sale // the sale's rules, which the payments pass applies
 	minter      *outbox    // nil: no minter signer, payments are recorded but not minted
 	distributor *outbox    // nil: no distributor signer, no credit rounds
+	sweeper     *outbox    // the payments wallet's; nil: no signer for it, no sweeps
 	cfg         Config
 	log         *slog.Logger
 
@@ -85,6 +91,8 @@ type Jobs struct {
 	lastWallet atomic.Pointer[chain.WalletState]
 	// mintGas is the gas limit of a mint, once estimated (Funds); 0 until then.
 	mintGas atomic.Uint64
+	// sweepGasLimit is the gas limit of a sweep, once estimated; 0 until then.
+	sweepGasLimit atomic.Uint64
 	// resend says the next payments pass sends every mint under way again first: true at start
 	// and after a pass failed, when the node may have dropped them or never got them.
 	resend atomic.Bool
@@ -141,6 +149,10 @@ func New(s *store.Store, c *chain.Client, minter, distributor chain.Signer, cfg 
 	}
 	if distributor != nil {
 		j.distributor = j.newOutbox("distributor", c.NewSender(distributor, cfg.ChainID))
+	}
+	j.cfg.Sweep = cfg.Sweep.withDefaults()
+	if cfg.Sweep.Signer != nil {
+		j.sweeper = j.newOutbox("payments wallet", c.NewSender(cfg.Sweep.Signer, cfg.ChainID))
 	}
 	return j
 }

@@ -19,7 +19,7 @@ import (
 
 // outbox is the one way a transaction of the service reaches the chain, one for each of the
 // service's senders: the payments pass sends its mints through the minter's, the credit pass its
-// credits through the distributor's. A transaction is signed, stored and only then sent (submit),
+// credits through the distributor's, the sweep pass its sweeps through the payments wallet's. A transaction is signed, stored and only then sent (submit),
 // so a crash after any step leaves the very bytes to send again (open, resume). It is then watched
 // until one of its versions is mined (await): whenever BumpBlocks blocks pass without that, it is
 // signed again at the same nonce with higher fees (the pool's replacement minimum, or the node's
@@ -27,7 +27,7 @@ import (
 // whichever version the chain mines is recognised, after a crash too. A nonce below them that
 // nothing holds is filled (fillGaps).
 type outbox struct {
-	signer     string // what the sender is to the factory: minter or distributor
+	signer     string // who the sender is: minter, distributor or payments wallet
 	sender     *chain.Sender
 	chain      *chain.Client
 	store      txStore
@@ -41,8 +41,8 @@ type outbox struct {
 	prunedAt uint64                 // the head resent was last pruned at
 }
 
-// newOutbox is the outbox of s, the factory's signer (minter or distributor), whose transactions
-// pay MaxFeeWei at most.
+// newOutbox is the outbox of s, one of the service's signers (minter, distributor, payments
+// wallet), whose transactions pay MaxFeeWei at most.
 func (j *Jobs) newOutbox(signer string, s *chain.Sender) *outbox {
 	s.MaxFee = j.cfg.MaxFeeWei
 	return &outbox{signer: signer, sender: s, chain: j.chain, store: j.store, log: j.log, step: j.step,
@@ -51,12 +51,12 @@ func (j *Jobs) newOutbox(signer string, s *chain.Sender) *outbox {
 
 // txStore keeps every version the outbox signs, before it is sent, with the ledger row it is for.
 type txStore interface {
-	KeepTx(ctx context.Context, f store.TxFor, v store.SentTx) error
+	KeepTx(ctx context.Context, f store.TxFor, v store.SentTx) (store.TxFor, error)
 	TxVersions(ctx context.Context, fs ...store.TxFor) ([][]store.SentTx, error)
 	Fillers(ctx context.Context, sender string, from int64) ([]store.SentTx, error)
 }
 
-// txKind is what an outbox transaction does for the ledger (mint, credit, fill). Its step
+// txKind is what an outbox transaction does for the ledger (mint, credit, sweep, fill). Its step
 // boundaries, where tests stop a pass as a crash would, are its own: stored and sent for a new
 // transaction, replaced and resent for a replacement.
 type txKind struct {
@@ -73,6 +73,10 @@ const (
 	stepCreditSent     step = "credit.sent"
 	stepCreditReplaced step = "credit.replaced"
 	stepCreditResent   step = "credit.resent"
+	stepSweepStored    step = "sweep.stored"
+	stepSweepSent      step = "sweep.sent"
+	stepSweepReplaced  step = "sweep.replaced"
+	stepSweepResent    step = "sweep.resent"
 	stepFillStored     step = "fill.stored"
 	stepFillSent       step = "fill.sent"
 	stepFillReplaced   step = "fill.replaced"
@@ -82,6 +86,7 @@ const (
 var (
 	mintTx   = txKind{"mint", stepMintStored, stepMintSent, stepMintReplaced, stepMintResent}
 	creditTx = txKind{"credit", stepCreditStored, stepCreditSent, stepCreditReplaced, stepCreditResent}
+	sweepTx  = txKind{"sweep", stepSweepStored, stepSweepSent, stepSweepReplaced, stepSweepResent}
 	fillTx   = txKind{"fill", stepFillStored, stepFillSent, stepFillReplaced, stepFillResent}
 )
 
@@ -113,6 +118,8 @@ func (o *outTx) kind() txKind {
 		return mintTx
 	case o.row.RoundID != 0:
 		return creditTx
+	case o.row.SweepID != 0 || o.row.Sweep != nil:
+		return sweepTx
 	}
 	return fillTx
 }
@@ -213,7 +220,7 @@ func (b *outbox) dispatch(ctx context.Context, o *outTx, tx *types.Transaction, 
 	if err != nil {
 		return err
 	}
-	if err := b.store.KeepTx(ctx, o.row, v); err != nil {
+	if o.row, err = b.store.KeepTx(ctx, o.row, v); err != nil {
 		return err
 	}
 	o.versions, o.sentBlock, o.capped = append(o.versions, tx), head, false
@@ -249,7 +256,7 @@ func (b *outbox) broadcast(ctx context.Context, o *outTx, tx *types.Transaction)
 // CannotPayError is a transaction of the service that its signer cannot pay for: the node
 // refuses it until the signer is funded, and the pass that sends it fails until then.
 type CannotPayError struct {
-	Signer  string   // minter or distributor
+	Signer  string   // minter, distributor or payments wallet
 	Balance *big.Int // the signer's, when the node refused; nil when it could not be read
 	Need    *big.Int // what the node asks the balance to cover: gas limit × fee cap + value
 	err     error

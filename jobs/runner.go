@@ -30,36 +30,59 @@ func (j *Jobs) Run(stop, work context.Context, every time.Duration) {
 
 // FollowHead runs the payments pass at each new head of the chain until stop ends, so that a
 // payment is seen, checked and its mint sent a moment after its block is confirmed, whatever the
-// tick, and a mint is recorded a block after it is mined. A head that comes while a pass runs is
-// taken up once it ends, the newest of them only; while another pass holds the payments lock
-// (the tick's, another instance's) a head's pass is a no-op. As in Run, no pass starts once stop
-// has ended, and each runs with work. These passes record no tick: they would write one a block.
+// tick, and a mint is recorded a block after it is mined; then the sweep pass, so that a sweep is
+// decided, and recorded once mined, at the chain's pace too. A head that comes while a pass runs
+// is taken up once it ends, the newest of them only; while another pass holds a pass's lock (the
+// tick's, another instance's) that pass is a no-op at this head. As in Run, no pass starts once
+// stop has ended, and each runs with work. These passes record no tick: they would write one a
+// block.
 func (j *Jobs) FollowHead(stop, work context.Context) {
-	failing := false
+	payments := headPass{name: "payments", run: func(ctx context.Context) (bool, error) {
+		sum, err := j.payments(ctx, 0)
+		return sum.Ran, err
+	}}
+	sweep := headPass{name: "sweep", run: func(ctx context.Context) (bool, error) {
+		sum, err := j.Sweep(ctx)
+		return sum.Ran, err
+	}}
 	for range j.chain.Heads(stop) {
-		if stop.Err() != nil {
-			return
-		}
-		start := time.Now()
-		sum, err := j.payments(work, 0)
-		if err == nil && !sum.Ran {
-			continue // another pass has the lock, and does this one's work
-		}
-		result := "ok"
-		switch {
-		case err != nil:
-			result = "error"
-			if !failing { // a pass a block: the first failure is said, not each
-				j.log.Error("payments pass failed; retrying at each new head", "err", err)
+		for _, p := range []*headPass{&payments, &sweep} {
+			if stop.Err() != nil {
+				return
 			}
-			failing = true
-		case failing:
-			j.log.Info("payments pass ok again")
-			failing = false
+			p.once(work, j)
 		}
-		passSeconds.WithLabelValues("payments").Observe(time.Since(start).Seconds())
-		passRuns.WithLabelValues("payments", result).Inc()
 	}
+}
+
+// headPass is a pass FollowHead runs at each head, and whether it failed at the last.
+type headPass struct {
+	name    string
+	run     func(context.Context) (ran bool, err error)
+	failing bool
+}
+
+// once runs p, logs its first failure in a row (not one a block) and its recovery, and counts it.
+func (p *headPass) once(ctx context.Context, j *Jobs) {
+	start := time.Now()
+	ran, err := p.run(ctx)
+	if err == nil && !ran {
+		return // another pass has the lock and does this one's work, or the pass is off
+	}
+	result := "ok"
+	switch {
+	case err != nil:
+		result = "error"
+		if !p.failing {
+			j.log.Error(p.name+" pass failed; retrying at each new head", "err", err)
+		}
+		p.failing = true
+	case p.failing:
+		j.log.Info(p.name + " pass ok again")
+		p.failing = false
+	}
+	passSeconds.WithLabelValues(p.name).Observe(time.Since(start).Seconds())
+	passRuns.WithLabelValues(p.name, result).Inc()
 }
 
 // passTimeout bounds one pass; each pass applies it to itself, so it holds wherever the pass
@@ -143,6 +166,8 @@ type TickSummary struct {
 	CreditError    string           `json:"creditError,omitempty"`
 	Reconcile      ReconcileSummary `json:"reconcile"`
 	ReconcileError string           `json:"reconcileError,omitempty"`
+	Sweep          SweepSummary     `json:"sweep"`
+	SweepError     string           `json:"sweepError,omitempty"`
 }
 
 // Tick records a tick and runs the passes once. A failing pass is logged and recorded; the next
@@ -166,6 +191,7 @@ func (j *Jobs) tick(stop, work context.Context, wait time.Duration) TickSummary 
 		{"payments", func(ctx context.Context) (err error) { sum.Payments, err = j.payments(ctx, wait); return err }, &sum.PaymentsError},
 		{"credit", func(ctx context.Context) (err error) { sum.Credit, err = j.Credit(ctx); return err }, &sum.CreditError},
 		{"reconciler", func(ctx context.Context) (err error) { sum.Reconcile, err = j.Reconcile(ctx); return err }, &sum.ReconcileError},
+		{"sweep", func(ctx context.Context) (err error) { sum.Sweep, err = j.Sweep(ctx); return err }, &sum.SweepError},
 	}
 	for _, p := range passes {
 		if stop.Err() != nil {

@@ -183,7 +183,7 @@ func (j *Jobs) scanBlocks(ctx context.Context, from, to uint64, sum *PaymentsSum
 		return err
 	}
 
-	scan := classify(blocks, payTo, j.chain.Factory(), j.chain.DecodeWithdraw)
+	scan := classify(blocks, payTo, j.cfg.Treasury, j.chain.Factory(), j.chain.DecodeWithdraw)
 	hashes := map[uint64]string{}
 	for _, b := range scan.Blocks {
 		hashes[uint64(b.Number)] = b.Hash
@@ -269,7 +269,9 @@ func toTrace(blocks []chain.Block, changes []chain.BalanceChange, payTo common.A
 // classify sorts the top-level transactions of blocks into what the ledger records of them:
 // payments to payTo, plain transfers out of it (refunds, when they match a rejected payment), and
 // withdraw calls to the factory that failed (decoded by withdraw). A zero payTo watches no wallet.
-func classify(blocks []chain.Block, payTo, factory common.Address, withdraw func([]byte) (chain.WithdrawCall, bool)) store.Scan {
+// A transfer to the treasury is a sweep, which the sweep pass records: neither a payment nor a
+// refund.
+func classify(blocks []chain.Block, payTo, treasury, factory common.Address, withdraw func([]byte) (chain.WithdrawCall, bool)) store.Scan {
 	paid := payTo != (common.Address{})
 	var scan store.Scan
 	for _, b := range blocks {
@@ -284,7 +286,7 @@ func classify(blocks []chain.Block, payTo, factory common.Address, withdraw func
 					TxHash: hexLower(tx.Hash), TxIndex: int(tx.Index), PaymentRef: hexLower(tx.Hash), From: hexLower(tx.From),
 					ValueWei: tx.Value, BlockNumber: int64(b.Number), BlockHash: hash, BlockTime: blockTime(b),
 				})
-			case paid && tx.From == payTo && *tx.To != payTo && ok && tx.Value.Sign() > 0:
+			case paid && tx.From == payTo && *tx.To != payTo && *tx.To != treasury && ok && tx.Value.Sign() > 0:
 				scan.Outgoing = append(scan.Outgoing, store.OutgoingTransfer{
 					TxHash: hexLower(tx.Hash), To: hexLower(*tx.To), ValueWei: tx.Value, BlockNumber: int64(b.Number),
 				})

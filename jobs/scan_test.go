@@ -119,7 +119,7 @@ func TestScanRecordsInChunks(t *testing.T) {
 // classify sorts a block's transactions by what the ledger records of them, without a chain.
 func TestClassify(t *testing.T) {
 	payTo, factory := common.Address{9}, common.Address{0xf}
-	buyer, other := common.Address{1}, common.Address{2}
+	buyer, other, treasury := common.Address{1}, common.Address{2}, common.Address{3}
 	ok, failed := types.ReceiptStatusSuccessful, types.ReceiptStatusFailed
 	tx := func(n byte, from common.Address, to *common.Address, value int64, status uint64, input string) chain.Tx {
 		return chain.Tx{Hash: common.Hash{n}, From: from, To: to, Value: big.NewInt(value), Status: status, Input: []byte(input)}
@@ -137,9 +137,10 @@ func TestClassify(t *testing.T) {
 		tx(7, buyer, &factory, 0, failed, "withdraw"), // a failed withdrawal
 		tx(8, buyer, &factory, 0, failed, "mint"),     // another failed call
 		tx(9, buyer, &factory, 0, ok, "withdraw"),     // a withdrawal that went through
+		tx(10, payTo, &treasury, 50, ok, ""),          // a sweep: neither a payment nor a refund
 	}}}
 
-	scan := classify(blocks, payTo, factory, withdraw)
+	scan := classify(blocks, payTo, treasury, factory, withdraw)
 	hash := hexLower(common.Hash{0xAB})
 	if len(scan.Blocks) != 1 || scan.Blocks[0].Number != 5 || scan.Blocks[0].Hash != hash {
 		t.Errorf("blocks %+v", scan.Blocks)
@@ -157,7 +158,7 @@ func TestClassify(t *testing.T) {
 	}
 
 	t.Run("no payments wallet", func(t *testing.T) {
-		scan := classify(blocks, common.Address{}, factory, withdraw)
+		scan := classify(blocks, common.Address{}, common.Address{}, factory, withdraw)
 		if len(scan.Payments)+len(scan.Outgoing) != 0 || len(scan.Failed) != 1 {
 			t.Errorf("scan %+v: want the failed withdrawal only", scan)
 		}

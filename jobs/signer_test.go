@@ -3,6 +3,7 @@ package jobs
 import (
 	"errors"
 	"log/slog"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -10,6 +11,8 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/chain/clefdev"
+	"nodeledger/chain/devchain"
+	"nodeledger/store"
 )
 
 // TestMintSignedByClef runs the payments pass with the minter's key in clef, not in the process:
@@ -19,7 +22,7 @@ func TestMintSignedByClef(t *testing.T) {
 	clefdev.Path(t) // skipped here, before the chain starts, when there is no clef
 	e := newEnv(t)
 	passes := func(t *testing.T, factory common.Address) *Jobs {
-		url := clefdev.Start(t, e.dc.Minter.Key, e.dc.ChainID().Int64(), factory)
+		url := clefdev.Start(t, e.dc.Minter.Key, e.dc.ChainID().Int64(), clefdev.Rules(factory))
 		minter, err := chain.DialSigner(t.Context(), url, e.dc.Minter.Address)
 		if err != nil {
 			t.Fatal(err)
@@ -41,5 +44,62 @@ func TestMintSignedByClef(t *testing.T) {
 			t.Fatalf("summary %+v", sum)
 		}
 		e.checkNodes(e.buyer(0), 1)
+	})
+}
+
+// TestSweepSignedByClef runs the sweep pass with the payments wallet's key in clef under the
+// rules docs/operations.md recommends: the sweep to the treasury goes through; rules written for
+// another treasury refuse it (nothing is stored, nothing is swept); and the payments wallet's
+// signer refuses a transfer anywhere else, and any call, even to the treasury.
+func TestSweepSignedByClef(t *testing.T) {
+	clefdev.Path(t)
+	e := sweepEnv(t, new(big.Int))
+	key := e.dc.Accounts[devchain.PaymentsIndex].Key
+	signer := func(t *testing.T, treasury common.Address) *chain.ExternalSigner {
+		url := clefdev.Start(t, key, e.dc.ChainID().Int64(), clefdev.SweepRules(treasury))
+		s, err := chain.DialSigner(t.Context(), url, e.dc.Payments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	}
+	passes := func(s chain.Signer) *Jobs {
+		cfg := e.cfg
+		cfg.Sweep.Signer = s
+		return New(db, e.c, nil, nil, cfg, slog.New(slog.DiscardHandler))
+	}
+
+	t.Run("rules for another treasury refuse the sweep", func(t *testing.T) {
+		_, err := passes(signer(t, common.Address{0x99})).Sweep(t.Context())
+		if !errors.Is(err, chain.ErrSignerRefused) {
+			t.Fatalf("pass error %v, want the signer's refusal", err)
+		}
+		if n := len(e.sweeps()); n != 0 {
+			t.Fatalf("%d sweeps recorded, want none", n)
+		}
+	})
+	t.Run("rules for the treasury let the sweep through, and nothing else", func(t *testing.T) {
+		s := signer(t, e.dc.Treasury)
+		j := passes(s)
+		if sum, err := j.Sweep(t.Context()); err != nil || sum.Sent == nil {
+			t.Fatalf("%+v, %v: want the sweep sent", sum, err)
+		}
+		if done := e.sweepUntilSettled(j); done.Status != store.SweepSwept {
+			t.Fatalf("settled %+v, want swept", done)
+		}
+		sender := e.c.NewSender(s, e.dc.ChainID())
+		buyer, treasury := e.buyer(0), e.dc.Treasury
+		for name, try := range map[string]func() error{
+			"a transfer to a buyer": func() error { _, err := sender.Sign(t.Context(), &buyer, nil, big.NewInt(1)); return err },
+			"a call to the treasury": func() error {
+				_, err := sender.SignWith(t.Context(), chain.Fees{Tip: big.NewInt(1), Cap: big.NewInt(1e10)}, 100_000, &treasury, []byte{0xaf, 0xfe, 0xd0, 0xe0}, nil)
+				return err
+			},
+		} {
+			if err := try(); !errors.Is(err, chain.ErrSignerRefused) {
+				t.Errorf("%s: %v, want the signer's refusal", name, err)
+			}
+		}
 	})
 }

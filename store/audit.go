@@ -85,6 +85,12 @@ const (
 	OutcomeWebhookEnabled     AuditOutcomeCode = "webhook_enabled"       // Webhook
 	OutcomeWebhookRedelivered AuditOutcomeCode = "webhook_redelivered"   // Webhook, EventType, EventID
 
+	// A sweep of the payments wallet to the treasury (the target): Sweep, AmountWei, TxHash.
+	OutcomeSweepSent   AuditOutcomeCode = "sweep_sent"   // signed and stored, then sent
+	OutcomeSweepDone   AuditOutcomeCode = "sweep_done"   // mined: the treasury has it
+	OutcomeSweepFailed AuditOutcomeCode = "sweep_failed" // mined and reverted
+	OutcomeSweepVoid   AuditOutcomeCode = "sweep_void"   // never mined: its nonce was taken
+
 	// OutcomeOther: an outcome recorded before the codes that matched none of their sentences
 	// (migration 0024): Text, as it was written.
 	OutcomeOther AuditOutcomeCode = "other"
@@ -98,6 +104,7 @@ var AuditOutcomeCodes = []AuditOutcomeCode{OutcomeSignedIn, OutcomeSignedOut,
 	OutcomeMintingHeld, OutcomeMintingResumed,
 	OutcomePaymentsPass, OutcomeCreditPass, OutcomePassFailed,
 	OutcomeWebhookAdded, OutcomeWebhookDeleted, OutcomeWebhookRolled, OutcomeWebhookEnabled, OutcomeWebhookRedelivered,
+	OutcomeSweepSent, OutcomeSweepDone, OutcomeSweepFailed, OutcomeSweepVoid,
 	OutcomeOther}
 
 // PassFailure is the kind of error a pass run from the operator page failed with (pass_failed).
@@ -162,6 +169,10 @@ type AuditArgs struct {
 	Until     *time.Time  `json:"until,omitempty"`
 	EventType EventType   `json:"eventType,omitempty"`
 	EventID   string      `json:"eventId,omitempty"`
+
+	Sweep     int64   `json:"sweep,omitempty"`
+	AmountWei Uint256 `json:"amountWei,omitzero"`
+	TxHash    string  `json:"txHash,omitempty"`
 
 	Text string `json:"text,omitempty"`
 }

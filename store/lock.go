@@ -13,6 +13,7 @@ const (
 	LockPayments  = 0x6e6c0001
 	LockCredit    = 0x6e6c0002
 	LockReconcile = 0x6e6c0003
+	LockSweep     = 0x6e6c0004
 )
 
 // TryLock takes the advisory lock key for as long as the caller needs it, without waiting:

@@ -23,13 +23,16 @@ type SentTx struct {
 	CreatedAt time.Time `db:"created_at"`
 }
 
-// TxFor names what an outbox transaction is for: a payment's mint, a round's credit, or, both
-// zero, nothing (a transfer that fills a nonce gap).
+// TxFor names what an outbox transaction is for: a payment's mint, a round's credit, a sweep of
+// the payments wallet, or, all zero, nothing (a transfer that fills a nonce gap).
 type TxFor struct {
 	PaymentID int64
 	RoundID   int64
+	SweepID   int64
 	// Tier is the tier a payment's mint mints, which the payment records with each version.
 	Tier int
+	// Sweep is a new sweep, recorded with its first version (KeepTx gives its SweepID).
+	Sweep *NewSweep
 }
 
 // String names the row, for errors: "payment 12", "round 3", or "a gap filler".
@@ -39,6 +42,10 @@ func (f TxFor) String() string {
 		return fmt.Sprintf("payment %d", f.PaymentID)
 	case f.RoundID != 0:
 		return fmt.Sprintf("round %d", f.RoundID)
+	case f.SweepID != 0:
+		return fmt.Sprintf("sweep %d", f.SweepID)
+	case f.Sweep != nil:
+		return "a new sweep"
 	}
 	return "a gap filler"
 }
@@ -53,10 +60,10 @@ func nullID(id int64) *int64 {
 // insertSent adds a version to the outbox; adding one twice changes nothing.
 func insertSent(ctx context.Context, tx sqlx.ExecerContext, v SentTx, f TxFor) error {
 	_, err := tx.ExecContext(ctx, `
-		INSERT INTO outbox (tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, payment_id, distribution_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		INSERT INTO outbox (tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, payment_id, distribution_id, sweep_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 		ON CONFLICT (tx_hash) DO NOTHING`,
-		v.Hash, v.Sender, v.Nonce, v.Raw, v.TipWei, v.FeeCapWei, v.SentBlock, nullID(f.PaymentID), nullID(f.RoundID))
+		v.Hash, v.Sender, v.Nonce, v.Raw, v.TipWei, v.FeeCapWei, v.SentBlock, nullID(f.PaymentID), nullID(f.RoundID), nullID(f.SweepID))
 	return err
 }
 
@@ -82,16 +89,19 @@ func (s *Store) keepVersion(ctx context.Context, v SentTx, f TxFor, update strin
 }
 
 // KeepTx keeps v, a signed version of the transaction for f, before it is sent: in the outbox
-// and, for a payment's mint or a round's credit, as its row's newest version (StoreMintTx,
-// StoreRoundTx).
-func (s *Store) KeepTx(ctx context.Context, f TxFor, v SentTx) error {
+// and, for a payment's mint, a round's credit or a sweep, as its row's newest version
+// (StoreMintTx, StoreRoundTx, storeSweepTx). It returns f as kept: a new sweep with its id.
+func (s *Store) KeepTx(ctx context.Context, f TxFor, v SentTx) (TxFor, error) {
 	switch {
 	case f.PaymentID != 0:
-		return s.StoreMintTx(ctx, f.PaymentID, f.Tier, v)
+		return f, s.StoreMintTx(ctx, f.PaymentID, f.Tier, v)
 	case f.RoundID != 0:
-		return s.StoreRoundTx(ctx, f.RoundID, v)
+		return f, s.StoreRoundTx(ctx, f.RoundID, v)
+	case f.SweepID != 0 || f.Sweep != nil:
+		id, err := s.storeSweepTx(ctx, f, v)
+		return TxFor{SweepID: id}, err
 	}
-	return s.StoreFillerTx(ctx, v)
+	return f, s.StoreFillerTx(ctx, v)
 }
 
 // StoreFillerTx keeps a transaction sent for no ledger row: a zero-value transfer that fills a
@@ -108,7 +118,7 @@ func (s *Store) Fillers(ctx context.Context, sender string, from int64) (_ []Sen
 	var out []SentTx
 	err = s.db.SelectContext(ctx, &out, `
 		SELECT tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, created_at FROM outbox
-		WHERE sender = $1 AND nonce >= $2 AND payment_id IS NULL AND distribution_id IS NULL
+		WHERE sender = $1 AND nonce >= $2 AND num_nonnulls(payment_id, distribution_id, sweep_id) = 0
 		ORDER BY nonce, created_at, fee_cap_wei`, sender, from)
 	return out, err
 }
@@ -117,7 +127,7 @@ func (s *Store) Fillers(ctx context.Context, sender string, from int64) (_ []Sen
 // fs[i]'s. One query however many, as a pass opens every mint in flight.
 func (s *Store) TxVersions(ctx context.Context, fs ...TxFor) (out [][]SentTx, err error) {
 	defer wrap(&err, "TxVersions")
-	var payments, rounds []int64
+	var payments, rounds, sweeps []int64
 	at := map[TxFor]int{} // by the row's ids alone
 	for i, f := range fs {
 		if f.PaymentID != 0 {
@@ -126,22 +136,26 @@ func (s *Store) TxVersions(ctx context.Context, fs ...TxFor) (out [][]SentTx, er
 		if f.RoundID != 0 {
 			rounds = append(rounds, f.RoundID)
 		}
-		at[TxFor{PaymentID: f.PaymentID, RoundID: f.RoundID}] = i
+		if f.SweepID != 0 {
+			sweeps = append(sweeps, f.SweepID)
+		}
+		at[TxFor{PaymentID: f.PaymentID, RoundID: f.RoundID, SweepID: f.SweepID}] = i
 	}
 	var rows []struct {
 		PaymentID *int64 `db:"payment_id"`
 		RoundID   *int64 `db:"distribution_id"`
+		SweepID   *int64 `db:"sweep_id"`
 		SentTx
 	}
 	if err := s.db.SelectContext(ctx, &rows, `
-		SELECT payment_id, distribution_id, tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, created_at
-		FROM outbox WHERE payment_id = ANY ($1) OR distribution_id = ANY ($2)
-		ORDER BY created_at, nonce, fee_cap_wei`, pq.Array(payments), pq.Array(rounds)); err != nil {
+		SELECT payment_id, distribution_id, sweep_id, tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, created_at
+		FROM outbox WHERE payment_id = ANY ($1) OR distribution_id = ANY ($2) OR sweep_id = ANY ($3)
+		ORDER BY created_at, nonce, fee_cap_wei`, pq.Array(payments), pq.Array(rounds), pq.Array(sweeps)); err != nil {
 		return nil, err
 	}
 	out = make([][]SentTx, len(fs))
 	for _, r := range rows {
-		f := TxFor{PaymentID: deref(r.PaymentID, 0), RoundID: deref(r.RoundID, 0)}
+		f := TxFor{PaymentID: deref(r.PaymentID, 0), RoundID: deref(r.RoundID, 0), SweepID: deref(r.SweepID, 0)}
 		if i, ok := at[f]; ok {
 			out[i] = append(out[i], r.SentTx)
 		}
@@ -152,7 +166,7 @@ func (s *Store) TxVersions(ctx context.Context, fs ...TxFor) (out [][]SentTx, er
 // OutboxStats is what health and the metrics say of the outbox.
 type OutboxStats struct {
 	// Waiting counts the transactions sent and not mined yet: mints of payments still minting,
-	// the credit of a round still pending.
+	// the credit of a round still pending, a sweep under way.
 	Waiting int `db:"waiting"`
 	// OldestAt is when the oldest of them was first signed; nil when none waits.
 	OldestAt *time.Time `db:"oldest_at"`
@@ -182,6 +196,11 @@ func (s *Store) OutboxStats(ctx context.Context, maxFee *big.Int) (_ OutboxStats
 			FROM distributions d LEFT JOIN LATERAL (
 				SELECT o.tip_wei, o.fee_cap_wei FROM outbox o WHERE o.tx_hash = d.tx_hash) n ON true
 			WHERE d.status = 'pending' AND d.tx_hash IS NOT NULL
+			UNION ALL
+			SELECT (SELECT min(o.created_at) FROM outbox o WHERE o.sweep_id = s.id), n.*
+			FROM sweeps s LEFT JOIN LATERAL (
+				SELECT o.tip_wei, o.fee_cap_wei FROM outbox o WHERE o.tx_hash = s.tx_hash) n ON true
+			WHERE s.status = 'sending'
 		)
 		-- At the cap: a replacement would pass it (chain.Sender.Replace's test: +10 % and 1 wei).
 		SELECT count(*) AS waiting, min(first) AS oldest_at,

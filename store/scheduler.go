@@ -56,10 +56,11 @@ const (
 	PassPayments  PassName = "payments"
 	PassCredit    PassName = "credit"
 	PassReconcile PassName = "reconcile"
+	PassSweep     PassName = "sweep"
 )
 
 // PassNames are every pass, in the order health lists them.
-var PassNames = []PassName{PassPayments, PassCredit, PassReconcile}
+var PassNames = []PassName{PassPayments, PassCredit, PassReconcile, PassSweep}
 
 // PassErrorCode says why a pass failed, as a stable snake_case word; the sentence a person reads
 // is written from it and its PassErrorArgs where it is shown. The error's own text is only

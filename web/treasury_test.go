@@ -1,14 +1,21 @@
 package web
 
 import (
+	"log/slog"
 	"math/big"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"nodeledger/chain"
 	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
+	"nodeledger/jobs"
+	"nodeledger/store"
 	"nodeledger/store/storetest"
+	"nodeledger/views"
 )
 
 // TestAdminTreasury: GET /api/admin/treasury reads the Safe and the payments wallet from the
@@ -65,6 +72,82 @@ func TestAdminTreasury(t *testing.T) {
 			if !strings.Contains(text(doc, "treasury-owners"), o) {
 				t.Fatalf("owner %s missing from %q", o, text(doc, "treasury-owners"))
 			}
+		}
+	})
+	t.Run("after a sweep", func(t *testing.T) {
+		cfg := jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments, Treasury: dc.Treasury,
+			Sweep: jobs.SweepConfig{Signer: chain.LocalSigner(dc.Accounts[devchain.PaymentsIndex].Key), EveryBlocks: 1}}
+		j := jobs.New(db, c, nil, nil, cfg, slog.New(slog.DiscardHandler))
+		s := newChainServer(t, c, j, handlers.Config{AdminKey: adminKey, Treasury: dc.Treasury, PaymentAddress: strings.ToLower(dc.Payments.Hex()),
+			DistMode: store.DistFixed})
+		before := page(t, signedInOperator(t, s).do(http.MethodGet, "/operator", nil).Body)
+		if got := text(before, "treasury-sweeps"); !strings.Contains(got, "no sweep yet") {
+			t.Fatalf("before any sweep the card says %q", got)
+		}
+		var sent *store.Sweep
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			sum, err := j.Sweep(t.Context())
+			if err != nil || time.Now().After(deadline) {
+				t.Fatalf("sweep: %+v, %v", sum, err)
+			}
+			if sent == nil {
+				sent = sum.Sent
+			}
+			if sum.Settled != nil {
+				break
+			}
+		}
+		rec := s.adminDo(t, http.MethodGet, "/api/admin/treasury", "", adminKey)
+		wantStatus(t, rec, http.StatusOK)
+		got := decode[struct {
+			BalanceWei string `json:"balanceWei"`
+			LastSweep  *struct {
+				TxHash      string `json:"txHash"`
+				BlockNumber int64  `json:"blockNumber"`
+				AmountWei   string `json:"amountWei"`
+			} `json:"lastSweep"`
+		}](t, rec)
+		if sent == nil || got.LastSweep == nil || got.LastSweep.TxHash != sent.TxHash || got.LastSweep.AmountWei != sent.AmountWei.String() ||
+			got.LastSweep.BlockNumber <= 0 || got.BalanceWei != sent.AmountWei.String() {
+			t.Fatalf("treasury %+v after sweep %+v", got, sent)
+		}
+		after := page(t, signedInOperator(t, s).do(http.MethodGet, "/operator", nil).Body)
+		if got := text(after, "treasury-sweeps"); !strings.Contains(got, "Last swept: "+views.ReadableETH(sent.AmountWei)+" ETH in block") {
+			t.Fatalf("after the sweep the card says %q", got)
+		}
+		health := decode[struct {
+			Sweeps struct {
+				Enabled   bool `json:"enabled"`
+				LastSweep *struct {
+					TxHash string `json:"txHash"`
+				} `json:"lastSweep"`
+			} `json:"sweeps"`
+		}](t, s.get(t, "/api/cron/health"))
+		if !health.Sweeps.Enabled || health.Sweeps.LastSweep == nil || health.Sweeps.LastSweep.TxHash != sent.TxHash {
+			t.Fatalf("health's sweeps %+v", health.Sweeps)
+		}
+
+		// The wallet has held more than SWEEP_MIN_WEI since block 0, over 2 × SWEEP_EVERY_BLOCKS ago.
+		if _, err := db.DB().Exec(`UPDATE sweep_watch SET over_min_since = 0`); err != nil {
+			t.Fatal(err)
+		}
+		for dc.Commit(); ; dc.Commit() {
+			if head, err := c.HeadNumber(t.Context()); err != nil || head > 2 {
+				break
+			}
+		}
+		type reason struct {
+			Code   string `json:"code"`
+			Reason string `json:"reason"`
+		}
+		degraded := decode[struct {
+			Degraded bool     `json:"degraded"`
+			Reasons  []reason `json:"degradedReasons"`
+		}](t, s.get(t, "/api/cron/health"))
+		if !degraded.Degraded || !slices.ContainsFunc(degraded.Reasons, func(r reason) bool {
+			return r.Code == "sweeps_overdue" && strings.Contains(r.Reason, "since block 0")
+		}) {
+			t.Fatalf("health %+v, want sweeps_overdue", degraded)
 		}
 	})
 	t.Run("no treasury", func(t *testing.T) {

@@ -1,6 +1,7 @@
 // Package clefdev runs clef, go-ethereum's external signer, for the tests: a keystore holding one
-// key, and the rules recommended for production (docs/operations.md) that approve only mint and
-// distribute calls to the factory.
+// key, and the rules recommended for production (docs/operations.md): for the minter and the
+// distributor, only mint and distribute calls to the factory (Rules); for the payments wallet,
+// only plain transfers to the treasury (SweepRules).
 package clefdev
 
 import (
@@ -72,6 +73,34 @@ function ApproveSignData(req) { return "Reject"; }
 `, strings.ToLower(factory.Hex()), "0x"+hex.EncodeToString(methods["mint"].ID), "0x"+hex.EncodeToString(methods["distribute"].ID))
 }
 
+// SweepRules is the payments wallet's rules file: approve a plain transfer (no call data) of
+// any value to treasury, the sweep, and the nonce filler; reject everything else, so that a
+// service that is compromised can move the sale's money only into the treasury.
+func SweepRules(treasury common.Address) string {
+	return fmt.Sprintf(`// nodeledger: the payments wallet may send ETH to the treasury Safe, nothing else.
+var TREASURY = %q;
+
+function ApproveTx(req) {
+	var tx = req.transaction;
+	var to = tx.to ? tx.to.toLowerCase() : "";
+	var input = (tx.input || tx.data || "0x").toLowerCase();
+	if (input != "0x") {
+		return "Reject";
+	}
+	if (to == TREASURY) {
+		return "Approve";
+	}
+	if (to == tx.from.toLowerCase() && (tx.value == "0x0" || tx.value == "0x")) {
+		return "Approve";
+	}
+	return "Reject";
+}
+
+function ApproveListing(req) { return "Reject"; }
+function ApproveSignData(req) { return "Reject"; }
+`, strings.ToLower(treasury.Hex()))
+}
+
 // fourBytes is clef's custom 4-byte database with the factory's mint and distribute: clef
 // refuses calls whose selector it cannot name before its rules are asked.
 func fourBytes() []byte {
@@ -84,9 +113,9 @@ func fourBytes() []byte {
 	return b
 }
 
-// Start runs clef signing with key for chainID under Rules(factory), and returns its HTTP URL;
-// it stops when the test ends.
-func Start(t testing.TB, key *ecdsa.PrivateKey, chainID int64, factory common.Address) string {
+// Start runs clef signing with key for chainID under rules (Rules, SweepRules), and returns its
+// HTTP URL; it stops when the test ends.
+func Start(t testing.TB, key *ecdsa.PrivateKey, chainID int64, rules string) string {
 	t.Helper()
 	bin, dir := Path(t), t.TempDir()
 	const master, password = "master password of the test", "keystore password of the test"
@@ -95,8 +124,8 @@ func Start(t testing.TB, key *ecdsa.PrivateKey, chainID int64, factory common.Ad
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules := filepath.Join(dir, "rules.js")
-	js := []byte(Rules(factory))
+	js := []byte(rules)
+	rules = filepath.Join(dir, "rules.js")
 	sum := sha256.Sum256(js)
 	fb := filepath.Join(dir, "4byte.json")
 	for path, b := range map[string][]byte{rules: js, fb: fourBytes()} {

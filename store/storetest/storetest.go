@@ -141,8 +141,11 @@ func Reset(t testing.TB, db *store.Store) {
 	t.Helper()
 	_, err := db.DB().Exec(`TRUNCATE tiers, payments, nodes, distributions, credits, withdrawals,
 		chain_cursors, scanned_blocks, scheduler_ticks, settings, auth_nonces, wallet_signouts, outgoing_transfers, outbox, unattributed_inflows, pass_status,
-		webhook_endpoints, webhook_events, webhook_deliveries, webhook_attempts RESTART IDENTITY CASCADE`)
+		webhook_endpoints, webhook_events, webhook_deliveries, webhook_attempts, sweeps RESTART IDENTITY CASCADE`)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.DB().Exec(`UPDATE sweep_watch SET excess_since = NULL, over_min_since = NULL`); err != nil {
 		t.Fatal(err)
 	}
 	// The operators' tables: TRUNCATE passes the audit's append-only trigger, which is for UPDATE
