@@ -37,6 +37,9 @@ type Config struct {
 	// where the payments wallet (without code) neither received nor sent anything is recorded
 	// unread, and withdraw calls that failed there are not seen.
 	ScanEveryBlock bool
+	// Treasury is the Safe the sale's money goes to (TREASURY_ADDRESS), whose executions the
+	// payments scan reads for refund batches; zero: none.
+	Treasury common.Address
 
 	// PriceGrace is how long after a tier's price changes a payment of the price before it still
 	// buys the tier (PRICE_GRACE_SEC): a page opened before the change never leads to a rejection.

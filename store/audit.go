@@ -34,6 +34,8 @@ const (
 	ActionWebhookRoll      AuditAction = "webhook.roll-secret"
 	ActionWebhookEnable    AuditAction = "webhook.enable"
 	ActionWebhookRedeliver AuditAction = "webhook.redeliver"
+	ActionRefundPropose    AuditAction = "refund-batch.propose"
+	ActionRefundApprove    AuditAction = "refund-batch.approve"
 )
 
 // AuditEntry is one operator action to record. Before and After are the changed value, written
@@ -85,6 +87,9 @@ const (
 	OutcomeWebhookEnabled     AuditOutcomeCode = "webhook_enabled"       // Webhook
 	OutcomeWebhookRedelivered AuditOutcomeCode = "webhook_redelivered"   // Webhook, EventType, EventID
 
+	OutcomeRefundBatchProposed AuditOutcomeCode = "refund_batch_proposed" // Batch, Refunds, AmountWei, Nonce
+	OutcomeRefundBatchApproved AuditOutcomeCode = "refund_batch_approved" // Batch, Address (the owner), Approvals, Threshold
+
 	// OutcomeOther: an outcome recorded before the codes that matched none of their sentences
 	// (migration 0024): Text, as it was written.
 	OutcomeOther AuditOutcomeCode = "other"
@@ -98,6 +103,7 @@ var AuditOutcomeCodes = []AuditOutcomeCode{OutcomeSignedIn, OutcomeSignedOut,
 	OutcomeMintingHeld, OutcomeMintingResumed,
 	OutcomePaymentsPass, OutcomeCreditPass, OutcomePassFailed,
 	OutcomeWebhookAdded, OutcomeWebhookDeleted, OutcomeWebhookRolled, OutcomeWebhookEnabled, OutcomeWebhookRedelivered,
+	OutcomeRefundBatchProposed, OutcomeRefundBatchApproved,
 	OutcomeOther}
 
 // PassFailure is the kind of error a pass run from the operator page failed with (pass_failed).
@@ -162,6 +168,15 @@ type AuditArgs struct {
 	Until     *time.Time  `json:"until,omitempty"`
 	EventType EventType   `json:"eventType,omitempty"`
 	EventID   string      `json:"eventId,omitempty"`
+
+	// A refund batch: its id, how many payments it refunds and for how much in all, at which
+	// nonce of the treasury; an approval's count against the threshold.
+	Batch     int64   `json:"batch,omitempty"`
+	Refunds   int     `json:"refunds,omitempty"`
+	AmountWei Uint256 `json:"amountWei,omitzero"`
+	Nonce     string  `json:"nonce,omitempty"`
+	Approvals int     `json:"approvals,omitempty"`
+	Threshold int     `json:"threshold,omitempty"`
 
 	Text string `json:"text,omitempty"`
 }
