@@ -46,7 +46,8 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 		cfg.setPaymentAddress(dc.Payments)
 	}
 	if cfg.Handlers.Treasury == (common.Address{}) {
-		cfg.Handlers.Treasury = dc.Treasury
+		cfg.Handlers.Treasury, cfg.Passes.Treasury = dc.Treasury, dc.Treasury
+		cfg.Handlers.MultiSend = dc.MultiSend // the dev chain's own deployment of Safe's contracts
 	}
 	if cfg.Handlers.WalletRPC == "" {
 		cfg.Handlers.WalletRPC = dc.RPCURL() // wallets in the browser add the dev chain with it

@@ -130,6 +130,11 @@ func auditCases(t *testing.T) []auditCase {
 			"Switched webhook #3 on: the delivery it gave up on is tried first.", store.OutcomeWebhookEnabled},
 		{store.ActionWebhookRedeliver, o(store.OutcomeWebhookRedelivered, store.AuditArgs{Webhook: 3, EventType: "payment.rejected", EventID: "evt_0123456789abcdef0123456789abcdef"}),
 			"Queued payment.rejected (evt_0123456789abcdef0123456789abcdef) again for webhook #3.", store.OutcomeWebhookRedelivered},
+		{store.ActionRefundPropose, o(store.OutcomeRefundBatchProposed, store.AuditArgs{Batch: 4, Refunds: 3,
+			AmountWei: store.Uint256{Int: big.NewInt(1_500_000_000_000_000_000)}, Nonce: "7"}),
+			"Proposed refund batch 4: 3 refunds, 1.5 ETH in all, at the treasury's nonce 7; it waits for the owners' signatures.", store.OutcomeOther},
+		{store.ActionRefundApprove, o(store.OutcomeRefundBatchApproved, store.AuditArgs{Batch: 4, Address: op, Approvals: 1, Threshold: 2}),
+			op + " approved refund batch 4: 1 of 2 signatures.", store.OutcomeOther},
 		{store.ActionTierOnSale, o(store.OutcomeOther, store.AuditArgs{Text: "Tier 1 is now on sale."}), "Tier 1 is now on sale.", store.OutcomeOther},
 	}
 }

@@ -138,7 +138,7 @@ func (s *Store) OwedRefunds(ctx context.Context, hashes []string) (_ []Payment, 
 	err = s.db.SelectContext(ctx, &rows, `
 		SELECT `+paymentColumns+`, (SELECT bp.batch_id FROM refund_batch_payments bp WHERE bp.payment_id = payments.id AND bp.open) AS batch
 		FROM payments
-		WHERE CASE WHEN cardinality($1::text[]) = 0 THEN status = 'rejected' ELSE tx_hash = ANY ($1) END
+		WHERE CASE WHEN coalesce(cardinality($1::text[]), 0) = 0 THEN status = 'rejected' ELSE tx_hash = ANY ($1) END
 		ORDER BY block_number, tx_index, call_index, id`, pq.Array(hashes))
 	if err != nil {
 		return nil, err
@@ -328,8 +328,8 @@ func (tx Tx) AddApproval(ctx context.Context, id int64, a NewApproval) (_ Refund
 		return RefundBatch{}, false, err
 	}
 	if _, err := tx.q.ExecContext(ctx, `
-		UPDATE refund_batches SET threshold = $2, updated_at = now(),
-			status = CASE WHEN (SELECT count(*) FROM refund_batch_approvals WHERE batch_id = $1 AND owner = ANY ($3)) >= $2
+		UPDATE refund_batches SET threshold = $2::int, updated_at = now(),
+			status = CASE WHEN (SELECT count(*) FROM refund_batch_approvals WHERE batch_id = $1 AND owner = ANY ($3)) >= $2::int
 				THEN 'ready' ELSE status END
 		WHERE id = $1`, id, a.Threshold, pq.Array(a.Owners)); err != nil {
 		return RefundBatch{}, false, err
