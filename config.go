@@ -144,6 +144,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 		MinWei:      s.wei("SWEEP_MIN_WEI", strconv.Itoa(jobs.DefaultSweepMinWei)),
 		EveryBlocks: uint64(s.positive("SWEEP_EVERY_BLOCKS", jobs.DefaultSweepEveryBlocks)),
 	}
+	multiSend := s.address("MULTISEND_ADDRESS", false)
+	if multiSend == (common.Address{}) {
+		multiSend = canonicalMultiSend
+	}
 	proxies := s.prefixes("TRUSTED_PROXIES")
 	explorer, walletRPC := s.httpURL("EXPLORER_URL"), s.httpURL("WALLET_RPC_URL")
 	chainName := s.str("CHAIN_NAME", "")
@@ -176,6 +180,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DistPoolWei:    passes.DistPoolWei,
 		ExportSlots:    exportSlots,
 		ExportStall:    exportStall,
+		MultiSend:      multiSend,
 	}
 	cfg.setChainID(chainID)
 	cfg.setPaymentAddress(payments)
@@ -183,6 +188,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 	cfg.Web = web.Options{TrustedProxies: proxies, Bench: bench, HTTPS: publicURL.Scheme == "https"}
 	return cfg, nil
 }
+
+// canonicalMultiSend is Safe's MultiSendCallOnly 1.4.1 at its canonical address, the same on
+// every chain Safe deploys to (safe-global/safe-deployments, v1.4.1/multi_send_call_only.json):
+// the contract a refund batch delegatecalls unless MULTISEND_ADDRESS names another.
+var canonicalMultiSend = common.HexToAddress("0x9641d764fc13c8B624c04430C7356C1C7C8102e2")
 
 // setPaymentAddress points the passes and the quote at the payments wallet; the zero address
 // leaves it unset (/api/deploy-quote answers 503).

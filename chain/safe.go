@@ -209,3 +209,58 @@ func ExecData(tx SafeTx, sigs map[common.Address][]byte) []byte {
 	return safeABI.PackExecTransaction(tx.To, orZero(tx.Value), tx.Data, tx.Operation, orZero(tx.SafeTxGas), orZero(tx.BaseGas),
 		orZero(tx.GasPrice), tx.GasToken, tx.RefundReceiver, joined)
 }
+
+// SafeExecution is a Safe transaction a Safe executed, as its ExecutionSuccess or
+// ExecutionFailure log says: the Safe transaction's hash, and the transaction and block that
+// executed it.
+type SafeExecution struct {
+	SafeTxHash  common.Hash
+	Success     bool
+	TxHash      common.Hash
+	BlockNumber uint64
+	BlockHash   common.Hash
+}
+
+// The topics of a Safe's execution logs.
+var (
+	executionSuccess = safeABI.GetABI().Events["ExecutionSuccess"].ID
+	executionFailure = safeABI.GetABI().Events["ExecutionFailure"].ID
+)
+
+// SafeExecutions returns the Safe transactions safe executed from block from to block to
+// inclusive, in chain order: one eth_getLogs for both events (per range a provider allows). A
+// transaction that reverts (too few signatures; a transfer that fails under safeTxGas 0) logs
+// nothing and takes no nonce: it is not among them.
+func (c *Client) SafeExecutions(ctx context.Context, safe common.Address, from, to uint64) ([]SafeExecution, error) {
+	logs, err := c.logs(ctx, safe, from, to, []common.Hash{executionSuccess, executionFailure})
+	if err != nil {
+		return nil, err
+	}
+	var out []SafeExecution
+	for _, l := range logs {
+		if l.Removed || len(l.Topics) < 2 {
+			continue
+		}
+		out = append(out, SafeExecution{SafeTxHash: l.Topics[1], Success: l.Topics[0] == executionSuccess, TxHash: l.TxHash,
+			BlockNumber: l.BlockNumber, BlockHash: l.BlockHash})
+	}
+	return out, nil
+}
+
+// SafeNonceAt is the nonce of the Safe at safe as of the block with hash block (a block the
+// caller has read, never another at its height): the nonce its next transaction takes.
+func (c *Client) SafeNonceAt(ctx context.Context, safe common.Address, block common.Hash) (*big.Int, error) {
+	var out []byte
+	err := c.call(ctx, "safe nonce", func(ctx context.Context, e *endpoint) (err error) {
+		out, err = e.eth.CallContractAtHash(ctx, ethereum.CallMsg{To: &safe, Data: safeABI.PackNonce()}, block)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	n, err := safeABI.UnpackNonce(out)
+	if err != nil {
+		return nil, fmt.Errorf("%w: nonce: %v", ErrNotASafe, err)
+	}
+	return n, nil
+}

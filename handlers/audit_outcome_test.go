@@ -139,6 +139,11 @@ func auditCases(t *testing.T) []auditCase {
 		{store.ActionSweep, o(store.OutcomeSweepFailed, sweep), "Sweep 4 of 12.5 ETH reverted (transaction " + sweepTx + "): the payments wallet still holds it.", store.OutcomeOther},
 		{store.ActionSweep, o(store.OutcomeSweepVoid, sweep),
 			"Sweep 4 of 12.5 ETH was never mined: another transaction of the payments wallet took its nonce. The next sweep pass decides afresh.", store.OutcomeOther},
+		{store.ActionRefundPropose, o(store.OutcomeRefundBatchProposed, store.AuditArgs{Batch: 4, Refunds: 3,
+			AmountWei: store.Uint256{Int: big.NewInt(1_500_000_000_000_000_000)}, Nonce: "7"}),
+			"Proposed refund batch 4: 3 refunds, 1.5 ETH in all, at the treasury's nonce 7; it waits for the owners' signatures.", store.OutcomeOther},
+		{store.ActionRefundApprove, o(store.OutcomeRefundBatchApproved, store.AuditArgs{Batch: 4, Address: op, Approvals: 1, Threshold: 2}),
+			op + " approved refund batch 4: 1 of 2 signatures.", store.OutcomeOther},
 		{store.ActionTierOnSale, o(store.OutcomeOther, store.AuditArgs{Text: "Tier 1 is now on sale."}), "Tier 1 is now on sale.", store.OutcomeOther},
 	}
 }

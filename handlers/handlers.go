@@ -52,6 +52,9 @@ type Config struct {
 
 	// Treasury is the Safe the sale's money goes to (TREASURY_ADDRESS); zero: none configured.
 	Treasury common.Address
+	// MultiSend is the MultiSendCallOnly contract a refund batch of several transfers
+	// delegatecalls (MULTISEND_ADDRESS; Safe's canonical 1.4.1 deployment unless set).
+	MultiSend common.Address
 
 	CronKey  string // empty: the cron pass routes are off
 	AdminKey string // empty: /api/admin/* does not exist

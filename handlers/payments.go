@@ -118,11 +118,18 @@ func (h *Handlers) paymentOf(r store.PaymentRecord, waiting sale.Waiting) paymen
 
 // paymentView is a payment as its pages show it.
 func paymentView(p paymentJSON) views.Payment {
-	return views.Payment{
+	v := views.Payment{
 		TxHash: p.TxHash, From: p.From, ValueWei: p.ValueWei, BlockNumber: p.BlockNumber, Status: p.Status,
 		Reason: p.Reason, Confirmations: p.Confirmations, ConfirmationsNeeded: p.ConfirmationsNeeded,
-		ChainNodeID: p.ChainNodeID, MintTx: p.MintTx, RefundTxHash: p.RefundTxHash,
+		ChainNodeID: p.ChainNodeID, MintTx: p.MintTx, RefundTxHash: p.RefundTxHash, Refund: p.Refund,
 	}
+	// A refunded payment changes no more: its last change is when the ledger saw the refund.
+	if p.Status == store.BuyerRefunded && p.UpdatedAt != nil {
+		if at, err := time.Parse(time.RFC3339, *p.UpdatedAt); err == nil {
+			v.RefundedAt = &at
+		}
+	}
+	return v
 }
 
 // Payment answers GET /api/payments/{txHash}: what became of one payment to the payments wallet.

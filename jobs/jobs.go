@@ -37,7 +37,6 @@ type Config struct {
 	// where the payments wallet (without code) neither received nor sent anything is recorded
 	// unread, and withdraw calls that failed there are not seen.
 	ScanEveryBlock bool
-
 	// PriceGrace is how long after a tier's price changes a payment of the price before it still
 	// buys the tier (PRICE_GRACE_SEC): a page opened before the change never leads to a rejection.
 	PriceGrace time.Duration
@@ -58,7 +57,8 @@ type Config struct {
 	// no cap.
 	MaxFeeWei *big.Int
 
-	// Treasury is the Safe the sale's money goes to (TREASURY_ADDRESS); zero: none, and no sweeps.
+	// Treasury is the Safe the sale's money goes to (TREASURY_ADDRESS): the payments wallet is
+	// swept to it, and the payments scan reads its executions of refund batches; zero: none.
 	Treasury common.Address
 	// Sweep says when the payments wallet's money goes to the treasury.
 	Sweep SweepConfig

@@ -65,6 +65,9 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (_ PaymentsSumm
 	if err := j.scan(ctx, &sum); err != nil {
 		return sum, err
 	}
+	if err := j.settleBatches(ctx); err != nil {
+		return sum, err
+	}
 	if j.minter == nil {
 		sum.Reason = "payments are recorded but not minted: no minter is configured (MINTER_SIGNER or MINTER_KEY)"
 		return sum, nil

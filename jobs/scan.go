@@ -1,9 +1,11 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -58,6 +60,13 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 	to := min(target, from+j.cfg.BlocksPerPass-1)
 	sum.FromBlock = from
 	p := scanPass{Jobs: j, head: head, sum: sum}
+	if j.cfg.Treasury != (common.Address{}) {
+		// One read of the treasury's executions for the whole range, recorded with the chunks
+		// that hold them: a quiet range of the payments wallet may hold a refund batch.
+		if p.execs, err = j.chain.SafeExecutions(ctx, j.cfg.Treasury, from, to); err != nil {
+			return err
+		}
+	}
 	if j.cfg.ScanEveryBlock || j.cfg.PaymentAddress == (common.Address{}) {
 		return p.read(ctx, from, to)
 	}
@@ -93,8 +102,36 @@ const quietBlocks = 8
 // scanPass is one payments pass's scan of blocks, up to a chain head.
 type scanPass struct {
 	*Jobs
-	head uint64
-	sum  *PaymentsSummary
+	head  uint64
+	sum   *PaymentsSummary
+	execs []chain.SafeExecution // the treasury's executions in the pass's range
+}
+
+// errReorgWhileReading is a block whose hash changed between two reads of one pass: the next
+// pass reads the range again.
+var errReorgWhileReading = errors.New("payments scan: the chain reorganised while the pass read it")
+
+// withExecutions adds to scan, a record of blocks from..to, the treasury's executions there, and
+// the hashes of their blocks to its blocks, so that a reorg that takes an execution back is
+// noticed there (checkCursor) and rewinds it. A block read with another hash than its log's is
+// errReorgWhileReading.
+func (p scanPass) withExecutions(scan *store.Scan, from, to uint64) error {
+	for _, e := range p.execs {
+		if e.BlockNumber < from || e.BlockNumber > to {
+			continue
+		}
+		scan.SafeExecutions = append(scan.SafeExecutions, store.SafeExecution{Safe: hexLower(p.cfg.Treasury),
+			SafeTxHash: hexLower(e.SafeTxHash), Success: e.Success, TxHash: hexLower(e.TxHash), BlockNumber: int64(e.BlockNumber)})
+		b := store.ScannedBlock{Number: int64(e.BlockNumber), Hash: hexLower(e.BlockHash)}
+		i, found := slices.BinarySearchFunc(scan.Blocks, b.Number, func(s store.ScannedBlock, n int64) int { return cmp.Compare(s.Number, n) })
+		switch {
+		case found && scan.Blocks[i].Hash != b.Hash:
+			return errReorgWhileReading
+		case !found:
+			scan.Blocks = slices.Insert(scan.Blocks, i, b)
+		}
+	}
+	return nil
 }
 
 // read reads blocks from..to one by one and records what they hold, scanChunk blocks at a time.
@@ -134,6 +171,9 @@ func (p scanPass) scanQuiet(ctx context.Context, from, to uint64, before, after 
 			scan.Blocks = append(scan.Blocks, store.ScannedBlock{Number: int64(before.Block), Hash: hexLower(before.Hash)})
 		}
 		scan.Blocks = append(scan.Blocks, store.ScannedBlock{Number: int64(to), Hash: hexLower(after.Hash)})
+		if err := p.withExecutions(&scan, from, to); err != nil {
+			return err
+		}
 		if err := p.store.RecordScan(ctx, paymentsCursor, scan); err != nil {
 			return err
 		}
@@ -168,7 +208,8 @@ const (
 // while the wallet has code: then its own calls can move ETH unseen). The ETH neither the
 // transactions nor the trace explain (all of it, where the RPC cannot trace) is recorded for the
 // operator as an unattributed inflow of its block: the books lose nothing the wallet received.
-func (j *Jobs) scanBlocks(ctx context.Context, from, to uint64, sum *PaymentsSummary) error {
+func (p scanPass) scanBlocks(ctx context.Context, from, to uint64, sum *PaymentsSummary) error {
+	j := p.Jobs
 	payTo := j.cfg.PaymentAddress
 	blocks, changes, err := j.fetchBlocks(ctx, from, to)
 	if err != nil {
@@ -199,6 +240,9 @@ func (j *Jobs) scanBlocks(ctx context.Context, from, to uint64, sum *PaymentsSum
 		if d.Sign() < 0 && traced { // the books and the chain disagree: only a person can say why
 			j.log.Warn("payments scan: a trace attributes more ETH than the payments wallet's balance gained", "block", n, "excess_wei", new(big.Int).Neg(d))
 		}
+	}
+	if err := p.withExecutions(&scan, from, to); err != nil {
+		return err
 	}
 	if err := j.store.RecordScan(ctx, paymentsCursor, scan); err != nil {
 		return err

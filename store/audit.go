@@ -34,6 +34,8 @@ const (
 	ActionWebhookRoll      AuditAction = "webhook.roll-secret"
 	ActionWebhookEnable    AuditAction = "webhook.enable"
 	ActionWebhookRedeliver AuditAction = "webhook.redeliver"
+	ActionRefundPropose    AuditAction = "refund-batch.propose"
+	ActionRefundApprove    AuditAction = "refund-batch.approve"
 )
 
 // AuditEntry is one operator action to record. Before and After are the changed value, written
@@ -86,10 +88,12 @@ const (
 	OutcomeWebhookRedelivered AuditOutcomeCode = "webhook_redelivered"   // Webhook, EventType, EventID
 
 	// A sweep of the payments wallet to the treasury (the target): Sweep, AmountWei, TxHash.
-	OutcomeSweepSent   AuditOutcomeCode = "sweep_sent"   // signed and stored, then sent
-	OutcomeSweepDone   AuditOutcomeCode = "sweep_done"   // mined: the treasury has it
-	OutcomeSweepFailed AuditOutcomeCode = "sweep_failed" // mined and reverted
-	OutcomeSweepVoid   AuditOutcomeCode = "sweep_void"   // never mined: its nonce was taken
+	OutcomeSweepSent           AuditOutcomeCode = "sweep_sent"            // signed and stored, then sent
+	OutcomeSweepDone           AuditOutcomeCode = "sweep_done"            // mined: the treasury has it
+	OutcomeSweepFailed         AuditOutcomeCode = "sweep_failed"          // mined and reverted
+	OutcomeSweepVoid           AuditOutcomeCode = "sweep_void"            // never mined: its nonce was taken
+	OutcomeRefundBatchProposed AuditOutcomeCode = "refund_batch_proposed" // Batch, Refunds, AmountWei, Nonce
+	OutcomeRefundBatchApproved AuditOutcomeCode = "refund_batch_approved" // Batch, Address (the owner), Approvals, Threshold
 
 	// OutcomeOther: an outcome recorded before the codes that matched none of their sentences
 	// (migration 0024): Text, as it was written.
@@ -105,6 +109,7 @@ var AuditOutcomeCodes = []AuditOutcomeCode{OutcomeSignedIn, OutcomeSignedOut,
 	OutcomePaymentsPass, OutcomeCreditPass, OutcomePassFailed,
 	OutcomeWebhookAdded, OutcomeWebhookDeleted, OutcomeWebhookRolled, OutcomeWebhookEnabled, OutcomeWebhookRedelivered,
 	OutcomeSweepSent, OutcomeSweepDone, OutcomeSweepFailed, OutcomeSweepVoid,
+	OutcomeRefundBatchProposed, OutcomeRefundBatchApproved,
 	OutcomeOther}
 
 // PassFailure is the kind of error a pass run from the operator page failed with (pass_failed).
@@ -173,6 +178,13 @@ type AuditArgs struct {
 	Sweep     int64   `json:"sweep,omitempty"`
 	AmountWei Uint256 `json:"amountWei,omitzero"`
 	TxHash    string  `json:"txHash,omitempty"`
+	// A refund batch: its id, how many payments it refunds and for how much in all, at which
+	// nonce of the treasury; an approval's count against the threshold.
+	Batch     int64  `json:"batch,omitempty"`
+	Refunds   int    `json:"refunds,omitempty"`
+	Nonce     string `json:"nonce,omitempty"`
+	Approvals int    `json:"approvals,omitempty"`
+	Threshold int    `json:"threshold,omitempty"`
 
 	Text string `json:"text,omitempty"`
 }

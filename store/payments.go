@@ -84,6 +84,8 @@ type Scan struct {
 	Failed       []FailedWithdrawal
 	Outgoing     []OutgoingTransfer
 	Unattributed []UnattributedInflow
+	// SafeExecutions are the treasury's executions in the blocks (refund batches among them).
+	SafeExecutions []SafeExecution
 }
 
 // RecordScan records, in one transaction, what the scan found in its blocks (payments, reverted
@@ -177,6 +179,9 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 			return err
 		}
 	}
+	if err := recordExecutions(ctx, tx, scan.SafeExecutions); err != nil {
+		return err
+	}
 	if err := advance(ctx, tx, name, blocks); err != nil {
 		return err
 	}
@@ -187,7 +192,8 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 // on) after a reorg, and moves the scan back to it: the blocks above are forgotten, and so are
 // the payments they held that had not gone further than being seen, rejected or refunded, and
 // the transfers out of the payments wallet, the reverted withdraw calls and the unattributed
-// inflows they held (a payment they refunded is rejected again, until the refund is seen anew). A payment already minting or minted stays, for the drift
+// inflows they held (a payment they refunded is rejected again, until the refund is seen anew), and
+// the refund batches they executed, failed or voided are open again. A payment already minting or minted stays, for the drift
 // report: the chain decides what became of it.
 func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash string) (forgotten int64, err error) {
 	defer wrap(&err, "RewindScan")
@@ -203,6 +209,12 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 		RETURNING id`, number); err != nil {
 		return 0, err
 	}
+	// The refund batches the chain decided above it are open again.
+	batched, err := rewindBatches(ctx, tx, number)
+	if err != nil {
+		return 0, err
+	}
+	unrefunded = append(unrefunded, batched...)
 	if _, err := tx.ExecContext(ctx, `DELETE FROM outgoing_transfers WHERE block_number > $1`, number); err != nil {
 		return 0, err
 	}
@@ -488,6 +500,47 @@ type PaymentRecord struct {
 	RefundTxHash *string       `db:"refund_tx_hash"`
 	CreatedAt    time.Time     `db:"created_at"`
 	UpdatedAt    time.Time     `db:"updated_at"`
+
+	// The refund batch that holds the payment, if one that is not void or failed does: its
+	// status, its approvals and threshold, and the transaction that executes it (sent or mined).
+	BatchStatus    *BatchStatus `db:"batch_status"`
+	BatchApprovals *int         `db:"batch_approvals"`
+	BatchThreshold *int         `db:"batch_threshold"`
+	BatchTx        *string      `db:"batch_tx"`
+}
+
+// RefundStatus is where a payment's refund in a treasury batch is, as its buyer reads it.
+type RefundStatus string
+
+// The refund's statuses: owners approve the batch, its transaction is sent (the chain holds it,
+// not yet confirmed), and it is refunded.
+const (
+	RefundApproving RefundStatus = "approving"
+	RefundSent      RefundStatus = "sent"
+	RefundRefunded  RefundStatus = "refunded"
+)
+
+// RefundDoc is a payment's refund in a treasury batch as its buyer follows it.
+type RefundDoc struct {
+	Status    RefundStatus `json:"status"`
+	Approvals int          `json:"approvals"` // owners who signed the batch
+	Threshold int          `json:"threshold"` // how many must
+	TxHash    *string      `json:"txHash"`    // sent or refunded: the transaction
+}
+
+// refund is r's refund in a batch; nil when no batch holds it.
+func (r PaymentRecord) refund() *RefundDoc {
+	if r.BatchStatus == nil {
+		return nil
+	}
+	d := RefundDoc{Status: RefundApproving, Approvals: *r.BatchApprovals, Threshold: *r.BatchThreshold, TxHash: r.BatchTx}
+	switch {
+	case *r.BatchStatus == BatchExecuted:
+		d.Status = RefundRefunded
+	case r.BatchTx != nil:
+		d.Status = RefundSent
+	}
+	return &d
 }
 
 // PaymentDoc is a payment as its buyer follows it: as GET /api/payments/{txHash} answers it, and
@@ -511,6 +564,7 @@ type PaymentDoc struct {
 	ChainNodeID         Uint256     `json:"chainNodeId"`
 	MintTx              *string     `json:"mintTx"`
 	RefundTxHash        *string     `json:"refundTxHash"`
+	Refund              *RefundDoc  `json:"refund,omitempty"` // in a treasury refund batch: where the refund is
 	CreatedAt           *string     `json:"createdAt"`
 	UpdatedAt           *string     `json:"updatedAt"`
 }
@@ -528,7 +582,7 @@ func (r PaymentRecord) Doc(held bool) PaymentDoc {
 	p := PaymentDoc{
 		TxHash: r.TxHash, CallIndex: r.CallIndex, From: r.From, ValueWei: r.ValueWei, BlockNumber: r.BlockNumber,
 		Status: status, Tier: tier, NodeID: r.NodeID, ChainNodeID: r.ChainNodeID, MintTx: r.MintTx,
-		RefundTxHash: r.RefundTxHash, CreatedAt: APITime(&r.CreatedAt), UpdatedAt: APITime(&r.UpdatedAt),
+		RefundTxHash: r.RefundTxHash, Refund: r.refund(), CreatedAt: APITime(&r.CreatedAt), UpdatedAt: APITime(&r.UpdatedAt),
 	}
 	if r.Reason != nil {
 		p.ReasonCode = &r.Reason.Code
@@ -548,12 +602,21 @@ func APITime(t *time.Time) *string {
 
 // paymentRecordSQL reads PaymentRecords; the mint transaction is the one that minted the node
 // when there is one, else the one on its way.
-const paymentRecordSQL = `SELECT ` + paymentRecordColumns + ` FROM payments p LEFT JOIN nodes n ON n.payment_id = p.id`
+const paymentRecordSQL = `SELECT ` + paymentRecordColumns + ` FROM payments p ` + paymentRecordJoins
+
+// paymentRecordJoins join a payment p to its node n and the batch rb that refunds it, if any.
+const paymentRecordJoins = `LEFT JOIN nodes n ON n.payment_id = p.id
+	LEFT JOIN LATERAL (
+		SELECT b.status, b.threshold, coalesce(b.executed_tx, b.sent_tx) AS tx,
+			(SELECT count(*) FROM refund_batch_approvals a WHERE a.batch_id = b.id) AS approvals
+		FROM refund_batch_payments bp JOIN refund_batches b ON b.id = bp.batch_id
+		WHERE bp.payment_id = p.id AND bp.open) rb ON true`
 
 // paymentRecordColumns are a PaymentRecord's, of payment p and its node n.
 const paymentRecordColumns = `p.tx_hash, p.call_index, p.from_address, p.value_wei, p.block_number, p.status, ` + paymentReasonSQL + `,
 	p.tier, n.id AS node_id, n.id AS chain_node_id, coalesce(n.mint_tx, p.mint_tx) AS mint_tx,
-	p.refund_tx_hash, p.created_at, p.updated_at`
+	p.refund_tx_hash, p.created_at, p.updated_at,
+	rb.status AS batch_status, rb.approvals AS batch_approvals, rb.threshold AS batch_threshold, rb.tx AS batch_tx`
 
 // PaymentByTx returns the payment made by transaction hash (lower case); for a contract wallet's
 // transaction that paid several times, the first. ErrNotFound when the scan has seen none.

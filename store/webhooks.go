@@ -171,7 +171,7 @@ func emitPayments(ctx context.Context, q sqlx.ExtContext, typ EventType, ids []i
 	err := sqlx.SelectContext(ctx, q, &rows, `
 		SELECT p.id, `+paymentRecordColumns+`,
 			CASE WHEN n.id IS NOT NULL THEN json_build_object(`+nodeJSON+`) END AS node
-		FROM payments p LEFT JOIN nodes n ON n.payment_id = p.id
+		FROM payments p `+paymentRecordJoins+`
 		WHERE p.id = ANY ($1) ORDER BY p.block_number, p.tx_index, p.call_index, p.id`, pq.Array(ids))
 	if err != nil {
 		return err

@@ -160,6 +160,12 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	admin.get("/exports/:file", h.Export)
 	admin.get("/minting", h.Minting)
 	admin.get("/treasury", h.AdminTreasury)
+	// Refunds from the treasury: the admin key proposes a batch and carries owners' signatures;
+	// only the signatures can move the treasury's money.
+	admin.post("/refund-batches", h.ProposeRefundBatch)
+	admin.get("/refund-batches", h.RefundBatches)
+	admin.get("/refund-batches/:id", h.RefundBatch)
+	admin.post("/refund-batches/:id/approvals", h.ApproveRefundBatch)
 	admin.post("/minting/pause", h.HoldMinting(true))
 	admin.post("/minting/resume", h.HoldMinting(false))
 	admin.post("/webhooks", h.AddWebhook)

@@ -1,0 +1,324 @@
+package handlers
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/chain"
+	"nodeledger/store"
+	"nodeledger/views"
+	"nodeledger/views/words"
+)
+
+// refundBatchJSON is a refund batch as the admin API answers it: the Safe transaction the
+// treasury's owners sign (numbers as decimal strings, bytes as 0x hex), the owners who signed,
+// and, once they reach the threshold, the execTransaction calldata anyone may send to the Safe.
+type refundBatchJSON struct {
+	ID         int64             `json:"id"`
+	Safe       string            `json:"safe"`
+	SafeTx     safeTxJSON        `json:"safeTx"`
+	SafeTxHash string            `json:"safeTxHash"`
+	Threshold  int               `json:"threshold"`
+	Approvals  []string          `json:"approvals"` // owners' addresses, ascending
+	Ready      bool              `json:"ready"`
+	Status     store.BatchStatus `json:"status"`
+	Refunds    []refundJSON      `json:"refunds"`
+	TotalWei   store.Uint256     `json:"totalWei"`
+	ExecData   *string           `json:"execData"`   // ready: the full execTransaction calldata
+	SentTx     *string           `json:"sentTx"`     // open: a transaction above the confirmed blocks executes it
+	ExecutedTx *string           `json:"executedTx"` // executed or failed
+	ProposedBy string            `json:"proposedBy"`
+	CreatedAt  *string           `json:"createdAt"`
+}
+
+// safeTxJSON is a SafeTx as the Safe's EIP-712 message names its fields.
+type safeTxJSON struct {
+	To             string `json:"to"`
+	Value          string `json:"value"`
+	Data           string `json:"data"`
+	Operation      uint8  `json:"operation"`
+	SafeTxGas      string `json:"safeTxGas"`
+	BaseGas        string `json:"baseGas"`
+	GasPrice       string `json:"gasPrice"`
+	GasToken       string `json:"gasToken"`
+	RefundReceiver string `json:"refundReceiver"`
+	Nonce          string `json:"nonce"`
+}
+
+// refundJSON is one transfer of a batch: the payment it refunds, to whom, how much.
+type refundJSON struct {
+	TxHash    string        `json:"txHash"`
+	To        string        `json:"to"`
+	AmountWei store.Uint256 `json:"amountWei"`
+}
+
+var (
+	errNoTreasury    = errorf(http.StatusNotFound, "No treasury is configured: set TREASURY_ADDRESS to the Safe refunds are paid from.")
+	errNoRefundBatch = errorf(http.StatusNotFound, "No refund batch has this id.")
+)
+
+// safeTxOf is batch b's SafeTx, as chain builds and hashes it.
+func safeTxOf(b store.RefundBatch) chain.SafeTx {
+	return chain.SafeTx{To: common.HexToAddress(b.To), Value: b.Value.Int, Data: b.Data, Operation: b.Operation,
+		SafeTxGas: b.SafeTxGas.Int, BaseGas: b.BaseGas.Int, GasPrice: b.GasPrice.Int, GasToken: common.HexToAddress(b.GasToken),
+		RefundReceiver: common.HexToAddress(b.RefundReceiver), Nonce: b.Nonce.Int}
+}
+
+func refundBatchOf(b store.RefundBatch) refundBatchJSON {
+	out := refundBatchJSON{ID: b.ID, Safe: b.Safe, SafeTxHash: b.SafeTxHash, Threshold: b.Threshold, Approvals: []string{},
+		Ready: b.Status == store.BatchReady, Status: b.Status, Refunds: []refundJSON{}, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx,
+		ProposedBy: b.ProposedBy, CreatedAt: isoTime(&b.CreatedAt),
+		SafeTx: safeTxJSON{To: b.To, Value: b.Value.String(), Data: hexutil.Encode(b.Data), Operation: b.Operation,
+			SafeTxGas: b.SafeTxGas.String(), BaseGas: b.BaseGas.String(), GasPrice: b.GasPrice.String(), GasToken: b.GasToken,
+			RefundReceiver: b.RefundReceiver, Nonce: b.Nonce.String()}}
+	total := new(big.Int)
+	for _, r := range b.Refunds {
+		out.Refunds = append(out.Refunds, refundJSON{TxHash: r.TxHash, To: r.To, AmountWei: r.ValueWei})
+		total.Add(total, r.ValueWei.Int)
+	}
+	out.TotalWei = store.Uint256{Int: total}
+	sigs := map[common.Address][]byte{}
+	for _, a := range b.Approvals { // the store reads them in ascending order of owner
+		out.Approvals = append(out.Approvals, a.Owner)
+		sigs[common.HexToAddress(a.Owner)] = a.Signature
+	}
+	if out.Ready {
+		data := hexutil.Encode(chain.ExecData(safeTxOf(b), sigs))
+		out.ExecData = &data
+	}
+	return out
+}
+
+// refundBatchBody is POST /api/admin/refund-batches' body: payments is a list of payment
+// transaction hashes, or "all" for every payment owed a refund.
+type refundBatchBody struct {
+	Payments json.RawMessage `json:"payments"`
+}
+
+// hashes reads the body's payments: nil for "all".
+func (b refundBatchBody) hashes() ([]string, error) {
+	bad := errorf(http.StatusBadRequest, `"payments" must be "all" or a list of payment transaction hashes.`)
+	var all string
+	if json.Unmarshal(b.Payments, &all) == nil {
+		if all != "all" {
+			return nil, bad
+		}
+		return nil, nil
+	}
+	var list []string
+	if err := json.Unmarshal(b.Payments, &list); err != nil || len(list) == 0 {
+		return nil, bad
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range list {
+		h, err := parseTxHash(s)
+		if err != nil {
+			return nil, errorf(http.StatusBadRequest, fmt.Sprintf("%q is not a payment's transaction hash: expected 0x followed by 64 hexadecimal digits.", s))
+		}
+		if !seen[h] {
+			seen[h], out = true, append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// ProposeRefundBatch answers POST /api/admin/refund-batches: it builds one Safe transaction of
+// the treasury that pays back each payment named (or every payment owed a refund) to its payer,
+// exactly its value, at the treasury's nonce now, and records it for the owners to sign. The
+// service proposes; only the owners' signatures can move the treasury's money.
+//
+// The nonce is the Safe's own, not one past the batches still open: a batch nobody signs then
+// never holds back the next one. When two open batches share a nonce, the first executed takes
+// it; the other goes void and its payments are owed again.
+func (h *Handlers) ProposeRefundBatch(c echo.Context) error {
+	if h.cfg.Treasury == (common.Address{}) {
+		return errNoTreasury
+	}
+	var body refundBatchBody
+	if err := decodeBody(c, &body); err != nil {
+		return err
+	}
+	hashes, err := body.hashes()
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	owed, err := h.store.OwedRefunds(ctx, hashes)
+	if err != nil {
+		return refundBatchError(err)
+	}
+	safe, err := h.chain.Safe(ctx, h.cfg.Treasury)
+	if err != nil {
+		return err
+	}
+	payouts := make([]chain.Payout, len(owed))
+	ids := make([]int64, len(owed))
+	total := new(big.Int)
+	for i, p := range owed {
+		payouts[i], ids[i] = chain.Payout{To: common.HexToAddress(p.From), Value: p.ValueWei.Int}, p.ID
+		total.Add(total, p.ValueWei.Int)
+	}
+	tx := chain.Batch(h.cfg.MultiSend, safe.Nonce, payouts)
+	hash := tx.Hash(big.NewInt(h.cfg.ChainID), h.cfg.Treasury)
+	zero := store.Uint256{Int: new(big.Int)}
+	nb := store.NewRefundBatch{Payments: ids, RefundBatch: store.RefundBatch{Safe: lower(h.cfg.Treasury), To: lower(tx.To),
+		Value: store.Uint256{Int: tx.Value}, Data: append([]byte{}, tx.Data...), Operation: tx.Operation, SafeTxGas: zero, BaseGas: zero,
+		GasPrice: zero, GasToken: lower(tx.GasToken), RefundReceiver: lower(tx.RefundReceiver), Nonce: store.Uint256{Int: tx.Nonce},
+		SafeTxHash: strings.ToLower(hash.Hex()), Threshold: int(safe.Threshold), ProposedBy: h.actor(c).Who}}
+	var b store.RefundBatch
+	err = h.audited(c, store.ActionRefundPropose, nb.SafeTxHash, func(t store.Tx, e *store.AuditEntry) (err error) {
+		if b, err = t.AddRefundBatch(ctx, nb); err != nil {
+			return err
+		}
+		e.After = map[string]any{"id": b.ID, "safeTxHash": b.SafeTxHash, "nonce": b.Nonce.String(), "payments": len(ids)}
+		e.Outcome = store.AuditOutcome{Code: store.OutcomeRefundBatchProposed, Args: store.AuditArgs{Batch: b.ID, Refunds: len(ids),
+			AmountWei: store.Uint256{Int: total}, Nonce: b.Nonce.String()}}
+		return nil
+	})
+	if err != nil {
+		return refundBatchError(err)
+	}
+	return c.JSON(http.StatusCreated, refundBatchOf(b))
+}
+
+// refundBatchError is the answer to a batch the store refused, naming the payment.
+func refundBatchError(err error) error {
+	var notOwed *store.NotOwedError
+	var inBatch *store.InBatchError
+	switch {
+	case errors.As(err, &notOwed):
+		return errorf(http.StatusBadRequest, fmt.Sprintf("Payment %s is owed no refund: no payment has this transaction, or it is not rejected.", notOwed.TxHash))
+	case errors.As(err, &inBatch):
+		return errorf(http.StatusConflict, fmt.Sprintf("Payment %s is already in refund batch %d, which is not void or failed.", inBatch.TxHash, inBatch.Batch))
+	case errors.Is(err, store.ErrNothingOwed):
+		return errorf(http.StatusBadRequest, "No payment is owed a refund outside a batch: there is nothing to refund.")
+	case errors.Is(err, store.ErrBatchDecided):
+		return errorf(http.StatusConflict, "This refund batch is executed, failed or void: it takes no more approvals.")
+	}
+	return notFound(err, errNoRefundBatch)
+}
+
+// Limits of GET /api/admin/refund-batches.
+const (
+	refundBatchesDefault = 50
+	refundBatchesMax     = 200
+)
+
+// RefundBatches answers GET /api/admin/refund-batches?limit=: the latest batches, newest first.
+func (h *Handlers) RefundBatches(c echo.Context) error {
+	limit, err := parseLimit(c.QueryParam("limit"), c.QueryParams().Has("limit"), refundBatchesDefault, refundBatchesMax)
+	if err != nil {
+		return err
+	}
+	bs, err := h.store.RefundBatches(c.Request().Context(), limit)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, mapSlice(bs, refundBatchOf))
+}
+
+// RefundBatch answers GET /api/admin/refund-batches/{id}.
+func (h *Handlers) RefundBatch(c echo.Context) error {
+	id, err := refundBatchID(c)
+	if err != nil {
+		return err
+	}
+	b, err := h.store.RefundBatch(c.Request().Context(), id)
+	if err != nil {
+		return notFound(err, errNoRefundBatch)
+	}
+	return c.JSON(http.StatusOK, refundBatchOf(b))
+}
+
+// refundBatchID reads the :id of a refund batch route.
+func refundBatchID(c echo.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errNoRefundBatch
+	}
+	return id, nil
+}
+
+// approvalBody is POST /api/admin/refund-batches/{id}/approvals' body: an owner's EIP-712
+// signature of the batch's SafeTx, 65 bytes (r, s, v) as 0x hex.
+type approvalBody struct {
+	Signature string `json:"signature"`
+}
+
+// ApproveRefundBatch answers POST /api/admin/refund-batches/{id}/approvals: it keeps an owner's
+// signature of the batch, checked to recover to one of the treasury's owners as the chain holds
+// them now; the same owner again changes nothing. The caller only carries the signature: no key
+// the service holds can make one.
+func (h *Handlers) ApproveRefundBatch(c echo.Context) error {
+	if h.cfg.Treasury == (common.Address{}) {
+		return errNoTreasury
+	}
+	id, err := refundBatchID(c)
+	if err != nil {
+		return err
+	}
+	var body approvalBody
+	if err := decodeBody(c, &body); err != nil {
+		return err
+	}
+	sig, err := hexutil.Decode(body.Signature)
+	if err != nil || len(sig) != 65 {
+		return errorf(http.StatusBadRequest, `"signature" must be 65 bytes as 0x hex: an owner's EIP-712 signature of the batch's SafeTx.`)
+	}
+	ctx := c.Request().Context()
+	b, err := h.store.RefundBatch(ctx, id)
+	if err != nil {
+		return notFound(err, errNoRefundBatch)
+	}
+	if !b.Status.Open() {
+		return refundBatchError(store.ErrBatchDecided)
+	}
+	safe, err := h.chain.Safe(ctx, common.HexToAddress(b.Safe))
+	if err != nil {
+		return err
+	}
+	owner, err := chain.SafeSigner(common.HexToHash(b.SafeTxHash), sig, safe.Owners)
+	if errors.Is(err, chain.ErrNotAnOwner) {
+		return errorf(http.StatusBadRequest, fmt.Sprintf("The signature is not one of the treasury's owners' signatures of this batch's Safe transaction %s: "+
+			"sign it with an owner's wallet (EIP-712 SafeTx).", b.SafeTxHash))
+	}
+	if err != nil {
+		return err
+	}
+	owners := mapSlice(safe.Owners, lower)
+	a := store.NewApproval{Owner: lower(owner), Signature: sig, SubmittedBy: h.actor(c).Who, Owners: owners,
+		Threshold: int(safe.Threshold)}
+	err = h.audited(c, store.ActionRefundApprove, b.SafeTxHash, func(t store.Tx, e *store.AuditEntry) (err error) {
+		if b, _, err = t.AddApproval(ctx, id, a); err != nil {
+			return err
+		}
+		e.After = map[string]any{"id": b.ID, "owner": a.Owner, "status": b.Status}
+		e.Outcome = store.AuditOutcome{Code: store.OutcomeRefundBatchApproved, Args: store.AuditArgs{Batch: b.ID, Address: a.Owner,
+			Approvals: len(b.Approvals), Threshold: b.Threshold}}
+		return nil
+	})
+	if err != nil {
+		return refundBatchError(err)
+	}
+	return c.JSON(http.StatusOK, refundBatchOf(b))
+}
+
+// refundBatchSentence is what came of proposing or approving a batch, for the audit.
+func refundBatchSentence(o store.AuditOutcome) string {
+	a := o.Args
+	if o.Code == store.OutcomeRefundBatchProposed {
+		return fmt.Sprintf("Proposed refund batch %d: %s, %s ETH in all, at the treasury's nonce %s; it waits for the owners' signatures.",
+			a.Batch, words.Count(a.Refunds, "refund", "refunds"), views.ETH(a.AmountWei), a.Nonce)
+	}
+	return fmt.Sprintf("%s approved refund batch %d: %d of %d signatures.", a.Address, a.Batch, a.Approvals, a.Threshold)
+}

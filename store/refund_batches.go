@@ -1,0 +1,441 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+)
+
+// BatchStatus is where a refund batch is (refund_batches.status): a Safe transaction of the
+// treasury that refunds payments, from its proposal to what the chain made of it.
+type BatchStatus string
+
+// A batch is proposed, ready once its owners' signatures reach the Safe's threshold, and then
+// decided by the chain: executed (ExecutionSuccess of its hash: its payments are refunded),
+// failed (ExecutionFailure: the Safe took its nonce and paid nothing) or void (the Safe's nonce
+// moved past it without its hash: another transaction took the nonce). Failed and void batches'
+// payments are owed again.
+const (
+	BatchProposed BatchStatus = "proposed"
+	BatchReady    BatchStatus = "ready"
+	BatchExecuted BatchStatus = "executed"
+	BatchFailed   BatchStatus = "failed"
+	BatchVoid     BatchStatus = "void"
+)
+
+// BatchStatuses are every status, in the order of a batch's life.
+var BatchStatuses = []BatchStatus{BatchProposed, BatchReady, BatchExecuted, BatchFailed, BatchVoid}
+
+// batchMoves is where a batch may go from each status: the chain decides an open batch, and a
+// reorg that takes the deciding block back opens it again (proposed or ready, by its
+// approvals). The trigger refund_batches_move (migrations/0027) refuses any other move, and
+// TestBatchMoves holds the two to each other.
+var batchMoves = map[BatchStatus][]BatchStatus{
+	BatchProposed: {BatchReady, BatchExecuted, BatchFailed, BatchVoid},
+	BatchReady:    {BatchExecuted, BatchFailed, BatchVoid},
+	BatchExecuted: {BatchProposed, BatchReady},
+	BatchFailed:   {BatchProposed, BatchReady},
+	BatchVoid:     {BatchProposed, BatchReady},
+}
+
+// CanBecome tells whether a batch in status s may move to status to (staying is no move).
+func (s BatchStatus) CanBecome(to BatchStatus) bool {
+	return s == to || slices.Contains(batchMoves[s], to)
+}
+
+// Open tells a batch the chain has not decided yet: it may still be approved and executed.
+func (s BatchStatus) Open() bool { return s == BatchProposed || s == BatchReady }
+
+// RefundBatch is a Safe transaction of the treasury that refunds payments: the SafeTx its owners
+// sign, their signatures, and what the chain made of it.
+type RefundBatch struct {
+	ID   int64  `db:"id"`
+	Safe string `db:"safe"`
+	// The SafeTx, field by field.
+	To             string  `db:"to_address"`
+	Value          Uint256 `db:"value_wei"`
+	Data           []byte  `db:"data"`
+	Operation      uint8   `db:"operation"`
+	SafeTxGas      Uint256 `db:"safe_tx_gas"`
+	BaseGas        Uint256 `db:"base_gas"`
+	GasPrice       Uint256 `db:"gas_price"`
+	GasToken       string  `db:"gas_token"`
+	RefundReceiver string  `db:"refund_receiver"`
+	Nonce          Uint256 `db:"nonce"`
+	SafeTxHash     string  `db:"safe_tx_hash"`
+
+	Threshold   int         `db:"threshold"`
+	Status      BatchStatus `db:"status"`
+	ExecutedTx  *string     `db:"executed_tx"`  // executed or failed: the transaction that executed it
+	SentTx      *string     `db:"sent_tx"`      // open: a transaction above the confirmed blocks that executes it
+	BlockNumber *int64      `db:"block_number"` // the block where the chain decided it
+	ProposedBy  string      `db:"proposed_by"`
+	CreatedAt   time.Time   `db:"created_at"`
+	UpdatedAt   time.Time   `db:"updated_at"`
+
+	Refunds   []BatchRefund   `db:"-"` // in the batch's order
+	Approvals []BatchApproval `db:"-"` // by owner address
+}
+
+// BatchRefund is one transfer of a batch: a payment paid back to its payer.
+type BatchRefund struct {
+	PaymentID int64   `db:"payment_id"`
+	TxHash    string  `db:"tx_hash"` // the payment's
+	To        string  `db:"to_address"`
+	ValueWei  Uint256 `db:"value_wei"`
+}
+
+// BatchApproval is an owner's signature of a batch's SafeTx hash, 65 bytes as the Safe takes it.
+type BatchApproval struct {
+	Owner       string    `db:"owner"`
+	Signature   []byte    `db:"signature"`
+	SubmittedBy string    `db:"submitted_by"`
+	CreatedAt   time.Time `db:"created_at"`
+}
+
+const refundBatchColumns = `id, safe, to_address, value_wei, data, operation, safe_tx_gas, base_gas, gas_price, gas_token,
+	refund_receiver, nonce, safe_tx_hash, threshold, status, executed_tx, sent_tx, block_number, proposed_by, created_at, updated_at`
+
+// NotOwedError is a payment a batch cannot refund: the ledger owes it no refund (it is not
+// rejected, or no payment has that transaction).
+type NotOwedError struct{ TxHash string }
+
+func (e *NotOwedError) Error() string { return "payment " + e.TxHash + " is owed no refund" }
+
+// InBatchError is a payment already in a batch that is not void or failed.
+type InBatchError struct {
+	TxHash string
+	Batch  int64
+}
+
+func (e *InBatchError) Error() string {
+	return fmt.Sprintf("payment %s is already in refund batch %d", e.TxHash, e.Batch)
+}
+
+// ErrNothingOwed is a batch of "all" payments owed a refund when none is.
+var ErrNothingOwed = errors.New("no payment is owed a refund")
+
+// ErrBatchDecided is a batch the chain has decided (executed, failed or void): it takes no more
+// approvals.
+var ErrBatchDecided = errors.New("the refund batch is decided")
+
+// OwedRefunds are the payments owed a refund that a batch may take, in chain order: those of the
+// transactions hashes names (every payment of each; lower case), or, with none, every payment
+// owed one. A payment of hashes that is not rejected is a *NotOwedError, one in an open or
+// executed batch an *InBatchError, and "all" with nothing owed ErrNothingOwed.
+func (s *Store) OwedRefunds(ctx context.Context, hashes []string) (_ []Payment, err error) {
+	defer wrap(&err, "OwedRefunds")
+	var rows []struct {
+		Payment
+		Batch *int64 `db:"batch"`
+	}
+	err = s.db.SelectContext(ctx, &rows, `
+		SELECT `+paymentColumns+`, (SELECT bp.batch_id FROM refund_batch_payments bp WHERE bp.payment_id = payments.id AND bp.open) AS batch
+		FROM payments
+		WHERE CASE WHEN coalesce(cardinality($1::text[]), 0) = 0 THEN status = 'rejected' ELSE tx_hash = ANY ($1) END
+		ORDER BY block_number, tx_index, call_index, id`, pq.Array(hashes))
+	if err != nil {
+		return nil, err
+	}
+	var owed []Payment
+	for _, r := range rows {
+		switch {
+		case r.Status != PaymentRejected && len(hashes) > 0:
+			return nil, &NotOwedError{TxHash: r.TxHash}
+		case r.Batch != nil && len(hashes) > 0:
+			return nil, &InBatchError{TxHash: r.TxHash, Batch: *r.Batch}
+		case r.Batch == nil:
+			owed = append(owed, r.Payment)
+		}
+	}
+	for _, h := range hashes {
+		if !slices.ContainsFunc(owed, func(p Payment) bool { return p.TxHash == h }) {
+			return nil, &NotOwedError{TxHash: h}
+		}
+	}
+	if len(owed) == 0 {
+		return nil, ErrNothingOwed
+	}
+	return owed, nil
+}
+
+// NewRefundBatch is a batch to record: its SafeTx (the RefundBatch fields of that name), the
+// Safe's threshold, who proposes it, and its payments in the batch's order.
+type NewRefundBatch struct {
+	RefundBatch
+	Payments []int64
+}
+
+// AddRefundBatch records a proposed batch of payments, each still owed a refund: one that is no
+// longer rejected is a *NotOwedError, one another batch took meanwhile an *InBatchError.
+func (tx Tx) AddRefundBatch(ctx context.Context, b NewRefundBatch) (_ RefundBatch, err error) {
+	defer wrap(&err, "AddRefundBatch")
+	var id int64
+	err = sqlx.GetContext(ctx, tx.q, &id, `
+		INSERT INTO refund_batches (safe, to_address, value_wei, data, operation, safe_tx_gas, base_gas, gas_price, gas_token,
+			refund_receiver, nonce, safe_tx_hash, threshold, proposed_by)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+		b.Safe, b.To, b.Value, b.Data, b.Operation, b.SafeTxGas, b.BaseGas, b.GasPrice, b.GasToken, b.RefundReceiver,
+		b.Nonce, b.SafeTxHash, b.Threshold, b.ProposedBy)
+	if err != nil {
+		return RefundBatch{}, err
+	}
+	// Locked, so that a refund by hand matched meanwhile, or another batch of the same payments,
+	// waits for this one (or this for it) and is seen below.
+	var taken []struct {
+		TxHash string        `db:"tx_hash"`
+		Status PaymentStatus `db:"status"`
+		Batch  *int64        `db:"batch"`
+	}
+	var locked []int64
+	if err := sqlx.SelectContext(ctx, tx.q, &locked, `
+		SELECT id FROM payments WHERE id = ANY ($1) ORDER BY id FOR UPDATE`, pq.Array(b.Payments)); err != nil {
+		return RefundBatch{}, err
+	}
+	if err := sqlx.SelectContext(ctx, tx.q, &taken, `
+		SELECT p.tx_hash, p.status, bp.batch_id AS batch
+		FROM payments p LEFT JOIN refund_batch_payments bp ON bp.payment_id = p.id AND bp.open
+		WHERE p.id = ANY ($1) ORDER BY p.block_number, p.id`, pq.Array(b.Payments)); err != nil {
+		return RefundBatch{}, err
+	}
+	for _, p := range taken {
+		switch {
+		case p.Status != PaymentRejected:
+			return RefundBatch{}, &NotOwedError{TxHash: p.TxHash}
+		case p.Batch != nil:
+			return RefundBatch{}, &InBatchError{TxHash: p.TxHash, Batch: *p.Batch}
+		}
+	}
+	// The unique index refund_batch_payments_once is the rule's last word.
+	if _, err := tx.q.ExecContext(ctx, `
+		INSERT INTO refund_batch_payments (batch_id, payment_id, position, to_address, value_wei)
+		SELECT $1, p.id, o.n, p.from_address, p.value_wei
+		FROM unnest($2::bigint[]) WITH ORDINALITY AS o (id, n) JOIN payments p ON p.id = o.id`, id, pq.Array(b.Payments)); err != nil {
+		return RefundBatch{}, err
+	}
+	return refundBatch(ctx, tx.q, id)
+}
+
+// refundBatch reads batch id with its refunds and approvals; ErrNotFound when there is none.
+func refundBatch(ctx context.Context, q sqlx.QueryerContext, id int64) (RefundBatch, error) {
+	bs, err := refundBatches(ctx, q, `WHERE id = $1`, id)
+	if err != nil {
+		return RefundBatch{}, err
+	}
+	if len(bs) == 0 {
+		return RefundBatch{}, ErrNotFound
+	}
+	return bs[0], nil
+}
+
+// refundBatches reads the batches that tail (a WHERE, ORDER and LIMIT clause) picks, with their
+// refunds and approvals.
+func refundBatches(ctx context.Context, q sqlx.QueryerContext, tail string, args ...any) ([]RefundBatch, error) {
+	bs := []RefundBatch{}
+	if err := sqlx.SelectContext(ctx, q, &bs, `SELECT `+refundBatchColumns+` FROM refund_batches `+tail, args...); err != nil {
+		return nil, err
+	}
+	if len(bs) == 0 {
+		return bs, nil
+	}
+	ids := make([]int64, len(bs))
+	at := map[int64]*RefundBatch{}
+	for i := range bs {
+		ids[i], at[bs[i].ID] = bs[i].ID, &bs[i]
+	}
+	var refunds []struct {
+		BatchID int64 `db:"batch_id"`
+		BatchRefund
+	}
+	if err := sqlx.SelectContext(ctx, q, &refunds, `
+		SELECT bp.batch_id, bp.payment_id, p.tx_hash, bp.to_address, bp.value_wei
+		FROM refund_batch_payments bp JOIN payments p ON p.id = bp.payment_id
+		WHERE bp.batch_id = ANY ($1) ORDER BY bp.batch_id, bp.position`, pq.Array(ids)); err != nil {
+		return nil, err
+	}
+	for _, r := range refunds {
+		at[r.BatchID].Refunds = append(at[r.BatchID].Refunds, r.BatchRefund)
+	}
+	var approvals []struct {
+		BatchID int64 `db:"batch_id"`
+		BatchApproval
+	}
+	if err := sqlx.SelectContext(ctx, q, &approvals, `
+		SELECT batch_id, owner, signature, submitted_by, created_at FROM refund_batch_approvals
+		WHERE batch_id = ANY ($1) ORDER BY batch_id, owner`, pq.Array(ids)); err != nil {
+		return nil, err
+	}
+	for _, a := range approvals {
+		at[a.BatchID].Approvals = append(at[a.BatchID].Approvals, a.BatchApproval)
+	}
+	return bs, nil
+}
+
+// RefundBatch returns batch id; ErrNotFound when there is none.
+func (s *Store) RefundBatch(ctx context.Context, id int64) (_ RefundBatch, err error) {
+	defer wrap(&err, "RefundBatch")
+	return refundBatch(ctx, s.db, id)
+}
+
+// RefundBatches returns the latest limit batches, newest first.
+func (s *Store) RefundBatches(ctx context.Context, limit int) (_ []RefundBatch, err error) {
+	defer wrap(&err, "RefundBatches")
+	return refundBatches(ctx, s.db, `ORDER BY id DESC LIMIT $1`, limit)
+}
+
+// NewApproval is an owner's signature of a batch, checked against the Safe's owners by the
+// caller: Owners are the Safe's owners now (lower case), Threshold its threshold now; an
+// approval of an owner no longer among them does not count.
+type NewApproval struct {
+	Owner       string
+	Signature   []byte
+	SubmittedBy string
+	Owners      []string
+	Threshold   int
+}
+
+// AddApproval records an owner's approval of open batch id (again: nothing changes) and makes the
+// batch ready once the approvals of current owners reach the threshold. ErrNotFound for no such
+// batch, ErrBatchDecided for one the chain has decided. added is false when the owner had
+// approved already.
+func (tx Tx) AddApproval(ctx context.Context, id int64, a NewApproval) (_ RefundBatch, added bool, err error) {
+	defer wrap(&err, "AddApproval")
+	var status BatchStatus
+	err = sqlx.GetContext(ctx, tx.q, &status, `SELECT status FROM refund_batches WHERE id = $1 FOR UPDATE`, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return RefundBatch{}, false, ErrNotFound
+	}
+	if err != nil {
+		return RefundBatch{}, false, err
+	}
+	if !status.Open() {
+		return RefundBatch{}, false, ErrBatchDecided
+	}
+	res, err := tx.q.ExecContext(ctx, `
+		INSERT INTO refund_batch_approvals (batch_id, owner, signature, submitted_by) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (batch_id, owner) DO NOTHING`, id, a.Owner, a.Signature, a.SubmittedBy)
+	if err != nil {
+		return RefundBatch{}, false, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return RefundBatch{}, false, err
+	}
+	if _, err := tx.q.ExecContext(ctx, `
+		UPDATE refund_batches SET threshold = $2::int, updated_at = now(),
+			status = CASE WHEN (SELECT count(*) FROM refund_batch_approvals WHERE batch_id = $1 AND owner = ANY ($3)) >= $2::int
+				THEN 'ready' ELSE status END
+		WHERE id = $1`, id, a.Threshold, pq.Array(a.Owners)); err != nil {
+		return RefundBatch{}, false, err
+	}
+	b, err := refundBatch(ctx, tx.q, id)
+	return b, n > 0, err
+}
+
+// SafeExecution is a Safe transaction the treasury executed, as its ExecutionSuccess or
+// ExecutionFailure log says: the scan records them with the blocks they are in.
+type SafeExecution struct {
+	Safe        string
+	SafeTxHash  string
+	Success     bool
+	TxHash      string // the transaction that executed it
+	BlockNumber int64
+}
+
+// recordExecutions decides the open batches the executions are of: executed, with each payment
+// refunded by the transaction (payment.refunded), or failed, their payments owed again. An
+// execution of a hash no open batch has is another Safe transaction: the nonce it took voids the
+// batches it passes (VoidRefundBatches).
+func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) error {
+	var refunded []int64
+	for _, e := range execs { // rare: one statement each
+		status := BatchFailed
+		if e.Success {
+			status = BatchExecuted
+		}
+		var id []int64
+		if err := tx.SelectContext(ctx, &id, `
+			UPDATE refund_batches SET status = $3, executed_tx = $4, block_number = $5, sent_tx = NULL, updated_at = now()
+			WHERE safe = $1 AND safe_tx_hash = $2 AND status IN ('proposed', 'ready') RETURNING id`,
+			e.Safe, e.SafeTxHash, status, e.TxHash, e.BlockNumber); err != nil {
+			return err
+		}
+		if len(id) == 0 || !e.Success {
+			continue
+		}
+		// A payment refunded by hand meanwhile stays as it was: the operator sees it paid twice.
+		var paid []int64
+		if err := tx.SelectContext(ctx, &paid, `
+			UPDATE payments SET status = 'refunded', refund_tx_hash = $2, refund_batch_id = $1, updated_at = now()
+			WHERE status = 'rejected' AND id IN (SELECT payment_id FROM refund_batch_payments WHERE batch_id = $1)
+			RETURNING id`, id[0], e.TxHash); err != nil {
+			return err
+		}
+		refunded = append(refunded, paid...)
+	}
+	return emitPayments(ctx, tx, EventPaymentRefunded, refunded)
+}
+
+// rewindBatches takes back what the chain decided of batches above block number: each is open
+// again (ready when its approvals reach its threshold), and the payments an executed batch
+// refunded are rejected again; their ids are returned, for their events to be taken back. A
+// failed or void batch stays so when another batch has taken one of its payments since: both
+// cannot be open.
+func rewindBatches(ctx context.Context, tx *sqlx.Tx, number int64) (unrefunded []int64, err error) {
+	if err := tx.SelectContext(ctx, &unrefunded, `
+		UPDATE payments SET status = 'rejected', refund_tx_hash = NULL, refund_batch_id = NULL, updated_at = now()
+		WHERE refund_batch_id IN (SELECT id FROM refund_batches WHERE status = 'executed' AND block_number > $1)
+		RETURNING id`, number); err != nil {
+		return nil, err
+	}
+	_, err = tx.ExecContext(ctx, `
+		UPDATE refund_batches b SET executed_tx = NULL, block_number = NULL, updated_at = now(),
+			status = CASE WHEN (SELECT count(*) FROM refund_batch_approvals a WHERE a.batch_id = b.id) >= b.threshold
+				THEN 'ready' ELSE 'proposed' END
+		WHERE b.block_number > $1 AND NOT EXISTS (
+			SELECT 1 FROM refund_batch_payments mine JOIN refund_batch_payments other
+				ON other.payment_id = mine.payment_id AND other.batch_id <> b.id AND other.open
+			WHERE mine.batch_id = b.id)`, number)
+	return unrefunded, err
+}
+
+// VoidRefundBatches marks void the open batches of safe whose nonce is below nonce, the Safe's
+// nonce at block (a block the payments scan has recorded, with every execution up to it): the
+// Safe executed another transaction at their nonce, so their signatures can never execute them.
+// Their payments are owed again. It returns the batches it voided.
+func (s *Store) VoidRefundBatches(ctx context.Context, safe string, nonce Uint256, block int64) (voided []int64, err error) {
+	defer wrap(&err, "VoidRefundBatches")
+	err = s.db.SelectContext(ctx, &voided, `
+		UPDATE refund_batches SET status = 'void', block_number = $3, sent_tx = NULL, updated_at = now()
+		WHERE safe = $1 AND nonce < $2 AND status IN ('proposed', 'ready') RETURNING id`, safe, nonce, block)
+	return voided, err
+}
+
+// OpenRefundBatches returns the batches of safe the chain has not decided, newest first.
+func (s *Store) OpenRefundBatches(ctx context.Context, safe string) (_ []RefundBatch, err error) {
+	defer wrap(&err, "OpenRefundBatches")
+	return refundBatches(ctx, s.db, `WHERE safe = $1 AND status IN ('proposed', 'ready') ORDER BY id DESC`, safe)
+}
+
+// SetSentRefundBatches notes, for the open batches of safe, the transaction above the confirmed
+// blocks that executes each (sent, by Safe transaction hash), and forgets it for the others:
+// what the buyer reads as "sent" until the payments scan confirms it.
+func (s *Store) SetSentRefundBatches(ctx context.Context, safe string, sent map[string]string) (err error) {
+	defer wrap(&err, "SetSentRefundBatches")
+	hashes, txs := make([]string, 0, len(sent)), make([]string, 0, len(sent))
+	for h, t := range sent {
+		hashes, txs = append(hashes, h), append(txs, t)
+	}
+	_, err = s.db.ExecContext(ctx, `
+		UPDATE refund_batches b SET sent_tx = s.tx
+		FROM refund_batches o LEFT JOIN unnest($2::text[], $3::text[]) AS s (hash, tx) ON s.hash = o.safe_tx_hash
+		WHERE b.id = o.id AND o.safe = $1 AND o.status IN ('proposed', 'ready') AND b.sent_tx IS DISTINCT FROM s.tx`,
+		safe, pq.Array(hashes), pq.Array(txs))
+	return err
+}

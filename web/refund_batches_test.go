@@ -1,0 +1,506 @@
+package web
+
+import (
+	"crypto/ecdsa"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/params"
+
+	"nodeledger/chain"
+	"nodeledger/chain/bindings"
+	"nodeledger/chain/devchain"
+	"nodeledger/handlers"
+	"nodeledger/jobs"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+)
+
+// refundBatchDoc is a refund batch as the admin API answers it.
+type refundBatchDoc struct {
+	ID     int64  `json:"id"`
+	Safe   string `json:"safe"`
+	SafeTx struct {
+		To             string `json:"to"`
+		Value          string `json:"value"`
+		Data           string `json:"data"`
+		Operation      uint8  `json:"operation"`
+		SafeTxGas      string `json:"safeTxGas"`
+		BaseGas        string `json:"baseGas"`
+		GasPrice       string `json:"gasPrice"`
+		GasToken       string `json:"gasToken"`
+		RefundReceiver string `json:"refundReceiver"`
+		Nonce          string `json:"nonce"`
+	} `json:"safeTx"`
+	SafeTxHash string   `json:"safeTxHash"`
+	Threshold  int      `json:"threshold"`
+	Approvals  []string `json:"approvals"`
+	Ready      bool     `json:"ready"`
+	Status     string   `json:"status"`
+	Refunds    []struct {
+		TxHash    string `json:"txHash"`
+		To        string `json:"to"`
+		AmountWei string `json:"amountWei"`
+	} `json:"refunds"`
+	TotalWei   string  `json:"totalWei"`
+	ExecData   *string `json:"execData"`
+	SentTx     *string `json:"sentTx"`
+	ExecutedTx *string `json:"executedTx"`
+}
+
+// refundEnv is a sale on the dev chain with its treasury Safe (real Safe 1.4.1 contracts, owned
+// by dev accounts 0, 7 and 8, threshold 2), the payments pass following it one block behind the
+// head, and the admin API.
+type refundEnv struct {
+	t  *testing.T
+	dc *devchain.Chain
+	c  *chain.Client
+	j  *jobs.Jobs
+	s  *testServer
+}
+
+func newRefundEnv(t *testing.T) *refundEnv {
+	storetest.Reset(t, db)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	dc, c := startDevChain(t)
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(),
+		PaymentAddress: dc.Payments, Confirmations: 1, Treasury: dc.Treasury}, slog.New(slog.DiscardHandler))
+	s := newChainServer(t, c, j, handlers.Config{ChainID: dc.ChainID().Int64(), AdminKey: adminKey, Treasury: dc.Treasury,
+		MultiSend: dc.MultiSend, PaymentAddress: strings.ToLower(dc.Payments.Hex())})
+	e := &refundEnv{t: t, dc: dc, c: c, j: j, s: s}
+	e.send(dc.Buyers[5].Key, dc.Treasury, nil, new(big.Int).Mul(big.NewInt(10), big.NewInt(params.Ether))) // the sweeps' work
+	return e
+}
+
+// pass runs the payments pass once a block follows everything sent (Confirmations 1).
+func (e *refundEnv) pass() jobs.PaymentsSummary {
+	e.t.Helper()
+	e.dc.Commit()
+	sum, err := e.j.Payments(e.t.Context())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return sum
+}
+
+// send signs and sends a transaction with room for a revert, and returns its receipt whatever its
+// status.
+func (e *refundEnv) send(key *ecdsa.PrivateKey, to common.Address, data []byte, value *big.Int) *types.Receipt {
+	e.t.Helper()
+	ctx := e.t.Context()
+	ec := ethclient.NewClient(e.dc.RPC())
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	nonce, err := ec.PendingNonceAt(ctx, from)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(e.dc.ChainID()), &types.DynamicFeeTx{ChainID: e.dc.ChainID(),
+		Nonce: nonce, GasTipCap: big.NewInt(params.GWei), GasFeeCap: big.NewInt(100 * params.GWei), Gas: 600_000, To: &to,
+		Value: value, Data: data})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := ec.SendTransaction(ctx, tx); err != nil {
+		e.t.Fatal(err)
+	}
+	r, err := bind.WaitMined(ctx, ec, tx.Hash())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return r
+}
+
+// pay sends a payment of wei from buyer i and returns its transaction hash.
+func (e *refundEnv) pay(i int, wei int64) string {
+	e.t.Helper()
+	return strings.ToLower(e.send(e.dc.Buyers[i].Key, e.dc.Payments, nil, big.NewInt(wei)).TxHash.Hex())
+}
+
+// sign is dev account i's EIP-712 signature of a Safe transaction hash, as a wallet gives it.
+func (e *refundEnv) sign(i int, hash string) string {
+	e.t.Helper()
+	sig, err := crypto.Sign(common.HexToHash(hash).Bytes(), e.dc.Accounts[i].Key)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	sig[64] += 27
+	return hexutil.Encode(sig)
+}
+
+func (e *refundEnv) approve(id int64, sig string) *refundBatchDoc {
+	e.t.Helper()
+	rec := e.s.adminDo(e.t, http.MethodPost, fmt.Sprintf("/api/admin/refund-batches/%d/approvals", id), `{"signature": "`+sig+`"}`, adminKey)
+	if rec.Code != http.StatusOK {
+		e.t.Logf("approval: %d %s\n%s", rec.Code, rec.Body, e.s.log)
+		return nil
+	}
+	b := decode[refundBatchDoc](e.t, rec)
+	return &b
+}
+
+func (e *refundEnv) get(id int64) refundBatchDoc {
+	e.t.Helper()
+	rec := e.s.adminDo(e.t, http.MethodGet, fmt.Sprintf("/api/admin/refund-batches/%d", id), "", adminKey)
+	wantStatus(e.t, rec, http.StatusOK)
+	return decode[refundBatchDoc](e.t, rec)
+}
+
+// paymentDoc is GET /api/payments/{tx}.
+func (e *refundEnv) paymentDoc(hash string) store.PaymentDoc {
+	e.t.Helper()
+	rec := e.s.get(e.t, "/api/payments/"+hash)
+	wantStatus(e.t, rec, http.StatusOK)
+	return decode[store.PaymentDoc](e.t, rec)
+}
+
+// TestRefundBatches: three wrong payments are refunded in one Safe transaction of the treasury
+// that two of its owners approve: the admin key proposes and carries the signatures, a stranger's
+// signature is refused, the transaction sent with one signature reverts and changes nothing,
+// and with two it pays each buyer exactly back; the ledger marks the three refunded with that
+// one transaction (the trackers and payment.refunded webhooks say so), and a reorg below it takes
+// that back until the chain's blocks are read again.
+func TestRefundBatches(t *testing.T) {
+	e := newRefundEnv(t)
+	ctx := t.Context()
+	dc := e.dc
+	values := []int64{150_000_000_000_000_000, 200_000_000_000_000_000, 250_000_000_000_000_000}
+	var wrong []string
+	for i, v := range values {
+		wrong = append(wrong, e.pay(i, v))
+	}
+	if sum := e.pass(); sum.Rejected != 3 {
+		t.Fatalf("pass %+v", sum)
+	}
+	if err := db.Audited(ctx, store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookAdd,
+		Outcome: store.AuditOutcome{Code: store.OutcomeWebhookAdded}}, func(tx store.Tx, _ *store.AuditEntry) error {
+		_, err := tx.AddWebhook(ctx, store.NewWebhook{URL: "https://example.com/hook", Events: []store.EventType{store.EventPaymentRefunded},
+			Secret: "whsec_test", CreatedBy: "test"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+strings.Join(wrong, `", "`)+`"]}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	b := decode[refundBatchDoc](t, rec)
+	if b.Safe != strings.ToLower(dc.Treasury.Hex()) || b.SafeTx.To != strings.ToLower(dc.MultiSend.Hex()) || b.SafeTx.Operation != 1 ||
+		b.SafeTx.Nonce != "0" || b.SafeTx.Value != "0" || b.SafeTx.SafeTxGas != "0" || b.Threshold != devchain.TreasuryThreshold ||
+		len(b.Approvals) != 0 || b.Ready || b.Status != "proposed" || b.ExecData != nil || len(b.Refunds) != 3 || b.TotalWei != "600000000000000000" {
+		t.Fatalf("proposed %+v", b)
+	}
+	for i, r := range b.Refunds {
+		if r.TxHash != wrong[i] || r.To != strings.ToLower(dc.Buyers[i].Address.Hex()) || r.AmountWei != fmt.Sprint(values[i]) {
+			t.Fatalf("refund %d: %+v", i, r)
+		}
+	}
+	// The hash the owners sign is the Safe's own for the transaction the API shows.
+	safe := bindings.NewSafe()
+	data := common.FromHex(b.SafeTx.Data)
+	out, err := ethclient.NewClient(dc.RPC()).CallContract(ctx, ethereum.CallMsg{To: &dc.Treasury, Data: safe.PackGetTransactionHash(
+		common.HexToAddress(b.SafeTx.To), new(big.Int), data, b.SafeTx.Operation, new(big.Int), new(big.Int), new(big.Int),
+		common.Address{}, common.Address{}, new(big.Int))}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if onChain, err := safe.UnpackGetTransactionHash(out); err != nil || hexutil.Encode(onChain[:]) != b.SafeTxHash {
+		t.Fatalf("the Safe's hash %x, the API's %s", onChain, b.SafeTxHash)
+	}
+
+	t.Run("payments that cannot go in", func(t *testing.T) {
+		rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+wrong[1]+`"]}`, adminKey)
+		wantStatus(t, rec, http.StatusConflict)
+		if msg := errorMessage(t, rec); !strings.Contains(msg, wrong[1]) || !strings.Contains(msg, fmt.Sprint("batch ", b.ID)) {
+			t.Fatalf("%q", msg)
+		}
+		stranger := storetest.TxHash("no such payment")
+		rec = e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+stranger+`"]}`, adminKey)
+		wantStatus(t, rec, http.StatusBadRequest)
+		if msg := errorMessage(t, rec); !strings.Contains(msg, stranger) {
+			t.Fatalf("%q", msg)
+		}
+		rec = e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
+		wantStatus(t, rec, http.StatusBadRequest)
+		if msg := errorMessage(t, rec); !strings.Contains(msg, "nothing to refund") {
+			t.Fatalf("%q", msg)
+		}
+		wantStatus(t, e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "some"}`, adminKey), http.StatusBadRequest)
+		wantStatus(t, e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": []}`, adminKey), http.StatusBadRequest)
+		wantStatus(t, e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, "wrong"), http.StatusUnauthorized)
+	})
+	t.Run("a stranger's signature", func(t *testing.T) {
+		rec := e.s.adminDo(t, http.MethodPost, fmt.Sprintf("/api/admin/refund-batches/%d/approvals", b.ID),
+			`{"signature": "`+e.sign(3, b.SafeTxHash)+`"}`, adminKey)
+		wantStatus(t, rec, http.StatusBadRequest)
+		if msg := errorMessage(t, rec); !strings.Contains(msg, "not one of the treasury's owners' signatures") {
+			t.Fatalf("%q", msg)
+		}
+		// An owner's signature of another hash recovers to a stranger too.
+		rec = e.s.adminDo(t, http.MethodPost, fmt.Sprintf("/api/admin/refund-batches/%d/approvals", b.ID),
+			`{"signature": "`+e.sign(7, storetest.TxHash("another"))+`"}`, adminKey)
+		wantStatus(t, rec, http.StatusBadRequest)
+		wantStatus(t, e.s.adminDo(t, http.MethodPost, fmt.Sprintf("/api/admin/refund-batches/%d/approvals", b.ID),
+			`{"signature": "0x1234"}`, adminKey), http.StatusBadRequest)
+		if got := e.get(b.ID); len(got.Approvals) != 0 {
+			t.Fatalf("approvals %v", got.Approvals)
+		}
+	})
+
+	one := e.approve(b.ID, e.sign(7, b.SafeTxHash))
+	owner7 := strings.ToLower(dc.Accounts[7].Address.Hex())
+	if one == nil || !slices.Equal(one.Approvals, []string{owner7}) || one.Ready || one.Status != "proposed" || one.ExecData != nil {
+		t.Fatalf("after one owner: %+v", one)
+	}
+	if again := e.approve(b.ID, e.sign(7, b.SafeTxHash)); again == nil || len(again.Approvals) != 1 {
+		t.Fatalf("the same owner again: %+v", again)
+	}
+	if p := e.paymentDoc(wrong[0]); p.Status != store.BuyerRejected || p.Refund == nil || p.Refund.Status != store.RefundApproving ||
+		p.Refund.Approvals != 1 || p.Refund.Threshold != 2 || p.Refund.TxHash != nil {
+		t.Fatalf("the buyer reads %+v (refund %+v)", p, p.Refund)
+	}
+	if got := text(page(t, e.s.get(t, "/payment/"+wrong[0]).Body), "refund-progress"); !strings.Contains(got, "Refund approved by 1 of 2 operators") {
+		t.Fatalf("the tracker says %q", got)
+	}
+
+	t.Run("sent with too few signatures", func(t *testing.T) {
+		sig := common.FromHex(e.sign(7, b.SafeTxHash))
+		tx := chain.SafeTx{To: common.HexToAddress(b.SafeTx.To), Value: new(big.Int), Data: data, Operation: b.SafeTx.Operation, Nonce: new(big.Int)}
+		calldata := chain.ExecData(tx, map[common.Address][]byte{dc.Accounts[7].Address: sig})
+		_, err := ethclient.NewClient(dc.RPC()).CallContract(ctx, ethereum.CallMsg{From: dc.Buyers[4].Address, To: &dc.Treasury, Data: calldata}, nil)
+		if err == nil || !strings.Contains(err.Error(), "GS020") {
+			t.Fatalf("the Safe answers %v, want GS020 (signatures too short)", err)
+		}
+		if r := e.send(dc.Buyers[4].Key, dc.Treasury, calldata, nil); r.Status != types.ReceiptStatusFailed {
+			t.Fatal("one signature of a threshold of 2 executed the batch")
+		}
+		e.pass()
+		// A revert takes no nonce and logs nothing: the batch stays open for the signatures it lacks.
+		if got := e.get(b.ID); got.Status != "proposed" || got.ExecutedTx != nil || got.SentTx != nil {
+			t.Fatalf("after the revert: %+v", got)
+		}
+		if p := e.paymentDoc(wrong[0]); p.Status != store.BuyerRejected || p.Refund.Status != store.RefundApproving {
+			t.Fatalf("after the revert the buyer reads %+v", p)
+		}
+	})
+
+	two := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash))
+	if two == nil || len(two.Approvals) != 2 || !two.Ready || two.Status != "ready" || two.ExecData == nil {
+		t.Fatalf("after two owners: %+v", two)
+	}
+	before := make([]*big.Int, 3)
+	for i := range before {
+		if before[i], err = e.c.Balance(ctx, dc.Buyers[i].Address); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec := e.send(dc.Buyers[4].Key, dc.Treasury, common.FromHex(*two.ExecData), nil) // anyone may execute
+	if exec.Status != types.ReceiptStatusSuccessful {
+		t.Fatal("the batch reverted")
+	}
+	execTx := strings.ToLower(exec.TxHash.Hex())
+	for i := range before {
+		after, err := e.c.Balance(ctx, dc.Buyers[i].Address)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := new(big.Int).Sub(after, before[i]); got.Cmp(big.NewInt(values[i])) != 0 {
+			t.Fatalf("buyer %d got %s wei back, want %d", i, got, values[i])
+		}
+	}
+
+	// The execution's block is the head: the pass (one block behind) sees it sent, not yet refunded.
+	if _, err := e.j.Payments(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.get(b.ID); got.Status != "ready" || got.SentTx == nil || *got.SentTx != execTx {
+		t.Fatalf("sent, unconfirmed: %+v", got)
+	}
+	if p := e.paymentDoc(wrong[1]); p.Status != store.BuyerRejected || p.Refund.Status != store.RefundSent || *p.Refund.TxHash != execTx {
+		t.Fatalf("sent: the buyer reads %+v", p.Refund)
+	}
+	if got := text(page(t, e.s.get(t, "/payment/"+wrong[1]).Body), "refund-progress"); !strings.Contains(got, "Refund sent") ||
+		!strings.Contains(got, execTx[:6]+"…"+execTx[len(execTx)-4:]) {
+		t.Fatalf("the tracker says %q", got)
+	}
+
+	e.pass()
+	refunded := func(t *testing.T) {
+		t.Helper()
+		if got := e.get(b.ID); got.Status != "executed" || got.ExecutedTx == nil || *got.ExecutedTx != execTx || got.Ready || got.ExecData != nil {
+			t.Fatalf("executed: %+v", got)
+		}
+		for _, h := range wrong {
+			p := e.paymentDoc(h)
+			if p.Status != store.BuyerRefunded || p.RefundTxHash == nil || *p.RefundTxHash != execTx || p.Refund == nil ||
+				p.Refund.Status != store.RefundRefunded || *p.Refund.TxHash != execTx {
+				t.Fatalf("payment %s: %+v (refund %+v)", h, p, p.Refund)
+			}
+		}
+		if got := text(page(t, e.s.get(t, "/payment/"+wrong[2]).Body), "refund-progress"); !strings.Contains(got, "Refunded on ") ||
+			!strings.Contains(got, "UTC") {
+			t.Fatalf("the tracker says %q", got)
+		}
+	}
+	refunded(t)
+	events := refundEvents(t)
+	if len(events) != 3 {
+		t.Fatalf("payment.refunded events %v, want the three payments'", events)
+	}
+	for _, ev := range events {
+		if ev.typ != "payment.refunded" || ev.refundTx != execTx || ev.refund != "refunded" {
+			t.Fatalf("event %+v", ev)
+		}
+	}
+	t.Run("audited with who did it", func(t *testing.T) {
+		rs, err := db.AuditLog(ctx, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var actions []string
+		for _, r := range rs {
+			if strings.HasPrefix(string(r.Action), "refund-batch.") {
+				actions = append(actions, string(r.Action))
+				if !strings.HasPrefix(r.Actor, "admin key ") {
+					t.Fatalf("by %q", r.Actor)
+				}
+			}
+		}
+		// Newest first: the two owners' approvals (the same owner twice is kept once, and logged
+		// as carried), and the proposal.
+		if len(actions) < 3 || actions[len(actions)-1] != string(store.ActionRefundPropose) || actions[0] != string(store.ActionRefundApprove) {
+			t.Fatalf("audit %v", actions)
+		}
+	})
+	t.Run("decided batches take no approval", func(t *testing.T) {
+		rec := e.s.adminDo(t, http.MethodPost, fmt.Sprintf("/api/admin/refund-batches/%d/approvals", b.ID),
+			`{"signature": "`+e.sign(8, b.SafeTxHash)+`"}`, adminKey)
+		wantStatus(t, rec, http.StatusConflict)
+	})
+
+	t.Run("a reorg below the execution", func(t *testing.T) {
+		// The ledger remembers another block where the execution was, as if the chain had
+		// replaced it: the pass rewinds below it, takes the refunds back (their events are
+		// reverted), and reads the chain's blocks again, where the execution still is.
+		fake := "0x" + strings.Repeat("ab", 32)
+		mustExec(t, `UPDATE scanned_blocks SET hash = $1 WHERE scanner = 'payments' AND number >= $2`, fake, exec.BlockNumber.Int64())
+		mustExec(t, `UPDATE chain_cursors SET block_hash = $1 WHERE name = 'payments'`, fake)
+		if sum := e.pass(); sum.Rewound == 0 {
+			t.Fatalf("pass %+v: want a rewind", sum)
+		}
+		evs := refundEvents(t)
+		var types []string
+		for _, ev := range evs {
+			types = append(types, ev.typ)
+		}
+		want := []string{"payment.refunded", "payment.refunded", "payment.refunded", "payment.refunded.reverted", "payment.refunded.reverted",
+			"payment.refunded.reverted", "payment.refunded", "payment.refunded", "payment.refunded"}
+		if !slices.Equal(types, want) {
+			t.Fatalf("events %v, want %v", types, want)
+		}
+		refunded(t)
+	})
+}
+
+type refundEvent struct{ typ, refundTx, refund string }
+
+// refundEvents are the payment.refunded events written, oldest first.
+func refundEvents(t *testing.T) []refundEvent {
+	t.Helper()
+	var rows []struct {
+		Type     string  `db:"type"`
+		RefundTx *string `db:"refund_tx"`
+		Refund   *string `db:"refund"`
+	}
+	if err := db.DB().Select(&rows, `SELECT type, data #>> '{data,payment,refundTxHash}' AS refund_tx,
+		data #>> '{data,payment,refund,status}' AS refund FROM webhook_events WHERE type LIKE 'payment.refunded%' ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	var out []refundEvent
+	for _, r := range rows {
+		ev := refundEvent{typ: r.Type}
+		if r.RefundTx != nil {
+			ev.refundTx = *r.RefundTx
+		}
+		if r.Refund != nil {
+			ev.refund = *r.Refund
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+// TestRefundBatchVoid: a batch whose nonce another Safe transaction takes can never execute: the
+// pass marks it void once the treasury's nonce has passed it, its payment is owed again, and a new
+// batch takes it at the next nonce.
+func TestRefundBatchVoid(t *testing.T) {
+	e := newRefundEnv(t)
+	dc := e.dc
+	wrong := e.pay(0, 150_000_000_000_000_000)
+	if sum := e.pass(); sum.Rejected != 1 {
+		t.Fatalf("pass %+v", sum)
+	}
+	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	b := decode[refundBatchDoc](t, rec)
+	if len(b.Refunds) != 1 || b.Refunds[0].TxHash != wrong || b.SafeTx.Nonce != "0" || b.SafeTx.Operation != 0 {
+		t.Fatalf("proposed %+v", b)
+	}
+	if e.approve(b.ID, e.sign(7, b.SafeTxHash)) == nil {
+		t.Fatal("an owner's approval was refused")
+	}
+
+	// Two owners sign and execute another transaction at nonce 0: 1 wei to someone else.
+	other := chain.SafeTx{To: dc.Buyers[5].Address, Value: big.NewInt(1), Nonce: new(big.Int)}
+	hash := other.Hash(dc.ChainID(), dc.Treasury)
+	sigs := map[common.Address][]byte{}
+	for _, i := range []int{7, 8} {
+		sigs[dc.Accounts[i].Address] = common.FromHex(e.sign(i, hash.Hex()))
+	}
+	if r := e.send(dc.Buyers[4].Key, dc.Treasury, chain.ExecData(other, sigs), nil); r.Status != types.ReceiptStatusSuccessful {
+		t.Fatal("the other transaction reverted")
+	}
+	e.pass()
+	if got := e.get(b.ID); got.Status != "void" || got.ExecutedTx != nil {
+		t.Fatalf("after another transaction took its nonce: %+v", got)
+	}
+	if p := e.paymentDoc(wrong); p.Status != store.BuyerRejected || p.Refund != nil {
+		t.Fatalf("the buyer reads %+v (refund %+v)", p, p.Refund)
+	}
+	rec = e.s.adminDo(t, http.MethodPost, fmt.Sprintf("/api/admin/refund-batches/%d/approvals", b.ID), `{"signature": "`+e.sign(8, b.SafeTxHash)+`"}`, adminKey)
+	wantStatus(t, rec, http.StatusConflict)
+
+	rec = e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+wrong+`"]}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	if again := decode[refundBatchDoc](t, rec); again.SafeTx.Nonce != "1" || again.ID == b.ID || again.Status != "proposed" {
+		t.Fatalf("the payment's new batch %+v", again)
+	}
+	rec = e.s.adminDo(t, http.MethodGet, "/api/admin/refund-batches", "", adminKey)
+	wantStatus(t, rec, http.StatusOK)
+	if list := decode[[]refundBatchDoc](t, rec); len(list) != 2 || list[0].ID <= list[1].ID || list[1].Status != "void" {
+		t.Fatalf("list %+v", list)
+	}
+}
+
+// TestRefundBatchWithoutTreasury: with no TREASURY_ADDRESS the routes say what to set.
+func TestRefundBatchWithoutTreasury(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{AdminKey: adminKey})
+	for _, path := range []string{"/api/admin/refund-batches", "/api/admin/refund-batches/1/approvals"} {
+		rec := s.adminDo(t, http.MethodPost, path, `{"payments": "all"}`, adminKey)
+		wantStatus(t, rec, http.StatusNotFound)
+		if msg := errorMessage(t, rec); !strings.Contains(msg, "TREASURY_ADDRESS") {
+			t.Fatalf("%s: %q", path, msg)
+		}
+	}
+}
