@@ -152,6 +152,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 	explorer, walletRPC := s.httpURL("EXPLORER_URL"), s.httpURL("WALLET_RPC_URL")
 	chainName := s.str("CHAIN_NAME", "")
 	refundPolicy, support := s.str("REFUND_POLICY", ""), s.supportURL("SUPPORT_URL")
+	if refundPolicy == "" && !dev {
+		// A buyer whose payment buys nothing is owed a refund and must be told when it comes.
+		s.fail("REFUND_POLICY", "required when ETH_RPC_URL is set: what a buyer owed a refund is promised, e.g. \"within 2 working days\"")
+	}
 	exportSlots := s.exportSlots("EXPORT_MAX_CONCURRENT", cfg.DBMaxConns)
 	exportStall := time.Duration(s.positive("EXPORT_STALL_SEC", 30)) * time.Second
 	cfg.Operators = s.operators("OPERATORS")

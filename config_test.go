@@ -24,7 +24,7 @@ const factory = "0x5fbdb2315678afecb367f032d93f642f64180aa3"
 // not dev mode's refusal of chain settings.
 func withChain(kv ...string) []string {
 	return append([]string{"ETH_RPC_URL", "http://rpc", "CHAIN_ID", "8453", "FACTORY_ADDRESS", factory,
-		"PUBLIC_URL", "https://nodes.example.com", "SESSION_SECRET", strings.Repeat("s", 32)}, kv...)
+		"PUBLIC_URL", "https://nodes.example.com", "SESSION_SECRET", strings.Repeat("s", 32), "REFUND_POLICY", "within 2 working days"}, kv...)
 }
 
 func TestLoadConfig(t *testing.T) {
@@ -209,7 +209,7 @@ func TestDotenv(t *testing.T) {
 	os.WriteFile(path, []byte("# settings\nCHAIN_ID=10\nexport LISTEN_ADDR=\"127.0.0.1:9999\"\n\nPAYMENT_ADDRESS='0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc'\n"), 0o600)
 	// A real chain's settings: dev mode refuses CHAIN_ID and PAYMENT_ADDRESS.
 	getenv, err := withDotenv(path, env("CHAIN_ID", "20", "ETH_RPC_URL", "http://rpc", "FACTORY_ADDRESS", factory,
-		"PUBLIC_URL", "https://nodes.example.com", "SESSION_SECRET", strings.Repeat("s", 32)))
+		"PUBLIC_URL", "https://nodes.example.com", "SESSION_SECRET", strings.Repeat("s", 32), "REFUND_POLICY", "within 2 working days"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,6 +310,7 @@ func TestSignerSettings(t *testing.T) {
 			"PAYMENTS_SIGNER", "http://127.0.0.1:8550#" + account0}, "PAYMENTS_SIGNER"},
 		{"a sweep minimum that is no amount", []string{"SWEEP_MIN_WEI", "1e18"}, "SWEEP_MIN_WEI"},
 		{"sweeps every 0 blocks", []string{"SWEEP_EVERY_BLOCKS", "0"}, "SWEEP_EVERY_BLOCKS"},
+		{"no refund policy on a real chain", []string{"REFUND_POLICY", ""}, "REFUND_POLICY"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := loadConfig(env(withChain(tc.env...)...))

@@ -55,7 +55,7 @@ func TestRawKeysOnARealChainWarn(t *testing.T) {
 		return warned, messages
 	}
 	realChain := func(kv ...string) []string {
-		return append([]string{"ETH_RPC_URL", dc.RPCURL(), "CHAIN_ID", dc.ChainID().String(), "FACTORY_ADDRESS", dc.Factory.Hex(),
+		return append([]string{"ETH_RPC_URL", dc.RPCURL(), "CHAIN_ID", dc.ChainID().String(), "REFUND_POLICY", "within 2 working days", "FACTORY_ADDRESS", dc.Factory.Hex(),
 			"PUBLIC_URL", "https://nodes.example.com", "SESSION_SECRET", strings.Repeat("s", 32)}, kv...)
 	}
 	minterKey, distributorKey := hex.EncodeToString(crypto.FromECDSA(dc.Minter.Key)), hex.EncodeToString(crypto.FromECDSA(dc.Distributor.Key))
@@ -105,7 +105,7 @@ func TestTreasuryAtStart(t *testing.T) {
 	start := func(treasury string) error {
 		cfg, err := loadConfig(env("DATABASE_URL", storetest.EmptyDatabase(t), "ETH_RPC_URL", dc.RPCURL(),
 			"CHAIN_ID", dc.ChainID().String(), "FACTORY_ADDRESS", dc.Factory.Hex(), "PUBLIC_URL", "https://nodes.example.com",
-			"SESSION_SECRET", strings.Repeat("s", 32), "TREASURY_ADDRESS", treasury))
+			"SESSION_SECRET", strings.Repeat("s", 32), "TREASURY_ADDRESS", treasury, "REFUND_POLICY", "within 2 working days"))
 		if err != nil {
 			t.Fatal(err)
 		}

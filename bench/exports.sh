@@ -15,7 +15,7 @@ seed_ledger
 rows=()
 for name in payments nodes rounds withdrawals audit; do
   # As make bench serves: no chain (the exports read only the ledger), the passes idle.
-  LISTEN_ADDR=$SERVER DATABASE_URL=$DBURL ETH_RPC_URL=http://127.0.0.1:9 CHAIN_ID=1337 \
+  LISTEN_ADDR=$SERVER DATABASE_URL=$DBURL ETH_RPC_URL=http://127.0.0.1:9 CHAIN_ID=1337 REFUND_POLICY="within 2 working days" \
     FACTORY_ADDRESS=0x00000000000000000000000000000000000000f1 PUBLIC_URL=http://$SERVER ADMIN_KEY=$KEY \
     SESSION_SECRET=bench-bench-bench-bench-bench-bench TICK_SEC=86400 \
     "$OUT/nodeledger" serve 2>"$OUT/exports-server.log" &

@@ -89,7 +89,7 @@ trap cleanup EXIT
 # Both servers run throughout; an idle one costs nothing.
 # BENCH_MODE lifts the rate limits and serves /bench/hello; the chain is not needed to serve
 # the ledger, so ETH_RPC_URL names a port where nothing listens and the passes idle.
-BENCH_MODE=true LISTEN_ADDR=$SERVER DATABASE_URL=$DBURL DB_MAX_CONNS=$CLIENTS ETH_RPC_URL=http://127.0.0.1:9 CHAIN_ID=1337 \
+BENCH_MODE=true LISTEN_ADDR=$SERVER DATABASE_URL=$DBURL DB_MAX_CONNS=$CLIENTS ETH_RPC_URL=http://127.0.0.1:9 CHAIN_ID=1337 REFUND_POLICY="within 2 working days" \
   FACTORY_ADDRESS=0x00000000000000000000000000000000000000f1 PUBLIC_URL=http://$SERVER \
   SESSION_SECRET=bench-bench-bench-bench-bench-bench TICK_SEC=86400 \
   "$OUT/nodeledger" serve 2>"$OUT/server.log" &

@@ -51,7 +51,7 @@ func newDeployment(t *testing.T, env ...string) *deployment {
 	geth.Fund(deployer, 10)
 	geth.Fund(minter, 50)
 	geth.Fund(distributor, 50)
-	d.env = []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.URL(), "CHAIN_ID=1337",
+	d.env = []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.URL(), "CHAIN_ID=1337", "REFUND_POLICY=within 2 working days",
 		"DEPLOYER_KEY=" + deployerKey, "MINTER_KEY=" + minterKey, "DISTRIBUTOR_KEY=" + distributorKey}
 	factory := deployFactory(t, d.bin, d.env, "-max-per-wallet", "100000")
 	paymentsKey, payments := hexKey(t)

@@ -35,7 +35,7 @@ func TestEndToEndGeth(t *testing.T) {
 	geth.Fund(deployer, 10)
 	geth.Fund(distributor, 3)
 
-	env := []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.URL(), "CHAIN_ID=1337",
+	env := []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.URL(), "CHAIN_ID=1337", "REFUND_POLICY=within 2 working days",
 		"DEPLOYER_KEY=" + deployerKey, "MINTER_KEY=" + minterKey, "DISTRIBUTOR_KEY=" + distributorKey}
 	factory := deployFactory(t, bin, env)
 

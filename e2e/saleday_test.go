@@ -210,7 +210,7 @@ func newSaleDay(t *testing.T, p saleParams, supply int) *saleDay {
 	}
 	s.geth.FundAll(funded, 100)
 
-	s.env = []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + s.geth.URL(), "CHAIN_ID=1337",
+	s.env = []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + s.geth.URL(), "CHAIN_ID=1337", "REFUND_POLICY=within 2 working days",
 		"DEPLOYER_KEY=" + deployerKey, "MINTER_KEY=" + minterKey, "DISTRIBUTOR_KEY=" + distributorKey}
 	factory := deployFactory(t, s.bin, s.env, "-max-per-wallet", "100000")
 	_, payments := hexKey(t)

@@ -31,7 +31,7 @@ func TestEndToEndClef(t *testing.T) {
 
 	// deploy reads only the minter's account from MINTER_SIGNER; clef's rules need the factory's
 	// address, so clef starts after it.
-	env := []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.URL(), "CHAIN_ID=1337",
+	env := []string{"PATH=" + os.Getenv("PATH"), "ETH_RPC_URL=" + geth.URL(), "CHAIN_ID=1337", "REFUND_POLICY=within 2 working days",
 		"DEPLOYER_KEY=" + deployerKey, "MINTER_SIGNER=http://127.0.0.1:8550#" + minter, "DISTRIBUTOR_KEY=" + distributorKey}
 	factory := deployFactory(t, bin, env)
 	clef := clefdev.Start(t, mustKey(t, minterKey), 1337, clefdev.Rules(common.HexToAddress(factory)))

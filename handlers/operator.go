@@ -115,6 +115,7 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	}
 	o.TierForm.Tiers = mapSlice(tiers, func(t sale.TierNow) store.Tier { return t.Tier })
 	o.InternalTransfers = h.jobs.InternalTransfers()
+	o.NoRefundPolicy = h.cfg.RefundPolicy == ""
 	if o.Live, err = h.saleLive(ctx); err != nil {
 		return err
 	}
