@@ -212,11 +212,12 @@ func ExecData(tx SafeTx, sigs map[common.Address][]byte) []byte {
 
 // SafeExecution is a Safe transaction a Safe executed, as its ExecutionSuccess or
 // ExecutionFailure log says: the Safe transaction's hash, and the transaction and block that
-// executed it.
+// executed it, and who sent that transaction (the audit names them).
 type SafeExecution struct {
 	SafeTxHash  common.Hash
 	Success     bool
 	TxHash      common.Hash
+	From        common.Address
 	BlockNumber uint64
 	BlockHash   common.Hash
 }
@@ -243,6 +244,23 @@ func (c *Client) SafeExecutions(ctx context.Context, safe common.Address, from, 
 		}
 		out = append(out, SafeExecution{SafeTxHash: l.Topics[1], Success: l.Topics[0] == executionSuccess, TxHash: l.TxHash,
 			BlockNumber: l.BlockNumber, BlockHash: l.BlockHash})
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	// Who sent each: executions are rare, and one batch reads them all.
+	txs := make([]struct {
+		From common.Address `json:"from"`
+	}, len(out))
+	elems := make([]rpc.BatchElem, len(out))
+	for i, e := range out {
+		elems[i] = rpc.BatchElem{Method: "eth_getTransactionByHash", Args: []any{e.TxHash}, Result: &txs[i]}
+	}
+	if err := c.batch(ctx, "safe executions' senders", elems); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].From = txs[i].From
 	}
 	return out, nil
 }

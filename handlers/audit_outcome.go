@@ -56,7 +56,8 @@ func auditSentence(o store.AuditOutcome) string {
 		return "Minting is held: payments are recorded and wait."
 	case store.OutcomeMintingResumed:
 		return "Minting resumed: the next payments pass mints the payments that waited."
-	case store.OutcomeRefundBatchProposed, store.OutcomeRefundBatchApproved:
+	case store.OutcomeRefundBatchProposed, store.OutcomeRefundBatchApproved, store.OutcomeRefundBatchExecuted,
+		store.OutcomeRefundBatchFailed, store.OutcomeRefundBatchVoid:
 		return refundBatchSentence(o)
 	case store.OutcomePaymentsPass:
 		var sum jobs.PaymentsSummary

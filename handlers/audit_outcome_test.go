@@ -144,6 +144,12 @@ func auditCases(t *testing.T) []auditCase {
 			"Proposed refund batch 4: 3 refunds, 1.5 ETH in all, at the treasury's nonce 7; it waits for the owners' signatures.", store.OutcomeOther},
 		{store.ActionRefundApprove, o(store.OutcomeRefundBatchApproved, store.AuditArgs{Batch: 4, Address: op, Approvals: 1, Threshold: 2}),
 			op + " approved refund batch 4: 1 of 2 signatures.", store.OutcomeOther},
+		{store.ActionRefundExecute, o(store.OutcomeRefundBatchExecuted, store.AuditArgs{Batch: 4, TxHash: sweepTx}),
+			"Refund batch 4 executed by transaction " + sweepTx + ": its payments are refunded.", store.OutcomeOther},
+		{store.ActionRefundExecute, o(store.OutcomeRefundBatchFailed, store.AuditArgs{Batch: 4, TxHash: sweepTx}),
+			"Refund batch 4 failed in transaction " + sweepTx + ": the treasury paid nothing, and its payments are owed a refund again.", store.OutcomeOther},
+		{store.ActionRefundExecute, o(store.OutcomeRefundBatchVoid, store.AuditArgs{Batch: 4, Nonce: "7"}),
+			"Refund batch 4 is void: the treasury executed another transaction at its nonce 7. Its payments are owed a refund again.", store.OutcomeOther},
 		{store.ActionTierOnSale, o(store.OutcomeOther, store.AuditArgs{Text: "Tier 1 is now on sale."}), "Tier 1 is now on sale.", store.OutcomeOther},
 	}
 }

@@ -316,9 +316,17 @@ func (h *Handlers) ApproveRefundBatch(c echo.Context) error {
 // refundBatchSentence is what came of proposing or approving a batch, for the audit.
 func refundBatchSentence(o store.AuditOutcome) string {
 	a := o.Args
-	if o.Code == store.OutcomeRefundBatchProposed {
+	switch o.Code {
+	case store.OutcomeRefundBatchProposed:
 		return fmt.Sprintf("Proposed refund batch %d: %s, %s ETH in all, at the treasury's nonce %s; it waits for the owners' signatures.",
 			a.Batch, words.Count(a.Refunds, "refund", "refunds"), views.ETH(a.AmountWei), a.Nonce)
+	case store.OutcomeRefundBatchExecuted:
+		return fmt.Sprintf("Refund batch %d executed by transaction %s: its payments are refunded.", a.Batch, a.TxHash)
+	case store.OutcomeRefundBatchFailed:
+		return fmt.Sprintf("Refund batch %d failed in transaction %s: the treasury paid nothing, and its payments are owed a refund again.", a.Batch, a.TxHash)
+	case store.OutcomeRefundBatchVoid:
+		return fmt.Sprintf("Refund batch %d is void: the treasury executed another transaction at its nonce %s. Its payments are owed a refund again.",
+			a.Batch, a.Nonce)
 	}
 	return fmt.Sprintf("%s approved refund batch %d: %d of %d signatures.", a.Address, a.Batch, a.Approvals, a.Threshold)
 }

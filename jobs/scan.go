@@ -121,7 +121,8 @@ func (p scanPass) withExecutions(scan *store.Scan, from, to uint64) error {
 			continue
 		}
 		scan.SafeExecutions = append(scan.SafeExecutions, store.SafeExecution{Safe: hexLower(p.cfg.Treasury),
-			SafeTxHash: hexLower(e.SafeTxHash), Success: e.Success, TxHash: hexLower(e.TxHash), BlockNumber: int64(e.BlockNumber)})
+			SafeTxHash: hexLower(e.SafeTxHash), Success: e.Success, TxHash: hexLower(e.TxHash), From: hexLower(e.From),
+			BlockNumber: int64(e.BlockNumber)})
 		b := store.ScannedBlock{Number: int64(e.BlockNumber), Hash: hexLower(e.BlockHash)}
 		i, found := slices.BinarySearchFunc(scan.Blocks, b.Number, func(s store.ScannedBlock, n int64) int { return cmp.Compare(s.Number, n) })
 		switch {

@@ -105,5 +105,6 @@ BEGIN
     EXECUTE 'ALTER TABLE operator_audit DROP CONSTRAINT operator_audit_outcome_code_check';
     EXECUTE 'ALTER TABLE operator_audit ADD CONSTRAINT operator_audit_outcome_code_check '
         || replace(def, '''other''::text',
-                   '''refund_batch_proposed''::text, ''refund_batch_approved''::text, ''other''::text');
+                   '''refund_batch_proposed''::text, ''refund_batch_approved''::text, ''refund_batch_executed''::text, '
+                   || '''refund_batch_failed''::text, ''refund_batch_void''::text, ''other''::text');
 END $$;

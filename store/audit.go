@@ -36,6 +36,9 @@ const (
 	ActionWebhookRedeliver AuditAction = "webhook.redeliver"
 	ActionRefundPropose    AuditAction = "refund-batch.propose"
 	ActionRefundApprove    AuditAction = "refund-batch.approve"
+	// ActionRefundExecute is what the chain made of a batch: executed or failed by the
+	// transaction its actor sent, or void once the Safe took its nonce for another transaction.
+	ActionRefundExecute AuditAction = "refund-batch.execute"
 )
 
 // AuditEntry is one operator action to record. Before and After are the changed value, written
@@ -94,6 +97,9 @@ const (
 	OutcomeSweepVoid           AuditOutcomeCode = "sweep_void"            // never mined: its nonce was taken
 	OutcomeRefundBatchProposed AuditOutcomeCode = "refund_batch_proposed" // Batch, Refunds, AmountWei, Nonce
 	OutcomeRefundBatchApproved AuditOutcomeCode = "refund_batch_approved" // Batch, Address (the owner), Approvals, Threshold
+	OutcomeRefundBatchExecuted AuditOutcomeCode = "refund_batch_executed" // Batch, TxHash
+	OutcomeRefundBatchFailed   AuditOutcomeCode = "refund_batch_failed"   // Batch, TxHash
+	OutcomeRefundBatchVoid     AuditOutcomeCode = "refund_batch_void"     // Batch, Nonce
 
 	// OutcomeOther: an outcome recorded before the codes that matched none of their sentences
 	// (migration 0024): Text, as it was written.
@@ -109,7 +115,7 @@ var AuditOutcomeCodes = []AuditOutcomeCode{OutcomeSignedIn, OutcomeSignedOut,
 	OutcomePaymentsPass, OutcomeCreditPass, OutcomePassFailed,
 	OutcomeWebhookAdded, OutcomeWebhookDeleted, OutcomeWebhookRolled, OutcomeWebhookEnabled, OutcomeWebhookRedelivered,
 	OutcomeSweepSent, OutcomeSweepDone, OutcomeSweepFailed, OutcomeSweepVoid,
-	OutcomeRefundBatchProposed, OutcomeRefundBatchApproved,
+	OutcomeRefundBatchProposed, OutcomeRefundBatchApproved, OutcomeRefundBatchExecuted, OutcomeRefundBatchFailed, OutcomeRefundBatchVoid,
 	OutcomeOther}
 
 // PassFailure is the kind of error a pass run from the operator page failed with (pass_failed).

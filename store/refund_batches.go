@@ -345,6 +345,7 @@ type SafeExecution struct {
 	SafeTxHash  string
 	Success     bool
 	TxHash      string // the transaction that executed it
+	From        string // who sent that transaction: the audit's actor
 	BlockNumber int64
 }
 
@@ -366,7 +367,18 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 			e.Safe, e.SafeTxHash, status, e.TxHash, e.BlockNumber); err != nil {
 			return err
 		}
-		if len(id) == 0 || !e.Success {
+		if len(id) == 0 {
+			continue
+		}
+		code := OutcomeRefundBatchFailed
+		if e.Success {
+			code = OutcomeRefundBatchExecuted
+		}
+		if err := (Tx{tx}).audit(ctx, AuditEntry{Actor: Actor{Who: e.From}, Action: ActionRefundExecute, Target: e.Safe,
+			Outcome: AuditOutcome{Code: code, Args: AuditArgs{Batch: id[0], TxHash: e.TxHash}}}); err != nil {
+			return err
+		}
+		if !e.Success {
 			continue
 		}
 		// A payment refunded by hand meanwhile stays as it was: the operator sees it paid twice.
@@ -411,10 +423,29 @@ func rewindBatches(ctx context.Context, tx *sqlx.Tx, number int64) (unrefunded [
 // Their payments are owed again. It returns the batches it voided.
 func (s *Store) VoidRefundBatches(ctx context.Context, safe string, nonce Uint256, block int64) (voided []int64, err error) {
 	defer wrap(&err, "VoidRefundBatches")
-	err = s.db.SelectContext(ctx, &voided, `
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var batches []struct {
+		ID    int64  `db:"id"`
+		Nonce string `db:"nonce"`
+	}
+	if err := tx.SelectContext(ctx, &batches, `
 		UPDATE refund_batches SET status = 'void', block_number = $3, sent_tx = NULL, updated_at = now()
-		WHERE safe = $1 AND nonce < $2 AND status IN ('proposed', 'ready') RETURNING id`, safe, nonce, block)
-	return voided, err
+		WHERE safe = $1 AND nonce < $2 AND status IN ('proposed', 'ready') RETURNING id, nonce::text`, safe, nonce, block); err != nil {
+		return nil, err
+	}
+	for _, b := range batches {
+		voided = append(voided, b.ID)
+		// Nobody in particular voided it: the chain did, when the Safe took its nonce.
+		if err := (Tx{tx}).audit(ctx, AuditEntry{Actor: Actor{Who: "service: payments scan"}, Action: ActionRefundExecute, Target: safe,
+			Outcome: AuditOutcome{Code: OutcomeRefundBatchVoid, Args: AuditArgs{Batch: b.ID, Nonce: b.Nonce}}}); err != nil {
+			return nil, err
+		}
+	}
+	return voided, tx.Commit()
 }
 
 // OpenRefundBatches returns the batches of safe the chain has not decided, newest first.

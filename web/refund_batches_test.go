@@ -369,16 +369,21 @@ func TestRefundBatches(t *testing.T) {
 		}
 		var actions []string
 		for _, r := range rs {
-			if strings.HasPrefix(string(r.Action), "refund-batch.") {
-				actions = append(actions, string(r.Action))
-				if !strings.HasPrefix(r.Actor, "admin key ") {
-					t.Fatalf("by %q", r.Actor)
-				}
+			if !strings.HasPrefix(string(r.Action), "refund-batch.") {
+				continue
+			}
+			actions = append(actions, string(r.Action))
+			// The execution is the executor's, as the chain says; the rest the admin key's.
+			executor := strings.ToLower(dc.Buyers[4].Address.Hex())
+			if r.Action == store.ActionRefundExecute && (r.Actor != executor || r.Outcome.Code != store.OutcomeRefundBatchExecuted ||
+				r.Outcome.Args.TxHash != execTx) || r.Action != store.ActionRefundExecute && !strings.HasPrefix(r.Actor, "admin key ") {
+				t.Fatalf("%s by %q: %+v", r.Action, r.Actor, r.Outcome)
 			}
 		}
-		// Newest first: the two owners' approvals (the same owner twice is kept once, and logged
-		// as carried), and the proposal.
-		if len(actions) < 3 || actions[len(actions)-1] != string(store.ActionRefundPropose) || actions[0] != string(store.ActionRefundApprove) {
+		// Newest first: the execution, the two owners' approvals (the same owner twice is kept
+		// once, and logged as carried), and the proposal.
+		if len(actions) < 4 || actions[len(actions)-1] != string(store.ActionRefundPropose) || actions[0] != string(store.ActionRefundExecute) ||
+			actions[1] != string(store.ActionRefundApprove) {
 			t.Fatalf("audit %v", actions)
 		}
 	})
@@ -473,6 +478,10 @@ func TestRefundBatchVoid(t *testing.T) {
 	e.pass()
 	if got := e.get(b.ID); got.Status != "void" || got.ExecutedTx != nil {
 		t.Fatalf("after another transaction took its nonce: %+v", got)
+	}
+	if rs, err := db.AuditLog(t.Context(), 1); err != nil || len(rs) != 1 || rs[0].Action != store.ActionRefundExecute ||
+		rs[0].Outcome.Code != store.OutcomeRefundBatchVoid || rs[0].Outcome.Args.Batch != b.ID {
+		t.Fatalf("the audit's newest entry %+v (%v), want the batch void", rs, err)
 	}
 	if p := e.paymentDoc(wrong); p.Status != store.BuyerRejected || p.Refund != nil {
 		t.Fatalf("the buyer reads %+v (refund %+v)", p, p.Refund)
