@@ -21,16 +21,16 @@ const (
 
 // Sweep is one transfer of the payments wallet's excess to the treasury.
 type Sweep struct {
-	ID          int64       `db:"id"`
-	From        string      `db:"from_address"`
-	To          string      `db:"to_address"`
-	AmountWei   Uint256     `db:"amount_wei"`
-	Status      SweepStatus `db:"status"`
-	TxHash      string      `db:"tx_hash"`      // the newest version, or the one mined
-	BlockNumber *int64      `db:"block_number"` // set once mined
-	CreatedAt   time.Time   `db:"created_at"`
+	ID          int64       `db:"id" json:"id"`
+	From        string      `db:"from_address" json:"from"`
+	To          string      `db:"to_address" json:"to"`
+	AmountWei   Uint256     `db:"amount_wei" json:"amountWei"`
+	Status      SweepStatus `db:"status" json:"status"`
+	TxHash      string      `db:"tx_hash" json:"txHash"`           // the newest version, or the one mined
+	BlockNumber *int64      `db:"block_number" json:"blockNumber"` // set once mined
+	CreatedAt   time.Time   `db:"created_at" json:"createdAt,omitzero"`
 	// Raw is the newest version's signed bytes, for an open sweep (OpenSweep).
-	Raw []byte `db:"raw"`
+	Raw []byte `db:"raw" json:"-"`
 }
 
 // NewSweep is a sweep about to be recorded with its first version (TxFor.Sweep): Actor is who
