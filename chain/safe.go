@@ -106,12 +106,18 @@ type SafeTx struct {
 	Nonce          *big.Int
 }
 
-// The EIP-712 type hashes of Safe 1.4.1 (SafeMessage aside): its domain carries the chain id and
-// the Safe's address, and no name or version.
+// The EIP-712 types of Safe 1.4.1 (SafeMessage aside), as its type hashes name them: its domain
+// carries the chain id and the Safe's address, and no name or version. A wallet asked to sign a
+// SafeTx (eth_signTypedData_v4) must be given these very fields, in this order.
+const (
+	SafeDomainType = "EIP712Domain(uint256 chainId,address verifyingContract)"
+	SafeTxType     = "SafeTx(address to,uint256 value,bytes data,uint8 operation,uint256 safeTxGas," +
+		"uint256 baseGas,uint256 gasPrice,address gasToken,address refundReceiver,uint256 nonce)"
+)
+
 var (
-	safeDomainTypeHash = crypto.Keccak256Hash([]byte("EIP712Domain(uint256 chainId,address verifyingContract)"))
-	safeTxTypeHash     = crypto.Keccak256Hash([]byte("SafeTx(address to,uint256 value,bytes data,uint8 operation,uint256 safeTxGas," +
-		"uint256 baseGas,uint256 gasPrice,address gasToken,address refundReceiver,uint256 nonce)"))
+	safeDomainTypeHash = crypto.Keccak256Hash([]byte(SafeDomainType))
+	safeTxTypeHash     = crypto.Keccak256Hash([]byte(SafeTxType))
 )
 
 // Hash is the hash the Safe at safe on chain chainID asks its owners to sign for tx, as its

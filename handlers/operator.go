@@ -91,13 +91,17 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	if d.allowlist != nil {
 		o.AllowlistTier = d.allowlist.Tier
 	}
-	refunds, err := h.store.Refunds(ctx, 50)
+	refunds, total, err := h.store.RefundsOwed(ctx, operatorPageRefunds)
 	if err != nil {
 		return err
 	}
+	o.RefundsTotal = total
 	o.Refunds = mapSlice(refunds, func(p store.Payment) views.Refund {
-		return views.Refund{CreatedAt: p.CreatedAt, From: p.From, ValueWei: p.ValueWei, Reason: sale.Sentence(p.Reason)}
+		return views.Refund{TxHash: p.TxHash, CreatedAt: p.CreatedAt, From: p.From, ValueWei: p.ValueWei, Reason: sale.Sentence(p.Reason)}
 	})
+	if o.Batches, err = h.openBatches(ctx); err != nil {
+		return err
+	}
 	if o.Held, err = h.store.MintingHeld(ctx); err != nil {
 		return err
 	}
@@ -121,6 +125,10 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	}
 	return render(c, status, views.OperatorPage(o))
 }
+
+// operatorPageRefunds is how many of the latest payments owed a refund the operator page lists;
+// "Refund all owed" takes every one.
+const operatorPageRefunds = 100
 
 // operatorPageAudit is how many of the latest audit entries the operator page lists.
 const operatorPageAudit = 50

@@ -118,6 +118,11 @@ func (b refundBatchBody) hashes() ([]string, error) {
 	if err := json.Unmarshal(b.Payments, &list); err != nil || len(list) == 0 {
 		return nil, bad
 	}
+	return txHashes(list)
+}
+
+// txHashes reads payments' transaction hashes as a batch names them: each once, lower case.
+func txHashes(list []string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	for _, s := range list {
@@ -152,14 +157,28 @@ func (h *Handlers) ProposeRefundBatch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	b, err := h.proposeRefundBatch(c, hashes)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, refundBatchOf(b))
+}
+
+// proposeRefundBatch builds and records, audited as the request's actor (the admin key, or the
+// operator signed in on the page), the batch that refunds the payments of hashes (nil: every
+// payment owed a refund): the one way a batch is proposed.
+func (h *Handlers) proposeRefundBatch(c echo.Context, hashes []string) (store.RefundBatch, error) {
+	if h.cfg.Treasury == (common.Address{}) {
+		return store.RefundBatch{}, errNoTreasury
+	}
 	ctx := c.Request().Context()
 	owed, err := h.store.OwedRefunds(ctx, hashes)
 	if err != nil {
-		return refundBatchError(err)
+		return store.RefundBatch{}, refundBatchError(err)
 	}
 	safe, err := h.chain.Safe(ctx, h.cfg.Treasury)
 	if err != nil {
-		return err
+		return store.RefundBatch{}, err
 	}
 	payouts := make([]chain.Payout, len(owed))
 	ids := make([]int64, len(owed))
@@ -186,9 +205,9 @@ func (h *Handlers) ProposeRefundBatch(c echo.Context) error {
 		return nil
 	})
 	if err != nil {
-		return refundBatchError(err)
+		return store.RefundBatch{}, refundBatchError(err)
 	}
-	return c.JSON(http.StatusCreated, refundBatchOf(b))
+	return b, nil
 }
 
 // refundBatchError is the answer to a batch the store refused, naming the payment.
@@ -271,29 +290,43 @@ func (h *Handlers) ApproveRefundBatch(c echo.Context) error {
 	if err := decodeBody(c, &body); err != nil {
 		return err
 	}
-	sig, err := hexutil.Decode(body.Signature)
+	b, err := h.approveRefundBatch(c, id, body.Signature)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, refundBatchOf(b))
+}
+
+// approveRefundBatch keeps signature (0x hex) of batch id once it recovers to one of the
+// treasury's owners now, audited with the owner and who carried it (the admin key, or the
+// operator signed in on the page): the one way an approval is taken.
+func (h *Handlers) approveRefundBatch(c echo.Context, id int64, signature string) (store.RefundBatch, error) {
+	if h.cfg.Treasury == (common.Address{}) {
+		return store.RefundBatch{}, errNoTreasury
+	}
+	sig, err := hexutil.Decode(signature)
 	if err != nil || len(sig) != 65 {
-		return errorf(http.StatusBadRequest, `"signature" must be 65 bytes as 0x hex: an owner's EIP-712 signature of the batch's SafeTx.`)
+		return store.RefundBatch{}, errorf(http.StatusBadRequest, `"signature" must be 65 bytes as 0x hex: an owner's EIP-712 signature of the batch's SafeTx.`)
 	}
 	ctx := c.Request().Context()
 	b, err := h.store.RefundBatch(ctx, id)
 	if err != nil {
-		return notFound(err, errNoRefundBatch)
+		return store.RefundBatch{}, notFound(err, errNoRefundBatch)
 	}
 	if !b.Status.Open() {
-		return refundBatchError(store.ErrBatchDecided)
+		return store.RefundBatch{}, refundBatchError(store.ErrBatchDecided)
 	}
 	safe, err := h.chain.Safe(ctx, common.HexToAddress(b.Safe))
 	if err != nil {
-		return err
+		return store.RefundBatch{}, err
 	}
 	owner, err := chain.SafeSigner(common.HexToHash(b.SafeTxHash), sig, safe.Owners)
 	if errors.Is(err, chain.ErrNotAnOwner) {
-		return errorf(http.StatusBadRequest, fmt.Sprintf("The signature is not one of the treasury's owners' signatures of this batch's Safe transaction %s: "+
+		return store.RefundBatch{}, errorf(http.StatusBadRequest, fmt.Sprintf("The signature is not one of the treasury's owners' signatures of this batch's Safe transaction %s: "+
 			"sign it with an owner's wallet (EIP-712 SafeTx).", b.SafeTxHash))
 	}
 	if err != nil {
-		return err
+		return store.RefundBatch{}, err
 	}
 	owners := mapSlice(safe.Owners, lower)
 	a := store.NewApproval{Owner: lower(owner), Signature: sig, SubmittedBy: h.actor(c).Who, Owners: owners,
@@ -308,9 +341,9 @@ func (h *Handlers) ApproveRefundBatch(c echo.Context) error {
 		return nil
 	})
 	if err != nil {
-		return refundBatchError(err)
+		return store.RefundBatch{}, refundBatchError(err)
 	}
-	return c.JSON(http.StatusOK, refundBatchOf(b))
+	return b, nil
 }
 
 // refundBatchSentence is what came of proposing or approving a batch, for the audit.

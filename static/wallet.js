@@ -1,9 +1,9 @@
 // nodeledger's wallet snippet: finds the browser's wallets (EIP-6963, else window.ethereum), keeps
 // the header's connect control, and serves the data-wallet buttons: sign in, pay, withdraw,
-// refund, change a tier's payout (the factory owner's), record a node; it ticks /buy's
-// countdowns and shows the sentence of a failed htmx request. No framework, no bundler; the CSP
-// forbids inline handlers, so one delegated listener serves every button. The script is
-// deferred: the body exists when it runs.
+// refund, sign and execute a treasury refund batch, change a tier's payout (the factory
+// owner's), record a node; it ticks /buy's countdowns and shows the sentence of a failed htmx
+// request. No framework, no bundler; the CSP forbids inline handlers, so one delegated listener
+// serves every button. The script is deferred: the body exists when it runs.
 (() => {
   'use strict';
   const body = document.body.dataset;
@@ -50,6 +50,16 @@
     '0x18423b7b': ['WeightsChanged', 'A tier\'s payout changed while this round was prepared: the round is prepared again.'],
     '0xe5f127cc': ['WeightTooLarge', 'A tier earns at most 10× the base: write 10 or less.'],
   };
+  // The EIP-712 types of a Safe 1.4.1 transaction: its domain is the chain and the Safe, with no
+  // name or version, and SafeTx's fields are in the order its SAFE_TX_TYPEHASH names them
+  // (chain.SafeTxType; web/wallet_test.go holds the two together).
+  const SAFE_DOMAIN = [{ name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }];
+  const SAFE_TX = [
+    { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }, { name: 'data', type: 'bytes' },
+    { name: 'operation', type: 'uint8' }, { name: 'safeTxGas', type: 'uint256' }, { name: 'baseGas', type: 'uint256' },
+    { name: 'gasPrice', type: 'uint256' }, { name: 'gasToken', type: 'address' }, { name: 'refundReceiver', type: 'address' },
+    { name: 'nonce', type: 'uint256' },
+  ];
   // NODE_INFO is the selector of nodeInfo(uint256), the view the withdraw form reads balances with.
   const NODE_INFO = '0xb02439ae';
 
@@ -253,7 +263,7 @@
   };
 
   // The buttons that need a wallet: disabled, with the reason beside them, when there is none.
-  const needsWallet = new Set(['pay', 'withdraw', 'max', 'signin', 'refund', 'weight']);
+  const needsWallet = new Set(['pay', 'withdraw', 'max', 'signin', 'refund', 'weight', 'approve', 'execute']);
   const markButtons = () => {
     const none = settled && !wallets.size;
     for (const b of document.querySelectorAll('[data-wallet]')) {
@@ -605,6 +615,49 @@
       b.textContent = 'Payout change sent';
       return KEEP;
     },
+    // approve signs a refund batch's Safe transaction with the connected wallet (EIP-712
+    // SafeTx, typed as the Safe 1.4.1 contract hashes it, what the Safe app asks a wallet for)
+    // and hands the signature to the service, which keeps it only when it recovers to one of the
+    // treasury's owners, and otherwise says why.
+    async approve(b) {
+      const from = await ensureAccount();
+      await ensureChain();
+      const typed = {
+        types: { EIP712Domain: SAFE_DOMAIN, SafeTx: SAFE_TX },
+        primaryType: 'SafeTx',
+        domain: { chainId: Number(site.chainId), verifyingContract: b.dataset.safe },
+        message: JSON.parse(b.dataset.safeTx),
+      };
+      let signature = await current.wallet.provider.request({ method: 'eth_signTypedData_v4', params: [from, JSON.stringify(typed)] });
+      if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) fail('Your wallet did not give a signature: try again.');
+      // Some wallets (hardware ones) end the signature with 0 or 1 where the Safe reads 27 or 28.
+      const v = parseInt(signature.slice(-2), 16);
+      if (v < 27) signature = signature.slice(0, -2) + (v + 27).toString(16);
+      const res = await fetch(b.dataset.approvals, {
+        method: 'POST', credentials: 'same-origin',
+        headers: { accept: 'application/json', 'content-type': 'application/json', 'X-CSRF-Token': b.dataset.csrf },
+        body: JSON.stringify({ signature }),
+      });
+      if (!res.ok) await failed(res);
+      location.reload();
+      return KEEP;
+    },
+    // execute sends a ready refund batch's execTransaction, with its owners' signatures, from the
+    // connected wallet to the treasury, and follows it until mined; the batch's status, which
+    // the page polls, follows it until the payments pass records it.
+    async execute(b) {
+      const from = await ensureAccount();
+      const hash = await send({ from, to: b.dataset.safe, data: b.dataset.exec });
+      say(b, `Execution sent: ${hash}. Waiting for it to be mined…`);
+      b.textContent = 'Execution sent';
+      const receipt = await mined(current.wallet.provider, hash);
+      if (receipt && receipt.status !== '0x1') {
+        say(b, `The execution failed on chain (${hash}): the treasury refused it, so nothing was paid; only the network fee was spent.`, true);
+      } else if (receipt) {
+        say(b, `Executed in block ${Number(receipt.blockNumber)} by ${hash}: the treasury paid the refunds. The status above shows them refunded once the payments pass records it.`);
+      }
+      return KEEP;
+    },
     async sync(b) {
       const res = await post('/api/nodes/sync', { nodeId: b.dataset.node });
       if (!res.ok) await failed(res);
@@ -623,11 +676,13 @@
     withdraw: 'Your wallet could not send this transaction.',
     refund: 'Your wallet could not send this transaction.',
     weight: 'Your wallet could not send this transaction.',
+    execute: 'Your wallet could not send this transaction.',
+    approve: 'Your wallet could not sign this batch.',
     signin: 'Signing in did not work: try again.',
     copy: 'Copying did not work: select the text and copy it by hand.',
   };
   // The actions that open a wallet prompt: their button says so while it is open.
-  const prompts = new Set(['connect', 'choose', 'switch', 'signin', 'pay', 'withdraw', 'refund', 'weight']);
+  const prompts = new Set(['connect', 'choose', 'switch', 'signin', 'pay', 'withdraw', 'refund', 'weight', 'approve', 'execute']);
 
   document.addEventListener('click', async (e) => {
     const b = e.target.closest('[data-wallet]');

@@ -470,3 +470,18 @@ func (s *Store) SetSentRefundBatches(ctx context.Context, safe string, sent map[
 		safe, pq.Array(hashes), pq.Array(txs))
 	return err
 }
+
+// RefundsOwed returns the latest limit payments owed a refund that no open or executed batch
+// holds, newest first, and how many there are in all: what the operator page lists to build a
+// batch from. Those a batch holds are the batch's to follow.
+func (s *Store) RefundsOwed(ctx context.Context, limit int) (_ []Payment, total int, err error) {
+	defer wrap(&err, "RefundsOwed")
+	const owed = `FROM payments WHERE status = 'rejected'
+		AND NOT EXISTS (SELECT 1 FROM refund_batch_payments bp WHERE bp.payment_id = payments.id AND bp.open)`
+	if err := s.db.GetContext(ctx, &total, `SELECT count(*) `+owed); err != nil {
+		return nil, 0, err
+	}
+	ps := []Payment{}
+	err = s.db.SelectContext(ctx, &ps, `SELECT `+paymentColumns+` `+owed+` ORDER BY block_number DESC, id DESC LIMIT $1`, limit)
+	return ps, total, err
+}

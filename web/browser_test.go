@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -60,40 +61,30 @@ func TestBrowser(t *testing.T) {
 	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	// The operators: the factory's owner an admin, as dev mode makes it, the payments wallet's
-	// holder an operator, who refunds from the page, and an admin who is not the factory's owner,
-	// whose payout change the contract refuses.
-	mustExec(t, `INSERT INTO operators (address, role) VALUES ($1, 'admin'), ($2, 'operator'), ($3, 'admin')`,
-		strings.ToLower(dc.Owner.Address.Hex()), strings.ToLower(dc.Payments.Hex()), strings.ToLower(dc.Buyers[2].Address.Hex()))
+	// holder an operator, who refunds from the page, an admin who is not the factory's owner,
+	// whose payout change the contract refuses, and the treasury's second owner (dev account 7)
+	// a viewer, who signs refund batches on the page.
+	secondOwner := dc.Accounts[devchain.TreasuryOwnerIndexes[1]]
+	mustExec(t, `INSERT INTO operators (address, role) VALUES ($1, 'admin'), ($2, 'operator'), ($3, 'admin'), ($4, 'viewer')`,
+		strings.ToLower(dc.Owner.Address.Hex()), strings.ToLower(dc.Payments.Hex()), strings.ToLower(dc.Buyers[2].Address.Hex()),
+		strings.ToLower(secondOwner.Address.Hex()))
 	const cronKey, adminKey = "browser-test-cron-key", "browser-test-admin-key"
-	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
-		DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000)},
-		slog.New(slog.DiscardHandler))
-	// The server must know the origin the browser reaches it at: its sign-in messages name it, and
-	// its session routes refuse any other Origin.
-	srv := httptest.NewUnstartedServer(nil)
-	public := &url.URL{Scheme: "http", Host: srv.Listener.Addr().String()}
-	s := newChainServer(t, c, j, handlers.Config{Price: c, CronKey: cronKey, AdminKey: adminKey, ChainID: 1337,
-		WalletRPC: dc.RPCURL(), PaymentAddress: strings.ToLower(dc.Payments.Hex()), PublicURL: public,
+	jcfg := jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
+		DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000)}
+	hcfg := handlers.Config{Price: c, CronKey: cronKey, AdminKey: adminKey, ChainID: 1337,
+		WalletRPC: dc.RPCURL(), PaymentAddress: strings.ToLower(dc.Payments.Hex()),
 		DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000), // as the passes above
-		Explorer: "https://explorer.invalid"}) // links the pages show, never followed
-	// The reconciler, which records withdrawals, has no cron route: the tests run it here when
-	// they wait for one. Not on a timer: it would also record the node pages.test.mjs mints
-	// outside the service before that test shows it as unrecorded.
-	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != "/test/reconcile" {
-			s.e.ServeHTTP(w, r)
-			return
-		}
-		sum, err := j.Reconcile(r.Context())
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(sum)
-	})
-	srv.Start()
-	defer srv.Close()
+		Explorer: "https://explorer.invalid"} // links the pages show, never followed
+	srv, s := browserServer(t, c, dc, jcfg, hcfg)
+	// refunds.test.mjs has a server of its own over the same ledger and chain, as a sale with a
+	// treasury runs: refunds go through the treasury Safe, and the payments scan stays blocks
+	// behind the head, as on a real chain, so that a buyer sees a refund sent before it is final.
+	// (The other files refund by hand from the payments wallet, and read payments at the head.)
+	jcfg.Treasury, jcfg.Confirmations = dc.Treasury, refundsConfirmations
+	hcfg.Treasury, hcfg.MultiSend = dc.Treasury, dc.MultiSend
+	refundsSrv, refundsS := browserServer(t, c, dc, jcfg, hcfg)
+	fileEnv := map[string][]string{"refunds.test.mjs": {"BASE_URL=" + refundsSrv.URL, "TREASURY_ADDRESS=" + dc.Treasury.Hex(),
+		"CONFIRMATIONS=" + strconv.Itoa(refundsConfirmations)}}
 
 	artifacts, _ := filepath.Abs(filepath.Join("..", ".data", "artifacts", "browser"))
 	// The files share the server and the chain, so they run one at a time, each in a node of its
@@ -111,11 +102,12 @@ func TestBrowser(t *testing.T) {
 		"CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "BUYER_KEY="+key(dc.Buyers[0]),
 		"SECOND_BUYER_KEY="+key(dc.Buyers[1]), "THIRD_BUYER_KEY="+key(dc.Buyers[2]), "MINTER_KEY="+key(dc.Minter),
 		"PAYMENTS_KEY="+key(dc.Accounts[devchain.PaymentsIndex]), "FUNDER_KEY="+key(dc.Owner), "TOKEN_ADDRESS="+dc.Token.Hex(),
+		"SECOND_OWNER_KEY="+key(secondOwner),
 		"CHROMIUM="+chromium, "ARTIFACTS="+artifacts)
 	failed := []string{}
 	for _, f := range files {
 		cmd := exec.Command("node", "--test", "--test-reporter=spec", f)
-		cmd.Env = env
+		cmd.Env = append(env, fileEnv[filepath.Base(f)]...) // the later value of a name wins
 		out, err := cmd.CombinedOutput()
 		t.Logf("%s:\n%s", filepath.Base(f), out)
 		if err != nil {
@@ -123,7 +115,42 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 	if len(failed) > 0 {
-		t.Fatalf("browser tests failed in %s\nserver log:\n%s", strings.Join(failed, ", "), s.log)
+		t.Fatalf("browser tests failed in %s\nserver log:\n%s\nrefunds server log:\n%s", strings.Join(failed, ", "), s.log, refundsS.log)
 	}
 	t.Logf("screenshots in %s", artifacts)
+}
+
+// refundsConfirmations is how many blocks the refunds server's payments scan stays behind the
+// head: the dev chain makes a block every 3 s at least, so a refund shows sent for about 15 s
+// before the pass records it, room for a slow machine to see it.
+const refundsConfirmations = 5
+
+// browserServer serves the routes over the package's database, c and a payments pass of jcfg
+// (the dev chain's minter and distributor sign) with hcfg, at a local address the browser
+// reaches, which is its PUBLIC_URL: the server's sign-in messages name it, and its session routes
+// refuse any other Origin. It also serves POST /test/reconcile: the reconciler, which records
+// withdrawals, has no cron route, and the tests run it when they wait for one (not on a timer:
+// it would also record the node pages.test.mjs mints outside the service before that test shows
+// it as unrecorded).
+func browserServer(t *testing.T, c *chain.Client, dc *devchain.Chain, jcfg jobs.Config, hcfg handlers.Config) (*httptest.Server, *testServer) {
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jcfg, slog.New(slog.DiscardHandler))
+	srv := httptest.NewUnstartedServer(nil)
+	hcfg.PublicURL = &url.URL{Scheme: "http", Host: srv.Listener.Addr().String()}
+	s := newChainServer(t, c, j, hcfg)
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.URL.Path != "/test/reconcile" {
+			s.e.ServeHTTP(w, r)
+			return
+		}
+		sum, err := j.Reconcile(r.Context())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(sum)
+	})
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, s
 }

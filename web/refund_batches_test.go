@@ -2,14 +2,18 @@ package web
 
 import (
 	"crypto/ecdsa"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -512,4 +516,164 @@ func TestRefundBatchWithoutTreasury(t *testing.T) {
 			t.Fatalf("%s: %q", path, msg)
 		}
 	}
+}
+
+// TestOperatorRefundBatches: the operator page builds a batch of the payments ticked, as the
+// admin API does, proposed by the signed-in operator; its page shows every transfer in full and
+// the Safe transaction before anyone signs; an owner's signature carried by the page counts, a
+// stranger's is refused with a sentence; a viewer may carry a signature but not build a batch.
+func TestOperatorRefundBatches(t *testing.T) {
+	e := newRefundEnv(t)
+	dc := e.dc
+	values := []int64{150_000_000_000_000_000, 250_000_000_000_000_000}
+	var wrong []string
+	for i, v := range values {
+		wrong = append(wrong, e.pay(i, v))
+	}
+	if sum := e.pass(); sum.Rejected != 2 {
+		t.Fatalf("pass %+v", sum)
+	}
+	opKey, viewerKey := addOperator(t, "operator"), addOperator(t, "viewer")
+	op := signedInAs(t, e.s, opKey)
+	doc := op.operatorPage()
+	if n := doc.Find(`[data-testid=refunds-owed] input[name=payment]`).Length(); n != 2 {
+		t.Fatalf("%d payments to tick, want 2", n)
+	}
+	if got := text(doc, "refund-all"); !strings.Contains(got, "(2)") {
+		t.Fatalf("the all button says %q", got)
+	}
+
+	viewer := signedInAs(t, e.s, viewerKey)
+	wantStatus(t, viewer.form("/operator/refund-batches", url.Values{"payment": {wrong[0]}}), http.StatusForbidden)
+	if bad := op.form("/operator/refund-batches", url.Values{}); bad.Code != http.StatusBadRequest || !strings.Contains(bad.Body.String(), "Tick the payments") {
+		t.Fatalf("nothing ticked: %d %s", bad.Code, bad.Body)
+	}
+
+	rec := op.form("/operator/refund-batches", url.Values{"payment": {wrong[1]}})
+	wantStatus(t, rec, http.StatusSeeOther)
+	loc := rec.Header().Get("Location")
+	if !strings.HasPrefix(loc, "/operator/refund-batches/") {
+		t.Fatalf("redirected to %q", loc)
+	}
+	var id int64
+	fmt.Sscanf(strings.TrimPrefix(loc, "/operator/refund-batches/"), "%d", &id)
+	b := e.get(id)
+	if len(b.Refunds) != 1 || b.Refunds[0].TxHash != wrong[1] {
+		t.Fatalf("the batch %+v", b)
+	}
+	doc = op.operatorPage()
+	if n := doc.Find(`[data-testid=refunds-owed] input[name=payment]`).Length(); n != 1 {
+		t.Fatalf("%d payments to tick once one is in a batch, want 1", n)
+	}
+	if got := text(doc, "open-batches"); !strings.Contains(got, fmt.Sprintf("Refund batch #%d", id)) || !strings.Contains(got, "0 of 2 signatures") {
+		t.Fatalf("open batches %q", got)
+	}
+
+	batchPage := func(b *browser) *goquery.Document {
+		t.Helper()
+		rec := b.do(http.MethodGet, loc, nil)
+		wantStatus(t, rec, http.StatusOK)
+		return page(t, rec.Body)
+	}
+	doc = batchPage(op)
+	payer := strings.ToLower(dc.Buyers[1].Address.Hex())
+	if got := text(doc, "transfer-to"); got != payer {
+		t.Fatalf("the transfer goes to %q, want %s in full", got, payer)
+	}
+	if got := doc.Find(`[data-testid=transfer-amount]`).AttrOr("title", ""); got != "250000000000000000 wei" || text(doc, "transfer-amount") != "0.25" {
+		t.Fatalf("amount %q (%q)", text(doc, "transfer-amount"), got)
+	}
+	if text(doc, "safe-tx-hash") != b.SafeTxHash || !strings.HasPrefix(text(doc, "batch-nonce"), "0") ||
+		!strings.Contains(text(doc, "batch-approvals"), "0 of 2") || !strings.Contains(text(doc, "batch-next"), "2 more owners' signatures") {
+		t.Fatalf("the batch page: hash %q nonce %q approvals %q next %q", text(doc, "safe-tx-hash"), text(doc, "batch-nonce"),
+			text(doc, "batch-approvals"), text(doc, "batch-next"))
+	}
+	if text(doc, "not-an-owner") == "" || doc.Find(`[data-testid=execute-batch]`).Length() != 0 {
+		t.Fatal("a stranger's page should say they are not an owner, and offer no execution before the threshold")
+	}
+	sign := doc.Find(`[data-testid=sign-batch]`)
+	var safeTx struct {
+		Nonce string `json:"nonce"`
+		To    string `json:"to"`
+	}
+	if err := json.Unmarshal([]byte(sign.AttrOr("data-safe-tx", "")), &safeTx); err != nil || safeTx.To != payer || safeTx.Nonce != "0" {
+		t.Fatalf("the SafeTx the wallet signs: %+v (%v)", safeTx, err)
+	}
+
+	// As the page's script posts a signature (the route answers JSON, like the sign-in, and is
+	// not in the public API's document).
+	approve := func(b *browser, sig string, header ...string) *httptest.ResponseRecorder {
+		t.Helper()
+		body := `{"signature": "` + sig + `"}`
+		header = append([]string{"Content-Type", "application/json", "Accept", "application/json", "X-CSRF-Token", b.csrf}, header...)
+		rec := b.send(httptest.NewRequest(http.MethodPost, loc+"/approvals", strings.NewReader(body)), header...).ResponseRecorder
+		if rec.Code >= 400 {
+			checkEnvelope(t, rec) // the script shows the sentence of {error}
+		}
+		return rec
+	}
+	t.Run("a stranger's signature", func(t *testing.T) {
+		rec := approve(op, e.sign(3, b.SafeTxHash))
+		wantStatus(t, rec, http.StatusBadRequest)
+		if msg := errorMessage(t, rec); !strings.Contains(msg, "not one of the treasury's owners' signatures") {
+			t.Fatalf("%q", msg)
+		}
+	})
+	t.Run("without the page's token", func(t *testing.T) {
+		wantStatus(t, approve(op, e.sign(7, b.SafeTxHash), "X-CSRF-Token", "stale"), http.StatusForbidden)
+	})
+	// A viewer carries an owner's signature: the signature is what counts.
+	wantStatus(t, approve(viewer, e.sign(7, b.SafeTxHash)), http.StatusOK)
+	doc = batchPage(op)
+	if !strings.Contains(text(doc, "batch-approvals"), "1 of 2") || doc.Find(`[data-testid=owner-signed]`).Length() != 1 ||
+		!strings.Contains(text(doc, "batch-next"), "1 more owner's signature") {
+		t.Fatalf("after one: %q %q", text(doc, "batch-approvals"), text(doc, "batch-next"))
+	}
+	wantStatus(t, approve(op, e.sign(devchain.OwnerIndex, b.SafeTxHash)), http.StatusOK)
+	// The part the page polls, from a page loaded before: ready, reload for the button.
+	rec = op.do(http.MethodGet, loc+"?shown=proposed", nil, "HX-Request", "true")
+	wantStatus(t, rec, http.StatusOK)
+	if part := page(t, rec.Body); strings.Contains(rec.Body.String(), "<html") || text(part, "reload-batch") == "" ||
+		part.Find(`[data-status=ready]`).Length() != 1 {
+		t.Fatalf("the polled status: %s", rec.Body)
+	}
+	doc = batchPage(op)
+	exec := doc.Find(`[data-testid=execute-batch]`)
+	if ready := e.get(id); exec.AttrOr("data-exec", "") != *ready.ExecData || exec.AttrOr("data-safe", "") != strings.ToLower(dc.Treasury.Hex()) {
+		t.Fatalf("the Execute button sends %q to %q", exec.AttrOr("data-exec", ""), exec.AttrOr("data-safe", ""))
+	}
+	if viewerDoc := batchPage(viewer); viewerDoc.Find(`[data-testid=execute-batch]`).Length() != 0 {
+		t.Fatal("a viewer is offered to execute")
+	}
+
+	t.Run("refund all owed", func(t *testing.T) {
+		rec := op.form("/operator/refund-batches", url.Values{"all": {"true"}})
+		wantStatus(t, rec, http.StatusSeeOther)
+		var other int64
+		fmt.Sscanf(strings.TrimPrefix(rec.Header().Get("Location"), "/operator/refund-batches/"), "%d", &other)
+		if got := e.get(other); len(got.Refunds) != 1 || got.Refunds[0].TxHash != wrong[0] {
+			t.Fatalf("all owed: %+v", got)
+		}
+		if doc := op.operatorPage(); text(doc, "no-refunds") == "" {
+			t.Fatal("the page still lists payments owed")
+		}
+	})
+	t.Run("audited with who did it", func(t *testing.T) {
+		rs, err := db.AuditLog(t.Context(), 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var who []string
+		for _, r := range rs {
+			if strings.HasPrefix(string(r.Action), "refund-batch.") {
+				who = append(who, string(r.Action)+" "+r.Actor)
+			}
+		}
+		// Newest first: the batch of all owed, the two approvals, the first batch.
+		want := []string{"refund-batch.propose " + addrOf(opKey), "refund-batch.approve " + addrOf(opKey), "refund-batch.approve " + addrOf(viewerKey),
+			"refund-batch.propose " + addrOf(opKey)}
+		if !slices.Equal(who, want) {
+			t.Fatalf("audit %v, want %v", who, want)
+		}
+	})
 }

@@ -134,6 +134,14 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	upload.post(allowlistPreviewPage, h.PreviewAllowlistFromPage, uploader...)
 	upload.post(allowlistSavePage, h.SaveAllowlistFromPage, uploader...)
 	op.get("/exports/:file", h.Export, rl.limit("operator-export", 30), viewer)
+	// Refunds from the treasury: an operator builds a batch, each owner signs it with their own
+	// wallet (any signed-in operator carries the signature; the signature is what counts), and
+	// the batch's page, polled while it is open, follows it to its end.
+	op.post("/refund-batches", h.ProposeRefundBatchFromPage, rl.limit("operator-refund-batches", 30),
+		h.RequireOperator(handlers.Operator, "build refund batches"))
+	op.get("/refund-batches/:id", h.RefundBatchPage, rl.limit("operator-refund-batch", 120), viewer)
+	op.post("/refund-batches/:id/approvals", h.ApproveRefundBatchFromPage, rl.limit("operator-refund-batches", 30),
+		h.RequireOperator(handlers.Viewer, "approve refund batches"))
 	op.post("/operators", h.OperatorAction(h.PutOperatorFromPage), rl.limit("operator-list", 60),
 		h.RequireOperator(handlers.Admin, "change the operator list"))
 	op.post("/operators/remove", h.OperatorAction(h.RemoveOperatorFromPage), rl.limit("operator-list", 60),

@@ -4,10 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
+	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 )
 
@@ -58,6 +60,24 @@ func TestWalletSelectors(t *testing.T) {
 		}
 		if want := hexutil.Encode(factory.Methods["nodeInfo"].ID); m[1] != want {
 			t.Errorf("wallet.js's NODE_INFO is %s; nodeInfo(uint256) is %s", m[1], want)
+		}
+	})
+
+	t.Run("SafeTx", func(t *testing.T) {
+		// The typed data a wallet signs for a refund batch: a field missing, renamed or out of
+		// order makes a signature that recovers to no owner.
+		for name, want := range map[string]string{"SAFE_DOMAIN": chain.SafeDomainType, "SAFE_TX": chain.SafeTxType} {
+			m := regexp.MustCompile(`(?s)const ` + name + ` = \[(.*?)\];`).FindStringSubmatch(string(src))
+			if m == nil {
+				t.Fatalf("wallet.js has no %s", name)
+			}
+			var fields []string
+			for _, f := range regexp.MustCompile(`\{ name: '(\w+)', type: '(\w+)' \}`).FindAllStringSubmatch(m[1], -1) {
+				fields = append(fields, f[2]+" "+f[1])
+			}
+			if got := want[:strings.Index(want, "(")+1] + strings.Join(fields, ",") + ")"; got != want {
+				t.Errorf("wallet.js's %s types %s; the Safe hashes %s", name, got, want)
+			}
 		}
 	})
 }

@@ -1,8 +1,10 @@
 // What every browser test file shares: the Chromium, the dev chain, a wallet for a page, and
 // screenshots. web/browser_test.go starts the server and passes the environment: BASE_URL,
 // RPC_URL, CHAIN_ID, CRON_KEY, ADMIN_KEY, the dev accounts' keys (BUYER_KEY, SECOND_BUYER_KEY,
-// THIRD_BUYER_KEY, MINTER_KEY, PAYMENTS_KEY, FUNDER_KEY), the holding token (TOKEN_ADDRESS: the
-// first three buyers hold 1,000 of it, a fresh account none), CHROMIUM and ARTIFACTS.
+// THIRD_BUYER_KEY, MINTER_KEY, PAYMENTS_KEY, FUNDER_KEY, SECOND_OWNER_KEY: FUNDER_KEY's account
+// and SECOND_OWNER_KEY's own the treasury Safe), the holding token (TOKEN_ADDRESS: the first three
+// buyers hold 1,000 of it, a fresh account none), CHROMIUM and ARTIFACTS; refunds.test.mjs also
+// gets TREASURY_ADDRESS and CONFIRMATIONS, and its own server's BASE_URL.
 import { test } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
@@ -81,6 +83,13 @@ export async function withWallet(context, key, { chainId = chain.id, knowsDevCha
         return null;
       case 'personal_sign':
         return account.signMessage({ message: { raw: params[0] } });
+      case 'eth_signTypedData_v4': {
+        // As wallets do: the typed data as JSON, for the account named; viem makes the domain's
+        // type from the domain's own fields, as EIP712Domain lists them.
+        if (params[0].toLowerCase() !== account.address.toLowerCase()) throw refuse(4100, 'test wallet: not this account');
+        const { domain, types: { EIP712Domain, ...types }, primaryType, message } = JSON.parse(params[1]);
+        return account.signTypedData({ domain, types, primaryType, message });
+      }
       case 'eth_getTransactionReceipt':
         return client.request({ method, params });
       case 'eth_call':

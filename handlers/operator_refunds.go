@@ -1,0 +1,130 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/store"
+	"nodeledger/views"
+)
+
+// openBatches are the treasury's open refund batches as the operator page lists them; none
+// without a treasury.
+func (h *Handlers) openBatches(ctx context.Context) ([]views.BatchRow, error) {
+	if h.cfg.Treasury == (common.Address{}) {
+		return nil, nil
+	}
+	bs, err := h.store.OpenRefundBatches(ctx, lower(h.cfg.Treasury))
+	if err != nil {
+		return nil, err
+	}
+	return mapSlice(bs, func(b store.RefundBatch) views.BatchRow {
+		return views.BatchRow{ID: b.ID, Status: b.Status, Refunds: len(b.Refunds), TotalWei: batchTotal(b), Approvals: len(b.Approvals),
+			Threshold: b.Threshold, CreatedAt: b.CreatedAt}
+	}), nil
+}
+
+// batchTotal is what batch b pays back in all.
+func batchTotal(b store.RefundBatch) store.Uint256 {
+	total := new(big.Int)
+	for _, r := range b.Refunds {
+		total.Add(total, r.ValueWei.Int)
+	}
+	return store.Uint256{Int: total}
+}
+
+// ProposeRefundBatchFromPage answers POST /operator/refund-batches: the payments ticked (field
+// payment, each a payment's transaction hash), or with all=true every payment owed a refund,
+// become one batch, built and audited as the admin API's, proposed by the signed-in operator.
+// It answers with the batch's page (303), where the owners read it before they sign.
+func (h *Handlers) ProposeRefundBatchFromPage(c echo.Context) error {
+	var hashes []string
+	if c.FormValue("all") != "true" {
+		form, err := c.FormParams()
+		if err != nil {
+			return err
+		}
+		if len(form["payment"]) == 0 {
+			return errorf(http.StatusBadRequest, "Tick the payments to refund, or press Refund all owed: no batch was built.")
+		}
+		if hashes, err = txHashes(form["payment"]); err != nil {
+			return err
+		}
+	}
+	b, err := h.proposeRefundBatch(c, hashes)
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, string(views.RefundBatchURL(b.ID)))
+}
+
+// RefundBatchPage answers GET /operator/refund-batches/{id}: the batch, every transfer in full
+// and the Safe transaction its owners sign, with who signed and what it still needs; to htmx,
+// the part that follows it (the page polls it while the batch is open). ?shown= is the status
+// the page loaded with.
+func (h *Handlers) RefundBatchPage(c echo.Context) error {
+	id, err := refundBatchID(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	b, err := h.store.RefundBatch(ctx, id)
+	if err != nil {
+		return notFound(err, errNoRefundBatch)
+	}
+	// The owners as the chain holds them now: whose signature counts, and whose would be refused.
+	safe, err := h.chain.Safe(ctx, common.HexToAddress(b.Safe))
+	if err != nil {
+		return err
+	}
+	me, err := h.operatorSession(c)
+	if err != nil {
+		return err
+	}
+	j := refundBatchOf(b)
+	safeTx, err := json.Marshal(j.SafeTx)
+	if err != nil {
+		return fmt.Errorf("RefundBatchPage: %w", err)
+	}
+	v := views.RefundBatch{ID: b.ID, Status: b.Status, Safe: b.Safe, SafeTxHash: b.SafeTxHash, To: b.To, Operation: b.Operation,
+		Nonce: b.Nonce.String(), SafeNonce: safe.Nonce.String(), Threshold: b.Threshold, Owners: mapSlice(safe.Owners, lower),
+		Signed: j.Approvals, Refunds: b.Refunds, TotalWei: j.TotalWei, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx, Block: b.BlockNumber,
+		ProposedBy: b.ProposedBy, CreatedAt: b.CreatedAt, Confirmations: h.jobs.Confirmations(), Me: me.Address,
+		CanExecute: me.Role.AtLeast(store.RoleOperator), CSRF: me.CSRF, SafeTx: string(safeTx), Shown: b.Status}
+	if j.ExecData != nil {
+		v.ExecData = *j.ExecData
+	}
+	if shown := store.BatchStatus(c.QueryParam("shown")); shown.Open() {
+		v.Shown = shown
+	}
+	if c.Request().Header.Get("HX-Request") == "true" {
+		return render(c, http.StatusOK, views.RefundBatchStatus(v))
+	}
+	return render(c, http.StatusOK, views.RefundBatchPage(v))
+}
+
+// ApproveRefundBatchFromPage answers POST /operator/refund-batches/{id}/approvals {signature}:
+// the signature the connected wallet made of the batch (eth_signTypedData_v4), kept as the admin
+// API keeps one, once it recovers to an owner, with the signed-in operator as who carried it.
+// It answers the batch as the admin API does; a signature of no owner is refused with a sentence.
+func (h *Handlers) ApproveRefundBatchFromPage(c echo.Context) error {
+	id, err := refundBatchID(c)
+	if err != nil {
+		return err
+	}
+	var body approvalBody
+	if err := decodeBody(c, &body); err != nil {
+		return err
+	}
+	b, err := h.approveRefundBatch(c, id, body.Signature)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, refundBatchOf(b))
+}
