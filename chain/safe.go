@@ -10,7 +10,10 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 
@@ -287,4 +290,121 @@ func (c *Client) SafeNonceAt(ctx context.Context, safe common.Address, block com
 		return nil, fmt.Errorf("%w: nonce: %v", ErrNotASafe, err)
 	}
 	return n, nil
+}
+
+// SafeAttempt is a transaction sent to a Safe's execTransaction and what the chain made of it so
+// far. One that reverts (too few signatures, a transfer the Safe could not make) logs nothing
+// and takes no nonce: only the transaction itself tells that it was tried, and why it failed.
+type SafeAttempt struct {
+	TxHash common.Hash
+	From   common.Address
+	// Call is the Safe transaction it executes, its nonce unset: the Safe takes its nonce then.
+	Call        SafeTx
+	Mined       bool
+	Success     bool
+	BlockNumber uint64
+	// Reverted: why, as the Safe says it (its error code, such as "GS020"), "out of gas", or ""
+	// when running the call again in the block before tells nothing.
+	Error string
+}
+
+// ErrNotAnExecution is a transaction that does not call the Safe's execTransaction.
+var ErrNotAnExecution = errors.New("the transaction does not call the Safe's execTransaction")
+
+// SafeAttempt reads transaction hash, sent to the Safe at safe, with its receipt in one round
+// trip; a reverted one is run again as a call in the block before, to read why. ErrUnknownTx when
+// the node knows nothing of it, ErrNotAnExecution when it calls anything but safe's
+// execTransaction directly.
+func (c *Client) SafeAttempt(ctx context.Context, safe common.Address, hash common.Hash) (SafeAttempt, error) {
+	var tx *struct {
+		From  common.Address  `json:"from"`
+		To    *common.Address `json:"to"`
+		Input hexutil.Bytes   `json:"input"`
+		Gas   hexutil.Uint64  `json:"gas"`
+		Value *hexutil.Big    `json:"value"`
+	}
+	var r *struct {
+		Status      hexutil.Uint64 `json:"status"`
+		BlockNumber hexutil.Uint64 `json:"blockNumber"`
+	}
+	err := c.batch(ctx, "safe execution", []rpc.BatchElem{
+		{Method: "eth_getTransactionByHash", Args: []any{hash}, Result: &tx},
+		{Method: "eth_getTransactionReceipt", Args: []any{hash}, Result: &r},
+	})
+	if err != nil && !stillIndexing(err) {
+		return SafeAttempt{}, err
+	}
+	if tx == nil {
+		return SafeAttempt{}, ErrUnknownTx
+	}
+	call, ok := execCall(tx.Input)
+	if tx.To == nil || *tx.To != safe || !ok {
+		return SafeAttempt{}, ErrNotAnExecution
+	}
+	a := SafeAttempt{TxHash: hash, From: tx.From, Call: call}
+	if r == nil {
+		return a, nil
+	}
+	a.Mined, a.Success, a.BlockNumber = true, uint64(r.Status) == types.ReceiptStatusSuccessful, uint64(r.BlockNumber)
+	if a.Success || a.BlockNumber == 0 {
+		return a, nil
+	}
+	msg := ethereum.CallMsg{From: tx.From, To: tx.To, Gas: uint64(tx.Gas), Value: tx.Value.ToInt(), Data: tx.Input}
+	err = c.call(ctx, "safe execution replay", func(ctx context.Context, e *endpoint) error {
+		_, err := e.eth.CallContract(ctx, msg, new(big.Int).SetUint64(a.BlockNumber-1))
+		return err
+	})
+	a.Error = revertReason(err)
+	return a, nil
+}
+
+// execCall reads the Safe transaction of execTransaction calldata.
+func execCall(input []byte) (SafeTx, bool) {
+	m := safeABI.GetABI().Methods["execTransaction"]
+	if len(input) < 4 || !bytes.Equal(input[:4], m.ID) {
+		return SafeTx{}, false
+	}
+	args, err := m.Inputs.Unpack(input[4:])
+	if err != nil || len(args) != 10 {
+		return SafeTx{}, false
+	}
+	var tx SafeTx
+	var ok [9]bool
+	tx.To, ok[0] = args[0].(common.Address)
+	tx.Value, ok[1] = args[1].(*big.Int)
+	tx.Data, ok[2] = args[2].([]byte)
+	tx.Operation, ok[3] = args[3].(uint8)
+	tx.SafeTxGas, ok[4] = args[4].(*big.Int)
+	tx.BaseGas, ok[5] = args[5].(*big.Int)
+	tx.GasPrice, ok[6] = args[6].(*big.Int)
+	tx.GasToken, ok[7] = args[7].(common.Address)
+	tx.RefundReceiver, ok[8] = args[8].(common.Address)
+	return tx, !slices.Contains(ok[:], false)
+}
+
+// SameCall tells whether tx and o are one Safe transaction but for their nonces.
+func (tx SafeTx) SameCall(o SafeTx) bool {
+	eq := func(a, b *big.Int) bool { return orZero(a).Cmp(orZero(b)) == 0 }
+	return tx.To == o.To && eq(tx.Value, o.Value) && bytes.Equal(tx.Data, o.Data) && tx.Operation == o.Operation &&
+		eq(tx.SafeTxGas, o.SafeTxGas) && eq(tx.BaseGas, o.BaseGas) && eq(tx.GasPrice, o.GasPrice) &&
+		tx.GasToken == o.GasToken && tx.RefundReceiver == o.RefundReceiver
+}
+
+// revertReason is what a call's error says of why it reverted: the reason string of its revert
+// data (the Safe's "GS0xx" codes), "out of gas", or "" for anything else, a call that did not
+// revert (nil) among them.
+func revertReason(err error) string {
+	if err == nil {
+		return ""
+	}
+	var re *RevertError // what the client makes of a revert's data
+	if errors.As(err, &re) {
+		if reason, uerr := abi.UnpackRevert(re.Data); uerr == nil {
+			return reason
+		}
+	}
+	if strings.Contains(err.Error(), "out of gas") {
+		return "out of gas"
+	}
+	return ""
 }

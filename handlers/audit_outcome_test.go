@@ -150,6 +150,9 @@ func auditCases(t *testing.T) []auditCase {
 			"Refund batch 4 failed in transaction " + sweepTx + ": the treasury paid nothing, and its payments are owed a refund again.", store.OutcomeOther},
 		{store.ActionRefundExecute, o(store.OutcomeRefundBatchVoid, store.AuditArgs{Batch: 4, Nonce: "7"}),
 			"Refund batch 4 is void: the treasury executed another transaction at its nonce 7. Its payments are owed a refund again.", store.OutcomeOther},
+		{store.ActionRefundExecute, o(store.OutcomeRefundBatchReverted, store.AuditArgs{Batch: 4, TxHash: sweepTx, SafeError: "GS020"}),
+			"Transaction " + sweepTx + ", sent to execute refund batch 4, reverted. It carried fewer owners' signatures than the treasury's threshold (GS020). " +
+				"The treasury paid nothing, and the batch waits for another attempt.", store.OutcomeOther},
 		{store.ActionTierOnSale, o(store.OutcomeOther, store.AuditArgs{Text: "Tier 1 is now on sale."}), "Tier 1 is now on sale.", store.OutcomeOther},
 	}
 }

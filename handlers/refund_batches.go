@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
+	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/views"
 	"nodeledger/views/words"
@@ -36,8 +37,31 @@ type refundBatchJSON struct {
 	ExecData   *string           `json:"execData"`   // ready: the full execTransaction calldata
 	SentTx     *string           `json:"sentTx"`     // open: a transaction above the confirmed blocks executes it
 	ExecutedTx *string           `json:"executedTx"` // executed or failed
+	Attempts   []attemptJSON     `json:"attempts"`   // the transactions reported sent to execute it, oldest first
 	ProposedBy string            `json:"proposedBy"`
 	CreatedAt  *string           `json:"createdAt"`
+}
+
+// attemptJSON is a transaction sent to execute a batch: who sent it, what came of it, and when
+// the Safe refused it, why (the Safe's error code, and a sentence).
+type attemptJSON struct {
+	TxHash      string              `json:"txHash"`
+	From        string              `json:"from"`
+	Status      store.AttemptStatus `json:"status"`
+	BlockNumber *int64              `json:"blockNumber"`
+	Error       *string             `json:"error"`  // reverted: "GS020", "out of gas", or "" when the chain told nothing
+	Reason      *string             `json:"reason"` // reverted: why, for people
+	ReportedBy  string              `json:"reportedBy"`
+}
+
+func attemptOf(a store.BatchAttempt) attemptJSON {
+	out := attemptJSON{TxHash: a.TxHash, From: a.Sender, Status: a.Status, BlockNumber: a.BlockNumber, Error: a.Error,
+		ReportedBy: a.ReportedBy}
+	if a.Error != nil {
+		reason := views.SafeError(*a.Error)
+		out.Reason = &reason
+	}
+	return out
 }
 
 // safeTxJSON is a SafeTx as the Safe's EIP-712 message names its fields.
@@ -66,16 +90,10 @@ var (
 	errNoRefundBatch = errorf(http.StatusNotFound, "No refund batch has this id.")
 )
 
-// safeTxOf is batch b's SafeTx, as chain builds and hashes it.
-func safeTxOf(b store.RefundBatch) chain.SafeTx {
-	return chain.SafeTx{To: common.HexToAddress(b.To), Value: b.Value.Int, Data: b.Data, Operation: b.Operation,
-		SafeTxGas: b.SafeTxGas.Int, BaseGas: b.BaseGas.Int, GasPrice: b.GasPrice.Int, GasToken: common.HexToAddress(b.GasToken),
-		RefundReceiver: common.HexToAddress(b.RefundReceiver), Nonce: b.Nonce.Int}
-}
-
 func refundBatchOf(b store.RefundBatch) refundBatchJSON {
 	out := refundBatchJSON{ID: b.ID, Safe: b.Safe, SafeTxHash: b.SafeTxHash, Threshold: b.Threshold, Approvals: []string{},
 		Ready: b.Status == store.BatchReady, Status: b.Status, Refunds: []refundJSON{}, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx,
+		Attempts:   mapSlice(b.Attempts, attemptOf),
 		ProposedBy: b.ProposedBy, CreatedAt: isoTime(&b.CreatedAt),
 		SafeTx: safeTxJSON{To: b.To, Value: b.Value.String(), Data: hexutil.Encode(b.Data), Operation: b.Operation,
 			SafeTxGas: b.SafeTxGas.String(), BaseGas: b.BaseGas.String(), GasPrice: b.GasPrice.String(), GasToken: b.GasToken,
@@ -92,7 +110,7 @@ func refundBatchOf(b store.RefundBatch) refundBatchJSON {
 		sigs[common.HexToAddress(a.Owner)] = a.Signature
 	}
 	if out.Ready {
-		data := hexutil.Encode(chain.ExecData(safeTxOf(b), sigs))
+		data := hexutil.Encode(chain.ExecData(jobs.SafeTxOf(b), sigs))
 		out.ExecData = &data
 	}
 	return out
@@ -357,9 +375,72 @@ func refundBatchSentence(o store.AuditOutcome) string {
 		return fmt.Sprintf("Refund batch %d executed by transaction %s: its payments are refunded.", a.Batch, a.TxHash)
 	case store.OutcomeRefundBatchFailed:
 		return fmt.Sprintf("Refund batch %d failed in transaction %s: the treasury paid nothing, and its payments are owed a refund again.", a.Batch, a.TxHash)
+	case store.OutcomeRefundBatchReverted:
+		return fmt.Sprintf("Transaction %s, sent to execute refund batch %d, reverted. %s The treasury paid nothing, and the batch waits for another attempt.",
+			a.TxHash, a.Batch, views.SafeError(a.SafeError))
 	case store.OutcomeRefundBatchVoid:
 		return fmt.Sprintf("Refund batch %d is void: the treasury executed another transaction at its nonce %s. Its payments are owed a refund again.",
 			a.Batch, a.Nonce)
 	}
 	return fmt.Sprintf("%s approved refund batch %d: %d of %d signatures.", a.Address, a.Batch, a.Approvals, a.Threshold)
+}
+
+// executionBody is POST /api/admin/refund-batches/{id}/executions' body: the hash of a
+// transaction sent to the treasury to execute the batch.
+type executionBody struct {
+	TxHash string `json:"txHash"`
+}
+
+// ReportRefundExecution answers POST /api/admin/refund-batches/{id}/executions, and the same from
+// the batch's page (/operator/refund-batches/{id}/executions): whoever sent a batch's
+// execTransaction tells the service, which reads the transaction from the chain
+// and follows it. One that reverts logs nothing, so this is how the batch's page and the audit
+// learn that it was tried and why it failed.
+func (h *Handlers) ReportRefundExecution(c echo.Context) error {
+	if h.cfg.Treasury == (common.Address{}) {
+		return errNoTreasury
+	}
+	id, err := refundBatchID(c)
+	if err != nil {
+		return err
+	}
+	var body executionBody
+	if err := decodeBody(c, &body); err != nil {
+		return err
+	}
+	b, err := h.reportExecution(c, id, body.TxHash)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, refundBatchOf(b))
+}
+
+// reportExecution records transaction txHash (0x hex) as an attempt to execute batch id, once
+// the chain shows it calls the treasury's execTransaction with the batch's Safe transaction, and
+// answers the batch: the one way an attempt is reported, from the page or a script.
+func (h *Handlers) reportExecution(c echo.Context, id int64, txHash string) (store.RefundBatch, error) {
+	if h.cfg.Treasury == (common.Address{}) {
+		return store.RefundBatch{}, errNoTreasury
+	}
+	hash, err := parseTxHash(txHash)
+	if err != nil {
+		return store.RefundBatch{}, errorf(http.StatusBadRequest, `"txHash" must be the hash of the transaction sent to execute the batch: 0x followed by 64 hexadecimal digits.`)
+	}
+	ctx := c.Request().Context()
+	b, err := h.store.RefundBatch(ctx, id)
+	if err != nil {
+		return store.RefundBatch{}, notFound(err, errNoRefundBatch)
+	}
+	err = h.jobs.RecordAttempt(ctx, b, common.HexToHash(hash), h.actor(c).Who)
+	switch {
+	case errors.Is(err, chain.ErrUnknownTx):
+		return store.RefundBatch{}, errorf(http.StatusBadRequest, fmt.Sprintf("The chain knows no transaction %s: report it once it is sent.", hash))
+	case errors.Is(err, chain.ErrNotAnExecution):
+		return store.RefundBatch{}, errorf(http.StatusBadRequest, fmt.Sprintf("Transaction %s does not call the treasury's execTransaction.", hash))
+	case errors.Is(err, jobs.ErrOtherSafeTx):
+		return store.RefundBatch{}, errorf(http.StatusBadRequest, fmt.Sprintf("Transaction %s executes another Safe transaction than refund batch %d.", hash, id))
+	case err != nil:
+		return store.RefundBatch{}, err
+	}
+	return h.store.RefundBatch(ctx, id)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"nodeledger/chain"
 	"nodeledger/store"
 )
 
@@ -13,8 +14,8 @@ import (
 // batches beyond their executions (which the scan records): a batch whose nonce the treasury's
 // nonce has passed at the scan's last block, without its hash executing, is void (another Safe
 // transaction took the nonce; its payments are owed again). It also notes the batches a
-// transaction above the confirmed blocks executes, which their buyers read as sent. Nothing is
-// read from the chain while no batch is open.
+// transaction above the confirmed blocks executes, which their buyers read as sent, and follows
+// the attempts to execute them until mined. Nothing is read from the chain while no batch is open.
 func (j *Jobs) settleBatches(ctx context.Context) error {
 	if j.cfg.Treasury == (common.Address{}) {
 		return nil
@@ -22,6 +23,9 @@ func (j *Jobs) settleBatches(ctx context.Context) error {
 	safe := hexLower(j.cfg.Treasury)
 	open, err := j.store.OpenRefundBatches(ctx, safe)
 	if err != nil || len(open) == 0 {
+		return err
+	}
+	if err := j.followAttempts(ctx, open); err != nil {
 		return err
 	}
 	cur, err := j.store.Cursor(ctx, paymentsCursor)
@@ -60,4 +64,55 @@ func (j *Jobs) settleBatches(ctx context.Context) error {
 		}
 	}
 	return j.store.SetSentRefundBatches(ctx, safe, sent)
+}
+
+// followAttempts records what the chain made of the open batches' attempts not mined yet: the
+// page or a script that sent one may be gone before it is mined. One the node no longer knows
+// (dropped, or replaced by the wallet under another hash) stays sent while its batch is open.
+func (j *Jobs) followAttempts(ctx context.Context, open []store.RefundBatch) error {
+	for _, b := range open {
+		for _, a := range b.Attempts {
+			if a.Status != store.AttemptSent {
+				continue
+			}
+			err := j.RecordAttempt(ctx, b, common.HexToHash(a.TxHash), a.ReportedBy)
+			if err != nil && !errors.Is(err, chain.ErrUnknownTx) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ErrOtherSafeTx is a transaction that executes another Safe transaction than the batch's.
+var ErrOtherSafeTx = errors.New("the transaction executes another Safe transaction")
+
+// RecordAttempt reads what the chain made of transaction hash, sent to execute batch b, and
+// records it (chain.ErrUnknownTx, chain.ErrNotAnExecution or ErrOtherSafeTx for one it cannot
+// be): the one way an attempt is recorded, when the page or a script reports it and as the
+// payments pass follows it until mined. reportedBy is who told the service of it.
+func (j *Jobs) RecordAttempt(ctx context.Context, b store.RefundBatch, hash common.Hash, reportedBy string) error {
+	a, err := j.chain.SafeAttempt(ctx, common.HexToAddress(b.Safe), hash)
+	if err != nil {
+		return err
+	}
+	if !a.Call.SameCall(SafeTxOf(b)) {
+		return ErrOtherSafeTx
+	}
+	rec := store.BatchAttempt{TxHash: hexLower(hash), Sender: hexLower(a.From), ReportedBy: reportedBy, Status: store.AttemptSent}
+	if a.Mined {
+		n := int64(a.BlockNumber)
+		rec.BlockNumber, rec.Status = &n, store.AttemptMined
+		if !a.Success {
+			rec.Status, rec.Error = store.AttemptReverted, &a.Error
+		}
+	}
+	return j.store.RecordBatchAttempt(ctx, b.ID, b.Safe, rec)
+}
+
+// SafeTxOf is batch b's SafeTx, as chain builds and hashes it.
+func SafeTxOf(b store.RefundBatch) chain.SafeTx {
+	return chain.SafeTx{To: common.HexToAddress(b.To), Value: b.Value.Int, Data: b.Data, Operation: b.Operation,
+		SafeTxGas: b.SafeTxGas.Int, BaseGas: b.BaseGas.Int, GasPrice: b.GasPrice.Int, GasToken: common.HexToAddress(b.GasToken),
+		RefundReceiver: common.HexToAddress(b.RefundReceiver), Nonce: b.Nonce.Int}
 }

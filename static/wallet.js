@@ -643,17 +643,29 @@
       return KEEP;
     },
     // execute sends a ready refund batch's execTransaction, with its owners' signatures, from the
-    // connected wallet to the treasury, and follows it until mined; the batch's status, which
-    // the page polls, follows it until the payments pass records it.
+    // connected wallet to the treasury, and reports the transaction to the service when sent and
+    // again when mined: one that reverts logs nothing on chain, so the report is how the batch's
+    // page learns it was tried, and why the Safe refused it. The batch's status, which the page
+    // polls, follows it until the payments pass records it.
     async execute(b) {
       const from = await ensureAccount();
       const hash = await send({ from, to: b.dataset.safe, data: b.dataset.exec });
+      const report = () => fetch(b.dataset.executions, {
+        method: 'POST', credentials: 'same-origin',
+        headers: { accept: 'application/json', 'content-type': 'application/json', 'X-CSRF-Token': b.dataset.csrf },
+        body: JSON.stringify({ txHash: hash }),
+      });
+      report().catch(() => {}); // the node may not know it yet: the report once mined tells it
       say(b, `Execution sent: ${hash}. Waiting for it to be mined…`);
       b.textContent = 'Execution sent';
       const receipt = await mined(current.wallet.provider, hash);
-      if (receipt && receipt.status !== '0x1') {
-        say(b, `The execution failed on chain (${hash}): the treasury refused it, so nothing was paid; only the network fee was spent.`, true);
-      } else if (receipt) {
+      if (!receipt) return KEEP;
+      const res = await report();
+      if (!res.ok) await failed(res);
+      if (receipt.status !== '0x1') {
+        const attempt = (await res.json()).attempts.find((a) => a.txHash === hash.toLowerCase());
+        say(b, `The execution reverted (${hash}): the treasury paid nothing; only the network fee was spent. ${attempt?.reason ?? ''}`, true);
+      } else {
         say(b, `Executed in block ${Number(receipt.blockNumber)} by ${hash}: the treasury paid the refunds. The status above shows them refunded once the payments pass records it.`);
       }
       return KEEP;

@@ -100,6 +100,8 @@ const (
 	OutcomeRefundBatchExecuted AuditOutcomeCode = "refund_batch_executed" // Batch, TxHash
 	OutcomeRefundBatchFailed   AuditOutcomeCode = "refund_batch_failed"   // Batch, TxHash
 	OutcomeRefundBatchVoid     AuditOutcomeCode = "refund_batch_void"     // Batch, Nonce
+	// A transaction sent to execute a batch that the Safe refused: Batch, TxHash, SafeError.
+	OutcomeRefundBatchReverted AuditOutcomeCode = "refund_batch_reverted"
 
 	// OutcomeOther: an outcome recorded before the codes that matched none of their sentences
 	// (migration 0024): Text, as it was written.
@@ -116,6 +118,7 @@ var AuditOutcomeCodes = []AuditOutcomeCode{OutcomeSignedIn, OutcomeSignedOut,
 	OutcomeWebhookAdded, OutcomeWebhookDeleted, OutcomeWebhookRolled, OutcomeWebhookEnabled, OutcomeWebhookRedelivered,
 	OutcomeSweepSent, OutcomeSweepDone, OutcomeSweepFailed, OutcomeSweepVoid,
 	OutcomeRefundBatchProposed, OutcomeRefundBatchApproved, OutcomeRefundBatchExecuted, OutcomeRefundBatchFailed, OutcomeRefundBatchVoid,
+	OutcomeRefundBatchReverted,
 	OutcomeOther}
 
 // PassFailure is the kind of error a pass run from the operator page failed with (pass_failed).
@@ -191,6 +194,9 @@ type AuditArgs struct {
 	Nonce     string `json:"nonce,omitempty"`
 	Approvals int    `json:"approvals,omitempty"`
 	Threshold int    `json:"threshold,omitempty"`
+	// Why the Safe refused an execution: its error code ("GS020"), "out of gas", or "" when the
+	// chain told nothing.
+	SafeError string `json:"safeError,omitempty"`
 
 	Text string `json:"text,omitempty"`
 }

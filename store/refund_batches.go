@@ -81,6 +81,7 @@ type RefundBatch struct {
 
 	Refunds   []BatchRefund   `db:"-"` // in the batch's order
 	Approvals []BatchApproval `db:"-"` // by owner address
+	Attempts  []BatchAttempt  `db:"-"` // the transactions sent to execute it, oldest first
 }
 
 // BatchRefund is one transfer of a batch: a payment paid back to its payer.
@@ -235,7 +236,7 @@ func refundBatch(ctx context.Context, q sqlx.QueryerContext, id int64) (RefundBa
 }
 
 // refundBatches reads the batches that tail (a WHERE, ORDER and LIMIT clause) picks, with their
-// refunds and approvals.
+// refunds, approvals and attempts.
 func refundBatches(ctx context.Context, q sqlx.QueryerContext, tail string, args ...any) ([]RefundBatch, error) {
 	bs := []RefundBatch{}
 	if err := sqlx.SelectContext(ctx, q, &bs, `SELECT `+refundBatchColumns+` FROM refund_batches `+tail, args...); err != nil {
@@ -274,7 +275,7 @@ func refundBatches(ctx context.Context, q sqlx.QueryerContext, tail string, args
 	for _, a := range approvals {
 		at[a.BatchID].Approvals = append(at[a.BatchID].Approvals, a.BatchApproval)
 	}
-	return bs, nil
+	return bs, batchAttempts(ctx, q, at, ids)
 }
 
 // RefundBatch returns batch id; ErrNotFound when there is none.
@@ -369,6 +370,12 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 		}
 		if len(id) == 0 {
 			continue
+		}
+		// The attempt reported before the execution was mined, if any, is mined.
+		if _, err := tx.ExecContext(ctx, `
+			UPDATE refund_batch_attempts SET status = 'mined', block_number = $2, updated_at = now()
+			WHERE tx_hash = $1 AND status = 'sent'`, e.TxHash, e.BlockNumber); err != nil {
+			return err
 		}
 		code := OutcomeRefundBatchFailed
 		if e.Success {

@@ -62,6 +62,15 @@ type refundBatchDoc struct {
 	ExecData   *string `json:"execData"`
 	SentTx     *string `json:"sentTx"`
 	ExecutedTx *string `json:"executedTx"`
+	Attempts   []struct {
+		TxHash      string  `json:"txHash"`
+		From        string  `json:"from"`
+		Status      string  `json:"status"`
+		BlockNumber *int64  `json:"blockNumber"`
+		Error       *string `json:"error"`
+		Reason      *string `json:"reason"`
+		ReportedBy  string  `json:"reportedBy"`
+	} `json:"attempts"`
 }
 
 // refundEnv is a sale on the dev chain with its treasury Safe (real Safe 1.4.1 contracts, owned
@@ -103,27 +112,44 @@ func (e *refundEnv) pass() jobs.PaymentsSummary {
 // status.
 func (e *refundEnv) send(key *ecdsa.PrivateKey, to common.Address, data []byte, value *big.Int) *types.Receipt {
 	e.t.Helper()
-	ctx := e.t.Context()
+	return e.mined(e.submit(key, to, data, value, 0))
+}
+
+// submit signs and sends a transaction skip nonces past the sender's next one (a transaction
+// sent with a gap waits in the pool until the gap is filled), and returns its hash.
+func (e *refundEnv) submit(key *ecdsa.PrivateKey, to common.Address, data []byte, value *big.Int, skip uint64) common.Hash {
+	e.t.Helper()
 	ec := ethclient.NewClient(e.dc.RPC())
-	from := crypto.PubkeyToAddress(key.PublicKey)
-	nonce, err := ec.PendingNonceAt(ctx, from)
+	nonce, err := ec.PendingNonceAt(e.t.Context(), crypto.PubkeyToAddress(key.PublicKey))
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(e.dc.ChainID()), &types.DynamicFeeTx{ChainID: e.dc.ChainID(),
-		Nonce: nonce, GasTipCap: big.NewInt(params.GWei), GasFeeCap: big.NewInt(100 * params.GWei), Gas: 600_000, To: &to,
+		Nonce: nonce + skip, GasTipCap: big.NewInt(params.GWei), GasFeeCap: big.NewInt(100 * params.GWei), Gas: 600_000, To: &to,
 		Value: value, Data: data})
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if err := ec.SendTransaction(ctx, tx); err != nil {
+	if err := ec.SendTransaction(e.t.Context(), tx); err != nil {
 		e.t.Fatal(err)
 	}
-	r, err := bind.WaitMined(ctx, ec, tx.Hash())
+	return tx.Hash()
+}
+
+// mined waits for transaction hash's receipt.
+func (e *refundEnv) mined(hash common.Hash) *types.Receipt {
+	e.t.Helper()
+	r, err := bind.WaitMined(e.t.Context(), ethclient.NewClient(e.dc.RPC()), hash)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	return r
+}
+
+// report tells the admin API that transaction hash was sent to execute batch id.
+func (e *refundEnv) report(id int64, hash string) *httptest.ResponseRecorder {
+	e.t.Helper()
+	return e.s.adminDo(e.t, http.MethodPost, fmt.Sprintf("/api/admin/refund-batches/%d/executions", id), `{"txHash": "`+hash+`"}`, adminKey)
 }
 
 // pay sends a payment of wei from buyer i and returns its transaction hash.
@@ -285,13 +311,58 @@ func TestRefundBatches(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "GS020") {
 			t.Fatalf("the Safe answers %v, want GS020 (signatures too short)", err)
 		}
-		if r := e.send(dc.Buyers[4].Key, dc.Treasury, calldata, nil); r.Status != types.ReceiptStatusFailed {
+		// Sent one nonce ahead, it waits in the pool: reported, it is sent, and the pass follows it.
+		hash := e.submit(dc.Buyers[4].Key, dc.Treasury, calldata, nil, 1)
+		attempt := strings.ToLower(hash.Hex())
+		rec := e.report(b.ID, attempt)
+		wantStatus(t, rec, http.StatusOK)
+		executor := strings.ToLower(dc.Buyers[4].Address.Hex())
+		if got := decode[refundBatchDoc](t, rec).Attempts; len(got) != 1 || got[0].TxHash != attempt || got[0].Status != "sent" ||
+			got[0].From != executor || got[0].Error != nil || !strings.HasPrefix(got[0].ReportedBy, "admin key ") {
+			t.Fatalf("reported: %+v", got)
+		}
+		e.send(dc.Buyers[4].Key, dc.Buyers[4].Address, nil, big.NewInt(1)) // fills the gap
+		if r := e.mined(hash); r.Status != types.ReceiptStatusFailed {
 			t.Fatal("one signature of a threshold of 2 executed the batch")
 		}
 		e.pass()
-		// A revert takes no nonce and logs nothing: the batch stays open for the signatures it lacks.
-		if got := e.get(b.ID); got.Status != "proposed" || got.ExecutedTx != nil || got.SentTx != nil {
+		// A revert takes no nonce and logs nothing: the batch stays open for the signatures it
+		// lacks, and says what was tried and why it failed.
+		got := e.get(b.ID)
+		if got.Status != "proposed" || got.ExecutedTx != nil || got.SentTx != nil || len(got.Attempts) != 1 {
 			t.Fatalf("after the revert: %+v", got)
+		}
+		if a := got.Attempts[0]; a.Status != "reverted" || a.Error == nil || *a.Error != "GS020" || a.BlockNumber == nil ||
+			a.Reason == nil || !strings.Contains(*a.Reason, "fewer owners' signatures than the treasury's threshold") {
+			t.Fatalf("the attempt after the revert: %+v", a)
+		}
+		if rs, err := db.AuditLog(ctx, 1); err != nil || len(rs) != 1 || rs[0].Actor != executor ||
+			rs[0].Outcome.Code != store.OutcomeRefundBatchReverted || rs[0].Outcome.Args.SafeError != "GS020" || rs[0].Outcome.Args.TxHash != attempt {
+			t.Fatalf("the audit's newest entry %+v (%v), want the revert by its sender", rs, err)
+		}
+		// Reported again, it changes nothing and is audited once.
+		wantStatus(t, e.report(b.ID, attempt), http.StatusOK)
+		if rs, err := db.AuditLog(ctx, 2); err != nil || rs[1].Outcome.Code == store.OutcomeRefundBatchReverted {
+			t.Fatalf("the audit after a second report %+v (%v)", rs, err)
+		}
+
+		other := chain.SafeTx{To: dc.Buyers[5].Address, Value: big.NewInt(1), Nonce: new(big.Int)}
+		otherHash := e.send(dc.Buyers[4].Key, dc.Treasury, chain.ExecData(other, map[common.Address][]byte{dc.Accounts[7].Address: sig}), nil).TxHash
+		for _, c := range []struct{ hash, want string }{
+			{"0x1234", "must be the hash of the transaction"},
+			{"0x" + strings.Repeat("0", 64), "knows no transaction"},
+			{wrong[0], "does not call the treasury's execTransaction"},
+			{strings.ToLower(otherHash.Hex()), "executes another Safe transaction than refund batch"},
+		} {
+			rec := e.report(b.ID, c.hash)
+			wantStatus(t, rec, http.StatusBadRequest)
+			if msg := errorMessage(t, rec); !strings.Contains(msg, c.want) {
+				t.Fatalf("reporting %s: %q, want %q", c.hash, msg, c.want)
+			}
+		}
+		wantStatus(t, e.report(b.ID+100, attempt), http.StatusNotFound)
+		if got := e.get(b.ID); len(got.Attempts) != 1 {
+			t.Fatalf("attempts after bad reports: %+v", got.Attempts)
 		}
 		if p := e.paymentDoc(wrong[0]); p.Status != store.BuyerRejected || p.Refund.Status != store.RefundApproving {
 			t.Fatalf("after the revert the buyer reads %+v", p)
@@ -313,6 +384,7 @@ func TestRefundBatches(t *testing.T) {
 		t.Fatal("the batch reverted")
 	}
 	execTx := strings.ToLower(exec.TxHash.Hex())
+	wantStatus(t, e.report(b.ID, execTx), http.StatusOK)
 	for i := range before {
 		after, err := e.c.Balance(ctx, dc.Buyers[i].Address)
 		if err != nil {
@@ -341,8 +413,12 @@ func TestRefundBatches(t *testing.T) {
 	e.pass()
 	refunded := func(t *testing.T) {
 		t.Helper()
-		if got := e.get(b.ID); got.Status != "executed" || got.ExecutedTx == nil || *got.ExecutedTx != execTx || got.Ready || got.ExecData != nil {
+		got := e.get(b.ID)
+		if got.Status != "executed" || got.ExecutedTx == nil || *got.ExecutedTx != execTx || got.Ready || got.ExecData != nil {
 			t.Fatalf("executed: %+v", got)
+		}
+		if n := len(got.Attempts); n != 2 || got.Attempts[1].TxHash != execTx || got.Attempts[1].Status != "mined" || got.Attempts[1].Error != nil {
+			t.Fatalf("attempts: %+v", got.Attempts)
 		}
 		for _, h := range wrong {
 			p := e.paymentDoc(h)
@@ -377,17 +453,20 @@ func TestRefundBatches(t *testing.T) {
 				continue
 			}
 			actions = append(actions, string(r.Action))
-			// The execution is the executor's, as the chain says; the rest the admin key's.
+			// The executions are the executor's, as the chain says; the rest the admin key's.
 			executor := strings.ToLower(dc.Buyers[4].Address.Hex())
-			if r.Action == store.ActionRefundExecute && (r.Actor != executor || r.Outcome.Code != store.OutcomeRefundBatchExecuted ||
-				r.Outcome.Args.TxHash != execTx) || r.Action != store.ActionRefundExecute && !strings.HasPrefix(r.Actor, "admin key ") {
+			executed := r.Outcome.Code == store.OutcomeRefundBatchExecuted && r.Outcome.Args.TxHash == execTx
+			reverted := r.Outcome.Code == store.OutcomeRefundBatchReverted && r.Outcome.Args.SafeError == "GS020"
+			if r.Action == store.ActionRefundExecute && (r.Actor != executor || !executed && !reverted) ||
+				r.Action != store.ActionRefundExecute && !strings.HasPrefix(r.Actor, "admin key ") {
 				t.Fatalf("%s by %q: %+v", r.Action, r.Actor, r.Outcome)
 			}
 		}
-		// Newest first: the execution, the two owners' approvals (the same owner twice is kept
-		// once, and logged as carried), and the proposal.
-		if len(actions) < 4 || actions[len(actions)-1] != string(store.ActionRefundPropose) || actions[0] != string(store.ActionRefundExecute) ||
-			actions[1] != string(store.ActionRefundApprove) {
+		// Newest first: the execution, the second owner's approval, the attempt with one
+		// signature, the first owner's approvals (the same owner twice is kept once, and logged
+		// as carried), and the proposal.
+		if len(actions) < 5 || actions[len(actions)-1] != string(store.ActionRefundPropose) || actions[0] != string(store.ActionRefundExecute) ||
+			actions[1] != string(store.ActionRefundApprove) || actions[2] != string(store.ActionRefundExecute) {
 			t.Fatalf("audit %v", actions)
 		}
 	})
@@ -509,7 +588,7 @@ func TestRefundBatchVoid(t *testing.T) {
 func TestRefundBatchWithoutTreasury(t *testing.T) {
 	storetest.Reset(t, db)
 	s := newServer(t, handlers.Config{AdminKey: adminKey})
-	for _, path := range []string{"/api/admin/refund-batches", "/api/admin/refund-batches/1/approvals"} {
+	for _, path := range []string{"/api/admin/refund-batches", "/api/admin/refund-batches/1/approvals", "/api/admin/refund-batches/1/executions"} {
 		rec := s.adminDo(t, http.MethodPost, path, `{"payments": "all"}`, adminKey)
 		wantStatus(t, rec, http.StatusNotFound)
 		if msg := errorMessage(t, rec); !strings.Contains(msg, "TREASURY_ADDRESS") {
@@ -646,6 +725,32 @@ func TestOperatorRefundBatches(t *testing.T) {
 		t.Fatal("a viewer is offered to execute")
 	}
 
+	t.Run("an execution the page reports", func(t *testing.T) {
+		// One signature short of the threshold: the Safe refuses it, and only the report tells.
+		one := chain.SafeTx{To: common.HexToAddress(b.SafeTx.To), Value: big.NewInt(values[1]), Nonce: new(big.Int)} // a plain transfer
+		calldata := chain.ExecData(one, map[common.Address][]byte{dc.Accounts[7].Address: common.FromHex(e.sign(7, b.SafeTxHash))})
+		r := e.send(dc.Buyers[4].Key, dc.Treasury, calldata, nil)
+		if r.Status != types.ReceiptStatusFailed {
+			t.Fatal("one signature executed the batch")
+		}
+		report := func(b *browser, header ...string) *httptest.ResponseRecorder {
+			t.Helper()
+			body := `{"txHash": "` + strings.ToLower(r.TxHash.Hex()) + `"}`
+			header = append([]string{"Content-Type", "application/json", "Accept", "application/json", "X-CSRF-Token", b.csrf}, header...)
+			return b.send(httptest.NewRequest(http.MethodPost, loc+"/executions", strings.NewReader(body)), header...).ResponseRecorder
+		}
+		wantStatus(t, report(viewer, "X-CSRF-Token", "stale"), http.StatusForbidden)
+		wantStatus(t, report(viewer), http.StatusOK)
+		doc := batchPage(op)
+		attempt := doc.Find(`[data-testid=batch-attempt]`)
+		if got := strings.Join(strings.Fields(attempt.Text()), " "); attempt.Length() != 1 || attempt.AttrOr("data-status", "") != "reverted" ||
+			!strings.Contains(got, fmt.Sprintf("reverted in block %d, so the treasury paid nothing. It carried fewer owners' signatures than the treasury's threshold (GS020).", r.BlockNumber)) {
+			t.Fatalf("the page lists the attempt as %q", got)
+		}
+		if got := e.get(id); got.Status != "ready" || len(got.Attempts) != 1 || got.Attempts[0].ReportedBy != addrOf(viewerKey) {
+			t.Fatalf("after the revert: %+v", got)
+		}
+	})
 	t.Run("refund all owed", func(t *testing.T) {
 		rec := op.form("/operator/refund-batches", url.Values{"all": {"true"}})
 		wantStatus(t, rec, http.StatusSeeOther)
@@ -669,9 +774,10 @@ func TestOperatorRefundBatches(t *testing.T) {
 				who = append(who, string(r.Action)+" "+r.Actor)
 			}
 		}
-		// Newest first: the batch of all owed, the two approvals, the first batch.
-		want := []string{"refund-batch.propose " + addrOf(opKey), "refund-batch.approve " + addrOf(opKey), "refund-batch.approve " + addrOf(viewerKey),
-			"refund-batch.propose " + addrOf(opKey)}
+		// Newest first: the batch of all owed, the execution that reverted (its sender's), the two
+		// approvals, the first batch.
+		want := []string{"refund-batch.propose " + addrOf(opKey), "refund-batch.execute " + strings.ToLower(dc.Buyers[4].Address.Hex()),
+			"refund-batch.approve " + addrOf(opKey), "refund-batch.approve " + addrOf(viewerKey), "refund-batch.propose " + addrOf(opKey)}
 		if !slices.Equal(who, want) {
 			t.Fatalf("audit %v, want %v", who, want)
 		}

@@ -142,6 +142,8 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	op.get("/refund-batches/:id", h.RefundBatchPage, rl.limit("operator-refund-batch", 120), viewer)
 	op.post("/refund-batches/:id/approvals", h.ApproveRefundBatchFromPage, rl.limit("operator-refund-batches", 30),
 		h.RequireOperator(handlers.Viewer, "approve refund batches"))
+	op.post("/refund-batches/:id/executions", h.ReportRefundExecution, rl.limit("operator-refund-batches", 30),
+		h.RequireOperator(handlers.Viewer, "report refund batch executions"))
 	op.post("/operators", h.OperatorAction(h.PutOperatorFromPage), rl.limit("operator-list", 60),
 		h.RequireOperator(handlers.Admin, "change the operator list"))
 	op.post("/operators/remove", h.OperatorAction(h.RemoveOperatorFromPage), rl.limit("operator-list", 60),
@@ -174,6 +176,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	admin.get("/refund-batches", h.RefundBatches)
 	admin.get("/refund-batches/:id", h.RefundBatch)
 	admin.post("/refund-batches/:id/approvals", h.ApproveRefundBatch)
+	admin.post("/refund-batches/:id/executions", h.ReportRefundExecution)
 	admin.post("/minting/pause", h.HoldMinting(true))
 	admin.post("/minting/resume", h.HoldMinting(false))
 	admin.post("/webhooks", h.AddWebhook)

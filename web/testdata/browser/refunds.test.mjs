@@ -194,6 +194,11 @@ test('three wrong payments are refunded in one treasury transaction two owners a
   }
   const done = page.locator('[data-testid=batch-status][data-status=executed]');
   await done.waitFor(); // the page's poll follows it to its end
+  // The page reported the transaction it sent: the batch lists it, mined.
+  const attempt = done.locator('[data-testid=batch-attempt]');
+  assert.equal(await attempt.count(), 1);
+  assert.equal(await attempt.getAttribute('data-status'), 'mined');
+  assert.match(squash(await attempt.innerText()), /^0x[0-9a-f]{4}…[0-9a-f]{4} from 0x[0-9a-f]{4}…[0-9a-f]{4}: mined in block \d+\.$/);
   assert.match(squash(await done.locator('[data-testid=batch-next]').innerText()),
     /^Executed in 0x[0-9a-f]{4}…[0-9a-f]{4} \(block \d+\): the treasury paid the 3 refunds, and 3 payments are refunded\.$/);
   await both(page, page.locator('main'), 'refunds-batch-executed');
