@@ -40,36 +40,27 @@ type Safe struct {
 	Balance   *big.Int // wei
 }
 
-// Safe reads the Safe at addr: ErrNotASafe when it has no code, or does not answer as a Safe
-// of SafeVersion.
+// Safe reads the Safe at addr, every figure at one block in one round trip after the head's:
+// ErrNotASafe when it has no code, or does not answer as a Safe of SafeVersion.
 func (c *Client) Safe(ctx context.Context, addr common.Address) (Safe, error) {
-	var code, version, owners, threshold, nonce []byte
-	var balance *big.Int
-	err := c.call(ctx, "safe", func(ctx context.Context, e *endpoint) (err error) {
-		if code, err = e.eth.CodeAt(ctx, addr, nil); err != nil || len(code) == 0 {
-			return err
+	var code, version, owners, threshold, nonce hexutil.Bytes
+	var balance hexutil.Big
+	_, err := c.readAtHead(ctx, "safe", func(at string) []rpc.BatchElem {
+		call := func(data []byte, out *hexutil.Bytes) rpc.BatchElem {
+			return rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{"to": addr, "data": hexutil.Bytes(data)}, at}, Result: out}
 		}
-		if balance, err = e.eth.BalanceAt(ctx, addr, nil); err != nil {
-			return err
+		return []rpc.BatchElem{
+			{Method: "eth_getCode", Args: []any{addr, at}, Result: &code},
+			{Method: "eth_getBalance", Args: []any{addr, at}, Result: &balance},
+			call(safeABI.PackVERSION(), &version),
+			call(safeABI.PackGetOwners(), &owners),
+			call(safeABI.PackGetThreshold(), &threshold),
+			call(safeABI.PackNonce(), &nonce),
 		}
-		read := func(data []byte) ([]byte, error) {
-			return e.eth.CallContract(ctx, ethereum.CallMsg{To: &addr, Data: data}, nil)
-		}
-		if version, err = read(safeABI.PackVERSION()); err != nil {
-			if reverted(err) {
-				return nil // a contract that is not a Safe reverts: told below
-			}
-			return err
-		}
-		if owners, err = read(safeABI.PackGetOwners()); err != nil {
-			return err
-		}
-		if threshold, err = read(safeABI.PackGetThreshold()); err != nil {
-			return err
-		}
-		nonce, err = read(safeABI.PackNonce())
-		return err
 	})
+	if err != nil && reverted(err) { // a contract that is not a Safe reverts
+		return Safe{}, ErrNotASafe
+	}
 	if err != nil {
 		return Safe{}, err
 	}
@@ -79,7 +70,7 @@ func (c *Client) Safe(ctx context.Context, addr common.Address) (Safe, error) {
 	if v, err := safeABI.UnpackVERSION(version); err != nil || v != SafeVersion {
 		return Safe{}, fmt.Errorf("%w (it says version %q)", ErrNotASafe, v)
 	}
-	s := Safe{Address: addr, Balance: balance}
+	s := Safe{Address: addr, Balance: balance.ToInt()}
 	if s.Owners, err = safeABI.UnpackGetOwners(owners); err != nil {
 		return Safe{}, fmt.Errorf("%w: getOwners: %v", ErrNotASafe, err)
 	}
