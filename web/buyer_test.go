@@ -84,6 +84,9 @@ func TestTrackerNotFound(t *testing.T) {
 		if form := doc.Find(`[data-testid=track-another] form[action="/payment"] input[name=tx]`); form.Length() != 1 {
 			t.Fatal("no box to paste another hash")
 		}
+		if first := strings.TrimSpace(doc.Find(`.steps li`).First().Text()); first != "Not seen yet" {
+			t.Fatalf("the first step reads %q", first)
+		}
 		// The box is outside what the page polls: a poll must not wipe what is being typed.
 		if doc.Find(`[data-testid=payment-status] [data-testid=track-form]`).Length() != 0 {
 			t.Fatal("the paste box is inside the polled status")
@@ -93,6 +96,9 @@ func TestTrackerNotFound(t *testing.T) {
 			t.Fatalf("sent: %q %q %q %q", st, msg, poll, every)
 		}
 		doc = page(t, s.get(t, "/payment/"+unknown+"?sent=1").Body)
+		if first := strings.TrimSpace(doc.Find(`.steps li`).First().Text()); first != "Sent" {
+			t.Fatalf("sent: the first step reads %q", first)
+		}
 		if doc.Find(`[data-testid=track-another]`).Length() != 0 || doc.Find(`[data-testid=check-hint]`).Length() != 0 ||
 			strings.Contains(doc.Text(), "If you pasted") {
 			t.Fatal("right after Pay the page doubts the hash")
