@@ -49,7 +49,7 @@ func (h *Handlers) payment(ctx context.Context, hash string) (paymentJSON, error
 		return paymentJSON{}, fmt.Errorf("%w: %w", errPaymentNotSeen, chain.ErrUnknownTx) // the tracker tells the two apart
 	}
 	if errors.Is(err, chain.ErrNotMined) {
-		return paymentJSON{}, errPaymentNotSeen
+		return paymentJSON{}, fmt.Errorf("%w: %w", errPaymentNotSeen, chain.ErrNotMined) // the tracker says "in the pool"
 	}
 	if err != nil {
 		return paymentJSON{}, err
@@ -179,7 +179,11 @@ func (h *Handlers) paymentsFrom(ctx context.Context, wallet string, limit int) (
 
 // PaymentPage answers GET /payment/{txHash}: the tracker that follows a payment from the transfer
 // to its node or its refund. It refreshes itself (htmx, or a meta refresh without JavaScript).
+// What is not a transaction hash gets the 400 page with a box to paste it again.
 func (h *Handlers) PaymentPage(c echo.Context) error {
+	if _, err := parseTxHash(c.Param("txHash")); err != nil {
+		return render(c, http.StatusBadRequest, views.PaymentBadHash(c.Param("txHash")))
+	}
 	t, err := h.tracker(c)
 	if err != nil {
 		return err
@@ -206,7 +210,7 @@ func (h *Handlers) tracker(c echo.Context) (views.Tracker, error) {
 		return views.Tracker{}, err
 	}
 	now := time.Now()
-	t := views.Tracker{TxHash: hash, Since: trackerSince(c.QueryParam("since"), now), Now: now}
+	t := views.Tracker{TxHash: hash, Since: trackerSince(c.QueryParam("since"), now), Now: now, Sent: c.QueryParam("sent") == "1"}
 	p, err := h.payment(c.Request().Context(), hash)
 	switch {
 	case err == nil:
@@ -218,11 +222,22 @@ func (h *Handlers) tracker(c echo.Context) (views.Tracker, error) {
 			}
 			v.WaitingOnService = st.MinterCannotPay
 		}
+		if v.Status == store.BuyerMinted && v.ChainNodeID.Int != nil {
+			r, err := h.receipt(c.Request().Context(), v.ChainNodeID)
+			switch {
+			case err == nil:
+				v.Receipt = &r
+			case !errors.Is(err, store.ErrNotFound): // not recorded yet: the receipt shows what it has
+				return t, err
+			}
+		}
 		t.Payment = &v
 	case errors.Is(err, chain.ErrUnknownTx) && now.Sub(t.Since) >= views.NotFoundAfter:
 		t.Unseen = views.TrackerNotFound
 	case errors.Is(err, chain.ErrUnknownTx):
 		t.Unseen = views.TrackerUnknown
+	case errors.Is(err, chain.ErrNotMined):
+		t.Unseen = views.TrackerPending
 	case errors.Is(err, errPaymentNotSeen):
 		t.Unseen = views.TrackerNotSeen
 	case errors.Is(err, chain.ErrUnavailable):
@@ -232,6 +247,28 @@ func (h *Handlers) tracker(c echo.Context) (views.Tracker, error) {
 		return t, err
 	}
 	return t, nil
+}
+
+// receipt is what the tracker of a minted payment adds: when the node was minted, its tier,
+// when it is first credited and what it earns, as the node's page reads them.
+func (h *Handlers) receipt(ctx context.Context, id store.Uint256) (views.Receipt, error) {
+	n, err := h.store.Node(ctx, id.Int, 1)
+	if err != nil {
+		return views.Receipt{}, err
+	}
+	r := views.Receipt{MintedAt: n.CreatedAt, NextCreditAt: n.NextCreditAt, PayoutsOn: h.cfg.DistEnabled, Now: time.Now()}
+	tiers, err := h.sale.WithWeights(ctx)
+	if err != nil {
+		return views.Receipt{}, err
+	}
+	for _, t := range tiers {
+		if t.ID == n.Tier {
+			r.Tier = t
+		}
+	}
+	r.TierName = views.TierName(r.Tier, n.Tier)
+	r.Earnings = h.earnings(ctx, []store.Tier{r.Tier}, false)[r.Tier.ID]
+	return r, nil
 }
 
 // trackerSince reads when a tracker page first asked (unix seconds): now when absent, unreadable
@@ -250,7 +287,7 @@ func trackerSince(q string, now time.Time) time.Time {
 func (h *Handlers) PaymentSearch(c echo.Context) error {
 	hash, err := parseTxHash(strings.TrimSpace(c.QueryParam("tx")))
 	if err != nil {
-		return err
+		return render(c, http.StatusBadRequest, views.PaymentBadHash(c.QueryParam("tx")))
 	}
 	return c.Redirect(http.StatusSeeOther, "/payment/"+hash)
 }

@@ -566,7 +566,7 @@
       const hash = await send({ from, to: b.dataset.to, value: hexValue(b.dataset.value) });
       if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) fail('Your wallet did not say which transaction it sent: look it up in your wallet.');
       b.textContent = 'Payment sent';
-      location.assign('/payment/' + hash);
+      location.assign('/payment/' + hash + '?sent=1'); // the tracker then knows it is the buyer's own
       return KEEP;
     },
     async max(b) {

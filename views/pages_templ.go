@@ -398,7 +398,7 @@ func NodePage(d NodeDetail) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if d.Factory != "" {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "<section class=\"card\" data-testid=\"withdraw\"><h2>Withdraw</h2>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "<section class=\"card\" id=\"withdraw\" data-testid=\"withdraw\"><h2>Withdraw</h2>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

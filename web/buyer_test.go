@@ -64,18 +64,67 @@ func TestTrackerNotFound(t *testing.T) {
 	}
 	unknown := storetest.TxHash("a mistyped hash")
 
-	t.Run("a hash nobody knows is waited for at first, and the page carries when it started", func(t *testing.T) {
+	t.Run("a hash nobody knows is not seen yet at first, never sent, and the page carries when it started", func(t *testing.T) {
 		for _, target := range []string{"/payment/" + unknown, "/payment/" + unknown + "?since=" + short,
 			"/payment/" + unknown + "?since=" + strconv.FormatInt(now.Add(time.Hour).Unix(), 10), // the future: from now
 			"/payment/" + unknown + "?since=yesterday", "/payment/" + unknown + "?since=-5"} {
 			st, msg, poll, every := tracker(t, target)
-			if st != "sent" || !strings.HasPrefix(msg, "Sent.") || every != "every 2s" {
+			if st != "not-seen" || !strings.HasPrefix(msg, "Not seen yet. No transaction with this hash has been seen on Dev chain") ||
+				!strings.Contains(msg, "appears here within seconds") || !strings.Contains(msg, "check the hash") || every != "every 2s" {
 				t.Fatalf("%s: %q %q %q", target, st, msg, every)
 			}
 			since, err := strconv.ParseInt(strings.TrimPrefix(poll, "/partials/payment/"+unknown+"?since="), 10, 64)
 			if err != nil || since > time.Now().Unix() || since < now.Add(-2*time.Minute).Unix() {
 				t.Fatalf("%s polls %q", target, poll)
 			}
+		}
+	})
+	t.Run("a hash nobody knows offers a box to paste another; the Pay button's own hash reads as sent, without", func(t *testing.T) {
+		doc := page(t, s.get(t, "/payment/"+unknown).Body)
+		if form := doc.Find(`[data-testid=track-another] form[action="/payment"] input[name=tx]`); form.Length() != 1 {
+			t.Fatal("no box to paste another hash")
+		}
+		if first := strings.TrimSpace(doc.Find(`.steps li`).First().Text()); first != "Not seen yet" {
+			t.Fatalf("the first step reads %q", first)
+		}
+		// The box is outside what the page polls: a poll must not wipe what is being typed.
+		if doc.Find(`[data-testid=payment-status] [data-testid=track-form]`).Length() != 0 {
+			t.Fatal("the paste box is inside the polled status")
+		}
+		st, msg, poll, every := tracker(t, "/payment/"+unknown+"?sent=1")
+		if st != "sent" || !strings.HasPrefix(msg, "Sent from your wallet.") || every != "every 2s" || !strings.HasSuffix(poll, "&sent=1") {
+			t.Fatalf("sent: %q %q %q %q", st, msg, poll, every)
+		}
+		doc = page(t, s.get(t, "/payment/"+unknown+"?sent=1").Body)
+		if first := strings.TrimSpace(doc.Find(`.steps li`).First().Text()); first != "Sent" {
+			t.Fatalf("sent: the first step reads %q", first)
+		}
+		if doc.Find(`[data-testid=track-another]`).Length() != 0 || doc.Find(`[data-testid=check-hint]`).Length() != 0 ||
+			strings.Contains(doc.Text(), "If you pasted") {
+			t.Fatal("right after Pay the page doubts the hash")
+		}
+		if st, _, _, _ := tracker(t, "/payment/"+unknown+"?sent=1&since="+long); st != "not-found" {
+			t.Fatalf("sent, three minutes unknown: %q", st)
+		}
+		if page(t, s.get(t, "/payment/"+unknown+"?since="+long).Body).Find(`[data-testid=track-another] [data-testid=track-form]`).Length() != 1 {
+			t.Fatal("not found: no box to paste another hash")
+		}
+	})
+	t.Run("what is not a hash is the 400 page, with what a hash looks like and the box holding what was typed", func(t *testing.T) {
+		for target, typed := range map[string]string{"/payment/0x12": "0x12", "/payment?tx=0xabc+def": "0xabc def", "/payment?tx=": ""} {
+			rec := s.get(t, target)
+			wantStatus(t, rec, http.StatusBadRequest)
+			doc := page(t, rec.Body)
+			if !strings.Contains(text(doc, "error"), "not a transaction hash") ||
+				!strings.Contains(text(doc, "hash-shape"), "0x followed by 64 characters") {
+				t.Fatalf("%s: %q", target, text(doc, "error"))
+			}
+			if got, ok := doc.Find(`[data-testid=error] [data-testid=track-form] input[name=tx]`).Attr("value"); !ok || got != typed {
+				t.Fatalf("%s: the box holds %q", target, got)
+			}
+		}
+		if rec := s.get(t, "/partials/payment/0x12"); rec.Code != http.StatusBadRequest {
+			t.Fatalf("partial: %d", rec.Code)
 		}
 	})
 	t.Run("after two minutes it says not found on the network, with what to check, and keeps looking", func(t *testing.T) {
@@ -118,8 +167,14 @@ func TestTrackerNotFound(t *testing.T) {
 			t.Fatal(err)
 		}
 		hash := strings.ToLower(tx.Hash().Hex())
-		if st, msg, _, _ := tracker(t, "/payment/"+hash+"?since="+long); st != "sent" || !strings.HasPrefix(msg, "Sent.") {
-			t.Fatalf("pending: %q %q", st, msg)
+		for _, target := range []string{"/payment/" + hash + "?since=" + long, "/payment/" + hash + "?sent=1"} {
+			if st, msg, _, _ := tracker(t, target); st != "sent" || msg != "Sent. Waiting for the transaction to be included in a block." {
+				t.Fatalf("pending %s: %q %q", target, st, msg)
+			}
+			if doc := page(t, s.get(t, target).Body); doc.Find(`[data-testid=check-hint]`).Length() != 0 ||
+				doc.Find(`[data-testid=track-another]`).Length() != 0 {
+				t.Fatalf("pending %s: a transaction in the pool is no typo, yet the page asks to check it", target)
+			}
 		}
 		dc.Commit()
 		if st, _, _, _ := tracker(t, "/payment/"+hash+"?since="+long); st != "confirming" {
@@ -148,8 +203,16 @@ func TestTrackerNotFound(t *testing.T) {
 			t.FailNow()
 		}
 		hash := strings.ToLower(r.TxHash.Hex())
-		if st, msg, _, _ := tracker(t, "/payment/"+hash+"?since="+long); st != "sent" || !strings.HasPrefix(msg, "Sent.") {
+		if st, msg, _, _ := tracker(t, "/payment/"+hash+"?since="+long); st != "sent" || !strings.HasPrefix(msg, "In a block. No payment from it has been seen yet") {
 			t.Fatalf("elsewhere: %q %q", st, msg)
+		}
+		// A pasted hash that stays no payment gets the hint and the box; the Pay button's own does not.
+		if doc := page(t, s.get(t, "/payment/"+hash).Body); !strings.Contains(text(doc, "check-hint"), "If you pasted this hash") ||
+			doc.Find(`[data-testid=track-another] [data-testid=track-form]`).Length() != 1 {
+			t.Fatal("a pasted transfer elsewhere: no hint or no box to paste another")
+		}
+		if doc := page(t, s.get(t, "/payment/"+hash+"?sent=1").Body); doc.Find(`[data-testid=check-hint]`).Length() != 0 {
+			t.Fatal("right after Pay the page asks the buyer to check the hash")
 		}
 	})
 }

@@ -18,6 +18,7 @@ import (
 	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
+	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
@@ -116,7 +117,7 @@ func TestPaymentStatus(t *testing.T) {
 		}
 	})
 	t.Run("the tracker of a payment not seen yet waits for it", func(t *testing.T) {
-		if st, msg, polls := tracker(t, storetest.TxHash("not mined yet")); st != "sent" || !polls || !strings.HasPrefix(msg, "Sent.") {
+		if st, msg, polls := tracker(t, storetest.TxHash("not mined yet")); st != "not-seen" || !polls || !strings.HasPrefix(msg, "Not seen yet.") {
 			t.Fatalf("tracker %q %q %v", st, msg, polls)
 		}
 		rec := s.get(t, "/payment/0x12")
@@ -187,6 +188,41 @@ func TestPaymentStatus(t *testing.T) {
 		}
 		if st, msg, polls := tracker(t, minted); st != "minted" || polls || !strings.HasPrefix(msg, "Your node 1 is minted.") {
 			t.Fatalf("tracker %q %q %v", st, msg, polls)
+		}
+	})
+	t.Run("the minted tracker is a receipt: when, what was paid, the node, its first credit and what next", func(t *testing.T) {
+		var mintedAt time.Time
+		if err := db.DB().GetContext(t.Context(), &mintedAt, `SELECT created_at FROM nodes WHERE id = 1`); err != nil {
+			t.Fatal(err)
+		}
+		doc := page(t, s.get(t, "/payment/"+minted).Body)
+		for id, want := range map[string]string{
+			"minted-at": mintedAt.UTC().Format("2006-01-02 15:04"), "paid": "0.1 ETH", "receipt-node": "Node 1, Standard tier",
+			"first-credit": "None while payouts are off",
+		} {
+			if got := text(doc, id); !strings.Contains(got, want) || (id == "minted-at" && !strings.HasSuffix(got, " UTC")) {
+				t.Fatalf("%s: %q, want %q", id, got, want)
+			}
+		}
+		for id, href := range map[string]string{"node-link": "/node/1", "me-link": "/me", "withdraw-link": "/node/1#withdraw"} {
+			if got := doc.Find(`[data-testid=next-steps] [data-testid=`+id+`]`).AttrOr("href", ""); got != href {
+				t.Fatalf("%s links to %q", id, got)
+			}
+		}
+		if doc.Find(`[data-testid=check-hint]`).Length() != 0 || doc.Find(`[data-testid=track-another]`).Length() != 0 {
+			t.Fatal("the receipt doubts the hash")
+		}
+		// With payouts on, the first credit is the next round's time, in words and in UTC.
+		paying := newChainServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), Now: clock,
+			DistEnabled: true, DistMode: store.DistFixed, DistPeriod: time.Hour, DistBaseWei: big.NewInt(1_000_000_000_000_000)})
+		next := time.Now().Add(90 * time.Minute).Truncate(time.Minute)
+		storetest.Due(t, db, next)
+		doc = page(t, paying.get(t, "/payment/"+minted).Body)
+		if got := text(doc, "first-credit"); got != "At the next round, in 1 hour ("+next.UTC().Format("2006-01-02 15:04")+" UTC)." {
+			t.Fatalf("first credit %q", got)
+		}
+		if !strings.Contains(text(doc, "earnings"), "ETH a round (every hour)") {
+			t.Fatalf("earnings %q", text(doc, "earnings"))
 		}
 	})
 

@@ -62,9 +62,9 @@ test("a mistyped hash: the tracker says it is not found on the network, and what
   assert.match(message, /keeps looking/);
   assert.equal(await status.getAttribute('hx-trigger'), 'every 10s');
   await shots(page, 'tracker-not-found');
-  // A fresh visit waits: "Sent…" first, not "not found" at once.
+  // A fresh visit says "not seen yet" at once, never "Sent", and not "not found" either.
   await page.goto(`${base}/payment/${hash}`);
-  assert.equal(await status.getAttribute('data-status'), 'sent');
+  assert.equal(await status.getAttribute('data-status'), 'not-seen');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -42,8 +42,8 @@ test('buy with the wallet: /buy shows what the connected wallet holds, pay opens
     const before = await text(page, 'holds');
     await shot(page, name + 'buy-connected');
     await page.click('[data-wallet=pay]');
-    await page.waitForURL(/\/payment\/0x[0-9a-f]{64}$/);
-    const hash = page.url().split('/').pop();
+    await page.waitForURL(/\/payment\/0x[0-9a-f]{64}\?sent=1$/);
+    const hash = new URL(page.url()).pathname.split('/').pop();
     await shot(page, name + 'tracker-sent');
     await passUntil(hash, 'minted');
     await page.locator('[data-testid=payment-status][data-status=minted]').waitFor({ timeout: 15000 });
@@ -148,7 +148,7 @@ test('the tracker works with JavaScript off: it refreshes itself until the payme
   const page = await context.newPage();
   const unseen = '0x' + 'ab'.repeat(32);
   await page.goto(base + '/payment/' + unseen);
-  assert.equal(await page.locator('[data-testid=payment-status]').getAttribute('data-status'), 'sent');
+  assert.equal(await page.locator('[data-testid=payment-status]').getAttribute('data-status'), 'not-seen');
   // Without scripts, the browser reads what <noscript> holds: the refresh and its link.
   assert.equal(await page.locator('meta[http-equiv=refresh]').count(), 1);
   assert.match(await page.locator('main').innerText(), /Refresh now/);

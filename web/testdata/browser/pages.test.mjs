@@ -79,7 +79,7 @@ test('buy: the exact quote, the warning, and paying with the wallet', async () =
   await shot(page, 'buy');
   await page.click('[data-wallet=pay]');
   // Once the wallet sent it, the page follows the payment on its tracker.
-  await page.waitForURL(/\/payment\/0x[0-9a-f]{64}$/, { timeout: 15000 });
+  await page.waitForURL(/\/payment\/0x[0-9a-f]{64}\?sent=1$/, { timeout: 15000 });
   // Passes run until it is mined and minted.
   let nodes = [];
   for (let i = 0; i < 40 && nodes.length === 0; i++) {

@@ -220,7 +220,7 @@ test('the allowlist phase: a listed wallet sees its allocation and pays, an unli
         await fresh.close();
       } else {
         await card(page, 25).locator('[data-wallet=pay]').click();
-        await page.waitForURL(/\/payment\/0x[0-9a-f]{64}$/, { timeout: 15000 });
+        await page.waitForURL(/\/payment\/0x[0-9a-f]{64}\?sent=1$/, { timeout: 15000 });
         assert.equal(sends(wallet).length, 1);
       }
       await context.close();
@@ -274,7 +274,7 @@ test('a price changed while the page was open: the Pay button says so, takes the
     assert.equal(sends(wallet).length, 0);
     await shots(page, 'price-changed');
     await pay.click();
-    await page.waitForURL(/\/payment\/0x[0-9a-f]{64}$/, { timeout: 15000 });
+    await page.waitForURL(/\/payment\/0x[0-9a-f]{64}\?sent=1$/, { timeout: 15000 });
     assert.equal(BigInt(sends(wallet)[0].params[0].value), parseEther('0.3275'));
     assert.notEqual(tier.priceWei, parseEther('0.3275').toString());
     await context.close();

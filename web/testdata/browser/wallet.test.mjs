@@ -142,11 +142,11 @@ test('a double click on pay sends exactly one transaction, then follows it on it
   await pay.dblclick();
   assert.equal(await pay.innerText(), 'Waiting for your wallet…');
   assert.ok(await pay.isDisabled());
-  await page.waitForURL(/\/payment\/0x[0-9a-f]{64}$/, { timeout: 15000 });
+  await page.waitForURL(/\/payment\/0x[0-9a-f]{64}\?sent=1$/, { timeout: 15000 });
   await sleep(500);
   assert.equal(sends(wallet).length, 1, JSON.stringify(sends(wallet)));
   assert.equal(sends(wallet)[0].params[0].value, '0x' + parseEther('0.1').toString(16));
-  const sent = await client.getTransaction({ hash: page.url().split('/payment/')[1] });
+  const sent = await client.getTransaction({ hash: new URL(page.url()).pathname.split('/payment/')[1] });
   assert.equal(sent.from, wallet.address.toLowerCase(), 'the tracker follows the transaction the wallet sent');
 
   let nodes = [];
