@@ -76,8 +76,10 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 var buyOrder = map[store.TierPhase]int{store.PhaseAllowlist: 1, store.PhasePublic: 1, store.PhaseScheduled: 2, store.PhaseSoldOut: 3}
 
 // forWallet adds to bt what wallet (none when empty) has of the tier: its nodes of it, its place
-// on the allowlist while the tier is in that phase, and, while the tier sells, why a payment of
-// its price from the wallet now would be refused, by the rules the payments pass applies.
+// on the allowlist while the tier is in that phase or before it opens with one (so that a wallet
+// knows it is on the list before launch day, not by paying), and, while the tier sells, why a
+// payment of its price from the wallet now would be refused, by the rules the payments pass
+// applies.
 func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet string, now time.Time) error {
 	if wallet == "" {
 		return nil
@@ -87,7 +89,8 @@ func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet stri
 		return err
 	}
 	bt.Holds = &holds
-	if bt.Phase == store.PhaseAllowlist {
+	if bt.Phase == store.PhaseAllowlist || allowlistAhead(bt.Tier, bt.Phase, now) {
+		// Before the phase, the list in force now: the operator may still replace it.
 		allocation, err := h.store.Allocation(ctx, bt.ID, wallet, now)
 		if err != nil {
 			return err
@@ -109,4 +112,11 @@ func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet stri
 		}
 	}
 	return nil
+}
+
+// allowlistAhead tells whether tier t, scheduled, will open with an allowlist phase: it has one
+// that has not ended, and it does not start only after it ends.
+func allowlistAhead(t store.Tier, phase store.TierPhase, now time.Time) bool {
+	return phase == store.PhaseScheduled && t.AllowlistUntil != nil && now.Before(*t.AllowlistUntil) &&
+		(t.StartsAt == nil || t.StartsAt.Before(*t.AllowlistUntil))
 }
