@@ -611,8 +611,18 @@
       const bps = toBps(form.querySelector('[name=multiplier]').value);
       const data = form.dataset.selector + word(BigInt(form.dataset.tier).toString(16)) + word(bps.toString(16));
       const hash = await send({ from, to: form.dataset.factory, data });
-      say(b, `Payout change sent (${short(hash)}): the rounds priced once it is mined pay it. Reload the page to see it.`);
+      say(b, `Payout change sent (${short(hash)}): the rounds priced once it is mined pay it. Waiting for it to be mined…`);
       b.textContent = 'Payout change sent';
+      // Once mined, the row says the new payout itself: nobody has to reload to see it.
+      const receipt = await mined(current.wallet.provider, hash);
+      if (receipt?.status === '0x1') {
+        const x = `${Number(bps) / 10000}×`;
+        const cell = form.closest('tr')?.querySelector('[data-testid=tier-payout]');
+        if (cell) cell.textContent = x;
+        say(b, `Payout change sent (${short(hash)}) and mined in block ${Number(receipt.blockNumber)}: rounds priced from now pay ${x}.`);
+      } else if (receipt) {
+        say(b, `The payout change (${short(hash)}) was refused by the factory: nothing changed.`, true);
+      }
       return KEEP;
     },
     // approve signs a refund batch's Safe transaction with the connected wallet (EIP-712

@@ -225,6 +225,9 @@ test('the factory owner changes a tier\'s payout from the operator page with the
   assert.equal(sent.to.toLowerCase(), await form.getAttribute('data-factory'));
   assert.equal(sent.data, await form.getAttribute('data-selector') + '1'.padStart(64, '0') + (15000).toString(16).padStart(64, '0'));
   await payoutBecomes('1', 15000);
+  // Once mined, the row says it without a reload; and so does the page loaded again.
+  await row.locator('[data-testid=tier-payout]').filter({ hasText: /^1\.5×$/ }).waitFor({ timeout: 15000 });
+  await row.getByRole('status').filter({ hasText: /and mined in block \d+: rounds priced from now pay 1\.5×\.$/ }).waitFor();
   await page.reload();
   assert.equal(await page.locator('[data-testid=tier-1] [data-testid=tier-payout]').innerText(), '1.5×');
   assert.deepEqual(errors, []);
