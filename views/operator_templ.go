@@ -767,7 +767,7 @@ func tierFormView(f TierForm, csrfToken string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = tierField(f, "payout", "Payout multiplier", f.Payout, "What a node of this tier earns per round, against the base: 1 is the base, 0 earns nothing; up to 10, 4 decimals. A change is sent from the factory owner's wallet when you save.", templ.Attributes{"inputmode": "decimal", "placeholder": "1", "autocomplete": "off"}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = tierField(f, "payout", "Payout multiplier", f.Payout, "What a node of this tier earns per round against the base: 1 is the base, 0 earns nothing; up to 10, 4 decimals. Empty keeps the factory's (a new tier has none: 0×). A change is sent from the factory owner's wallet when you save.", templ.Attributes{"inputmode": "decimal", "placeholder": "1.5", "autocomplete": "off"}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
