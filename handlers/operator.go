@@ -118,6 +118,12 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 		o.TierForm = tierForm(tiers, c.QueryParam("edit"))
 	}
 	o.TierForm.Tiers = mapSlice(tiers, func(t sale.TierNow) store.Tier { return t.Tier })
+	o.TierForm.Factory, o.TierForm.SetTierWeight = o.Factory, o.SetTierWeight
+	for _, t := range tiers {
+		if strconv.Itoa(t.ID) == o.TierForm.ID && o.TierForm.Editing {
+			o.TierForm.ChainBps = t.PayoutBps
+		}
+	}
 	o.InternalTransfers = h.jobs.InternalTransfers()
 	o.NoRefundPolicy = h.cfg.RefundPolicy == ""
 	if o.Live, err = h.saleLive(ctx); err != nil {

@@ -35,6 +35,7 @@ func (h *Handlers) OperatorLive(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	live.Standalone = !htmx || c.QueryParam("standalone") == "true"
 	if htmx {
 		return render(c, http.StatusOK, views.OperatorLive(live))
 	}
@@ -79,6 +80,13 @@ func (h *Handlers) saleLive(ctx context.Context) (views.SaleLive, error) {
 	if ob, err := h.jobs.Outbox(ctx); err == nil {
 		l.Outbox = &ob
 	}
+	tiers, err := h.sale.Tiers(ctx)
+	if err != nil {
+		return l, err
+	}
+	l.Tiers = mapSlice(tiers, func(t sale.TierNow) views.OperatorTier {
+		return views.OperatorTier{Tier: t.Tier, Sold: t.Sold, Remaining: t.Remaining, Phase: t.Phase, OpensAt: t.OpensAt}
+	})
 	statuses, err := h.store.PassStatuses(ctx)
 	if err != nil {
 		return l, err

@@ -65,8 +65,9 @@ func (h *Handlers) putTier(c echo.Context, t store.Tier, keep, confirmed bool) (
 // each field (422: nothing was stored, so posting it again changes nothing); one that changes
 // the price, allowance or supply by more than half comes back asking to confirm it (409), as
 // does one whose supply is below what the tier sold; a good one is stored and redirected like
-// every action. The payout weight is not the form's: the factory's owner sets it (the Change
-// payout button).
+// every action. The payout multiplier is the factory's, which only its owner's wallet sets: the
+// page sends it from that wallet before posting (wallet.js: tierSave), so the service only keeps
+// it as typed when the form comes back.
 func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	f := views.TierForm{
 		Editing: c.FormValue("editing") == "true", ID: c.FormValue("id"), Label: c.FormValue("label"),
@@ -74,6 +75,7 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 		HoldingAmount: c.FormValue("holdingAmount"), Enabled: c.FormValue("enabled") == "true",
 		Supply: c.FormValue("supply"), StartsAt: c.FormValue("startsAt"), EndsAt: c.FormValue("endsAt"),
 		AllowlistUntil: c.FormValue("allowlistUntil"), OpensAfterTier: c.FormValue("opensAfterTier"),
+		Payout: c.FormValue("payout"),
 	}
 	tok := h.formToken(c.Request().Context(), f.HoldingToken)
 	if tok != nil {
@@ -126,7 +128,7 @@ func tierForm(tiers []sale.TierNow, edit string) views.TierForm {
 		}
 		f := views.TierForm{Editing: true, ID: edit, Label: t.Label, PriceETH: views.ETH(t.PriceWei),
 			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), Enabled: t.Enabled, StartsAt: sale.FormTime(t.StartsAt),
-			EndsAt: sale.FormTime(t.EndsAt), AllowlistUntil: sale.FormTime(t.AllowlistUntil)}
+			EndsAt: sale.FormTime(t.EndsAt), AllowlistUntil: sale.FormTime(t.AllowlistUntil), Payout: views.MultiplierInput(t.PayoutBps)}
 		if t.HoldingToken != nil {
 			f.HoldingToken = *t.HoldingToken
 			if t.Token != nil {
@@ -149,7 +151,8 @@ func tierForm(tiers []sale.TierNow, edit string) views.TierForm {
 	} else if n > 0 {
 		next = "" // the last number is taken: the operator picks a free one
 	}
-	return views.TierForm{ID: next, MaxPerWallet: "1"}
+	// A new tier is put on sale unless the operator unticks it: created, it is meant to sell.
+	return views.TierForm{ID: next, MaxPerWallet: "1", Enabled: true}
 }
 
 // operatorTiers is tiers as the operator page shows them: with what each brought in, its

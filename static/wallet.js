@@ -611,8 +611,18 @@
       const bps = toBps(form.querySelector('[name=multiplier]').value);
       const data = form.dataset.selector + word(BigInt(form.dataset.tier).toString(16)) + word(bps.toString(16));
       const hash = await send({ from, to: form.dataset.factory, data });
-      say(b, `Payout change sent (${short(hash)}): the rounds priced once it is mined pay it. Reload the page to see it.`);
+      say(b, `Payout change sent (${short(hash)}): the rounds priced once it is mined pay it. Waiting for it to be mined…`);
       b.textContent = 'Payout change sent';
+      // Once mined, the row says the new payout itself: nobody has to reload to see it.
+      const receipt = await mined(current.wallet.provider, hash);
+      if (receipt?.status === '0x1') {
+        const x = `${Number(bps) / 10000}×`;
+        const cell = form.closest('tr')?.querySelector('[data-testid=tier-payout]');
+        if (cell) cell.textContent = x;
+        say(b, `Payout change sent (${short(hash)}) and mined in block ${Number(receipt.blockNumber)}: rounds priced from now pay ${x}.`);
+      } else if (receipt) {
+        say(b, `The payout change (${short(hash)}) was refused by the factory: nothing changed.`, true);
+      }
       return KEEP;
     },
     // approve signs a refund batch's Safe transaction with the connected wallet (EIP-712
@@ -722,6 +732,66 @@
         b.disabled = false;
       }
     }
+  });
+
+  // A form with data-confirm (the operator page's Switch off and Hold minting) asks before it
+  // acts, in the words of what happens; the server acts as before once asked.
+  document.addEventListener('submit', (e) => {
+    const question = e.target.dataset?.confirm;
+    if (question && !window.confirm(question)) e.preventDefault();
+  }, true);
+
+  // tierSave is the tier form's Save: it warns before a tier that earns 0× or sells nothing is
+  // saved, and, when the payout multiplier differs from the factory's, sends setTierWeight from
+  // the owner's connected wallet and waits for it to be mined before posting the form, so the
+  // page the save returns shows the tier's new payout.
+  const tierSave = async (form) => {
+    const b = form.querySelector('[data-testid=save-tier]');
+    const typed = form.querySelector('[name=payout]').value.trim();
+    const chain = form.dataset.chainBps === '' ? null : BigInt(form.dataset.chainBps);
+    // A new tier has no weight on the factory until its owner sets one: it earns 0×.
+    const bps = typed ? toBps(typed) : (chain ?? 0n);
+    const enabled = form.querySelector('[name=enabled]').checked;
+    const name = form.querySelector('[name=label]').value.trim() || 'This tier';
+    const warnings = [];
+    if (bps === 0n) warnings.push(`${name} earns 0×: a node of it earns nothing in a round.`);
+    if (!enabled) warnings.push(`${name} is switched off: it sells nothing until you switch it on.`);
+    if (warnings.length && !window.confirm(warnings.join(' ') + ' Save it anyway?')) return false;
+    if (typed && bps !== chain) {
+      const from = await ensureAccount();
+      const data = form.dataset.selector + word(BigInt(form.querySelector('[name=id]').value).toString(16)) + word(bps.toString(16));
+      const hash = await send({ from, to: form.dataset.factory, data });
+      say(b, `Payout change sent (${short(hash)}): saving the tier once it is mined…`);
+      const receipt = await mined(current.wallet.provider, hash);
+      if (!receipt) fail(`The payout change (${hash}) is not mined yet: save again once it is, or check it on the explorer.`);
+      if (receipt.status !== '0x1') fail(`The payout change (${hash}) was refused by the factory: only its owner's wallet may change a payout.`);
+    }
+    return true;
+  };
+  document.addEventListener('submit', async (e) => {
+    const form = e.target;
+    if (!form.matches?.('form[data-tier-save]') || e.defaultPrevented) return;
+    e.preventDefault();
+    const b = form.querySelector('[data-testid=save-tier]');
+    if (b.disabled) return;
+    b.disabled = true;
+    say(b, '');
+    try {
+      if (await tierSave(form)) {
+        form.submit(); // not requestSubmit: that would come back here
+        return;
+      }
+    } catch (err) {
+      say(b, sentence(err, 'Your wallet could not send the payout change: the tier is not saved.'), true);
+    }
+    b.disabled = false;
+  });
+  // A new tier's button says what creating it does: on sale, or off.
+  document.addEventListener('change', (e) => {
+    const form = e.target.closest?.('form[data-tier-save]');
+    const b = form?.querySelector('[data-on-sale]');
+    if (!b || e.target.name !== 'enabled' || form.querySelector('[name=editing]')) return;
+    b.textContent = e.target.checked ? b.dataset.onSale : b.dataset.offSale;
   });
 
   window.dispatchEvent(new Event('eip6963:requestProvider'));

@@ -32,6 +32,8 @@ test('the operator sets up a tier\'s sale, previews its allowlist and saves it',
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await withWallet(context, env.FUNDER_KEY); // the factory's owner, an admin
   const page = await signInOperator(context);
+  // Saving a 0× tier and switching one off ask first (operator-deadends.test.mjs): yes here.
+  page.on('dialog', (d) => d.accept());
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   // A refused file comes back as a 422, which Chromium logs as an error: expected.

@@ -50,6 +50,9 @@ test('the operator creates a tier in ETH, holds and resumes minting, and reads e
   await signIn.close();
 
   const page = await signInOperator(context);
+  // Saving a 0× or switched-off tier, and holding minting, ask first (operator-deadends.test.mjs
+  // walks the questions): yes to each here.
+  page.on('dialog', (d) => d.accept());
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   // The form sent back with its problems is a 422, which Chromium logs as an error: expected.
@@ -63,6 +66,7 @@ test('the operator creates a tier in ETH, holds and resumes minting, and reads e
   await form.locator('input[name=label]').fill('Gold');
   await form.locator('input[name=price]').fill('0,25');
   await form.locator('input[name=maxPerWallet]').fill('2');
+  await form.locator('input[name=enabled]').uncheck(); // a new tier is on sale unless unticked
   await form.locator('[data-testid=save-tier]').click();
   await page.waitForSelector('[data-testid=problem-price]');
   assert.equal(await page.locator('[data-testid=problem-price]').innerText(), 'The price must be an amount in ETH, such as 0.1.');
@@ -221,6 +225,9 @@ test('the factory owner changes a tier\'s payout from the operator page with the
   assert.equal(sent.to.toLowerCase(), await form.getAttribute('data-factory'));
   assert.equal(sent.data, await form.getAttribute('data-selector') + '1'.padStart(64, '0') + (15000).toString(16).padStart(64, '0'));
   await payoutBecomes('1', 15000);
+  // Once mined, the row says it without a reload; and so does the page loaded again.
+  await row.locator('[data-testid=tier-payout]').filter({ hasText: /^1\.5×$/ }).waitFor({ timeout: 15000 });
+  await row.getByRole('status').filter({ hasText: /and mined in block \d+: rounds priced from now pay 1\.5×\.$/ }).waitFor();
   await page.reload();
   assert.equal(await page.locator('[data-testid=tier-1] [data-testid=tier-payout]').innerText(), '1.5×');
   assert.deepEqual(errors, []);
