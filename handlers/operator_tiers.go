@@ -66,8 +66,8 @@ func (h *Handlers) putTier(c echo.Context, t store.Tier, keep, confirmed bool) (
 // the price, allowance or supply by more than half comes back asking to confirm it (409), as
 // does one whose supply is below what the tier sold; a good one is stored and redirected like
 // every action. The payout multiplier is the factory's, which only its owner's wallet sets: the
-// page sends it from that wallet before posting (wallet.js: tierSave), so the service only keeps
-// it as typed when the form comes back.
+// page sends it from that wallet before posting (wallet.js: tierSave), once check=true says the
+// form reads, so the service only keeps it as typed when the form comes back.
 func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	f := views.TierForm{
 		Editing: c.FormValue("editing") == "true", ID: c.FormValue("id"), Label: c.FormValue("label"),
@@ -84,6 +84,14 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	t, _, problems := sale.ReadTier(sale.TierInput{Surface: sale.Form, ID: f.ID, Label: f.Label, Price: f.PriceETH,
 		MaxPerWallet: f.MaxPerWallet, HoldingToken: f.HoldingToken, HoldingAmount: f.HoldingAmount, Token: tok, Enabled: &f.Enabled,
 		Supply: f.Supply, StartsAt: f.StartsAt, EndsAt: f.EndsAt, AllowlistUntil: f.AllowlistUntil, OpensAfterTier: f.OpensAfterTier})
+	if c.FormValue("check") == "true" {
+		// The page's script asks before it sends a payout from the owner's wallet: a form the
+		// save would refuse sends none (the script then posts it as typed, to show why).
+		if len(problems) > 0 {
+			return c.NoContent(http.StatusUnprocessableEntity)
+		}
+		return c.NoContent(http.StatusNoContent)
+	}
 	if len(problems) > 0 {
 		f.Problems = problems
 		return h.renderOperator(c, http.StatusUnprocessableEntity, operatorDraft{form: &f})

@@ -758,6 +758,13 @@
     if (!enabled) warnings.push(`${name} is switched off: it sells nothing until you switch it on.`);
     if (warnings.length && !window.confirm(warnings.join(' ') + ' Save it anyway?')) return false;
     if (typed && bps !== chain) {
+      // Nothing goes to the chain for a form the save would refuse: posted as typed, the page
+      // comes back with why beside each field.
+      const check = new URLSearchParams(new FormData(form));
+      check.set('check', 'true');
+      const res = await fetch(form.action, { method: 'POST', credentials: 'same-origin', body: check });
+      if (res.status === 422) return true;
+      if (!res.ok) await failed(res);
       const from = await ensureAccount();
       const data = form.dataset.selector + word(BigInt(form.querySelector('[name=id]').value).toString(16)) + word(bps.toString(16));
       const hash = await send({ from, to: form.dataset.factory, data });

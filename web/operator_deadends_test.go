@@ -65,6 +65,17 @@ func TestOperatorDeadEnds(t *testing.T) {
 		}
 	})
 
+	t.Run("the script's check before a payout is sent stores nothing", func(t *testing.T) {
+		bad := map[string][]string{"id": {"9"}, "label": {"Nine"}, "price": {"0,1"}, "maxPerWallet": {"1"}, "payout": {"1.5"}, "check": {"true"}}
+		wantStatus(t, b.form("/operator/tiers", bad), http.StatusUnprocessableEntity)
+		good := map[string][]string{"id": {"9"}, "label": {"Nine"}, "price": {"0.1"}, "maxPerWallet": {"1"}, "payout": {"1.5"}, "check": {"true"}}
+		wantStatus(t, b.form("/operator/tiers", good), http.StatusNoContent)
+		var n int
+		if err := db.DB().Get(&n, `SELECT count(*) FROM tiers WHERE id = 9`); err != nil || n != 0 {
+			t.Fatalf("a check stored tier 9 (%d rows, %v)", n, err)
+		}
+	})
+
 	t.Run("Switch off and Hold minting ask first, saying what happens", func(t *testing.T) {
 		doc := b.operatorPage()
 		q := doc.Find(`[data-testid=tier-1] form:has([data-testid=switch-tier])`).AttrOr("data-confirm", "")
