@@ -589,7 +589,7 @@
       if (amount > balance) fail(`That is more than this node's balance of ${eth(balance)} ETH.`);
       const data = form.dataset.selector + word(BigInt(form.dataset.node).toString(16)) + word(to) + word(amount.toString(16));
       const hash = await send({ from, to: form.dataset.factory, data });
-      say(b, `Withdrawal of ${eth(amount)} ETH to ${to.toLowerCase()} sent (${short(hash)})… waiting for it to be recorded.`);
+      say(b, `Withdrawal sent (${short(hash)}): ${eth(amount)} ETH to ${to.toLowerCase()}… waiting for it to be recorded.`);
       b.textContent = 'Withdrawal sent';
       settle(b, form, hash, amount, to.toLowerCase());
       return KEEP;
