@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"math/big"
 	"net/http"
 	"strings"
 	"time"
@@ -59,7 +60,16 @@ func (h *Handlers) overview(ctx context.Context) (views.Overview, error) {
 	if err != nil {
 		return o, err
 	}
-	o.Tiers = mapSlice(tiers, func(t sale.TierNow) views.OverviewTier { return views.OverviewTier{Tier: t.Tier, Phase: t.Phase} })
+	plain := mapSlice(tiers, func(t sale.TierNow) store.Tier { return t.Tier })
+	// As /buy says it: a node bought now shares the pool with the others.
+	earnings := h.earnings(ctx, plain, true)
+	o.Tiers = mapSlice(tiers, func(t sale.TierNow) views.OverviewTier {
+		ot := views.OverviewTier{Tier: t.Tier, Phase: t.Phase, Earnings: earnings[t.ID]}
+		if why := sale.WhyClosed(t, tiers, o.Now).Precheck(); why != nil {
+			ot.Why = *why
+		}
+		return ot
+	})
 	if o.Rounds, err = h.store.Distributions(ctx, 10); err != nil {
 		return o, err
 	}
@@ -201,5 +211,43 @@ func (h *Handlers) mePage(c echo.Context, addr string) (views.Me, error) {
 	}
 	me.Tiers = views.NewTierNames(tiers)
 	me.Factory, me.Withdraw = h.withdrawCall()
+	me.Now = time.Now()
+	if len(me.Nodes) == 0 {
+		return me, nil
+	}
+	if err := h.meRate(ctx, &me); err != nil {
+		return me, err
+	}
 	return me, nil
+}
+
+// meRate adds to me what its nodes earn together, each at its tier's figure as /buy and /node
+// tell it, and when the next round is due (the scheduler's time, one for every node).
+func (h *Handlers) meRate(ctx context.Context, me *views.Me) error {
+	me.Rate = views.MeRate{Off: !h.cfg.DistEnabled, Period: h.cfg.DistPeriod}
+	if me.Rate.Off {
+		return nil
+	}
+	now, err := h.sale.Tiers(ctx)
+	if err != nil {
+		return err
+	}
+	earnings := h.earnings(ctx, mapSlice(now, func(t sale.TierNow) store.Tier { return t.Tier }), false)
+	perDay, per30 := new(big.Int), new(big.Int)
+	for _, n := range me.Nodes {
+		e, ok := earnings[n.Tier]
+		if !ok || e.PerRound == nil {
+			perDay, per30 = nil, nil
+			break
+		}
+		perDay.Add(perDay, e.PerDay())
+		per30.Add(per30, e.Per30Days())
+	}
+	me.Rate.PerDay, me.Rate.Per30 = perDay, per30
+	sc, err := h.store.Schedule(ctx)
+	if err != nil {
+		return err
+	}
+	me.NextCredit = sc.NextAt
+	return nil
 }

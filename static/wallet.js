@@ -589,7 +589,7 @@
       if (amount > balance) fail(`That is more than this node's balance of ${eth(balance)} ETH.`);
       const data = form.dataset.selector + word(BigInt(form.dataset.node).toString(16)) + word(to) + word(amount.toString(16));
       const hash = await send({ from, to: form.dataset.factory, data });
-      say(b, `Withdrawal sent (${short(hash)})… waiting for it to be recorded.`);
+      say(b, `Withdrawal sent (${short(hash)}): ${eth(amount)} ETH to ${to.toLowerCase()}… waiting for it to be recorded.`);
       b.textContent = 'Withdrawal sent';
       settle(b, form, hash, amount, to.toLowerCase());
       return KEEP;
@@ -692,6 +692,81 @@
     },
   };
 
+  // Withdraw all (/me): one withdraw per node with a balance, sent one after another from the
+  // connected wallet, after one confirmation that lists each node, its amount and the
+  // destination in full. The balances are the chain's, read when the list is drawn: what each
+  // transaction withdraws is exactly what the confirmation showed.
+  const planned = new WeakMap(); // the confirmation panel -> {from, to, factory, selector, items}
+  Object.assign(actions, {
+    async withdrawall(b) {
+      const form = b.closest('form[data-withdraw-all]');
+      const scope = form.closest('[data-wallet-scope]');
+      const from = await ensureAccount();
+      const owner = form.dataset.owner.toLowerCase();
+      if (from !== owner) fail(`This wallet does not own these nodes: connect the owner's wallet, ${owner}.`);
+      const to = (form.querySelector('[name=to]').value.trim() || owner).toLowerCase();
+      if (!/^0x[0-9a-f]{40}$/.test(to)) fail('The destination is not an address: write 0x and 40 hex digits, or leave it empty for your own wallet.');
+      if (/^0x0{40}$/.test(to)) fail('The destination cannot be the zero address.');
+      await ensureChain();
+      const items = [];
+      for (const node of form.dataset.nodes.split(' ').filter(Boolean)) {
+        const amount = await nodeBalance({ dataset: { node, factory: form.dataset.factory } });
+        if (amount > 0n) items.push({ node, amount });
+      }
+      scope.querySelector('[data-withdraw-all-confirm]')?.remove();
+      if (!items.length) fail('No node has a balance to withdraw just now.');
+      const total = items.reduce((sum, i) => sum + i.amount, 0n);
+      const n = items.length;
+      const panel = h('div', { class: 'card confirm-all', 'data-withdraw-all-confirm': '', 'data-testid': 'withdraw-all-confirm', role: 'dialog', 'aria-label': 'Confirm the withdrawals' },
+        h('p', {}, h('strong', {}, `Withdraw ${eth(total)} ETH from ${n === 1 ? '1 node' : n + ' nodes'}`), ` to ${to}: your wallet asks you to approve ${n === 1 ? 'one transaction' : n + ' transactions, one after another'}.`),
+        h('ol', { class: 'plan' }, ...items.map((i) => h('li', { 'data-testid': 'withdraw-all-item', 'data-node': i.node },
+          `Node ${i.node}: ${eth(i.amount)} ETH to `, h('code', { class: 'wrap' }, to)))),
+        h('p', { class: 'actions' },
+          h('button', { type: 'button', 'data-wallet': 'withdrawallsend', 'data-testid': 'withdraw-all-send' }, `Send ${n === 1 ? 'the withdrawal' : n + ' withdrawals'}`),
+          ' ',
+          h('button', { type: 'button', class: 'secondary', 'data-wallet': 'withdrawallcancel' }, 'Cancel')));
+      planned.set(panel, { from, to, factory: form.dataset.factory, selector: form.dataset.selector, items, total });
+      form.after(panel);
+    },
+    async withdrawallcancel(b) {
+      b.closest('[data-withdraw-all-confirm]').remove();
+      return KEEP;
+    },
+    async withdrawallsend(b) {
+      const panel = b.closest('[data-withdraw-all-confirm]');
+      const plan = planned.get(panel);
+      if (await ensureAccount() !== plan.from) fail(`Connect the wallet the list was made for, ${plan.from}, and press again.`);
+      for (const c of panel.querySelectorAll('[data-wallet=withdrawallcancel]')) c.remove();
+      const done = [];
+      const count = plan.items.length;
+      // A press after a failure sends only what is left: each paid node leaves the plan.
+      for (const [k, i] of [...plan.items].entries()) {
+        const li = panel.querySelector(`[data-testid=withdraw-all-item][data-node="${i.node}"]`);
+        b.textContent = `Waiting for your wallet (${k + 1} of ${count})…`;
+        let hash;
+        try {
+          hash = await send({ from: plan.from, to: plan.factory, data: plan.selector + word(BigInt(i.node).toString(16)) + word(plan.to) + word(i.amount.toString(16)) });
+        } catch (err) {
+          const left = plan.items.length;
+          fail(`${sentence(err, 'Your wallet could not send this transaction.')} ${done.length ? `${done.length} withdrawn; ` : ''}${left === 1 ? 'node ' + i.node + ' was' : left + ' nodes were'} not withdrawn.`);
+        }
+        b.textContent = `Withdrawal ${k + 1} of ${count} sent…`;
+        const receipt = await mined(current.wallet.provider, hash);
+        if (receipt && receipt.status !== '0x1') {
+          fail(`The withdrawal from node ${i.node} failed on chain (${short(hash)}): nothing left it; only the network fee was spent. The nodes after it were not withdrawn.`);
+        }
+        li.classList.add('good');
+        li.setAttribute('data-done', hash);
+        li.append(` · paid out in ${short(hash)}`);
+        done.push(hash);
+        plan.items.shift();
+      }
+      b.textContent = 'Withdrawn';
+      const paid = panel.querySelectorAll('[data-done]').length;
+      say(b, `Paid out: ${eth(plan.total)} ETH from ${paid === 1 ? '1 node' : paid + ' nodes'} to ${plan.to}. Reload the page in a minute to see them in the figures above, once the ledger records them.`);
+      return KEEP;
+    },
+  });
   // What a failed action says when its error tells nothing a person can use.
   const fallbacks = {
     pay: 'Your wallet could not send this transaction.',
@@ -705,6 +780,10 @@
   };
   // The actions that open a wallet prompt: their button says so while it is open.
   const prompts = new Set(['connect', 'choose', 'switch', 'signin', 'pay', 'withdraw', 'refund', 'weight', 'approve', 'execute']);
+  for (const a of ['withdrawall', 'withdrawallsend']) {
+    needsWallet.add(a);
+    prompts.add(a);
+  }
 
   document.addEventListener('click', async (e) => {
     const b = e.target.closest('[data-wallet]');

@@ -40,6 +40,16 @@ func (e Earnings) Per30Days() *big.Int {
 	return new(big.Int).Mul(e.PerRound, big.NewInt(e.Rounds()))
 }
 
+// PerDay is what a node earns a day on average at today's figure per round: the round's amount
+// spread over its period, so a round rarer than a day still shows its daily share.
+func (e Earnings) PerDay() *big.Int {
+	if e.PerRound == nil || e.Period <= 0 {
+		return nil
+	}
+	day := new(big.Int).Mul(e.PerRound, big.NewInt(int64(24*time.Hour)))
+	return day.Quo(day, big.NewInt(int64(e.Period)))
+}
+
 // Every says how often a period comes round, in words: "every day", "every 2 hours", "every 90
 // seconds".
 func Every(d time.Duration) string {
@@ -110,7 +120,7 @@ func NodeEarnings(e Earnings) templ.Component {
 			var templ_7745c5c3_Var2 string
 			templ_7745c5c3_Var2, templ_7745c5c3_Err = templ.JoinStringErrs(e.PerRound.String())
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `earnings.templ`, Line: 66, Col: 88}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `earnings.templ`, Line: 76, Col: 88}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var2))
 			if templ_7745c5c3_Err != nil {
@@ -123,7 +133,7 @@ func NodeEarnings(e Earnings) templ.Component {
 			var templ_7745c5c3_Var3 string
 			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(ETH(e.PerRound))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `earnings.templ`, Line: 66, Col: 108}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `earnings.templ`, Line: 76, Col: 108}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 			if templ_7745c5c3_Err != nil {
@@ -136,7 +146,7 @@ func NodeEarnings(e Earnings) templ.Component {
 			var templ_7745c5c3_Var4 string
 			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(Every(e.Period))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `earnings.templ`, Line: 66, Col: 150}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `earnings.templ`, Line: 76, Col: 150}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 			if templ_7745c5c3_Err != nil {
@@ -154,7 +164,7 @@ func NodeEarnings(e Earnings) templ.Component {
 				var templ_7745c5c3_Var5 string
 				templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(e.Per30Days().String())
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `earnings.templ`, Line: 68, Col: 88}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `earnings.templ`, Line: 78, Col: 88}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 				if templ_7745c5c3_Err != nil {
@@ -167,7 +177,7 @@ func NodeEarnings(e Earnings) templ.Component {
 				var templ_7745c5c3_Var6 string
 				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(ETH(e.Per30Days()))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `earnings.templ`, Line: 68, Col: 111}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `earnings.templ`, Line: 78, Col: 111}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 				if templ_7745c5c3_Err != nil {
@@ -180,7 +190,7 @@ func NodeEarnings(e Earnings) templ.Component {
 				var templ_7745c5c3_Var7 string
 				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(words.Thousands(e.Rounds()))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `earnings.templ`, Line: 68, Col: 169}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `earnings.templ`, Line: 78, Col: 169}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 				if templ_7745c5c3_Err != nil {

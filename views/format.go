@@ -195,10 +195,25 @@ func Gwei(wei *big.Int) string {
 // UTC is the exact time, for a tooltip.
 func UTC(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
 
-// usd writes wei at usdPerETH dollars an ether, for display only ("$300.00").
+// usd writes wei at usdPerETH dollars an ether, for display only ("$3,000.00").
 func usd(wei store.Uint256, usdPerETH float64) string {
 	eth, _ := new(big.Rat).SetFrac(wei.Int, weiPerETH).Float64()
-	return fmt.Sprintf("$%.2f", eth*usdPerETH)
+	return USD(eth * usdPerETH)
+}
+
+// USD writes dollars with cents and a comma between thousands: "$3,000.00"; an amount above
+// zero that rounds to no cent is "< $0.01", never "$0.00".
+func USD(dollars float64) string {
+	if dollars > 0 && dollars < 0.005 {
+		return "< $0.01"
+	}
+	s := fmt.Sprintf("%.2f", dollars)
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, cents, _ := strings.Cut(s, ".")
+	return sign + "$" + words.GroupDigits(whole) + "." + cents
 }
 
 // tries is how many times a delivery was tried, when more than once.

@@ -79,7 +79,7 @@ func TestOverviewComponent(t *testing.T) {
 	if got := text(doc, "total-nodes"); got != "12" {
 		t.Errorf("total nodes %q", got)
 	}
-	if got := text(doc, "price"); got != "$3141.50" {
+	if got := text(doc, "price"); got != "$3,141.50" {
 		t.Errorf("price %q", got)
 	}
 	cover := text(doc, "cover")
