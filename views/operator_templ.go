@@ -1347,7 +1347,7 @@ func allowlistSection(o Operator) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 101, "</select></label> <label>CSV file <input type=\"file\" name=\"csv\" accept=\".csv,text/csv,text/plain\" required data-testid=\"allowlist-file\"></label></div><p class=\"muted\">One wallet a line: <code>address,allocation</code>, such as <code>0x70997970c51812dc3a010c7d01b50e0d17dc79c8,2</code>; a first line <code>address,allocation</code> is a header. The whole list replaces the tier's; a file with no wallet clears it. You see a preview before anything is saved.</p><p class=\"search\"><button type=\"submit\" data-testid=\"preview-allowlist\">Preview</button></p></form>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 101, "</select></label> <label>CSV file <input type=\"file\" name=\"csv\" accept=\".csv,text/csv,text/plain\" required data-testid=\"allowlist-file\"></label></div><p class=\"muted\">One wallet a line: <code>address,allocation</code>, such as <code class=\"wrap\">0x70997970c51812dc3a010c7d01b50e0d17dc79c8,2</code>; a first line <code>address,allocation</code> is a header. The whole list replaces the tier's; a file with no wallet clears it. You see a preview before anything is saved.</p><p class=\"search\"><button type=\"submit\" data-testid=\"preview-allowlist\">Preview</button></p></form>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
