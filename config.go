@@ -22,6 +22,7 @@ import (
 	"nodeledger/chain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/web"
 )
@@ -159,6 +160,12 @@ func loadConfig(getenv func(string) string) (config, error) {
 	exportSlots := s.exportSlots("EXPORT_MAX_CONCURRENT", cfg.DBMaxConns)
 	exportStall := time.Duration(s.positive("EXPORT_STALL_SEC", 30)) * time.Second
 	cfg.Operators = s.operators("OPERATORS")
+	refDiscount, refCommission := s.uint("REFERRAL_DISCOUNT_BPS", 0), s.uint("REFERRAL_COMMISSION_BPS", 0)
+	if refDiscount > sale.MaxReferralBps || refCommission > sale.MaxReferralBps || refDiscount+refCommission > sale.MaxReferralBps {
+		// The partner codes' rule (jobs/sale.ReadReferralCode) holds for the wallet codes too.
+		s.fail("REFERRAL_COMMISSION_BPS", "REFERRAL_DISCOUNT_BPS and REFERRAL_COMMISSION_BPS together are %d bps: at most %d (50 %% of the price)",
+			refDiscount+refCommission, sale.MaxReferralBps)
+	}
 	if s.err != nil {
 		return config{}, s.err
 	}
@@ -185,6 +192,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		ExportSlots:    exportSlots,
 		ExportStall:    exportStall,
 		MultiSend:      multiSend,
+
+		ReferralDiscountBps:   int(refDiscount),
+		ReferralCommissionBps: int(refCommission),
 	}
 	cfg.setChainID(chainID)
 	cfg.setPaymentAddress(payments)

@@ -311,6 +311,9 @@ func TestSignerSettings(t *testing.T) {
 		{"a sweep minimum that is no amount", []string{"SWEEP_MIN_WEI", "1e18"}, "SWEEP_MIN_WEI"},
 		{"sweeps every 0 blocks", []string{"SWEEP_EVERY_BLOCKS", "0"}, "SWEEP_EVERY_BLOCKS"},
 		{"no refund policy on a real chain", []string{"REFUND_POLICY", ""}, "REFUND_POLICY"},
+		{"a wallet code's discount that is no number", []string{"REFERRAL_DISCOUNT_BPS", "5 %"}, "REFERRAL_DISCOUNT_BPS"},
+		{"wallet codes that take over half the price", []string{"REFERRAL_DISCOUNT_BPS", "3000", "REFERRAL_COMMISSION_BPS", "2001"}, "REFERRAL_COMMISSION_BPS"},
+		{"a wallet code's commission past any sum", []string{"REFERRAL_DISCOUNT_BPS", "1", "REFERRAL_COMMISSION_BPS", "18446744073709551615"}, "REFERRAL_COMMISSION_BPS"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := loadConfig(env(withChain(tc.env...)...))
@@ -321,5 +324,17 @@ func TestSignerSettings(t *testing.T) {
 				t.Fatalf("error %q: want one line naming %s, without the value", msg, tc.setting)
 			}
 		})
+	}
+}
+
+// TestReferralSettings: wallet codes give and earn nothing until the operator opts in.
+func TestReferralSettings(t *testing.T) {
+	cfg, err := loadConfig(env(withChain()...))
+	if err != nil || cfg.Handlers.ReferralDiscountBps != 0 || cfg.Handlers.ReferralCommissionBps != 0 {
+		t.Fatalf("defaults: %d, %d, %v", cfg.Handlers.ReferralDiscountBps, cfg.Handlers.ReferralCommissionBps, err)
+	}
+	cfg, err = loadConfig(env(withChain("REFERRAL_DISCOUNT_BPS", "500", "REFERRAL_COMMISSION_BPS", "4500")...))
+	if err != nil || cfg.Handlers.ReferralDiscountBps != 500 || cfg.Handlers.ReferralCommissionBps != 4500 {
+		t.Fatalf("set: %d, %d, %v", cfg.Handlers.ReferralDiscountBps, cfg.Handlers.ReferralCommissionBps, err)
 	}
 }

@@ -59,6 +59,8 @@ func auditSentence(o store.AuditOutcome) string {
 	case store.OutcomeRefundBatchProposed, store.OutcomeRefundBatchApproved, store.OutcomeRefundBatchExecuted,
 		store.OutcomeRefundBatchFailed, store.OutcomeRefundBatchVoid, store.OutcomeRefundBatchReverted:
 		return refundBatchSentence(o)
+	case store.OutcomeReferralCodeSaved:
+		return referralSavedSentence(a)
 	case store.OutcomePaymentsPass:
 		var sum jobs.PaymentsSummary
 		var scan *jobs.ScanState
@@ -247,4 +249,22 @@ func tellOutcomes(fields []string, at []int) error {
 		fields[i] = auditSentence(o)
 	}
 	return nil
+}
+
+// referralSavedSentence tells a partner code's terms as saved, in force from that second.
+func referralSavedSentence(a store.AuditArgs) string {
+	s := fmt.Sprintf("Saved referral code %s of %s: %s off for the buyer, %s to its owner", a.Code, a.Address,
+		views.Percent(a.DiscountBps), views.Percent(a.CommissionBps))
+	if a.Parent != nil && a.ParentBps != nil {
+		s += fmt.Sprintf(", %s to the partner above, %s", views.Percent(*a.ParentBps), *a.Parent)
+	}
+	if a.Until != nil {
+		s += ", until " + views.UTC(*a.Until)
+	} else {
+		s += ", with no end"
+	}
+	if a.Enabled {
+		return s + "; switched on, in force from now."
+	}
+	return s + "; switched off: it gives nothing from now."
 }

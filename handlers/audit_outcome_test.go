@@ -37,6 +37,7 @@ func auditCases(t *testing.T) []auditCase {
 		token = "0x5fbdb2315678afecb367f032d93f642f64180aa3"
 	)
 	at := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	parent, parentBps := "0x00000000000000000000000000000000000b0b00", 100
 	const sweepTx = "0x4444444444444444444444444444444444444444444444444444444444444444"
 	twelveAndHalf, _ := new(big.Int).SetString("12500000000000000000", 10)
 	sweep := store.AuditArgs{Sweep: 4, AmountWei: store.Uint256{Int: twelveAndHalf}, TxHash: sweepTx}
@@ -154,6 +155,12 @@ func auditCases(t *testing.T) []auditCase {
 			"Transaction " + sweepTx + ", sent to execute refund batch 4, reverted. It carried fewer owners' signatures than the treasury's threshold (GS020). " +
 				"The treasury paid nothing, and the batch waits for another attempt.", store.OutcomeOther},
 		{store.ActionTierOnSale, o(store.OutcomeOther, store.AuditArgs{Text: "Tier 1 is now on sale."}), "Tier 1 is now on sale.", store.OutcomeOther},
+		{store.ActionReferralAdd, o(store.OutcomeReferralCodeSaved, store.AuditArgs{Code: "Alice5", Address: op, DiscountBps: 500,
+			CommissionBps: 250, Parent: &parent, ParentBps: &parentBps, Until: &at, Enabled: true}),
+			"Saved referral code Alice5 of " + op + ": 5 % off for the buyer, 2.5 % to its owner, 1 % to the partner above, " + parent +
+				", until 2026-11-26 10:00:00 UTC; switched on, in force from now.", store.OutcomeOther},
+		{store.ActionReferralPut, o(store.OutcomeReferralCodeSaved, store.AuditArgs{Code: "Alice5", Address: op, CommissionBps: 300}),
+			"Saved referral code Alice5 of " + op + ": 0 % off for the buyer, 3 % to its owner, with no end; switched off: it gives nothing from now.", store.OutcomeOther},
 	}
 }
 

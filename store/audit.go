@@ -39,6 +39,8 @@ const (
 	// ActionRefundExecute is what the chain made of a batch: executed or failed by the
 	// transaction its actor sent, or void once the Safe took its nonce for another transaction.
 	ActionRefundExecute AuditAction = "refund-batch.execute"
+	ActionReferralAdd   AuditAction = "referral-code.add"
+	ActionReferralPut   AuditAction = "referral-code.put"
 )
 
 // AuditEntry is one operator action to record. Before and After are the changed value, written
@@ -102,6 +104,9 @@ const (
 	OutcomeRefundBatchVoid     AuditOutcomeCode = "refund_batch_void"     // Batch, Nonce
 	// A transaction sent to execute a batch that the Safe refused: Batch, TxHash, SafeError.
 	OutcomeRefundBatchReverted AuditOutcomeCode = "refund_batch_reverted"
+	// A partner referral code made or changed: Code, Address (its owner), its terms (Discount,
+	// Commission, Parent, ParentBps, Until for its expiry), Enabled.
+	OutcomeReferralCodeSaved AuditOutcomeCode = "referral_code_saved"
 
 	// OutcomeOther: an outcome recorded before the codes that matched none of their sentences
 	// (migration 0024): Text, as it was written.
@@ -119,6 +124,7 @@ var AuditOutcomeCodes = []AuditOutcomeCode{OutcomeSignedIn, OutcomeSignedOut,
 	OutcomeSweepSent, OutcomeSweepDone, OutcomeSweepFailed, OutcomeSweepVoid,
 	OutcomeRefundBatchProposed, OutcomeRefundBatchApproved, OutcomeRefundBatchExecuted, OutcomeRefundBatchFailed, OutcomeRefundBatchVoid,
 	OutcomeRefundBatchReverted,
+	OutcomeReferralCodeSaved,
 	OutcomeOther}
 
 // PassFailure is the kind of error a pass run from the operator page failed with (pass_failed).
@@ -197,6 +203,13 @@ type AuditArgs struct {
 	// Why the Safe refused an execution: its error code ("GS020"), "out of gas", or "" when the
 	// chain told nothing.
 	SafeError string `json:"safeError,omitempty"`
+
+	// A referral code's terms (referral_code_saved); Until is its expiry, Enabled its switch.
+	Code          string  `json:"code,omitempty"`
+	DiscountBps   int     `json:"discountBps,omitempty"`
+	CommissionBps int     `json:"commissionBps,omitempty"`
+	Parent        *string `json:"parent,omitempty"`
+	ParentBps     *int    `json:"parentBps,omitempty"`
 
 	Text string `json:"text,omitempty"`
 }

@@ -87,6 +87,11 @@ func Amount[W store.Uint256 | *big.Int](amount W) templ.Component {
 	})
 }
 
+// Percent writes basis points as a percentage: 250 → "2.5 %".
+func Percent(bps int) string {
+	return strconv.FormatFloat(float64(bps)/100, 'f', -1, 64) + " %"
+}
+
 // Multiplier writes a tier's payout in basis points as the multiplier people read: 12500 is "1.25×";
 // "unknown" when the factory's weight could not be read.
 func Multiplier(bps *int) string {

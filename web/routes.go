@@ -81,6 +81,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	api.get("/distributions", h.Distributions, cacheControl(cacheRounds), rl.limit("distributions", 60))
 	api.get("/deploy-quote", h.DeployQuote, cacheControl(cacheQuote), rl.limit("deploy-quote", 60))
 	api.get("/price", h.Price, cacheControl(cachePrice)) // not limited: the quote is memoised for everyone
+	api.get("/referrals/:code", h.Referral, cacheControl(noStore), rl.limit("referral", 60))
 	api.get("/cover", h.Cover, cacheControl(cacheCover), rl.limit("cover", 60))
 	api.get("/cron/health", h.Health, cacheControl(noStore), rl.limit("health", 60))
 
@@ -179,6 +180,9 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	admin.post("/refund-batches/:id/executions", h.ReportRefundExecution)
 	admin.post("/minting/pause", h.HoldMinting(true))
 	admin.post("/minting/resume", h.HoldMinting(false))
+	admin.post("/referral-codes", h.AddReferralCode)
+	admin.get("/referral-codes", h.ReferralCodes)
+	admin.add([]string{http.MethodPut}, "/referral-codes/:code", h.PutReferralCode)
 	admin.post("/webhooks", h.AddWebhook)
 	admin.get("/webhooks", h.Webhooks)
 	admin.add([]string{http.MethodDelete}, "/webhooks/:id", h.DeleteWebhook)

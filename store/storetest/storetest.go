@@ -142,7 +142,8 @@ func Reset(t testing.TB, db *store.Store) {
 	_, err := db.DB().Exec(`TRUNCATE tiers, payments, nodes, distributions, credits, withdrawals,
 		chain_cursors, scanned_blocks, scheduler_ticks, settings, auth_nonces, wallet_signouts, outgoing_transfers, outbox, unattributed_inflows, pass_status,
 		webhook_endpoints, webhook_events, webhook_deliveries, webhook_attempts, sweeps,
-		refund_batches, refund_batch_payments, refund_batch_approvals, refund_batch_attempts RESTART IDENTITY CASCADE`)
+		refund_batches, refund_batch_payments, refund_batch_approvals, refund_batch_attempts,
+		referral_codes, referral_code_versions RESTART IDENTITY CASCADE`)
 	if err != nil {
 		t.Fatal(err)
 	}

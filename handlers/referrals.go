@@ -1,0 +1,173 @@
+package handlers
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/jobs/sale"
+	"nodeledger/store"
+)
+
+// referralBody is a partner code as the admin API takes it. The numbers are kept as their JSON
+// text so that a wrong one (1.5, "5", -1) is told by the rule that names its field.
+type referralBody struct {
+	Code          string          `json:"code"`
+	Owner         string          `json:"owner"`
+	DiscountBps   json.RawMessage `json:"discountBps"`
+	CommissionBps json.RawMessage `json:"commissionBps"`
+	Parent        *string         `json:"parent"`
+	ParentBps     json.RawMessage `json:"parentBps"`
+	ExpiresAt     *string         `json:"expiresAt"`
+	Enabled       *bool           `json:"enabled"`
+}
+
+func (b referralBody) input() sale.ReferralInput {
+	raw := func(m json.RawMessage) string {
+		if s := string(m); s != "null" {
+			return s
+		}
+		return ""
+	}
+	deref := func(s *string) string {
+		if s == nil {
+			return ""
+		}
+		return *s
+	}
+	return sale.ReferralInput{Code: b.Code, Owner: b.Owner, DiscountBps: raw(b.DiscountBps), CommissionBps: raw(b.CommissionBps),
+		Parent: deref(b.Parent), ParentBps: raw(b.ParentBps), ExpiresAt: deref(b.ExpiresAt), Enabled: b.Enabled}
+}
+
+// referralJSON is a partner code as the admin API answers it. The statistics of its use (uses,
+// volume, commissions owed and paid) come with the payments that use codes.
+type referralJSON struct {
+	Code          string     `json:"code"`
+	Owner         string     `json:"owner"`
+	DiscountBps   int        `json:"discountBps"`
+	CommissionBps int        `json:"commissionBps"`
+	Parent        *string    `json:"parent"`
+	ParentBps     *int       `json:"parentBps"`
+	ExpiresAt     *time.Time `json:"expiresAt"`
+	Enabled       bool       `json:"enabled"`
+}
+
+func referralOf(r store.ReferralCode) referralJSON {
+	return referralJSON{Code: r.Code, Owner: r.Owner, DiscountBps: r.DiscountBps, CommissionBps: r.CommissionBps,
+		Parent: r.Parent, ParentBps: r.ParentBps, ExpiresAt: r.ExpiresAt, Enabled: r.Enabled}
+}
+
+var errNoReferralCode = errorf(http.StatusNotFound, "No referral code has this name.")
+
+// readReferral reads and checks a body's code.
+func readReferral(c echo.Context) (store.ReferralCode, error) {
+	var b referralBody
+	if err := decodeBody(c, &b); err != nil {
+		return store.ReferralCode{}, err
+	}
+	if c.Request().Method == http.MethodPut {
+		// The path names the code: the body may leave it out, or repeat it in any case.
+		if b.Code != "" && !strings.EqualFold(b.Code, c.Param("code")) {
+			return store.ReferralCode{}, errorf(http.StatusBadRequest, "code must be the code the path names: a code cannot be renamed.")
+		}
+		b.Code = c.Param("code")
+	}
+	r, problem := sale.ReadReferralCode(b.input())
+	if problem != "" {
+		return r, errorf(http.StatusBadRequest, problem)
+	}
+	return r, nil
+}
+
+// referralOutcome is the audit's outcome of a saved code.
+func referralOutcome(r store.ReferralCode) store.AuditOutcome {
+	return store.AuditOutcome{Code: store.OutcomeReferralCodeSaved, Args: store.AuditArgs{Code: r.Code, Address: r.Owner,
+		DiscountBps: r.DiscountBps, CommissionBps: r.CommissionBps, Parent: r.Parent, ParentBps: r.ParentBps,
+		Until: r.ExpiresAt, Enabled: r.Enabled}}
+}
+
+// AddReferralCode answers POST /api/admin/referral-codes: 201 with the code as stored, 409 when
+// its name is taken in any case.
+func (h *Handlers) AddReferralCode(c echo.Context) error {
+	r, err := readReferral(c)
+	if err != nil {
+		return err
+	}
+	var saved store.ReferralCode
+	err = h.audited(c, store.ActionReferralAdd, r.Code, func(t store.Tx, e *store.AuditEntry) error {
+		var err error
+		saved, err = t.AddReferralCode(c.Request().Context(), r, h.actor(c).Who)
+		e.After = referralOf(saved)
+		e.Outcome = referralOutcome(saved)
+		return err
+	})
+	if errors.Is(err, store.ErrCodeTaken) {
+		return errorf(http.StatusConflict, "The referral code "+r.Code+" exists already (codes are the same in any case): change it with PUT.")
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, referralOf(saved))
+}
+
+// PutReferralCode answers PUT /api/admin/referral-codes/{code}: replaces every term of the code,
+// in force from this second (payments before keep the terms they were made under).
+func (h *Handlers) PutReferralCode(c echo.Context) error {
+	r, err := readReferral(c)
+	if err != nil {
+		return err
+	}
+	var after store.ReferralCode
+	err = h.audited(c, store.ActionReferralPut, r.Code, func(t store.Tx, e *store.AuditEntry) error {
+		before, a, err := t.PutReferralCode(c.Request().Context(), r.Code, r, h.actor(c).Who)
+		after = a
+		e.Before, e.After = referralOf(before), referralOf(after)
+		e.Target = after.Code
+		e.Outcome = referralOutcome(after)
+		return err
+	})
+	if err != nil {
+		return notFound(err, errNoReferralCode)
+	}
+	return c.JSON(http.StatusOK, referralOf(after))
+}
+
+// ReferralCodes answers GET /api/admin/referral-codes.
+func (h *Handlers) ReferralCodes(c echo.Context) error {
+	rs, err := h.store.ReferralCodes(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"codes": mapSlice(rs, referralOf)})
+}
+
+// publicReferralJSON is what anyone may learn of a code: never its owner nor what it earns.
+type publicReferralJSON struct {
+	Code        string     `json:"code"`
+	Valid       bool       `json:"valid"`
+	DiscountBps int        `json:"discountBps"`
+	ExpiresAt   *time.Time `json:"expiresAt"`
+}
+
+// Referral answers GET /api/referrals/{code}: a partner code, or a wallet's address, which is a
+// code while the wallet holds a node, with the REFERRAL_DISCOUNT_BPS discount.
+func (h *Handlers) Referral(c echo.Context) error {
+	code := c.Param("code")
+	ctx := c.Request().Context()
+	if wallet, err := parseAddress(code); err == nil {
+		holds, err := h.store.HoldsNode(ctx, wallet)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, publicReferralJSON{Code: wallet, Valid: holds, DiscountBps: h.cfg.ReferralDiscountBps})
+	}
+	r, err := h.store.ReferralCode(ctx, code)
+	if err != nil {
+		return notFound(err, errNoReferralCode)
+	}
+	return c.JSON(http.StatusOK, publicReferralJSON{Code: r.Code, Valid: r.ValidAt(time.Now()), DiscountBps: r.DiscountBps, ExpiresAt: r.ExpiresAt})
+}

@@ -1,0 +1,238 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"nodeledger/handlers"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+)
+
+type referralCodeBody struct {
+	Code          string     `json:"code"`
+	Owner         string     `json:"owner"`
+	DiscountBps   int        `json:"discountBps"`
+	CommissionBps int        `json:"commissionBps"`
+	Parent        *string    `json:"parent"`
+	ParentBps     *int       `json:"parentBps"`
+	ExpiresAt     *time.Time `json:"expiresAt"`
+	Enabled       bool       `json:"enabled"`
+}
+
+type publicReferralBody struct {
+	Code        string     `json:"code"`
+	Valid       bool       `json:"valid"`
+	DiscountBps int        `json:"discountBps"`
+	ExpiresAt   *time.Time `json:"expiresAt"`
+}
+
+// TestReferralCodes: partner codes made and changed through the admin API, each change audited
+// and kept with the second it took effect; the public route tells a code's discount and never
+// its owner.
+func TestReferralCodes(t *testing.T) {
+	storetest.Reset(t, db)
+	ctx := context.Background()
+	s := newServer(t, handlers.Config{ChainID: 1, PaymentAddress: payTo, AdminKey: adminKey, ReferralDiscountBps: 300})
+	admin := func(method, target, body string) *httptest.ResponseRecorder {
+		return s.adminDo(t, method, "/api/admin/referral-codes"+target, body, adminKey)
+	}
+	const carol = "0x00000000000000000000000000000000000ca401"
+	upper := strings.ToUpper(alice[2:])
+
+	rec := admin(http.MethodPost, "", `{"code": "Alice5", "owner": "0x`+upper+`", "discountBps": 500, "commissionBps": 250,
+		"parent": "`+carol+`", "parentBps": 100}`)
+	wantStatus(t, rec, http.StatusCreated)
+	made := decode[referralCodeBody](t, rec)
+	if made.Code != "Alice5" || made.Owner != alice || made.DiscountBps != 500 || made.CommissionBps != 250 ||
+		made.Parent == nil || *made.Parent != carol || made.ParentBps == nil || *made.ParentBps != 100 || !made.Enabled || made.ExpiresAt != nil {
+		t.Fatalf("stored as %+v", made)
+	}
+
+	t.Run("a code that exists, in another case, is refused", func(t *testing.T) {
+		rec := admin(http.MethodPost, "", `{"code": "aLICE5", "owner": "`+bob+`", "discountBps": 0, "commissionBps": 0}`)
+		wantStatus(t, rec, http.StatusConflict)
+		if msg := errorMessage(t, rec); !strings.Contains(msg, "exists already") {
+			t.Errorf("%q", msg)
+		}
+	})
+
+	t.Run("each bad field is told by name", func(t *testing.T) {
+		ok := `"owner": "` + bob + `", "discountBps": 100, "commissionBps": 100`
+		for body, want := range map[string]string{
+			`{"code": "ab", ` + ok + `}`:                                                                                                         "code must be 3 to 32",
+			`{"code": "` + strings.Repeat("a", 33) + `", ` + ok + `}`:                                                                            "code must be 3 to 32",
+			`{"code": "has space", ` + ok + `}`:                                                                                                  "code must be 3 to 32",
+			`{"code": "ünï", ` + ok + `}`:                                                                                                        "code must be 3 to 32",
+			`{"code": "Bob_1", "owner": "0x12", "discountBps": 1, "commissionBps": 1}`:                                                           "owner must be a wallet address",
+			`{"code": "Bob_1", "owner": "` + bob + `", "discountBps": -1, "commissionBps": 1}`:                                                   "discountBps must be a whole number",
+			`{"code": "Bob_1", "owner": "` + bob + `", "discountBps": 1.5, "commissionBps": 1}`:                                                  "discountBps must be a whole number",
+			`{"code": "Bob_1", "owner": "` + bob + `", "discountBps": "5", "commissionBps": 1}`:                                                  "discountBps must be a whole number",
+			`{"code": "Bob_1", "owner": "` + bob + `", "discountBps": 1}`:                                                                        "commissionBps must be a whole number",
+			`{"code": "Bob_1", ` + ok + `, "parent": "` + carol + `"}`:                                                                           "parent needs parentBps",
+			`{"code": "Bob_1", ` + ok + `, "parentBps": 10}`:                                                                                     "parentBps needs a parent",
+			`{"code": "Bob_1", ` + ok + `, "parent": "nope", "parentBps": 10}`:                                                                   "parent must be a wallet address",
+			`{"code": "Bob_1", ` + ok + `, "parent": "` + bob + `", "parentBps": 10}`:                                                            "parent must be another wallet than the owner",
+			`{"code": "Bob_1", ` + ok + `, "parent": "` + carol + `", "parentBps": -3}`:                                                          "parentBps must be a whole number",
+			`{"code": "Bob_1", "owner": "` + bob + `", "discountBps": 2500, "commissionBps": 2000, "parent": "` + carol + `", "parentBps": 501}`: "together are 5001 bps: they may take at most 5000 bps (50 %) of the price",
+			`{"code": "Bob_1", ` + ok + `, "expiresAt": "tomorrow"}`:                                                                             "expiresAt must be a time in ISO 8601",
+			`{"code": "Bob_1", ` + ok + `, "expiresAt": "2026-12-01 12:00"}`:                                                                     "expiresAt must be a time in ISO 8601",
+			`{"code": "Bob_1", ` + ok + `, "nope": 1}`:                                                                                           "only the documented fields",
+		} {
+			rec := admin(http.MethodPost, "", body)
+			wantStatus(t, rec, http.StatusBadRequest)
+			if msg := errorMessage(t, rec); !strings.Contains(msg, want) {
+				t.Errorf("%s: %q, want it to say %q", body, msg, want)
+			}
+		}
+		// Exactly half is allowed.
+		wantStatus(t, admin(http.MethodPost, "", `{"code": "Half", "owner": "`+bob+`", "discountBps": 2500, "commissionBps": 2000,
+			"parent": "`+carol+`", "parentBps": 500, "expiresAt": "2030-01-01T02:00:00+02:00"}`), http.StatusCreated)
+		got, err := db.ReferralCode(ctx, "half")
+		if err != nil || got.ExpiresAt == nil || !got.ExpiresAt.Equal(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)) {
+			t.Fatalf("%+v %v", got, err)
+		}
+	})
+
+	t.Run("a change applies from its second; the history keeps the terms before", func(t *testing.T) {
+		// The code was made an hour ago, as far as the history knows.
+		if _, err := db.DB().Exec(`UPDATE referral_code_versions SET effective_at = effective_at - interval '1 hour' WHERE key = 'alice5'`); err != nil {
+			t.Fatal(err)
+		}
+		rec := admin(http.MethodPut, "/ALICE5", `{"owner": "`+alice+`", "discountBps": 800, "commissionBps": 400, "enabled": false}`)
+		wantStatus(t, rec, http.StatusOK)
+		after := decode[referralCodeBody](t, rec)
+		if after.Code != "Alice5" || after.DiscountBps != 800 || after.CommissionBps != 400 || after.Parent != nil || after.ParentBps != nil || after.Enabled {
+			t.Fatalf("after the change: %+v", after)
+		}
+		then, err := db.ReferralCodeAt(ctx, "alice5", time.Now().Add(-30*time.Minute))
+		if err != nil || then.DiscountBps != 500 || then.CommissionBps != 250 || then.ParentBps == nil || *then.ParentBps != 100 || !then.Enabled {
+			t.Fatalf("half an hour ago: %+v %v", then, err)
+		}
+		now, err := db.ReferralCodeAt(ctx, "Alice5", time.Now())
+		if err != nil || now.DiscountBps != 800 || now.Enabled {
+			t.Fatalf("now: %+v %v", now, err)
+		}
+		if _, err := db.ReferralCodeAt(ctx, "alice5", time.Now().Add(-2*time.Hour)); err == nil {
+			t.Fatal("the code is in force before it was made")
+		}
+		wantStatus(t, admin(http.MethodPut, "/nobody", `{"owner": "`+alice+`", "discountBps": 1, "commissionBps": 1}`), http.StatusNotFound)
+		rec = admin(http.MethodPut, "/alice5", `{"code": "Other", "owner": "`+alice+`", "discountBps": 1, "commissionBps": 1}`)
+		wantStatus(t, rec, http.StatusBadRequest)
+		rec = admin(http.MethodPut, "/alice5", `{"owner": "`+alice+`", "discountBps": 4000, "commissionBps": 1001}`)
+		wantStatus(t, rec, http.StatusBadRequest)
+
+		// Each change is in the audit, with its terms.
+		log, err := db.AuditLog(ctx, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var saved []store.AuditRecord
+		for _, r := range log {
+			if r.Outcome.Code == store.OutcomeReferralCodeSaved {
+				saved = append(saved, r)
+			}
+		}
+		if len(saved) != 3 || saved[0].Action != store.ActionReferralPut || saved[0].Target != "Alice5" || saved[0].Before == nil ||
+			saved[0].Outcome.Args.DiscountBps != 800 || saved[0].Actor == "" {
+			t.Fatalf("audited: %+v", saved)
+		}
+	})
+
+	t.Run("the list", func(t *testing.T) {
+		rec := admin(http.MethodGet, "", "")
+		wantStatus(t, rec, http.StatusOK)
+		list := decode[struct {
+			Codes []referralCodeBody `json:"codes"`
+		}](t, rec)
+		if len(list.Codes) != 2 || list.Codes[0].Code != "Alice5" || list.Codes[1].Code != "Half" {
+			t.Fatalf("%+v", list)
+		}
+	})
+
+	t.Run("the public route", func(t *testing.T) {
+		get := func(code string) (int, publicReferralBody, string) {
+			rec := s.get(t, "/api/referrals/"+code)
+			// A wallet code is the wallet's address: only another's may not show.
+			body := strings.ReplaceAll(strings.ToLower(rec.Body.String()), strings.ToLower(code), "")
+			if strings.Contains(strings.ToLower(body), "owner") || strings.Contains(body, alice) || strings.Contains(body, bob) ||
+				strings.Contains(body, carol) || strings.Contains(body, "ommission") {
+				t.Errorf("%s: tells the owner or the earnings: %s", code, body)
+			}
+			if rec.Code != http.StatusOK {
+				return rec.Code, publicReferralBody{}, errorMessage(t, rec)
+			}
+			return rec.Code, decode[publicReferralBody](t, rec), ""
+		}
+		if st, r, _ := get("half"); st != 200 || r.Code != "Half" || !r.Valid || r.DiscountBps != 2500 || r.ExpiresAt == nil {
+			t.Errorf("valid: %d %+v", st, r)
+		}
+		if st, r, _ := get("alice5"); st != 200 || r.Valid || r.DiscountBps != 800 {
+			t.Errorf("switched off: %d %+v", st, r)
+		}
+		if _, err := db.DB().Exec(`UPDATE referral_codes SET expires_at = now() - interval '1 second' WHERE key = 'half'`); err != nil {
+			t.Fatal(err)
+		}
+		if st, r, _ := get("HALF"); st != 200 || r.Valid {
+			t.Errorf("expired: %d %+v", st, r)
+		}
+		if st, _, msg := get("Unknown1"); st != http.StatusNotFound || msg != "No referral code has this name." {
+			t.Errorf("unknown: %d %q", st, msg)
+		}
+
+		// A wallet's address is a code while the wallet holds a node.
+		if st, r, _ := get(bob); st != 200 || r.Valid || r.Code != bob {
+			t.Errorf("a wallet without a node: %d %+v", st, r)
+		}
+		storetest.Node(t, db, "1", bob, t0)
+		if st, r, _ := get("0x" + strings.ToUpper(bob[2:])); st != 200 || !r.Valid || r.Code != bob || r.DiscountBps != 300 || r.ExpiresAt != nil {
+			t.Errorf("a holder: %d %+v", st, r)
+		}
+	})
+
+	t.Run("the admin routes refuse a wrong key", func(t *testing.T) {
+		for _, r := range []struct{ method, target, body string }{
+			{http.MethodGet, "", ""},
+			{http.MethodPost, "", `{"code": "Mine1", "owner": "` + bob + `", "discountBps": 5000, "commissionBps": 0}`},
+			{http.MethodPut, "/alice5", `{"owner": "` + bob + `", "discountBps": 5000, "commissionBps": 0}`},
+		} {
+			for _, key := range []string{"", "a guess"} {
+				rec := s.adminDo(t, r.method, "/api/admin/referral-codes"+r.target, r.body, key)
+				if rec.Code != http.StatusUnauthorized {
+					t.Errorf("%s %s with key %q: %d", r.method, r.target, key, rec.Code)
+				}
+			}
+		}
+		if _, err := db.ReferralCode(ctx, "mine1"); err == nil {
+			t.Fatal("a code was made without the key")
+		}
+		if r, _ := db.ReferralCode(ctx, "alice5"); r.Owner != alice {
+			t.Fatal("a code was changed without the key")
+		}
+	})
+
+	t.Run("an oversize body is refused", func(t *testing.T) {
+		base := startHTTP(t, s)
+		big := `{"code": "Big01", "owner": "` + bob + `", "discountBps": 1, "commissionBps": 1, "expiresAt": "` +
+			strings.Repeat(" ", maxBody) + `"}`
+		req, _ := http.NewRequest(http.MethodPost, base+"/api/admin/referral-codes", bytes.NewReader([]byte(big)))
+		req.Header.Set("X-Admin-Key", adminKey)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Fatalf("%d, want 413", resp.StatusCode)
+		}
+		if _, err := db.ReferralCode(ctx, "big01"); err == nil {
+			t.Fatal("stored")
+		}
+	})
+}
