@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { env, base, browser, freshAccount, withWallet, sleep } from './harness.mjs';
+import { env, base, browser, freshAccount, withWallet, sleep, admin, putTier, switchOff } from './harness.mjs';
 
 const wide = { width: 1280, height: 900 };
 const phone = { width: 390, height: 844 };
@@ -29,23 +29,7 @@ async function shots(page, name) {
   await page.setViewportSize(wide);
 }
 
-const admin = (method, path, body) => fetch(base + '/api/admin' + path, {
-  method, body: typeof body === 'string' ? body : body && JSON.stringify(body),
-  headers: { 'x-admin-key': env.ADMIN_KEY, 'content-type': typeof body === 'string' ? 'text/csv' : 'application/json' },
-});
 
-// putTier makes tier id of this file, on sale unless fields say otherwise, at its own price
-// (0.3<id> ETH), so that no other tier's payment buys it.
-async function putTier(id, fields = {}) {
-  const res = await admin('PUT', `/tiers/${id}`, { label: `Sale ${id}`, priceWei: parseEther(`0.3${id}`).toString(), maxPerWallet: 5,
-    holdingWei: '0', holdingToken: null, enabled: true, confirm: true, ...fields });
-  const body = await res.text();
-  assert.equal(res.status, 200, `PUT tier ${id}: ${body}`);
-  return JSON.parse(body);
-}
-const switchOff = async (...ids) => {
-  for (const id of ids) assert.ok([200, 404].includes((await admin('POST', `/tiers/${id}/off-sale`)).status));
-};
 
 // precheck is the sentence the Pay button's pre-check gives for a payment of tier from address.
 async function precheck(tier, address) {

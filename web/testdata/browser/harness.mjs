@@ -6,6 +6,7 @@
 // buyers hold 1,000 of it, a fresh account none), CHROMIUM and ARTIFACTS; refunds.test.mjs also
 // gets TREASURY_ADDRESS and CONFIRMATIONS, and its own server's BASE_URL.
 import { test } from 'node:test';
+import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { createWalletClient, createPublicClient, http, defineChain, parseEther } from 'viem';
@@ -171,3 +172,24 @@ export async function cron(pass) {
 export const shot = (page, name) => page.screenshot({ path: `${env.ARTIFACTS}/${name}.png`, fullPage: true });
 export const text = (page, id) => page.locator(`[data-testid="${id}"]`).innerText();
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// admin calls the operator's API with the admin key; a string body goes as CSV (an allowlist).
+export const admin = (method, path, body) => fetch(base + '/api/admin' + path, {
+  method, body: typeof body === 'string' ? body : body && JSON.stringify(body),
+  headers: { 'x-admin-key': env.ADMIN_KEY, 'content-type': typeof body === 'string' ? 'text/csv' : 'application/json' },
+});
+
+// putTier makes tier id of the calling file, on sale unless fields say otherwise; its price is
+// its own (0.3<id> ETH), so that no other tier's payment buys it.
+export async function putTier(id, fields = {}) {
+  const res = await admin('PUT', `/tiers/${id}`, { label: `Sale ${id}`, priceWei: parseEther(`0.3${id}`).toString(), maxPerWallet: 5,
+    holdingWei: '0', holdingToken: null, enabled: true, confirm: true, ...fields });
+  const body = await res.text();
+  assert.equal(res.status, 200, `PUT tier ${id}: ${body}`);
+  return JSON.parse(body);
+}
+
+// switchOff takes a file's tiers off /buy again (one a failed test never made is no tier: 404).
+export const switchOff = async (...ids) => {
+  for (const id of ids) assert.ok([200, 404].includes((await admin('POST', `/tiers/${id}/off-sale`)).status));
+};

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { env, base, browser, walletOf, freshAccount, withWallet, signInOperator, cron, shot, text, sleep } from './harness.mjs';
+import { env, base, browser, walletOf, freshAccount, withWallet, signInOperator, cron, shot, text, sleep, admin } from './harness.mjs';
 
 const quote = await (await fetch(base + '/api/deploy-quote')).json();
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true };
@@ -23,11 +23,6 @@ async function passUntil(hash, ...statuses) {
   }
   throw new Error(`payment ${hash} is ${JSON.stringify(last)}, not ${statuses}`);
 }
-
-// admin calls the operator's API.
-const admin = (method, path, body) => fetch(base + '/api/admin' + path, {
-  method, headers: { 'x-admin-key': env.ADMIN_KEY, 'content-type': 'application/json' }, body: body && JSON.stringify(body),
-});
 
 test('buy with the wallet: /buy shows what the connected wallet holds, pay opens the tracker, minted leads to the node', async () => {
   const key = await freshAccount('1');

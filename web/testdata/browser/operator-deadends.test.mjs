@@ -6,12 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEther } from 'viem';
-import { browser, base, env, withWallet, signInOperator, shot } from './harness.mjs';
+import { browser, base, env, withWallet, signInOperator, shot, admin } from './harness.mjs';
 
 const squash = (s) => s.replace(/\s+/g, ' ').trim();
-const admin = (method, path, body) => fetch(base + '/api/admin' + path, {
-  method, body: body && JSON.stringify(body), headers: { 'x-admin-key': env.ADMIN_KEY, 'content-type': 'application/json' },
-});
 const tierOf = async (id) => (await (await admin('GET', '/tiers')).json()).tiers.find((t) => t.id === id);
 
 // both takes the page's screenshot at 1280 and at 390 px wide, and checks that nothing is wider

@@ -5,11 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEther } from 'viem';
-import { browser, base, env, withWallet, signInOperator, freshAccount, walletOf, cron, shot, sleep } from './harness.mjs';
+import { browser, base, env, withWallet, signInOperator, freshAccount, walletOf, cron, shot, sleep, admin } from './harness.mjs';
 
-const admin = (method, path, body) => fetch(base + '/api/admin' + path, {
-  method, body: body && JSON.stringify(body), headers: { 'x-admin-key': env.ADMIN_KEY, 'content-type': 'application/json' },
-});
 
 // paidInTheHour is the count the live view's summary gives for the last hour.
 const paidInTheHour = (summary) => summary.startsWith('No payment') ? 0 : Number(summary.match(/^([\d,]+) payments? /)[1].replace(/,/g, ''));

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getAddress, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { env, base, browser, walletOf, freshAccount, withWallet, cron, text, sleep } from './harness.mjs';
+import { env, base, browser, walletOf, freshAccount, withWallet, cron, text, sleep, admin, putTier, switchOff } from './harness.mjs';
 
 const wide = { width: 1280, height: 900 };
 const phone = { width: 390, height: 844 };
@@ -69,25 +69,7 @@ test('paying from an exchange or another wallet: exact amounts, the EIP-681 link
   await context.close();
 });
 
-// admin calls the operator's API; a string body goes as CSV (an allowlist).
-const admin = (method, path, body) => fetch(base + '/api/admin' + path, {
-  method, body: typeof body === 'string' ? body : body && JSON.stringify(body),
-  headers: { 'x-admin-key': env.ADMIN_KEY, 'content-type': typeof body === 'string' ? 'text/csv' : 'application/json' },
-});
 
-// putTier makes tier id of this file, on sale unless fields say otherwise; its price is its own
-// (0.3<id> ETH), so that no other tier's payment buys it.
-async function putTier(id, fields = {}) {
-  const res = await admin('PUT', `/tiers/${id}`, { label: `Sale ${id}`, priceWei: parseEther(`0.3${id}`).toString(), maxPerWallet: 5,
-    holdingWei: '0', holdingToken: null, enabled: true, confirm: true, ...fields });
-  const body = await res.text();
-  assert.equal(res.status, 200, `PUT tier ${id}: ${body}`);
-  return JSON.parse(body);
-}
-// switchOff takes this file's tiers off /buy again (one a failed test never made is no tier: 404).
-const switchOff = async (...ids) => {
-  for (const id of ids) assert.ok([200, 404].includes((await admin('POST', `/tiers/${id}/off-sale`)).status));
-};
 
 // passUntil runs payments passes until the payment of hash reaches one of statuses.
 async function passUntil(hash, ...statuses) {
