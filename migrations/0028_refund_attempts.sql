@@ -16,15 +16,24 @@ CREATE TABLE refund_batch_attempts (
 );
 CREATE INDEX refund_batch_attempts_batch ON refund_batch_attempts (batch_id);
 
--- The audit's outcome of an execution that reverted (store.AuditOutcomeCodes), added to whatever
--- the CHECK lists now, before 'other'.
-DO $$
+-- add_audit_outcome_codes adds codes to whatever the audit's outcome CHECK lists now, before
+-- 'other' (store.AuditOutcomeCodes): each migration that brings a code calls it, rather than
+-- rewriting the CHECK by hand as 0027 did.
+CREATE FUNCTION add_audit_outcome_codes(VARIADIC codes text[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
     def text;
+    added text := '';
+    code text;
 BEGIN
+    FOREACH code IN ARRAY codes LOOP
+        added := added || quote_literal(code) || '::text, ';
+    END LOOP;
     SELECT pg_get_constraintdef(oid) INTO def FROM pg_constraint
     WHERE conrelid = 'operator_audit'::regclass AND conname = 'operator_audit_outcome_code_check';
     EXECUTE 'ALTER TABLE operator_audit DROP CONSTRAINT operator_audit_outcome_code_check';
     EXECUTE 'ALTER TABLE operator_audit ADD CONSTRAINT operator_audit_outcome_code_check '
-        || replace(def, '''other''::text', '''refund_batch_reverted''::text, ''other''::text');
+        || replace(def, '''other''::text', added || '''other''::text');
 END $$;
+
+-- The audit's outcome of an execution that reverted.
+SELECT add_audit_outcome_codes('refund_batch_reverted');

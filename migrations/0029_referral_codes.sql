@@ -58,14 +58,5 @@ END $$;
 CREATE TRIGGER referral_code_version AFTER INSERT OR UPDATE ON referral_codes
     FOR EACH ROW EXECUTE FUNCTION referral_code_version();
 
--- The audit's outcome of a saved code (store.AuditOutcomeCodes), before 'other'.
-DO $$
-DECLARE
-    def text;
-BEGIN
-    SELECT pg_get_constraintdef(oid) INTO def FROM pg_constraint
-    WHERE conrelid = 'operator_audit'::regclass AND conname = 'operator_audit_outcome_code_check';
-    EXECUTE 'ALTER TABLE operator_audit DROP CONSTRAINT operator_audit_outcome_code_check';
-    EXECUTE 'ALTER TABLE operator_audit ADD CONSTRAINT operator_audit_outcome_code_check '
-        || replace(def, '''other''::text', '''referral_code_saved''::text, ''other''::text');
-END $$;
+-- The audit's outcome of a saved code (store.AuditOutcomeCodes).
+SELECT add_audit_outcome_codes('referral_code_saved');
