@@ -419,9 +419,6 @@ func (h *Handlers) ReportRefundExecution(c echo.Context) error {
 // the chain shows it calls the treasury's execTransaction with the batch's Safe transaction, and
 // answers the batch: the one way an attempt is reported, from the page or a script.
 func (h *Handlers) reportExecution(c echo.Context, id int64, txHash string) (store.RefundBatch, error) {
-	if h.cfg.Treasury == (common.Address{}) {
-		return store.RefundBatch{}, errNoTreasury
-	}
 	hash, err := parseTxHash(txHash)
 	if err != nil {
 		return store.RefundBatch{}, errorf(http.StatusBadRequest, `"txHash" must be the hash of the transaction sent to execute the batch: 0x followed by 64 hexadecimal digits.`)
