@@ -170,6 +170,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		return config{}, s.err
 	}
 
+	passes.WalletCodes = sale.WalletCodes{DiscountBps: int(refDiscount), CommissionBps: int(refCommission)}
 	cfg.Passes = passes
 	cfg.Handlers = handlers.Config{
 		ChainName:      chainName,
@@ -192,9 +193,6 @@ func loadConfig(getenv func(string) string) (config, error) {
 		ExportSlots:    exportSlots,
 		ExportStall:    exportStall,
 		MultiSend:      multiSend,
-
-		ReferralDiscountBps:   int(refDiscount),
-		ReferralCommissionBps: int(refCommission),
 	}
 	cfg.setChainID(chainID)
 	cfg.setPaymentAddress(payments)

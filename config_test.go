@@ -330,11 +330,11 @@ func TestSignerSettings(t *testing.T) {
 // TestReferralSettings: wallet codes give and earn nothing until the operator opts in.
 func TestReferralSettings(t *testing.T) {
 	cfg, err := loadConfig(env(withChain()...))
-	if err != nil || cfg.Handlers.ReferralDiscountBps != 0 || cfg.Handlers.ReferralCommissionBps != 0 {
-		t.Fatalf("defaults: %d, %d, %v", cfg.Handlers.ReferralDiscountBps, cfg.Handlers.ReferralCommissionBps, err)
+	if err != nil || cfg.Passes.WalletCodes.DiscountBps != 0 || cfg.Passes.WalletCodes.CommissionBps != 0 {
+		t.Fatalf("defaults: %d, %d, %v", cfg.Passes.WalletCodes.DiscountBps, cfg.Passes.WalletCodes.CommissionBps, err)
 	}
 	cfg, err = loadConfig(env(withChain("REFERRAL_DISCOUNT_BPS", "500", "REFERRAL_COMMISSION_BPS", "4500")...))
-	if err != nil || cfg.Handlers.ReferralDiscountBps != 500 || cfg.Handlers.ReferralCommissionBps != 4500 {
-		t.Fatalf("set: %d, %d, %v", cfg.Handlers.ReferralDiscountBps, cfg.Handlers.ReferralCommissionBps, err)
+	if err != nil || cfg.Passes.WalletCodes.DiscountBps != 500 || cfg.Passes.WalletCodes.CommissionBps != 4500 {
+		t.Fatalf("set: %d, %d, %v", cfg.Passes.WalletCodes.DiscountBps, cfg.Passes.WalletCodes.CommissionBps, err)
 	}
 }

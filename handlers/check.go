@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"fmt"
+	"math/big"
 	"net/http"
 	"strconv"
 	"time"
@@ -12,7 +13,8 @@ import (
 )
 
 // CheckPayment answers GET /api/tiers/{id}/check/{address}: would a payment of the tier's price
-// from address, made now, buy a node? It is what the buy page asks immediately before it asks the
+// from address, made now, buy a node? payWei is what to send: the price less the discount of the
+// referral code the wallet is bound to (referralCode, discountWei; null when none). It is what the buy page asks immediately before it asks the
 // wallet to pay, so that a wallet is never asked for a payment the service would reject: the
 // payments pass's own rules (jobs.Judge), at now. ok false says why, as a code and a sentence.
 // held says the operator holds minting: such a payment is not rejected, it waits.
@@ -33,7 +35,19 @@ func (h *Handlers) CheckPayment(c echo.Context) error {
 	if h.cfg.PaymentAddress == "" {
 		return errorf(http.StatusServiceUnavailable, "No payments address is configured, so nodes cannot be bought right now.")
 	}
-	v, err := h.sale.Judge(ctx, from, tier.PriceWei.Int, time.Now())
+	// A wallet bound to a code pays the discounted price; the full price would buy the tier too.
+	now := time.Now()
+	terms, err := h.sale.BoundAt(ctx, from, now)
+	if err != nil {
+		return err
+	}
+	pay, code, discount := tier.PriceWei.Int, (*string)(nil), (*string)(nil)
+	if terms != nil {
+		pay = terms.Price(tier.PriceWei.Int)
+		d := new(big.Int).Sub(tier.PriceWei.Int, pay).String()
+		code, discount = &terms.Code, &d
+	}
+	v, err := h.sale.Judge(ctx, from, pay, now)
 	if err != nil {
 		return err
 	}
@@ -41,7 +55,8 @@ func (h *Handlers) CheckPayment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	answer := map[string]any{"ok": v.Reason == nil, "priceWei": tier.PriceWei.String(), "paymentAddress": h.cfg.PaymentAddress,
+	answer := map[string]any{"ok": v.Reason == nil, "priceWei": tier.PriceWei.String(), "payWei": pay.String(),
+		"referralCode": code, "discountWei": discount, "paymentAddress": h.cfg.PaymentAddress,
 		"tier": nil, "reasonCode": nil, "reason": nil, "held": held}
 	if v.Reason == nil {
 		answer["tier"] = strconv.Itoa(v.Tier.ID)

@@ -66,12 +66,6 @@ type Config struct {
 	RefundPolicy string
 	SupportURL   string
 
-	// What a wallet code (a node holder's own address) gives the buyer and earns its holder, in
-	// basis points of the price (REFERRAL_DISCOUNT_BPS, REFERRAL_COMMISSION_BPS): 0 unless the
-	// operator opts in.
-	ReferralDiscountBps   int
-	ReferralCommissionBps int
-
 	TickSec       int // the scheduler's tick interval
 	StaleAfterSec int // how old the last tick may be before the scheduler is stale
 	// MinterLowMints (MINTER_LOW_MINTS): health is degraded while the minter's balance pays for

@@ -156,18 +156,55 @@ type publicReferralJSON struct {
 // Referral answers GET /api/referrals/{code}: a partner code, or a wallet's address, which is a
 // code while the wallet holds a node, with the REFERRAL_DISCOUNT_BPS discount.
 func (h *Handlers) Referral(c echo.Context) error {
-	code := c.Param("code")
-	ctx := c.Request().Context()
-	if wallet, err := parseAddress(code); err == nil {
-		holds, err := h.store.HoldsNode(ctx, wallet)
-		if err != nil {
-			return err
-		}
-		return c.JSON(http.StatusOK, publicReferralJSON{Code: wallet, Valid: holds, DiscountBps: h.cfg.ReferralDiscountBps})
+	t, valid, err := h.sale.Code(c.Request().Context(), "", c.Param("code"), time.Now())
+	if errors.Is(err, sale.ErrNoCode) {
+		return errNoReferralCode
 	}
-	r, err := h.store.ReferralCode(ctx, code)
 	if err != nil {
-		return notFound(err, errNoReferralCode)
+		return err
 	}
-	return c.JSON(http.StatusOK, publicReferralJSON{Code: r.Code, Valid: r.ValidAt(time.Now()), DiscountBps: r.DiscountBps, ExpiresAt: r.ExpiresAt})
+	return c.JSON(http.StatusOK, publicReferralJSON{Code: t.Code, Valid: valid, DiscountBps: t.DiscountBps, ExpiresAt: t.ExpiresAt})
+}
+
+// BindReferral answers POST /api/referrals/bind {code} for the signed-in wallet: from this second
+// its payments are judged under the code (a partner code, or a node holder's address), until it
+// binds another. 200 {code, discountBps, boundAt}; 404 for an unknown code, 409 for the wallet's
+// own code or one that gives nothing now.
+func (h *Handlers) BindReferral(c echo.Context) error {
+	wallet, err := h.sessionAddress(c)
+	if err != nil {
+		return err
+	}
+	var b struct {
+		Code string `json:"code"`
+	}
+	if err := decodeBody(c, &b); err != nil {
+		return err
+	}
+	if b.Code = strings.TrimSpace(b.Code); b.Code == "" {
+		return errorf(http.StatusBadRequest, "code is required: a referral code, or the address of a wallet that holds a node.")
+	}
+	t, binding, err := h.sale.Bind(c.Request().Context(), wallet, b.Code)
+	switch {
+	case errors.Is(err, sale.ErrNoCode):
+		return errNoReferralCode
+	case errors.Is(err, sale.ErrSelfReferral):
+		return errorf(http.StatusConflict, "The code "+t.Code+" is your own: a wallet cannot earn from its own purchase, so it cannot use a code it owns or earns from.")
+	case errors.Is(err, sale.ErrCodeNotValid):
+		return errorf(http.StatusConflict, codeNotValid(t, time.Now()))
+	case err != nil:
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"code": t.Code, "discountBps": t.DiscountBps, "boundAt": store.APITime(&binding.BoundAt)})
+}
+
+// codeNotValid is why code t gives nothing at now.
+func codeNotValid(t sale.Terms, now time.Time) string {
+	switch {
+	case t.Code == t.Owner:
+		return "The wallet " + t.Code + " holds no node, so its address is not a referral code yet."
+	case t.ExpiresAt != nil && !now.Before(*t.ExpiresAt):
+		return "The code " + t.Code + " expired on " + t.ExpiresAt.UTC().Format("2 January 2006 at 15:04 UTC") + "."
+	}
+	return "The code " + t.Code + " is switched off: ask whoever gave it to you for another."
 }

@@ -57,7 +57,7 @@ func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, cs sale.ChainS
 			return v.Reason, err
 		}
 		var soldOut *store.SoldOutError
-		err = j.signMint(ctx, p, v.Tier.ID, r)
+		err = j.signMint(ctx, p, v.Tier.ID, v.Referral, r)
 		switch {
 		case err == nil:
 			return nil, nil

@@ -40,6 +40,9 @@ type Config struct {
 	// PriceGrace is how long after a tier's price changes a payment of the price before it still
 	// buys the tier (PRICE_GRACE_SEC): a page opened before the change never leads to a rejection.
 	PriceGrace time.Duration
+	// WalletCodes are the terms of a wallet's own address as a referral code, while it holds a
+	// node (REFERRAL_DISCOUNT_BPS, REFERRAL_COMMISSION_BPS).
+	WalletCodes sale.WalletCodes
 
 	DistEnabled bool
 	DistMode    store.DistMode
@@ -142,7 +145,7 @@ func New(s *store.Store, c *chain.Client, minter, distributor chain.Signer, cfg 
 	if cfg.BumpBlocks == 0 {
 		cfg.BumpBlocks = 3
 	}
-	j := &Jobs{store: s, chain: c, sale: sale.New(s, c, cfg.PriceGrace, log), cfg: cfg, log: log}
+	j := &Jobs{store: s, chain: c, sale: sale.New(s, c, cfg.PriceGrace, cfg.WalletCodes, log), cfg: cfg, log: log}
 	j.resend.Store(true)
 	if minter != nil {
 		j.minter = j.newOutbox("minter", c.NewSender(minter, cfg.ChainID))

@@ -22,9 +22,10 @@ const (
 	stepMintRecorded step = "mint.recorded" // its node is in the ledger
 )
 
-// mintFor is what payment p's mint of a tier node is in the outbox for.
-func mintFor(p store.Payment, tier int) store.TxFor {
-	return store.TxFor{PaymentID: p.ID, Tier: tier}
+// mintFor is what payment p's mint of a tier node is in the outbox for, under the referral code
+// ref (nil: none; a mint signed anew keeps the one its first version recorded).
+func mintFor(p store.Payment, tier int, ref *store.PaymentReferral) store.TxFor {
+	return store.TxFor{PaymentID: p.ID, Tier: tier, Referral: ref}
 }
 
 // mintRound is what a pass reads of the chain once for every mint it signs or watches, each
@@ -69,7 +70,7 @@ func (j *Jobs) resendMints(ctx context.Context, r *mintRound) error {
 	}
 	j.minter.sender.ResetNonce()
 	for _, p := range dead {
-		if err := j.signMint(ctx, p, *p.Tier, r); err != nil {
+		if err := j.signMint(ctx, p, *p.Tier, nil, r); err != nil {
 			return err
 		}
 	}
@@ -80,16 +81,17 @@ func (j *Jobs) resendMints(ctx context.Context, r *mintRound) error {
 func (j *Jobs) openMints(ctx context.Context, payments []store.Payment) ([]*outTx, error) {
 	rows, newest := make([]store.TxFor, len(payments)), make([][]byte, len(payments))
 	for i, p := range payments {
-		rows[i], newest[i] = mintFor(p, *p.Tier), p.MintRaw
+		rows[i], newest[i] = mintFor(p, *p.Tier, nil), p.MintRaw
 	}
 	return j.minter.open(ctx, rows, newest)
 }
 
-// signMint signs payment p's mint at the minter's next nonce, stores it, and only then sends it.
-// Its gas limit is that of the dearest mint of its tier, read once a pass (a buyer's first node
-// costs more than their later ones, and several mints for one buyer can be under way at once);
-// a mint that reverts anyway is mined reverted and settled as such (settleReverted).
-func (j *Jobs) signMint(ctx context.Context, p store.Payment, tier int, r *mintRound) error {
+// signMint signs payment p's mint of a tier node (under the referral code ref) at the minter's
+// next nonce, stores it, and only then sends it. Its gas limit is that of the dearest mint of its
+// tier, read once a pass (a buyer's first node costs more than their later ones, and several
+// mints for one buyer can be under way at once); a mint that reverts anyway is mined reverted and
+// settled as such (settleReverted).
+func (j *Jobs) signMint(ctx context.Context, p store.Payment, tier int, ref *store.PaymentReferral, r *mintRound) error {
 	if err := j.readRound(ctx, r); err != nil {
 		return err
 	}
@@ -105,7 +107,7 @@ func (j *Jobs) signMint(ctx context.Context, p store.Payment, tier int, r *mintR
 	data := j.chain.MintData(common.HexToAddress(p.From), uint8(tier), common.HexToHash(p.PaymentRef))
 	tx, err := j.minter.sender.SignWith(ctx, *r.fees, gas, &factory, data, nil)
 	if err == nil {
-		_, err = j.minter.post(ctx, mintFor(p, tier), tx, r.head)
+		_, err = j.minter.post(ctx, mintFor(p, tier, ref), tx, r.head)
 	}
 	if err != nil {
 		return fmt.Errorf("payment %d: mint: %w", p.ID, err)
@@ -194,7 +196,7 @@ func (j *Jobs) settleOnce(ctx context.Context, sum *PaymentsSummary, r *mintRoun
 		case txDead:
 			j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "payment", p.ID, "tx", o.newest().Hash())
 			j.minter.sender.ResetNonce()
-			if err := j.signMint(ctx, p, *p.Tier, r); err != nil {
+			if err := j.signMint(ctx, p, *p.Tier, nil, r); err != nil {
 				return 0, err
 			}
 			waiting++

@@ -71,7 +71,7 @@ func (e *env) stuckMint() (store.Payment, *types.Transaction) {
 		e.t.Fatal(err)
 	}
 	low := e.starve(tx, minter)
-	e.keepAndSend(low, func(v store.SentTx) error { return db.StoreMintTx(ctx, p.ID, 1, v) })
+	e.keepAndSend(low, func(v store.SentTx) error { return db.StoreMintTx(ctx, p.ID, 1, nil, v) })
 	return p, low
 }
 
@@ -244,7 +244,7 @@ func TestOutboxFillsANonceGap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.keepAndSend(mint, func(v store.SentTx) error { return db.StoreMintTx(ctx, p.ID, 1, v) })
+	e.keepAndSend(mint, func(v store.SentTx) error { return db.StoreMintTx(ctx, p.ID, 1, nil, v) })
 
 	sum := mustPass(t, e.restart())
 	if sum.Minted != 1 {

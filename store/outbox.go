@@ -29,8 +29,10 @@ type TxFor struct {
 	PaymentID int64
 	RoundID   int64
 	SweepID   int64
-	// Tier is the tier a payment's mint mints, which the payment records with each version.
-	Tier int
+	// Tier is the tier a payment's mint mints, which the payment records with each version, and
+	// Referral the code it is minted under (nil: none), recorded with the first.
+	Tier     int
+	Referral *PaymentReferral
 	// Sweep is a new sweep, recorded with its first version (KeepTx gives its SweepID).
 	Sweep *NewSweep
 }
@@ -94,7 +96,7 @@ func (s *Store) keepVersion(ctx context.Context, v SentTx, f TxFor, update strin
 func (s *Store) KeepTx(ctx context.Context, f TxFor, v SentTx) (TxFor, error) {
 	switch {
 	case f.PaymentID != 0:
-		return f, s.StoreMintTx(ctx, f.PaymentID, f.Tier, v)
+		return f, s.StoreMintTx(ctx, f.PaymentID, f.Tier, f.Referral, v)
 	case f.RoundID != 0:
 		return f, s.StoreRoundTx(ctx, f.RoundID, v)
 	case f.SweepID != 0 || f.Sweep != nil:

@@ -289,17 +289,23 @@ func (s *Store) RejectPayment(ctx context.Context, id int64, from PaymentStatus,
 // the outbox, and as the payment's newest, moving it to minting. The first version claims one of
 // the tier's units in the same transaction, with the tier locked, so that passes racing on one
 // database never mint more than its supply: a *SoldOutError when none is left, and nothing is
-// stored. ErrNotFound when the payment is no longer pending or minting.
-func (s *Store) StoreMintTx(ctx context.Context, id int64, tier int, v SentTx) (err error) {
+// stored. The first version also records the code the payment is minted under (ref, nil for
+// none), as its judgement found it. ErrNotFound when the payment is no longer pending or minting.
+func (s *Store) StoreMintTx(ctx context.Context, id int64, tier int, ref *PaymentReferral, v SentTx) (err error) {
 	defer wrap(&err, "StoreMintTx")
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	soldOut, err := claimUnit(ctx, tx, id, tier)
+	first, soldOut, err := claimUnit(ctx, tx, id, tier)
 	if err != nil {
 		return err
+	}
+	if first {
+		if err := keepPaymentReferral(ctx, tx, id, ref); err != nil {
+			return err
+		}
 	}
 	res, err := tx.ExecContext(ctx, `
 		UPDATE payments SET status = 'minting', tier = $2, mint_nonce = $3, mint_tx = $4, mint_raw = $5,
@@ -331,21 +337,21 @@ func (e *SoldOutError) Error() string {
 	return fmt.Sprintf("tier %d is sold out: %d of %d", e.Tier, e.Sold, e.Supply)
 }
 
-// claimUnit takes one unit of tier's supply for pending payment id, or refuses with a
+// claimUnit takes one unit of tier's supply for pending payment id (first), or refuses with a
 // *SoldOutError. The tier's row is locked first, so claims on a tier are counted one after
 // another, each seeing the ones before; a payment already minting holds its unit (a new
 // version of its mint claims nothing). The supply is the one in force at the payment's time.
 // soldOut is the tier when this claim took its last unit.
-func claimUnit(ctx context.Context, tx *sqlx.Tx, id int64, tier int) (soldOut *SoldOutTier, err error) {
+func claimUnit(ctx context.Context, tx *sqlx.Tx, id int64, tier int) (first bool, soldOut *SoldOutTier, err error) {
 	var status PaymentStatus
 	var at time.Time
 	err = tx.QueryRowxContext(ctx, `SELECT status, coalesce(block_time, created_at) FROM payments WHERE id = $1 FOR UPDATE`,
 		id).Scan(&status, &at)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && status != PaymentPending {
-		return nil, nil // StoreMintTx's update says ErrNotFound, or the unit is held already
+		return false, nil, nil // StoreMintTx's update says ErrNotFound, or the unit is held already
 	}
 	if err != nil {
-		return nil, err
+		return false, nil, err
 	}
 	var supply *int
 	var label string
@@ -356,23 +362,23 @@ func claimUnit(ctx context.Context, tx *sqlx.Tx, id int64, tier int) (soldOut *S
 			t.supply), t.label
 		FROM tiers t WHERE t.id = $1 FOR UPDATE`, tier, at).Scan(&supply, &label)
 	if err != nil || supply == nil {
-		return nil, err
+		return err == nil, nil, err
 	}
 	sold, err := Tx{tx}.Sold(ctx, tier)
 	if err != nil {
-		return nil, err
+		return false, nil, err
 	}
 	if sold >= *supply {
-		return nil, &SoldOutError{Tier: tier, Supply: *supply, Sold: sold}
+		return false, nil, &SoldOutError{Tier: tier, Supply: *supply, Sold: sold}
 	}
 	if sold+1 == *supply {
-		return &SoldOutTier{ID: tier, Label: label, Supply: *supply}, nil
+		return true, &SoldOutTier{ID: tier, Label: label, Supply: *supply}, nil
 	}
-	return nil, nil
+	return true, nil, nil
 }
 
-// RecordMint records the node a payment's mint created and marks the payment minted, in one
-// transaction; recording it again changes nothing. created is false when the node was recorded
+// RecordMint records the node a payment's mint created, marks the payment minted and writes what
+// it earns its referrers, in one transaction; recording it again changes nothing. created is false when the node was recorded
 // already.
 func (s *Store) RecordMint(ctx context.Context, paymentID int64, n NewNode) (_ Node, created bool, err error) {
 	defer wrap(&err, "RecordMint")
@@ -396,6 +402,9 @@ func (s *Store) RecordMint(ctx context.Context, paymentID int64, n NewNode) (_ N
 	if err := tx.SelectContext(ctx, &minted, `
 		UPDATE payments SET status = 'minted', updated_at = now() WHERE id = $1 AND status = 'minting' RETURNING id`,
 		paymentID); err != nil {
+		return Node{}, false, err
+	}
+	if _, err := earnCommissions(ctx, tx, paymentID); err != nil {
 		return Node{}, false, err
 	}
 	if err := emitPayments(ctx, tx, EventPaymentMinted, minted); err != nil {
@@ -498,8 +507,12 @@ type PaymentRecord struct {
 	ChainNodeID  Uint256       `db:"chain_node_id"` // nil until minted
 	MintTx       *string       `db:"mint_tx"`
 	RefundTxHash *string       `db:"refund_tx_hash"`
-	CreatedAt    time.Time     `db:"created_at"`
-	UpdatedAt    time.Time     `db:"updated_at"`
+	// The referral code its node was bought under, and what it took off the price: nil when none,
+	// and until the payment is judged to buy a node.
+	ReferralCode *string   `db:"referral_code"`
+	DiscountWei  Uint256   `db:"discount_wei"`
+	CreatedAt    time.Time `db:"created_at"`
+	UpdatedAt    time.Time `db:"updated_at"`
 
 	// The refund batch that holds the payment, if one that is not void or failed does: its
 	// status, its approvals and threshold, and the transaction that executes it (sent or mined).
@@ -553,6 +566,8 @@ type PaymentDoc struct {
 	CallIndex           int         `json:"callIndex"`
 	From                string      `json:"from"`
 	ValueWei            Uint256     `json:"valueWei"`
+	ReferralCode        *string     `json:"referralCode"`
+	DiscountWei         Uint256     `json:"discountWei"`
 	BlockNumber         int64       `json:"blockNumber"`
 	Status              BuyerStatus `json:"status"`
 	Reason              *string     `json:"reason"`     // rejected or refunded: why, a sentence
@@ -580,7 +595,8 @@ func (r PaymentRecord) Doc(held bool) PaymentDoc {
 		tier = &t
 	}
 	p := PaymentDoc{
-		TxHash: r.TxHash, CallIndex: r.CallIndex, From: r.From, ValueWei: r.ValueWei, BlockNumber: r.BlockNumber,
+		TxHash: r.TxHash, CallIndex: r.CallIndex, From: r.From, ValueWei: r.ValueWei, ReferralCode: r.ReferralCode,
+		DiscountWei: r.DiscountWei, BlockNumber: r.BlockNumber,
 		Status: status, Tier: tier, NodeID: r.NodeID, ChainNodeID: r.ChainNodeID, MintTx: r.MintTx,
 		RefundTxHash: r.RefundTxHash, Refund: r.refund(), CreatedAt: APITime(&r.CreatedAt), UpdatedAt: APITime(&r.UpdatedAt),
 	}
@@ -604,8 +620,10 @@ func APITime(t *time.Time) *string {
 // when there is one, else the one on its way.
 const paymentRecordSQL = `SELECT ` + paymentRecordColumns + ` FROM payments p ` + paymentRecordJoins
 
-// paymentRecordJoins join a payment p to its node n and the batch rb that refunds it, if any.
+// paymentRecordJoins join a payment p to its node n, the code pr it buys it under, and the batch
+// rb that refunds it, if any.
 const paymentRecordJoins = `LEFT JOIN nodes n ON n.payment_id = p.id
+	LEFT JOIN payment_referrals pr ON pr.payment_id = p.id AND p.status IN ('minting', 'minted')
 	LEFT JOIN LATERAL (
 		SELECT b.status, b.threshold, coalesce(b.executed_tx, b.sent_tx) AS tx,
 			(SELECT count(*) FROM refund_batch_approvals a WHERE a.batch_id = b.id) AS approvals
@@ -615,7 +633,7 @@ const paymentRecordJoins = `LEFT JOIN nodes n ON n.payment_id = p.id
 // paymentRecordColumns are a PaymentRecord's, of payment p and its node n.
 const paymentRecordColumns = `p.tx_hash, p.call_index, p.from_address, p.value_wei, p.block_number, p.status, ` + paymentReasonSQL + `,
 	p.tier, n.id AS node_id, n.id AS chain_node_id, coalesce(n.mint_tx, p.mint_tx) AS mint_tx,
-	p.refund_tx_hash, p.created_at, p.updated_at,
+	p.refund_tx_hash, pr.code AS referral_code, pr.discount_wei, p.created_at, p.updated_at,
 	rb.status AS batch_status, rb.approvals AS batch_approvals, rb.threshold AS batch_threshold, rb.tx AS batch_tx`
 
 // PaymentByTx returns the payment made by transaction hash (lower case); for a contract wallet's

@@ -115,3 +115,78 @@ func (s *Store) HoldsNode(ctx context.Context, wallet string) (_ bool, err error
 	err = s.db.GetContext(ctx, &holds, `SELECT EXISTS (SELECT 1 FROM nodes WHERE owner = $1)`, wallet)
 	return holds, err
 }
+
+// Bind binds wallet to code (a partner code's key, or a wallet's address) from the start of this
+// second, replacing the code it had; it returns that instant.
+func (s *Store) Bind(ctx context.Context, wallet, code string) (boundAt time.Time, err error) {
+	defer wrap(&err, "Bind")
+	err = s.db.GetContext(ctx, &boundAt, `INSERT INTO referral_bindings (wallet, code) VALUES ($1, $2) RETURNING bound_at`,
+		wallet, code)
+	return boundAt, err
+}
+
+// Binding is the code a wallet pays under (referral_bindings): a partner code's key, or the
+// address of a wallet's own code, from BoundAt.
+type Binding struct {
+	Code    string    `db:"code"`
+	BoundAt time.Time `db:"bound_at"`
+}
+
+// BindingAt returns the code wallet was bound to at instant at; ErrNotFound when none was.
+func (s *Store) BindingAt(ctx context.Context, wallet string, at time.Time) (_ Binding, err error) {
+	defer wrap(&err, "BindingAt")
+	var b Binding
+	err = s.db.GetContext(ctx, &b, `
+		SELECT code, bound_at FROM referral_bindings WHERE wallet = $1 AND bound_at <= $2
+		ORDER BY bound_at DESC, id DESC LIMIT 1`, wallet, at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return b, ErrNotFound
+	}
+	return b, err
+}
+
+// PaymentReferral is the code a payment bought its node under, with the terms in force at its
+// block (payment_referrals): what the buyer saved, and what the code's owner and the partner
+// above it earn of what was paid.
+type PaymentReferral struct {
+	Code          string  `db:"code"` // a partner code's spelling, or the address of a wallet's own code
+	DiscountWei   Uint256 `db:"discount_wei"`
+	Owner         string  `db:"owner"`
+	CommissionBps int     `db:"commission_bps"`
+	Parent        *string `db:"parent"`
+	ParentBps     *int    `db:"parent_bps"`
+}
+
+// keepPaymentReferral records the code payment id is minted under, or that it is minted under
+// none (r nil): a payment judged again (after its tier sold out under it) keeps only the last
+// judgement's.
+func keepPaymentReferral(ctx context.Context, tx sqlx.ExecerContext, id int64, r *PaymentReferral) error {
+	if r == nil {
+		_, err := tx.ExecContext(ctx, `DELETE FROM payment_referrals WHERE payment_id = $1`, id)
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO payment_referrals (payment_id, code, discount_wei, owner, commission_bps, parent, parent_bps)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)
+		ON CONFLICT (payment_id) DO UPDATE SET code = $2, discount_wei = $3, owner = $4, commission_bps = $5,
+			parent = $6, parent_bps = $7`,
+		id, r.Code, r.DiscountWei, r.Owner, r.CommissionBps, r.Parent, r.ParentBps)
+	return err
+}
+
+// earnCommissions writes what minted payment id earns its referrers, if it was bought under a
+// code: floor(paid × bps / 10000) for the code's owner and for the partner above, each when not
+// zero; writing them again changes nothing. It returns the rows it wrote.
+func earnCommissions(ctx context.Context, tx sqlx.QueryerContext, id int64) ([]int64, error) {
+	var ids []int64
+	err := sqlx.SelectContext(ctx, tx, &ids, `
+		INSERT INTO commissions (payment_id, referrer, role, amount_wei)
+		SELECT r.payment_id, e.referrer, e.role, e.amount
+		FROM payment_referrals r JOIN payments p ON p.id = r.payment_id,
+			LATERAL (VALUES (r.owner, 'owner', div(p.value_wei * r.commission_bps, 10000)),
+			                (r.parent, 'parent', div(p.value_wei * r.parent_bps, 10000))) e (referrer, role, amount)
+		WHERE r.payment_id = $1 AND e.referrer IS NOT NULL AND e.amount > 0
+		ON CONFLICT (payment_id, role) DO NOTHING
+		RETURNING id`, id)
+	return ids, err
+}

@@ -156,7 +156,7 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, payers)
 	for i, p := range pending {
-		wg.Go(func() { errs[i] = db.StoreMintTx(ctx, p.ID, 1, storetest.SentTx(fmt.Sprint("mint", i), int64(i))) })
+		wg.Go(func() { errs[i] = db.StoreMintTx(ctx, p.ID, 1, nil, storetest.SentTx(fmt.Sprint("mint", i), int64(i))) })
 	}
 	wg.Wait()
 	claimed := 0
@@ -177,7 +177,7 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 		t.Fatalf("%d claims succeeded and %d payments are minting, want %d", claimed, len(minting), supply)
 	}
 	// A mint of a payment already minting (a new version of its transaction) claims nothing more.
-	if err := db.StoreMintTx(ctx, minting[0].ID, 1, storetest.SentTx("again", 99)); err != nil {
+	if err := db.StoreMintTx(ctx, minting[0].ID, 1, nil, storetest.SentTx("again", 99)); err != nil {
 		t.Fatalf("a new version of a mint: %v", err)
 	}
 	// The reconciler records one of those nodes before its payment's mint is settled.
@@ -204,11 +204,11 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 	if err != nil || len(still) != payers-supply {
 		t.Fatalf("%d pending, %v", len(still), err)
 	}
-	if err := db.StoreMintTx(ctx, still[0].ID, 1, storetest.SentTx("freed", 100)); err != nil {
+	if err := db.StoreMintTx(ctx, still[0].ID, 1, nil, storetest.SentTx("freed", 100)); err != nil {
 		t.Fatalf("the freed unit: %v", err)
 	}
 	var so *store.SoldOutError
-	if err := db.StoreMintTx(ctx, still[1].ID, 1, storetest.SentTx("none left", 101)); !errors.As(err, &so) {
+	if err := db.StoreMintTx(ctx, still[1].ID, 1, nil, storetest.SentTx("none left", 101)); !errors.As(err, &so) {
 		t.Fatalf("after the freed unit was taken: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"nodeledger/handlers"
+	"nodeledger/jobs"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
@@ -38,7 +41,9 @@ type publicReferralBody struct {
 func TestReferralCodes(t *testing.T) {
 	storetest.Reset(t, db)
 	ctx := context.Background()
-	s := newServer(t, handlers.Config{ChainID: 1, PaymentAddress: payTo, AdminKey: adminKey, ReferralDiscountBps: 300})
+	c := unreachableChain(t)
+	j := jobs.New(db, c, nil, nil, jobs.Config{WalletCodes: sale.WalletCodes{DiscountBps: 300}}, slog.Default())
+	s := newChainServer(t, c, j, handlers.Config{ChainID: 1, PaymentAddress: payTo, AdminKey: adminKey})
 	admin := func(method, target, body string) *httptest.ResponseRecorder {
 		return s.adminDo(t, method, "/api/admin/referral-codes"+target, body, adminKey)
 	}
@@ -235,4 +240,97 @@ func TestReferralCodes(t *testing.T) {
 			t.Fatal("stored")
 		}
 	})
+}
+
+// TestBindReferral: a signed-in wallet binds a code with POST /api/referrals/bind, and the
+// pre-check then asks it for the discounted price. Its own code, a code that gives nothing now, an
+// unknown one, no session and another site's page are refused, and bind nothing.
+func TestBindReferral(t *testing.T) {
+	storetest.Reset(t, db)
+	dc, c := startDevChain(t)
+	j := jobs.New(db, c, nil, nil, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
+	s := authServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey})
+	wantStatus(t, s.adminDo(t, http.MethodPut, "/api/admin/tiers/1",
+		`{"label":"Standard","priceWei":"100000000000000000","maxPerWallet":5,"enabled":true}`, adminKey), http.StatusOK)
+	buyer, owner := dc.Buyers[0].Key, dc.Buyers[1].Key
+	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/referral-codes", `{"code": "Pal10", "owner": "`+addrOf(owner)+`",
+		"discountBps": 1000, "commissionBps": 500}`, adminKey), http.StatusCreated)
+	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/referral-codes", `{"code": "Old01", "owner": "`+addrOf(owner)+`",
+		"discountBps": 1000, "commissionBps": 500, "expiresAt": "2020-01-01T00:00:00Z"}`, adminKey), http.StatusCreated)
+	bound := func() int {
+		var n int
+		if err := db.DB().Get(&n, `SELECT count(*) FROM referral_bindings`); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	type checked struct {
+		PriceWei     string  `json:"priceWei"`
+		PayWei       string  `json:"payWei"`
+		ReferralCode *string `json:"referralCode"`
+		DiscountWei  *string `json:"discountWei"`
+		OK           bool    `json:"ok"`
+	}
+	check := func() checked {
+		rec := s.get(t, "/api/tiers/1/check/"+addrOf(buyer))
+		wantStatus(t, rec, http.StatusOK)
+		return decode[checked](t, rec)
+	}
+	if a := check(); a.PayWei != a.PriceWei || a.ReferralCode != nil || a.DiscountWei != nil || !a.OK {
+		t.Fatalf("before any code: %+v", a)
+	}
+
+	stranger := newBrowser(t, s, "203.0.113.20")
+	wantStatus(t, stranger.do(http.MethodPost, "/api/referrals/bind", map[string]string{"code": "Pal10"}), http.StatusUnauthorized)
+
+	b := newBrowser(t, s, "203.0.113.21")
+	b.signIn(buyer)
+	wantStatus(t, b.do(http.MethodPost, "/api/referrals/bind", map[string]string{"code": "Pal10"}, "Origin", "https://evil.example"),
+		http.StatusForbidden)
+	for code, want := range map[string]struct {
+		status int
+		says   string
+	}{
+		"":             {http.StatusBadRequest, "code is required"},
+		"Nobody":       {http.StatusNotFound, "No referral code has this name."},
+		"old01":        {http.StatusConflict, "The code Old01 expired on 1 January 2020 at 00:00 UTC."},
+		addrOf(owner):  {http.StatusConflict, "holds no node, so its address is not a referral code yet"},
+		addrOf(buyer):  {http.StatusConflict, "is your own"},
+		"not a code!!": {http.StatusNotFound, "No referral code has this name."},
+	} {
+		rec := b.do(http.MethodPost, "/api/referrals/bind", map[string]string{"code": code})
+		wantStatus(t, rec, want.status)
+		if msg := errorMessage(t, rec); !strings.Contains(msg, want.says) {
+			t.Errorf("%q: %q, want it to say %q", code, msg, want.says)
+		}
+	}
+	self := newBrowser(t, s, "203.0.113.22")
+	self.signIn(owner)
+	if rec := self.do(http.MethodPost, "/api/referrals/bind", map[string]string{"code": "PAL10"}); rec.Code != http.StatusConflict ||
+		!strings.Contains(errorMessage(t, rec), "The code Pal10 is your own") {
+		t.Errorf("the owner binding its own code: %d %s", rec.Code, rec.Body)
+	}
+	if n := bound(); n != 0 {
+		t.Fatalf("%d bindings after refusals only", n)
+	}
+
+	rec := b.do(http.MethodPost, "/api/referrals/bind", map[string]string{"code": "pal10"})
+	wantStatus(t, rec, http.StatusOK)
+	got := decode[struct {
+		Code        string    `json:"code"`
+		DiscountBps int       `json:"discountBps"`
+		BoundAt     time.Time `json:"boundAt"`
+	}](t, rec)
+	if got.Code != "Pal10" || got.DiscountBps != 1000 || time.Since(got.BoundAt) > 2*time.Second || got.BoundAt.Nanosecond() != 0 {
+		t.Fatalf("bound: %+v", got)
+	}
+	if a := check(); a.PriceWei != "100000000000000000" || a.PayWei != "90000000000000000" || a.ReferralCode == nil ||
+		*a.ReferralCode != "Pal10" || a.DiscountWei == nil || *a.DiscountWei != "10000000000000000" || !a.OK {
+		t.Fatalf("the pre-check of a bound wallet: %+v", a)
+	}
+	// The same code again keeps the binding it has.
+	wantStatus(t, b.do(http.MethodPost, "/api/referrals/bind", map[string]string{"code": "PAL10"}), http.StatusOK)
+	if n := bound(); n != 1 {
+		t.Fatalf("%d bindings after binding one code twice", n)
+	}
 }

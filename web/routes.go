@@ -91,6 +91,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	api.post("/auth/logout", h.Logout, cacheControl(private), rl.limit("auth-logout", 30), h.SameOrigin)
 	api.get("/me", h.Me, cacheControl(private), rl.limit("me", 120))
 	api.post("/nodes/sync", h.SyncNode, cacheControl(private), rl.limit("sync", 20), h.SameOrigin)
+	api.post("/referrals/bind", h.BindReferral, cacheControl(private), rl.limit("referral-bind", 20), h.SameOrigin)
 
 	// The operator's routes, with the admin or cron key or the operator's session, have no
 	// request deadline: they run passes and chain-wide reports, which take as long as the ledger

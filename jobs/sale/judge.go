@@ -47,6 +47,9 @@ func soldOut(tiers map[int]store.Tier, id int, sold func(tier int) int) bool {
 type Verdict struct {
 	Tier   store.Tier
 	Reason *Reason
+	// Referral is the code the wallet was bound to at the payment, when it gave its terms then,
+	// with what the payment saved of Tier's price (nil: none).
+	Referral *store.PaymentReferral
 }
 
 // ChainState is what the rules read of the chain once for many payments.
@@ -99,13 +102,20 @@ func (s *Sale) JudgeWith(ctx context.Context, cs ChainState, from string, value 
 		return n
 	}
 
-	// The candidates are the tiers this value was a price of, within the grace; the first open
-	// one by id wins, so a price step of the same price takes over when the tier before sells out.
+	terms, err := s.BoundAt(ctx, from, at)
+	if err != nil {
+		return Verdict{}, err
+	}
+
+	// The candidates are the tiers this value was a price of, within the grace, in full or less
+	// the discount of the wallet's code; the first open one by id wins, so a price step of the
+	// same price takes over when the tier before sells out.
 	var refused *Verdict
 	var tier store.Tier
+	var price *big.Int
 	found := false
 	for _, t := range tiers {
-		if !pricedAt(t, value) {
+		if price = pricedAt(t, value, terms); price == nil {
 			continue
 		}
 		phase := PhaseAt(t.Tier, sold, byID, at)
@@ -128,17 +138,23 @@ func (s *Sale) JudgeWith(ctx context.Context, cs ChainState, from string, value 
 		v := Verdict{Reason: notAPrice(value, tiers, sold, byID, at)}
 		return v, failed
 	}
-	return s.judgeWallet(ctx, from, tier, at, cs)
+	v, err := s.judgeWallet(ctx, from, tier, at, cs)
+	if terms != nil && v.Reason == nil {
+		r := terms.For(price, value)
+		v.Referral = &r
+	}
+	return v, err
 }
 
-// pricedAt tells whether value was one of t's prices within the grace.
-func pricedAt(t store.TierAt, value *big.Int) bool {
+// pricedAt returns the price of t's, within the grace, that value paid: in full, or less the
+// discount of the wallet's code (terms, nil for none); nil when it paid none.
+func pricedAt(t store.TierAt, value *big.Int, terms *Terms) *big.Int {
 	for _, p := range t.Prices {
-		if p.Cmp(value) == 0 {
-			return true
+		if p.Cmp(value) == 0 || terms != nil && terms.Price(p.Int).Cmp(value) == 0 {
+			return p.Int
 		}
 	}
-	return false
+	return nil
 }
 
 // notOpen is why tier t, in phase (not open), sells nothing.

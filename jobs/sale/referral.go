@@ -1,7 +1,10 @@
 package sale
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -93,4 +96,126 @@ func ReadReferralCode(in ReferralInput) (store.ReferralCode, string) {
 		r.ExpiresAt = &t
 	}
 	return r, ""
+}
+
+// WalletCodes are the terms of a wallet's own address as a code, while the wallet holds a node
+// (REFERRAL_DISCOUNT_BPS, REFERRAL_COMMISSION_BPS): nothing unless the operator opts in.
+type WalletCodes struct {
+	DiscountBps, CommissionBps int
+}
+
+// Discount is what a code of discountBps takes off price: floor(price × bps / 10000).
+func Discount(price *big.Int, discountBps int) *big.Int {
+	d := new(big.Int).Mul(price, big.NewInt(int64(discountBps)))
+	return d.Quo(d, big.NewInt(10000))
+}
+
+// Self-referral and unknown codes, as Code tells them.
+var (
+	ErrNoCode       = errors.New("no such referral code")
+	ErrSelfReferral = errors.New("self-referral")
+)
+
+// Terms are a code's terms at an instant: what the buyer saves and who earns what.
+type Terms struct {
+	Code          string // a partner code's spelling, or the address of a wallet's own code
+	DiscountBps   int
+	Owner         string
+	CommissionBps int
+	Parent        *string
+	ParentBps     *int
+	ExpiresAt     *time.Time
+}
+
+// Price is what a payment under t buys a tier of price for.
+func (t Terms) Price(price *big.Int) *big.Int {
+	return new(big.Int).Sub(price, Discount(price, t.DiscountBps))
+}
+
+// For is what a payment under t records for a tier of price when it paid paid (the full price,
+// or Price(price)).
+func (t Terms) For(price, paid *big.Int) store.PaymentReferral {
+	return store.PaymentReferral{Code: t.Code, DiscountWei: store.Uint256{Int: new(big.Int).Sub(price, paid)}, Owner: t.Owner,
+		CommissionBps: t.CommissionBps, Parent: t.Parent, ParentBps: t.ParentBps}
+}
+
+// Code returns the terms of code (a partner code in any case, or a wallet's address) in force at
+// instant at for wallet, and whether it gives them then: switched on and not expired, or a wallet
+// code whose wallet holds a node. ErrNoCode when there was no such code then, ErrSelfReferral
+// when wallet owns it or is the partner above its owner: nobody earns from their own purchase.
+func (s *Sale) Code(ctx context.Context, wallet, code string, at time.Time) (_ Terms, valid bool, err error) {
+	var t Terms
+	if addressPattern.MatchString(code) {
+		owner := strings.ToLower(code)
+		t = Terms{Code: owner, Owner: owner, DiscountBps: s.walletCodes.DiscountBps, CommissionBps: s.walletCodes.CommissionBps}
+		if valid, err = s.store.HoldsNode(ctx, owner); err != nil {
+			return t, false, err
+		}
+	} else {
+		c, err := s.store.ReferralCodeAt(ctx, code, at)
+		if errors.Is(err, store.ErrNotFound) {
+			return t, false, ErrNoCode
+		}
+		if err != nil {
+			return t, false, err
+		}
+		t = Terms{Code: c.Code, DiscountBps: c.DiscountBps, Owner: c.Owner, CommissionBps: c.CommissionBps,
+			Parent: c.Parent, ParentBps: c.ParentBps, ExpiresAt: c.ExpiresAt}
+		valid = c.ValidAt(at)
+	}
+	if t.Owner == wallet || t.Parent != nil && *t.Parent == wallet {
+		return t, false, ErrSelfReferral
+	}
+	return t, valid, nil
+}
+
+// BoundAt returns the terms of the code wallet was bound to at instant at, when it gave them
+// then; nil when the wallet was bound to none, or to one that gave nothing then.
+func (s *Sale) BoundAt(ctx context.Context, wallet string, at time.Time) (*Terms, error) {
+	b, err := s.store.BindingAt(ctx, wallet, at)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	t, valid, err := s.Code(ctx, wallet, b.Code, at)
+	switch {
+	case errors.Is(err, ErrNoCode), errors.Is(err, ErrSelfReferral):
+		// A code's owner may become the wallet bound to it after the binding: it gives nothing.
+		return nil, nil
+	case err != nil || !valid:
+		return nil, err
+	}
+	return &t, nil
+}
+
+// ErrCodeNotValid: the code exists but gives nothing now (switched off, expired, or a wallet
+// code whose wallet holds no node).
+var ErrCodeNotValid = errors.New("referral code not valid")
+
+// Bind binds wallet to code from this second, replacing the code it had, when the code gives its
+// terms now and is not wallet's own (ErrNoCode, ErrSelfReferral, ErrCodeNotValid); a wallet
+// bound to the code already keeps the binding it has. It returns the code's terms and the
+// binding.
+func (s *Sale) Bind(ctx context.Context, wallet, code string) (Terms, store.Binding, error) {
+	now := time.Now()
+	t, valid, err := s.Code(ctx, wallet, code, now)
+	if err == nil && !valid {
+		err = ErrCodeNotValid
+	}
+	if err != nil {
+		return t, store.Binding{}, err
+	}
+	key := store.CodeKey(t.Code) // a wallet's address is a key as it is
+	b, err := s.store.BindingAt(ctx, wallet, now)
+	switch {
+	case err == nil && b.Code == key:
+		return t, b, nil
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		return t, b, err
+	}
+	b = store.Binding{Code: key}
+	b.BoundAt, err = s.store.Bind(ctx, wallet, key)
+	return t, b, err
 }

@@ -26,7 +26,9 @@ type Sale struct {
 	// grace is how long after a tier's price changes a payment of the price before still buys
 	// the tier (PRICE_GRACE_SEC): a page opened before the change never leads to a rejection.
 	grace time.Duration
-	log   *slog.Logger
+	// walletCodes are the terms of a wallet's address as a code.
+	walletCodes WalletCodes
+	log         *slog.Logger
 
 	tiers   *memo.Value[[]TierNow] // the tiers as GET /api/tiers and the pages show them
 	waiting *memo.Value[Waiting]   // what a payment waiting to be minted waits on
@@ -43,12 +45,15 @@ const (
 )
 
 // New returns the sale of the ledger s on chain ch.
-func New(s *store.Store, ch *chain.Client, priceGrace time.Duration, log *slog.Logger) *Sale {
-	sl := &Sale{store: s, chain: ch, grace: priceGrace, log: log}
+func New(s *store.Store, ch *chain.Client, priceGrace time.Duration, walletCodes WalletCodes, log *slog.Logger) *Sale {
+	sl := &Sale{store: s, chain: ch, grace: priceGrace, walletCodes: walletCodes, log: log}
 	sl.tiers = memo.New(readTTL, readStale, sl.TiersNow)
 	sl.waiting = memo.New(readTTL, readStale, sl.loadWaiting)
 	return sl
 }
+
+// WalletCodes are the terms of a wallet's address as a code.
+func (s *Sale) WalletCodes() WalletCodes { return s.walletCodes }
 
 // Forget drops the read model after this instance changed the sale (an operator's action, a pass
 // it ran), so its next reader sees the change.

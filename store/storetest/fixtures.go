@@ -116,7 +116,7 @@ func MintingPayment(t testing.TB, db *store.Store, seed, from string, versions .
 	}
 	t.Cleanup(func() { mustExec(t, db, `DELETE FROM payments WHERE id = $1`, id) })
 	for _, v := range versions {
-		if err := db.StoreMintTx(context.Background(), id, 1, v); err != nil {
+		if err := db.StoreMintTx(context.Background(), id, 1, nil, v); err != nil {
 			t.Fatal(err)
 		}
 	}

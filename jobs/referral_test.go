@@ -1,0 +1,203 @@
+package jobs
+
+import (
+	"errors"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"nodeledger/jobs/sale"
+	"nodeledger/store"
+)
+
+// addCode makes a partner code as an admin would.
+func addCode(t testing.TB, r store.ReferralCode) {
+	t.Helper()
+	entry := store.AuditEntry{Action: store.ActionReferralAdd, Target: r.Code, Outcome: store.AuditOutcome{Code: store.OutcomeReferralCodeSaved}}
+	if err := db.Audited(t.Context(), entry, func(tx store.Tx, _ *store.AuditEntry) error {
+		_, err := tx.AddReferralCode(t.Context(), r, "test")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// putCode changes a partner code as an admin would.
+func putCode(t testing.TB, r store.ReferralCode) {
+	t.Helper()
+	entry := store.AuditEntry{Action: store.ActionReferralPut, Target: r.Code, Outcome: store.AuditOutcome{Code: store.OutcomeReferralCodeSaved}}
+	if err := db.Audited(t.Context(), entry, func(tx store.Tx, _ *store.AuditEntry) error {
+		_, _, err := tx.PutReferralCode(t.Context(), r.Code, r, "test")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// bind binds dev buyer i to code, as POST /api/referrals/bind does.
+func (e *env) bind(i int, code string) {
+	e.t.Helper()
+	if _, _, err := e.j.Sale().Bind(e.t.Context(), lower(e.buyer(i)), code); err != nil {
+		e.t.Fatalf("bind buyer %d to %s: %v", i, code, err)
+	}
+}
+
+func lower(a common.Address) string { return strings.ToLower(a.Hex()) }
+
+// earned is what each referrer earned of payment hash, by role ("owner", "parent").
+func earned(t testing.TB, hash common.Hash) map[string]string {
+	t.Helper()
+	var rows []struct {
+		Referrer string        `db:"referrer"`
+		Role     string        `db:"role"`
+		Amount   store.Uint256 `db:"amount_wei"`
+	}
+	if err := db.DB().Select(&rows, `
+		SELECT c.referrer, c.role, c.amount_wei FROM commissions c JOIN payments p ON p.id = c.payment_id
+		WHERE p.tx_hash = $1`, strings.ToLower(hash.Hex())); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, r := range rows {
+		out[r.Role] = r.Referrer + " " + r.Amount.String()
+	}
+	return out
+}
+
+// discountOf is what payment hash's doc says of its code: "code discountWei", or "none".
+func discountOf(t testing.TB, hash common.Hash) string {
+	t.Helper()
+	p, err := db.PaymentByTx(t.Context(), strings.ToLower(hash.Hex()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := p.Doc(false)
+	if d.ReferralCode == nil {
+		return "none"
+	}
+	return *d.ReferralCode + " " + d.DiscountWei.String()
+}
+
+// TestReferralPurchases: a wallet bound to a code buys at its discount and the code's owner and
+// the partner above earn their part of what was paid, to the wei; the full price buys too; a
+// wallet's own address is a code while it holds a node; an expired code's discount is a wrong
+// amount; terms changed after a payment do not change what it earns; a rejected payment earns
+// nothing.
+func TestReferralPurchases(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.WalletCodes = sale.WalletCodes{DiscountBps: 200, CommissionBps: 150} })
+	owner, parent := lower(e.buyer(4)), lower(e.buyer(5))
+	addCode(t, store.ReferralCode{Code: "Alice5", Owner: owner, DiscountBps: 500, CommissionBps: 300,
+		Parent: &parent, ParentBps: ptr(100), Enabled: true})
+	// 0.1 ETH less 5 %: 0.095 ETH; the owner earns 3 % of that and the partner above 1 %.
+	discounted := new(big.Int).Sub(priceOne, finney(5))
+
+	e.bind(0, "alice5") // any case
+	e.bind(1, "ALICE5")
+	atDiscount := e.pay(0, e.dc.Payments, discounted)
+	atFull := e.pay(1, e.dc.Payments, priceOne)
+	unbound := e.pay(2, e.dc.Payments, discounted)
+	e.settle()
+
+	if got := reasonOf(t, atDiscount); got != "minted" {
+		t.Fatalf("the discounted price from a bound wallet: %s", got)
+	}
+	if got, want := discountOf(t, atDiscount), "Alice5 5000000000000000"; got != want {
+		t.Errorf("the discounted payment's code: %q, want %q", got, want)
+	}
+	want := map[string]string{"owner": owner + " 2850000000000000", "parent": parent + " 950000000000000"}
+	if got := earned(t, atDiscount); len(got) != 2 || got["owner"] != want["owner"] || got["parent"] != want["parent"] {
+		t.Errorf("the discounted payment earned %v, want %v", got, want)
+	}
+	if got := reasonOf(t, atFull); got != "minted" {
+		t.Fatalf("the full price from a bound wallet: %s", got)
+	}
+	if got, want := discountOf(t, atFull), "Alice5 0"; got != want {
+		t.Errorf("the full-price payment's code: %q, want %q", got, want)
+	}
+	if got := earned(t, atFull); got["owner"] != owner+" 3000000000000000" || got["parent"] != parent+" 1000000000000000" {
+		t.Errorf("the full-price payment earned %v", got)
+	}
+	if got := reasonOf(t, unbound); !strings.HasPrefix(got, `{"code":"wrong_amount"`) {
+		t.Errorf("the discounted price from a wallet bound to no code: %s", got)
+	}
+	if got := earned(t, unbound); len(got) != 0 || discountOf(t, unbound) != "none" {
+		t.Errorf("a rejected payment earned %v under %s", got, discountOf(t, unbound))
+	}
+
+	t.Run("a node holder's address is a code", func(t *testing.T) {
+		holder := lower(e.buyer(0)) // holds the node it bought above
+		e.bind(2, holder)
+		paid := e.pay(2, e.dc.Payments, new(big.Int).Sub(priceOne, finney(2)))
+		e.settle()
+		if got := reasonOf(t, paid); got != "minted" {
+			t.Fatalf("2 %% off under a wallet code: %s", got)
+		}
+		if got := earned(t, paid); len(got) != 1 || got["owner"] != holder+" 1470000000000000" {
+			t.Errorf("the wallet code earned %v", got)
+		}
+		if _, _, err := e.j.Sale().Bind(t.Context(), lower(e.buyer(3)), lower(e.buyer(3))); !errors.Is(err, sale.ErrSelfReferral) {
+			t.Errorf("a wallet bound to its own address: %v", err)
+		}
+		if _, _, err := e.j.Sale().Bind(t.Context(), lower(e.buyer(3)), lower(e.dc.Buyers[5].Address)); !errors.Is(err, sale.ErrCodeNotValid) {
+			t.Errorf("a wallet that holds no node as a code: %v", err)
+		}
+		if _, _, err := e.j.Sale().Bind(t.Context(), owner, "Alice5"); !errors.Is(err, sale.ErrSelfReferral) {
+			t.Errorf("the owner bound to its own code: %v", err)
+		}
+		if _, _, err := e.j.Sale().Bind(t.Context(), parent, "Alice5"); !errors.Is(err, sale.ErrSelfReferral) {
+			t.Errorf("the partner above bound to the code it earns from: %v", err)
+		}
+	})
+
+	t.Run("terms changed after a payment do not change what it earns", func(t *testing.T) {
+		if err := db.HoldMinting(t.Context(), true); err != nil { // the pass records it and waits
+			t.Fatal(err)
+		}
+		paid := e.pay(1, e.dc.Payments, discounted)
+		mustPass(t, e.restart())
+		waitPastBlock(t, paid)
+		putCode(t, store.ReferralCode{Code: "Alice5", Owner: owner, DiscountBps: 1000, CommissionBps: 4000, Enabled: true})
+		if err := db.HoldMinting(t.Context(), false); err != nil {
+			t.Fatal(err)
+		}
+		e.settle()
+		if got := reasonOf(t, paid); got != "minted" {
+			t.Fatalf("a payment at the terms of its block: %s", got)
+		}
+		if got := earned(t, paid); got["owner"] != want["owner"] || got["parent"] != want["parent"] {
+			t.Errorf("after the change the payment earned %v, want %v", got, want)
+		}
+	})
+
+	t.Run("an expired code's discount is a wrong amount", func(t *testing.T) {
+		putCode(t, store.ReferralCode{Code: "Alice5", Owner: owner, DiscountBps: 500, CommissionBps: 300,
+			ExpiresAt: ptr(time.Now().Add(-time.Second)), Enabled: true})
+		waitPastSecond(t)
+		paid := e.pay(1, e.dc.Payments, discounted)
+		full := e.pay(1, e.dc.Payments, priceOne)
+		e.settle()
+		if got := reasonOf(t, paid); !strings.HasPrefix(got, `{"code":"wrong_amount"`) {
+			t.Errorf("the discount of an expired code: %s", got)
+		}
+		if got := reasonOf(t, full); got != "minted" {
+			t.Errorf("the full price under an expired code: %s", got)
+		}
+		if got := earned(t, full); len(got) != 0 || discountOf(t, full) != "none" {
+			t.Errorf("a payment under an expired code earned %v under %s", got, discountOf(t, full))
+		}
+	})
+}
+
+// waitPastBlock waits until the second after payment hash's block has begun, so that a change
+// made then is in force after its block's time.
+func waitPastBlock(t testing.TB, hash common.Hash) {
+	t.Helper()
+	var stamped time.Time
+	if err := db.DB().Get(&stamped, `SELECT block_time FROM payments WHERE tx_hash = $1`, strings.ToLower(hash.Hex())); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Until(stamped.Add(time.Second)))
+}
