@@ -127,6 +127,19 @@ func TestReferralPurchases(t *testing.T) {
 		t.Errorf("a rejected payment earned %v under %s", got, discountOf(t, unbound))
 	}
 
+	stats, err := db.ReferralStats(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := stats["alice5"]; s.Code != "Alice5" || s.Uses != 2 || s.VolumeWei.String() != "195000000000000000" ||
+		s.DiscountWei.String() != "5000000000000000" || s.OwedWei.String() != "7800000000000000" || s.PaidWei.String() != "0" {
+		t.Errorf("the code's figures: %+v", s)
+	}
+	if owed, err := db.Commissions(t.Context(), store.CommissionOwed); err != nil || len(owed) != 4 ||
+		owed[0].Code != "Alice5" || owed[0].Payment != strings.ToLower(atDiscount.Hex()) || owed[0].Status != store.CommissionOwed {
+		t.Errorf("owed: %+v %v", owed, err)
+	}
+
 	t.Run("a node holder's address is a code", func(t *testing.T) {
 		holder := lower(e.buyer(0)) // holds the node it bought above
 		e.bind(2, holder)
