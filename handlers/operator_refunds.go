@@ -30,11 +30,14 @@ func (h *Handlers) openBatches(ctx context.Context) ([]views.BatchRow, error) {
 	}), nil
 }
 
-// batchTotal is what batch b pays back in all.
+// batchTotal is what batch b pays out in all: its refunds or its commissions.
 func batchTotal(b store.RefundBatch) store.Uint256 {
 	total := new(big.Int)
 	for _, r := range b.Refunds {
 		total.Add(total, r.ValueWei.Int)
+	}
+	for _, p := range b.Payouts {
+		total.Add(total, p.ValueWei.Int)
 	}
 	return store.Uint256{Int: total}
 }

@@ -25,6 +25,7 @@ import (
 // and, once they reach the threshold, the execTransaction calldata anyone may send to the Safe.
 type refundBatchJSON struct {
 	ID         int64             `json:"id"`
+	Kind       store.BatchKind   `json:"kind"`
 	Safe       string            `json:"safe"`
 	SafeTx     safeTxJSON        `json:"safeTx"`
 	SafeTxHash string            `json:"safeTxHash"`
@@ -32,7 +33,8 @@ type refundBatchJSON struct {
 	Approvals  []string          `json:"approvals"` // owners' addresses, ascending
 	Ready      bool              `json:"ready"`
 	Status     store.BatchStatus `json:"status"`
-	Refunds    []refundJSON      `json:"refunds"`
+	Refunds    []refundJSON      `json:"refunds"` // a refund batch's transfers
+	Payouts    []payoutJSON      `json:"payouts"` // a commission batch's
 	TotalWei   store.Uint256     `json:"totalWei"`
 	ExecData   *string           `json:"execData"`   // ready: the full execTransaction calldata
 	SentTx     *string           `json:"sentTx"`     // open: a transaction above the confirmed blocks executes it
@@ -91,19 +93,17 @@ var (
 )
 
 func refundBatchOf(b store.RefundBatch) refundBatchJSON {
-	out := refundBatchJSON{ID: b.ID, Safe: b.Safe, SafeTxHash: b.SafeTxHash, Threshold: b.Threshold, Approvals: []string{},
+	out := refundBatchJSON{ID: b.ID, Kind: b.Kind, Safe: b.Safe, Payouts: mapSlice(b.Payouts, payoutOf), SafeTxHash: b.SafeTxHash, Threshold: b.Threshold, Approvals: []string{},
 		Ready: b.Status == store.BatchReady, Status: b.Status, Refunds: []refundJSON{}, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx,
 		Attempts:   mapSlice(b.Attempts, attemptOf),
 		ProposedBy: b.ProposedBy, CreatedAt: isoTime(&b.CreatedAt),
 		SafeTx: safeTxJSON{To: b.To, Value: b.Value.String(), Data: hexutil.Encode(b.Data), Operation: b.Operation,
 			SafeTxGas: b.SafeTxGas.String(), BaseGas: b.BaseGas.String(), GasPrice: b.GasPrice.String(), GasToken: b.GasToken,
 			RefundReceiver: b.RefundReceiver, Nonce: b.Nonce.String()}}
-	total := new(big.Int)
 	for _, r := range b.Refunds {
 		out.Refunds = append(out.Refunds, refundJSON{TxHash: r.TxHash, To: r.To, AmountWei: r.ValueWei})
-		total.Add(total, r.ValueWei.Int)
 	}
-	out.TotalWei = store.Uint256{Int: total}
+	out.TotalWei = batchTotal(b)
 	sigs := map[common.Address][]byte{}
 	for _, a := range b.Approvals { // the store reads them in ascending order of owner
 		out.Approvals = append(out.Approvals, a.Owner)
@@ -157,12 +157,8 @@ func txHashes(list []string) ([]string, error) {
 
 // ProposeRefundBatch answers POST /api/admin/refund-batches: it builds one Safe transaction of
 // the treasury that pays back each payment named (or every payment owed a refund) to its payer,
-// exactly its value, at the treasury's nonce now, and records it for the owners to sign. The
-// service proposes; only the owners' signatures can move the treasury's money.
-//
-// The nonce is the Safe's own, not one past the batches still open: a batch nobody signs then
-// never holds back the next one. When two open batches share a nonce, the first executed takes
-// it; the other goes void and its payments are owed again.
+// exactly its value, at the treasury's nonce now (proposeBatch), and records it for the owners to
+// sign. The service proposes; only the owners' signatures can move the treasury's money.
 func (h *Handlers) ProposeRefundBatch(c echo.Context) error {
 	if h.cfg.Treasury == (common.Address{}) {
 		return errNoTreasury
@@ -194,32 +190,47 @@ func (h *Handlers) proposeRefundBatch(c echo.Context, hashes []string) (store.Re
 	if err != nil {
 		return store.RefundBatch{}, refundBatchError(err)
 	}
+	payouts := make([]chain.Payout, len(owed))
+	nb := store.NewRefundBatch{Payments: make([]int64, len(owed))}
+	for i, p := range owed {
+		payouts[i], nb.Payments[i] = chain.Payout{To: common.HexToAddress(p.From), Value: p.ValueWei.Int}, p.ID
+	}
+	return h.proposeBatch(c, payouts, nb, store.ActionRefundPropose, func(b store.RefundBatch, total store.Uint256) store.AuditOutcome {
+		return store.AuditOutcome{Code: store.OutcomeRefundBatchProposed, Args: store.AuditArgs{Batch: b.ID, Refunds: len(owed),
+			AmountWei: total, Nonce: b.Nonce.String()}}
+	})
+}
+
+// proposeBatch builds the treasury's Safe transaction of payouts, at its nonce now, and records
+// it with nb's payments or commissions for the owners to sign, audited as the request's actor
+// with action and the outcome the recorded batch and its total make: the one way a batch of
+// either kind is proposed.
+//
+// The nonce is the Safe's own, not one past the batches still open: a batch nobody signs then
+// never holds back the next one. When two open batches share a nonce, the first executed takes
+// it; the other goes void and what it held is owed again.
+func (h *Handlers) proposeBatch(c echo.Context, payouts []chain.Payout, nb store.NewRefundBatch, action store.AuditAction,
+	outcome func(b store.RefundBatch, total store.Uint256) store.AuditOutcome) (store.RefundBatch, error) {
+	ctx := c.Request().Context()
 	safe, err := h.chain.Safe(ctx, h.cfg.Treasury)
 	if err != nil {
 		return store.RefundBatch{}, err
 	}
-	payouts := make([]chain.Payout, len(owed))
-	ids := make([]int64, len(owed))
-	total := new(big.Int)
-	for i, p := range owed {
-		payouts[i], ids[i] = chain.Payout{To: common.HexToAddress(p.From), Value: p.ValueWei.Int}, p.ID
-		total.Add(total, p.ValueWei.Int)
-	}
 	tx := chain.Batch(h.cfg.MultiSend, safe.Nonce, payouts)
 	hash := tx.Hash(big.NewInt(h.cfg.ChainID), h.cfg.Treasury)
 	zero := store.Uint256{Int: new(big.Int)}
-	nb := store.NewRefundBatch{Payments: ids, RefundBatch: store.RefundBatch{Safe: lower(h.cfg.Treasury), To: lower(tx.To),
+	nb.RefundBatch = store.RefundBatch{Safe: lower(h.cfg.Treasury), To: lower(tx.To),
 		Value: store.Uint256{Int: tx.Value}, Data: append([]byte{}, tx.Data...), Operation: tx.Operation, SafeTxGas: zero, BaseGas: zero,
 		GasPrice: zero, GasToken: lower(tx.GasToken), RefundReceiver: lower(tx.RefundReceiver), Nonce: store.Uint256{Int: tx.Nonce},
-		SafeTxHash: strings.ToLower(hash.Hex()), Threshold: int(safe.Threshold), ProposedBy: h.actor(c).Who}}
+		SafeTxHash: strings.ToLower(hash.Hex()), Threshold: int(safe.Threshold), ProposedBy: h.actor(c).Who}
 	var b store.RefundBatch
-	err = h.audited(c, store.ActionRefundPropose, nb.SafeTxHash, func(t store.Tx, e *store.AuditEntry) (err error) {
+	err = h.audited(c, action, nb.SafeTxHash, func(t store.Tx, e *store.AuditEntry) (err error) {
 		if b, err = t.AddRefundBatch(ctx, nb); err != nil {
 			return err
 		}
-		e.After = map[string]any{"id": b.ID, "safeTxHash": b.SafeTxHash, "nonce": b.Nonce.String(), "payments": len(ids)}
-		e.Outcome = store.AuditOutcome{Code: store.OutcomeRefundBatchProposed, Args: store.AuditArgs{Batch: b.ID, Refunds: len(ids),
-			AmountWei: store.Uint256{Int: total}, Nonce: b.Nonce.String()}}
+		e.After = map[string]any{"id": b.ID, "kind": b.Kind, "safeTxHash": b.SafeTxHash, "nonce": b.Nonce.String(),
+			"payments": len(nb.Payments), "commissions": len(nb.Commissions)}
+		e.Outcome = outcome(b, batchTotal(b))
 		return nil
 	})
 	if err != nil {
@@ -232,7 +243,16 @@ func (h *Handlers) proposeRefundBatch(c echo.Context, hashes []string) (store.Re
 func refundBatchError(err error) error {
 	var notOwed *store.NotOwedError
 	var inBatch *store.InBatchError
+	var notOwedCommission *store.NotOwedCommissionError
+	var commissionInBatch *store.CommissionInBatchError
 	switch {
+	case errors.As(err, &notOwedCommission):
+		return errorf(http.StatusBadRequest, fmt.Sprintf("Commission %d is not owed: there is no commission of this id, or it is paid.", notOwedCommission.ID))
+	case errors.As(err, &commissionInBatch):
+		return errorf(http.StatusConflict, fmt.Sprintf("Commission %d is already in batch %d, which is not void or failed.",
+			commissionInBatch.ID, commissionInBatch.Batch))
+	case errors.Is(err, store.ErrNoCommissionOwed):
+		return errorf(http.StatusBadRequest, "No commission is owed outside a batch: there is nothing to pay.")
 	case errors.As(err, &notOwed):
 		return errorf(http.StatusBadRequest, fmt.Sprintf("Payment %s is owed no refund: no payment has this transaction, or it is not rejected.", notOwed.TxHash))
 	case errors.As(err, &inBatch):
@@ -354,8 +374,8 @@ func (h *Handlers) approveRefundBatch(c echo.Context, id int64, signature string
 			return err
 		}
 		e.After = map[string]any{"id": b.ID, "owner": a.Owner, "status": b.Status}
-		e.Outcome = store.AuditOutcome{Code: store.OutcomeRefundBatchApproved, Args: store.AuditArgs{Batch: b.ID, Address: a.Owner,
-			Approvals: len(b.Approvals), Threshold: b.Threshold}}
+		e.Outcome = store.AuditOutcome{Code: store.OutcomeRefundBatchApproved, Args: store.AuditArgs{Batch: b.ID, Kind: b.Kind,
+			Address: a.Owner, Approvals: len(b.Approvals), Threshold: b.Threshold}}
 		return nil
 	})
 	if err != nil {
@@ -367,22 +387,30 @@ func (h *Handlers) approveRefundBatch(c echo.Context, id int64, signature string
 // refundBatchSentence is what came of proposing or approving a batch, for the audit.
 func refundBatchSentence(o store.AuditOutcome) string {
 	a := o.Args
+	// A commission batch is signed, executed and decided as a refund batch is; only what it pays differs.
+	Batch, paid, owed := "Refund batch", "its payments are refunded", "its payments are owed a refund again"
+	if a.Kind == store.BatchCommissions {
+		Batch, paid, owed = "Commission batch", "its commissions are paid", "its commissions are owed again"
+	}
+	batch := strings.ToLower(Batch)
 	switch o.Code {
 	case store.OutcomeRefundBatchProposed:
 		return fmt.Sprintf("Proposed refund batch %d: %s, %s ETH in all, at the treasury's nonce %s; it waits for the owners' signatures.",
 			a.Batch, words.Count(a.Refunds, "refund", "refunds"), views.ETH(a.AmountWei), a.Nonce)
+	case store.OutcomeCommissionBatchProposed:
+		return commissionBatchSentence(a)
 	case store.OutcomeRefundBatchExecuted:
-		return fmt.Sprintf("Refund batch %d executed by transaction %s: its payments are refunded.", a.Batch, a.TxHash)
+		return fmt.Sprintf("%s %d executed by transaction %s: %s.", Batch, a.Batch, a.TxHash, paid)
 	case store.OutcomeRefundBatchFailed:
-		return fmt.Sprintf("Refund batch %d failed in transaction %s: the treasury paid nothing, and its payments are owed a refund again.", a.Batch, a.TxHash)
+		return fmt.Sprintf("%s %d failed in transaction %s: the treasury paid nothing, and %s.", Batch, a.Batch, a.TxHash, owed)
 	case store.OutcomeRefundBatchReverted:
-		return fmt.Sprintf("Transaction %s, sent to execute refund batch %d, reverted. %s The treasury paid nothing, and the batch waits for another attempt.",
-			a.TxHash, a.Batch, views.SafeError(a.SafeError))
+		return fmt.Sprintf("Transaction %s, sent to execute %s %d, reverted. %s The treasury paid nothing, and the batch waits for another attempt.",
+			a.TxHash, batch, a.Batch, views.SafeError(a.SafeError))
 	case store.OutcomeRefundBatchVoid:
-		return fmt.Sprintf("Refund batch %d is void: the treasury executed another transaction at its nonce %s. Its payments are owed a refund again.",
-			a.Batch, a.Nonce)
+		return fmt.Sprintf("%s %d is void: the treasury executed another transaction at its nonce %s. I%s.",
+			Batch, a.Batch, a.Nonce, owed[1:])
 	}
-	return fmt.Sprintf("%s approved refund batch %d: %d of %d signatures.", a.Address, a.Batch, a.Approvals, a.Threshold)
+	return fmt.Sprintf("%s approved %s %d: %d of %d signatures.", a.Address, batch, a.Batch, a.Approvals, a.Threshold)
 }
 
 // executionBody is POST /api/admin/refund-batches/{id}/executions' body: the hash of a

@@ -17,25 +17,26 @@ type Actor struct {
 type AuditAction string
 
 const (
-	ActionSignIn           AuditAction = "operator.sign-in"
-	ActionSignOut          AuditAction = "operator.sign-out"
-	ActionOperatorPut      AuditAction = "operator.put"
-	ActionOperatorRemove   AuditAction = "operator.remove"
-	ActionTierPut          AuditAction = "tier.put"
-	ActionTierOnSale       AuditAction = "tier.on-sale"
-	ActionTierOffSale      AuditAction = "tier.off-sale"
-	ActionAllowlistPut     AuditAction = "tier.allowlist"
-	ActionMintingHold      AuditAction = "minting.hold"
-	ActionMintingResume    AuditAction = "minting.resume"
-	ActionPassPayments     AuditAction = "pass.payments"
-	ActionPassCredit       AuditAction = "pass.credit"
-	ActionWebhookAdd       AuditAction = "webhook.add"
-	ActionWebhookDelete    AuditAction = "webhook.delete"
-	ActionWebhookRoll      AuditAction = "webhook.roll-secret"
-	ActionWebhookEnable    AuditAction = "webhook.enable"
-	ActionWebhookRedeliver AuditAction = "webhook.redeliver"
-	ActionRefundPropose    AuditAction = "refund-batch.propose"
-	ActionRefundApprove    AuditAction = "refund-batch.approve"
+	ActionSignIn            AuditAction = "operator.sign-in"
+	ActionSignOut           AuditAction = "operator.sign-out"
+	ActionOperatorPut       AuditAction = "operator.put"
+	ActionOperatorRemove    AuditAction = "operator.remove"
+	ActionTierPut           AuditAction = "tier.put"
+	ActionTierOnSale        AuditAction = "tier.on-sale"
+	ActionTierOffSale       AuditAction = "tier.off-sale"
+	ActionAllowlistPut      AuditAction = "tier.allowlist"
+	ActionMintingHold       AuditAction = "minting.hold"
+	ActionMintingResume     AuditAction = "minting.resume"
+	ActionPassPayments      AuditAction = "pass.payments"
+	ActionPassCredit        AuditAction = "pass.credit"
+	ActionWebhookAdd        AuditAction = "webhook.add"
+	ActionWebhookDelete     AuditAction = "webhook.delete"
+	ActionWebhookRoll       AuditAction = "webhook.roll-secret"
+	ActionWebhookEnable     AuditAction = "webhook.enable"
+	ActionWebhookRedeliver  AuditAction = "webhook.redeliver"
+	ActionRefundPropose     AuditAction = "refund-batch.propose"
+	ActionCommissionPropose AuditAction = "commission-batch.propose"
+	ActionRefundApprove     AuditAction = "refund-batch.approve"
 	// ActionRefundExecute is what the chain made of a batch: executed or failed by the
 	// transaction its actor sent, or void once the Safe took its nonce for another transaction.
 	ActionRefundExecute AuditAction = "refund-batch.execute"
@@ -98,10 +99,13 @@ const (
 	OutcomeSweepFailed         AuditOutcomeCode = "sweep_failed"          // mined and reverted
 	OutcomeSweepVoid           AuditOutcomeCode = "sweep_void"            // never mined: its nonce was taken
 	OutcomeRefundBatchProposed AuditOutcomeCode = "refund_batch_proposed" // Batch, Refunds, AmountWei, Nonce
-	OutcomeRefundBatchApproved AuditOutcomeCode = "refund_batch_approved" // Batch, Address (the owner), Approvals, Threshold
-	OutcomeRefundBatchExecuted AuditOutcomeCode = "refund_batch_executed" // Batch, TxHash
-	OutcomeRefundBatchFailed   AuditOutcomeCode = "refund_batch_failed"   // Batch, TxHash
-	OutcomeRefundBatchVoid     AuditOutcomeCode = "refund_batch_void"     // Batch, Nonce
+	// Batch, Commissions, Referrers, AmountWei, Nonce; the batch's approvals and what the chain
+	// made of it are the refund batch's outcomes, with Kind commissions.
+	OutcomeCommissionBatchProposed AuditOutcomeCode = "commission_batch_proposed"
+	OutcomeRefundBatchApproved     AuditOutcomeCode = "refund_batch_approved" // Batch, Address (the owner), Approvals, Threshold
+	OutcomeRefundBatchExecuted     AuditOutcomeCode = "refund_batch_executed" // Batch, TxHash
+	OutcomeRefundBatchFailed       AuditOutcomeCode = "refund_batch_failed"   // Batch, TxHash
+	OutcomeRefundBatchVoid         AuditOutcomeCode = "refund_batch_void"     // Batch, Nonce
 	// A transaction sent to execute a batch that the Safe refused: Batch, TxHash, SafeError.
 	OutcomeRefundBatchReverted AuditOutcomeCode = "refund_batch_reverted"
 	// A partner referral code made or changed: Code, Address (its owner), its terms (Discount,
@@ -124,7 +128,7 @@ var AuditOutcomeCodes = []AuditOutcomeCode{OutcomeSignedIn, OutcomeSignedOut,
 	OutcomeSweepSent, OutcomeSweepDone, OutcomeSweepFailed, OutcomeSweepVoid,
 	OutcomeRefundBatchProposed, OutcomeRefundBatchApproved, OutcomeRefundBatchExecuted, OutcomeRefundBatchFailed, OutcomeRefundBatchVoid,
 	OutcomeRefundBatchReverted,
-	OutcomeReferralCodeSaved,
+	OutcomeReferralCodeSaved, OutcomeCommissionBatchProposed,
 	OutcomeOther}
 
 // PassFailure is the kind of error a pass run from the operator page failed with (pass_failed).
@@ -195,11 +199,16 @@ type AuditArgs struct {
 	TxHash    string  `json:"txHash,omitempty"`
 	// A refund batch: its id, how many payments it refunds and for how much in all, at which
 	// nonce of the treasury; an approval's count against the threshold.
-	Batch     int64  `json:"batch,omitempty"`
-	Refunds   int    `json:"refunds,omitempty"`
-	Nonce     string `json:"nonce,omitempty"`
-	Approvals int    `json:"approvals,omitempty"`
-	Threshold int    `json:"threshold,omitempty"`
+	Batch   int64 `json:"batch,omitempty"`
+	Refunds int   `json:"refunds,omitempty"`
+	// A commission batch (Kind commissions; "" is a refund batch): how many commissions it pays,
+	// to how many referrers.
+	Kind        BatchKind `json:"kind,omitempty"`
+	Commissions int       `json:"commissions,omitempty"`
+	Referrers   int       `json:"referrers,omitempty"`
+	Nonce       string    `json:"nonce,omitempty"`
+	Approvals   int       `json:"approvals,omitempty"`
+	Threshold   int       `json:"threshold,omitempty"`
 	// Why the Safe refused an execution: its error code ("GS020"), "out of gas", or "" when the
 	// chain told nothing.
 	SafeError string `json:"safeError,omitempty"`

@@ -2,6 +2,14 @@ package store
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 )
 
 // CommissionStatus is where a commission stands: owed until a treasury batch that pays it
@@ -83,4 +91,147 @@ func (s *Store) ReferralStats(ctx context.Context) (_ map[string]CodeStats, err 
 		out[CodeKey(r.Code)] = r
 	}
 	return out, err
+}
+
+// BatchKind is what a treasury batch pays: payments back to their payers, or commissions to
+// referrers.
+type BatchKind string
+
+// The batch kinds (refund_batches.kind).
+const (
+	BatchRefunds     BatchKind = "refunds"
+	BatchCommissions BatchKind = "commissions"
+)
+
+// BatchPayout is one transfer of a commission batch: a referrer paid the sum of its commissions
+// in the batch.
+type BatchPayout struct {
+	To          string  `db:"to_address"`
+	ValueWei    Uint256 `db:"value_wei"`
+	Commissions []int64 `db:"-"`
+}
+
+// NotOwedCommissionError is a commission a batch cannot pay: there is none of that id, or it is
+// paid.
+type NotOwedCommissionError struct{ ID int64 }
+
+func (e *NotOwedCommissionError) Error() string { return fmt.Sprintf("commission %d is not owed", e.ID) }
+
+// CommissionInBatchError is a commission already in a batch that is not void or failed.
+type CommissionInBatchError struct{ ID, Batch int64 }
+
+func (e *CommissionInBatchError) Error() string {
+	return fmt.Sprintf("commission %d is already in batch %d", e.ID, e.Batch)
+}
+
+// ErrNoCommissionOwed is a batch of "all" commissions owed when none is outside a batch.
+var ErrNoCommissionOwed = errors.New("no commission is owed")
+
+// Payouts groups owed commissions into a batch's transfers: one a referrer, in the order of
+// their addresses, each the sum it is owed.
+func Payouts(owed []Commission) []BatchPayout {
+	by := map[string]*BatchPayout{}
+	var out []BatchPayout
+	for _, c := range owed {
+		p, ok := by[c.Referrer]
+		if !ok {
+			out = append(out, BatchPayout{To: c.Referrer, ValueWei: Uint256{Int: new(big.Int)}})
+			p = &out[len(out)-1]
+			by[c.Referrer] = p
+		}
+		p.ValueWei.Add(p.ValueWei.Int, c.AmountWei.Int)
+		p.Commissions = append(p.Commissions, c.ID)
+	}
+	slices.SortFunc(out, func(a, b BatchPayout) int { return strings.Compare(a.To, b.To) })
+	return out
+}
+
+// commissionBatchSQL is the batch that holds commission c, open or executed (NULL: none).
+const commissionBatchSQL = `(SELECT bc.batch_id FROM refund_batch_commissions bc WHERE bc.commission_id = c.id AND bc.open)`
+
+// OwedCommissions are the commissions a batch may pay: those of ids, or with none, every one owed
+// outside a batch. One of ids that is not owed is a *NotOwedCommissionError, one in an open or
+// executed batch a *CommissionInBatchError, and "all" with nothing owed ErrNoCommissionOwed.
+func (s *Store) OwedCommissions(ctx context.Context, ids []int64) (_ []Commission, err error) {
+	defer wrap(&err, "OwedCommissions")
+	var rows []struct {
+		Commission
+		Batch *int64 `db:"batch"`
+	}
+	err = s.db.SelectContext(ctx, &rows, `
+		SELECT x.*, `+commissionBatchSQL+` AS batch FROM (`+commissionSQL+`) x JOIN commissions c ON c.id = x.id
+		WHERE CASE WHEN coalesce(cardinality($1::bigint[]), 0) = 0 THEN x.status = 'owed' ELSE x.id = ANY ($1) END
+		ORDER BY x.id`, pq.Array(ids))
+	if err != nil {
+		return nil, err
+	}
+	var owed []Commission
+	for _, r := range rows {
+		switch {
+		case r.Status != CommissionOwed && len(ids) > 0:
+			return nil, &NotOwedCommissionError{ID: r.ID}
+		case r.Batch != nil && len(ids) > 0:
+			return nil, &CommissionInBatchError{ID: r.ID, Batch: *r.Batch}
+		case r.Batch == nil:
+			owed = append(owed, r.Commission)
+		}
+	}
+	for _, id := range ids {
+		if !slices.ContainsFunc(owed, func(c Commission) bool { return c.ID == id }) {
+			return nil, &NotOwedCommissionError{ID: id}
+		}
+	}
+	if len(owed) == 0 {
+		return nil, ErrNoCommissionOwed
+	}
+	return owed, nil
+}
+
+// addBatchCommissions puts commissions ids in batch id, each still owed and in no open or
+// executed batch (else a *CommissionInBatchError), under a lock so that two batches proposed at
+// once cannot both take one.
+func addBatchCommissions(ctx context.Context, q sqlx.ExtContext, id int64, ids []int64) error {
+	var locked []int64
+	if err := sqlx.SelectContext(ctx, q, &locked, `SELECT id FROM commissions WHERE id = ANY ($1) ORDER BY id FOR UPDATE`,
+		pq.Array(ids)); err != nil {
+		return err
+	}
+	var taken []struct {
+		ID    int64 `db:"commission_id"`
+		Batch int64 `db:"batch_id"`
+	}
+	if err := sqlx.SelectContext(ctx, q, &taken, `
+		SELECT commission_id, batch_id FROM refund_batch_commissions WHERE commission_id = ANY ($1) AND open
+		ORDER BY commission_id`, pq.Array(ids)); err != nil {
+		return err
+	}
+	if len(taken) > 0 {
+		return &CommissionInBatchError{ID: taken[0].ID, Batch: taken[0].Batch}
+	}
+	// The unique index refund_batch_commissions_once is the rule's last word.
+	_, err := q.ExecContext(ctx, `
+		INSERT INTO refund_batch_commissions (batch_id, commission_id) SELECT $1, unnest($2::bigint[])`, id, pq.Array(ids))
+	return err
+}
+
+// batchPayouts reads the transfers of the commission batches ids, by batch.
+func batchPayouts(ctx context.Context, q sqlx.QueryerContext, ids []int64) (map[int64][]BatchPayout, error) {
+	var rows []struct {
+		BatchID int64 `db:"batch_id"`
+		Commission
+	}
+	if err := sqlx.SelectContext(ctx, q, &rows, `
+		SELECT bc.batch_id, x.* FROM refund_batch_commissions bc JOIN (`+commissionSQL+`) x ON x.id = bc.commission_id
+		WHERE bc.batch_id = ANY ($1) ORDER BY bc.batch_id, x.id`, pq.Array(ids)); err != nil {
+		return nil, err
+	}
+	by := map[int64][]Commission{}
+	for _, r := range rows {
+		by[r.BatchID] = append(by[r.BatchID], r.Commission)
+	}
+	out := map[int64][]BatchPayout{}
+	for id, cs := range by {
+		out[id] = Payouts(cs)
+	}
+	return out, nil
 }

@@ -73,8 +73,13 @@ func (s *Store) RecordBatchAttempt(ctx context.Context, batch int64, safe string
 		return err
 	}
 	if len(moved) == 1 && moved[0] == AttemptReverted {
+		var kind BatchKind
+		if err := tx.GetContext(ctx, &kind, `SELECT kind FROM refund_batches WHERE id = $1`, batch); err != nil {
+			return err
+		}
 		if err := (Tx{tx}).audit(ctx, AuditEntry{Actor: Actor{Who: a.Sender}, Action: ActionRefundExecute, Target: safe,
-			Outcome: AuditOutcome{Code: OutcomeRefundBatchReverted, Args: AuditArgs{Batch: batch, TxHash: a.TxHash, SafeError: *a.Error}}}); err != nil {
+			Outcome: AuditOutcome{Code: OutcomeRefundBatchReverted, Args: AuditArgs{Batch: batch, Kind: kind, TxHash: a.TxHash,
+				SafeError: *a.Error}}}); err != nil {
 			return err
 		}
 	}

@@ -52,11 +52,13 @@ func (s BatchStatus) CanBecome(to BatchStatus) bool {
 // Open tells a batch the chain has not decided yet: it may still be approved and executed.
 func (s BatchStatus) Open() bool { return s == BatchProposed || s == BatchReady }
 
-// RefundBatch is a Safe transaction of the treasury that refunds payments: the SafeTx its owners
-// sign, their signatures, and what the chain made of it.
+// RefundBatch is a Safe transaction of the treasury that refunds payments, or pays referrers
+// their commissions (Kind): the SafeTx its owners sign, their signatures, and what the chain made
+// of it.
 type RefundBatch struct {
-	ID   int64  `db:"id"`
-	Safe string `db:"safe"`
+	ID   int64     `db:"id"`
+	Kind BatchKind `db:"kind"`
+	Safe string    `db:"safe"`
 	// The SafeTx, field by field.
 	To             string  `db:"to_address"`
 	Value          Uint256 `db:"value_wei"`
@@ -79,7 +81,8 @@ type RefundBatch struct {
 	CreatedAt   time.Time   `db:"created_at"`
 	UpdatedAt   time.Time   `db:"updated_at"`
 
-	Refunds   []BatchRefund   `db:"-"` // in the batch's order
+	Refunds   []BatchRefund   `db:"-"` // a refund batch's, in the batch's order
+	Payouts   []BatchPayout   `db:"-"` // a commission batch's, in the batch's order
 	Approvals []BatchApproval `db:"-"` // by owner address
 	Attempts  []BatchAttempt  `db:"-"` // the transactions sent to execute it, oldest first
 }
@@ -100,7 +103,7 @@ type BatchApproval struct {
 	CreatedAt   time.Time `db:"created_at"`
 }
 
-const refundBatchColumns = `id, safe, to_address, value_wei, data, operation, safe_tx_gas, base_gas, gas_price, gas_token,
+const refundBatchColumns = `id, kind, safe, to_address, value_wei, data, operation, safe_tx_gas, base_gas, gas_price, gas_token,
 	refund_receiver, nonce, safe_tx_hash, threshold, status, executed_tx, sent_tx, block_number, proposed_by, created_at, updated_at`
 
 // NotOwedError is a payment a batch cannot refund: the ledger owes it no refund (it is not
@@ -167,25 +170,38 @@ func (s *Store) OwedRefunds(ctx context.Context, hashes []string) (_ []Payment, 
 }
 
 // NewRefundBatch is a batch to record: its SafeTx (the RefundBatch fields of that name), the
-// Safe's threshold, who proposes it, and its payments in the batch's order.
+// Safe's threshold, who proposes it, and its payments in the batch's order, or (a commission
+// batch) the commissions it pays.
 type NewRefundBatch struct {
 	RefundBatch
-	Payments []int64
+	Payments    []int64
+	Commissions []int64
 }
 
 // AddRefundBatch records a proposed batch of payments, each still owed a refund: one that is no
-// longer rejected is a *NotOwedError, one another batch took meanwhile an *InBatchError.
+// longer rejected is a *NotOwedError, one another batch took meanwhile an *InBatchError. A
+// commission batch's commissions are checked likewise (*CommissionInBatchError).
 func (tx Tx) AddRefundBatch(ctx context.Context, b NewRefundBatch) (_ RefundBatch, err error) {
 	defer wrap(&err, "AddRefundBatch")
+	kind := BatchRefunds
+	if len(b.Commissions) > 0 {
+		kind = BatchCommissions
+	}
 	var id int64
 	err = sqlx.GetContext(ctx, tx.q, &id, `
-		INSERT INTO refund_batches (safe, to_address, value_wei, data, operation, safe_tx_gas, base_gas, gas_price, gas_token,
+		INSERT INTO refund_batches (kind, safe, to_address, value_wei, data, operation, safe_tx_gas, base_gas, gas_price, gas_token,
 			refund_receiver, nonce, safe_tx_hash, threshold, proposed_by)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
-		b.Safe, b.To, b.Value, b.Data, b.Operation, b.SafeTxGas, b.BaseGas, b.GasPrice, b.GasToken, b.RefundReceiver,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
+		kind, b.Safe, b.To, b.Value, b.Data, b.Operation, b.SafeTxGas, b.BaseGas, b.GasPrice, b.GasToken, b.RefundReceiver,
 		b.Nonce, b.SafeTxHash, b.Threshold, b.ProposedBy)
 	if err != nil {
 		return RefundBatch{}, err
+	}
+	if kind == BatchCommissions {
+		if err := addBatchCommissions(ctx, tx.q, id, b.Commissions); err != nil {
+			return RefundBatch{}, err
+		}
+		return refundBatch(ctx, tx.q, id)
 	}
 	// Locked, so that a refund by hand matched meanwhile, or another batch of the same payments,
 	// waits for this one (or this for it) and is seen below.
@@ -275,6 +291,13 @@ func refundBatches(ctx context.Context, q sqlx.QueryerContext, tail string, args
 	for _, a := range approvals {
 		at[a.BatchID].Approvals = append(at[a.BatchID].Approvals, a.BatchApproval)
 	}
+	payouts, err := batchPayouts(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
+	for id, p := range payouts {
+		at[id].Payouts = p
+	}
 	return bs, batchAttempts(ctx, q, at, ids)
 }
 
@@ -361,16 +384,20 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 		if e.Success {
 			status = BatchExecuted
 		}
-		var id []int64
-		if err := tx.SelectContext(ctx, &id, `
+		var decided []struct {
+			ID   int64     `db:"id"`
+			Kind BatchKind `db:"kind"`
+		}
+		if err := tx.SelectContext(ctx, &decided, `
 			UPDATE refund_batches SET status = $3, executed_tx = $4, block_number = $5, sent_tx = NULL, updated_at = now()
-			WHERE safe = $1 AND safe_tx_hash = $2 AND status IN ('proposed', 'ready') RETURNING id`,
+			WHERE safe = $1 AND safe_tx_hash = $2 AND status IN ('proposed', 'ready') RETURNING id, kind`,
 			e.Safe, e.SafeTxHash, status, e.TxHash, e.BlockNumber); err != nil {
 			return err
 		}
-		if len(id) == 0 {
+		if len(decided) == 0 {
 			continue
 		}
+		id := decided[0].ID
 		// The attempt reported before the execution was mined, if any, is mined.
 		if _, err := tx.ExecContext(ctx, `
 			UPDATE refund_batch_attempts SET status = 'mined', block_number = $2, updated_at = now()
@@ -382,7 +409,7 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 			code = OutcomeRefundBatchExecuted
 		}
 		if err := (Tx{tx}).audit(ctx, AuditEntry{Actor: Actor{Who: e.From}, Action: ActionRefundExecute, Target: e.Safe,
-			Outcome: AuditOutcome{Code: code, Args: AuditArgs{Batch: id[0], TxHash: e.TxHash}}}); err != nil {
+			Outcome: AuditOutcome{Code: code, Args: AuditArgs{Batch: id, Kind: decided[0].Kind, TxHash: e.TxHash}}}); err != nil {
 			return err
 		}
 		if !e.Success {
@@ -393,7 +420,7 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 		if err := tx.SelectContext(ctx, &paid, `
 			UPDATE payments SET status = 'refunded', refund_tx_hash = $2, refund_batch_id = $1, updated_at = now()
 			WHERE status = 'rejected' AND id IN (SELECT payment_id FROM refund_batch_payments WHERE batch_id = $1)
-			RETURNING id`, id[0], e.TxHash); err != nil {
+			RETURNING id`, id, e.TxHash); err != nil {
 			return err
 		}
 		refunded = append(refunded, paid...)
@@ -420,6 +447,9 @@ func rewindBatches(ctx context.Context, tx *sqlx.Tx, number int64) (unrefunded [
 		WHERE b.block_number > $1 AND NOT EXISTS (
 			SELECT 1 FROM refund_batch_payments mine JOIN refund_batch_payments other
 				ON other.payment_id = mine.payment_id AND other.batch_id <> b.id AND other.open
+			WHERE mine.batch_id = b.id) AND NOT EXISTS (
+			SELECT 1 FROM refund_batch_commissions mine JOIN refund_batch_commissions other
+				ON other.commission_id = mine.commission_id AND other.batch_id <> b.id AND other.open
 			WHERE mine.batch_id = b.id)`, number)
 	return unrefunded, err
 }
@@ -436,19 +466,20 @@ func (s *Store) VoidRefundBatches(ctx context.Context, safe string, nonce Uint25
 	}
 	defer tx.Rollback()
 	var batches []struct {
-		ID    int64  `db:"id"`
-		Nonce string `db:"nonce"`
+		ID    int64     `db:"id"`
+		Kind  BatchKind `db:"kind"`
+		Nonce string    `db:"nonce"`
 	}
 	if err := tx.SelectContext(ctx, &batches, `
 		UPDATE refund_batches SET status = 'void', block_number = $3, sent_tx = NULL, updated_at = now()
-		WHERE safe = $1 AND nonce < $2 AND status IN ('proposed', 'ready') RETURNING id, nonce::text`, safe, nonce, block); err != nil {
+		WHERE safe = $1 AND nonce < $2 AND status IN ('proposed', 'ready') RETURNING id, kind, nonce::text`, safe, nonce, block); err != nil {
 		return nil, err
 	}
 	for _, b := range batches {
 		voided = append(voided, b.ID)
 		// Nobody in particular voided it: the chain did, when the Safe took its nonce.
 		if err := (Tx{tx}).audit(ctx, AuditEntry{Actor: Actor{Who: "service: payments scan"}, Action: ActionRefundExecute, Target: safe,
-			Outcome: AuditOutcome{Code: OutcomeRefundBatchVoid, Args: AuditArgs{Batch: b.ID, Nonce: b.Nonce}}}); err != nil {
+			Outcome: AuditOutcome{Code: OutcomeRefundBatchVoid, Args: AuditArgs{Batch: b.ID, Kind: b.Kind, Nonce: b.Nonce}}}); err != nil {
 			return nil, err
 		}
 	}

@@ -181,6 +181,8 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	admin.post("/refund-batches/:id/executions", h.ReportRefundExecution)
 	admin.post("/minting/pause", h.HoldMinting(true))
 	admin.post("/minting/resume", h.HoldMinting(false))
+	admin.get("/commissions", h.Commissions)
+	admin.post("/commission-batches", h.ProposeCommissionBatch)
 	admin.post("/referral-codes", h.AddReferralCode)
 	admin.get("/referral-codes", h.ReferralCodes)
 	admin.add([]string{http.MethodPut}, "/referral-codes/:code", h.PutReferralCode)

@@ -1,0 +1,140 @@
+package handlers
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/chain"
+	"nodeledger/store"
+	"nodeledger/views"
+	"nodeledger/views/words"
+)
+
+// commissionJSON is a commission as GET /api/admin/commissions answers it.
+type commissionJSON struct {
+	ID        int64                  `json:"id"`
+	Payment   string                 `json:"payment"` // the payment's transaction
+	Code      string                 `json:"code"`
+	Referrer  string                 `json:"referrer"`
+	Role      string                 `json:"role"` // owner: the code's; parent: the partner above
+	AmountWei store.Uint256          `json:"amountWei"`
+	Status    store.CommissionStatus `json:"status"`
+	PaidTx    *string                `json:"paidTx"`
+	CreatedAt string                 `json:"createdAt"`
+}
+
+func commissionOf(c store.Commission) commissionJSON {
+	return commissionJSON{ID: c.ID, Payment: c.Payment, Code: c.Code, Referrer: c.Referrer, Role: c.Role, AmountWei: c.AmountWei,
+		Status: c.Status, PaidTx: c.PaidTx, CreatedAt: c.CreatedAt}
+}
+
+// payoutJSON is one transfer of a commission batch: a referrer and the sum of its commissions in
+// the batch.
+type payoutJSON struct {
+	To          string        `json:"to"`
+	AmountWei   store.Uint256 `json:"amountWei"`
+	Commissions []int64       `json:"commissions"`
+}
+
+func payoutOf(p store.BatchPayout) payoutJSON {
+	return payoutJSON{To: p.To, AmountWei: p.ValueWei, Commissions: p.Commissions}
+}
+
+// Commissions answers GET /api/admin/commissions?status=owed|paid (every one without status).
+func (h *Handlers) Commissions(c echo.Context) error {
+	status := store.CommissionStatus(c.QueryParam("status"))
+	if status != "" && status != store.CommissionOwed && status != store.CommissionPaid {
+		return errorf(http.StatusBadRequest, `status must be "owed" or "paid", or left out for every commission.`)
+	}
+	cs, err := h.store.Commissions(c.Request().Context(), status)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"commissions": mapSlice(cs, commissionOf)})
+}
+
+// commissionBatchBody is POST /api/admin/commission-batches' body: commissions is a list of
+// commission ids, or "all" for every commission owed outside a batch.
+type commissionBatchBody struct {
+	Commissions json.RawMessage `json:"commissions"`
+}
+
+// ids reads the body's commissions: nil for "all".
+func (b commissionBatchBody) ids() ([]int64, error) {
+	bad := errorf(http.StatusBadRequest, `"commissions" must be "all" or a list of commission ids.`)
+	var all string
+	if json.Unmarshal(b.Commissions, &all) == nil {
+		if all != "all" {
+			return nil, bad
+		}
+		return nil, nil
+	}
+	var list []int64
+	if err := json.Unmarshal(b.Commissions, &list); err != nil || len(list) == 0 {
+		return nil, bad
+	}
+	seen := map[int64]bool{}
+	var out []int64
+	for _, id := range list {
+		if !seen[id] {
+			seen[id], out = true, append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// ProposeCommissionBatch answers POST /api/admin/commission-batches: one treasury batch, built,
+// signed, executed and matched as a refund batch is, with one transfer per referrer of the sum of
+// its commissions named (or of every commission owed outside a batch). When it executes, those
+// commissions are paid with its transaction.
+func (h *Handlers) ProposeCommissionBatch(c echo.Context) error {
+	var body commissionBatchBody
+	if err := decodeBody(c, &body); err != nil {
+		return err
+	}
+	ids, err := body.ids()
+	if err != nil {
+		return err
+	}
+	b, err := h.proposeCommissionBatch(c, ids)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, refundBatchOf(b))
+}
+
+// proposeCommissionBatch builds and records the batch that pays the commissions ids (nil: every
+// one owed outside a batch), audited as the request's actor.
+func (h *Handlers) proposeCommissionBatch(c echo.Context, ids []int64) (store.RefundBatch, error) {
+	if h.cfg.Treasury == (common.Address{}) {
+		return store.RefundBatch{}, errNoTreasury
+	}
+	owed, err := h.store.OwedCommissions(c.Request().Context(), ids)
+	if err != nil {
+		return store.RefundBatch{}, refundBatchError(err)
+	}
+	grouped := store.Payouts(owed)
+	payouts := make([]chain.Payout, len(grouped))
+	for i, p := range grouped {
+		payouts[i] = chain.Payout{To: common.HexToAddress(p.To), Value: p.ValueWei.Int}
+	}
+	nb := store.NewRefundBatch{Commissions: make([]int64, len(owed))}
+	for i, o := range owed {
+		nb.Commissions[i] = o.ID
+	}
+	return h.proposeBatch(c, payouts, nb, store.ActionCommissionPropose, func(b store.RefundBatch, total store.Uint256) store.AuditOutcome {
+		return store.AuditOutcome{Code: store.OutcomeCommissionBatchProposed, Args: store.AuditArgs{Batch: b.ID, Kind: b.Kind,
+			Commissions: len(owed), Referrers: len(grouped), AmountWei: total, Nonce: b.Nonce.String()}}
+	})
+}
+
+// commissionBatchSentence is the audit's sentence of a commission batch proposed.
+func commissionBatchSentence(a store.AuditArgs) string {
+	return fmt.Sprintf("Proposed commission batch %d: %s to %s, %s ETH in all, at the treasury's nonce %s; it waits for the owners' signatures.",
+		a.Batch, words.Count(a.Commissions, "commission", "commissions"), words.Count(a.Referrers, "referrer", "referrers"),
+		views.ETH(a.AmountWei), a.Nonce)
+}

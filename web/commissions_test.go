@@ -1,0 +1,178 @@
+package web
+
+import (
+	"fmt"
+	"math/big"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"nodeledger/chain/devchain"
+	"nodeledger/store"
+)
+
+// commissionDoc is a commission as GET /api/admin/commissions answers it.
+type commissionDoc struct {
+	ID        int64   `json:"id"`
+	Payment   string  `json:"payment"`
+	Code      string  `json:"code"`
+	Referrer  string  `json:"referrer"`
+	Role      string  `json:"role"`
+	AmountWei string  `json:"amountWei"`
+	Status    string  `json:"status"`
+	PaidTx    *string `json:"paidTx"`
+}
+
+// commissionBatchDoc is what a commission batch adds to a refund batch's answer.
+type commissionBatchDoc struct {
+	refundBatchDoc
+	Kind    string `json:"kind"`
+	Payouts []struct {
+		To          string  `json:"to"`
+		AmountWei   string  `json:"amountWei"`
+		Commissions []int64 `json:"commissions"`
+	} `json:"payouts"`
+}
+
+func (e *refundEnv) commissions(status string) []commissionDoc {
+	e.t.Helper()
+	rec := e.s.adminDo(e.t, http.MethodGet, "/api/admin/commissions?status="+status, "", adminKey)
+	wantStatus(e.t, rec, http.StatusOK)
+	return decode[struct {
+		Commissions []commissionDoc `json:"commissions"`
+	}](e.t, rec).Commissions
+}
+
+// TestCommissionBatch: the commissions of three referrers (a partner code's owner and the partner
+// above it, and another code's owner) are paid in one treasury transaction two owners approve:
+// one transfer per referrer of the sum it is owed, to the wei, and the ledger marks each
+// commission paid with that transaction. A commission in a batch cannot go in another.
+func TestCommissionBatch(t *testing.T) {
+	e := newRefundEnv(t)
+	ctx := t.Context()
+	dc := e.dc
+	addr := func(i int) string { return strings.ToLower(dc.Buyers[i].Address.Hex()) }
+	for _, body := range []string{
+		`{"code": "Duo", "owner": "` + addr(3) + `", "discountBps": 500, "commissionBps": 300, "parent": "` + addr(4) + `", "parentBps": 100}`,
+		`{"code": "Solo", "owner": "` + addr(5) + `", "discountBps": 0, "commissionBps": 1000}`,
+	} {
+		wantStatus(t, e.s.adminDo(t, http.MethodPost, "/api/admin/referral-codes", body, adminKey), http.StatusCreated)
+	}
+	for i, code := range []string{"Duo", "Duo", "Solo"} {
+		if _, _, err := e.j.Sale().Bind(ctx, addr(i), code); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Tier 1 costs 0.1 ETH: Duo's buyers pay 0.095, Solo's the full price.
+	paid := []string{e.pay(0, 95e15), e.pay(1, 95e15), e.pay(2, 1e17)}
+	for range 3 {
+		e.pass()
+	}
+	for _, h := range paid {
+		if p := e.paymentDoc(h); p.Status != store.BuyerMinted {
+			t.Fatalf("payment %s: %s", h, p.Status)
+		}
+	}
+	owed := e.commissions("owed")
+	if len(owed) != 5 || len(e.commissions("paid")) != 0 {
+		t.Fatalf("owed %+v", owed)
+	}
+	// Duo: 3 % and 1 % of 0.095 ETH, twice; Solo: 10 % of 0.1 ETH.
+	want := map[string]*big.Int{addr(3): big.NewInt(2 * 2_850_000_000_000_000), addr(4): big.NewInt(2 * 950_000_000_000_000),
+		addr(5): big.NewInt(10_000_000_000_000_000)}
+
+	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/commission-batches", `{"commissions": "all"}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	b := decode[commissionBatchDoc](t, rec)
+	if b.Kind != "commissions" || len(b.Refunds) != 0 || len(b.Payouts) != 3 || b.TotalWei != "17600000000000000" || b.Status != "proposed" {
+		t.Fatalf("proposed %+v", b)
+	}
+	if !slices.IsSortedFunc(b.Payouts, func(x, y struct {
+		To          string  `json:"to"`
+		AmountWei   string  `json:"amountWei"`
+		Commissions []int64 `json:"commissions"`
+	}) int {
+		return strings.Compare(x.To, y.To)
+	}) {
+		t.Errorf("payouts not in address order: %+v", b.Payouts)
+	}
+	for _, p := range b.Payouts {
+		if w := want[p.To]; w == nil || p.AmountWei != w.String() {
+			t.Errorf("payout %+v, want %v", p, w)
+		}
+	}
+
+	t.Run("commissions that cannot go in", func(t *testing.T) {
+		rec := e.s.adminDo(t, http.MethodPost, "/api/admin/commission-batches", fmt.Sprintf(`{"commissions": [%d]}`, owed[0].ID), adminKey)
+		wantStatus(t, rec, http.StatusConflict)
+		if msg := errorMessage(t, rec); !strings.Contains(msg, fmt.Sprintf("Commission %d is already in batch %d", owed[0].ID, b.ID)) {
+			t.Errorf("%q", msg)
+		}
+		rec = e.s.adminDo(t, http.MethodPost, "/api/admin/commission-batches", `{"commissions": "all"}`, adminKey)
+		wantStatus(t, rec, http.StatusBadRequest)
+		wantStatus(t, e.s.adminDo(t, http.MethodPost, "/api/admin/commission-batches", `{"commissions": [99999]}`, adminKey), http.StatusBadRequest)
+		wantStatus(t, e.s.adminDo(t, http.MethodPost, "/api/admin/commission-batches", `{"commissions": "some"}`, adminKey), http.StatusBadRequest)
+		wantStatus(t, e.s.adminDo(t, http.MethodPost, "/api/admin/commission-batches", `{"commissions": "all"}`, "wrong"), http.StatusUnauthorized)
+		wantStatus(t, e.s.adminDo(t, http.MethodGet, "/api/admin/commissions?status=due", "", adminKey), http.StatusBadRequest)
+	})
+
+	if one := e.approve(b.ID, e.sign(7, b.SafeTxHash)); one == nil || one.Ready {
+		t.Fatalf("after one owner: %+v", one)
+	}
+	two := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash))
+	if two == nil || !two.Ready || two.ExecData == nil {
+		t.Fatalf("after two owners: %+v", two)
+	}
+	before := map[string]*big.Int{}
+	for a := range want {
+		bal, err := e.c.Balance(ctx, common.HexToAddress(a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[a] = bal
+	}
+	exec := e.send(dc.Buyers[0].Key, dc.Treasury, common.FromHex(*two.ExecData), nil) // anyone may execute
+	if exec.Status != types.ReceiptStatusSuccessful {
+		t.Fatal("the batch reverted")
+	}
+	execTx := strings.ToLower(exec.TxHash.Hex())
+	for a, w := range want {
+		after, err := e.c.Balance(ctx, common.HexToAddress(a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := new(big.Int).Sub(after, before[a]); got.Cmp(w) != 0 {
+			t.Errorf("%s received %s wei, want %s", a, got, w)
+		}
+	}
+	e.pass()
+	e.pass()
+	if got := e.get(b.ID); got.Status != "executed" || got.ExecutedTx == nil || *got.ExecutedTx != execTx {
+		t.Fatalf("executed: %+v", got)
+	}
+	paidRows := e.commissions("paid")
+	if len(paidRows) != 5 || len(e.commissions("owed")) != 0 {
+		t.Fatalf("paid %+v", paidRows)
+	}
+	for _, c := range paidRows {
+		if c.PaidTx == nil || *c.PaidTx != execTx || c.Status != "paid" {
+			t.Errorf("commission %+v, want paid by %s", c, execTx)
+		}
+	}
+	rs, err := db.AuditLog(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var proposed, executed bool
+	for _, r := range rs {
+		proposed = proposed || r.Outcome.Code == store.OutcomeCommissionBatchProposed && r.Outcome.Args.Referrers == 3 && r.Outcome.Args.Commissions == 5
+		executed = executed || r.Outcome.Code == store.OutcomeRefundBatchExecuted && r.Outcome.Args.Kind == store.BatchCommissions
+	}
+	if !proposed || !executed {
+		t.Errorf("the audit: %+v", rs)
+	}
+}
