@@ -115,7 +115,9 @@ type BatchPayout struct {
 // paid.
 type NotOwedCommissionError struct{ ID int64 }
 
-func (e *NotOwedCommissionError) Error() string { return fmt.Sprintf("commission %d is not owed", e.ID) }
+func (e *NotOwedCommissionError) Error() string {
+	return fmt.Sprintf("commission %d is not owed", e.ID)
+}
 
 // CommissionInBatchError is a commission already in a batch that is not void or failed.
 type CommissionInBatchError struct{ ID, Batch int64 }
