@@ -14,24 +14,6 @@ import (
 	"nodeledger/views/words"
 )
 
-// commissionJSON is a commission as GET /api/admin/commissions answers it.
-type commissionJSON struct {
-	ID        int64                  `json:"id"`
-	Payment   string                 `json:"payment"` // the payment's transaction
-	Code      string                 `json:"code"`
-	Referrer  string                 `json:"referrer"`
-	Role      string                 `json:"role"` // owner: the code's; parent: the partner above
-	AmountWei store.Uint256          `json:"amountWei"`
-	Status    store.CommissionStatus `json:"status"`
-	PaidTx    *string                `json:"paidTx"`
-	CreatedAt string                 `json:"createdAt"`
-}
-
-func commissionOf(c store.Commission) commissionJSON {
-	return commissionJSON{ID: c.ID, Payment: c.Payment, Code: c.Code, Referrer: c.Referrer, Role: c.Role, AmountWei: c.AmountWei,
-		Status: c.Status, PaidTx: c.PaidTx, CreatedAt: c.CreatedAt}
-}
-
 // payoutJSON is one transfer of a commission batch: a referrer and the sum of its commissions in
 // the batch.
 type payoutJSON struct {
@@ -54,7 +36,7 @@ func (h *Handlers) Commissions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"commissions": mapSlice(cs, commissionOf)})
+	return c.JSON(http.StatusOK, map[string]any{"commissions": cs})
 }
 
 // commissionBatchBody is POST /api/admin/commission-batches' body: commissions is a list of

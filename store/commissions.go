@@ -24,17 +24,18 @@ const (
 
 // Commission is what a referrer earned of one minted payment (commissions), with the batch that
 // paid it, if one executed.
+// It is also the document GET /api/admin/commissions lists and the referral.* webhooks carry.
 type Commission struct {
-	ID        int64            `db:"id"`
-	PaymentID int64            `db:"payment_id"`
-	Payment   string           `db:"payment_tx"` // the payment's transaction
-	Code      string           `db:"code"`
-	Referrer  string           `db:"referrer"`
-	Role      string           `db:"role"` // "owner" of the code, or "parent": the partner above
-	AmountWei Uint256          `db:"amount_wei"`
-	Status    CommissionStatus `db:"status"`
-	PaidTx    *string          `db:"paid_tx"`
-	CreatedAt string           `db:"created_at"`
+	ID        int64            `db:"id" json:"id"`
+	PaymentID int64            `db:"payment_id" json:"-"`
+	Payment   string           `db:"payment_tx" json:"payment"` // the payment's transaction
+	Code      string           `db:"code" json:"code"`
+	Referrer  string           `db:"referrer" json:"referrer"`
+	Role      string           `db:"role" json:"role"` // "owner" of the code, or "parent": the partner above
+	AmountWei Uint256          `db:"amount_wei" json:"amountWei"`
+	Status    CommissionStatus `db:"status" json:"status"`
+	PaidTx    *string          `db:"paid_tx" json:"paidTx"`
+	CreatedAt string           `db:"created_at" json:"createdAt"`
 }
 
 // commissionSQL reads Commissions: a commission c with its payment and referral, and the executed

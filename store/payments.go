@@ -210,7 +210,7 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 		return 0, err
 	}
 	// The refund batches the chain decided above it are open again.
-	batched, err := rewindBatches(ctx, tx, number)
+	batched, unpaid, err := rewindBatches(ctx, tx, number)
 	if err != nil {
 		return 0, err
 	}
@@ -233,6 +233,9 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 	forgotten = int64(len(payments))
 	// What the webhooks said of them, taken back.
 	if err := revert(ctx, tx, paymentSubjects(unrefunded), EventPaymentRefunded); err != nil {
+		return 0, err
+	}
+	if err := revert(ctx, tx, commissionSubjects(unpaid), EventReferralPaid); err != nil {
 		return 0, err
 	}
 	if err := revert(ctx, tx, withdrawalSubjects(withdrawals), EventWithdrawalRecorded); err != nil {
@@ -404,7 +407,11 @@ func (s *Store) RecordMint(ctx context.Context, paymentID int64, n NewNode) (_ N
 		paymentID); err != nil {
 		return Node{}, false, err
 	}
-	if _, err := earnCommissions(ctx, tx, paymentID); err != nil {
+	earned, err := earnCommissions(ctx, tx, paymentID)
+	if err != nil {
+		return Node{}, false, err
+	}
+	if err := emitCommissions(ctx, tx, EventReferralEarned, earned); err != nil {
 		return Node{}, false, err
 	}
 	if err := emitPayments(ctx, tx, EventPaymentMinted, minted); err != nil {

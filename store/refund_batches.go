@@ -374,7 +374,8 @@ type SafeExecution struct {
 }
 
 // recordExecutions decides the open batches the executions are of: executed, with each payment
-// refunded by the transaction (payment.refunded), or failed, their payments owed again. An
+// refunded by the transaction (payment.refunded) or each commission paid (referral.paid), or
+// failed, their payments or commissions owed again. An
 // execution of a hash no open batch has is another Safe transaction: the nonce it took voids the
 // batches it passes (VoidRefundBatches).
 func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) error {
@@ -415,6 +416,17 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 		if !e.Success {
 			continue
 		}
+		if decided[0].Kind == BatchCommissions {
+			var paid []int64
+			if err := tx.SelectContext(ctx, &paid, `
+				SELECT commission_id FROM refund_batch_commissions WHERE batch_id = $1 ORDER BY commission_id`, id); err != nil {
+				return err
+			}
+			if err := emitCommissions(ctx, tx, EventReferralPaid, paid); err != nil {
+				return err
+			}
+			continue
+		}
 		// A payment refunded by hand meanwhile stays as it was: the operator sees it paid twice.
 		var paid []int64
 		if err := tx.SelectContext(ctx, &paid, `
@@ -430,15 +442,20 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 
 // rewindBatches takes back what the chain decided of batches above block number: each is open
 // again (ready when its approvals reach its threshold), and the payments an executed batch
-// refunded are rejected again; their ids are returned, for their events to be taken back. A
-// failed or void batch stays so when another batch has taken one of its payments since: both
-// cannot be open.
-func rewindBatches(ctx context.Context, tx *sqlx.Tx, number int64) (unrefunded []int64, err error) {
+// refunded are rejected again, and the commissions one paid are owed again; their ids are
+// returned, for their events to be taken back. A failed or void batch stays so when another batch
+// has taken one of its payments or commissions since: both cannot be open.
+func rewindBatches(ctx context.Context, tx *sqlx.Tx, number int64) (unrefunded, unpaid []int64, err error) {
 	if err := tx.SelectContext(ctx, &unrefunded, `
 		UPDATE payments SET status = 'rejected', refund_tx_hash = NULL, refund_batch_id = NULL, updated_at = now()
 		WHERE refund_batch_id IN (SELECT id FROM refund_batches WHERE status = 'executed' AND block_number > $1)
 		RETURNING id`, number); err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if err := tx.SelectContext(ctx, &unpaid, `
+		SELECT bc.commission_id FROM refund_batch_commissions bc JOIN refund_batches b ON b.id = bc.batch_id
+		WHERE b.status = 'executed' AND b.block_number > $1 ORDER BY bc.commission_id`, number); err != nil {
+		return nil, nil, err
 	}
 	_, err = tx.ExecContext(ctx, `
 		UPDATE refund_batches b SET executed_tx = NULL, block_number = NULL, updated_at = now(),
@@ -451,7 +468,7 @@ func rewindBatches(ctx context.Context, tx *sqlx.Tx, number int64) (unrefunded [
 			SELECT 1 FROM refund_batch_commissions mine JOIN refund_batch_commissions other
 				ON other.commission_id = mine.commission_id AND other.batch_id <> b.id AND other.open
 			WHERE mine.batch_id = b.id)`, number)
-	return unrefunded, err
+	return unrefunded, unpaid, err
 }
 
 // VoidRefundBatches marks void the open batches of safe whose nonce is below nonce, the Safe's

@@ -27,12 +27,14 @@ const (
 	EventRoundConfirmed     EventType = "round.confirmed"     // a distribution round was mined and recorded
 	EventWithdrawalRecorded EventType = "withdrawal.recorded" // a withdraw call was seen, sent or failed
 	EventTierSoldOut        EventType = "tier.sold_out"       // a payment took a tier's last unit
+	EventReferralEarned     EventType = "referral.earned"     // a minted payment earned a referrer a commission
+	EventReferralPaid       EventType = "referral.paid"       // a treasury batch that pays a commission executed
 	EventAll                EventType = "*"
 )
 
 // EventTypes are the events an endpoint may ask for, EventAll aside.
 var EventTypes = []EventType{EventPaymentSeen, EventPaymentHeld, EventPaymentMinted, EventPaymentRejected,
-	EventPaymentRefunded, EventRoundConfirmed, EventWithdrawalRecorded, EventTierSoldOut}
+	EventPaymentRefunded, EventRoundConfirmed, EventWithdrawalRecorded, EventTierSoldOut, EventReferralEarned, EventReferralPaid}
 
 // revertedSuffix marks the event that follows one whose cause a reorg took back, with its data.
 const revertedSuffix = ".reverted"
@@ -66,6 +68,7 @@ type EventData struct {
 	Round      json.RawMessage `json:"round,omitempty"`
 	Withdrawal json.RawMessage `json:"withdrawal,omitempty"`
 	Tier       *SoldOutDoc     `json:"tier,omitempty"`
+	Commission *Commission     `json:"commission,omitempty"`
 }
 
 // SoldOutTier is a tier whose last unit a payment took.
@@ -152,6 +155,28 @@ func wanted(ctx context.Context, q sqlx.QueryerContext, typ EventType) (bool, er
 // paymentSubject, and the others, name what an event is about.
 func paymentSubject(id int64) string    { return "payment:" + strconv.FormatInt(id, 10) }
 func withdrawalSubject(id int64) string { return "withdrawal:" + strconv.FormatInt(id, 10) }
+func commissionSubject(id int64) string { return "commission:" + strconv.FormatInt(id, 10) }
+
+// emitCommissions writes an event of type typ about each commission of ids, as GET
+// /api/admin/commissions lists it.
+func emitCommissions(ctx context.Context, q sqlx.ExtContext, typ EventType, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if ok, err := wanted(ctx, q, typ); err != nil || !ok {
+		return err
+	}
+	var rows []Commission
+	if err := sqlx.SelectContext(ctx, q, &rows, `SELECT * FROM (`+commissionSQL+`) x WHERE x.id = ANY ($1) ORDER BY x.id`,
+		pq.Array(ids)); err != nil {
+		return err
+	}
+	subjects, payloads := make([]string, len(rows)), make([]EventPayload, len(rows))
+	for i := range rows {
+		subjects[i], payloads[i].Data.Commission = commissionSubject(rows[i].ID), &rows[i]
+	}
+	return emit(ctx, q, typ, subjects, payloads)
+}
 
 // emitPayments writes an event of type typ about each payment of ids: the payment, and its node
 // once it has one. A payment not yet checked is held in payment.held (and its revert), else
@@ -264,6 +289,7 @@ func revert(ctx context.Context, q sqlx.ExtContext, subjects []string, types ...
 
 // paymentSubjects and withdrawalSubjects name rows ids as events do.
 func paymentSubjects(ids []int64) []string    { return subjects(ids, paymentSubject) }
+func commissionSubjects(ids []int64) []string { return subjects(ids, commissionSubject) }
 func withdrawalSubjects(ids []int64) []string { return subjects(ids, withdrawalSubject) }
 
 func subjects(ids []int64, name func(int64) string) []string {

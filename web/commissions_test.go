@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -61,6 +62,14 @@ func TestCommissionBatch(t *testing.T) {
 		`{"code": "Solo", "owner": "` + addr(5) + `", "discountBps": 0, "commissionBps": 1000}`,
 	} {
 		wantStatus(t, e.s.adminDo(t, http.MethodPost, "/api/admin/referral-codes", body, adminKey), http.StatusCreated)
+	}
+	if err := db.Audited(ctx, store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookAdd,
+		Outcome: store.AuditOutcome{Code: store.OutcomeWebhookAdded}}, func(tx store.Tx, _ *store.AuditEntry) error {
+		_, err := tx.AddWebhook(ctx, store.NewWebhook{URL: "https://example.com/hook",
+			Events: []store.EventType{store.EventReferralEarned, store.EventReferralPaid}, Secret: "whsec_test", CreatedBy: "test"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
 	}
 	for i, code := range []string{"Duo", "Duo", "Solo"} {
 		if _, _, err := e.j.Sale().Bind(ctx, addr(i), code); err != nil {
@@ -163,6 +172,33 @@ func TestCommissionBatch(t *testing.T) {
 			t.Errorf("commission %+v, want paid by %s", c, execTx)
 		}
 	}
+	// Each commission was told to the webhook twice: earned at its mint, paid by the execution.
+	events := map[string][]commissionDoc{}
+	var rows []struct {
+		Type string `db:"type"`
+		Doc  []byte `db:"doc"`
+	}
+	if err := db.DB().Select(&rows, `SELECT type, data -> 'data' -> 'commission' AS doc FROM webhook_events ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		var c commissionDoc
+		if err := json.Unmarshal(r.Doc, &c); err != nil {
+			t.Fatalf("%s: %s", r.Type, r.Doc)
+		}
+		events[r.Type] = append(events[r.Type], c)
+	}
+	if earned, paid := events["referral.earned"], events["referral.paid"]; len(earned) != 5 || len(paid) != 5 || len(events) != 2 {
+		t.Fatalf("events %+v", events)
+	} else {
+		for i := range earned {
+			if earned[i].Status != "owed" || earned[i].PaidTx != nil || earned[i].AmountWei != owed[i].AmountWei ||
+				paid[i].ID != earned[i].ID || paid[i].Status != "paid" || paid[i].PaidTx == nil || *paid[i].PaidTx != execTx {
+				t.Errorf("commission %d: earned %+v, paid %+v", i, earned[i], paid[i])
+			}
+		}
+	}
+
 	rs, err := db.AuditLog(ctx, 10)
 	if err != nil {
 		t.Fatal(err)
