@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"math/big"
 	"net/http"
+	"net/url"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/store"
 	"nodeledger/views"
 )
 
@@ -40,7 +42,65 @@ func (h *Handlers) Me(c echo.Context) error {
 		},
 		"unrecorded": unrecorded,
 		"payments":   payments,
+		"referrals":  referralsOf(me.Referrals),
 	})
+}
+
+// referralsJSON is what GET /api/me tells of the wallet's referrals.
+type referralsJSON struct {
+	Link    *string            `json:"link"` // null: the wallet has no code to share
+	Codes   []referrerCodeJSON `json:"codes"`
+	OwedWei store.Uint256      `json:"owedWei"`
+	PaidWei store.Uint256      `json:"paidWei"`
+}
+
+type referrerCodeJSON struct {
+	Code      string        `json:"code"`
+	Uses      int           `json:"uses"`
+	VolumeWei store.Uint256 `json:"volumeWei"`
+	OwedWei   store.Uint256 `json:"owedWei"`
+	PaidWei   store.Uint256 `json:"paidWei"`
+}
+
+func referralsOf(r views.Referrals) referralsJSON {
+	out := referralsJSON{OwedWei: store.Uint256{Int: r.Owed}, PaidWei: store.Uint256{Int: r.Paid},
+		Codes: mapSlice(r.Codes, func(c store.CodeStats) referrerCodeJSON {
+			return referrerCodeJSON{Code: c.Code, Uses: c.Uses, VolumeWei: c.VolumeWei, OwedWei: c.OwedWei, PaidWei: c.PaidWei}
+		})}
+	if r.Link != "" {
+		out.Link = &r.Link
+	}
+	return out
+}
+
+// referrals reads what wallet addr earns by referring buyers. Its own address is a code it can
+// share while it holds a node (holds) and the operator gives wallet codes terms; otherwise its
+// link is the first partner code it earns from, if any.
+func (h *Handlers) referrals(ctx context.Context, addr string, holds bool) (views.Referrals, error) {
+	wc := h.sale.WalletCodes()
+	walletCode := holds && (wc.DiscountBps > 0 || wc.CommissionBps > 0)
+	codes, err := h.store.ReferrerStats(ctx, addr, walletCode)
+	if err != nil {
+		return views.Referrals{}, err
+	}
+	r := views.Referrals{Codes: codes, Owed: new(big.Int), Paid: new(big.Int)}
+	for _, c := range codes {
+		r.Owed.Add(r.Owed, c.OwedWei.Int)
+		r.Paid.Add(r.Paid, c.PaidWei.Int)
+	}
+	share := ""
+	switch {
+	case walletCode:
+		share = addr
+	case len(codes) > 0:
+		share = codes[0].Code
+	}
+	if share != "" {
+		link := h.cfg.PublicURL.JoinPath("buy")
+		link.RawQuery = url.Values{"ref": {share}}.Encode()
+		r.Link = link.String()
+	}
+	return r, nil
 }
 
 // me reads what /api/me and /me show of wallet addr. The wallet's nodes are read once, as the
@@ -68,6 +128,9 @@ func (h *Handlers) me(ctx context.Context, addr string) (views.Me, json.RawMessa
 		return views.Me{}, nil, nil, err
 	}
 	me.Payments = mapSlice(payments, paymentView)
+	if me.Referrals, err = h.referrals(ctx, addr, len(me.Nodes) > 0); err != nil {
+		return views.Me{}, nil, nil, err
+	}
 	if ids, err := h.chain.NodesOf(ctx, common.HexToAddress(addr)); err != nil {
 		h.log.Warn("me: nodesOf unreadable", "err", err)
 	} else {

@@ -238,3 +238,32 @@ func batchPayouts(ctx context.Context, q sqlx.QueryerContext, ids []int64) (map[
 	}
 	return out, nil
 }
+
+// ReferrerStats returns what referrer earned of each code it earns from: the partner codes it
+// owns or is the partner above, the codes it earned from before (an owner changed since), and,
+// when walletCode, its own address as a code. Uses and volume are the code's; owed and paid are
+// referrer's own part. By code.
+func (s *Store) ReferrerStats(ctx context.Context, referrer string, walletCode bool) (_ []CodeStats, err error) {
+	defer wrap(&err, "ReferrerStats")
+	out := []CodeStats{}
+	err = s.db.SelectContext(ctx, &out, `
+		WITH earned AS (
+			SELECT lower(x.code) AS key, min(x.code) AS code,
+				coalesce(sum(x.amount_wei) FILTER (WHERE x.status = 'owed'), 0) AS owed,
+				coalesce(sum(x.amount_wei) FILTER (WHERE x.status = 'paid'), 0) AS paid
+			FROM (`+commissionSQL+`) x WHERE x.referrer = $1 GROUP BY lower(x.code)),
+		mine AS (
+			SELECT key, code FROM referral_codes WHERE owner = $1 OR parent = $1
+			UNION SELECT key, code FROM earned
+			UNION SELECT $1, $1 WHERE $2),
+		used AS (
+			SELECT lower(r.code) AS key, count(*) AS uses, sum(p.value_wei) AS volume, sum(r.discount_wei) AS discount
+			FROM payment_referrals r JOIN payments p ON p.id = r.payment_id AND p.status = 'minted'
+			WHERE lower(r.code) IN (SELECT key FROM mine) GROUP BY lower(r.code))
+		SELECT m.code, coalesce(u.uses, 0) AS uses, coalesce(u.volume, 0) AS volume_wei, coalesce(u.discount, 0) AS discount_wei,
+			coalesce(e.owed, 0) AS owed_wei, coalesce(e.paid, 0) AS paid_wei
+		FROM (SELECT DISTINCT ON (key) key, code FROM mine ORDER BY key) m
+		LEFT JOIN used u ON u.key = m.key LEFT JOIN earned e ON e.key = m.key
+		ORDER BY m.key`, referrer, walletCode)
+	return out, err
+}

@@ -28,6 +28,22 @@ type commissionDoc struct {
 	PaidTx    *string `json:"paidTx"`
 }
 
+// referralsDoc is GET /api/me's referrals.
+type referralsDoc struct {
+	Link    *string           `json:"link"`
+	Codes   []referrerCodeDoc `json:"codes"`
+	OwedWei string            `json:"owedWei"`
+	PaidWei string            `json:"paidWei"`
+}
+
+type referrerCodeDoc struct {
+	Code      string `json:"code"`
+	Uses      int    `json:"uses"`
+	VolumeWei string `json:"volumeWei"`
+	OwedWei   string `json:"owedWei"`
+	PaidWei   string `json:"paidWei"`
+}
+
 // commissionBatchDoc is what a commission batch adds to a refund batch's answer.
 type commissionBatchDoc struct {
 	refundBatchDoc
@@ -93,6 +109,26 @@ func TestCommissionBatch(t *testing.T) {
 	// Duo: 3 % and 1 % of 0.095 ETH, twice; Solo: 10 % of 0.1 ETH.
 	want := map[string]*big.Int{addr(3): big.NewInt(2 * 2_850_000_000_000_000), addr(4): big.NewInt(2 * 950_000_000_000_000),
 		addr(5): big.NewInt(10_000_000_000_000_000)}
+
+	// The owner of Duo reads its part on /me and in GET /api/me: owed until the batch executes.
+	owner := newBrowser(t, e.s, "203.0.113.30")
+	owner.signIn(dc.Buyers[3].Key)
+	referrals := func() referralsDoc {
+		t.Helper()
+		rec := owner.do(http.MethodGet, "/api/me", nil)
+		wantStatus(t, rec, http.StatusOK)
+		return decode[struct {
+			Referrals referralsDoc `json:"referrals"`
+		}](t, rec).Referrals
+	}
+	if r := referrals(); r.Link == nil || *r.Link != "http://127.0.0.1:8080/buy?ref=Duo" || len(r.Codes) != 1 ||
+		r.Codes[0] != (referrerCodeDoc{Code: "Duo", Uses: 2, VolumeWei: "190000000000000000", OwedWei: want[addr(3)].String(), PaidWei: "0"}) ||
+		r.OwedWei != want[addr(3)].String() || r.PaidWei != "0" {
+		t.Fatalf("the owner's referrals before the batch: %+v", r)
+	}
+	if got := text(page(t, owner.do(http.MethodGet, "/me", nil).Body), "referral-owed"); got != "0.0057 ETH" {
+		t.Errorf("/me says owed %q", got)
+	}
 
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/commission-batches", `{"commissions": "all"}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
@@ -172,6 +208,10 @@ func TestCommissionBatch(t *testing.T) {
 			t.Errorf("commission %+v, want paid by %s", c, execTx)
 		}
 	}
+	if r := referrals(); r.OwedWei != "0" || r.PaidWei != want[addr(3)].String() || r.Codes[0].PaidWei != r.PaidWei {
+		t.Errorf("the owner's referrals after the batch: %+v", r)
+	}
+
 	// Each commission was told to the webhook twice: earned at its mint, paid by the execution.
 	events := map[string][]commissionDoc{}
 	var rows []struct {

@@ -90,7 +90,7 @@ func newRefundEnv(t *testing.T) *refundEnv {
 	dc, c := startDevChain(t)
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(),
 		PaymentAddress: dc.Payments, Confirmations: 1, Treasury: dc.Treasury}, slog.New(slog.DiscardHandler))
-	s := newChainServer(t, c, j, handlers.Config{ChainID: dc.ChainID().Int64(), AdminKey: adminKey, Treasury: dc.Treasury,
+	s := newChainServer(t, c, j, handlers.Config{ChainID: dc.ChainID().Int64(), AdminKey: adminKey, Treasury: dc.Treasury, SessionSecret: sessionSecret,
 		MultiSend: dc.MultiSend, PaymentAddress: strings.ToLower(dc.Payments.Hex())})
 	e := &refundEnv{t: t, dc: dc, c: c, j: j, s: s}
 	e.send(dc.Buyers[5].Key, dc.Treasury, nil, new(big.Int).Mul(big.NewInt(10), big.NewInt(params.Ether))) // the sweeps' work
