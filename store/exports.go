@@ -80,6 +80,15 @@ var Exports = map[string]Export{
 		        WHERE ` + within("w.created_at") + `
 		        ORDER BY w.id`,
 	},
+	"commissions": {
+		Name: "commissions",
+		Columns: []ExportColumn{{Name: "id"}, {Name: "payment_tx"}, {Name: "code"}, {Name: "referrer"}, {Name: "role"},
+			{Name: "amount", Wei: true}, {Name: "status"}, {Name: "paid_tx"}, {Name: "created_at"}},
+		query: `SELECT x.id, x.payment_tx, x.code, x.referrer, x.role, x.amount_wei, x.status, x.paid_tx, x.created_at
+		        FROM (` + commissionSQL + `) x
+		        WHERE ` + within("x.created_at::timestamptz") + `
+		        ORDER BY x.id`,
+	},
 	"audit": {
 		Name: "audit",
 		Columns: []ExportColumn{{Name: "id"}, {Name: "at"}, {Name: "actor"}, {Name: "ip"}, {Name: "action"}, {Name: "target"},

@@ -2470,7 +2470,7 @@ func exportLinks() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		for _, name := range []string{"payments", "nodes", "rounds", "withdrawals", "audit"} {
+		for _, name := range []string{"payments", "nodes", "rounds", "withdrawals", "commissions", "audit"} {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 205, "<li><a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -237,6 +238,20 @@ func TestCommissionBatch(t *testing.T) {
 				t.Errorf("commission %d: earned %+v, paid %+v", i, earned[i], paid[i])
 			}
 		}
+	}
+
+	rec = e.s.adminDo(t, http.MethodGet, "/api/admin/exports/commissions.csv", "", adminKey)
+	wantStatus(t, rec, http.StatusOK)
+	csvRows, err := csv.NewReader(rec.Body).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "id,payment_tx,code,referrer,role,amount_eth,amount_wei,status,paid_tx,created_at"; strings.Join(csvRows[0], ",") != want {
+		t.Fatalf("header %v", csvRows[0])
+	}
+	if len(csvRows) != 6 || csvRows[1][2] != "Duo" || csvRows[1][4] != "owner" || csvRows[1][5] != "0.00285" ||
+		csvRows[1][7] != "paid" || csvRows[1][8] != execTx || csvRows[1][1] != paid[0] {
+		t.Errorf("commissions.csv %v", csvRows)
 	}
 
 	rs, err := db.AuditLog(ctx, 10)
