@@ -25,8 +25,9 @@ func (h *Handlers) openBatches(ctx context.Context) ([]views.BatchRow, error) {
 		return nil, err
 	}
 	return mapSlice(bs, func(b store.RefundBatch) views.BatchRow {
-		return views.BatchRow{ID: b.ID, Status: b.Status, Refunds: len(b.Refunds), TotalWei: batchTotal(b), Approvals: len(b.Approvals),
-			Threshold: b.Threshold, CreatedAt: b.CreatedAt}
+		v := views.RefundBatch{ID: b.ID, Kind: b.Kind, Refunds: b.Refunds, Payouts: b.Payouts}
+		return views.BatchRow{ID: b.ID, Name: v.Name(), What: v.What(), Status: b.Status, TotalWei: batchTotal(b),
+			Approvals: len(b.Approvals), Threshold: b.Threshold, CreatedAt: b.CreatedAt}
 	}), nil
 }
 
@@ -95,7 +96,7 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 	if err != nil {
 		return fmt.Errorf("RefundBatchPage: %w", err)
 	}
-	v := views.RefundBatch{ID: b.ID, Status: b.Status, Safe: b.Safe, SafeTxHash: b.SafeTxHash, To: b.To, Operation: b.Operation,
+	v := views.RefundBatch{ID: b.ID, Kind: b.Kind, Payouts: b.Payouts, Status: b.Status, Safe: b.Safe, SafeTxHash: b.SafeTxHash, To: b.To, Operation: b.Operation,
 		Nonce: b.Nonce.String(), SafeNonce: safe.Nonce.String(), Threshold: b.Threshold, Owners: mapSlice(safe.Owners, lower),
 		Signed: j.Approvals, Refunds: b.Refunds, TotalWei: j.TotalWei, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx, Attempts: b.Attempts, Block: b.BlockNumber,
 		ProposedBy: b.ProposedBy, CreatedAt: b.CreatedAt, Confirmations: h.jobs.Confirmations(), Me: me.Address,

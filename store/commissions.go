@@ -133,17 +133,17 @@ var ErrNoCommissionOwed = errors.New("no commission is owed")
 // Payouts groups owed commissions into a batch's transfers: one a referrer, in the order of
 // their addresses, each the sum it is owed.
 func Payouts(owed []Commission) []BatchPayout {
-	by := map[string]*BatchPayout{}
+	at := map[string]int{}
 	var out []BatchPayout
 	for _, c := range owed {
-		p, ok := by[c.Referrer]
+		i, ok := at[c.Referrer]
 		if !ok {
+			i = len(out)
+			at[c.Referrer] = i
 			out = append(out, BatchPayout{To: c.Referrer, ValueWei: Uint256{Int: new(big.Int)}})
-			p = &out[len(out)-1]
-			by[c.Referrer] = p
 		}
-		p.ValueWei.Add(p.ValueWei.Int, c.AmountWei.Int)
-		p.Commissions = append(p.Commissions, c.ID)
+		out[i].ValueWei.Add(out[i].ValueWei.Int, c.AmountWei.Int)
+		out[i].Commissions = append(out[i].Commissions, c.ID)
 	}
 	slices.SortFunc(out, func(a, b BatchPayout) int { return strings.Compare(a.To, b.To) })
 	return out

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
@@ -146,10 +147,34 @@ func TestCommissionBatch(t *testing.T) {
 	}) {
 		t.Errorf("payouts not in address order: %+v", b.Payouts)
 	}
+	var inBatch []int64
 	for _, p := range b.Payouts {
 		if w := want[p.To]; w == nil || p.AmountWei != w.String() {
 			t.Errorf("payout %+v, want %v", p, w)
 		}
+		inBatch = append(inBatch, p.Commissions...)
+	}
+	if slices.Sort(inBatch); len(inBatch) != 5 || inBatch[0] != owed[0].ID || inBatch[4] != owed[4].ID {
+		t.Errorf("the payouts pay commissions %v, want the 5 owed", inBatch)
+	}
+
+	viewer := signedInAs(t, e.s, addOperator(t, "viewer"))
+	batchPage := func() *goquery.Document {
+		t.Helper()
+		rec := viewer.do(http.MethodGet, fmt.Sprintf("/operator/refund-batches/%d", b.ID), nil)
+		wantStatus(t, rec, http.StatusOK)
+		return page(t, rec.Body)
+	}
+	doc := batchPage()
+	if got := doc.Find("h1").Text(); got != fmt.Sprintf("Commission batch #%d", b.ID) {
+		t.Errorf("the batch page's title %q", got)
+	}
+	if got := doc.Find(`[data-testid=transfer-to]`).Map(func(_ int, s *goquery.Selection) string { return s.Text() }); len(got) != 3 ||
+		got[0] != b.Payouts[0].To || text(doc, "batch-total") != "0.0176" {
+		t.Errorf("the batch page's transfers %v, total %q", got, text(doc, "batch-total"))
+	}
+	if got := text(viewer.operatorPage(), "open-batches"); !strings.Contains(got, fmt.Sprintf("Commission batch #%d: 3 commission payouts", b.ID)) {
+		t.Errorf("the operator page's open batches %q", got)
 	}
 
 	t.Run("commissions that cannot go in", func(t *testing.T) {
@@ -199,6 +224,9 @@ func TestCommissionBatch(t *testing.T) {
 	e.pass()
 	if got := e.get(b.ID); got.Status != "executed" || got.ExecutedTx == nil || *got.ExecutedTx != execTx {
 		t.Fatalf("executed: %+v", got)
+	}
+	if got := text(batchPage(), "batch-next"); !strings.Contains(got, "the treasury paid the 3 commission payouts, and 5 commissions are paid") {
+		t.Errorf("the executed batch's page says %q", got)
 	}
 	paidRows := e.commissions("paid")
 	if len(paidRows) != 5 || len(e.commissions("owed")) != 0 {
