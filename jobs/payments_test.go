@@ -272,8 +272,11 @@ func TestPaymentsPassSurvivesACrashAtEveryStep(t *testing.T) {
 		for _, n := range occurrences {
 			t.Run(fmt.Sprintf("%s #%d", step, n), func(t *testing.T) {
 				e := newEnv(t)
+				// Buyer 1 pays under a referral code: 5 % off, 3 % of what it paid to buyer 4.
+				addCode(t, store.ReferralCode{Code: "Crash", Owner: lower(e.buyer(4)), DiscountBps: 500, CommissionBps: 300, Enabled: true})
+				e.bind(1, "Crash")
 				e.pay(0, e.dc.Payments, priceOne)
-				e.pay(1, e.dc.Payments, priceOne)
+				referred := e.pay(1, e.dc.Payments, finney(95))
 				e.pay(3, e.dc.Payments, priceTwo) // rejected: buyer 3 holds no DHT
 
 				j := e.restart()
@@ -291,6 +294,9 @@ func TestPaymentsPassSurvivesACrashAtEveryStep(t *testing.T) {
 				}
 				if total, _ := e.c.NodesOf(t.Context(), e.buyer(2)); len(total) != 0 {
 					t.Fatal("a node for a wallet that paid nothing")
+				}
+				if got := earned(t, referred); len(got) != 1 || got["owner"] != lower(e.buyer(4))+" 2850000000000000" {
+					t.Fatalf("the referred payment earned %v, want 0.00285 ETH for its code's owner, once", got)
 				}
 			})
 		}
