@@ -34,6 +34,7 @@ import (
 	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
+	"nodeledger/views"
 )
 
 // The sale-day harness: geth --dev, several instances of the real binary on one database, buyers
@@ -174,6 +175,8 @@ type saleDay struct {
 	haproxy string   // HAProxy's version, when it runs
 	hooks   *hookLog // a webhook receiver of every event
 	dir     string
+	// referrers are the sale's code's owner and the partner above it.
+	referrers [2]string
 }
 
 // runSaleDay deploys, runs the sale and reads what came of it.
@@ -257,6 +260,7 @@ func newSaleDay(t *testing.T, p saleParams, supply int) *saleDay {
 		}
 		if i == 0 {
 			s.putTiers(t, in)
+			s.bindCodes(t, in)
 			s.hooks = newHookLog(t)
 			s.hooks.subscribe(t, &server{base: "http://" + in.addr}, "*")
 		}
@@ -652,7 +656,7 @@ func (s *saleDay) pay(ctx context.Context, p *salePayment) error {
 	defer b.mu.Unlock()
 	value := badAmount
 	if p.tier != tierBad {
-		value = tierPrices[p.tier]
+		value = price(p.wallet, p.tier)
 	}
 	tx, err := types.SignTx(types.NewTx(&types.DynamicFeeTx{
 		ChainID: big.NewInt(1337), Nonce: b.nonce, To: &s.payTo, Value: value, Gas: 21_000,
@@ -683,7 +687,7 @@ func (s *saleDay) pay(ctx context.Context, p *salePayment) error {
 func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	t.Helper()
 	ctx := t.Context()
-	r := &saleResult{p: s.p, supply: s.supply, pays: pays, haproxy: s.haproxy}
+	r := &saleResult{p: s.p, supply: s.supply, pays: pays, haproxy: s.haproxy, commissionWei: new(big.Int)}
 	var err error
 	if r.startBlock, err = s.chain.HeadNumber(ctx); err != nil {
 		t.Fatal(err)
@@ -880,6 +884,11 @@ type saleResult struct {
 	lives                []int
 
 	notMined, lost, doubled, wrongReason int
+	// Minted payments of coded wallets, what they earned their referrers, and payments whose
+	// discount or commissions are not what the code's terms make them.
+	coded            int
+	commissionWei    *big.Int
+	commissionsWrong int
 	// Payments the ledger had not settled when the run stopped waiting: recorded and waiting
 	// (pending, minting, or minted on chain and not recorded yet), or in blocks the scan had not
 	// read. Slow, not lost: the next passes go on with them.
@@ -1114,7 +1123,8 @@ func (s *saleDay) read(t *testing.T, r *saleResult) {
 	if len(mintReceipts) > 0 {
 		r.mintGas = gas / uint64(len(mintReceipts))
 	}
-	if r.lost+r.doubled+r.wrongReason+r.notMined+r.unsettled+r.unscanned > 0 {
+	s.checkCommissions(t, r)
+	if r.lost+r.doubled+r.wrongReason+r.notMined+r.unsettled+r.unscanned+r.commissionsWrong > 0 {
 		for _, in := range s.insts {
 			t.Logf("%s's log ends:\n%s", in.name, tail(in.log))
 		}
@@ -1127,6 +1137,10 @@ func (r *saleResult) check(t *testing.T) {
 	if r.notMined+r.lost+r.doubled+r.wrongReason > 0 {
 		t.Errorf("%d payments not mined, %d lost, %d doubled, %d rejected for another reason than expected:\n%s",
 			r.notMined, r.lost, r.doubled, r.wrongReason, strings.Join(r.problems, "\n"))
+	}
+	if r.commissionsWrong > 0 {
+		t.Errorf("%d of %d coded payments' discounts or commissions are not their code's terms:\n%s", r.commissionsWrong, r.coded,
+			strings.Join(r.problems, "\n"))
 	}
 	if r.unsettled+r.unscanned > 0 {
 		t.Errorf("%d payments waiting in the ledger and %d not scanned when the run stopped waiting for them", r.unsettled, r.unscanned)
@@ -1241,6 +1255,10 @@ func (r *saleResult) summary() string {
 		"exactly the supply", yes(r.capOnChain == r.supply && r.capInLedger == r.supply))
 	row("payments lost / doubled", fmt.Sprintf("%d / %d (rejected for another reason: %d; not mined: %d)", r.lost, r.doubled, r.wrongReason, r.notMined),
 		"0 / 0, with the kills", yes(r.lost == 0 && r.doubled == 0 && r.wrongReason == 0 && r.notMined == 0))
+	row(fmt.Sprintf("payments under a referral code (3 wallets in 10 bound to %s: %d bps off, %d + %d bps to its owner and partner)",
+		saleCode, saleDiscountBps, saleOwnerBps, saleParentBps),
+		fmt.Sprintf("%d minted, %s ETH earned; %d not at the code's terms", r.coded, views.ETH(r.commissionWei), r.commissionsWrong),
+		"every discount and commission to the wei", yes(r.commissionsWrong == 0))
 	row("payments not settled when the run stopped waiting", fmt.Sprintf("%d waiting in the ledger, %d in blocks the scan had not read", r.unsettled, r.unscanned),
 		"0", yes(r.unsettled+r.unscanned == 0))
 	for _, c := range []struct {
