@@ -282,6 +282,28 @@ func TestCommissionBatch(t *testing.T) {
 		t.Errorf("commissions.csv %v", csvRows)
 	}
 
+	t.Run("a reorg below the execution", func(t *testing.T) {
+		// The ledger remembers another block where the execution was: the pass rewinds below it,
+		// the commissions are owed again (referral.paid reverted), and reading the chain's blocks
+		// again pays them anew with the same execution.
+		fake := "0x" + strings.Repeat("ab", 32)
+		mustExec(t, `UPDATE scanned_blocks SET hash = $1 WHERE scanner = 'payments' AND number >= $2`, fake, exec.BlockNumber.Int64())
+		mustExec(t, `UPDATE chain_cursors SET block_hash = $1 WHERE name = 'payments'`, fake)
+		if sum := e.pass(); sum.Rewound == 0 {
+			t.Fatalf("pass %+v: want a rewind", sum)
+		}
+		var types []string
+		if err := db.DB().Select(&types, `SELECT type FROM webhook_events WHERE type LIKE 'referral.paid%' ORDER BY id`); err != nil {
+			t.Fatal(err)
+		}
+		if len(types) != 15 || types[5] != "referral.paid.reverted" || types[9] != "referral.paid.reverted" || types[10] != "referral.paid" {
+			t.Fatalf("events %v, want 5 paid, 5 reverted, 5 paid again", types)
+		}
+		if paid := e.commissions("paid"); len(paid) != 5 || *paid[0].PaidTx != execTx {
+			t.Fatalf("after the reorg: paid %+v", paid)
+		}
+	})
+
 	rs, err := db.AuditLog(ctx, 10)
 	if err != nil {
 		t.Fatal(err)
