@@ -55,6 +55,9 @@ type operatorDraft struct {
 	allowlist   *views.AllowlistPreview
 	webhookForm views.WebhookForm    // the add-webhook form, as posted when it came back refused
 	secret      *views.WebhookSecret // a webhook secret made or rolled by this action
+	// referralForm is the referral form that came back refused; nil: empty or, with
+	// ?referral=code, the code to change.
+	referralForm *views.ReferralForm
 }
 
 // renderOperator renders the dashboard with d.
@@ -110,6 +113,17 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 		return err
 	}
 	if o.Webhooks, err = h.webhooksView(ctx); err != nil {
+		return err
+	}
+	if o.Referrals, err = h.referralCodes(ctx); err != nil {
+		return err
+	}
+	if d.referralForm != nil {
+		o.ReferralForm = *d.referralForm
+	} else {
+		o.ReferralForm = referralForm(o.Referrals, c.QueryParam("referral"))
+	}
+	if o.CommissionsOwed, err = h.commissionsOwed(ctx); err != nil {
 		return err
 	}
 	if d.form != nil {

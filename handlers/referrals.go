@@ -1,8 +1,10 @@
 package handlers
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"math/big"
 	"net/http"
 	"strings"
 	"time"
@@ -11,6 +13,7 @@ import (
 
 	"nodeledger/jobs/sale"
 	"nodeledger/store"
+	"nodeledger/views"
 )
 
 // referralBody is a partner code as the admin API takes it. The numbers are kept as their JSON
@@ -43,8 +46,7 @@ func (b referralBody) input() sale.ReferralInput {
 		Parent: deref(b.Parent), ParentBps: raw(b.ParentBps), ExpiresAt: deref(b.ExpiresAt), Enabled: b.Enabled}
 }
 
-// referralJSON is a partner code as the admin API answers it. The statistics of its use (uses,
-// volume, commissions owed and paid) come with the payments that use codes.
+// referralJSON is a partner code as the admin API answers it.
 type referralJSON struct {
 	Code          string     `json:"code"`
 	Owner         string     `json:"owner"`
@@ -97,21 +99,34 @@ func (h *Handlers) AddReferralCode(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	saved, err := h.addReferral(c, r)
+	if errors.Is(err, store.ErrCodeTaken) {
+		return errorf(http.StatusConflict, codeTaken(r.Code)+" change it with PUT.")
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, referralOf(saved))
+}
+
+// addReferral stores new code r, audited, for the admin API and the operator page;
+// store.ErrCodeTaken when its name is taken in any case.
+func (h *Handlers) addReferral(c echo.Context, r store.ReferralCode) (store.ReferralCode, error) {
 	var saved store.ReferralCode
-	err = h.audited(c, store.ActionReferralAdd, r.Code, func(t store.Tx, e *store.AuditEntry) error {
+	err := h.audited(c, store.ActionReferralAdd, r.Code, func(t store.Tx, e *store.AuditEntry) error {
 		var err error
 		saved, err = t.AddReferralCode(c.Request().Context(), r, h.actor(c).Who)
 		e.After = referralOf(saved)
 		e.Outcome = referralOutcome(saved)
 		return err
 	})
-	if errors.Is(err, store.ErrCodeTaken) {
-		return errorf(http.StatusConflict, "The referral code "+r.Code+" exists already (codes are the same in any case): change it with PUT.")
-	}
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusCreated, referralOf(saved))
+	return saved, err
+}
+
+// codeTaken is the start of the sentence that refuses a new code whose name is taken: each edge
+// says how it changes the code instead.
+func codeTaken(code string) string {
+	return "The referral code " + code + " exists already (codes are the same in any case):"
 }
 
 // PutReferralCode answers PUT /api/admin/referral-codes/{code}: replaces every term of the code,
@@ -121,8 +136,18 @@ func (h *Handlers) PutReferralCode(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	after, err := h.putReferral(c, r)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, referralOf(after))
+}
+
+// putReferral replaces the terms of code r.Code with r's, audited, for the admin API and the
+// operator page; 404 when there is no such code.
+func (h *Handlers) putReferral(c echo.Context, r store.ReferralCode) (store.ReferralCode, error) {
 	var after store.ReferralCode
-	err = h.audited(c, store.ActionReferralPut, r.Code, func(t store.Tx, e *store.AuditEntry) error {
+	err := h.audited(c, store.ActionReferralPut, r.Code, func(t store.Tx, e *store.AuditEntry) error {
 		before, a, err := t.PutReferralCode(c.Request().Context(), r.Code, r, h.actor(c).Who)
 		after = a
 		e.Before, e.After = referralOf(before), referralOf(after)
@@ -130,19 +155,52 @@ func (h *Handlers) PutReferralCode(c echo.Context) error {
 		e.Outcome = referralOutcome(after)
 		return err
 	})
-	if err != nil {
-		return notFound(err, errNoReferralCode)
-	}
-	return c.JSON(http.StatusOK, referralOf(after))
+	return after, notFound(err, errNoReferralCode)
 }
 
-// ReferralCodes answers GET /api/admin/referral-codes.
+// referralStatsJSON is a code as GET /api/admin/referral-codes lists it: its terms and how it
+// was used, the amounts in wei as decimal strings.
+type referralStatsJSON struct {
+	referralJSON
+	Uses        int           `json:"uses"`
+	VolumeWei   store.Uint256 `json:"volumeWei"`
+	DiscountWei store.Uint256 `json:"discountWei"`
+	OwedWei     store.Uint256 `json:"owedWei"`
+	PaidWei     store.Uint256 `json:"paidWei"`
+}
+
+// ReferralCodes answers GET /api/admin/referral-codes: every partner code with its figures.
 func (h *Handlers) ReferralCodes(c echo.Context) error {
-	rs, err := h.store.ReferralCodes(c.Request().Context())
+	rs, err := h.referralCodes(c.Request().Context())
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"codes": mapSlice(rs, referralOf)})
+	return c.JSON(http.StatusOK, map[string]any{"codes": mapSlice(rs, func(r views.ReferralRow) referralStatsJSON {
+		return referralStatsJSON{referralJSON: referralOf(r.ReferralCode), Uses: r.Stats.Uses, VolumeWei: r.Stats.VolumeWei,
+			DiscountWei: r.Stats.DiscountWei, OwedWei: r.Stats.OwedWei, PaidWei: r.Stats.PaidWei}
+	})})
+}
+
+// referralCodes are the partner codes, by name, each with its figures (zero for a code no minted
+// payment used), for the admin API and the operator page.
+func (h *Handlers) referralCodes(ctx context.Context) ([]views.ReferralRow, error) {
+	rs, err := h.store.ReferralCodes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stats, err := h.store.ReferralStats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	zero, now := store.Uint256{Int: new(big.Int)}, time.Now()
+	return mapSlice(rs, func(r store.ReferralCode) views.ReferralRow {
+		s, ok := stats[store.CodeKey(r.Code)]
+		if !ok {
+			s = store.CodeStats{VolumeWei: zero, DiscountWei: zero, OwedWei: zero, PaidWei: zero}
+		}
+		s.Code = r.Code
+		return views.ReferralRow{ReferralCode: r, Stats: s, Expired: r.ExpiresAt != nil && !now.Before(*r.ExpiresAt)}
+	}), nil
 }
 
 // publicReferralJSON is what anyone may learn of a code: never its owner nor what it earns.

@@ -28,6 +28,83 @@ type referralCodeBody struct {
 	Enabled       bool       `json:"enabled"`
 }
 
+// referralFigures are a code's figures as GET /api/admin/referral-codes lists them.
+type referralFigures struct {
+	Uses        int    `json:"uses"`
+	VolumeWei   string `json:"volumeWei"`
+	DiscountWei string `json:"discountWei"`
+	OwedWei     string `json:"owedWei"`
+	PaidWei     string `json:"paidWei"`
+}
+
+type referralListItem struct {
+	referralCodeBody
+	referralFigures
+}
+
+func (r referralListItem) figures() referralFigures { return r.referralFigures }
+
+// usedFigures are what codeUsed makes a code's figures.
+var usedFigures = referralFigures{Uses: 2, VolumeWei: "195000000000000000", DiscountWei: "5000000000000000",
+	OwedWei: "3325000000000000", PaidWei: "2500000000000000"}
+
+// codeUsed records two minted payments under code (owned by owner, with parent above), as the
+// mint records them, with the commissions they earned, one of them paid by an executed treasury
+// batch; a rejected payment under the code, which counts for nothing; and a payment under
+// another code. The code's figures are then usedFigures:
+//   - 0.095 ETH paid at 5 % off 0.1 ETH, written "code": 2.5 % (0.002375 ETH) owed to the
+//     owner, 1 % (0.00095 ETH) owed to the parent;
+//   - 0.1 ETH, the full price, written in capitals: 2.5 % (0.0025 ETH) to the owner, paid.
+func codeUsed(t *testing.T, code, owner, parent string) {
+	t.Helper()
+	pay := func(seed, value, status string) (id int64) {
+		if err := db.DB().Get(&id, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status,
+				reason_code, reason_args)
+			VALUES ($1, $1, $2, $3, 9, $1, $4, CASE WHEN $4 = 'rejected' THEN 'other' END,
+				CASE WHEN $4 = 'rejected' THEN '{"text": "sold out"}'::jsonb END) RETURNING id`,
+			storetest.TxHash(seed), bob, value, status); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	under := func(payment int64, code, discount string, parentBps *int) {
+		var p *string
+		if parentBps != nil {
+			p = &parent
+		}
+		mustExec(t, `INSERT INTO payment_referrals (payment_id, code, discount_wei, owner, commission_bps, parent, parent_bps)
+			VALUES ($1, $2, $3, $4, 250, $5, $6)`, payment, code, discount, owner, p, parentBps)
+	}
+	earn := func(payment int64, role, referrer, amount string) (id int64) {
+		if err := db.DB().Get(&id, `INSERT INTO commissions (payment_id, referrer, role, amount_wei) VALUES ($1, $2, $3, $4) RETURNING id`,
+			payment, referrer, role, amount); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	discounted := pay(code+"-discounted", "95000000000000000", "minted")
+	under(discounted, code, "5000000000000000", ptr(100))
+	earn(discounted, "owner", owner, "2375000000000000")
+	earn(discounted, "parent", parent, "950000000000000")
+	full := pay(code+"-full", "100000000000000000", "minted")
+	under(full, strings.ToUpper(code), "0", nil)
+	paid := earn(full, "owner", owner, "2500000000000000")
+	var batch int64
+	if err := db.DB().Get(&batch, `
+		INSERT INTO refund_batches (kind, safe, to_address, value_wei, data, operation, safe_tx_gas, base_gas, gas_price,
+			gas_token, refund_receiver, nonce, safe_tx_hash, threshold, proposed_by, status, executed_tx, block_number)
+		VALUES ('commissions', '0x00000000000000000000000000000000000b0b01', '0x00000000000000000000000000000000000b0b02', 0, '', 1,
+			0, 0, 0, '0x0000000000000000000000000000000000000000', '0x0000000000000000000000000000000000000000',
+			0, $1, 2, 'test', 'executed', $2, 10) RETURNING id`, storetest.TxHash(code+"-batch"), storetest.TxHash(code+"-paid")); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, `INSERT INTO refund_batch_commissions (batch_id, commission_id) VALUES ($1, $2)`, batch, paid)
+	under(pay(code+"-rejected", "95000000000000000", "rejected"), code, "5000000000000000", nil)
+	other := pay(code+"-other", "1000000000000000000", "minted")
+	under(other, "Someone_else", "0", nil)
+	earn(other, "owner", parent, "7")
+}
+
 type publicReferralBody struct {
 	Code        string     `json:"code"`
 	Valid       bool       `json:"valid"`
@@ -149,14 +226,21 @@ func TestReferralCodes(t *testing.T) {
 		}
 	})
 
-	t.Run("the list", func(t *testing.T) {
+	t.Run("the list, with each code's figures", func(t *testing.T) {
+		codeUsed(t, "Alice5", alice, carol)
 		rec := admin(http.MethodGet, "", "")
 		wantStatus(t, rec, http.StatusOK)
 		list := decode[struct {
-			Codes []referralCodeBody `json:"codes"`
+			Codes []referralListItem `json:"codes"`
 		}](t, rec)
 		if len(list.Codes) != 2 || list.Codes[0].Code != "Alice5" || list.Codes[1].Code != "Half" {
 			t.Fatalf("%+v", list)
+		}
+		if got, want := list.Codes[0].figures(), usedFigures; got != want {
+			t.Errorf("Alice5: %+v, want %+v", got, want)
+		}
+		if got, want := list.Codes[1].figures(), (referralFigures{VolumeWei: "0", DiscountWei: "0", OwedWei: "0", PaidWei: "0"}); got != want {
+			t.Errorf("Half, never used: %+v, want %+v", got, want)
 		}
 	})
 

@@ -124,6 +124,8 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	op.post("/minting", h.OperatorAction(h.HoldMintingFromPage), rl.limit("operator-minting", 60),
 		h.RequireOperator(handlers.Operator, "hold or resume minting"))
 	op.post("/tiers", h.SaveTierFromPage, rl.limit("operator-tiers", 60), h.RequireOperator(handlers.Admin, "change a tier's settings"))
+	op.post("/referral-codes", h.SaveReferralFromPage, rl.limit("operator-referrals", 60),
+		h.RequireOperator(handlers.Admin, "change the referral codes"))
 	op.post("/tiers/:id/sale", h.OperatorAction(h.SetTierOnSale), rl.limit("operator-sale", 60),
 		h.RequireOperator(handlers.Operator, "put a tier on or off sale"))
 	// The allowlist upload takes a file (multipart, as large as the admin API's upload) on these two

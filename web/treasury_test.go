@@ -73,6 +73,11 @@ func TestAdminTreasury(t *testing.T) {
 				t.Fatalf("owner %s missing from %q", o, text(doc, "treasury-owners"))
 			}
 		}
+		// What the treasury owes referrers is on its card (none yet: operator_referrals_test.go
+		// has some).
+		if got := strings.Join(strings.Fields(doc.Find(`[data-testid=treasury] [data-testid=commissions-owed]`).Text()), " "); got != "Commissions owed: 0 ETH." {
+			t.Fatalf("the card's commissions %q", got)
+		}
 	})
 	t.Run("after a sweep", func(t *testing.T) {
 		cfg := jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments, Treasury: dc.Treasury,

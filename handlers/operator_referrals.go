@@ -1,0 +1,86 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"nodeledger/jobs/sale"
+	"nodeledger/store"
+	"nodeledger/views"
+)
+
+// SaveReferralFromPage answers POST /operator/referral-codes, an admin's: the referral form,
+// read by sale.ReadReferralCode as the admin API's body is and saved by the same audited calls
+// (addReferral, or putReferral when it edits a code). A refused form comes back with the
+// sentence that refused it (nothing was stored, so posting it again changes nothing); a saved one
+// is redirected like every action, with the audit's sentence.
+func (h *Handlers) SaveReferralFromPage(c echo.Context) error {
+	field := func(name string) string { return strings.TrimSpace(c.FormValue(name)) }
+	f := views.ReferralForm{Editing: c.FormValue("editing") == "true", Code: field("code"), Owner: field("owner"),
+		DiscountBps: field("discountBps"), CommissionBps: field("commissionBps"), Parent: field("parent"),
+		ParentBps: field("parentBps"), ExpiresAt: field("expiresAt"), Enabled: c.FormValue("enabled") == "true"}
+	r, problem := sale.ReadReferralCode(sale.ReferralInput{Code: f.Code, Owner: f.Owner, DiscountBps: f.DiscountBps,
+		CommissionBps: f.CommissionBps, Parent: f.Parent, ParentBps: f.ParentBps, ExpiresAt: f.ExpiresAt, Enabled: &f.Enabled})
+	if problem != "" {
+		f.Problem = problem
+		return h.renderOperator(c, http.StatusUnprocessableEntity, operatorDraft{referralForm: &f})
+	}
+	var saved store.ReferralCode
+	var err error
+	if f.Editing {
+		saved, err = h.putReferral(c, r)
+	} else {
+		saved, err = h.addReferral(c, r)
+	}
+	switch {
+	case errors.Is(err, store.ErrCodeTaken):
+		f.Problem = codeTaken(r.Code) + " change it with Edit in its row."
+		return h.renderOperator(c, http.StatusConflict, operatorDraft{referralForm: &f})
+	case errors.Is(err, errNoReferralCode):
+		// Its row's Edit opened the form, and the code is gone since: only a crafted post names
+		// another, as the hidden field cannot be typed.
+		f.Problem = "There is no referral code " + r.Code + " to change: add it as a new code."
+		f.Editing = false
+		return h.renderOperator(c, http.StatusNotFound, operatorDraft{referralForm: &f})
+	case err != nil:
+		return err
+	}
+	return h.redirectWithOutcome(c, auditSentence(referralOutcome(saved)))
+}
+
+// referralForm is the referral form filled with the code edit names (any case), or empty for a
+// new code, switched on.
+func referralForm(rows []views.ReferralRow, edit string) views.ReferralForm {
+	for _, r := range rows {
+		if edit == "" || store.CodeKey(r.Code) != store.CodeKey(edit) {
+			continue
+		}
+		f := views.ReferralForm{Editing: true, Code: r.Code, Owner: r.Owner, DiscountBps: strconv.Itoa(r.DiscountBps),
+			CommissionBps: strconv.Itoa(r.CommissionBps), Enabled: r.Enabled}
+		if r.Parent != nil && r.ParentBps != nil {
+			f.Parent, f.ParentBps = *r.Parent, strconv.Itoa(*r.ParentBps)
+		}
+		if r.ExpiresAt != nil {
+			f.ExpiresAt = r.ExpiresAt.UTC().Format(time.RFC3339)
+		}
+		return f
+	}
+	return views.ReferralForm{Enabled: true}
+}
+
+// commissionsOwed is what the referrers are owed in all: the commissions no executed batch paid.
+func (h *Handlers) commissionsOwed(ctx context.Context) (store.Uint256, error) {
+	owed, err := h.store.Commissions(ctx, store.CommissionOwed)
+	sum := new(big.Int)
+	for _, c := range owed {
+		sum.Add(sum, c.AmountWei.Int)
+	}
+	return store.Uint256{Int: sum}, err
+}
