@@ -3,7 +3,9 @@ package handlers
 import (
 	"cmp"
 	"context"
+	"errors"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -15,10 +17,12 @@ import (
 	"nodeledger/views"
 )
 
-// BuyPage answers GET /buy?wallet=: every tier on sale, scheduled or sold out (not those switched
+// BuyPage answers GET /buy?wallet=&ref=: every tier on sale, scheduled or sold out (not those switched
 // off or ended), where its sale stands (GET /api/tiers' figures), how to pay, and what a node
 // earns. For a wallet (?wallet=, else the signed-in one) it adds what the wallet holds of each
-// tier, its place on an allowlist, and why the payments pass would refuse its payment now.
+// tier, its place on an allowlist, and why the payments pass would refuse its payment now. The
+// referral code of the visit (?ref=, remembered for the visit) gives each tier its discounted
+// price, or the page says why it gives nothing.
 func (h *Handlers) BuyPage(c echo.Context) error {
 	ctx := c.Request().Context()
 	b := views.Buy{PaymentAddress: h.cfg.PaymentAddress, Wallet: views.SiteOf(ctx).SignedIn, Now: time.Now()}
@@ -28,6 +32,10 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 			return err
 		}
 		b.Wallet = w
+	}
+	terms, err := h.visitReferral(c, &b)
+	if err != nil {
+		return err
 	}
 	all, err := h.sale.TiersNow(ctx)
 	if err != nil {
@@ -60,6 +68,9 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 		if t.Phase == store.PhaseScheduled && t.OpensAt == nil && t.OpensAfterTier != nil {
 			bt.OpensAfter = views.TierName(store.Tier{Label: labels[*t.OpensAfterTier]}, *t.OpensAfterTier)
 		}
+		if terms != nil && terms.DiscountBps > 0 {
+			bt.PayWei = &store.Uint256{Int: terms.Price(t.PriceWei.Int)}
+		}
 		if err := h.forWallet(ctx, &bt, b.Wallet, b.Now); err != nil {
 			return err
 		}
@@ -69,6 +80,48 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 		return cmp.Or(cmp.Compare(buyOrder[x.Phase], buyOrder[y.Phase]), x.PriceWei.Cmp(y.PriceWei.Int))
 	})
 	return render(c, http.StatusOK, views.BuyPage(b))
+}
+
+// refCookie remembers the referral code of a visit to /buy: a session cookie, which the browser
+// forgets when it closes, so that the page and its wallet figures still show the code when the
+// buyer comes back to /buy without the link's ?ref=.
+const refCookie = "nl_ref"
+
+// refPattern is what may be a code: a partner code's letters, or a wallet's address. Anything
+// else is no code, and is not remembered.
+var refPattern = regexp.MustCompile(`^(?:[A-Za-z0-9_-]{3,32}|0x[0-9a-fA-F]{40})$`)
+
+// visitReferral reads the code of the visit into b.Referral (?ref=, which it remembers, else the
+// one remembered) and returns its terms when it gives them now. It reads the code for no wallet:
+// ?wallet= is anyone's, and the page must not tell who owns a code; the Pay button's bind says
+// so to the owner.
+func (h *Handlers) visitReferral(c echo.Context, b *views.Buy) (*sale.Terms, error) {
+	code := strings.TrimSpace(c.QueryParam("ref"))
+	if code != "" && refPattern.MatchString(code) {
+		c.SetCookie(h.cookie(refCookie, code, 0))
+	} else if remembered, err := c.Cookie(refCookie); code == "" && err == nil && refPattern.MatchString(remembered.Value) {
+		code = remembered.Value
+	}
+	if code == "" {
+		return nil, nil
+	}
+	b.Referral = &views.BuyReferral{Code: code}
+	if !refPattern.MatchString(code) {
+		return nil, nil
+	}
+	t, valid, err := h.sale.Code(c.Request().Context(), "", code, b.Now)
+	if errors.Is(err, sale.ErrNoCode) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	b.Referral = &views.BuyReferral{Code: t.Code, Known: true, Valid: valid, DiscountBps: t.DiscountBps,
+		WalletCode: t.Code == t.Owner, ExpiresAt: t.ExpiresAt}
+	if !valid {
+		return nil, nil
+	}
+	return &t, nil
 }
 
 // buyOrder is where /buy lists a tier of each phase: those that sell first, then those to come,

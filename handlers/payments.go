@@ -122,6 +122,7 @@ func paymentView(p paymentJSON) views.Payment {
 		TxHash: p.TxHash, From: p.From, ValueWei: p.ValueWei, BlockNumber: p.BlockNumber, Status: p.Status,
 		Reason: p.Reason, Confirmations: p.Confirmations, ConfirmationsNeeded: p.ConfirmationsNeeded,
 		ChainNodeID: p.ChainNodeID, MintTx: p.MintTx, RefundTxHash: p.RefundTxHash, Refund: p.Refund,
+		ReferralCode: p.ReferralCode, DiscountWei: p.DiscountWei,
 	}
 	// A refunded payment changes no more: its last change is when the ledger saw the refund.
 	if p.Status == store.BuyerRefunded && p.UpdatedAt != nil {

@@ -491,6 +491,18 @@
 
   const hexUTF8 = (s) => '0x' + [...new TextEncoder().encode(s)].map((b) => b.toString(16).padStart(2, '0')).join('');
 
+  // signIn opens a wallet session for address with one signature of the service's message (no
+  // gas), checked by the verify route.
+  const signIn = async (address, verify) => {
+    const nonce = await fetch('/api/auth/nonce?address=' + address, { credentials: 'same-origin' });
+    if (!nonce.ok) await failed(nonce);
+    const { message } = await nonce.json();
+    const signature = await current.wallet.provider.request({ method: 'personal_sign', params: [hexUTF8(message), address] });
+    const res = await post(verify, { address, signature });
+    if (!res.ok) await failed(res);
+    body.signedIn = address;
+  };
+
   // relabel holds a button's new label, which it keeps after its action ends (a price that
   // changed under the Pay button).
   const relabel = new WeakMap();
@@ -498,6 +510,59 @@
   // KEEP: the action succeeded and its button must stay disabled (the page moves on, or a
   // second press would send a second transaction).
   const KEEP = Symbol('keep');
+
+  // precheck is the service's pre-check of a payment of b's tier from the account from, made
+  // now; it fails, with why, unless that payment would become a node.
+  const precheck = async (b, from) => {
+    const res = await fetch(`/api/tiers/${encodeURIComponent(b.dataset.tier)}/check/${from}`, { cache: 'no-store', headers: { accept: 'application/json' } });
+    if (!res.ok) await failed(res);
+    const check = await res.json();
+    if (check.priceWei !== b.dataset.value) {
+      // The operator changed the price since the page loaded: the button takes the new one,
+      // and the person presses it again knowingly.
+      b.dataset.value = check.priceWei;
+      b.dataset.pay = check.payWei;
+      relabel.set(b, `Pay ${eth(BigInt(check.payWei))} ETH`);
+      fail(`The price of this tier changed to ${eth(BigInt(check.priceWei))} ETH since this page loaded. Nothing was sent.` +
+        (check.ok ? ' Press the button again to pay the new price.' : ' ' + check.reason));
+    }
+    if (!check.ok) fail((check.reason || 'The service would not accept this payment.') + ' Nothing was sent.');
+    // Held: the payment would wait, not be refused, but the page asks people not to pay then.
+    if (check.held) fail('The operator has paused sales for now: please pay once they resume. Nothing was sent.');
+    if (check.tier && check.tier !== b.dataset.tier) {
+      fail('A payment of this amount would now buy a node of another tier: reload the page to see the tiers as they stand. Nothing was sent.');
+    }
+    if (check.paymentAddress && check.paymentAddress.toLowerCase() !== b.dataset.to.toLowerCase()) {
+      fail('The payments address changed since this page loaded: reload the page. Nothing was sent.');
+    }
+    return check;
+  };
+
+  // bind binds code to the account from, in a wallet session of it: one signature to sign in
+  // when the page has none, or one of another account, or it has ended. A code the service
+  // refuses (the wallet's own, expired…) leaves every Pay button of the page at the full price,
+  // which buys the tier too.
+  const bind = async (b, from, code) => {
+    if ((body.signedIn || '').toLowerCase() !== from) await signIn(from, '/api/auth/verify');
+    let res = await post('/api/referrals/bind', { code });
+    if (res.status === 401) {
+      await signIn(from, '/api/auth/verify');
+      res = await post('/api/referrals/bind', { code });
+    }
+    if (res.status !== 404 && res.status !== 409) {
+      if (!res.ok) await failed(res);
+      return;
+    }
+    const why = (await res.json().catch(() => ({}))).error || `The code ${code} cannot be used.`;
+    for (const p of document.querySelectorAll('[data-wallet=pay][data-ref]')) {
+      delete p.dataset.ref;
+      p.dataset.pay = p.dataset.value;
+      const label = `Pay ${eth(BigInt(p.dataset.value))} ETH`;
+      if (p === b) relabel.set(b, label);
+      else p.textContent = label;
+    }
+    fail(`${why} Nothing was sent. You can still buy at the full price: press the button again to pay ${eth(BigInt(b.dataset.value))} ETH.`);
+  };
 
   const actions = {
     async connect() {
@@ -521,15 +586,9 @@
       update();
     },
     async signin(b) {
-      const address = await ensureAccount();
-      const nonce = await fetch('/api/auth/nonce?address=' + address, { credentials: 'same-origin' });
-      if (!nonce.ok) await failed(nonce);
-      const { message } = await nonce.json();
-      const signature = await current.wallet.provider.request({ method: 'personal_sign', params: [hexUTF8(message), address] });
       // One sign-in for buyers and operators: the operator page's button names its own verify
       // route, which also checks the operator list.
-      const res = await post(b.dataset.verify || '/api/auth/verify', { address, signature });
-      if (!res.ok) await failed(res);
+      await signIn(await ensureAccount(), b.dataset.verify || '/api/auth/verify');
       location.assign(b.dataset.next || '/me');
       return KEEP;
     },
@@ -540,30 +599,26 @@
     },
     // pay asks the service, for the account the wallet will pay from, whether a payment of the
     // tier's price now would become a node, by the rules of the payments pass; only then does it
-    // ask the wallet for the transfer, so a payment the service would refuse is never sent.
+    // ask the wallet for the transfer, so a payment the service would refuse is never sent. With
+    // the visit's referral code (data-ref) it first binds the code to the wallet, signing in when
+    // the wallet has no session here, and pays the discounted price the pre-check then names.
     async pay(b) {
       const from = await ensureAccount();
-      const res = await fetch(`/api/tiers/${encodeURIComponent(b.dataset.tier)}/check/${from}`, { cache: 'no-store', headers: { accept: 'application/json' } });
-      if (!res.ok) await failed(res);
-      const check = await res.json();
-      if (check.priceWei !== b.dataset.value) {
-        // The operator changed the price since the page loaded: the button takes the new one,
-        // and the person presses it again knowingly.
-        b.dataset.value = check.priceWei;
-        relabel.set(b, `Pay ${eth(BigInt(check.priceWei))} ETH`);
-        fail(`The price of this tier changed to ${eth(BigInt(check.priceWei))} ETH since this page loaded. Nothing was sent.` +
-          (check.ok ? ' Press the button again to pay the new price.' : ' ' + check.reason));
+      let check = await precheck(b, from);
+      const code = b.dataset.ref;
+      if (code && (check.referralCode || '').toLowerCase() !== code.toLowerCase()) {
+        await bind(b, from, code);
+        check = await precheck(b, from);
       }
-      if (!check.ok) fail((check.reason || 'The service would not accept this payment.') + ' Nothing was sent.');
-      // Held: the payment would wait, not be refused, but the page asks people not to pay then.
-      if (check.held) fail('The operator has paused sales for now: please pay once they resume. Nothing was sent.');
-      if (check.tier && check.tier !== b.dataset.tier) {
-        fail('A payment of this amount would now buy a node of another tier: reload the page to see the tiers as they stand. Nothing was sent.');
+      if (check.payWei !== b.dataset.pay) {
+        // The button said another amount (the code's terms changed, or the wallet is bound to
+        // another code): it takes the pre-check's, and the person presses it again knowingly.
+        b.dataset.pay = check.payWei;
+        relabel.set(b, `Pay ${eth(BigInt(check.payWei))} ETH`);
+        fail(`From this wallet the price is ${eth(BigInt(check.payWei))} ETH` +
+          (check.referralCode ? `, with code ${check.referralCode}` : '') + '. Nothing was sent: press the button again to pay it.');
       }
-      if (check.paymentAddress && check.paymentAddress.toLowerCase() !== b.dataset.to.toLowerCase()) {
-        fail('The payments address changed since this page loaded: reload the page. Nothing was sent.');
-      }
-      const hash = await send({ from, to: b.dataset.to, value: hexValue(b.dataset.value) });
+      const hash = await send({ from, to: b.dataset.to, value: hexValue(check.payWei) });
       if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) fail('Your wallet did not say which transaction it sent: look it up in your wallet.');
       b.textContent = 'Payment sent';
       location.assign('/payment/' + hash + '?sent=1'); // the tracker then knows it is the buyer's own
