@@ -89,6 +89,18 @@ func (h *Handlers) ProposeCommissionBatch(c echo.Context) error {
 	return c.JSON(http.StatusCreated, refundBatchOf(b))
 }
 
+// PayCommissionsFromPage answers POST /operator/commission-batches ("Pay owed commissions"):
+// every commission owed outside a batch becomes one treasury batch, built and audited as the
+// admin API's, proposed by the signed-in operator. It answers with the batch's page (303), where
+// the owners read it before they sign.
+func (h *Handlers) PayCommissionsFromPage(c echo.Context) error {
+	b, err := h.proposeCommissionBatch(c, nil)
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, string(views.RefundBatchURL(b.ID)))
+}
+
 // proposeCommissionBatch builds and records the batch that pays the commissions ids (nil: every
 // one owed outside a batch), audited as the request's actor.
 func (h *Handlers) proposeCommissionBatch(c echo.Context, ids []int64) (store.RefundBatch, error) {

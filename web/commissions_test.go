@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -315,5 +316,61 @@ func TestCommissionBatch(t *testing.T) {
 	}
 	if !proposed || !executed {
 		t.Errorf("the audit: %+v", rs)
+	}
+}
+
+// TestPayCommissionsFromPage: "Pay owed commissions" on the operator page builds the commission
+// batch as the admin API does, for an operator; a viewer, or a post without the session's CSRF
+// token, builds nothing; with nothing owed outside a batch the button is gone and a post says so.
+func TestPayCommissionsFromPage(t *testing.T) {
+	e := newRefundEnv(t)
+	owner := strings.ToLower(e.dc.Buyers[3].Address.Hex())
+	wantStatus(t, e.s.adminDo(t, http.MethodPost, "/api/admin/referral-codes",
+		`{"code": "Page1", "owner": "`+owner+`", "discountBps": 0, "commissionBps": 1000}`, adminKey), http.StatusCreated)
+	if _, _, err := e.j.Sale().Bind(t.Context(), strings.ToLower(e.dc.Buyers[0].Address.Hex()), "Page1"); err != nil {
+		t.Fatal(err)
+	}
+	e.pay(0, 1e17)
+	for range 3 {
+		e.pass()
+	}
+	op := signedInAs(t, e.s, addOperator(t, "operator"))
+	viewer := signedInAs(t, e.s, addOperator(t, "viewer"))
+	if got := text(op.operatorPage(), "commissions-owed"); got != "Commissions owed: 0.01 ETH." {
+		t.Fatalf("the treasury card says %q", got)
+	}
+	if viewer.operatorPage().Find(`[data-testid=pay-commissions]`).Length() != 0 {
+		t.Error("a viewer is offered to pay commissions")
+	}
+	wantStatus(t, viewer.form("/operator/commission-batches", nil), http.StatusForbidden)
+	wantStatus(t, op.form("/operator/commission-batches", url.Values{"csrf": {"wrong"}}), http.StatusForbidden)
+	if n := len(e.commissions("owed")); n != 1 {
+		t.Fatalf("%d owed", n)
+	}
+	if got, err := db.RefundBatches(t.Context(), 10); err != nil || len(got) != 0 {
+		t.Fatalf("batches after refused posts: %d %v", len(got), err)
+	}
+
+	if op.operatorPage().Find(`[data-testid=pay-commissions] button`).Length() != 1 {
+		t.Fatal("no Pay owed commissions button for an operator")
+	}
+	rec := op.form("/operator/commission-batches", nil)
+	wantStatus(t, rec, http.StatusSeeOther)
+	loc := rec.Header().Get("Location")
+	var id int64
+	if _, err := fmt.Sscanf(loc, "/operator/refund-batches/%d", &id); err != nil {
+		t.Fatalf("redirected to %q", loc)
+	}
+	b := e.get(id)
+	if b.TotalWei != "10000000000000000" || b.Status != "proposed" {
+		t.Fatalf("the batch %+v", b)
+	}
+	if got := text(page(t, op.do(http.MethodGet, loc, nil).Body), "batch-transfers"); !strings.Contains(got, owner) {
+		t.Errorf("the batch's page lists %q", got)
+	}
+	rec = op.form("/operator/commission-batches", nil)
+	wantStatus(t, rec, http.StatusBadRequest)
+	if !strings.Contains(rec.Body.String(), "No commission is owed outside a batch") {
+		t.Errorf("a second press: %s", rec.Body)
 	}
 }

@@ -143,6 +143,8 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	// the batch's page, polled while it is open, follows it to its end.
 	op.post("/refund-batches", h.ProposeRefundBatchFromPage, rl.limit("operator-refund-batches", 30),
 		h.RequireOperator(handlers.Operator, "build refund batches"))
+	op.post("/commission-batches", h.PayCommissionsFromPage, rl.limit("operator-refund-batches", 30),
+		h.RequireOperator(handlers.Operator, "pay commissions"))
 	op.get("/refund-batches/:id", h.RefundBatchPage, rl.limit("operator-refund-batch", 120), viewer)
 	op.post("/refund-batches/:id/approvals", h.ApproveRefundBatchFromPage, rl.limit("operator-refund-batches", 30),
 		h.RequireOperator(handlers.Viewer, "approve refund batches"))
