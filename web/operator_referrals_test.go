@@ -36,7 +36,7 @@ func TestOperatorReferralCodes(t *testing.T) {
 			doc := signedInOperator(t, s, role).operatorPage()
 			row := doc.Find(`[data-testid=referral-alice5]`)
 			for id, want := range map[string]string{"referral-code": "Alice5", "referral-state": "on", "referral-owner": views.Short(alice),
-				"referral-discount": "5 %", "referral-commission": "2.5 %", "referral-parent": views.Short(carol) + " 1 %",
+				"referral-discount": "5 %", "referral-commission": "2.5 %", "referral-parent": "1 % to " + views.Short(carol),
 				"referral-expires": "never", "referral-uses": "2", "referral-volume": "0.195", "referral-discount-given": "0.005",
 				"referral-owed": "0.003325", "referral-paid": "0.0025"} {
 				if got := strings.TrimSpace(row.Find(`[data-testid=` + id + `]`).Text()); got != want {
@@ -160,7 +160,7 @@ func TestOperatorReferralCodes(t *testing.T) {
 			t.Errorf("outcome %q", got)
 		}
 		row := doc.Find(`[data-testid=referral-bob_10]`)
-		for id, want := range map[string]string{"referral-uses": "0", "referral-volume": "0", "referral-owed": "0", "referral-parent": "none"} {
+		for id, want := range map[string]string{"referral-uses": "0", "referral-volume": "0", "referral-owed": "0", "referral-parent": "no partner above"} {
 			if got := strings.TrimSpace(row.Find(`[data-testid=` + id + `]`).Text()); got != want {
 				t.Errorf("%s is %q, want %q", id, got, want)
 			}

@@ -108,7 +108,7 @@ test('the operator adds a referral code, sees what it brought in, and changes it
   const commission = paid * 500n / 10000n + paid * 200n / 10000n;
   const figures = {
     'referral-code': code, 'referral-state': 'on', 'referral-owner': `${owner.slice(0, 6)}…${owner.slice(-4)}`,
-    'referral-discount': '10 %', 'referral-commission': '5 %', 'referral-parent': `${parent.slice(0, 6)}…${parent.slice(-4)} 2 %`,
+    'referral-discount': '10 %', 'referral-commission': '5 %', 'referral-parent': `2 % to ${parent.slice(0, 6)}…${parent.slice(-4)}`,
     'referral-expires': 'never', 'referral-uses': '1', 'referral-volume': formatEther(paid),
     'referral-discount-given': formatEther(price - paid), 'referral-owed': formatEther(commission), 'referral-paid': '0',
   };
