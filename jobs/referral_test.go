@@ -4,13 +4,16 @@ import (
 	"errors"
 	"math/big"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"nodeledger/chain"
 	"nodeledger/jobs/sale"
 	"nodeledger/store"
+	"nodeledger/store/storetest"
 )
 
 // addCode makes a partner code as an admin would.
@@ -213,4 +216,52 @@ func waitPastBlock(t testing.TB, hash common.Hash) {
 		t.Fatal(err)
 	}
 	time.Sleep(time.Until(stamped.Add(time.Second)))
+}
+
+// TestTwoInstancesEarnOnce: two instances, each with its own connection to the ledger, run the
+// payments pass at the same time over the same payments bought under a code, and both record
+// the mints they see mined: each payment earns its referrers once.
+func TestTwoInstancesEarnOnce(t *testing.T) {
+	e := newEnv(t)
+	owner, parent := lower(e.buyer(4)), lower(e.buyer(5))
+	addCode(t, store.ReferralCode{Code: "Twice", Owner: owner, DiscountBps: 500, CommissionBps: 300,
+		Parent: &parent, ParentBps: ptr(100), Enabled: true})
+	var paid []common.Hash
+	for i := range 3 {
+		e.bind(i, "Twice")
+		paid = append(paid, e.pay(i, e.dc.Payments, finney(95)))
+	}
+	other, err := store.Open(t.Context(), storetest.DatabaseURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	passes := []*Jobs{e.restart(), New(other, e.c, chain.LocalSigner(e.dc.Minter.Key), chain.LocalSigner(e.dc.Distributor.Key), e.cfg, e.j.log)}
+	for round := 0; round < 4; round++ {
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for _, j := range passes {
+			wg.Go(func() {
+				<-start
+				// Both may sign with the one minter key: a nonce one of them loses is an error
+				// here, and the next round sends that mint again.
+				_, _ = j.Payments(t.Context())
+			})
+		}
+		close(start)
+		wg.Wait()
+	}
+	e.settle()
+	for i, h := range paid {
+		if got := reasonOf(t, h); got != "minted" {
+			t.Fatalf("payment %d: %s", i, got)
+		}
+		if got := earned(t, h); len(got) != 2 || got["owner"] != owner+" 2850000000000000" || got["parent"] != parent+" 950000000000000" {
+			t.Errorf("payment %d earned %v", i, got)
+		}
+	}
+	var rows int
+	if err := db.DB().Get(&rows, `SELECT count(*) FROM commissions`); err != nil || rows != 6 {
+		t.Fatalf("%d commission rows, want 2 a payment (%v)", rows, err)
+	}
 }
