@@ -731,7 +731,7 @@
         const attempt = (await res.json()).attempts.find((a) => a.txHash === hash.toLowerCase());
         say(b, `The execution reverted (${hash}): the treasury paid nothing; only the network fee was spent. ${attempt?.reason ?? ''}`, true);
       } else {
-        say(b, `Executed in block ${Number(receipt.blockNumber)} by ${hash}: the treasury paid the refunds. The status above shows them refunded once the payments pass records it.`);
+        say(b, `Executed in block ${Number(receipt.blockNumber)} by ${hash}: ${b.dataset.done}`);
       }
       return KEEP;
     },

@@ -76,15 +76,17 @@ func TestBrowser(t *testing.T) {
 		DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000), // as the passes above
 		Explorer: "https://explorer.invalid"} // links the pages show, never followed
 	srv, s := browserServer(t, c, dc, jcfg, hcfg)
-	// refunds.test.mjs has a server of its own over the same ledger and chain, as a sale with a
-	// treasury runs: refunds go through the treasury Safe, and the payments scan stays blocks
-	// behind the head, as on a real chain, so that a buyer sees a refund sent before it is final.
-	// (The other files refund by hand from the payments wallet, and read payments at the head.)
+	// refunds.test.mjs and commissions.test.mjs have a server of their own over the same ledger
+	// and chain, as a sale with a treasury runs: refunds and commissions go through the treasury
+	// Safe, and the payments scan stays blocks behind the head, as on a real chain, so that a buyer
+	// sees a refund sent before it is final. (The other files refund by hand from the payments
+	// wallet, and read payments at the head.)
 	jcfg.Treasury, jcfg.Confirmations = dc.Treasury, refundsConfirmations
 	hcfg.Treasury, hcfg.MultiSend = dc.Treasury, dc.MultiSend
 	refundsSrv, refundsS := browserServer(t, c, dc, jcfg, hcfg)
-	fileEnv := map[string][]string{"refunds.test.mjs": {"BASE_URL=" + refundsSrv.URL, "TREASURY_ADDRESS=" + dc.Treasury.Hex(),
-		"CONFIRMATIONS=" + strconv.Itoa(refundsConfirmations)}}
+	treasuryEnv := []string{"BASE_URL=" + refundsSrv.URL, "TREASURY_ADDRESS=" + dc.Treasury.Hex(),
+		"CONFIRMATIONS=" + strconv.Itoa(refundsConfirmations)}
+	fileEnv := map[string][]string{"refunds.test.mjs": treasuryEnv, "commissions.test.mjs": treasuryEnv}
 
 	artifacts, _ := filepath.Abs(filepath.Join("..", ".data", "artifacts", "browser"))
 	// The files share the server and the chain, so they run one at a time, each in a node of its
