@@ -11,7 +11,6 @@ import (
 	"net/http/cookiejar"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -55,17 +54,19 @@ func (s *saleDay) bindCodes(t *testing.T, in *instance) {
 	}
 	for i, b := range s.buyers {
 		if coded(i) {
-			bindCode(t, srv.base, b.key)
+			// Each from an address of its own, as a buyer's browser: the sign-in routes are
+			// limited per client.
+			c := newClient(100_000 + i).http
+			c.Jar, _ = cookiejar.New(nil)
+			bindCode(t, srv.base, c, b.key)
 		}
 	}
 }
 
-// bindCode signs in at base as key's wallet (Sign-In with Ethereum: the nonce's message, signed
-// as personal_sign does) and binds it to the sale's code.
-func bindCode(t *testing.T, base string, key *ecdsa.PrivateKey) {
+// bindCode signs in at base as key's wallet through c, which keeps its cookies (Sign-In with
+// Ethereum: the nonce's message, signed as personal_sign does), and binds it to the sale's code.
+func bindCode(t *testing.T, base string, c *http.Client, key *ecdsa.PrivateKey) {
 	t.Helper()
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
 	addr := strings.ToLower(crypto.PubkeyToAddress(key.PublicKey).Hex())
 	call := func(method, path string, body any, out any) {
 		t.Helper()
