@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -87,26 +86,22 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 // buyer comes back to /buy without the link's ?ref=.
 const refCookie = "nl_ref"
 
-// refPattern is what may be a code: a partner code's letters, or a wallet's address. Anything
-// else is no code, and is not remembered.
-var refPattern = regexp.MustCompile(`^(?:[A-Za-z0-9_-]{3,32}|0x[0-9a-fA-F]{40})$`)
-
 // visitReferral reads the code of the visit into b.Referral (?ref=, which it remembers, else the
 // one remembered) and returns its terms when it gives them now. It reads the code for no wallet:
 // ?wallet= is anyone's, and the page must not tell who owns a code; the Pay button's bind says
 // so to the owner.
 func (h *Handlers) visitReferral(c echo.Context, b *views.Buy) (*sale.Terms, error) {
 	code := strings.TrimSpace(c.QueryParam("ref"))
-	if code != "" && refPattern.MatchString(code) {
+	if code != "" && sale.MayBeCode(code) {
 		c.SetCookie(h.cookie(refCookie, code, 0))
-	} else if remembered, err := c.Cookie(refCookie); code == "" && err == nil && refPattern.MatchString(remembered.Value) {
+	} else if remembered, err := c.Cookie(refCookie); code == "" && err == nil && sale.MayBeCode(remembered.Value) {
 		code = remembered.Value
 	}
 	if code == "" {
 		return nil, nil
 	}
 	b.Referral = &views.BuyReferral{Code: code}
-	if !refPattern.MatchString(code) {
+	if !sale.MayBeCode(code) {
 		return nil, nil
 	}
 	t, valid, err := h.sale.Code(c.Request().Context(), "", code, b.Now)

@@ -35,6 +35,10 @@ var (
 	addressPattern = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 )
 
+// MayBeCode tells whether s has the shape of a code: a partner code's letters, or a wallet's
+// address. Anything else is no code.
+func MayBeCode(s string) bool { return codePattern.MatchString(s) || addressPattern.MatchString(s) }
+
 // ReadReferralCode is the one reading and check of a partner code, whoever writes it: the code,
 // or a sentence naming the first field that is wrong.
 func ReadReferralCode(in ReferralInput) (store.ReferralCode, string) {
