@@ -15,7 +15,7 @@ BROWSER      := web/testdata/browser/node_modules/playwright-core/package.json
 # A Node.js that .ci/setup installs when the machine's is too old for the tests (Debian 12's).
 export PATH := $(CURDIR)/.data/node/bin:$(PATH)
 
-CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder SignerWallet Safe SafeProxyFactory MultiSendCallOnly CompatibilityFallbackHandler
+CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder TokenBatch SignerWallet Safe SafeProxyFactory MultiSendCallOnly CompatibilityFallbackHandler
 
 .PHONY: run build test bench bench-exports chaos soak saleday lint vulncheck fuzz contracts generate static clean setup-run setup-test setup-saleday
 

@@ -39,6 +39,9 @@ type config struct {
 	Tick        time.Duration
 
 	Operators []store.Operator // OPERATORS: the wallets the operator list holds at start
+	// PaymentTokens are the ERC-20 contracts the sale accepts beside ETH (PAYMENT_TOKENS); their
+	// symbols and decimals are read from the chain at start (listTokens).
+	PaymentTokens []common.Address
 
 	// Each role signs with a key in the environment (MINTER_KEY) or through an external signer
 	// (MINTER_SIGNER), never both; with neither, payments are recorded, not minted (minter) and
@@ -160,6 +163,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	exportSlots := s.exportSlots("EXPORT_MAX_CONCURRENT", cfg.DBMaxConns)
 	exportStall := time.Duration(s.positive("EXPORT_STALL_SEC", 30)) * time.Second
 	cfg.Operators = s.operators("OPERATORS")
+	cfg.PaymentTokens = s.addresses("PAYMENT_TOKENS")
 	refDiscount, refCommission := s.uint("REFERRAL_DISCOUNT_BPS", 0), s.uint("REFERRAL_COMMISSION_BPS", 0)
 	if refDiscount > sale.MaxReferralBps || refCommission > sale.MaxReferralBps || refDiscount+refCommission > sale.MaxReferralBps {
 		// The partner codes' rule (jobs/sale.ReadReferralCode) holds for the wallet codes too.
@@ -363,6 +367,26 @@ func (s *settings) address(name string, required bool) common.Address {
 		return common.HexToAddress(v)
 	}
 	return common.Address{}
+}
+
+// addresses reads a comma-separated list of addresses, each once; unset is none.
+func (s *settings) addresses(name string) []common.Address {
+	var out []common.Address
+	for _, v := range strings.Split(s.getenv(name), ",") {
+		v = strings.TrimSpace(v)
+		switch {
+		case v == "":
+		case !addressRe.MatchString(v):
+			s.fail(name, "%q is not an address (0x and 40 hex digits)", v)
+		case strings.Trim(v[2:], "0") == "":
+			s.fail(name, "the zero address is not usable")
+		case slices.Contains(out, common.HexToAddress(v)):
+			s.fail(name, "%s is listed twice", v)
+		default:
+			out = append(out, common.HexToAddress(v))
+		}
+	}
+	return out
 }
 
 // operators reads the operator list, "0xabc…:admin,0xdef…:viewer": each entry an address and a

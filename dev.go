@@ -18,6 +18,7 @@ import (
 	"nodeledger/chain"
 	"nodeledger/chain/devchain"
 	"nodeledger/store"
+	"nodeledger/views/words"
 )
 
 // devDatabase is the database of dev mode, made fresh at each start: the ledger never outlives
@@ -58,6 +59,9 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 	if cfg.DistributorKey == nil && cfg.DistributorSigner.Endpoint == "" {
 		cfg.DistributorKey = dc.Distributor.Key
 	}
+	if len(cfg.PaymentTokens) == 0 {
+		cfg.PaymentTokens = []common.Address{dc.USDC}
+	}
 	if cfg.Passes.PaymentAddress == dc.Payments {
 		cfg.PaymentsKey = dc.Accounts[devchain.PaymentsIndex].Key // it sweeps to the treasury
 	}
@@ -75,7 +79,7 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 		cfg.Operators = append(cfg.Operators, store.Operator{Address: owner, Role: store.RoleAdmin})
 	}
 	log.Info("dev chain", "rpc", dc.RPCURL(), "chain_id", dc.ChainID(), "factory", dc.Factory,
-		"payments", cfg.Handlers.PaymentAddress, "price_feed", cfg.Chain.PriceFeed, "token", dc.Token)
+		"payments", cfg.Handlers.PaymentAddress, "price_feed", cfg.Chain.PriceFeed, "token", dc.Token, "usdc", dc.USDC)
 	return &devEnv{chain: dc, client: chain.New(dc.RPC(), cfg.Chain)}, nil
 }
 
@@ -95,12 +99,13 @@ func (d *devEnv) banner(w io.Writer, cfg config, url string) {
 		line("  Treasury        %s  a Safe 1.4.1: %d of dev accounts %s approve each transaction",
 			d.chain.Treasury.Hex(), devchain.TreasuryThreshold, treasuryOwners())
 	}
+	line("  Dev USDC        %s  %d decimals, accepted as payment: add it to a wallet as a token", d.chain.USDC.Hex(), devchain.USDCDecimals)
 	line("  Admin API       x-admin-key: %s", cfg.Handlers.AdminKey)
 	line("  Cron routes     x-cron-key: %s", cfg.Handlers.CronKey)
 	line("  API             %s/api/openapi.json", url)
 	line("")
 	line("  Wallet network  RPC %s, chain id %s, currency ETH", d.chain.RPCURL(), d.chain.ChainID())
-	line("  Accounts to import (10,000 ETH each; dev keys, never use them elsewhere):")
+	line("  Accounts to import (10,000 ETH and %s USDC each; dev keys, never use them elsewhere):", words.Thousands(devchain.BuyerUSDC))
 	for i, a := range d.chain.Buyers {
 		holds := ""
 		if i < devchain.TokenHolders {
@@ -141,10 +146,14 @@ func randomKey() string {
 func (d *devEnv) Close() { d.chain.Close() }
 
 // seedTiers writes the dev price list: a small tier on sale, with a supply of devSupply so the
-// buy page shows what is left, and a larger one, off sale, for holders of the dev token. Their weights are the factory's, set by the owner at deploy
-// (devchain.TierWeights).
+// buy page shows what is left, priced in ETH and in the dev USDC (devUSDCPrice), and a larger
+// one, off sale, for holders of the dev token. Their weights are the factory's, set by the owner
+// at deploy (devchain.TierWeights).
 // devSupply is the supply of the dev tier on sale.
 const devSupply = 5000
+
+// devUSDCPrice is the dev tier's price in the dev USDC, in whole USDC.
+const devUSDCPrice = 300
 
 func (d *devEnv) seedTiers(ctx context.Context, db *store.Store) error {
 	token := strings.ToLower(d.chain.Token.Hex())
@@ -152,8 +161,10 @@ func (d *devEnv) seedTiers(ctx context.Context, db *store.Store) error {
 		return store.Uint256{Int: new(big.Int).Mul(big.NewInt(tenths), big.NewInt(params.Ether/10))}
 	}
 	supply := devSupply
+	usdcPrice := new(big.Int).Mul(big.NewInt(devUSDCPrice), new(big.Int).Exp(big.NewInt(10), big.NewInt(devchain.USDCDecimals), nil))
+	usdc := store.TokenPrices{strings.ToLower(d.chain.USDC.Hex()): store.Uint256{Int: usdcPrice}}
 	for _, t := range []store.Tier{
-		{ID: 1, Label: "Standard", PriceWei: ether(1), MaxPerWallet: 5, HoldingWei: ether(0), Enabled: true, Supply: &supply},
+		{ID: 1, Label: "Standard", PriceWei: ether(1), MaxPerWallet: 5, HoldingWei: ether(0), Enabled: true, Supply: &supply, TokenPrices: usdc},
 		{ID: 2, Label: "Pro", PriceWei: ether(10), MaxPerWallet: 2, HoldingWei: ether(1000), HoldingToken: &token},
 	} {
 		if err := db.PutTier(ctx, t); err != nil {

@@ -146,6 +146,9 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 	if err := checkTreasury(ctx, ch, cfg.Handlers.Treasury, log); err != nil {
 		return nil, err
 	}
+	if cfg.Passes.PaymentTokens, err = listTokens(ctx, ch, db, cfg.PaymentTokens, log); err != nil {
+		return nil, err
+	}
 	minter, err := a.signer(ctx, "MINTER", cfg.MinterKey, cfg.MinterSigner)
 	if err != nil {
 		return nil, err
@@ -185,6 +188,22 @@ func checkTreasury(ctx context.Context, ch *chain.Client, addr common.Address, l
 	}
 	log.Info("treasury", "safe", addr, "owners", len(s.Owners), "threshold", s.Threshold, "nonce", s.Nonce)
 	return nil
+}
+
+// listTokens reads the symbol and decimals of each token the sale accepts and records them in
+// the ledger, whose token amounts are written in them. A token that answers neither is refused:
+// nobody could be told what they paid in it.
+func listTokens(ctx context.Context, ch *chain.Client, db *store.Store, tokens []common.Address, log *slog.Logger) ([]store.Token, error) {
+	out := make([]store.Token, len(tokens))
+	for i, addr := range tokens {
+		t, err := ch.TokenInfo(ctx, addr)
+		if err != nil {
+			return nil, fmt.Errorf("PAYMENT_TOKENS: %s does not answer symbol() and decimals() as an ERC-20 token: %w", addr.Hex(), err)
+		}
+		out[i] = store.Token{Address: strings.ToLower(addr.Hex()), Symbol: t.Symbol, Decimals: int(t.Decimals)}
+		log.Info("payment token", "token", addr, "symbol", t.Symbol, "decimals", t.Decimals)
+	}
+	return out, db.PutTokens(ctx, out)
 }
 
 // signer is a signing role's signer (role MINTER, DISTRIBUTOR or PAYMENTS): its external signer when one

@@ -200,19 +200,19 @@ const logsPerQuery = 2000
 // FactoryLogs returns the factory's logs matching topics (per position, any of the hashes; none:
 // every log) from block from to block to inclusive, querying in ranges.
 func (c *Client) FactoryLogs(ctx context.Context, from, to uint64, topics ...[]common.Hash) ([]types.Log, error) {
-	return c.logs(ctx, c.factory, from, to, topics...)
+	return c.logs(ctx, []common.Address{c.factory}, from, to, topics...)
 }
 
-// logs returns addr's logs matching topics from block from to block to inclusive, one
-// eth_getLogs per logsPerQuery blocks.
-func (c *Client) logs(ctx context.Context, addr common.Address, from, to uint64, topics ...[]common.Hash) ([]types.Log, error) {
+// logs returns the logs of the contracts at addrs matching topics from block from to block to
+// inclusive, one eth_getLogs per logsPerQuery blocks.
+func (c *Client) logs(ctx context.Context, addrs []common.Address, from, to uint64, topics ...[]common.Hash) ([]types.Log, error) {
 	var out []types.Log
 	for start := from; start <= to; start += logsPerQuery {
 		end := min(start+logsPerQuery-1, to)
 		q := ethereum.FilterQuery{
 			FromBlock: new(big.Int).SetUint64(start),
 			ToBlock:   new(big.Int).SetUint64(end),
-			Addresses: []common.Address{addr},
+			Addresses: addrs,
 			Topics:    topics,
 		}
 		var logs []types.Log

@@ -326,6 +326,8 @@ type Transfer struct {
 	Block         uint64
 	Success       bool
 	Confirmations uint64 // its block and those on top of it, up to the head
+	// Tokens are the ERC-20 Transfer logs of its receipt (a token payment is one of them).
+	Tokens []TokenTransfer
 }
 
 // Transfer reads transaction hash, its receipt and the head in one round trip. ErrNotMined when
@@ -340,6 +342,7 @@ func (c *Client) Transfer(ctx context.Context, hash common.Hash) (Transfer, erro
 	var r *struct {
 		Status      hexutil.Uint64 `json:"status"`
 		BlockNumber hexutil.Uint64 `json:"blockNumber"`
+		Logs        []types.Log    `json:"logs"`
 	}
 	var head hexutil.Uint64
 	err := c.batch(ctx, "transfer", []rpc.BatchElem{
@@ -361,6 +364,11 @@ func (c *Client) Transfer(ctx context.Context, hash common.Hash) (Transfer, erro
 	}
 	t := Transfer{From: tx.From, To: tx.To, Value: tx.Value.ToInt(), Block: uint64(r.BlockNumber),
 		Success: uint64(r.Status) == types.ReceiptStatusSuccessful}
+	for _, l := range r.Logs {
+		if tt, ok := tokenTransfer(l); ok {
+			t.Tokens = append(t.Tokens, tt)
+		}
+	}
 	return t.AtHead(uint64(head)), nil
 }
 

@@ -233,7 +233,7 @@ var (
 // transaction that reverts (too few signatures; a transfer that fails under safeTxGas 0) logs
 // nothing and takes no nonce: it is not among them.
 func (c *Client) SafeExecutions(ctx context.Context, safe common.Address, from, to uint64) ([]SafeExecution, error) {
-	logs, err := c.logs(ctx, safe, from, to, []common.Hash{executionSuccess, executionFailure})
+	logs, err := c.logs(ctx, []common.Address{safe}, from, to, []common.Hash{executionSuccess, executionFailure})
 	if err != nil {
 		return nil, err
 	}

@@ -50,7 +50,15 @@ type tierBody struct {
 	EndsAt         *string  `json:"endsAt"`
 	AllowlistUntil *string  `json:"allowlistUntil"`
 	OpensAfterTier *tierRef `json:"opensAfterTier"`
-	Confirm        bool     `json:"confirm"`
+	// TokenPrices are its prices in listed tokens; symbol and decimals, as GET writes them, are
+	// read-only.
+	TokenPrices []struct {
+		Token    string `json:"token"`
+		Amount   string `json:"amount"`
+		Symbol   any    `json:"symbol"`
+		Decimals any    `json:"decimals"`
+	} `json:"tokenPrices"`
+	Confirm bool `json:"confirm"`
 
 	// The read-only fields of GET /api/tiers, taken and ignored, so that a tier read can be sent
 	// back as it is: onSale among them, which says whether the tier sells now (its phase), not
@@ -88,7 +96,7 @@ func (h *Handlers) PutTier(c echo.Context) error {
 	if err := decodeBody(c, &b); err != nil {
 		return err
 	}
-	t, keep, problems := sale.ReadTier(b.input(id))
+	t, keep, problems := sale.ReadTier(b.input(id, h.sale.Listed()))
 	if len(problems) > 0 {
 		return errorf(http.StatusBadRequest, problems.First())
 	}
@@ -183,6 +191,7 @@ func (h *Handlers) Refunds(c echo.Context) error {
 		}
 		return map[string]any{
 			"id": p.ID, "txHash": p.TxHash, "callIndex": p.CallIndex, "from": p.From, "valueWei": p.ValueWei.String(),
+			"token": p.Token, "amount": p.Paid().Amount.String(),
 			"reason": sale.Sentence(p.Reason), "reasonCode": code, "blockNumber": p.BlockNumber, "createdAt": isoTime(&p.CreatedAt),
 		}
 	}))
@@ -233,7 +242,7 @@ func decodeBody(c echo.Context, v any) error {
 }
 
 // input is the body as the sale reads a tier of the API: every field as text, "" for none.
-func (b tierBody) input(id int) sale.TierInput {
+func (b tierBody) input(id int, listed map[string]store.Token) sale.TierInput {
 	text := func(p *string) string {
 		if p == nil {
 			return ""
@@ -242,7 +251,10 @@ func (b tierBody) input(id int) sale.TierInput {
 	}
 	in := sale.TierInput{Surface: sale.API, ID: strconv.Itoa(id), Label: text(b.Label), Price: text(b.PriceWei),
 		HoldingToken: text(b.HoldingToken), HoldingAmount: text(b.HoldingWei), Enabled: b.Enabled,
-		StartsAt: text(b.StartsAt), EndsAt: text(b.EndsAt), AllowlistUntil: text(b.AllowlistUntil)}
+		StartsAt: text(b.StartsAt), EndsAt: text(b.EndsAt), AllowlistUntil: text(b.AllowlistUntil), Listed: listed}
+	for _, p := range b.TokenPrices {
+		in.TokenPrices = append(in.TokenPrices, sale.TokenPriceInput{Token: p.Token, Amount: p.Amount})
+	}
 	if b.MaxPerWallet != nil {
 		in.MaxPerWallet = strconv.Itoa(*b.MaxPerWallet)
 	}

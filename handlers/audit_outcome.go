@@ -122,7 +122,7 @@ func auditSentence(o store.AuditOutcome) string {
 // tierSavedOutcome is the outcome of saving tier t, with the holding token's symbol and
 // decimals as the chain tells them now, so the audit says it in the token's units for good.
 func (h *Handlers) tierSavedOutcome(ctx context.Context, t store.Tier) store.AuditOutcome {
-	a := store.AuditArgs{Tier: &t.ID, Label: t.Label, PriceWei: t.PriceWei, MaxPerWallet: t.MaxPerWallet,
+	a := store.AuditArgs{Tier: &t.ID, Label: t.Label, PriceWei: t.PriceWei, TokenPrices: h.sale.TokenPrices(t), MaxPerWallet: t.MaxPerWallet,
 		Supply: t.Supply, StartsAt: t.StartsAt, EndsAt: t.EndsAt, AllowlistUntil: t.AllowlistUntil,
 		OpensAfterTier: t.OpensAfterTier, Enabled: t.Enabled}
 	if t.HoldingToken != nil && t.HoldingWei.Int != nil && t.HoldingWei.Sign() > 0 {
@@ -138,7 +138,11 @@ func (h *Handlers) tierSavedOutcome(ctx context.Context, t store.Tier) store.Aud
 // tierSavedSentence tells a saved tier, the holding threshold in its token's units where the
 // token told them.
 func tierSavedSentence(id int, a store.AuditArgs) string {
-	s := fmt.Sprintf("Saved tier %d, %s: %s ETH, %d per wallet", id, a.Label, views.ETH(a.PriceWei), a.MaxPerWallet)
+	prices := []string{views.ETH(a.PriceWei) + " ETH"}
+	for _, p := range a.TokenPrices {
+		prices = append(prices, p.String())
+	}
+	s := fmt.Sprintf("Saved tier %d, %s: %s, %d per wallet", id, a.Label, words.OrList(prices), a.MaxPerWallet)
 	if a.HoldingToken != nil && a.HoldingWei.Int != nil && a.HoldingWei.Sign() > 0 {
 		if a.TokenDecimals != nil {
 			s += fmt.Sprintf(", for holders of %s %s (the token %s)", a.HoldingWei.Units(uint8(*a.TokenDecimals)), a.TokenSymbol, *a.HoldingToken)

@@ -148,7 +148,7 @@ func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet stri
 	if !bt.Phase.Open() {
 		return nil
 	}
-	v, err := h.sale.Judge(ctx, wallet, bt.PriceWei.Int, now)
+	v, err := h.sale.Judge(ctx, wallet, store.Money{Amount: bt.PriceWei.Int}, now)
 	if err != nil {
 		// The page still shows the tier; the Pay button asks again before the wallet pays.
 		h.log.Warn("buy page: a payment cannot be judged", "tier", bt.ID, "err", err)

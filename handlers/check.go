@@ -47,7 +47,7 @@ func (h *Handlers) CheckPayment(c echo.Context) error {
 		d := new(big.Int).Sub(tier.PriceWei.Int, pay).String()
 		code, discount = &terms.Code, &d
 	}
-	v, err := h.sale.Judge(ctx, from, pay, now)
+	v, err := h.sale.Judge(ctx, from, store.Money{Amount: pay}, now)
 	if err != nil {
 		return err
 	}

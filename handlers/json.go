@@ -34,23 +34,25 @@ var enforcement = tierEnforcement{
 // tierJSON is a tier's settings as the operator sets them: the audit's before and after, and the
 // base of the API's tier (tierNowJSON). Enabled is the operator's switch.
 type tierJSON struct {
-	ID             string          `json:"id"`
-	Label          string          `json:"label"`
-	PriceWei       string          `json:"priceWei"`
-	MaxPerWallet   int             `json:"maxPerWallet"`
-	HoldingWei     string          `json:"holdingWei"`
-	HoldingToken   *string         `json:"holdingToken"`
-	PayoutBps      *int            `json:"payoutBps"` // the factory's weight; null when it could not be read
-	Enabled        bool            `json:"enabled"`
-	Supply         *int            `json:"supply"`
-	StartsAt       *string         `json:"startsAt"`
-	EndsAt         *string         `json:"endsAt"`
-	AllowlistUntil *string         `json:"allowlistUntil"`
-	OpensAfterTier *string         `json:"opensAfterTier"`
-	EnforcedBy     tierEnforcement `json:"enforcedBy"`
+	ID             string             `json:"id"`
+	Label          string             `json:"label"`
+	PriceWei       string             `json:"priceWei"`
+	MaxPerWallet   int                `json:"maxPerWallet"`
+	HoldingWei     string             `json:"holdingWei"`
+	HoldingToken   *string            `json:"holdingToken"`
+	PayoutBps      *int               `json:"payoutBps"` // the factory's weight; null when it could not be read
+	Enabled        bool               `json:"enabled"`
+	Supply         *int               `json:"supply"`
+	StartsAt       *string            `json:"startsAt"`
+	EndsAt         *string            `json:"endsAt"`
+	AllowlistUntil *string            `json:"allowlistUntil"`
+	OpensAfterTier *string            `json:"opensAfterTier"`
+	TokenPrices    []sale.TokenAmount `json:"tokenPrices"`
+	EnforcedBy     tierEnforcement    `json:"enforcedBy"`
 }
 
-func toTierJSON(t store.Tier) tierJSON {
+// toTierJSON is tier t with its prices in tokens (Sale.TokenPrices).
+func toTierJSON(t store.Tier, tokenPrices []sale.TokenAmount) tierJSON {
 	var after *string
 	if t.OpensAfterTier != nil {
 		id := strconv.Itoa(*t.OpensAfterTier)
@@ -70,6 +72,7 @@ func toTierJSON(t store.Tier) tierJSON {
 		EndsAt:         isoTime(t.EndsAt),
 		AllowlistUntil: isoTime(t.AllowlistUntil),
 		OpensAfterTier: after,
+		TokenPrices:    tokenPrices,
 		EnforcedBy:     enforcement,
 	}
 }
@@ -88,7 +91,7 @@ type tierNowJSON struct {
 }
 
 func toTierNowJSON(t sale.TierNow) tierNowJSON {
-	j := tierNowJSON{tierJSON: toTierJSON(t.Tier), OnSale: t.Phase.Open(), Sold: t.Sold, Remaining: t.Remaining,
+	j := tierNowJSON{tierJSON: toTierJSON(t.Tier, t.InTokens), OnSale: t.Phase.Open(), Sold: t.Sold, Remaining: t.Remaining,
 		Phase: t.Phase, OpensAt: isoTime(t.OpensAt)}
 	if t.Token != nil {
 		d := int(t.Token.Decimals)

@@ -100,7 +100,8 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	}
 	o.RefundsTotal = total
 	o.Refunds = mapSlice(refunds, func(p store.Payment) views.Refund {
-		return views.Refund{TxHash: p.TxHash, CreatedAt: p.CreatedAt, From: p.From, ValueWei: p.ValueWei, Reason: sale.Sentence(p.Reason)}
+		return views.Refund{TxHash: p.TxHash, CreatedAt: p.CreatedAt, From: p.From, ValueWei: p.ValueWei, InToken: h.inToken(p),
+			Reason: sale.Sentence(p.Reason)}
 	})
 	if o.Batches, err = h.openBatches(ctx); err != nil {
 		return err
@@ -129,7 +130,7 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	if d.form != nil {
 		o.TierForm = *d.form
 	} else {
-		o.TierForm = tierForm(tiers, c.QueryParam("edit"))
+		o.TierForm = tierForm(tiers, c.QueryParam("edit"), h.sale.Tokens())
 	}
 	o.TierForm.Tiers = mapSlice(tiers, func(t sale.TierNow) store.Tier { return t.Tier })
 	o.TierForm.Factory, o.TierForm.SetTierWeight = o.Factory, o.SetTierWeight

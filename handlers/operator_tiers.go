@@ -52,10 +52,10 @@ func (h *Handlers) putTier(c echo.Context, t store.Tier, keep, confirmed bool) (
 	_, err := h.sale.PutTier(ctx, h.entry(c, "", store.ActionTierPut, strconv.Itoa(t.ID)), t, keep, confirmed,
 		func(e *store.AuditEntry, before *store.Tier, stored store.Tier) {
 			if before != nil {
-				e.Before = toTierJSON(*before)
+				e.Before = toTierJSON(*before, h.sale.TokenPrices(*before))
 			}
 			outcome = h.tierSavedOutcome(ctx, stored)
-			e.After, e.Outcome = toTierJSON(stored), outcome
+			e.After, e.Outcome = toTierJSON(stored, h.sale.TokenPrices(stored)), outcome
 		})
 	return auditSentence(outcome), err
 }
@@ -81,9 +81,14 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	if tok != nil {
 		f.HoldingSymbol = tok.Symbol
 	}
-	t, _, problems := sale.ReadTier(sale.TierInput{Surface: sale.Form, ID: f.ID, Label: f.Label, Price: f.PriceETH,
+	f.TokenPrices = tokenPriceFields(h.sale.Tokens(), func(t store.Token) string { return c.FormValue(views.TokenPriceInput(t.Address)) })
+	in := sale.TierInput{Surface: sale.Form, ID: f.ID, Label: f.Label, Price: f.PriceETH, Listed: h.sale.Listed(),
 		MaxPerWallet: f.MaxPerWallet, HoldingToken: f.HoldingToken, HoldingAmount: f.HoldingAmount, Token: tok, Enabled: &f.Enabled,
-		Supply: f.Supply, StartsAt: f.StartsAt, EndsAt: f.EndsAt, AllowlistUntil: f.AllowlistUntil, OpensAfterTier: f.OpensAfterTier})
+		Supply: f.Supply, StartsAt: f.StartsAt, EndsAt: f.EndsAt, AllowlistUntil: f.AllowlistUntil, OpensAfterTier: f.OpensAfterTier}
+	for _, p := range f.TokenPrices {
+		in.TokenPrices = append(in.TokenPrices, sale.TokenPriceInput{Token: p.Token, Amount: p.Amount})
+	}
+	t, _, problems := sale.ReadTier(in)
 	if c.FormValue("check") == "true" {
 		// The page's script asks before it sends a payout from the owner's wallet: a form the
 		// save would refuse sends none (the script then posts it as typed, to show why).
@@ -127,14 +132,30 @@ func (h *Handlers) formToken(ctx context.Context, token string) *chain.Token {
 	return &tok
 }
 
+// tokenPriceFields are the form's fields of the prices in tokens, one for each of tokens, with
+// the amount amount gives (in the token's units; "" for none).
+func tokenPriceFields(tokens []store.Token, amount func(store.Token) string) []views.TokenPriceField {
+	out := make([]views.TokenPriceField, len(tokens))
+	for i, t := range tokens {
+		out[i] = views.TokenPriceField{Token: t.Address, Symbol: t.Symbol, Amount: amount(t)}
+	}
+	return out
+}
+
 // tierForm is the tier form filled with the tier edit names, or empty with the number after
-// the last tier's (tiers come ordered by number).
-func tierForm(tiers []sale.TierNow, edit string) views.TierForm {
+// the last tier's (tiers come ordered by number), with a price field for each of tokens.
+func tierForm(tiers []sale.TierNow, edit string, tokens []store.Token) views.TierForm {
 	for _, t := range tiers {
 		if strconv.Itoa(t.ID) != edit {
 			continue
 		}
 		f := views.TierForm{Editing: true, ID: edit, Label: t.Label, PriceETH: views.ETH(t.PriceWei),
+			TokenPrices: tokenPriceFields(tokens, func(tok store.Token) string {
+				if p, ok := t.TokenPrices[tok.Address]; ok {
+					return p.Units(uint8(tok.Decimals))
+				}
+				return ""
+			}),
 			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), Enabled: t.Enabled, StartsAt: sale.FormTime(t.StartsAt),
 			EndsAt: sale.FormTime(t.EndsAt), AllowlistUntil: sale.FormTime(t.AllowlistUntil), Payout: views.MultiplierInput(t.PayoutBps)}
 		if t.HoldingToken != nil {
@@ -160,7 +181,8 @@ func tierForm(tiers []sale.TierNow, edit string) views.TierForm {
 		next = "" // the last number is taken: the operator picks a free one
 	}
 	// A new tier is put on sale unless the operator unticks it: created, it is meant to sell.
-	return views.TierForm{ID: next, MaxPerWallet: "1", Enabled: true}
+	return views.TierForm{ID: next, MaxPerWallet: "1", Enabled: true,
+		TokenPrices: tokenPriceFields(tokens, func(store.Token) string { return "" })}
 }
 
 // operatorTiers is tiers as the operator page shows them: with what each brought in, its

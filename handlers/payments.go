@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"net/http"
 	"slices"
 	"strconv"
@@ -57,15 +58,29 @@ func (h *Handlers) payment(ctx context.Context, hash string) (paymentJSON, error
 	// A contract wallet's payment is a call inside its transaction: the scan's trace finds it,
 	// the receipt cannot tell. The wallet paying itself is no payment, for the scan either.
 	payTo := h.cfg.PaymentAddress
-	if !t.Success || t.To == nil || !strings.EqualFold(t.To.Hex(), payTo) || strings.EqualFold(t.From.Hex(), payTo) || t.Value.Sign() <= 0 {
+	doc := paymentJSON{TxHash: hash, BlockNumber: int64(t.Block), Status: store.BuyerConfirming,
+		Confirmations: &t.Confirmations, ConfirmationsNeeded: h.jobs.Confirmations() + 1}
+	switch {
+	case !t.Success:
 		return paymentJSON{}, errPaymentNotSeen
+	case t.To != nil && strings.EqualFold(t.To.Hex(), payTo) && !strings.EqualFold(t.From.Hex(), payTo) && t.Value.Sign() > 0:
+		doc.From, doc.ValueWei = strings.ToLower(t.From.Hex()), store.Uint256{Int: t.Value}
+		doc.Symbol, doc.Decimals, doc.Amount = "ETH", 18, doc.ValueWei
+		return doc, nil
 	}
-	return paymentJSON{
-		TxHash: hash, From: strings.ToLower(t.From.Hex()), ValueWei: store.Uint256{Int: t.Value}, BlockNumber: int64(t.Block),
-		Status:              store.BuyerConfirming,
-		Confirmations:       &t.Confirmations,
-		ConfirmationsNeeded: h.jobs.Confirmations() + 1,
-	}, nil
+	// A token payment is a Transfer log of a listed token in the receipt: the first, as the
+	// ledger answers for a transaction that paid several times.
+	listed := h.sale.Listed()
+	for _, tt := range t.Tokens {
+		token, ok := listed[strings.ToLower(tt.Token.Hex())]
+		if !ok || !tt.Payment(common.HexToAddress(payTo)) {
+			continue
+		}
+		doc.From, doc.ValueWei, doc.Token = strings.ToLower(tt.From.Hex()), store.Uint256{Int: new(big.Int)}, &token.Address
+		doc.Symbol, doc.Decimals, doc.Amount = token.Symbol, token.Decimals, store.Uint256{Int: tt.Value}
+		return doc, nil
+	}
+	return paymentJSON{}, errPaymentNotSeen
 }
 
 // transfer reads transaction hash from the chain (chain.Transfer), or from h.mined when it was

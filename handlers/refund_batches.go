@@ -243,6 +243,7 @@ func (h *Handlers) proposeBatch(c echo.Context, payouts []chain.Payout, nb store
 func refundBatchError(err error) error {
 	var notOwed *store.NotOwedError
 	var inBatch *store.InBatchError
+	var inToken *store.TokenRefundError
 	var notOwedCommission *store.NotOwedCommissionError
 	var commissionInBatch *store.CommissionInBatchError
 	switch {
@@ -255,6 +256,8 @@ func refundBatchError(err error) error {
 		return errorf(http.StatusBadRequest, "No commission is owed outside a batch: there is nothing to pay.")
 	case errors.As(err, &notOwed):
 		return errorf(http.StatusBadRequest, fmt.Sprintf("Payment %s is owed no refund: no payment has this transaction, or it is not rejected.", notOwed.TxHash))
+	case errors.As(err, &inToken):
+		return errorf(http.StatusBadRequest, fmt.Sprintf("Payment %s was paid in a token, and a refund batch pays back ETH only: it cannot refund it.", inToken.TxHash))
 	case errors.As(err, &inBatch):
 		return errorf(http.StatusConflict, fmt.Sprintf("Payment %s is already in refund batch %d, which is not void or failed.", inBatch.TxHash, inBatch.Batch))
 	case errors.Is(err, store.ErrNothingOwed):

@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/jobs/sale"
+	"nodeledger/store"
 )
 
 // Tiers answers GET /api/tiers: every tier, on sale or not, with the factory's weight of each and
@@ -25,4 +26,17 @@ func ruleStatus(e *sale.RuleError) int {
 		return http.StatusConflict
 	}
 	return http.StatusBadRequest
+}
+
+// inToken is what payment p paid in a token, with the token's symbol and decimals; nil for an ETH
+// payment. A token no longer listed is told by its address, in base units.
+func (h *Handlers) inToken(p store.Payment) *store.TokenAmount {
+	if p.Token == nil || p.Amount == nil {
+		return nil
+	}
+	t, ok := h.sale.Listed()[*p.Token]
+	if !ok {
+		t = store.Token{Address: *p.Token, Symbol: "units of " + *p.Token}
+	}
+	return &store.TokenAmount{Token: t, Amount: *p.Amount}
 }

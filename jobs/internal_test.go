@@ -22,10 +22,15 @@ var forwarderABI = bindings.NewForwarder()
 
 // deployForwarder deploys a minimal contract wallet from buyer 0.
 func (e *env) deployForwarder() common.Address {
+	return e.deploy("the forwarder", bindings.ForwarderMetaData.Bin)
+}
+
+// deploy deploys the contract of bytecode bin (what, for a failure) from buyer 0.
+func (e *env) deploy(what, bin string) common.Address {
 	e.t.Helper()
-	r, err := e.c.NewSender(chain.LocalSigner(e.dc.Buyers[0].Key), e.dc.ChainID()).Transact(e.t.Context(), nil, common.FromHex(bindings.ForwarderMetaData.Bin), nil)
+	r, err := e.c.NewSender(chain.LocalSigner(e.dc.Buyers[0].Key), e.dc.ChainID()).Transact(e.t.Context(), nil, common.FromHex(bin), nil)
 	if err != nil || r.Status != types.ReceiptStatusSuccessful {
-		e.t.Fatalf("deploying the forwarder: %v", err)
+		e.t.Fatalf("deploying %s: %v", what, err)
 	}
 	return r.ContractAddress
 }

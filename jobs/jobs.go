@@ -43,6 +43,9 @@ type Config struct {
 	// WalletCodes are the terms of a wallet's own address as a referral code, while it holds a
 	// node (REFERRAL_DISCOUNT_BPS, REFERRAL_COMMISSION_BPS).
 	WalletCodes sale.WalletCodes
+	// PaymentTokens are the ERC-20 tokens the sale accepts beside ETH (PAYMENT_TOKENS), as each
+	// told its symbol and decimals at start.
+	PaymentTokens []store.Token
 
 	DistEnabled bool
 	DistMode    store.DistMode
@@ -145,7 +148,7 @@ func New(s *store.Store, c *chain.Client, minter, distributor chain.Signer, cfg 
 	if cfg.BumpBlocks == 0 {
 		cfg.BumpBlocks = 3
 	}
-	j := &Jobs{store: s, chain: c, sale: sale.New(s, c, cfg.PriceGrace, cfg.WalletCodes, log), cfg: cfg, log: log}
+	j := &Jobs{store: s, chain: c, sale: sale.New(s, c, cfg.PriceGrace, cfg.WalletCodes, cfg.PaymentTokens, log), cfg: cfg, log: log}
 	j.resend.Store(true)
 	if minter != nil {
 		j.minter = j.newOutbox("minter", c.NewSender(minter, cfg.ChainID))

@@ -60,12 +60,19 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 	to := min(target, from+j.cfg.BlocksPerPass-1)
 	sum.FromBlock = from
 	p := scanPass{Jobs: j, head: head, sum: sum}
+	// The logs are read once for the whole range and recorded with the chunks that hold them: a
+	// range quiet for the payments wallet's ETH may hold a refund batch, or token payments.
 	if j.cfg.Treasury != (common.Address{}) {
-		// One read of the treasury's executions for the whole range, recorded with the chunks
-		// that hold them: a quiet range of the payments wallet may hold a refund batch.
 		if p.execs, err = j.chain.SafeExecutions(ctx, j.cfg.Treasury, from, to); err != nil {
 			return err
 		}
+	}
+	if len(j.cfg.PaymentTokens) > 0 && j.cfg.PaymentAddress != (common.Address{}) {
+		transfers, err := j.chain.TokenTransfers(ctx, j.cfg.PaymentAddress, from, to)
+		if err != nil {
+			return err
+		}
+		p.tokenPayments = j.tokenPayments(transfers)
 	}
 	if j.cfg.ScanEveryBlock || j.cfg.PaymentAddress == (common.Address{}) {
 		return p.read(ctx, from, to)
@@ -105,17 +112,19 @@ type scanPass struct {
 	head  uint64
 	sum   *PaymentsSummary
 	execs []chain.SafeExecution // the treasury's executions in the pass's range
+	// tokenPayments are the payments in listed tokens in the pass's range.
+	tokenPayments []store.NewPayment
 }
 
 // errReorgWhileReading is a block whose hash changed between two reads of one pass: the next
 // pass reads the range again.
 var errReorgWhileReading = errors.New("payments scan: the chain reorganised while the pass read it")
 
-// withExecutions adds to scan, a record of blocks from..to, the treasury's executions there, and
-// the hashes of their blocks to its blocks, so that a reorg that takes an execution back is
-// noticed there (checkCursor) and rewinds it. A block read with another hash than its log's is
-// errReorgWhileReading.
-func (p scanPass) withExecutions(scan *store.Scan, from, to uint64) error {
+// withLogs adds to scan, a record of blocks from..to, what the pass's logs hold there (the
+// treasury's executions, token payments), and the hashes of their blocks to its blocks, so that a
+// reorg that takes one back is noticed there (checkCursor) and rewinds it. A block read with
+// another hash than its log's is errReorgWhileReading.
+func (p scanPass) withLogs(scan *store.Scan, from, to uint64) error {
 	for _, e := range p.execs {
 		if e.BlockNumber < from || e.BlockNumber > to {
 			continue
@@ -123,16 +132,53 @@ func (p scanPass) withExecutions(scan *store.Scan, from, to uint64) error {
 		scan.SafeExecutions = append(scan.SafeExecutions, store.SafeExecution{Safe: hexLower(p.cfg.Treasury),
 			SafeTxHash: hexLower(e.SafeTxHash), Success: e.Success, TxHash: hexLower(e.TxHash), From: hexLower(e.From),
 			BlockNumber: int64(e.BlockNumber)})
-		b := store.ScannedBlock{Number: int64(e.BlockNumber), Hash: hexLower(e.BlockHash)}
-		i, found := slices.BinarySearchFunc(scan.Blocks, b.Number, func(s store.ScannedBlock, n int64) int { return cmp.Compare(s.Number, n) })
-		switch {
-		case found && scan.Blocks[i].Hash != b.Hash:
-			return errReorgWhileReading
-		case !found:
-			scan.Blocks = slices.Insert(scan.Blocks, i, b)
+		if err := withBlock(scan, int64(e.BlockNumber), hexLower(e.BlockHash)); err != nil {
+			return err
+		}
+	}
+	for _, t := range p.tokenPayments {
+		if t.BlockNumber < int64(from) || t.BlockNumber > int64(to) {
+			continue
+		}
+		scan.Payments = append(scan.Payments, t)
+		if err := withBlock(scan, t.BlockNumber, t.BlockHash); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// withBlock adds block number, of hash, to scan's blocks (in order) unless it is there;
+// errReorgWhileReading when it is there with another hash.
+func withBlock(scan *store.Scan, number int64, hash string) error {
+	i, found := slices.BinarySearchFunc(scan.Blocks, number, func(s store.ScannedBlock, n int64) int { return cmp.Compare(s.Number, n) })
+	switch {
+	case found && scan.Blocks[i].Hash != hash:
+		return errReorgWhileReading
+	case !found:
+		scan.Blocks = slices.Insert(scan.Blocks, i, store.ScannedBlock{Number: number, Hash: hash})
+	}
+	return nil
+}
+
+// tokenPayments are the payments among transfers to the payments wallet: those of a listed token.
+func (j *Jobs) tokenPayments(transfers []chain.TokenTransfer) []store.NewPayment {
+	listed := map[string]bool{}
+	for _, t := range j.cfg.PaymentTokens {
+		listed[t.Address] = true
+	}
+	var out []store.NewPayment
+	for _, t := range transfers {
+		if !listed[hexLower(t.Token)] || !t.Payment(j.cfg.PaymentAddress) {
+			continue
+		}
+		out = append(out, store.NewPayment{
+			TxHash: hexLower(t.TxHash), TxIndex: int(t.TxIndex), PaymentRef: hexLower(t.Ref()), From: hexLower(t.From),
+			ValueWei: new(big.Int), Token: hexLower(t.Token), Amount: t.Value, LogIndex: int(t.LogIndex),
+			BlockNumber: int64(t.Block), BlockHash: hexLower(t.BlockHash), BlockTime: time.Unix(int64(t.BlockTime), 0).UTC(),
+		})
+	}
+	return out
 }
 
 // read reads blocks from..to one by one and records what they hold, scanChunk blocks at a time.
@@ -172,12 +218,13 @@ func (p scanPass) scanQuiet(ctx context.Context, from, to uint64, before, after 
 			scan.Blocks = append(scan.Blocks, store.ScannedBlock{Number: int64(before.Block), Hash: hexLower(before.Hash)})
 		}
 		scan.Blocks = append(scan.Blocks, store.ScannedBlock{Number: int64(to), Hash: hexLower(after.Hash)})
-		if err := p.withExecutions(&scan, from, to); err != nil {
+		if err := p.withLogs(&scan, from, to); err != nil {
 			return err
 		}
 		if err := p.store.RecordScan(ctx, paymentsCursor, scan); err != nil {
 			return err
 		}
+		p.sum.Seen += len(scan.Payments) // in tokens: the wallet's ETH did not move
 		// Nothing reached the wallet unexplained: no block of the range needed a trace.
 		p.tracing.CompareAndSwap(traceUnknown, traceNotNeeded)
 		p.scanned(to)
@@ -242,7 +289,7 @@ func (p scanPass) scanBlocks(ctx context.Context, from, to uint64, sum *Payments
 			j.log.Warn("payments scan: a trace attributes more ETH than the payments wallet's balance gained", "block", n, "excess_wei", new(big.Int).Neg(d))
 		}
 	}
-	if err := p.withExecutions(&scan, from, to); err != nil {
+	if err := p.withLogs(&scan, from, to); err != nil {
 		return err
 	}
 	if err := j.store.RecordScan(ctx, paymentsCursor, scan); err != nil {

@@ -162,19 +162,20 @@ type AuditArgs struct {
 	Was     OperatorRole `json:"was,omitempty"` // the role before
 
 	// A saved tier's settings (tier_saved).
-	Label          string     `json:"label,omitempty"`
-	PriceWei       Uint256    `json:"priceWei,omitzero"`
-	MaxPerWallet   int        `json:"maxPerWallet,omitempty"`
-	HoldingToken   *string    `json:"holdingToken,omitempty"`
-	HoldingWei     Uint256    `json:"holdingWei,omitzero"`
-	TokenSymbol    string     `json:"tokenSymbol,omitempty"`
-	TokenDecimals  *int       `json:"tokenDecimals,omitempty"` // nil: the token could not be read
-	Supply         *int       `json:"supply,omitempty"`
-	StartsAt       *time.Time `json:"startsAt,omitempty"`
-	EndsAt         *time.Time `json:"endsAt,omitempty"`
-	AllowlistUntil *time.Time `json:"allowlistUntil,omitempty"`
-	OpensAfterTier *int       `json:"opensAfterTier,omitempty"`
-	Enabled        bool       `json:"enabled,omitempty"`
+	Label          string        `json:"label,omitempty"`
+	PriceWei       Uint256       `json:"priceWei,omitzero"`
+	TokenPrices    []TokenAmount `json:"tokenPrices,omitempty"`
+	MaxPerWallet   int           `json:"maxPerWallet,omitempty"`
+	HoldingToken   *string       `json:"holdingToken,omitempty"`
+	HoldingWei     Uint256       `json:"holdingWei,omitzero"`
+	TokenSymbol    string        `json:"tokenSymbol,omitempty"`
+	TokenDecimals  *int          `json:"tokenDecimals,omitempty"` // nil: the token could not be read
+	Supply         *int          `json:"supply,omitempty"`
+	StartsAt       *time.Time    `json:"startsAt,omitempty"`
+	EndsAt         *time.Time    `json:"endsAt,omitempty"`
+	AllowlistUntil *time.Time    `json:"allowlistUntil,omitempty"`
+	OpensAfterTier *int          `json:"opensAfterTier,omitempty"`
+	Enabled        bool          `json:"enabled,omitempty"`
 
 	Wallets int   `json:"wallets,omitempty"` // an allowlist's rows
 	Nodes   int64 `json:"nodes,omitempty"`   // its total allocation

@@ -45,10 +45,13 @@ var Exports = map[string]Export{
 		Name: "payments",
 		Columns: []ExportColumn{{Name: "id"}, {Name: "tx_hash"}, {Name: "call_index"}, {Name: "from"}, {Name: "value", Wei: true},
 			{Name: "block_number"}, {Name: "status"}, {Name: "reason_code"}, {Name: "tier"}, {Name: "node_id"}, {Name: "mint_tx"},
-			{Name: "refund_tx_hash"}, {Name: "created_at"}, {Name: "updated_at"}},
+			{Name: "refund_tx_hash"}, {Name: "created_at"}, {Name: "updated_at"},
+			// What was paid, in ETH or a token: amount in its base units (ETH: wei, as value).
+			{Name: "token"}, {Name: "symbol"}, {Name: "decimals"}, {Name: "amount"}},
 		query: `SELECT p.id, p.tx_hash, p.call_index, p.from_address, p.value_wei, p.block_number, p.status, p.reason_code,
-		               p.tier, n.id, p.mint_tx, p.refund_tx_hash, ` + isoUTC("p.created_at") + `, ` + isoUTC("p.updated_at") + `
-		        FROM payments p LEFT JOIN nodes n ON n.payment_id = p.id
+		               p.tier, n.id, p.mint_tx, p.refund_tx_hash, ` + isoUTC("p.created_at") + `, ` + isoUTC("p.updated_at") + `,
+		               p.token, coalesce(tk.symbol, 'ETH'), coalesce(tk.decimals, 18), coalesce(p.amount, p.value_wei)
+		        FROM payments p LEFT JOIN nodes n ON n.payment_id = p.id LEFT JOIN tokens tk ON tk.address = p.token
 		        WHERE ` + within("p.created_at") + `
 		        ORDER BY p.id`,
 	},

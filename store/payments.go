@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -17,12 +18,17 @@ import (
 // Payment is a transfer to the payments wallet, from the moment it is seen to its node or its
 // rejection (Reason says why; the operator refunds it).
 type Payment struct {
-	ID          int64         `db:"id"`
-	TxHash      string        `db:"tx_hash"`
-	CallIndex   int           `db:"call_index"`
-	PaymentRef  string        `db:"payment_ref"` // what the contract is told: one payment can never mint twice
-	From        string        `db:"from_address"`
-	ValueWei    Uint256       `db:"value_wei"`
+	ID         int64   `db:"id"`
+	TxHash     string  `db:"tx_hash"`
+	CallIndex  int     `db:"call_index"`
+	PaymentRef string  `db:"payment_ref"` // what the contract is told: one payment can never mint twice
+	From       string  `db:"from_address"`
+	ValueWei   Uint256 `db:"value_wei"` // 0 for a token payment
+	// Token is the listed ERC-20 a token payment was made in (nil: ETH), Amount what arrived of it
+	// in its base units, LogIndex its Transfer log's place in the block.
+	Token       *string       `db:"token"`
+	Amount      *Uint256      `db:"amount"`
+	LogIndex    *int          `db:"log_index"`
 	BlockNumber int64         `db:"block_number"`
 	BlockHash   string        `db:"block_hash"`
 	TxIndex     *int          `db:"tx_index"`   // nil for a payment recorded before the sale rules
@@ -42,10 +48,26 @@ type Payment struct {
 const paymentReasonSQL = `CASE WHEN reason_code IS NOT NULL
 	THEN jsonb_build_object('code', reason_code, 'args', reason_args) END AS reason`
 
-const paymentColumns = `id, tx_hash, call_index, payment_ref, from_address, value_wei, block_number,
+const paymentColumns = `id, tx_hash, call_index, payment_ref, from_address, value_wei, token, amount, log_index, block_number,
 	block_hash, tx_index, block_time, status, ` + paymentReasonSQL + `, tier, mint_tx, mint_nonce, mint_raw, created_at`
 
-// NewPayment is a transfer the scan found.
+// Paid is what payment p paid: ETH, or a listed token.
+func (p Payment) Paid() Money {
+	if p.Token != nil && p.Amount != nil {
+		return Money{Token: *p.Token, Amount: p.Amount.Int}
+	}
+	return Money{Amount: p.ValueWei.Int}
+}
+
+// Money is an amount of ETH (Token "", Amount in wei) or of a token (its address, lower case, and
+// Amount in its base units).
+type Money struct {
+	Token  string
+	Amount *big.Int
+}
+
+// NewPayment is a transfer the scan found: of ETH (ValueWei), or of a listed token (Token,
+// Amount and LogIndex set, ValueWei 0).
 type NewPayment struct {
 	TxHash      string
 	TxIndex     int // the transaction's place in its block
@@ -53,6 +75,9 @@ type NewPayment struct {
 	PaymentRef  string
 	From        string
 	ValueWei    *big.Int
+	Token       string
+	Amount      *big.Int
+	LogIndex    int
 	BlockNumber int64
 	BlockHash   string
 	BlockTime   time.Time // the block's timestamp: the payment is judged by the rules in force then
@@ -108,24 +133,35 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 		txHashes, refs, froms, values, blockHashes []string
 		callIndexes, txIndexes                     []int64
 		blockNumbers, blockTimes                   []int64
+		tokens, amounts                            []sql.NullString
+		logIndexes                                 []sql.NullInt64
 	)
 	for _, p := range payments {
 		txHashes, refs, froms = append(txHashes, p.TxHash), append(refs, p.PaymentRef), append(froms, p.From)
 		values, blockHashes = append(values, p.ValueWei.String()), append(blockHashes, p.BlockHash)
 		callIndexes, blockNumbers = append(callIndexes, int64(p.CallIndex)), append(blockNumbers, p.BlockNumber)
 		txIndexes, blockTimes = append(txIndexes, int64(p.TxIndex)), append(blockTimes, p.BlockTime.Unix())
+		token, amount, logIndex := sql.NullString{}, sql.NullString{}, sql.NullInt64{}
+		if p.Token != "" {
+			token, amount = sql.NullString{String: p.Token, Valid: true}, sql.NullString{String: p.Amount.String(), Valid: true}
+			logIndex = sql.NullInt64{Int64: int64(p.LogIndex), Valid: true}
+		}
+		tokens, amounts, logIndexes = append(tokens, token), append(amounts, amount), append(logIndexes, logIndex)
 	}
 	var seen []int64 // the payments new to the ledger
+	// payment_ref is unique and a function of the payment's place (transaction and call or log):
+	// the one conflict that covers calls and logs alike.
 	if err := tx.SelectContext(ctx, &seen, `
 		INSERT INTO payments (tx_hash, call_index, payment_ref, from_address, value_wei, block_number, block_hash,
-			tx_index, block_time)
-		SELECT h, c, r, f, v, n, bh, ti, to_timestamp(bt)
+			tx_index, block_time, token, amount, log_index)
+		SELECT h, c, r, f, v, n, bh, ti, to_timestamp(bt), tk, a, li
 		FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::numeric[], $6::bigint[], $7::text[],
-			$8::int[], $9::bigint[]) AS p (h, c, r, f, v, n, bh, ti, bt)
-		ON CONFLICT (tx_hash, call_index) DO NOTHING
+			$8::int[], $9::bigint[], $10::text[], $11::numeric[], $12::int[]) AS p (h, c, r, f, v, n, bh, ti, bt, tk, a, li)
+		ON CONFLICT (payment_ref) DO NOTHING
 		RETURNING id`,
 		pq.Array(txHashes), pq.Array(callIndexes), pq.Array(refs), pq.Array(froms), pq.Array(values),
-		pq.Array(blockNumbers), pq.Array(blockHashes), pq.Array(txIndexes), pq.Array(blockTimes)); err != nil {
+		pq.Array(blockNumbers), pq.Array(blockHashes), pq.Array(txIndexes), pq.Array(blockTimes),
+		pq.Array(tokens), pq.Array(amounts), pq.Array(logIndexes)); err != nil {
 		return err
 	}
 	if err := emitPayments(ctx, tx, EventPaymentSeen, seen); err != nil {
@@ -502,10 +538,15 @@ func (s *Store) MatchRefunds(ctx context.Context) (matched int, err error) {
 // PaymentRecord is a payment as its buyer follows it: the ledger's status, and the node it became
 // or the transfer that refunded it.
 type PaymentRecord struct {
-	TxHash       string        `db:"tx_hash"`
-	CallIndex    int           `db:"call_index"`
-	From         string        `db:"from_address"`
-	ValueWei     Uint256       `db:"value_wei"`
+	TxHash    string  `db:"tx_hash"`
+	CallIndex int     `db:"call_index"`
+	From      string  `db:"from_address"`
+	ValueWei  Uint256 `db:"value_wei"`
+	// What was paid: ETH (Token nil) or a listed token, Amount in its base units (ETH: wei).
+	Token        *string       `db:"token"`
+	Symbol       string        `db:"symbol"`
+	Decimals     int           `db:"decimals"`
+	Amount       Uint256       `db:"amount"`
 	BlockNumber  int64         `db:"block_number"`
 	Status       PaymentStatus `db:"status"`
 	Reason       *Reason       `db:"reason"`
@@ -572,7 +613,11 @@ type PaymentDoc struct {
 	TxHash              string      `json:"txHash"`
 	CallIndex           int         `json:"callIndex"`
 	From                string      `json:"from"`
-	ValueWei            Uint256     `json:"valueWei"`
+	ValueWei            Uint256     `json:"valueWei"` // "0" for a token payment
+	Token               *string     `json:"token"`    // null: ETH
+	Symbol              string      `json:"symbol"`
+	Decimals            int         `json:"decimals"`
+	Amount              Uint256     `json:"amount"` // in the token's base units (ETH: wei)
 	ReferralCode        *string     `json:"referralCode"`
 	DiscountWei         Uint256     `json:"discountWei"`
 	BlockNumber         int64       `json:"blockNumber"`
@@ -591,6 +636,19 @@ type PaymentDoc struct {
 	UpdatedAt           *string     `json:"updatedAt"`
 }
 
+// UnmarshalJSON reads a payment as an event stored it. Events stored before payments in tokens
+// were ETH payments and carry no symbol: they read as ETH, amount their valueWei.
+func (d *PaymentDoc) UnmarshalJSON(b []byte) error {
+	type plain PaymentDoc // without this method
+	if err := json.Unmarshal(b, (*plain)(d)); err != nil {
+		return err
+	}
+	if d.Symbol == "" && d.Token == nil {
+		d.Symbol, d.Decimals, d.Amount = "ETH", 18, d.ValueWei
+	}
+	return nil
+}
+
 // Doc is r as its buyer follows it, but for Reason and ConfirmationsNeeded (see PaymentDoc);
 // waiting is its status while it waits to be checked: minting, or held while the operator holds
 // minting.
@@ -602,7 +660,8 @@ func (r PaymentRecord) Doc(held bool) PaymentDoc {
 		tier = &t
 	}
 	p := PaymentDoc{
-		TxHash: r.TxHash, CallIndex: r.CallIndex, From: r.From, ValueWei: r.ValueWei, ReferralCode: r.ReferralCode,
+		TxHash: r.TxHash, CallIndex: r.CallIndex, From: r.From, ValueWei: r.ValueWei, Token: r.Token, Symbol: r.Symbol,
+		Decimals: r.Decimals, Amount: r.Amount, ReferralCode: r.ReferralCode,
 		DiscountWei: r.DiscountWei, BlockNumber: r.BlockNumber,
 		Status: status, Tier: tier, NodeID: r.NodeID, ChainNodeID: r.ChainNodeID, MintTx: r.MintTx,
 		RefundTxHash: r.RefundTxHash, Refund: r.refund(), CreatedAt: APITime(&r.CreatedAt), UpdatedAt: APITime(&r.UpdatedAt),
@@ -628,8 +687,9 @@ func APITime(t *time.Time) *string {
 const paymentRecordSQL = `SELECT ` + paymentRecordColumns + ` FROM payments p ` + paymentRecordJoins
 
 // paymentRecordJoins join a payment p to its node n, the code pr it buys it under, and the batch
-// rb that refunds it, if any.
+// rb that refunds it, if any, and the token tk it was paid in.
 const paymentRecordJoins = `LEFT JOIN nodes n ON n.payment_id = p.id
+	LEFT JOIN tokens tk ON tk.address = p.token
 	LEFT JOIN payment_referrals pr ON pr.payment_id = p.id AND p.status IN ('minting', 'minted')
 	LEFT JOIN LATERAL (
 		SELECT b.status, b.threshold, coalesce(b.executed_tx, b.sent_tx) AS tx,
@@ -638,7 +698,9 @@ const paymentRecordJoins = `LEFT JOIN nodes n ON n.payment_id = p.id
 		WHERE bp.payment_id = p.id AND bp.open) rb ON true`
 
 // paymentRecordColumns are a PaymentRecord's, of payment p and its node n.
-const paymentRecordColumns = `p.tx_hash, p.call_index, p.from_address, p.value_wei, p.block_number, p.status, ` + paymentReasonSQL + `,
+const paymentRecordColumns = `p.tx_hash, p.call_index, p.from_address, p.value_wei, p.token,
+	coalesce(tk.symbol, 'ETH') AS symbol, coalesce(tk.decimals, 18) AS decimals, coalesce(p.amount, p.value_wei) AS amount,
+	p.block_number, p.status, ` + paymentReasonSQL + `,
 	p.tier, n.id AS node_id, n.id AS chain_node_id, coalesce(n.mint_tx, p.mint_tx) AS mint_tx,
 	p.refund_tx_hash, pr.code AS referral_code, pr.discount_wei, p.created_at, p.updated_at,
 	rb.status AS batch_status, rb.approvals AS batch_approvals, rb.threshold AS batch_threshold, rb.tx AS batch_tx`

@@ -112,6 +112,12 @@ type NotOwedError struct{ TxHash string }
 
 func (e *NotOwedError) Error() string { return "payment " + e.TxHash + " is owed no refund" }
 
+// TokenRefundError is a payment made in a token, which a batch cannot refund: a batch's transfers
+// are of ETH.
+type TokenRefundError struct{ TxHash string }
+
+func (e *TokenRefundError) Error() string { return "payment " + e.TxHash + " was made in a token" }
+
 // InBatchError is a payment already in a batch that is not void or failed.
 type InBatchError struct {
 	TxHash string
@@ -131,8 +137,9 @@ var ErrBatchDecided = errors.New("the refund batch is decided")
 
 // OwedRefunds are the payments owed a refund that a batch may take, in chain order: those of the
 // transactions hashes names (every payment of each; lower case), or, with none, every payment
-// owed one. A payment of hashes that is not rejected is a *NotOwedError, one in an open or
-// executed batch an *InBatchError, and "all" with nothing owed ErrNothingOwed.
+// in ETH owed one. A payment of hashes that is not rejected is a *NotOwedError, one in an open or
+// executed batch an *InBatchError, one in a token a *TokenRefundError, and "all" with nothing
+// owed ErrNothingOwed.
 func (s *Store) OwedRefunds(ctx context.Context, hashes []string) (_ []Payment, err error) {
 	defer wrap(&err, "OwedRefunds")
 	var rows []struct {
@@ -154,6 +161,9 @@ func (s *Store) OwedRefunds(ctx context.Context, hashes []string) (_ []Payment, 
 			return nil, &NotOwedError{TxHash: r.TxHash}
 		case r.Batch != nil && len(hashes) > 0:
 			return nil, &InBatchError{TxHash: r.TxHash, Batch: *r.Batch}
+		case r.Token != nil && len(hashes) > 0:
+			return nil, &TokenRefundError{TxHash: r.TxHash}
+		case r.Token != nil: // a batch pays ETH: never a 0 ETH "refund" of a token payment
 		case r.Batch == nil:
 			owed = append(owed, r.Payment)
 		}

@@ -30,6 +30,8 @@ type Tier struct {
 	AllowlistUntil *time.Time `db:"allowlist_until"`
 	// OpensAfterTier is the tier that must sell out before this one opens (a price step); nil: none.
 	OpensAfterTier *int `db:"opens_after_tier"`
+	// TokenPrices are its prices in listed tokens beside PriceWei, its ETH price.
+	TokenPrices TokenPrices `db:"token_prices"`
 	// PayoutBps is the tier's weight as the factory holds it (its owner sets it; the ledger keeps
 	// no copy), filled by whoever read the chain; nil when it was not read.
 	PayoutBps *int `db:"-"`
@@ -37,7 +39,7 @@ type Tier struct {
 
 // tierColumns are the columns of a Tier.
 const tierColumns = `id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale, supply, starts_at,
-	ends_at, allowlist_until, opens_after_tier`
+	ends_at, allowlist_until, opens_after_tier, token_prices`
 
 // Tiers returns every tier, on sale or not, by id.
 func (s *Store) Tiers(ctx context.Context) (_ []Tier, err error) {
@@ -67,15 +69,16 @@ func (s *Store) PutTier(ctx context.Context, t Tier) (err error) {
 func (tx Tx) PutTier(ctx context.Context, t Tier) error {
 	_, err := tx.q.ExecContext(ctx, `
 		INSERT INTO tiers (id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale, supply, starts_at,
-			ends_at, allowlist_until, opens_after_tier)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+			ends_at, allowlist_until, opens_after_tier, token_prices)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 		ON CONFLICT (id) DO UPDATE SET
 			label = excluded.label, price_wei = excluded.price_wei, max_per_wallet = excluded.max_per_wallet,
 			holding_wei = excluded.holding_wei, holding_token = excluded.holding_token, on_sale = excluded.on_sale,
 			supply = excluded.supply, starts_at = excluded.starts_at, ends_at = excluded.ends_at,
-			allowlist_until = excluded.allowlist_until, opens_after_tier = excluded.opens_after_tier`,
+			allowlist_until = excluded.allowlist_until, opens_after_tier = excluded.opens_after_tier,
+			token_prices = excluded.token_prices`,
 		t.ID, t.Label, t.PriceWei, t.MaxPerWallet, t.HoldingWei, t.HoldingToken, t.Enabled, t.Supply, t.StartsAt,
-		t.EndsAt, t.AllowlistUntil, t.OpensAfterTier)
+		t.EndsAt, t.AllowlistUntil, t.OpensAfterTier, t.TokenPrices)
 	return err
 }
 
@@ -116,10 +119,19 @@ func (tx Tx) Tier(ctx context.Context, id int) (Tier, error) {
 }
 
 // TierAt is a tier's sale settings as they were in force at an instant, and every price it had
-// within the grace period before (its price at the instant among them).
+// within the grace period before (its price at the instant among them), in ETH and in each token.
 type TierAt struct {
 	Tier
-	Prices []Uint256
+	Prices             []Uint256
+	TokenPricesInGrace map[string][]Uint256 // by token address
+}
+
+// PricesIn are the prices t had in token ("": ETH) within the grace.
+func (t TierAt) PricesIn(token string) []Uint256 {
+	if token == "" {
+		return t.Prices
+	}
+	return t.TokenPricesInGrace[token]
 }
 
 // TiersAt returns the tiers as they were at instant at, by id: the settings then in force, and
@@ -129,19 +141,21 @@ func (s *Store) TiersAt(ctx context.Context, at time.Time, grace time.Duration) 
 	defer wrap(&err, "TiersAt")
 	var rows []struct {
 		Tier
-		Prices pq.StringArray `db:"prices"`
+		Prices  pq.StringArray `db:"prices"`
+		History pq.StringArray `db:"token_price_history"` // each version's token prices, as JSON
 	}
 	// The prices: the one in force when the grace began, and every one that took effect since.
 	err = s.db.SelectContext(ctx, &rows, `
+		WITH grace AS (
+			SELECT g.* FROM tier_versions g
+			WHERE g.effective_at <= $1 AND (g.effective_at > $2 OR g.id = (
+				SELECT b.id FROM tier_versions b WHERE b.tier = g.tier AND b.effective_at <= $2
+				ORDER BY b.effective_at DESC, b.id DESC LIMIT 1))
+		)
 		SELECT t.id, t.label, v.price_wei, v.max_per_wallet, v.holding_wei, v.holding_token, v.on_sale, v.supply,
-			v.starts_at, v.ends_at, v.allowlist_until, v.opens_after_tier,
-			ARRAY(
-				SELECT g.price_wei::text FROM tier_versions g
-				WHERE g.tier = t.id AND g.effective_at <= $1 AND (g.effective_at > $2 OR g.id = (
-					SELECT b.id FROM tier_versions b WHERE b.tier = t.id AND b.effective_at <= $2
-					ORDER BY b.effective_at DESC, b.id DESC LIMIT 1))
-				ORDER BY g.effective_at, g.id
-			) AS prices
+			v.starts_at, v.ends_at, v.allowlist_until, v.opens_after_tier, v.token_prices,
+			ARRAY(SELECT g.price_wei::text FROM grace g WHERE g.tier = t.id ORDER BY g.effective_at, g.id) AS prices,
+			ARRAY(SELECT g.token_prices::text FROM grace g WHERE g.tier = t.id ORDER BY g.effective_at, g.id) AS token_price_history
 		FROM tiers t
 		JOIN LATERAL (
 			SELECT * FROM tier_versions v WHERE v.tier = t.id AND v.effective_at <= $1
@@ -160,6 +174,16 @@ func (s *Store) TiersAt(ctx context.Context, at time.Time, grace time.Duration) 
 				return nil, err
 			}
 			out[i].Prices = append(out[i].Prices, u)
+		}
+		out[i].TokenPricesInGrace = map[string][]Uint256{}
+		for _, text := range r.History {
+			var prices TokenPrices
+			if err := prices.Scan(text); err != nil {
+				return nil, err
+			}
+			for token, amount := range prices {
+				out[i].TokenPricesInGrace[token] = append(out[i].TokenPricesInGrace[token], amount)
+			}
 		}
 	}
 	return out, nil

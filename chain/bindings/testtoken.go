@@ -26,9 +26,9 @@ var (
 
 // TestTokenMetaData contains all meta data concerning the TestToken contract.
 var TestTokenMetaData = bind.MetaData{
-	ABI: "[{\"inputs\":[{\"internalType\":\"string\",\"name\":\"name_\",\"type\":\"string\"},{\"internalType\":\"string\",\"name\":\"symbol_\",\"type\":\"string\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"InsufficientAllowance\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InsufficientBalance\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotOwner\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Approval\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Transfer\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"allowance\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"approve\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"balanceOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"decimals\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"mint\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"name\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"symbol\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"totalSupply\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"transfer\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"transferFrom\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ABI: "[{\"inputs\":[{\"internalType\":\"string\",\"name\":\"name_\",\"type\":\"string\"},{\"internalType\":\"string\",\"name\":\"symbol_\",\"type\":\"string\"},{\"internalType\":\"uint8\",\"name\":\"decimals_\",\"type\":\"uint8\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"Blocked\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"FeeTooHigh\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InsufficientAllowance\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InsufficientBalance\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotOwner\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Approval\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Transfer\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"allowance\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"approve\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"balanceOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"blocked\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"decimals\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"feeBps\",\"outputs\":[{\"internalType\":\"uint16\",\"name\":\"\",\"type\":\"uint16\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"mint\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"name\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"who\",\"type\":\"address\"},{\"internalType\":\"bool\",\"name\":\"on\",\"type\":\"bool\"}],\"name\":\"setBlocked\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint16\",\"name\":\"bps\",\"type\":\"uint16\"}],\"name\":\"setFee\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"symbol\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"totalSupply\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"transfer\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"transferFrom\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
 	ID:  "TestToken",
-	Bin: "0x60a060405234801561000f575f5ffd5b50604051610b2f380380610b2f83398101604081905261002e916100ef565b5f61003983826101e3565b50600161004682826101e3565b505033608052506102a1565b634e487b7160e01b5f52604160045260245ffd5b5f82601f830112610075575f5ffd5b81516001600160401b0381111561008e5761008e610052565b604051601f8201601f19908116603f011681016001600160401b03811182821017156100bc576100bc610052565b6040528181528382016020018510156100d3575f5ffd5b8160208501602083015e5f918101602001919091529392505050565b5f5f60408385031215610100575f5ffd5b82516001600160401b03811115610115575f5ffd5b61012185828601610066565b602085015190935090506001600160401b0381111561013e575f5ffd5b61014a85828601610066565b9150509250929050565b600181811c9082168061016857607f821691505b60208210810361018657634e487b7160e01b5f52602260045260245ffd5b50919050565b601f8211156101de57828211156101de57805f5260205f20601f840160051c60208510156101b757505f5b90810190601f840160051c035f5b818110156101da575f838201556001016101c5565b5050505b505050565b81516001600160401b038111156101fc576101fc610052565b6102108161020a8454610154565b8461018c565b6020601f821160018114610242575f831561022b5750848201515b5f19600385901b1c1916600184901b17845561029a565b5f84815260208120601f198516915b828110156102715787850151825560209485019460019092019101610251565b508482101561028e57868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b60805161086f6102c05f395f81816101860152610410015261086f5ff3fe608060405234801561000f575f5ffd5b50600436106100c4575f3560e01c806340c10f191161007d57806395d89b411161005857806395d89b41146101cd578063a9059cbb146101d5578063dd62ed3e146101e8575f5ffd5b806340c10f191461014d57806370a08231146101625780638da5cb5b14610181575f5ffd5b806318160ddd116100ad57806318160ddd1461010957806323b872dd14610120578063313ce56714610133575f5ffd5b806306fdde03146100c8578063095ea7b3146100e6575b5f5ffd5b6100d0610212565b6040516100dd9190610667565b60405180910390f35b6100f96100f43660046106e2565b61029d565b60405190151581526020016100dd565b61011260025481565b6040519081526020016100dd565b6100f961012e36600461070a565b610316565b61013b601281565b60405160ff90911681526020016100dd565b61016061015b3660046106e2565b6103f8565b005b610112610170366004610744565b60036020525f908152604090205481565b6101a87f000000000000000000000000000000000000000000000000000000000000000081565b60405173ffffffffffffffffffffffffffffffffffffffff90911681526020016100dd565b6100d0610507565b6100f96101e33660046106e2565b610514565b6101126101f6366004610764565b600460209081525f928352604080842090915290825290205481565b5f805461021e90610795565b80601f016020809104026020016040519081016040528092919081815260200182805461024a90610795565b80156102955780601f1061026c57610100808354040283529160200191610295565b820191905f5260205f20905b81548152906001019060200180831161027857829003601f168201915b505050505081565b335f81815260046020908152604080832073ffffffffffffffffffffffffffffffffffffffff8716808552925280832085905551919290917f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925906103049086815260200190565b60405180910390a35060015b92915050565b73ffffffffffffffffffffffffffffffffffffffff83165f90815260046020908152604080832033845290915281205482811015610380576040517f13be252b00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff81146103e2576103b18382610813565b73ffffffffffffffffffffffffffffffffffffffff86165f9081526004602090815260408083203384529091529020555b6103ed858585610529565b506001949350505050565b3373ffffffffffffffffffffffffffffffffffffffff7f00000000000000000000000000000000000000000000000000000000000000001614610467576040517f30cd747100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b8060025f8282546104789190610826565b909155505073ffffffffffffffffffffffffffffffffffffffff82165f90815260036020526040812080548392906104b1908490610826565b909155505060405181815273ffffffffffffffffffffffffffffffffffffffff8316905f907fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef9060200160405180910390a35050565b6001805461021e90610795565b5f610520338484610529565b50600192915050565b73ffffffffffffffffffffffffffffffffffffffff83165f90815260036020526040902054811115610587576040517ff4d678b800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff83165f90815260036020526040812080548392906105bb908490610813565b909155505073ffffffffffffffffffffffffffffffffffffffff82165f90815260036020526040812080548392906105f4908490610826565b925050819055508173ffffffffffffffffffffffffffffffffffffffff168373ffffffffffffffffffffffffffffffffffffffff167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef8360405161065a91815260200190565b60405180910390a3505050565b602081525f82518060208401528060208501604085015e5f6040828501015260407fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011684010191505092915050565b803573ffffffffffffffffffffffffffffffffffffffff811681146106dd575f5ffd5b919050565b5f5f604083850312156106f3575f5ffd5b6106fc836106ba565b946020939093013593505050565b5f5f5f6060848603121561071c575f5ffd5b610725846106ba565b9250610733602085016106ba565b929592945050506040919091013590565b5f60208284031215610754575f5ffd5b61075d826106ba565b9392505050565b5f5f60408385031215610775575f5ffd5b61077e836106ba565b915061078c602084016106ba565b90509250929050565b600181811c908216806107a957607f821691505b6020821081036107e0577f4e487b71000000000000000000000000000000000000000000000000000000005f52602260045260245ffd5b50919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b81810381811115610310576103106107e6565b80820180821115610310576103106107e656fea2646970667358221220062183fb3f61d42b46d94abd64b8f8b20ef1b28d45557805ec8a2d7fb1bf12af64736f6c63430008250033",
+	Bin: "0x60c060405234801561000f575f5ffd5b50604051610f80380380610f8083398101604081905261002e916100f5565b5f6100398482610201565b5060016100468382610201565b5060ff1660805250503360a0526102bf565b634e487b7160e01b5f52604160045260245ffd5b5f82601f83011261007b575f5ffd5b81516001600160401b0381111561009457610094610058565b604051601f8201601f19908116603f011681016001600160401b03811182821017156100c2576100c2610058565b6040528181528382016020018510156100d9575f5ffd5b8160208501602083015e5f918101602001919091529392505050565b5f5f5f60608486031215610107575f5ffd5b83516001600160401b0381111561011c575f5ffd5b6101288682870161006c565b602086015190945090506001600160401b03811115610145575f5ffd5b6101518682870161006c565b925050604084015160ff81168114610167575f5ffd5b809150509250925092565b600181811c9082168061018657607f821691505b6020821081036101a457634e487b7160e01b5f52602260045260245ffd5b50919050565b601f8211156101fc57828211156101fc57805f5260205f20601f840160051c60208510156101d557505f5b90810190601f840160051c035f5b818110156101f8575f838201556001016101e3565b5050505b505050565b81516001600160401b0381111561021a5761021a610058565b61022e816102288454610172565b846101aa565b6020601f821160018114610260575f83156102495750848201515b5f19600385901b1c1916600184901b1784556102b8565b5f84815260208120601f198516915b8281101561028f578785015182556020948501946001909201910161026f565b50848210156102ac57868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b60805160a051610c8b6102f55f395f8181610204015281816102dd01528181610587015261069601525f6101990152610c8b5ff3fe608060405234801561000f575f5ffd5b50600436106100ef575f3560e01c806340c10f191161009357806395d89b411161006357806395d89b411461025e578063a9059cbb14610266578063dd62ed3e14610279578063e5962195146102a3575f5ffd5b806340c10f19146101cd57806370a08231146101e05780638da5cb5b146101ff5780638e0055531461024b575f5ffd5b806318160ddd116100ce57806318160ddd1461014957806323b872dd1461016057806324a9d85314610173578063313ce56714610194575f5ffd5b80620af2a1146100f357806306fdde0314610108578063095ea7b314610126575b5f5ffd5b610106610101366004610a02565b6102c5565b005b610110610389565b60405161011d9190610a3b565b60405180910390f35b610139610134366004610a8e565b610414565b604051901515815260200161011d565b61015260025481565b60405190815260200161011d565b61013961016e366004610ab6565b61048d565b6003546101819061ffff1681565b60405161ffff909116815260200161011d565b6101bb7f000000000000000000000000000000000000000000000000000000000000000081565b60405160ff909116815260200161011d565b6101066101db366004610a8e565b61056f565b6101526101ee366004610af0565b60046020525f908152604090205481565b6102267f000000000000000000000000000000000000000000000000000000000000000081565b60405173ffffffffffffffffffffffffffffffffffffffff909116815260200161011d565b610106610259366004610b10565b61067e565b610110610762565b610139610274366004610a8e565b61076f565b610152610287366004610b31565b600560209081525f928352604080842090915290825290205481565b6101396102b1366004610af0565b60066020525f908152604090205460ff1681565b3373ffffffffffffffffffffffffffffffffffffffff7f00000000000000000000000000000000000000000000000000000000000000001614610334576040517f30cd747100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff919091165f90815260066020526040902080547fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff0016911515919091179055565b5f805461039590610b62565b80601f01602080910402602001604051908101604052809291908181526020018280546103c190610b62565b801561040c5780601f106103e35761010080835404028352916020019161040c565b820191905f5260205f20905b8154815290600101906020018083116103ef57829003601f168201915b505050505081565b335f81815260056020908152604080832073ffffffffffffffffffffffffffffffffffffffff8716808552925280832085905551919290917f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b9259061047b9086815260200190565b60405180910390a35060015b92915050565b73ffffffffffffffffffffffffffffffffffffffff83165f908152600560209081526040808320338452909152812054828110156104f7576040517f13be252b00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff8114610559576105288382610be0565b73ffffffffffffffffffffffffffffffffffffffff86165f9081526005602090815260408083203384529091529020555b610564858585610784565b506001949350505050565b3373ffffffffffffffffffffffffffffffffffffffff7f000000000000000000000000000000000000000000000000000000000000000016146105de576040517f30cd747100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b8060025f8282546105ef9190610bf3565b909155505073ffffffffffffffffffffffffffffffffffffffff82165f9081526004602052604081208054839290610628908490610bf3565b909155505060405181815273ffffffffffffffffffffffffffffffffffffffff8316905f907fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef9060200160405180910390a35050565b3373ffffffffffffffffffffffffffffffffffffffff7f000000000000000000000000000000000000000000000000000000000000000016146106ed576040517f30cd747100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6127108161ffff16111561072d576040517fcd4e616700000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b600380547fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff00001661ffff92909216919091179055565b6001805461039590610b62565b5f61077b338484610784565b50600192915050565b73ffffffffffffffffffffffffffffffffffffffff83165f9081526006602052604090205460ff16806107db575073ffffffffffffffffffffffffffffffffffffffff82165f9081526006602052604090205460ff165b15610812576040517fa5baf15100000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff83165f90815260046020526040902054811115610870576040517ff4d678b800000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6003545f90612710906108879061ffff1684610c06565b6108919190610c1d565b73ffffffffffffffffffffffffffffffffffffffff85165f908152600460205260408120805492935084929091906108ca908490610be0565b909155506108da90508183610be0565b73ffffffffffffffffffffffffffffffffffffffff84165f908152600460205260408120805490919061090e908490610bf3565b909155505073ffffffffffffffffffffffffffffffffffffffff8084169085167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef6109598486610be0565b60405190815260200160405180910390a380156109d4578060025f8282546109819190610be0565b90915550506040518181525f9073ffffffffffffffffffffffffffffffffffffffff8616907fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef9060200160405180910390a35b50505050565b803573ffffffffffffffffffffffffffffffffffffffff811681146109fd575f5ffd5b919050565b5f5f60408385031215610a13575f5ffd5b610a1c836109da565b915060208301358015158114610a30575f5ffd5b809150509250929050565b602081525f82518060208401528060208501604085015e5f6040828501015260407fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011684010191505092915050565b5f5f60408385031215610a9f575f5ffd5b610aa8836109da565b946020939093013593505050565b5f5f5f60608486031215610ac8575f5ffd5b610ad1846109da565b9250610adf602085016109da565b929592945050506040919091013590565b5f60208284031215610b00575f5ffd5b610b09826109da565b9392505050565b5f60208284031215610b20575f5ffd5b813561ffff81168114610b09575f5ffd5b5f5f60408385031215610b42575f5ffd5b610b4b836109da565b9150610b59602084016109da565b90509250929050565b600181811c90821680610b7657607f821691505b602082108103610bad577f4e487b71000000000000000000000000000000000000000000000000000000005f52602260045260245ffd5b50919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b8181038181111561048757610487610bb3565b8082018082111561048757610487610bb3565b808202811582820484141761048757610487610bb3565b5f82610c50577f4e487b71000000000000000000000000000000000000000000000000000000005f52601260045260245ffd5b50049056fea2646970667358221220c4defbe11bda3f6d743f42cbac7deec3d2e405c07b0bf43eaecf74f8a271575764736f6c63430008250033",
 }
 
 // TestToken is an auto generated Go binding around an Ethereum contract.
@@ -59,9 +59,9 @@ func (c *TestToken) Instance(backend bind.ContractBackend, addr common.Address) 
 // PackConstructor is the Go binding used to pack the parameters required for
 // contract deployment.
 //
-// Solidity: constructor(string name_, string symbol_) returns()
-func (testToken *TestToken) PackConstructor(name_ string, symbol_ string) []byte {
-	enc, err := testToken.abi.Pack("", name_, symbol_)
+// Solidity: constructor(string name_, string symbol_, uint8 decimals_) returns()
+func (testToken *TestToken) PackConstructor(name_ string, symbol_ string, decimals_ uint8) []byte {
+	enc, err := testToken.abi.Pack("", name_, symbol_, decimals_)
 	if err != nil {
 		panic(err)
 	}
@@ -173,6 +173,41 @@ func (testToken *TestToken) UnpackBalanceOf(data []byte) (*big.Int, error) {
 	return out0, nil
 }
 
+// PackBlocked is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xe5962195.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function blocked(address ) view returns(bool)
+func (testToken *TestToken) PackBlocked(arg0 common.Address) []byte {
+	enc, err := testToken.abi.Pack("blocked", arg0)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackBlocked is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xe5962195.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function blocked(address ) view returns(bool)
+func (testToken *TestToken) TryPackBlocked(arg0 common.Address) ([]byte, error) {
+	return testToken.abi.Pack("blocked", arg0)
+}
+
+// UnpackBlocked is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xe5962195.
+//
+// Solidity: function blocked(address ) view returns(bool)
+func (testToken *TestToken) UnpackBlocked(data []byte) (bool, error) {
+	out, err := testToken.abi.Unpack("blocked", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
 // PackDecimals is the Go binding used to pack the parameters required for calling
 // the contract method with ID 0x313ce567.  This method will panic if any
 // invalid/nil inputs are passed.
@@ -205,6 +240,41 @@ func (testToken *TestToken) UnpackDecimals(data []byte) (uint8, error) {
 		return *new(uint8), err
 	}
 	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	return out0, nil
+}
+
+// PackFeeBps is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x24a9d853.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function feeBps() view returns(uint16)
+func (testToken *TestToken) PackFeeBps() []byte {
+	enc, err := testToken.abi.Pack("feeBps")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackFeeBps is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x24a9d853.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function feeBps() view returns(uint16)
+func (testToken *TestToken) TryPackFeeBps() ([]byte, error) {
+	return testToken.abi.Pack("feeBps")
+}
+
+// UnpackFeeBps is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x24a9d853.
+//
+// Solidity: function feeBps() view returns(uint16)
+func (testToken *TestToken) UnpackFeeBps(data []byte) (uint16, error) {
+	out, err := testToken.abi.Unpack("feeBps", data)
+	if err != nil {
+		return *new(uint16), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint16)).(*uint16)
 	return out0, nil
 }
 
@@ -298,6 +368,50 @@ func (testToken *TestToken) UnpackOwner(data []byte) (common.Address, error) {
 	}
 	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
 	return out0, nil
+}
+
+// PackSetBlocked is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x000af2a1.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function setBlocked(address who, bool on) returns()
+func (testToken *TestToken) PackSetBlocked(who common.Address, on bool) []byte {
+	enc, err := testToken.abi.Pack("setBlocked", who, on)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSetBlocked is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x000af2a1.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function setBlocked(address who, bool on) returns()
+func (testToken *TestToken) TryPackSetBlocked(who common.Address, on bool) ([]byte, error) {
+	return testToken.abi.Pack("setBlocked", who, on)
+}
+
+// PackSetFee is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8e005553.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function setFee(uint16 bps) returns()
+func (testToken *TestToken) PackSetFee(bps uint16) []byte {
+	enc, err := testToken.abi.Pack("setFee", bps)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSetFee is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8e005553.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function setFee(uint16 bps) returns()
+func (testToken *TestToken) TryPackSetFee(bps uint16) ([]byte, error) {
+	return testToken.abi.Pack("setFee", bps)
 }
 
 // PackSymbol is the Go binding used to pack the parameters required for calling
@@ -535,6 +649,12 @@ func (testToken *TestToken) UnpackTransferEvent(log *types.Log) (*TestTokenTrans
 // UnpackError attempts to decode the provided error data using user-defined
 // error definitions.
 func (testToken *TestToken) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], testToken.abi.Errors["Blocked"].ID.Bytes()[:4]) {
+		return testToken.UnpackBlockedError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], testToken.abi.Errors["FeeTooHigh"].ID.Bytes()[:4]) {
+		return testToken.UnpackFeeTooHighError(raw[4:])
+	}
 	if bytes.Equal(raw[:4], testToken.abi.Errors["InsufficientAllowance"].ID.Bytes()[:4]) {
 		return testToken.UnpackInsufficientAllowanceError(raw[4:])
 	}
@@ -545,6 +665,52 @@ func (testToken *TestToken) UnpackError(raw []byte) (any, error) {
 		return testToken.UnpackNotOwnerError(raw[4:])
 	}
 	return nil, errors.New("Unknown error")
+}
+
+// TestTokenBlocked represents a Blocked error raised by the TestToken contract.
+type TestTokenBlocked struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error Blocked()
+func TestTokenBlockedErrorID() common.Hash {
+	return common.HexToHash("0xa5baf151492801d3b7a89ece73c1ed0b6dde992d47a0e283ff7d352bba70e0f5")
+}
+
+// UnpackBlockedError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error Blocked()
+func (testToken *TestToken) UnpackBlockedError(raw []byte) (*TestTokenBlocked, error) {
+	out := new(TestTokenBlocked)
+	if err := testToken.abi.UnpackIntoInterface(out, "Blocked", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// TestTokenFeeTooHigh represents a FeeTooHigh error raised by the TestToken contract.
+type TestTokenFeeTooHigh struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error FeeTooHigh()
+func TestTokenFeeTooHighErrorID() common.Hash {
+	return common.HexToHash("0xcd4e6167a0147beade9e7daca0e52cd42e992cd9c3dc1dd3ce8a2b6956f53601")
+}
+
+// UnpackFeeTooHighError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error FeeTooHigh()
+func (testToken *TestToken) UnpackFeeTooHighError(raw []byte) (*TestTokenFeeTooHigh, error) {
+	out := new(TestTokenFeeTooHigh)
+	if err := testToken.abi.UnpackIntoInterface(out, "FeeTooHigh", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // TestTokenInsufficientAllowance represents a InsufficientAllowance error raised by the TestToken contract.

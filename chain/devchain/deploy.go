@@ -41,7 +41,7 @@ func (c *Chain) deploy(ctx context.Context) error {
 			bindings.NewNodeFactory().PackConstructor(c.Minter.Address, c.Distributor.Address, MaxPerWallet),
 			&c.Factory},
 		{"TestToken", &bindings.TestTokenMetaData,
-			bindings.NewTestToken().PackConstructor("Dev Holding Token", "DHT"),
+			bindings.NewTestToken().PackConstructor("Dev Holding Token", "DHT", 18),
 			&c.Token},
 		{"MockAggregator", &bindings.MockAggregatorMetaData,
 			bindings.NewMockAggregator().PackConstructor(PriceFeedDecimals, PriceFeedDescription, big.NewInt(PriceFeedAnswer)),
@@ -93,6 +93,10 @@ func (c *Chain) deploy(ctx context.Context) error {
 		}
 	}
 
+	if err := c.deployUSDC(ctx, owner, &nonce); err != nil {
+		return err
+	}
+
 	nf := bindings.NewNodeFactory()
 	factory := nf.Instance(c.client, c.Factory)
 	for tier := range uint8(255) {
@@ -108,6 +112,39 @@ func (c *Chain) deploy(ctx context.Context) error {
 		nonce++
 		if err := c.mineUntilIncluded(ctx, tx); err != nil {
 			return fmt.Errorf("set tier %d's weight: %w", tier, err)
+		}
+	}
+	return nil
+}
+
+// deployUSDC deploys the dev USDC (USDCDecimals, like Circle's) after every other contract, so
+// the others keep their addresses, and gives each buyer BuyerUSDC of it.
+func (c *Chain) deployUSDC(ctx context.Context, owner *bind.TransactOpts, nonce *uint64) error {
+	token := bindings.NewTestToken()
+	owner.Nonce = new(big.Int).SetUint64(*nonce)
+	addr, tx, err := bind.DeployContract(owner, common.FromHex(bindings.TestTokenMetaData.Bin), c.client,
+		token.PackConstructor("USD Coin (dev)", "USDC", USDCDecimals))
+	if err != nil {
+		return fmt.Errorf("deploy USDC: %w", err)
+	}
+	*nonce++
+	if err := c.mineUntilIncluded(ctx, tx); err != nil {
+		return fmt.Errorf("deploy USDC: %w", err)
+	}
+	c.USDC = addr
+	usdc := token.Instance(c.client, addr)
+	amount := new(big.Int).Mul(big.NewInt(BuyerUSDC), new(big.Int).Exp(big.NewInt(10), big.NewInt(USDCDecimals), nil))
+	txs := make([]*types.Transaction, len(c.Buyers))
+	for i, buyer := range c.Buyers {
+		owner.Nonce = new(big.Int).SetUint64(*nonce)
+		if txs[i], err = bind.Transact(usdc, owner, token.PackMint(buyer.Address, amount)); err != nil {
+			return fmt.Errorf("mint USDC to %s: %w", buyer.Address, err)
+		}
+		*nonce++
+	}
+	for i, tx := range txs {
+		if err := c.mineUntilIncluded(ctx, tx); err != nil {
+			return fmt.Errorf("mint USDC to %s: %w", c.Buyers[i].Address, err)
 		}
 	}
 	return nil

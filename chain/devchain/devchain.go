@@ -72,6 +72,12 @@ const BuyerTokens = 1_000
 // TokenHolders is how many buyers, from FirstBuyerIndex on, get BuyerTokens.
 const TokenHolders = 3
 
+// The dev USDC: a payment token with Circle's 6 decimals, of which every buyer holds BuyerUSDC.
+const (
+	USDCDecimals = 6
+	BuyerUSDC    = 100_000
+)
+
 // Price feed parameters: a Chainlink-style ETH/USD aggregator with 8 decimals, at $3,000.
 const (
 	// PriceFeedDecimals is the aggregator's decimals().
@@ -110,6 +116,8 @@ type Chain struct {
 	Factory common.Address
 	// Token is the TestToken ("Dev Holding Token", DHT) contract.
 	Token common.Address
+	// USDC is a TestToken with 6 decimals ("USD Coin (dev)", USDC) the sale accepts in dev mode.
+	USDC common.Address
 	// PriceFeed is the MockAggregator ETH/USD price feed.
 	PriceFeed common.Address
 	// Payments is the wallet buyers pay into (Accounts[PaymentsIndex]).

@@ -210,6 +210,29 @@ func TestChain(t *testing.T) {
 		}
 	})
 
+	t.Run("usdc", func(t *testing.T) {
+		rc := rawClient{t: t, url: c.RPCURL()}
+		tok := bindings.NewTestToken()
+		symbol, err := tok.UnpackSymbol(rc.ethCall(c.USDC, tok.PackSymbol()))
+		if err != nil || symbol != "USDC" {
+			t.Errorf("symbol = %q, %v", symbol, err)
+		}
+		decimals, err := tok.UnpackDecimals(rc.ethCall(c.USDC, tok.PackDecimals()))
+		if err != nil || decimals != USDCDecimals {
+			t.Errorf("decimals = %d, %v; want %d", decimals, err, USDCDecimals)
+		}
+		want := big.NewInt(BuyerUSDC * 1_000_000)
+		for i, b := range c.Buyers {
+			bal, err := tok.UnpackBalanceOf(rc.ethCall(c.USDC, tok.PackBalanceOf(b.Address)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bal.Cmp(want) != 0 {
+				t.Errorf("buyer %d holds %s USDC units, want %s", i, bal, want)
+			}
+		}
+	})
+
 	t.Run("payment over raw JSON-RPC is mined unprompted", func(t *testing.T) {
 		rc := rawClient{t: t, url: c.RPCURL()}
 		buyer := c.Accounts[3]

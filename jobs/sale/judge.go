@@ -68,21 +68,22 @@ func (s *Sale) ReadChain(ctx context.Context) (ChainState, error) {
 	return ChainState{paused: paused, walletMax: walletMax}, err
 }
 
-// Judge decides what a payment of value from wallet `from` (lower case) made at instant at buys,
+// Judge decides what a payment of paid (ETH or a listed token) from wallet `from` (lower case)
+// made at instant at buys,
 // by the rules in force then: the tier, the wallet's limits, the contract's, and the holding
 // token (whose balance is read now: the chain's balance at a past block needs an archive node).
 // The payments pass judges each payment with it at its block's time; the buy page's pre-check
 // judges the payment a wallet is about to make, at now.
-func (s *Sale) Judge(ctx context.Context, from string, value *big.Int, at time.Time) (Verdict, error) {
+func (s *Sale) Judge(ctx context.Context, from string, paid store.Money, at time.Time) (Verdict, error) {
 	cs, err := s.ReadChain(ctx)
 	if err != nil {
 		return Verdict{}, err
 	}
-	return s.JudgeWith(ctx, cs, from, value, at)
+	return s.JudgeWith(ctx, cs, from, paid, at)
 }
 
 // JudgeWith is Judge with the chain's state read once for many payments (ReadChain).
-func (s *Sale) JudgeWith(ctx context.Context, cs ChainState, from string, value *big.Int, at time.Time) (Verdict, error) {
+func (s *Sale) JudgeWith(ctx context.Context, cs ChainState, from string, paid store.Money, at time.Time) (Verdict, error) {
 	tiers, err := s.store.TiersAt(ctx, at, s.grace)
 	if err != nil {
 		return Verdict{}, err
@@ -102,20 +103,23 @@ func (s *Sale) JudgeWith(ctx context.Context, cs ChainState, from string, value 
 		return n
 	}
 
-	terms, err := s.BoundAt(ctx, from, at)
-	if err != nil {
-		return Verdict{}, err
+	// A code's discount and commissions are in ETH: a token payment pays a token price in full.
+	var terms *Terms
+	if paid.Token == "" {
+		if terms, err = s.BoundAt(ctx, from, at); err != nil {
+			return Verdict{}, err
+		}
 	}
 
-	// The candidates are the tiers this value was a price of, within the grace, in full or less
-	// the discount of the wallet's code; the first open one by id wins, so a price step of the
-	// same price takes over when the tier before sells out.
+	// The candidates are the tiers this amount was a price of in its currency, within the grace,
+	// in full or less the discount of the wallet's code; the first open one by id wins, so a
+	// price step of the same price takes over when the tier before sells out.
 	var refused *Verdict
 	var tier store.Tier
 	var price *big.Int
 	found := false
 	for _, t := range tiers {
-		if price = pricedAt(t, value, terms); price == nil {
+		if price = pricedAt(t, paid, terms); price == nil {
 			continue
 		}
 		phase := PhaseAt(t.Tier, sold, byID, at)
@@ -135,21 +139,22 @@ func (s *Sale) JudgeWith(ctx context.Context, cs ChainState, from string, value 
 	case refused != nil:
 		return *refused, nil
 	default:
-		v := Verdict{Reason: notAPrice(value, tiers, sold, byID, at)}
+		v := Verdict{Reason: s.notAPrice(paid, tiers, sold, byID, at)}
 		return v, failed
 	}
 	v, err := s.judgeWallet(ctx, from, tier, at, cs)
 	if terms != nil && v.Reason == nil {
-		r := terms.For(price, value)
+		r := terms.For(price, paid.Amount)
 		v.Referral = &r
 	}
 	return v, err
 }
 
-// pricedAt returns the price of t's, within the grace, that value paid: in full, or less the
-// discount of the wallet's code (terms, nil for none); nil when it paid none.
-func pricedAt(t store.TierAt, value *big.Int, terms *Terms) *big.Int {
-	for _, p := range t.Prices {
+// pricedAt returns the price of t's in paid's currency, within the grace, that paid paid: in
+// full, or less the discount of the wallet's code (terms, nil for none); nil when it paid none.
+func pricedAt(t store.TierAt, paid store.Money, terms *Terms) *big.Int {
+	value := paid.Amount
+	for _, p := range t.PricesIn(paid.Token) {
 		if p.Cmp(value) == 0 || terms != nil && terms.Price(p.Int).Cmp(value) == 0 {
 			return p.Int
 		}
@@ -178,19 +183,32 @@ func notOpen(t store.Tier, phase store.TierPhase, sold func(int) int, tiers map[
 	return &Reason{Code: Closed, Args: args}
 }
 
-// notAPrice is why value buys no tier, with the prices of the tiers open at at.
-func notAPrice(value *big.Int, tiers []store.TierAt, sold func(int) int, byID map[int]store.Tier, at time.Time) *Reason {
-	var open []TierPrice
+// notAPrice is why paid buys no tier, with the prices, in its currency, of the tiers open at at
+// (a tier without a price in a token is not on sale for it).
+func (s *Sale) notAPrice(paid store.Money, tiers []store.TierAt, sold func(int) int, byID map[int]store.Tier, at time.Time) *Reason {
+	args := Args{PaidWei: store.Uint256{Int: paid.Amount}}
+	if paid.Token != "" {
+		t := s.tokens[paid.Token]
+		args.PaidWei, args.Paid = store.Uint256{}, &TokenAmount{Token: t, Amount: store.Uint256{Int: paid.Amount}}
+	}
 	for _, t := range tiers {
-		if PhaseAt(t.Tier, sold, byID, at).Open() {
-			open = append(open, TierPrice{ID: &t.ID, Label: t.Label, PriceWei: t.PriceWei})
+		if !PhaseAt(t.Tier, sold, byID, at).Open() {
+			continue
 		}
+		price := TierPrice{ID: &t.ID, Label: t.Label}
+		if paid.Token == "" {
+			price.PriceWei = t.PriceWei
+		} else if amount, ok := t.TokenPrices[paid.Token]; ok {
+			price.Amount = amount
+		} else {
+			continue
+		}
+		args.OnSale = append(args.OnSale, price)
 	}
-	paid := store.Uint256{Int: value}
-	if len(open) == 0 {
-		return &Reason{Code: NoTierOnSale, Args: Args{PaidWei: paid}}
+	if len(args.OnSale) == 0 {
+		return &Reason{Code: NoTierOnSale, Args: args}
 	}
-	return &Reason{Code: WrongAmount, Args: Args{PaidWei: paid, OnSale: open}}
+	return &Reason{Code: WrongAmount, Args: args}
 }
 
 // judgeWallet applies to a payment from wallet `from` for an open tier the rules of the wallet:

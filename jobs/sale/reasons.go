@@ -53,14 +53,21 @@ var Catalogue = []ReasonEntry{
 				if i == 0 {
 					verb = "costs "
 				}
-				prices[i] = fmt.Sprintf("the %s tier %s%s ETH", t.Label, verb, t.PriceWei.ETH())
+				prices[i] = fmt.Sprintf("the %s tier %s%s", t.Label, verb, a.units(t.PriceWei, t.Amount))
 			}
-			return fmt.Sprintf("%s ETH is not the price of any tier on sale; %s.", a.PaidWei.ETH(), words.AndList(prices))
+			if a.Paid != nil {
+				return fmt.Sprintf("%s is not the price of any tier on sale in %s; %s.", a.paid(), a.Paid.Symbol, words.AndList(prices))
+			}
+			return fmt.Sprintf("%s is not the price of any tier on sale; %s.", a.paid(), words.AndList(prices))
 		}},
 	{NoTierOnSale, "No tier on sale",
 		"No tier was open when the payment was made, so no amount would have bought a node.",
 		func(a Args, before bool) string {
-			return tense(before, fmt.Sprintf("%s ETH was paid while no tier was on sale.", a.PaidWei.ETH()), "No tier is on sale right now.")
+			if a.Paid != nil {
+				return tense(before, fmt.Sprintf("%s was paid while no tier was on sale in %s.", a.paid(), a.Paid.Symbol),
+					fmt.Sprintf("No tier is on sale in %s right now.", a.Paid.Symbol))
+			}
+			return tense(before, fmt.Sprintf("%s was paid while no tier was on sale.", a.paid()), "No tier is on sale right now.")
 		}},
 	{MintingPaused, "Minting paused",
 		"The contract was paused when the payment was checked.",
@@ -181,7 +188,9 @@ type Reason struct {
 // others are left zero and out of the JSON. Amounts are wei, kept as the check saw them (a tier's
 // price or label may change later; the reason does not).
 type Args struct {
-	PaidWei      store.Uint256 `json:"paidWei,omitzero"`
+	PaidWei store.Uint256 `json:"paidWei,omitzero"`
+	// Paid is what a token payment paid, with the token's symbol and decimals (nil: ETH, PaidWei).
+	Paid         *TokenAmount  `json:"paid,omitempty"`
 	OnSale       []TierPrice   `json:"onSale,omitempty"`
 	Tier         *int          `json:"tier,omitempty"`
 	TierLabel    string        `json:"tierLabel,omitempty"`
@@ -205,11 +214,32 @@ type Args struct {
 	Text           string     `json:"text,omitempty"`
 }
 
-// TierPrice is a tier on sale and its price when a payment was checked.
+// TierPrice is a tier on sale and its price when a payment was checked: in ETH, or in the token
+// paid (Amount, base units).
 type TierPrice struct {
 	ID       *int          `json:"id,omitempty"` // unknown for a few reasons migrated from sentences
 	Label    string        `json:"label"`
-	PriceWei store.Uint256 `json:"priceWei"`
+	PriceWei store.Uint256 `json:"priceWei,omitzero"`
+	Amount   store.Uint256 `json:"amount,omitzero"`
+}
+
+// TokenAmount is an amount of a token, with the token (store.TokenAmount).
+type TokenAmount = store.TokenAmount
+
+// paid is what the payment paid, in its units: "0.1 ETH", "300 USDC".
+func (a Args) paid() string {
+	if a.Paid != nil {
+		return a.Paid.Units(a.Paid.Amount.Int)
+	}
+	return a.PaidWei.ETH() + " ETH"
+}
+
+// units is a price in what the payment paid: wei in ETH, or amount in the token's units.
+func (a Args) units(wei, amount store.Uint256) string {
+	if a.Paid != nil {
+		return a.Paid.Units(amount.Int)
+	}
+	return wei.ETH() + " ETH"
 }
 
 // Sentence is why a payment made buys no node, as its buyer and the operator read it: nil for no

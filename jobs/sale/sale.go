@@ -12,6 +12,9 @@ package sale
 import (
 	"context"
 	"log/slog"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"nodeledger/chain"
@@ -28,7 +31,9 @@ type Sale struct {
 	grace time.Duration
 	// walletCodes are the terms of a wallet's address as a code.
 	walletCodes WalletCodes
-	log         *slog.Logger
+	// tokens are the tokens the sale accepts (PAYMENT_TOKENS), by address (lower case).
+	tokens map[string]store.Token
+	log    *slog.Logger
 
 	tiers   *memo.Value[[]TierNow] // the tiers as GET /api/tiers and the pages show them
 	waiting *memo.Value[Waiting]   // what a payment waiting to be minted waits on
@@ -44,9 +49,12 @@ const (
 	readStale = time.Second
 )
 
-// New returns the sale of the ledger s on chain ch.
-func New(s *store.Store, ch *chain.Client, priceGrace time.Duration, walletCodes WalletCodes, log *slog.Logger) *Sale {
-	sl := &Sale{store: s, chain: ch, grace: priceGrace, walletCodes: walletCodes, log: log}
+// New returns the sale of the ledger s on chain ch, which accepts tokens beside ETH.
+func New(s *store.Store, ch *chain.Client, priceGrace time.Duration, walletCodes WalletCodes, tokens []store.Token, log *slog.Logger) *Sale {
+	sl := &Sale{store: s, chain: ch, grace: priceGrace, walletCodes: walletCodes, tokens: map[string]store.Token{}, log: log}
+	for _, t := range tokens {
+		sl.tokens[t.Address] = t
+	}
 	sl.tiers = memo.New(readTTL, readStale, sl.TiersNow)
 	sl.waiting = memo.New(readTTL, readStale, sl.loadWaiting)
 	return sl
@@ -54,6 +62,29 @@ func New(s *store.Store, ch *chain.Client, priceGrace time.Duration, walletCodes
 
 // WalletCodes are the terms of a wallet's address as a code.
 func (s *Sale) WalletCodes() WalletCodes { return s.walletCodes }
+
+// Listed are the tokens the sale accepts, by address (lower case).
+func (s *Sale) Listed() map[string]store.Token { return maps.Clone(s.tokens) }
+
+// Tokens are the tokens the sale accepts, in address order.
+func (s *Sale) Tokens() []store.Token {
+	out := slices.Collect(maps.Values(s.tokens))
+	slices.SortFunc(out, func(a, b store.Token) int { return strings.Compare(a.Address, b.Address) })
+	return out
+}
+
+// TokenPrices are tier t's prices in tokens with each token's symbol and decimals, by address; a
+// price in a token no longer listed is left out (no payment in it is recorded).
+func (s *Sale) TokenPrices(t store.Tier) []TokenAmount {
+	out := []TokenAmount{}
+	for addr, amount := range t.TokenPrices {
+		if token, ok := s.tokens[addr]; ok {
+			out = append(out, TokenAmount{Token: token, Amount: amount})
+		}
+	}
+	slices.SortFunc(out, func(a, b TokenAmount) int { return strings.Compare(a.Address, b.Address) })
+	return out
+}
 
 // Forget drops the read model after this instance changed the sale (an operator's action, a pass
 // it ran), so its next reader sees the change.

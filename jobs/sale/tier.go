@@ -31,10 +31,14 @@ const (
 // TierInput is a tier as an operator wrote it, every field as the text it was given ("" for
 // none), read by ReadTier whoever wrote it.
 type TierInput struct {
-	Surface       Surface
-	ID            string
-	Label         string
-	Price         string // API: wei; Form: ETH
+	Surface Surface
+	ID      string
+	Label   string
+	Price   string // API: wei; Form: ETH
+	// TokenPrices are its prices in tokens (API: base units; Form: the token's units), checked
+	// against Listed, the tokens the sale accepts by address (lower case).
+	TokenPrices   []TokenPriceInput
+	Listed        map[string]store.Token
 	MaxPerWallet  string
 	HoldingToken  string
 	HoldingAmount string // API: the token's base units; Form: its own units (Token's decimals)
@@ -51,11 +55,17 @@ type TierInput struct {
 	OpensAfterTier string
 }
 
+// TokenPriceInput is a tier's price in a token, as written: the token's address and the amount.
+type TokenPriceInput struct {
+	Token  string
+	Amount string
+}
+
 // Problems says what is wrong with a tier, one sentence per field, by field name.
 type Problems map[string]string
 
 // FieldOrder is the order of a tier's fields, in which the API tells the first problem.
-var FieldOrder = []string{"id", "label", "price", "maxPerWallet", "holdingToken", "holdingAmount", "supply",
+var FieldOrder = []string{"id", "label", "price", "tokenPrices", "maxPerWallet", "holdingToken", "holdingAmount", "supply",
 	"startsAt", "endsAt", "allowlistUntil", "opensAfterTier"}
 
 // First is the first problem in FieldOrder; "" when there is none.
@@ -139,6 +149,50 @@ func ReadTier(in TierInput) (t store.Tier, keep bool, p Problems) {
 		set("price", "The price must be more than 0.")
 	case price.Cmp(math.MaxBig256) > 0:
 		set("price", "The price is too large.")
+	}
+
+	t.TokenPrices = store.TokenPrices{}
+	for _, tp := range in.TokenPrices {
+		addr := strings.ToLower(strings.TrimSpace(tp.Token))
+		token, listed := in.Listed[addr]
+		switch {
+		case !addressRe.MatchString(addr):
+			set("tokenPrices", say("tokenPrices: each token must be a token's address: 0x and 40 hexadecimal digits.",
+				"Pick a token the sale accepts for each token price."))
+			continue
+		case !listed:
+			set("tokenPrices", fmt.Sprintf("%s is not a token the sale accepts: list it in PAYMENT_TOKENS first.", tp.Token))
+			continue
+		}
+		if _, twice := t.TokenPrices[addr]; twice {
+			set("tokenPrices", fmt.Sprintf("The tier has two prices in %s: give it one.", token.Symbol))
+			continue
+		}
+		var amount *big.Int
+		if api {
+			if amount = wei(strings.TrimSpace(tp.Amount)); amount == nil {
+				set("tokenPrices", fmt.Sprintf("tokenPrices: the amount in %s must be a positive whole number of its base units (%d decimals), as a string.", token.Symbol, token.Decimals))
+				continue
+			}
+		} else {
+			x, tooPrecise := ParseDecimal(strings.ReplaceAll(tp.Amount, ",", ""), token.Decimals)
+			switch {
+			case strings.TrimSpace(tp.Amount) == "":
+				continue // an empty line of the form: no price in this token
+			case tooPrecise:
+				set("tokenPrices", fmt.Sprintf("The price in %s has more than %d decimals, the token's.", token.Symbol, token.Decimals))
+				continue
+			case x == nil:
+				set("tokenPrices", fmt.Sprintf("The price in %s must be an amount of %s, such as 300.", token.Symbol, token.Symbol))
+				continue
+			}
+			amount = x
+		}
+		if amount.Sign() <= 0 {
+			set("tokenPrices", fmt.Sprintf("The price in %s must be more than 0.", token.Symbol))
+			continue
+		}
+		t.TokenPrices[addr] = store.Uint256{Int: amount}
 	}
 
 	allowance := -1

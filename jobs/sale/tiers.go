@@ -22,6 +22,8 @@ type TierNow struct {
 	// Token is the holding token's symbol and decimals; nil without a holding token, or when the
 	// token does not tell them.
 	Token *chain.Token
+	// InTokens are its prices in the tokens the sale accepts, with their symbols (Sale.TokenPrices).
+	InTokens []TokenAmount
 }
 
 // Tiers is every tier, on sale or not, with the factory's weight of each and where its sale
@@ -49,7 +51,7 @@ func (s *Sale) loadTiers(ctx context.Context, at time.Time) ([]TierNow, error) {
 	soldOf := func(tier int) int { return sold[tier] }
 	out := make([]TierNow, len(tiers))
 	for i, t := range tiers {
-		n := TierNow{Tier: t, Sold: sold[t.ID], Phase: PhaseAt(t, soldOf, byID, at)}
+		n := TierNow{Tier: t, Sold: sold[t.ID], Phase: PhaseAt(t, soldOf, byID, at), InTokens: s.TokenPrices(t)}
 		if t.Supply != nil {
 			left := max(*t.Supply-n.Sold, 0)
 			n.Remaining = &left

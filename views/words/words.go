@@ -44,10 +44,15 @@ func MinuteUTC(t time.Time) string {
 }
 
 // AndList is "a", "a and b", "a, b and c".
-func AndList(items []string) string {
+func AndList(items []string) string { return list(items, "and") }
+
+// OrList is "a", "a or b", "a, b or c".
+func OrList(items []string) string { return list(items, "or") }
+
+func list(items []string, conjunction string) string {
 	n := len(items)
 	if n <= 1 {
 		return strings.Join(items, "")
 	}
-	return strings.Join(items[:n-1], ", ") + " and " + items[n-1]
+	return strings.Join(items[:n-1], ", ") + " " + conjunction + " " + items[n-1]
 }

@@ -1,0 +1,183 @@
+package jobs
+
+import (
+	"math/big"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
+
+	"nodeledger/chain/bindings"
+	"nodeledger/chain/devchain"
+	"nodeledger/jobs/sale"
+	"nodeledger/store"
+)
+
+var tokenABI = bindings.NewTestToken()
+
+// usdc is n whole dev USDC in its base units (6 decimals).
+func usdc(n float64) *big.Int { return big.NewInt(int64(n * 1_000_000)) }
+
+// withUSDC lists the dev chain's USDC as a payment token, as PAYMENT_TOKENS does at start, and
+// prices tier 1 at 300 USDC beside its ETH price.
+func (e *env) withUSDC() store.Token {
+	e.t.Helper()
+	tok := store.Token{Address: strings.ToLower(e.dc.USDC.Hex()), Symbol: "USDC", Decimals: 6}
+	if err := db.PutTokens(e.t.Context(), []store.Token{tok}); err != nil {
+		e.t.Fatal(err)
+	}
+	e.cfg.PaymentTokens = []store.Token{tok}
+	e.j = e.restart()
+	tiers, err := db.Tiers(e.t.Context())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	tiers[0].TokenPrices = store.TokenPrices{tok.Address: ledger(usdc(300))}
+	if err := db.PutTier(e.t.Context(), tiers[0]); err != nil {
+		e.t.Fatal(err)
+	}
+	return tok
+}
+
+// payToken sends amount of token from dev buyer i to `to` with transfer(); gas 0 estimates it
+// (the transfer must succeed), else it is sent with that gas whatever it does.
+func (e *env) payToken(i int, token, to common.Address, amount *big.Int, gas uint64) *types.Receipt {
+	e.t.Helper()
+	return e.transact(e.dc.Buyers[i].Key, token, tokenABI.PackTransfer(to, amount), nil, gas)
+}
+
+// asTokenOwner sends a call to token as the dev chain's owner, who deployed it.
+func (e *env) asTokenOwner(token common.Address, data []byte) {
+	e.t.Helper()
+	if r := e.transact(e.dc.Owner.Key, token, data, nil, 0); r.Status != types.ReceiptStatusSuccessful {
+		e.t.Fatalf("owner's call to %s reverted", token)
+	}
+}
+
+func TestTokenPayments(t *testing.T) {
+	e := newEnv(t)
+	tok := e.withUSDC()
+	payTo, coin := e.dc.Payments, e.dc.USDC
+
+	exact := e.payToken(0, coin, payTo, usdc(300), 0)
+	wrong := e.payToken(1, coin, payTo, usdc(250), 0)
+	// A token that takes a fee is judged by what arrived: 1 % of 303.030303 is 3.030303.
+	e.asTokenOwner(coin, tokenABI.PackSetFee(100))
+	feeTaken := e.payToken(2, coin, payTo, usdc(303.030303), 0)
+	e.asTokenOwner(coin, tokenABI.PackSetFee(0))
+	// A transfer that reverts (USDC's blocklist) logs nothing: no payment.
+	e.asTokenOwner(coin, tokenABI.PackSetBlocked(e.buyer(3), true))
+	if r := e.payToken(3, coin, payTo, usdc(300), 100_000); r.Status != types.ReceiptStatusFailed {
+		t.Fatal("a blocked payer's transfer went through")
+	}
+	// A token the sale does not list (the dev holding token) is no payment.
+	e.payToken(0, e.dc.Token, payTo, new(big.Int).Mul(big.NewInt(300), big.NewInt(params.Ether)), 0)
+	// Two payments in one transaction: a batch of transferFrom, each its own Transfer log.
+	batch := e.deploy("TokenBatch", bindings.TokenBatchMetaData.Bin)
+	e.transact(e.dc.Buyers[4].Key, coin, tokenABI.PackApprove(batch, usdc(600)), nil, 0)
+	multi := e.transact(e.dc.Buyers[4].Key, batch, bindings.NewTokenBatch().PackPay(coin, payTo, []*big.Int{usdc(300), usdc(300)}), nil, 0)
+	if multi.Status != types.ReceiptStatusSuccessful {
+		t.Fatal("the batch of two payments reverted")
+	}
+
+	sum := mustPass(t, e.j)
+	if sum.Seen != 5 || sum.Minted != 4 || sum.Rejected != 1 {
+		t.Fatalf("summary %+v, want 5 seen, 4 minted, 1 rejected", sum)
+	}
+	for i, want := range []int{1, 0, 1, 0, 2} {
+		e.checkNodes(e.buyer(i), want)
+	}
+
+	for _, c := range []struct {
+		tx     common.Hash
+		amount *big.Int
+		status store.BuyerStatus
+	}{
+		{exact.TxHash, usdc(300), store.BuyerMinted},
+		{wrong.TxHash, usdc(250), store.BuyerRejected},
+		{feeTaken.TxHash, usdc(300), store.BuyerMinted},
+		{multi.TxHash, usdc(300), store.BuyerMinted},
+	} {
+		rec, err := db.PaymentByTx(t.Context(), strings.ToLower(c.tx.Hex()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := rec.Doc(false)
+		if doc.Token == nil || *doc.Token != tok.Address || doc.Symbol != "USDC" || doc.Decimals != 6 ||
+			doc.Amount.Cmp(c.amount) != 0 || doc.ValueWei.Sign() != 0 || doc.Status != c.status {
+			t.Errorf("payment %s: %+v, want %s USDC units, %s", c.tx, doc, c.amount, c.status)
+		}
+	}
+
+	rejected := payments(t, store.PaymentRejected)
+	if len(rejected) != 1 {
+		t.Fatalf("%d rejected", len(rejected))
+	}
+	r := sale.Read(rejected[0].Reason)
+	want := "250 USDC is not the price of any tier on sale in USDC; the One tier costs 300 USDC."
+	if r.Code != sale.WrongAmount || *r.Sentence() != want {
+		t.Fatalf("reason %s: %q, want %q", r.Code, *r.Sentence(), want)
+	}
+
+	// Each payment of the batch minted under a reference of its own, never the transaction's.
+	refs := map[string]bool{}
+	for _, p := range payments(t, store.PaymentMinted) {
+		if p.Token == nil || p.LogIndex == nil || p.PaymentRef == p.TxHash || refs[p.PaymentRef] {
+			t.Fatalf("payment %+v", p)
+		}
+		refs[p.PaymentRef] = true
+	}
+
+	// Scanning the same blocks again records nothing twice.
+	if _, err := db.DB().Exec(`DELETE FROM chain_cursors; DELETE FROM scanned_blocks`); err != nil {
+		t.Fatal(err)
+	}
+	if sum := mustPass(t, e.restart()); sum.Minted != 0 || sum.Rejected != 0 {
+		t.Fatalf("a second scan of the same blocks: %+v", sum)
+	}
+	var n int
+	if err := db.DB().Get(&n, `SELECT count(*) FROM payments`); err != nil || n != 5 {
+		t.Fatalf("%d payments in the ledger after a second scan (%v), want 5", n, err)
+	}
+}
+
+// A reorg that takes a token payment back takes back its events too, as for ETH.
+func TestTokenPaymentReorg(t *testing.T) {
+	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) {
+		c.Confirmations = 1
+		c.WebhookAllowPrivate = true
+	})}
+	tok := m.withUSDC()
+	r := newReceiver(t, 0)
+	addWebhook(t, r.URL, store.EventPaymentSeen, store.EventPaymentRejected)
+	_, parent := m.head()
+	m.call(m.dc.Buyers[0].Key, m.dc.USDC, tokenABI.PackTransfer(m.dc.Payments, usdc(250)), nil) // no tier's price: rejected
+	m.commit(1)
+	m.dc.Commit()
+	if sum := mustPass(t, m.j); sum.Seen != 1 || sum.Rejected != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	m.reorgAwayPayment(parent, 0, 0, 4) // the same nonce spent elsewhere: the token transfer is gone
+	if sum := mustPass(t, m.j); sum.Rewound == 0 || sum.Seen != 0 {
+		t.Fatalf("summary %+v: want the token payment taken back", sum)
+	}
+	deliverWebhooks(t, m.j)
+	got := r.waitFor(t, 4)
+	var types []string
+	for _, d := range got {
+		types = append(types, d.Type)
+		if p := d.Data.Payment; p == nil || p.Token == nil || *p.Token != tok.Address || p.Symbol != "USDC" || p.Amount.Cmp(usdc(250)) != 0 {
+			t.Fatalf("%s carries %+v, want the USDC payment", d.Type, p)
+		}
+	}
+	want := []string{"payment.seen", "payment.rejected", "payment.seen.reverted", "payment.rejected.reverted"}
+	if !slices.Equal(types, want) {
+		t.Fatalf("events %v, want %v", types, want)
+	}
+	if n := len(payments(t, store.PaymentRejected)); n != 0 {
+		t.Fatalf("%d rejected payments left after the reorg", n)
+	}
+}

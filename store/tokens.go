@@ -1,0 +1,79 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"encoding/json"
+	"fmt"
+	"math/big"
+)
+
+// Token is an ERC-20 the sale accepts payments in (PAYMENT_TOKENS): its address (lower case), and
+// the symbol and decimals it told, which its amounts are written in.
+type Token struct {
+	Address  string `db:"address" json:"token"`
+	Symbol   string `db:"symbol" json:"symbol"`
+	Decimals int    `db:"decimals" json:"decimals"`
+}
+
+// Units writes amount (base units) in the token's units with its symbol: "300 USDC".
+func (t Token) Units(amount *big.Int) string {
+	return Uint256{Int: amount}.Units(uint8(t.Decimals)) + " " + t.Symbol
+}
+
+// TokenAmount is an amount of a token (base units), with the token: {token, symbol, decimals,
+// amount} in JSON.
+type TokenAmount struct {
+	Token
+	Amount Uint256 `json:"amount"`
+}
+
+// String is the amount in the token's units with its symbol: "300 USDC".
+func (a TokenAmount) String() string { return a.Units(a.Amount.Int) }
+
+// PutTokens records the tokens listed now, as they told their symbol and decimals: the ledger's
+// token amounts are written in them, here and in every export and event.
+func (s *Store) PutTokens(ctx context.Context, tokens []Token) (err error) {
+	defer wrap(&err, "PutTokens")
+	for _, t := range tokens { // a handful, once at start
+		if _, err := s.db.ExecContext(ctx, `
+			INSERT INTO tokens (address, symbol, decimals) VALUES ($1, $2, $3)
+			ON CONFLICT (address) DO UPDATE SET symbol = excluded.symbol, decimals = excluded.decimals`,
+			t.Address, t.Symbol, t.Decimals); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TokenPrices are a tier's prices in tokens: an amount in base units by token address (lower
+// case). Stored as a JSON object of decimal strings.
+type TokenPrices map[string]Uint256
+
+// Value writes the prices as the JSON object the tiers table keeps.
+func (p TokenPrices) Value() (driver.Value, error) {
+	if p == nil {
+		return "{}", nil
+	}
+	b, err := json.Marshal(map[string]Uint256(p))
+	return string(b), err
+}
+
+// Scan reads the JSON object of a tier's token prices.
+func (p *TokenPrices) Scan(src any) error {
+	var b []byte
+	switch v := src.(type) {
+	case []byte:
+		b = v
+	case string:
+		b = []byte(v)
+	default:
+		return fmt.Errorf("token prices: cannot scan %T", src)
+	}
+	out := TokenPrices{}
+	if err := json.Unmarshal(b, (*map[string]Uint256)(&out)); err != nil {
+		return fmt.Errorf("token prices: %w", err)
+	}
+	*p = out
+	return nil
+}

@@ -1,0 +1,178 @@
+package web
+
+import (
+	"log/slog"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"nodeledger/chain"
+	"nodeledger/chain/bindings"
+	"nodeledger/handlers"
+	"nodeledger/jobs"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+	"nodeledger/views"
+)
+
+// tokenPaymentBody is what GET /api/payments/{txHash} says of what was paid.
+type tokenPaymentBody struct {
+	Status   string  `json:"status"`
+	From     string  `json:"from"`
+	ValueWei string  `json:"valueWei"`
+	Token    *string `json:"token"`
+	Symbol   string  `json:"symbol"`
+	Decimals int     `json:"decimals"`
+	Amount   string  `json:"amount"`
+}
+
+// TestTokenPrices sets a tier's USDC price through the admin API, pays it in USDC on the dev
+// chain and follows the payment from its receipt to its node.
+func TestTokenPrices(t *testing.T) {
+	storetest.Reset(t, db)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	dc, c := startDevChain(t)
+	usdc := store.Token{Address: strings.ToLower(dc.USDC.Hex()), Symbol: "USDC", Decimals: 6}
+	if err := db.PutTokens(t.Context(), []store.Token{usdc}); err != nil {
+		t.Fatal(err)
+	}
+	const confirmations = 2
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), nil, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
+		Confirmations: confirmations, PaymentTokens: []store.Token{usdc}}, slog.New(slog.DiscardHandler))
+	s := newChainServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey,
+		Treasury: dc.Treasury, MultiSend: dc.MultiSend, ChainID: dc.ChainID().Int64()})
+	put := func(tokenPrices string) *httptest.ResponseRecorder {
+		return s.adminDo(t, http.MethodPut, "/api/admin/tiers/1", `{"label": "Standard", "priceWei": "100000000000000000",
+			"maxPerWallet": 5, "enabled": true, "tokenPrices": `+tokenPrices+`}`, adminKey)
+	}
+
+	t.Run("a price in a token not listed, or not a price, is refused", func(t *testing.T) {
+		dht := strings.ToLower(dc.Token.Hex())
+		for body, want := range map[string]string{
+			`[{"token": "` + dht + `", "amount": "300"}]`:                                                          "is not a token the sale accepts",
+			`[{"token": "0x12", "amount": "300"}]`:                                                                 "must be a token's address",
+			`[{"token": "` + usdc.Address + `", "amount": "0"}]`:                                                   "must be more than 0",
+			`[{"token": "` + usdc.Address + `", "amount": "300.5"}]`:                                               "whole number of its base units (6 decimals)",
+			`[{"token": "` + usdc.Address + `", "amount": "1"}, {"token": "` + usdc.Address + `", "amount": "2"}]`: "two prices in USDC",
+		} {
+			rec := put(body)
+			wantStatus(t, rec, http.StatusBadRequest)
+			if msg := errorMessage(t, rec); !strings.Contains(msg, want) {
+				t.Errorf("%s: %q, want it to say %q", body, msg, want)
+			}
+		}
+	})
+
+	t.Run("the tier is priced in USDC beside ETH", func(t *testing.T) {
+		rec := put(`[{"token": "` + strings.ToUpper(usdc.Address[:2]) + usdc.Address[2:] + `", "amount": "300000000", "symbol": "ignored"}]`)
+		wantStatus(t, rec, http.StatusOK)
+		type tier struct {
+			ID          string `json:"id"`
+			TokenPrices []struct {
+				Token, Symbol, Amount string
+				Decimals              int
+			} `json:"tokenPrices"`
+		}
+		for _, got := range []tier{decode[tier](t, rec), decode[struct{ Tiers []tier }](t, s.get(t, "/api/tiers")).Tiers[0]} {
+			if len(got.TokenPrices) != 1 || got.TokenPrices[0].Token != usdc.Address || got.TokenPrices[0].Symbol != "USDC" ||
+				got.TokenPrices[0].Decimals != 6 || got.TokenPrices[0].Amount != "300000000" {
+				t.Fatalf("tier %+v, want 300 USDC", got)
+			}
+		}
+	})
+
+	t.Run("a USDC payment, from its receipt to its node", func(t *testing.T) {
+		buyer := dc.Buyers[0]
+		amount := big.NewInt(300_000_000)
+		r := transact(t, dc, c, buyer.Key, &dc.USDC, bindings.NewTestToken().PackTransfer(dc.Payments, amount), nil)
+		hash := strings.ToLower(r.TxHash.Hex())
+		check := func(want string) {
+			t.Helper()
+			rec := s.get(t, "/api/payments/"+hash)
+			wantStatus(t, rec, http.StatusOK)
+			p := decode[tokenPaymentBody](t, rec)
+			if p.Status != want || p.From != strings.ToLower(buyer.Address.Hex()) || p.ValueWei != "0" || p.Token == nil ||
+				*p.Token != usdc.Address || p.Symbol != "USDC" || p.Decimals != 6 || p.Amount != "300000000" {
+				t.Fatalf("payment %+v, want %s, 300 USDC from the buyer", p, want)
+			}
+		}
+		check("confirming") // from the receipt: the scan has not read its block yet
+		for range confirmations {
+			dc.Commit()
+		}
+		if sum, err := j.Payments(t.Context()); err != nil || sum.Minted != 1 {
+			t.Fatalf("payments pass: %+v, %v", sum, err)
+		}
+		check("minted")
+	})
+
+	t.Run("a refund batch never pays a token payment back in ETH", func(t *testing.T) {
+		r := transact(t, dc, c, dc.Buyers[1].Key, &dc.USDC, bindings.NewTestToken().PackTransfer(dc.Payments, big.NewInt(250_000_000)), nil)
+		for range confirmations {
+			dc.Commit()
+		}
+		if sum, err := j.Payments(t.Context()); err != nil || sum.Rejected != 1 {
+			t.Fatalf("payments pass: %+v, %v", sum, err)
+		}
+		hash := strings.ToLower(r.TxHash.Hex())
+		for body, want := range map[string]string{
+			`{"payments": "all"}`:            "No payment is owed a refund outside a batch",
+			`{"payments": ["` + hash + `"]}`: "was paid in a token, and a refund batch pays back ETH only",
+		} {
+			rec := s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", body, adminKey)
+			wantStatus(t, rec, http.StatusBadRequest)
+			if msg := errorMessage(t, rec); !strings.Contains(msg, want) {
+				t.Errorf("%s: %q, want %q", body, msg, want)
+			}
+		}
+	})
+}
+
+// TestOperatorTierFormTokenPrices prices a tier in USDC on the operator page: a field for each
+// listed token, in its own units, checked as the API checks it, and kept when the tier is edited.
+func TestOperatorTierFormTokenPrices(t *testing.T) {
+	storetest.Reset(t, db)
+	dc, c := startDevChain(t)
+	usdc := store.Token{Address: strings.ToLower(dc.USDC.Hex()), Symbol: "USDC", Decimals: 6}
+	if err := db.PutTokens(t.Context(), []store.Token{usdc}); err != nil {
+		t.Fatal(err)
+	}
+	j := jobs.New(db, c, nil, nil, jobs.Config{PaymentTokens: []store.Token{usdc}}, slog.New(slog.DiscardHandler))
+	s := newChainServer(t, c, j, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	b := signedInOperator(t, s)
+	field := views.TokenPriceInput(usdc.Address)
+	tier := url.Values{"id": {"1"}, "label": {"Standard"}, "price": {"0.1"}, "maxPerWallet": {"5"}, "enabled": {"true"}}
+
+	if got := strings.Join(strings.Fields(b.operatorPage().Find(`#tier-form input[name="`+field+`"]`).Parent().Text()), " "); got != "Price (USDC, optional)" {
+		t.Fatalf("the USDC price's label %q", got)
+	}
+	tier.Set(field, "300.1234567")
+	rec := b.form("/operator/tiers", tier)
+	wantStatus(t, rec, http.StatusUnprocessableEntity)
+	if got := text(page(t, rec.Body), "problem-tokenPrices"); got != "The price in USDC has more than 6 decimals, the token's." {
+		t.Fatalf("problem %q", got)
+	}
+	tier.Set(field, "1,300.5")
+	wantRedirect(t, b.form("/operator/tiers", tier))
+	tiers, err := db.Tiers(t.Context())
+	if err != nil || len(tiers) != 1 || tiers[0].TokenPrices[usdc.Address].String() != "1300500000" {
+		t.Fatalf("stored %+v, %v: want 1300.5 USDC", tiers, err)
+	}
+	if got := text(b.operatorPage(), "outcome"); got != "Saved tier 1, Standard: 0.1 ETH or 1300.5 USDC, 5 per wallet, switched on." {
+		t.Fatalf("outcome %q", got)
+	}
+	edit := page(t, b.do(http.MethodGet, "/operator?edit=1", nil).Body)
+	if got := edit.Find(`#tier-form input[name="`+field+`"]`).AttrOr("value", "?"); got != "1300.5" {
+		t.Fatalf("the edit form's USDC price %q", got)
+	}
+	// Emptied, the tier is no longer sold for USDC.
+	tier.Set("editing", "true")
+	tier.Set(field, "")
+	wantRedirect(t, b.form("/operator/tiers", tier))
+	if tiers, _ := db.Tiers(t.Context()); len(tiers[0].TokenPrices) != 0 {
+		t.Fatalf("token prices %v after the field was emptied", tiers[0].TokenPrices)
+	}
+}
