@@ -37,9 +37,14 @@ func (c *Client) Paused(ctx context.Context) (bool, error) {
 
 // TokenBalance reads an ERC-20 balance.
 func (c *Client) TokenBalance(ctx context.Context, token, holder common.Address) (*big.Int, error) {
+	return c.TokenBalanceAt(ctx, token, holder, nil)
+}
+
+// TokenBalanceAt reads an ERC-20 balance at block (nil: the head).
+func (c *Client) TokenBalanceAt(ctx context.Context, token, holder common.Address, block *big.Int) (*big.Int, error) {
 	var out []byte
 	err := c.call(ctx, "balanceOf", func(ctx context.Context, e *endpoint) (err error) {
-		out, err = e.eth.CallContract(ctx, ethereum.CallMsg{To: &token, Data: erc20.PackBalanceOf(holder)}, nil)
+		out, err = e.eth.CallContract(ctx, ethereum.CallMsg{To: &token, Data: erc20.PackBalanceOf(holder)}, block)
 		return err
 	})
 	if err != nil {

@@ -138,10 +138,20 @@ func orZero(x *big.Int) *big.Int {
 	return x
 }
 
-// Payout is a plain transfer of Value wei to To from the treasury, one entry of a batch.
+// Payout is a transfer from the treasury, one entry of a batch: Value wei to To, or with Token
+// set, Value of the token's base units (its transfer(To, Value)).
 type Payout struct {
 	To    common.Address
 	Value *big.Int
+	Token common.Address // zero: ETH
+}
+
+// call is the call that makes p: to, value and data.
+func (p Payout) call() (common.Address, *big.Int, []byte) {
+	if p.Token != (common.Address{}) {
+		return p.Token, new(big.Int), TokenTransferData(p.To, orZero(p.Value))
+	}
+	return p.To, orZero(p.Value), nil
 }
 
 // multiSendABI is MultiSendCallOnly's ABI, whose multiSend a batch delegatecalls.
@@ -149,21 +159,23 @@ var multiSendABI = bindings.NewMultiSendCallOnly()
 
 // Batch is the Safe transaction that makes transfers in one go, at the Safe's nonce: a
 // delegatecall (operation 1) of MultiSendCallOnly's multiSend with each transfer packed as it
-// reads them (operation 0, to, value, data length 0, no data), the form the Safe app uses.
-// With one transfer it is a plain call, which costs less.
+// reads them (operation 0, to, value, data length, data: none for ETH, a token's transfer call),
+// the form the Safe app uses. With one transfer it is a plain call, which costs less.
 func Batch(multiSend common.Address, nonce *big.Int, transfers []Payout) SafeTx {
 	zero := new(big.Int)
 	tx := SafeTx{SafeTxGas: zero, BaseGas: zero, GasPrice: zero, Nonce: nonce}
 	if len(transfers) == 1 {
-		tx.To, tx.Value = transfers[0].To, transfers[0].Value
+		tx.To, tx.Value, tx.Data = transfers[0].call()
 		return tx
 	}
 	var packed []byte
 	for _, t := range transfers {
+		to, value, data := t.call()
 		packed = append(packed, 0)
-		packed = append(packed, t.To[:]...)
-		packed = append(packed, common.LeftPadBytes(orZero(t.Value).Bytes(), 32)...)
-		packed = append(packed, make([]byte, 32)...) // data length 0
+		packed = append(packed, to[:]...)
+		packed = append(packed, common.LeftPadBytes(value.Bytes(), 32)...)
+		packed = append(packed, common.LeftPadBytes(big.NewInt(int64(len(data))).Bytes(), 32)...)
+		packed = append(packed, data...)
 	}
 	tx.To, tx.Value, tx.Data, tx.Operation = multiSend, zero, multiSendABI.PackMultiSend(packed), 1
 	return tx

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -103,4 +104,21 @@ func (c *Client) TokenTransfers(ctx context.Context, to common.Address, from, to
 		return cmp.Or(cmp.Compare(a.Block, b.Block), cmp.Compare(a.LogIndex, b.LogIndex))
 	})
 	return out, nil
+}
+
+// TokenTransferData is the calldata of an ERC-20 transfer(to, amount).
+func TokenTransferData(to common.Address, amount *big.Int) []byte {
+	return erc20.PackTransfer(to, amount)
+}
+
+// TokenTransferGas is the gas limit from signs token.transfer(to, amount) with: the node's
+// estimate plus the margin Sign adds. It fails when the transfer would revert (a blocked address,
+// too small a balance).
+func (c *Client) TokenTransferGas(ctx context.Context, from, token, to common.Address, amount *big.Int) (uint64, error) {
+	var gas uint64
+	err := c.call(ctx, "estimate token transfer gas", func(ctx context.Context, e *endpoint) (err error) {
+		gas, err = e.eth.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &token, Data: TokenTransferData(to, amount)})
+		return err
+	})
+	return gas + gas*gasMargin/100, err
 }

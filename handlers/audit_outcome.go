@@ -103,14 +103,14 @@ func auditSentence(o store.AuditOutcome) string {
 	case store.OutcomeWebhookRedelivered:
 		return fmt.Sprintf("Queued %s (%s) again for webhook #%d.", a.EventType, a.EventID, a.Webhook)
 	case store.OutcomeSweepSent:
-		return fmt.Sprintf("Sweep %d: sending %s ETH from the payments wallet to the treasury (transaction %s).", a.Sweep, views.ReadableETH(a.AmountWei), a.TxHash)
+		return fmt.Sprintf("Sweep %d: sending %s from the payments wallet to the treasury (transaction %s).", a.Sweep, swept(a), a.TxHash)
 	case store.OutcomeSweepDone:
-		return fmt.Sprintf("Sweep %d: the treasury received %s ETH (transaction %s).", a.Sweep, views.ReadableETH(a.AmountWei), a.TxHash)
+		return fmt.Sprintf("Sweep %d: the treasury received %s (transaction %s).", a.Sweep, swept(a), a.TxHash)
 	case store.OutcomeSweepFailed:
-		return fmt.Sprintf("Sweep %d of %s ETH reverted (transaction %s): the payments wallet still holds it.", a.Sweep, views.ReadableETH(a.AmountWei), a.TxHash)
+		return fmt.Sprintf("Sweep %d of %s reverted (transaction %s): the payments wallet still holds it.", a.Sweep, swept(a), a.TxHash)
 	case store.OutcomeSweepVoid:
-		return fmt.Sprintf("Sweep %d of %s ETH was never mined: another transaction of the payments wallet took its nonce. The next sweep pass decides afresh.",
-			a.Sweep, views.ReadableETH(a.AmountWei))
+		return fmt.Sprintf("Sweep %d of %s was never mined: another transaction of the payments wallet took its nonce. The next sweep pass decides afresh.",
+			a.Sweep, swept(a))
 	case store.OutcomeOther:
 		return a.Text
 	}
@@ -122,7 +122,7 @@ func auditSentence(o store.AuditOutcome) string {
 // tierSavedOutcome is the outcome of saving tier t, with the holding token's symbol and
 // decimals as the chain tells them now, so the audit says it in the token's units for good.
 func (h *Handlers) tierSavedOutcome(ctx context.Context, t store.Tier) store.AuditOutcome {
-	a := store.AuditArgs{Tier: &t.ID, Label: t.Label, PriceWei: t.PriceWei, TokenPrices: h.sale.TokenPrices(t), MaxPerWallet: t.MaxPerWallet,
+	a := store.AuditArgs{Tier: &t.ID, Label: t.Label, PriceWei: t.PriceWei, Tokens: h.sale.TokenPrices(t), MaxPerWallet: t.MaxPerWallet,
 		Supply: t.Supply, StartsAt: t.StartsAt, EndsAt: t.EndsAt, AllowlistUntil: t.AllowlistUntil,
 		OpensAfterTier: t.OpensAfterTier, Enabled: t.Enabled}
 	if t.HoldingToken != nil && t.HoldingWei.Int != nil && t.HoldingWei.Sign() > 0 {
@@ -135,11 +135,19 @@ func (h *Handlers) tierSavedOutcome(ctx context.Context, t store.Tier) store.Aud
 	return store.AuditOutcome{Code: store.OutcomeTierSaved, Args: a}
 }
 
+// swept is what a sweep moved: "12.5 ETH", or "300 USDC".
+func swept(a store.AuditArgs) string {
+	if len(a.Tokens) == 1 {
+		return a.Tokens[0].String()
+	}
+	return views.ReadableETH(a.AmountWei) + " ETH"
+}
+
 // tierSavedSentence tells a saved tier, the holding threshold in its token's units where the
 // token told them.
 func tierSavedSentence(id int, a store.AuditArgs) string {
 	prices := []string{views.ETH(a.PriceWei) + " ETH"}
-	for _, p := range a.TokenPrices {
+	for _, p := range a.Tokens {
 		prices = append(prices, p.String())
 	}
 	s := fmt.Sprintf("Saved tier %d, %s: %s, %d per wallet", id, a.Label, words.OrList(prices), a.MaxPerWallet)

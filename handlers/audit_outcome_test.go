@@ -40,6 +40,9 @@ func auditCases(t *testing.T) []auditCase {
 	parent, parentBps := "0x00000000000000000000000000000000000b0b00", 100
 	const sweepTx = "0x4444444444444444444444444444444444444444444444444444444444444444"
 	twelveAndHalf, _ := new(big.Int).SetString("12500000000000000000", 10)
+	usdc := func(amount int64) store.TokenAmount {
+		return store.TokenAmount{Token: store.Token{Address: "0x00000000000000000000000000000000000000cc", Symbol: "USDC", Decimals: 6}, Amount: store.Uint256{Int: big.NewInt(amount)}}
+	}
 	sweep := store.AuditArgs{Sweep: 4, AmountWei: store.Uint256{Int: twelveAndHalf}, TxHash: sweepTx}
 	o := func(code store.AuditOutcomeCode, a store.AuditArgs) store.AuditOutcome {
 		return store.AuditOutcome{Code: code, Args: a}
@@ -143,6 +146,11 @@ func auditCases(t *testing.T) []auditCase {
 		{store.ActionRefundPropose, o(store.OutcomeRefundBatchProposed, store.AuditArgs{Batch: 4, Refunds: 3,
 			AmountWei: store.Uint256{Int: big.NewInt(1_500_000_000_000_000_000)}, Nonce: "7"}),
 			"Proposed refund batch 4: 3 refunds, 1.5 ETH in all, at the treasury's nonce 7; it waits for the owners' signatures.", store.OutcomeOther},
+		{store.ActionSweep, o(store.OutcomeSweepDone, store.AuditArgs{Sweep: 5, TxHash: sweepTx, Tokens: []store.TokenAmount{usdc(550_000_000)}}),
+			"Sweep 5: the treasury received 550 USDC (transaction " + sweepTx + ").", store.OutcomeOther},
+		{store.ActionRefundPropose, o(store.OutcomeRefundBatchProposed, store.AuditArgs{Batch: 5, Refunds: 2,
+			AmountWei: store.Uint256{Int: big.NewInt(150_000_000_000_000_000)}, Tokens: []store.TokenAmount{usdc(250_500_000)}, Nonce: "8"}),
+			"Proposed refund batch 5: 2 refunds, 0.15 ETH and 250.5 USDC in all, at the treasury's nonce 8; it waits for the owners' signatures.", store.OutcomeOther},
 		{store.ActionRefundApprove, o(store.OutcomeRefundBatchApproved, store.AuditArgs{Batch: 4, Address: op, Approvals: 1, Threshold: 2}),
 			op + " approved refund batch 4: 1 of 2 signatures.", store.OutcomeOther},
 		{store.ActionRefundExecute, o(store.OutcomeRefundBatchExecuted, store.AuditArgs{Batch: 4, TxHash: sweepTx}),

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/jobs/sale"
@@ -59,8 +60,12 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 		plain[i] = t.Tier
 	}
 	earnings := h.earnings(ctx, plain, true)
+	held := h.tokensHeld(ctx, b.Wallet)
 	for _, t := range shown {
 		bt := views.BuyTier{Tier: t.Tier, Phase: t.Phase, Remaining: t.Remaining, OpensAt: t.OpensAt, Earnings: earnings[t.ID]}
+		for _, p := range t.InTokens {
+			bt.TokenPrices = append(bt.TokenPrices, views.TokenPrice{TokenAmount: p, Held: held(p.Address)})
+		}
 		if t.Token != nil {
 			bt.Token = &views.Token{Symbol: t.Token.Symbol, Decimals: t.Token.Decimals}
 		}
@@ -79,6 +84,28 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 		return cmp.Or(cmp.Compare(buyOrder[x.Phase], buyOrder[y.Phase]), x.PriceWei.Cmp(y.PriceWei.Int))
 	})
 	return render(c, http.StatusOK, views.BuyPage(b))
+}
+
+// tokensHeld reads, once per token, what wallet holds of the tokens the page prices tiers in:
+// nil for no wallet, or a balance that cannot be read (the Pay button's pre-check still stands).
+func (h *Handlers) tokensHeld(ctx context.Context, wallet string) func(token string) *store.Uint256 {
+	read := map[string]*store.Uint256{}
+	return func(token string) *store.Uint256 {
+		if wallet == "" {
+			return nil
+		}
+		if b, ok := read[token]; ok {
+			return b
+		}
+		bal, err := h.chain.TokenBalance(ctx, common.HexToAddress(token), common.HexToAddress(wallet))
+		if err != nil {
+			h.log.Warn("buy page: a token balance cannot be read", "token", token, "err", err)
+		}
+		if read[token] = nil; err == nil {
+			read[token] = &store.Uint256{Int: bal}
+		}
+		return read[token]
+	}
 }
 
 // refCookie remembers the referral code of a visit to /buy: a session cookie, which the browser

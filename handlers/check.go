@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -35,19 +36,31 @@ func (h *Handlers) CheckPayment(c echo.Context) error {
 	if h.cfg.PaymentAddress == "" {
 		return errorf(http.StatusServiceUnavailable, "No payments address is configured, so nodes cannot be bought right now.")
 	}
-	// A wallet bound to a code pays the discounted price; the full price would buy the tier too.
+	// ?token= checks a payment of the tier's price in that token instead: at its full price, as
+	// codes take nothing off a token price.
 	now := time.Now()
+	var payToken *store.TokenAmount
+	if t := c.QueryParam("token"); t != "" {
+		if payToken, err = h.tokenPrice(tier, t); err != nil {
+			return err
+		}
+	}
+	// A wallet bound to a code pays the discounted price; the full price would buy the tier too.
 	terms, err := h.sale.BoundAt(ctx, from, now)
 	if err != nil {
 		return err
 	}
 	pay, code, discount := tier.PriceWei.Int, (*string)(nil), (*string)(nil)
-	if terms != nil {
+	if terms != nil && payToken == nil {
 		pay = terms.Price(tier.PriceWei.Int)
 		d := new(big.Int).Sub(tier.PriceWei.Int, pay).String()
 		code, discount = &terms.Code, &d
 	}
-	v, err := h.sale.Judge(ctx, from, store.Money{Amount: pay}, now)
+	paid := store.Money{Amount: pay}
+	if payToken != nil {
+		paid = store.Money{Token: payToken.Address, Amount: payToken.Amount.Int}
+	}
+	v, err := h.sale.Judge(ctx, from, paid, now)
 	if err != nil {
 		return err
 	}
@@ -56,7 +69,7 @@ func (h *Handlers) CheckPayment(c echo.Context) error {
 		return err
 	}
 	answer := map[string]any{"ok": v.Reason == nil, "priceWei": tier.PriceWei.String(), "payWei": pay.String(),
-		"referralCode": code, "discountWei": discount, "paymentAddress": h.cfg.PaymentAddress,
+		"payToken": payToken, "referralCode": code, "discountWei": discount, "paymentAddress": h.cfg.PaymentAddress,
 		"tier": nil, "reasonCode": nil, "reason": nil, "held": held}
 	if v.Reason == nil {
 		answer["tier"] = strconv.Itoa(v.Tier.ID)
@@ -78,4 +91,18 @@ func (h *Handlers) tier(c echo.Context, id int) (store.Tier, error) {
 		}
 	}
 	return store.Tier{}, errorf(http.StatusNotFound, fmt.Sprintf("There is no tier %d.", id))
+}
+
+// tokenPrice is tier's price in the token at address (any case), with the token: a 400 when
+// the sale does not accept the token, or the tier has no price in it.
+func (h *Handlers) tokenPrice(tier store.Tier, address string) (*store.TokenAmount, error) {
+	token, ok := h.sale.Listed()[strings.ToLower(address)]
+	if !ok {
+		return nil, errorf(http.StatusBadRequest, fmt.Sprintf("The sale does not accept the token %s: pay in ETH, or in a token a tier is priced in.", address))
+	}
+	price, ok := tier.TokenPrices[token.Address]
+	if !ok {
+		return nil, errorf(http.StatusBadRequest, fmt.Sprintf("The %s tier has no price in %s: pay it in ETH.", tier.Label, token.Symbol))
+	}
+	return &store.TokenAmount{Token: token, Amount: price}, nil
 }

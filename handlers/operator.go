@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
@@ -110,6 +111,9 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 		return err
 	}
 	o.Treasury = h.treasuryView(ctx)
+	if o.TokenInflows, err = h.tokenInflows(ctx); err != nil {
+		return err
+	}
 	if o.Unattributed, err = h.store.UnattributedInflows(ctx, 20); err != nil {
 		return err
 	}
@@ -279,4 +283,21 @@ func (h *Handlers) holdMinting(c echo.Context, held bool) (string, error) {
 		e.Before, e.After, e.Outcome = map[string]bool{"held": before}, map[string]bool{"held": held}, outcome
 	})
 	return auditSentence(outcome), err
+}
+
+// tokenInflows are the latest transfers of tokens not accepted, each with its token's symbol and
+// decimals where the token tells them.
+func (h *Handlers) tokenInflows(ctx context.Context) ([]views.TokenInflow, error) {
+	in, err := h.store.TokenInflows(ctx, 20)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]views.TokenInflow, len(in))
+	for i, t := range in {
+		out[i].TokenInflow = t
+		if info, err := h.chain.TokenInfo(ctx, common.HexToAddress(t.Token)); err == nil {
+			out[i].Symbol, out[i].Decimals = info.Symbol, info.Decimals
+		}
+	}
+	return out, nil
 }

@@ -139,6 +139,9 @@ func paymentView(p paymentJSON) views.Payment {
 		ChainNodeID: p.ChainNodeID, MintTx: p.MintTx, RefundTxHash: p.RefundTxHash, Refund: p.Refund,
 		ReferralCode: p.ReferralCode, DiscountWei: p.DiscountWei,
 	}
+	if p.Token != nil {
+		v.InToken = &store.TokenAmount{Token: store.Token{Address: *p.Token, Symbol: p.Symbol, Decimals: p.Decimals}, Amount: p.Amount}
+	}
 	// A refunded payment changes no more: its last change is when the ledger saw the refund.
 	if p.Status == store.BuyerRefunded && p.UpdatedAt != nil {
 		if at, err := time.Parse(time.RFC3339, *p.UpdatedAt); err == nil {

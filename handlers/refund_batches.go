@@ -84,7 +84,10 @@ type safeTxJSON struct {
 type refundJSON struct {
 	TxHash    string        `json:"txHash"`
 	To        string        `json:"to"`
-	AmountWei store.Uint256 `json:"amountWei"`
+	AmountWei store.Uint256 `json:"amountWei"` // "0" for a refund in a token
+	// InToken is what a refund of a token payment pays back of it: {token, symbol, decimals,
+	// amount}; null for ETH.
+	InToken *store.TokenAmount `json:"inToken"`
 }
 
 var (
@@ -101,7 +104,7 @@ func refundBatchOf(b store.RefundBatch) refundBatchJSON {
 			SafeTxGas: b.SafeTxGas.String(), BaseGas: b.BaseGas.String(), GasPrice: b.GasPrice.String(), GasToken: b.GasToken,
 			RefundReceiver: b.RefundReceiver, Nonce: b.Nonce.String()}}
 	for _, r := range b.Refunds {
-		out.Refunds = append(out.Refunds, refundJSON{TxHash: r.TxHash, To: r.To, AmountWei: r.ValueWei})
+		out.Refunds = append(out.Refunds, refundJSON{TxHash: r.TxHash, To: r.To, AmountWei: r.ValueWei, InToken: r.InToken()})
 	}
 	out.TotalWei = batchTotal(b)
 	sigs := map[common.Address][]byte{}
@@ -194,10 +197,13 @@ func (h *Handlers) proposeRefundBatch(c echo.Context, hashes []string) (store.Re
 	nb := store.NewRefundBatch{Payments: make([]int64, len(owed))}
 	for i, p := range owed {
 		payouts[i], nb.Payments[i] = chain.Payout{To: common.HexToAddress(p.From), Value: p.ValueWei.Int}, p.ID
+		if p.Token != nil { // paid back in its token: what arrived of it
+			payouts[i].Token, payouts[i].Value = common.HexToAddress(*p.Token), p.Amount.Int
+		}
 	}
 	return h.proposeBatch(c, payouts, nb, store.ActionRefundPropose, func(b store.RefundBatch, total store.Uint256) store.AuditOutcome {
 		return store.AuditOutcome{Code: store.OutcomeRefundBatchProposed, Args: store.AuditArgs{Batch: b.ID, Refunds: len(owed),
-			AmountWei: total, Nonce: b.Nonce.String()}}
+			AmountWei: total, Tokens: store.TokenTotals(b.Refunds), Nonce: b.Nonce.String()}}
 	})
 }
 
@@ -243,7 +249,6 @@ func (h *Handlers) proposeBatch(c echo.Context, payouts []chain.Payout, nb store
 func refundBatchError(err error) error {
 	var notOwed *store.NotOwedError
 	var inBatch *store.InBatchError
-	var inToken *store.TokenRefundError
 	var notOwedCommission *store.NotOwedCommissionError
 	var commissionInBatch *store.CommissionInBatchError
 	switch {
@@ -256,8 +261,6 @@ func refundBatchError(err error) error {
 		return errorf(http.StatusBadRequest, "No commission is owed outside a batch: there is nothing to pay.")
 	case errors.As(err, &notOwed):
 		return errorf(http.StatusBadRequest, fmt.Sprintf("Payment %s is owed no refund: no payment has this transaction, or it is not rejected.", notOwed.TxHash))
-	case errors.As(err, &inToken):
-		return errorf(http.StatusBadRequest, fmt.Sprintf("Payment %s was paid in a token, and a refund batch pays back ETH only: it cannot refund it.", inToken.TxHash))
 	case errors.As(err, &inBatch):
 		return errorf(http.StatusConflict, fmt.Sprintf("Payment %s is already in refund batch %d, which is not void or failed.", inBatch.TxHash, inBatch.Batch))
 	case errors.Is(err, store.ErrNothingOwed):
@@ -398,8 +401,12 @@ func refundBatchSentence(o store.AuditOutcome) string {
 	batch := strings.ToLower(Batch)
 	switch o.Code {
 	case store.OutcomeRefundBatchProposed:
-		return fmt.Sprintf("Proposed refund batch %d: %s, %s ETH in all, at the treasury's nonce %s; it waits for the owners' signatures.",
-			a.Batch, words.Count(a.Refunds, "refund", "refunds"), views.ETH(a.AmountWei), a.Nonce)
+		total := []string{views.ETH(a.AmountWei) + " ETH"}
+		for _, t := range a.Tokens {
+			total = append(total, t.String())
+		}
+		return fmt.Sprintf("Proposed refund batch %d: %s, %s in all, at the treasury's nonce %s; it waits for the owners' signatures.",
+			a.Batch, words.Count(a.Refunds, "refund", "refunds"), words.AndList(total), a.Nonce)
 	case store.OutcomeCommissionBatchProposed:
 		return commissionBatchSentence(a)
 	case store.OutcomeRefundBatchExecuted:

@@ -72,7 +72,7 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 		if err != nil {
 			return err
 		}
-		p.tokenPayments = j.tokenPayments(transfers)
+		p.tokenPayments, p.tokenInflows = j.tokenPayments(transfers)
 	}
 	if j.cfg.ScanEveryBlock || j.cfg.PaymentAddress == (common.Address{}) {
 		return p.read(ctx, from, to)
@@ -112,8 +112,10 @@ type scanPass struct {
 	head  uint64
 	sum   *PaymentsSummary
 	execs []chain.SafeExecution // the treasury's executions in the pass's range
-	// tokenPayments are the payments in listed tokens in the pass's range.
+	// tokenPayments are the payments in listed tokens in the pass's range, tokenInflows the
+	// transfers of other tokens to the payments wallet.
 	tokenPayments []store.NewPayment
+	tokenInflows  []store.TokenInflow
 }
 
 // errReorgWhileReading is a block whose hash changed between two reads of one pass: the next
@@ -145,6 +147,15 @@ func (p scanPass) withLogs(scan *store.Scan, from, to uint64) error {
 			return err
 		}
 	}
+	for _, t := range p.tokenInflows {
+		if t.BlockNumber < int64(from) || t.BlockNumber > int64(to) {
+			continue
+		}
+		scan.TokenInflows = append(scan.TokenInflows, t)
+		if err := withBlock(scan, t.BlockNumber, t.BlockHash); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -161,24 +172,29 @@ func withBlock(scan *store.Scan, number int64, hash string) error {
 	return nil
 }
 
-// tokenPayments are the payments among transfers to the payments wallet: those of a listed token.
-func (j *Jobs) tokenPayments(transfers []chain.TokenTransfer) []store.NewPayment {
+// tokenPayments sorts the transfers to the payments wallet: the payments, of a listed token, and
+// the inflows of tokens the sale does not accept.
+func (j *Jobs) tokenPayments(transfers []chain.TokenTransfer) (payments []store.NewPayment, inflows []store.TokenInflow) {
 	listed := map[string]bool{}
 	for _, t := range j.cfg.PaymentTokens {
 		listed[t.Address] = true
 	}
-	var out []store.NewPayment
 	for _, t := range transfers {
-		if !listed[hexLower(t.Token)] || !t.Payment(j.cfg.PaymentAddress) {
+		if !t.Payment(j.cfg.PaymentAddress) {
 			continue
 		}
-		out = append(out, store.NewPayment{
+		if !listed[hexLower(t.Token)] {
+			inflows = append(inflows, store.TokenInflow{TxHash: hexLower(t.TxHash), LogIndex: int(t.LogIndex), Token: hexLower(t.Token),
+				From: hexLower(t.From), Amount: store.Uint256{Int: t.Value}, BlockNumber: int64(t.Block), BlockHash: hexLower(t.BlockHash)})
+			continue
+		}
+		payments = append(payments, store.NewPayment{
 			TxHash: hexLower(t.TxHash), TxIndex: int(t.TxIndex), PaymentRef: hexLower(t.Ref()), From: hexLower(t.From),
 			ValueWei: new(big.Int), Token: hexLower(t.Token), Amount: t.Value, LogIndex: int(t.LogIndex),
 			BlockNumber: int64(t.Block), BlockHash: hexLower(t.BlockHash), BlockTime: time.Unix(int64(t.BlockTime), 0).UTC(),
 		})
 	}
-	return out
+	return payments, inflows
 }
 
 // read reads blocks from..to one by one and records what they hold, scanChunk blocks at a time.

@@ -50,13 +50,14 @@ func TestMintSignedByClef(t *testing.T) {
 // TestSweepSignedByClef runs the sweep pass with the payments wallet's key in clef under the
 // rules docs/operations.md recommends: the sweep to the treasury goes through; rules written for
 // another treasury refuse it (nothing is stored, nothing is swept); and the payments wallet's
-// signer refuses a transfer anywhere else, and any call, even to the treasury.
+// signer refuses a transfer anywhere else, and any call, even to the treasury, but a listed
+// token's transfer to the treasury (the token sweep).
 func TestSweepSignedByClef(t *testing.T) {
 	clefdev.Path(t)
 	e := sweepEnv(t, new(big.Int))
 	key := e.dc.Accounts[devchain.PaymentsIndex].Key
 	signer := func(t *testing.T, treasury common.Address) *chain.ExternalSigner {
-		url := clefdev.Start(t, key, e.dc.ChainID().Int64(), clefdev.SweepRules(treasury))
+		url := clefdev.Start(t, key, e.dc.ChainID().Int64(), clefdev.SweepRules(treasury, e.dc.USDC))
 		s, err := chain.DialSigner(t.Context(), url, e.dc.Payments)
 		if err != nil {
 			t.Fatal(err)
@@ -89,17 +90,34 @@ func TestSweepSignedByClef(t *testing.T) {
 			t.Fatalf("settled %+v, want swept", done)
 		}
 		sender := e.c.NewSender(s, e.dc.ChainID())
-		buyer, treasury := e.buyer(0), e.dc.Treasury
+		buyer, treasury, coin, dht := e.buyer(0), e.dc.Treasury, e.dc.USDC, e.dc.Token
+		call := func(to *common.Address, data []byte) error {
+			_, err := sender.SignWith(t.Context(), chain.Fees{Tip: big.NewInt(1), Cap: big.NewInt(1e10)}, 100_000, to, data, nil)
+			return err
+		}
 		for name, try := range map[string]func() error{
-			"a transfer to a buyer": func() error { _, err := sender.Sign(t.Context(), &buyer, nil, big.NewInt(1)); return err },
-			"a call to the treasury": func() error {
-				_, err := sender.SignWith(t.Context(), chain.Fees{Tip: big.NewInt(1), Cap: big.NewInt(1e10)}, 100_000, &treasury, []byte{0xaf, 0xfe, 0xd0, 0xe0}, nil)
-				return err
+			"a transfer to a buyer":                func() error { _, err := sender.Sign(t.Context(), &buyer, nil, big.NewInt(1)); return err },
+			"a call to the treasury":               func() error { return call(&treasury, []byte{0xaf, 0xfe, 0xd0, 0xe0}) },
+			"a listed token's transfer to a buyer": func() error { return call(&coin, chain.TokenTransferData(buyer, big.NewInt(1))) },
+			"a token not listed to the treasury":   func() error { return call(&dht, chain.TokenTransferData(treasury, big.NewInt(1))) },
+			"a listed token's approve of the treasury": func() error {
+				return call(&coin, tokenABI.PackApprove(treasury, big.NewInt(1)))
 			},
 		} {
 			if err := try(); !errors.Is(err, chain.ErrSignerRefused) {
 				t.Errorf("%s: %v, want the signer's refusal", name, err)
 			}
+		}
+		// The token sweep goes through the same rules.
+		e.withUSDC()
+		e.payToken(0, coin, e.dc.Payments, usdc(300), 0)
+		e.pay(1, e.dc.Payments, tenth) // its gas: below SWEEP_MIN_WEI, so the ETH waits
+		j = passes(s)
+		if sum, err := j.Sweep(t.Context()); err != nil || sum.Sent == nil || sum.Sent.Token == nil {
+			t.Fatalf("%+v, %v: want the USDC sweep sent", sum, err)
+		}
+		if done := e.sweepUntilSettled(j); done.Status != store.SweepSwept || done.AmountWei.Cmp(usdc(300)) != 0 {
+			t.Fatalf("settled %+v, want 300 USDC swept", done)
 		}
 	})
 }

@@ -160,40 +160,29 @@ func (j *Jobs) followSweep(ctx context.Context, sw *store.Sweep, sum *SweepSumma
 }
 
 // startSweep sends what the payments wallet holds above KeepWei to the treasury, less the fees
-// its transfer may need, when that reaches MinWei or has waited EveryBlocks. The amount is read
-// from the lower of the wallet's balance at the head and CONFIRMATIONS blocks back, so that a
-// payment a reorg may still take away is not swept before it is confirmed; nothing is swept while
-// another transaction of the wallet waits in the pool (a refund by hand), whose value the balance
-// does not show yet.
+// its transfer may need, when that reaches MinWei or has waited EveryBlocks; when no ETH is due,
+// a listed token's balance (tokenDue). Amounts are read from the lower of the wallet's balance at
+// the head and CONFIRMATIONS blocks back, so that a payment a reorg may still take away is not
+// swept before it is confirmed; nothing is swept while another transaction of the wallet waits
+// in the pool (a refund by hand), whose value the balance does not show yet.
 func (j *Jobs) startSweep(ctx context.Context, sum *SweepSummary) error {
-	from, cfg := j.cfg.PaymentAddress, j.cfg.Sweep
 	head, err := j.chain.HeadNumber(ctx)
 	if err != nil {
 		return err
 	}
-	excess, err := j.chain.Balance(ctx, from)
+	eth, reason, err := j.ethDue(ctx, head)
 	if err != nil {
 		return err
 	}
-	if head > j.cfg.Confirmations && excess.Cmp(cfg.KeepWei) > 0 {
-		confirmed, err := j.chain.BalanceAt(ctx, from, new(big.Int).SetUint64(head-j.cfg.Confirmations))
-		if err != nil {
+	var token *store.Token
+	var tokens *big.Int
+	if eth == nil {
+		if token, tokens, err = j.tokenDue(ctx, head); err != nil || tokens == nil {
+			sum.Reason = reason
 			return err
 		}
-		if confirmed.Cmp(excess) < 0 {
-			excess = confirmed
-		}
 	}
-	excess.Sub(excess, cfg.KeepWei)
-	w, err := j.store.SetWatch(ctx, int64(head), excess.Sign() > 0, excess.Cmp(cfg.MinWei) >= 0)
-	if err != nil || excess.Sign() <= 0 {
-		return err
-	}
-	if excess.Cmp(cfg.MinWei) < 0 && head < uint64(*w.ExcessSince)+cfg.EveryBlocks {
-		sum.Reason = fmt.Sprintf("%s wei above what the wallet keeps: swept once it reaches SWEEP_MIN_WEI, or at block %d",
-			excess, uint64(*w.ExcessSince)+cfg.EveryBlocks)
-		return nil
-	}
+	from, to := j.cfg.PaymentAddress, j.cfg.Treasury
 	mined, pending, err := j.chain.Nonces(ctx, from)
 	if err != nil {
 		return err
@@ -206,31 +195,133 @@ func (j *Jobs) startSweep(ctx context.Context, sum *SweepSummary) error {
 	if err != nil {
 		return err
 	}
-	gas, err := j.sweepGas(ctx)
+	sweep := store.NewSweep{To: hexLower(to), Actor: j.sweepActor()}
+	var tx *types.Transaction
+	if eth != nil {
+		if tx, reason, err = j.signETHSweep(ctx, fees, eth); err != nil {
+			return err
+		}
+		sweep.AmountWei = store.Uint256{Int: eth}
+		if tx == nil { // too little ETH to pay its own fees: a token may still be due
+			if token, tokens, err = j.tokenDue(ctx, head); err != nil || tokens == nil {
+				sum.Reason = reason
+				return err
+			}
+		}
+	}
+	if tx == nil {
+		if tx, sum.Reason, err = j.signTokenSweep(ctx, fees, *token, tokens); err != nil || tx == nil {
+			return err
+		}
+		sweep.AmountWei, sweep.Token = store.Uint256{Int: tokens}, &token.Address
+	}
+	o, err := j.sweeper.post(ctx, store.TxFor{Sweep: &sweep}, tx, head)
 	if err != nil {
 		return err
 	}
-	// Room for the fee to double while the sweep waits: the outbox bumps it at the same value.
-	reserve := new(big.Int).Mul(fees.Cap, new(big.Int).SetUint64(2*gas))
-	amount := excess.Sub(excess, reserve)
+	sum.Sent = &store.Sweep{ID: o.row.SweepID, From: hexLower(from), To: hexLower(to), AmountWei: sweep.AmountWei, Token: sweep.Token,
+		Status: store.SweepSending, TxHash: hexLower(tx.Hash())}
+	j.log.Info("sweep: sent to the treasury", "sweep", o.row.SweepID, "amount", sweep.AmountWei, "token", sweep.Token, "tx", tx.Hash())
+	return nil
+}
+
+// signETHSweep signs the transfer of amount, less room for its fees to double while it waits
+// (the outbox bumps it at the same value), to the treasury; amount is left what it sends. nil,
+// with why, when nothing is left.
+func (j *Jobs) signETHSweep(ctx context.Context, fees chain.Fees, amount *big.Int) (*types.Transaction, string, error) {
+	gas, err := j.sweepGas(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	amount.Sub(amount, new(big.Int).Mul(fees.Cap, new(big.Int).SetUint64(2*gas)))
 	if amount.Sign() <= 0 {
-		sum.Reason = "what the wallet holds above what it keeps does not pay the sweep's fees"
-		return nil
+		return nil, "what the wallet holds above what it keeps does not pay the sweep's fees", nil
 	}
 	to := j.cfg.Treasury
 	tx, err := j.sweeper.sender.SignWith(ctx, fees, gas, &to, nil, amount)
+	return tx, "", err
+}
+
+// signTokenSweep signs token's transfer(treasury, amount). The wallet pays its gas in ETH, which
+// an ETH sweep leaves it only above SWEEP_KEEP_WEI: nil, with why, when it holds too little.
+func (j *Jobs) signTokenSweep(ctx context.Context, fees chain.Fees, token store.Token, amount *big.Int) (*types.Transaction, string, error) {
+	from, to, addr := j.cfg.PaymentAddress, j.cfg.Treasury, common.HexToAddress(token.Address)
+	gas, err := j.chain.TokenTransferGas(ctx, from, addr, to, amount)
 	if err != nil {
-		return err
+		return nil, "", fmt.Errorf("sweep of %s: %w", token.Symbol, err)
 	}
-	o, err := j.sweeper.post(ctx, store.TxFor{Sweep: &store.NewSweep{To: hexLower(to), AmountWei: store.Uint256{Int: amount},
-		Actor: j.sweepActor()}}, tx, head)
+	balance, err := j.chain.Balance(ctx, from)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	sum.Sent = &store.Sweep{ID: o.row.SweepID, From: hexLower(from), To: hexLower(to), AmountWei: store.Uint256{Int: amount},
-		Status: store.SweepSending, TxHash: hexLower(tx.Hash())}
-	j.log.Info("sweep: sent to the treasury", "sweep", o.row.SweepID, "amount_wei", amount, "tx", tx.Hash())
-	return nil
+	if need := new(big.Int).Mul(fees.Cap, new(big.Int).SetUint64(2*gas)); balance.Cmp(need) < 0 {
+		return nil, fmt.Sprintf("the payments wallet holds %s wei, too little to pay for a sweep of %s (%s wei): set SWEEP_KEEP_WEI to keep ETH for its gas",
+			balance, token.Symbol, need), nil
+	}
+	tx, err := j.sweeper.sender.SignWith(ctx, fees, gas, &addr, chain.TokenTransferData(to, amount), nil)
+	return tx, "", err
+}
+
+// ethDue is what the payments wallet holds above KeepWei when it is due to be swept (it reaches
+// MinWei, or has waited EveryBlocks since the wallet first held it); nil otherwise, with why.
+func (j *Jobs) ethDue(ctx context.Context, head uint64) (*big.Int, string, error) {
+	from, cfg := j.cfg.PaymentAddress, j.cfg.Sweep
+	excess, err := j.confirmedBalance(ctx, head, cfg.KeepWei, func(block *big.Int) (*big.Int, error) { return j.chain.BalanceAt(ctx, from, block) })
+	if err != nil {
+		return nil, "", err
+	}
+	excess.Sub(excess, cfg.KeepWei)
+	w, err := j.store.SetWatch(ctx, int64(head), excess.Sign() > 0, excess.Cmp(cfg.MinWei) >= 0)
+	if err != nil || excess.Sign() <= 0 {
+		return nil, "", err
+	}
+	if excess.Cmp(cfg.MinWei) < 0 && head < uint64(*w.ExcessSince)+cfg.EveryBlocks {
+		return nil, fmt.Sprintf("%s wei above what the wallet keeps: swept once it reaches SWEEP_MIN_WEI, or at block %d",
+			excess, uint64(*w.ExcessSince)+cfg.EveryBlocks), nil
+	}
+	return excess, "", nil
+}
+
+// tokenDue is the first listed token (by address) the payments wallet holds any of, confirmed,
+// and has not swept for EveryBlocks blocks, with the amount to sweep: all of it. nil when none.
+func (j *Jobs) tokenDue(ctx context.Context, head uint64) (*store.Token, *big.Int, error) {
+	for _, t := range j.cfg.PaymentTokens {
+		last, err := j.store.LastTokenSweep(ctx, t.Address)
+		if err != nil {
+			return nil, nil, err
+		}
+		if last != nil && head < uint64(*last)+j.cfg.Sweep.EveryBlocks {
+			continue
+		}
+		token := common.HexToAddress(t.Address)
+		held, err := j.confirmedBalance(ctx, head, new(big.Int), func(block *big.Int) (*big.Int, error) {
+			return j.chain.TokenBalanceAt(ctx, token, j.cfg.PaymentAddress, block)
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		if held.Sign() > 0 {
+			return &t, held, nil
+		}
+	}
+	return nil, nil, nil
+}
+
+// confirmedBalance is the lower of balance at the head and CONFIRMATIONS blocks before it (read
+// only when the head's is above keep: below it, nothing is swept anyway).
+func (j *Jobs) confirmedBalance(ctx context.Context, head uint64, keep *big.Int, balance func(block *big.Int) (*big.Int, error)) (*big.Int, error) {
+	now, err := balance(nil)
+	if err != nil || now.Cmp(keep) <= 0 || head <= j.cfg.Confirmations {
+		return now, err
+	}
+	then, err := balance(new(big.Int).SetUint64(head - j.cfg.Confirmations))
+	if err != nil {
+		return nil, err
+	}
+	if then.Cmp(now) < 0 {
+		return then, nil
+	}
+	return now, nil
 }
 
 // sweepGas is the gas limit of a sweep: a transfer to the treasury, whose receive runs the Safe's

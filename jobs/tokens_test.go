@@ -112,6 +112,13 @@ func TestTokenPayments(t *testing.T) {
 		}
 	}
 
+	// The token not listed is kept for the operator, as it arrived.
+	in, err := db.TokenInflows(t.Context(), 10)
+	if err != nil || len(in) != 1 || in[0].Token != strings.ToLower(e.dc.Token.Hex()) || in[0].From != strings.ToLower(e.buyer(0).Hex()) ||
+		in[0].Amount.Cmp(new(big.Int).Mul(big.NewInt(300), big.NewInt(params.Ether))) != 0 {
+		t.Fatalf("token inflows %+v, %v: want the 300 DHT from buyer 0", in, err)
+	}
+
 	rejected := payments(t, store.PaymentRejected)
 	if len(rejected) != 1 {
 		t.Fatalf("%d rejected", len(rejected))
@@ -179,5 +186,63 @@ func TestTokenPaymentReorg(t *testing.T) {
 	}
 	if n := len(payments(t, store.PaymentRejected)); n != 0 {
 		t.Fatalf("%d rejected payments left after the reorg", n)
+	}
+}
+
+// TestTokenSweep: what the payments wallet holds of a listed token goes to the treasury with the
+// token's transfer once no ETH is due, all of it and once; the wallet pays its gas in ETH above
+// what it keeps; another waits SWEEP_EVERY_BLOCKS after the last.
+func TestTokenSweep(t *testing.T) {
+	e := sweepEnv(t, new(big.Int).Mul(big.NewInt(100), ether))
+	e.withUSDC()
+	wallet, treasury, coin := e.dc.Payments, e.dc.Treasury, e.dc.USDC
+	held := func(a common.Address) *big.Int {
+		t.Helper()
+		b, err := e.c.TokenBalance(t.Context(), coin, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	e.payToken(0, coin, wallet, usdc(300), 0)
+	e.payToken(1, coin, wallet, usdc(250), 0)
+
+	// The ETH above SWEEP_KEEP_WEI goes first, then the USDC.
+	if first := e.sweepUntilSettled(e.j); first.Status != store.SweepSwept || first.Token != nil {
+		t.Fatalf("first sweep %+v, want the ETH", first)
+	}
+	sum, err := e.j.Sweep(t.Context())
+	if err != nil || sum.Sent == nil || sum.Sent.Token == nil || sum.Sent.AmountWei.Cmp(usdc(550)) != 0 {
+		t.Fatalf("%+v, %v: want 550 USDC sent", sum, err)
+	}
+	done := e.sweepUntilSettled(e.j)
+	if done.Status != store.SweepSwept || done.Token == nil || done.Symbol != "USDC" || done.Amount().String() != "550 USDC" {
+		t.Fatalf("settled %+v, want 550 USDC swept", done)
+	}
+	if w, tr := held(wallet), held(treasury); w.Sign() != 0 || tr.Cmp(usdc(550)) != 0 {
+		t.Fatalf("the wallet holds %s, the treasury %s USDC units: want 0 and 550", w, tr)
+	}
+	var audited []string
+	if err := db.DB().Select(&audited, `SELECT outcome_args->'tokens'->0->>'amount' FROM operator_audit
+		WHERE action = 'treasury.sweep' AND outcome_args ? 'tokens' ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	if len(audited) != 2 || audited[0] != "550000000" || audited[1] != "550000000" {
+		t.Fatalf("audit of the token sweep: %v, want sent and done of 550000000", audited)
+	}
+
+	// More USDC waits SWEEP_EVERY_BLOCKS (5) after the last token sweep.
+	e.payToken(2, coin, wallet, usdc(300), 0)
+	if sum, err := e.j.Sweep(t.Context()); err != nil || sum.Sent != nil {
+		t.Fatalf("%+v, %v: want the USDC to wait", sum, err)
+	}
+	for e.head() < uint64(*done.BlockNumber)+5 {
+		e.dc.Commit()
+	}
+	if sum, err := e.j.Sweep(t.Context()); err != nil || sum.Sent == nil || sum.Sent.AmountWei.Cmp(usdc(300)) != 0 {
+		t.Fatalf("%+v, %v: want 300 USDC sent once SWEEP_EVERY_BLOCKS passed", sum, err)
+	}
+	if e.sweepUntilSettled(e.j).Status != store.SweepSwept || held(treasury).Cmp(usdc(850)) != 0 {
+		t.Fatal("the second USDC sweep did not reach the treasury")
 	}
 }

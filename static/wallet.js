@@ -62,6 +62,9 @@
   ];
   // NODE_INFO is the selector of nodeInfo(uint256), the view the withdraw form reads balances with.
   const NODE_INFO = '0xb02439ae';
+  // ERC-20's balanceOf(address) and transfer(address,uint256), for paying in a token.
+  const BALANCE_OF = '0x70a08231';
+  const TRANSFER = '0xa9059cbb';
 
   // texts gathers the strings a wallet error carries, however deeply its library nested them.
   const texts = (v, depth = 0, out = []) => {
@@ -263,7 +266,7 @@
   };
 
   // The buttons that need a wallet: disabled, with the reason beside them, when there is none.
-  const needsWallet = new Set(['pay', 'withdraw', 'max', 'signin', 'refund', 'weight', 'approve', 'execute']);
+  const needsWallet = new Set(['pay', 'paytoken', 'withdraw', 'max', 'signin', 'refund', 'weight', 'approve', 'execute']);
   const markButtons = () => {
     const none = settled && !wallets.size;
     for (const b of document.querySelectorAll('[data-wallet]')) {
@@ -511,13 +514,30 @@
   // second press would send a second transaction).
   const KEEP = Symbol('keep');
 
+  // units writes base units of a token with decimals as its units, exactly: 300000000 at 6 is "300".
+  const units = (v, decimals) => {
+    const s = v.toString().padStart(decimals + 1, '0');
+    const frac = decimals ? s.slice(-decimals).replace(/0+$/, '') : '';
+    return (decimals ? s.slice(0, -decimals) : s) + (frac ? '.' + frac : '');
+  };
+
   // precheck is the service's pre-check of a payment of b's tier from the account from, made
-  // now; it fails, with why, unless that payment would become a node.
+  // now (in b's token when it names one); it fails, with why, unless that payment would become a
+  // node.
   const precheck = async (b, from) => {
-    const res = await fetch(`/api/tiers/${encodeURIComponent(b.dataset.tier)}/check/${from}`, { cache: 'no-store', headers: { accept: 'application/json' } });
+    const token = b.dataset.token ? '?token=' + b.dataset.token : '';
+    const res = await fetch(`/api/tiers/${encodeURIComponent(b.dataset.tier)}/check/${from}${token}`, { cache: 'no-store', headers: { accept: 'application/json' } });
     if (!res.ok) await failed(res);
     const check = await res.json();
-    if (check.priceWei !== b.dataset.value) {
+    if (token && check.payToken?.amount !== b.dataset.amount) {
+      // The operator changed the token price since the page loaded: as for ETH below.
+      const now = `${units(BigInt(check.payToken.amount), check.payToken.decimals)} ${check.payToken.symbol}`;
+      b.dataset.amount = check.payToken.amount;
+      relabel.set(b, `Pay ${now}`);
+      fail(`The price of this tier changed to ${now} since this page loaded. Nothing was sent.` +
+        (check.ok ? ' Press the button again to pay the new price.' : ' ' + check.reason));
+    }
+    if (!token && check.priceWei !== b.dataset.value) {
       // The operator changed the price since the page loaded: the button takes the new one,
       // and the person presses it again knowingly.
       b.dataset.value = check.priceWei;
@@ -622,6 +642,25 @@
       if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) fail('Your wallet did not say which transaction it sent: look it up in your wallet.');
       b.textContent = 'Payment sent';
       location.assign('/payment/' + hash + '?sent=1'); // the tracker then knows it is the buyer's own
+      return KEEP;
+    },
+    // paytoken is pay for a tier's price in a token (data-token): the same pre-check, then the
+    // wallet's balance, then the token's transfer(payments wallet, amount) from the wallet: one
+    // transaction, no approval. A referral code takes nothing off a token price.
+    async paytoken(b) {
+      const from = await ensureAccount();
+      await precheck(b, from);
+      await ensureChain();
+      const amount = BigInt(b.dataset.amount), decimals = Number(b.dataset.decimals), symbol = b.dataset.symbol;
+      const out = await current.wallet.provider.request({ method: 'eth_call', params: [{ to: b.dataset.token, data: BALANCE_OF + word(from) }, 'latest'] });
+      if (typeof out !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(out)) fail(`This wallet's ${symbol} balance could not be read from the chain: try again.`);
+      if (BigInt(out) < amount) {
+        fail(`This wallet holds ${units(BigInt(out), decimals)} ${symbol}, less than the price of ${units(amount, decimals)} ${symbol}. Nothing was sent.`);
+      }
+      const hash = await send({ from, to: b.dataset.token, data: TRANSFER + word(b.dataset.to) + word(amount.toString(16)) });
+      if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) fail('Your wallet did not say which transaction it sent: look it up in your wallet.');
+      b.textContent = 'Payment sent';
+      location.assign('/payment/' + hash + '?sent=1');
       return KEEP;
     },
     async max(b) {

@@ -162,9 +162,11 @@ type AuditArgs struct {
 	Was     OperatorRole `json:"was,omitempty"` // the role before
 
 	// A saved tier's settings (tier_saved).
-	Label          string        `json:"label,omitempty"`
-	PriceWei       Uint256       `json:"priceWei,omitzero"`
-	TokenPrices    []TokenAmount `json:"tokenPrices,omitempty"`
+	Label    string  `json:"label,omitempty"`
+	PriceWei Uint256 `json:"priceWei,omitzero"`
+	// Tokens are amounts of tokens: a saved tier's prices in them, what a sweep moved (AmountWei
+	// is then unset), what a refund batch pays back in each besides AmountWei.
+	Tokens         []TokenAmount `json:"tokens,omitempty"`
 	MaxPerWallet   int           `json:"maxPerWallet,omitempty"`
 	HoldingToken   *string       `json:"holdingToken,omitempty"`
 	HoldingWei     Uint256       `json:"holdingWei,omitzero"`

@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -87,12 +89,45 @@ type RefundBatch struct {
 	Attempts  []BatchAttempt  `db:"-"` // the transactions sent to execute it, oldest first
 }
 
-// BatchRefund is one transfer of a batch: a payment paid back to its payer.
+// BatchRefund is one transfer of a batch: a payment paid back to its payer, in ETH, or in the
+// token it was paid in.
 type BatchRefund struct {
 	PaymentID int64   `db:"payment_id"`
 	TxHash    string  `db:"tx_hash"` // the payment's
 	To        string  `db:"to_address"`
-	ValueWei  Uint256 `db:"value_wei"`
+	ValueWei  Uint256 `db:"value_wei"` // 0 for a token's
+	// Token is the token a token payment is paid back in (nil: ETH), with Amount of it.
+	Token    *string `db:"token"`
+	Amount   Uint256 `db:"amount"` // nil Int for ETH
+	Symbol   string  `db:"symbol"`
+	Decimals int     `db:"decimals"`
+}
+
+// InToken is what r pays back of a token; nil for ETH.
+func (r BatchRefund) InToken() *TokenAmount {
+	if r.Token == nil {
+		return nil
+	}
+	return &TokenAmount{Token: Token{Address: *r.Token, Symbol: r.Symbol, Decimals: r.Decimals}, Amount: r.Amount}
+}
+
+// TokenTotals is what refunds pay back in each token, in token address order.
+func TokenTotals(refunds []BatchRefund) []TokenAmount {
+	var out []TokenAmount
+	for _, r := range refunds {
+		t := r.InToken()
+		if t == nil {
+			continue
+		}
+		i := slices.IndexFunc(out, func(o TokenAmount) bool { return o.Address == t.Address })
+		if i < 0 {
+			out = append(out, TokenAmount{Token: t.Token, Amount: Uint256{Int: new(big.Int)}})
+			i = len(out) - 1
+		}
+		out[i].Amount.Add(out[i].Amount.Int, t.Amount.Int)
+	}
+	slices.SortFunc(out, func(a, b TokenAmount) int { return strings.Compare(a.Address, b.Address) })
+	return out
 }
 
 // BatchApproval is an owner's signature of a batch's SafeTx hash, 65 bytes as the Safe takes it.
@@ -111,12 +146,6 @@ const refundBatchColumns = `id, kind, safe, to_address, value_wei, data, operati
 type NotOwedError struct{ TxHash string }
 
 func (e *NotOwedError) Error() string { return "payment " + e.TxHash + " is owed no refund" }
-
-// TokenRefundError is a payment made in a token, which a batch cannot refund: a batch's transfers
-// are of ETH.
-type TokenRefundError struct{ TxHash string }
-
-func (e *TokenRefundError) Error() string { return "payment " + e.TxHash + " was made in a token" }
 
 // InBatchError is a payment already in a batch that is not void or failed.
 type InBatchError struct {
@@ -137,9 +166,8 @@ var ErrBatchDecided = errors.New("the refund batch is decided")
 
 // OwedRefunds are the payments owed a refund that a batch may take, in chain order: those of the
 // transactions hashes names (every payment of each; lower case), or, with none, every payment
-// in ETH owed one. A payment of hashes that is not rejected is a *NotOwedError, one in an open or
-// executed batch an *InBatchError, one in a token a *TokenRefundError, and "all" with nothing
-// owed ErrNothingOwed.
+// owed one. A payment of hashes that is not rejected is a *NotOwedError, one in an open or
+// executed batch an *InBatchError, and "all" with nothing owed ErrNothingOwed.
 func (s *Store) OwedRefunds(ctx context.Context, hashes []string) (_ []Payment, err error) {
 	defer wrap(&err, "OwedRefunds")
 	var rows []struct {
@@ -161,9 +189,6 @@ func (s *Store) OwedRefunds(ctx context.Context, hashes []string) (_ []Payment, 
 			return nil, &NotOwedError{TxHash: r.TxHash}
 		case r.Batch != nil && len(hashes) > 0:
 			return nil, &InBatchError{TxHash: r.TxHash, Batch: *r.Batch}
-		case r.Token != nil && len(hashes) > 0:
-			return nil, &TokenRefundError{TxHash: r.TxHash}
-		case r.Token != nil: // a batch pays ETH: never a 0 ETH "refund" of a token payment
 		case r.Batch == nil:
 			owed = append(owed, r.Payment)
 		}
@@ -241,8 +266,8 @@ func (tx Tx) AddRefundBatch(ctx context.Context, b NewRefundBatch) (_ RefundBatc
 	}
 	// The unique index refund_batch_payments_once is the rule's last word.
 	if _, err := tx.q.ExecContext(ctx, `
-		INSERT INTO refund_batch_payments (batch_id, payment_id, position, to_address, value_wei)
-		SELECT $1, p.id, o.n, p.from_address, p.value_wei
+		INSERT INTO refund_batch_payments (batch_id, payment_id, position, to_address, value_wei, token, amount)
+		SELECT $1, p.id, o.n, p.from_address, p.value_wei, p.token, p.amount
 		FROM unnest($2::bigint[]) WITH ORDINALITY AS o (id, n) JOIN payments p ON p.id = o.id`, id, pq.Array(b.Payments)); err != nil {
 		return RefundBatch{}, err
 	}
@@ -281,8 +306,9 @@ func refundBatches(ctx context.Context, q sqlx.QueryerContext, tail string, args
 		BatchRefund
 	}
 	if err := sqlx.SelectContext(ctx, q, &refunds, `
-		SELECT bp.batch_id, bp.payment_id, p.tx_hash, bp.to_address, bp.value_wei
-		FROM refund_batch_payments bp JOIN payments p ON p.id = bp.payment_id
+		SELECT bp.batch_id, bp.payment_id, p.tx_hash, bp.to_address, bp.value_wei, bp.token, bp.amount,
+			coalesce(tk.symbol, 'ETH') AS symbol, coalesce(tk.decimals, 18) AS decimals
+		FROM refund_batch_payments bp JOIN payments p ON p.id = bp.payment_id LEFT JOIN tokens tk ON tk.address = bp.token
 		WHERE bp.batch_id = ANY ($1) ORDER BY bp.batch_id, bp.position`, pq.Array(ids)); err != nil {
 		return nil, err
 	}

@@ -21,10 +21,14 @@ const (
 
 // Sweep is one transfer of the payments wallet's excess to the treasury.
 type Sweep struct {
-	ID          int64       `db:"id" json:"id"`
-	From        string      `db:"from_address" json:"from"`
-	To          string      `db:"to_address" json:"to"`
-	AmountWei   Uint256     `db:"amount_wei" json:"amountWei"`
+	ID        int64   `db:"id" json:"id"`
+	From      string  `db:"from_address" json:"from"`
+	To        string  `db:"to_address" json:"to"`
+	AmountWei Uint256 `db:"amount_wei" json:"amountWei"` // a token sweep's: the token's base units
+	// Token is the listed token swept (nil: ETH), with its symbol and decimals.
+	Token       *string     `db:"token" json:"token"`
+	Symbol      string      `db:"symbol" json:"symbol"`
+	Decimals    int         `db:"decimals" json:"decimals"`
 	Status      SweepStatus `db:"status" json:"status"`
 	TxHash      string      `db:"tx_hash" json:"txHash"`           // the newest version, or the one mined
 	BlockNumber *int64      `db:"block_number" json:"blockNumber"` // set once mined
@@ -38,10 +42,18 @@ type Sweep struct {
 type NewSweep struct {
 	To        string
 	AmountWei Uint256
+	Token     *string // nil: ETH
 	Actor     Actor
 }
 
-const sweepColumns = `s.id, s.from_address, s.to_address, s.amount_wei, s.status, s.tx_hash, s.block_number, s.created_at`
+const sweepColumns = `s.id, s.from_address, s.to_address, s.amount_wei, s.token, coalesce(
+	(SELECT t.symbol FROM tokens t WHERE t.address = s.token), 'ETH') AS symbol, coalesce(
+	(SELECT t.decimals FROM tokens t WHERE t.address = s.token), 18) AS decimals, s.status, s.tx_hash, s.block_number, s.created_at`
+
+// Amount is what sweep sw moves, in its token's units with its symbol: "300 USDC", "1.5 ETH".
+func (sw Sweep) Amount() TokenAmount {
+	return TokenAmount{Token: Token{Address: deref(sw.Token, ""), Symbol: sw.Symbol, Decimals: sw.Decimals}, Amount: sw.AmountWei}
+}
 
 // ActionSweep is the audit's name for a sweep: the service moving the sale's money.
 const ActionSweep AuditAction = "treasury.sweep"
@@ -60,27 +72,46 @@ func (s *Store) storeSweepTx(ctx context.Context, f TxFor, v SentTx) (id int64, 
 	}
 	defer tx.Rollback()
 	if err := tx.GetContext(ctx, &id, `
-		INSERT INTO sweeps (from_address, to_address, amount_wei, tx_hash) VALUES ($1, $2, $3, $4) RETURNING id`,
-		v.Sender, f.Sweep.To, f.Sweep.AmountWei, v.Hash); err != nil {
+		INSERT INTO sweeps (from_address, to_address, amount_wei, token, tx_hash) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+		v.Sender, f.Sweep.To, f.Sweep.AmountWei, f.Sweep.Token, v.Hash); err != nil {
 		return 0, err
 	}
 	if err := insertSent(ctx, tx, v, TxFor{SweepID: id}); err != nil {
 		return 0, err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE sweep_watch SET excess_since = NULL, over_min_since = NULL`); err != nil {
+	if f.Sweep.Token == nil { // the watch is of the wallet's ETH
+		if _, err := tx.ExecContext(ctx, `UPDATE sweep_watch SET excess_since = NULL, over_min_since = NULL`); err != nil {
+			return 0, err
+		}
+	}
+	var sw Sweep
+	if err := tx.GetContext(ctx, &sw, `SELECT `+sweepColumns+` FROM sweeps s WHERE s.id = $1`, id); err != nil {
 		return 0, err
 	}
 	t := Tx{tx}
-	if err := t.audit(ctx, sweepEntry(f.Sweep.Actor, OutcomeSweepSent, id, f.Sweep.AmountWei, f.Sweep.To, v.Hash)); err != nil {
+	if err := t.audit(ctx, sweepEntry(f.Sweep.Actor, OutcomeSweepSent, sw)); err != nil {
 		return 0, err
 	}
 	return id, tx.Commit()
 }
 
-// sweepEntry is the audit entry of what came of sweep id.
-func sweepEntry(actor Actor, code AuditOutcomeCode, id int64, amount Uint256, to, txHash string) AuditEntry {
-	return AuditEntry{Actor: actor, Action: ActionSweep, Target: to, Outcome: AuditOutcome{Code: code,
-		Args: AuditArgs{Sweep: id, AmountWei: amount, TxHash: txHash}}}
+// sweepEntry is the audit entry of what came of sweep sw.
+func sweepEntry(actor Actor, code AuditOutcomeCode, sw Sweep) AuditEntry {
+	a := AuditArgs{Sweep: sw.ID, AmountWei: sw.AmountWei, TxHash: sw.TxHash}
+	if sw.Token != nil {
+		a.AmountWei, a.Tokens = Uint256{}, []TokenAmount{sw.Amount()}
+	}
+	return AuditEntry{Actor: actor, Action: ActionSweep, Target: sw.To, Outcome: AuditOutcome{Code: code, Args: a}}
+}
+
+// LastTokenSweep is the block of the newest sweep of token that was mined (swept or failed);
+// nil when none was.
+func (s *Store) LastTokenSweep(ctx context.Context, token string) (_ *int64, err error) {
+	defer wrap(&err, "LastTokenSweep")
+	var block *int64
+	err = s.db.GetContext(ctx, &block, `
+		SELECT max(block_number) FROM sweeps WHERE token = $1 AND status IN ('swept', 'failed')`, token)
+	return block, err
 }
 
 // OpenSweep is the sweep under way (at most one is), with its newest version's bytes; nil when
@@ -117,17 +148,18 @@ func (s *Store) SettleSweep(ctx context.Context, id int64, status SweepStatus, t
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
-		*e = sweepEntry(actor, code, id, sw.AmountWei, sw.To, sw.TxHash)
+		*e = sweepEntry(actor, code, sw)
 		return err
 	})
 }
 
-// LastSweep is the newest sweep that reached the treasury; nil when none has.
+// LastSweep is the newest sweep of ETH that reached the treasury; nil when none has.
 func (s *Store) LastSweep(ctx context.Context) (_ *Sweep, err error) {
 	defer wrap(&err, "LastSweep")
 	var sw Sweep
 	err = s.db.GetContext(ctx, &sw, `
-		SELECT `+sweepColumns+` FROM sweeps s WHERE s.status = 'swept' ORDER BY s.block_number DESC, s.id DESC LIMIT 1`)
+		SELECT `+sweepColumns+` FROM sweeps s WHERE s.status = 'swept' AND s.token IS NULL
+		ORDER BY s.block_number DESC, s.id DESC LIMIT 1`)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

@@ -23,6 +23,7 @@ import (
 	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
+	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
@@ -69,7 +70,12 @@ func TestBrowser(t *testing.T) {
 		strings.ToLower(dc.Owner.Address.Hex()), strings.ToLower(dc.Payments.Hex()), strings.ToLower(dc.Buyers[2].Address.Hex()),
 		strings.ToLower(secondOwner.Address.Hex()))
 	const cronKey, adminKey = "browser-test-cron-key", "browser-test-admin-key"
-	jcfg := jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
+	// The dev USDC is listed, as dev mode lists it (usdc.test.mjs prices its own tier in it).
+	usdc := store.Token{Address: strings.ToLower(dc.USDC.Hex()), Symbol: "USDC", Decimals: devchain.USDCDecimals}
+	if err := db.PutTokens(t.Context(), []store.Token{usdc}); err != nil {
+		t.Fatal(err)
+	}
+	jcfg := jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments, PaymentTokens: []store.Token{usdc},
 		DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000)}
 	hcfg := handlers.Config{Price: c, CronKey: cronKey, AdminKey: adminKey, ChainID: 1337,
 		WalletRPC: dc.RPCURL(), PaymentAddress: strings.ToLower(dc.Payments.Hex()),
@@ -104,6 +110,7 @@ func TestBrowser(t *testing.T) {
 		"CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "BUYER_KEY="+key(dc.Buyers[0]),
 		"SECOND_BUYER_KEY="+key(dc.Buyers[1]), "THIRD_BUYER_KEY="+key(dc.Buyers[2]), "MINTER_KEY="+key(dc.Minter),
 		"PAYMENTS_KEY="+key(dc.Accounts[devchain.PaymentsIndex]), "FUNDER_KEY="+key(dc.Owner), "TOKEN_ADDRESS="+dc.Token.Hex(),
+		"USDC_ADDRESS="+dc.USDC.Hex(),
 		"SECOND_OWNER_KEY="+key(secondOwner),
 		"CHROMIUM="+chromium, "ARTIFACTS="+artifacts)
 	failed := []string{}

@@ -54,9 +54,10 @@ type refundBatchDoc struct {
 	Ready      bool     `json:"ready"`
 	Status     string   `json:"status"`
 	Refunds    []struct {
-		TxHash    string `json:"txHash"`
-		To        string `json:"to"`
-		AmountWei string `json:"amountWei"`
+		TxHash    string             `json:"txHash"`
+		To        string             `json:"to"`
+		AmountWei string             `json:"amountWei"`
+		InToken   *store.TokenAmount `json:"inToken"` // a token payment's refund
 	} `json:"refunds"`
 	TotalWei   string  `json:"totalWei"`
 	ExecData   *string `json:"execData"`
@@ -84,12 +85,22 @@ type refundEnv struct {
 	s  *testServer
 }
 
-func newRefundEnv(t *testing.T) *refundEnv {
+func newRefundEnv(t *testing.T) *refundEnv { return newRefundEnvOf(t, false) }
+
+// newRefundEnvOf is newRefundEnv, with the dev USDC listed as a payment token when usdc is set.
+func newRefundEnvOf(t *testing.T, usdc bool) *refundEnv {
 	storetest.Reset(t, db)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	dc, c := startDevChain(t)
+	var tokens []store.Token
+	if usdc {
+		tokens = []store.Token{{Address: strings.ToLower(dc.USDC.Hex()), Symbol: "USDC", Decimals: devchain.USDCDecimals}}
+		if err := db.PutTokens(t.Context(), tokens); err != nil {
+			t.Fatal(err)
+		}
+	}
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(),
-		PaymentAddress: dc.Payments, Confirmations: 1, Treasury: dc.Treasury}, slog.New(slog.DiscardHandler))
+		PaymentAddress: dc.Payments, Confirmations: 1, Treasury: dc.Treasury, PaymentTokens: tokens}, slog.New(slog.DiscardHandler))
 	s := newChainServer(t, c, j, handlers.Config{ChainID: dc.ChainID().Int64(), AdminKey: adminKey, Treasury: dc.Treasury, SessionSecret: sessionSecret,
 		MultiSend: dc.MultiSend, PaymentAddress: strings.ToLower(dc.Payments.Hex())})
 	e := &refundEnv{t: t, dc: dc, c: c, j: j, s: s}

@@ -11,11 +11,16 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/chain/bindings"
+	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 	"nodeledger/views"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 )
 
 // tokenPaymentBody is what GET /api/payments/{txHash} says of what was paid.
@@ -84,6 +89,31 @@ func TestTokenPrices(t *testing.T) {
 		}
 	})
 
+	t.Run("the pre-check of a payment in USDC", func(t *testing.T) {
+		buyer := strings.ToLower(dc.Buyers[0].Address.Hex())
+		rec := s.get(t, "/api/tiers/1/check/"+buyer+"?token="+usdc.Address)
+		wantStatus(t, rec, http.StatusOK)
+		type checkBody struct {
+			OK       bool               `json:"ok"`
+			PayToken *store.TokenAmount `json:"payToken"`
+		}
+		if check := decode[checkBody](t, rec); !check.OK || check.PayToken == nil || check.PayToken.String() != "300 USDC" {
+			t.Fatalf("check %+v, want 300 USDC to buy the tier", check)
+		}
+		if rec := s.get(t, "/api/tiers/1/check/"+buyer); strings.Contains(rec.Body.String(), `"payToken":{`) {
+			t.Fatalf("an ETH check names a token: %s", rec.Body)
+		}
+		for q, want := range map[string]string{
+			"?token=" + strings.ToLower(dc.Token.Hex()): "does not accept the token",
+		} {
+			rec := s.get(t, "/api/tiers/1/check/"+buyer+q)
+			wantStatus(t, rec, http.StatusBadRequest)
+			if msg := errorMessage(t, rec); !strings.Contains(msg, want) {
+				t.Errorf("%s: %q, want %q", q, msg, want)
+			}
+		}
+	})
+
 	t.Run("a USDC payment, from its receipt to its node", func(t *testing.T) {
 		buyer := dc.Buyers[0]
 		amount := big.NewInt(300_000_000)
@@ -100,6 +130,9 @@ func TestTokenPrices(t *testing.T) {
 			}
 		}
 		check("confirming") // from the receipt: the scan has not read its block yet
+		if got := text(page(t, s.get(t, "/payment/"+hash).Body), "payment-amount"); got != "300 USDC" {
+			t.Fatalf("the tracker says it paid %q, want 300 USDC", got)
+		}
 		for range confirmations {
 			dc.Commit()
 		}
@@ -107,9 +140,12 @@ func TestTokenPrices(t *testing.T) {
 			t.Fatalf("payments pass: %+v, %v", sum, err)
 		}
 		check("minted")
+		if got := text(page(t, s.get(t, "/payment/"+hash).Body), "paid"); got != "300 USDC" {
+			t.Fatalf("the receipt says it paid %q, want 300 USDC", got)
+		}
 	})
 
-	t.Run("a refund batch never pays a token payment back in ETH", func(t *testing.T) {
+	t.Run("a refund batch of one token payment is the token's transfer back", func(t *testing.T) {
 		r := transact(t, dc, c, dc.Buyers[1].Key, &dc.USDC, bindings.NewTestToken().PackTransfer(dc.Payments, big.NewInt(250_000_000)), nil)
 		for range confirmations {
 			dc.Commit()
@@ -117,16 +153,12 @@ func TestTokenPrices(t *testing.T) {
 		if sum, err := j.Payments(t.Context()); err != nil || sum.Rejected != 1 {
 			t.Fatalf("payments pass: %+v, %v", sum, err)
 		}
-		hash := strings.ToLower(r.TxHash.Hex())
-		for body, want := range map[string]string{
-			`{"payments": "all"}`:            "No payment is owed a refund outside a batch",
-			`{"payments": ["` + hash + `"]}`: "was paid in a token, and a refund batch pays back ETH only",
-		} {
-			rec := s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", body, adminKey)
-			wantStatus(t, rec, http.StatusBadRequest)
-			if msg := errorMessage(t, rec); !strings.Contains(msg, want) {
-				t.Errorf("%s: %q, want %q", body, msg, want)
-			}
+		rec := s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+strings.ToLower(r.TxHash.Hex())+`"]}`, adminKey)
+		wantStatus(t, rec, http.StatusCreated)
+		b := decode[refundBatchDoc](t, rec)
+		want := hexutil.Encode(chain.TokenTransferData(dc.Buyers[1].Address, big.NewInt(250_000_000)))
+		if b.SafeTx.To != usdc.Address || b.SafeTx.Value != "0" || b.SafeTx.Operation != 0 || b.SafeTx.Data != want || b.TotalWei != "0" {
+			t.Fatalf("the batch's Safe transaction %+v, want USDC's transfer(buyer, 250 USDC)", b.SafeTx)
 		}
 	})
 }
@@ -168,11 +200,93 @@ func TestOperatorTierFormTokenPrices(t *testing.T) {
 	if got := edit.Find(`#tier-form input[name="`+field+`"]`).AttrOr("value", "?"); got != "1300.5" {
 		t.Fatalf("the edit form's USDC price %q", got)
 	}
+	// A token the sale does not accept, sent to the payments wallet, is listed for the operator
+	// in its units.
+	mustExec(t, `INSERT INTO token_inflows (tx_hash, log_index, token, from_address, amount, block_number, block_hash)
+		VALUES ($1, 0, $2, $3, 12500000000000000000, 5, $4)`, storetest.TxHash("dht"), strings.ToLower(dc.Token.Hex()),
+		strings.ToLower(dc.Buyers[0].Address.Hex()), storetest.TxHash("block 5"))
+	if got := b.operatorPage().Find(`[data-testid=token-inflows] li`).Text(); !strings.Contains(got, "12.5 DHT") {
+		t.Fatalf("token inflows %q, want 12.5 DHT", got)
+	}
+
 	// Emptied, the tier is no longer sold for USDC.
 	tier.Set("editing", "true")
 	tier.Set(field, "")
 	wantRedirect(t, b.form("/operator/tiers", tier))
 	if tiers, _ := db.Tiers(t.Context()); len(tiers[0].TokenPrices) != 0 {
 		t.Fatalf("token prices %v after the field was emptied", tiers[0].TokenPrices)
+	}
+}
+
+// TestTokenRefundBatch: a rejected USDC payment and a rejected ETH payment are paid back in one
+// treasury transaction that two owners approve: the USDC with the token's transfer, the ETH as
+// ever; the buyers get exactly what they paid, and both payments are refunded.
+func TestTokenRefundBatch(t *testing.T) {
+	e := newRefundEnvOf(t, true)
+	ctx, dc := t.Context(), e.dc
+	erc20 := bindings.NewTestToken()
+	usdcOf := func(a common.Address) *big.Int {
+		t.Helper()
+		b, err := e.c.TokenBalance(ctx, dc.USDC, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	ethOf := func(a common.Address) *big.Int {
+		t.Helper()
+		b, err := e.c.Balance(ctx, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	inUSDC := strings.ToLower(e.send(dc.Buyers[0].Key, dc.USDC, erc20.PackTransfer(dc.Payments, big.NewInt(250_000_000)), nil).TxHash.Hex())
+	inETH := e.pay(1, 150_000_000_000_000_000)
+	if sum := e.pass(); sum.Rejected != 2 {
+		t.Fatalf("pass %+v", sum)
+	}
+	// The treasury holds USDC, as the sweeps leave it (TestTokenSweep).
+	e.send(dc.Owner.Key, dc.USDC, erc20.PackMint(dc.Treasury, big.NewInt(1_000_000_000)), nil)
+
+	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	b := decode[refundBatchDoc](t, rec)
+	if len(b.Refunds) != 2 || b.TotalWei != "150000000000000000" || b.SafeTx.To != strings.ToLower(dc.MultiSend.Hex()) {
+		t.Fatalf("proposed %+v", b)
+	}
+	if r := b.Refunds[0]; r.TxHash != inUSDC || r.AmountWei != "0" || r.InToken == nil || r.InToken.String() != "250 USDC" ||
+		r.To != strings.ToLower(dc.Buyers[0].Address.Hex()) {
+		t.Fatalf("the USDC refund %+v", r)
+	}
+	if r := b.Refunds[1]; r.TxHash != inETH || r.AmountWei != "150000000000000000" || r.InToken != nil {
+		t.Fatalf("the ETH refund %+v", r)
+	}
+	if rs, err := db.AuditLog(ctx, 1); err != nil || len(rs) != 1 || rs[0].Outcome.Args.AmountWei.String() != "150000000000000000" ||
+		len(rs[0].Outcome.Args.Tokens) != 1 || rs[0].Outcome.Args.Tokens[0].String() != "250 USDC" {
+		t.Fatalf("audit %+v, %v: want 0.15 ETH and 250 USDC", rs, err)
+	}
+
+	e.approve(b.ID, e.sign(7, b.SafeTxHash))
+	ready := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash))
+	if ready == nil || !ready.Ready || ready.ExecData == nil {
+		t.Fatalf("after two owners: %+v", ready)
+	}
+	usdcBefore, ethBefore := usdcOf(dc.Buyers[0].Address), ethOf(dc.Buyers[1].Address)
+	if exec := e.send(dc.Buyers[4].Key, dc.Treasury, common.FromHex(*ready.ExecData), nil); exec.Status != types.ReceiptStatusSuccessful {
+		t.Fatal("the batch reverted")
+	}
+	if got := new(big.Int).Sub(usdcOf(dc.Buyers[0].Address), usdcBefore); got.Cmp(big.NewInt(250_000_000)) != 0 {
+		t.Fatalf("the USDC buyer got %s units back, want 250000000", got)
+	}
+	if got := new(big.Int).Sub(ethOf(dc.Buyers[1].Address), ethBefore); got.Cmp(big.NewInt(150_000_000_000_000_000)) != 0 {
+		t.Fatalf("the ETH buyer got %s wei back", got)
+	}
+	e.pass()
+	e.pass()
+	for _, hash := range []string{inUSDC, inETH} {
+		if p := e.paymentDoc(hash); p.Status != store.BuyerRefunded {
+			t.Fatalf("payment %s: %s after the batch executed", hash, p.Status)
+		}
 	}
 }

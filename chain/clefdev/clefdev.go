@@ -1,7 +1,7 @@
 // Package clefdev runs clef, go-ethereum's external signer, for the tests: a keystore holding one
 // key, and the rules recommended for production (docs/operations.md): for the minter and the
 // distributor, only mint and distribute calls to the factory (Rules); for the payments wallet,
-// only plain transfers to the treasury (SweepRules).
+// only sweeps to the treasury, of ETH and of the listed tokens (SweepRules).
 package clefdev
 
 import (
@@ -74,23 +74,32 @@ function ApproveSignData(req) { return "Reject"; }
 }
 
 // SweepRules is the payments wallet's rules file: approve a plain transfer (no call data) of
-// any value to treasury, the sweep, and the nonce filler; reject everything else, so that a
-// service that is compromised can move the sale's money only into the treasury.
-func SweepRules(treasury common.Address) string {
-	return fmt.Sprintf(`// nodeledger: the payments wallet may send ETH to the treasury Safe, nothing else.
+// any value to treasury, the ETH sweep; a call of transfer(treasury, amount) without value to one
+// of tokens, the token sweep; and the nonce filler; reject everything else, so that a service
+// that is compromised can move the sale's money only into the treasury.
+func SweepRules(treasury common.Address, tokens ...common.Address) string {
+	listed := make([]string, len(tokens))
+	for i, t := range tokens {
+		listed[i] = fmt.Sprintf("%q", strings.ToLower(t.Hex()))
+	}
+	transfer := bindings.NewTestToken().GetABI().Methods["transfer"]
+	return fmt.Sprintf(`// nodeledger: the payments wallet may send ETH, and the listed tokens, to the treasury Safe, nothing else.
 var TREASURY = %q;
+var TOKENS = [%s]; // PAYMENT_TOKENS, lower case
+var TRANSFER_TO_TREASURY = %q + "000000000000000000000000" + TREASURY.slice(2); // transfer(TREASURY, …)
 
 function ApproveTx(req) {
 	var tx = req.transaction;
 	var to = tx.to ? tx.to.toLowerCase() : "";
 	var input = (tx.input || tx.data || "0x").toLowerCase();
-	if (input != "0x") {
-		return "Reject";
-	}
-	if (to == TREASURY) {
+	var noValue = tx.value == "0x0" || tx.value == "0x";
+	if (input == "0x" && to == TREASURY) {
 		return "Approve";
 	}
-	if (to == tx.from.toLowerCase() && (tx.value == "0x0" || tx.value == "0x")) {
+	if (input == "0x" && to == tx.from.toLowerCase() && noValue) {
+		return "Approve";
+	}
+	if (TOKENS.indexOf(to) >= 0 && noValue && input.length == 138 && input.slice(0, 74) == TRANSFER_TO_TREASURY) {
 		return "Approve";
 	}
 	return "Reject";
@@ -98,17 +107,19 @@ function ApproveTx(req) {
 
 function ApproveListing(req) { return "Reject"; }
 function ApproveSignData(req) { return "Reject"; }
-`, strings.ToLower(treasury.Hex()))
+`, strings.ToLower(treasury.Hex()), strings.Join(listed, ", "), "0x"+hex.EncodeToString(transfer.ID))
 }
 
-// fourBytes is clef's custom 4-byte database with the factory's mint and distribute: clef
-// refuses calls whose selector it cannot name before its rules are asked.
+// fourBytes is clef's custom 4-byte database with the factory's mint and distribute and ERC-20's
+// transfer: clef refuses calls whose selector it cannot name before its rules are asked.
 func fourBytes() []byte {
 	db := map[string]string{}
 	for _, name := range []string{"mint", "distribute"} {
 		m := bindings.NewNodeFactory().GetABI().Methods[name]
 		db[hex.EncodeToString(m.ID)] = m.Sig
 	}
+	transfer := bindings.NewTestToken().GetABI().Methods["transfer"]
+	db[hex.EncodeToString(transfer.ID)] = transfer.Sig
 	b, _ := json.Marshal(db)
 	return b
 }

@@ -1,0 +1,139 @@
+// Paying in USDC: a tier priced in the dev USDC beside ETH offers "Pay 300 USDC" on /buy; the
+// button checks the payment with the service and the wallet's balance, then sends the token's
+// transfer to the payments wallet (no approval); the tracker follows it in USDC to its node. The
+// pay-from-elsewhere box names the token, its contract and the exact amount, and the operator's
+// tier form shows the price in USDC. It uses tier 81 only, and leaves it switched off.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { erc20Abi } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { env, base, browser, client, freshAccount, withWallet, walletOf, cron, sleep, putTier, switchOff, signInOperator } from './harness.mjs';
+
+const wide = { width: 1280, height: 900 };
+const phone = { width: 390, height: 844 };
+const usdc = env.USDC_ADDRESS.toLowerCase();
+const price = 300_000_000n; // 300 USDC, 6 decimals
+const card = (page) => page.locator('[data-testid=buy-tier][data-tier="81"]');
+const calls = (wallet, method) => wallet.calls.filter((c) => c.method === method);
+
+// shots takes the whole page at 1280 and 390 px, checking that it is no wider than the screen.
+async function shots(page, name) {
+  for (const viewport of [wide, phone]) {
+    await page.setViewportSize(viewport);
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scroll <= viewport.width, `${name}: ${scroll}px wide on a ${viewport.width}px screen`);
+    await page.screenshot({ path: `${env.ARTIFACTS}/usdc-${name}-${viewport.width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(wide);
+}
+
+// withUSDC is a fresh buyer holding ETH for gas and amount of USDC, sent by a dev buyer.
+async function withUSDC(amount) {
+  const key = await freshAccount('1');
+  const hash = await walletOf(env.BUYER_KEY).writeContract({ address: usdc, abi: erc20Abi, functionName: 'transfer',
+    args: [privateKeyToAccount(key).address, amount] });
+  await client.waitForTransactionReceipt({ hash });
+  return key;
+}
+
+const usdcOf = (address) => client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
+
+test('/buy: Pay 300 USDC checks the payment, sends the token\'s transfer, and the tracker follows it to its node', async () => {
+  await putTier(81, { tokenPrices: [{ token: usdc, amount: price.toString() }] });
+  try {
+    const key = await withUSDC(1000_000_000n);
+    const buyer = privateKeyToAccount(key).address.toLowerCase();
+    const context = await browser.newContext({ viewport: wide });
+    const wallet = await withWallet(context, key);
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    await page.goto(base + '/buy');
+    assert.equal(await card(page).locator('[data-testid=token-price]').innerText(), 'or 300 USDC');
+    const pay = card(page).locator('[data-wallet=paytoken]');
+    assert.equal(await pay.innerText(), 'Pay 300 USDC');
+    const option = page.locator('[data-testid=pay-option][data-tier="81"] [data-testid=pay-token]');
+    assert.equal(await option.locator('[data-testid=pay-token-amount]').innerText(), '300 USDC');
+    assert.equal(await option.locator('[data-testid=exact-units]').innerText(), '300000000');
+    assert.equal(await option.locator('[data-testid=token-contract]').innerText(), usdc);
+    assert.match(await option.locator('[data-testid=token-network]').innerText(), /^Send USDC on .* \(chain id \d+\) and from this contract only/);
+    await shots(page, 'buy');
+
+    const before = await usdcOf(buyer);
+    await pay.click();
+    await page.waitForURL(/\/payment\/0x[0-9a-f]{64}\?sent=1$/, { timeout: 30000 });
+    const hash = new URL(page.url()).pathname.split('/').pop();
+    const sent = calls(wallet, 'eth_sendTransaction');
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].params[0].to.toLowerCase(), usdc, 'sent to the token contract');
+    assert.ok(!sent[0].params[0].value || BigInt(sent[0].params[0].value) === 0n, 'no ETH with it');
+    assert.equal(calls(wallet, 'eth_signTypedData_v4').length + calls(wallet, 'personal_sign').length, 0, 'no signature, no approval');
+    await client.waitForTransactionReceipt({ hash });
+    assert.equal(before - await usdcOf(buyer), price);
+
+    let last;
+    for (let i = 0; i < 80 && last?.status !== 'minted'; i++) {
+      await cron('payments');
+      const res = await fetch(base + '/api/payments/' + hash);
+      if (res.ok) last = await res.json();
+      if (last?.status !== 'minted') await sleep(250);
+    }
+    assert.equal(last?.status, 'minted', JSON.stringify(last));
+    assert.equal(last.token, usdc);
+    assert.equal(last.amount, price.toString());
+    assert.equal(last.valueWei, '0');
+    assert.equal(last.tier, '81');
+    await page.locator('[data-testid=payment-status][data-status=minted]').waitFor({ timeout: 15000 });
+    assert.equal(await page.locator('[data-testid=paid]').innerText(), '300 USDC');
+    await shots(page, 'minted');
+
+    // Back on /buy the connected wallet's figures say what it holds of USDC now.
+    await page.goto(base + '/buy');
+    await card(page).locator('[data-testid=token-held]').waitFor({ timeout: 15000 });
+    assert.equal(await card(page).locator('[data-testid=token-held]').innerText(), 'This wallet holds 700 USDC.');
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    await switchOff(81);
+  }
+});
+
+test('/buy: a wallet holding less USDC than the price is told so, and nothing is sent', async () => {
+  await putTier(81, { tokenPrices: [{ token: usdc, amount: price.toString() }] });
+  try {
+    const key = await withUSDC(100_000_000n);
+    const context = await browser.newContext({ viewport: wide });
+    const wallet = await withWallet(context, key);
+    const page = await context.newPage();
+    await page.goto(base + '/buy');
+    await card(page).locator('[data-wallet=paytoken]').click();
+    const said = card(page).locator('.wallet-msg.bad');
+    await said.waitFor({ timeout: 15000 });
+    assert.equal(await said.innerText(), 'This wallet holds 100 USDC, less than the price of 300 USDC. Nothing was sent.');
+    assert.equal(calls(wallet, 'eth_sendTransaction').length, 0);
+    await page.reload(); // the figures follow the connected wallet on the next page
+    await card(page).locator('[data-testid=token-held]').waitFor({ timeout: 15000 });
+    assert.equal(await card(page).locator('[data-testid=token-held]').innerText(), 'This wallet holds 100 USDC: less than the price.');
+    await shots(page, 'short');
+    await context.close();
+  } finally {
+    await switchOff(81);
+  }
+});
+
+test('the operator\'s tier form: the price in USDC, in its units', async () => {
+  await putTier(81, { tokenPrices: [{ token: usdc, amount: '300500000' }] });
+  try {
+    const context = await browser.newContext({ viewport: wide });
+    await withWallet(context, env.FUNDER_KEY); // the factory's owner, an admin
+    const page = await signInOperator(context);
+    await page.goto(base + '/operator?edit=81#tier-form');
+    const field = page.locator(`#tier-form input[name="price_${usdc}"]`);
+    assert.equal(await field.inputValue(), '300.5');
+    await shots(page, 'tier-form');
+    await context.close();
+  } finally {
+    await switchOff(81);
+  }
+});
