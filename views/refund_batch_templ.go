@@ -143,7 +143,7 @@ func SafeError(code string) string {
 	case "GS021", "GS022", "GS023", "GS024":
 		return "A contract owner's signature it carried is malformed or invalid (" + code + ")."
 	case "GS013":
-		return "A transfer in the batch failed, so the treasury made none: check that the treasury holds the batch's total (GS013)."
+		return "A transfer in the batch failed, so the treasury made none: check that the treasury holds the batch's total, in ETH and in each token, and that no token refuses a payer or the treasury (a blocklist, as USDC's) (GS013)."
 	case "GS010":
 		return "It was sent with too little gas for the batch (GS010)."
 	case "out of gas":

@@ -290,3 +290,44 @@ func TestTokenRefundBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenRefundRefused: a refund the token refuses (the payer is on USDC's blocklist) makes the
+// whole batch revert; the treasury pays nothing, the batch stays open, and the operator reads
+// why.
+func TestTokenRefundRefused(t *testing.T) {
+	e := newRefundEnvOf(t, true)
+	dc := e.dc
+	erc20 := bindings.NewTestToken()
+	inUSDC := strings.ToLower(e.send(dc.Buyers[0].Key, dc.USDC, erc20.PackTransfer(dc.Payments, big.NewInt(250_000_000)), nil).TxHash.Hex())
+	if sum := e.pass(); sum.Rejected != 1 {
+		t.Fatalf("pass %+v", sum)
+	}
+	e.send(dc.Owner.Key, dc.USDC, erc20.PackMint(dc.Treasury, big.NewInt(1_000_000_000)), nil)
+	e.send(dc.Owner.Key, dc.USDC, erc20.PackSetBlocked(dc.Buyers[0].Address, true), nil)
+
+	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+inUSDC+`"]}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	b := decode[refundBatchDoc](t, rec)
+	e.approve(b.ID, e.sign(7, b.SafeTxHash))
+	ready := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash))
+	if ready == nil || ready.ExecData == nil {
+		t.Fatalf("after two owners: %+v", ready)
+	}
+	exec := e.send(dc.Buyers[4].Key, dc.Treasury, common.FromHex(*ready.ExecData), nil)
+	if exec.Status != types.ReceiptStatusFailed {
+		t.Fatal("the batch went through though the token refuses its payer")
+	}
+	wantStatus(t, e.report(b.ID, strings.ToLower(exec.TxHash.Hex())), http.StatusOK)
+	e.pass()
+	got := e.get(b.ID)
+	if got.Status != "ready" || len(got.Attempts) != 1 {
+		t.Fatalf("after the revert: %+v", got)
+	}
+	if a := got.Attempts[0]; a.Status != "reverted" || a.Error == nil || *a.Error != "GS013" || a.Reason == nil ||
+		!strings.Contains(*a.Reason, "no token refuses a payer") {
+		t.Fatalf("the attempt %+v, want GS013 and why", a)
+	}
+	if p := e.paymentDoc(inUSDC); p.Status != store.BuyerRejected {
+		t.Fatalf("the payment reads %s after a refund that reverted", p.Status)
+	}
+}
