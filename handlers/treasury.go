@@ -22,6 +22,16 @@ type treasuryJSON struct {
 	BalanceWei     store.Uint256 `json:"balanceWei"`
 	PaymentsWallet walletJSON    `json:"paymentsWallet"`
 	LastSweep      *sweepJSON    `json:"lastSweep"`
+	// Tokens are what the treasury and the payments wallet hold of each listed token.
+	Tokens []tokenHoldingJSON `json:"tokens"`
+}
+
+// tokenHoldingJSON is what the treasury and the payments wallet hold of a listed token, in its
+// base units (paymentsWallet null without a payments wallet).
+type tokenHoldingJSON struct {
+	store.Token
+	Treasury       store.Uint256  `json:"treasury"`
+	PaymentsWallet *store.Uint256 `json:"paymentsWallet"`
 }
 
 // sweepJSON is a sweep that reached the treasury.
@@ -81,6 +91,22 @@ func (h *Handlers) treasury(ctx context.Context) (treasuryJSON, error) {
 		}
 		out.PaymentsWallet.BalanceWei = &store.Uint256{Int: bal}
 	}
+	out.Tokens = []tokenHoldingJSON{}
+	for _, t := range h.sale.Tokens() {
+		token := common.HexToAddress(t.Address)
+		held, err := h.chain.TokenBalance(ctx, token, h.cfg.Treasury)
+		if err != nil {
+			return treasuryJSON{}, err
+		}
+		holding := tokenHoldingJSON{Token: t, Treasury: store.Uint256{Int: held}}
+		if h.cfg.PaymentAddress != "" {
+			if held, err = h.chain.TokenBalance(ctx, token, common.HexToAddress(h.cfg.PaymentAddress)); err != nil {
+				return treasuryJSON{}, err
+			}
+			holding.PaymentsWallet = &store.Uint256{Int: held}
+		}
+		out.Tokens = append(out.Tokens, holding)
+	}
 	return out, nil
 }
 
@@ -98,6 +124,12 @@ func (h *Handlers) treasuryView(ctx context.Context) *views.Treasury {
 	v := &views.Treasury{Address: t.Address, Owners: t.Owners, Threshold: t.Threshold, BalanceWei: t.BalanceWei,
 		PaymentsWallet: t.PaymentsWallet.Address, PaymentsBalanceWei: t.PaymentsWallet.BalanceWei,
 		SweepsOff: sweepsOffSentence(h.jobs.SweepsOff())}
+	for _, t := range t.Tokens {
+		v.Tokens = append(v.Tokens, store.TokenAmount{Token: t.Token, Amount: t.Treasury})
+		if t.PaymentsWallet != nil {
+			v.PaymentsTokens = append(v.PaymentsTokens, store.TokenAmount{Token: t.Token, Amount: *t.PaymentsWallet})
+		}
+	}
 	if t.LastSweep != nil {
 		v.LastSweep = &store.Sweep{TxHash: t.LastSweep.TxHash, BlockNumber: &t.LastSweep.BlockNumber, AmountWei: t.LastSweep.AmountWei}
 	}

@@ -249,6 +249,17 @@ func TestTokenRefundBatch(t *testing.T) {
 	// The treasury holds USDC, as the sweeps leave it (TestTokenSweep).
 	e.send(dc.Owner.Key, dc.USDC, erc20.PackMint(dc.Treasury, big.NewInt(1_000_000_000)), nil)
 
+	// The treasury says what it and the payments wallet hold of USDC.
+	type holding struct {
+		Token, Symbol, Treasury string
+		PaymentsWallet          *string
+	}
+	tr := decode[struct{ Tokens []holding }](t, e.s.adminDo(t, http.MethodGet, "/api/admin/treasury", "", adminKey))
+	if len(tr.Tokens) != 1 || tr.Tokens[0].Symbol != "USDC" || tr.Tokens[0].Treasury != "1000000000" ||
+		tr.Tokens[0].PaymentsWallet == nil || *tr.Tokens[0].PaymentsWallet != "250000000" {
+		t.Fatalf("treasury tokens %+v, want 1000 USDC in the treasury and 250 in the payments wallet", tr.Tokens)
+	}
+
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
 	b := decode[refundBatchDoc](t, rec)
