@@ -94,9 +94,12 @@ func (h *Handlers) tier(c echo.Context, id int) (store.Tier, error) {
 }
 
 // tokenPrice is tier's price in the token at address (any case), with the token: a 400 when
-// the sale does not accept the token, or the tier has no price in it.
+// address is not one, the sale does not accept the token, or the tier has no price in it.
 func (h *Handlers) tokenPrice(tier store.Tier, address string) (*store.TokenAmount, error) {
-	token, ok := h.sale.Listed()[strings.ToLower(address)]
+	if !addressRe.MatchString(address) {
+		return nil, errorf(http.StatusBadRequest, "token must be a token's address: 0x followed by 40 hexadecimal digits.")
+	}
+	token, ok := h.sale.Token(strings.ToLower(address))
 	if !ok {
 		return nil, errorf(http.StatusBadRequest, fmt.Sprintf("The sale does not accept the token %s: pay in ETH, or in a token a tier is priced in.", address))
 	}

@@ -294,10 +294,11 @@ func (h *Handlers) tokenInflows(ctx context.Context) ([]views.TokenInflow, error
 	}
 	out := make([]views.TokenInflow, len(in))
 	for i, t := range in {
-		out[i].TokenInflow = t
+		token := store.Token{Address: t.Token, Symbol: "base units"} // a token that tells nothing
 		if info, err := h.chain.TokenInfo(ctx, common.HexToAddress(t.Token)); err == nil {
-			out[i].Symbol, out[i].Decimals = info.Symbol, info.Decimals
+			token.Symbol, token.Decimals = info.Symbol, int(info.Decimals)
 		}
+		out[i] = views.TokenInflow{TokenInflow: t, Arrived: store.TokenAmount{Token: token, Amount: t.Amount}}
 	}
 	return out, nil
 }

@@ -70,9 +70,8 @@ func (h *Handlers) payment(ctx context.Context, hash string) (paymentJSON, error
 	}
 	// A token payment is a Transfer log of a listed token in the receipt: the first, as the
 	// ledger answers for a transaction that paid several times.
-	listed := h.sale.Listed()
 	for _, tt := range t.Tokens {
-		token, ok := listed[strings.ToLower(tt.Token.Hex())]
+		token, ok := h.sale.Token(strings.ToLower(tt.Token.Hex()))
 		if !ok || !tt.Payment(common.HexToAddress(payTo)) {
 			continue
 		}

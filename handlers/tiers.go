@@ -34,7 +34,7 @@ func (h *Handlers) inToken(p store.Payment) *store.TokenAmount {
 	if p.Token == nil || p.Amount == nil {
 		return nil
 	}
-	t, ok := h.sale.Listed()[*p.Token]
+	t, ok := h.sale.Token(*p.Token)
 	if !ok {
 		t = store.Token{Address: *p.Token, Symbol: "units of " + *p.Token}
 	}

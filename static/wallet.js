@@ -412,12 +412,14 @@
     return bps;
   };
 
-  // eth writes wei as ETH, exactly: every digit, no trailing zeros.
-  const eth = (wei) => {
-    const s = wei.toString().padStart(19, '0');
-    const frac = s.slice(-18).replace(/0+$/, '');
-    return s.slice(0, -18) + (frac ? '.' + frac : '');
+  // units writes base units of a token with decimals as its units, exactly: every digit, no
+  // trailing zeros (300000000 at 6 is "300"); eth writes wei as ETH so.
+  const units = (v, decimals) => {
+    const s = v.toString().padStart(decimals + 1, '0');
+    const frac = decimals ? s.slice(-decimals).replace(/0+$/, '') : '';
+    return (decimals ? s.slice(0, -decimals) : s) + (frac ? '.' + frac : '');
   };
+  const eth = (wei) => units(wei, 18);
 
   // nodeBalance reads the node's balance on chain, through the wallet: nodeInfo's third value.
   const nodeBalance = async (form) => {
@@ -514,13 +516,6 @@
   // second press would send a second transaction).
   const KEEP = Symbol('keep');
 
-  // units writes base units of a token with decimals as its units, exactly: 300000000 at 6 is "300".
-  const units = (v, decimals) => {
-    const s = v.toString().padStart(decimals + 1, '0');
-    const frac = decimals ? s.slice(-decimals).replace(/0+$/, '') : '';
-    return (decimals ? s.slice(0, -decimals) : s) + (frac ? '.' + frac : '');
-  };
-
   // precheck is the service's pre-check of a payment of b's tier from the account from, made
   // now (in b's token when it names one); it fails, with why, unless that payment would become a
   // node.
@@ -584,6 +579,14 @@
     fail(`${why} Nothing was sent. You can still buy at the full price: press the button again to pay ${eth(BigInt(b.dataset.value))} ETH.`);
   };
 
+  // track opens the tracker of payment hash, which pay button b just sent.
+  const track = (b, hash) => {
+    if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) fail('Your wallet did not say which transaction it sent: look it up in your wallet.');
+    b.textContent = 'Payment sent';
+    location.assign('/payment/' + hash + '?sent=1'); // the tracker then knows it is the buyer's own
+    return KEEP;
+  };
+
   const actions = {
     async connect() {
       if (wallets.size === 1) {
@@ -638,11 +641,7 @@
         fail(`From this wallet the price is ${eth(BigInt(check.payWei))} ETH` +
           (check.referralCode ? `, with code ${check.referralCode}` : '') + '. Nothing was sent: press the button again to pay it.');
       }
-      const hash = await send({ from, to: b.dataset.to, value: hexValue(check.payWei) });
-      if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) fail('Your wallet did not say which transaction it sent: look it up in your wallet.');
-      b.textContent = 'Payment sent';
-      location.assign('/payment/' + hash + '?sent=1'); // the tracker then knows it is the buyer's own
-      return KEEP;
+      return track(b, await send({ from, to: b.dataset.to, value: hexValue(check.payWei) }));
     },
     // paytoken is pay for a tier's price in a token (data-token): the same pre-check, then the
     // wallet's balance, then the token's transfer(payments wallet, amount) from the wallet: one
@@ -657,11 +656,7 @@
       if (BigInt(out) < amount) {
         fail(`This wallet holds ${units(BigInt(out), decimals)} ${symbol}, less than the price of ${units(amount, decimals)} ${symbol}. Nothing was sent.`);
       }
-      const hash = await send({ from, to: b.dataset.token, data: TRANSFER + word(b.dataset.to) + word(amount.toString(16)) });
-      if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) fail('Your wallet did not say which transaction it sent: look it up in your wallet.');
-      b.textContent = 'Payment sent';
-      location.assign('/payment/' + hash + '?sent=1');
-      return KEEP;
+      return track(b, await send({ from, to: b.dataset.token, data: TRANSFER + word(b.dataset.to) + word(amount.toString(16)) }));
     },
     async max(b) {
       const form = b.closest('form[data-owner]');

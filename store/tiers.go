@@ -144,23 +144,24 @@ func (s *Store) TiersAt(ctx context.Context, at time.Time, grace time.Duration) 
 		Prices  pq.StringArray `db:"prices"`
 		History pq.StringArray `db:"token_price_history"` // each version's token prices, as JSON
 	}
-	// The prices: the one in force when the grace began, and every one that took effect since.
+	// The prices: the one in force when the grace began, and every one that took effect since,
+	// in ETH and in tokens, read in one pass over the tier's versions.
 	err = s.db.SelectContext(ctx, &rows, `
-		WITH grace AS (
-			SELECT g.* FROM tier_versions g
-			WHERE g.effective_at <= $1 AND (g.effective_at > $2 OR g.id = (
-				SELECT b.id FROM tier_versions b WHERE b.tier = g.tier AND b.effective_at <= $2
-				ORDER BY b.effective_at DESC, b.id DESC LIMIT 1))
-		)
 		SELECT t.id, t.label, v.price_wei, v.max_per_wallet, v.holding_wei, v.holding_token, v.on_sale, v.supply,
-			v.starts_at, v.ends_at, v.allowlist_until, v.opens_after_tier, v.token_prices,
-			ARRAY(SELECT g.price_wei::text FROM grace g WHERE g.tier = t.id ORDER BY g.effective_at, g.id) AS prices,
-			ARRAY(SELECT g.token_prices::text FROM grace g WHERE g.tier = t.id ORDER BY g.effective_at, g.id) AS token_price_history
+			v.starts_at, v.ends_at, v.allowlist_until, v.opens_after_tier, v.token_prices, g.prices, g.token_price_history
 		FROM tiers t
 		JOIN LATERAL (
 			SELECT * FROM tier_versions v WHERE v.tier = t.id AND v.effective_at <= $1
 			ORDER BY v.effective_at DESC, v.id DESC LIMIT 1
 		) v ON true
+		CROSS JOIN LATERAL (
+			SELECT array_agg(g.price_wei::text ORDER BY g.effective_at, g.id) AS prices,
+				array_agg(g.token_prices::text ORDER BY g.effective_at, g.id) AS token_price_history
+			FROM tier_versions g
+			WHERE g.tier = t.id AND g.effective_at <= $1 AND (g.effective_at > $2 OR g.id = (
+				SELECT b.id FROM tier_versions b WHERE b.tier = t.id AND b.effective_at <= $2
+				ORDER BY b.effective_at DESC, b.id DESC LIMIT 1))
+		) g
 		ORDER BY t.id`, at, at.Add(-grace))
 	if err != nil {
 		return nil, err

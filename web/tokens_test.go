@@ -105,11 +105,12 @@ func TestTokenPrices(t *testing.T) {
 		}
 		for q, want := range map[string]string{
 			"?token=" + strings.ToLower(dc.Token.Hex()): "does not accept the token",
+			"?token=%3Cb%3E%00" + strings.Repeat("a", 5000): "token must be a token's address",
 		} {
 			rec := s.get(t, "/api/tiers/1/check/"+buyer+q)
 			wantStatus(t, rec, http.StatusBadRequest)
-			if msg := errorMessage(t, rec); !strings.Contains(msg, want) {
-				t.Errorf("%s: %q, want %q", q, msg, want)
+			if msg := errorMessage(t, rec); !strings.Contains(msg, want) || strings.Contains(msg, "<b>") {
+				t.Errorf("%.40s: %q, want %q and nothing of the query echoed", q, msg, want)
 			}
 		}
 	})

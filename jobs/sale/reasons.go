@@ -229,7 +229,7 @@ type TokenAmount = store.TokenAmount
 // paid is what the payment paid, in its units: "0.1 ETH", "300 USDC".
 func (a Args) paid() string {
 	if a.Paid != nil {
-		return a.Paid.Units(a.Paid.Amount.Int)
+		return a.Paid.String()
 	}
 	return a.PaidWei.ETH() + " ETH"
 }

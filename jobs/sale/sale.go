@@ -66,6 +66,12 @@ func (s *Sale) WalletCodes() WalletCodes { return s.walletCodes }
 // Listed are the tokens the sale accepts, by address (lower case).
 func (s *Sale) Listed() map[string]store.Token { return maps.Clone(s.tokens) }
 
+// Token is the token the sale accepts at address (lower case); false when it accepts none there.
+func (s *Sale) Token(address string) (store.Token, bool) {
+	t, ok := s.tokens[address]
+	return t, ok
+}
+
 // Tokens are the tokens the sale accepts, in address order.
 func (s *Sale) Tokens() []store.Token {
 	out := slices.Collect(maps.Values(s.tokens))

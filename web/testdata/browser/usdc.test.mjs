@@ -132,6 +132,10 @@ test('the operator\'s tier form: the price in USDC, in its units', async () => {
     const field = page.locator(`#tier-form input[name="price_${usdc}"]`);
     assert.equal(await field.inputValue(), '300.5');
     await shots(page, 'tier-form');
+    for (const viewport of [wide, phone]) { // the form alone, readable: the page is long
+      await page.setViewportSize(viewport);
+      await page.locator('#tier-form').screenshot({ path: `${env.ARTIFACTS}/usdc-tier-form-only-${viewport.width}.png` });
+    }
     await context.close();
   } finally {
     await switchOff(81);
