@@ -104,7 +104,7 @@ func TestTokenPrices(t *testing.T) {
 			t.Fatalf("an ETH check names a token: %s", rec.Body)
 		}
 		for q, want := range map[string]string{
-			"?token=" + strings.ToLower(dc.Token.Hex()): "does not accept the token",
+			"?token=" + strings.ToLower(dc.Token.Hex()):     "does not accept the token",
 			"?token=%3Cb%3E%00" + strings.Repeat("a", 5000): "token must be a token's address",
 		} {
 			rec := s.get(t, "/api/tiers/1/check/"+buyer+q)
