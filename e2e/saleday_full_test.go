@@ -17,10 +17,10 @@ import (
 // TestSaleDay is `make saleday` (bench/saleday.sh): the issue's sale day on this machine. geth
 // --dev mines a block every 2 s with a 30M gas limit; three instances of the real binary share
 // one PostgreSQL behind HAProxy, their passes as shipped (payments at every head, the others on
-// the default tick); 1,000 wallets send 10,000 payments over 10 minutes (5 % wrong), then 3,000
-// within 30 s, while 1,000 trackers and 200 pollers read through HAProxy, and one instance is
-// kill -9ed every 2 minutes and restarted, until the backlog has cleared (at most 15 minutes
-// after the last payment). SALEDAY_SCALE (1) scales the counts of wallets, payments and clients,
+// the default tick); 1,000 wallets send 10,000 payments over 10 minutes (5 % wrong, every other
+// one in a listed USDC), then 3,000 within 30 s, while 1,000 trackers and 200 pollers read
+// through HAProxy, and one instance is kill -9ed every 2 minutes and restarted, until the
+// backlog has cleared (at most 15 minutes after the last payment). SALEDAY_SCALE (1) scales the counts of wallets, payments and clients,
 // not the times. It writes the figures and the targets to bench/SALEDAY.md, and fails only on
 // correctness: a payment lost or doubled, a wrong one not rejected for its reason, the sold-out
 // tier's supply exceeded, a 5xx.

@@ -43,11 +43,12 @@ import (
 // ledger. TestSaleDayShort runs it small in every `go test ./...`; TestSaleDay (build tag long,
 // `make saleday`) runs the issue's whole scenario and writes bench/SALEDAY.md.
 
-// TestSaleDayShort is the sale day in small: 300 payments from 50 wallets, about 5 % of them
-// wrong (a bad amount, a tier that sells out while it is paid, a wallet over its tier's
-// allowance), three instances that clients reach in turn, one of them kill -9ed mid-run. Every
-// good payment must be exactly one node on chain and in the ledger, every wrong one rejected with
-// its reason, and the tier that sells out must hold exactly its supply.
+// TestSaleDayShort is the sale day in small: 300 payments from 50 wallets, half of them in a
+// listed USDC, about 5 % of them wrong (a bad amount, a tier that sells out while it is paid, a
+// wallet over its tier's allowance), three instances that clients reach in turn, one of them
+// kill -9ed mid-run. Every good payment must be exactly one node on chain and in the ledger, in
+// the currency and amount it paid, every wrong one rejected with its reason, and the tier that
+// sells out must hold exactly its supply.
 func TestSaleDayShort(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds the binary and runs geth")
@@ -102,8 +103,10 @@ var (
 type salePayment struct {
 	wallet int
 	tier   int
+	usdc   bool // paid in the stablecoin: a transfer(paymentsWallet, amount) of it
 	burst  bool
 	tx     common.Hash
+	ref    common.Hash // what the factory's mint names it by
 	sentAt time.Time
 
 	block, index uint64
@@ -114,24 +117,28 @@ type salePayment struct {
 // saleSchedule is the run's payments, in the order they are sent: out of each 50, one of a bad
 // amount, one to the tier that sells out, and one pair to the one-per-wallet tier from a wallet
 // that has not paid it yet while there are such wallets (the second is over its allowance); the
-// rest buy tier 1. Wallets take turns.
+// rest buy tier 1. Wallets take turns; every other payment is in USDC.
 func saleSchedule(p saleParams) []*salePayment {
 	var out []*salePayment
 	pairs := 0
 	add := func(n int, burst bool) {
+		pay := func(w, tier int) {
+			out = append(out, &salePayment{wallet: w, tier: tier, usdc: inUSDC(len(out)), burst: burst})
+		}
 		for i := 0; i < n; i++ {
 			w := len(out) % p.wallets
 			switch {
 			case i%50 == 7:
-				out = append(out, &salePayment{wallet: w, tier: tierBad, burst: burst})
+				pay(w, tierBad)
 			case i%50 == 21:
-				out = append(out, &salePayment{wallet: w, tier: tierCap, burst: burst})
+				pay(w, tierCap)
 			case i%50 == 35 && i+1 < n:
 				w, pairs = pairs%p.wallets, pairs+1
-				out = append(out, &salePayment{wallet: w, tier: tierOne, burst: burst}, &salePayment{wallet: w, tier: tierOne, burst: burst})
+				pay(w, tierOne)
+				pay(w, tierOne)
 				i++
 			default:
-				out = append(out, &salePayment{wallet: w, tier: tierAny, burst: burst})
+				pay(w, tierAny)
 			}
 		}
 	}
@@ -160,21 +167,25 @@ type saleBuyer struct {
 
 // saleDay is a deployment for a sale day.
 type saleDay struct {
-	p       saleParams
-	geth    *gethdev.Node
-	bin     string
-	env     []string
-	ledger  *store.Store
-	chain   *chain.Client
-	rpc     *rpc.Client
-	payTo   common.Address
-	supply  int
-	buyers  []*saleBuyer
-	insts   []*instance
-	front   []string // where clients go: HAProxy, or the instances in turn
-	haproxy string   // HAProxy's version, when it runs
-	hooks   *hookLog // a webhook receiver of every event
-	dir     string
+	p           saleParams
+	geth        *gethdev.Node
+	bin         string
+	env         []string
+	ledger      *store.Store
+	chain       *chain.Client
+	rpc         *rpc.Client
+	payTo       common.Address
+	usdc        common.Address // the stablecoin the sale lists
+	usdcGas     uint64         // what a payment in it is signed with
+	gethMetrics string         // where geth serves its metrics
+	sends       atomic.Int64   // eth_sendRawTransaction calls the buyers made
+	supply      int
+	buyers      []*saleBuyer
+	insts       []*instance
+	front       []string // where clients go: HAProxy, or the instances in turn
+	haproxy     string   // HAProxy's version, when it runs
+	hooks       *hookLog // a webhook receiver of every event
+	dir         string
 	// referrers are the sale's code's owner and the partner above it.
 	referrers [2]string
 }
@@ -192,12 +203,14 @@ func runSaleDay(t *testing.T, p saleParams) *saleResult {
 func newSaleDay(t *testing.T, p saleParams, supply int) *saleDay {
 	t.Helper()
 	ctx := t.Context()
-	args := []string{"--dev.period", strconv.Itoa(p.blockSec)}
+	gethMetrics := gethdev.FreeAddr(t)
+	host, port, _ := net.SplitHostPort(gethMetrics)
+	args := []string{"--dev.period", strconv.Itoa(p.blockSec), "--metrics", "--metrics.addr", host, "--metrics.port", port}
 	if p.gasLimit > 0 {
 		// --dev.gaslimit is the genesis block's; --miner.gaslimit keeps the blocks at it.
 		args = append(args, "--dev.gaslimit", strconv.Itoa(p.gasLimit), "--miner.gaslimit", strconv.Itoa(p.gasLimit))
 	}
-	s := &saleDay{p: p, geth: gethdev.Start(t, args...), bin: buildBinary(t), supply: supply, dir: t.TempDir()}
+	s := &saleDay{p: p, geth: gethdev.Start(t, args...), gethMetrics: gethMetrics, bin: buildBinary(t), supply: supply, dir: t.TempDir()}
 	deployerKey, deployer := hexKey(t)
 	minterKey, minter := hexKey(t)
 	distributorKey, distributor := hexKey(t)
@@ -247,6 +260,8 @@ func newSaleDay(t *testing.T, p saleParams, supply int) *saleDay {
 			t.Fatalf("setTierWeight(%d): %v", tier+1, err)
 		}
 	}
+	s.usdc, s.usdcGas = s.deployUSDC(t, owner)
+	s.env = append(s.env, "PAYMENT_TOKENS="+s.usdc.Hex())
 
 	logs := cmp.Or(p.profiles, s.dir) // kept with the profiles, for the note on the run
 	for i := range p.instances {
@@ -280,13 +295,14 @@ func (s *saleDay) putTiers(t *testing.T, in *instance) {
 	t.Helper()
 	srv := &server{base: "http://" + in.addr}
 	bodies := map[int]string{
-		tierAny: `{"label":"Standard","priceWei":"%s","maxPerWallet":100000,"payoutBps":10000,"enabled":true,"confirm":true}`,
-		tierCap: `{"label":"Limited","priceWei":"%s","maxPerWallet":100000,"payoutBps":10000,"enabled":true,"supply":` + strconv.Itoa(s.supply) + `,"confirm":true}`,
-		tierOne: `{"label":"One each","priceWei":"%s","maxPerWallet":1,"payoutBps":10000,"enabled":true,"confirm":true}`,
+		tierAny: `{"label":"Standard","priceWei":"%s","tokenPrices":[%s],"maxPerWallet":100000,"payoutBps":10000,"enabled":true,"confirm":true}`,
+		tierCap: `{"label":"Limited","priceWei":"%s","tokenPrices":[%s],"maxPerWallet":100000,"payoutBps":10000,"enabled":true,"supply":` + strconv.Itoa(s.supply) + `,"confirm":true}`,
+		tierOne: `{"label":"One each","priceWei":"%s","tokenPrices":[%s],"maxPerWallet":1,"payoutBps":10000,"enabled":true,"confirm":true}`,
 	}
 	for tier := tierAny; tier <= tierOne; tier++ {
+		usdcPrice := fmt.Sprintf(`{"token":%q,"amount":"%s"}`, s.usdc.Hex(), usdcPrices[tier])
 		if status, body := srv.send(t, http.MethodPut, "/api/admin/tiers/"+strconv.Itoa(tier), "X-Admin-Key", adminKey,
-			fmt.Sprintf(bodies[tier], tierPrices[tier])); status != 200 {
+			fmt.Sprintf(bodies[tier], tierPrices[tier], usdcPrice)); status != 200 {
 			t.Fatalf("putting tier %d: %d %v", tier, status, body)
 		}
 	}
@@ -654,19 +670,19 @@ func (s *saleDay) pay(ctx context.Context, p *salePayment) error {
 	b := s.buyers[p.wallet]
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	value := badAmount
-	if p.tier != tierBad {
-		value = price(p.wallet, p.tier)
+	amount := price(p)
+	call := &types.DynamicFeeTx{ChainID: big.NewInt(1337), Nonce: b.nonce, To: &s.payTo, Value: amount, Gas: 21_000,
+		GasTipCap: big.NewInt(1_000_000_000), GasFeeCap: big.NewInt(100_000_000_000)}
+	if p.usdc {
+		call.To, call.Value, call.Data, call.Gas = &s.usdc, new(big.Int), chain.TokenTransferData(s.payTo, amount), s.usdcGas
 	}
-	tx, err := types.SignTx(types.NewTx(&types.DynamicFeeTx{
-		ChainID: big.NewInt(1337), Nonce: b.nonce, To: &s.payTo, Value: value, Gas: 21_000,
-		GasTipCap: big.NewInt(1_000_000_000), GasFeeCap: big.NewInt(100_000_000_000),
-	}), types.LatestSignerForChainID(big.NewInt(1337)), b.key)
+	tx, err := types.SignTx(types.NewTx(call), types.LatestSignerForChainID(big.NewInt(1337)), b.key)
 	if err != nil {
 		return err
 	}
 	raw, _ := tx.MarshalBinary()
 	for try := 0; ; try++ {
+		s.sends.Add(1)
 		err = s.rpc.CallContext(ctx, nil, "eth_sendRawTransaction", hexutil.Bytes(raw))
 		// A retry of a transaction that did arrive is told it is known, or its nonce used.
 		if err == nil || (try > 0 && (strings.Contains(err.Error(), "already known") || strings.Contains(err.Error(), "nonce too low"))) {
@@ -697,6 +713,7 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 		in.sample()
 		rpcAtStart += in.rpcRequests()
 	}
+	s.calls(t) // from here on
 
 	// The supervisor samples every instance every 2 s and kill -9s one in turn every killEvery,
 	// starting it again at once. A start that fails (a machine too busy to answer the database
@@ -811,6 +828,10 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	}
 	schedule(pays[:steady], s.p.steadyFor)
 	r.burstAt = time.Now()
+	if r.burstBlock, err = s.chain.HeadNumber(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.steadyCalls = s.calls(t)
 	if s.p.profiles != "" {
 		for i, in := range s.insts {
 			profiling.Add(1)
@@ -829,6 +850,10 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	for err := range sendErrs {
 		t.Fatal(err)
 	}
+	if r.sentBlock, err = s.chain.HeadNumber(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.burstCalls = s.calls(t)
 	r.sentIn = time.Since(start)
 
 	// The backlog clears when the ledger has settled every payment.
@@ -850,6 +875,7 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	if err := stopSupervisor(); err != nil {
 		t.Fatal(err)
 	}
+	r.drainCalls = s.calls(t)
 	if r.endBlock, err = s.chain.HeadNumber(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -874,21 +900,29 @@ type saleResult struct {
 	haproxy string
 
 	startBlock, endBlock uint64
+	burstBlock           uint64 // the head when the burst began
+	sentBlock            uint64 // the head when the last payment was sent
 	burstAt              time.Time
 	sentIn, drained      time.Duration
 	settled, kills       int
 	failedStarts         int // lives that exited or hung as they started
 	trackers, pollers    httpStats
 	rpcRequests          float64
-	peakKB               []int
-	lives                []int
+	// What the instances asked of the chain, by method (geth's count, less the buyers' sends):
+	// in the steady phase, in the burst, and from the last payment until the backlog cleared.
+	steadyCalls, burstCalls, drainCalls map[string]float64
+	peakKB                              []int
+	lives                               []int
 
 	notMined, lost, doubled, wrongReason int
 	// Minted payments of coded wallets, what they earned their referrers, and payments whose
 	// discount or commissions are not what the code's terms make them.
-	coded            int
-	commissionWei    *big.Int
-	commissionsWrong int
+	coded int
+	// Payments in USDC the ledger minted and rejected, and the USDC amounts it recorded.
+	usdcMinted, usdcRejected int
+	usdcAmountsWrong         int
+	commissionWei            *big.Int
+	commissionsWrong         int
 	// Payments the ledger had not settled when the run stopped waiting: recorded and waiting
 	// (pending, minting, or minted on chain and not recorded yet), or in blocks the scan had not
 	// read. Slow, not lost: the next passes go on with them.
@@ -915,6 +949,9 @@ type rpcReceipt struct {
 	TransactionIndex hexutil.Uint64 `json:"transactionIndex"`
 	Status           hexutil.Uint64 `json:"status"`
 	GasUsed          hexutil.Uint64 `json:"gasUsed"`
+	Logs             []struct {
+		Index hexutil.Uint64 `json:"logIndex"`
+	} `json:"logs"`
 }
 
 type rpcHeader struct {
@@ -963,7 +1000,10 @@ func (s *saleDay) read(t *testing.T, r *saleResult) {
 			r.problem("payment %s was not mined", p.tx.Hex())
 			continue
 		}
-		p.mined, p.block, p.index = true, uint64(rc.BlockNumber), uint64(rc.TransactionIndex)
+		p.mined, p.block, p.index, p.ref = true, uint64(rc.BlockNumber), uint64(rc.TransactionIndex), p.tx
+		if p.usdc && len(rc.Logs) == 1 { // its Transfer
+			p.ref = chain.TokenTransfer{TxHash: p.tx, LogIndex: uint(rc.Logs[0].Index)}.Ref()
+		}
 	}
 
 	// What each must become, in chain order: tier 2's first `supply` payments a node, the rest
@@ -1009,10 +1049,15 @@ func (s *saleDay) read(t *testing.T, r *saleResult) {
 		Nodes  int    `db:"nodes"`
 		NodeID string `db:"node_id"`
 		Seen   int64  `db:"seen"` // when the scan recorded it, unix seconds
+		// What it paid: ETH, or an amount of a token.
+		ValueWei string `db:"value_wei"`
+		Token    string `db:"token"`
+		Amount   string `db:"amount"`
 	}
 	if err := s.ledger.DB().SelectContext(ctx, &rows, `
 		SELECT p.tx_hash, p.status, coalesce(p.reason_code, '') AS reason, count(n.id) AS nodes,
-		       coalesce(min(n.id)::text, '') AS node_id, floor(extract(epoch FROM p.created_at))::bigint AS seen
+		       coalesce(min(n.id)::text, '') AS node_id, floor(extract(epoch FROM p.created_at))::bigint AS seen,
+		       p.value_wei::text, coalesce(p.token, '') AS token, coalesce(p.amount::text, '') AS amount
 		FROM payments p LEFT JOIN nodes n ON n.payment_id = p.id GROUP BY p.id`); err != nil {
 		t.Fatal(err)
 	}
@@ -1047,7 +1092,7 @@ func (s *saleDay) read(t *testing.T, r *saleResult) {
 		if !p.mined {
 			continue
 		}
-		nodes := minted[p.tx]
+		nodes := minted[p.ref]
 		i, recorded := ledger[p.tx]
 		var row struct {
 			Status, Reason, NodeID string
@@ -1055,6 +1100,17 @@ func (s *saleDay) read(t *testing.T, r *saleResult) {
 		}
 		if recorded {
 			row.Status, row.Reason, row.Nodes, row.NodeID = rows[i].Status, rows[i].Reason, rows[i].Nodes, rows[i].NodeID
+			if p.usdc {
+				switch {
+				case rows[i].Token != strings.ToLower(s.usdc.Hex()) || rows[i].Amount != price(p).String() || rows[i].ValueWei != "0":
+					r.usdcAmountsWrong++
+					r.problem("payment %s of %s USDC base units: the ledger has %q of %q, %s wei", p.tx.Hex(), price(p), rows[i].Amount, rows[i].Token, rows[i].ValueWei)
+				case row.Status == "minted":
+					r.usdcMinted++
+				case row.Status == "rejected":
+					r.usdcRejected++
+				}
+			}
 			if h := headers[p.block]; h != nil && !p.burst {
 				r.steadySeen = append(r.steadySeen, uint64(max(0, rows[i].Seen-int64(h.Timestamp))))
 			}
@@ -1124,7 +1180,7 @@ func (s *saleDay) read(t *testing.T, r *saleResult) {
 		r.mintGas = gas / uint64(len(mintReceipts))
 	}
 	s.checkCommissions(t, r)
-	if r.lost+r.doubled+r.wrongReason+r.notMined+r.unsettled+r.unscanned+r.commissionsWrong > 0 {
+	if r.lost+r.doubled+r.wrongReason+r.notMined+r.unsettled+r.unscanned+r.commissionsWrong+r.usdcAmountsWrong > 0 {
 		for _, in := range s.insts {
 			t.Logf("%s's log ends:\n%s", in.name, tail(in.log))
 		}
@@ -1137,6 +1193,9 @@ func (r *saleResult) check(t *testing.T) {
 	if r.notMined+r.lost+r.doubled+r.wrongReason > 0 {
 		t.Errorf("%d payments not mined, %d lost, %d doubled, %d rejected for another reason than expected:\n%s",
 			r.notMined, r.lost, r.doubled, r.wrongReason, strings.Join(r.problems, "\n"))
+	}
+	if r.usdcAmountsWrong > 0 {
+		t.Errorf("%d payments in USDC recorded with another amount or token than they paid:\n%s", r.usdcAmountsWrong, strings.Join(r.problems, "\n"))
 	}
 	if r.commissionsWrong > 0 {
 		t.Errorf("%d of %d coded payments' discounts or commissions are not their code's terms:\n%s", r.commissionsWrong, r.coded,
@@ -1183,13 +1242,16 @@ func (r *saleResult) summary() string {
 	var b strings.Builder
 	p := r.p
 	wrong := map[store.ReasonCode]int{}
-	burst := 0
+	burst, inUSDC := 0, [2]int{} // payments in USDC, steady and burst
 	for _, pay := range r.pays {
 		if pay.want != "" {
 			wrong[pay.want]++
 		}
 		if pay.burst {
 			burst++
+		}
+		if pay.usdc {
+			inUSDC[map[bool]int{false: 0, true: 1}[pay.burst]]++
 		}
 	}
 	nWrong := wrong[sale.WrongAmount] + wrong[sale.SoldOut] + wrong[sale.WalletLimit]
@@ -1200,11 +1262,12 @@ func (r *saleResult) summary() string {
 	blocks := r.endBlock - r.startBlock
 	fmt.Fprintf(&b, "Chain: geth --dev, a block every %d s, block gas limit %s. Service: %d instances of the real binary on one PostgreSQL, %s, "+
 		"CONFIRMATIONS=%d, settings added: %s.\n\n", p.blockSec, thousands(r.gasLimit), p.instances, front, p.confirmations, cmp.Or(strings.Join(p.env, " "), "none"))
-	fmt.Fprintf(&b, "Load: %d wallets; %d payments over %v, then %d within %v (%d in all, %d wrong: %d a bad amount, %d to tier 2 after it sold its %d, %d over tier 3's one per wallet); "+
+	fmt.Fprintf(&b, "Load: %d wallets; %d payments over %v, then %d within %v (%d in all, %d of them in USDC, a 6-decimals ERC-20 the sale lists, sent as transfer(paymentsWallet, amount); "+
+		"%d wrong: %d a bad amount, %d to tier 2 after it sold its %d, %d over tier 3's one per wallet); "+
 		"%d trackers reading their payment's partial every 2 s, %d clients reading /api/tiers and /api/stats every 2 s, each from its own address. "+
 		"Faults: %d kill -9 (one instance every %v, restarted at once; lives per instance %v, of which %d failed to start and were started again 2 s later). Sent in %v; the backlog cleared %v after the last payment "+
 		"(%d of %d settled); blocks %d to %d (%d).\n\n",
-		p.wallets, len(r.pays)-burst, p.steadyFor, burst, p.burstFor, len(r.pays), nWrong, wrong[sale.WrongAmount], wrong[sale.SoldOut], r.supply,
+		p.wallets, len(r.pays)-burst, p.steadyFor, burst, p.burstFor, len(r.pays), inUSDC[0]+inUSDC[1], nWrong, wrong[sale.WrongAmount], wrong[sale.SoldOut], r.supply,
 		wrong[sale.WalletLimit], p.trackers, p.pollers, r.kills, p.killEvery, r.lives, r.failedStarts, r.sentIn.Round(time.Second), r.drained.Round(time.Second),
 		r.settled, len(r.pays), r.startBlock, r.endBlock, blocks)
 
@@ -1255,6 +1318,8 @@ func (r *saleResult) summary() string {
 		"exactly the supply", yes(r.capOnChain == r.supply && r.capInLedger == r.supply))
 	row("payments lost / doubled", fmt.Sprintf("%d / %d (rejected for another reason: %d; not mined: %d)", r.lost, r.doubled, r.wrongReason, r.notMined),
 		"0 / 0, with the kills", yes(r.lost == 0 && r.doubled == 0 && r.wrongReason == 0 && r.notMined == 0))
+	row("payments in USDC, as the ledger recorded them", fmt.Sprintf("%d minted, %d rejected for their reason; %d with another amount or token than they paid",
+		r.usdcMinted, r.usdcRejected, r.usdcAmountsWrong), "each the amount that arrived, judged in USDC", yes(r.usdcAmountsWrong == 0))
 	row(fmt.Sprintf("payments under a referral code (3 wallets in 10 bound to %s: %d bps off, %d + %d bps to its owner and partner)",
 		saleCode, saleDiscountBps, saleOwnerBps, saleParentBps),
 		fmt.Sprintf("%d minted, %s ETH earned; %d not at the code's terms", r.coded, views.ETH(r.commissionWei), r.commissionsWrong),
@@ -1299,6 +1364,32 @@ func (r *saleResult) summary() string {
 		yes(len(r.hooksMissing) == 0))
 	if blocks > 0 {
 		row("RPC requests per block (all instances)", fmt.Sprintf("%.1f (%.0f requests over %d blocks)", r.rpcRequests/float64(blocks), r.rpcRequests, blocks), "", nil)
+	}
+	// Token payments are read from Transfer logs over each pass's range: the scan's eth_getLogs a
+	// block must not grow when the USDC payments a block do.
+	phases := []struct {
+		name     string
+		from, to uint64
+		calls    map[string]float64
+		usdc     int
+	}{{"steady", r.startBlock, r.burstBlock, r.steadyCalls, inUSDC[0]}, {"burst", r.burstBlock, r.sentBlock, r.burstCalls, inUSDC[1]},
+		{"until the backlog cleared", r.sentBlock, r.endBlock, r.drainCalls, 0}}
+	var logs, methods []string
+	holds := true
+	for _, ph := range phases {
+		if ph.to <= ph.from {
+			continue
+		}
+		n := float64(ph.to - ph.from)
+		perBlock := ph.calls["eth_getLogs"] / n
+		holds = holds && perBlock <= float64(p.instances)
+		logs = append(logs, fmt.Sprintf("%s %.2f with %.1f USDC payments a block (blocks %d–%d)", ph.name, perBlock, float64(ph.usdc)/n, ph.from, ph.to))
+		methods = append(methods, fmt.Sprintf("%s: %s", ph.name, byMethod(ph.calls, n)))
+	}
+	if len(logs) > 0 {
+		row("eth_getLogs a block (all instances; geth's count)", strings.Join(logs, "; "),
+			fmt.Sprintf("≤ %d (a range a pass per instance), however many token payments", p.instances), yes(holds))
+		row("the instances' requests a block, by method (geth's count)", strings.Join(methods, "; "), "", nil)
 	}
 	return b.String()
 }
