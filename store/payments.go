@@ -699,6 +699,12 @@ func APITime(t *time.Time) *string {
 // when there is one, else the one on its way.
 const paymentRecordSQL = `SELECT ` + paymentRecordColumns + ` FROM payments p ` + paymentRecordJoins
 
+// What trackers and /me ask on every poll (store_test's plans test holds them to indexes).
+const (
+	paymentByTxSQL  = paymentRecordSQL + ` WHERE p.tx_hash = $1 ORDER BY p.call_index LIMIT 1`
+	paymentsFromSQL = paymentRecordSQL + ` WHERE p.from_address = $1 ORDER BY p.block_number DESC, p.id DESC LIMIT $2`
+)
+
 // paymentRecordJoins join a payment p to its node n, the code pr it buys it under, and the batch
 // rb that refunds it, if any, and the token tk it was paid in.
 const paymentRecordJoins = `LEFT JOIN nodes n ON n.payment_id = p.id
@@ -723,7 +729,7 @@ const paymentRecordColumns = `p.tx_hash, p.call_index, p.from_address, p.value_w
 func (s *Store) PaymentByTx(ctx context.Context, hash string) (_ PaymentRecord, err error) {
 	defer wrap(&err, "PaymentByTx")
 	var p PaymentRecord
-	err = s.db.GetContext(ctx, &p, paymentRecordSQL+` WHERE p.tx_hash = $1 ORDER BY p.call_index LIMIT 1`, hash)
+	err = s.db.GetContext(ctx, &p, paymentByTxSQL, hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, ErrNotFound
 	}
@@ -734,7 +740,6 @@ func (s *Store) PaymentByTx(ctx context.Context, hash string) (_ PaymentRecord, 
 func (s *Store) PaymentsFrom(ctx context.Context, wallet string, limit int) (_ []PaymentRecord, err error) {
 	defer wrap(&err, "PaymentsFrom")
 	ps := []PaymentRecord{}
-	err = s.db.SelectContext(ctx, &ps, paymentRecordSQL+`
-		WHERE p.from_address = $1 ORDER BY p.block_number DESC, p.id DESC LIMIT $2`, wallet, limit)
+	err = s.db.SelectContext(ctx, &ps, paymentsFromSQL, wallet, limit)
 	return ps, err
 }
