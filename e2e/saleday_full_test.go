@@ -20,8 +20,9 @@ import (
 // the default tick); 1,000 wallets send 10,000 payments over 10 minutes (5 % wrong, every other
 // one in a listed USDC), then 3,000 within 30 s, while 1,000 trackers and 200 pollers read
 // through HAProxy, and one instance is kill -9ed every 2 minutes and restarted, until the
-// backlog has cleared (at most 15 minutes after the last payment). SALEDAY_SCALE (1) scales the counts of wallets, payments and clients,
-// not the times. It writes the figures and the targets to bench/SALEDAY.md, and fails only on
+// backlog has cleared (at most 15 minutes after the last payment). SALEDAY_SCALE (1) scales the
+// counts of wallets, payments and clients, not the times; SALEDAY_USDC=0 makes every payment in
+// ETH, to compare. It writes the figures and the targets to bench/SALEDAY.md, and fails only on
 // correctness: a payment lost or doubled, a wrong one not rejected for its reason, the sold-out
 // tier's supply exceeded, a 5xx.
 func TestSaleDay(t *testing.T) {
@@ -34,6 +35,7 @@ func TestSaleDay(t *testing.T) {
 		scale = f
 	}
 	n := func(full int) int { return max(1, int(float64(full)*scale+0.5)) }
+	usdc := os.Getenv("SALEDAY_USDC") != "0"
 	profiles := filepath.Join(root, ".data", "saleday")
 	if err := os.MkdirAll(profiles, 0o750); err != nil {
 		t.Fatal(err)
@@ -42,12 +44,15 @@ func TestSaleDay(t *testing.T) {
 		instances: 3, blockSec: 2, gasLimit: 30_000_000, confirmations: 12, // the default CONFIRMATIONS
 		wallets: n(1000), steady: n(10_000), steadyFor: 10 * time.Minute, burst: n(3000), burstFor: 30 * time.Second,
 		trackers: n(1000), pollers: n(200), killEvery: 2 * time.Minute, drainFor: 15 * time.Minute,
-		haproxy: true, profiles: profiles,
+		haproxy: true, profiles: profiles, usdc: usdc,
 	}
 	r := runSaleDay(t, p)
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Sale day\n\n`make saleday` on %s, commit %s, at SALEDAY_SCALE=%g", time.Now().UTC().Format("2006-01-02 15:04 MST"), gitCommit(), scale)
+	if !usdc {
+		b.WriteString(" and SALEDAY_USDC=0 (**a comparison run**: every payment in ETH)")
+	}
 	if scale != 1 {
 		fmt.Fprintf(&b, " (**a scaled run**: %g× the issue's wallets, payments and clients, over the same times; not the full sale day)", scale)
 	}

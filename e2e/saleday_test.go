@@ -56,7 +56,7 @@ func TestSaleDayShort(t *testing.T) {
 	p := saleParams{
 		instances: 3, blockSec: 1, confirmations: 1, wallets: 50,
 		steady: 240, steadyFor: 24 * time.Second, burst: 60, burstFor: 5 * time.Second,
-		trackers: 40, pollers: 10, killEvery: 12 * time.Second, maxKills: 1, drainFor: 75 * time.Second,
+		trackers: 40, pollers: 10, killEvery: 12 * time.Second, maxKills: 1, drainFor: 75 * time.Second, usdc: true,
 	}
 	r := runSaleDay(t, p)
 	t.Log("\n" + r.summary())
@@ -82,6 +82,7 @@ type saleParams struct {
 	haproxy       bool          // the instances behind HAProxy; else clients take them in turn
 	profiles      string        // where each instance's log and CPU profile of the burst's first 30 s go; "": no profile
 	env           []string      // added to the instances' settings
+	usdc          bool          // every other payment in USDC; else all in ETH
 }
 
 // Tiers of a sale day: tier 1 sells without limit, tier 2 has a supply the run exhausts, tier 3
@@ -123,7 +124,7 @@ func saleSchedule(p saleParams) []*salePayment {
 	pairs := 0
 	add := func(n int, burst bool) {
 		pay := func(w, tier int) {
-			out = append(out, &salePayment{wallet: w, tier: tier, usdc: inUSDC(len(out)), burst: burst})
+			out = append(out, &salePayment{wallet: w, tier: tier, usdc: p.usdc && inUSDC(len(out)), burst: burst})
 		}
 		for i := 0; i < n; i++ {
 			w := len(out) % p.wallets
