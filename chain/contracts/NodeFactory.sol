@@ -53,6 +53,21 @@ contract NodeFactory {
         Pool
     }
 
+    /// @notice One node mintBatch is asked for: a node of `tier` to `to` for payment `paymentRef`.
+    struct MintOrder {
+        address to;
+        uint8 tier;
+        bytes32 paymentRef;
+    }
+
+    /// @notice Why an order of mintBatch minted nothing: mint's revert for it, as a value.
+    enum Skip {
+        None,
+        ZeroAddress,
+        PaymentRefUsed,
+        WalletFull
+    }
+
     address public owner;
     address public minter;
     address public distributor;
@@ -90,6 +105,7 @@ contract NodeFactory {
     uint256 public poolCarry;
 
     event NodeMinted(uint256 indexed id, address indexed owner, uint8 tier, bytes32 paymentRef);
+    event MintSkipped(bytes32 indexed paymentRef, address indexed owner, uint8 tier, Skip reason);
     event Withdrawn(uint256 indexed id, address indexed owner, address to, uint256 amount);
     event Transferred(uint256 indexed id, address indexed from, address indexed to);
     event Paused(bool paused);
@@ -146,15 +162,51 @@ contract NodeFactory {
     function mint(address to, uint8 tier, bytes32 paymentRef) external returns (uint256 id) {
         if (msg.sender != minter) revert NotMinter();
         if (paused) revert MintingPaused();
-        if (to == address(0)) revert ZeroAddress();
-        if (paymentRefUsed[paymentRef]) revert PaymentRefUsed();
-        uint256[] storage nodes = owned[to];
-        if (nodes.length >= maxPerWallet) revert WalletFull();
-
-        paymentRefUsed[paymentRef] = true;
+        Skip skip = mintable(to, paymentRef, maxPerWallet);
+        if (skip == Skip.ZeroAddress) revert ZeroAddress();
+        if (skip == Skip.PaymentRefUsed) revert PaymentRefUsed();
+        if (skip == Skip.WalletFull) revert WalletFull();
         id = ++nodeCount;
+        place(id, to, tier, paymentRef);
+    }
+
+    /// @notice Mints each order as mint would, in order, in one transaction: what a transaction
+    /// costs besides its nodes (its intrinsic gas, the roles, the node count and the tiers' slots)
+    /// is paid once. An order mint would refuse (a payment reference used before, in this batch
+    /// too; a full wallet; the zero address) mints nothing and emits MintSkipped with why; the
+    /// others are minted. Returns the first new id and how many were minted.
+    function mintBatch(MintOrder[] calldata orders) external returns (uint256 firstId, uint256 minted) {
+        if (msg.sender != minter) revert NotMinter();
+        if (paused) revert MintingPaused();
+        uint256 count = nodeCount;
+        uint32 cap = maxPerWallet;
+        firstId = count + 1;
+        for (uint256 i = 0; i < orders.length; i++) {
+            MintOrder calldata o = orders[i];
+            Skip skip = mintable(o.to, o.paymentRef, cap);
+            if (skip != Skip.None) {
+                emit MintSkipped(o.paymentRef, o.to, o.tier, skip);
+                continue;
+            }
+            place(++count, o.to, o.tier, o.paymentRef);
+        }
+        minted = count + 1 - firstId;
+        nodeCount = count;
+    }
+
+    /// @dev Whether a node may be minted to `to` for `paymentRef` with at most `cap` a wallet.
+    function mintable(address to, bytes32 paymentRef, uint32 cap) private view returns (Skip) {
+        if (to == address(0)) return Skip.ZeroAddress;
+        if (paymentRefUsed[paymentRef]) return Skip.PaymentRefUsed;
+        if (owned[to].length >= cap) return Skip.WalletFull;
+        return Skip.None;
+    }
+
+    /// @dev Writes node `id` (nodeCount is the caller's to keep) and uses its payment reference.
+    function place(uint256 id, address to, uint8 tier, bytes32 paymentRef) private {
+        paymentRefUsed[paymentRef] = true;
         metas[id] = Meta({owner: to, tier: tier, joined: addToTier(tier, 1)});
-        nodes.push(id);
+        owned[to].push(id);
         emit NodeMinted(id, to, tier, paymentRef);
     }
 
