@@ -34,8 +34,9 @@ var (
 	usdcBadAmount = big.NewInt(12_345_000) // 12.345 USDC: no tier's price
 )
 
+// usdc is whole USDC in base units.
 func usdc(whole int64) *big.Int {
-	return new(big.Int).Mul(big.NewInt(whole), big.NewInt(1_000_000))
+	return new(big.Int).Mul(big.NewInt(whole), new(big.Int).Exp(big.NewInt(10), big.NewInt(usdcDecimals), nil))
 }
 
 // inUSDC tells the payments made in the stablecoin: every other one, so each kind of payment
