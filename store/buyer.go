@@ -58,15 +58,11 @@ type PaidOut struct {
 // once they went through (sent), by node; none while it records none (not yet, or it failed).
 func (s *Store) PaidOutByTx(ctx context.Context, hash string) (_ []PaidOut, err error) {
 	defer wrap(&err, "PaidOutByTx")
-	st, err := s.prepared(ctx, `
+	var ps []PaidOut
+	err = s.all(ctx, &ps, `
 		SELECT w.node_id, w.amount_wei, w.to_address, w.tx_hash
 		FROM withdrawals w
 		WHERE w.tx_hash = $1 AND w.status = 'sent'
-		ORDER BY w.node_id, w.log_index`)
-	if err != nil {
-		return nil, err
-	}
-	var ps []PaidOut
-	err = st.SelectContext(ctx, &ps, hash)
+		ORDER BY w.node_id, w.log_index`, hash)
 	return ps, err
 }

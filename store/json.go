@@ -160,12 +160,8 @@ const distributionsJSONSQL = `
 
 // queryJSON runs a prepared query whose one row holds one JSON value; ErrNotFound for no row.
 func queryJSON(ctx context.Context, s *Store, query string, args ...any) (json.RawMessage, error) {
-	st, err := s.prepared(ctx, query)
-	if err != nil {
-		return nil, err
-	}
 	var doc []byte
-	err = st.GetContext(ctx, &doc, args...)
+	err := s.get(ctx, &doc, query, args...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}

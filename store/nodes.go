@@ -36,16 +36,12 @@ const nodeColumns = `id, id AS chain_node_id, tier, owner, balance_wei, cumulati
 // NodesByOwner returns the nodes of a wallet (lower-case address), oldest first.
 func (s *Store) NodesByOwner(ctx context.Context, owner string) (_ []Node, err error) {
 	defer wrap(&err, "NodesByOwner")
-	st, err := s.prepared(ctx, `
+	var nodes []Node
+	err = s.all(ctx, &nodes, `
 		SELECT `+nodeColumns+`
 		FROM nodes
 		WHERE owner = $1
-		ORDER BY created_at, id`)
-	if err != nil {
-		return nil, err
-	}
-	var nodes []Node
-	err = st.SelectContext(ctx, &nodes, owner)
+		ORDER BY created_at, id`, owner)
 	return nodes, err
 }
 

@@ -477,7 +477,7 @@ func (s *Store) WalletHoldings(ctx context.Context, owner string, tier int) (ofT
 		OfTier  int `db:"of_tier"`
 		Minting int `db:"minting"`
 	}
-	err = s.db.GetContext(ctx, &h, `
+	err = s.get(ctx, &h, `
 		SELECT
 			(SELECT count(*) FROM nodes WHERE owner = $1 AND tier = $2)
 			+ (SELECT count(*) FROM payments p WHERE p.from_address = $1 AND p.tier = $2 AND `+unrecordedMintingSQL+`) AS of_tier,
@@ -729,7 +729,7 @@ const paymentRecordColumns = `p.tx_hash, p.call_index, p.from_address, p.value_w
 func (s *Store) PaymentByTx(ctx context.Context, hash string) (_ PaymentRecord, err error) {
 	defer wrap(&err, "PaymentByTx")
 	var p PaymentRecord
-	err = s.db.GetContext(ctx, &p, paymentByTxSQL, hash)
+	err = s.get(ctx, &p, paymentByTxSQL, hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, ErrNotFound
 	}
@@ -740,6 +740,6 @@ func (s *Store) PaymentByTx(ctx context.Context, hash string) (_ PaymentRecord, 
 func (s *Store) PaymentsFrom(ctx context.Context, wallet string, limit int) (_ []PaymentRecord, err error) {
 	defer wrap(&err, "PaymentsFrom")
 	ps := []PaymentRecord{}
-	err = s.db.SelectContext(ctx, &ps, paymentsFromSQL, wallet, limit)
+	err = s.all(ctx, &ps, paymentsFromSQL, wallet, limit)
 	return ps, err
 }

@@ -1,10 +1,12 @@
 package store_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"nodeledger/store"
+	"nodeledger/store/storetest"
 )
 
 // TestPollsUseIndexes plans each query readers poll with (a tracker every 2 s, /me) with
@@ -60,4 +62,49 @@ func wholeScan(plan []string) string {
 		}
 	}
 	return ""
+}
+
+// TestPollsArePlannedOnce runs each poll's store method on one connection and wants PostgreSQL
+// to run it with a plan it keeps: planning the tracker's poll anew each time cost thirty times
+// what running it did, three quarters of the database's time on a sale day.
+func TestPollsArePlannedOnce(t *testing.T) {
+	ctx := t.Context()
+	s, err := storetest.Open(ctx, storetest.DatabaseURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.LimitConns(1) // so that the session asked below is the one that ran the polls
+	polls := map[string]func() error{
+		"PaymentByTx": func() error {
+			_, err := s.PaymentByTx(ctx, "0x00000000000000000000000000000000000000000000000000000000000000aa")
+			if errors.Is(err, store.ErrNotFound) {
+				return nil
+			}
+			return err
+		},
+		"PaymentsFrom": func() error {
+			_, err := s.PaymentsFrom(ctx, "0x00000000000000000000000000000000000000aa", 20)
+			return err
+		},
+	}
+	for name, poll := range polls {
+		for range 10 {
+			if err := poll(); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		var plans struct {
+			Generic int `db:"generic_plans"`
+			Custom  int `db:"custom_plans"`
+		}
+		err := s.DB().GetContext(ctx, &plans, `SELECT generic_plans, custom_plans FROM pg_prepared_statements
+			WHERE statement = $1`, strings.TrimSpace(store.PollSQL[name].SQL))
+		if err != nil {
+			t.Fatalf("%s is not a prepared statement of the session that ran it: %v", name, err)
+		}
+		if plans.Generic < 5 {
+			t.Errorf("%s: of 10 runs, %d with the kept plan, %d planned anew; want the last five at least kept", name, plans.Generic, plans.Custom)
+		}
+	}
 }

@@ -146,7 +146,7 @@ func (s *Store) TiersAt(ctx context.Context, at time.Time, grace time.Duration) 
 	}
 	// The prices: the one in force when the grace began, and every one that took effect since,
 	// in ETH and in tokens, read in one pass over the tier's versions.
-	err = s.db.SelectContext(ctx, &rows, `
+	err = s.all(ctx, &rows, `
 		SELECT t.id, t.label, v.price_wei, v.max_per_wallet, v.holding_wei, v.holding_token, v.on_sale, v.supply,
 			v.starts_at, v.ends_at, v.allowlist_until, v.opens_after_tier, v.token_prices, g.prices, g.token_price_history
 		FROM tiers t

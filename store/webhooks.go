@@ -616,7 +616,7 @@ type Due struct {
 func (s *Store) NextDelivery(ctx context.Context, l Lease, lease time.Duration) (_ Due, ok bool, err error) {
 	defer wrap(&err, "NextDelivery")
 	var d Due
-	err = s.db.GetContext(ctx, &d, `
+	err = s.get(ctx, &d, `
 		WITH held AS (
 			UPDATE webhook_endpoints SET lease_until = now() + $3 * interval '1 millisecond'
 			WHERE id = $1 AND lease_owner = $2 AND disabled_at IS NULL RETURNING id)
