@@ -22,7 +22,7 @@ import (
 // through HAProxy, and one instance is kill -9ed every 2 minutes and restarted, until the
 // backlog has cleared (at most 15 minutes after the last payment). SALEDAY_SCALE (1) scales the
 // counts of wallets, payments and clients, not the times; SALEDAY_USDC=0 makes every payment in
-// ETH, to compare. It writes the figures and the targets to bench/SALEDAY.md, and fails only on
+// ETH, and SALEDAY_TRACKERS sets how many trackers poll, to compare. It writes the figures and the targets to bench/SALEDAY.md, and fails only on
 // correctness: a payment lost or doubled, a wrong one not rejected for its reason, the sold-out
 // tier's supply exceeded, a 5xx.
 func TestSaleDay(t *testing.T) {
@@ -36,6 +36,14 @@ func TestSaleDay(t *testing.T) {
 	}
 	n := func(full int) int { return max(1, int(float64(full)*scale+0.5)) }
 	usdc := os.Getenv("SALEDAY_USDC") != "0"
+	trackers := n(1000)
+	if v := os.Getenv("SALEDAY_TRACKERS"); v != "" {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 1 || k > 10_000 {
+			t.Fatalf("SALEDAY_TRACKERS=%q: give a number of trackers from 1 to 10000", v)
+		}
+		trackers = k
+	}
 	profiles := filepath.Join(root, ".data", "saleday")
 	if err := os.MkdirAll(profiles, 0o750); err != nil {
 		t.Fatal(err)
@@ -43,7 +51,7 @@ func TestSaleDay(t *testing.T) {
 	p := saleParams{
 		instances: 3, blockSec: 2, gasLimit: 30_000_000, confirmations: 12, // the default CONFIRMATIONS
 		wallets: n(1000), steady: n(10_000), steadyFor: 10 * time.Minute, burst: n(3000), burstFor: 30 * time.Second,
-		trackers: n(1000), pollers: n(200), killEvery: 2 * time.Minute, drainFor: 15 * time.Minute,
+		trackers: trackers, pollers: n(200), killEvery: 2 * time.Minute, drainFor: 15 * time.Minute,
 		haproxy: true, profiles: profiles, usdc: usdc,
 	}
 	r := runSaleDay(t, p)
@@ -52,6 +60,9 @@ func TestSaleDay(t *testing.T) {
 	fmt.Fprintf(&b, "# Sale day\n\n`make saleday` on %s, commit %s, at SALEDAY_SCALE=%g", time.Now().UTC().Format("2006-01-02 15:04 MST"), gitCommit(), scale)
 	if !usdc {
 		b.WriteString(" and SALEDAY_USDC=0 (**a comparison run**: every payment in ETH)")
+	}
+	if trackers != n(1000) {
+		fmt.Fprintf(&b, " and SALEDAY_TRACKERS=%d (**a comparison run**: %d trackers instead of %d)", trackers, trackers, n(1000))
 	}
 	if scale != 1 {
 		fmt.Fprintf(&b, " (**a scaled run**: %g× the issue's wallets, payments and clients, over the same times; not the full sale day)", scale)

@@ -1375,8 +1375,8 @@ func (r *saleResult) summary() string {
 		usdc     int
 	}{{"steady", r.startBlock, r.burstBlock, r.steadyCalls, inUSDC[0]}, {"burst", r.burstBlock, r.sentBlock, r.burstCalls, inUSDC[1]},
 		{"until the backlog cleared", r.sentBlock, r.endBlock, r.drainCalls, 0}}
-	var logs, methods []string
-	holds := true
+	var logs, methods, asked []string
+	holds, flat := true, true
 	for _, ph := range phases {
 		if ph.to <= ph.from {
 			continue
@@ -1385,12 +1385,22 @@ func (r *saleResult) summary() string {
 		perBlock := ph.calls["eth_getLogs"] / n
 		holds = holds && perBlock <= float64(p.instances)
 		logs = append(logs, fmt.Sprintf("%s %.2f with %.1f USDC payments a block (blocks %d–%d)", ph.name, perBlock, float64(ph.usdc)/n, ph.from, ph.to))
+		// What the chain must be asked a block does not depend on who watches: the new block, the
+		// wallet's state, and for each mint sent its send and its receipt.
+		all, sends := 0.0, ph.calls["eth_sendRawTransaction"]/n
+		for _, c := range ph.calls {
+			all += c
+		}
+		flat = flat && all/n <= 20+2*sends
+		asked = append(asked, fmt.Sprintf("%s %.1f with %.1f mints sent a block (≤ %.1f)", ph.name, all/n, sends, 20+2*sends))
 		methods = append(methods, fmt.Sprintf("%s: %s", ph.name, byMethod(ph.calls, n)))
 	}
 	if len(logs) > 0 {
 		row("eth_getLogs a block (all instances; geth's count)", strings.Join(logs, "; "),
 			fmt.Sprintf("≤ %d (a range a pass per instance), however many token payments", p.instances), yes(holds))
 		row("the instances' requests a block, by method (geth's count)", strings.Join(methods, "; "), "", nil)
+		row(fmt.Sprintf("the instances' requests a block, against the mints they sent, with %d trackers (geth's count)", p.trackers), strings.Join(asked, "; "),
+			"≤ 20 + 2 × the mints sent a block, in each phase, however many trackers", yes(flat))
 	}
 	return b.String()
 }

@@ -45,6 +45,9 @@ func (h *Handlers) payment(ctx context.Context, hash string) (paymentJSON, error
 	if h.cfg.PaymentAddress == "" {
 		return paymentJSON{}, errPaymentNotSeen
 	}
+	if doc, ok, err := h.atHead(ctx, hash); ok || err != nil {
+		return doc, err
+	}
 	t, err := h.transfer(ctx, hash)
 	if errors.Is(err, chain.ErrUnknownTx) {
 		return paymentJSON{}, fmt.Errorf("%w: %w", errPaymentNotSeen, chain.ErrUnknownTx) // the tracker tells the two apart
@@ -80,6 +83,33 @@ func (h *Handlers) payment(ctx context.Context, hash string) (paymentJSON, error
 		return doc, nil
 	}
 	return paymentJSON{}, errPaymentNotSeen
+}
+
+// atHead is the payment transaction hash made as the payments pass saw it at the head, confirming,
+// its confirmations counted from the head the service follows: no request to the chain. ok is
+// false when the pass saw none there, or when the scan should have recorded it by now and has
+// not (a transfer into a wallet with code that failed, a reorg the pass has yet to notice): the
+// chain tells then.
+func (h *Handlers) atHead(ctx context.Context, hash string) (_ paymentJSON, ok bool, _ error) {
+	p, err := h.store.HeadPaymentByTx(ctx, hash)
+	if errors.Is(err, store.ErrNotFound) {
+		return paymentJSON{}, false, nil
+	}
+	if err != nil {
+		return paymentJSON{}, false, err
+	}
+	head, err := h.head.Get(ctx)
+	if err != nil {
+		return paymentJSON{}, false, err
+	}
+	seen := chain.Transfer{Block: uint64(p.BlockNumber)}.AtHead(head)
+	needed := h.jobs.Confirmations() + 1
+	if seen.Confirmations > needed {
+		return paymentJSON{}, false, nil
+	}
+	return paymentJSON{TxHash: hash, BlockNumber: p.BlockNumber, Status: store.BuyerConfirming, From: p.From,
+		ValueWei: p.ValueWei, Token: p.Token, Symbol: p.Symbol, Decimals: p.Decimals, Amount: p.Amount,
+		Confirmations: &seen.Confirmations, ConfirmationsNeeded: needed}, true, nil
 }
 
 // transfer reads transaction hash from the chain (chain.Transfer), or from h.mined when it was

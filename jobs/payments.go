@@ -62,8 +62,13 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (_ PaymentsSumm
 
 	sum := PaymentsSummary{Ran: true}
 	defer func() { countPayments(sum) }()
-	if err := j.scan(ctx, &sum); err != nil {
+	head, err := j.scan(ctx, &sum)
+	if err != nil {
 		return sum, err
+	}
+	// What the head holds is for the trackers: without it they read the chain, as they can.
+	if err := j.followHead(ctx, head); err != nil {
+		j.log.Warn("payments: the payments at the head cannot be read; trackers read the chain meanwhile", "head", head, "err", err)
 	}
 	if err := j.settleBatches(ctx); err != nil {
 		return sum, err

@@ -23,8 +23,8 @@ const scanChunk = 200
 // and records the payments (and reverted withdraw calls) they hold chunk by chunk, rewinding
 // first when the chain no longer has the block the cursor stands on. Unless ScanEveryBlock is
 // set, ranges where the payments wallet's balance and nonce did not move are recorded unread
-// (scanQuiet).
-func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
+// (scanQuiet). It returns the head it read.
+func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err error) {
 	ctx, calls := chain.CountCalls(ctx)
 	defer func() {
 		sum.ScanRequests = calls.N()
@@ -33,12 +33,11 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 			scanBlocks.Add(float64(sum.ToBlock - sum.FromBlock + 1))
 		}
 	}()
-	head, err := j.chain.HeadNumber(ctx)
-	if err != nil {
-		return err
+	if head, err = j.chain.HeadNumber(ctx); err != nil {
+		return 0, err
 	}
 	if head < j.cfg.Confirmations {
-		return nil
+		return head, nil
 	}
 	target := head - j.cfg.Confirmations
 
@@ -47,15 +46,15 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 	case err != nil:
-		return err
+		return head, err
 	default:
 		if from, sum.Rewound, err = j.checkCursor(ctx, paymentsCursor, cur, j.store.RewindScan); err != nil {
-			return err
+			return head, err
 		}
 	}
 	if from > target {
 		scanLag.Set(float64(head + 1 - from))
-		return nil
+		return head, nil
 	}
 	to := min(target, from+j.cfg.BlocksPerPass-1)
 	sum.FromBlock = from
@@ -64,18 +63,18 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 	// range quiet for the payments wallet's ETH may hold a refund batch, or token payments.
 	if j.cfg.Treasury != (common.Address{}) {
 		if p.execs, err = j.chain.SafeExecutions(ctx, j.cfg.Treasury, from, to); err != nil {
-			return err
+			return head, err
 		}
 	}
 	if len(j.cfg.PaymentTokens) > 0 && j.cfg.PaymentAddress != (common.Address{}) {
 		transfers, err := j.chain.TokenTransfers(ctx, j.cfg.PaymentAddress, from, to)
 		if err != nil {
-			return err
+			return head, err
 		}
 		p.tokenPayments, p.tokenInflows = j.tokenPayments(transfers)
 	}
 	if j.cfg.ScanEveryBlock || j.cfg.PaymentAddress == (common.Address{}) {
-		return p.read(ctx, from, to)
+		return head, p.read(ctx, from, to)
 	}
 	// The wallet's state at the cursor is the one the last pass read at its range's end, when
 	// that is still the block the cursor stands on: a pass following the head then reads the
@@ -88,13 +87,13 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) error {
 		ends, err = j.chain.WalletStates(ctx, j.cfg.PaymentAddress, max(from, 1)-1, to)
 	}
 	if err != nil {
-		return err
+		return head, err
 	}
 	if err := p.scanQuiet(ctx, from, to, ends[0], ends[1]); err != nil {
-		return err
+		return head, err
 	}
 	j.lastWallet.Store(&ends[1])
-	return nil
+	return head, nil
 }
 
 // quietBlocks is the longest range the scan reads block by block rather than split in two to

@@ -340,7 +340,7 @@ func scanAll(t testing.TB, e *env, everyBlock bool) scanned {
 	var out scanned
 	for pass := 0; ; pass++ {
 		var sum PaymentsSummary
-		if err := j.scan(t.Context(), &sum); err != nil {
+		if _, err := j.scan(t.Context(), &sum); err != nil {
 			t.Fatal(err)
 		}
 		out.Requests += sum.ScanRequests

@@ -83,6 +83,13 @@ func TestPollsArePlannedOnce(t *testing.T) {
 			}
 			return err
 		},
+		"HeadPaymentByTx": func() error {
+			_, err := s.HeadPaymentByTx(ctx, "0x00000000000000000000000000000000000000000000000000000000000000aa")
+			if errors.Is(err, store.ErrNotFound) {
+				return nil
+			}
+			return err
+		},
 		"PaymentsFrom": func() error {
 			_, err := s.PaymentsFrom(ctx, "0x00000000000000000000000000000000000000aa", 20)
 			return err

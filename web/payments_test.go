@@ -350,3 +350,43 @@ func TestPaymentStatusChainDown(t *testing.T) {
 	rec := s.get(t, "/api/payments/"+storetest.TxHash("unseen"))
 	wantStatus(t, rec, http.StatusServiceUnavailable)
 }
+
+// TestTrackerReadsTheHeadNotTheChain: once a payments pass has seen a payment at the head, its
+// tracker and GET /api/payments/{txHash} answer from the ledger while it confirms, its
+// confirmations counted from the head the service follows, without a request to the chain for
+// the payment, however many poll.
+func TestTrackerReadsTheHeadNotTheChain(t *testing.T) {
+	storetest.Reset(t, db)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	dc, c := startDevChain(t)
+	const confirmations = 2
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(),
+		PaymentAddress: dc.Payments, Confirmations: confirmations}, slog.New(slog.DiscardHandler))
+	s := newChainServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex())})
+	price := big.NewInt(100_000_000_000_000_000)
+	buyer := dc.Buyers[0]
+	hash := strings.ToLower(transact(t, dc, c, buyer.Key, &dc.Payments, nil, price).TxHash.Hex())
+	if sum, err := j.Payments(t.Context()); err != nil || sum.Seen != 0 {
+		t.Fatalf("pass %+v %v: want the payment seen at the head only", sum, err)
+	}
+
+	ctx, calls := chain.CountCalls(t.Context())
+	for _, path := range []string{"/api/payments/", "/partials/payment/", "/api/payments/", "/partials/payment/", "/api/payments/"} {
+		rec := httptest.NewRecorder()
+		s.e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path+hash, nil).WithContext(ctx))
+		wantStatus(t, rec, http.StatusOK)
+		if path != "/api/payments/" {
+			continue
+		}
+		p := decode[paymentBody](t, rec)
+		if p.Status != "confirming" || p.Confirmations == nil || *p.Confirmations != 1 || p.ConfirmationsNeeded != confirmations+1 ||
+			p.TxHash != hash || p.From != strings.ToLower(buyer.Address.Hex()) || p.ValueWei != price.String() || p.NodeID != nil {
+			t.Fatalf("%+v", p)
+		}
+	}
+	// At most the head, which every reader shares once a second: a read of the payment from the
+	// chain is three requests.
+	if n := calls.N(); n > 1 {
+		t.Fatalf("5 polls of a payment seen at the head cost %d RPC requests", n)
+	}
+}

@@ -1,0 +1,60 @@
+package jobs
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"nodeledger/chain/devchain"
+	"nodeledger/store"
+)
+
+// TestPaymentsSeenAtTheHead: a payment is in the ledger as seen at the head in the pass after its
+// block, before its confirmations, in ETH and in a listed token, with what it paid and its block;
+// a reorg that drops it takes it back there too, and a block that is no longer the head's is
+// not read again.
+func TestPaymentsSeenAtTheHead(t *testing.T) {
+	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) { c.Confirmations = 2 })}
+	tok := m.withUSDC()
+	headPayment := func(tx string) (store.HeadPayment, error) {
+		return db.HeadPaymentByTx(t.Context(), strings.ToLower(tx))
+	}
+	_, parent := m.head()
+	eth := m.transfer(0, m.dc.Payments, priceOne, 0, 1)
+	inUSDC := m.call(m.dc.Buyers[1].Key, m.dc.USDC, tokenABI.PackTransfer(m.dc.Payments, usdc(300)), nil)
+	m.commit(2)
+	block, _ := m.head()
+	if sum := mustPass(t, m.j); sum.Seen != 0 {
+		t.Fatalf("a payment without its confirmations was judged: %+v", sum)
+	}
+
+	p, err := headPayment(eth.Hex())
+	if err != nil {
+		t.Fatalf("the ETH payment at the head: %v", err)
+	}
+	if p.From != strings.ToLower(m.buyer(0).Hex()) || p.ValueWei.Cmp(priceOne) != 0 || p.Amount.Cmp(priceOne) != 0 ||
+		p.Token != nil || p.Symbol != "ETH" || p.BlockNumber != int64(block) {
+		t.Fatalf("the ETH payment at the head: %+v", p)
+	}
+	p, err = headPayment(inUSDC.Hex())
+	if err != nil {
+		t.Fatalf("the USDC payment at the head: %v", err)
+	}
+	if p.From != strings.ToLower(m.buyer(1).Hex()) || p.ValueWei.Sign() != 0 || p.Amount.Cmp(usdc(300)) != 0 ||
+		p.Token == nil || *p.Token != tok.Address || p.Symbol != "USDC" || p.Decimals != 6 || p.BlockNumber != int64(block) {
+		t.Fatalf("the USDC payment at the head: %+v", p)
+	}
+	// The next pass reads only the blocks after the one it recorded.
+	if err := db.DB().Get(new(int64), `SELECT block_number FROM chain_cursors WHERE name = 'head' AND block_number = $1`, block); err != nil {
+		t.Fatalf("the head's cursor is not at block %d: %v", block, err)
+	}
+
+	m.reorgAwayPayment(parent, 0, 0, 2) // one block fewer than the confirmations: still not judged
+	if sum := mustPass(t, m.j); sum.Seen != 0 {
+		t.Fatalf("after the reorg: %+v", sum)
+	}
+	if _, err := headPayment(eth.Hex()); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the payment a reorg dropped is still seen at the head (%v)", err)
+	}
+	m.checkNodes(m.buyer(0), 0)
+}
