@@ -2,7 +2,9 @@ package chain
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
+	"unicode"
 )
 
 // Calls counts the JSON-RPC requests made with a context that carries it (CountCalls), each
@@ -26,10 +28,22 @@ func CountCalls(ctx context.Context) (context.Context, *Calls) {
 // N is how many requests were counted.
 func (c *Calls) N() int64 { return c.n.Load() }
 
-// counted adds n requests made with ctx to its counts and to the metric.
-func counted(ctx context.Context, n int) {
-	rpcRequests.Add(float64(n))
+// counted adds n requests made with ctx for what to its counts and to the metric.
+func counted(ctx context.Context, what string, n int) {
+	rpcRequests.WithLabelValues(callName(what)).Add(float64(n))
 	for c, _ := ctx.Value(callsKey{}).(*Calls); c != nil; c = c.parent {
 		c.n.Add(int64(n))
 	}
+}
+
+// callName is what a round trip was for, as the metric labels it: its words without the numbers
+// ("12 receipts" and "blocks 40-90" are "receipts" and "blocks"), so that the labels stay few.
+func callName(what string) string {
+	var words []string
+	for _, w := range strings.Fields(what) {
+		if !strings.ContainsFunc(w, func(r rune) bool { return unicode.IsDigit(r) || r == '[' || r == ']' }) {
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, " ")
 }

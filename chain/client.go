@@ -249,7 +249,7 @@ func (c *Client) roundTripIn(ctx context.Context, order []*endpoint, what string
 			}
 		}
 		e := order[try%len(order)]
-		err := c.attempt(ctx, e, n, f)
+		err := c.attempt(ctx, e, what, n, f)
 		if err == nil {
 			return nil
 		}
@@ -273,7 +273,7 @@ func (c *Client) broadcast(ctx context.Context, what string, f func(ctx context.
 		errs := make([]error, len(c.endpoints))
 		var wg sync.WaitGroup
 		for i, e := range c.endpoints {
-			wg.Go(func() { errs[i] = c.attempt(ctx, e, 1, f) })
+			wg.Go(func() { errs[i] = c.attempt(ctx, e, what, 1, f) })
 		}
 		wg.Wait()
 		var refused, failed error
@@ -302,10 +302,10 @@ func (c *Client) broadcast(ctx context.Context, what string, f func(ctx context.
 	}
 }
 
-// attempt runs f once on e, a round trip of n requests, within the call timeout, and notes how
-// e did.
-func (c *Client) attempt(ctx context.Context, e *endpoint, n int, f func(ctx context.Context, e *endpoint) error) error {
-	counted(ctx, n)
+// attempt runs f once on e, a round trip of n requests for what, within the call timeout, and
+// notes how e did.
+func (c *Client) attempt(ctx context.Context, e *endpoint, what string, n int, f func(ctx context.Context, e *endpoint) error) error {
+	counted(ctx, what, n)
 	actx, cancel := context.WithTimeout(ctx, c.timeout)
 	err := f(actx, e)
 	cancel()

@@ -222,7 +222,7 @@ func (c *Client) pollHeads(ctx context.Context) {
 				return // never read again: a restart asks it anew
 			}
 			var n uint64
-			err := c.attempt(ctx, e, 1, func(ctx context.Context, e *endpoint) (err error) {
+			err := c.attempt(ctx, e, "endpoint head", 1, func(ctx context.Context, e *endpoint) (err error) {
 				n, err = e.eth.BlockNumber(ctx)
 				return err
 			})

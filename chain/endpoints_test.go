@@ -266,3 +266,16 @@ func TestEndpointOnAnotherChain(t *testing.T) {
 		t.Fatalf("A, on another chain, was asked %d times", p.a.Requests()-a)
 	}
 }
+
+// The metric of requests is labelled by what they were for, without the numbers that would make
+// a label of every block range.
+func TestCallName(t *testing.T) {
+	for what, want := range map[string]string{
+		"nodesOf": "nodesOf", "12 receipts": "receipts", "blocks 40-90": "blocks", "logs 1-2000": "logs",
+		"wallet states at [7 9]": "wallet states at", "trace 3 blocks from 41": "trace blocks from", "": "",
+	} {
+		if got := callName(what); got != want {
+			t.Errorf("callName(%q) = %q, want %q", what, got, want)
+		}
+	}
+}

@@ -73,7 +73,7 @@ func (h *heads) offer(n uint64) {
 // or ctx ends.
 func (h *heads) subscribe(ctx context.Context) error {
 	ch := make(chan *types.Header, 16)
-	counted(ctx, 1)
+	counted(ctx, "new heads subscription", 1)
 	// On the endpoint serving best now; one that falls silent is left (headQuiet) and the next
 	// subscription goes to the best then.
 	sub, err := h.c.serving()[0].eth.SubscribeNewHead(ctx, ch)

@@ -12,11 +12,12 @@ var rpcFailures = promauto.NewCounter(prometheus.CounterOpts{
 	Help: "JSON-RPC attempts that failed for the transport or the node (timeouts, resets, 5xx).",
 })
 
-// rpcRequests counts the JSON-RPC requests made, each element of a batch and each retry one.
-var rpcRequests = promauto.NewCounter(prometheus.CounterOpts{
+// rpcRequests counts the JSON-RPC requests made, each element of a batch and each retry one, by
+// what they were for (callName).
+var rpcRequests = promauto.NewCounterVec(prometheus.CounterOpts{
 	Name: "nodeledger_rpc_requests_total",
-	Help: "JSON-RPC requests made to the node, each element of a batch and each retry one, as providers bill them.",
-})
+	Help: "JSON-RPC requests made to the node, each element of a batch and each retry one, as providers bill them, by what they were for.",
+}, []string{"call"})
 
 // endpointHead is each endpoint's head, as the client last saw it rise.
 var endpointHead = promauto.NewGaugeVec(prometheus.GaugeOpts{

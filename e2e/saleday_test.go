@@ -389,9 +389,9 @@ type instance struct {
 	exited                        chan struct{} // closed when the current life has ended
 	up                            atomic.Bool
 	lives, failedStarts           int
-	hwmKB                         int     // the highest VmHWM of any of its lives
-	rpcBefore                     float64 // RPC requests its earlier lives made
-	rpcNow                        float64 // those of the current life, when last read
+	hwmKB                         int                // the highest VmHWM of any of its lives
+	rpcBefore                     map[string]float64 // RPC requests its earlier lives made, by what for
+	rpcNow                        map[string]float64 // those of the current life, when last read
 }
 
 // start starts a life and waits until it answers /healthz; an error when it exits first (the
@@ -442,8 +442,8 @@ func (in *instance) sample() {
 	if kb := vmHWM(in.cmd.Process.Pid); kb > in.hwmKB {
 		in.hwmKB = kb
 	}
-	if n, ok := scrape(in.metrics, "nodeledger_rpc_requests_total"); ok {
-		in.rpcNow = n
+	if byCall, ok := scrape(in.metrics, "nodeledger_rpc_requests_total", "call"); ok {
+		in.rpcNow = byCall
 	}
 }
 
@@ -453,7 +453,7 @@ func (in *instance) kill() {
 	in.up.Store(false)
 	in.cmd.Process.Kill()
 	<-in.exited
-	in.rpcBefore, in.rpcNow = in.rpcBefore+in.rpcNow, 0
+	in.rpcBefore, in.rpcNow = addCounts(in.rpcBefore, in.rpcNow, 1), nil
 }
 
 // stop ends it gracefully, at the end of the test.
@@ -471,7 +471,19 @@ func (in *instance) stop() {
 	}
 }
 
-func (in *instance) rpcRequests() float64 { return in.rpcBefore + in.rpcNow }
+func (in *instance) rpcRequests() map[string]float64 { return addCounts(in.rpcBefore, in.rpcNow, 1) }
+
+// addCounts is a + sign × b, by key.
+func addCounts(a, b map[string]float64, sign float64) map[string]float64 {
+	out := maps.Clone(a)
+	if out == nil {
+		out = map[string]float64{}
+	}
+	for k, v := range b {
+		out[k] += sign * v
+	}
+	return out
+}
 
 // vmHWM is a process's peak resident set in kB, 0 when it cannot be read.
 func vmHWM(pid int) int {
@@ -490,22 +502,29 @@ func vmHWM(pid int) int {
 	return 0
 }
 
-// scrape reads one unlabelled metric from a /metrics page.
-func scrape(addr, name string) (float64, bool) {
+// scrape reads a counter with one label from a /metrics page, by the label's value.
+func scrape(addr, name, label string) (map[string]float64, bool) {
 	c := http.Client{Timeout: 5 * time.Second}
 	resp, err := c.Get("http://" + addr + "/metrics")
 	if err != nil {
-		return 0, false
+		return nil, false
 	}
 	defer resp.Body.Close()
+	out := map[string]float64{}
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
-			n, err := strconv.ParseFloat(v, 64)
-			return n, err == nil
+		series, v, ok := strings.Cut(sc.Text(), "} ")
+		value, found := strings.CutPrefix(series, name+"{"+label+`="`)
+		if !ok || !found {
+			continue
 		}
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, false
+		}
+		out[strings.TrimSuffix(value, `"`)] = n
 	}
-	return 0, false
+	return out, sc.Err() == nil
 }
 
 // cpuProfile saves 30 s of a process's CPU profile from its /debug/pprof.
@@ -709,10 +728,10 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	if r.startBlock, err = s.chain.HeadNumber(ctx); err != nil {
 		t.Fatal(err)
 	}
-	rpcAtStart := 0.0
+	rpcAtStart := map[string]float64{}
 	for _, in := range s.insts {
 		in.sample()
-		rpcAtStart += in.rpcRequests()
+		rpcAtStart = addCounts(rpcAtStart, in.rpcRequests(), 1)
 	}
 	s.calls(t) // from here on
 
@@ -881,12 +900,15 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 		t.Fatal(err)
 	}
 	for _, in := range s.insts {
-		r.rpcRequests += in.rpcRequests()
+		r.rpcByCall = addCounts(r.rpcByCall, in.rpcRequests(), 1)
 		r.peakKB = append(r.peakKB, in.hwmKB)
 		r.lives = append(r.lives, in.lives)
 		r.failedStarts += in.failedStarts
 	}
-	r.rpcRequests -= rpcAtStart
+	r.rpcByCall = addCounts(r.rpcByCall, rpcAtStart, -1)
+	for _, n := range r.rpcByCall {
+		r.rpcRequests += n
+	}
 	s.read(t, r)
 	r.hooksMissing, _ = s.hooks.settled(t, s.ledger, 2*time.Minute)
 	r.hooks = s.hooks.summary()
@@ -909,6 +931,7 @@ type saleResult struct {
 	failedStarts         int // lives that exited or hung as they started
 	trackers, pollers    httpStats
 	rpcRequests          float64
+	rpcByCall            map[string]float64 // the instances' own count, by what for
 	// What the instances asked of the chain, by method (geth's count, less the buyers' sends):
 	// in the steady phase, in the burst, and from the last payment until the backlog cleared.
 	steadyCalls, burstCalls, drainCalls map[string]float64
@@ -1365,6 +1388,7 @@ func (r *saleResult) summary() string {
 		yes(len(r.hooksMissing) == 0))
 	if blocks > 0 {
 		row("RPC requests per block (all instances)", fmt.Sprintf("%.1f (%.0f requests over %d blocks)", r.rpcRequests/float64(blocks), r.rpcRequests, blocks), "", nil)
+		row("RPC requests per block, by what for (the instances' count, whole run)", byMethod(r.rpcByCall, float64(blocks)), "", nil)
 	}
 	// Token payments are read from Transfer logs over each pass's range: the scan's eth_getLogs a
 	// block must not grow when the USDC payments a block do.
