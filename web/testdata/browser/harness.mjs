@@ -169,6 +169,31 @@ export async function cron(pass) {
   return res.json();
 }
 
+// payment is the payment of hash as its buyer reads it (GET /api/payments/{hash}: its answer, a
+// 404's error included). The route allows 60 a minute to a client, and every test reads from one
+// address: a 429 is waited out as its retry-after header asks, as any client must.
+export async function payment(hash) {
+  for (;;) {
+    const res = await fetch(base + '/api/payments/' + hash);
+    if (res.status !== 429) return res.json();
+    await sleep(1000 * Number(res.headers.get('retry-after') || 1));
+  }
+}
+
+// passUntil runs payments passes until each payment of hashes (one hash or several) is in one
+// of statuses, and returns them (one, or each): the scan waits for CONFIRMATIONS blocks first.
+export async function passUntil(hashes, ...statuses) {
+  const all = [hashes].flat();
+  let now = [];
+  for (let i = 0; i < 120; i++) {
+    await cron('payments');
+    now = await Promise.all(all.map(payment));
+    if (now.every((p) => statuses.includes(p.status))) return Array.isArray(hashes) ? now : now[0];
+    await sleep(500);
+  }
+  throw new Error(`payments ${all.join(', ')} are ${JSON.stringify(now)}, not ${statuses.join(' or ')}`);
+}
+
 export const shot = (page, name) => page.screenshot({ path: `${env.ARTIFACTS}/${name}.png`, fullPage: true });
 export const text = (page, id) => page.locator(`[data-testid="${id}"]`).innerText();
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -4,25 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { env, base, browser, walletOf, freshAccount, withWallet, signInOperator, cron, shot, text, sleep, admin } from './harness.mjs';
+import { env, base, browser, walletOf, freshAccount, withWallet, signInOperator, cron, shot, text, sleep, admin, passUntil } from './harness.mjs';
 
 const quote = await (await fetch(base + '/api/deploy-quote')).json();
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true };
 
-// passUntil runs payments passes until the payment of hash reaches one of statuses.
-async function passUntil(hash, ...statuses) {
-  let last;
-  for (let i = 0; i < 80; i++) {
-    await cron('payments');
-    const res = await fetch(base + '/api/payments/' + hash);
-    if (res.ok) {
-      last = await res.json();
-      if (statuses.includes(last.status)) return last;
-    }
-    await sleep(250);
-  }
-  throw new Error(`payment ${hash} is ${JSON.stringify(last)}, not ${statuses}`);
-}
 
 test('buy with the wallet: /buy shows what the connected wallet holds, pay opens the tracker, minted leads to the node', async () => {
   const key = await freshAccount('1');

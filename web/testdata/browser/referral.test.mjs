@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEther } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
-import { env, base, browser, freshAccount, withWallet, cron, sleep, admin, putTier, switchOff } from './harness.mjs';
+import { env, base, browser, freshAccount, withWallet, cron, sleep, admin, putTier, switchOff, passUntil } from './harness.mjs';
 
 const wide = { width: 1280, height: 900 };
 const phone = { width: 390, height: 844 };
@@ -35,17 +35,7 @@ async function makeCode(code, owner) {
 }
 
 // minted runs payments passes until the payment of hash is minted, and returns it.
-async function minted(hash) {
-  let last;
-  for (let i = 0; i < 80 && last?.status !== 'minted'; i++) {
-    await cron('payments');
-    const res = await fetch(base + '/api/payments/' + hash);
-    if (res.ok) last = await res.json();
-    if (last?.status !== 'minted') await sleep(250);
-  }
-  assert.equal(last?.status, 'minted', JSON.stringify(last));
-  return last;
-}
+const minted = (hash) => passUntil(hash, 'minted');
 
 // paid waits for the Pay button to open the tracker of the payment it sent, and returns its hash.
 async function paid(page) {

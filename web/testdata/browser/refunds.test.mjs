@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { browser, base, env, client, walletOf, freshAccount, withWallet, signInOperator, cron } from './harness.mjs';
+import { browser, base, env, client, walletOf, freshAccount, withWallet, signInOperator, cron, payment, passUntil } from './harness.mjs';
 
 const squash = (s) => s.replace(/\s+/g, ' ').trim();
 const payments = privateKeyToAccount(env.PAYMENTS_KEY).address;
@@ -24,21 +24,6 @@ async function both(page, locator, name) {
     assert.ok(scroll <= width, `${name} is ${scroll}px wide on a ${width}px screen`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
-}
-
-// payment is the payment of hash as its buyer reads it (GET /api/payments/{hash}).
-const payment = async (hash) => (await fetch(base + '/api/payments/' + hash)).json();
-
-// passUntil runs payments passes until every payment of hashes is in status: the scan waits for
-// CONFIRMATIONS blocks, which the dev chain makes every 3 s at least.
-async function passUntil(hashes, status) {
-  for (let i = 0; i < 120; i++) {
-    await cron('payments');
-    const now = await Promise.all(hashes.map(payment));
-    if (now.every((p) => p.status === status)) return now;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  assert.fail(`payments ${hashes.join(', ')} did not become ${status}`);
 }
 
 // operatorContext is a browser context whose wallet holds key, signed in on the operator page;

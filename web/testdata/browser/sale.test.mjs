@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getAddress, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { env, base, browser, walletOf, freshAccount, withWallet, cron, text, sleep, admin, putTier, switchOff } from './harness.mjs';
+import { env, base, browser, walletOf, freshAccount, withWallet, cron, text, sleep, admin, putTier, switchOff, passUntil } from './harness.mjs';
 
 const wide = { width: 1280, height: 900 };
 const phone = { width: 390, height: 844 };
@@ -71,20 +71,6 @@ test('paying from an exchange or another wallet: exact amounts, the EIP-681 link
 
 
 
-// passUntil runs payments passes until the payment of hash reaches one of statuses.
-async function passUntil(hash, ...statuses) {
-  let last;
-  for (let i = 0; i < 80; i++) {
-    await cron('payments');
-    const res = await fetch(base + '/api/payments/' + hash);
-    if (res.ok) {
-      last = await res.json();
-      if (statuses.includes(last.status)) return last;
-    }
-    await sleep(250);
-  }
-  throw new Error(`payment ${hash} is ${JSON.stringify(last)}, not ${statuses}`);
-}
 
 const card = (page, id) => page.locator(`[data-testid=buy-tier][data-tier="${id}"]`);
 const iso = (ms) => new Date(Date.now() + ms).toISOString();
