@@ -330,25 +330,36 @@ type Transfer struct {
 	Tokens []TokenTransfer
 }
 
-// Transfer reads transaction hash, its receipt and the head in one round trip. ErrNotMined when
-// the chain has no receipt for it: still waiting in a pool, or ErrUnknownTx when the node knows
-// nothing of it.
+// Transfer reads transaction hash, then its receipt once it is mined: one request while it waits
+// in a pool (ErrNotMined) or the node knows nothing of it (ErrUnknownTx), two once it is mined.
+// Its confirmations are the caller's to count, from the head it follows (AtHead).
 func (c *Client) Transfer(ctx context.Context, hash common.Hash) (Transfer, error) {
 	var tx *struct {
-		From  common.Address  `json:"from"`
-		To    *common.Address `json:"to"`
-		Value *hexutil.Big    `json:"value"`
+		From        common.Address  `json:"from"`
+		To          *common.Address `json:"to"`
+		Value       *hexutil.Big    `json:"value"`
+		BlockNumber *hexutil.Uint64 `json:"blockNumber"` // null while pending
+	}
+	err := c.call(ctx, "tracked transaction", func(ctx context.Context, e *endpoint) error {
+		return e.rpc.CallContext(ctx, &tx, "eth_getTransactionByHash", hash)
+	})
+	switch {
+	case stillIndexing(err):
+		return Transfer{}, ErrNotMined
+	case err != nil:
+		return Transfer{}, err
+	case tx == nil:
+		return Transfer{}, ErrUnknownTx
+	case tx.BlockNumber == nil || tx.Value == nil:
+		return Transfer{}, ErrNotMined
 	}
 	var r *struct {
 		Status      hexutil.Uint64 `json:"status"`
 		BlockNumber hexutil.Uint64 `json:"blockNumber"`
 		Logs        []types.Log    `json:"logs"`
 	}
-	var head hexutil.Uint64
-	err := c.batch(ctx, "transfer", []rpc.BatchElem{
-		{Method: "eth_getTransactionByHash", Args: []any{hash}, Result: &tx},
-		{Method: "eth_getTransactionReceipt", Args: []any{hash}, Result: &r},
-		{Method: "eth_blockNumber", Result: &head},
+	err = c.call(ctx, "tracked receipt", func(ctx context.Context, e *endpoint) error {
+		return e.rpc.CallContext(ctx, &r, "eth_getTransactionReceipt", hash)
 	})
 	if stillIndexing(err) {
 		return Transfer{}, ErrNotMined
@@ -356,10 +367,7 @@ func (c *Client) Transfer(ctx context.Context, hash common.Hash) (Transfer, erro
 	if err != nil {
 		return Transfer{}, err
 	}
-	if tx == nil {
-		return Transfer{}, ErrUnknownTx
-	}
-	if r == nil || tx.Value == nil {
+	if r == nil {
 		return Transfer{}, ErrNotMined
 	}
 	t := Transfer{From: tx.From, To: tx.To, Value: tx.Value.ToInt(), Block: uint64(r.BlockNumber),
@@ -369,7 +377,7 @@ func (c *Client) Transfer(ctx context.Context, hash common.Hash) (Transfer, erro
 			t.Tokens = append(t.Tokens, tt)
 		}
 	}
-	return t.AtHead(uint64(head)), nil
+	return t, nil
 }
 
 // AtHead is t with its confirmations counted up to head: at least 1, its own block, since a

@@ -126,10 +126,15 @@ func (h *Handlers) transfer(ctx context.Context, hash string) (chain.Transfer, e
 		return t.AtHead(head), nil
 	}
 	t, err := h.chain.Transfer(ctx, common.HexToHash(hash))
-	if err == nil {
-		h.mined.Put(hash, t, now.Add(minedTTL))
+	if err != nil {
+		return t, err
 	}
-	return t, err
+	h.mined.Put(hash, t, now.Add(minedTTL))
+	head, err := h.head.Get(ctx)
+	if err != nil {
+		return chain.Transfer{}, err
+	}
+	return t.AtHead(head), nil
 }
 
 // How long a mined transfer's facts are kept (h.transfer), and how many at most: a sale day's

@@ -389,4 +389,13 @@ func TestTrackerReadsTheHeadNotTheChain(t *testing.T) {
 	if n := calls.N(); n > 1 {
 		t.Fatalf("5 polls of a payment seen at the head cost %d RPC requests", n)
 	}
+	// A transaction no pass has seen is asked of the chain: one request while the node has no
+	// block for it (unknown here; waiting in the pool alike).
+	ctx, calls = chain.CountCalls(t.Context())
+	rec := httptest.NewRecorder()
+	s.e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/payments/"+storetest.TxHash("never sent"), nil).WithContext(ctx))
+	wantStatus(t, rec, http.StatusNotFound)
+	if n := calls.N(); n != 1 {
+		t.Fatalf("a poll of an unknown transaction cost %d RPC requests, want 1", n)
+	}
 }
