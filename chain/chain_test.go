@@ -462,3 +462,29 @@ func TestCountCalls(t *testing.T) {
 		t.Fatalf("a request made without the count's context was counted: %d", all.N())
 	}
 }
+
+// TierWeights reads the tiers again only when the factory's weightsVersion moved: one request a
+// read otherwise, and a weight the owner sets is read at once.
+func TestTierWeightsFollowTheirVersion(t *testing.T) {
+	tc := newTestChain(t)
+	read := func() (map[int]uint32, int64) {
+		ctx, calls := CountCalls(t.Context())
+		w, err := tc.c.TierWeights(ctx, []uint8{1, 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w, calls.N()
+	}
+	first, _ := read()
+	again, n := read()
+	if fmt.Sprint(again) != fmt.Sprint(first) || n != 1 {
+		t.Fatalf("a second read: %v in %d requests, want %v in 1", again, n, first)
+	}
+	tc.transact(t, tc.owner, tc.c.factory, tc.c.SetTierWeightData(1, 15000), nil)
+	if w, n := read(); w[1] != 15000 || w[2] != first[2] || n <= 1 {
+		t.Fatalf("after the owner set tier 1's weight: %v in %d requests, want 15000 read anew", w, n)
+	}
+	if w, n := read(); w[1] != 15000 || n != 1 {
+		t.Fatalf("then: %v in %d requests", w, n)
+	}
+}

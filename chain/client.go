@@ -85,6 +85,8 @@ type Client struct {
 	watched chan struct{}      // closed when the head watch has ended
 
 	tokens sync.Map // common.Address -> Token: a token's symbol and decimals do not change
+
+	weights weightsSeen // the tiers' weights last read, and the factory's weightsVersion then
 }
 
 // SplitURLs splits ETH_RPC_URL's list of endpoints at its commas.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -155,8 +157,31 @@ func (c *Client) RoundState(ctx context.Context, also ...uint8) (RoundState, err
 	return st, nil
 }
 
+// weightsSeen are the tiers' weights as last read, with the factory's weightsVersion at the block
+// they were read at.
+type weightsSeen struct {
+	mu      sync.Mutex
+	version *big.Int
+	bps     map[int]uint32
+}
+
 // TierWeights reads the payoutBps of each tier of ids, as the factory's owner set it, at the head.
+// Every change of a weight moves the factory's weightsVersion, so the tiers are read again only
+// when it moved since the last read: a reader of the tiers costs one request then, however many
+// tiers there are.
 func (c *Client) TierWeights(ctx context.Context, ids []uint8) (map[int]uint32, error) {
+	out, err := c.callFactory(ctx, "weightsVersion", c.nf.PackWeightsVersion(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("tier weights: %w", err)
+	}
+	version, err := c.nf.UnpackWeightsVersion(out)
+	if err != nil {
+		return nil, fmt.Errorf("tier weights: weightsVersion: %w", err)
+	}
+	if weights, ok := c.weights.of(version, ids); ok {
+		return weights, nil
+	}
+	// The tiers and the version again, at one block: what is kept is labelled by its own version.
 	head, err := c.HeadNumber(ctx)
 	if err != nil {
 		return nil, err
@@ -165,11 +190,47 @@ func (c *Client) TierWeights(ctx context.Context, ids []uint8) (map[int]uint32, 
 	if err != nil {
 		return nil, fmt.Errorf("tier weights: %w", err)
 	}
+	if out, err = c.callFactory(ctx, "weightsVersion", c.nf.PackWeightsVersion(), new(big.Int).SetUint64(head)); err != nil {
+		return nil, fmt.Errorf("tier weights: %w", err)
+	}
+	at, err := c.nf.UnpackWeightsVersion(out)
+	if err != nil {
+		return nil, fmt.Errorf("tier weights: weightsVersion: %w", err)
+	}
 	weights := make(map[int]uint32, len(slots))
 	for t, slot := range slots {
 		weights[t] = slot.WeightBps
 	}
+	c.weights.keep(at, weights)
 	return weights, nil
+}
+
+// of is the weights of ids kept under version; false when some are not.
+func (w *weightsSeen) of(version *big.Int, ids []uint8) (map[int]uint32, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.version == nil || w.version.Cmp(version) != 0 {
+		return nil, false
+	}
+	out := make(map[int]uint32, len(ids))
+	for _, t := range ids {
+		bps, ok := w.bps[int(t)]
+		if !ok {
+			return nil, false
+		}
+		out[int(t)] = bps
+	}
+	return out, true
+}
+
+// keep keeps weights, read under version, beside those of other tiers read under it.
+func (w *weightsSeen) keep(version *big.Int, weights map[int]uint32) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.version == nil || w.version.Cmp(version) != 0 {
+		w.version, w.bps = version, map[int]uint32{}
+	}
+	maps.Copy(w.bps, weights)
 }
 
 // tierSlots reads the tiers(t) slot of each tier of ids at block, in one batch.
