@@ -102,9 +102,9 @@ type Handlers struct {
 	sale     *sale.Sale // the sale's rules and its read model (jobs.Sale)
 	stats    *memo.Value[statsAnswer]
 	price    *memo.Value[*float64]
-	totals   *memo.Value[saleTotals]                // the operator's live view's all-time figures
-	head     *memo.Value[uint64]                    // the chain's head, for the confirmations of a payment not recorded yet
-	mined    *memo.Expiring[string, chain.Transfer] // mined transfers not recorded yet (transfer)
+	totals   *memo.Value[saleTotals]        // the operator's live view's all-time figures
+	head     *memo.Value[uint64]            // the chain's head, for the confirmations of a payment not recorded yet
+	txs      *memo.Expiring[string, txRead] // transactions trackers follow that no pass has seen (transfer)
 	sessions *sessions.CookieStore
 	exports  chan struct{} // a token for each export being streamed, ExportSlots at most
 }
@@ -147,7 +147,7 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 	h.price = memo.NewOn(cfg.Now, priceTTL, 0, h.loadPrice)
 	h.totals = memo.NewOn(cfg.Now, totalsTTL, totalsStale, h.loadTotals)
 	h.head = memo.NewOn(cfg.Now, headTTL, 0, h.chain.HeadNumber)
-	h.mined = &memo.Expiring[string, chain.Transfer]{Max: minedKept}
+	h.txs = &memo.Expiring[string, txRead]{Max: minedKept}
 	h.exports = make(chan struct{}, cfg.ExportSlots)
 	return h
 }

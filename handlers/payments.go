@@ -112,36 +112,46 @@ func (h *Handlers) atHead(ctx context.Context, hash string) (_ paymentJSON, ok b
 		Confirmations: &seen.Confirmations, ConfirmationsNeeded: needed}, true, nil
 }
 
-// transfer reads transaction hash from the chain (chain.Transfer), or from h.mined when it was
-// read mined less than minedTTL ago, with its confirmations counted from h.head: its tracker
-// asks every two seconds until the scan records it, and a mined transaction's sender, value and
+// transfer reads transaction hash from the chain (chain.Transfer), or from h.txs when it was read
+// less than minedTTL ago (mined) or unminedTTL ago (not in a block yet, or unknown), with its
+// confirmations counted from h.head: its trackers ask every two seconds until a pass sees it, and
+// however many they are the chain is asked once a while. A mined transaction's sender, value and
 // block do not change short of a reorg, which minedTTL bounds.
 func (h *Handlers) transfer(ctx context.Context, hash string) (chain.Transfer, error) {
 	now := h.cfg.Now()
-	if t, ok := h.mined.Get(hash, now); ok {
-		head, err := h.head.Get(ctx)
-		if err != nil {
-			return chain.Transfer{}, err
+	read, ok := h.txs.Get(hash, now)
+	if !ok {
+		read.Transfer, read.err = h.chain.Transfer(ctx, common.HexToHash(hash))
+		switch {
+		case read.err == nil:
+			h.txs.Put(hash, read, now.Add(minedTTL))
+		case errors.Is(read.err, chain.ErrNotMined), errors.Is(read.err, chain.ErrUnknownTx):
+			h.txs.Put(hash, read, now.Add(unminedTTL))
 		}
-		return t.AtHead(head), nil
 	}
-	t, err := h.chain.Transfer(ctx, common.HexToHash(hash))
-	if err != nil {
-		return t, err
+	if read.err != nil {
+		return chain.Transfer{}, read.err
 	}
-	h.mined.Put(hash, t, now.Add(minedTTL))
 	head, err := h.head.Get(ctx)
 	if err != nil {
 		return chain.Transfer{}, err
 	}
-	return t.AtHead(head), nil
+	return read.AtHead(head), nil
 }
 
-// How long a mined transfer's facts are kept (h.transfer), and how many at most: a sale day's
-// trackers, each a hundred-odd bytes.
+// txRead is what the chain said of a transaction a tracker follows: its transfer, or why none.
+type txRead struct {
+	chain.Transfer
+	err error // chain.ErrNotMined or chain.ErrUnknownTx
+}
+
+// How long a transaction's read is kept (h.transfer), mined and not, and how many at most: a sale
+// day's trackers, each a hundred-odd bytes. A payment in a block is read from the ledger (atHead)
+// once the next pass has run, so unminedTTL delays nobody's payment.
 const (
-	minedTTL  = 10 * time.Second
-	minedKept = 20_000
+	minedTTL   = 10 * time.Second
+	unminedTTL = 2 * time.Second
+	minedKept  = 20_000
 )
 
 // buyerPayments are ledger payments as their buyer follows them: a payment waiting to be checked
