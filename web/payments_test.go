@@ -51,19 +51,28 @@ type paymentBody struct {
 	UpdatedAt           *string `json:"updatedAt"`
 }
 
-// TestPaymentStatus follows payments on the dev chain through every status of
-// GET /api/payments/{txHash}, and a wallet's list of them.
-func TestPaymentStatus(t *testing.T) {
+// confirmations is what the payments tests' passes wait for (paymentsServer).
+const confirmations = 2
+
+// paymentsServer is a fresh ledger with tier 1 on sale at 0.1 ETH, a dev chain, its passes
+// (confirmations) and a server whose caches run on clock (nil: the wall clock).
+func paymentsServer(t *testing.T, clock func() time.Time) (*devchain.Chain, *chain.Client, *jobs.Jobs, *testServer) {
+	t.Helper()
 	storetest.Reset(t, db)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	dc, c := startDevChain(t)
-	const confirmations = 2
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(),
 		PaymentAddress: dc.Payments, Confirmations: confirmations}, slog.New(slog.DiscardHandler))
+	return dc, c, j, newChainServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), Now: clock})
+}
+
+// TestPaymentStatus follows payments on the dev chain through every status of
+// GET /api/payments/{txHash}, and a wallet's list of them.
+func TestPaymentStatus(t *testing.T) {
 	// The handlers' caches run on a clock the test moves ahead of the wall clock.
 	var ahead atomic.Int64
 	clock := func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
-	s := newChainServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), Now: clock})
+	dc, c, j, s := paymentsServer(t, clock)
 	price := big.NewInt(100_000_000_000_000_000)
 	buyer, payments := dc.Buyers[0], dc.Accounts[devchain.PaymentsIndex]
 	pay := func(t *testing.T, from devchain.Account, to common.Address, wei *big.Int) string {
@@ -356,13 +365,7 @@ func TestPaymentStatusChainDown(t *testing.T) {
 // confirmations counted from the head the service follows, without a request to the chain for
 // the payment, however many poll; before that, the chain is asked once a while per transaction.
 func TestTrackerReadsTheHeadNotTheChain(t *testing.T) {
-	storetest.Reset(t, db)
-	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
-	dc, c := startDevChain(t)
-	const confirmations = 2
-	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(),
-		PaymentAddress: dc.Payments, Confirmations: confirmations}, slog.New(slog.DiscardHandler))
-	s := newChainServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex())})
+	dc, c, j, s := paymentsServer(t, nil)
 	price := big.NewInt(100_000_000_000_000_000)
 	buyer := dc.Buyers[0]
 	hash := strings.ToLower(transact(t, dc, c, buyer.Key, &dc.Payments, nil, price).TxHash.Hex())
