@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,7 +39,10 @@ func TestTrackerNotFound(t *testing.T) {
 	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(),
 		PaymentAddress: dc.Payments, Confirmations: 1}, slog.New(slog.DiscardHandler))
-	s := newChainServer(t, c, j, handlers.Config{ChainID: 1337, PaymentAddress: strings.ToLower(dc.Payments.Hex())})
+	// The handlers' caches run on a clock the test moves ahead of the wall clock.
+	var ahead atomic.Int64
+	clock := func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
+	s := newChainServer(t, c, j, handlers.Config{ChainID: 1337, PaymentAddress: strings.ToLower(dc.Payments.Hex()), Now: clock})
 	now := time.Now()
 	long := strconv.FormatInt(now.Add(-3*time.Minute).Unix(), 10) // longer ago than NotFoundAfter
 	short := strconv.FormatInt(now.Add(-time.Minute).Unix(), 10)
@@ -177,6 +181,9 @@ func TestTrackerNotFound(t *testing.T) {
 			}
 		}
 		dc.Commit()
+		// No pass has seen it at the head: the chain is asked again once what it said of the
+		// transaction in the pool has expired (2 s).
+		ahead.Add(int64(2 * time.Second))
 		if st, _, _, _ := tracker(t, "/payment/"+hash+"?since="+long); st != "confirming" {
 			t.Fatalf("mined: %q", st)
 		}
