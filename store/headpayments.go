@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+
+	"github.com/lib/pq"
 )
 
 // HeadScanner is the scanner whose cursor and block hashes are those of the payments seen at the
@@ -40,18 +42,16 @@ func (s *Store) RecordHead(ctx context.Context, blocks []ScannedBlock, payments 
 		return err
 	}
 	defer tx.Rollback()
-	for _, p := range payments {
-		var token, logIndex any
-		amount := Uint256{Int: p.ValueWei}
-		if p.Token != "" {
-			token, logIndex, amount = p.Token, p.LogIndex, Uint256{Int: p.Amount}
-		}
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO head_payments (tx_hash, call_index, log_index, from_address, value_wei, token, amount, block_number, block_hash)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
-			p.TxHash, p.CallIndex, logIndex, p.From, Uint256{Int: p.ValueWei}, token, amount, p.BlockNumber, p.BlockHash); err != nil {
-			return err
-		}
+	a := columnsOf(payments) // an ETH payment's amount is its value
+	if _, err := tx.ExecContext(ctx, `
+		INSERT INTO head_payments (tx_hash, call_index, log_index, from_address, value_wei, token, amount, block_number, block_hash)
+		SELECT h, c, li, f, v, tk, coalesce(a, v), n, bh
+		FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::numeric[], $6::text[], $7::numeric[], $8::bigint[],
+			$9::text[]) AS p (h, c, li, f, v, tk, a, n, bh)
+		ON CONFLICT DO NOTHING`,
+		pq.Array(a.txHashes), pq.Array(a.callIndexes), pq.Array(a.logIndexes), pq.Array(a.froms), pq.Array(a.values),
+		pq.Array(a.tokens), pq.Array(a.amounts), pq.Array(a.blockNumbers), pq.Array(a.blockHashes)); err != nil {
+		return err
 	}
 	last := blocks[len(blocks)-1].Number
 	if _, err := tx.ExecContext(ctx, `DELETE FROM head_payments WHERE block_number < $1`, last-headKept); err != nil {

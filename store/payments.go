@@ -130,26 +130,7 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 		return err
 	}
 	defer tx.Rollback()
-	// One statement a table: a scan of a busy chain finds thousands of payments at a time.
-	var (
-		txHashes, refs, froms, values, blockHashes []string
-		callIndexes, txIndexes                     []int64
-		blockNumbers, blockTimes                   []int64
-		tokens, amounts                            []sql.NullString
-		logIndexes                                 []sql.NullInt64
-	)
-	for _, p := range payments {
-		txHashes, refs, froms = append(txHashes, p.TxHash), append(refs, p.PaymentRef), append(froms, p.From)
-		values, blockHashes = append(values, p.ValueWei.String()), append(blockHashes, p.BlockHash)
-		callIndexes, blockNumbers = append(callIndexes, int64(p.CallIndex)), append(blockNumbers, p.BlockNumber)
-		txIndexes, blockTimes = append(txIndexes, int64(p.TxIndex)), append(blockTimes, p.BlockTime.Unix())
-		token, amount, logIndex := sql.NullString{}, sql.NullString{}, sql.NullInt64{}
-		if p.Token != "" {
-			token, amount = sql.NullString{String: p.Token, Valid: true}, sql.NullString{String: p.Amount.String(), Valid: true}
-			logIndex = sql.NullInt64{Int64: int64(p.LogIndex), Valid: true}
-		}
-		tokens, amounts, logIndexes = append(tokens, token), append(amounts, amount), append(logIndexes, logIndex)
-	}
+	a := columnsOf(payments)
 	var seen []int64 // the payments new to the ledger
 	// payment_ref is unique and a function of the payment's place (transaction and call or log):
 	// the one conflict that covers calls and logs alike.
@@ -161,9 +142,9 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 			$8::int[], $9::bigint[], $10::text[], $11::numeric[], $12::int[]) AS p (h, c, r, f, v, n, bh, ti, bt, tk, a, li)
 		ON CONFLICT (payment_ref) DO NOTHING
 		RETURNING id`,
-		pq.Array(txHashes), pq.Array(callIndexes), pq.Array(refs), pq.Array(froms), pq.Array(values),
-		pq.Array(blockNumbers), pq.Array(blockHashes), pq.Array(txIndexes), pq.Array(blockTimes),
-		pq.Array(tokens), pq.Array(amounts), pq.Array(logIndexes)); err != nil {
+		pq.Array(a.txHashes), pq.Array(a.callIndexes), pq.Array(a.refs), pq.Array(a.froms), pq.Array(a.values),
+		pq.Array(a.blockNumbers), pq.Array(a.blockHashes), pq.Array(a.txIndexes), pq.Array(a.blockTimes),
+		pq.Array(a.tokens), pq.Array(a.amounts), pq.Array(a.logIndexes)); err != nil {
 		return err
 	}
 	if err := emitPayments(ctx, tx, EventPaymentSeen, seen); err != nil {
@@ -232,6 +213,33 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 		return err
 	}
 	return tx.Commit()
+}
+
+// paymentArrays are payments as the columns of one INSERT … SELECT FROM unnest: one statement
+// a table, as a scan of a busy chain finds thousands of payments at a time.
+type paymentArrays struct {
+	txHashes, refs, froms, values, blockHashes []string
+	callIndexes, txIndexes                     []int64
+	blockNumbers, blockTimes                   []int64
+	tokens, amounts                            []sql.NullString // NULL for ETH
+	logIndexes                                 []sql.NullInt64  // NULL for ETH
+}
+
+func columnsOf(payments []NewPayment) paymentArrays {
+	var a paymentArrays
+	for _, p := range payments {
+		a.txHashes, a.refs, a.froms = append(a.txHashes, p.TxHash), append(a.refs, p.PaymentRef), append(a.froms, p.From)
+		a.values, a.blockHashes = append(a.values, p.ValueWei.String()), append(a.blockHashes, p.BlockHash)
+		a.callIndexes, a.blockNumbers = append(a.callIndexes, int64(p.CallIndex)), append(a.blockNumbers, p.BlockNumber)
+		a.txIndexes, a.blockTimes = append(a.txIndexes, int64(p.TxIndex)), append(a.blockTimes, p.BlockTime.Unix())
+		token, amount, logIndex := sql.NullString{}, sql.NullString{}, sql.NullInt64{}
+		if p.Token != "" {
+			token, amount = sql.NullString{String: p.Token, Valid: true}, sql.NullString{String: p.Amount.String(), Valid: true}
+			logIndex = sql.NullInt64{Int64: int64(p.LogIndex), Valid: true}
+		}
+		a.tokens, a.amounts, a.logIndexes = append(a.tokens, token), append(a.amounts, amount), append(a.logIndexes, logIndex)
+	}
+	return a
 }
 
 // RewindScan undoes RecordScan above block number (a block both the ledger and the chain agree
