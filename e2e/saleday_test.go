@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -442,7 +443,7 @@ func (in *instance) sample() {
 	if kb := vmHWM(in.cmd.Process.Pid); kb > in.hwmKB {
 		in.hwmKB = kb
 	}
-	if byCall, ok := scrape(in.metrics, "nodeledger_rpc_requests_total", "call"); ok {
+	if byCall, err := counts("http://"+in.metrics+"/metrics", requestsByCall); err == nil {
 		in.rpcNow = byCall
 	}
 }
@@ -502,30 +503,31 @@ func vmHWM(pid int) int {
 	return 0
 }
 
-// scrape reads a counter with one label from a /metrics page, by the label's value.
-func scrape(addr, name, label string) (map[string]float64, bool) {
+// counts reads a Prometheus page at url and sums, by key, the value of each line series matches
+// (its first group the key, its second the value).
+func counts(url string, series *regexp.Regexp) (map[string]float64, error) {
 	c := http.Client{Timeout: 5 * time.Second}
-	resp, err := c.Get("http://" + addr + "/metrics")
+	resp, err := c.Get(url)
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	defer resp.Body.Close()
 	out := map[string]float64{}
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() {
-		series, v, ok := strings.Cut(sc.Text(), "} ")
-		value, found := strings.CutPrefix(series, name+"{"+label+`="`)
-		if !ok || !found {
-			continue
+		if m := series.FindStringSubmatch(sc.Text()); m != nil {
+			n, err := strconv.ParseFloat(m[2], 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", m[0], err)
+			}
+			out[m[1]] += n
 		}
-		n, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return nil, false
-		}
-		out[strings.TrimSuffix(value, `"`)] = n
 	}
-	return out, sc.Err() == nil
+	return out, sc.Err()
 }
+
+// requestsByCall is an instance's count of its RPC requests, by what for.
+var requestsByCall = regexp.MustCompile(`^nodeledger_rpc_requests_total\{call="([^"]*)"\} ([0-9.e+]+)$`)
 
 // cpuProfile saves 30 s of a process's CPU profile from its /debug/pprof.
 func cpuProfile(metricsAddr, path string) error {

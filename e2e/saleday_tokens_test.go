@@ -1,15 +1,12 @@
 package e2e
 
 import (
-	"bufio"
 	"cmp"
 	"fmt"
 	"maps"
 	"math/big"
-	"net/http"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -95,24 +92,11 @@ func (s *saleDay) deployUSDC(t *testing.T, owner *chain.Sender) (common.Address,
 // itself only before and after the run).
 func (s *saleDay) calls(t *testing.T) map[string]float64 {
 	t.Helper()
-	c := http.Client{Timeout: 5 * time.Second}
-	resp, err := c.Get("http://" + s.gethMetrics + "/debug/metrics/prometheus")
+	out, err := counts("http://"+s.gethMetrics+"/debug/metrics/prometheus", gethCallCount)
 	if err != nil {
 		t.Fatalf("reading geth's metrics: %v", err)
 	}
-	defer resp.Body.Close()
-	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		if m := gethCallCount.FindStringSubmatch(sc.Text()); m != nil {
-			if n, _ := strconv.ParseFloat(m[2], 64); n > 0 {
-				out[m[1]] += n
-			}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("reading geth's metrics: %v", err)
-	}
+	maps.DeleteFunc(out, func(_ string, n float64) bool { return n <= 0 })
 	if out["eth_sendRawTransaction"] -= float64(s.sends.Swap(0)); out["eth_sendRawTransaction"] <= 0 {
 		delete(out, "eth_sendRawTransaction")
 	}
