@@ -112,6 +112,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DistBaseWei:   s.wei("DIST_BASE_WEI", "1000000000000000"),   // 0.001 ETH
 		DistPoolWei:   s.wei("DIST_POOL_WEI", "100000000000000000"), // 0.1 ETH
 		BumpBlocks:    uint64(s.positive("TX_BUMP_BLOCKS", 3)),
+		MintBatch:     s.positive("MINT_BATCH", 50),
 		MaxFeeWei:     s.gwei("MAX_FEE_GWEI"),
 		PriceGrace:    s.priceGrace("PRICE_GRACE_SEC"),
 	}

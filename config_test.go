@@ -64,7 +64,7 @@ func TestLoadConfig(t *testing.T) {
 			"PUBLIC_URL", "https://nodes.example.com/", "SESSION_SECRET", strings.Repeat("s", 32),
 			"MINTER_KEY", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80", "DIST_MODE", "pool",
 			"PAYMENT_ADDRESS", "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", "TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.1",
-			"TX_BUMP_BLOCKS", "5", "MAX_FEE_GWEI", "150.000000001", "PRICE_GRACE_SEC", "0",
+			"TX_BUMP_BLOCKS", "5", "MINT_BATCH", "20", "MAX_FEE_GWEI", "150.000000001", "PRICE_GRACE_SEC", "0",
 			"REFUND_POLICY", "within 2 working days", "SUPPORT_URL", "mailto:help@example.com", "DB_MAX_CONNS", "25"))
 		if err != nil {
 			t.Fatal(err)
@@ -75,7 +75,7 @@ func TestLoadConfig(t *testing.T) {
 			len(cfg.Web.TrustedProxies) != 2 || cfg.Web.TrustedProxies[1].String() != "192.0.2.1/32" || !cfg.Web.HTTPS ||
 			cfg.Chain.Factory.Hex() != "0x5FbDB2315678afecb367f032d93F642f64180aa3" || cfg.Passes.DistMode != "pool" ||
 			cfg.Handlers.DistMode != "pool" || cfg.Passes.DistEnabled || cfg.MinterKey == nil || cfg.Tick != time.Minute ||
-			cfg.Handlers.StaleAfterSec != 300 || cfg.Passes.Confirmations != 12 || cfg.Passes.BumpBlocks != 5 ||
+			cfg.Handlers.StaleAfterSec != 300 || cfg.Passes.Confirmations != 12 || cfg.Passes.BumpBlocks != 5 || cfg.Passes.MintBatch != 20 ||
 			cfg.Passes.MaxFeeWei.String() != "150000000001" || cfg.Passes.PriceGrace != 0 ||
 			cfg.Handlers.RefundPolicy != "within 2 working days" || cfg.Handlers.SupportURL != "mailto:help@example.com" ||
 			cfg.Handlers.PublicURL.String() != "https://nodes.example.com" || len(cfg.Handlers.SessionSecret) != 32 ||

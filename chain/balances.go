@@ -58,8 +58,8 @@ func (c *Client) BalanceChanges(ctx context.Context, from, to uint64, addr commo
 // FeeCap is the fee per gas the service signs a transaction with now (before MAX_FEE_GWEI caps
 // it): the node's suggested tip plus room for the base fee to double.
 func (c *Client) FeeCap(ctx context.Context) (*big.Int, error) {
-	_, feeCap, err := c.fees(ctx)
-	return feeCap, err
+	f, err := c.fees(ctx)
+	return f.Cap, err
 }
 
 // TransferGas is the gas limit from signs a transfer of ETH to `to` with: the node's estimate

@@ -228,11 +228,11 @@ func TestSendToAll(t *testing.T) {
 	t.Run("a taken nonce is ErrNonceTaken", func(t *testing.T) {
 		p.a.Fail(faultrpc.ServerError)
 		defer p.heal(t)
-		tip, feeCap, err := s.fees(ctx)
+		f, err := s.fees(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		other, err := s.sign(ctx, first.Nonce(), tip, feeCap, params.TxGas, &to, nil, big.NewInt(2))
+		other, err := s.sign(ctx, first.Nonce(), f.Tip, f.Cap, params.TxGas, &to, nil, big.NewInt(2))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -98,15 +99,28 @@ type Minted struct {
 	Block      uint64
 }
 
-// MintedIn returns the NodeMinted event of the factory in a receipt, if any.
-func (c *Client) MintedIn(r *types.Receipt) (Minted, bool) {
+// MintsIn returns the factory's NodeMinted events in a receipt, in order, and why each payment
+// reference a mintBatch skipped was skipped, as the custom error mint reverts with for it
+// (PaymentRefUsed, WalletFull, ZeroAddress).
+func (c *Client) MintsIn(r *types.Receipt) (minted []Minted, skipped map[common.Hash]string) {
+	skipped = map[common.Hash]string{}
 	for _, l := range r.Logs {
 		if m, ok := c.minted(l); ok {
-			return m, true
+			minted = append(minted, m)
+			continue
+		}
+		if !c.isEvent(l, "MintSkipped") {
+			continue
+		}
+		if ev, err := c.nf.UnpackMintSkippedEvent(l); err == nil {
+			skipped[ev.PaymentRef] = skipErrors[ev.Reason]
 		}
 	}
-	return Minted{}, false
+	return minted, skipped
 }
+
+// skipErrors names each of mintBatch's Skip reasons by the custom error mint reverts with for it.
+var skipErrors = map[uint8]string{1: "ZeroAddress", 2: "PaymentRefUsed", 3: "WalletFull"}
 
 // isEvent tells whether l is the factory's event name.
 func (c *Client) isEvent(l *types.Log, name string) bool {
@@ -138,23 +152,25 @@ func (c *Client) DistributedIn(r *types.Receipt) (total *big.Int, ok bool) {
 	return nil, false
 }
 
-// FindMint looks for the NodeMinted event of paymentRef from block `from` to the head: the node an
-// earlier mint transaction made for a payment.
-func (c *Client) FindMint(ctx context.Context, paymentRef common.Hash, from uint64) (Minted, bool, error) {
+// FindMints looks for the NodeMinted events of paymentRefs from block `from` to the head, in one
+// read of the logs: the nodes earlier mint transactions made for payments. A reference not found
+// is absent.
+func (c *Client) FindMints(ctx context.Context, paymentRefs []common.Hash, from uint64) (map[common.Hash]Minted, error) {
 	head, err := c.HeadNumber(ctx)
 	if err != nil {
-		return Minted{}, false, err
+		return nil, err
 	}
 	logs, err := c.FactoryLogs(ctx, from, head, []common.Hash{c.nf.GetABI().Events["NodeMinted"].ID})
 	if err != nil {
-		return Minted{}, false, err
+		return nil, err
 	}
+	out := map[common.Hash]Minted{}
 	for i := range logs {
-		if m, ok := c.minted(&logs[i]); ok && m.PaymentRef == paymentRef {
-			return m, true, nil
+		if m, ok := c.minted(&logs[i]); ok && slices.Contains(paymentRefs, m.PaymentRef) {
+			out[m.PaymentRef] = m
 		}
 	}
-	return Minted{}, false, nil
+	return out, nil
 }
 
 // MintOf finds the NodeMinted event of node id, searching from block `from` to the head; found
@@ -266,6 +282,20 @@ func (c *Client) WithdrawSelector() string {
 // MintData is the calldata of factory.mint(to, tier, paymentRef).
 func (c *Client) MintData(to common.Address, tier uint8, paymentRef common.Hash) []byte {
 	return c.nf.PackMint(to, tier, paymentRef)
+}
+
+// MintOrder is a node a mint transaction asks for: of Tier, to To, for the payment PaymentRef.
+type MintOrder = bindings.NodeFactoryMintOrder
+
+// MintsData is the calldata of a mint transaction for orders: factory.mint for one order (a
+// revert says why it minted nothing), mintBatch for more (a MintSkipped event says why an order
+// minted nothing, and the others mint).
+func (c *Client) MintsData(orders []MintOrder) []byte {
+	if len(orders) == 1 {
+		o := orders[0]
+		return c.MintData(o.To, o.Tier, o.PaymentRef)
+	}
+	return c.nf.PackMintBatch(orders)
 }
 
 // Round modes, as factory.distribute takes them.

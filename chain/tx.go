@@ -56,13 +56,15 @@ func (s *Sender) Sign(ctx context.Context, to *common.Address, data []byte, valu
 // them once (Sender.Fees) for all of them.
 type Fees struct {
 	Tip, Cap *big.Int
+	// BlockGas is the gas limit of the head they were read at: a pass sizes its mint batches to
+	// it, so that several fit in a block.
+	BlockGas uint64
 }
 
 // Fees are the node's fees now (a suggested tip, and room for the base fee to double), within
 // MaxFee.
 func (s *Sender) Fees(ctx context.Context) (Fees, error) {
-	tip, feeCap, err := s.fees(ctx)
-	return Fees{Tip: tip, Cap: feeCap}, err
+	return s.fees(ctx)
 }
 
 // SignWith is Sign with fees given, and a gas limit given (0: estimated, plus gasMargin).
@@ -117,10 +119,11 @@ const priceBump = 10
 // takes old's place in the pool when old was priced out (a base fee that rose, a tip too low).
 // Fees stay within MaxFee; ErrFeeCapReached when the minimum rise would pass it.
 func (s *Sender) Replace(ctx context.Context, old *types.Transaction) (*types.Transaction, error) {
-	tip, feeCap, err := s.c.fees(ctx)
+	f, err := s.c.fees(ctx)
 	if err != nil {
 		return nil, err
 	}
+	tip, feeCap := f.Tip, f.Cap
 	minTip, minCap := bumped(old.GasTipCap()), bumped(old.GasFeeCap())
 	tip = bigMax(tip, minTip)
 	feeCap = bigMax(bigMax(feeCap, minCap), tip)
@@ -145,20 +148,22 @@ func (s *Sender) Replace(ctx context.Context, old *types.Transaction) (*types.Tr
 // Fill signs a transfer of nothing to the sender itself at nonce: it fills a gap in the sender's
 // nonces that would otherwise keep every later transaction from being mined.
 func (s *Sender) Fill(ctx context.Context, nonce uint64) (*types.Transaction, error) {
-	tip, feeCap, err := s.fees(ctx)
+	f, err := s.fees(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return s.sign(ctx, nonce, tip, feeCap, params.TxGas, &s.From, nil, new(big.Int))
+	return s.sign(ctx, nonce, f.Tip, f.Cap, params.TxGas, &s.From, nil, new(big.Int))
 }
 
 // fees are the node's fees (Client.fees) within MaxFee.
-func (s *Sender) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
-	if tip, feeCap, err = s.c.fees(ctx); err != nil || s.MaxFee == nil {
-		return tip, feeCap, err
+func (s *Sender) fees(ctx context.Context) (Fees, error) {
+	f, err := s.c.fees(ctx)
+	if err != nil || s.MaxFee == nil {
+		return f, err
 	}
-	feeCap = bigMin(feeCap, s.MaxFee)
-	return bigMin(tip, feeCap), feeCap, nil
+	f.Cap = bigMin(f.Cap, s.MaxFee)
+	f.Tip = bigMin(f.Tip, f.Cap)
+	return f, nil
 }
 
 func (s *Sender) sign(ctx context.Context, nonce uint64, tip, feeCap *big.Int, gas uint64, to *common.Address, data []byte, value *big.Int) (*types.Transaction, error) {
@@ -261,9 +266,10 @@ func (s *Sender) ResetNonce() {
 
 // fees returns an EIP-1559 tip and fee cap: the node's suggested tip, and room for the base fee
 // to double before the transaction is priced out.
-func (c *Client) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
+func (c *Client) fees(ctx context.Context) (Fees, error) {
 	var head *types.Header
-	err = c.call(ctx, "fees", func(ctx context.Context, e *endpoint) (err error) {
+	var tip *big.Int
+	err := c.call(ctx, "fees", func(ctx context.Context, e *endpoint) (err error) {
 		if tip, err = e.eth.SuggestGasTipCap(ctx); err != nil {
 			return err
 		}
@@ -271,13 +277,13 @@ func (c *Client) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
 		return err
 	})
 	if err != nil {
-		return nil, nil, err
+		return Fees{}, err
 	}
 	base := head.BaseFee
 	if base == nil {
 		base = new(big.Int)
 	}
-	return tip, new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(2)), tip), nil
+	return Fees{Tip: tip, Cap: new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(2)), tip), BlockGas: head.GasLimit}, nil
 }
 
 // ErrNonceTaken is Send's answer when tx can never be mined: another transaction took its nonce,

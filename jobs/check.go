@@ -14,9 +14,9 @@ const claimRetries = 3
 
 // checkPayments judges the ChecksPerPass earliest pending payments in chain order (block, place
 // in the block, call in the transaction), so the earliest get a tier's last units: the ones that
-// check out get a mint transaction, signed and stored and then sent; the others are rejected
-// with their reason. The rest wait for the next pass.
-func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, r *mintRound) error {
+// check out claim their unit (the pass then signs their mints together: signClaimed); the others
+// are rejected with their reason. The rest wait for the next pass.
+func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary) error {
 	pending, err := j.store.PaymentsByStatus(ctx, store.PaymentPending, j.cfg.ChecksPerPass)
 	if err != nil || len(pending) == 0 {
 		return err
@@ -26,7 +26,7 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, r *mintR
 		return err
 	}
 	for _, p := range pending {
-		reason, err := j.checkPayment(ctx, p, cs, r)
+		reason, err := j.checkPayment(ctx, p, cs)
 		if err != nil {
 			return err
 		}
@@ -42,11 +42,10 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, r *mintR
 	return nil
 }
 
-// checkPayment judges payment p at its block's time and sends its mint, or says why not. The unit
-// it takes of its tier is claimed in the ledger as the mint is stored: when another pass claimed
-// the last one meanwhile, p is judged again (a price step may take it) and rejected sold_out at
-// worst.
-func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, cs sale.ChainState, r *mintRound) (*sale.Reason, error) {
+// checkPayment judges payment p at its block's time and claims its tier's unit, or says why not.
+// When another pass claimed the last one meanwhile, p is judged again (a price step may take it)
+// and rejected sold_out at worst.
+func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, cs sale.ChainState) (*sale.Reason, error) {
 	at := p.CreatedAt // a payment recorded before block times were kept
 	if p.BlockTime != nil {
 		at = *p.BlockTime
@@ -57,10 +56,10 @@ func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, cs sale.ChainS
 			return v.Reason, err
 		}
 		var soldOut *store.SoldOutError
-		err = j.signMint(ctx, p, v.Tier.ID, v.Referral, r)
+		err = j.store.ClaimMint(ctx, p.ID, v.Tier.ID, v.Referral)
 		switch {
 		case err == nil:
-			return nil, nil
+			return nil, j.step(stepMintClaimed)
 		case !errors.As(err, &soldOut):
 			return nil, err
 		case try+1 == claimRetries:

@@ -33,6 +33,10 @@ type Config struct {
 	// in a backlog of thousands ends, records what was mined and leaves the rest to the next
 	// head, rather than signing for minutes while nothing is recorded.
 	ChecksPerPass int
+	// MintBatch is the most payments one mint transaction carries (MINT_BATCH): what waits to be
+	// minted goes out in batches (factory.mintBatch), each paying once for what a transaction
+	// costs besides its nodes.
+	MintBatch int
 	// ScanEveryBlock has the payments scan read every block (SCAN_EVERY_BLOCK). Otherwise a range
 	// where the payments wallet (without code) neither received nor sent anything is recorded
 	// unread, and withdraw calls that failed there are not seen.
@@ -138,6 +142,9 @@ func New(s *store.Store, c *chain.Client, minter, distributor chain.Signer, cfg 
 		// More than a 30M-gas block takes (about 230 mints at mainnet prices): the chain, not
 		// the pass, bounds how fast a backlog clears.
 		cfg.ChecksPerPass = 300
+	}
+	if cfg.MintBatch == 0 {
+		cfg.MintBatch = 50
 	}
 	if cfg.BlocksPerPass == 0 {
 		cfg.BlocksPerPass = 2000

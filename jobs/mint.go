@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,18 +17,14 @@ import (
 
 // Step boundaries of a mint, past the outbox's, where a test may stop the payments pass.
 const (
-	stepMintMined    step = "mint.mined"    // its receipt is seen
-	stepMintRecorded step = "mint.recorded" // its node is in the ledger
+	stepMintClaimed  step = "mint.claimed"  // a payment's unit is claimed, its mint not signed
+	stepMintMined    step = "mint.mined"    // a mint transaction's receipt is seen
+	stepMintRecorded step = "mint.recorded" // a payment's node is in the ledger
 )
 
-// mintFor is what payment p's mint of a tier node is in the outbox for, under the referral code
-// ref (nil: none; a mint signed anew keeps the one its first version recorded).
-func mintFor(p store.Payment, tier int, ref *store.PaymentReferral) store.TxFor {
-	return store.TxFor{PaymentID: p.ID, Tier: tier, Referral: ref}
-}
-
 // mintRound is what a pass reads of the chain once for every mint it signs or watches, each
-// when first needed: the head, the fees, and the gas limit of a mint of each tier.
+// when first needed: the head, the fees (and the block's gas), and the gas limit of a single mint
+// of each tier.
 type mintRound struct {
 	head uint64
 	fees *chain.Fees
@@ -38,29 +33,26 @@ type mintRound struct {
 
 // resendMints sends again every stored mint transaction that has no receipt yet, fills any gap
 // in the minter's nonces below them, and only then signs anew, at nonces the chain hands out, the
-// mints whose nonce another transaction took: the payment reference keeps the payment from minting
-// twice whichever of them lands. It costs a round trip or more per mint, so a pass runs it only
-// after the instance started or a pass failed (resend): the node may have dropped them meanwhile.
+// mints whose nonce another transaction took: the payment references keep a payment from minting
+// twice whichever of them lands. It costs a round trip or more per transaction, so a pass runs it
+// only after the instance started or a pass failed (resend): the node may have dropped them
+// meanwhile.
 func (j *Jobs) resendMints(ctx context.Context, r *mintRound) error {
-	minting, err := j.store.PaymentsByStatus(ctx, store.PaymentMinting, 0)
-	if err != nil {
-		return err
-	}
-	txs, err := j.openMints(ctx, minting)
+	batches, txs, err := j.openMints(ctx)
 	if err != nil {
 		return err
 	}
 	var waiting []uint64
-	var dead []store.Payment
-	for i, p := range minting {
+	var dead []store.MintBatch
+	for i, b := range batches {
 		o := txs[i]
 		state, err := j.minter.resume(ctx, o)
 		switch {
 		case err != nil:
-			return fmt.Errorf("payment %d: resend mint: %w", p.ID, err)
+			return fmt.Errorf("mint batch %d: resend: %w", b.ID, err)
 		case state == txDead:
-			j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "payment", p.ID, "tx", o.newest().Hash())
-			dead = append(dead, p)
+			j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "batch", b.ID, "tx", o.newest().Hash())
+			dead = append(dead, b)
 		default:
 			waiting = append(waiting, o.newest().Nonce())
 		}
@@ -69,50 +61,115 @@ func (j *Jobs) resendMints(ctx context.Context, r *mintRound) error {
 		return err
 	}
 	j.minter.sender.ResetNonce()
-	for _, p := range dead {
-		if err := j.signMint(ctx, p, *p.Tier, nil, r); err != nil {
+	for _, b := range dead {
+		if err := j.signMints(ctx, b.ID, b.Payments, r); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// openMints opens the mint transactions of payments, all minting, in one read of the outbox.
-func (j *Jobs) openMints(ctx context.Context, payments []store.Payment) ([]*outTx, error) {
-	rows, newest := make([]store.TxFor, len(payments)), make([][]byte, len(payments))
-	for i, p := range payments {
-		rows[i], newest[i] = mintFor(p, *p.Tier, nil), p.MintRaw
+// openMints opens the mint transactions under way, by nonce, in one read of the ledger and one
+// of the outbox.
+func (j *Jobs) openMints(ctx context.Context) ([]store.MintBatch, []*outTx, error) {
+	batches, err := j.store.MintBatches(ctx)
+	if err != nil || len(batches) == 0 {
+		return nil, nil, err
 	}
-	return j.minter.open(ctx, rows, newest)
+	rows, newest := make([]store.TxFor, len(batches)), make([][]byte, len(batches))
+	for i, b := range batches {
+		rows[i], newest[i] = store.TxFor{MintBatch: b.ID}, b.Raw
+	}
+	txs, err := j.minter.open(ctx, rows, newest)
+	return batches, txs, err
 }
 
-// signMint signs payment p's mint of a tier node (under the referral code ref) at the minter's
-// next nonce, stores it, and only then sends it. Its gas limit is that of the dearest mint of its
-// tier, read once a pass (a buyer's first node costs more than their later ones, and several
-// mints for one buyer can be under way at once); a mint that reverts anyway is mined reverted and
-// settled as such (settleReverted).
-func (j *Jobs) signMint(ctx context.Context, p store.Payment, tier int, ref *store.PaymentReferral, r *mintRound) error {
+// signClaimed signs the mints of the payments claimed and not signed yet, in chain order, as few
+// transactions as batchSize allows.
+func (j *Jobs) signClaimed(ctx context.Context, r *mintRound) error {
+	claimed, err := j.store.ToSign(ctx)
+	if err != nil || len(claimed) == 0 {
+		return err
+	}
+	size, err := j.batchSize(ctx, claimed, r)
+	if err != nil {
+		return err
+	}
+	for batch := range slices.Chunk(claimed, size) {
+		if err := j.signMints(ctx, 0, batch, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// batchSize is how many payments one mint transaction carries: MintBatch at most, and as many as
+// a quarter of the block's gas holds at the gas limit of the dearest single mint among them, so
+// that several batches fit in a block (a node in a batch costs less than a single mint, never
+// more).
+func (j *Jobs) batchSize(ctx context.Context, ps []store.Payment, r *mintRound) (int, error) {
+	var dearest uint64
+	for _, p := range ps {
+		gas, err := j.tierGas(ctx, *p.Tier, r)
+		if err != nil {
+			return 0, err
+		}
+		dearest = max(dearest, gas)
+	}
+	return max(1, min(j.cfg.MintBatch, int(r.fees.BlockGas/4/dearest))), nil
+}
+
+// signMints signs one transaction minting payments' nodes (claimed, in their tiers) at the
+// minter's next nonce, stores it and only then sends it: a new batch (batch 0), or batch again
+// at a new nonce, its old one taken. One payment is a mint whose gas limit is that of the
+// dearest mint of its tier, read once a pass (a buyer's first node costs more than their later
+// ones, and several mints for one buyer can be under way at once); several are a mintBatch,
+// signed with the node's estimate of it plus a margin. A mint that reverts anyway is mined
+// reverted and settled as such (settle).
+func (j *Jobs) signMints(ctx context.Context, batch int64, ps []store.Payment, r *mintRound) error {
+	var gas uint64 // a batch: estimated as it is signed
+	if len(ps) == 1 {
+		var err error
+		if gas, err = j.tierGas(ctx, *ps[0].Tier, r); err != nil {
+			return err
+		}
+	}
 	if err := j.readRound(ctx, r); err != nil {
 		return err
 	}
-	gas, ok := r.gas[tier]
-	if !ok {
-		var err error
-		if gas, err = j.chain.MintGas(ctx, j.minter.sender.From, uint8(tier)); err != nil {
-			return fmt.Errorf("payment %d: mint gas: %w", p.ID, err)
+	row := store.TxFor{MintBatch: batch}
+	orders := make([]chain.MintOrder, len(ps))
+	for i, p := range ps {
+		orders[i] = chain.MintOrder{To: common.HexToAddress(p.From), Tier: uint8(*p.Tier), PaymentRef: common.HexToHash(p.PaymentRef)}
+		if batch == 0 {
+			row.Mints = append(row.Mints, p.ID)
 		}
-		r.gas[tier] = gas
 	}
 	factory := j.chain.Factory()
-	data := j.chain.MintData(common.HexToAddress(p.From), uint8(tier), common.HexToHash(p.PaymentRef))
-	tx, err := j.minter.sender.SignWith(ctx, *r.fees, gas, &factory, data, nil)
+	tx, err := j.minter.sender.SignWith(ctx, *r.fees, gas, &factory, j.chain.MintsData(orders), nil)
 	if err == nil {
-		_, err = j.minter.post(ctx, mintFor(p, tier, ref), tx, r.head)
+		_, err = j.minter.post(ctx, row, tx, r.head)
 	}
 	if err != nil {
-		return fmt.Errorf("payment %d: mint: %w", p.ID, err)
+		return fmt.Errorf("%s: mint: %w", row, err)
 	}
 	return nil
+}
+
+// tierGas is the gas limit of a single mint of tier, read once a pass.
+func (j *Jobs) tierGas(ctx context.Context, tier int, r *mintRound) (uint64, error) {
+	if err := j.readRound(ctx, r); err != nil {
+		return 0, err
+	}
+	if gas, ok := r.gas[tier]; ok {
+		return gas, nil
+	}
+	gas, err := j.chain.MintGas(ctx, j.minter.sender.From, uint8(tier))
+	if err != nil {
+		return 0, fmt.Errorf("tier %d: mint gas: %w", tier, err)
+	}
+	r.gas[tier] = gas
+	return gas, nil
 }
 
 // readRound reads the head and the fees into r, once.
@@ -162,16 +219,11 @@ func (j *Jobs) settleMints(ctx context.Context, sum *PaymentsSummary, r *mintRou
 // another transaction took, and nudges those that wait too long: the minter's next to be mined is
 // replaced with higher fees once it has waited BumpBlocks blocks (or the node refused its fees),
 // and one queued behind it is sent again every BumpBlocks blocks, in case the node dropped it.
-// It returns how many still wait.
+// It returns how many payments' mints still wait.
 func (j *Jobs) settleOnce(ctx context.Context, sum *PaymentsSummary, r *mintRound) (waiting int, _ error) {
-	minting, err := j.store.PaymentsByStatus(ctx, store.PaymentMinting, 0)
-	if err != nil || len(minting) == 0 {
-		return 0, err
-	}
-	// In nonce order: a mint stuck waiting for fees holds up those after it, so it is seen first.
-	slices.SortStableFunc(minting, func(a, b store.Payment) int { return cmp.Compare(*a.MintNonce, *b.MintNonce) })
-	txs, err := j.openMints(ctx, minting)
-	if err != nil {
+	// By nonce: a mint stuck waiting for fees holds up those after it, so it is seen first.
+	batches, txs, err := j.openMints(ctx)
+	if err != nil || len(batches) == 0 {
 		return 0, err
 	}
 	states, next, err := j.minter.look(ctx, txs)
@@ -183,39 +235,97 @@ func (j *Jobs) settleOnce(ctx context.Context, sum *PaymentsSummary, r *mintRoun
 			return 0, err
 		}
 	}
-	for i, p := range minting {
+	for i, b := range batches {
 		o := txs[i]
 		switch states[i] {
 		case txMined:
 			if err := j.step(stepMintMined); err != nil {
 				return 0, err
 			}
-			if err := j.settle(ctx, p, o.receipt, o.mined(), sum); err != nil {
+			if err := j.settle(ctx, b.Payments, o.receipt, o.mined(), sum); err != nil {
 				return 0, err
 			}
 		case txDead:
-			j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "payment", p.ID, "tx", o.newest().Hash())
+			j.log.Warn("payments: a mint transaction lost its nonce to another; signing anew", "batch", b.ID, "tx", o.newest().Hash())
 			j.minter.sender.ResetNonce()
-			if err := j.signMint(ctx, p, *p.Tier, nil, r); err != nil {
+			if err := j.signMints(ctx, b.ID, b.Payments, r); err != nil {
 				return 0, err
 			}
-			waiting++
+			waiting += len(b.Payments)
 		default:
-			waiting++
+			waiting += len(b.Payments)
 			if err := j.minter.nudge(ctx, o, next, r.head); err != nil {
-				return 0, fmt.Errorf("payment %d: %w", p.ID, err)
+				return 0, fmt.Errorf("mint batch %d: %w", b.ID, err)
 			}
 		}
 	}
 	return waiting, nil
 }
 
-func (j *Jobs) settle(ctx context.Context, p store.Payment, r *types.Receipt, tx *types.Transaction, sum *PaymentsSummary) error {
-	m, ok := j.chain.MintedIn(r)
-	if r.Status != types.ReceiptStatusSuccessful || !ok {
-		return j.settleReverted(ctx, p, tx, sum)
+// settle records what the mined transaction tx (its receipt r) did for each of payments: the
+// node it minted, or, for a payment it minted nothing for (its order skipped, or the whole
+// transaction reverted), the node an earlier transaction minted for its payment reference, or
+// else the reason it buys none. The factory's reason for an order skipped is in the receipt; for
+// a transaction that reverted, the call is run again at the head to read it.
+func (j *Jobs) settle(ctx context.Context, payments []store.Payment, r *types.Receipt, tx *types.Transaction, sum *PaymentsSummary) error {
+	minted, skipped := j.chain.MintsIn(r)
+	if r.Status != types.ReceiptStatusSuccessful {
+		minted = nil
 	}
-	return j.recordMint(ctx, p, m, sum)
+	var left []store.Payment
+	for _, p := range payments {
+		i := slices.IndexFunc(minted, func(m chain.Minted) bool { return m.PaymentRef == common.HexToHash(p.PaymentRef) })
+		if i < 0 {
+			left = append(left, p)
+			continue
+		}
+		if err := j.recordMint(ctx, p, minted[i], sum); err != nil {
+			return err
+		}
+	}
+	if len(left) == 0 {
+		return nil
+	}
+	refs := make([]common.Hash, len(left))
+	for i, p := range left {
+		refs[i] = common.HexToHash(p.PaymentRef)
+	}
+	earlier, err := j.chain.FindMints(ctx, refs, uint64(left[0].BlockNumber))
+	if err != nil {
+		return err
+	}
+	reverted := "" // the factory's reason for the whole transaction, once read
+	for i, p := range left {
+		if m, ok := earlier[refs[i]]; ok {
+			if err := j.recordMint(ctx, p, m, sum); err != nil {
+				return err
+			}
+			continue
+		}
+		why, ok := skipped[refs[i]]
+		if !ok {
+			if reverted == "" {
+				reverted = j.revertedFor(ctx, tx)
+			}
+			why = reverted
+		}
+		reason := sale.Refused(why)
+		if err := j.store.RejectPayment(ctx, p.ID, store.PaymentMinting, reason.Code, reason.Args); err != nil {
+			return err
+		}
+		sum.Rejected++
+	}
+	return nil
+}
+
+// revertedFor is the factory's custom error that tx reverted with, read by running its call again
+// at the head ("" when it names none: it would now succeed, or ran out of gas).
+func (j *Jobs) revertedFor(ctx context.Context, tx *types.Transaction) string {
+	var re *chain.RevertError
+	if why := j.chain.Why(ctx, j.minter.sender.From, tx); errors.As(why, &re) {
+		return re.Name
+	}
+	return ""
 }
 
 func (j *Jobs) recordMint(ctx context.Context, p store.Payment, m chain.Minted, sum *PaymentsSummary) error {
@@ -229,28 +339,4 @@ func (j *Jobs) recordMint(ctx context.Context, p store.Payment, m chain.Minted, 
 	}
 	sum.Minted++
 	return j.step(stepMintRecorded)
-}
-
-// settleReverted handles a mint that reverted. The payment reference already used means an
-// earlier transaction minted this payment's node: find it and record it. Any other reason (the
-// wallet filled up, minting was paused in between) rejects the payment.
-func (j *Jobs) settleReverted(ctx context.Context, p store.Payment, tx *types.Transaction, sum *PaymentsSummary) error {
-	m, found, err := j.chain.FindMint(ctx, common.HexToHash(p.PaymentRef), uint64(p.BlockNumber))
-	if err != nil {
-		return err
-	}
-	if found {
-		return j.recordMint(ctx, p, m, sum)
-	}
-	var re *chain.RevertError
-	customError := ""
-	if why := j.chain.Why(ctx, j.minter.sender.From, tx); errors.As(why, &re) {
-		customError = re.Name
-	}
-	reason := sale.Refused(customError)
-	if err := j.store.RejectPayment(ctx, p.ID, store.PaymentMinting, reason.Code, reason.Args); err != nil {
-		return err
-	}
-	sum.Rejected++
-	return nil
 }

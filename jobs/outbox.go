@@ -114,7 +114,7 @@ type outTx struct {
 // kind follows from the row the transaction is for.
 func (o *outTx) kind() txKind {
 	switch {
-	case o.row.PaymentID != 0:
+	case o.row.MintBatch != 0 || o.row.Mints != nil:
 		return mintTx
 	case o.row.RoundID != 0:
 		return creditTx

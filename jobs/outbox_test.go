@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"context"
 	"errors"
 	"math/big"
 	"testing"
@@ -71,8 +72,30 @@ func (e *env) stuckMint() (store.Payment, *types.Transaction) {
 		e.t.Fatal(err)
 	}
 	low := e.starve(tx, minter)
-	e.keepAndSend(low, func(v store.SentTx) error { return db.StoreMintTx(ctx, p.ID, 1, nil, v) })
+	e.keepAndSend(low, keepMint(ctx, p))
 	return p, low
+}
+
+// keepMint keeps v as a pass keeps the first version of payment p's mint: p's unit claimed in
+// tier 1, then v stored as a mint batch of one.
+func keepMint(ctx context.Context, p store.Payment) func(v store.SentTx) error {
+	return func(v store.SentTx) error {
+		if err := db.ClaimMint(ctx, p.ID, 1, nil); err != nil {
+			return err
+		}
+		_, err := db.KeepTx(ctx, store.TxFor{Mints: []int64{p.ID}}, v)
+		return err
+	}
+}
+
+// mintOf is the outbox's row for payment p's mint: the batch it is in.
+func mintOf(t *testing.T, p store.Payment) store.TxFor {
+	t.Helper()
+	var f store.TxFor
+	if err := db.DB().Get(&f.MintBatch, `SELECT mint_batch FROM payments WHERE id = $1`, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // stuckCredit leaves a round of two nodes pending with a credit transaction the miner ignores.
@@ -130,7 +153,7 @@ func TestOutboxReplacesAStarvedMint(t *testing.T) {
 	if sum.Minted != 1 || sum.Minting != 0 {
 		t.Fatalf("summary %+v", sum)
 	}
-	vs := e.checkReplaced(store.TxFor{PaymentID: p.ID}, low)
+	vs := e.checkReplaced(mintOf(t, p), low)
 	nodes := e.checkNodes(e.buyer(0), 1)
 	if mined := vs[len(vs)-1].Hash; nodes[0].MintTx != mined {
 		t.Errorf("node's mint tx %s, want the replacement that was mined, %s", nodes[0].MintTx, mined)
@@ -179,14 +202,14 @@ func TestOutboxWaitsAtTheFeeCap(t *testing.T) {
 	if h.Waiting != 1 || h.AtCap != 1 || h.Replacements != 0 || h.OldestAt == nil {
 		t.Fatalf("outbox health %+v, want one transaction waiting at the cap", h)
 	}
-	if vs, err := db.TxVersions(t.Context(), store.TxFor{PaymentID: p.ID}); err != nil || len(vs[0]) != 1 {
+	if vs, err := db.TxVersions(t.Context(), mintOf(t, p)); err != nil || len(vs[0]) != 1 {
 		t.Fatalf("versions %v, err %v: want the starved one alone", vs, err)
 	}
 
 	// The operator raises the cap: the next pass replaces it and mints.
 	e.cfg.MaxFeeWei = nil
 	e.settle()
-	e.checkReplaced(store.TxFor{PaymentID: p.ID}, low)
+	e.checkReplaced(mintOf(t, p), low)
 	e.checkNodes(e.buyer(0), 1)
 }
 
@@ -204,7 +227,7 @@ func TestOutboxSurvivesACrashAtEveryReplacementStep(t *testing.T) {
 				t.Fatalf("pass: err %v, want the crash at %s", err, step)
 			}
 			e.settle()
-			e.checkReplaced(store.TxFor{PaymentID: p.ID}, low)
+			e.checkReplaced(mintOf(t, p), low)
 			e.checkNodes(e.buyer(0), 1)
 			if ps := payments(t, "minted"); len(ps) != 1 {
 				t.Errorf("%d payments minted, want 1", len(ps))
@@ -244,7 +267,7 @@ func TestOutboxFillsANonceGap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.keepAndSend(mint, func(v store.SentTx) error { return db.StoreMintTx(ctx, p.ID, 1, nil, v) })
+	e.keepAndSend(mint, keepMint(ctx, p))
 
 	sum := mustPass(t, e.restart())
 	if sum.Minted != 1 {
@@ -252,7 +275,7 @@ func TestOutboxFillsANonceGap(t *testing.T) {
 	}
 	e.checkNodes(e.buyer(0), 1)
 	var filler store.SentTx
-	if err := db.DB().GetContext(ctx, &filler, `SELECT tx_hash, nonce FROM outbox WHERE payment_id IS NULL AND distribution_id IS NULL`); err != nil {
+	if err := db.DB().GetContext(ctx, &filler, `SELECT tx_hash, nonce FROM outbox WHERE mint_batch IS NULL AND distribution_id IS NULL`); err != nil {
 		t.Fatalf("the filler in the outbox: %v", err)
 	}
 	r, err := e.c.Receipt(ctx, common.HexToHash(filler.Hash))

@@ -20,7 +20,7 @@ type PaymentsSummary struct {
 	Seen      int    `json:"seen"`     // payments found by the scan
 	Minted    int    `json:"minted"`   // nodes recorded
 	Rejected  int    `json:"rejected"` // payments that do not become a node, with their reason
-	Minting   int    `json:"minting"`  // mint transactions still waiting for their receipt
+	Minting   int    `json:"minting"`  // payments whose mint transaction still waits for its receipt
 	Rewound   int64  `json:"rewound"`  // blocks taken back after a reorg
 	Failed    int    `json:"failedWithdrawals"`
 	Refunded  int    `json:"refunded"` // rejected payments the payments wallet was seen paying back
@@ -100,7 +100,9 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (_ PaymentsSumm
 	}
 	if held {
 		sum.Reason = "minting is held by the operator: payments are recorded and wait"
-	} else if err := j.checkPayments(ctx, &sum, r); err != nil {
+	} else if err := j.checkPayments(ctx, &sum); err != nil {
+		return sum, err
+	} else if err := j.signClaimed(ctx, r); err != nil {
 		return sum, err
 	}
 	if err := j.settleMints(ctx, &sum, r, wait); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"slices"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -35,11 +36,13 @@ func (j *Jobs) SyncTx(ctx context.Context, wallet common.Address, hash common.Ha
 	if r.Status != types.ReceiptStatusSuccessful {
 		return store.Node{}, ErrMintFailed
 	}
-	m, ok := j.chain.MintedIn(r)
-	if !ok {
+	// A batch mints for many wallets: the caller's node, when it has one there.
+	minted, _ := j.chain.MintsIn(r)
+	if len(minted) == 0 {
 		return store.Node{}, ErrNoMint
 	}
-	return j.sync(ctx, wallet, m)
+	i := max(0, slices.IndexFunc(minted, func(m chain.Minted) bool { return m.Owner == wallet }))
+	return j.sync(ctx, wallet, minted[i])
 }
 
 // SyncID is SyncTx for a chain node id.

@@ -207,7 +207,7 @@ func (s *Store) Allowlist(ctx context.Context, tier int, at time.Time) (_ Allowl
 	err = s.db.SelectContext(ctx, &uses, `
 		SELECT e.address, e.allocation,
 			(SELECT count(*) FROM nodes n WHERE n.owner = e.address AND n.tier = $1)
-			+ (SELECT count(*) FROM payments p WHERE p.from_address = e.address AND p.tier = $1 AND `+unrecordedMintingSQL+`) AS used
+			+ (SELECT count(*) FROM payments p WHERE p.from_address = e.address AND p.tier = $1 AND p.status = 'minting') AS used
 		FROM allowlist_entries e WHERE e.version = `+allowlistAtSQL+` ORDER BY e.address`, tier, at)
 	return v, uses, err
 }

@@ -82,7 +82,7 @@ func (s *Store) SaleLive(ctx context.Context, now time.Time) (_ SaleLive, err er
 			(SELECT count(*) FROM waiting WHERE status = 'minting') AS minting,
 			(SELECT min(at) FROM waiting) AS oldest_waiting_at,
 			(SELECT count(*) - count(DISTINCT (o.sender, o.nonce)) FROM outbox o
-			 WHERE o.payment_id IN (SELECT id FROM waiting WHERE status = 'minting')) AS bumps,
+			 WHERE o.mint_batch IN (SELECT mint_batch FROM payments WHERE status = 'minting')) AS bumps,
 			r.refunds_owed, r.refunds_owed_wei
 		FROM (SELECT count(*) AS refunds_owed, coalesce(sum(value_wei), 0) AS refunds_owed_wei
 			FROM payments WHERE status = 'rejected') r`, hourAgo)

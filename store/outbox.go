@@ -23,25 +23,26 @@ type SentTx struct {
 	CreatedAt time.Time `db:"created_at"`
 }
 
-// TxFor names what an outbox transaction is for: a payment's mint, a round's credit, a sweep of
-// the payments wallet, or, all zero, nothing (a transfer that fills a nonce gap).
+// TxFor names what an outbox transaction is for: a batch of payments' mints, a round's credit, a
+// sweep of the payments wallet, or, all zero, nothing (a transfer that fills a nonce gap).
 type TxFor struct {
-	PaymentID int64
+	MintBatch int64
 	RoundID   int64
 	SweepID   int64
-	// Tier is the tier a payment's mint mints, which the payment records with each version, and
-	// Referral the code it is minted under (nil: none), recorded with the first.
-	Tier     int
-	Referral *PaymentReferral
+	// Mints are the payments a new mint batch mints (claimed, in no batch yet), recorded with its
+	// first version (KeepTx gives its MintBatch).
+	Mints []int64
 	// Sweep is a new sweep, recorded with its first version (KeepTx gives its SweepID).
 	Sweep *NewSweep
 }
 
-// String names the row, for errors: "payment 12", "round 3", or "a gap filler".
+// String names the row, for errors: "mint batch 12", "round 3", or "a gap filler".
 func (f TxFor) String() string {
 	switch {
-	case f.PaymentID != 0:
-		return fmt.Sprintf("payment %d", f.PaymentID)
+	case f.MintBatch != 0:
+		return fmt.Sprintf("mint batch %d", f.MintBatch)
+	case f.Mints != nil:
+		return fmt.Sprintf("the mint of payments %v", f.Mints)
 	case f.RoundID != 0:
 		return fmt.Sprintf("round %d", f.RoundID)
 	case f.SweepID != 0:
@@ -62,10 +63,10 @@ func nullID(id int64) *int64 {
 // insertSent adds a version to the outbox; adding one twice changes nothing.
 func insertSent(ctx context.Context, tx sqlx.ExecerContext, v SentTx, f TxFor) error {
 	_, err := tx.ExecContext(ctx, `
-		INSERT INTO outbox (tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, payment_id, distribution_id, sweep_id)
+		INSERT INTO outbox (tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, mint_batch, distribution_id, sweep_id)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 		ON CONFLICT (tx_hash) DO NOTHING`,
-		v.Hash, v.Sender, v.Nonce, v.Raw, v.TipWei, v.FeeCapWei, v.SentBlock, nullID(f.PaymentID), nullID(f.RoundID), nullID(f.SweepID))
+		v.Hash, v.Sender, v.Nonce, v.Raw, v.TipWei, v.FeeCapWei, v.SentBlock, nullID(f.MintBatch), nullID(f.RoundID), nullID(f.SweepID))
 	return err
 }
 
@@ -91,12 +92,12 @@ func (s *Store) keepVersion(ctx context.Context, v SentTx, f TxFor, update strin
 }
 
 // KeepTx keeps v, a signed version of the transaction for f, before it is sent: in the outbox
-// and, for a payment's mint, a round's credit or a sweep, as its row's newest version
-// (StoreMintTx, StoreRoundTx, storeSweepTx). It returns f as kept: a new sweep with its id.
+// and, for a mint batch, a round's credit or a sweep, as its row's newest version (keepMintTx,
+// StoreRoundTx, storeSweepTx). It returns f as kept: a new mint batch or sweep with its id.
 func (s *Store) KeepTx(ctx context.Context, f TxFor, v SentTx) (TxFor, error) {
 	switch {
-	case f.PaymentID != 0:
-		return f, s.StoreMintTx(ctx, f.PaymentID, f.Tier, f.Referral, v)
+	case f.MintBatch != 0 || f.Mints != nil:
+		return s.keepMintTx(ctx, f, v)
 	case f.RoundID != 0:
 		return f, s.StoreRoundTx(ctx, f.RoundID, v)
 	case f.SweepID != 0 || f.Sweep != nil:
@@ -120,7 +121,7 @@ func (s *Store) Fillers(ctx context.Context, sender string, from int64) (_ []Sen
 	var out []SentTx
 	err = s.db.SelectContext(ctx, &out, `
 		SELECT tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, created_at FROM outbox
-		WHERE sender = $1 AND nonce >= $2 AND num_nonnulls(payment_id, distribution_id, sweep_id) = 0
+		WHERE sender = $1 AND nonce >= $2 AND num_nonnulls(mint_batch, distribution_id, sweep_id) = 0
 		ORDER BY nonce, created_at, fee_cap_wei`, sender, from)
 	return out, err
 }
@@ -129,11 +130,12 @@ func (s *Store) Fillers(ctx context.Context, sender string, from int64) (_ []Sen
 // fs[i]'s. One query however many, as a pass opens every mint in flight.
 func (s *Store) TxVersions(ctx context.Context, fs ...TxFor) (out [][]SentTx, err error) {
 	defer wrap(&err, "TxVersions")
-	var payments, rounds, sweeps []int64
-	at := map[TxFor]int{} // by the row's ids alone
+	var batches, rounds, sweeps []int64
+	type ids struct{ batch, round, sweep int64 }
+	at := map[ids]int{}
 	for i, f := range fs {
-		if f.PaymentID != 0 {
-			payments = append(payments, f.PaymentID)
+		if f.MintBatch != 0 {
+			batches = append(batches, f.MintBatch)
 		}
 		if f.RoundID != 0 {
 			rounds = append(rounds, f.RoundID)
@@ -141,24 +143,23 @@ func (s *Store) TxVersions(ctx context.Context, fs ...TxFor) (out [][]SentTx, er
 		if f.SweepID != 0 {
 			sweeps = append(sweeps, f.SweepID)
 		}
-		at[TxFor{PaymentID: f.PaymentID, RoundID: f.RoundID, SweepID: f.SweepID}] = i
+		at[ids{f.MintBatch, f.RoundID, f.SweepID}] = i
 	}
 	var rows []struct {
-		PaymentID *int64 `db:"payment_id"`
+		MintBatch *int64 `db:"mint_batch"`
 		RoundID   *int64 `db:"distribution_id"`
 		SweepID   *int64 `db:"sweep_id"`
 		SentTx
 	}
 	if err := s.db.SelectContext(ctx, &rows, `
-		SELECT payment_id, distribution_id, sweep_id, tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, created_at
-		FROM outbox WHERE payment_id = ANY ($1) OR distribution_id = ANY ($2) OR sweep_id = ANY ($3)
-		ORDER BY created_at, nonce, fee_cap_wei`, pq.Array(payments), pq.Array(rounds), pq.Array(sweeps)); err != nil {
+		SELECT mint_batch, distribution_id, sweep_id, tx_hash, sender, nonce, raw, tip_wei, fee_cap_wei, sent_block, created_at
+		FROM outbox WHERE mint_batch = ANY ($1) OR distribution_id = ANY ($2) OR sweep_id = ANY ($3)
+		ORDER BY created_at, nonce, fee_cap_wei`, pq.Array(batches), pq.Array(rounds), pq.Array(sweeps)); err != nil {
 		return nil, err
 	}
 	out = make([][]SentTx, len(fs))
 	for _, r := range rows {
-		f := TxFor{PaymentID: deref(r.PaymentID, 0), RoundID: deref(r.RoundID, 0), SweepID: deref(r.SweepID, 0)}
-		if i, ok := at[f]; ok {
+		if i, ok := at[ids{deref(r.MintBatch, 0), deref(r.RoundID, 0), deref(r.SweepID, 0)}]; ok {
 			out[i] = append(out[i], r.SentTx)
 		}
 	}
@@ -167,8 +168,8 @@ func (s *Store) TxVersions(ctx context.Context, fs ...TxFor) (out [][]SentTx, er
 
 // OutboxStats is what health and the metrics say of the outbox.
 type OutboxStats struct {
-	// Waiting counts the transactions sent and not mined yet: mints of payments still minting,
-	// the credit of a round still pending, a sweep under way.
+	// Waiting counts the transactions sent and not mined yet: mint batches with a payment still
+	// minting, the credit of a round still pending, a sweep under way.
 	Waiting int `db:"waiting"`
 	// OldestAt is when the oldest of them was first signed; nil when none waits.
 	OldestAt *time.Time `db:"oldest_at"`
@@ -189,10 +190,10 @@ func (s *Store) OutboxStats(ctx context.Context, maxFee *big.Int) (_ OutboxStats
 	var st OutboxStats
 	err = s.db.GetContext(ctx, &st, `
 		WITH waiting AS (
-			SELECT (SELECT min(o.created_at) FROM outbox o WHERE o.payment_id = p.id) AS first, n.*
-			FROM payments p LEFT JOIN LATERAL (
-				SELECT o.tip_wei, o.fee_cap_wei FROM outbox o WHERE o.tx_hash = p.mint_tx) n ON true
-			WHERE p.status = 'minting'
+			SELECT b.created_at AS first, n.*
+			FROM mint_batches b LEFT JOIN LATERAL (
+				SELECT o.tip_wei, o.fee_cap_wei FROM outbox o WHERE o.tx_hash = b.tx_hash) n ON true
+			WHERE b.id IN (SELECT mint_batch FROM payments WHERE status = 'minting')
 			UNION ALL
 			SELECT (SELECT min(o.created_at) FROM outbox o WHERE o.distribution_id = d.id), n.*
 			FROM distributions d LEFT JOIN LATERAL (

@@ -18,7 +18,13 @@ func TestTxVersions(t *testing.T) {
 	b := storetest.MintingPayment(t, db, "b", buyer, storetest.SentTx("b0", 1))
 	none := storetest.MintingPayment(t, db, "none", buyer)
 
-	got, err := db.TxVersions(t.Context(), store.TxFor{PaymentID: b, Tier: 1}, store.TxFor{PaymentID: a}, store.TxFor{PaymentID: none})
+	batch := func(payment int64) (id int64) {
+		if err := db.DB().Get(&id, `SELECT coalesce(mint_batch, 0) FROM payments WHERE id = $1`, payment); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	got, err := db.TxVersions(t.Context(), store.TxFor{MintBatch: batch(b)}, store.TxFor{MintBatch: batch(a)}, store.TxFor{MintBatch: batch(none)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,17 +1,14 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math/big"
 	"strconv"
 	"time"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 )
 
@@ -38,7 +35,7 @@ type Payment struct {
 	Tier        *int          `db:"tier"`
 	MintTx      *string       `db:"mint_tx"`
 	MintNonce   *int64        `db:"mint_nonce"`
-	MintRaw     []byte        `db:"mint_raw"`
+	MintBatch   *int64        `db:"mint_batch"` // the mint transaction it is in; nil until signed
 	CreatedAt   time.Time     `db:"created_at"`
 }
 
@@ -49,7 +46,7 @@ const paymentReasonSQL = `CASE WHEN reason_code IS NOT NULL
 	THEN jsonb_build_object('code', reason_code, 'args', reason_args) END AS reason`
 
 const paymentColumns = `id, tx_hash, call_index, payment_ref, from_address, value_wei, token, amount, log_index, block_number,
-	block_hash, tx_index, block_time, status, ` + paymentReasonSQL + `, tier, mint_tx, mint_nonce, mint_raw, created_at`
+	block_hash, tx_index, block_time, status, ` + paymentReasonSQL + `, tier, mint_tx, mint_nonce, mint_batch, created_at`
 
 // Paid is what payment p paid: ETH, or a listed token.
 func (p Payment) Paid() Money {
@@ -345,98 +342,6 @@ func (s *Store) RejectPayment(ctx context.Context, id int64, from PaymentStatus,
 	return tx.Commit()
 }
 
-// StoreMintTx records a signed version of a payment's mint transaction before it is sent: in
-// the outbox, and as the payment's newest, moving it to minting. The first version claims one of
-// the tier's units in the same transaction, with the tier locked, so that passes racing on one
-// database never mint more than its supply: a *SoldOutError when none is left, and nothing is
-// stored. The first version also records the code the payment is minted under (ref, nil for
-// none), as its judgement found it. ErrNotFound when the payment is no longer pending or minting.
-func (s *Store) StoreMintTx(ctx context.Context, id int64, tier int, ref *PaymentReferral, v SentTx) (err error) {
-	defer wrap(&err, "StoreMintTx")
-	tx, err := s.db.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	first, soldOut, err := claimUnit(ctx, tx, id, tier)
-	if err != nil {
-		return err
-	}
-	if first {
-		if err := keepPaymentReferral(ctx, tx, id, ref); err != nil {
-			return err
-		}
-	}
-	res, err := tx.ExecContext(ctx, `
-		UPDATE payments SET status = 'minting', tier = $2, mint_nonce = $3, mint_tx = $4, mint_raw = $5,
-			reason_code = NULL, reason_args = NULL, updated_at = now()
-		WHERE id = $1 AND status IN ('pending', 'minting')`, id, tier, v.Nonce, v.Hash, v.Raw)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return cmp.Or(err, ErrNotFound)
-	}
-	if err := insertSent(ctx, tx, v, TxFor{PaymentID: id}); err != nil {
-		return err
-	}
-	if soldOut != nil {
-		if err := emitSoldOut(ctx, tx, *soldOut); err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
-}
-
-// SoldOutError is a payment that would take a unit of a tier that has none left.
-type SoldOutError struct {
-	Tier, Supply, Sold int
-}
-
-func (e *SoldOutError) Error() string {
-	return fmt.Sprintf("tier %d is sold out: %d of %d", e.Tier, e.Sold, e.Supply)
-}
-
-// claimUnit takes one unit of tier's supply for pending payment id (first), or refuses with a
-// *SoldOutError. The tier's row is locked first, so claims on a tier are counted one after
-// another, each seeing the ones before; a payment already minting holds its unit (a new
-// version of its mint claims nothing). The supply is the one in force at the payment's time.
-// soldOut is the tier when this claim took its last unit.
-func claimUnit(ctx context.Context, tx *sqlx.Tx, id int64, tier int) (first bool, soldOut *SoldOutTier, err error) {
-	var status PaymentStatus
-	var at time.Time
-	err = tx.QueryRowxContext(ctx, `SELECT status, coalesce(block_time, created_at) FROM payments WHERE id = $1 FOR UPDATE`,
-		id).Scan(&status, &at)
-	if errors.Is(err, sql.ErrNoRows) || err == nil && status != PaymentPending {
-		return false, nil, nil // StoreMintTx's update says ErrNotFound, or the unit is held already
-	}
-	if err != nil {
-		return false, nil, err
-	}
-	var supply *int
-	var label string
-	err = tx.QueryRowxContext(ctx, `
-		SELECT coalesce(
-			(SELECT v.supply FROM tier_versions v WHERE v.tier = t.id AND v.effective_at <= $2
-			 ORDER BY v.effective_at DESC, v.id DESC LIMIT 1),
-			t.supply), t.label
-		FROM tiers t WHERE t.id = $1 FOR UPDATE`, tier, at).Scan(&supply, &label)
-	if err != nil || supply == nil {
-		return err == nil, nil, err
-	}
-	sold, err := Tx{tx}.Sold(ctx, tier)
-	if err != nil {
-		return false, nil, err
-	}
-	if sold >= *supply {
-		return false, nil, &SoldOutError{Tier: tier, Supply: *supply, Sold: sold}
-	}
-	if sold+1 == *supply {
-		return true, &SoldOutTier{ID: tier, Label: label, Supply: *supply}, nil
-	}
-	return true, nil, nil
-}
-
 // RecordMint records the node a payment's mint created, marks the payment minted and writes what
 // it earns its referrers, in one transaction; recording it again changes nothing. created is false when the node was recorded
 // already.
@@ -488,7 +393,7 @@ func (s *Store) WalletHoldings(ctx context.Context, owner string, tier int) (ofT
 	err = s.get(ctx, &h, `
 		SELECT
 			(SELECT count(*) FROM nodes WHERE owner = $1 AND tier = $2)
-			+ (SELECT count(*) FROM payments p WHERE p.from_address = $1 AND p.tier = $2 AND `+unrecordedMintingSQL+`) AS of_tier,
+			+ (SELECT count(*) FROM payments p WHERE p.from_address = $1 AND p.tier = $2 AND p.status = 'minting') AS of_tier,
 			(SELECT count(*) FROM payments WHERE from_address = $1 AND status = 'minting') AS minting`,
 		owner, tier)
 	return h.OfTier, h.Minting, err

@@ -126,9 +126,10 @@ func TestTierVersions(t *testing.T) {
 	}
 }
 
-// TestClaimsNeverExceedTheSupply: many passes storing mints for a tier's last units at once, each
-// on its own connection, claim exactly its supply; the others are told it is sold out and store
-// nothing. A node the reconciler recorded while its payment is still minting counts once.
+// TestClaimsNeverExceedTheSupply: many passes claiming a tier's last units at once, each on its
+// own connection, claim exactly its supply; the others are told it is sold out and claim nothing.
+// Signing the claimed payments' mints, in one batch and two versions, claims nothing more, and a
+// node the reconciler records while the rest of its batch is still minting counts once.
 func TestClaimsNeverExceedTheSupply(t *testing.T) {
 	storetest.Reset(t, db)
 	ctx := t.Context()
@@ -152,11 +153,11 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 	if err != nil || len(pending) != payers {
 		t.Fatalf("%d pending, %v", len(pending), err)
 	}
-	t.Cleanup(func() { db.DB().Exec(`DELETE FROM outbox; DELETE FROM payments`) })
+	t.Cleanup(func() { db.DB().Exec(`DELETE FROM outbox; DELETE FROM payments; DELETE FROM mint_batches`) })
 	var wg sync.WaitGroup
 	errs := make([]error, payers)
 	for i, p := range pending {
-		wg.Go(func() { errs[i] = db.StoreMintTx(ctx, p.ID, 1, nil, storetest.SentTx(fmt.Sprint("mint", i), int64(i))) })
+		wg.Go(func() { errs[i] = db.ClaimMint(ctx, p.ID, 1, nil) })
 	}
 	wg.Wait()
 	claimed := 0
@@ -176,13 +177,25 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 	if claimed != supply || len(minting) != supply {
 		t.Fatalf("%d claims succeeded and %d payments are minting, want %d", claimed, len(minting), supply)
 	}
-	// A mint of a payment already minting (a new version of its transaction) claims nothing more.
-	if err := db.StoreMintTx(ctx, minting[0].ID, 1, nil, storetest.SentTx("again", 99)); err != nil {
-		t.Fatalf("a new version of a mint: %v", err)
+	// A payment claimed once is not claimed again, and signing its mint, in one version or two,
+	// claims nothing more.
+	if err := db.ClaimMint(ctx, minting[0].ID, 1, nil); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a second claim: %v", err)
+	}
+	f, err := db.KeepTx(ctx, store.TxFor{Mints: []int64{minting[0].ID, minting[1].ID}}, storetest.SentTx("batch", 1))
+	if err == nil {
+		_, err = db.KeepTx(ctx, f, storetest.SentTx("batch, higher fees", 1))
+	}
+	if err != nil {
+		t.Fatalf("a mint batch: %v", err)
+	}
+	// A payment in a batch already is in no other.
+	if _, err := db.KeepTx(ctx, store.TxFor{Mints: []int64{minting[1].ID, minting[2].ID}}, storetest.SentTx("twice", 2)); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a payment signed in two batches: %v", err)
 	}
 	// The reconciler records one of those nodes before its payment's mint is settled.
-	if _, err := db.DB().Exec(`INSERT INTO nodes (id, tier, owner, mint_tx) VALUES (1, 1, $1, $2)`,
-		minting[1].From, *minting[1].MintTx); err != nil {
+	if _, _, err := db.RecordMint(ctx, minting[1].ID, store.NewNode{ChainNodeID: big.NewInt(1), Tier: 1, Owner: minting[1].From,
+		PriceWei: big.NewInt(1), MintTx: storetest.TxHash("batch, higher fees")}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.DB().Exec(`DELETE FROM nodes`) })
@@ -204,11 +217,11 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 	if err != nil || len(still) != payers-supply {
 		t.Fatalf("%d pending, %v", len(still), err)
 	}
-	if err := db.StoreMintTx(ctx, still[0].ID, 1, nil, storetest.SentTx("freed", 100)); err != nil {
+	if err := db.ClaimMint(ctx, still[0].ID, 1, nil); err != nil {
 		t.Fatalf("the freed unit: %v", err)
 	}
 	var so *store.SoldOutError
-	if err := db.StoreMintTx(ctx, still[1].ID, 1, nil, storetest.SentTx("none left", 101)); !errors.As(err, &so) {
+	if err := db.ClaimMint(ctx, still[1].ID, 1, nil); !errors.As(err, &so) {
 		t.Fatalf("after the freed unit was taken: %v", err)
 	}
 }

@@ -190,17 +190,10 @@ func (s *Store) TiersAt(ctx context.Context, at time.Time, grace time.Duration) 
 	return out, nil
 }
 
-// unrecordedMintingSQL picks the payments p being minted whose node is not in the ledger yet: the
-// reconciler or a sync may record a node before its payment's mint is settled, and such a node
-// must count once, not twice.
-const unrecordedMintingSQL = `p.status = 'minting'
-	AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.mint_tx = p.mint_tx)
-	AND NOT EXISTS (SELECT 1 FROM outbox o JOIN nodes n ON n.mint_tx = o.tx_hash WHERE o.payment_id = p.id)`
-
-// soldSQL counts what tier $1 sold: its nodes, and the payments being minted in it whose node is
-// not recorded yet.
+// soldSQL counts what tier $1 sold: its nodes, and the payments being minted in it (a payment's
+// node is recorded as it leaves minting, in one transaction: RecordMint).
 const soldSQL = `SELECT (SELECT count(*) FROM nodes WHERE tier = $1)
-	+ (SELECT count(*) FROM payments p WHERE p.tier = $1 AND ` + unrecordedMintingSQL + `)`
+	+ (SELECT count(*) FROM payments p WHERE p.tier = $1 AND p.status = 'minting')`
 
 // Sold returns how many nodes tier sold: minted, or being minted.
 func (s *Store) Sold(ctx context.Context, tier int) (_ int, err error) {
@@ -227,7 +220,7 @@ func (s *Store) SoldByTier(ctx context.Context) (_ map[int]int, err error) {
 		SELECT tier, sum(n) AS n FROM (
 			SELECT tier, count(*) AS n FROM nodes GROUP BY tier
 			UNION ALL
-			SELECT p.tier, count(*) FROM payments p WHERE `+unrecordedMintingSQL+` GROUP BY p.tier
+			SELECT p.tier, count(*) FROM payments p WHERE p.status = 'minting' GROUP BY p.tier
 		) s GROUP BY tier`)
 	out := map[int]int{}
 	for _, r := range rows {

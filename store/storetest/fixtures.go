@@ -103,7 +103,8 @@ func mustExec(t testing.TB, db *store.Store, query string, args ...any) {
 }
 
 // MintingPayment records a payment of 1 wei from `from` as minting with tier 1 (which must
-// exist), its mint transaction in the given outbox versions, oldest first. The versions are not
+// exist), its mint transaction in the given outbox versions, oldest first; without versions it
+// stays pending. The versions are not
 // real transactions, so the payment is deleted, with them, when the test ends: no later test's
 // pass may find them.
 func MintingPayment(t testing.TB, db *store.Store, seed, from string, versions ...store.SentTx) int64 {
@@ -114,12 +115,24 @@ func MintingPayment(t testing.TB, db *store.Store, seed, from string, versions .
 		VALUES ($1, $1, $2, 1, 1, $1) RETURNING id`, TxHash(seed), from); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { mustExec(t, db, `DELETE FROM payments WHERE id = $1`, id) })
-	for _, v := range versions {
-		if err := db.StoreMintTx(context.Background(), id, 1, nil, v); err != nil {
+	ctx := context.Background()
+	if len(versions) > 0 {
+		if err := db.ClaimMint(ctx, id, 1, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
+	f := store.TxFor{Mints: []int64{id}}
+	for _, v := range versions {
+		var err error
+		if f, err = db.KeepTx(ctx, f, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		mustExec(t, db, `DELETE FROM payments WHERE id = $1`, id)
+		mustExec(t, db, `DELETE FROM outbox WHERE mint_batch = $1`, f.MintBatch)
+		mustExec(t, db, `DELETE FROM mint_batches WHERE id = $1`, f.MintBatch)
+	})
 	return id
 }
 

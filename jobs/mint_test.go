@@ -1,0 +1,89 @@
+package jobs
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"nodeledger/chain/bindings"
+	"nodeledger/chain/devchain"
+)
+
+// TestMintBatch: the payments a pass finds good go out in one mintBatch transaction. An order the
+// factory skips does not undo the others: a payment reference an earlier transaction minted
+// (PaymentRefUsed) is recorded with that node, and a wallet the owner filled up in between
+// (WalletFull) is rejected with the factory's reason; each node minted has its payment's owner
+// and tier, in the ledger as on chain.
+func TestMintBatch(t *testing.T) {
+	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) { c.ReceiptTimeout = 300 * time.Millisecond })}
+	ctx := t.Context()
+	var paid []common.Hash
+	for i := range 4 {
+		paid = append(paid, m.transfer(i, m.dc.Payments, priceOne, 0, 1))
+	}
+	m.commit(4)
+	// Buyer 1's payment was minted by a transaction the ledger never recorded (an instance that
+	// died with it in flight), and buyer 2 holds a node the ledger does not know yet.
+	early := m.call(m.dc.Minter.Key, m.dc.Factory, m.c.MintData(m.buyer(1), 1, paid[1]), nil)
+	m.call(m.dc.Minter.Key, m.dc.Factory, m.c.MintData(m.buyer(2), 1, common.Hash{0xb2}), nil)
+	m.commit(2)
+
+	if sum := mustPass(t, m.j); sum.Seen != 4 || sum.Minting != 4 {
+		t.Fatalf("pass %+v", sum)
+	}
+	minting := payments(t, "minting")
+	batch := *minting[0].MintTx
+	for _, p := range minting {
+		if *p.MintTx != batch {
+			t.Fatalf("payment %d minted by %s, payment %d by %s: want one transaction", p.ID, *p.MintTx, minting[0].ID, batch)
+		}
+	}
+	tx, _, err := ethclient.NewClient(m.dc.RPC()).TransactionByHash(ctx, common.HexToHash(batch))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nf := bindings.NewNodeFactory(); !bytes.HasPrefix(tx.Data(), nf.PackMintBatch(nil)[:4]) {
+		t.Fatalf("the mint transaction calls %x, want mintBatch", tx.Data()[:4])
+	}
+	// The owner lowers the wallet limit to 1, ahead of the batch in its block.
+	m.sendTx(m.dc.Owner.Key, m.dc.Factory, bindings.NewNodeFactory().PackSetMaxPerWallet(1), nil, m.ownerNonce(), 50)
+	m.commit(2)
+	if sum := mustPass(t, m.j); sum.Minted != 3 || sum.Rejected != 1 || sum.Minting != 0 {
+		t.Fatalf("pass %+v", sum)
+	}
+
+	for _, i := range []int{0, 3} {
+		if n := m.checkNodes(m.buyer(i), 1); n[0].MintTx != batch || n[0].Tier != 1 {
+			t.Errorf("buyer %d: node %+v, want tier 1 minted by the batch", i, n[0])
+		}
+	}
+	if n := m.checkNodes(m.buyer(1), 1); n[0].MintTx != strings.ToLower(early.Hex()) {
+		t.Errorf("buyer 1's node was minted by %s, want the earlier transaction %s", n[0].MintTx, early.Hex())
+	}
+	if got := reasonOf(t, paid[1]); got != "minted" {
+		t.Errorf("buyer 1's payment: %s", got)
+	}
+	if got := reasonOf(t, paid[2]); got != `{"code":"contract_refused","args":{"error":"WalletFull"}}` {
+		t.Errorf("buyer 2's payment: %s", got)
+	}
+	r := m.receipt(common.HexToHash(batch))
+	minted, skipped := m.c.MintsIn(r)
+	if len(minted) != 2 || minted[1].ID.Int64() != minted[0].ID.Int64()+1 ||
+		skipped[paid[1]] != "PaymentRefUsed" || skipped[paid[2]] != "WalletFull" {
+		t.Errorf("the batch's receipt: minted %+v, skipped %v", minted, skipped)
+	}
+}
+
+// ownerNonce is the factory owner's next nonce.
+func (m manualChain) ownerNonce() uint64 {
+	m.t.Helper()
+	n, err := m.pendingNonce(m.dc.Owner.Address)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	return n
+}
