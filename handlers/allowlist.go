@@ -164,9 +164,10 @@ func (h *Handlers) AllowlistEntry(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	used, _, err := h.store.WalletHoldings(ctx, wallet, id)
+	held, err := h.store.WalletHoldings(ctx, wallet, id)
 	if err != nil {
 		return err
 	}
+	used := held.OfTier
 	return c.JSON(http.StatusOK, map[string]any{"listed": allocation > 0, "allocation": allocation, "used": used})
 }

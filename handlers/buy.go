@@ -159,18 +159,18 @@ func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet stri
 	if wallet == "" {
 		return nil
 	}
-	holds, _, err := h.store.WalletHoldings(ctx, wallet, bt.ID)
+	held, err := h.store.WalletHoldings(ctx, wallet, bt.ID)
 	if err != nil {
 		return err
 	}
-	bt.Holds = &holds
+	bt.Holds = &held.OfTier
 	if bt.Phase == store.PhaseAllowlist || allowlistAhead(bt.Tier, bt.Phase, now) {
 		// Before the phase, the list in force now: the operator may still replace it.
 		allocation, err := h.store.Allocation(ctx, bt.ID, wallet, now)
 		if err != nil {
 			return err
 		}
-		bt.Allowlist = &views.AllowlistPlace{Allocation: allocation, Used: holds}
+		bt.Allowlist = &views.AllowlistPlace{Allocation: allocation, Used: held.OfTier}
 	}
 	if !bt.Phase.Open() {
 		return nil

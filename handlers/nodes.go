@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -95,13 +96,40 @@ func (h *Handlers) nodeDetail(c echo.Context) (views.NodeDetail, error) {
 		return d, err
 	}
 	// The page names the tier; the API, as the spec has it, gives its number only.
-	tiers, err := h.sale.WithWeights(c.Request().Context())
-	for _, t := range tiers {
-		if t.ID == n.Tier {
-			d.Tier = t
+	d.Tier, err = h.tierOf(c.Request().Context(), n.Tier)
+	return d, err
+}
+
+// tierWait is how long a page waits for the tier list (a load reads the chain) before it names
+// its tier from the ledger alone.
+const tierWait = 500 * time.Millisecond
+
+// tierOf is tier id with its payout weight, from the sale's read model (the tiers as GET
+// /api/tiers shows them, kept a second): a node's page and a minted payment's tracker, polled by
+// every buyer watching, ask the chain for the weights no more often than the tier list does. The
+// zero Tier when the ledger has no such tier.
+func (h *Handlers) tierOf(ctx context.Context, id int) (store.Tier, error) {
+	wait, cancel := context.WithTimeout(ctx, tierWait)
+	defer cancel()
+	now, err := h.sale.Tiers(wait)
+	tiers := make([]store.Tier, len(now))
+	for i, t := range now {
+		tiers[i] = t.Tier
+	}
+	if err != nil {
+		// The list waits on the chain for the weights: a page whose chain is slow or down still
+		// names its node's tier, from the ledger, its weight unknown.
+		h.log.Warn("tiers: the tier list cannot be read; naming the tier from the ledger", "err", err)
+		if tiers, err = h.store.Tiers(ctx); err != nil {
+			return store.Tier{}, err
 		}
 	}
-	return d, err
+	for _, t := range tiers {
+		if t.ID == id {
+			return t, nil
+		}
+	}
+	return store.Tier{}, nil
 }
 
 // nodeParams reads the id and the limit of /api/node/{id} and /node/{id}.

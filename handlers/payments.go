@@ -320,14 +320,8 @@ func (h *Handlers) receipt(ctx context.Context, id store.Uint256) (views.Receipt
 		return views.Receipt{}, err
 	}
 	r := views.Receipt{MintedAt: n.CreatedAt, NextCreditAt: n.NextCreditAt, PayoutsOn: h.cfg.DistEnabled, Now: time.Now()}
-	tiers, err := h.sale.WithWeights(ctx)
-	if err != nil {
+	if r.Tier, err = h.tierOf(ctx, n.Tier); err != nil {
 		return views.Receipt{}, err
-	}
-	for _, t := range tiers {
-		if t.ID == n.Tier {
-			r.Tier = t
-		}
 	}
 	r.TierName = views.TierName(r.Tier, n.Tier)
 	r.Earnings = h.earnings(ctx, []store.Tier{r.Tier}, false)[r.Tier.ID]

@@ -25,6 +25,7 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary) error {
 	if err != nil {
 		return err
 	}
+	cs = cs.ForMinting()
 	for _, p := range pending {
 		reason, err := j.checkPayment(ctx, p, cs)
 		if err != nil {

@@ -172,20 +172,23 @@ func (j *Jobs) tierGas(ctx context.Context, tier int, r *mintRound) (uint64, err
 	return gas, nil
 }
 
-// readRound reads the head and the fees into r, once.
+// readRound reads the fees into r, and the head unless the pass gave it, once.
 func (j *Jobs) readRound(ctx context.Context, r *mintRound) error {
 	if r.fees != nil {
 		return nil
 	}
-	head, err := j.chain.HeadNumber(ctx)
-	if err != nil {
-		return err
+	if r.head == 0 {
+		head, err := j.chain.HeadNumber(ctx)
+		if err != nil {
+			return err
+		}
+		r.head = head
 	}
 	fees, err := j.minter.sender.Fees(ctx)
 	if err != nil {
 		return err
 	}
-	r.head, r.fees, r.gas = head, &fees, map[int]uint64{}
+	r.fees, r.gas = &fees, map[int]uint64{}
 	return nil
 }
 
@@ -197,6 +200,12 @@ func (j *Jobs) readRound(ctx context.Context, r *mintRound) error {
 func (j *Jobs) settleMints(ctx context.Context, sum *PaymentsSummary, r *mintRound, wait time.Duration) error {
 	deadline := time.Now().Add(wait)
 	for poll := 50 * time.Millisecond; ; poll = min(2*poll, time.Second) {
+		if r.head == 0 { // the head moves while the pass waits: each look reads it
+			var err error
+			if r.head, err = j.chain.HeadNumber(ctx); err != nil {
+				return err
+			}
+		}
 		waiting, err := j.settleOnce(ctx, sum, r)
 		if err != nil {
 			return err
@@ -211,6 +220,7 @@ func (j *Jobs) settleMints(ctx context.Context, sum *PaymentsSummary, r *mintRou
 			return ctx.Err()
 		case <-time.After(min(poll, left)):
 		}
+		r.head = 0
 	}
 }
 
@@ -229,11 +239,6 @@ func (j *Jobs) settleOnce(ctx context.Context, sum *PaymentsSummary, r *mintRoun
 	states, next, err := j.minter.look(ctx, txs)
 	if err != nil {
 		return 0, err
-	}
-	if slices.Contains(states, txWaiting) {
-		if r.head, err = j.chain.HeadNumber(ctx); err != nil {
-			return 0, err
-		}
 	}
 	for i, b := range batches {
 		o := txs[i]

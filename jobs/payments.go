@@ -84,7 +84,7 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (_ PaymentsSumm
 	}()
 	// Another instance may have signed with the minter since this one last did.
 	j.minter.sender.ResetNonce()
-	r := &mintRound{}
+	r := &mintRound{head: head} // the scan's: the pass reads the head once
 	// Transactions an earlier pass stored go out again first, so that nonces handed out below
 	// come after theirs.
 	if j.resend.Load() {

@@ -78,21 +78,30 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 		return sum, err
 	}
 
+	read := store.Events{}
 	touched := map[string]*big.Int{}
 	for _, id := range stale {
 		touched[id.String()] = id
 	}
 	for _, m := range events.Minted {
-		found, err := j.recordFound(ctx, m)
+		found, stale, err := j.recordFound(ctx, m)
 		if err != nil {
 			return sum, err
 		}
 		if found {
 			sum.NodesFound++
 		}
-		touched[m.ID.String()] = m.ID
+		// A node the payments pass recorded has its owner and tier from this very event, and
+		// what rounds credit it the ledger credits too: only one the ledger did not have
+		// (minted outside the service, maybe credited since) or left unconfirmed is read, not
+		// one request a node. Each is still marked read at these blocks, so a reorg that takes
+		// them back reads it again.
+		if stale {
+			touched[m.ID.String()] = m.ID
+		} else {
+			read.Nodes = append(read.Nodes, m.ID)
+		}
 	}
-	read := store.Events{}
 	for _, w := range events.Withdrawn {
 		read.Withdrawals = append(read.Withdrawals, store.ChainWithdrawal{
 			ChainNodeID: w.ID, AmountWei: w.Amount, To: hexLower(w.To), TxHash: hexLower(w.TxHash),
@@ -132,23 +141,23 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 	return sum, nil
 }
 
-// recordFound records a minted node, linking it to its payment when the ledger has one; found
-// is true when the ledger did not have the node yet.
-func (j *Jobs) recordFound(ctx context.Context, m chain.Minted) (found bool, err error) {
+// recordFound records a minted node, linking it to its payment when the ledger has one. found is
+// true when the ledger did not have the node yet; stale when what the ledger has of it must be
+// read from the chain (found, or left unconfirmed by a reorg that took its mint back before).
+func (j *Jobs) recordFound(ctx context.Context, m chain.Minted) (found, stale bool, err error) {
 	next := time.Now().Add(j.cfg.DistPeriod)
 	n := store.NewNode{ChainNodeID: m.ID, Tier: int(m.Tier), Owner: hexLower(m.Owner), PriceWei: new(big.Int),
 		MintTx: hexLower(m.TxHash), NextCreditAt: &next}
+	var node store.Node
 	p, err := j.store.PaymentByRef(ctx, hexLower(m.PaymentRef))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		_, created, err := j.store.InsertNode(ctx, n)
-		return created, err
-	case err != nil:
-		return false, err
+		node, found, err = j.store.InsertNode(ctx, n)
+	case err == nil:
+		n.PriceWei = p.ValueWei.Int
+		node, found, err = j.store.RecordMint(ctx, p.ID, n)
 	}
-	n.PriceWei = p.ValueWei.Int
-	_, created, err := j.store.RecordMint(ctx, p.ID, n)
-	return created, err
+	return found, found || node.Status != store.NodeActive, err
 }
 
 // syncNode sets the ledger's node to what nodeInfo says.

@@ -71,7 +71,7 @@ func (j *Jobs) sync(ctx context.Context, wallet common.Address, m chain.Minted) 
 	if info.Owner != wallet {
 		return store.Node{}, ErrMovedOn
 	}
-	if _, err := j.recordFound(ctx, m); err != nil {
+	if _, _, err := j.recordFound(ctx, m); err != nil {
 		return store.Node{}, err
 	}
 	if _, err := j.syncNode(ctx, m.ID); err != nil {

@@ -382,21 +382,25 @@ func (s *Store) RecordMint(ctx context.Context, paymentID int64, n NewNode) (_ N
 	return node, created, tx.Commit()
 }
 
-// WalletHoldings counts what a wallet holds or is being minted: of one tier (nodes recorded and
-// payments minting), and in all (payments minting only: the chain counts the nodes).
-func (s *Store) WalletHoldings(ctx context.Context, owner string, tier int) (ofTier, minting int, err error) {
+// Holdings is what a wallet holds or is being minted, as the ledger knows it.
+type Holdings struct {
+	OfTier  int `db:"of_tier"` // of one tier: nodes recorded and payments minting
+	Minting int `db:"minting"` // payments minting, in all tiers
+	Nodes   int `db:"nodes"`   // nodes recorded, in all tiers (the chain may know more: Judge)
+}
+
+// WalletHoldings counts what a wallet holds or is being minted, of tier and in all.
+func (s *Store) WalletHoldings(ctx context.Context, owner string, tier int) (_ Holdings, err error) {
 	defer wrap(&err, "WalletHoldings")
-	var h struct {
-		OfTier  int `db:"of_tier"`
-		Minting int `db:"minting"`
-	}
+	var h Holdings
 	err = s.get(ctx, &h, `
 		SELECT
 			(SELECT count(*) FROM nodes WHERE owner = $1 AND tier = $2)
 			+ (SELECT count(*) FROM payments p WHERE p.from_address = $1 AND p.tier = $2 AND p.status = 'minting') AS of_tier,
-			(SELECT count(*) FROM payments WHERE from_address = $1 AND status = 'minting') AS minting`,
+			(SELECT count(*) FROM payments WHERE from_address = $1 AND status = 'minting') AS minting,
+			(SELECT count(*) FROM nodes WHERE owner = $1) AS nodes`,
 		owner, tier)
-	return h.OfTier, h.Minting, err
+	return h, err
 }
 
 // Refunds returns the rejected payments, newest first: what the operator owes back.

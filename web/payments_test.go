@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -402,5 +403,30 @@ func TestTrackerReadsTheHeadNotTheChain(t *testing.T) {
 	}
 	if n := calls.N(); n != 1 {
 		t.Fatalf("5 polls of an unknown transaction cost %d RPC requests, want 1", n)
+	}
+	// Minted, its tracker shows the node's tier with its payout weight, read with the tier list
+	// (kept a second), not once a poll: a thousand buyers watching cost what one does.
+	for range confirmations {
+		dc.Commit()
+	}
+	if sum, err := j.Payments(t.Context()); err != nil || sum.Minted != 1 {
+		t.Fatalf("pass %+v %v", sum, err)
+	}
+	poll := func(ctx context.Context) {
+		rec := httptest.NewRecorder()
+		s.e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/partials/payment/"+hash, nil).WithContext(ctx))
+		wantStatus(t, rec, http.StatusOK)
+		if !strings.Contains(rec.Body.String(), "Standard") {
+			t.Fatalf("the minted tracker does not name the tier: %s", rec.Body.String())
+		}
+	}
+	poll(t.Context()) // the first reads the tiers' weights whole
+	ctx, calls = chain.CountCalls(t.Context())
+	for range 5 {
+		poll(ctx)
+	}
+	// At most one reload of the tier list (the weights' version) if a second went by.
+	if n := calls.N(); n > 1 {
+		t.Fatalf("5 polls of a minted payment cost %d RPC requests, want 1 at most", n)
 	}
 }

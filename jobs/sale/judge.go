@@ -56,6 +56,11 @@ type Verdict struct {
 type ChainState struct {
 	paused    bool
 	walletMax uint32
+	// minting: the payments pass judges, and the factory guards its own limit (mintBatch skips
+	// an order past it, and the payment is rejected with the factory's reason), so a wallet's
+	// nodes are asked of the chain only when the ledger puts it near the limit: not one request
+	// a payment. The buyer's pre-check asks every time, to say why before anything is paid.
+	minting bool
 }
 
 // ReadChain reads the contract's pause and allowance per wallet, for judging many payments.
@@ -66,6 +71,20 @@ func (s *Sale) ReadChain(ctx context.Context) (ChainState, error) {
 	}
 	walletMax, err := s.chain.MaxPerWallet(ctx)
 	return ChainState{paused: paused, walletMax: walletMax}, err
+}
+
+// ForMinting is cs for the payments pass (ChainState.minting).
+func (cs ChainState) ForMinting() ChainState {
+	cs.minting = true
+	return cs
+}
+
+// nearLimit tells whether a wallet holding held (as the ledger knows it) must have its nodes
+// counted on chain against the factory's limit: always for the pre-check, and for the pass once
+// the ledger's count comes within a tenth of the limit (the chain may know a few more: a node
+// minted outside the service or transferred in that the reconciler has not read yet).
+func (cs ChainState) nearLimit(held store.Holdings) bool {
+	return !cs.minting || held.Nodes+held.Minting+int(cs.walletMax)/10+1 >= int(cs.walletMax)
 }
 
 // Judge decides what a payment of paid (ETH or a listed token) from wallet `from` (lower case)
@@ -221,10 +240,11 @@ func (s *Sale) judgeWallet(ctx context.Context, from string, tier store.Tier, at
 		v.Reason = &Reason{Code: code, Args: args}
 		return v, nil
 	}
-	ofTier, minting, err := s.store.WalletHoldings(ctx, from, tier.ID)
+	held, err := s.store.WalletHoldings(ctx, from, tier.ID)
 	if err != nil {
 		return v, err
 	}
+	ofTier := held.OfTier
 	if tier.AllowlistUntil != nil && at.Before(*tier.AllowlistUntil) {
 		allocation, err := s.store.Allocation(ctx, tier.ID, from, at)
 		switch {
@@ -238,13 +258,15 @@ func (s *Sale) judgeWallet(ctx context.Context, from string, tier store.Tier, at
 	} else if ofTier >= tier.MaxPerWallet {
 		return refuse(WalletLimit, Args{MaxPerWallet: tier.MaxPerWallet})
 	}
-	onChain, err := s.chain.NodesOf(ctx, common.HexToAddress(from))
-	if err != nil {
-		return v, err
-	}
-	if len(onChain)+minting >= int(cs.walletMax) {
-		v.Reason = &Reason{Code: ContractWalletLimit, Args: Args{MaxPerWallet: int(cs.walletMax)}}
-		return v, nil
+	if cs.nearLimit(held) {
+		onChain, err := s.chain.NodesOf(ctx, common.HexToAddress(from))
+		if err != nil {
+			return v, err
+		}
+		if len(onChain)+held.Minting >= int(cs.walletMax) {
+			v.Reason = &Reason{Code: ContractWalletLimit, Args: Args{MaxPerWallet: int(cs.walletMax)}}
+			return v, nil
+		}
 	}
 	if cs.paused {
 		v.Reason = &Reason{Code: MintingPaused}

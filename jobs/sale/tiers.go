@@ -36,7 +36,7 @@ func (s *Sale) TiersNow(ctx context.Context) ([]TierNow, error) { return s.loadT
 
 // loadTiers reads every tier with where it stands at instant at.
 func (s *Sale) loadTiers(ctx context.Context, at time.Time) ([]TierNow, error) {
-	tiers, err := s.WithWeights(ctx)
+	tiers, err := s.withWeights(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -71,9 +71,9 @@ func (s *Sale) loadTiers(ctx context.Context, at time.Time) ([]TierNow, error) {
 	return out, nil
 }
 
-// WithWeights is the ledger's price list with each tier's payout weight as the factory holds it;
+// withWeights is the ledger's price list with each tier's payout weight as the factory holds it;
 // a chain that cannot be read leaves the weights nil (null, "unknown"), never a zero.
-func (s *Sale) WithWeights(ctx context.Context) ([]store.Tier, error) {
+func (s *Sale) withWeights(ctx context.Context) ([]store.Tier, error) {
 	tiers, err := s.store.Tiers(ctx)
 	if err != nil {
 		return nil, err
