@@ -56,9 +56,9 @@ func (s *Sender) Sign(ctx context.Context, to *common.Address, data []byte, valu
 // them once (Sender.Fees) for all of them.
 type Fees struct {
 	Tip, Cap *big.Int
-	// BlockGas is the gas limit of the head they were read at: a pass sizes its mint batches to
-	// it, so that several fit in a block.
-	BlockGas uint64
+	// Head is the block they were read at, and BlockGas its gas limit: a pass sizes its mint
+	// batches to it, so that several fit in a block.
+	Head, BlockGas uint64
 }
 
 // Fees are the node's fees now (a suggested tip, and room for the base fee to double), within
@@ -283,7 +283,7 @@ func (c *Client) fees(ctx context.Context) (Fees, error) {
 	if base == nil {
 		base = new(big.Int)
 	}
-	return Fees{Tip: tip, Cap: new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(2)), tip), BlockGas: head.GasLimit}, nil
+	return Fees{Tip: tip, Cap: new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(2)), tip), Head: head.Number.Uint64(), BlockGas: head.GasLimit}, nil
 }
 
 // ErrNonceTaken is Send's answer when tx can never be mined: another transaction took its nonce,

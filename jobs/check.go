@@ -12,6 +12,19 @@ import (
 // sold its last unit to a pass running at the same time.
 const claimRetries = 3
 
+// mintPending signs what an earlier pass claimed and did not sign (it failed or died in
+// between, perhaps judging a later payment), then judges the pending payments and signs what
+// they claim: a judgement that keeps failing never holds back the payments claimed before it.
+func (j *Jobs) mintPending(ctx context.Context, sum *PaymentsSummary, r *mintRound) error {
+	if err := j.signClaimed(ctx, r); err != nil {
+		return err
+	}
+	if err := j.checkPayments(ctx, sum); err != nil {
+		return err
+	}
+	return j.signClaimed(ctx, r)
+}
+
 // checkPayments judges the ChecksPerPass earliest pending payments in chain order (block, place
 // in the block, call in the transaction), so the earliest get a tier's last units: the ones that
 // check out claim their unit (the pass then signs their mints together: signClaimed); the others

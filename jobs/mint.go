@@ -23,8 +23,8 @@ const (
 )
 
 // mintRound is what a pass reads of the chain once for every mint it signs or watches, each
-// when first needed: the head, the fees (and the block's gas), and the gas limit of a single mint
-// of each tier.
+// when first needed: the fees (with the head they were read at and its gas limit), and the gas
+// limit of a single mint of each tier. Until the fees are read, head is the pass's scan's.
 type mintRound struct {
 	head uint64
 	fees *chain.Fees
@@ -172,23 +172,16 @@ func (j *Jobs) tierGas(ctx context.Context, tier int, r *mintRound) (uint64, err
 	return gas, nil
 }
 
-// readRound reads the fees into r, and the head unless the pass gave it, once.
+// readRound reads the fees into r once, and with them the head they were read at.
 func (j *Jobs) readRound(ctx context.Context, r *mintRound) error {
 	if r.fees != nil {
 		return nil
-	}
-	if r.head == 0 {
-		head, err := j.chain.HeadNumber(ctx)
-		if err != nil {
-			return err
-		}
-		r.head = head
 	}
 	fees, err := j.minter.sender.Fees(ctx)
 	if err != nil {
 		return err
 	}
-	r.fees, r.gas = &fees, map[int]uint64{}
+	r.head, r.fees, r.gas = fees.Head, &fees, map[int]uint64{}
 	return nil
 }
 
@@ -247,7 +240,7 @@ func (j *Jobs) settleOnce(ctx context.Context, sum *PaymentsSummary, r *mintRoun
 			if err := j.step(stepMintMined); err != nil {
 				return 0, err
 			}
-			if err := j.settle(ctx, b.Payments, o.receipt, o.mined(), sum); err != nil {
+			if err := j.settle(ctx, b, o.receipt, o.mined(), r, sum); err != nil {
 				return 0, err
 			}
 		case txDead:
@@ -267,18 +260,23 @@ func (j *Jobs) settleOnce(ctx context.Context, sum *PaymentsSummary, r *mintRoun
 	return waiting, nil
 }
 
-// settle records what the mined transaction tx (its receipt r) did for each of payments: the
-// node it minted, or, for a payment it minted nothing for (its order skipped, or the whole
-// transaction reverted), the node an earlier transaction minted for its payment reference, or
-// else the reason it buys none. The factory's reason for an order skipped is in the receipt; for
-// a transaction that reverted, the call is run again at the head to read it.
-func (j *Jobs) settle(ctx context.Context, payments []store.Payment, r *types.Receipt, tx *types.Transaction, sum *PaymentsSummary) error {
-	minted, skipped := j.chain.MintsIn(r)
-	if r.Status != types.ReceiptStatusSuccessful {
+// maxMintTries bounds how often a batch whose transaction reverted without the factory's reason
+// (out of gas, most likely) is signed again before its payments are rejected.
+const maxMintTries = 3
+
+// settle records what the mined transaction tx (its receipt rc) of batch b did for each of its
+// payments still minting: the node it minted, or, for a payment it minted nothing for (its order
+// skipped, or the whole transaction reverted), the node an earlier transaction minted for its
+// payment reference, or else the reason it buys none. The factory's reason for an order skipped
+// is in the receipt; for a transaction that reverted, the call is run again at the head to read
+// it. A revert without one (out of gas) signs the batch again, maxMintTries times at most.
+func (j *Jobs) settle(ctx context.Context, b store.MintBatch, rc *types.Receipt, tx *types.Transaction, r *mintRound, sum *PaymentsSummary) error {
+	minted, skipped := j.chain.MintsIn(rc)
+	if rc.Status != types.ReceiptStatusSuccessful {
 		minted = nil
 	}
 	var left []store.Payment
-	for _, p := range payments {
+	for _, p := range b.Payments {
 		i := slices.IndexFunc(minted, func(m chain.Minted) bool { return m.PaymentRef == common.HexToHash(p.PaymentRef) })
 		if i < 0 {
 			left = append(left, p)
@@ -291,35 +289,92 @@ func (j *Jobs) settle(ctx context.Context, payments []store.Payment, r *types.Re
 	if len(left) == 0 {
 		return nil
 	}
-	refs := make([]common.Hash, len(left))
-	for i, p := range left {
-		refs[i] = common.HexToHash(p.PaymentRef)
-	}
-	earlier, err := j.chain.FindMints(ctx, refs, uint64(left[0].BlockNumber))
+	earlier, err := j.earlierMints(ctx, left, skipped)
 	if err != nil {
 		return err
 	}
-	reverted := "" // the factory's reason for the whole transaction, once read
-	for i, p := range left {
-		if m, ok := earlier[refs[i]]; ok {
+	var again []store.Payment
+	reverted, read := "", false // the factory's reason for the whole transaction, once read
+	for _, p := range left {
+		ref := common.HexToHash(p.PaymentRef)
+		if m, ok := earlier[ref]; ok {
 			if err := j.recordMint(ctx, p, m, sum); err != nil {
 				return err
 			}
 			continue
 		}
-		why, ok := skipped[refs[i]]
+		why, ok := skipped[ref]
 		if !ok {
-			if reverted == "" {
-				reverted = j.revertedFor(ctx, tx)
+			if !read {
+				reverted, read = j.revertedFor(ctx, tx), true
 			}
 			why = reverted
 		}
-		reason := sale.Refused(why)
-		if err := j.store.RejectPayment(ctx, p.ID, store.PaymentMinting, reason.Code, reason.Args); err != nil {
+		if why == "" {
+			again = append(again, p)
+			continue
+		}
+		if err := j.reject(ctx, p, why, sum); err != nil {
 			return err
 		}
-		sum.Rejected++
 	}
+	if len(again) == 0 {
+		return nil
+	}
+	tries, err := j.store.MintTries(ctx, b.ID)
+	if err != nil {
+		return err
+	}
+	if tries < maxMintTries {
+		j.log.Warn("payments: a mint transaction reverted without the factory's reason; signing it again", "batch", b.ID, "tx", tx.Hash(), "tries", tries)
+		return j.signMints(ctx, b.ID, again, r)
+	}
+	for _, p := range again {
+		if err := j.reject(ctx, p, "", sum); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// earlierMints finds the nodes earlier transactions minted for payments' references, from the
+// first payment's block. A reference the factory said was used (skipped PaymentRefUsed) has a
+// node: not found there (a reorg moved the payment past its mint), it is looked for from the
+// scan's first block, and still not found (an endpoint that lags), the pass fails and the next
+// one looks again, rather than reject a payment that has its node.
+func (j *Jobs) earlierMints(ctx context.Context, payments []store.Payment, skipped map[common.Hash]string) (map[common.Hash]chain.Minted, error) {
+	refs := make([]common.Hash, len(payments))
+	for i, p := range payments {
+		refs[i] = common.HexToHash(p.PaymentRef)
+	}
+	from := uint64(payments[0].BlockNumber)
+	for {
+		found, err := j.chain.FindMints(ctx, refs, from)
+		if err != nil {
+			return nil, err
+		}
+		missing := slices.IndexFunc(refs, func(ref common.Hash) bool {
+			_, ok := found[ref]
+			return !ok && skipped[ref] == "PaymentRefUsed"
+		})
+		switch {
+		case missing < 0:
+			return found, nil
+		case from > j.cfg.ScanFrom:
+			from = j.cfg.ScanFrom
+		default:
+			return nil, fmt.Errorf("payment %d: the factory has used its reference, and no NodeMinted event from block %d holds it", payments[missing].ID, from)
+		}
+	}
+}
+
+// reject rejects payment p, minting, for the factory's reason why.
+func (j *Jobs) reject(ctx context.Context, p store.Payment, why string, sum *PaymentsSummary) error {
+	reason := sale.Refused(why)
+	if err := j.store.RejectPayment(ctx, p.ID, store.PaymentMinting, reason.Code, reason.Args); err != nil {
+		return err
+	}
+	sum.Rejected++
 	return nil
 }
 

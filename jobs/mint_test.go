@@ -2,15 +2,19 @@ package jobs
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 	"nodeledger/chain/devchain"
+	"nodeledger/store"
 )
 
 // TestMintBatch: the payments a pass finds good go out in one mintBatch transaction. An order the
@@ -86,4 +90,60 @@ func (m manualChain) ownerNonce() uint64 {
 		m.t.Fatal(err)
 	}
 	return n
+}
+
+// TestMintBatchOutOfGas: a batch that reverts without the factory's reason (its gas ran out) is
+// signed again, not refused: both payments are minted by the next transaction, once each.
+func TestMintBatchOutOfGas(t *testing.T) {
+	e := newEnv(t)
+	ctx := t.Context()
+	e.pay(0, e.dc.Payments, priceOne)
+	e.pay(1, e.dc.Payments, priceOne)
+	// Without the minter key a pass records the payments and mints nothing.
+	if sum := mustPass(t, New(db, e.c, nil, nil, e.cfg, e.restart().log)); sum.Seen != 2 {
+		t.Fatalf("summary %+v", sum)
+	}
+	pending := payments(t, "pending")
+	var orders []chain.MintOrder
+	var ids []int64
+	for i, p := range pending {
+		orders = append(orders, chain.MintOrder{To: e.buyer(i), Tier: 1, PaymentRef: common.HexToHash(p.PaymentRef)})
+		ids = append(ids, p.ID)
+	}
+	minter := e.c.NewSender(chain.LocalSigner(e.dc.Minter.Key), e.dc.ChainID())
+	fees, err := minter.Fees(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	factory := e.dc.Factory
+	starved, err := minter.SignWith(ctx, fees, 100_000, &factory, e.c.MintsData(orders), nil) // two nodes need more
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.keepAndSend(starved, func(v store.SentTx) error {
+		for _, id := range ids {
+			if err := db.ClaimMint(ctx, id, 1, nil); err != nil {
+				return err
+			}
+		}
+		_, err := db.KeepTx(ctx, store.TxFor{Mints: ids}, v)
+		return err
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	r, err := e.c.Receipt(ctx, starved.Hash())
+	for ; errors.Is(err, chain.ErrNotMined) && time.Now().Before(deadline); r, err = e.c.Receipt(ctx, starved.Hash()) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil || r.Status != types.ReceiptStatusFailed {
+		t.Fatalf("the starved batch: %v, %+v; want mined reverted", err, r)
+	}
+
+	e.settle()
+	first, second := e.checkNodes(e.buyer(0), 1)[0], e.checkNodes(e.buyer(1), 1)[0]
+	if first.MintTx != second.MintTx || first.MintTx == hexLower(starved.Hash()) {
+		t.Fatalf("nodes minted by %s and %s: want one transaction after the one out of gas (%s)", first.MintTx, second.MintTx, starved.Hash())
+	}
+	if n := len(payments(t, "rejected")); n != 0 {
+		t.Fatalf("%d payments rejected", n)
+	}
 }

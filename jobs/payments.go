@@ -84,7 +84,7 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (_ PaymentsSumm
 	}()
 	// Another instance may have signed with the minter since this one last did.
 	j.minter.sender.ResetNonce()
-	r := &mintRound{head: head} // the scan's: the pass reads the head once
+	r := &mintRound{head: head} // the scan's, until the fees come with theirs
 	// Transactions an earlier pass stored go out again first, so that nonces handed out below
 	// come after theirs.
 	if j.resend.Load() {
@@ -100,9 +100,7 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (_ PaymentsSumm
 	}
 	if held {
 		sum.Reason = "minting is held by the operator: payments are recorded and wait"
-	} else if err := j.checkPayments(ctx, &sum); err != nil {
-		return sum, err
-	} else if err := j.signClaimed(ctx, r); err != nil {
+	} else if err := j.mintPending(ctx, &sum, r); err != nil {
 		return sum, err
 	}
 	if err := j.settleMints(ctx, &sum, r, wait); err != nil {

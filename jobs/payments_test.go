@@ -303,23 +303,29 @@ func TestPaymentsPassSurvivesACrashAtEveryStep(t *testing.T) {
 	}
 }
 
-// A mint stored but never sent, whose nonce another transaction of the minter then took: the
-// next pass cannot send the stored bytes, signs the mint again, and still mints once.
+// A mint batch stored but never sent, whose nonce another transaction of the minter then took:
+// the next pass cannot send the stored bytes, signs the batch again at a new nonce, and still
+// mints each payment once, both in one transaction.
 func TestStoredMintWhoseNonceWasTaken(t *testing.T) {
 	e := newEnv(t)
 	e.pay(0, e.dc.Payments, priceOne)
+	e.pay(1, e.dc.Payments, priceOne)
 	j := e.restart()
 	j.crash = crashAt("mint.stored", 1)
 	if _, err := j.Payments(t.Context()); !errors.Is(err, errCrash) {
 		t.Fatalf("got %v", err)
 	}
-	stored := *payments(t, "minting")[0].MintTx
-	// The minter's next transaction is a plain transfer, which takes the stored mint's nonce.
+	minting := payments(t, "minting")
+	if len(minting) != 2 || *minting[0].MintTx != *minting[1].MintTx {
+		t.Fatalf("%d payments minting, want 2 in one stored transaction", len(minting))
+	}
+	stored := *minting[0].MintTx
+	// The minter's next transaction is a plain transfer, which takes the stored batch's nonce.
 	e.send(e.dc.Minter.Key, e.dc.Minter.Address, nil, 21000)
 	e.settle()
-	nodes := e.checkNodes(e.buyer(0), 1)
-	if nodes[0].MintTx == stored {
-		t.Fatal("the node was minted by the stored transaction, whose nonce was taken")
+	first, second := e.checkNodes(e.buyer(0), 1)[0], e.checkNodes(e.buyer(1), 1)[0]
+	if first.MintTx == stored || first.MintTx != second.MintTx {
+		t.Fatalf("nodes minted by %s and %s; want one transaction, not the stored one %s", first.MintTx, second.MintTx, stored)
 	}
 }
 

@@ -143,7 +143,8 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 
 // recordFound records a minted node, linking it to its payment when the ledger has one. found is
 // true when the ledger did not have the node yet; stale when what the ledger has of it must be
-// read from the chain (found, or left unconfirmed by a reorg that took its mint back before).
+// read from the chain: found, left unconfirmed by a reorg that took its mint back before, or
+// recorded from another mint than this event's (a reorg gave its id to another transaction).
 func (j *Jobs) recordFound(ctx context.Context, m chain.Minted) (found, stale bool, err error) {
 	next := time.Now().Add(j.cfg.DistPeriod)
 	n := store.NewNode{ChainNodeID: m.ID, Tier: int(m.Tier), Owner: hexLower(m.Owner), PriceWei: new(big.Int),
@@ -157,7 +158,8 @@ func (j *Jobs) recordFound(ctx context.Context, m chain.Minted) (found, stale bo
 		n.PriceWei = p.ValueWei.Int
 		node, found, err = j.store.RecordMint(ctx, p.ID, n)
 	}
-	return found, found || node.Status != store.NodeActive, err
+	stale = found || node.Status != store.NodeActive || node.Tier != int(m.Tier) || node.MintTx != hexLower(m.TxHash)
+	return found, stale, err
 }
 
 // syncNode sets the ledger's node to what nodeInfo says.

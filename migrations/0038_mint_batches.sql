@@ -13,7 +13,9 @@ CREATE TABLE mint_batches (
 
 -- Every mint signed so far minted one payment: it becomes a batch of one, numbered as its payment.
 INSERT INTO mint_batches (id, tx_hash, nonce, raw, created_at)
-SELECT id, mint_tx, mint_nonce, mint_raw, updated_at FROM payments WHERE mint_raw IS NOT NULL;
+SELECT p.id, p.mint_tx, p.mint_nonce, p.mint_raw,
+    coalesce((SELECT min(o.created_at) FROM outbox o WHERE o.payment_id = p.id), p.updated_at)
+FROM payments p WHERE p.mint_raw IS NOT NULL;
 SELECT setval(pg_get_serial_sequence('mint_batches', 'id'), coalesce((SELECT max(id) FROM mint_batches), 0) + 1, false);
 
 ALTER TABLE payments ADD COLUMN mint_batch bigint REFERENCES mint_batches (id);
@@ -23,6 +25,8 @@ ALTER TABLE payments DROP COLUMN mint_raw;
 CREATE INDEX payments_minting ON payments (mint_batch) WHERE status = 'minting';
 
 ALTER TABLE outbox ADD COLUMN mint_batch bigint REFERENCES mint_batches (id);
+-- Every payment with an outbox row has its mint's bytes (the two were stored together): one that
+-- had not would fail here, rather than leave its versions looking like gap fillers.
 UPDATE outbox SET mint_batch = payment_id WHERE payment_id IS NOT NULL;
 ALTER TABLE outbox DROP CONSTRAINT outbox_for_one;
 ALTER TABLE outbox DROP COLUMN payment_id; -- its index goes with it

@@ -186,3 +186,11 @@ func (s *Store) keepMintTx(ctx context.Context, f TxFor, v SentTx) (_ TxFor, err
 	}
 	return f, tx.Commit()
 }
+
+// MintTries counts the nonces batch was signed at: its first, and each signed anew after another
+// transaction took its nonce or it reverted without the factory's reason.
+func (s *Store) MintTries(ctx context.Context, batch int64) (n int, err error) {
+	defer wrap(&err, "MintTries")
+	err = s.db.GetContext(ctx, &n, `SELECT count(DISTINCT nonce) FROM outbox WHERE mint_batch = $1`, batch)
+	return n, err
+}
