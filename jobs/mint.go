@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -193,12 +194,6 @@ func (j *Jobs) readRound(ctx context.Context, r *mintRound) error {
 func (j *Jobs) settleMints(ctx context.Context, sum *PaymentsSummary, r *mintRound, wait time.Duration) error {
 	deadline := time.Now().Add(wait)
 	for poll := 50 * time.Millisecond; ; poll = min(2*poll, time.Second) {
-		if r.head == 0 { // the head moves while the pass waits: each look reads it
-			var err error
-			if r.head, err = j.chain.HeadNumber(ctx); err != nil {
-				return err
-			}
-		}
 		waiting, err := j.settleOnce(ctx, sum, r)
 		if err != nil {
 			return err
@@ -213,7 +208,10 @@ func (j *Jobs) settleMints(ctx context.Context, sum *PaymentsSummary, r *mintRou
 			return ctx.Err()
 		case <-time.After(min(poll, left)):
 		}
-		r.head = 0
+		// The head moves while the pass waits: each look after the first reads it.
+		if r.head, err = j.chain.HeadNumber(ctx); err != nil {
+			return err
+		}
 	}
 }
 
@@ -272,32 +270,30 @@ const maxMintTries = 3
 // it. A revert without one (out of gas) signs the batch again, maxMintTries times at most.
 func (j *Jobs) settle(ctx context.Context, b store.MintBatch, rc *types.Receipt, tx *types.Transaction, r *mintRound, sum *PaymentsSummary) error {
 	minted, skipped := j.chain.MintsIn(rc)
-	if rc.Status != types.ReceiptStatusSuccessful {
-		minted = nil
+	nodes := map[common.Hash]chain.Minted{} // by payment reference
+	if rc.Status == types.ReceiptStatusSuccessful {
+		for _, m := range minted {
+			nodes[m.PaymentRef] = m
+		}
 	}
 	var left []store.Payment
 	for _, p := range b.Payments {
-		i := slices.IndexFunc(minted, func(m chain.Minted) bool { return m.PaymentRef == common.HexToHash(p.PaymentRef) })
-		if i < 0 {
+		if _, ok := nodes[common.HexToHash(p.PaymentRef)]; !ok {
 			left = append(left, p)
-			continue
 		}
-		if err := j.recordMint(ctx, p, minted[i], sum); err != nil {
+	}
+	if len(left) > 0 {
+		earlier, err := j.earlierMints(ctx, left, skipped)
+		if err != nil {
 			return err
 		}
-	}
-	if len(left) == 0 {
-		return nil
-	}
-	earlier, err := j.earlierMints(ctx, left, skipped)
-	if err != nil {
-		return err
+		maps.Copy(nodes, earlier)
 	}
 	var again []store.Payment
 	reverted, read := "", false // the factory's reason for the whole transaction, once read
-	for _, p := range left {
+	for _, p := range b.Payments {
 		ref := common.HexToHash(p.PaymentRef)
-		if m, ok := earlier[ref]; ok {
+		if m, ok := nodes[ref]; ok {
 			if err := j.recordMint(ctx, p, m, sum); err != nil {
 				return err
 			}

@@ -113,7 +113,6 @@ func (s *Store) ToSign(ctx context.Context) (_ []Payment, err error) {
 // chain order, and the bytes of its newest version.
 type MintBatch struct {
 	ID       int64
-	Nonce    int64
 	Raw      []byte
 	Payments []Payment
 }
@@ -123,19 +122,18 @@ func (s *Store) MintBatches(ctx context.Context) (_ []MintBatch, err error) {
 	defer wrap(&err, "MintBatches")
 	var rows []struct {
 		Payment
-		Nonce int64  `db:"batch_nonce"`
-		Raw   []byte `db:"batch_raw"`
+		Raw []byte `db:"batch_raw"`
 	}
 	if err := s.db.SelectContext(ctx, &rows, `
 		WITH p AS (SELECT `+paymentColumns+` FROM payments WHERE status = 'minting' AND mint_batch IS NOT NULL)
-		SELECT p.*, b.nonce AS batch_nonce, b.raw AS batch_raw FROM p JOIN mint_batches b ON b.id = p.mint_batch
+		SELECT p.*, b.raw AS batch_raw FROM p JOIN mint_batches b ON b.id = p.mint_batch
 		ORDER BY b.nonce, b.id, p.block_number, p.tx_index, p.call_index, p.id`); err != nil {
 		return nil, err
 	}
 	var out []MintBatch
 	for _, r := range rows {
 		if len(out) == 0 || out[len(out)-1].ID != *r.MintBatch {
-			out = append(out, MintBatch{ID: *r.MintBatch, Nonce: r.Nonce, Raw: r.Raw})
+			out = append(out, MintBatch{ID: *r.MintBatch, Raw: r.Raw})
 		}
 		b := &out[len(out)-1]
 		b.Payments = append(b.Payments, r.Payment)
