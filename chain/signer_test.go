@@ -1,9 +1,11 @@
 package chain
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/big"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"nodeledger/chain/bindings"
 	"nodeledger/chain/clefdev"
 	"nodeledger/chain/gethdev"
 )
@@ -98,4 +101,27 @@ func TestClefSigner(t *testing.T) {
 			t.Fatalf("err = %v, want unavailable, without the URL", err)
 		}
 	})
+}
+
+// TestOperationsDocNamesTheSelectors holds docs/operations.md's clef rules and 4-byte file to the
+// factory's ABI, as clefdev.Rules writes them: an operator who copies them approves exactly the
+// calls the service makes (a stale distribute selector there would refuse every round).
+func TestOperationsDocNamesTheSelectors(t *testing.T) {
+	doc, err := os.ReadFile("../docs/operations.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := bindings.NewNodeFactory().GetABI().Methods
+	for _, name := range []string{"mint", "mintBatch", "distribute"} {
+		m := methods[name]
+		selector := hex.EncodeToString(m.ID)
+		for _, want := range []string{`"0x` + selector + `"`, `"` + selector + `": "` + m.Sig + `"`} {
+			if !strings.Contains(string(doc), want) {
+				t.Errorf("docs/operations.md lacks %s for %s", want, m.Sig)
+			}
+		}
+		if !strings.Contains(clefdev.Rules(common.Address{}), `"0x`+selector+`"`) {
+			t.Errorf("clefdev.Rules lacks %s", m.Sig)
+		}
+	}
 }

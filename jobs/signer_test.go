@@ -16,8 +16,8 @@ import (
 )
 
 // TestMintSignedByClef runs the payments pass with the minter's key in clef, not in the process:
-// a payment becomes a node when clef's rules allow mint on the factory, and the pass says
-// plainly that the signer refused when they do not.
+// a payment becomes a node when clef's rules allow mint on the factory, two in one mintBatch,
+// and the pass says plainly that the signer refused when they do not.
 func TestMintSignedByClef(t *testing.T) {
 	clefdev.Path(t) // skipped here, before the chain starts, when there is no clef
 	e := newEnv(t)
@@ -44,6 +44,16 @@ func TestMintSignedByClef(t *testing.T) {
 			t.Fatalf("summary %+v", sum)
 		}
 		e.checkNodes(e.buyer(0), 1)
+	})
+	t.Run("and a batch", func(t *testing.T) {
+		e.pay(1, e.dc.Payments, priceOne)
+		e.pay(2, e.dc.Payments, priceOne)
+		if sum := mustPass(t, passes(t, e.dc.Factory)); sum.Minted != 2 {
+			t.Fatalf("summary %+v", sum)
+		}
+		if a, b := e.checkNodes(e.buyer(1), 1)[0], e.checkNodes(e.buyer(2), 1)[0]; a.MintTx != b.MintTx {
+			t.Fatalf("nodes minted by %s and %s, want one mintBatch transaction", a.MintTx, b.MintTx)
+		}
 	})
 }
 

@@ -1,6 +1,6 @@
 // Package clefdev runs clef, go-ethereum's external signer, for the tests: a keystore holding one
 // key, and the rules recommended for production (docs/operations.md): for the minter and the
-// distributor, only mint and distribute calls to the factory (Rules); for the payments wallet,
+// distributor, only mint, mintBatch and distribute calls to the factory (Rules); for the payments wallet,
 // only sweeps to the treasury, of ETH and of the listed tokens (SweepRules).
 package clefdev
 
@@ -44,16 +44,17 @@ func Path(t testing.TB) string {
 	return ""
 }
 
-// Rules is the rules file: approve a call to factory whose selector is mint's or distribute's
-// (read from the factory's ABI, so a change of their parameters changes the rules), and a
+// Rules is the rules file: approve a call to factory whose selector is mint's, mintBatch's or
+// distribute's (read from the factory's ABI, so a change of their parameters changes the rules),
+// and a
 // transfer of nothing from the account to itself (the nonce filler, which moves no money);
 // reject everything else. A rule that neither approves nor rejects would leave the request to a
 // person at clef's console.
 func Rules(factory common.Address) string {
 	methods := bindings.NewNodeFactory().GetABI().Methods
-	return fmt.Sprintf(`// nodeledger: the minter and distributor may call mint and distribute on the factory, nothing else.
+	return fmt.Sprintf(`// nodeledger: the minter and distributor may call mint, mintBatch and distribute on the factory, nothing else.
 var FACTORY = %q;
-var SELECTORS = [%q, %q]; // mint, distribute
+var SELECTORS = [%q, %q, %q]; // mint, mintBatch, distribute
 
 function ApproveTx(req) {
 	var tx = req.transaction;
@@ -70,7 +71,8 @@ function ApproveTx(req) {
 
 function ApproveListing(req) { return "Reject"; }
 function ApproveSignData(req) { return "Reject"; }
-`, strings.ToLower(factory.Hex()), "0x"+hex.EncodeToString(methods["mint"].ID), "0x"+hex.EncodeToString(methods["distribute"].ID))
+`, strings.ToLower(factory.Hex()), "0x"+hex.EncodeToString(methods["mint"].ID), "0x"+hex.EncodeToString(methods["mintBatch"].ID),
+		"0x"+hex.EncodeToString(methods["distribute"].ID))
 }
 
 // SweepRules is the payments wallet's rules file: approve a plain transfer (no call data) of
@@ -110,11 +112,12 @@ function ApproveSignData(req) { return "Reject"; }
 `, strings.ToLower(treasury.Hex()), strings.Join(listed, ", "), "0x"+hex.EncodeToString(transfer.ID))
 }
 
-// fourBytes is clef's custom 4-byte database with the factory's mint and distribute and ERC-20's
-// transfer: clef refuses calls whose selector it cannot name before its rules are asked.
+// fourBytes is clef's custom 4-byte database with the factory's mint, mintBatch and distribute
+// and ERC-20's transfer: clef refuses calls whose selector it cannot name before its rules are
+// asked.
 func fourBytes() []byte {
 	db := map[string]string{}
-	for _, name := range []string{"mint", "distribute"} {
+	for _, name := range []string{"mint", "mintBatch", "distribute"} {
 		m := bindings.NewNodeFactory().GetABI().Methods[name]
 		db[hex.EncodeToString(m.ID)] = m.Sig
 	}
