@@ -11,6 +11,7 @@ CONNS=64                         # wrk connections, as the issue sets
 CLIENTS=32                       # pgbench clients, pREST's connections and the server's (DB_MAX_CONNS)
 SERVER=127.0.0.1:18080
 PREST=127.0.0.1:18081
+METRICS=127.0.0.1:18082          # the server's /debug/pprof, for BENCH_PROFILE
 
 # --- tools -------------------------------------------------------------------------------------
 command -v wrk >/dev/null || { log "installing wrk"; as_root apt-get install -y -q wrk >/dev/null; }
@@ -74,10 +75,17 @@ while read -r owner; do
   i=$((i + 1))
 done <"$OUT/owners.txt"
 
-# wrk_run <paths file> <base url>: one JSON line (see bench/wrk/paths.lua), after a warm-up.
+# wrk_run <paths file> <base url> [profile name]: one JSON line (see bench/wrk/paths.lua), after a
+# warm-up. With BENCH_PROFILE set and a name, the server's CPU profile over the run is written to
+# $OUT/<name>.pprof (go tool pprof -top $OUT/nodeledger $OUT/<name>.pprof): where its time goes.
 wrk_run() {
   WRK_PATHS=$1 wrk -t 2 -c "$CONNS" -d 2s -s bench/wrk/paths.lua "$2" >/dev/null 2>&1 || true
+  local prof=
+  if [ -n "${BENCH_PROFILE:-}" ] && [ -n "${3:-}" ]; then
+    curl -fso "$OUT/$3.pprof" "http://$METRICS/debug/pprof/profile?seconds=$DURATION" & prof=$!
+  fi
   WRK_PATHS=$1 wrk -t 2 -c "$CONNS" -d "${DURATION}s" --timeout 5s -s bench/wrk/paths.lua "$2" | tail -n 1
+  if [ -n "$prof" ]; then wait "$prof"; fi
 }
 json() { sed -E "s/.*\"$2\":([0-9.]+).*/\1/" <<<"$1"; }
 
@@ -89,7 +97,7 @@ trap cleanup EXIT
 # Both servers run throughout; an idle one costs nothing.
 # BENCH_MODE lifts the rate limits and serves /bench/hello; the chain is not needed to serve
 # the ledger, so ETH_RPC_URL names a port where nothing listens and the passes idle.
-BENCH_MODE=true LISTEN_ADDR=$SERVER DATABASE_URL=$DBURL DB_MAX_CONNS=$CLIENTS ETH_RPC_URL=http://127.0.0.1:9 CHAIN_ID=1337 REFUND_POLICY="within 2 working days" \
+BENCH_MODE=true LISTEN_ADDR=$SERVER METRICS_ADDR=$METRICS DATABASE_URL=$DBURL DB_MAX_CONNS=$CLIENTS ETH_RPC_URL=http://127.0.0.1:9 CHAIN_ID=1337 REFUND_POLICY="within 2 working days" \
   FACTORY_ADDRESS=0x00000000000000000000000000000000000000f1 PUBLIC_URL=http://$SERVER \
   SESSION_SECRET=bench-bench-bench-bench-bench-bench TICK_SEC=86400 \
   "$OUT/nodeledger" serve 2>"$OUT/server.log" &
@@ -110,14 +118,15 @@ declare -A runs
 for round in $(seq 1 "$REPEATS"); do
   log "round $round of $REPEATS: pgbench (${DURATION}s, $CLIENTS clients), wrk (${DURATION}s, $CONNS connections)"
   runs[ceil_nodes]+=" $(pgbench_tps "${nodes_scripts[@]}")"
-  runs[nodes]+=" $(wrk_run "$OUT/paths-nodes.txt" "http://$SERVER")"
+  last=$([ "$round" = "$REPEATS" ] && echo yes || true)
+  runs[nodes]+=" $(wrk_run "$OUT/paths-nodes.txt" "http://$SERVER" ${last:+profile-nodes})"
   runs[prest]+=" $(wrk_run "$OUT/paths-prest.txt" "http://$PREST")"
   runs[ceil_node]+=" $(pgbench_tps -f bench/sql/node.sql)"
   runs[node]+=" $(wrk_run "$OUT/paths-node.txt" "http://$SERVER")"
   runs[ceil_rounds]+=" $(pgbench_tps -f bench/sql/distributions.sql)"
   runs[rounds]+=" $(wrk_run "$OUT/paths-distributions.txt" "http://$SERVER")"
   runs[hello]+=" $(wrk_run "$OUT/paths-hello.txt" "http://$SERVER")"
-  runs[stats]+=" $(wrk_run "$OUT/paths-stats.txt" "http://$SERVER")"
+  runs[stats]+=" $(wrk_run "$OUT/paths-stats.txt" "http://$SERVER" ${last:+profile-stats})"
 done
 runs[ceil_stats]=$(pgbench_tps -f bench/sql/stats.sql)
 rss_mb=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$server/status")
@@ -154,7 +163,7 @@ log "passes at scale (Go benchmarks)"
 # Each iteration is a whole round; the 1M case seeds a million nodes of its own first.
 go test ./store -run '^$' -bench 'BenchmarkCreditRound' -benchtime 2x -timeout 60m >"$OUT/credit.txt" 2>&1 ||
   { cat "$OUT/credit.txt" >&2; exit 1; }
-go test ./jobs -run '^$' -bench 'BenchmarkPaymentsScan' -benchtime 5x >"$OUT/scan.txt" 2>&1 ||
+go test ./jobs -run '^$' -bench 'BenchmarkPaymentsScan|BenchmarkQuietScanRequests' -benchtime 5x >"$OUT/scan.txt" 2>&1 ||
   { cat "$OUT/scan.txt" >&2; exit 1; }
 # metric <file> <unit> [benchmark]: the value Go's benchmark output gives for that unit, on the
 # line of that benchmark (its name without the -GOMAXPROCS suffix) or of any.
@@ -215,6 +224,11 @@ table() {
   printf '| payments scan, 20 geth --dev blocks of %s txs | %s s | %s s (eth_getBlockByNumber) | %s × raw speed | ≥0.9× raw: %s |\n' \
     "$(metric "$OUT/scan.txt" txs/block)" "$(metric "$OUT/scan.txt" scan-s/op)" "$(metric "$OUT/scan.txt" raw-fetch-s/op)" \
     "$r" "$(verdict "$r" '>=' 0.9)"
+  local every skipping share
+  every=$(metric "$OUT/scan.txt" every-block-requests/10k-blocks) skipping=$(metric "$OUT/scan.txt" skipping-requests/10k-blocks)
+  share=$(awk -v s="$skipping" -v e="$every" 'BEGIN { printf "%.1f", 100 * s / e }')
+  printf '| payments scan, a quiet chain: 10,000 blocks, 24 transfers of the wallet | %s requests | %s requests (every block read) | %s %% of every block | ≤5 %%: %s |\n' \
+    "$skipping" "$every" "$share" "$(verdict "$share" '<=' 5)"
 }
 
 result=$(table)

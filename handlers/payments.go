@@ -87,9 +87,10 @@ func (h *Handlers) payment(ctx context.Context, hash string) (paymentJSON, error
 
 // atHead is the payment transaction hash made as the payments pass saw it at the head, confirming,
 // its confirmations counted from the head the service follows: no request to the chain. ok is
-// false when the pass saw none there, or when the scan should have recorded it by now and has
-// not (a transfer into a wallet with code that failed, a reorg the pass has yet to notice): the
-// chain tells then.
+// false when the pass saw none there, or when the scan has passed its block without recording it
+// (a transfer into a wallet with code that failed, a reorg the pass has yet to notice): the chain
+// tells then. A scan that lags is no reason to ask the chain: on a busy sale day every tracker
+// of the backlog would, while the scan it waits for catches up.
 func (h *Handlers) atHead(ctx context.Context, hash string) (_ paymentJSON, ok bool, _ error) {
 	p, err := h.store.HeadPaymentByTx(ctx, hash)
 	if errors.Is(err, store.ErrNotFound) {
@@ -98,15 +99,15 @@ func (h *Handlers) atHead(ctx context.Context, hash string) (_ paymentJSON, ok b
 	if err != nil {
 		return paymentJSON{}, false, err
 	}
+	if p.Scanned >= p.BlockNumber {
+		return paymentJSON{}, false, nil
+	}
 	head, err := h.head.Get(ctx)
 	if err != nil {
 		return paymentJSON{}, false, err
 	}
 	seen := chain.Transfer{Block: uint64(p.BlockNumber)}.AtHead(head)
 	needed := h.jobs.Confirmations() + 1
-	if seen.Confirmations > needed {
-		return paymentJSON{}, false, nil
-	}
 	return paymentJSON{TxHash: hash, BlockNumber: p.BlockNumber, Status: store.BuyerConfirming, From: p.From,
 		ValueWei: p.ValueWei, Token: p.Token, Symbol: p.Symbol, Decimals: p.Decimals, Amount: p.Amount,
 		Confirmations: &seen.Confirmations, ConfirmationsNeeded: needed}, true, nil
@@ -125,8 +126,10 @@ func (h *Handlers) transfer(ctx context.Context, hash string) (chain.Transfer, e
 		switch {
 		case read.err == nil:
 			h.txs.Put(hash, read, now.Add(minedTTL))
-		case errors.Is(read.err, chain.ErrNotMined), errors.Is(read.err, chain.ErrUnknownTx):
-			h.txs.Put(hash, read, now.Add(unminedTTL))
+		case errors.Is(read.err, chain.ErrNotMined):
+			h.txs.Put(hash, read, now.Add(pendingTTL))
+		case errors.Is(read.err, chain.ErrUnknownTx):
+			h.txs.Put(hash, read, now.Add(unknownTTL))
 		}
 	}
 	if read.err != nil {
@@ -145,12 +148,17 @@ type txRead struct {
 	err error // chain.ErrNotMined or chain.ErrUnknownTx
 }
 
-// How long a transaction's read is kept (h.transfer), mined and not, and how many at most: a sale
-// day's trackers, each a hundred-odd bytes. A payment in a block is read from the ledger (atHead)
-// once the next pass has run, so unminedTTL delays nobody's payment.
+// How long a transaction's read is kept (h.transfer), mined, waiting in the pool and unknown to
+// the node, and how many at most: a sale day's trackers, each a hundred-odd bytes. A payment in a
+// block is read from the ledger (atHead) once the next pass has seen it at the head, whatever the
+// chain said of it before, so a long pendingTTL delays nobody's payment: it only keeps a
+// transaction that leaves the pool otherwise (dropped, or mined paying someone else) "in the pool"
+// a little longer. A transaction the node does not know yet is likely just sent, and is asked
+// about again soon.
 const (
 	minedTTL   = 10 * time.Second
-	unminedTTL = 2 * time.Second
+	pendingTTL = 15 * time.Second
+	unknownTTL = 2 * time.Second
 	minedKept  = 20_000
 )
 

@@ -148,7 +148,7 @@ func checkNoHalfWrites(t *testing.T, paidIn map[string]uint64, after string) {
 		t.Fatalf("after the %s: %d nodes whose balance is not credits less withdrawals", after, bad)
 	}
 
-	cur, err := db.Cursor(ctx, paymentsCursor)
+	cur, err := db.Cursor(ctx, store.PaymentsScanner)
 	if err == store.ErrNotFound {
 		return
 	} else if err != nil {

@@ -8,9 +8,6 @@ import (
 	"nodeledger/store"
 )
 
-// paymentsCursor names the payments scan's cursor.
-const paymentsCursor = "payments"
-
 // PaymentsSummary is what one payments pass did.
 type PaymentsSummary struct {
 	Ran       bool   `json:"ran"`

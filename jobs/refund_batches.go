@@ -28,7 +28,7 @@ func (j *Jobs) settleBatches(ctx context.Context) error {
 	if err := j.followAttempts(ctx, open); err != nil {
 		return err
 	}
-	cur, err := j.store.Cursor(ctx, paymentsCursor)
+	cur, err := j.store.Cursor(ctx, store.PaymentsScanner)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}

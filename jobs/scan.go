@@ -42,13 +42,13 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 	target := head - j.cfg.Confirmations
 
 	from := j.cfg.ScanFrom
-	cur, err := j.store.Cursor(ctx, paymentsCursor)
+	cur, err := j.store.Cursor(ctx, store.PaymentsScanner)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 	case err != nil:
 		return head, err
 	default:
-		if from, sum.Rewound, err = j.checkCursor(ctx, paymentsCursor, cur, j.store.RewindScan); err != nil {
+		if from, sum.Rewound, err = j.checkCursor(ctx, store.PaymentsScanner, cur, j.store.RewindScan); err != nil {
 			return head, err
 		}
 	}
@@ -79,21 +79,37 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 	// The wallet's state at the cursor is the one the last pass read at its range's end, when
 	// that is still the block the cursor stands on: a pass following the head then reads the
 	// wallet once a block, and a quiet block costs no block read.
-	var ends []chain.WalletState
+	// The middles of the first halvings come in the same batch: a range that moved is split
+	// without a round trip a level, and one that did not wastes a few requests a pass.
+	before, wanted := max(from, 1)-1, append(firstMiddles(from, to, 2), to)
+	known := make(map[uint64]chain.WalletState, len(wanted)+1)
 	if last := j.lastWallet.Load(); last != nil && from == last.Block+1 && hexLower(last.Hash) == cur.Hash {
-		ends, err = j.chain.WalletStates(ctx, j.cfg.PaymentAddress, to)
-		ends = append([]chain.WalletState{*last}, ends...)
+		known[before] = *last
 	} else {
-		ends, err = j.chain.WalletStates(ctx, j.cfg.PaymentAddress, max(from, 1)-1, to)
+		wanted = append(wanted, before)
 	}
+	states, err := j.chain.WalletStates(ctx, j.cfg.PaymentAddress, wanted...)
 	if err != nil {
 		return head, err
 	}
-	if err := p.scanQuiet(ctx, from, to, ends[0], ends[1]); err != nil {
+	for _, st := range states {
+		known[st.Block] = st
+	}
+	if err := p.scanQuiet(ctx, walletRange{from: from, to: to, before: known[before], after: known[to]}, known); err != nil {
 		return head, err
 	}
-	j.lastWallet.Store(&ends[1])
+	last := known[to]
+	j.lastWallet.Store(&last)
 	return head, nil
+}
+
+// firstMiddles are the blocks where the first levels halvings of from..to (quietRanges) split it.
+func firstMiddles(from, to uint64, levels int) []uint64 {
+	if levels == 0 || to-from < quietBlocks {
+		return nil
+	}
+	mid := from + (to-from)/2
+	return append(append(firstMiddles(from, mid, levels-1), mid), firstMiddles(mid+1, to, levels-1)...)
 }
 
 // quietBlocks is the longest range the scan reads block by block rather than split in two to
@@ -214,48 +230,122 @@ func (p scanPass) scanned(end uint64) {
 	p.sum.ToBlock = end
 }
 
-// scanQuiet scans from..to, where before is the payments wallet's state at block from-1 and
-// after its state at to. A wallet without code whose balance and nonce did not move was paid
-// nothing and sent nothing: only its own transactions take ETH out, and each moves its nonce. The
-// range is then recorded as scanned without reading its blocks; otherwise it is split in halves,
-// down to quietBlocks, which are read. A failed withdraw call in a range not read is not seen:
-// SCAN_EVERY_BLOCK reads them all. A wallet with code can move ETH in calls, unseen by its nonce:
-// its blocks are all read.
-func (p scanPass) scanQuiet(ctx context.Context, from, to uint64, before, after chain.WalletState) error {
-	switch {
-	case before.HasCode || after.HasCode:
-		return p.read(ctx, from, to)
-	case before.Nonce == after.Nonce && before.Balance.Cmp(after.Balance) == 0:
-		// Both ends' hashes are kept, so that a reorg inside the range, which replaced its last
-		// block too, is noticed there and taken back to the block before it (checkCursor).
-		var scan store.Scan     // the cursor is its last block
-		if before.Block != to { // the genesis block alone is its own "before"
-			scan.Blocks = append(scan.Blocks, store.ScannedBlock{Number: int64(before.Block), Hash: hexLower(before.Hash)})
-		}
-		scan.Blocks = append(scan.Blocks, store.ScannedBlock{Number: int64(to), Hash: hexLower(after.Hash)})
-		if err := p.withLogs(&scan, from, to); err != nil {
-			return err
-		}
-		if err := p.store.RecordScan(ctx, paymentsCursor, scan); err != nil {
-			return err
-		}
-		p.sum.Seen += len(scan.Payments) // in tokens: the wallet's ETH did not move
-		// Nothing reached the wallet unexplained: no block of the range needed a trace.
-		p.tracing.CompareAndSwap(traceUnknown, traceNotNeeded)
-		p.scanned(to)
-		return nil
-	case to-from < quietBlocks:
-		return p.read(ctx, from, to)
-	}
-	mid := from + (to-from)/2
-	states, err := p.chain.WalletStates(ctx, p.cfg.PaymentAddress, mid)
+// scanQuiet scans whole, a range with the payments wallet's state at the block before it and at
+// its last. A wallet without code whose balance and nonce did not move was paid
+// nothing and sent nothing: only its own transactions take ETH out, and each moves its nonce. Such
+// a range is recorded as scanned without reading its blocks; the others are read (quietRanges
+// splits them first). A failed withdraw call in a range not read is not seen: SCAN_EVERY_BLOCK
+// reads them all. A wallet with code can move ETH in calls, unseen by its nonce: its blocks are
+// all read.
+func (p scanPass) scanQuiet(ctx context.Context, whole walletRange, known map[uint64]chain.WalletState) error {
+	ranges, err := p.quietRanges(ctx, whole, known)
 	if err != nil {
 		return err
 	}
-	if err := p.scanQuiet(ctx, from, mid, before, states[0]); err != nil {
+	for i := 0; i < len(ranges); i++ {
+		if r := ranges[i]; r.quiet() {
+			if err := p.recordQuiet(ctx, r); err != nil {
+				return err
+			}
+			continue
+		}
+		// Neighbours that moved are read together: a busy stretch costs one read, not one a piece.
+		first := i
+		for i+1 < len(ranges) && !ranges[i+1].quiet() {
+			i++
+		}
+		if err := p.read(ctx, ranges[first].from, ranges[i].to); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// walletRange is a range of blocks with the payments wallet's state before and after it.
+type walletRange struct {
+	from, to      uint64
+	before, after chain.WalletState
+}
+
+// quiet says whether the wallet neither received nor sent anything in the range.
+func (r walletRange) quiet() bool {
+	return !r.before.HasCode && !r.after.HasCode && r.before.Nonce == r.after.Nonce && r.before.Balance.Cmp(r.after.Balance) == 0
+}
+
+// splits says whether the range is worth halving to look for a quiet half.
+func (r walletRange) splits() bool {
+	return !r.quiet() && !r.before.HasCode && !r.after.HasCode && r.to-r.from >= quietBlocks
+}
+
+// quietRanges splits whole, in order, into quiet ranges and ranges to read: a range that moved
+// is halved down to quietBlocks, level by level, the wallet's states at every middle of a level
+// read in one batch (a busy stretch then costs a round trip a level, not one a range), but for
+// the states known already.
+func (p scanPass) quietRanges(ctx context.Context, whole walletRange, known map[uint64]chain.WalletState) ([]walletRange, error) {
+	ranges := []walletRange{whole}
+	for {
+		var split, unknown []uint64
+		for _, r := range ranges {
+			if !r.splits() {
+				continue
+			}
+			mid := r.from + (r.to-r.from)/2
+			split = append(split, mid)
+			if _, ok := known[mid]; !ok {
+				unknown = append(unknown, mid)
+			}
+		}
+		if len(split) == 0 {
+			return ranges, nil
+		}
+		for batch := range slices.Chunk(unknown, maxStatesBatch) {
+			states, err := p.chain.WalletStates(ctx, p.cfg.PaymentAddress, batch...)
+			if err != nil {
+				return nil, err
+			}
+			for _, st := range states {
+				known[st.Block] = st
+			}
+		}
+		halved := make([]walletRange, 0, len(ranges)+len(split))
+		for _, r := range ranges {
+			if !r.splits() {
+				halved = append(halved, r)
+				continue
+			}
+			mid := known[split[0]]
+			split = split[1:]
+			halved = append(halved, walletRange{from: r.from, to: mid.Block, before: r.before, after: mid},
+				walletRange{from: mid.Block + 1, to: r.to, before: mid, after: r.after})
+		}
+		ranges = halved
+	}
+}
+
+// maxStatesBatch bounds the wallet states read in one batch: four requests each, within the
+// 1,000 a batch geth takes by default.
+const maxStatesBatch = 200
+
+// recordQuiet records quiet range r as scanned, unread.
+func (p scanPass) recordQuiet(ctx context.Context, r walletRange) error {
+	// Both ends' hashes are kept, so that a reorg inside the range, which replaced its last
+	// block too, is noticed there and taken back to the block before it (checkCursor).
+	var scan store.Scan         // the cursor is its last block
+	if r.before.Block != r.to { // the genesis block alone is its own "before"
+		scan.Blocks = append(scan.Blocks, store.ScannedBlock{Number: int64(r.before.Block), Hash: hexLower(r.before.Hash)})
+	}
+	scan.Blocks = append(scan.Blocks, store.ScannedBlock{Number: int64(r.to), Hash: hexLower(r.after.Hash)})
+	if err := p.withLogs(&scan, r.from, r.to); err != nil {
 		return err
 	}
-	return p.scanQuiet(ctx, mid+1, to, states[0], after)
+	if err := p.store.RecordScan(ctx, store.PaymentsScanner, scan); err != nil {
+		return err
+	}
+	p.sum.Seen += len(scan.Payments) // in tokens: the wallet's ETH did not move
+	// Nothing reached the wallet unexplained: no block of the range needed a trace.
+	p.tracing.CompareAndSwap(traceUnknown, traceNotNeeded)
+	p.scanned(r.to)
+	return nil
 }
 
 // Step boundaries of a scan, where a test may stop the payments pass as a crash would.
@@ -307,7 +397,7 @@ func (p scanPass) scanBlocks(ctx context.Context, from, to uint64, sum *Payments
 	if err := p.withLogs(&scan, from, to); err != nil {
 		return err
 	}
-	if err := j.store.RecordScan(ctx, paymentsCursor, scan); err != nil {
+	if err := j.store.RecordScan(ctx, store.PaymentsScanner, scan); err != nil {
 		return err
 	}
 	sum.Seen += len(scan.Payments)

@@ -16,6 +16,7 @@ import (
 	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 	"nodeledger/chain/devchain"
+	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
@@ -98,7 +99,7 @@ func TestScanRecordsInChunks(t *testing.T) {
 	if _, err := j.Payments(t.Context()); !errors.Is(err, errCrash) {
 		t.Fatalf("the pass did not stop at the second chunk: %v", err)
 	}
-	cur, err := db.Cursor(t.Context(), paymentsCursor)
+	cur, err := db.Cursor(t.Context(), store.PaymentsScanner)
 	if err != nil || cur.Number != scanChunk-1 {
 		t.Fatalf("cursor %+v, %v: want the first chunk's last block, %d", cur, err, scanChunk-1)
 	}
@@ -357,7 +358,7 @@ func scanAll(t testing.TB, e *env, everyBlock bool) scanned {
 	if err := db.DB().Select(&out.Outgoing, `SELECT tx_hash || '/' || block_number || '/' || value_wei FROM outgoing_transfers ORDER BY block_number`); err != nil {
 		t.Fatal(err)
 	}
-	cur, err := db.Cursor(t.Context(), paymentsCursor)
+	cur, err := db.Cursor(t.Context(), store.PaymentsScanner)
 	if err != nil {
 		t.Fatal(err)
 	}

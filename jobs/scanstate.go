@@ -26,7 +26,7 @@ const blockTimeSpan = 10
 // ScanState reads the payments scan's cursor and the chain's head.
 func (j *Jobs) ScanState(ctx context.Context) (ScanState, error) {
 	s := ScanState{LastRead: -1, Confirmations: j.Confirmations()}
-	cur, err := j.store.Cursor(ctx, paymentsCursor)
+	cur, err := j.store.Cursor(ctx, store.PaymentsScanner)
 	switch {
 	case err == nil:
 		s.LastRead = cur.Number

@@ -8,9 +8,13 @@ import (
 	"github.com/lib/pq"
 )
 
-// HeadScanner is the scanner whose cursor and block hashes are those of the payments seen at the
-// chain's head (RecordHead), apart from the payments scan's.
-const HeadScanner = "head"
+// The payments' scanners: PaymentsScanner records them CONFIRMATIONS blocks behind the head
+// (RecordScan), HeadScanner sees them at the head (RecordHead), with cursors and block hashes of
+// their own.
+const (
+	PaymentsScanner = "payments"
+	HeadScanner     = "head"
+)
 
 // headKept is how many blocks behind the head a payment seen there is kept: the payments scan
 // records it CONFIRMATIONS blocks on, after which trackers read the ledger's record.
@@ -27,6 +31,9 @@ type HeadPayment struct {
 	Decimals    int     `db:"decimals"`
 	Amount      Uint256 `db:"amount"` // for ETH, ValueWei
 	BlockNumber int64   `db:"block_number"`
+	// Scanned is the last block the payments scan has recorded (0 before its first): a payment
+	// in a block up to it that the ledger does not hold is one the scan did not take.
+	Scanned int64 `db:"scanned"`
 }
 
 // RecordHead records the payments in blocks, read at the head: it forgets those of blocks more
@@ -87,7 +94,8 @@ func (s *Store) RewindHead(ctx context.Context, name string, number int64, hash 
 
 // headPaymentSQL is a tracker's poll while its payment confirms (see PollSQL).
 const headPaymentSQL = `SELECT h.tx_hash, h.from_address, h.value_wei, h.token, coalesce(tk.symbol, 'ETH') AS symbol,
-	coalesce(tk.decimals, 18) AS decimals, h.amount, h.block_number
+	coalesce(tk.decimals, 18) AS decimals, h.amount, h.block_number,
+	coalesce((SELECT block_number FROM chain_cursors WHERE name = '` + PaymentsScanner + `'), 0) AS scanned
 	FROM head_payments h LEFT JOIN tokens tk ON tk.address = h.token
 	WHERE h.tx_hash = $1 ORDER BY h.call_index, h.log_index NULLS FIRST LIMIT 1`
 

@@ -366,10 +366,13 @@ func TestPaymentStatusChainDown(t *testing.T) {
 // confirmations counted from the head the service follows, without a request to the chain for
 // the payment, however many poll; before that, the chain is asked once a while per transaction.
 func TestTrackerReadsTheHeadNotTheChain(t *testing.T) {
-	dc, c, j, s := paymentsServer(t, nil)
+	// The handlers' head memo runs on a clock the test moves ahead of the wall clock.
+	var ahead atomic.Int64
+	dc, c, j, s := paymentsServer(t, func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) })
 	price := big.NewInt(100_000_000_000_000_000)
 	buyer := dc.Buyers[0]
-	hash := strings.ToLower(transact(t, dc, c, buyer.Key, &dc.Payments, nil, price).TxHash.Hex())
+	receipt := transact(t, dc, c, buyer.Key, &dc.Payments, nil, price)
+	hash := strings.ToLower(receipt.TxHash.Hex())
 	if sum, err := j.Payments(t.Context()); err != nil || sum.Seen != 0 {
 		t.Fatalf("pass %+v %v: want the payment seen at the head only", sum, err)
 	}
@@ -392,6 +395,44 @@ func TestTrackerReadsTheHeadNotTheChain(t *testing.T) {
 	// chain is three requests.
 	if n := calls.N(); n > 1 {
 		t.Fatalf("5 polls of a payment seen at the head cost %d RPC requests", n)
+	}
+	// A scan that lags is no reason to ask the chain: blocks go by past the payment's
+	// confirmations with no pass, and its tracker still counts them from the head.
+	polls := func(want uint64) int64 {
+		t.Helper()
+		ahead.Add(int64(2 * time.Second)) // the head memo reads the new head
+		ctx, calls := chain.CountCalls(t.Context())
+		for range 5 {
+			rec := httptest.NewRecorder()
+			s.e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/payments/"+hash, nil).WithContext(ctx))
+			wantStatus(t, rec, http.StatusOK)
+			if p := decode[paymentBody](t, rec); p.Status != "confirming" || p.Confirmations == nil || *p.Confirmations != want {
+				t.Fatalf("%+v, want confirming with %d confirmations", p, want)
+			}
+		}
+		return calls.N()
+	}
+	for range confirmations + 3 {
+		dc.Commit()
+	}
+	if n := polls(confirmations + 4); n > 1 {
+		t.Fatalf("5 polls of a payment the lagging scan has not reached cost %d RPC requests, want 1 at most", n)
+	}
+	// Once the scan has passed its block without taking it (here: told it read the block), the
+	// chain tells what became of it.
+	scanned, err := db.Cursor(t.Context(), store.PaymentsScanner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RecordScan(t.Context(), store.PaymentsScanner, store.Scan{Blocks: []store.ScannedBlock{
+		{Number: receipt.BlockNumber.Int64(), Hash: strings.ToLower(receipt.BlockHash.Hex())}}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := polls(confirmations + 4); n < 2 {
+		t.Fatalf("5 polls of a payment the scan passed by cost %d RPC requests: the chain was not asked", n)
+	}
+	if _, err := db.RewindScan(t.Context(), store.PaymentsScanner, scanned.Number, scanned.Hash); err != nil {
+		t.Fatal(err)
 	}
 	// A transaction no pass has seen is asked of the chain: one request while the node has no
 	// block for it (unknown here; waiting in the pool alike), whoever polls it within 2 s.
