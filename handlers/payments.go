@@ -90,7 +90,9 @@ func (h *Handlers) payment(ctx context.Context, hash string) (paymentJSON, error
 // false when the pass saw none there, or when the scan has passed its block without recording it
 // (a transfer into a wallet with code that failed, a reorg the pass has yet to notice): the chain
 // tells then. A scan that lags is no reason to ask the chain: on a busy sale day every tracker
-// of the backlog would, while the scan it waits for catches up.
+// of the backlog would, while the scan it waits for catches up. Past its confirmations, the
+// record is believed only while the passes follow the head (they take back what a reorg
+// removed): when they fail, the chain tells.
 func (h *Handlers) atHead(ctx context.Context, hash string) (_ paymentJSON, ok bool, _ error) {
 	p, err := h.store.HeadPaymentByTx(ctx, hash)
 	if errors.Is(err, store.ErrNotFound) {
@@ -108,13 +110,16 @@ func (h *Handlers) atHead(ctx context.Context, hash string) (_ paymentJSON, ok b
 	}
 	seen := chain.Transfer{Block: uint64(p.BlockNumber)}.AtHead(head)
 	needed := h.jobs.Confirmations() + 1
+	if followed := uint64(max(p.Followed, 0)); seen.Confirmations > needed && followed+needed < head {
+		return paymentJSON{}, false, nil
+	}
 	return paymentJSON{TxHash: hash, BlockNumber: p.BlockNumber, Status: store.BuyerConfirming, From: p.From,
 		ValueWei: p.ValueWei, Token: p.Token, Symbol: p.Symbol, Decimals: p.Decimals, Amount: p.Amount,
 		Confirmations: &seen.Confirmations, ConfirmationsNeeded: needed}, true, nil
 }
 
 // transfer reads transaction hash from the chain (chain.Transfer), or from h.txs when it was read
-// less than minedTTL ago (mined) or unminedTTL ago (not in a block yet, or unknown), with its
+// less than minedTTL ago (mined), pendingTTL (in the pool) or unknownTTL (unknown to the node), with its
 // confirmations counted from h.head: its trackers ask every two seconds until a pass sees it, and
 // however many they are the chain is asked once a while. A mined transaction's sender, value and
 // block do not change short of a reorg, which minedTTL bounds.
@@ -151,13 +156,13 @@ type txRead struct {
 // How long a transaction's read is kept (h.transfer), mined, waiting in the pool and unknown to
 // the node, and how many at most: a sale day's trackers, each a hundred-odd bytes. A payment in a
 // block is read from the ledger (atHead) once the next pass has seen it at the head, whatever the
-// chain said of it before, so a long pendingTTL delays nobody's payment: it only keeps a
-// transaction that leaves the pool otherwise (dropped, or mined paying someone else) "in the pool"
-// a little longer. A transaction the node does not know yet is likely just sent, and is asked
-// about again soon.
+// chain said of it before, so pendingTTL mostly delays a transaction that leaves the pool
+// otherwise (dropped, or mined paying someone else), or one mined while the passes are busy: a
+// few seconds. A transaction the node does not know yet is likely just sent, and is asked about
+// again soon.
 const (
 	minedTTL   = 10 * time.Second
-	pendingTTL = 15 * time.Second
+	pendingTTL = 5 * time.Second
 	unknownTTL = 2 * time.Second
 	minedKept  = 20_000
 )

@@ -322,9 +322,9 @@ func (p scanPass) quietRanges(ctx context.Context, whole walletRange, known map[
 	}
 }
 
-// maxStatesBatch bounds the wallet states read in one batch: four requests each, within the
-// 1,000 a batch geth takes by default.
-const maxStatesBatch = 200
+// maxStatesBatch bounds the wallet states read in one batch: four requests each, 400, below the
+// client's largest other batch (500 receipts) and the 1,000 geth takes by default.
+const maxStatesBatch = 100
 
 // recordQuiet records quiet range r as scanned, unread.
 func (p scanPass) recordQuiet(ctx context.Context, r walletRange) error {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
 
 	"nodeledger/chain"
 	"nodeledger/chain/devchain"
@@ -397,10 +398,11 @@ func TestTrackerReadsTheHeadNotTheChain(t *testing.T) {
 		t.Fatalf("5 polls of a payment seen at the head cost %d RPC requests", n)
 	}
 	// A scan that lags is no reason to ask the chain: blocks go by past the payment's
-	// confirmations with no pass, and its tracker still counts them from the head.
+	// confirmations while the pass follows the head (here: told it saw the head) but the scan
+	// has not reached the payment, and its tracker still counts them from the head.
 	polls := func(want uint64) int64 {
 		t.Helper()
-		ahead.Add(int64(2 * time.Second)) // the head memo reads the new head
+		ahead.Add(int64(11 * time.Second)) // past the head memo and a mined transaction's read
 		ctx, calls := chain.CountCalls(t.Context())
 		for range 5 {
 			rec := httptest.NewRecorder()
@@ -412,9 +414,20 @@ func TestTrackerReadsTheHeadNotTheChain(t *testing.T) {
 		}
 		return calls.N()
 	}
+	followHead := func() {
+		t.Helper()
+		h, err := ethclient.NewClient(dc.RPC()).HeaderByNumber(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.RecordHead(t.Context(), []store.ScannedBlock{{Number: h.Number.Int64(), Hash: strings.ToLower(h.Hash().Hex())}}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for range confirmations + 3 {
 		dc.Commit()
 	}
+	followHead()
 	if n := polls(confirmations + 4); n > 1 {
 		t.Fatalf("5 polls of a payment the lagging scan has not reached cost %d RPC requests, want 1 at most", n)
 	}
@@ -433,6 +446,14 @@ func TestTrackerReadsTheHeadNotTheChain(t *testing.T) {
 	}
 	if _, err := db.RewindScan(t.Context(), store.PaymentsScanner, scanned.Number, scanned.Hash); err != nil {
 		t.Fatal(err)
+	}
+	// And so it does, past the payment's confirmations, once the passes no longer follow the
+	// head: they are what would take back a reorg's payment.
+	for range confirmations + 2 {
+		dc.Commit()
+	}
+	if n := polls(2*confirmations + 6); n < 2 {
+		t.Fatalf("5 polls of a payment no pass follows cost %d RPC requests: the chain was not asked", n)
 	}
 	// A transaction no pass has seen is asked of the chain: one request while the node has no
 	// block for it (unknown here; waiting in the pool alike), whoever polls it within 2 s.
