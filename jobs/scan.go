@@ -78,9 +78,9 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 	}
 	// The wallet's state at the cursor is the one the last pass read at its range's end, when
 	// that is still the block the cursor stands on: a pass following the head then reads the
-	// wallet once a block, and a quiet block costs no block read.
-	// The middles of the first halvings come in the same batch: a range that moved is split
-	// without a round trip a level, and one that did not wastes a few requests a pass.
+	// wallet once a block, and a quiet block costs no block read. The middles of the first two
+	// halvings come in the same batch as the ends: a range that moved is split without a round
+	// trip a level, and one that did not wastes a few requests a pass.
 	before, wanted := max(from, 1)-1, append(firstMiddles(from, to, 2), to)
 	known := make(map[uint64]chain.WalletState, len(wanted)+1)
 	if last := j.lastWallet.Load(); last != nil && from == last.Block+1 && hexLower(last.Hash) == cur.Hash {
@@ -103,7 +103,8 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 	return head, nil
 }
 
-// firstMiddles are the blocks where the first levels halvings of from..to (quietRanges) split it.
+// firstMiddles are the blocks where the first levels of halvings of from..to split it, as
+// quietRanges halves it.
 func firstMiddles(from, to uint64, levels int) []uint64 {
 	if levels == 0 || to-from < quietBlocks {
 		return nil
