@@ -106,11 +106,17 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 // firstMiddles are the blocks where the first levels of halvings of from..to split it, as
 // quietRanges halves it.
 func firstMiddles(from, to uint64, levels int) []uint64 {
-	if levels == 0 || to-from < quietBlocks {
+	mid, long := middle(from, to)
+	if levels == 0 || !long {
 		return nil
 	}
-	mid := from + (to-from)/2
 	return append(append(firstMiddles(from, mid, levels-1), mid), firstMiddles(mid+1, to, levels-1)...)
+}
+
+// middle is the block where a range that moved is halved, and whether from..to is long enough
+// to be halved rather than read.
+func middle(from, to uint64) (mid uint64, long bool) {
+	return from + (to-from)/2, to-from >= quietBlocks
 }
 
 // quietBlocks is the longest range the scan reads block by block rather than split in two to
@@ -273,9 +279,11 @@ func (r walletRange) quiet() bool {
 	return !r.before.HasCode && !r.after.HasCode && r.before.Nonce == r.after.Nonce && r.before.Balance.Cmp(r.after.Balance) == 0
 }
 
-// splits says whether the range is worth halving to look for a quiet half.
-func (r walletRange) splits() bool {
-	return !r.quiet() && !r.before.HasCode && !r.after.HasCode && r.to-r.from >= quietBlocks
+// middle is where the range is halved to look for a quiet half, and whether it is worth it: it
+// moved, long enough, and with no code to hide what moved.
+func (r walletRange) middle() (uint64, bool) {
+	mid, long := middle(r.from, r.to)
+	return mid, long && !r.quiet() && !r.before.HasCode && !r.after.HasCode
 }
 
 // quietRanges splits whole, in order, into quiet ranges and ranges to read: a range that moved
@@ -285,18 +293,17 @@ func (r walletRange) splits() bool {
 func (p scanPass) quietRanges(ctx context.Context, whole walletRange, known map[uint64]chain.WalletState) ([]walletRange, error) {
 	ranges := []walletRange{whole}
 	for {
-		var split, unknown []uint64
+		var unknown []uint64
+		halving := false
 		for _, r := range ranges {
-			if !r.splits() {
-				continue
-			}
-			mid := r.from + (r.to-r.from)/2
-			split = append(split, mid)
-			if _, ok := known[mid]; !ok {
-				unknown = append(unknown, mid)
+			if mid, ok := r.middle(); ok {
+				halving = true
+				if _, ok := known[mid]; !ok {
+					unknown = append(unknown, mid)
+				}
 			}
 		}
-		if len(split) == 0 {
+		if !halving {
 			return ranges, nil
 		}
 		for batch := range slices.Chunk(unknown, maxStatesBatch) {
@@ -308,16 +315,16 @@ func (p scanPass) quietRanges(ctx context.Context, whole walletRange, known map[
 				known[st.Block] = st
 			}
 		}
-		halved := make([]walletRange, 0, len(ranges)+len(split))
+		halved := make([]walletRange, 0, 2*len(ranges))
 		for _, r := range ranges {
-			if !r.splits() {
+			m, ok := r.middle()
+			if !ok {
 				halved = append(halved, r)
 				continue
 			}
-			mid := known[split[0]]
-			split = split[1:]
-			halved = append(halved, walletRange{from: r.from, to: mid.Block, before: r.before, after: mid},
-				walletRange{from: mid.Block + 1, to: r.to, before: mid, after: r.after})
+			mid := known[m]
+			halved = append(halved, walletRange{from: r.from, to: m, before: r.before, after: mid},
+				walletRange{from: m + 1, to: r.to, before: mid, after: r.after})
 		}
 		ranges = halved
 	}
