@@ -57,7 +57,8 @@ func auditSentence(o store.AuditOutcome) string {
 	case store.OutcomeMintingResumed:
 		return "Minting resumed: the next payments pass mints the payments that waited."
 	case store.OutcomeRefundBatchProposed, store.OutcomeRefundBatchApproved, store.OutcomeRefundBatchExecuted,
-		store.OutcomeRefundBatchFailed, store.OutcomeRefundBatchVoid, store.OutcomeRefundBatchReverted, store.OutcomeCommissionBatchProposed:
+		store.OutcomeRefundBatchFailed, store.OutcomeRefundBatchVoid, store.OutcomeRefundBatchReverted, store.OutcomeCommissionBatchProposed,
+		store.OutcomeRefundBatchVoidRefunded:
 		return refundBatchSentence(o)
 	case store.OutcomeReferralCodeSaved:
 		return referralSavedSentence(a)

@@ -161,6 +161,9 @@ func auditCases(t *testing.T) []auditCase {
 			"Refund batch 4 is void: the treasury executed another transaction at its nonce 7. Its payments are owed a refund again.", store.OutcomeOther},
 		{store.ActionRefundExecute, o(store.OutcomeRefundBatchVoid, store.AuditArgs{Batch: 5, Kind: store.BatchCommissions, Nonce: "8"}),
 			"Commission batch 5 is void: the treasury executed another transaction at its nonce 8. Its commissions are owed again.", store.OutcomeOther},
+		{store.ActionRefundExecute, o(store.OutcomeRefundBatchVoidRefunded, store.AuditArgs{Batch: 4, Payment: "0xaa", TxHash: sweepTx, Block: 12}),
+			"Refund batch 4 is void: payment 0xaa in it was refunded by hand in " + sweepTx + " at block 12, and executed it would pay it twice. " +
+				"The rest of its payments are owed a refund again.", store.OutcomeOther},
 		{store.ActionCommissionPropose, o(store.OutcomeCommissionBatchProposed, store.AuditArgs{Batch: 6, Kind: store.BatchCommissions,
 			Commissions: 5, Referrers: 3, AmountWei: store.Uint256{Int: big.NewInt(12_300_000_000_000_000)}, Nonce: "2"}),
 			"Proposed commission batch 6: 5 commissions to 3 referrers, 0.0123 ETH in all, at the treasury's nonce 2; it waits for the owners' signatures.",

@@ -117,6 +117,9 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	if o.Unattributed, err = h.store.UnattributedInflows(ctx, 20); err != nil {
 		return err
 	}
+	if o.Unexplained, err = h.store.UnexplainedOutflows(ctx, 20); err != nil {
+		return err
+	}
 	if o.Webhooks, err = h.webhooksView(ctx); err != nil {
 		return err
 	}
@@ -207,7 +210,7 @@ func driftProblem(err error, timedOut bool) string {
 
 // driftView is a drift report as the operator page shows it.
 func driftView(rep jobs.DriftReport) *views.Drift {
-	d := &views.Drift{Checked: rep.Checked, Unattributed: rep.Unattributed}
+	d := &views.Drift{Checked: rep.Checked, Unattributed: rep.Unattributed + rep.Unexplained}
 	for _, n := range rep.Nodes {
 		d.Nodes = append(d.Nodes, views.NodeDrift{ChainNodeID: n.ChainNodeID, Field: n.Field, Ledger: n.Ledger, Chain: n.Chain})
 	}

@@ -39,6 +39,9 @@ type refundBatchJSON struct {
 	ExecData   *string           `json:"execData"`   // ready: the full execTransaction calldata
 	SentTx     *string           `json:"sentTx"`     // open: a transaction above the confirmed blocks executes it
 	ExecutedTx *string           `json:"executedTx"` // executed or failed
+	// Void: why, as a code (nonce_taken, refunded_elsewhere) and a sentence naming the payment.
+	VoidReasonCode *store.VoidReason `json:"voidReasonCode"`
+	VoidReason     *string           `json:"voidReason"`
 	Attempts   []attemptJSON     `json:"attempts"`   // the transactions reported sent to execute it, oldest first
 	ProposedBy string            `json:"proposedBy"`
 	CreatedAt  *string           `json:"createdAt"`
@@ -107,6 +110,10 @@ func refundBatchOf(b store.RefundBatch) refundBatchJSON {
 		out.Refunds = append(out.Refunds, refundJSON{TxHash: r.TxHash, To: r.To, AmountWei: r.ValueWei, InToken: r.InToken()})
 	}
 	out.TotalWei = batchTotal(b)
+	if b.Status == store.BatchVoid {
+		why := views.VoidWhy(b.VoidReason, b.VoidPayment, b.VoidRefundTx, b.BlockNumber)
+		out.VoidReasonCode, out.VoidReason = b.VoidReason, &why
+	}
 	sigs := map[common.Address][]byte{}
 	for _, a := range b.Approvals { // the store reads them in ascending order of owner
 		out.Approvals = append(out.Approvals, a.Owner)
@@ -357,6 +364,10 @@ func (h *Handlers) approveRefundBatch(c echo.Context, id int64, signature string
 	if err != nil {
 		return store.RefundBatch{}, notFound(err, errNoRefundBatch)
 	}
+	if b.Status == store.BatchVoid {
+		return store.RefundBatch{}, errorf(http.StatusConflict, "This batch is void: "+
+			views.VoidWhy(b.VoidReason, b.VoidPayment, b.VoidRefundTx, b.BlockNumber)+" Propose its payments still owed again.")
+	}
 	if !b.Status.Open() {
 		return store.RefundBatch{}, refundBatchError(store.ErrBatchDecided)
 	}
@@ -419,6 +430,9 @@ func refundBatchSentence(o store.AuditOutcome) string {
 	case store.OutcomeRefundBatchVoid:
 		return fmt.Sprintf("%s %d is void: the treasury executed another transaction at its nonce %s. I%s.",
 			Batch, a.Batch, a.Nonce, owed[1:])
+	case store.OutcomeRefundBatchVoidRefunded:
+		return fmt.Sprintf("%s %d is void: payment %s in it was refunded by hand in %s at block %d, and executed it would pay it twice. "+
+			"The rest of its payments are owed a refund again.", Batch, a.Batch, a.Payment, a.TxHash, a.Block)
 	}
 	return fmt.Sprintf("%s approved %s %d: %d of %d signatures.", a.Address, batch, a.Batch, a.Approvals, a.Threshold)
 }

@@ -33,17 +33,24 @@ type DriftReport struct {
 	// Unattributed counts the blocks where the payments wallet received ETH that no transaction
 	// explains and the RPC could not trace: a payment the ledger may be missing.
 	Unattributed int `json:"unattributedInflows"`
+	// Unexplained counts the transfers out of the payments wallet or the treasury that no ledger
+	// row explains (store.UnexplainedOutflow): a refund paid twice among them.
+	Unexplained int `json:"unexplainedOutflows"`
 }
 
 // driftWindow is how many recent blocks the report checks minted payments in.
 const driftWindow = 5000
 
 // Drift compares up to limit nodes after ledger id `after` with nodeInfo, and the minted payments
-// of the recent blocks with the chain's blocks, and counts the unattributed inflows.
+// of the recent blocks with the chain's blocks, and counts the unattributed inflows and the
+// unexplained outflows.
 func (j *Jobs) Drift(ctx context.Context, after int64, limit int) (DriftReport, error) {
 	rep := DriftReport{Nodes: []NodeDrift{}, Payments: []PaymentDrift{}}
 	var err error
 	if rep.Unattributed, err = j.store.UnattributedCount(ctx); err != nil {
+		return rep, err
+	}
+	if rep.Unexplained, err = j.store.UnexplainedOutflowCount(ctx); err != nil {
 		return rep, err
 	}
 	nodes, err := j.store.NodesFrom(ctx, after, limit)

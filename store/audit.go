@@ -106,6 +106,8 @@ const (
 	OutcomeRefundBatchExecuted     AuditOutcomeCode = "refund_batch_executed" // Batch, TxHash
 	OutcomeRefundBatchFailed       AuditOutcomeCode = "refund_batch_failed"   // Batch, TxHash
 	OutcomeRefundBatchVoid         AuditOutcomeCode = "refund_batch_void"     // Batch, Nonce
+	// A batch the ledger voided: Payment, in it, was refunded by hand by TxHash in Block.
+	OutcomeRefundBatchVoidRefunded AuditOutcomeCode = "refund_batch_void_refunded"
 	// A transaction sent to execute a batch that the Safe refused: Batch, TxHash, SafeError.
 	OutcomeRefundBatchReverted AuditOutcomeCode = "refund_batch_reverted"
 	// A partner referral code made or changed: Code, Address (its owner), its terms (Discount,
@@ -129,6 +131,7 @@ var AuditOutcomeCodes = []AuditOutcomeCode{OutcomeSignedIn, OutcomeSignedOut,
 	OutcomeRefundBatchProposed, OutcomeRefundBatchApproved, OutcomeRefundBatchExecuted, OutcomeRefundBatchFailed, OutcomeRefundBatchVoid,
 	OutcomeRefundBatchReverted,
 	OutcomeReferralCodeSaved, OutcomeCommissionBatchProposed,
+	OutcomeRefundBatchVoidRefunded,
 	OutcomeOther}
 
 // PassFailure is the kind of error a pass run from the operator page failed with (pass_failed).
@@ -210,6 +213,8 @@ type AuditArgs struct {
 	Commissions int       `json:"commissions,omitempty"`
 	Referrers   int       `json:"referrers,omitempty"`
 	Nonce       string    `json:"nonce,omitempty"`
+	Payment     string    `json:"payment,omitempty"` // a payment's transaction
+	Block       int64     `json:"block,omitempty"`
 	Approvals   int       `json:"approvals,omitempty"`
 	Threshold   int       `json:"threshold,omitempty"`
 	// Why the Safe refused an execution: its error code ("GS020"), "out of gas", or "" when the

@@ -459,6 +459,9 @@ func (s *Store) MatchRefunds(ctx context.Context) (matched int, err error) {
 		}
 		refunded = append(refunded, matched...)
 	}
+	if err := voidRefundedElsewhere(ctx, tx, refunded); err != nil {
+		return 0, err
+	}
 	if err := emitPayments(ctx, tx, EventPaymentRefunded, refunded); err != nil {
 		return 0, err
 	}

@@ -43,13 +43,26 @@ var batchMoves = map[BatchStatus][]BatchStatus{
 	BatchReady:    {BatchExecuted, BatchFailed, BatchVoid},
 	BatchExecuted: {BatchProposed, BatchReady},
 	BatchFailed:   {BatchProposed, BatchReady},
-	BatchVoid:     {BatchProposed, BatchReady},
+	// The chain is right: a batch the ledger voided (VoidRefundedElsewhere) still executes if
+	// someone kept its signatures and its nonce is the treasury's.
+	BatchVoid: {BatchProposed, BatchReady, BatchExecuted, BatchFailed},
 }
 
 // CanBecome tells whether a batch in status s may move to status to (staying is no move).
 func (s BatchStatus) CanBecome(to BatchStatus) bool {
 	return s == to || slices.Contains(batchMoves[s], to)
 }
+
+// VoidReason is why a batch is void (refund_batches.void_reason).
+type VoidReason string
+
+// A batch is void because the treasury executed another transaction at its nonce, or because a
+// payment it holds was refunded another way before it executed: executed as it stands, it would
+// pay that payment twice.
+const (
+	VoidNonceTaken        VoidReason = "nonce_taken"
+	VoidRefundedElsewhere VoidReason = "refunded_elsewhere"
+)
 
 // Open tells a batch the chain has not decided yet: it may still be approved and executed.
 func (s BatchStatus) Open() bool { return s == BatchProposed || s == BatchReady }
@@ -82,6 +95,11 @@ type RefundBatch struct {
 	ProposedBy  string      `db:"proposed_by"`
 	CreatedAt   time.Time   `db:"created_at"`
 	UpdatedAt   time.Time   `db:"updated_at"`
+	// Void: why. VoidRefundedElsewhere names the payment refunded another way (its transaction)
+	// and the transfer that refunded it; BlockNumber is that transfer's block.
+	VoidReason   *VoidReason `db:"void_reason"`
+	VoidPayment  *string     `db:"void_payment"`
+	VoidRefundTx *string     `db:"void_refund_tx"`
 
 	Refunds   []BatchRefund   `db:"-"` // a refund batch's, in the batch's order
 	Payouts   []BatchPayout   `db:"-"` // a commission batch's, in the batch's order
@@ -101,6 +119,9 @@ type BatchRefund struct {
 	Amount   Uint256 `db:"amount"` // nil Int for ETH
 	Symbol   string  `db:"symbol"`
 	Decimals int     `db:"decimals"`
+	// Owed tells a payment still owed a refund that no open batch holds: what a batch that can no
+	// longer pay leaves to propose again.
+	Owed bool `db:"owed"`
 }
 
 // InToken is what r pays back of a token; nil for ETH.
@@ -139,7 +160,9 @@ type BatchApproval struct {
 }
 
 const refundBatchColumns = `id, kind, safe, to_address, value_wei, data, operation, safe_tx_gas, base_gas, gas_price, gas_token,
-	refund_receiver, nonce, safe_tx_hash, threshold, status, executed_tx, sent_tx, block_number, proposed_by, created_at, updated_at`
+	refund_receiver, nonce, safe_tx_hash, threshold, status, executed_tx, sent_tx, block_number, proposed_by, created_at, updated_at,
+	void_reason, (SELECT p.tx_hash FROM payments p WHERE p.id = void_payment_id) AS void_payment,
+	(SELECT p.refund_tx_hash FROM payments p WHERE p.id = void_payment_id) AS void_refund_tx`
 
 // NotOwedError is a payment a batch cannot refund: the ledger owes it no refund (it is not
 // rejected, or no payment has that transaction).
@@ -307,7 +330,8 @@ func refundBatches(ctx context.Context, q sqlx.QueryerContext, tail string, args
 	}
 	if err := sqlx.SelectContext(ctx, q, &refunds, `
 		SELECT bp.batch_id, bp.payment_id, p.tx_hash, bp.to_address, bp.value_wei, bp.token, bp.amount,
-			coalesce(tk.symbol, 'ETH') AS symbol, coalesce(tk.decimals, 18) AS decimals
+			coalesce(tk.symbol, 'ETH') AS symbol, coalesce(tk.decimals, 18) AS decimals,
+			p.status = 'rejected' AND NOT EXISTS (SELECT 1 FROM refund_batch_payments o WHERE o.payment_id = p.id AND o.open) AS owed
 		FROM refund_batch_payments bp JOIN payments p ON p.id = bp.payment_id LEFT JOIN tokens tk ON tk.address = bp.token
 		WHERE bp.batch_id = ANY ($1) ORDER BY bp.batch_id, bp.position`, pq.Array(ids)); err != nil {
 		return nil, err
@@ -409,11 +433,14 @@ type SafeExecution struct {
 	BlockNumber int64
 }
 
-// recordExecutions decides the open batches the executions are of: executed, with each payment
-// refunded by the transaction (payment.refunded) or each commission paid (referral.paid), or
-// failed, their payments or commissions owed again. An
-// execution of a hash no open batch has is another Safe transaction: the nonce it took voids the
-// batches it passes (VoidRefundBatches).
+// recordExecutions decides the batches the executions are of: executed, with each payment
+// still owed refunded by the transaction (payment.refunded) or each commission paid
+// (referral.paid), or failed, their payments or commissions owed again. A batch the ledger voided
+// is decided too: the chain is right, and a payment such a batch pays that was refunded another
+// way is paid twice, an unexplained outflow (UnexplainedOutflows). The batches left at the
+// execution's nonce or below can never execute: they are void. An execution of a hash no batch
+// has is another Safe transaction: the nonce it took voids the batches it passes
+// (VoidRefundBatches).
 func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) error {
 	var refunded []int64
 	for _, e := range execs { // rare: one statement each
@@ -421,18 +448,28 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 		if e.Success {
 			status = BatchExecuted
 		}
+		var nonce []Uint256
+		if err := tx.SelectContext(ctx, &nonce, `
+			SELECT nonce FROM refund_batches WHERE safe = $1 AND safe_tx_hash = $2 AND status IN ('proposed', 'ready', 'void')`,
+			e.Safe, e.SafeTxHash); err != nil {
+			return err
+		}
+		if len(nonce) == 0 {
+			continue
+		}
+		if _, err := voidPassed(ctx, tx, e.Safe, new(big.Int).Add(nonce[0].Int, big.NewInt(1)), e.BlockNumber, e.SafeTxHash); err != nil {
+			return err
+		}
 		var decided []struct {
 			ID   int64     `db:"id"`
 			Kind BatchKind `db:"kind"`
 		}
 		if err := tx.SelectContext(ctx, &decided, `
-			UPDATE refund_batches SET status = $3, executed_tx = $4, block_number = $5, sent_tx = NULL, updated_at = now()
-			WHERE safe = $1 AND safe_tx_hash = $2 AND status IN ('proposed', 'ready') RETURNING id, kind`,
+			UPDATE refund_batches SET status = $3, executed_tx = $4, block_number = $5, sent_tx = NULL,
+				void_reason = NULL, void_payment_id = NULL, updated_at = now()
+			WHERE safe = $1 AND safe_tx_hash = $2 AND status IN ('proposed', 'ready', 'void') RETURNING id, kind`,
 			e.Safe, e.SafeTxHash, status, e.TxHash, e.BlockNumber); err != nil {
 			return err
-		}
-		if len(decided) == 0 {
-			continue
 		}
 		id := decided[0].ID
 		// The attempt reported before the execution was mined, if any, is mined.
@@ -463,7 +500,7 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 			}
 			continue
 		}
-		// A payment refunded by hand meanwhile stays as it was: the operator sees it paid twice.
+		// A payment refunded another way before stays as it was: this batch paid it a second time.
 		var paid []int64
 		if err := tx.SelectContext(ctx, &paid, `
 			UPDATE payments SET status = 'refunded', refund_tx_hash = $2, refund_batch_id = $1, updated_at = now()
@@ -494,7 +531,7 @@ func rewindBatches(ctx context.Context, tx *sqlx.Tx, number int64) (unrefunded, 
 		return nil, nil, err
 	}
 	_, err = tx.ExecContext(ctx, `
-		UPDATE refund_batches b SET executed_tx = NULL, block_number = NULL, updated_at = now(),
+		UPDATE refund_batches b SET executed_tx = NULL, block_number = NULL, void_reason = NULL, void_payment_id = NULL, updated_at = now(),
 			status = CASE WHEN (SELECT count(*) FROM refund_batch_approvals a WHERE a.batch_id = b.id) >= b.threshold
 				THEN 'ready' ELSE 'proposed' END
 		WHERE b.block_number > $1 AND NOT EXISTS (
@@ -518,14 +555,25 @@ func (s *Store) VoidRefundBatches(ctx context.Context, safe string, nonce Uint25
 		return nil, err
 	}
 	defer tx.Rollback()
+	if voided, err = voidPassed(ctx, tx, safe, nonce.Int, block, ""); err != nil {
+		return nil, err
+	}
+	return voided, tx.Commit()
+}
+
+// voidPassed marks void (VoidNonceTaken), as of block, the open batches of safe at a nonce below
+// nonce, but for the batch of Safe transaction hash except, and audits each: the one way the
+// chain voids a batch.
+func voidPassed(ctx context.Context, tx *sqlx.Tx, safe string, nonce *big.Int, block int64, except string) (voided []int64, err error) {
 	var batches []struct {
 		ID    int64     `db:"id"`
 		Kind  BatchKind `db:"kind"`
 		Nonce string    `db:"nonce"`
 	}
 	if err := tx.SelectContext(ctx, &batches, `
-		UPDATE refund_batches SET status = 'void', block_number = $3, sent_tx = NULL, updated_at = now()
-		WHERE safe = $1 AND nonce < $2 AND status IN ('proposed', 'ready') RETURNING id, kind, nonce::text`, safe, nonce, block); err != nil {
+		UPDATE refund_batches SET status = 'void', void_reason = 'nonce_taken', block_number = $3, sent_tx = NULL, updated_at = now()
+		WHERE safe = $1 AND nonce < $2 AND status IN ('proposed', 'ready') AND safe_tx_hash <> $4
+		RETURNING id, kind, nonce::text`, safe, Uint256{Int: nonce}, block, except); err != nil {
 		return nil, err
 	}
 	for _, b := range batches {
@@ -536,7 +584,46 @@ func (s *Store) VoidRefundBatches(ctx context.Context, safe string, nonce Uint25
 			return nil, err
 		}
 	}
-	return voided, tx.Commit()
+	return voided, nil
+}
+
+// voidRefundedElsewhere marks void (VoidRefundedElsewhere) the open refund batches that hold a
+// payment of refunded, each refunded by a transfer out of the payments wallet (a refund by
+// hand), as of that transfer's block, naming the payment, and audits each: executed as it stands,
+// such a batch would pay that payment twice. The rest of its payments are owed again.
+func voidRefundedElsewhere(ctx context.Context, tx *sqlx.Tx, refunded []int64) error {
+	if len(refunded) == 0 {
+		return nil
+	}
+	var batches []struct {
+		ID       int64     `db:"id"`
+		Kind     BatchKind `db:"kind"`
+		Safe     string    `db:"safe"`
+		Payment  string    `db:"payment"`
+		RefundTx string    `db:"refund_tx"`
+		Block    int64     `db:"block_number"`
+	}
+	// A batch that holds several such payments names the first in chain order.
+	if err := tx.SelectContext(ctx, &batches, `
+		WITH named AS (
+			SELECT DISTINCT ON (bp.batch_id) bp.batch_id, p.id AS payment_id, p.tx_hash, o.tx_hash AS refund_tx, o.block_number
+			FROM refund_batch_payments bp JOIN payments p ON p.id = bp.payment_id JOIN outgoing_transfers o ON o.tx_hash = p.refund_tx_hash
+			WHERE bp.open AND bp.payment_id = ANY ($1)
+			ORDER BY bp.batch_id, p.block_number, p.id)
+		UPDATE refund_batches b SET status = 'void', void_reason = 'refunded_elsewhere', void_payment_id = n.payment_id,
+			block_number = n.block_number, sent_tx = NULL, updated_at = now()
+		FROM named n WHERE b.id = n.batch_id AND b.status IN ('proposed', 'ready')
+		RETURNING b.id, b.kind, b.safe, n.tx_hash AS payment, n.refund_tx, n.block_number`, pq.Array(refunded)); err != nil {
+		return err
+	}
+	for _, b := range batches {
+		if err := (Tx{tx}).audit(ctx, AuditEntry{Actor: Actor{Who: "service: payments scan"}, Action: ActionRefundExecute, Target: b.Safe,
+			Outcome: AuditOutcome{Code: OutcomeRefundBatchVoidRefunded, Args: AuditArgs{Batch: b.ID, Kind: b.Kind, Payment: b.Payment,
+				TxHash: b.RefundTx, Block: b.Block}}}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // OpenRefundBatches returns the batches of safe the chain has not decided, newest first.
