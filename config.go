@@ -149,6 +149,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 		MinWei:      s.wei("SWEEP_MIN_WEI", strconv.Itoa(jobs.DefaultSweepMinWei)),
 		EveryBlocks: uint64(s.positive("SWEEP_EVERY_BLOCKS", jobs.DefaultSweepEveryBlocks)),
 	}
+	// A treasury batch takes at most this gas (0: as much as one transaction may on the chain).
+	batchMaxGas := s.uint("TREASURY_BATCH_MAX_GAS", 0)
 	multiSend := s.address("MULTISEND_ADDRESS", false)
 	if multiSend == (common.Address{}) {
 		multiSend = canonicalMultiSend
@@ -198,6 +200,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		ExportSlots:    exportSlots,
 		ExportStall:    exportStall,
 		MultiSend:      multiSend,
+		BatchMaxGas:    uint64(batchMaxGas),
 	}
 	cfg.setChainID(chainID)
 	cfg.setPaymentAddress(payments)

@@ -112,17 +112,17 @@ func (h *Handlers) proposeCommissionBatch(c echo.Context, ids []int64) (store.Re
 		return store.RefundBatch{}, refundBatchError(err)
 	}
 	grouped := store.Payouts(owed)
-	payouts := make([]chain.Payout, len(grouped))
+	items := make([]batchItem, len(grouped))
 	for i, p := range grouped {
-		payouts[i] = chain.Payout{To: common.HexToAddress(p.To), Value: p.ValueWei.Int}
+		items[i] = batchItem{payout: chain.Payout{To: common.HexToAddress(p.To), Value: p.ValueWei.Int}, commissions: p.Commissions}
 	}
-	nb := store.NewRefundBatch{Commissions: make([]int64, len(owed))}
-	for i, o := range owed {
-		nb.Commissions[i] = o.ID
-	}
-	return h.proposeBatch(c, payouts, nb, store.ActionCommissionPropose, func(b store.RefundBatch, total store.Uint256) store.AuditOutcome {
+	return h.proposeBatch(c, items, store.ActionCommissionPropose, func(b store.RefundBatch, total store.Uint256) store.AuditOutcome {
+		commissions := 0
+		for _, p := range b.Payouts {
+			commissions += len(p.Commissions)
+		}
 		return store.AuditOutcome{Code: store.OutcomeCommissionBatchProposed, Args: store.AuditArgs{Batch: b.ID, Kind: b.Kind,
-			Commissions: len(owed), Referrers: len(grouped), AmountWei: total, Nonce: b.Nonce.String()}}
+			Commissions: commissions, Referrers: len(b.Payouts), AmountWei: total, Nonce: b.Nonce.String()}}
 	})
 }
 

@@ -55,6 +55,10 @@ type Config struct {
 	// MultiSend is the MultiSendCallOnly contract a refund batch of several transfers
 	// delegatecalls (MULTISEND_ADDRESS; Safe's canonical 1.4.1 deployment unless set).
 	MultiSend common.Address
+	// BatchMaxGas is the most gas a treasury batch's transfers and its execution may take
+	// (TREASURY_BATCH_MAX_GAS); 0: as much as one transaction may take on the chain. "All" beyond
+	// it proposes the first transfers that fit and says how many remain.
+	BatchMaxGas uint64
 
 	CronKey  string // empty: the cron pass routes are off
 	AdminKey string // empty: /api/admin/* does not exist

@@ -99,7 +99,7 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 	v := views.RefundBatch{ID: b.ID, Kind: b.Kind, Payouts: b.Payouts, Status: b.Status, Safe: b.Safe, SafeTxHash: b.SafeTxHash, To: b.To, Operation: b.Operation,
 		Nonce: b.Nonce.String(), SafeNonce: safe.Nonce.String(), Threshold: b.Threshold, Owners: mapSlice(safe.Owners, lower),
 		Signed: j.Approvals, Refunds: b.Refunds, TotalWei: j.TotalWei, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx, Attempts: b.Attempts, Block: b.BlockNumber,
-		VoidReason: b.VoidReason, VoidPayment: b.VoidPayment, VoidRefundTx: b.VoidRefundTx,
+		LeftOut: b.LeftOut, Remaining: b.Remaining, VoidReason: b.VoidReason, VoidPayment: b.VoidPayment, VoidRefundTx: b.VoidRefundTx,
 		ProposedBy: b.ProposedBy, CreatedAt: b.CreatedAt, Confirmations: h.jobs.Confirmations(), Me: me.Address,
 		CanExecute: me.Role.AtLeast(store.RoleOperator), CSRF: me.CSRF, SafeTx: string(safeTx), Shown: b.Status}
 	if j.ExecData != nil {

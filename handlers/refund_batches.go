@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,6 +43,10 @@ type refundBatchJSON struct {
 	// Void: why, as a code (nonce_taken, refunded_elsewhere) and a sentence naming the payment.
 	VoidReasonCode *store.VoidReason `json:"voidReasonCode"`
 	VoidReason     *string           `json:"voidReason"`
+	// LeftOut are the transfers its simulation refused when it was proposed, each with why;
+	// Remaining, how many more were owed beyond one transaction's gas.
+	LeftOut   []leftOutJSON `json:"leftOut"`
+	Remaining int           `json:"remaining"`
 	Attempts   []attemptJSON     `json:"attempts"`   // the transactions reported sent to execute it, oldest first
 	ProposedBy string            `json:"proposedBy"`
 	CreatedAt  *string           `json:"createdAt"`
@@ -56,15 +61,47 @@ type attemptJSON struct {
 	BlockNumber *int64              `json:"blockNumber"`
 	Error       *string             `json:"error"`  // reverted: "GS020", "out of gas", or "" when the chain told nothing
 	Reason      *string             `json:"reason"` // reverted: why, for people
+	// RefusedTo is, for a batch that reverted because a transfer failed (GS013), the recipient of
+	// the transfer that failed, when running each again in the block before named it.
+	RefusedTo *string `json:"refusedTo"`
 	ReportedBy  string              `json:"reportedBy"`
 }
 
 func attemptOf(a store.BatchAttempt) attemptJSON {
 	out := attemptJSON{TxHash: a.TxHash, From: a.Sender, Status: a.Status, BlockNumber: a.BlockNumber, Error: a.Error,
-		ReportedBy: a.ReportedBy}
+		ReportedBy: a.ReportedBy, RefusedTo: a.RefusedTo}
 	if a.Error != nil {
-		reason := views.SafeError(*a.Error)
+		reason := views.AttemptError(a)
 		out.Reason = &reason
+	}
+	return out
+}
+
+// leftOutJSON is a transfer left out of a batch: the payment it would have refunded, or the
+// commissions it would have paid, to whom, how much, and why (a code and a sentence).
+type leftOutJSON struct {
+	Payment     *string            `json:"payment"`
+	Commissions []int64            `json:"commissions"`
+	To          string             `json:"to"`
+	AmountWei   store.Uint256      `json:"amountWei"`
+	InToken     *store.TokenAmount `json:"inToken"`
+	// ReasonCode is cannot_receive_eth or token_refused; ChainSays the chain's words.
+	ReasonCode string `json:"reasonCode"`
+	Reason     string `json:"reason"`
+	ChainSays  string `json:"chainSays"`
+}
+
+func leftOutOf(l store.LeftOut) leftOutJSON {
+	out := leftOutJSON{Commissions: l.Commissions, To: l.To, AmountWei: l.AmountWei, InToken: l.InToken, ReasonCode: "cannot_receive_eth",
+		Reason: views.LeftOutSentence(l), ChainSays: l.ChainSays}
+	if l.Payment != "" {
+		out.Payment = &l.Payment
+	}
+	if out.Commissions == nil {
+		out.Commissions = []int64{}
+	}
+	if l.InToken != nil {
+		out.ReasonCode = "token_refused"
 	}
 	return out
 }
@@ -101,7 +138,7 @@ var (
 func refundBatchOf(b store.RefundBatch) refundBatchJSON {
 	out := refundBatchJSON{ID: b.ID, Kind: b.Kind, Safe: b.Safe, Payouts: mapSlice(b.Payouts, payoutOf), SafeTxHash: b.SafeTxHash, Threshold: b.Threshold, Approvals: []string{},
 		Ready: b.Status == store.BatchReady, Status: b.Status, Refunds: []refundJSON{}, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx,
-		Attempts:   mapSlice(b.Attempts, attemptOf),
+		Attempts:   mapSlice(b.Attempts, attemptOf), LeftOut: mapSlice(b.LeftOut, leftOutOf), Remaining: b.Remaining,
 		ProposedBy: b.ProposedBy, CreatedAt: isoTime(&b.CreatedAt),
 		SafeTx: safeTxJSON{To: b.To, Value: b.Value.String(), Data: hexutil.Encode(b.Data), Operation: b.Operation,
 			SafeTxGas: b.SafeTxGas.String(), BaseGas: b.BaseGas.String(), GasPrice: b.GasPrice.String(), GasToken: b.GasToken,
@@ -200,49 +237,112 @@ func (h *Handlers) proposeRefundBatch(c echo.Context, hashes []string) (store.Re
 	if err != nil {
 		return store.RefundBatch{}, refundBatchError(err)
 	}
-	payouts := make([]chain.Payout, len(owed))
-	nb := store.NewRefundBatch{Payments: make([]int64, len(owed))}
+	items := make([]batchItem, len(owed))
 	for i, p := range owed {
-		payouts[i], nb.Payments[i] = chain.Payout{To: common.HexToAddress(p.From), Value: p.ValueWei.Int}, p.ID
+		items[i] = batchItem{payout: chain.Payout{To: common.HexToAddress(p.From), Value: p.ValueWei.Int}, payment: p.ID, paymentTx: p.TxHash}
 		if p.Token != nil { // paid back in its token: what arrived of it
-			payouts[i].Token, payouts[i].Value = common.HexToAddress(*p.Token), p.Amount.Int
+			items[i].payout.Token, items[i].payout.Value, items[i].inToken = common.HexToAddress(*p.Token), p.Amount.Int, h.inToken(p)
 		}
 	}
-	return h.proposeBatch(c, payouts, nb, store.ActionRefundPropose, func(b store.RefundBatch, total store.Uint256) store.AuditOutcome {
-		return store.AuditOutcome{Code: store.OutcomeRefundBatchProposed, Args: store.AuditArgs{Batch: b.ID, Refunds: len(owed),
+	return h.proposeBatch(c, items, store.ActionRefundPropose, func(b store.RefundBatch, total store.Uint256) store.AuditOutcome {
+		return store.AuditOutcome{Code: store.OutcomeRefundBatchProposed, Args: store.AuditArgs{Batch: b.ID, Refunds: len(b.Refunds),
 			AmountWei: total, Tokens: store.TokenTotals(b.Refunds), Nonce: b.Nonce.String()}}
 	})
 }
 
-// proposeBatch builds the treasury's Safe transaction of payouts, at its nonce now, and records
-// it with nb's payments or commissions for the owners to sign, audited as the request's actor
-// with action and the outcome the recorded batch and its total make: the one way a batch of
-// either kind is proposed.
+// batchItem is one transfer a treasury batch may make and what it settles: a payment's refund
+// (payment, paymentTx; inToken for a token's), or a referrer's commissions.
+type batchItem struct {
+	payout      chain.Payout
+	payment     int64
+	paymentTx   string
+	inToken     *store.TokenAmount
+	commissions []int64
+}
+
+func payoutsOf(items []batchItem) []chain.Payout {
+	return mapSlice(items, func(it batchItem) chain.Payout { return it.payout })
+}
+
+// safeExecGas is what the Safe's execTransaction takes beyond its batch's transfers (the
+// signatures' checks, its event, its nonce and refund bookkeeping), with room to spare: a batch
+// whose transfers fit the limit less this fits one transaction.
+const safeExecGas = 150_000
+
+// proposeBatch builds the treasury's Safe transaction of items' payouts at its nonce now, and
+// records it with what they settle for the owners to sign, audited as the request's actor with
+// action and the outcome the recorded batch and its total make: the one way a batch of either
+// kind is proposed. First the chain is asked, at one block: the treasury must hold the batch's
+// total; each transfer is simulated alone, and those the chain refuses (a payer that reverts on
+// taking ETH, a token that refuses the payer) are left out, listed with the batch, so one address
+// cannot make every batch revert; the batch keeps as many of the rest, in order, as one
+// transaction's gas allows (the others remain for a later batch); and the batch as a whole must
+// run in the Safe's place. A batch is proposed only when that simulation succeeds.
 //
 // The nonce is the Safe's own, not one past the batches still open: a batch nobody signs then
 // never holds back the next one. When two open batches share a nonce, the first executed takes
 // it; the other goes void and what it held is owed again.
-func (h *Handlers) proposeBatch(c echo.Context, payouts []chain.Payout, nb store.NewRefundBatch, action store.AuditAction,
+func (h *Handlers) proposeBatch(c echo.Context, items []batchItem, action store.AuditAction,
 	outcome func(b store.RefundBatch, total store.Uint256) store.AuditOutcome) (store.RefundBatch, error) {
 	ctx := c.Request().Context()
 	safe, err := h.chain.Safe(ctx, h.cfg.Treasury)
 	if err != nil {
 		return store.RefundBatch{}, err
 	}
-	tx := chain.Batch(h.cfg.MultiSend, safe.Nonce, payouts)
+	head, err := h.chain.HeadNumber(ctx)
+	if err != nil {
+		return store.RefundBatch{}, err
+	}
+	if err := h.treasuryCovers(ctx, safe, head, items); err != nil {
+		return store.RefundBatch{}, err
+	}
+	checks, err := h.chain.CheckPayouts(ctx, h.cfg.Treasury, head, payoutsOf(items))
+	if err != nil {
+		return store.RefundBatch{}, err
+	}
+	var keep []batchItem
+	var left store.LeftOuts
+	for i, it := range items {
+		if !checks[i].Refused {
+			keep = append(keep, it)
+			continue
+		}
+		left = append(left, store.LeftOut{Payment: it.paymentTx, Commissions: it.commissions, To: lower(it.payout.To),
+			AmountWei: store.Uint256{Int: it.payout.Value}, InToken: it.inToken, ChainSays: checks[i].Reason})
+		if it.inToken != nil {
+			left[len(left)-1].AmountWei = store.Uint256{Int: new(big.Int)}
+		}
+	}
+	if len(keep) == 0 {
+		return store.RefundBatch{}, errorf(http.StatusConflict, "No transfer of this batch can be made, so no batch was proposed: "+
+			strings.Join(mapSlice(left, views.LeftOutSentence), " "))
+	}
+	tx, remaining, err := h.fitBatch(ctx, safe.Nonce, head, keep)
+	if err != nil {
+		return store.RefundBatch{}, err
+	}
+	keep = keep[:len(keep)-remaining]
+	nb := store.NewRefundBatch{}
+	for _, it := range keep {
+		if it.commissions != nil {
+			nb.Commissions = append(nb.Commissions, it.commissions...)
+		} else {
+			nb.Payments = append(nb.Payments, it.payment)
+		}
+	}
 	hash := tx.Hash(big.NewInt(h.cfg.ChainID), h.cfg.Treasury)
 	zero := store.Uint256{Int: new(big.Int)}
 	nb.RefundBatch = store.RefundBatch{Safe: lower(h.cfg.Treasury), To: lower(tx.To),
 		Value: store.Uint256{Int: tx.Value}, Data: append([]byte{}, tx.Data...), Operation: tx.Operation, SafeTxGas: zero, BaseGas: zero,
 		GasPrice: zero, GasToken: lower(tx.GasToken), RefundReceiver: lower(tx.RefundReceiver), Nonce: store.Uint256{Int: tx.Nonce},
-		SafeTxHash: strings.ToLower(hash.Hex()), Threshold: int(safe.Threshold), ProposedBy: h.actor(c).Who}
+		SafeTxHash: strings.ToLower(hash.Hex()), Threshold: int(safe.Threshold), ProposedBy: h.actor(c).Who, LeftOut: left, Remaining: remaining}
 	var b store.RefundBatch
 	err = h.audited(c, action, nb.SafeTxHash, func(t store.Tx, e *store.AuditEntry) (err error) {
 		if b, err = t.AddRefundBatch(ctx, nb); err != nil {
 			return err
 		}
 		e.After = map[string]any{"id": b.ID, "kind": b.Kind, "safeTxHash": b.SafeTxHash, "nonce": b.Nonce.String(),
-			"payments": len(nb.Payments), "commissions": len(nb.Commissions)}
+			"payments": len(nb.Payments), "commissions": len(nb.Commissions), "leftOut": len(left), "remaining": remaining}
 		e.Outcome = outcome(b, batchTotal(b))
 		return nil
 	})
@@ -250,6 +350,73 @@ func (h *Handlers) proposeBatch(c echo.Context, payouts []chain.Payout, nb store
 		return store.RefundBatch{}, refundBatchError(err)
 	}
 	return b, nil
+}
+
+// treasuryCovers answers 409 when the treasury holds less at block head than items pay, in ETH
+// or in a token: every transfer would then be refused for the treasury's want, not its payee's.
+func (h *Handlers) treasuryCovers(ctx context.Context, safe chain.Safe, head uint64, items []batchItem) error {
+	eth, tokens := new(big.Int), map[common.Address]*big.Int{}
+	for _, it := range items {
+		if it.payout.Token == (common.Address{}) {
+			eth.Add(eth, it.payout.Value)
+			continue
+		}
+		if tokens[it.payout.Token] == nil {
+			tokens[it.payout.Token] = new(big.Int)
+		}
+		tokens[it.payout.Token].Add(tokens[it.payout.Token], it.payout.Value)
+	}
+	if eth.Cmp(safe.Balance) > 0 {
+		return errorf(http.StatusConflict, fmt.Sprintf("The treasury holds %s ETH and this batch pays %s ETH: fund the treasury (or let the sweeps bring the payments wallet's ETH) first. No batch was proposed.",
+			views.ETH(store.Uint256{Int: safe.Balance}), views.ETH(store.Uint256{Int: eth})))
+	}
+	for token, want := range tokens {
+		held, err := h.chain.TokenBalanceAt(ctx, token, h.cfg.Treasury, new(big.Int).SetUint64(head))
+		if err != nil {
+			return err
+		}
+		if want.Cmp(held) > 0 {
+			t, ok := h.sale.Token(lower(token))
+			if !ok {
+				t = store.Token{Address: lower(token), Symbol: "units of " + lower(token)}
+			}
+			return errorf(http.StatusConflict, fmt.Sprintf("The treasury holds %s and this batch pays %s: fund the treasury (or let the sweeps bring the payments wallet's tokens) first. No batch was proposed.",
+				t.Units(held), t.Units(want)))
+		}
+	}
+	return nil
+}
+
+// fitBatch builds the batch of items' payouts at nonce and simulates it at block head in the
+// Safe's place: it keeps as many items, in order, as one transaction's gas allows (the block's
+// gas limit, EIP-7825's cap, and BatchMaxGas when set), and says how many it left for a later
+// batch. A batch whose simulation reverts is a 409 with the chain's words.
+func (h *Handlers) fitBatch(ctx context.Context, nonce *big.Int, head uint64, items []batchItem) (chain.SafeTx, int, error) {
+	n := len(items)
+	for {
+		tx := chain.Batch(h.cfg.MultiSend, nonce, payoutsOf(items[:n]))
+		gas, blockGas, err := h.chain.BatchGas(ctx, h.cfg.Treasury, head, tx)
+		if errors.Is(err, chain.ErrBatchReverts) {
+			return chain.SafeTx{}, 0, errorf(http.StatusConflict, fmt.Sprintf("The batch's simulation at block %d reverts, so the treasury could not execute it: "+
+				"check that the treasury holds its total in ETH and in each token. No batch was proposed.", head))
+		}
+		if err != nil {
+			return chain.SafeTx{}, 0, err
+		}
+		limit := min(blockGas, chain.TxGasCap)
+		if h.cfg.BatchMaxGas > 0 {
+			limit = min(limit, h.cfg.BatchMaxGas)
+		}
+		if gas+safeExecGas <= limit {
+			return tx, len(items) - n, nil
+		}
+		if n == 1 || limit <= safeExecGas {
+			return chain.SafeTx{}, 0, errorf(http.StatusConflict, fmt.Sprintf("One transfer of this batch alone takes %d gas, more than a transaction may (%d): "+
+				"no batch was proposed.", gas+safeExecGas, limit))
+		}
+		// Transfers cost about the same each: cut to the share that fits, with a tenth to spare.
+		n = max(1, min(n-1, int(uint64(n)*(limit-safeExecGas)/gas*9/10)))
+	}
 }
 
 // refundBatchError is the answer to a batch the store refused, naming the payment.

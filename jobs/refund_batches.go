@@ -106,8 +106,49 @@ func (j *Jobs) RecordAttempt(ctx context.Context, b store.RefundBatch, hash comm
 		if !a.Success {
 			rec.Status, rec.Error = store.AttemptReverted, &a.Error
 		}
+		if !a.Success && a.Error == "GS013" && a.BlockNumber > 0 {
+			if err := j.nameRefused(ctx, b, a.BlockNumber-1, &rec); err != nil {
+				return err
+			}
+		}
 	}
 	return j.store.RecordBatchAttempt(ctx, b.ID, b.Safe, rec)
+}
+
+// nameRefused names, in rec, the first transfer of batch b the treasury could not make at block
+// (the one before its execution reverted with GS013, a transfer failing), running each again
+// alone; rec is left as it is when each goes through alone (the treasury held too little for
+// them all).
+func (j *Jobs) nameRefused(ctx context.Context, b store.RefundBatch, block uint64, rec *store.BatchAttempt) error {
+	payouts := BatchPayouts(b)
+	checks, err := j.chain.CheckPayouts(ctx, common.HexToAddress(b.Safe), block, payouts)
+	if err != nil {
+		return err
+	}
+	for i, c := range checks {
+		if c.Refused {
+			to, says := hexLower(payouts[i].To), c.Reason
+			rec.RefusedTo, rec.RefusedSays = &to, &says
+			return nil
+		}
+	}
+	return nil
+}
+
+// BatchPayouts are batch b's transfers, in its order, as chain.Batch packed them.
+func BatchPayouts(b store.RefundBatch) []chain.Payout {
+	var out []chain.Payout
+	for _, r := range b.Refunds {
+		p := chain.Payout{To: common.HexToAddress(r.To), Value: r.ValueWei.Int}
+		if r.Token != nil {
+			p.Token, p.Value = common.HexToAddress(*r.Token), r.Amount.Int
+		}
+		out = append(out, p)
+	}
+	for _, p := range b.Payouts {
+		out = append(out, chain.Payout{To: common.HexToAddress(p.To), Value: p.ValueWei.Int})
+	}
+	return out
 }
 
 // SafeTxOf is batch b's SafeTx, as chain builds and hashes it.

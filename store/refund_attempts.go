@@ -29,7 +29,11 @@ type BatchAttempt struct {
 	ReportedBy string        `db:"reported_by"`
 	Status     AttemptStatus `db:"status"`
 	// Reverted: why, as the Safe said it ("GS020"), "out of gas", or "" when the chain told nothing.
-	Error       *string   `db:"error"`
+	Error *string `db:"error"`
+	// Reverted for a transfer that failed (GS013): the transfer's recipient, when running each
+	// again in the block before named it, and what the chain said of it.
+	RefusedTo   *string   `db:"refused_to"`
+	RefusedSays *string   `db:"refused_says"`
 	BlockNumber *int64    `db:"block_number"`
 	CreatedAt   time.Time `db:"created_at"`
 	UpdatedAt   time.Time `db:"updated_at"`
@@ -42,7 +46,7 @@ func batchAttempts(ctx context.Context, q sqlx.QueryerContext, at map[int64]*Ref
 		BatchAttempt
 	}
 	if err := sqlx.SelectContext(ctx, q, &rows, `
-		SELECT batch_id, tx_hash, sender, reported_by, status, error, block_number, created_at, updated_at
+		SELECT batch_id, tx_hash, sender, reported_by, status, error, refused_to, refused_says, block_number, created_at, updated_at
 		FROM refund_batch_attempts WHERE batch_id = ANY ($1) ORDER BY batch_id, created_at, tx_hash`, pq.Array(ids)); err != nil {
 		return err
 	}
@@ -64,12 +68,12 @@ func (s *Store) RecordBatchAttempt(ctx context.Context, batch int64, safe string
 	defer tx.Rollback()
 	var moved []AttemptStatus
 	if err := tx.SelectContext(ctx, &moved, `
-		INSERT INTO refund_batch_attempts (tx_hash, batch_id, sender, reported_by, status, error, block_number)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)
-		ON CONFLICT (tx_hash) DO UPDATE SET status = EXCLUDED.status, error = EXCLUDED.error,
-			block_number = EXCLUDED.block_number, updated_at = now()
+		INSERT INTO refund_batch_attempts (tx_hash, batch_id, sender, reported_by, status, error, refused_to, refused_says, block_number)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (tx_hash) DO UPDATE SET status = EXCLUDED.status, error = EXCLUDED.error, refused_to = EXCLUDED.refused_to,
+			refused_says = EXCLUDED.refused_says, block_number = EXCLUDED.block_number, updated_at = now()
 		WHERE refund_batch_attempts.status = 'sent' AND EXCLUDED.status <> 'sent'
-		RETURNING status`, a.TxHash, batch, a.Sender, a.ReportedBy, a.Status, a.Error, a.BlockNumber); err != nil {
+		RETURNING status`, a.TxHash, batch, a.Sender, a.ReportedBy, a.Status, a.Error, a.RefusedTo, a.RefusedSays, a.BlockNumber); err != nil {
 		return err
 	}
 	if len(moved) == 1 && moved[0] == AttemptReverted {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"math/big"
@@ -100,6 +101,10 @@ type RefundBatch struct {
 	VoidReason   *VoidReason `db:"void_reason"`
 	VoidPayment  *string     `db:"void_payment"`
 	VoidRefundTx *string     `db:"void_refund_tx"`
+	// LeftOut are the transfers its simulation refused when it was proposed; Remaining how many
+	// more it left to a later batch, beyond the gas one transaction may take.
+	LeftOut   LeftOuts `db:"left_out"`
+	Remaining int      `db:"remaining"`
 
 	Refunds   []BatchRefund   `db:"-"` // a refund batch's, in the batch's order
 	Payouts   []BatchPayout   `db:"-"` // a commission batch's, in the batch's order
@@ -151,6 +156,33 @@ func TokenTotals(refunds []BatchRefund) []TokenAmount {
 	return out
 }
 
+// LeftOut is a transfer the chain refused when a batch was simulated, left out of it: the payment
+// it would have refunded (Payment, its transaction) or the commissions it would have paid, to
+// whom, how much (InToken for a token's), and the chain's words ("" when it said nothing;
+// "returned false" for a token that answered so).
+type LeftOut struct {
+	Payment     string       `json:"payment,omitempty"`
+	Commissions []int64      `json:"commissions,omitempty"`
+	To          string       `json:"to"`
+	AmountWei   Uint256      `json:"amountWei"`
+	InToken     *TokenAmount `json:"inToken,omitempty"`
+	ChainSays   string       `json:"chainSays"`
+}
+
+// LeftOuts are a batch's transfers left out, as refund_batches.left_out keeps them.
+type LeftOuts []LeftOut
+
+// Scan reads the left_out column.
+func (l *LeftOuts) Scan(src any) error { return scanJSON(src, l) }
+
+// Value writes the left_out column.
+func (l LeftOuts) Value() (driver.Value, error) {
+	if l == nil {
+		l = LeftOuts{}
+	}
+	return jsonValue(l)
+}
+
 // BatchApproval is an owner's signature of a batch's SafeTx hash, 65 bytes as the Safe takes it.
 type BatchApproval struct {
 	Owner       string    `db:"owner"`
@@ -161,7 +193,7 @@ type BatchApproval struct {
 
 const refundBatchColumns = `id, kind, safe, to_address, value_wei, data, operation, safe_tx_gas, base_gas, gas_price, gas_token,
 	refund_receiver, nonce, safe_tx_hash, threshold, status, executed_tx, sent_tx, block_number, proposed_by, created_at, updated_at,
-	void_reason, (SELECT p.tx_hash FROM payments p WHERE p.id = void_payment_id) AS void_payment,
+	left_out, remaining, void_reason, (SELECT p.tx_hash FROM payments p WHERE p.id = void_payment_id) AS void_payment,
 	(SELECT p.refund_tx_hash FROM payments p WHERE p.id = void_payment_id) AS void_refund_tx`
 
 // NotOwedError is a payment a batch cannot refund: the ledger owes it no refund (it is not
@@ -248,10 +280,10 @@ func (tx Tx) AddRefundBatch(ctx context.Context, b NewRefundBatch) (_ RefundBatc
 	var id int64
 	err = sqlx.GetContext(ctx, tx.q, &id, `
 		INSERT INTO refund_batches (kind, safe, to_address, value_wei, data, operation, safe_tx_gas, base_gas, gas_price, gas_token,
-			refund_receiver, nonce, safe_tx_hash, threshold, proposed_by)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
+			refund_receiver, nonce, safe_tx_hash, threshold, proposed_by, left_out, remaining)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
 		kind, b.Safe, b.To, b.Value, b.Data, b.Operation, b.SafeTxGas, b.BaseGas, b.GasPrice, b.GasToken, b.RefundReceiver,
-		b.Nonce, b.SafeTxHash, b.Threshold, b.ProposedBy)
+		b.Nonce, b.SafeTxHash, b.Threshold, b.ProposedBy, b.LeftOut, b.Remaining)
 	if err != nil {
 		return RefundBatch{}, err
 	}

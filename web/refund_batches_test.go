@@ -70,6 +70,7 @@ type refundBatchDoc struct {
 		BlockNumber *int64  `json:"blockNumber"`
 		Error       *string `json:"error"`
 		Reason      *string `json:"reason"`
+		RefusedTo   *string `json:"refusedTo"`
 		ReportedBy  string  `json:"reportedBy"`
 	} `json:"attempts"`
 }
@@ -88,7 +89,10 @@ type refundEnv struct {
 func newRefundEnv(t *testing.T) *refundEnv { return newRefundEnvOf(t, false) }
 
 // newRefundEnvOf is newRefundEnv, with the dev USDC listed as a payment token when usdc is set.
-func newRefundEnvOf(t *testing.T, usdc bool) *refundEnv {
+func newRefundEnvOf(t *testing.T, usdc bool) *refundEnv { return newRefundEnvWith(t, usdc, nil) }
+
+// newRefundEnvWith is newRefundEnvOf with the handlers' configuration changed by set (nil: as is).
+func newRefundEnvWith(t *testing.T, usdc bool, set func(*handlers.Config)) *refundEnv {
 	storetest.Reset(t, db)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	dc, c := startDevChain(t)
@@ -101,8 +105,12 @@ func newRefundEnvOf(t *testing.T, usdc bool) *refundEnv {
 	}
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(),
 		PaymentAddress: dc.Payments, Confirmations: 1, Treasury: dc.Treasury, PaymentTokens: tokens}, slog.New(slog.DiscardHandler))
-	s := newChainServer(t, c, j, handlers.Config{ChainID: dc.ChainID().Int64(), AdminKey: adminKey, Treasury: dc.Treasury, SessionSecret: sessionSecret,
-		MultiSend: dc.MultiSend, PaymentAddress: strings.ToLower(dc.Payments.Hex())})
+	cfg := handlers.Config{ChainID: dc.ChainID().Int64(), AdminKey: adminKey, Treasury: dc.Treasury, SessionSecret: sessionSecret,
+		MultiSend: dc.MultiSend, PaymentAddress: strings.ToLower(dc.Payments.Hex())}
+	if set != nil {
+		set(&cfg)
+	}
+	s := newChainServer(t, c, j, cfg)
 	e := &refundEnv{t: t, dc: dc, c: c, j: j, s: s}
 	e.send(dc.Buyers[5].Key, dc.Treasury, nil, new(big.Int).Mul(big.NewInt(10), big.NewInt(params.Ether))) // the sweeps' work
 	return e

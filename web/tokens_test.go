@@ -154,6 +154,8 @@ func TestTokenPrices(t *testing.T) {
 		if sum, err := j.Payments(t.Context()); err != nil || sum.Rejected != 1 {
 			t.Fatalf("payments pass: %+v, %v", sum, err)
 		}
+		// A batch is proposed only when the treasury could pay it.
+		transact(t, dc, c, dc.Owner.Key, &dc.USDC, bindings.NewTestToken().PackMint(dc.Treasury, big.NewInt(250_000_000)), nil)
 		rec := s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+strings.ToLower(r.TxHash.Hex())+`"]}`, adminKey)
 		wantStatus(t, rec, http.StatusCreated)
 		b := decode[refundBatchDoc](t, rec)
@@ -303,9 +305,10 @@ func TestTokenRefundBatch(t *testing.T) {
 	}
 }
 
-// TestTokenRefundRefused: a refund the token refuses (the payer is on USDC's blocklist) makes the
-// whole batch revert; the treasury pays nothing, the batch stays open, and the operator reads
-// why.
+// TestTokenRefundRefused: a refund the token refuses (the payer is on USDC's blocklist) is left
+// out of a batch when it is proposed; once the payer is blocked after the batch is proposed, it
+// makes the whole batch revert: the treasury pays nothing, the batch stays open, and the operator
+// reads why.
 func TestTokenRefundRefused(t *testing.T) {
 	e := newRefundEnvOf(t, true)
 	dc := e.dc
@@ -316,10 +319,17 @@ func TestTokenRefundRefused(t *testing.T) {
 	}
 	e.send(dc.Owner.Key, dc.USDC, erc20.PackMint(dc.Treasury, big.NewInt(1_000_000_000)), nil)
 	e.send(dc.Owner.Key, dc.USDC, erc20.PackSetBlocked(dc.Buyers[0].Address, true), nil)
-
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+inUSDC+`"]}`, adminKey)
+	wantStatus(t, rec, http.StatusConflict)
+	if msg := errorMessage(t, rec); !strings.Contains(msg, inUSDC) || !strings.Contains(msg, "the token USDC refuses that transfer") {
+		t.Fatalf("a refund to a blocked payer: %q", msg)
+	}
+
+	e.send(dc.Owner.Key, dc.USDC, erc20.PackSetBlocked(dc.Buyers[0].Address, false), nil)
+	rec = e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+inUSDC+`"]}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
 	b := decode[refundBatchDoc](t, rec)
+	e.send(dc.Owner.Key, dc.USDC, erc20.PackSetBlocked(dc.Buyers[0].Address, true), nil)
 	e.approve(b.ID, e.sign(7, b.SafeTxHash))
 	ready := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash))
 	if ready == nil || ready.ExecData == nil {
@@ -335,9 +345,11 @@ func TestTokenRefundRefused(t *testing.T) {
 	if got.Status != "ready" || len(got.Attempts) != 1 {
 		t.Fatalf("after the revert: %+v", got)
 	}
+	payer := strings.ToLower(dc.Buyers[0].Address.Hex())
 	if a := got.Attempts[0]; a.Status != "reverted" || a.Error == nil || *a.Error != "GS013" || a.Reason == nil ||
-		!strings.Contains(*a.Reason, "no token refuses a payer") {
-		t.Fatalf("the attempt %+v, want GS013 and why", a)
+		!strings.Contains(*a.Reason, "no token refuses a payer") || a.RefusedTo == nil || *a.RefusedTo != payer ||
+		!strings.Contains(*a.Reason, "The transfer to "+payer+" failed") {
+		t.Fatalf("the attempt %+v, want GS013, why, and the transfer that failed", a)
 	}
 	if p := e.paymentDoc(inUSDC); p.Status != store.BuyerRejected {
 		t.Fatalf("the payment reads %s after a refund that reverted", p.Status)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"crypto/ecdsa"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -8,10 +9,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/holiman/uint256"
 
+	"nodeledger/chain/bindings"
 	"nodeledger/chain/devchain"
+	"nodeledger/handlers"
 	"nodeledger/store"
 )
 
@@ -214,4 +222,169 @@ func auditHas(rs []store.AuditRecord, code store.AuditOutcomeCode, batch int64) 
 		}
 	}
 	return false
+}
+
+// leftOutDoc is a transfer a batch left out, as the admin API answers it.
+type leftOutDoc struct {
+	Payment    *string `json:"payment"`
+	To         string  `json:"to"`
+	AmountWei  string  `json:"amountWei"`
+	ReasonCode string  `json:"reasonCode"`
+	Reason     string  `json:"reason"`
+	ChainSays  string  `json:"chainSays"`
+}
+
+// deploy sends code's creation from key and returns the contract's address.
+func (e *refundEnv) deploy(key *ecdsa.PrivateKey, code []byte) common.Address {
+	e.t.Helper()
+	ec := ethclient.NewClient(e.dc.RPC())
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	nonce, err := ec.PendingNonceAt(e.t.Context(), from)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(e.dc.ChainID()), &types.DynamicFeeTx{ChainID: e.dc.ChainID(), Nonce: nonce,
+		GasTipCap: big.NewInt(params.GWei), GasFeeCap: big.NewInt(100 * params.GWei), Gas: 1_000_000, Data: code})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := ec.SendTransaction(e.t.Context(), tx); err != nil {
+		e.t.Fatal(err)
+	}
+	if r := e.mined(tx.Hash()); r.Status != types.ReceiptStatusSuccessful {
+		e.t.Fatal("the deployment reverted")
+	}
+	return crypto.CreateAddress(from, nonce)
+}
+
+// delegate makes key's account run code's contract at its own address (EIP-7702): a wallet that
+// can still send, but now refuses whatever it does not like.
+func (e *refundEnv) delegate(key *ecdsa.PrivateKey, to common.Address) {
+	e.t.Helper()
+	ec := ethclient.NewClient(e.dc.RPC())
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	nonce, err := ec.PendingNonceAt(e.t.Context(), from)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	chainID := uint256.MustFromBig(e.dc.ChainID())
+	// The sender authorises itself: the authorisation is checked after the transaction takes its nonce.
+	auth, err := types.SignSetCode(key, types.SetCodeAuthorization{ChainID: *chainID, Address: to, Nonce: nonce + 1})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(e.dc.ChainID()), &types.SetCodeTx{ChainID: chainID, Nonce: nonce,
+		GasTipCap: uint256.NewInt(params.GWei), GasFeeCap: uint256.NewInt(100 * params.GWei), Gas: 100_000, To: common.Address{},
+		Value: uint256.NewInt(0), AuthList: []types.SetCodeAuthorization{auth}})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := ec.SendTransaction(e.t.Context(), tx); err != nil {
+		e.t.Fatal(err)
+	}
+	if r := e.mined(tx.Hash()); r.Status != types.ReceiptStatusSuccessful {
+		e.t.Fatal("the delegation reverted")
+	}
+}
+
+// TestRefundAllLeavesOutARefuser: a stranger pays 1 wei, then makes their wallet refuse ETH (an
+// EIP-7702 delegation to a contract that reverts on receiving): "Refund all owed" simulates each
+// transfer first, leaves theirs out with why, and the batch of the others executes; without the
+// simulation the whole Safe transaction reverted (GS013) on every batch that held it.
+func TestRefundAllLeavesOutARefuser(t *testing.T) {
+	e := newRefundEnv(t)
+	dc := e.dc
+	good := []string{e.pay(0, 150_000_000_000_000_000), e.pay(1, 250_000_000_000_000_000)}
+	stranger := e.pay(2, 1)
+	rejecter := e.deploy(dc.Buyers[5].Key, common.FromHex(bindings.RejecterMetaData.Bin))
+	e.delegate(dc.Buyers[2].Key, rejecter)
+	if sum := e.pass(); sum.Rejected != 3 {
+		t.Fatalf("pass %+v", sum)
+	}
+	if _, err := ethclient.NewClient(dc.RPC()).CallContract(t.Context(), ethereum.CallMsg{From: dc.Treasury, To: &dc.Buyers[2].Address,
+		Value: big.NewInt(1)}, nil); err == nil {
+		t.Fatal("the stranger's wallet takes ETH: the attack is not set up")
+	}
+
+	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	b := decode[struct {
+		refundBatchDoc
+		LeftOut   []leftOutDoc `json:"leftOut"`
+		Remaining int          `json:"remaining"`
+	}](t, rec)
+	if len(b.Refunds) != 2 || b.Refunds[0].TxHash != good[0] || b.Refunds[1].TxHash != good[1] || b.Remaining != 0 {
+		t.Fatalf("the batch %+v", b.refundBatchDoc)
+	}
+	payer := strings.ToLower(dc.Buyers[2].Address.Hex())
+	if len(b.LeftOut) != 1 || b.LeftOut[0].Payment == nil || *b.LeftOut[0].Payment != stranger || b.LeftOut[0].To != payer ||
+		b.LeftOut[0].AmountWei != "1" || b.LeftOut[0].ReasonCode != "cannot_receive_eth" || b.LeftOut[0].ChainSays != "no" ||
+		!strings.Contains(b.LeftOut[0].Reason, "cannot receive ETH") || !strings.Contains(b.LeftOut[0].Reason, "by hand") {
+		t.Fatalf("left out %+v", b.LeftOut)
+	}
+	e.approve(b.ID, e.sign(7, b.SafeTxHash))
+	ready := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash))
+	if ready == nil || ready.ExecData == nil {
+		t.Fatalf("after two owners: %+v", ready)
+	}
+	if r := e.send(dc.Buyers[4].Key, dc.Treasury, common.FromHex(*ready.ExecData), nil); r.Status != types.ReceiptStatusSuccessful {
+		t.Fatal("the batch reverted")
+	}
+	e.pass()
+	e.pass()
+	for _, h := range good {
+		if p := e.paymentDoc(h); p.Status != store.BuyerRefunded {
+			t.Fatalf("payment %s: %+v", h, p)
+		}
+	}
+	if p := e.paymentDoc(stranger); p.Status != store.BuyerRejected {
+		t.Fatalf("the stranger's payment %+v", p)
+	}
+	op := signedInAs(t, e.s, addOperator(t, "viewer"))
+	rec = op.do(http.MethodGet, fmt.Sprintf("/operator/refund-batches/%d", b.ID), nil)
+	wantStatus(t, rec, http.StatusOK)
+	if got := text(page(t, rec.Body), "left-out"); !strings.Contains(got, stranger) || !strings.Contains(got, "cannot receive ETH") {
+		t.Fatalf("the page says %q", got)
+	}
+	// Alone, it is no batch at all.
+	rec = e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
+	wantStatus(t, rec, http.StatusConflict)
+	if msg := errorMessage(t, rec); !strings.Contains(msg, stranger) || !strings.Contains(msg, "no batch was proposed") {
+		t.Fatalf("%q", msg)
+	}
+}
+
+// TestRefundAllBeyondTheGas: with more transfers owed than one transaction's gas allows
+// (TREASURY_BATCH_MAX_GAS, here small), "all" proposes the first that fit, says how many remain,
+// and executes.
+func TestRefundAllBeyondTheGas(t *testing.T) {
+	e := newRefundEnvWith(t, false, func(c *handlers.Config) { c.BatchMaxGas = 220_000 })
+	var wrong []string
+	for i := range 6 {
+		wrong = append(wrong, e.pay(i%5, int64(100_000_000_000_000_001+i)))
+	}
+	if sum := e.pass(); sum.Rejected != 6 {
+		t.Fatalf("pass %+v", sum)
+	}
+	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	b := decode[struct {
+		refundBatchDoc
+		Remaining int `json:"remaining"`
+	}](t, rec)
+	n := len(b.Refunds)
+	if n == 0 || n == 6 || b.Remaining != 6-n {
+		t.Fatalf("%d refunds in the batch, %d remaining: want some, and the rest remaining", n, b.Remaining)
+	}
+	for i, r := range b.Refunds {
+		if r.TxHash != wrong[i] {
+			t.Fatalf("refund %d is %s, want the oldest first (%s)", i, r.TxHash, wrong[i])
+		}
+	}
+	e.approve(b.ID, e.sign(7, b.SafeTxHash))
+	ready := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash))
+	r := e.send(e.dc.Buyers[4].Key, e.dc.Treasury, common.FromHex(*ready.ExecData), nil)
+	if r.Status != types.ReceiptStatusSuccessful || r.GasUsed > 220_000 {
+		t.Fatalf("the batch's execution: status %d, %d gas (limit 220,000)", r.Status, r.GasUsed)
+	}
 }
