@@ -2,9 +2,11 @@ package chain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -208,22 +210,53 @@ func (c *Client) FactoryLogs(ctx context.Context, from, to uint64, topics ...[]c
 func (c *Client) logs(ctx context.Context, addrs []common.Address, from, to uint64, topics ...[]common.Hash) ([]types.Log, error) {
 	var out []types.Log
 	for start := from; start <= to; start += logsPerQuery {
-		end := min(start+logsPerQuery-1, to)
-		q := ethereum.FilterQuery{
-			FromBlock: new(big.Int).SetUint64(start),
-			ToBlock:   new(big.Int).SetUint64(end),
-			Addresses: addrs,
-			Topics:    topics,
-		}
-		var logs []types.Log
-		err := c.call(ctx, fmt.Sprintf("logs %d-%d", start, end), func(ctx context.Context, e *endpoint) (err error) {
-			logs, err = e.eth.FilterLogs(ctx, q)
-			return err
-		})
+		logs, err := c.logsIn(ctx, addrs, start, min(start+logsPerQuery-1, to), topics)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, logs...)
 	}
 	return out, nil
+}
+
+// ErrLogsRefused is a single block whose logs the provider refuses to return for their number:
+// no narrower query can read them from it.
+var ErrLogsRefused = errors.New("the RPC refuses the block's logs for their number")
+
+// logsIn reads the logs of blocks start..end, halving a range the provider refuses for the
+// number of its logs (Infura and others cap an answer at 10,000) down to one block.
+func (c *Client) logsIn(ctx context.Context, addrs []common.Address, start, end uint64, topics [][]common.Hash) ([]types.Log, error) {
+	q := ethereum.FilterQuery{FromBlock: new(big.Int).SetUint64(start), ToBlock: new(big.Int).SetUint64(end), Addresses: addrs, Topics: topics}
+	var logs []types.Log
+	err := c.call(ctx, fmt.Sprintf("logs %d-%d", start, end), func(ctx context.Context, e *endpoint) (err error) {
+		logs, err = e.eth.FilterLogs(ctx, q)
+		return err
+	})
+	switch {
+	case err == nil:
+		return logs, nil
+	case !tooManyLogs(err):
+		return nil, err
+	case start == end:
+		return nil, fmt.Errorf("%w: block %d: %w", ErrLogsRefused, start, err)
+	}
+	mid := start + (end-start)/2
+	low, err := c.logsIn(ctx, addrs, start, mid, topics)
+	if err != nil {
+		return nil, err
+	}
+	high, err := c.logsIn(ctx, addrs, mid+1, end, topics)
+	if err != nil {
+		return nil, err
+	}
+	return append(low, high...), nil
+}
+
+// tooManyLogs tells an eth_getLogs the provider refused for the size of its answer, in the words
+// the big ones use: Infura's "query returned more than 10000 results", Alchemy's "Log response
+// size exceeded", and the like. Words, not the code: Infura's -32005 also means rate limited.
+func tooManyLogs(err error) bool {
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "more than") && strings.Contains(msg, "results") ||
+		strings.Contains(msg, "response size") || strings.Contains(msg, "too many logs") || strings.Contains(msg, "logs limit")
 }

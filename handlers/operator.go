@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
@@ -111,9 +110,6 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 		return err
 	}
 	o.Treasury = h.treasuryView(ctx)
-	if o.TokenInflows, err = h.tokenInflows(ctx); err != nil {
-		return err
-	}
 	if o.Unattributed, err = h.store.UnattributedInflows(ctx, 20); err != nil {
 		return err
 	}
@@ -288,20 +284,3 @@ func (h *Handlers) holdMinting(c echo.Context, held bool) (string, error) {
 	return auditSentence(outcome), err
 }
 
-// tokenInflows are the latest transfers of tokens not accepted, each with its token's symbol and
-// decimals where the token tells them.
-func (h *Handlers) tokenInflows(ctx context.Context) ([]views.TokenInflow, error) {
-	in, err := h.store.TokenInflows(ctx, 20)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]views.TokenInflow, len(in))
-	for i, t := range in {
-		token := store.Token{Address: t.Token, Symbol: "base units"} // a token that tells nothing
-		if info, err := h.chain.TokenInfo(ctx, common.HexToAddress(t.Token)); err == nil {
-			token.Symbol, token.Decimals = info.Symbol, int(info.Decimals)
-		}
-		out[i] = views.TokenInflow{TokenInflow: t, Arrived: store.TokenAmount{Token: token, Amount: t.Amount}}
-	}
-	return out, nil
-}

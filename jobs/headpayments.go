@@ -53,12 +53,11 @@ func (j *Jobs) followHead(ctx context.Context, head uint64) error {
 	}
 	seen := classify(blocks, payTo, j.cfg.Treasury, j.chain.Factory(), j.chain.DecodeWithdraw)
 	if len(j.cfg.PaymentTokens) > 0 {
-		transfers, err := j.chain.TokenTransfers(ctx, payTo, from, head)
+		transfers, err := j.chain.TokenTransfers(ctx, j.tokens(), payTo, from, head)
 		if err != nil {
 			return err
 		}
-		tokens, _ := j.tokenPayments(transfers)
-		seen.Payments = append(seen.Payments, tokens...)
+		seen.Payments = append(seen.Payments, j.tokenPayments(transfers)...)
 	}
 	return j.store.RecordHead(ctx, seen.Blocks, seen.Payments)
 }

@@ -67,11 +67,11 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 		}
 	}
 	if len(j.cfg.PaymentTokens) > 0 && j.cfg.PaymentAddress != (common.Address{}) {
-		transfers, err := j.chain.TokenTransfers(ctx, j.cfg.PaymentAddress, from, to)
+		transfers, err := j.chain.TokenTransfers(ctx, j.tokens(), j.cfg.PaymentAddress, from, to)
 		if err != nil {
 			return head, err
 		}
-		p.tokenPayments, p.tokenInflows = j.tokenPayments(transfers)
+		p.tokenPayments = j.tokenPayments(transfers)
 	}
 	if j.cfg.ScanEveryBlock || j.cfg.PaymentAddress == (common.Address{}) {
 		return head, p.read(ctx, from, to)
@@ -134,10 +134,8 @@ type scanPass struct {
 	head  uint64
 	sum   *PaymentsSummary
 	execs []chain.SafeExecution // the treasury's executions in the pass's range
-	// tokenPayments are the payments in listed tokens in the pass's range, tokenInflows the
-	// transfers of other tokens to the payments wallet.
+	// tokenPayments are the payments in listed tokens in the pass's range.
 	tokenPayments []store.NewPayment
-	tokenInflows  []store.TokenInflow
 }
 
 // errReorgWhileReading is a block whose hash changed between two reads of one pass: the next
@@ -169,15 +167,6 @@ func (p scanPass) withLogs(scan *store.Scan, from, to uint64) error {
 			return err
 		}
 	}
-	for _, t := range p.tokenInflows {
-		if t.BlockNumber < int64(from) || t.BlockNumber > int64(to) {
-			continue
-		}
-		scan.TokenInflows = append(scan.TokenInflows, t)
-		if err := withBlock(scan, t.BlockNumber, t.BlockHash); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
@@ -194,20 +183,19 @@ func withBlock(scan *store.Scan, number int64, hash string) error {
 	return nil
 }
 
-// tokenPayments sorts the transfers to the payments wallet: the payments, of a listed token, and
-// the inflows of tokens the sale does not accept.
-func (j *Jobs) tokenPayments(transfers []chain.TokenTransfer) (payments []store.NewPayment, inflows []store.TokenInflow) {
-	listed := map[string]bool{}
-	for _, t := range j.cfg.PaymentTokens {
-		listed[t.Address] = true
+// tokens are the listed tokens' addresses, whose Transfer logs the scan reads.
+func (j *Jobs) tokens() []common.Address {
+	out := make([]common.Address, len(j.cfg.PaymentTokens))
+	for i, t := range j.cfg.PaymentTokens {
+		out[i] = common.HexToAddress(t.Address)
 	}
+	return out
+}
+
+// tokenPayments are the payments among transfers of listed tokens to the payments wallet.
+func (j *Jobs) tokenPayments(transfers []chain.TokenTransfer) (payments []store.NewPayment) {
 	for _, t := range transfers {
 		if !t.Payment(j.cfg.PaymentAddress) {
-			continue
-		}
-		if !listed[hexLower(t.Token)] {
-			inflows = append(inflows, store.TokenInflow{TxHash: hexLower(t.TxHash), LogIndex: int(t.LogIndex), Token: hexLower(t.Token),
-				From: hexLower(t.From), Amount: store.Uint256{Int: t.Value}, BlockNumber: int64(t.Block), BlockHash: hexLower(t.BlockHash)})
 			continue
 		}
 		payments = append(payments, store.NewPayment{
@@ -216,7 +204,7 @@ func (j *Jobs) tokenPayments(transfers []chain.TokenTransfer) (payments []store.
 			BlockNumber: int64(t.Block), BlockHash: hexLower(t.BlockHash), BlockTime: time.Unix(int64(t.BlockTime), 0).UTC(),
 		})
 	}
-	return payments, inflows
+	return payments
 }
 
 // read reads blocks from..to one by one and records what they hold, scanChunk blocks at a time.

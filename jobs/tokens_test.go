@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"errors"
 	"math/big"
 	"slices"
 	"strings"
@@ -10,8 +11,10 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/params"
 
+	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 	"nodeledger/chain/devchain"
+	"nodeledger/chain/faultrpc"
 	"nodeledger/jobs/sale"
 	"nodeledger/store"
 )
@@ -73,7 +76,8 @@ func TestTokenPayments(t *testing.T) {
 	if r := e.payToken(3, coin, payTo, usdc(300), 100_000); r.Status != types.ReceiptStatusFailed {
 		t.Fatal("a blocked payer's transfer went through")
 	}
-	// A token the sale does not list (the dev holding token) is no payment.
+	// A token the sale does not list (the dev holding token) is no payment: its logs are not
+	// even asked for.
 	e.payToken(0, e.dc.Token, payTo, new(big.Int).Mul(big.NewInt(300), big.NewInt(params.Ether)), 0)
 	// Two payments in one transaction: a batch of transferFrom, each its own Transfer log.
 	batch := e.deploy("TokenBatch", bindings.TokenBatchMetaData.Bin)
@@ -110,13 +114,6 @@ func TestTokenPayments(t *testing.T) {
 			doc.Amount.Cmp(c.amount) != 0 || doc.ValueWei.Sign() != 0 || doc.Status != c.status {
 			t.Errorf("payment %s: %+v, want %s USDC units, %s", c.tx, doc, c.amount, c.status)
 		}
-	}
-
-	// The token not listed is kept for the operator, as it arrived.
-	in, err := db.TokenInflows(t.Context(), 10)
-	if err != nil || len(in) != 1 || in[0].Token != strings.ToLower(e.dc.Token.Hex()) || in[0].From != strings.ToLower(e.buyer(0).Hex()) ||
-		in[0].Amount.Cmp(new(big.Int).Mul(big.NewInt(300), big.NewInt(params.Ether))) != 0 {
-		t.Fatalf("token inflows %+v, %v: want the 300 DHT from buyer 0", in, err)
 	}
 
 	rejected := payments(t, store.PaymentRejected)
@@ -244,5 +241,67 @@ func TestTokenSweep(t *testing.T) {
 	}
 	if e.sweepUntilSettled(e.j).Status != store.SweepSwept || held(treasury).Cmp(usdc(850)) != 0 {
 		t.Fatal("the second USDC sweep did not reach the treasury")
+	}
+}
+
+// TestTokenLogFlood: behind a provider that caps an eth_getLogs answer (here at 20 logs, as
+// Infura's at 10,000), a stranger's contract emitting more Transfer logs to the payments wallet
+// than that in one block stopped every pass, since the scan asked for every contract's logs. It
+// asks for the listed tokens' only now: the flood is not read, and a range of more listed
+// payments than the cap is halved until each part passes. A single block of more listed payments
+// than the cap cannot be read at all: the pass fails naming the block and the provider's words.
+func TestTokenLogFlood(t *testing.T) {
+	e := newEnvOn(t, devchain.Options{RPCAddr: "127.0.0.1:0"})
+	e.withUSDC()
+	proxy := faultrpc.New(t, e.dc.RPCURL())
+	c, err := chain.Dial(t.Context(), proxy.URL, chain.Config{Factory: e.dc.Factory})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	e.c = c
+	e.j = e.restart()
+	payTo, coin, junk := e.dc.Payments, e.dc.USDC, e.dc.Token // the dev holding token is not listed
+	batch := e.deploy("TokenBatch", bindings.TokenBatchMetaData.Bin)
+	units := func(n int) []*big.Int {
+		out := make([]*big.Int, n)
+		for i := range out {
+			out[i] = big.NewInt(1)
+		}
+		return out
+	}
+	payMany := func(token common.Address, n int) {
+		t.Helper()
+		from := e.dc.Buyers[4].Key
+		if token == junk {
+			from = e.dc.Buyers[0].Key // a holder of the dev token
+		}
+		e.transact(from, token, tokenABI.PackApprove(batch, big.NewInt(int64(n))), nil, 0)
+		if r := e.transact(from, batch, bindings.NewTokenBatch().PackPay(token, payTo, units(n)), nil, 0); r.Status != types.ReceiptStatusSuccessful {
+			t.Fatal("the batch of transfers reverted")
+		}
+	}
+	proxy.CapLogs(20)
+	payMany(junk, 30) // the flood: 30 Transfer logs in one block, from a token nobody listed
+	payMany(coin, 12) // 24 listed payments in two blocks: more than the cap over the range
+	payMany(coin, 12)
+	exact := e.payToken(0, coin, payTo, usdc(300), 0)
+	sum := mustPass(t, e.j)
+	if sum.Seen != 25 || sum.Minted != 1 || sum.Rejected != 24 {
+		t.Fatalf("summary %+v, want the 25 USDC payments seen, 1 minted", sum)
+	}
+	if rec, err := db.PaymentByTx(t.Context(), strings.ToLower(exact.TxHash.Hex())); err != nil || rec.Doc(false).Status != store.BuyerMinted {
+		t.Fatalf("the 300 USDC payment: %+v, %v", rec, err)
+	}
+
+	proxy.CapLogs(10)
+	payMany(coin, 12) // one block of more listed payments than the cap
+	_, err = e.j.Payments(t.Context())
+	if !errors.Is(err, chain.ErrLogsRefused) || !strings.Contains(err.Error(), "query returned more than 10 results") {
+		t.Fatalf("pass error %v, want the block's logs refused with the provider's words", err)
+	}
+	proxy.CapLogs(0)
+	if sum := mustPass(t, e.j); sum.Seen != 12 {
+		t.Fatalf("once the provider answers: %+v", sum)
 	}
 }

@@ -28,25 +28,3 @@ func (s *Store) UnattributedCount(ctx context.Context) (n int, err error) {
 	err = s.db.GetContext(ctx, &n, `SELECT count(*) FROM unattributed_inflows`)
 	return n, err
 }
-
-// TokenInflow is a transfer to the payments wallet of a token the sale does not accept
-// (PAYMENT_TOKENS): no payment; the operator sends it back or lists the token.
-type TokenInflow struct {
-	TxHash      string  `db:"tx_hash"`
-	LogIndex    int     `db:"log_index"`
-	Token       string  `db:"token"`
-	From        string  `db:"from_address"`
-	Amount      Uint256 `db:"amount"`
-	BlockNumber int64   `db:"block_number"`
-	BlockHash   string  `db:"block_hash"`
-}
-
-// TokenInflows returns up to limit transfers of tokens not accepted, newest first.
-func (s *Store) TokenInflows(ctx context.Context, limit int) (_ []TokenInflow, err error) {
-	defer wrap(&err, "TokenInflows")
-	in := []TokenInflow{}
-	err = s.db.SelectContext(ctx, &in, `
-		SELECT tx_hash, log_index, token, from_address, amount, block_number, block_hash FROM token_inflows
-		ORDER BY block_number DESC, log_index DESC LIMIT $1`, limit)
-	return in, err
-}

@@ -106,8 +106,6 @@ type Scan struct {
 	Failed       []FailedWithdrawal
 	Outgoing     []OutgoingTransfer
 	Unattributed []UnattributedInflow
-	// TokenInflows are transfers to the payments wallet of tokens the sale does not accept.
-	TokenInflows []TokenInflow
 	// SafeExecutions are the treasury's executions in the blocks (refund batches among them).
 	SafeExecutions []SafeExecution
 }
@@ -195,14 +193,6 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 			return err
 		}
 	}
-	for _, t := range scan.TokenInflows { // rare: a token nobody should send
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO token_inflows (tx_hash, log_index, token, from_address, amount, block_number, block_hash)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (tx_hash, log_index) DO NOTHING`,
-			t.TxHash, t.LogIndex, t.Token, t.From, t.Amount, t.BlockNumber, t.BlockHash); err != nil {
-			return err
-		}
-	}
 	if err := recordExecutions(ctx, tx, scan.SafeExecutions); err != nil {
 		return err
 	}
@@ -267,9 +257,6 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 	}
 	unrefunded = append(unrefunded, batched...)
 	if _, err := tx.ExecContext(ctx, `DELETE FROM outgoing_transfers WHERE block_number > $1`, number); err != nil {
-		return 0, err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM token_inflows WHERE block_number > $1`, number); err != nil {
 		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM unattributed_inflows WHERE block_number > $1`, number); err != nil {

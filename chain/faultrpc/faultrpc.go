@@ -38,6 +38,7 @@ type Proxy struct {
 	fault   Fault
 	head    string // non-empty: eth_blockNumber's answer, frozen
 	chainID string // non-empty: eth_chainId's answer
+	logCap  int    // >0: an eth_getLogs answer of more logs is refused
 }
 
 // New forwards to upstream, a node's HTTP JSON-RPC URL, until the test ends.
@@ -73,6 +74,14 @@ func (p *Proxy) ServeChainID(id uint64) {
 	p.mu.Unlock()
 }
 
+// CapLogs refuses, from now on, an eth_getLogs whose answer holds more than n logs, in Infura's
+// words ("query returned more than n results"), as hosted providers cap them; 0 lifts the cap.
+func (p *Proxy) CapLogs(n int) {
+	p.mu.Lock()
+	p.logCap = n
+	p.mu.Unlock()
+}
+
 // Requests is how many HTTP requests reached the endpoint.
 func (p *Proxy) Requests() int64 { return p.requests.Load() }
 
@@ -80,7 +89,7 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 	p.requests.Add(1)
 	body, _ := io.ReadAll(r.Body)
 	p.mu.Lock()
-	fault, head, chainID := p.fault, p.head, p.chainID
+	fault, head, chainID, logCap := p.fault, p.head, p.chainID, p.logCap
 	p.mu.Unlock()
 	switch fault {
 	case TooMany:
@@ -117,6 +126,19 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	defer resp.Body.Close()
 	w.Header().Set("Content-Type", "application/json")
+	if logCap > 0 && req.Method == "eth_getLogs" {
+		answer, _ := io.ReadAll(resp.Body)
+		var logs struct {
+			Result []json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(answer, &logs) == nil && len(logs.Result) > logCap {
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32005,"message":"query returned more than %d results"}}`, req.ID, logCap)
+			return
+		}
+		w.WriteHeader(resp.StatusCode)
+		w.Write(answer)
+		return
+	}
 	w.WriteHeader(resp.StatusCode)
 	io.Copy(w, resp.Body)
 }

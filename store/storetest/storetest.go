@@ -143,7 +143,7 @@ func Reset(t testing.TB, db *store.Store) {
 		chain_cursors, scanned_blocks, scheduler_ticks, settings, auth_nonces, wallet_signouts, outgoing_transfers, outbox, unattributed_inflows, pass_status,
 		webhook_endpoints, webhook_events, webhook_deliveries, webhook_attempts, sweeps,
 		refund_batches, refund_batch_payments, refund_batch_approvals, refund_batch_attempts,
-		referral_codes, referral_code_versions, referral_bindings, payment_referrals, commissions, refund_batch_commissions, token_inflows, head_payments, mint_batches RESTART IDENTITY CASCADE`)
+		referral_codes, referral_code_versions, referral_bindings, payment_referrals, commissions, refund_batch_commissions, head_payments, mint_batches RESTART IDENTITY CASCADE`)
 	if err != nil {
 		t.Fatal(err)
 	}
