@@ -127,10 +127,11 @@ func (h *Handlers) visitReferral(c echo.Context, b *views.Buy) (*sale.Terms, err
 	if code == "" {
 		return nil, nil
 	}
-	b.Referral = &views.BuyReferral{Code: code}
-	if !sale.MayBeCode(code) {
+	if !sale.MayBeCode(code) { // not repeated: the page shows no text a link brought
+		b.Referral = &views.BuyReferral{}
 		return nil, nil
 	}
+	b.Referral = &views.BuyReferral{Code: code}
 	t, valid, err := h.sale.Code(c.Request().Context(), "", code, b.Now)
 	if errors.Is(err, sale.ErrNoCode) {
 		return nil, nil

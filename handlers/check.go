@@ -46,7 +46,7 @@ func (h *Handlers) CheckPayment(c echo.Context) error {
 		}
 	}
 	// A wallet bound to a code pays the discounted price; the full price would buy the tier too.
-	terms, err := h.sale.BoundAt(ctx, from, now)
+	terms, err := h.sale.BoundAt(ctx, from, now, 0)
 	if err != nil {
 		return err
 	}

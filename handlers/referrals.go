@@ -63,7 +63,11 @@ func referralOf(r store.ReferralCode) referralJSON {
 		Parent: r.Parent, ParentBps: r.ParentBps, ExpiresAt: r.ExpiresAt, Enabled: r.Enabled}
 }
 
-var errNoReferralCode = errorf(http.StatusNotFound, "No referral code has this name.")
+var (
+	errNoReferralCode        = errorf(http.StatusNotFound, "No referral code has this name.")
+	errReferralCodeMalformed = errorf(http.StatusBadRequest, "A referral code cannot hold control characters (such as NUL) or bytes that are not UTF-8: "+
+		"it is letters, digits, _ and -, or a wallet's address.")
+)
 
 // readReferral reads and checks a body's code.
 func readReferral(c echo.Context) (store.ReferralCode, error) {
@@ -218,6 +222,9 @@ func (h *Handlers) Referral(c echo.Context) error {
 	if errors.Is(err, sale.ErrNoCode) {
 		return errNoReferralCode
 	}
+	if errors.Is(err, sale.ErrCodeMalformed) {
+		return errReferralCodeMalformed
+	}
 	if err != nil {
 		return err
 	}
@@ -246,6 +253,8 @@ func (h *Handlers) BindReferral(c echo.Context) error {
 	switch {
 	case errors.Is(err, sale.ErrNoCode):
 		return errNoReferralCode
+	case errors.Is(err, sale.ErrCodeMalformed):
+		return errReferralCodeMalformed
 	case errors.Is(err, sale.ErrSelfReferral):
 		return errorf(http.StatusConflict, "The code "+t.Code+" is your own: a wallet cannot earn from its own purchase, so it cannot use a code it owns or earns from.")
 	case errors.Is(err, sale.ErrCodeNotValid):

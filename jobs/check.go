@@ -65,7 +65,7 @@ func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, cs sale.ChainS
 		at = *p.BlockTime
 	}
 	for try := 0; ; try++ {
-		v, err := j.sale.JudgeWith(ctx, cs, p.From, p.Paid(), at)
+		v, err := j.sale.JudgeWith(ctx, cs, p.From, p.Paid(), at, p.BlockNumber)
 		if err != nil || v.Reason != nil {
 			return v.Reason, err
 		}

@@ -265,3 +265,29 @@ func TestTwoInstancesEarnOnce(t *testing.T) {
 		t.Fatalf("%d commission rows, want 2 a payment (%v)", rows, err)
 	}
 }
+
+// TestBindAfterPayment: a binding counts for the payments of the blocks after the head it was
+// made at, whatever the clock says. Bindings were kept to the second and compared with the
+// block's time by <=, so a wallet that paid and then bound a code within the block's second was
+// judged under it (issue 48 §8); here the binding's time is set as early as can be, and the
+// payment already in a block is still judged without it, while the next one is judged under it.
+func TestBindAfterPayment(t *testing.T) {
+	e := newEnv(t)
+	addCode(t, store.ReferralCode{Code: "Alice5", Owner: lower(e.buyer(4)), DiscountBps: 500, CommissionBps: 300, Enabled: true})
+	discounted := new(big.Int).Sub(priceOne, finney(5))
+	before := e.pay(0, e.dc.Payments, discounted) // a block holds it before the wallet binds
+	e.bind(0, "Alice5")
+	if _, err := db.DB().Exec(`UPDATE referral_bindings SET bound_at = to_timestamp(0)`); err != nil {
+		t.Fatal(err)
+	}
+	after := e.pay(0, e.dc.Payments, discounted)
+	if sum := mustPass(t, e.j); sum.Minted != 1 || sum.Rejected != 1 {
+		t.Fatalf("pass %+v: want the payment before the binding rejected, the one after minted", sum)
+	}
+	if got := discountOf(t, before); got != "none" {
+		t.Fatalf("the payment a block held before the binding was judged under %q", got)
+	}
+	if got, want := discountOf(t, after), "Alice5 5000000000000000"; got != want {
+		t.Fatalf("the payment after the binding: %q, want %q", got, want)
+	}
+}

@@ -116,12 +116,13 @@ func (s *Store) HoldsNode(ctx context.Context, wallet string) (_ bool, err error
 	return holds, err
 }
 
-// Bind binds wallet to code (a partner code's key, or a wallet's address) from the start of this
-// second, replacing the code it had; it returns that instant.
-func (s *Store) Bind(ctx context.Context, wallet, code string) (boundAt time.Time, err error) {
+// Bind binds wallet to code (a partner code's key, or a wallet's address) for the payments of
+// the blocks after head, the chain's head now, replacing the code it had; it returns the instant
+// it was made (the start of its second).
+func (s *Store) Bind(ctx context.Context, wallet, code string, head uint64) (boundAt time.Time, err error) {
 	defer wrap(&err, "Bind")
-	err = s.db.GetContext(ctx, &boundAt, `INSERT INTO referral_bindings (wallet, code) VALUES ($1, $2) RETURNING bound_at`,
-		wallet, code)
+	err = s.db.GetContext(ctx, &boundAt, `INSERT INTO referral_bindings (wallet, code, head_block) VALUES ($1, $2, $3) RETURNING bound_at`,
+		wallet, code, int64(head))
 	return boundAt, err
 }
 
@@ -132,13 +133,18 @@ type Binding struct {
 	BoundAt time.Time `db:"bound_at"`
 }
 
-// BindingAt returns the code wallet was bound to at instant at; ErrNotFound when none was.
-func (s *Store) BindingAt(ctx context.Context, wallet string, at time.Time) (_ Binding, err error) {
+// BindingAt returns the code wallet was bound to for a payment at instant at in block block
+// (0: a payment yet to come, for which every binding made so far counts); ErrNotFound when none
+// was. A binding counts for the payments of the blocks after the head it was made at: a wallet
+// cannot bind a code to a payment already in a block. One made before bindings kept their head
+// counts from the start of its second, as it did then.
+func (s *Store) BindingAt(ctx context.Context, wallet string, at time.Time, block int64) (_ Binding, err error) {
 	defer wrap(&err, "BindingAt")
 	var b Binding
 	err = s.db.GetContext(ctx, &b, `
-		SELECT code, bound_at FROM referral_bindings WHERE wallet = $1 AND bound_at <= $2
-		ORDER BY bound_at DESC, id DESC LIMIT 1`, wallet, at)
+		SELECT code, bound_at FROM referral_bindings
+		WHERE wallet = $1 AND CASE WHEN $3::bigint > 0 AND head_block IS NOT NULL THEN head_block < $3 ELSE bound_at <= $2 END
+		ORDER BY bound_at DESC, id DESC LIMIT 1`, wallet, at, block)
 	if errors.Is(err, sql.ErrNoRows) {
 		return b, ErrNotFound
 	}

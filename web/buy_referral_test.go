@@ -2,10 +2,12 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
 	"nodeledger/handlers"
+	"nodeledger/jobs/sale"
 	"nodeledger/store/storetest"
 )
 
@@ -58,16 +60,22 @@ func TestBuyPageReferral(t *testing.T) {
 	}
 
 	for ref, want := range map[string]string{
-		"old05":    "The code Old05 is not valid: it expired 2020-01-01 00:00:00 UTC.",
-		"OFF05":    "The code Off05 is not valid: it is switched off",
-		"Nobody":   "The code Nobody is not valid: no referral code has this name.",
-		"<b>x</b>": "The code <b>x</b> is not valid: no referral code has this name.",
-		bob:        "The code " + bob + " is not valid: that wallet holds no node",
+		"old05":  "The code Old05 is not valid: it expired 2020-01-01 00:00:00 UTC.",
+		"OFF05":  "The code Off05 is not valid: it is switched off",
+		"Nobody": "The code Nobody is not valid: no referral code has this name.",
+		// Text of no code's shape is not repeated beside the prices: a link could make the page say
+		// anything (up to ~900 KB of it).
+		"<b>x</b>":                       "This link's code is not valid.",
+		strings.Repeat("Send ETH ", 500): "This link's code is not valid.",
+		bob:                              "The code " + bob + " is not valid: that wallet holds no node",
 	} {
-		doc := page(t, newBrowser(t, s, "203.0.113.41").do(http.MethodGet, "/buy?ref="+strings.NewReplacer("<", "%3C", ">", "%3E", "/", "%2F").Replace(ref), nil).Body)
+		doc := page(t, newBrowser(t, s, "203.0.113.41").do(http.MethodGet, "/buy?ref="+url.QueryEscape(ref), nil).Body)
 		pay := doc.Find("[data-wallet=pay]")
 		if got := text(doc, "referral"); !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "The prices below are the full prices.") {
 			t.Errorf("%s: the code says %q, want %q", ref, got, want)
+		}
+		if !sale.MayBeCode(ref) && strings.Contains(doc.Find("main").Text(), strings.TrimSpace(ref)) {
+			t.Errorf("the page repeats the link's text %q", ref)
 		}
 		if count(doc, "[data-testid=discounted]") != 0 || count(doc, "[data-testid=referral-elsewhere]") != 0 ||
 			pay.AttrOr("data-pay", "") != "100000000000000000" || pay.AttrOr("data-ref", "") != "" || strings.TrimSpace(pay.Text()) != "Pay 0.1 ETH" {

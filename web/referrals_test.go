@@ -381,6 +381,7 @@ func TestBindReferral(t *testing.T) {
 		addrOf(owner):  {http.StatusConflict, "holds no node, so its address is not a referral code yet"},
 		addrOf(buyer):  {http.StatusConflict, "is your own"},
 		"not a code!!": {http.StatusNotFound, "No referral code has this name."},
+		"Pal\x0010":    {http.StatusBadRequest, "cannot hold control characters"},
 	} {
 		rec := b.do(http.MethodPost, "/api/referrals/bind", map[string]string{"code": code})
 		wantStatus(t, rec, want.status)
@@ -416,5 +417,19 @@ func TestBindReferral(t *testing.T) {
 	wantStatus(t, b.do(http.MethodPost, "/api/referrals/bind", map[string]string{"code": "PAL10"}), http.StatusOK)
 	if n := bound(); n != 1 {
 		t.Fatalf("%d bindings after binding one code twice", n)
+	}
+}
+
+// TestReferralCodeMalformed: a code in the path with a NUL or bytes that are not UTF-8 is a 400
+// with a sentence (it was a 500: PostgreSQL refuses such text), as a label with them is.
+func TestReferralCodeMalformed(t *testing.T) {
+	storetest.Reset(t, db)
+	s := newServer(t, handlers.Config{ChainID: 1, PaymentAddress: payTo})
+	for _, code := range []string{"Pal%0010", "%FF%FE", "Pal%0A5"} {
+		rec := s.get(t, "/api/referrals/"+code)
+		wantStatus(t, rec, http.StatusBadRequest)
+		if msg := errorMessage(t, rec); !strings.Contains(msg, "cannot hold control characters") {
+			t.Errorf("%s: %q", code, msg)
+		}
 	}
 }

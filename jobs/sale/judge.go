@@ -98,11 +98,12 @@ func (s *Sale) Judge(ctx context.Context, from string, paid store.Money, at time
 	if err != nil {
 		return Verdict{}, err
 	}
-	return s.JudgeWith(ctx, cs, from, paid, at)
+	return s.JudgeWith(ctx, cs, from, paid, at, 0)
 }
 
-// JudgeWith is Judge with the chain's state read once for many payments (ReadChain).
-func (s *Sale) JudgeWith(ctx context.Context, cs ChainState, from string, paid store.Money, at time.Time) (Verdict, error) {
+// JudgeWith is Judge with the chain's state read once for many payments (ReadChain), of a
+// payment in block (0: one yet to come), whose bindings count only when made before it.
+func (s *Sale) JudgeWith(ctx context.Context, cs ChainState, from string, paid store.Money, at time.Time, block int64) (Verdict, error) {
 	tiers, err := s.store.TiersAt(ctx, at, s.grace)
 	if err != nil {
 		return Verdict{}, err
@@ -125,7 +126,7 @@ func (s *Sale) JudgeWith(ctx context.Context, cs ChainState, from string, paid s
 	// A code's discount and commissions are in ETH: a token payment pays a token price in full.
 	var terms *Terms
 	if paid.Token == "" {
-		if terms, err = s.BoundAt(ctx, from, at); err != nil {
+		if terms, err = s.BoundAt(ctx, from, at, block); err != nil {
 			return Verdict{}, err
 		}
 	}

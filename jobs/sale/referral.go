@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"nodeledger/store"
 )
@@ -34,6 +36,14 @@ var (
 	codePattern    = regexp.MustCompile(`^[A-Za-z0-9_-]{3,32}$`)
 	addressPattern = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 )
+
+// Printable tells whether s is text a person can read and the ledger can keep: valid UTF-8
+// without control characters (PostgreSQL's text refuses a NUL and invalid UTF-8 outright, and
+// the others would break a page or a CSV line). Labels and codes are held to it.
+func Printable(s string) bool { return utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl) }
+
+// ErrCodeMalformed is a code that is not printable text (Printable): no code can have it.
+var ErrCodeMalformed = errors.New("referral code malformed")
 
 // MayBeCode tells whether s has the shape of a code: a partner code's letters, or a wallet's
 // address. Anything else is no code.
@@ -149,6 +159,9 @@ func (t Terms) For(price, paid *big.Int) store.PaymentReferral {
 // when wallet owns it or is the partner above its owner: nobody earns from their own purchase.
 func (s *Sale) Code(ctx context.Context, wallet, code string, at time.Time) (_ Terms, valid bool, err error) {
 	var t Terms
+	if !Printable(code) {
+		return t, false, ErrCodeMalformed
+	}
 	if addressPattern.MatchString(code) {
 		owner := strings.ToLower(code)
 		t = Terms{Code: owner, Owner: owner, DiscountBps: s.walletCodes.DiscountBps, CommissionBps: s.walletCodes.CommissionBps}
@@ -175,8 +188,8 @@ func (s *Sale) Code(ctx context.Context, wallet, code string, at time.Time) (_ T
 
 // BoundAt returns the terms of the code wallet was bound to at instant at, when it gave them
 // then; nil when the wallet was bound to none, or to one that gave nothing then.
-func (s *Sale) BoundAt(ctx context.Context, wallet string, at time.Time) (*Terms, error) {
-	b, err := s.store.BindingAt(ctx, wallet, at)
+func (s *Sale) BoundAt(ctx context.Context, wallet string, at time.Time, block int64) (*Terms, error) {
+	b, err := s.store.BindingAt(ctx, wallet, at, block)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
@@ -212,14 +225,20 @@ func (s *Sale) Bind(ctx context.Context, wallet, code string) (Terms, store.Bind
 		return t, store.Binding{}, err
 	}
 	key := store.CodeKey(t.Code) // a wallet's address is a key as it is
-	b, err := s.store.BindingAt(ctx, wallet, now)
+	b, err := s.store.BindingAt(ctx, wallet, now, 0)
 	switch {
 	case err == nil && b.Code == key:
 		return t, b, nil
 	case err != nil && !errors.Is(err, store.ErrNotFound):
 		return t, b, err
 	}
+	// The head now: the binding counts for payments in the blocks after it, never for one a block
+	// already holds.
+	head, err := s.chain.HeadNumber(ctx)
+	if err != nil {
+		return t, b, err
+	}
 	b = store.Binding{Code: key}
-	b.BoundAt, err = s.store.Bind(ctx, wallet, key)
+	b.BoundAt, err = s.store.Bind(ctx, wallet, key, head)
 	return t, b, err
 }

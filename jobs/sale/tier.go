@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/ethereum/go-ethereum/common/math"
 
@@ -116,9 +115,8 @@ func ReadTier(in TierInput) (t store.Tier, keep bool, p Problems) {
 	switch {
 	case t.Label == "":
 		set("label", "A tier needs a label, such as Standard.")
-	case strings.ContainsFunc(t.Label, unicode.IsControl):
-		// PostgreSQL's text refuses a NUL outright, and the others would break a page or a CSV line.
-		set("label", "A label cannot hold control characters (such as NUL, a tab or a line break).")
+	case !Printable(t.Label):
+		set("label", "A label cannot hold control characters (such as NUL, a tab or a line break) or bytes that are not UTF-8.")
 	case len([]rune(t.Label)) > maxTierLabel:
 		set("label", fmt.Sprintf("A label has at most %d characters.", maxTierLabel))
 	}
