@@ -232,6 +232,10 @@ type SafeExecution struct {
 	From        common.Address
 	BlockNumber uint64
 	BlockHash   common.Hash
+	// TokensOut are the tokens a successful execution moved out of the Safe, as its receipt's
+	// Transfer logs say: a token that answers false to a transfer moves nothing and logs nothing,
+	// though the execution succeeds.
+	TokensOut []TokenTransfer
 }
 
 // The topics of a Safe's execution logs.
@@ -260,19 +264,32 @@ func (c *Client) SafeExecutions(ctx context.Context, safe common.Address, from, 
 	if len(out) == 0 {
 		return nil, nil
 	}
-	// Who sent each: executions are rare, and one batch reads them all.
+	// Who sent each, and what tokens a successful one moved out of the Safe: executions are rare,
+	// and one batch reads them all.
 	txs := make([]struct {
 		From common.Address `json:"from"`
 	}, len(out))
-	elems := make([]rpc.BatchElem, len(out))
+	receipts := make([]*types.Receipt, len(out))
+	var elems []rpc.BatchElem
 	for i, e := range out {
-		elems[i] = rpc.BatchElem{Method: "eth_getTransactionByHash", Args: []any{e.TxHash}, Result: &txs[i]}
+		elems = append(elems, rpc.BatchElem{Method: "eth_getTransactionByHash", Args: []any{e.TxHash}, Result: &txs[i]})
+		if e.Success {
+			elems = append(elems, rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{e.TxHash}, Result: &receipts[i]})
+		}
 	}
 	if err := c.batch(ctx, "safe executions' senders", elems); err != nil {
 		return nil, err
 	}
 	for i := range out {
 		out[i].From = txs[i].From
+		if receipts[i] == nil {
+			continue
+		}
+		for _, l := range receipts[i].Logs {
+			if t, ok := tokenTransfer(*l); ok && t.From == safe {
+				out[i].TokensOut = append(out[i].TokensOut, t)
+			}
+		}
 	}
 	return out, nil
 }

@@ -151,9 +151,12 @@ func (p scanPass) withLogs(scan *store.Scan, from, to uint64) error {
 		if e.BlockNumber < from || e.BlockNumber > to {
 			continue
 		}
-		scan.SafeExecutions = append(scan.SafeExecutions, store.SafeExecution{Safe: hexLower(p.cfg.Treasury),
-			SafeTxHash: hexLower(e.SafeTxHash), Success: e.Success, TxHash: hexLower(e.TxHash), From: hexLower(e.From),
-			BlockNumber: int64(e.BlockNumber)})
+		exec := store.SafeExecution{Safe: hexLower(p.cfg.Treasury), SafeTxHash: hexLower(e.SafeTxHash), Success: e.Success,
+			TxHash: hexLower(e.TxHash), From: hexLower(e.From), BlockNumber: int64(e.BlockNumber)}
+		for _, t := range e.TokensOut {
+			exec.TokensOut = append(exec.TokensOut, store.TokenMove{Token: hexLower(t.Token), To: hexLower(t.To), Amount: store.Uint256{Int: t.Value}})
+		}
+		scan.SafeExecutions = append(scan.SafeExecutions, exec)
 		if err := withBlock(scan, int64(e.BlockNumber), hexLower(e.BlockHash)); err != nil {
 			return err
 		}

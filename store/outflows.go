@@ -38,7 +38,8 @@ func (o UnexplainedOutflow) InToken() *TokenAmount {
 
 // unexplainedOutflows are the outflows no ledger row explains (UnexplainedOutflow), as one
 // query: a transfer out of the payments wallet that no payment names as its refund by hand and no
-// sweep sent, and a transfer of an executed batch whose payment some other transfer refunded.
+// sweep sent, and a transfer of an executed batch whose payment some other transfer refunded
+// (one that moved nothing, a token's that answered false, is no outflow: bp.open is false).
 const unexplainedOutflows = `
 	SELECT 'payments_wallet' AS source, o.tx_hash, o.to_address, o.value_wei, NULL::text AS token, NULL::numeric AS amount,
 		'ETH' AS symbol, 18 AS decimals, o.block_number, NULL::text AS payment
@@ -50,7 +51,7 @@ const unexplainedOutflows = `
 		coalesce(tk.symbol, 'ETH'), coalesce(tk.decimals, 18), b.block_number, p.tx_hash
 	FROM refund_batch_payments bp JOIN refund_batches b ON b.id = bp.batch_id JOIN payments p ON p.id = bp.payment_id
 		LEFT JOIN tokens tk ON tk.address = bp.token
-	WHERE b.status = 'executed' AND p.refund_batch_id IS DISTINCT FROM b.id`
+	WHERE b.status = 'executed' AND bp.open AND p.refund_batch_id IS DISTINCT FROM b.id`
 
 // UnexplainedOutflows returns up to limit outflows no ledger row explains, newest block first.
 func (s *Store) UnexplainedOutflows(ctx context.Context, limit int) (_ []UnexplainedOutflow, err error) {

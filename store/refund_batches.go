@@ -127,6 +127,9 @@ type BatchRefund struct {
 	// Owed tells a payment still owed a refund that no open batch holds: what a batch that can no
 	// longer pay leaves to propose again.
 	Owed bool `db:"owed"`
+	// NotPaid tells a transfer of an executed batch that moved nothing (a token that answered
+	// false): its payment is owed again.
+	NotPaid bool `db:"not_paid"`
 }
 
 // InToken is what r pays back of a token; nil for ETH.
@@ -363,8 +366,10 @@ func refundBatches(ctx context.Context, q sqlx.QueryerContext, tail string, args
 	if err := sqlx.SelectContext(ctx, q, &refunds, `
 		SELECT bp.batch_id, bp.payment_id, p.tx_hash, bp.to_address, bp.value_wei, bp.token, bp.amount,
 			coalesce(tk.symbol, 'ETH') AS symbol, coalesce(tk.decimals, 18) AS decimals,
-			p.status = 'rejected' AND NOT EXISTS (SELECT 1 FROM refund_batch_payments o WHERE o.payment_id = p.id AND o.open) AS owed
+			p.status = 'rejected' AND NOT EXISTS (SELECT 1 FROM refund_batch_payments o WHERE o.payment_id = p.id AND o.open) AS owed,
+			b.status = 'executed' AND NOT bp.open AS not_paid
 		FROM refund_batch_payments bp JOIN payments p ON p.id = bp.payment_id LEFT JOIN tokens tk ON tk.address = bp.token
+			JOIN refund_batches b ON b.id = bp.batch_id
 		WHERE bp.batch_id = ANY ($1) ORDER BY bp.batch_id, bp.position`, pq.Array(ids)); err != nil {
 		return nil, err
 	}
@@ -463,6 +468,15 @@ type SafeExecution struct {
 	TxHash      string // the transaction that executed it
 	From        string // who sent that transaction: the audit's actor
 	BlockNumber int64
+	// TokensOut are the token transfers out of the Safe its receipt logs, when it succeeded: a
+	// token refund of the batch is made only when one of them is it.
+	TokensOut []TokenMove
+}
+
+// TokenMove is a transfer of Amount of Token to To, as a Transfer log says it happened.
+type TokenMove struct {
+	Token, To string
+	Amount    Uint256
 }
 
 // recordExecutions decides the batches the executions are of: executed, with each payment
@@ -532,17 +546,56 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 			}
 			continue
 		}
+		unpaid, err := unpaidTokenRefunds(ctx, tx, id, e.TokensOut)
+		if err != nil {
+			return err
+		}
+		// A token refund the receipt does not show (the token answered false) paid nothing: its
+		// payment is owed again, out of the batch.
+		if _, err := tx.ExecContext(ctx, `
+			UPDATE refund_batch_payments SET open = false WHERE batch_id = $1 AND payment_id = ANY ($2)`, id, pq.Array(unpaid)); err != nil {
+			return err
+		}
 		// A payment refunded another way before stays as it was: this batch paid it a second time.
 		var paid []int64
 		if err := tx.SelectContext(ctx, &paid, `
 			UPDATE payments SET status = 'refunded', refund_tx_hash = $2, refund_batch_id = $1, updated_at = now()
-			WHERE status = 'rejected' AND id IN (SELECT payment_id FROM refund_batch_payments WHERE batch_id = $1)
+			WHERE status = 'rejected' AND id IN (SELECT payment_id FROM refund_batch_payments WHERE batch_id = $1 AND open)
 			RETURNING id`, id, e.TxHash); err != nil {
 			return err
 		}
 		refunded = append(refunded, paid...)
 	}
 	return emitPayments(ctx, tx, EventPaymentRefunded, refunded)
+}
+
+// unpaidTokenRefunds are the payments of refund batch id whose token refund moved is missing: each
+// is matched to a transfer of its token, payer and amount, once.
+func unpaidTokenRefunds(ctx context.Context, tx *sqlx.Tx, id int64, moved []TokenMove) ([]int64, error) {
+	var refunds []struct {
+		Payment int64   `db:"payment_id"`
+		Token   string  `db:"token"`
+		To      string  `db:"to_address"`
+		Amount  Uint256 `db:"amount"`
+	}
+	if err := tx.SelectContext(ctx, &refunds, `
+		SELECT payment_id, token, to_address, amount FROM refund_batch_payments
+		WHERE batch_id = $1 AND token IS NOT NULL ORDER BY position`, id); err != nil {
+		return nil, err
+	}
+	left := slices.Clone(moved)
+	var unpaid []int64
+	for _, r := range refunds {
+		i := slices.IndexFunc(left, func(m TokenMove) bool {
+			return m.Token == r.Token && m.To == r.To && m.Amount.Cmp(r.Amount.Int) == 0
+		})
+		if i < 0 {
+			unpaid = append(unpaid, r.Payment)
+			continue
+		}
+		left = slices.Delete(left, i, i+1)
+	}
+	return unpaid, nil
 }
 
 // rewindBatches takes back what the chain decided of batches above block number: each is open

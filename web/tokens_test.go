@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -344,5 +345,65 @@ func TestTokenRefundRefused(t *testing.T) {
 	}
 	if p := e.paymentDoc(inUSDC); p.Status != store.BuyerRejected {
 		t.Fatalf("the payment reads %s after a refund that reverted", p.Status)
+	}
+}
+
+// TestTokenRefundAnsweredFalse: a token that answers false to a transfer instead of reverting
+// moves nothing, and the Safe's batch still executes (MultiSendCallOnly reads no answer): the
+// payment it was to refund is not recorded refunded, but owed again, and the batch's page says
+// the transfer was not paid. A new batch leaves it out, with the token's answer.
+func TestTokenRefundAnsweredFalse(t *testing.T) {
+	e := newRefundEnvOf(t, true)
+	dc := e.dc
+	erc20 := bindings.NewTestToken()
+	inUSDC := strings.ToLower(e.send(dc.Buyers[0].Key, dc.USDC, erc20.PackTransfer(dc.Payments, big.NewInt(250_000_000)), nil).TxHash.Hex())
+	inETH := e.pay(1, 150_000_000_000_000_000)
+	if sum := e.pass(); sum.Rejected != 2 {
+		t.Fatalf("pass %+v", sum)
+	}
+	e.send(dc.Owner.Key, dc.USDC, erc20.PackMint(dc.Treasury, big.NewInt(1_000_000_000)), nil)
+	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	b := decode[refundBatchDoc](t, rec)
+	e.approve(b.ID, e.sign(7, b.SafeTxHash))
+	ready := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash))
+	if ready == nil || ready.ExecData == nil {
+		t.Fatalf("after two owners: %+v", ready)
+	}
+	// After the batch is signed, the token starts answering false for the payer.
+	e.send(dc.Owner.Key, dc.USDC, erc20.PackSetQuiet(true), nil)
+	e.send(dc.Owner.Key, dc.USDC, erc20.PackSetBlocked(dc.Buyers[0].Address, true), nil)
+	if exec := e.send(dc.Buyers[4].Key, dc.Treasury, common.FromHex(*ready.ExecData), nil); exec.Status != types.ReceiptStatusSuccessful {
+		t.Fatal("the batch reverted: the token should have answered false")
+	}
+	e.pass()
+	e.pass()
+	if got := e.get(b.ID); got.Status != "executed" {
+		t.Fatalf("the batch %+v", got)
+	}
+	if p := e.paymentDoc(inETH); p.Status != store.BuyerRefunded {
+		t.Fatalf("the ETH payment %s", p.Status)
+	}
+	if p := e.paymentDoc(inUSDC); p.Status != store.BuyerRejected || p.RefundTxHash != nil {
+		t.Fatalf("the USDC payment the token did not move reads %s (refund %v)", p.Status, p.RefundTxHash)
+	}
+	if out, err := db.UnexplainedOutflows(t.Context(), 10); err != nil || len(out) != 0 {
+		t.Fatalf("unexplained outflows %+v (%v)", out, err)
+	}
+	op := signedInAs(t, e.s, addOperator(t, "viewer"))
+	rec = op.do(http.MethodGet, fmt.Sprintf("/operator/refund-batches/%d", b.ID), nil)
+	wantStatus(t, rec, http.StatusOK)
+	doc := page(t, rec.Body)
+	if got := text(doc, "not-paid"); !strings.Contains(got, "answered false") {
+		t.Fatalf("the batch page says %q", got)
+	}
+	if head := doc.Find("[data-testid=batch-transfers] thead").Text(); !strings.Contains(head, "Amount") || strings.Contains(head, "(ETH)") {
+		t.Fatalf("the transfers' head %q, want a currency-neutral Amount", head)
+	}
+
+	rec = e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
+	wantStatus(t, rec, http.StatusConflict)
+	if msg := errorMessage(t, rec); !strings.Contains(msg, inUSDC) || !strings.Contains(msg, "returned false") {
+		t.Fatalf("the payment owed again: %q", msg)
 	}
 }

@@ -2,9 +2,10 @@
 pragma solidity 0.8.37;
 
 /// @title TestToken: a minimal ERC-20 for dev and tests (the holding token, the dev USDC); its
-/// owner mints. Two behaviours real tokens have can be switched on by the owner, so the service
+/// owner mints. Three behaviours real tokens have can be switched on by the owner, so the service
 /// is tested against them: a fee on transfer (the recipient gets less than was sent, as some
-/// tokens do) and a blocklist (USDC's: a blocked address neither sends nor receives).
+/// tokens do), a blocklist (USDC's: a blocked address neither sends nor receives), and answering
+/// false to a transfer that fails instead of reverting (as older tokens do).
 contract TestToken {
     string public name;
     string public symbol;
@@ -17,6 +18,8 @@ contract TestToken {
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
     mapping(address => bool) public blocked;
+    /// @notice Whether a transfer that fails answers false, moving nothing, instead of reverting.
+    bool public quiet;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
@@ -54,7 +57,12 @@ contract TestToken {
         blocked[who] = on;
     }
 
+    function setQuiet(bool on) external onlyOwner {
+        quiet = on;
+    }
+
     function transfer(address to, uint256 value) external returns (bool) {
+        if (quiet && (blocked[msg.sender] || blocked[to] || balanceOf[msg.sender] < value)) return false;
         _transfer(msg.sender, to, value);
         return true;
     }
