@@ -115,6 +115,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 		MintBatch:     s.positive("MINT_BATCH", 50),
 		MaxFeeWei:     s.gwei("MAX_FEE_GWEI"),
 		PriceGrace:    s.priceGrace("PRICE_GRACE_SEC"),
+		// A tier's prices in ETH and in a token may drift apart by 3 % before a save is confirmed.
+		PriceSpreadBps: int(s.uint("PRICE_SPREAD_BPS", 300)),
 	}
 	publicURL := s.publicURL(dev, cfg.ListenAddr)
 	secret := s.sessionSecret(dev)

@@ -35,8 +35,9 @@ func (h *Handlers) AdminTiers(c echo.Context) error { return h.Tiers(c) }
 // tierBody is a tier as the operator writes it; pointers tell absent from zero. PayoutBps is the
 // factory's (its owner sets it): it may be sent, equal to the factory's, or left out. Confirm
 // confirms a change of the price, allowance or supply by more than half. Enabled is the
-// operator's switch; absent, the tier keeps the one it has (a new tier is off). The sale fields
-// left out are null: no supply, no window.
+// operator's switch; absent, the tier keeps the one it has (a new tier is off), and so do its
+// token prices when tokenPrices is absent or null ([] clears them). The sale fields left out
+// are null: no supply, no window.
 type tierBody struct {
 	Label          *string  `json:"label"`
 	PriceWei       *string  `json:"priceWei"`
@@ -251,7 +252,8 @@ func (b tierBody) input(id int, listed map[string]store.Token) sale.TierInput {
 	}
 	in := sale.TierInput{Surface: sale.API, ID: strconv.Itoa(id), Label: text(b.Label), Price: text(b.PriceWei),
 		HoldingToken: text(b.HoldingToken), HoldingAmount: text(b.HoldingWei), Enabled: b.Enabled,
-		StartsAt: text(b.StartsAt), EndsAt: text(b.EndsAt), AllowlistUntil: text(b.AllowlistUntil), Listed: listed}
+		StartsAt: text(b.StartsAt), EndsAt: text(b.EndsAt), AllowlistUntil: text(b.AllowlistUntil), Listed: listed,
+		KeepTokenPrices: b.TokenPrices == nil}
 	for _, p := range b.TokenPrices {
 		in.TokenPrices = append(in.TokenPrices, sale.TokenPriceInput{Token: p.Token, Amount: p.Amount})
 	}

@@ -84,10 +84,10 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 	if err != nil {
 		return err
 	}
-	if o.Tiers, err = h.operatorTiers(ctx, tiers); err != nil {
+	if o.USD, err = h.price.Get(ctx); err != nil {
 		return err
 	}
-	if o.USD, err = h.price.Get(ctx); err != nil {
+	if o.Tiers, err = h.operatorTiers(ctx, tiers, o.USD); err != nil {
 		return err
 	}
 	o.AllowlistTier, _ = strconv.Atoi(c.QueryParam("allowlist"))

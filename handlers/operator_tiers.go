@@ -46,7 +46,7 @@ func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error
 
 // putTier stores tier t (keep: with the switch it has), audited with the tier before and after,
 // for the page and the admin API (sale.PutTier checks it): what it did, as the audit tells it.
-func (h *Handlers) putTier(c echo.Context, t store.Tier, keep, confirmed bool) (string, error) {
+func (h *Handlers) putTier(c echo.Context, t store.Tier, keep sale.Kept, confirmed bool) (string, error) {
 	ctx := c.Request().Context()
 	var outcome store.AuditOutcome
 	_, err := h.sale.PutTier(ctx, h.entry(c, "", store.ActionTierPut, strconv.Itoa(t.ID)), t, keep, confirmed,
@@ -103,7 +103,7 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	}
 	var unconfirmed *sale.Unconfirmed
 	var broken *sale.RuleError
-	saved, err := h.putTier(c, t, false, c.FormValue("confirm") == "true")
+	saved, err := h.putTier(c, t, sale.Kept{}, c.FormValue("confirm") == "true")
 	switch {
 	case errors.As(err, &unconfirmed):
 		f.Confirm = unconfirmed.Changes
@@ -186,9 +186,9 @@ func tierForm(tiers []sale.TierNow, edit string, tokens []store.Token) views.Tie
 }
 
 // operatorTiers is tiers as the operator page shows them: with what each brought in, its
-// holding threshold in its token's units, its allowlist, and the tiers it waits for or that wait
-// for it.
-func (h *Handlers) operatorTiers(ctx context.Context, tiers []sale.TierNow) ([]views.OperatorTier, error) {
+// holding threshold in its token's units, its allowlist, the tiers it waits for or that wait for
+// it, and how far its token prices are from its ETH price at usd dollars an ETH (nil: unknown).
+func (h *Handlers) operatorTiers(ctx context.Context, tiers []sale.TierNow, usd *float64) ([]views.OperatorTier, error) {
 	revenue, err := h.store.Revenue(ctx)
 	if err != nil {
 		return nil, err
@@ -221,6 +221,12 @@ func (h *Handlers) operatorTiers(ctx context.Context, tiers []sale.TierNow) ([]v
 		}
 		if v, ok := lists[t.ID]; ok {
 			o.Allowlist = &v
+		}
+		if usd != nil {
+			for _, sp := range h.sale.Spreads(t.Tier, *usd) {
+				o.Spreads = append(o.Spreads, views.PriceSpread{Price: sp.Token.Units(sp.TokenAmount.Int), USD: sp.TokenUSD, ETHUSD: sp.ETHUSD,
+					Bps: sp.Bps, Wide: sp.Bps > h.sale.SpreadBps()})
+			}
 		}
 		out[i] = o
 	}

@@ -44,6 +44,10 @@ type Config struct {
 	// PriceGrace is how long after a tier's price changes a payment of the price before it still
 	// buys the tier (PRICE_GRACE_SEC): a page opened before the change never leads to a rejection.
 	PriceGrace time.Duration
+	// PriceSpreadBps is how far apart in US dollars a tier's prices in two currencies may be
+	// saved, when one changes and the other does not, without a confirmation (PRICE_SPREAD_BPS);
+	// 0: no check.
+	PriceSpreadBps int
 	// WalletCodes are the terms of a wallet's own address as a referral code, while it holds a
 	// node (REFERRAL_DISCOUNT_BPS, REFERRAL_COMMISSION_BPS).
 	WalletCodes sale.WalletCodes
@@ -155,7 +159,7 @@ func New(s *store.Store, c *chain.Client, minter, distributor chain.Signer, cfg 
 	if cfg.BumpBlocks == 0 {
 		cfg.BumpBlocks = 3
 	}
-	j := &Jobs{store: s, chain: c, sale: sale.New(s, c, cfg.PriceGrace, cfg.WalletCodes, cfg.PaymentTokens, log), cfg: cfg, log: log}
+	j := &Jobs{store: s, chain: c, sale: sale.New(s, c, cfg.PriceGrace, cfg.PriceSpreadBps, cfg.WalletCodes, cfg.PaymentTokens, log), cfg: cfg, log: log}
 	j.resend.Store(true)
 	if minter != nil {
 		j.minter = j.newOutbox("minter", c.NewSender(minter, cfg.ChainID))

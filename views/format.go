@@ -87,10 +87,6 @@ func Amount[W store.Uint256 | *big.Int](amount W) templ.Component {
 	})
 }
 
-// Percent writes basis points as a percentage: 250 → "2.5 %".
-func Percent(bps int) string {
-	return strconv.FormatFloat(float64(bps)/100, 'f', -1, 64) + " %"
-}
 
 // Multiplier writes a tier's payout in basis points as the multiplier people read: 12500 is "1.25×";
 // "unknown" when the factory's weight could not be read.
@@ -206,20 +202,11 @@ func usd(wei store.Uint256, usdPerETH float64) string {
 	return USD(eth * usdPerETH)
 }
 
-// USD writes dollars with cents and a comma between thousands: "$3,000.00"; an amount above
-// zero that rounds to no cent is "< $0.01", never "$0.00".
-func USD(dollars float64) string {
-	if dollars > 0 && dollars < 0.005 {
-		return "< $0.01"
-	}
-	s := fmt.Sprintf("%.2f", dollars)
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	whole, cents, _ := strings.Cut(s, ".")
-	return sign + "$" + words.GroupDigits(whole) + "." + cents
-}
+// USD and Percent are words' writers of dollars and basis points, by the names the pages use.
+var (
+	USD     = words.USD
+	Percent = words.Percent
+)
 
 // tries is how many times a delivery was tried, when more than once.
 func tries(n int) string {

@@ -407,3 +407,74 @@ func TestTokenRefundAnsweredFalse(t *testing.T) {
 		t.Fatalf("the payment owed again: %q", msg)
 	}
 }
+
+// TestTierPriceSpread: a tier's ETH price raised while its USDC price stays (0.1 → 0.12 ETH at
+// the feed's $3,000 against 300 USDC: USDC buyers would pay 17 % less) is a 409 naming both
+// prices in dollars until confirmed; a script that sends back only the fields it knows leaves
+// the token prices as they are, and [] clears them.
+func TestTierPriceSpread(t *testing.T) {
+	storetest.Reset(t, db)
+	dc, c := startDevChain(t)
+	usdc := store.Token{Address: strings.ToLower(dc.USDC.Hex()), Symbol: "USDC", Decimals: 6}
+	if err := db.PutTokens(t.Context(), []store.Token{usdc}); err != nil {
+		t.Fatal(err)
+	}
+	j := jobs.New(db, c, nil, nil, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments, PaymentTokens: []store.Token{usdc},
+		PriceSpreadBps: 300}, slog.New(slog.DiscardHandler))
+	s := newChainServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey, ChainID: dc.ChainID().Int64(),
+		Price: c})
+	put := func(body string) *httptest.ResponseRecorder {
+		return s.adminDo(t, http.MethodPut, "/api/admin/tiers/1", body, adminKey)
+	}
+	prices := func() string {
+		rec := s.get(t, "/api/tiers")
+		wantStatus(t, rec, http.StatusOK)
+		got := decode[struct {
+			Tiers []struct {
+				PriceWei    string `json:"priceWei"`
+				TokenPrices []struct {
+					Amount string `json:"amount"`
+				} `json:"tokenPrices"`
+			} `json:"tiers"`
+		}](t, rec)
+		out := got.Tiers[0].PriceWei
+		for _, p := range got.Tiers[0].TokenPrices {
+			out += " " + p.Amount
+		}
+		return out
+	}
+	usdc300 := `[{"token": "` + usdc.Address + `", "amount": "300000000"}]`
+	wantStatus(t, put(`{"label": "Standard", "priceWei": "100000000000000000", "maxPerWallet": 5, "enabled": true, "tokenPrices": `+usdc300+`}`), http.StatusOK)
+
+	raised := `{"label": "Standard", "priceWei": "120000000000000000", "maxPerWallet": 5, "enabled": true, "tokenPrices": ` + usdc300
+	rec := put(raised + `}`)
+	wantStatus(t, rec, http.StatusConflict)
+	msg := errorMessage(t, rec)
+	for _, want := range []string{"16.67 %", "0.12 ETH is $360.00", "the feed's $3,000.00", "300 USDC is $300.00", `"confirm": true`} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the 409 says %q, want %q in it", msg, want)
+		}
+	}
+	if got := prices(); got != "100000000000000000 300000000" {
+		t.Fatalf("unconfirmed, the prices are %s", got)
+	}
+	wantStatus(t, put(raised+`, "confirm": true}`), http.StatusOK)
+	// Both moved together: no question.
+	wantStatus(t, put(`{"label": "Standard", "priceWei": "100000000000000000", "maxPerWallet": 5, "enabled": true, "tokenPrices": `+
+		`[{"token": "`+usdc.Address+`", "amount": "310000000"}]}`), http.StatusOK)
+	// The operator page shows how far apart they are, flagged beyond PRICE_SPREAD_BPS.
+	spread := signedInAs(t, s, addOperator(t, "viewer")).operatorPage().Find(`[data-testid=tier-1] [data-testid=tier-spread]`)
+	if got := strings.Join(strings.Fields(spread.Text()), " "); got != "310 USDC ($310.00): 3.23 % from ETH's $300.00" || !spread.HasClass("bad") {
+		t.Fatalf("the tier's spread reads %q (class %q)", got, spread.AttrOr("class", ""))
+	}
+
+	// A script that knows the fields before tokens changes the label and sends back what it knows.
+	wantStatus(t, put(`{"label": "Standard+", "priceWei": "100000000000000000", "maxPerWallet": 5}`), http.StatusOK)
+	if got := prices(); got != "100000000000000000 310000000" {
+		t.Fatalf("after a PUT without tokenPrices the prices are %s", got)
+	}
+	wantStatus(t, put(`{"label": "Standard", "priceWei": "100000000000000000", "maxPerWallet": 5, "tokenPrices": []}`), http.StatusOK)
+	if got := prices(); got != "100000000000000000" {
+		t.Fatalf("after tokenPrices [] the prices are %s", got)
+	}
+}

@@ -3,7 +3,10 @@ package sale
 import (
 	"context"
 	"fmt"
+	"maps"
+	"math"
 	"math/big"
+	"slices"
 	"strings"
 
 	"nodeledger/store"
@@ -19,9 +22,11 @@ import (
 // the check and the write. A change of the price, allowance or supply by more than half is
 // refused with *Unconfirmed unless confirmed; one that contradicts what the tier sold or the
 // other tiers with *RuleError. It returns the tier as stored.
-func (s *Sale) PutTier(ctx context.Context, e store.AuditEntry, t store.Tier, keep, confirmed bool,
+func (s *Sale) PutTier(ctx context.Context, e store.AuditEntry, t store.Tier, keep Kept, confirmed bool,
 	record func(e *store.AuditEntry, before *store.Tier, stored store.Tier)) (store.Tier, error) {
 	defer s.Forget()
+	// Read before the tiers are locked: the feed is a round trip to the chain.
+	usdPerETH := s.usdPerETH(ctx)
 	err := s.store.Audited(ctx, e, func(tx store.Tx, e *store.AuditEntry) error {
 		all, err := tx.LockTiers(ctx)
 		if err != nil {
@@ -34,10 +39,14 @@ func (s *Sale) PutTier(ctx context.Context, e store.AuditEntry, t store.Tier, ke
 			}
 		}
 		if before != nil {
-			if keep {
+			if keep.Enabled {
 				t.Enabled = before.Enabled
 			}
-			if ch := changes(*before, t); len(ch) > 0 && !confirmed {
+			if keep.TokenPrices {
+				t.TokenPrices = before.TokenPrices
+			}
+			ch := append(changes(*before, t), s.spread(*before, t, usdPerETH)...)
+			if len(ch) > 0 && !confirmed {
 				return &Unconfirmed{Changes: ch}
 			}
 		}
@@ -106,6 +115,77 @@ func changes(old, t store.Tier) []string {
 		if bigChange(o, n) {
 			out = append(out, fmt.Sprintf("The supply changes from %s to %s%s", words.Thousands(*old.Supply), words.Thousands(*t.Supply), ratio(o, n)))
 		}
+	}
+	return out
+}
+
+// usdPerETH is the feed's ETH price in US dollars, or 0 when the spread is not checked or the
+// feed cannot be read (the check is then skipped: it asks a confirmation, it guards nothing).
+func (s *Sale) usdPerETH(ctx context.Context) float64 {
+	if s.spreadBps == 0 || len(s.tokens) == 0 {
+		return 0
+	}
+	usd, err := s.chain.USDPerETH(ctx)
+	if err != nil {
+		s.log.Warn("tier save: the ETH/USD feed cannot be read, so the prices' spread is not checked", "err", err)
+		return 0
+	}
+	return usd
+}
+
+// Spread is how far apart in US dollars a tier's price in a token is from its ETH price, at
+// usdPerETH and a token unit at one dollar (the sale lists stablecoins): both values, and the gap
+// in basis points of the larger.
+type Spread struct {
+	Token       store.Token
+	ETHUSD      float64
+	TokenUSD    float64
+	Bps         int
+	TokenAmount store.Uint256
+}
+
+// Spreads are tier t's token prices against its ETH price at usdPerETH, in token address order;
+// none without a feed.
+func (s *Sale) Spreads(t store.Tier, usdPerETH float64) []Spread {
+	if usdPerETH <= 0 || t.PriceWei.Int == nil {
+		return nil
+	}
+	eth, _ := new(big.Float).Quo(new(big.Float).SetInt(t.PriceWei.Int), big.NewFloat(1e18)).Float64()
+	var out []Spread
+	for _, addr := range slices.Sorted(maps.Keys(t.TokenPrices)) {
+		tok, ok := s.tokens[addr]
+		if !ok {
+			continue
+		}
+		amount := t.TokenPrices[addr]
+		units, _ := new(big.Float).Quo(new(big.Float).SetInt(amount.Int), big.NewFloat(math.Pow10(tok.Decimals))).Float64()
+		sp := Spread{Token: tok, ETHUSD: eth * usdPerETH, TokenUSD: units, TokenAmount: amount}
+		if hi := max(sp.ETHUSD, sp.TokenUSD); hi > 0 {
+			sp.Bps = int(math.Round(math.Abs(sp.ETHUSD-sp.TokenUSD) / hi * 10000))
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// spread names, for a save of old as t, each token price further than spreadBps from the ETH
+// price in US dollars where one of the two changed and the other did not: a price raised in one
+// currency alone sells cheaper in the other.
+func (s *Sale) spread(old, t store.Tier, usdPerETH float64) []string {
+	if s.spreadBps == 0 {
+		return nil
+	}
+	ethMoved := old.PriceWei.Cmp(t.PriceWei.Int) != 0
+	var out []string
+	for _, sp := range s.Spreads(t, usdPerETH) {
+		before, had := old.TokenPrices[sp.Token.Address]
+		tokenMoved := !had || before.Cmp(sp.TokenAmount.Int) != 0
+		if ethMoved == tokenMoved || sp.Bps <= s.spreadBps {
+			continue
+		}
+		out = append(out, fmt.Sprintf("The prices in ETH and in %s are %s apart: %s ETH is %s at the feed's %s an ETH, and %s is %s",
+			sp.Token.Symbol, words.Percent(sp.Bps), t.PriceWei.ETH(), words.USD(sp.ETHUSD), words.USD(usdPerETH),
+			sp.Token.Units(sp.TokenAmount.Int), words.USD(sp.TokenUSD)))
 	}
 	return out
 }

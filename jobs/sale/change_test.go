@@ -30,13 +30,13 @@ func migrated(t *testing.T) *store.Store {
 // TestTierRules: a tier's supply never drops below what it sold, and price steps always open.
 func TestTierRules(t *testing.T) {
 	db := migrated(t)
-	sl := New(db, nil, 0, WalletCodes{}, nil, slog.New(slog.DiscardHandler))
+	sl := New(db, nil, 0, 0, WalletCodes{}, nil, slog.New(slog.DiscardHandler))
 	ctx := t.Context()
 	supply := func(n int) *int { return &n }
 	put := func(id int, s *int, after *int) error {
 		_, err := sl.PutTier(ctx, store.AuditEntry{Action: store.ActionTierPut}, store.Tier{ID: id, Label: fmt.Sprint("T", id),
 			PriceWei: store.Uint256{Int: big.NewInt(1)}, MaxPerWallet: 5, HoldingWei: store.Uint256{Int: big.NewInt(0)}, Enabled: true,
-			Supply: s, OpensAfterTier: after}, false, true, func(e *store.AuditEntry, _ *store.Tier, _ store.Tier) {
+			Supply: s, OpensAfterTier: after}, Kept{}, true, func(e *store.AuditEntry, _ *store.Tier, _ store.Tier) {
 			e.Outcome = store.AuditOutcome{Code: store.OutcomeTierSaved}
 		})
 		return err

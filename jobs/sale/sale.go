@@ -33,6 +33,9 @@ type Sale struct {
 	walletCodes WalletCodes
 	// tokens are the tokens the sale accepts (PAYMENT_TOKENS), by address (lower case).
 	tokens map[string]store.Token
+	// spreadBps is how far apart, in US dollars, a tier's prices in two currencies may be saved
+	// without a confirmation when one changes and the other does not (PRICE_SPREAD_BPS); 0: no check.
+	spreadBps int
 	log    *slog.Logger
 
 	tiers   *memo.Value[[]TierNow] // the tiers as GET /api/tiers and the pages show them
@@ -50,8 +53,8 @@ const (
 )
 
 // New returns the sale of the ledger s on chain ch, which accepts tokens beside ETH.
-func New(s *store.Store, ch *chain.Client, priceGrace time.Duration, walletCodes WalletCodes, tokens []store.Token, log *slog.Logger) *Sale {
-	sl := &Sale{store: s, chain: ch, grace: priceGrace, walletCodes: walletCodes, tokens: map[string]store.Token{}, log: log}
+func New(s *store.Store, ch *chain.Client, priceGrace time.Duration, spreadBps int, walletCodes WalletCodes, tokens []store.Token, log *slog.Logger) *Sale {
+	sl := &Sale{store: s, chain: ch, grace: priceGrace, spreadBps: spreadBps, walletCodes: walletCodes, tokens: map[string]store.Token{}, log: log}
 	for _, t := range tokens {
 		sl.tokens[t.Address] = t
 	}
@@ -62,6 +65,10 @@ func New(s *store.Store, ch *chain.Client, priceGrace time.Duration, walletCodes
 
 // WalletCodes are the terms of a wallet's address as a code.
 func (s *Sale) WalletCodes() WalletCodes { return s.walletCodes }
+
+// SpreadBps is how far apart in dollars a tier's prices may be saved without a confirmation
+// (PRICE_SPREAD_BPS); 0: not checked.
+func (s *Sale) SpreadBps() int { return s.spreadBps }
 
 // Listed are the tokens the sale accepts, by address (lower case).
 func (s *Sale) Listed() map[string]store.Token { return maps.Clone(s.tokens) }

@@ -36,8 +36,11 @@ type TierInput struct {
 	Price   string // API: wei; Form: ETH
 	// TokenPrices are its prices in tokens (API: base units; Form: the token's units), checked
 	// against Listed, the tokens the sale accepts by address (lower case).
-	TokenPrices   []TokenPriceInput
-	Listed        map[string]store.Token
+	TokenPrices []TokenPriceInput
+	// KeepTokenPrices: the input says nothing of token prices (an API body without the field, from
+	// a script that knows only the fields before tokens): the stored tier keeps its own.
+	KeepTokenPrices bool
+	Listed          map[string]store.Token
 	MaxPerWallet  string
 	HoldingToken  string
 	HoldingAmount string // API: the token's base units; Form: its own units (Token's decimals)
@@ -84,11 +87,15 @@ const (
 	maxSupply    = 1_000_000_000
 )
 
+// Kept are the settings a tier's input left out, which the stored tier keeps as they are: its
+// switch (Enabled absent) and its token prices (KeepTokenPrices).
+type Kept struct{ Enabled, TokenPrices bool }
+
 // ReadTier is the one reading and check of a tier, whoever writes it: the tier, or the problems
-// of its fields. keep tells whether Enabled was absent: the caller keeps the stored tier's switch.
+// of its fields, and the settings it left out, which the caller keeps from the stored tier.
 // The rules that need the ledger (what the tier sold, the tiers it opens after) are checked where
 // it is stored (PutTier).
-func ReadTier(in TierInput) (t store.Tier, keep bool, p Problems) {
+func ReadTier(in TierInput) (t store.Tier, keep Kept, p Problems) {
 	p = Problems{}
 	set := func(field, msg string) {
 		if _, told := p[field]; !told {
@@ -302,13 +309,13 @@ func ReadTier(in TierInput) (t store.Tier, keep bool, p Problems) {
 	}
 
 	if len(p) > 0 {
-		return store.Tier{}, false, p
+		return store.Tier{}, Kept{}, p
 	}
 	t.PriceWei, t.MaxPerWallet, t.HoldingWei = store.Uint256{Int: price}, allowance, store.Uint256{Int: holding}
 	if in.Enabled != nil {
 		t.Enabled = *in.Enabled
 	}
-	return t, in.Enabled == nil, nil
+	return t, Kept{Enabled: in.Enabled == nil, TokenPrices: in.KeepTokenPrices}, nil
 }
 
 var (

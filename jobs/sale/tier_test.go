@@ -15,7 +15,7 @@ func TestReadTier(t *testing.T) {
 	t.Run("the same tier from the API in wei and the form in ETH", func(t *testing.T) {
 		a, keepA, pa := ReadTier(api)
 		f, keepF, pf := ReadTier(form)
-		if len(pa)+len(pf) > 0 || keepA || keepF {
+		if len(pa)+len(pf) > 0 || keepA != (Kept{}) || keepF != (Kept{}) {
 			t.Fatalf("problems %v %v, keep %v %v", pa, pf, keepA, keepF)
 		}
 		if a.PriceWei.String() != "100000000000000000" || f.PriceWei.String() != a.PriceWei.String() || !a.Enabled || !f.Enabled {
@@ -26,8 +26,16 @@ func TestReadTier(t *testing.T) {
 	t.Run("without enabled the stored switch is kept", func(t *testing.T) {
 		in := api
 		in.Enabled = nil
-		if tier, keep, p := ReadTier(in); len(p) > 0 || !keep || tier.Enabled {
+		if tier, keep, p := ReadTier(in); len(p) > 0 || keep != (Kept{Enabled: true}) || tier.Enabled {
 			t.Fatalf("%+v, keep %v, %v", tier, keep, p)
+		}
+	})
+
+	t.Run("without token prices the stored ones are kept", func(t *testing.T) {
+		in := api
+		in.TokenPrices, in.KeepTokenPrices = nil, true
+		if _, keep, p := ReadTier(in); len(p) > 0 || keep != (Kept{TokenPrices: true}) {
+			t.Fatalf("keep %v, %v", keep, p)
 		}
 	})
 
@@ -38,9 +46,11 @@ func TestReadTier(t *testing.T) {
 		want  string
 	}{
 		{"a NUL in the label", func() TierInput { in := api; in.Label = "Go\x00ld"; return in },
-			"label", "A label cannot hold control characters (such as NUL, a tab or a line break)."},
+			"label", "A label cannot hold control characters (such as NUL, a tab or a line break) or bytes that are not UTF-8."},
 		{"a tab in the form's label", func() TierInput { in := form; in.Label = "Go\tld"; return in },
-			"label", "A label cannot hold control characters (such as NUL, a tab or a line break)."},
+			"label", "A label cannot hold control characters (such as NUL, a tab or a line break) or bytes that are not UTF-8."},
+		{"bytes that are not UTF-8 in the form's label", func() TierInput { in := form; in.Label = "Go\xffld"; return in },
+			"label", "A label cannot hold control characters (such as NUL, a tab or a line break) or bytes that are not UTF-8."},
 		{"a price in ETH on the API", func() TierInput { in := api; in.Price = "0.1"; return in },
 			"price", "priceWei must be a positive whole number of wei, as a string."},
 		{"a price with 19 decimals on the form", func() TierInput { in := form; in.Price = "0.0000000000000000001"; return in },
