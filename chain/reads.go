@@ -310,6 +310,59 @@ func (c *Client) BalanceAt(ctx context.Context, addr common.Address, block *big.
 	return bal, err
 }
 
+// HasPriceFeed tells whether an ETH/USD feed is configured.
+func (c *Client) HasPriceFeed() bool { return c.priceFeed != (common.Address{}) }
+
+// USDPerETHAt reads the ETH/USD feed's answer as it stood at the end of each of blocks, in one
+// round trip, as exact decimal strings ("3000.00000000") by block: the price a payment of that
+// block is booked at. A block the feed gives no positive answer at (not deployed yet) is left
+// out. ErrNoPriceFeed without a feed.
+func (c *Client) USDPerETHAt(ctx context.Context, blocks []uint64) (map[uint64]string, error) {
+	if c.priceFeed == (common.Address{}) {
+		return nil, ErrNoPriceFeed
+	}
+	call := func(data []byte, at string) []any {
+		return []any{map[string]any{"to": c.priceFeed, "data": hexutil.Bytes(data)}, at}
+	}
+	var decimals hexutil.Bytes
+	rounds := make([]hexutil.Bytes, len(blocks))
+	elems := []rpc.BatchElem{{Method: "eth_call", Args: call(c.feed.PackDecimals(), "latest"), Result: &decimals}}
+	for i, b := range blocks {
+		elems = append(elems, rpc.BatchElem{Method: "eth_call", Args: call(c.feed.PackLatestRoundData(), hexutil.EncodeUint64(b)), Result: &rounds[i]})
+	}
+	err := c.roundTrip(ctx, "price feed at blocks", len(elems), func(ctx context.Context, e *endpoint) error {
+		for i := range elems {
+			elems[i].Error = nil
+		}
+		if err := e.rpc.BatchCallContext(ctx, elems); err != nil {
+			return err
+		}
+		if elems[0].Error != nil { // a block before the feed answers nothing; the feed itself must
+			return elems[0].Error
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	d, err := c.feed.UnpackDecimals(decimals)
+	if err != nil {
+		return nil, fmt.Errorf("price feed: decimals: %w", err)
+	}
+	out := map[uint64]string{}
+	for i, b := range blocks {
+		if elems[i+1].Error != nil || len(rounds[i]) == 0 {
+			continue
+		}
+		r, err := c.feed.UnpackLatestRoundData(rounds[i])
+		if err != nil || r.Answer.Sign() <= 0 {
+			continue
+		}
+		out[b] = new(big.Rat).SetFrac(r.Answer, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d)), nil)).FloatString(int(d))
+	}
+	return out, nil
+}
+
 // ErrNoPriceFeed is the answer of USDPerETH when no feed is configured.
 var ErrNoPriceFeed = errors.New("no price feed configured")
 

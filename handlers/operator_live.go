@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"errors"
-	"math/big"
 	"net/http"
 	"sync"
 	"time"
@@ -73,7 +72,7 @@ func (h *Handlers) saleLive(ctx context.Context) (views.SaleLive, error) {
 	if err != nil {
 		return l, err
 	}
-	l.NodesTotal, l.RevenueWei, l.TotalsAt = totals.nodes, totals.revenue, totals.at
+	l.NodesTotal, l.Revenue, l.TotalsAt = totals.nodes, totals.revenue, totals.at
 	if l.USD, err = h.price.Get(ctx); err != nil {
 		return l, err
 	}
@@ -102,7 +101,7 @@ func (h *Handlers) saleLive(ctx context.Context) (views.SaleLive, error) {
 // refreshes them) and the view says when.
 type saleTotals struct {
 	nodes   int64
-	revenue *big.Int // what the minted payments paid, every tier
+	revenue store.Revenue // what the minted payments paid, every tier
 	at      time.Time
 }
 
@@ -112,7 +111,7 @@ const (
 )
 
 func (h *Handlers) loadTotals(ctx context.Context) (saleTotals, error) {
-	t := saleTotals{revenue: new(big.Int), at: time.Now()}
+	t := saleTotals{at: time.Now()}
 	var err error
 	if t.nodes, err = h.store.NodeCount(ctx); err != nil {
 		return t, err
@@ -121,8 +120,6 @@ func (h *Handlers) loadTotals(ctx context.Context) (saleTotals, error) {
 	if err != nil {
 		return t, err
 	}
-	for _, wei := range byTier {
-		t.revenue.Add(t.revenue, wei.Int)
-	}
+	t.revenue = store.Total(byTier)
 	return t, nil
 }

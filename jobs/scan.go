@@ -186,6 +186,34 @@ func withBlock(scan *store.Scan, number int64, hash string) error {
 	return nil
 }
 
+// priceETHPayments sets, on each ETH payment, the ETH/USD feed's answer at its block: what its
+// revenue is booked at in dollars. One round trip for the blocks of a scan that holds ETH
+// payments; nothing without a feed.
+func (j *Jobs) priceETHPayments(ctx context.Context, payments []store.NewPayment) error {
+	if !j.chain.HasPriceFeed() {
+		return nil
+	}
+	var blocks []uint64
+	for _, p := range payments {
+		if p.Token == "" && !slices.Contains(blocks, uint64(p.BlockNumber)) {
+			blocks = append(blocks, uint64(p.BlockNumber))
+		}
+	}
+	if len(blocks) == 0 {
+		return nil
+	}
+	prices, err := j.chain.USDPerETHAt(ctx, blocks)
+	if err != nil {
+		return err
+	}
+	for i := range payments {
+		if payments[i].Token == "" {
+			payments[i].USDPerETH = prices[uint64(payments[i].BlockNumber)]
+		}
+	}
+	return nil
+}
+
 // tokens are the listed tokens' addresses, whose Transfer logs the scan reads.
 func (j *Jobs) tokens() []common.Address {
 	out := make([]common.Address, len(j.cfg.PaymentTokens))
@@ -394,6 +422,9 @@ func (p scanPass) scanBlocks(ctx context.Context, from, to uint64, sum *Payments
 		}
 	}
 	if err := p.withLogs(&scan, from, to); err != nil {
+		return err
+	}
+	if err := j.priceETHPayments(ctx, scan.Payments); err != nil {
 		return err
 	}
 	if err := j.store.RecordScan(ctx, store.PaymentsScanner, scan); err != nil {

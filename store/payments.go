@@ -78,6 +78,9 @@ type NewPayment struct {
 	BlockNumber int64
 	BlockHash   string
 	BlockTime   time.Time // the block's timestamp: the payment is judged by the rules in force then
+	// USDPerETH is the ETH/USD feed's answer at the payment's block, as a decimal string: what an
+	// ETH payment is booked at in dollars; "" when unknown (no feed, or a token payment).
+	USDPerETH string
 }
 
 // FailedWithdrawal is a withdraw call to the factory that reverted.
@@ -131,15 +134,15 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 	// the one conflict that covers calls and logs alike.
 	if err := tx.SelectContext(ctx, &seen, `
 		INSERT INTO payments (tx_hash, call_index, payment_ref, from_address, value_wei, block_number, block_hash,
-			tx_index, block_time, token, amount, log_index)
-		SELECT h, c, r, f, v, n, bh, ti, to_timestamp(bt), tk, a, li
+			tx_index, block_time, token, amount, log_index, usd_per_eth)
+		SELECT h, c, r, f, v, n, bh, ti, to_timestamp(bt), tk, a, li, u
 		FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::numeric[], $6::bigint[], $7::text[],
-			$8::int[], $9::bigint[], $10::text[], $11::numeric[], $12::int[]) AS p (h, c, r, f, v, n, bh, ti, bt, tk, a, li)
+			$8::int[], $9::bigint[], $10::text[], $11::numeric[], $12::int[], $13::numeric[]) AS p (h, c, r, f, v, n, bh, ti, bt, tk, a, li, u)
 		ON CONFLICT (payment_ref) DO NOTHING
 		RETURNING id`,
 		pq.Array(a.txHashes), pq.Array(a.callIndexes), pq.Array(a.refs), pq.Array(a.froms), pq.Array(a.values),
 		pq.Array(a.blockNumbers), pq.Array(a.blockHashes), pq.Array(a.txIndexes), pq.Array(a.blockTimes),
-		pq.Array(a.tokens), pq.Array(a.amounts), pq.Array(a.logIndexes)); err != nil {
+		pq.Array(a.tokens), pq.Array(a.amounts), pq.Array(a.logIndexes), pq.Array(a.usdPerETH)); err != nil {
 		return err
 	}
 	if err := emitPayments(ctx, tx, EventPaymentSeen, seen); err != nil {
@@ -209,6 +212,7 @@ type paymentArrays struct {
 	callIndexes, txIndexes                     []int64
 	blockNumbers, blockTimes                   []int64
 	tokens, amounts                            []sql.NullString // NULL for ETH
+	usdPerETH                                  []sql.NullString // NULL when unknown
 	logIndexes                                 []sql.NullInt64  // NULL for ETH
 }
 
@@ -225,6 +229,7 @@ func columnsOf(payments []NewPayment) paymentArrays {
 			logIndex = sql.NullInt64{Int64: int64(p.LogIndex), Valid: true}
 		}
 		a.tokens, a.amounts, a.logIndexes = append(a.tokens, token), append(a.amounts, amount), append(a.logIndexes, logIndex)
+		a.usdPerETH = append(a.usdPerETH, sql.NullString{String: p.USDPerETH, Valid: p.USDPerETH != ""})
 	}
 	return a
 }

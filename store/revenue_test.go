@@ -46,8 +46,8 @@ func TestRevenue(t *testing.T) {
 		t.Fatalf("revenue %v, want %v", got, want)
 	}
 	for tier, wei := range want {
-		if got[tier].String() != wei {
-			t.Errorf("tier %d: %s wei, want %s", tier, got[tier].String(), wei)
+		if got[tier].ETH.String() != wei {
+			t.Errorf("tier %d: %s wei, want %s", tier, got[tier].ETH.String(), wei)
 		}
 	}
 }

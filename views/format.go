@@ -202,6 +202,25 @@ func usd(wei store.Uint256, usdPerETH float64) string {
 	return USD(eth * usdPerETH)
 }
 
+// revenueUSD is revenue r in US dollars: as booked ("$1,200.00 as booked": each ETH payment at
+// the ETH/USD feed's price of its block, a token unit at a dollar) when every ETH payment has its
+// price, else an estimate at usdPerETH, the feed's price now ("≈ $1,200.00"; "" without one).
+func revenueUSD(r store.Revenue, usdPerETH *float64) (text string, booked bool) {
+	if r.Unbooked == 0 && (r.ETH.Sign() > 0 || len(r.Tokens) > 0) {
+		return USD(r.USD) + " as booked", true
+	}
+	if usdPerETH == nil {
+		return "", false
+	}
+	eth, _ := new(big.Rat).SetFrac(r.ETH.Int, weiPerETH).Float64()
+	dollars := eth * *usdPerETH
+	for _, t := range r.Tokens {
+		units, _ := new(big.Rat).SetFrac(t.Amount.Int, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(t.Decimals)), nil)).Float64()
+		dollars += units
+	}
+	return "≈ " + USD(dollars), false
+}
+
 // USD and Percent are words' writers of dollars and basis points, by the names the pages use.
 var (
 	USD     = words.USD

@@ -1037,36 +1037,63 @@ func TestOperatorAudit(t *testing.T) {
 	})
 }
 
-// TestOperatorRevenue: each tier's revenue is what its minted payments paid, in ETH and in USD
-// at the price feed's quote (none when there is no feed), and the holding threshold is written
-// in the token's own units and symbol, read from the token, never in base units as if tokens.
+// TestOperatorRevenue: each tier's revenue is what its minted payments paid, in each currency
+// (ETH, USDC) and in US dollars: as booked, each ETH payment at the feed's price of its block and
+// a USDC at a dollar, once every payment has its price, else an estimate at the feed's price now
+// (none when there is no feed); and the holding threshold is written in the token's own units and
+// symbol, read from the token, never in base units as if tokens. A sale that took 0.2 ETH and
+// 300 USDC is not 0.2 ETH of revenue (issue 48 §6).
 func TestOperatorRevenue(t *testing.T) {
 	storetest.Reset(t, db)
 	dc, c := startDevChain(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	storetest.Tier(t, db, 2, "Pro", "1000000000000000000", true)
+	storetest.Tier(t, db, 3, "Unsold", "1000000000000000000", true)
+	usdc := store.Token{Address: strings.ToLower(dc.USDC.Hex()), Symbol: "USDC", Decimals: 6}
+	if err := db.PutTokens(t.Context(), []store.Token{usdc}); err != nil {
+		t.Fatal(err)
+	}
 	mustExec(t, `UPDATE tiers SET holding_token = $1, holding_wei = 2500000000000000000 WHERE id = 2`, strings.ToLower(dc.Token.Hex()))
 	for i, p := range []struct {
 		tier          int
 		value, status string
-	}{{1, "100000000000000000", "minted"}, {1, "100000000000000000", "minted"}, {1, "100000000000000000", "pending"}} {
-		mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status, tier)
-			VALUES ($1, $1, $2, $3, 1, $1, $4, $5)`, storetest.TxHash(fmt.Sprint("revenue", i)), alice, p.value, p.status, p.tier)
+		token, amount any
+		usdPerETH     any
+	}{
+		{1, "100000000000000000", "minted", nil, nil, nil}, {1, "100000000000000000", "minted", nil, nil, nil},
+		{1, "100000000000000000", "pending", nil, nil, nil}, {1, "0", "minted", usdc.Address, "300000000", nil},
+		{2, "1000000000000000000", "minted", nil, nil, "2500.5"}, {2, "0", "minted", usdc.Address, "1000000000", nil},
+	} {
+		mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status, tier, token, amount, log_index, usd_per_eth)
+			VALUES ($1, $1, $2, $3, 1, $1, $4, $5, $6::text, $7::numeric, CASE WHEN $6::text IS NULL THEN NULL ELSE 0 END, $8::numeric)`,
+			storetest.TxHash(fmt.Sprint("revenue", i)), alice, p.value, p.status, p.tier, p.token, p.amount, p.usdPerETH)
 	}
 	cfg := handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, Price: c}
 	doc := signedInOperator(t, newChainServer(t, c, nil, cfg)).operatorPage()
 	cell := func(tier int, testid string) string {
 		return strings.Join(strings.Fields(doc.Find(fmt.Sprintf(`[data-testid=tier-%d] [data-testid=%s]`, tier, testid)).Text()), " ")
 	}
-	// Two minted payments of 0.1 ETH, at the dev feed's $3,000; the one not checked yet is not revenue.
-	if got := cell(1, "tier-revenue"); got != "0.2≈ $600.00" {
+	// The revenue cell's lines, one a currency and the dollars.
+	lines := func(tier int) string {
+		return strings.Join(doc.Find(fmt.Sprintf(`[data-testid=tier-%d] [data-testid=tier-revenue] div`, tier)).Map(func(_ int, s *goquery.Selection) string {
+			return strings.Join(strings.Fields(s.Text()), " ")
+		}), " | ")
+	}
+	// Two minted payments of 0.1 ETH with no price kept, at the dev feed's $3,000 now, and 300
+	// USDC; the one not checked yet is not revenue.
+	if got := lines(1); got != "0.2 ETH | 300 USDC | ≈ $900.00" {
 		t.Fatalf("Standard's revenue %q", got)
 	}
-	if got := cell(1, "tier-revenue-usd"); got != "≈ $600.00" {
-		t.Fatalf("Standard's revenue in USD %q", got)
+	// 1 ETH booked at $2,500.50 and 1,000 USDC.
+	if got := cell(2, "revenue-usd"); got != "$3,500.50 as booked" {
+		t.Fatalf("Pro's revenue in USD %q", got)
 	}
-	if got := cell(2, "tier-revenue"); got != "0≈ $0.00" {
-		t.Fatalf("Pro's revenue %q", got)
+	if got := lines(3); got != "0 ETH | ≈ $0.00" {
+		t.Fatalf("Unsold's revenue %q", got)
+	}
+	live := doc.Find(`[data-testid=live-revenue]`).Text()
+	if !strings.Contains(live, "1.2 ETH") || !strings.Contains(live, "1300 USDC") || !strings.Contains(live, "≈ $4,900.00") {
+		t.Fatalf("the live card's revenue %q", live)
 	}
 	if got := cell(2, "tier-holding"); got != "holding 2.5 DHT of "+views.Short(strings.ToLower(dc.Token.Hex())) {
 		t.Fatalf("Pro's holding %q", got)
@@ -1078,8 +1105,8 @@ func TestOperatorRevenue(t *testing.T) {
 	t.Run("without a price feed or a readable token", func(t *testing.T) {
 		b := signedInOperator(t, newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret}))
 		doc := b.operatorPage()
-		if got := strings.TrimSpace(doc.Find(`[data-testid=tier-1] [data-testid=tier-revenue]`).Text()); got != "0.2" ||
-			doc.Find(`[data-testid=tier-revenue-usd]`).Length() != 0 {
+		if got := strings.Join(strings.Fields(doc.Find(`[data-testid=tier-1] [data-testid=tier-revenue]`).Text()), " "); got != "0.2 ETH300 USDC" ||
+			doc.Find(`[data-testid=tier-1] [data-testid=revenue-usd]`).Length() != 0 {
 			t.Fatalf("Standard's revenue %q", got)
 		}
 		got := strings.Join(strings.Fields(doc.Find(`[data-testid=tier-2] [data-testid=tier-holding]`).Text()), " ")
@@ -1601,7 +1628,7 @@ func TestOperatorLive(t *testing.T) {
 			`[data-testid=live-bumps]`:                                    "1 fee bump on the mints in flight",
 			`[data-testid=live-refunds] .value`:                           "3",
 			`[data-testid=live-refunds] .muted`:                           "0.4 ETH in all",
-			`[data-testid=live-revenue] .value`:                           "0.3",
+			`[data-testid=live-revenue] .value`:                           "0.3 ETH",
 			`[data-testid=reason-wrong_amount] [data-testid=reason-hour]`: "2",
 			`[data-testid=reason-wrong_amount] [data-testid=reason-all]`:  "2",
 			`[data-testid=reason-sold_out] td:first-child`:                "Sold out",

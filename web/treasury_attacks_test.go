@@ -301,6 +301,11 @@ func TestRefundAllLeavesOutARefuser(t *testing.T) {
 	if sum := e.pass(); sum.Rejected != 3 {
 		t.Fatalf("pass %+v", sum)
 	}
+	// Each ETH payment is booked at the feed's price of its block (the dev feed's $3,000).
+	var unbooked int
+	if err := db.DB().Get(&unbooked, `SELECT count(*) FROM payments WHERE usd_per_eth IS DISTINCT FROM 3000`); err != nil || unbooked != 0 {
+		t.Fatalf("%d payments without the feed's price at their block (%v)", unbooked, err)
+	}
 	if _, err := ethclient.NewClient(dc.RPC()).CallContract(t.Context(), ethereum.CallMsg{From: dc.Treasury, To: &dc.Buyers[2].Address,
 		Value: big.NewInt(1)}, nil); err == nil {
 		t.Fatal("the stranger's wallet takes ETH: the attack is not set up")
