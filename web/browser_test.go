@@ -75,7 +75,7 @@ func TestBrowser(t *testing.T) {
 	if err := db.PutTokens(t.Context(), []store.Token{usdc}); err != nil {
 		t.Fatal(err)
 	}
-	jcfg := jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments, PaymentTokens: []store.Token{usdc},
+	jcfg := jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments, PaymentTokens: []store.Token{usdc}, PriceSpreadBps: 300,
 		DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000)}
 	hcfg := handlers.Config{Price: c, CronKey: cronKey, AdminKey: adminKey, ChainID: 1337,
 		WalletRPC: dc.RPCURL(), PaymentAddress: strings.ToLower(dc.Payments.Hex()),

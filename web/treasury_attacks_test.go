@@ -123,12 +123,7 @@ func TestRefundByHandVoidsItsBatch(t *testing.T) {
 	if next.SafeTx.Nonce != b.SafeTx.Nonce || len(next.Refunds) != 1 || next.Refunds[0].TxHash != e.wrong[1] {
 		t.Fatalf("the rest proposed again: %+v", next)
 	}
-	e.approve(again, e.sign(7, next.SafeTxHash))
-	ready := e.approve(again, e.sign(devchain.OwnerIndex, next.SafeTxHash))
-	if ready == nil || ready.ExecData == nil {
-		t.Fatalf("the rest after two owners: %+v", ready)
-	}
-	if r := e.send(e.dc.Buyers[4].Key, e.dc.Treasury, common.FromHex(*ready.ExecData), nil); r.Status != types.ReceiptStatusSuccessful {
+	if r := e.execute(again, next.SafeTxHash); r.Status != types.ReceiptStatusSuccessful {
 		t.Fatal("the rest's batch reverted")
 	}
 	// The void batch's signatures were for the same nonce: the treasury refuses them now.
@@ -234,57 +229,64 @@ type leftOutDoc struct {
 	ChainSays  string  `json:"chainSays"`
 }
 
+// sendTx signs the transaction build makes at key's next nonce, sends it, and returns its
+// receipt, or fails the test when it reverts.
+func (e *refundEnv) sendTx(key *ecdsa.PrivateKey, build func(nonce uint64) types.TxData) *types.Receipt {
+	e.t.Helper()
+	ec := ethclient.NewClient(e.dc.RPC())
+	nonce, err := ec.PendingNonceAt(e.t.Context(), crypto.PubkeyToAddress(key.PublicKey))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(e.dc.ChainID()), build(nonce))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := ec.SendTransaction(e.t.Context(), tx); err != nil {
+		e.t.Fatal(err)
+	}
+	r := e.mined(tx.Hash())
+	if r.Status != types.ReceiptStatusSuccessful {
+		e.t.Fatalf("transaction %s reverted", tx.Hash())
+	}
+	return r
+}
+
 // deploy sends code's creation from key and returns the contract's address.
 func (e *refundEnv) deploy(key *ecdsa.PrivateKey, code []byte) common.Address {
 	e.t.Helper()
-	ec := ethclient.NewClient(e.dc.RPC())
-	from := crypto.PubkeyToAddress(key.PublicKey)
-	nonce, err := ec.PendingNonceAt(e.t.Context(), from)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(e.dc.ChainID()), &types.DynamicFeeTx{ChainID: e.dc.ChainID(), Nonce: nonce,
-		GasTipCap: big.NewInt(params.GWei), GasFeeCap: big.NewInt(100 * params.GWei), Gas: 1_000_000, Data: code})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if err := ec.SendTransaction(e.t.Context(), tx); err != nil {
-		e.t.Fatal(err)
-	}
-	if r := e.mined(tx.Hash()); r.Status != types.ReceiptStatusSuccessful {
-		e.t.Fatal("the deployment reverted")
-	}
-	return crypto.CreateAddress(from, nonce)
+	return e.sendTx(key, func(nonce uint64) types.TxData {
+		return &types.DynamicFeeTx{ChainID: e.dc.ChainID(), Nonce: nonce, GasTipCap: big.NewInt(params.GWei),
+			GasFeeCap: big.NewInt(100 * params.GWei), Gas: 1_000_000, Data: code}
+	}).ContractAddress
 }
 
-// delegate makes key's account run code's contract at its own address (EIP-7702): a wallet that
-// can still send, but now refuses whatever it does not like.
+// delegate makes key's account run the contract at `to` as its own code (EIP-7702): a wallet
+// that can still send, but now refuses whatever that contract refuses.
 func (e *refundEnv) delegate(key *ecdsa.PrivateKey, to common.Address) {
 	e.t.Helper()
-	ec := ethclient.NewClient(e.dc.RPC())
-	from := crypto.PubkeyToAddress(key.PublicKey)
-	nonce, err := ec.PendingNonceAt(e.t.Context(), from)
-	if err != nil {
-		e.t.Fatal(err)
-	}
 	chainID := uint256.MustFromBig(e.dc.ChainID())
-	// The sender authorises itself: the authorisation is checked after the transaction takes its nonce.
-	auth, err := types.SignSetCode(key, types.SetCodeAuthorization{ChainID: *chainID, Address: to, Nonce: nonce + 1})
-	if err != nil {
-		e.t.Fatal(err)
+	e.sendTx(key, func(nonce uint64) types.TxData {
+		// The sender authorises itself: the authorisation is checked after the transaction takes its nonce.
+		auth, err := types.SignSetCode(key, types.SetCodeAuthorization{ChainID: *chainID, Address: to, Nonce: nonce + 1})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		return &types.SetCodeTx{ChainID: chainID, Nonce: nonce, GasTipCap: uint256.NewInt(params.GWei),
+			GasFeeCap: uint256.NewInt(100 * params.GWei), Gas: 100_000, Value: uint256.NewInt(0), AuthList: []types.SetCodeAuthorization{auth}}
+	})
+}
+
+// execute has two of the treasury's owners approve batch id (of Safe transaction hash) and a
+// buyer send its execution, and returns the execution's receipt, whatever its status.
+func (e *refundEnv) execute(id int64, hash string) *types.Receipt {
+	e.t.Helper()
+	e.approve(id, e.sign(7, hash))
+	ready := e.approve(id, e.sign(devchain.OwnerIndex, hash))
+	if ready == nil || ready.ExecData == nil {
+		e.t.Fatalf("after two owners: %+v", ready)
 	}
-	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(e.dc.ChainID()), &types.SetCodeTx{ChainID: chainID, Nonce: nonce,
-		GasTipCap: uint256.NewInt(params.GWei), GasFeeCap: uint256.NewInt(100 * params.GWei), Gas: 100_000, To: common.Address{},
-		Value: uint256.NewInt(0), AuthList: []types.SetCodeAuthorization{auth}})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if err := ec.SendTransaction(e.t.Context(), tx); err != nil {
-		e.t.Fatal(err)
-	}
-	if r := e.mined(tx.Hash()); r.Status != types.ReceiptStatusSuccessful {
-		e.t.Fatal("the delegation reverted")
-	}
+	return e.send(e.dc.Buyers[4].Key, e.dc.Treasury, common.FromHex(*ready.ExecData), nil)
 }
 
 // TestRefundAllLeavesOutARefuser: a stranger pays 1 wei, then makes their wallet refuse ETH (an
@@ -327,12 +329,7 @@ func TestRefundAllLeavesOutARefuser(t *testing.T) {
 		!strings.Contains(b.LeftOut[0].Reason, "cannot receive ETH") || !strings.Contains(b.LeftOut[0].Reason, "by hand") {
 		t.Fatalf("left out %+v", b.LeftOut)
 	}
-	e.approve(b.ID, e.sign(7, b.SafeTxHash))
-	ready := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash))
-	if ready == nil || ready.ExecData == nil {
-		t.Fatalf("after two owners: %+v", ready)
-	}
-	if r := e.send(dc.Buyers[4].Key, dc.Treasury, common.FromHex(*ready.ExecData), nil); r.Status != types.ReceiptStatusSuccessful {
+	if r := e.execute(b.ID, b.SafeTxHash); r.Status != types.ReceiptStatusSuccessful {
 		t.Fatal("the batch reverted")
 	}
 	e.pass()
@@ -386,9 +383,7 @@ func TestRefundAllBeyondTheGas(t *testing.T) {
 			t.Fatalf("refund %d is %s, want the oldest first (%s)", i, r.TxHash, wrong[i])
 		}
 	}
-	e.approve(b.ID, e.sign(7, b.SafeTxHash))
-	ready := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash))
-	r := e.send(e.dc.Buyers[4].Key, e.dc.Treasury, common.FromHex(*ready.ExecData), nil)
+	r := e.execute(b.ID, b.SafeTxHash)
 	if r.Status != types.ReceiptStatusSuccessful || r.GasUsed > 220_000 {
 		t.Fatalf("the batch's execution: status %d, %d gas (limit 220,000)", r.Status, r.GasUsed)
 	}

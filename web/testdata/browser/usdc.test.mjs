@@ -141,3 +141,34 @@ test('the operator\'s tier form: the price in USDC, in its units', async () => {
     await switchOff(81);
   }
 });
+
+test('the operator\'s tier form asks to confirm an ETH price that leaves the USDC price behind', async () => {
+  await putTier(81, { priceWei: '100000000000000000', tokenPrices: [{ token: usdc, amount: price.toString() }] });
+  try {
+    const context = await browser.newContext({ viewport: wide });
+    await withWallet(context, env.FUNDER_KEY); // the factory's owner, an admin
+    const page = await signInOperator(context);
+    await page.goto(base + '/operator?edit=81#tier-form');
+    const form = page.locator('[data-testid=tier-form]');
+    await form.locator('input[name=price]').fill('0.12');
+    await form.locator('[data-testid=save-tier]').click();
+    const ask = page.locator('[data-testid=tier-confirm]');
+    await ask.waitFor();
+    const said = await ask.innerText();
+    for (const want of ['0.12 ETH is $360.00', "the feed's $3,000.00", '300 USDC is $300.00', '16.67 %']) {
+      assert.ok(said.includes(want), `the confirmation says ${JSON.stringify(said)}, want ${want} in it`);
+    }
+    const stored = (await (await fetch(base + '/api/tiers')).json()).tiers.find((t) => t.id === '81');
+    assert.equal(stored.priceWei, '100000000000000000', 'nothing is saved before the confirmation');
+    await shots(page, 'price-spread-confirm');
+
+    await form.locator('[data-testid=confirm-tier]').check();
+    await Promise.all([page.waitForURL(base + '/operator'), form.locator('[data-testid=save-tier]').click()]);
+    const spread = page.locator('[data-testid=tier-81] [data-testid=tier-spread]');
+    assert.equal((await spread.innerText()).replace(/\s+/g, ' ').trim(), "300 USDC ($300.00): 16.67 % from ETH's $360.00");
+    assert.match(await spread.getAttribute('class'), /\bbad\b/);
+    await context.close();
+  } finally {
+    await switchOff(81);
+  }
+});
