@@ -283,4 +283,3 @@ func (h *Handlers) holdMinting(c echo.Context, held bool) (string, error) {
 	})
 	return auditSentence(outcome), err
 }
-

@@ -45,11 +45,11 @@ type refundBatchJSON struct {
 	VoidReason     *string           `json:"voidReason"`
 	// LeftOut are the transfers its simulation refused when it was proposed, each with why;
 	// Remaining, how many more were owed beyond one transaction's gas.
-	LeftOut   []leftOutJSON `json:"leftOut"`
-	Remaining int           `json:"remaining"`
-	Attempts   []attemptJSON     `json:"attempts"`   // the transactions reported sent to execute it, oldest first
-	ProposedBy string            `json:"proposedBy"`
-	CreatedAt  *string           `json:"createdAt"`
+	LeftOut    []leftOutJSON `json:"leftOut"`
+	Remaining  int           `json:"remaining"`
+	Attempts   []attemptJSON `json:"attempts"` // the transactions reported sent to execute it, oldest first
+	ProposedBy string        `json:"proposedBy"`
+	CreatedAt  *string       `json:"createdAt"`
 }
 
 // attemptJSON is a transaction sent to execute a batch: who sent it, what came of it, and when
@@ -63,8 +63,8 @@ type attemptJSON struct {
 	Reason      *string             `json:"reason"` // reverted: why, for people
 	// RefusedTo is, for a batch that reverted because a transfer failed (GS013), the recipient of
 	// the transfer that failed, when running each again in the block before named it.
-	RefusedTo *string `json:"refusedTo"`
-	ReportedBy  string              `json:"reportedBy"`
+	RefusedTo  *string `json:"refusedTo"`
+	ReportedBy string  `json:"reportedBy"`
 }
 
 func attemptOf(a store.BatchAttempt) attemptJSON {
@@ -138,7 +138,7 @@ var (
 func refundBatchOf(b store.RefundBatch) refundBatchJSON {
 	out := refundBatchJSON{ID: b.ID, Kind: b.Kind, Safe: b.Safe, Payouts: mapSlice(b.Payouts, payoutOf), SafeTxHash: b.SafeTxHash, Threshold: b.Threshold, Approvals: []string{},
 		Ready: b.Status == store.BatchReady, Status: b.Status, Refunds: []refundJSON{}, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx,
-		Attempts:   mapSlice(b.Attempts, attemptOf), LeftOut: mapSlice(b.LeftOut, leftOutOf), Remaining: b.Remaining,
+		Attempts: mapSlice(b.Attempts, attemptOf), LeftOut: mapSlice(b.LeftOut, leftOutOf), Remaining: b.Remaining,
 		ProposedBy: b.ProposedBy, CreatedAt: isoTime(&b.CreatedAt),
 		SafeTx: safeTxJSON{To: b.To, Value: b.Value.String(), Data: hexutil.Encode(b.Data), Operation: b.Operation,
 			SafeTxGas: b.SafeTxGas.String(), BaseGas: b.BaseGas.String(), GasPrice: b.GasPrice.String(), GasToken: b.GasToken,

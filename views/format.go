@@ -87,7 +87,6 @@ func Amount[W store.Uint256 | *big.Int](amount W) templ.Component {
 	})
 }
 
-
 // Multiplier writes a tier's payout in basis points as the multiplier people read: 12500 is "1.25×";
 // "unknown" when the factory's weight could not be read.
 func Multiplier(bps *int) string {

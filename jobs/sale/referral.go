@@ -40,7 +40,9 @@ var (
 // Printable tells whether s is text a person can read and the ledger can keep: valid UTF-8
 // without control characters (PostgreSQL's text refuses a NUL and invalid UTF-8 outright, and
 // the others would break a page or a CSV line). Labels and codes are held to it.
-func Printable(s string) bool { return utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl) }
+func Printable(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl)
+}
 
 // ErrCodeMalformed is a code that is not printable text (Printable): no code can have it.
 var ErrCodeMalformed = errors.New("referral code malformed")

@@ -36,7 +36,7 @@ type Sale struct {
 	// spreadBps is how far apart, in US dollars, a tier's prices in two currencies may be saved
 	// without a confirmation when one changes and the other does not (PRICE_SPREAD_BPS); 0: no check.
 	spreadBps int
-	log    *slog.Logger
+	log       *slog.Logger
 
 	tiers   *memo.Value[[]TierNow] // the tiers as GET /api/tiers and the pages show them
 	waiting *memo.Value[Waiting]   // what a payment waiting to be minted waits on

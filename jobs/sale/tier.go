@@ -41,9 +41,9 @@ type TierInput struct {
 	// a script that knows only the fields before tokens): the stored tier keeps its own.
 	KeepTokenPrices bool
 	Listed          map[string]store.Token
-	MaxPerWallet  string
-	HoldingToken  string
-	HoldingAmount string // API: the token's base units; Form: its own units (Token's decimals)
+	MaxPerWallet    string
+	HoldingToken    string
+	HoldingAmount   string // API: the token's base units; Form: its own units (Token's decimals)
 	// Token is the holding token as the chain tells it (Form: its decimals read the amount);
 	// nil when the input names none, or it cannot be read now.
 	Token *chain.Token
