@@ -124,8 +124,8 @@ test('a referrer reads its commission owed on /me, the operators pay it in one t
     await second.locator('[data-testid=batch-approvals]', { hasText: '2 of 2' }).waitFor();
     await secondContext.close();
 
-    // Ready: the operator's page asks for a reload, which brings Execute; one transaction pays.
-    await op.locator('[data-testid=reload-batch]').click();
+    // Ready: the operator's page, polled, brings Execute without a reload; one transaction pays.
+    await op.locator('[data-testid=execute-batch]').waitFor();
     const before = await client.getBalance({ address: referrer }); // it sends nothing: signing in is no transaction
     await op.locator('[data-testid=execute-batch]').click();
     const sentMsg = op.locator('[data-testid=batch-execute] .wallet-msg', { hasText: /Execution sent: 0x[0-9a-f]{64}/ });
