@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -121,7 +122,17 @@ func (h *Handlers) treasuryView(ctx context.Context) *views.Treasury {
 		h.log.Warn("operator page: the treasury cannot be read", "err", err)
 		return &views.Treasury{Address: lower(h.cfg.Treasury), Unreadable: true}
 	}
-	v := &views.Treasury{Address: t.Address, Owners: t.Owners, Threshold: t.Threshold, BalanceWei: t.BalanceWei,
+	ops, err := h.store.Operators(ctx)
+	if err != nil {
+		h.log.Warn("operator page: the operator list cannot be read", "err", err)
+	}
+	var unlisted []string
+	for _, o := range t.Owners {
+		if err == nil && !slices.ContainsFunc(ops, func(op store.Operator) bool { return op.Address == o }) {
+			unlisted = append(unlisted, o)
+		}
+	}
+	v := &views.Treasury{Address: t.Address, Owners: t.Owners, Unlisted: unlisted, Threshold: t.Threshold, BalanceWei: t.BalanceWei,
 		PaymentsWallet: t.PaymentsWallet.Address, PaymentsBalanceWei: t.PaymentsWallet.BalanceWei,
 		SweepsOff: sweepsOffSentence(h.jobs.SweepsOff())}
 	for _, t := range t.Tokens {

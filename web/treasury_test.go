@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"nodeledger/chain"
 	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
@@ -72,6 +74,21 @@ func TestAdminTreasury(t *testing.T) {
 			if !strings.Contains(text(doc, "treasury-owners"), o) {
 				t.Fatalf("owner %s missing from %q", o, text(doc, "treasury-owners"))
 			}
+		}
+		// No owner is on the operator list here (the signed-in operator is no owner): each is
+		// flagged, since none could sign in to sign a batch.
+		if n := doc.Find(`[data-testid=treasury-owners] [data-testid=owner-cannot-sign-in]`).Length(); n != len(owners) {
+			t.Fatalf("%d owners flagged as unable to sign in, want %d", n, len(owners))
+		}
+		mustExec(t, `INSERT INTO operators (address, role) VALUES ($1, 'viewer')`, owners[0])
+		rec = signedInOperator(t, s).do(http.MethodGet, "/operator", nil)
+		doc = page(t, rec.Body)
+		listed := doc.Find(`[data-testid=treasury-owners] li`).FilterFunction(func(_ int, li *goquery.Selection) bool {
+			return strings.Contains(li.Text(), owners[0])
+		})
+		if n := doc.Find(`[data-testid=treasury-owners] [data-testid=owner-cannot-sign-in]`).Length(); n != len(owners)-1 ||
+			listed.Find(`[data-testid=owner-cannot-sign-in]`).Length() != 0 {
+			t.Fatalf("after an owner was listed, %d flagged (the listed one: %q)", n, listed.Text())
 		}
 		// What the treasury owes referrers is on its card (none yet: operator_referrals_test.go
 		// has some).
