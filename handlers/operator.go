@@ -20,12 +20,19 @@ import (
 // OperatorPage answers GET /operator: the wallet sign-in, or the operator's dashboard as their
 // role shows it.
 func (h *Handlers) OperatorPage(c echo.Context) error {
-	_, err := h.operatorSession(c)
+	me, err := h.operatorSession(c)
 	if errors.Is(err, store.ErrNotFound) {
-		return render(c, http.StatusOK, views.OperatorSignIn(h.cfg.DevAdmin))
+		return render(c, http.StatusOK, views.OperatorSignIn(h.cfg.DevAdmin, "/operator"))
 	}
 	if err != nil {
 		return err
+	}
+	if !me.Role.AtLeast(store.RoleViewer) { // a signer: the treasury's batches, and nothing else
+		batches, err := h.openBatches(c.Request().Context())
+		if err != nil {
+			return err
+		}
+		return render(c, http.StatusOK, views.OperatorSigner(me.Address, batches))
 	}
 	return h.renderOperator(c, http.StatusOK, operatorDraft{outcome: h.takeOutcome(c)})
 }

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -20,15 +21,17 @@ import (
 // checks: any operator role sees it; a stranger gets the sign-in (htmx is sent there).
 func (h *Handlers) OperatorLive(c echo.Context) error {
 	htmx := c.Request().Header.Get("HX-Request") == "true"
-	_, err := h.operatorSession(c)
+	me, err := h.operatorSession(c)
 	switch {
 	case errors.Is(err, store.ErrNotFound) && htmx:
 		c.Response().Header().Set("HX-Redirect", "/operator")
 		return errorf(http.StatusUnauthorized, "You are not signed in as an operator, or your session has ended: sign in again on the operator page.")
 	case errors.Is(err, store.ErrNotFound):
-		return render(c, http.StatusOK, views.OperatorSignIn(h.cfg.DevAdmin))
+		return render(c, http.StatusOK, views.OperatorSignIn(h.cfg.DevAdmin, "/operator"))
 	case err != nil:
 		return err
+	case !me.Role.AtLeast(store.RoleViewer):
+		return errorf(http.StatusForbidden, fmt.Sprintf("Your role (%s) cannot see the operator page.", me.Role))
 	}
 	live, err := h.saleLive(c.Request().Context())
 	if err != nil {

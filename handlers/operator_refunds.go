@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -77,6 +78,15 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// Signed out, the batch's link signs its owner (or an operator) in and comes back here.
+	me, err := h.operatorSession(c)
+	switch {
+	case errors.Is(err, store.ErrNotFound) && c.Request().Header.Get("HX-Request") != "true":
+		return render(c, http.StatusOK, views.OperatorSignIn(h.cfg.DevAdmin, views.RefundBatchURL(id)))
+	case err != nil:
+		_, err = h.liveOperator(c) // the 401 of a session gone, to the polling part
+		return err
+	}
 	ctx := c.Request().Context()
 	b, err := h.store.RefundBatch(ctx, id)
 	if err != nil {
@@ -84,10 +94,6 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 	}
 	// The owners as the chain holds them now: whose signature counts, and whose would be refused.
 	safe, err := h.chain.Safe(ctx, common.HexToAddress(b.Safe))
-	if err != nil {
-		return err
-	}
-	me, err := h.operatorSession(c)
 	if err != nil {
 		return err
 	}
@@ -101,7 +107,7 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 		Signed: j.Approvals, Refunds: b.Refunds, TotalWei: j.TotalWei, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx, Attempts: b.Attempts, Block: b.BlockNumber,
 		LeftOut: b.LeftOut, Remaining: b.Remaining, VoidReason: b.VoidReason, VoidPayment: b.VoidPayment, VoidRefundTx: b.VoidRefundTx,
 		ProposedBy: b.ProposedBy, CreatedAt: b.CreatedAt, Confirmations: h.jobs.Confirmations(), Me: me.Address,
-		CanExecute: me.Role.AtLeast(store.RoleOperator), CSRF: me.CSRF, SafeTx: string(safeTx), Shown: b.Status}
+		CanExecute: me.Role.AtLeast(store.RoleOperator) || me.Role == store.RoleSigner, CSRF: me.CSRF, SafeTx: string(safeTx), Shown: b.Status}
 	if j.ExecData != nil {
 		v.ExecData = *j.ExecData
 	}

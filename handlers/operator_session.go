@@ -1,13 +1,16 @@
 package handlers
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/store"
@@ -26,6 +29,7 @@ const (
 // The roles a route asks of an operator (RequireOperator), named here so that web needs only
 // the handlers.
 const (
+	Signer   = store.RoleSigner
 	Viewer   = store.RoleViewer
 	Operator = store.RoleOperator
 	Admin    = store.RoleAdmin
@@ -127,6 +131,19 @@ func (h *Handlers) RequireOperatorFirst(min store.OperatorRole, may string) echo
 	}
 }
 
+// treasuryOwner tells whether address (lower case) is an owner of the treasury now, as the chain
+// says; false without a treasury.
+func (h *Handlers) treasuryOwner(ctx context.Context, address string) (bool, error) {
+	if h.cfg.Treasury == (common.Address{}) {
+		return false, nil
+	}
+	safe, err := h.chain.Safe(ctx, h.cfg.Treasury)
+	if err != nil {
+		return false, err
+	}
+	return slices.Contains(mapSlice(safe.Owners, lower), address), nil
+}
+
 // liveOperator is the request's operator session, or the 401 of a request without one.
 func (h *Handlers) liveOperator(c echo.Context) (store.OperatorSession, error) {
 	s, err := h.operatorSession(c)
@@ -146,8 +163,19 @@ func (h *Handlers) OperatorLogin(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	op, err := h.store.Operator(ctx, address)
+	signer := false
 	if errors.Is(err, store.ErrNotFound) {
-		return errorf(http.StatusForbidden, "This wallet is not on the operator list: an admin of this service can add it.")
+		// An owner of the treasury signs its batches whether or not an admin listed it.
+		if signer, err = h.treasuryOwner(ctx, address); err != nil {
+			return err
+		}
+		switch {
+		case !signer && h.cfg.Treasury == (common.Address{}):
+			return errorf(http.StatusForbidden, "This wallet is not on the operator list: an admin of this service can add it.")
+		case !signer:
+			return errorf(http.StatusForbidden, "This wallet is not on the operator list, nor an owner of the treasury: an admin of this service can add it.")
+		}
+		op = store.Operator{Address: address, Role: store.RoleSigner}
 	}
 	if err != nil {
 		return err
@@ -155,7 +183,7 @@ func (h *Handlers) OperatorLogin(c echo.Context) error {
 	id, csrf := rand.Text()+rand.Text(), rand.Text()
 	err = h.store.Audited(ctx, h.entry(c, address, store.ActionSignIn, address), func(t store.Tx, e *store.AuditEntry) error {
 		e.Outcome = store.AuditOutcome{Code: store.OutcomeSignedIn, Args: store.AuditArgs{Role: op.Role}}
-		return t.StartOperatorSession(ctx, id, address, csrf, operatorTTL)
+		return t.StartOperatorSession(ctx, id, address, csrf, signer, operatorTTL)
 	})
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -22,23 +23,31 @@ const (
 	RoleAdmin    OperatorRole = "admin"    // changes tiers' settings and the operator list
 )
 
-// Roles are the roles in rank order.
+// Roles are the roles an operator on the list may have, in rank order.
 var Roles = []OperatorRole{RoleViewer, RoleOperator, RoleAdmin}
 
+// RoleSigner is the power of an owner of the treasury who is not on the operator list: it sees,
+// approves and executes the treasury's batches, and nothing else. It comes from owning the Safe,
+// never from the list, so it is no role an admin gives, and it ranks below viewer.
+const RoleSigner OperatorRole = "signer"
+
 func (r OperatorRole) rank() int {
+	if r == RoleSigner {
+		return 0
+	}
 	for i, x := range Roles {
 		if x == r {
-			return i
+			return i + 1
 		}
 	}
 	return -1
 }
 
-// Valid reports whether r is one of Roles.
-func (r OperatorRole) Valid() bool { return r.rank() >= 0 }
+// Valid reports whether r is one of Roles: a role an admin may give.
+func (r OperatorRole) Valid() bool { return slices.Contains(Roles, r) }
 
 // AtLeast reports whether r may do what min may.
-func (r OperatorRole) AtLeast(min OperatorRole) bool { return r.Valid() && r.rank() >= min.rank() }
+func (r OperatorRole) AtLeast(min OperatorRole) bool { return r.rank() >= 0 && r.rank() >= min.rank() }
 
 // Operator is a wallet that may sign in on the operator page, with its role.
 type Operator struct {
@@ -163,28 +172,31 @@ func (s *Store) SeedOperators(ctx context.Context, ops []Operator, actor Actor) 
 	return tx.Commit()
 }
 
-// StartOperatorSession records a session of the operator of address, for the cookie's id, with
-// the CSRF token of its forms; it lasts maxAge at most.
-func (t Tx) StartOperatorSession(ctx context.Context, id, address, csrf string, maxAge time.Duration) error {
+// StartOperatorSession records a session of the operator of address (or, signer, of an owner of
+// the treasury not on the list), for the cookie's id, with the CSRF token of its forms; it lasts
+// maxAge at most.
+func (t Tx) StartOperatorSession(ctx context.Context, id, address, csrf string, signer bool, maxAge time.Duration) error {
 	_, err := t.q.ExecContext(ctx, `
 		WITH gone AS (DELETE FROM operator_sessions WHERE expires_at < now())
-		INSERT INTO operator_sessions (id_hash, address, csrf_token, expires_at)
-		VALUES ($1, $2, $3, now() + $4 * interval '1 second')`,
-		sessionHash(id), address, csrf, maxAge.Seconds())
+		INSERT INTO operator_sessions (id_hash, address, csrf_token, signer, expires_at)
+		VALUES ($1, $2, $3, $4, now() + $5 * interval '1 second')`,
+		sessionHash(id), address, csrf, signer, maxAge.Seconds())
 	return err
 }
 
-// OperatorSession is the live session of the cookie's id, and marks it seen now: ErrNotFound when
-// there is none, it ended, it was idle longer than idle, or it is past its expiry.
+// OperatorSession is the live session of the cookie's id, and marks it seen now, with its role
+// as the operator list says it now (RoleSigner for a signer's session of a wallet not on it):
+// ErrNotFound when there is none, it ended, it was idle longer than idle, it is past its expiry,
+// or its operator left the list.
 func (s *Store) OperatorSession(ctx context.Context, id string, idle time.Duration) (_ OperatorSession, err error) {
 	defer wrap(&err, "OperatorSession")
 	var o OperatorSession
 	err = s.db.GetContext(ctx, &o, `
 		UPDATE operator_sessions s SET last_seen_at = now()
-		FROM operators o
-		WHERE s.id_hash = $1 AND o.address = s.address
-			AND s.last_seen_at > now() - $2 * interval '1 second' AND s.expires_at > now()
-		RETURNING s.address, o.role, s.csrf_token`, sessionHash(id), idle.Seconds())
+		WHERE s.id_hash = $1 AND s.last_seen_at > now() - $2 * interval '1 second' AND s.expires_at > now()
+			AND (s.signer OR EXISTS (SELECT 1 FROM operators o WHERE o.address = s.address))
+		RETURNING s.address, coalesce((SELECT o.role FROM operators o WHERE o.address = s.address), 'signer') AS role, s.csrf_token`,
+		sessionHash(id), idle.Seconds())
 	if errors.Is(err, sql.ErrNoRows) {
 		return OperatorSession{}, ErrNotFound
 	}

@@ -116,7 +116,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	// is read every few seconds by each open operator page.
 	op.get("/live", h.OperatorLive, rl.limit("operator-live", 120))
 	op.post("/login", h.OperatorLogin, rl.limit("operator-login", 20), keys.middleware, h.SameOrigin)
-	op.post("/logout", h.OperatorLogout, rl.limit("operator-logout", 30), h.RequireOperator(handlers.Viewer, "sign out"))
+	op.post("/logout", h.OperatorLogout, rl.limit("operator-logout", 30), h.RequireOperator(handlers.Signer, "sign out"))
 	op.post("/passes/payments", h.OperatorAction(h.RunPayments), rl.limit("operator-payments", 60),
 		h.RequireOperator(handlers.Operator, "run the passes"))
 	op.post("/passes/credit", h.OperatorAction(h.RunCredit), rl.limit("operator-credit", 60),
@@ -145,11 +145,13 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 		h.RequireOperator(handlers.Operator, "build refund batches"))
 	op.post("/commission-batches", h.PayCommissionsFromPage, rl.limit("operator-refund-batches", 30),
 		h.RequireOperator(handlers.Operator, "pay commissions"))
-	op.get("/refund-batches/:id", h.RefundBatchPage, rl.limit("operator-refund-batch", 120), viewer)
+	// A batch's page, its approvals and its executions are also an owner's of the treasury who is
+	// not on the operator list (a signer); the page signs a stranger in and comes back.
+	op.get("/refund-batches/:id", h.RefundBatchPage, rl.limit("operator-refund-batch", 120))
 	op.post("/refund-batches/:id/approvals", h.ApproveRefundBatchFromPage, rl.limit("operator-refund-batches", 30),
-		h.RequireOperator(handlers.Viewer, "approve refund batches"))
+		h.RequireOperator(handlers.Signer, "approve refund batches"))
 	op.post("/refund-batches/:id/executions", h.ReportRefundExecution, rl.limit("operator-refund-batches", 30),
-		h.RequireOperator(handlers.Viewer, "report refund batch executions"))
+		h.RequireOperator(handlers.Signer, "report refund batch executions"))
 	op.post("/operators", h.OperatorAction(h.PutOperatorFromPage), rl.limit("operator-list", 60),
 		h.RequireOperator(handlers.Admin, "change the operator list"))
 	op.post("/operators/remove", h.OperatorAction(h.RemoveOperatorFromPage), rl.limit("operator-list", 60),

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -386,5 +388,79 @@ func TestRefundAllBeyondTheGas(t *testing.T) {
 	r := e.execute(b.ID, b.SafeTxHash)
 	if r.Status != types.ReceiptStatusSuccessful || r.GasUsed > 220_000 {
 		t.Fatalf("the batch's execution: status %d, %d gas (limit 220,000)", r.Status, r.GasUsed)
+	}
+}
+
+// TestTreasuryOwnerSignsIn: an owner of the treasury who is not on the operator list signs in
+// from a batch's link (signed out, the link is the sign-in, and comes back to the batch) as a
+// signer: they see and sign the batch, and see nothing else, do nothing else; a wallet that is
+// neither on the list nor an owner is refused.
+func TestTreasuryOwnerSignsIn(t *testing.T) {
+	e := newRefundEnv(t)
+	e.pay(0, 150_000_000_000_000_000)
+	e.pass()
+	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	b := decode[refundBatchDoc](t, rec)
+	loc := fmt.Sprintf("/operator/refund-batches/%d", b.ID)
+
+	owner := newBrowser(t, e.s, "198.51.100.201")
+	rec = owner.do(http.MethodGet, loc, nil)
+	wantStatus(t, rec, http.StatusOK)
+	signIn := page(t, rec.Body).Find(`[data-testid=operator-signin]`)
+	if signIn.Length() != 1 || signIn.AttrOr("data-next", "") != loc {
+		t.Fatalf("signed out, the batch's link shows %s", rec.Body)
+	}
+
+	stranger := newBrowser(t, e.s, "198.51.100.202")
+	rec = stranger.operatorSignIn(e.dc.Buyers[3].Key)
+	wantStatus(t, rec, http.StatusForbidden)
+	if msg := errorMessage(t, rec); !strings.Contains(msg, "nor an owner of the treasury") {
+		t.Fatalf("a stranger's sign-in: %q", msg)
+	}
+
+	rec = owner.operatorSignIn(e.dc.Accounts[8].Key)
+	wantStatus(t, rec, http.StatusOK)
+	if got := decode[struct {
+		Role string `json:"role"`
+	}](t, rec); got.Role != "signer" {
+		t.Fatalf("the owner signed in as %q", got.Role)
+	}
+	doc := page(t, owner.do(http.MethodGet, loc, nil).Body)
+	sign := doc.Find(`[data-testid=sign-batch]`)
+	owner.csrf = sign.AttrOr("data-csrf", "")
+	if sign.Length() != 1 || owner.csrf == "" || doc.Find(`[data-testid=not-an-owner]`).Length() != 0 {
+		t.Fatalf("the owner's batch page: sign %d, csrf %q", sign.Length(), owner.csrf)
+	}
+	body := `{"signature": "` + e.sign(8, b.SafeTxHash) + `"}`
+	rec = owner.send(httptest.NewRequest(http.MethodPost, loc+"/approvals", strings.NewReader(body)),
+		"Content-Type", "application/json", "Accept", "application/json", "X-CSRF-Token", owner.csrf).ResponseRecorder
+	wantStatus(t, rec, http.StatusOK)
+	if got := e.get(b.ID); len(got.Approvals) != 1 || got.Approvals[0] != strings.ToLower(e.dc.Accounts[8].Address.Hex()) {
+		t.Fatalf("approvals %v", got.Approvals)
+	}
+
+	// Nothing else: the operator page is the open batches, and every other route refuses.
+	doc = page(t, owner.do(http.MethodGet, "/operator", nil).Body)
+	if doc.Find(`[data-testid=signer-note]`).Length() != 1 || doc.Find(`[data-testid=open-batch]`).Length() != 1 ||
+		doc.Find(`[data-testid=operator-tiers]`).Length()+doc.Find(`input[name=csrf]`).Length() != 0 {
+		t.Fatalf("a signer's operator page: %s", doc.Find("main").Text())
+	}
+	for _, target := range []string{"/operator/live", "/operator/drift", "/operator/exports/payments.csv"} {
+		if rec := owner.do(http.MethodGet, target, nil); rec.Code != http.StatusForbidden {
+			t.Errorf("GET %s as a signer: %d", target, rec.Code)
+		}
+	}
+	for _, target := range []string{"/operator/refund-batches", "/operator/passes/payments", "/operator/minting", "/operator/commission-batches"} {
+		rec := owner.send(httptest.NewRequest(http.MethodPost, target, strings.NewReader("csrf="+owner.csrf)),
+			"Content-Type", "application/x-www-form-urlencoded")
+		if rec.Code != http.StatusForbidden {
+			t.Errorf("POST %s as a signer: %d", target, rec.Code)
+		}
+	}
+	if rs, err := db.AuditLog(t.Context(), 10); err != nil || !slices.ContainsFunc(rs, func(r store.AuditRecord) bool {
+		return r.Outcome.Code == store.OutcomeSignedIn && r.Outcome.Args.Role == store.RoleSigner
+	}) {
+		t.Fatalf("the audit %+v (%v), want the signer's sign-in", rs, err)
 	}
 }
