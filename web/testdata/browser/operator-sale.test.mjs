@@ -72,7 +72,7 @@ test('the operator sets up a tier\'s sale, previews its allowlist and saves it',
   assert.equal(squash(await row.locator('[data-testid=tier-sold]').innerText()), '0 / 3 3 left');
   assert.equal(await row.locator('[data-testid=tier-phase]').innerText(), 'scheduled');
   assert.equal(await row.locator('[data-testid=tier-next]').innerText(), `opens ${starts} UTC; ends ${ends} UTC`);
-  assert.equal(squash(await row.locator('[data-testid=tier-revenue]').innerText()), '0 ≈ $0.00');
+  assert.equal(squash(await row.locator('[data-testid=tier-revenue]').innerText()), '0 ETH ≈ $0.00');
   assert.match(squash(await page.locator('[data-testid=tier-1] [data-testid=tier-phase]').innerText()), /^public sale$/);
   await row.scrollIntoViewIfNeeded();
   await both(page, 'operator-sale-tiers');
