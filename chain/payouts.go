@@ -107,11 +107,11 @@ func (c *Client) BatchGas(ctx context.Context, safe common.Address, head uint64,
 		overrides = map[common.Address]map[string]any{safe: {"code": code}}
 	}
 	var est hexutil.Uint64
-	var head_ *types.Header
+	var block *types.Header
 	err = c.roundTrip(ctx, "estimate batch gas", 2, func(ctx context.Context, e *endpoint) error {
 		elems := []rpc.BatchElem{
 			{Method: "eth_estimateGas", Args: []any{msg, at, overrides}, Result: &est},
-			{Method: "eth_getBlockByNumber", Args: []any{at, false}, Result: &head_},
+			{Method: "eth_getBlockByNumber", Args: []any{at, false}, Result: &block},
 		}
 		if err := e.rpc.BatchCallContext(ctx, elems); err != nil {
 			return err
@@ -121,7 +121,7 @@ func (c *Client) BatchGas(ctx context.Context, safe common.Address, head uint64,
 		}
 		if el := elems[0].Error; el != nil {
 			if reverted(el) || outOfGas(el) || !transient(el) {
-				return &batchRevert{reason: revertReason(c.decodeRevert(el)), err: el}
+				return &batchRevert{err: c.decodeRevert(el)}
 			}
 			return el
 		}
@@ -134,16 +134,13 @@ func (c *Client) BatchGas(ctx context.Context, safe common.Address, head uint64,
 	if err != nil {
 		return 0, 0, err
 	}
-	if head_ == nil {
+	if block == nil {
 		return 0, 0, fmt.Errorf("estimate batch gas: no block %d", head)
 	}
-	return uint64(est), head_.GasLimit, nil
+	return uint64(est), block.GasLimit, nil
 }
 
 // batchRevert is a batch's simulation the chain refused, which no retry changes.
-type batchRevert struct {
-	reason string
-	err    error
-}
+type batchRevert struct{ err error }
 
 func (e *batchRevert) Error() string { return e.err.Error() }

@@ -390,7 +390,7 @@ func (h *Handlers) treasuryCovers(ctx context.Context, safe chain.Safe, head uin
 // fitBatch builds the batch of items' payouts at nonce and simulates it at block head in the
 // Safe's place: it keeps as many items, in order, as one transaction's gas allows (the block's
 // gas limit, EIP-7825's cap, and BatchMaxGas when set), and says how many it left for a later
-// batch. A batch whose simulation reverts is a 409 with the chain's words.
+// batch. A batch whose simulation reverts is a 409 that says to check the treasury's holdings.
 func (h *Handlers) fitBatch(ctx context.Context, nonce *big.Int, head uint64, items []batchItem) (chain.SafeTx, int, error) {
 	n := len(items)
 	for {
