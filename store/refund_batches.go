@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -144,18 +143,10 @@ func (r BatchRefund) InToken() *TokenAmount {
 func TokenTotals(refunds []BatchRefund) []TokenAmount {
 	var out []TokenAmount
 	for _, r := range refunds {
-		t := r.InToken()
-		if t == nil {
-			continue
+		if t := r.InToken(); t != nil {
+			out = SumTokens(out, *t)
 		}
-		i := slices.IndexFunc(out, func(o TokenAmount) bool { return o.Address == t.Address })
-		if i < 0 {
-			out = append(out, TokenAmount{Token: t.Token, Amount: Uint256{Int: new(big.Int)}})
-			i = len(out) - 1
-		}
-		out[i].Amount.Add(out[i].Amount.Int, t.Amount.Int)
 	}
-	slices.SortFunc(out, func(a, b TokenAmount) int { return strings.Compare(a.Address, b.Address) })
 	return out
 }
 

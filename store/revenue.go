@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"math/big"
-	"slices"
-	"strings"
 )
 
 // Revenue is what minted payments paid: in ETH, in each token (in token address order), and in
@@ -24,15 +22,7 @@ func (r *Revenue) add(o Revenue) {
 		r.ETH = Uint256{Int: new(big.Int)}
 	}
 	r.ETH.Add(r.ETH.Int, o.ETH.Int)
-	for _, t := range o.Tokens {
-		i := slices.IndexFunc(r.Tokens, func(h TokenAmount) bool { return h.Address == t.Address })
-		if i < 0 {
-			r.Tokens = append(r.Tokens, TokenAmount{Token: t.Token, Amount: Uint256{Int: new(big.Int)}})
-			i = len(r.Tokens) - 1
-		}
-		r.Tokens[i].Amount.Add(r.Tokens[i].Amount.Int, t.Amount.Int)
-	}
-	slices.SortFunc(r.Tokens, func(a, b TokenAmount) int { return strings.Compare(a.Address, b.Address) })
+	r.Tokens = SumTokens(r.Tokens, o.Tokens...)
 	r.USD += o.USD
 	r.Unbooked += o.Unbooked
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"slices"
+	"strings"
 )
 
 // Token is an ERC-20 the sale accepts payments in (PAYMENT_TOKENS): its address (lower case), and
@@ -26,6 +28,21 @@ func (t Token) Units(amount *big.Int) string {
 type TokenAmount struct {
 	Token
 	Amount Uint256 `json:"amount"`
+}
+
+// SumTokens adds amounts to sums, a token's to its own, and returns the sums in token address
+// order: what several refunds, or several tiers' revenues, come to in each token.
+func SumTokens(sums []TokenAmount, amounts ...TokenAmount) []TokenAmount {
+	for _, t := range amounts {
+		i := slices.IndexFunc(sums, func(s TokenAmount) bool { return s.Address == t.Address })
+		if i < 0 {
+			sums = append(sums, TokenAmount{Token: t.Token, Amount: Uint256{Int: new(big.Int)}})
+			i = len(sums) - 1
+		}
+		sums[i].Amount.Add(sums[i].Amount.Int, t.Amount.Int)
+	}
+	slices.SortFunc(sums, func(a, b TokenAmount) int { return strings.Compare(a.Address, b.Address) })
+	return sums
 }
 
 // String is the amount in the token's units with its symbol: "300 USDC".
