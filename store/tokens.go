@@ -45,6 +45,13 @@ func SumTokens(sums []TokenAmount, amounts ...TokenAmount) []TokenAmount {
 	return sums
 }
 
+// Float is the amount in the token's units, as a float for dollars and ratios (never for money
+// kept): 300000000 base units of a 6-decimal token is 300.
+func (a TokenAmount) Float() float64 {
+	f, _ := new(big.Rat).SetFrac(a.Amount.Int, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(a.Decimals)), nil)).Float64()
+	return f
+}
+
 // String is the amount in the token's units with its symbol: "300 USDC".
 func (a TokenAmount) String() string { return a.Units(a.Amount.Int) }
 

@@ -214,8 +214,7 @@ func revenueUSD(r store.Revenue, usdPerETH *float64) (text string, booked bool) 
 	eth, _ := new(big.Rat).SetFrac(r.ETH.Int, weiPerETH).Float64()
 	dollars := eth * *usdPerETH
 	for _, t := range r.Tokens {
-		units, _ := new(big.Rat).SetFrac(t.Amount.Int, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(t.Decimals)), nil)).Float64()
-		dollars += units
+		dollars += t.Float()
 	}
 	return "≈ " + USD(dollars), false
 }

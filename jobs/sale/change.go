@@ -158,8 +158,7 @@ func (s *Sale) Spreads(t store.Tier, usdPerETH float64) []Spread {
 			continue
 		}
 		amount := t.TokenPrices[addr]
-		units, _ := new(big.Float).Quo(new(big.Float).SetInt(amount.Int), big.NewFloat(math.Pow10(tok.Decimals))).Float64()
-		sp := Spread{Token: tok, ETHUSD: eth * usdPerETH, TokenUSD: units, TokenAmount: amount}
+		sp := Spread{Token: tok, ETHUSD: eth * usdPerETH, TokenUSD: store.TokenAmount{Token: tok, Amount: amount}.Float(), TokenAmount: amount}
 		if hi := max(sp.ETHUSD, sp.TokenUSD); hi > 0 {
 			sp.Bps = int(math.Round(math.Abs(sp.ETHUSD-sp.TokenUSD) / hi * 10000))
 		}
