@@ -123,16 +123,16 @@ func (s *saleDay) checkCommissions(t *testing.T, r *saleResult) {
 	var rows []struct {
 		From     string `db:"from_address"`
 		Value    string `db:"value_wei"`
-		Discount string `db:"discount_wei"`
+		Discount string `db:"discount"`
 		Owner    string `db:"owner_wei"`
 		Parent   string `db:"parent_wei"`
 		Rows     int    `db:"rows"`
 		InToken  bool   `db:"in_token"`
 	}
 	if err := s.ledger.DB().SelectContext(t.Context(), &rows, `
-		SELECT p.from_address, p.value_wei::text, coalesce(r.discount_wei::text, '') AS discount_wei,
-			coalesce((SELECT amount_wei::text FROM commissions c WHERE c.payment_id = p.id AND c.role = 'owner' AND c.referrer = $1), '') AS owner_wei,
-			coalesce((SELECT amount_wei::text FROM commissions c WHERE c.payment_id = p.id AND c.role = 'parent' AND c.referrer = $2), '') AS parent_wei,
+		SELECT p.from_address, p.value_wei::text, coalesce(r.discount::text, '') AS discount,
+			coalesce((SELECT amount::text FROM commissions c WHERE c.payment_id = p.id AND c.role = 'owner' AND c.referrer = $1), '') AS owner_wei,
+			coalesce((SELECT amount::text FROM commissions c WHERE c.payment_id = p.id AND c.role = 'parent' AND c.referrer = $2), '') AS parent_wei,
 			(SELECT count(*) FROM commissions c WHERE c.payment_id = p.id) AS rows, p.token IS NOT NULL AS in_token
 		FROM payments p LEFT JOIN payment_referrals r ON r.payment_id = p.id
 		WHERE p.status = 'minted'`, s.referrers[0], s.referrers[1]); err != nil {

@@ -64,7 +64,11 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 	for _, t := range shown {
 		bt := views.BuyTier{Tier: t.Tier, Phase: t.Phase, Remaining: t.Remaining, OpensAt: t.OpensAt, Earnings: earnings[t.ID]}
 		for _, p := range t.InTokens {
-			bt.TokenPrices = append(bt.TokenPrices, views.TokenPrice{TokenAmount: p, Held: held(p.Address)})
+			tp := views.TokenPrice{TokenAmount: p, Held: held(p.Address)}
+			if terms != nil && terms.DiscountBps > 0 {
+				tp.Pay = &store.Uint256{Int: terms.Price(p.Amount.Int)}
+			}
+			bt.TokenPrices = append(bt.TokenPrices, tp)
 		}
 		if t.Token != nil {
 			bt.Token = &views.Token{Symbol: t.Token.Symbol, Decimals: t.Token.Decimals}

@@ -15,10 +15,13 @@ import (
 
 // CheckPayment answers GET /api/tiers/{id}/check/{address}: would a payment of the tier's price
 // from address, made now, buy a node? payWei is what to send: the price less the discount of the
-// referral code the wallet is bound to (referralCode, discountWei; null when none). It is what the buy page asks immediately before it asks the
-// wallet to pay, so that a wallet is never asked for a payment the service would reject: the
-// payments pass's own rules (jobs.Judge), at now. ok false says why, as a code and a sentence.
-// held says the operator holds minting: such a payment is not rejected, it waits.
+// referral code the wallet is bound to (referralCode, discountWei; null when none). With
+// ?token=, the payment is of the tier's price in that token: priceToken is that price, payToken
+// what to send (less the code's discount, discountToken), each {token, symbol, decimals, amount}.
+// It is what the buy page asks immediately before it asks the wallet to pay, so that a wallet is
+// never asked for a payment the service would reject: the payments pass's own rules
+// (jobs.Judge), at now. ok false says why, as a code and a sentence. held says the operator holds
+// minting: such a payment is not rejected, it waits.
 func (h *Handlers) CheckPayment(c echo.Context) error {
 	id, err := parseTierID(c.Param("id"))
 	if err != nil {
@@ -36,29 +39,41 @@ func (h *Handlers) CheckPayment(c echo.Context) error {
 	if h.cfg.PaymentAddress == "" {
 		return errorf(http.StatusServiceUnavailable, "No payments address is configured, so nodes cannot be bought right now.")
 	}
-	// ?token= checks a payment of the tier's price in that token instead: at its full price, as
-	// codes take nothing off a token price.
 	now := time.Now()
-	var payToken *store.TokenAmount
+	var priceToken *store.TokenAmount
 	if t := c.QueryParam("token"); t != "" {
-		if payToken, err = h.tokenPrice(tier, t); err != nil {
+		if priceToken, err = h.tokenPrice(tier, t); err != nil {
 			return err
 		}
 	}
-	// A wallet bound to a code pays the discounted price; the full price would buy the tier too.
+	// A wallet bound to a code pays the discounted price, in whatever it pays; the full price
+	// would buy the tier too.
 	terms, err := h.sale.BoundAt(ctx, from, now, 0)
 	if err != nil {
 		return err
 	}
-	pay, code, discount := tier.PriceWei.Int, (*string)(nil), (*string)(nil)
-	if terms != nil && payToken == nil {
-		pay = terms.Price(tier.PriceWei.Int)
-		d := new(big.Int).Sub(tier.PriceWei.Int, pay).String()
-		code, discount = &terms.Code, &d
+	price := tier.PriceWei.Int
+	if priceToken != nil {
+		price = priceToken.Amount.Int
 	}
+	pay, code, discount := price, (*string)(nil), (*big.Int)(nil)
+	if terms != nil {
+		pay = terms.Price(price)
+		code, discount = &terms.Code, new(big.Int).Sub(price, pay)
+	}
+	answer := map[string]any{"ok": false, "priceWei": tier.PriceWei.String(), "payWei": pay.String(), "priceToken": priceToken,
+		"payToken": nil, "referralCode": code, "discountWei": nil, "discountToken": nil, "paymentAddress": h.cfg.PaymentAddress,
+		"tier": nil, "reasonCode": nil, "reason": nil, "held": false}
 	paid := store.Money{Amount: pay}
-	if payToken != nil {
-		paid = store.Money{Token: payToken.Address, Amount: payToken.Amount.Int}
+	if priceToken != nil {
+		paid.Token = priceToken.Address
+		answer["payWei"] = tier.PriceWei.String() // the ETH price is no part of a token payment
+		answer["payToken"] = store.TokenAmount{Token: priceToken.Token, Amount: store.Uint256{Int: pay}}
+		if discount != nil {
+			answer["discountToken"] = store.TokenAmount{Token: priceToken.Token, Amount: store.Uint256{Int: discount}}
+		}
+	} else if discount != nil {
+		answer["discountWei"] = discount.String()
 	}
 	v, err := h.sale.Judge(ctx, from, paid, now)
 	if err != nil {
@@ -68,9 +83,7 @@ func (h *Handlers) CheckPayment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	answer := map[string]any{"ok": v.Reason == nil, "priceWei": tier.PriceWei.String(), "payWei": pay.String(),
-		"payToken": payToken, "referralCode": code, "discountWei": discount, "paymentAddress": h.cfg.PaymentAddress,
-		"tier": nil, "reasonCode": nil, "reason": nil, "held": held}
+	answer["ok"], answer["held"] = v.Reason == nil, held
 	if v.Reason == nil {
 		answer["tier"] = strconv.Itoa(v.Tier.ID)
 	} else {

@@ -15,15 +15,18 @@ import (
 )
 
 // payoutJSON is one transfer of a commission batch: a referrer and the sum of its commissions in
-// the batch.
+// the batch, in ETH (amountWei) or in a token (inToken, amountWei "0"). notPaid: the batch
+// executed and the token moved nothing; the commissions are owed again.
 type payoutJSON struct {
-	To          string        `json:"to"`
-	AmountWei   store.Uint256 `json:"amountWei"`
-	Commissions []int64       `json:"commissions"`
+	To          string             `json:"to"`
+	AmountWei   store.Uint256      `json:"amountWei"`
+	InToken     *store.TokenAmount `json:"inToken"`
+	Commissions []int64            `json:"commissions"`
+	NotPaid     bool               `json:"notPaid"`
 }
 
 func payoutOf(p store.BatchPayout) payoutJSON {
-	return payoutJSON{To: p.To, AmountWei: p.ValueWei, Commissions: p.Commissions}
+	return payoutJSON{To: p.To, AmountWei: p.ValueWei, InToken: p.InToken, Commissions: p.Commissions, NotPaid: p.NotPaid}
 }
 
 // Commissions answers GET /api/admin/commissions?status=owed|paid (every one without status).
@@ -115,20 +118,24 @@ func (h *Handlers) proposeCommissionBatch(c echo.Context, ids []int64) (store.Re
 	items := make([]batchItem, len(grouped))
 	for i, p := range grouped {
 		items[i] = batchItem{payout: chain.Payout{To: common.HexToAddress(p.To), Value: p.ValueWei.Int}, commissions: p.Commissions}
+		if p.InToken != nil {
+			items[i].payout.Token, items[i].payout.Value, items[i].inToken = common.HexToAddress(p.InToken.Address), p.InToken.Amount.Int, p.InToken
+		}
 	}
 	return h.proposeBatch(c, items, store.ActionCommissionPropose, func(b store.RefundBatch, total store.Uint256) store.AuditOutcome {
-		commissions := 0
+		commissions, referrers := 0, map[string]bool{}
 		for _, p := range b.Payouts {
-			commissions += len(p.Commissions)
+			commissions, referrers[p.To] = commissions+len(p.Commissions), true
 		}
 		return store.AuditOutcome{Code: store.OutcomeCommissionBatchProposed, Args: store.AuditArgs{Batch: b.ID, Kind: b.Kind,
-			Commissions: commissions, Referrers: len(b.Payouts), AmountWei: total, Nonce: b.Nonce.String()}}
+			Commissions: commissions, Referrers: len(referrers), AmountWei: total, Tokens: store.TokenTotals(nil, b.Payouts),
+			Nonce: b.Nonce.String()}}
 	})
 }
 
 // commissionBatchSentence is the audit's sentence of a commission batch proposed.
 func commissionBatchSentence(a store.AuditArgs) string {
-	return fmt.Sprintf("Proposed commission batch %d: %s to %s, %s ETH in all, at the treasury's nonce %s; it waits for the owners' signatures.",
+	return fmt.Sprintf("Proposed commission batch %d: %s to %s, %s in all, at the treasury's nonce %s; it waits for the owners' signatures.",
 		a.Batch, words.Count(a.Commissions, "commission", "commissions"), words.Count(a.Referrers, "referrer", "referrers"),
-		views.ETH(a.AmountWei), a.Nonce)
+		amountsWords(a.AmountWei, a.Tokens), a.Nonce)
 }

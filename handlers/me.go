@@ -46,31 +46,46 @@ func (h *Handlers) Me(c echo.Context) error {
 	})
 }
 
-// referralsJSON is what GET /api/me tells of the wallet's referrals.
+// referralsJSON is what GET /api/me tells of the wallet's referrals: the amounts in ETH (wei) and,
+// beside them, in each token paid under its codes.
 type referralsJSON struct {
-	Link    *string            `json:"link"` // null: the wallet has no code to share
-	Codes   []referrerCodeJSON `json:"codes"`
-	OwedWei store.Uint256      `json:"owedWei"`
-	PaidWei store.Uint256      `json:"paidWei"`
+	Link       *string             `json:"link"` // null: the wallet has no code to share
+	Codes      []referrerCodeJSON  `json:"codes"`
+	OwedWei    store.Uint256       `json:"owedWei"`
+	PaidWei    store.Uint256       `json:"paidWei"`
+	OwedTokens []store.TokenAmount `json:"owedTokens"`
+	PaidTokens []store.TokenAmount `json:"paidTokens"`
 }
 
 type referrerCodeJSON struct {
-	Code      string        `json:"code"`
-	Uses      int           `json:"uses"`
-	VolumeWei store.Uint256 `json:"volumeWei"`
-	OwedWei   store.Uint256 `json:"owedWei"`
-	PaidWei   store.Uint256 `json:"paidWei"`
+	Code         string              `json:"code"`
+	Uses         int                 `json:"uses"`
+	VolumeWei    store.Uint256       `json:"volumeWei"`
+	OwedWei      store.Uint256       `json:"owedWei"`
+	PaidWei      store.Uint256       `json:"paidWei"`
+	VolumeTokens []store.TokenAmount `json:"volumeTokens"`
+	OwedTokens   []store.TokenAmount `json:"owedTokens"`
+	PaidTokens   []store.TokenAmount `json:"paidTokens"`
 }
 
 func referralsOf(r views.Referrals) referralsJSON {
-	out := referralsJSON{OwedWei: store.Uint256{Int: r.Owed}, PaidWei: store.Uint256{Int: r.Paid},
+	out := referralsJSON{OwedWei: r.Owed.ETH, PaidWei: r.Paid.ETH, OwedTokens: tokensOf(r.Owed), PaidTokens: tokensOf(r.Paid),
 		Codes: mapSlice(r.Codes, func(c store.CodeStats) referrerCodeJSON {
-			return referrerCodeJSON{Code: c.Code, Uses: c.Uses, VolumeWei: c.VolumeWei, OwedWei: c.OwedWei, PaidWei: c.PaidWei}
+			return referrerCodeJSON{Code: c.Code, Uses: c.Uses, VolumeWei: c.Volume.ETH, OwedWei: c.Owed.ETH, PaidWei: c.Paid.ETH,
+				VolumeTokens: tokensOf(c.Volume), OwedTokens: tokensOf(c.Owed), PaidTokens: tokensOf(c.Paid)}
 		})}
 	if r.Link != "" {
 		out.Link = &r.Link
 	}
 	return out
+}
+
+// tokensOf is a's token amounts, [] for none.
+func tokensOf(a store.Amounts) []store.TokenAmount {
+	if a.Tokens == nil {
+		return []store.TokenAmount{}
+	}
+	return a.Tokens
 }
 
 // referrals reads what wallet addr earns by referring buyers. Its own address is a code it can
@@ -83,10 +98,10 @@ func (h *Handlers) referrals(ctx context.Context, addr string, holds bool) (view
 	if err != nil {
 		return views.Referrals{}, err
 	}
-	r := views.Referrals{Codes: codes, Owed: new(big.Int), Paid: new(big.Int)}
+	r := views.Referrals{Codes: codes, Owed: store.NoAmounts(), Paid: store.NoAmounts()}
 	for _, c := range codes {
-		r.Owed.Add(r.Owed, c.OwedWei.Int)
-		r.Paid.Add(r.Paid, c.PaidWei.Int)
+		r.Owed.Add(c.Owed)
+		r.Paid.Add(c.Paid)
 	}
 	share := ""
 	switch {

@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"errors"
-	"math/big"
 	"net/http"
 	"strconv"
 	"strings"
@@ -75,12 +74,17 @@ func referralForm(rows []views.ReferralRow, edit string) views.ReferralForm {
 	return views.ReferralForm{Enabled: true}
 }
 
-// commissionsOwed is what the referrers are owed in all: the commissions no executed batch paid.
-func (h *Handlers) commissionsOwed(ctx context.Context) (store.Uint256, error) {
+// commissionsOwed is what the referrers are owed in all, in each currency: the commissions no
+// executed batch paid.
+func (h *Handlers) commissionsOwed(ctx context.Context) (store.Amounts, error) {
 	owed, err := h.store.Commissions(ctx, store.CommissionOwed)
-	sum := new(big.Int)
+	sum := store.NoAmounts()
 	for _, c := range owed {
-		sum.Add(sum, c.AmountWei.Int)
+		if c.InToken != nil {
+			sum.Add(store.Amounts{Tokens: []store.TokenAmount{*c.InToken}})
+		} else {
+			sum.Add(store.Amounts{ETH: c.AmountWei})
+		}
 	}
-	return store.Uint256{Int: sum}, err
+	return sum, err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/big"
 	"net/http"
 	"strconv"
 	"strings"
@@ -204,7 +203,7 @@ func (h *Handlers) operatorTiers(ctx context.Context, tiers []sale.TierNow, usd 
 	out := make([]views.OperatorTier, len(tiers))
 	for i, t := range tiers {
 		o := views.OperatorTier{Tier: t.Tier, Sold: t.Sold, Remaining: t.Remaining, Phase: t.Phase, OpensAt: t.OpensAt,
-			Revenue: store.Revenue{ETH: store.Uint256{Int: new(big.Int)}}}
+			Revenue: store.Revenue{Amounts: store.NoAmounts()}}
 		if r, ok := revenue[t.ID]; ok {
 			o.Revenue = r
 		}

@@ -194,7 +194,7 @@ func paymentView(p paymentJSON) views.Payment {
 		TxHash: p.TxHash, From: p.From, ValueWei: p.ValueWei, BlockNumber: p.BlockNumber, Status: p.Status,
 		Reason: p.Reason, Confirmations: p.Confirmations, ConfirmationsNeeded: p.ConfirmationsNeeded,
 		ChainNodeID: p.ChainNodeID, MintTx: p.MintTx, RefundTxHash: p.RefundTxHash, Refund: p.Refund,
-		ReferralCode: p.ReferralCode, DiscountWei: p.DiscountWei,
+		ReferralCode: p.ReferralCode, Discount: p.Discount,
 	}
 	if p.Token != nil {
 		v.InToken = &store.TokenAmount{Token: store.Token{Address: *p.Token, Symbol: p.Symbol, Decimals: p.Decimals}, Amount: p.Amount}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math/big"
 	"net/http"
 	"strings"
 	"time"
@@ -163,14 +162,18 @@ func (h *Handlers) putReferral(c echo.Context, r store.ReferralCode) (store.Refe
 }
 
 // referralStatsJSON is a code as GET /api/admin/referral-codes lists it: its terms and how it
-// was used, the amounts in wei as decimal strings.
+// was used, the amounts in wei as decimal strings and, beside them, in each token paid under it.
 type referralStatsJSON struct {
 	referralJSON
-	Uses        int           `json:"uses"`
-	VolumeWei   store.Uint256 `json:"volumeWei"`
-	DiscountWei store.Uint256 `json:"discountWei"`
-	OwedWei     store.Uint256 `json:"owedWei"`
-	PaidWei     store.Uint256 `json:"paidWei"`
+	Uses           int                 `json:"uses"`
+	VolumeWei      store.Uint256       `json:"volumeWei"`
+	DiscountWei    store.Uint256       `json:"discountWei"`
+	OwedWei        store.Uint256       `json:"owedWei"`
+	PaidWei        store.Uint256       `json:"paidWei"`
+	VolumeTokens   []store.TokenAmount `json:"volumeTokens"`
+	DiscountTokens []store.TokenAmount `json:"discountTokens"`
+	OwedTokens     []store.TokenAmount `json:"owedTokens"`
+	PaidTokens     []store.TokenAmount `json:"paidTokens"`
 }
 
 // ReferralCodes answers GET /api/admin/referral-codes: every partner code with its figures.
@@ -180,8 +183,10 @@ func (h *Handlers) ReferralCodes(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"codes": mapSlice(rs, func(r views.ReferralRow) referralStatsJSON {
-		return referralStatsJSON{referralJSON: referralOf(r.ReferralCode), Uses: r.Stats.Uses, VolumeWei: r.Stats.VolumeWei,
-			DiscountWei: r.Stats.DiscountWei, OwedWei: r.Stats.OwedWei, PaidWei: r.Stats.PaidWei}
+		s := r.Stats
+		return referralStatsJSON{referralJSON: referralOf(r.ReferralCode), Uses: s.Uses, VolumeWei: s.Volume.ETH,
+			DiscountWei: s.Discount.ETH, OwedWei: s.Owed.ETH, PaidWei: s.Paid.ETH, VolumeTokens: tokensOf(s.Volume),
+			DiscountTokens: tokensOf(s.Discount), OwedTokens: tokensOf(s.Owed), PaidTokens: tokensOf(s.Paid)}
 	})})
 }
 
@@ -196,11 +201,11 @@ func (h *Handlers) referralCodes(ctx context.Context) ([]views.ReferralRow, erro
 	if err != nil {
 		return nil, err
 	}
-	zero, now := store.Uint256{Int: new(big.Int)}, time.Now()
+	now := time.Now()
 	return mapSlice(rs, func(r store.ReferralCode) views.ReferralRow {
 		s, ok := stats[store.CodeKey(r.Code)]
 		if !ok {
-			s = store.CodeStats{VolumeWei: zero, DiscountWei: zero, OwedWei: zero, PaidWei: zero}
+			s = store.CodeStats{Volume: store.NoAmounts(), Discount: store.NoAmounts(), Owed: store.NoAmounts(), Paid: store.NoAmounts()}
 		}
 		s.Code = r.Code
 		return views.ReferralRow{ReferralCode: r, Stats: s, Expired: r.ExpiresAt != nil && !now.Before(*r.ExpiresAt)}

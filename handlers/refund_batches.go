@@ -37,6 +37,8 @@ type refundBatchJSON struct {
 	Refunds    []refundJSON      `json:"refunds"` // a refund batch's transfers
 	Payouts    []payoutJSON      `json:"payouts"` // a commission batch's
 	TotalWei   store.Uint256     `json:"totalWei"`
+	// TokenTotals is what it pays in each token: {token, symbol, decimals, amount}.
+	TokenTotals []store.TokenAmount `json:"tokenTotals"`
 	ExecData   *string           `json:"execData"`   // ready: the full execTransaction calldata
 	SentTx     *string           `json:"sentTx"`     // open: a transaction above the confirmed blocks executes it
 	ExecutedTx *string           `json:"executedTx"` // executed or failed
@@ -146,7 +148,10 @@ func refundBatchOf(b store.RefundBatch) refundBatchJSON {
 	for _, r := range b.Refunds {
 		out.Refunds = append(out.Refunds, refundJSON{TxHash: r.TxHash, To: r.To, AmountWei: r.ValueWei, InToken: r.InToken()})
 	}
-	out.TotalWei = batchTotal(b)
+	out.TotalWei, out.TokenTotals = batchTotal(b), store.TokenTotals(b.Refunds, b.Payouts)
+	if out.TokenTotals == nil {
+		out.TokenTotals = []store.TokenAmount{}
+	}
 	if b.Status == store.BatchVoid {
 		why := views.VoidWhy(b.VoidReason, b.VoidPayment, b.VoidRefundTx, b.BlockNumber)
 		out.VoidReasonCode, out.VoidReason = b.VoidReason, &why
@@ -246,7 +251,7 @@ func (h *Handlers) proposeRefundBatch(c echo.Context, hashes []string) (store.Re
 	}
 	return h.proposeBatch(c, items, store.ActionRefundPropose, func(b store.RefundBatch, total store.Uint256) store.AuditOutcome {
 		return store.AuditOutcome{Code: store.OutcomeRefundBatchProposed, Args: store.AuditArgs{Batch: b.ID, Refunds: len(b.Refunds),
-			AmountWei: total, Tokens: store.TokenTotals(b.Refunds), Nonce: b.Nonce.String()}}
+			AmountWei: total, Tokens: store.TokenTotals(b.Refunds, nil), Nonce: b.Nonce.String()}}
 	})
 }
 
@@ -568,6 +573,15 @@ func (h *Handlers) approveRefundBatch(c echo.Context, id int64, signature string
 	return b, nil
 }
 
+// amountsWords is an amount of ETH and of tokens in words: "0.3 ETH and 300 USDC".
+func amountsWords(wei store.Uint256, tokens []store.TokenAmount) string {
+	out := []string{views.ETH(wei) + " ETH"}
+	for _, t := range tokens {
+		out = append(out, t.String())
+	}
+	return words.AndList(out)
+}
+
 // refundBatchSentence is what came of proposing or approving a batch, for the audit.
 func refundBatchSentence(o store.AuditOutcome) string {
 	a := o.Args
@@ -579,12 +593,8 @@ func refundBatchSentence(o store.AuditOutcome) string {
 	batch := strings.ToLower(Batch)
 	switch o.Code {
 	case store.OutcomeRefundBatchProposed:
-		total := []string{views.ETH(a.AmountWei) + " ETH"}
-		for _, t := range a.Tokens {
-			total = append(total, t.String())
-		}
 		return fmt.Sprintf("Proposed refund batch %d: %s, %s in all, at the treasury's nonce %s; it waits for the owners' signatures.",
-			a.Batch, words.Count(a.Refunds, "refund", "refunds"), words.AndList(total), a.Nonce)
+			a.Batch, words.Count(a.Refunds, "refund", "refunds"), amountsWords(a.AmountWei, a.Tokens), a.Nonce)
 	case store.OutcomeCommissionBatchProposed:
 		return commissionBatchSentence(a)
 	case store.OutcomeRefundBatchExecuted:

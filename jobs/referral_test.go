@@ -56,10 +56,10 @@ func earned(t testing.TB, hash common.Hash) map[string]string {
 	var rows []struct {
 		Referrer string        `db:"referrer"`
 		Role     string        `db:"role"`
-		Amount   store.Uint256 `db:"amount_wei"`
+		Amount   store.Uint256 `db:"amount"`
 	}
 	if err := db.DB().Select(&rows, `
-		SELECT c.referrer, c.role, c.amount_wei FROM commissions c JOIN payments p ON p.id = c.payment_id
+		SELECT c.referrer, c.role, c.amount FROM commissions c JOIN payments p ON p.id = c.payment_id
 		WHERE p.tx_hash = $1`, strings.ToLower(hash.Hex())); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func discountOf(t testing.TB, hash common.Hash) string {
 	if d.ReferralCode == nil {
 		return "none"
 	}
-	return *d.ReferralCode + " " + d.DiscountWei.String()
+	return *d.ReferralCode + " " + d.Discount.String()
 }
 
 // TestReferralPurchases: a wallet bound to a code buys at its discount and the code's owner and
@@ -134,8 +134,8 @@ func TestReferralPurchases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := stats["alice5"]; s.Code != "Alice5" || s.Uses != 2 || s.VolumeWei.String() != "195000000000000000" ||
-		s.DiscountWei.String() != "5000000000000000" || s.OwedWei.String() != "7800000000000000" || s.PaidWei.String() != "0" {
+	if s := stats["alice5"]; s.Code != "Alice5" || s.Uses != 2 || s.Volume.ETH.String() != "195000000000000000" ||
+		s.Discount.ETH.String() != "5000000000000000" || s.Owed.ETH.String() != "7800000000000000" || s.Paid.ETH.String() != "0" {
 		t.Errorf("the code's figures: %+v", s)
 	}
 	if owed, err := db.Commissions(t.Context(), store.CommissionOwed); err != nil || len(owed) != 4 ||

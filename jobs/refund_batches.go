@@ -146,7 +146,11 @@ func BatchPayouts(b store.RefundBatch) []chain.Payout {
 		out = append(out, p)
 	}
 	for _, p := range b.Payouts {
-		out = append(out, chain.Payout{To: common.HexToAddress(p.To), Value: p.ValueWei.Int})
+		payout := chain.Payout{To: common.HexToAddress(p.To), Value: p.ValueWei.Int}
+		if p.InToken != nil {
+			payout.Token, payout.Value = common.HexToAddress(p.InToken.Address), p.InToken.Amount.Int
+		}
+		out = append(out, payout)
 	}
 	return out
 }

@@ -524,11 +524,12 @@
     const res = await fetch(`/api/tiers/${encodeURIComponent(b.dataset.tier)}/check/${from}${token}`, { cache: 'no-store', headers: { accept: 'application/json' } });
     if (!res.ok) await failed(res);
     const check = await res.json();
-    if (token && check.payToken?.amount !== b.dataset.amount) {
+    if (token && check.priceToken?.amount !== b.dataset.amount) {
       // The operator changed the token price since the page loaded: as for ETH below.
-      const now = `${units(BigInt(check.payToken.amount), check.payToken.decimals)} ${check.payToken.symbol}`;
-      b.dataset.amount = check.payToken.amount;
-      relabel.set(b, `Pay ${now}`);
+      const now = `${units(BigInt(check.priceToken.amount), check.priceToken.decimals)} ${check.priceToken.symbol}`;
+      b.dataset.amount = check.priceToken.amount;
+      b.dataset.pay = check.payToken.amount;
+      relabel.set(b, `Pay ${tokenUnits(b, check.payToken.amount)}`);
       fail(`The price of this tier changed to ${now} since this page loaded. Nothing was sent.` +
         (check.ok ? ' Press the button again to pay the new price.' : ' ' + check.reason));
     }
@@ -569,15 +570,20 @@
       return;
     }
     const why = (await res.json().catch(() => ({}))).error || `The code ${code} cannot be used.`;
-    for (const p of document.querySelectorAll('[data-wallet=pay][data-ref]')) {
+    for (const p of document.querySelectorAll('[data-wallet=pay][data-ref], [data-wallet=paytoken][data-ref]')) {
       delete p.dataset.ref;
-      p.dataset.pay = p.dataset.value;
-      const label = `Pay ${eth(BigInt(p.dataset.value))} ETH`;
+      p.dataset.pay = p.dataset.token ? p.dataset.amount : p.dataset.value;
+      const label = `Pay ${fullPrice(p)}`;
       if (p === b) relabel.set(b, label);
       else p.textContent = label;
     }
-    fail(`${why} Nothing was sent. You can still buy at the full price: press the button again to pay ${eth(BigInt(b.dataset.value))} ETH.`);
+    fail(`${why} Nothing was sent. You can still buy at the full price: press the button again to pay ${fullPrice(b)}.`);
   };
+
+  // tokenUnits writes amount (base units) of token Pay button b's token: "285 USDC".
+  const tokenUnits = (b, amount) => `${units(BigInt(amount), Number(b.dataset.decimals))} ${b.dataset.symbol}`;
+  // fullPrice is a Pay button's price without a code, in its currency.
+  const fullPrice = (b) => b.dataset.token ? tokenUnits(b, b.dataset.amount) : `${eth(BigInt(b.dataset.value))} ETH`;
 
   // track opens the tracker of payment hash, which pay button b just sent.
   const track = (b, hash) => {
@@ -643,14 +649,26 @@
       }
       return track(b, await send({ from, to: b.dataset.to, value: hexValue(check.payWei) }));
     },
-    // paytoken is pay for a tier's price in a token (data-token): the same pre-check, then the
-    // wallet's balance, then the token's transfer(payments wallet, amount) from the wallet: one
-    // transaction, no approval. A referral code takes nothing off a token price.
+    // paytoken is pay for a tier's price in a token (data-token): the same pre-check and binding
+    // of the visit's code as pay, then the wallet's balance, then the token's transfer(payments
+    // wallet, amount) from the wallet: one transaction, no approval.
     async paytoken(b) {
       const from = await ensureAccount();
-      await precheck(b, from);
+      let check = await precheck(b, from);
+      const code = b.dataset.ref;
+      if (code && (check.referralCode || '').toLowerCase() !== code.toLowerCase()) {
+        await bind(b, from, code);
+        check = await precheck(b, from);
+      }
+      if (check.payToken.amount !== b.dataset.pay) {
+        // As for ETH: the button takes the pre-check's amount, pressed again knowingly.
+        b.dataset.pay = check.payToken.amount;
+        relabel.set(b, `Pay ${tokenUnits(b, check.payToken.amount)}`);
+        fail(`From this wallet the price is ${tokenUnits(b, check.payToken.amount)}` +
+          (check.referralCode ? `, with code ${check.referralCode}` : '') + '. Nothing was sent: press the button again to pay it.');
+      }
       await ensureChain();
-      const amount = BigInt(b.dataset.amount), decimals = Number(b.dataset.decimals), symbol = b.dataset.symbol;
+      const amount = BigInt(check.payToken.amount), decimals = Number(b.dataset.decimals), symbol = b.dataset.symbol;
       const out = await current.wallet.provider.request({ method: 'eth_call', params: [{ to: b.dataset.token, data: BALANCE_OF + word(from) }, 'latest'] });
       if (typeof out !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(out)) fail(`This wallet's ${symbol} balance could not be read from the chain: try again.`);
       if (BigInt(out) < amount) {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,34 +23,48 @@ const (
 	CommissionPaid CommissionStatus = "paid"
 )
 
-// Commission is what a referrer earned of one minted payment (commissions), with the batch that
-// paid it, if one executed.
+// Commission is what a referrer earned of one minted payment (commissions), in the currency the
+// payment was made in, with the batch that paid it, if one executed.
 // It is also the document GET /api/admin/commissions lists and the referral.* webhooks carry.
 type Commission struct {
-	ID        int64            `db:"id" json:"id"`
-	PaymentID int64            `db:"payment_id" json:"-"`
-	Payment   string           `db:"payment_tx" json:"payment"` // the payment's transaction
-	Code      string           `db:"code" json:"code"`
-	Referrer  string           `db:"referrer" json:"referrer"`
-	Role      string           `db:"role" json:"role"` // "owner" of the code, or "parent": the partner above
-	AmountWei Uint256          `db:"amount_wei" json:"amountWei"`
+	ID        int64   `db:"id" json:"id"`
+	PaymentID int64   `db:"payment_id" json:"-"`
+	Payment   string  `db:"payment_tx" json:"payment"` // the payment's transaction
+	Code      string  `db:"code" json:"code"`
+	Referrer  string  `db:"referrer" json:"referrer"`
+	Role      string  `db:"role" json:"role"`              // "owner" of the code, or "parent": the partner above
+	AmountWei Uint256 `db:"amount_wei" json:"amountWei"` // "0" for a commission in a token
+	// InToken is a commission on a token payment: owed, and paid, in that token (null: ETH).
+	InToken   *TokenAmount     `db:"in_token" json:"inToken"`
 	Status    CommissionStatus `db:"status" json:"status"`
 	PaidTx    *string          `db:"paid_tx" json:"paidTx"`
 	CreatedAt string           `db:"created_at" json:"createdAt"`
 }
 
+// Money is what c is owed in: its token's address ("" for ETH) and the amount in base units.
+func (c Commission) Money() Money {
+	if c.InToken != nil {
+		return Money{Token: c.InToken.Address, Amount: c.InToken.Amount.Int}
+	}
+	return Money{Amount: c.AmountWei.Int}
+}
+
 // commissionSQL reads Commissions: a commission c with its payment and referral, and the executed
 // batch that paid it, if any.
 const commissionSQL = `
-	SELECT c.id, c.payment_id, p.tx_hash AS payment_tx, r.code, c.referrer, c.role, c.amount_wei,
+	SELECT c.id, c.payment_id, p.tx_hash AS payment_tx, r.code, c.referrer, c.role,
+		CASE WHEN p.token IS NULL THEN c.amount ELSE 0 END AS amount_wei,
+		CASE WHEN p.token IS NOT NULL THEN jsonb_build_object('token', p.token, 'symbol', tk.symbol, 'decimals', tk.decimals,
+			'amount', c.amount::text) END AS in_token,
 		CASE WHEN paid.tx IS NULL THEN 'owed' ELSE 'paid' END AS status, paid.tx AS paid_tx,
 		api_time(c.created_at) AS created_at
 	FROM commissions c
 	JOIN payment_referrals r ON r.payment_id = c.payment_id
 	JOIN payments p ON p.id = c.payment_id
+	LEFT JOIN tokens tk ON tk.address = p.token
 	LEFT JOIN LATERAL (
 		SELECT b.executed_tx AS tx FROM refund_batch_commissions bc JOIN refund_batches b ON b.id = bc.batch_id
-		WHERE bc.commission_id = c.id AND b.status = 'executed') paid ON true`
+		WHERE bc.commission_id = c.id AND b.status = 'executed' AND bc.open) paid ON true`
 
 // Commissions lists the commissions in status (every one when empty), oldest first.
 func (s *Store) Commissions(ctx context.Context, status CommissionStatus) (_ []Commission, err error) {
@@ -62,34 +77,90 @@ func (s *Store) Commissions(ctx context.Context, status CommissionStatus) (_ []C
 
 // CodeStats is how a referral code was used: payments minted under it, what they paid, what the
 // code took off their prices, and what its referrers (its owner and the partner above) are owed
-// and were paid.
+// and were paid, each in ETH and in every token paid under it.
 type CodeStats struct {
-	Code        string  `db:"code"` // a partner code's spelling, or a wallet's address
-	Uses        int     `db:"uses"`
-	VolumeWei   Uint256 `db:"volume_wei"`
-	DiscountWei Uint256 `db:"discount_wei"`
-	OwedWei     Uint256 `db:"owed_wei"`
-	PaidWei     Uint256 `db:"paid_wei"`
+	Code                         string // a partner code's spelling, or a wallet's address
+	Uses                         int
+	Volume, Discount, Owed, Paid Amounts
 }
+
+// codeFigures is one currency's row of a code's figures: token NULL for ETH.
+type codeFigures struct {
+	Code     string  `db:"code"`
+	Uses     int     `db:"uses"`
+	Token    *string `db:"token"`
+	Symbol   *string `db:"symbol"`
+	Decimals *int    `db:"decimals"`
+	Volume   Uint256 `db:"volume"`
+	Discount Uint256 `db:"discount"`
+	Owed     Uint256 `db:"owed"`
+	Paid     Uint256 `db:"paid"`
+}
+
+// codeStats folds rows of figures, a code's currencies in a row each (in code order), into one
+// CodeStats a code, in the same order.
+func codeStats(rows []codeFigures) []CodeStats {
+	var out []CodeStats
+	for _, r := range rows {
+		if len(out) == 0 || CodeKey(out[len(out)-1].Code) != CodeKey(r.Code) {
+			out = append(out, CodeStats{Code: r.Code, Volume: NoAmounts(), Discount: NoAmounts(), Owed: NoAmounts(), Paid: NoAmounts()})
+		}
+		s := &out[len(out)-1]
+		s.Uses += r.Uses
+		figures := []struct {
+			sum    *Amounts
+			amount Uint256
+		}{{&s.Volume, r.Volume}, {&s.Discount, r.Discount}, {&s.Owed, r.Owed}, {&s.Paid, r.Paid}}
+		for _, f := range figures {
+			if r.Token == nil {
+				f.sum.Add(Amounts{ETH: f.amount})
+			} else {
+				f.sum.Add(Amounts{Tokens: []TokenAmount{{Token: Token{Address: *r.Token, Symbol: *r.Symbol, Decimals: *r.Decimals}, Amount: f.amount}}})
+			}
+		}
+	}
+	return out
+}
+
+// codeFiguresSQL are the figures of the codes of the CTE mine (key, code), for the commissions of
+// referrer $1 ('' for every referrer's): one row a code and currency it was used in, and one of
+// zeros (token NULL) for a code never used.
+const codeFiguresSQL = `
+	used AS (
+		SELECT lower(r.code) AS key, p.token, count(*) AS uses, sum(coalesce(p.amount, p.value_wei)) AS volume,
+			sum(r.discount) AS discount
+		FROM payment_referrals r JOIN payments p ON p.id = r.payment_id AND p.status = 'minted'
+		WHERE lower(r.code) IN (SELECT key FROM mine) GROUP BY lower(r.code), p.token),
+	earned AS (
+		SELECT lower(r.code) AS key, p.token,
+			coalesce(sum(c.amount) FILTER (WHERE paid.batch IS NULL), 0) AS owed,
+			coalesce(sum(c.amount) FILTER (WHERE paid.batch IS NOT NULL), 0) AS paid
+		FROM commissions c JOIN payment_referrals r ON r.payment_id = c.payment_id JOIN payments p ON p.id = c.payment_id
+		LEFT JOIN LATERAL (
+			SELECT bc.batch_id AS batch FROM refund_batch_commissions bc JOIN refund_batches b ON b.id = bc.batch_id
+			WHERE bc.commission_id = c.id AND b.status = 'executed' AND bc.open) paid ON true
+		WHERE ($1::text = '' OR c.referrer = $1::text) AND lower(r.code) IN (SELECT key FROM mine) GROUP BY lower(r.code), p.token),
+	figures AS (
+		SELECT coalesce(u.key, e.key) AS key, coalesce(u.token, e.token) AS token, coalesce(u.uses, 0) AS uses,
+			coalesce(u.volume, 0) AS volume, coalesce(u.discount, 0) AS discount, coalesce(e.owed, 0) AS owed, coalesce(e.paid, 0) AS paid
+		FROM used u FULL JOIN earned e ON e.key = u.key AND e.token IS NOT DISTINCT FROM u.token)
+	SELECT m.code, coalesce(f.uses, 0) AS uses,
+		f.token, tk.symbol, tk.decimals,
+		coalesce(f.volume, 0) AS volume, coalesce(f.discount, 0) AS discount, coalesce(f.owed, 0) AS owed, coalesce(f.paid, 0) AS paid
+	FROM (SELECT DISTINCT ON (key) key, code FROM mine ORDER BY key) m
+	LEFT JOIN figures f ON f.key = m.key LEFT JOIN tokens tk ON tk.address = f.token
+	ORDER BY m.key, f.token NULLS FIRST`
 
 // ReferralStats returns every used code's figures, keyed by CodeKey of the code.
 func (s *Store) ReferralStats(ctx context.Context) (_ map[string]CodeStats, err error) {
 	defer wrap(&err, "ReferralStats")
-	var rows []CodeStats
+	var rows []codeFigures
 	err = s.db.SelectContext(ctx, &rows, `
-		WITH earned AS (
-			SELECT payment_id,
-				coalesce(sum(amount_wei) FILTER (WHERE status = 'owed'), 0) AS owed,
-				coalesce(sum(amount_wei) FILTER (WHERE status = 'paid'), 0) AS paid
-			FROM (`+commissionSQL+`) x GROUP BY payment_id)
-		SELECT min(r.code) AS code, count(*) AS uses, sum(p.value_wei) AS volume_wei, sum(r.discount_wei) AS discount_wei,
-			coalesce(sum(e.owed), 0) AS owed_wei, coalesce(sum(e.paid), 0) AS paid_wei
-		FROM payment_referrals r JOIN payments p ON p.id = r.payment_id AND p.status = 'minted'
-		LEFT JOIN earned e ON e.payment_id = r.payment_id
-		GROUP BY lower(r.code)`)
-	out := make(map[string]CodeStats, len(rows))
-	for _, r := range rows {
-		out[CodeKey(r.Code)] = r
+		WITH mine AS (SELECT lower(code) AS key, min(code) AS code FROM payment_referrals GROUP BY lower(code)),
+		`+codeFiguresSQL, "")
+	out := map[string]CodeStats{}
+	for _, c := range codeStats(rows) {
+		out[CodeKey(c.Code)] = c
 	}
 	return out, err
 }
@@ -105,11 +176,15 @@ const (
 )
 
 // BatchPayout is one transfer of a commission batch: a referrer paid the sum of its commissions
-// in the batch.
+// in the batch in one currency, ETH (ValueWei) or a token (InToken; ValueWei 0).
 type BatchPayout struct {
-	To          string  `db:"to_address"`
-	ValueWei    Uint256 `db:"value_wei"`
-	Commissions []int64 `db:"-"`
+	To          string
+	ValueWei    Uint256
+	InToken     *TokenAmount
+	Commissions []int64
+	// NotPaid tells a transfer of an executed batch that moved nothing (a token that answered
+	// false): its commissions are owed again.
+	NotPaid bool
 }
 
 // NotOwedCommissionError is a commission a batch cannot pay: there is none of that id, or it is
@@ -130,23 +205,43 @@ func (e *CommissionInBatchError) Error() string {
 // ErrNoCommissionOwed is a batch of "all" commissions owed when none is outside a batch.
 var ErrNoCommissionOwed = errors.New("no commission is owed")
 
-// Payouts groups owed commissions into a batch's transfers: one a referrer, in the order of
-// their addresses, each the sum it is owed.
+// Payouts groups owed commissions into a batch's transfers: one a referrer and currency, in the
+// order of their addresses (ETH first, then tokens by address), each the sum it is owed in it.
 func Payouts(owed []Commission) []BatchPayout {
-	at := map[string]int{}
+	at := map[[2]string]int{}
 	var out []BatchPayout
 	for _, c := range owed {
-		i, ok := at[c.Referrer]
+		m := c.Money()
+		key := [2]string{c.Referrer, m.Token}
+		i, ok := at[key]
 		if !ok {
 			i = len(out)
-			at[c.Referrer] = i
-			out = append(out, BatchPayout{To: c.Referrer, ValueWei: Uint256{Int: new(big.Int)}})
+			at[key] = i
+			p := BatchPayout{To: c.Referrer, ValueWei: Uint256{Int: new(big.Int)}}
+			if c.InToken != nil {
+				p.InToken = &TokenAmount{Token: c.InToken.Token, Amount: Uint256{Int: new(big.Int)}}
+			}
+			out = append(out, p)
 		}
-		out[i].ValueWei.Add(out[i].ValueWei.Int, c.AmountWei.Int)
+		sum := out[i].ValueWei.Int
+		if out[i].InToken != nil {
+			sum = out[i].InToken.Amount.Int
+		}
+		sum.Add(sum, m.Amount)
 		out[i].Commissions = append(out[i].Commissions, c.ID)
 	}
-	slices.SortFunc(out, func(a, b BatchPayout) int { return strings.Compare(a.To, b.To) })
+	slices.SortFunc(out, func(a, b BatchPayout) int {
+		return cmp.Or(strings.Compare(a.To, b.To), strings.Compare(a.token(), b.token()))
+	})
 	return out
+}
+
+// token is the address of the token p pays in, "" for ETH.
+func (p BatchPayout) token() string {
+	if p.InToken == nil {
+		return ""
+	}
+	return p.InToken.Address
 }
 
 // commissionBatchSQL is the batch that holds commission c, open or executed (NULL: none).
@@ -217,24 +312,32 @@ func addBatchCommissions(ctx context.Context, q sqlx.ExtContext, id int64, ids [
 	return err
 }
 
-// batchPayouts reads the transfers of the commission batches ids, by batch.
+// batchPayouts reads the transfers of the commission batches ids, by batch, each marked NotPaid
+// when its batch executed without making it.
 func batchPayouts(ctx context.Context, q sqlx.QueryerContext, ids []int64) (map[int64][]BatchPayout, error) {
 	var rows []struct {
 		BatchID int64 `db:"batch_id"`
+		NotPaid bool  `db:"not_paid"`
 		Commission
 	}
 	if err := sqlx.SelectContext(ctx, q, &rows, `
-		SELECT bc.batch_id, x.* FROM refund_batch_commissions bc JOIN (`+commissionSQL+`) x ON x.id = bc.commission_id
+		SELECT bc.batch_id, NOT bc.open AND b.status = 'executed' AS not_paid, x.*
+		FROM refund_batch_commissions bc JOIN refund_batches b ON b.id = bc.batch_id
+		JOIN (`+commissionSQL+`) x ON x.id = bc.commission_id
 		WHERE bc.batch_id = ANY ($1) ORDER BY bc.batch_id, x.id`, pq.Array(ids)); err != nil {
 		return nil, err
 	}
-	by := map[int64][]Commission{}
+	by, notPaid := map[int64][]Commission{}, map[int64]bool{}
 	for _, r := range rows {
 		by[r.BatchID] = append(by[r.BatchID], r.Commission)
+		notPaid[r.ID] = r.NotPaid
 	}
 	out := map[int64][]BatchPayout{}
 	for id, cs := range by {
 		out[id] = Payouts(cs)
+		for i, p := range out[id] {
+			out[id][i].NotPaid = notPaid[p.Commissions[0]] // a transfer's commissions are paid together
+		}
 	}
 	return out, nil
 }
@@ -245,25 +348,17 @@ func batchPayouts(ctx context.Context, q sqlx.QueryerContext, ids []int64) (map[
 // referrer's own part. By code.
 func (s *Store) ReferrerStats(ctx context.Context, referrer string, walletCode bool) (_ []CodeStats, err error) {
 	defer wrap(&err, "ReferrerStats")
-	out := []CodeStats{}
-	err = s.db.SelectContext(ctx, &out, `
-		WITH earned AS (
-			SELECT lower(x.code) AS key, min(x.code) AS code,
-				coalesce(sum(x.amount_wei) FILTER (WHERE x.status = 'owed'), 0) AS owed,
-				coalesce(sum(x.amount_wei) FILTER (WHERE x.status = 'paid'), 0) AS paid
-			FROM (`+commissionSQL+`) x WHERE x.referrer = $1 GROUP BY lower(x.code)),
-		mine AS (
+	var rows []codeFigures
+	err = s.db.SelectContext(ctx, &rows, `
+		WITH mine AS (
 			SELECT key, code FROM referral_codes WHERE owner = $1 OR parent = $1
-			UNION SELECT key, code FROM earned
+			UNION SELECT lower(r.code), min(r.code) FROM commissions c JOIN payment_referrals r USING (payment_id)
+				WHERE c.referrer = $1 GROUP BY lower(r.code)
 			UNION SELECT $1, $1 WHERE $2),
-		used AS (
-			SELECT lower(r.code) AS key, count(*) AS uses, sum(p.value_wei) AS volume, sum(r.discount_wei) AS discount
-			FROM payment_referrals r JOIN payments p ON p.id = r.payment_id AND p.status = 'minted'
-			WHERE lower(r.code) IN (SELECT key FROM mine) GROUP BY lower(r.code))
-		SELECT m.code, coalesce(u.uses, 0) AS uses, coalesce(u.volume, 0) AS volume_wei, coalesce(u.discount, 0) AS discount_wei,
-			coalesce(e.owed, 0) AS owed_wei, coalesce(e.paid, 0) AS paid_wei
-		FROM (SELECT DISTINCT ON (key) key, code FROM mine ORDER BY key) m
-		LEFT JOIN used u ON u.key = m.key LEFT JOIN earned e ON e.key = m.key
-		ORDER BY m.key`, referrer, walletCode)
+		`+codeFiguresSQL, referrer, walletCode)
+	out := codeStats(rows)
+	if out == nil {
+		out = []CodeStats{}
+	}
 	return out, err
 }

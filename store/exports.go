@@ -86,8 +86,11 @@ var Exports = map[string]Export{
 	"commissions": {
 		Name: "commissions",
 		Columns: []ExportColumn{{Name: "id"}, {Name: "payment_tx"}, {Name: "code"}, {Name: "referrer"}, {Name: "role"},
-			{Name: "amount", Wei: true}, {Name: "status"}, {Name: "paid_tx"}, {Name: "created_at"}},
-		query: `SELECT x.id, x.payment_tx, x.code, x.referrer, x.role, x.amount_wei, x.status, x.paid_tx, x.created_at
+			{Name: "amount", Wei: true}, {Name: "status"}, {Name: "paid_tx"}, {Name: "created_at"},
+			// A commission on a token payment is owed in the token (amount is then 0): token_amount in its base units.
+			{Name: "token"}, {Name: "symbol"}, {Name: "decimals"}, {Name: "token_amount"}},
+		query: `SELECT x.id, x.payment_tx, x.code, x.referrer, x.role, x.amount_wei, x.status, x.paid_tx, x.created_at,
+		               x.in_token->>'token', x.in_token->>'symbol', x.in_token->>'decimals', x.in_token->>'amount'
 		        FROM (` + commissionSQL + `) x
 		        WHERE ` + within("x.created_at::timestamptz") + `
 		        ORDER BY x.id`,

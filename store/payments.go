@@ -480,10 +480,10 @@ type PaymentRecord struct {
 	ChainNodeID  Uint256       `db:"chain_node_id"` // nil until minted
 	MintTx       *string       `db:"mint_tx"`
 	RefundTxHash *string       `db:"refund_tx_hash"`
-	// The referral code its node was bought under, and what it took off the price: nil when none,
-	// and until the payment is judged to buy a node.
+	// The referral code its node was bought under, and what it took off the price in the currency
+	// paid (as Amount): nil when none, and until the payment is judged to buy a node.
 	ReferralCode *string   `db:"referral_code"`
-	DiscountWei  Uint256   `db:"discount_wei"`
+	Discount     Uint256   `db:"discount"`
 	CreatedAt    time.Time `db:"created_at"`
 	UpdatedAt    time.Time `db:"updated_at"`
 
@@ -544,7 +544,8 @@ type PaymentDoc struct {
 	Decimals            int         `json:"decimals"`
 	Amount              Uint256     `json:"amount"` // in the token's base units (ETH: wei)
 	ReferralCode        *string     `json:"referralCode"`
-	DiscountWei         Uint256     `json:"discountWei"`
+	DiscountWei         Uint256     `json:"discountWei"` // "0" for a token payment
+	Discount            Uint256     `json:"discount"`    // in the currency paid, as amount`
 	BlockNumber         int64       `json:"blockNumber"`
 	Status              BuyerStatus `json:"status"`
 	Reason              *string     `json:"reason"`     // rejected or refunded: why, a sentence
@@ -562,7 +563,8 @@ type PaymentDoc struct {
 }
 
 // UnmarshalJSON reads a payment as an event stored it. Events stored before payments in tokens
-// were ETH payments and carry no symbol: they read as ETH, amount their valueWei.
+// were ETH payments and carry no symbol: they read as ETH, amount their valueWei; those stored
+// before codes worked on tokens carry no discount: an ETH payment's is its discountWei.
 func (d *PaymentDoc) UnmarshalJSON(b []byte) error {
 	type plain PaymentDoc // without this method
 	if err := json.Unmarshal(b, (*plain)(d)); err != nil {
@@ -570,6 +572,9 @@ func (d *PaymentDoc) UnmarshalJSON(b []byte) error {
 	}
 	if d.Symbol == "" && d.Token == nil {
 		d.Symbol, d.Decimals, d.Amount = "ETH", 18, d.ValueWei
+	}
+	if d.Discount.Int == nil && d.Token == nil {
+		d.Discount = d.DiscountWei
 	}
 	return nil
 }
@@ -587,12 +592,15 @@ func (r PaymentRecord) Doc(held bool) PaymentDoc {
 	p := PaymentDoc{
 		TxHash: r.TxHash, CallIndex: r.CallIndex, From: r.From, ValueWei: r.ValueWei, Token: r.Token, Symbol: r.Symbol,
 		Decimals: r.Decimals, Amount: r.Amount, ReferralCode: r.ReferralCode,
-		DiscountWei: r.DiscountWei, BlockNumber: r.BlockNumber,
+		DiscountWei: r.Discount, Discount: r.Discount, BlockNumber: r.BlockNumber,
 		Status: status, Tier: tier, NodeID: r.NodeID, ChainNodeID: r.ChainNodeID, MintTx: r.MintTx,
 		RefundTxHash: r.RefundTxHash, Refund: r.refund(), CreatedAt: APITime(&r.CreatedAt), UpdatedAt: APITime(&r.UpdatedAt),
 	}
 	if r.Reason != nil {
 		p.ReasonCode = &r.Reason.Code
+	}
+	if r.Token != nil && r.Discount.Int != nil {
+		p.DiscountWei = Uint256{Int: new(big.Int)}
 	}
 	return p
 }
@@ -633,7 +641,7 @@ const paymentRecordColumns = `p.tx_hash, p.call_index, p.from_address, p.value_w
 	coalesce(tk.symbol, 'ETH') AS symbol, coalesce(tk.decimals, 18) AS decimals, coalesce(p.amount, p.value_wei) AS amount,
 	p.block_number, p.status, ` + paymentReasonSQL + `,
 	p.tier, n.id AS node_id, n.id AS chain_node_id, coalesce(n.mint_tx, p.mint_tx) AS mint_tx,
-	p.refund_tx_hash, pr.code AS referral_code, pr.discount_wei, p.created_at, p.updated_at,
+	p.refund_tx_hash, pr.code AS referral_code, pr.discount, p.created_at, p.updated_at,
 	rb.status AS batch_status, rb.approvals AS batch_approvals, rb.threshold AS batch_threshold, rb.tx AS batch_tx`
 
 // PaymentByTx returns the payment made by transaction hash (lower case); for a contract wallet's

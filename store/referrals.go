@@ -152,11 +152,11 @@ func (s *Store) BindingAt(ctx context.Context, wallet string, at time.Time, bloc
 }
 
 // PaymentReferral is the code a payment bought its node under, with the terms in force at its
-// block (payment_referrals): what the buyer saved, and what the code's owner and the partner
-// above it earn of what was paid.
+// block (payment_referrals): what the buyer saved, in the currency paid (base units: wei for
+// ETH), and what the code's owner and the partner above it earn of what was paid.
 type PaymentReferral struct {
 	Code          string  `db:"code"` // a partner code's spelling, or the address of a wallet's own code
-	DiscountWei   Uint256 `db:"discount_wei"`
+	Discount      Uint256 `db:"discount"`
 	Owner         string  `db:"owner"`
 	CommissionBps int     `db:"commission_bps"`
 	Parent        *string `db:"parent"`
@@ -172,25 +172,26 @@ func keepPaymentReferral(ctx context.Context, tx sqlx.ExecerContext, id int64, r
 		return err
 	}
 	_, err := tx.ExecContext(ctx, `
-		INSERT INTO payment_referrals (payment_id, code, discount_wei, owner, commission_bps, parent, parent_bps)
+		INSERT INTO payment_referrals (payment_id, code, discount, owner, commission_bps, parent, parent_bps)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)
-		ON CONFLICT (payment_id) DO UPDATE SET code = $2, discount_wei = $3, owner = $4, commission_bps = $5,
+		ON CONFLICT (payment_id) DO UPDATE SET code = $2, discount = $3, owner = $4, commission_bps = $5,
 			parent = $6, parent_bps = $7`,
-		id, r.Code, r.DiscountWei, r.Owner, r.CommissionBps, r.Parent, r.ParentBps)
+		id, r.Code, r.Discount, r.Owner, r.CommissionBps, r.Parent, r.ParentBps)
 	return err
 }
 
 // earnCommissions writes what minted payment id earns its referrers, if it was bought under a
 // code: floor(paid × bps / 10000) for the code's owner and for the partner above, each when not
-// zero; writing them again changes nothing. It returns the rows it wrote.
+// zero, in the currency paid (a token payment's amount, else its wei); writing them again changes
+// nothing. It returns the rows it wrote.
 func earnCommissions(ctx context.Context, tx sqlx.QueryerContext, id int64) ([]int64, error) {
 	var ids []int64
 	err := sqlx.SelectContext(ctx, tx, &ids, `
-		INSERT INTO commissions (payment_id, referrer, role, amount_wei)
+		INSERT INTO commissions (payment_id, referrer, role, amount)
 		SELECT r.payment_id, e.referrer, e.role, e.amount
 		FROM payment_referrals r JOIN payments p ON p.id = r.payment_id,
-			LATERAL (VALUES (r.owner, 'owner', div(p.value_wei * r.commission_bps, 10000)),
-			                (r.parent, 'parent', div(p.value_wei * r.parent_bps, 10000))) e (referrer, role, amount)
+			LATERAL (VALUES (r.owner, 'owner', div(coalesce(p.amount, p.value_wei) * r.commission_bps, 10000)),
+			                (r.parent, 'parent', div(coalesce(p.amount, p.value_wei) * r.parent_bps, 10000))) e (referrer, role, amount)
 		WHERE r.payment_id = $1 AND e.referrer IS NOT NULL AND e.amount > 0
 		ON CONFLICT (payment_id, role) DO NOTHING
 		RETURNING id`, id)

@@ -139,12 +139,17 @@ func (r BatchRefund) InToken() *TokenAmount {
 	return &TokenAmount{Token: Token{Address: *r.Token, Symbol: r.Symbol, Decimals: r.Decimals}, Amount: r.Amount}
 }
 
-// TokenTotals is what refunds pay back in each token, in token address order.
-func TokenTotals(refunds []BatchRefund) []TokenAmount {
+// TokenTotals is what a batch's refunds and payouts pay in each token, in token address order.
+func TokenTotals(refunds []BatchRefund, payouts []BatchPayout) []TokenAmount {
 	var out []TokenAmount
 	for _, r := range refunds {
 		if t := r.InToken(); t != nil {
 			out = SumTokens(out, *t)
+		}
+	}
+	for _, p := range payouts {
+		if p.InToken != nil {
+			out = SumTokens(out, *p.InToken)
 		}
 	}
 	return out
@@ -466,8 +471,9 @@ type SafeExecution struct {
 
 // TokenMove is a transfer of Amount of Token to To, as a Transfer log says it happened.
 type TokenMove struct {
-	Token, To string
-	Amount    Uint256
+	Token  string  `db:"token"`
+	To     string  `db:"to_address"`
+	Amount Uint256 `db:"amount"`
 }
 
 // recordExecutions decides the batches the executions are of: executed, with each payment
@@ -527,9 +533,8 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 			continue
 		}
 		if decided[0].Kind == BatchCommissions {
-			var paid []int64
-			if err := tx.SelectContext(ctx, &paid, `
-				SELECT commission_id FROM refund_batch_commissions WHERE batch_id = $1 ORDER BY commission_id`, id); err != nil {
+			paid, err := payCommissions(ctx, tx, id, e.TokensOut)
+			if err != nil {
 				return err
 			}
 			if err := emitCommissions(ctx, tx, EventReferralPaid, paid); err != nil {
@@ -560,33 +565,80 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 	return emitPayments(ctx, tx, EventPaymentRefunded, refunded)
 }
 
-// unpaidTokenRefunds are the payments of refund batch id whose token refund moved is missing: each
-// is matched to a transfer of its token, payer and amount, once.
+// unpaidTokenRefunds are the payments of refund batch id whose token refund moved does not show.
 func unpaidTokenRefunds(ctx context.Context, tx *sqlx.Tx, id int64, moved []TokenMove) ([]int64, error) {
 	var refunds []struct {
-		Payment int64   `db:"payment_id"`
-		Token   string  `db:"token"`
-		To      string  `db:"to_address"`
-		Amount  Uint256 `db:"amount"`
+		Payment int64 `db:"payment_id"`
+		TokenMove
 	}
 	if err := tx.SelectContext(ctx, &refunds, `
 		SELECT payment_id, token, to_address, amount FROM refund_batch_payments
 		WHERE batch_id = $1 AND token IS NOT NULL ORDER BY position`, id); err != nil {
 		return nil, err
 	}
-	left := slices.Clone(moved)
+	want := make([]TokenMove, len(refunds))
+	for i, r := range refunds {
+		want[i] = r.TokenMove
+	}
 	var unpaid []int64
-	for _, r := range refunds {
-		i := slices.IndexFunc(left, func(m TokenMove) bool {
-			return m.Token == r.Token && m.To == r.To && m.Amount.Cmp(r.Amount.Int) == 0
-		})
-		if i < 0 {
-			unpaid = append(unpaid, r.Payment)
-			continue
-		}
-		left = slices.Delete(left, i, i+1)
+	for _, i := range unmoved(want, moved) {
+		unpaid = append(unpaid, refunds[i].Payment)
 	}
 	return unpaid, nil
+}
+
+// payCommissions records commission batch id paid by its execution, which moved the tokens moved:
+// a token payout the receipt does not show (the token answered false) paid nothing, and its
+// commissions are owed again, out of the batch. It returns the commissions paid.
+func payCommissions(ctx context.Context, tx *sqlx.Tx, id int64, moved []TokenMove) ([]int64, error) {
+	payouts, err := batchPayouts(ctx, tx, []int64{id})
+	if err != nil {
+		return nil, err
+	}
+	var want []TokenMove
+	var tokens []BatchPayout
+	var paid []int64
+	for _, p := range payouts[id] {
+		if p.InToken == nil {
+			paid = append(paid, p.Commissions...)
+			continue
+		}
+		want = append(want, TokenMove{Token: p.InToken.Address, To: p.To, Amount: p.InToken.Amount})
+		tokens = append(tokens, p)
+	}
+	var unpaid []int64
+	missing := unmoved(want, moved)
+	for i, p := range tokens {
+		if slices.Contains(missing, i) {
+			unpaid = append(unpaid, p.Commissions...)
+		} else {
+			paid = append(paid, p.Commissions...)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `
+		UPDATE refund_batch_commissions SET open = false WHERE batch_id = $1 AND commission_id = ANY ($2)`, id, pq.Array(unpaid)); err != nil {
+		return nil, err
+	}
+	slices.Sort(paid)
+	return paid, nil
+}
+
+// unmoved are the indexes of want, the token transfers a batch makes, that moved, those its
+// receipt logs, does not show: each is matched to one transfer of its token, payee and amount.
+func unmoved(want, moved []TokenMove) []int {
+	left := slices.Clone(moved)
+	var out []int
+	for i, w := range want {
+		j := slices.IndexFunc(left, func(m TokenMove) bool {
+			return m.Token == w.Token && m.To == w.To && m.Amount.Cmp(w.Amount.Int) == 0
+		})
+		if j < 0 {
+			out = append(out, i)
+			continue
+		}
+		left = slices.Delete(left, j, j+1)
+	}
+	return out
 }
 
 // rewindBatches takes back what the chain decided of batches above block number: each is open

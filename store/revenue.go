@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"math/big"
 )
 
 // Revenue is what minted payments paid: in ETH, in each token (in token address order), and in
@@ -10,26 +9,21 @@ import (
 // a token unit at a dollar (the sale's tokens are stablecoins). Unbooked counts the ETH payments
 // no price was kept for (no feed when they were recorded), which USD leaves out.
 type Revenue struct {
-	ETH      Uint256
-	Tokens   []TokenAmount
+	Amounts
 	USD      float64
 	Unbooked int
 }
 
 // add adds o to r.
 func (r *Revenue) add(o Revenue) {
-	if r.ETH.Int == nil {
-		r.ETH = Uint256{Int: new(big.Int)}
-	}
-	r.ETH.Add(r.ETH.Int, o.ETH.Int)
-	r.Tokens = SumTokens(r.Tokens, o.Tokens...)
+	r.Amounts.Add(o.Amounts)
 	r.USD += o.USD
 	r.Unbooked += o.Unbooked
 }
 
 // Total is the revenue of every tier of byTier together.
 func Total(byTier map[int]Revenue) Revenue {
-	total := Revenue{ETH: Uint256{Int: new(big.Int)}}
+	total := Revenue{Amounts: NoAmounts()}
 	for _, r := range byTier {
 		total.add(r)
 	}
@@ -64,7 +58,7 @@ func (s *Store) Revenue(ctx context.Context) (_ map[int]Revenue, err error) {
 	}
 	out := make(map[int]Revenue, len(rows))
 	for _, r := range rows {
-		rev := Revenue{ETH: Uint256{Int: new(big.Int)}, USD: r.USD, Unbooked: r.Unbooked}
+		rev := Revenue{Amounts: NoAmounts(), USD: r.USD, Unbooked: r.Unbooked}
 		if r.Token == nil {
 			rev.ETH = r.Amount
 		} else {

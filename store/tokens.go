@@ -30,6 +30,35 @@ type TokenAmount struct {
 	Amount Uint256 `json:"amount"`
 }
 
+// Amounts are sums of money: of ETH, and of each token (in token address order).
+type Amounts struct {
+	ETH    Uint256
+	Tokens []TokenAmount
+}
+
+// NoAmounts is nothing: 0 ETH and no token.
+func NoAmounts() Amounts { return Amounts{ETH: Uint256{Int: new(big.Int)}} }
+
+// Add adds o to a.
+func (a *Amounts) Add(o Amounts) {
+	if a.ETH.Int == nil {
+		a.ETH = Uint256{Int: new(big.Int)}
+	}
+	if o.ETH.Int != nil {
+		a.ETH.Add(a.ETH.Int, o.ETH.Int)
+	}
+	a.Tokens = SumTokens(a.Tokens, o.Tokens...)
+}
+
+// Zero tells whether a is nothing in every currency.
+func (a Amounts) Zero() bool {
+	return (a.ETH.Int == nil || a.ETH.Sign() == 0) && !slices.ContainsFunc(a.Tokens, func(t TokenAmount) bool { return t.Amount.Sign() != 0 })
+}
+
+// Scan reads an amount of a token that a query built as JSON ({token, symbol, decimals, amount}),
+// NULL for none.
+func (a *TokenAmount) Scan(src any) error { return scanJSON(src, a) }
+
 // SumTokens adds amounts to sums, a token's to its own, and returns the sums in token address
 // order: what several refunds, or several tiers' revenues, come to in each token.
 func SumTokens(sums []TokenAmount, amounts ...TokenAmount) []TokenAmount {

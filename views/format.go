@@ -87,6 +87,24 @@ func Amount[W store.Uint256 | *big.Int](amount W) templ.Component {
 	})
 }
 
+// Amounts shows sums of ETH and of tokens in one phrase, "0.3 ETH and 300 USDC" (the ETH always,
+// 0 when none), each exact amount in its title. Written in Go for the spaces between the parts,
+// which templ's whitespace rules would double.
+func Amounts(a store.Amounts) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		if err := Amount(a.ETH).Render(ctx, w); err != nil {
+			return err
+		}
+		s := " ETH"
+		for _, t := range a.Tokens {
+			s += ` and <span title="` + templ.EscapeString(t.Amount.String()+" base units of "+t.Address) + `" data-testid="token-amount">` +
+				templ.EscapeString(t.String()) + `</span>`
+		}
+		_, err := io.WriteString(w, s)
+		return err
+	})
+}
+
 // Multiplier writes a tier's payout in basis points as the multiplier people read: 12500 is "1.25×";
 // "unknown" when the factory's weight could not be read.
 func Multiplier(bps *int) string {

@@ -66,7 +66,7 @@ type Operator struct {
 	Treasury        *Treasury      // nil: no TREASURY_ADDRESS
 	Referrals       []ReferralRow  // the partner codes, by name
 	ReferralForm    ReferralForm   // empty, the code ?referral= names, or as posted when it came back refused
-	CommissionsOwed store.Uint256  // what the referrers are owed in all
+	CommissionsOwed store.Amounts  // what the referrers are owed in all
 }
 
 // Treasury is the Safe the sale's money goes to, as the chain holds it now, and what the
@@ -4471,7 +4471,7 @@ func OperatorDriftPage(d *Drift, problem string) templ.Component {
 
 // treasuryCard shows where the sale's money goes: the Safe, who approves its transactions, what
 // it and the payments wallet hold, and the referrers' commissions it owes.
-func treasuryCard(t *Treasury, owed store.Uint256) templ.Component {
+func treasuryCard(t *Treasury, owed store.Amounts) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

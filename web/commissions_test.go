@@ -26,9 +26,10 @@ type commissionDoc struct {
 	Code      string  `json:"code"`
 	Referrer  string  `json:"referrer"`
 	Role      string  `json:"role"`
-	AmountWei string  `json:"amountWei"`
-	Status    string  `json:"status"`
-	PaidTx    *string `json:"paidTx"`
+	AmountWei string             `json:"amountWei"`
+	InToken   *store.TokenAmount `json:"inToken"`
+	Status    string             `json:"status"`
+	PaidTx    *string            `json:"paidTx"`
 }
 
 // referralsDoc is GET /api/me's referrals.
@@ -50,12 +51,18 @@ type referrerCodeDoc struct {
 // commissionBatchDoc is what a commission batch adds to a refund batch's answer.
 type commissionBatchDoc struct {
 	refundBatchDoc
-	Kind    string `json:"kind"`
-	Payouts []struct {
-		To          string  `json:"to"`
-		AmountWei   string  `json:"amountWei"`
-		Commissions []int64 `json:"commissions"`
-	} `json:"payouts"`
+	Kind        string              `json:"kind"`
+	Payouts     []payoutDoc         `json:"payouts"`
+	TokenTotals []store.TokenAmount `json:"tokenTotals"`
+}
+
+// payoutDoc is one transfer of a commission batch.
+type payoutDoc struct {
+	To          string             `json:"to"`
+	AmountWei   string             `json:"amountWei"`
+	InToken     *store.TokenAmount `json:"inToken"`
+	Commissions []int64            `json:"commissions"`
+	NotPaid     bool               `json:"notPaid"`
 }
 
 func (e *refundEnv) commissions(status string) []commissionDoc {
@@ -139,11 +146,7 @@ func TestCommissionBatch(t *testing.T) {
 	if b.Kind != "commissions" || len(b.Refunds) != 0 || len(b.Payouts) != 3 || b.TotalWei != "17600000000000000" || b.Status != "proposed" {
 		t.Fatalf("proposed %+v", b)
 	}
-	if !slices.IsSortedFunc(b.Payouts, func(x, y struct {
-		To          string  `json:"to"`
-		AmountWei   string  `json:"amountWei"`
-		Commissions []int64 `json:"commissions"`
-	}) int {
+	if !slices.IsSortedFunc(b.Payouts, func(x, y payoutDoc) int {
 		return strings.Compare(x.To, y.To)
 	}) {
 		t.Errorf("payouts not in address order: %+v", b.Payouts)
@@ -275,7 +278,7 @@ func TestCommissionBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "id,payment_tx,code,referrer,role,amount_eth,amount_wei,status,paid_tx,created_at"; strings.Join(csvRows[0], ",") != want {
+	if want := "id,payment_tx,code,referrer,role,amount_eth,amount_wei,status,paid_tx,created_at,token,symbol,decimals,token_amount"; strings.Join(csvRows[0], ",") != want {
 		t.Fatalf("header %v", csvRows[0])
 	}
 	if len(csvRows) != 6 || csvRows[1][2] != "Duo" || csvRows[1][4] != "owner" || csvRows[1][5] != "0.00285" ||

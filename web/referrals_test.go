@@ -72,11 +72,11 @@ func codeUsed(t *testing.T, code, owner, parent string) {
 		if parentBps != nil {
 			p = &parent
 		}
-		mustExec(t, `INSERT INTO payment_referrals (payment_id, code, discount_wei, owner, commission_bps, parent, parent_bps)
+		mustExec(t, `INSERT INTO payment_referrals (payment_id, code, discount, owner, commission_bps, parent, parent_bps)
 			VALUES ($1, $2, $3, $4, 250, $5, $6)`, payment, code, discount, owner, p, parentBps)
 	}
 	earn := func(payment int64, role, referrer, amount string) (id int64) {
-		if err := db.DB().Get(&id, `INSERT INTO commissions (payment_id, referrer, role, amount_wei) VALUES ($1, $2, $3, $4) RETURNING id`,
+		if err := db.DB().Get(&id, `INSERT INTO commissions (payment_id, referrer, role, amount) VALUES ($1, $2, $3, $4) RETURNING id`,
 			payment, referrer, role, amount); err != nil {
 			t.Fatal(err)
 		}

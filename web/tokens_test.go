@@ -473,3 +473,179 @@ func TestTierPriceSpread(t *testing.T) {
 		t.Fatalf("after tokenPrices [] the prices are %s", got)
 	}
 }
+
+// TestReferralCodeOnUSDC: a wallet bound to a code pays a tier's USDC price less the code's
+// discount and gets its node; the code's owner and the partner above are owed their part in USDC,
+// to the base unit, beside the ETH part of another buyer's ETH payment; the commission batch pays
+// each currency in it, the USDC with the token's transfer. A USDC payout the token answers false
+// to pays nothing: its commission is owed again, and the next batch pays it.
+func TestReferralCodeOnUSDC(t *testing.T) {
+	e := newRefundEnvOf(t, true)
+	ctx, dc := t.Context(), e.dc
+	erc20 := bindings.NewTestToken()
+	usdc := strings.ToLower(dc.USDC.Hex())
+	tiers, err := db.Tiers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 300.000001 USDC: 5 % off is 15.00000005, kept as 15 USDC off; the commissions floor too.
+	tiers[0].TokenPrices = store.TokenPrices{usdc: store.Uint256{Int: big.NewInt(300_000_001)}}
+	if err := db.PutTier(ctx, tiers[0]); err != nil {
+		t.Fatal(err)
+	}
+	addr := func(i int) string { return strings.ToLower(dc.Buyers[i].Address.Hex()) }
+	owner, parent := addr(3), addr(4)
+	wantStatus(t, e.s.adminDo(t, http.MethodPost, "/api/admin/referral-codes",
+		`{"code": "Dollar5", "owner": "`+owner+`", "discountBps": 500, "commissionBps": 300, "parent": "`+parent+`", "parentBps": 100}`,
+		adminKey), http.StatusCreated)
+	for i := range 2 {
+		if _, _, err := e.j.Sale().Bind(ctx, addr(i), "dollar5"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The buy pre-check names the discounted USDC amount to send.
+	check := decode[struct {
+		OK            bool               `json:"ok"`
+		PriceToken    *store.TokenAmount `json:"priceToken"`
+		PayToken      *store.TokenAmount `json:"payToken"`
+		DiscountToken *store.TokenAmount `json:"discountToken"`
+		ReferralCode  *string            `json:"referralCode"`
+	}](t, e.s.get(t, "/api/tiers/1/check/"+addr(0)+"?token="+usdc))
+	if !check.OK || check.PriceToken == nil || check.PriceToken.Amount.Int64() != 300_000_001 || check.PayToken == nil ||
+		check.PayToken.Amount.Int64() != 285_000_001 || check.DiscountToken == nil || check.DiscountToken.Amount.Int64() != 15_000_000 ||
+		check.ReferralCode == nil || *check.ReferralCode != "Dollar5" {
+		t.Fatalf("the pre-check of a bound wallet's USDC payment: %+v", check)
+	}
+
+	inUSDC := strings.ToLower(e.send(dc.Buyers[0].Key, dc.USDC, erc20.PackTransfer(dc.Payments, big.NewInt(285_000_001)), nil).TxHash.Hex())
+	inETH := e.pay(1, 95_000_000_000_000_000)
+	// Unbound, the discounted amount is no price.
+	stranger := strings.ToLower(e.send(dc.Buyers[2].Key, dc.USDC, erc20.PackTransfer(dc.Payments, big.NewInt(285_000_001)), nil).TxHash.Hex())
+	for range 3 {
+		e.pass()
+	}
+	if p := e.paymentDoc(inUSDC); p.Status != store.BuyerMinted || p.ReferralCode == nil || *p.ReferralCode != "Dollar5" ||
+		p.Discount.String() != "15000000" || p.DiscountWei.String() != "0" {
+		t.Fatalf("the bound wallet's USDC payment: %s, code %v, discount %s (wei %s)", p.Status, p.ReferralCode, p.Discount, p.DiscountWei)
+	}
+	if p := e.paymentDoc(inETH); p.Status != store.BuyerMinted {
+		t.Fatalf("the bound wallet's ETH payment: %s", p.Status)
+	}
+	if p := e.paymentDoc(stranger); p.Status != store.BuyerRejected {
+		t.Fatalf("an unbound wallet's discounted USDC payment: %s", p.Status)
+	}
+
+	// 3 % and 1 % of 285.000001 USDC: 8.55 and 2.85 USDC (floored); of 0.095 ETH, 0.00285 and 0.00095.
+	type owed struct{ wei, units string }
+	want := map[[2]string]owed{
+		{owner, "eth"}: {"2850000000000000", ""}, {parent, "eth"}: {"950000000000000", ""},
+		{owner, "usdc"}: {"0", "8550000"}, {parent, "usdc"}: {"0", "2850000"},
+	}
+	cs := e.commissions("owed")
+	if len(cs) != 4 {
+		t.Fatalf("owed %+v", cs)
+	}
+	for _, c := range cs {
+		cur, units := "eth", ""
+		if c.InToken != nil {
+			cur, units = "usdc", c.InToken.Amount.String()
+			if c.InToken.Address != usdc || c.InToken.Symbol != "USDC" || c.Payment != inUSDC {
+				t.Errorf("commission %+v", c)
+			}
+		}
+		if w := want[[2]string{c.Referrer, cur}]; c.AmountWei != w.wei || units != w.units {
+			t.Errorf("commission %+v, want %+v", c, w)
+		}
+	}
+	codes := decode[struct {
+		Codes []struct {
+			Code        string              `json:"code"`
+			OwedWei     string              `json:"owedWei"`
+			OwedTokens  []store.TokenAmount `json:"owedTokens"`
+			VolumeWei   string              `json:"volumeWei"`
+			VolumeToken []store.TokenAmount `json:"volumeTokens"`
+		} `json:"codes"`
+	}](t, e.s.adminDo(t, http.MethodGet, "/api/admin/referral-codes", "", adminKey)).Codes
+	if len(codes) != 1 || codes[0].OwedWei != "3800000000000000" || len(codes[0].OwedTokens) != 1 ||
+		codes[0].OwedTokens[0].String() != "11.4 USDC" || codes[0].VolumeWei != "95000000000000000" ||
+		len(codes[0].VolumeToken) != 1 || codes[0].VolumeToken[0].Amount.Int64() != 285_000_001 {
+		t.Fatalf("the code's figures %+v", codes)
+	}
+	op := signedInAs(t, e.s, addOperator(t, "viewer"))
+	if got := text(op.operatorPage(), "commissions-owed"); got != "Commissions owed: 0.0038 ETH and 11.4 USDC." {
+		t.Errorf("the treasury card says %q", got)
+	}
+
+	// The treasury holds USDC, as the sweeps leave it. The partner's USDC payout will move nothing:
+	// the token answers false for it.
+	e.send(dc.Owner.Key, dc.USDC, erc20.PackMint(dc.Treasury, big.NewInt(1_000_000_000)), nil)
+	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/commission-batches", `{"commissions": "all"}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	b := decode[commissionBatchDoc](t, rec)
+	if len(b.Payouts) != 4 || b.TotalWei != "3800000000000000" || len(b.TokenTotals) != 1 || b.TokenTotals[0].String() != "11.4 USDC" {
+		t.Fatalf("proposed %+v", b)
+	}
+	e.send(dc.Owner.Key, dc.USDC, erc20.PackSetQuiet(true), nil)
+	e.send(dc.Owner.Key, dc.USDC, erc20.PackSetBlocked(dc.Buyers[4].Address, true), nil)
+	usdcOf := func(a string) *big.Int {
+		t.Helper()
+		bal, err := e.c.TokenBalance(ctx, dc.USDC, common.HexToAddress(a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bal
+	}
+	ownerBefore, parentBefore := usdcOf(owner), usdcOf(parent)
+	if exec := e.execute(b.ID, b.SafeTxHash); exec.Status != types.ReceiptStatusSuccessful {
+		t.Fatal("the batch reverted: the token should have answered false")
+	}
+	if got := new(big.Int).Sub(usdcOf(owner), ownerBefore); got.Int64() != 8_550_000 {
+		t.Errorf("the owner received %s USDC units, want 8550000", got)
+	}
+	if got := new(big.Int).Sub(usdcOf(parent), parentBefore); got.Sign() != 0 {
+		t.Errorf("the blocked partner received %s USDC units", got)
+	}
+	e.pass()
+	e.pass()
+	got := decode[commissionBatchDoc](t, e.s.adminDo(t, http.MethodGet, fmt.Sprintf("/api/admin/refund-batches/%d", b.ID), "", adminKey))
+	if got.Status != "executed" {
+		t.Fatalf("the batch %+v", got)
+	}
+	for _, p := range got.Payouts {
+		if unpaid := p.To == parent && p.InToken != nil; p.NotPaid != unpaid {
+			t.Errorf("payout %+v: notPaid %v, want %v", p, p.NotPaid, unpaid)
+		}
+	}
+	stillOwed := e.commissions("owed")
+	if len(stillOwed) != 1 || stillOwed[0].Referrer != parent || stillOwed[0].InToken == nil || len(e.commissions("paid")) != 3 {
+		t.Fatalf("after the batch: owed %+v", stillOwed)
+	}
+	if got := text(page(t, op.do(http.MethodGet, fmt.Sprintf("/operator/refund-batches/%d", b.ID), nil).Body), "not-paid"); !strings.Contains(got, "owed again") {
+		t.Errorf("the batch page says %q", got)
+	}
+
+	// Once the token pays the partner again, the next batch pays what it is still owed.
+	e.send(dc.Owner.Key, dc.USDC, erc20.PackSetBlocked(dc.Buyers[4].Address, false), nil)
+	e.send(dc.Owner.Key, dc.USDC, erc20.PackSetQuiet(false), nil)
+	rec = e.s.adminDo(t, http.MethodPost, "/api/admin/commission-batches", `{"commissions": "all"}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	again := decode[commissionBatchDoc](t, rec)
+	if len(again.Payouts) != 1 || again.Payouts[0].To != parent || again.Payouts[0].InToken == nil ||
+		again.Payouts[0].InToken.Amount.Int64() != 2_850_000 {
+		t.Fatalf("the second batch %+v", again.Payouts)
+	}
+	if exec := e.execute(again.ID, again.SafeTxHash); exec.Status != types.ReceiptStatusSuccessful {
+		t.Fatal("the second batch reverted")
+	}
+	e.pass()
+	e.pass()
+	if got := new(big.Int).Sub(usdcOf(parent), parentBefore); got.Int64() != 2_850_000 {
+		t.Errorf("the partner received %s USDC units in all, want 2850000", got)
+	}
+	if owed := e.commissions("owed"); len(owed) != 0 || len(e.commissions("paid")) != 4 {
+		t.Fatalf("owed %+v after the second batch", owed)
+	}
+	if out, err := db.UnexplainedOutflows(ctx, 10); err != nil || len(out) != 0 {
+		t.Fatalf("unexplained outflows %+v (%v)", out, err)
+	}
+}

@@ -123,12 +123,11 @@ func (s *Sale) JudgeWith(ctx context.Context, cs ChainState, from string, paid s
 		return n
 	}
 
-	// A code's discount and commissions are in ETH: a token payment pays a token price in full.
-	var terms *Terms
-	if paid.Token == "" {
-		if terms, err = s.BoundAt(ctx, from, at, block); err != nil {
-			return Verdict{}, err
-		}
+	// A code works whatever the payment is in: its discount comes off the price in that currency,
+	// and its commissions are owed in it.
+	terms, err := s.BoundAt(ctx, from, at, block)
+	if err != nil {
+		return Verdict{}, err
 	}
 
 	// The candidates are the tiers this amount was a price of in its currency, within the grace,

@@ -149,9 +149,9 @@ func (t Terms) Price(price *big.Int) *big.Int {
 }
 
 // For is what a payment under t records for a tier of price when it paid paid (the full price,
-// or Price(price)).
+// or Price(price)), both in the currency paid.
 func (t Terms) For(price, paid *big.Int) store.PaymentReferral {
-	return store.PaymentReferral{Code: t.Code, DiscountWei: store.Uint256{Int: new(big.Int).Sub(price, paid)}, Owner: t.Owner,
+	return store.PaymentReferral{Code: t.Code, Discount: store.Uint256{Int: new(big.Int).Sub(price, paid)}, Owner: t.Owner,
 		CommissionBps: t.CommissionBps, Parent: t.Parent, ParentBps: t.ParentBps}
 }
 
