@@ -39,9 +39,9 @@ type refundBatchJSON struct {
 	TotalWei   store.Uint256     `json:"totalWei"`
 	// TokenTotals is what it pays in each token: {token, symbol, decimals, amount}.
 	TokenTotals []store.TokenAmount `json:"tokenTotals"`
-	ExecData   *string           `json:"execData"`   // ready: the full execTransaction calldata
-	SentTx     *string           `json:"sentTx"`     // open: a transaction above the confirmed blocks executes it
-	ExecutedTx *string           `json:"executedTx"` // executed or failed
+	ExecData    *string             `json:"execData"`   // ready: the full execTransaction calldata
+	SentTx      *string             `json:"sentTx"`     // open: a transaction above the confirmed blocks executes it
+	ExecutedTx  *string             `json:"executedTx"` // executed or failed
 	// Void: why, as a code (nonce_taken, refunded_elsewhere) and a sentence naming the payment.
 	VoidReasonCode *store.VoidReason `json:"voidReasonCode"`
 	VoidReason     *string           `json:"voidReason"`

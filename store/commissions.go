@@ -32,7 +32,7 @@ type Commission struct {
 	Payment   string  `db:"payment_tx" json:"payment"` // the payment's transaction
 	Code      string  `db:"code" json:"code"`
 	Referrer  string  `db:"referrer" json:"referrer"`
-	Role      string  `db:"role" json:"role"`              // "owner" of the code, or "parent": the partner above
+	Role      string  `db:"role" json:"role"`            // "owner" of the code, or "parent": the partner above
 	AmountWei Uint256 `db:"amount_wei" json:"amountWei"` // "0" for a commission in a token
 	// InToken is a commission on a token payment: owed, and paid, in that token (null: ETH).
 	InToken   *TokenAmount     `db:"in_token" json:"inToken"`
@@ -123,7 +123,7 @@ func codeStats(rows []codeFigures) []CodeStats {
 }
 
 // codeFiguresSQL are the figures of the codes of the CTE mine (key, code), for the commissions of
-// referrer $1 ('' for every referrer's): one row a code and currency it was used in, and one of
+// referrer $1 (” for every referrer's): one row a code and currency it was used in, and one of
 // zeros (token NULL) for a code never used.
 const codeFiguresSQL = `
 	used AS (

@@ -21,11 +21,11 @@ import (
 
 // commissionDoc is a commission as GET /api/admin/commissions answers it.
 type commissionDoc struct {
-	ID        int64   `json:"id"`
-	Payment   string  `json:"payment"`
-	Code      string  `json:"code"`
-	Referrer  string  `json:"referrer"`
-	Role      string  `json:"role"`
+	ID        int64              `json:"id"`
+	Payment   string             `json:"payment"`
+	Code      string             `json:"code"`
+	Referrer  string             `json:"referrer"`
+	Role      string             `json:"role"`
 	AmountWei string             `json:"amountWei"`
 	InToken   *store.TokenAmount `json:"inToken"`
 	Status    string             `json:"status"`
