@@ -87,13 +87,8 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 		_, err = h.liveOperator(c) // the 401 of a session gone, to the polling part
 		return err
 	}
-	ctx := c.Request().Context()
-	b, err := h.store.RefundBatch(ctx, id)
-	if err != nil {
-		return notFound(err, errNoRefundBatch)
-	}
 	// The owners as the chain holds them now: whose signature counts, and whose would be refused.
-	safe, err := h.chain.Safe(ctx, common.HexToAddress(b.Safe))
+	b, safe, err := h.refundBatchNow(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
@@ -104,7 +99,7 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 	}
 	v := views.RefundBatch{ID: b.ID, Kind: b.Kind, Payouts: b.Payouts, Status: b.Status, Safe: b.Safe, SafeTxHash: b.SafeTxHash, To: b.To, Operation: b.Operation,
 		Nonce: b.Nonce.String(), SafeNonce: safe.Nonce.String(), Threshold: b.Threshold, Owners: mapSlice(safe.Owners, lower),
-		Signed: j.Approvals, Refunds: b.Refunds, TotalWei: j.TotalWei, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx, Attempts: b.Attempts, Block: b.BlockNumber,
+		Signed: j.Approvals, Dropped: j.Dropped, Refunds: b.Refunds, TotalWei: j.TotalWei, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx, Attempts: b.Attempts, Block: b.BlockNumber,
 		LeftOut: b.LeftOut, Remaining: b.Remaining, VoidReason: b.VoidReason, VoidPayment: b.VoidPayment, VoidRefundTx: b.VoidRefundTx,
 		ProposedBy: b.ProposedBy, CreatedAt: b.CreatedAt, Confirmations: h.jobs.Confirmations(), Me: me.Address,
 		CanExecute: me.Role.AtLeast(store.RoleOperator) || me.Role == store.RoleSigner, CSRF: me.CSRF, SafeTx: string(safeTx), Shown: b.Status}
@@ -115,6 +110,10 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 		v.Shown = shown
 	}
 	if c.Request().Header.Get("HX-Request") == "true" {
+		if v.Shown.Open() && b.Status == store.BatchExecuted {
+			// Executed since the page loaded: the page comes again, led by its receipt.
+			c.Response().Header().Set("HX-Refresh", "true")
+		}
 		return render(c, http.StatusOK, views.RefundBatchStatus(v))
 	}
 	return render(c, http.StatusOK, views.RefundBatchPage(v))

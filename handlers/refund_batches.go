@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,18 +26,21 @@ import (
 // treasury's owners sign (numbers as decimal strings, bytes as 0x hex), the owners who signed,
 // and, once they reach the threshold, the execTransaction calldata anyone may send to the Safe.
 type refundBatchJSON struct {
-	ID         int64             `json:"id"`
-	Kind       store.BatchKind   `json:"kind"`
-	Safe       string            `json:"safe"`
-	SafeTx     safeTxJSON        `json:"safeTx"`
-	SafeTxHash string            `json:"safeTxHash"`
-	Threshold  int               `json:"threshold"`
-	Approvals  []string          `json:"approvals"` // owners' addresses, ascending
-	Ready      bool              `json:"ready"`
-	Status     store.BatchStatus `json:"status"`
-	Refunds    []refundJSON      `json:"refunds"` // a refund batch's transfers
-	Payouts    []payoutJSON      `json:"payouts"` // a commission batch's
-	TotalWei   store.Uint256     `json:"totalWei"`
+	ID         int64           `json:"id"`
+	Kind       store.BatchKind `json:"kind"`
+	Safe       string          `json:"safe"`
+	SafeTx     safeTxJSON      `json:"safeTx"`
+	SafeTxHash string          `json:"safeTxHash"`
+	Threshold  int             `json:"threshold"`
+	Approvals  []string        `json:"approvals"` // owners' addresses, ascending
+	// Dropped are the owners who signed and were removed from the treasury since: their
+	// signatures are kept, never counted, never in execData.
+	Dropped  []string          `json:"droppedApprovals"`
+	Ready    bool              `json:"ready"`
+	Status   store.BatchStatus `json:"status"`
+	Refunds  []refundJSON      `json:"refunds"` // a refund batch's transfers
+	Payouts  []payoutJSON      `json:"payouts"` // a commission batch's
+	TotalWei store.Uint256     `json:"totalWei"`
 	// TokenTotals is what it pays in each token: {token, symbol, decimals, amount}.
 	TokenTotals []store.TokenAmount `json:"tokenTotals"`
 	ExecData    *string             `json:"execData"`   // ready: the full execTransaction calldata
@@ -139,7 +143,8 @@ var (
 
 func refundBatchOf(b store.RefundBatch) refundBatchJSON {
 	out := refundBatchJSON{ID: b.ID, Kind: b.Kind, Safe: b.Safe, Payouts: mapSlice(b.Payouts, payoutOf), SafeTxHash: b.SafeTxHash, Threshold: b.Threshold, Approvals: []string{},
-		Ready: b.Status == store.BatchReady, Status: b.Status, Refunds: []refundJSON{}, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx,
+		Dropped: mapSlice(b.Dropped, func(a store.BatchApproval) string { return a.Owner }),
+		Ready:   b.Status == store.BatchReady, Status: b.Status, Refunds: []refundJSON{}, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx,
 		Attempts: mapSlice(b.Attempts, attemptOf), LeftOut: mapSlice(b.LeftOut, leftOutOf), Remaining: b.Remaining,
 		ProposedBy: b.ProposedBy, CreatedAt: isoTime(&b.CreatedAt),
 		SafeTx: safeTxJSON{To: b.To, Value: b.Value.String(), Data: hexutil.Encode(b.Data), Operation: b.Operation,
@@ -475,11 +480,37 @@ func (h *Handlers) RefundBatch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b, err := h.store.RefundBatch(c.Request().Context(), id)
+	b, _, err := h.refundBatchNow(c.Request().Context(), id)
 	if err != nil {
-		return notFound(err, errNoRefundBatch)
+		return err
 	}
 	return c.JSON(http.StatusOK, refundBatchOf(b))
+}
+
+// refundBatchNow is batch id with its approvals counted against the treasury's owners and
+// threshold read now (the Safe, returned): a signature of an owner removed since the last pass
+// is no longer counted nor given in execData, which the Safe would refuse (GS026).
+func (h *Handlers) refundBatchNow(ctx context.Context, id int64) (store.RefundBatch, chain.Safe, error) {
+	b, err := h.store.RefundBatch(ctx, id)
+	if err != nil {
+		return b, chain.Safe{}, notFound(err, errNoRefundBatch)
+	}
+	safe, err := h.chain.Safe(ctx, common.HexToAddress(b.Safe))
+	if err != nil || !b.Status.Open() {
+		return b, safe, err
+	}
+	owners := mapSlice(safe.Owners, lower)
+	stale := b.Threshold != int(safe.Threshold) ||
+		slices.ContainsFunc(b.Approvals, func(a store.BatchApproval) bool { return !slices.Contains(owners, a.Owner) }) ||
+		slices.ContainsFunc(b.Dropped, func(a store.BatchApproval) bool { return slices.Contains(owners, a.Owner) })
+	if !stale {
+		return b, safe, nil
+	}
+	if _, err := h.store.CountApprovals(ctx, b.Safe, owners, int(safe.Threshold)); err != nil {
+		return b, safe, err
+	}
+	b, err = h.store.RefundBatch(ctx, id)
+	return b, safe, err
 }
 
 // refundBatchID reads the :id of a refund batch route.

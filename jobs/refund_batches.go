@@ -14,8 +14,9 @@ import (
 // batches beyond their executions (which the scan records): a batch whose nonce the treasury's
 // nonce has passed at the scan's last block, without its hash executing, is void (another Safe
 // transaction took the nonce; its payments are owed again). It also notes the batches a
-// transaction above the confirmed blocks executes, which their buyers read as sent, and follows
-// the attempts to execute them until mined. Nothing is read from the chain while no batch is open.
+// transaction above the confirmed blocks executes, which their buyers read as sent, follows
+// the attempts to execute them until mined, and counts their approvals against the Safe's owners
+// now. Nothing is read from the chain while no batch is open.
 func (j *Jobs) settleBatches(ctx context.Context) error {
 	if j.cfg.Treasury == (common.Address{}) {
 		return nil
@@ -27,6 +28,24 @@ func (j *Jobs) settleBatches(ctx context.Context) error {
 	}
 	if err := j.followAttempts(ctx, open); err != nil {
 		return err
+	}
+	// The Safe's owners now: a signature of an owner since removed would make the execution revert
+	// (GS026), so it no longer counts, and a batch it made ready waits for another owner's.
+	treasury, err := j.chain.Safe(ctx, j.cfg.Treasury)
+	if err != nil {
+		return err
+	}
+	owners := make([]string, len(treasury.Owners))
+	for i, o := range treasury.Owners {
+		owners[i] = hexLower(o)
+	}
+	unready, err := j.store.CountApprovals(ctx, safe, owners, int(treasury.Threshold))
+	if err != nil {
+		return err
+	}
+	if len(unready) > 0 {
+		j.log.Warn("refund batches no longer ready: an owner who signed them was removed from the treasury; they wait for another owner's signature",
+			"batches", unready, "owners", owners, "threshold", treasury.Threshold)
 	}
 	cur, err := j.store.Cursor(ctx, store.PaymentsScanner)
 	if errors.Is(err, store.ErrNotFound) {

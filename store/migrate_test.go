@@ -156,7 +156,7 @@ func TestEventPayloadMigration(t *testing.T) {
 	payment := func(callIndex, block int, value, status, reasonCode, tier, node, mintTx, created, updated string) string {
 		return `{"txHash": "` + hash + `", "callIndex": ` + strconv.Itoa(callIndex) + `, "from": "` + from + `", "valueWei": "` + value +
 			`", "token": null, "symbol": "ETH", "decimals": 18, "amount": "` + value +
-			`", "referralCode": null, "discountWei": null, "blockNumber": ` + strconv.Itoa(block) + `, "status": "` + status + `", "reason": null, "reasonCode": ` + reasonCode +
+			`", "referralCode": null, "discountWei": null, "discount": null, "blockNumber": ` + strconv.Itoa(block) + `, "status": "` + status + `", "reason": null, "reasonCode": ` + reasonCode +
 			`, "confirmations": null, "confirmationsNeeded": 0, "tier": ` + tier + `, "nodeId": ` + node + `, "chainNodeId": ` +
 			strings.ReplaceAll(node, "42", `"42"`) + `, "mintTx": ` + mintTx + `, "refundTxHash": null, "createdAt": "` + created +
 			`", "updatedAt": "` + updated + `"}`

@@ -632,7 +632,7 @@ const paymentRecordJoins = `LEFT JOIN nodes n ON n.payment_id = p.id
 	LEFT JOIN payment_referrals pr ON pr.payment_id = p.id AND p.status IN ('minting', 'minted')
 	LEFT JOIN LATERAL (
 		SELECT b.status, b.threshold, coalesce(b.executed_tx, b.sent_tx) AS tx,
-			(SELECT count(*) FROM refund_batch_approvals a WHERE a.batch_id = b.id) AS approvals
+			(SELECT count(*) FROM refund_batch_approvals a WHERE a.batch_id = b.id AND a.counted) AS approvals
 		FROM refund_batch_payments bp JOIN refund_batches b ON b.id = bp.batch_id
 		WHERE bp.payment_id = p.id AND bp.open) rb ON true`
 

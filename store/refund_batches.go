@@ -36,11 +36,11 @@ var BatchStatuses = []BatchStatus{BatchProposed, BatchReady, BatchExecuted, Batc
 
 // batchMoves is where a batch may go from each status: the chain decides an open batch, and a
 // reorg that takes the deciding block back opens it again (proposed or ready, by its
-// approvals). The trigger refund_batches_move (migrations/0027) refuses any other move, and
+// approvals). A ready batch whose signer is removed from the Safe is proposed again. The trigger refund_batches_move (migrations/0027) refuses any other move, and
 // TestBatchMoves holds the two to each other.
 var batchMoves = map[BatchStatus][]BatchStatus{
 	BatchProposed: {BatchReady, BatchExecuted, BatchFailed, BatchVoid},
-	BatchReady:    {BatchExecuted, BatchFailed, BatchVoid},
+	BatchReady:    {BatchProposed, BatchExecuted, BatchFailed, BatchVoid},
 	BatchExecuted: {BatchProposed, BatchReady},
 	BatchFailed:   {BatchProposed, BatchReady},
 	// The chain is right: a batch the ledger voided (VoidRefundedElsewhere) still executes if
@@ -107,8 +107,11 @@ type RefundBatch struct {
 
 	Refunds   []BatchRefund   `db:"-"` // a refund batch's, in the batch's order
 	Payouts   []BatchPayout   `db:"-"` // a commission batch's, in the batch's order
-	Approvals []BatchApproval `db:"-"` // by owner address
-	Attempts  []BatchAttempt  `db:"-"` // the transactions sent to execute it, oldest first
+	Approvals []BatchApproval `db:"-"` // of the Safe's owners as last read, by owner address
+	// Dropped are the approvals of owners since removed from the Safe: kept, never counted nor
+	// put in the execution.
+	Dropped  []BatchApproval `db:"-"`
+	Attempts []BatchAttempt  `db:"-"` // the transactions sent to execute it, oldest first
 }
 
 // BatchRefund is one transfer of a batch: a payment paid back to its payer, in ETH, or in the
@@ -374,15 +377,20 @@ func refundBatches(ctx context.Context, q sqlx.QueryerContext, tail string, args
 	}
 	var approvals []struct {
 		BatchID int64 `db:"batch_id"`
+		Counted bool  `db:"counted"`
 		BatchApproval
 	}
 	if err := sqlx.SelectContext(ctx, q, &approvals, `
-		SELECT batch_id, owner, signature, submitted_by, created_at FROM refund_batch_approvals
+		SELECT batch_id, counted, owner, signature, submitted_by, created_at FROM refund_batch_approvals
 		WHERE batch_id = ANY ($1) ORDER BY batch_id, owner`, pq.Array(ids)); err != nil {
 		return nil, err
 	}
 	for _, a := range approvals {
-		at[a.BatchID].Approvals = append(at[a.BatchID].Approvals, a.BatchApproval)
+		if a.Counted {
+			at[a.BatchID].Approvals = append(at[a.BatchID].Approvals, a.BatchApproval)
+		} else {
+			at[a.BatchID].Dropped = append(at[a.BatchID].Dropped, a.BatchApproval)
+		}
 	}
 	payouts, err := batchPayouts(ctx, q, ids)
 	if err != nil {
@@ -444,15 +452,68 @@ func (tx Tx) AddApproval(ctx context.Context, id int64, a NewApproval) (_ Refund
 	if err != nil {
 		return RefundBatch{}, false, err
 	}
-	if _, err := tx.q.ExecContext(ctx, `
-		UPDATE refund_batches SET threshold = $2::int, updated_at = now(),
-			status = CASE WHEN (SELECT count(*) FROM refund_batch_approvals WHERE batch_id = $1 AND owner = ANY ($3)) >= $2::int
-				THEN 'ready' ELSE status END
-		WHERE id = $1`, id, a.Threshold, pq.Array(a.Owners)); err != nil {
+	if _, err := countApprovals(ctx, tx.q, []int64{id}, a.Owners, a.Threshold); err != nil {
 		return RefundBatch{}, false, err
 	}
 	b, err := refundBatch(ctx, tx.q, id)
 	return b, n > 0, err
+}
+
+// countApprovals counts the approvals of the open batches ids, locked by the caller, against the
+// Safe's owners and threshold as just read: an approval counts while its owner is an owner, and a
+// batch is ready exactly when the approvals that count reach the threshold. It returns the
+// batches that went back from ready to proposed.
+func countApprovals(ctx context.Context, q sqlx.ExtContext, ids []int64, owners []string, threshold int) ([]int64, error) {
+	if _, err := q.ExecContext(ctx, `
+		UPDATE refund_batch_approvals SET counted = owner = ANY ($2)
+		WHERE batch_id = ANY ($1) AND counted <> (owner = ANY ($2))`, pq.Array(ids), pq.Array(owners)); err != nil {
+		return nil, err
+	}
+	var moved []struct {
+		ID  int64       `db:"id"`
+		Was BatchStatus `db:"was"`
+		Now BatchStatus `db:"status"`
+	}
+	if err := sqlx.SelectContext(ctx, q, &moved, `
+		WITH counted AS (
+			SELECT b.id, b.status AS was,
+				CASE WHEN (SELECT count(*) FROM refund_batch_approvals a WHERE a.batch_id = b.id AND a.counted) >= $2::int
+					THEN 'ready' ELSE 'proposed' END AS status
+			FROM refund_batches b WHERE b.id = ANY ($1) AND b.status IN ('proposed', 'ready'))
+		UPDATE refund_batches b SET threshold = $2::int, status = c.status, updated_at = now()
+		FROM counted c WHERE b.id = c.id AND (b.threshold <> $2::int OR b.status <> c.status)
+		RETURNING b.id, c.was, c.status`, pq.Array(ids), threshold); err != nil {
+		return nil, err
+	}
+	var unready []int64
+	for _, m := range moved {
+		if m.Was == BatchReady && m.Now == BatchProposed {
+			unready = append(unready, m.ID)
+		}
+	}
+	return unready, nil
+}
+
+// CountApprovals counts the approvals of safe's open batches against its owners (lower case) and
+// threshold as just read (countApprovals), and returns the batches no longer ready.
+func (s *Store) CountApprovals(ctx context.Context, safe string, owners []string, threshold int) (_ []int64, err error) {
+	defer wrap(&err, "CountApprovals")
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	// Locked first, as an approval locks its batch, so that the two cannot count past each other.
+	var ids []int64
+	if err := tx.SelectContext(ctx, &ids, `
+		SELECT id FROM refund_batches WHERE safe = $1 AND status IN ('proposed', 'ready') ORDER BY id FOR UPDATE`, safe); err != nil {
+		return nil, err
+	}
+	unready, err := countApprovals(ctx, tx, ids, owners, threshold)
+	if err != nil {
+		return nil, err
+	}
+	return unready, tx.Commit()
 }
 
 // SafeExecution is a Safe transaction the treasury executed, as its ExecutionSuccess or
@@ -660,7 +721,7 @@ func rewindBatches(ctx context.Context, tx *sqlx.Tx, number int64) (unrefunded, 
 	}
 	_, err = tx.ExecContext(ctx, `
 		UPDATE refund_batches b SET executed_tx = NULL, block_number = NULL, void_reason = NULL, void_payment_id = NULL, updated_at = now(),
-			status = CASE WHEN (SELECT count(*) FROM refund_batch_approvals a WHERE a.batch_id = b.id) >= b.threshold
+			status = CASE WHEN (SELECT count(*) FROM refund_batch_approvals a WHERE a.batch_id = b.id AND a.counted) >= b.threshold
 				THEN 'ready' ELSE 'proposed' END
 		WHERE b.block_number > $1 AND NOT EXISTS (
 			SELECT 1 FROM refund_batch_payments mine JOIN refund_batch_payments other

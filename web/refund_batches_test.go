@@ -59,10 +59,11 @@ type refundBatchDoc struct {
 		AmountWei string             `json:"amountWei"`
 		InToken   *store.TokenAmount `json:"inToken"` // a token payment's refund
 	} `json:"refunds"`
-	TotalWei   string  `json:"totalWei"`
-	ExecData   *string `json:"execData"`
-	SentTx     *string `json:"sentTx"`
-	ExecutedTx *string `json:"executedTx"`
+	TotalWei   string   `json:"totalWei"`
+	ExecData   *string  `json:"execData"`
+	SentTx     *string  `json:"sentTx"`
+	ExecutedTx *string  `json:"executedTx"`
+	Dropped    []string `json:"droppedApprovals"`
 	Attempts   []struct {
 		TxHash      string  `json:"txHash"`
 		From        string  `json:"from"`

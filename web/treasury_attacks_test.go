@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/holiman/uint256"
 
+	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
@@ -462,5 +463,111 @@ func TestTreasuryOwnerSignsIn(t *testing.T) {
 		return r.Outcome.Code == store.OutcomeSignedIn && r.Outcome.Args.Role == store.RoleSigner
 	}) {
 		t.Fatalf("the audit %+v (%v), want the signer's sign-in", rs, err)
+	}
+}
+
+// TestRemovedOwnerSignatureDropped: two owners sign a batch, which is ready; then one of them is
+// removed from the Safe by a module (a removal through the Safe's own transaction would take the
+// batch's nonce and void it). The removed owner's signature no longer counts: the batch is no
+// longer ready, its execData is withheld, the page marks the signature, and once a current owner
+// signs, the execution carries the current owners' signatures alone and goes through. Executed
+// with the removed owner's signature, the Safe refuses it (GS026).
+func TestRemovedOwnerSignatureDropped(t *testing.T) {
+	e := newRefundEnv(t)
+	dc := e.dc
+	safe := bindings.NewSafe()
+	module := dc.Buyers[3]
+	owner := func(i int) common.Address { return dc.Accounts[i].Address }
+
+	// Before the batch: the Safe enables a module (an EOA here), at its nonce 0, signed by two owners.
+	nonce, err := e.c.Safe(t.Context(), dc.Treasury)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enable := chain.SafeTx{To: dc.Treasury, Value: new(big.Int), Data: safe.PackEnableModule(module.Address), SafeTxGas: new(big.Int),
+		BaseGas: new(big.Int), GasPrice: new(big.Int), Nonce: nonce.Nonce}
+	hash := enable.Hash(dc.ChainID(), dc.Treasury)
+	sigs := map[common.Address][]byte{}
+	for _, i := range []int{devchain.OwnerIndex, 7} {
+		sigs[owner(i)] = common.FromHex(e.sign(i, hash.Hex()))
+	}
+	if r := e.send(dc.Buyers[5].Key, dc.Treasury, chain.ExecData(enable, sigs), nil); r.Status != types.ReceiptStatusSuccessful {
+		t.Fatal("enabling the module reverted")
+	}
+
+	wrong := e.pay(0, 123)
+	e.pass()
+	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	b := decode[refundBatchDoc](t, rec)
+	e.approve(b.ID, e.sign(7, b.SafeTxHash))
+	ready := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash))
+	if ready == nil || !ready.Ready || ready.ExecData == nil {
+		t.Fatalf("after two owners: %+v", ready)
+	}
+	kept := common.FromHex(*ready.ExecData)
+
+	// The module removes owner 7 (its previous owner in the Safe's list is owner 0), threshold 2.
+	owners, err := e.c.Safe(t.Context(), dc.Treasury)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := common.HexToAddress("0x1") // the list's sentinel
+	for i, o := range owners.Owners {
+		if o == owner(7) && i > 0 {
+			prev = owners.Owners[i-1]
+		}
+	}
+	remove := safe.PackExecTransactionFromModule(dc.Treasury, new(big.Int), safe.PackRemoveOwner(prev, owner(7), big.NewInt(2)), 0)
+	if r := e.send(module.Key, dc.Treasury, remove, nil); r.Status != types.ReceiptStatusSuccessful {
+		t.Fatal("the module's removal reverted")
+	}
+
+	// The payments pass counts the approvals against the owners now, as every read does.
+	e.pass()
+	var status string
+	if err := db.DB().Get(&status, `SELECT status FROM refund_batches WHERE id = $1`, b.ID); err != nil || status != "proposed" {
+		t.Fatalf("after the pass, the batch is %q (%v), want proposed", status, err)
+	}
+	// Read, the batch counts owner 0's signature alone: not ready, no execData.
+	got := e.get(b.ID)
+	removed := strings.ToLower(owner(7).Hex())
+	if got.Ready || got.Status != "proposed" || got.ExecData != nil || len(got.Approvals) != 1 ||
+		len(got.Dropped) != 1 || got.Dropped[0] != removed {
+		t.Fatalf("after the owner's removal: %+v", got)
+	}
+	op := signedInAs(t, e.s, addOperator(t, "viewer"))
+	doc := page(t, op.do(http.MethodGet, fmt.Sprintf("/operator/refund-batches/%d", b.ID), nil).Body)
+	if got := text(doc, "owner-dropped"); !strings.Contains(got, removed) || !strings.Contains(got, "not counted") {
+		t.Errorf("the batch page says %q of the removed owner", got)
+	}
+	if got := text(doc, "batch-approvals"); got != "1 of 2" {
+		t.Errorf("the batch page counts %q", got)
+	}
+	// What an owner kept from when it was ready is refused by the Safe: the removed owner's
+	// signature is not an owner's.
+	if r := e.send(dc.Buyers[4].Key, dc.Treasury, kept, nil); r.Status != types.ReceiptStatusFailed {
+		t.Fatal("the Safe took a removed owner's signature")
+	}
+
+	// A current owner signs: ready again, and the execution carries owners 0 and 8.
+	again := e.approve(b.ID, e.sign(8, b.SafeTxHash))
+	if again == nil || !again.Ready || again.ExecData == nil {
+		t.Fatalf("after owner 8: %+v", again)
+	}
+	if r := e.send(dc.Buyers[4].Key, dc.Treasury, common.FromHex(*again.ExecData), nil); r.Status != types.ReceiptStatusSuccessful {
+		t.Fatal("the execution with the current owners' signatures reverted")
+	}
+	e.pass()
+	e.pass()
+	if p := e.paymentDoc(wrong); p.Status != store.BuyerRefunded {
+		t.Fatalf("the payment: %s", p.Status)
+	}
+	doc = page(t, op.do(http.MethodGet, fmt.Sprintf("/operator/refund-batches/%d", b.ID), nil).Body)
+	if got := text(doc, "batch-receipt"); !strings.HasPrefix(got, "Paid. Executed in") || !strings.Contains(got, "1 refund") {
+		t.Errorf("the executed batch's receipt %q", got)
+	}
+	if doc.Find("details[data-testid=batch-details] [data-testid=batch-transfers]").Length() != 1 {
+		t.Error("the executed batch's transfers are not folded under its receipt")
 	}
 }
