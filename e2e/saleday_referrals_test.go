@@ -29,19 +29,19 @@ const (
 // coded tells a wallet bound to the sale's code.
 func coded(wallet int) bool { return wallet%10 < 3 }
 
-// price is what a payment pays, in its currency: its tier's price, less the code's discount when
-// a coded wallet pays in ETH (a code's terms are in ETH: a token price is paid in full), or an
-// amount no tier has.
+// price is what a payment pays, in its currency: its tier's price in it, less the code's discount
+// when a coded wallet pays (in ETH or in USDC alike), or an amount no tier has.
 func price(pay *salePayment) *big.Int {
 	switch {
 	case pay.usdc && pay.tier == tierBad:
 		return usdcBadAmount
-	case pay.usdc:
-		return usdcPrices[pay.tier]
 	case pay.tier == tierBad:
 		return badAmount
 	}
 	p := tierPrices[pay.tier]
+	if pay.usdc {
+		p = usdcPrices[pay.tier]
+	}
 	if !coded(pay.wallet) {
 		return p
 	}
@@ -115,9 +115,9 @@ func bindCode(t *testing.T, base string, c *http.Client, key *ecdsa.PrivateKey) 
 	call(http.MethodPost, "/api/referrals/bind", map[string]string{"code": saleCode}, nil)
 }
 
-// checkCommissions checks the commissions ledger to the wei: each coded wallet's minted payment
-// in ETH was bought at the discount and earned its code's owner and the partner above their
-// parts, once; no other payment (one in USDC included) earned anything.
+// checkCommissions checks the commissions ledger to the base unit: each coded wallet's minted
+// payment, in ETH or in USDC, was bought at the discount and earned its code's owner and the
+// partner above their parts, once, in the currency paid; no other payment earned anything.
 func (s *saleDay) checkCommissions(t *testing.T, r *saleResult) {
 	t.Helper()
 	var rows []struct {
@@ -130,7 +130,7 @@ func (s *saleDay) checkCommissions(t *testing.T, r *saleResult) {
 		InToken  bool   `db:"in_token"`
 	}
 	if err := s.ledger.DB().SelectContext(t.Context(), &rows, `
-		SELECT p.from_address, p.value_wei::text, coalesce(r.discount::text, '') AS discount,
+		SELECT p.from_address, coalesce(p.amount, p.value_wei)::text AS value_wei, coalesce(r.discount::text, '') AS discount,
 			coalesce((SELECT amount::text FROM commissions c WHERE c.payment_id = p.id AND c.role = 'owner' AND c.referrer = $1), '') AS owner_wei,
 			coalesce((SELECT amount::text FROM commissions c WHERE c.payment_id = p.id AND c.role = 'parent' AND c.referrer = $2), '') AS parent_wei,
 			(SELECT count(*) FROM commissions c WHERE c.payment_id = p.id) AS rows, p.token IS NOT NULL AS in_token
@@ -150,15 +150,19 @@ func (s *saleDay) checkCommissions(t *testing.T, r *saleResult) {
 	for _, row := range rows {
 		want := struct{ discount, owner, parent string }{}
 		n := 0
-		if codedWallets[row.From] && !row.InToken {
+		if codedWallets[row.From] {
 			v, _ := new(big.Int).SetString(row.Value, 10)
 			full := new(big.Int).Mul(v, big.NewInt(10_000))
 			full.Quo(full, big.NewInt(10_000-saleDiscountBps))
 			want.discount = new(big.Int).Sub(full, v).String()
 			want.owner, want.parent, n = bps(row.Value, saleOwnerBps), bps(row.Value, saleParentBps), 2
 			r.coded++
-			r.commissionWei.Add(r.commissionWei, mustInt(want.owner))
-			r.commissionWei.Add(r.commissionWei, mustInt(want.parent))
+			earned := r.commissionWei
+			if row.InToken {
+				earned = r.commissionUSDC
+			}
+			earned.Add(earned, mustInt(want.owner))
+			earned.Add(earned, mustInt(want.parent))
 		}
 		if row.Discount != want.discount || row.Owner != want.owner || row.Parent != want.parent || row.Rows != n {
 			r.commissionsWrong++

@@ -743,7 +743,7 @@ func (s *saleDay) pay(ctx context.Context, p *salePayment) error {
 func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	t.Helper()
 	ctx := t.Context()
-	r := &saleResult{p: s.p, supply: s.supply, pays: pays, haproxy: s.haproxy, commissionWei: new(big.Int)}
+	r := &saleResult{p: s.p, supply: s.supply, pays: pays, haproxy: s.haproxy, commissionWei: new(big.Int), commissionUSDC: new(big.Int)}
 	var err error
 	if r.startBlock, err = s.chain.HeadNumber(ctx); err != nil {
 		t.Fatal(err)
@@ -966,6 +966,7 @@ type saleResult struct {
 	usdcMinted, usdcRejected int
 	usdcAmountsWrong         int
 	commissionWei            *big.Int
+	commissionUSDC           *big.Int // base units
 	commissionsWrong         int
 	// Payments the ledger had not settled when the run stopped waiting: recorded and waiting
 	// (pending, minting, or minted on chain and not recorded yet), or in blocks the scan had not
@@ -1391,8 +1392,9 @@ func (r *saleResult) summary() string {
 		r.usdcMinted, r.usdcRejected, r.usdcAmountsWrong), "each the amount that arrived, judged in USDC", yes(r.usdcAmountsWrong == 0))
 	row(fmt.Sprintf("payments under a referral code (3 wallets in 10 bound to %s: %d bps off, %d + %d bps to its owner and partner)",
 		saleCode, saleDiscountBps, saleOwnerBps, saleParentBps),
-		fmt.Sprintf("%d minted, %s ETH earned; %d not at the code's terms", r.coded, views.ETH(r.commissionWei), r.commissionsWrong),
-		"every discount and commission to the wei", yes(r.commissionsWrong == 0))
+		fmt.Sprintf("%d minted, %s ETH and %s USDC earned; %d not at the code's terms", r.coded, views.ETH(r.commissionWei),
+			store.Uint256{Int: r.commissionUSDC}.Units(usdcDecimals), r.commissionsWrong),
+		"every discount and commission to the base unit, in the currency paid", yes(r.commissionsWrong == 0))
 	row("payments not settled when the run stopped waiting", fmt.Sprintf("%d waiting in the ledger, %d in blocks the scan had not read", r.unsettled, r.unscanned),
 		"0", yes(r.unsettled+r.unscanned == 0))
 	for _, c := range []struct {
