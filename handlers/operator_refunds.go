@@ -88,11 +88,15 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 		return err
 	}
 	// The owners as the chain holds them now: whose signature counts, and whose would be refused.
-	b, safe, err := h.refundBatchNow(c.Request().Context(), id)
+	ctx := c.Request().Context()
+	b, safe, err := h.refundBatchNow(ctx, id)
 	if err != nil {
 		return err
 	}
-	j := refundBatchOf(b)
+	j, err := h.batchAnswer(ctx, b)
+	if err != nil {
+		return err
+	}
 	safeTx, err := json.Marshal(j.SafeTx)
 	if err != nil {
 		return fmt.Errorf("RefundBatchPage: %w", err)
@@ -105,6 +109,9 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 		CanExecute: me.Role.AtLeast(store.RoleOperator) || me.Role == store.RoleSigner, CSRF: me.CSRF, SafeTx: string(safeTx), Shown: b.Status}
 	if j.ExecData != nil {
 		v.ExecData = *j.ExecData
+	}
+	if j.HeldBy != nil {
+		v.Held = j.HeldBy.Reason
 	}
 	if shown := store.BatchStatus(c.QueryParam("shown")); shown.Open() {
 		v.Shown = shown
@@ -136,5 +143,9 @@ func (h *Handlers) ApproveRefundBatchFromPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, refundBatchOf(b))
+	out, err := h.batchAnswer(c.Request().Context(), b)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
 }

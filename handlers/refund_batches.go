@@ -35,7 +35,10 @@ type refundBatchJSON struct {
 	Approvals  []string        `json:"approvals"` // owners' addresses, ascending
 	// Dropped are the owners who signed and were removed from the treasury since: their
 	// signatures are kept, never counted, never in execData.
-	Dropped  []string          `json:"droppedApprovals"`
+	Dropped []string `json:"droppedApprovals"`
+	// HeldBy is a refund by hand at the head of a payment of the ready batch, not confirmed yet:
+	// execData is withheld while it stands (null: none).
+	HeldBy   *heldJSON         `json:"heldBy"`
 	Ready    bool              `json:"ready"`
 	Status   store.BatchStatus `json:"status"`
 	Refunds  []refundJSON      `json:"refunds"` // a refund batch's transfers
@@ -124,6 +127,44 @@ type safeTxJSON struct {
 	GasToken       string `json:"gasToken"`
 	RefundReceiver string `json:"refundReceiver"`
 	Nonce          string `json:"nonce"`
+}
+
+// heldJSON is why a ready batch's execData is withheld: a payment of it refunded by hand at the
+// head, in refundTx at blockNumber, which the payments pass has not confirmed yet.
+type heldJSON struct {
+	Payment     string `json:"payment"`
+	RefundTx    string `json:"refundTx"`
+	BlockNumber int64  `json:"blockNumber"`
+	Reason      string `json:"reason"`
+}
+
+// batchAnswer is b as the admin API and the batch's page give it: refundBatchOf, with its
+// execData withheld while one of its payments is refunded by hand in a block the payments pass
+// has not confirmed (the batch is void once it does): executed meanwhile, the batch would pay
+// that payment twice. The head is read only for a ready refund batch.
+func (h *Handlers) batchAnswer(ctx context.Context, b store.RefundBatch) (refundBatchJSON, error) {
+	out := refundBatchOf(b)
+	if out.ExecData == nil || b.Kind != store.BatchRefunds {
+		return out, nil
+	}
+	moved, err := h.jobs.RefundsAtHead(ctx)
+	if err != nil {
+		return out, err
+	}
+	for _, r := range b.Refunds {
+		if r.Token != nil {
+			continue // a token payment is refunded by the treasury's batches alone
+		}
+		for _, o := range moved {
+			if o.To == r.To && o.ValueWei.Cmp(r.ValueWei.Int) == 0 {
+				out.ExecData = nil
+				out.HeldBy = &heldJSON{Payment: r.TxHash, RefundTx: o.TxHash, BlockNumber: o.BlockNumber,
+					Reason: views.HeldWhy(r.TxHash, o.TxHash, o.BlockNumber)}
+				return out, nil
+			}
+		}
+	}
+	return out, nil
 }
 
 // refundJSON is one transfer of a batch: the payment it refunds, to whom, how much.
@@ -480,11 +521,16 @@ func (h *Handlers) RefundBatch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b, _, err := h.refundBatchNow(c.Request().Context(), id)
+	ctx := c.Request().Context()
+	b, _, err := h.refundBatchNow(ctx, id)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, refundBatchOf(b))
+	out, err := h.batchAnswer(ctx, b)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 // refundBatchNow is batch id with its approvals counted against the treasury's owners and
@@ -548,7 +594,11 @@ func (h *Handlers) ApproveRefundBatch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, refundBatchOf(b))
+	out, err := h.batchAnswer(c.Request().Context(), b)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 // approveRefundBatch keeps signature (0x hex) of batch id once it recovers to one of the

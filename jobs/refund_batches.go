@@ -180,3 +180,34 @@ func SafeTxOf(b store.RefundBatch) chain.SafeTx {
 		SafeTxGas: b.SafeTxGas.Int, BaseGas: b.BaseGas.Int, GasPrice: b.GasPrice.Int, GasToken: common.HexToAddress(b.GasToken),
 		RefundReceiver: common.HexToAddress(b.RefundReceiver), Nonce: b.Nonce.Int}
 }
+
+// RefundsAtHead are the transfers out of the payments wallet in the blocks the payments scan has
+// not read yet (above its cursor, up to the head): a refund by hand that the ledger matches only
+// once it is CONFIRMATIONS deep, and that a treasury batch paying the same payment must not pay
+// again meanwhile.
+func (j *Jobs) RefundsAtHead(ctx context.Context) ([]store.OutgoingTransfer, error) {
+	payTo := j.cfg.PaymentAddress
+	if payTo == (common.Address{}) {
+		return nil, nil
+	}
+	from := uint64(0)
+	cur, err := j.store.Cursor(ctx, store.PaymentsScanner)
+	switch {
+	case err == nil:
+		from = uint64(cur.Number) + 1
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, err
+	}
+	head, err := j.chain.HeadNumber(ctx)
+	if err != nil || from > head {
+		return nil, err
+	}
+	blocks, err := j.chain.Blocks(ctx, from, head, payTo)
+	if err != nil {
+		return nil, err
+	}
+	if err := j.chain.Outcomes(ctx, blocks, func(_ chain.Block, tx chain.Tx) bool { return tx.From == payTo }); err != nil {
+		return nil, err
+	}
+	return classify(blocks, payTo, j.cfg.Treasury, j.chain.Factory(), j.chain.DecodeWithdraw).Outgoing, nil
+}

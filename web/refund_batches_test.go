@@ -64,6 +64,12 @@ type refundBatchDoc struct {
 	SentTx     *string  `json:"sentTx"`
 	ExecutedTx *string  `json:"executedTx"`
 	Dropped    []string `json:"droppedApprovals"`
+	HeldBy     *struct {
+		Payment     string `json:"payment"`
+		RefundTx    string `json:"refundTx"`
+		BlockNumber int64  `json:"blockNumber"`
+		Reason      string `json:"reason"`
+	} `json:"heldBy"`
 	Attempts   []struct {
 		TxHash      string  `json:"txHash"`
 		From        string  `json:"from"`

@@ -61,6 +61,19 @@ func newRefundedByHand(t *testing.T) *refundedByHandEnv {
 	// treasury does.
 	r := e.send(e.dc.Accounts[devchain.PaymentsIndex].Key, e.dc.Buyers[0].Address, nil, big.NewInt(e.values[0]))
 	e.handTx, e.handAt = strings.ToLower(r.TxHash.Hex()), r.BlockNumber.Int64()
+	// Until the pass confirms that refund, the batch is still ready, but held: no execData, and
+	// the page offers no Execute, since executed now it would pay the first buyer twice.
+	held := e.get(e.batch.ID)
+	if held.Status != "ready" || held.ExecData != nil || held.HeldBy == nil || held.HeldBy.Payment != e.wrong[0] ||
+		held.HeldBy.RefundTx != e.handTx || held.HeldBy.BlockNumber != e.handAt {
+		t.Fatalf("with the refund by hand at the head, the batch is %+v (held by %+v)", held, held.HeldBy)
+	}
+	op := signedInAs(t, e.s, addOperator(t, "operator"))
+	doc := page(t, op.do(http.MethodGet, fmt.Sprintf("/operator/refund-batches/%d", e.batch.ID), nil).Body)
+	if got := text(doc, "batch-held"); !strings.Contains(got, e.wrong[0]) || !strings.Contains(got, "would pay it twice") ||
+		doc.Find(`[data-testid=execute-batch]`).Length() != 0 {
+		t.Fatalf("the held batch's page says %q", got)
+	}
 	if sum := e.pass(); sum.Refunded != 1 {
 		t.Fatalf("pass %+v: want the refund by hand matched", sum)
 	}
