@@ -70,7 +70,7 @@ type refundBatchDoc struct {
 		BlockNumber int64  `json:"blockNumber"`
 		Reason      string `json:"reason"`
 	} `json:"heldBy"`
-	Attempts   []struct {
+	Attempts []struct {
 		TxHash      string  `json:"txHash"`
 		From        string  `json:"from"`
 		Status      string  `json:"status"`
