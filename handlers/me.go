@@ -58,21 +58,15 @@ type referralsJSON struct {
 }
 
 type referrerCodeJSON struct {
-	Code         string              `json:"code"`
-	Uses         int                 `json:"uses"`
-	VolumeWei    store.Uint256       `json:"volumeWei"`
-	OwedWei      store.Uint256       `json:"owedWei"`
-	PaidWei      store.Uint256       `json:"paidWei"`
-	VolumeTokens []store.TokenAmount `json:"volumeTokens"`
-	OwedTokens   []store.TokenAmount `json:"owedTokens"`
-	PaidTokens   []store.TokenAmount `json:"paidTokens"`
+	Code string `json:"code"`
+	Uses int    `json:"uses"`
+	figuresJSON
 }
 
 func referralsOf(r views.Referrals) referralsJSON {
 	out := referralsJSON{OwedWei: r.Owed.ETH, PaidWei: r.Paid.ETH, OwedTokens: tokensOf(r.Owed), PaidTokens: tokensOf(r.Paid),
 		Codes: mapSlice(r.Codes, func(c store.CodeStats) referrerCodeJSON {
-			return referrerCodeJSON{Code: c.Code, Uses: c.Uses, VolumeWei: c.Volume.ETH, OwedWei: c.Owed.ETH, PaidWei: c.Paid.ETH,
-				VolumeTokens: tokensOf(c.Volume), OwedTokens: tokensOf(c.Owed), PaidTokens: tokensOf(c.Paid)}
+			return referrerCodeJSON{Code: c.Code, Uses: c.Uses, figuresJSON: figuresOf(c)}
 		})}
 	if r.Link != "" {
 		out.Link = &r.Link

@@ -165,15 +165,26 @@ func (h *Handlers) putReferral(c echo.Context, r store.ReferralCode) (store.Refe
 // was used, the amounts in wei as decimal strings and, beside them, in each token paid under it.
 type referralStatsJSON struct {
 	referralJSON
-	Uses           int                 `json:"uses"`
-	VolumeWei      store.Uint256       `json:"volumeWei"`
+	Uses int `json:"uses"`
+	figuresJSON
 	DiscountWei    store.Uint256       `json:"discountWei"`
-	OwedWei        store.Uint256       `json:"owedWei"`
-	PaidWei        store.Uint256       `json:"paidWei"`
-	VolumeTokens   []store.TokenAmount `json:"volumeTokens"`
 	DiscountTokens []store.TokenAmount `json:"discountTokens"`
-	OwedTokens     []store.TokenAmount `json:"owedTokens"`
-	PaidTokens     []store.TokenAmount `json:"paidTokens"`
+}
+
+// figuresJSON are what a code's minted payments paid and what its referrers (all of them, or one)
+// are owed and were paid: in wei, and beside them in each token paid under the code.
+type figuresJSON struct {
+	VolumeWei    store.Uint256       `json:"volumeWei"`
+	OwedWei      store.Uint256       `json:"owedWei"`
+	PaidWei      store.Uint256       `json:"paidWei"`
+	VolumeTokens []store.TokenAmount `json:"volumeTokens"`
+	OwedTokens   []store.TokenAmount `json:"owedTokens"`
+	PaidTokens   []store.TokenAmount `json:"paidTokens"`
+}
+
+func figuresOf(s store.CodeStats) figuresJSON {
+	return figuresJSON{VolumeWei: s.Volume.ETH, OwedWei: s.Owed.ETH, PaidWei: s.Paid.ETH,
+		VolumeTokens: tokensOf(s.Volume), OwedTokens: tokensOf(s.Owed), PaidTokens: tokensOf(s.Paid)}
 }
 
 // ReferralCodes answers GET /api/admin/referral-codes: every partner code with its figures.
@@ -184,9 +195,8 @@ func (h *Handlers) ReferralCodes(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, map[string]any{"codes": mapSlice(rs, func(r views.ReferralRow) referralStatsJSON {
 		s := r.Stats
-		return referralStatsJSON{referralJSON: referralOf(r.ReferralCode), Uses: s.Uses, VolumeWei: s.Volume.ETH,
-			DiscountWei: s.Discount.ETH, OwedWei: s.Owed.ETH, PaidWei: s.Paid.ETH, VolumeTokens: tokensOf(s.Volume),
-			DiscountTokens: tokensOf(s.Discount), OwedTokens: tokensOf(s.Owed), PaidTokens: tokensOf(s.Paid)}
+		return referralStatsJSON{referralJSON: referralOf(r.ReferralCode), Uses: s.Uses, figuresJSON: figuresOf(s),
+			DiscountWei: s.Discount.ETH, DiscountTokens: tokensOf(s.Discount)}
 	})})
 }
 
