@@ -239,8 +239,9 @@ func columnsOf(payments []NewPayment) paymentArrays {
 // the payments they held that had not gone further than being seen, rejected or refunded, and
 // the transfers out of the payments wallet, the reverted withdraw calls and the unattributed
 // inflows they held (a payment they refunded is rejected again, until the refund is seen anew), and
-// the refund batches they executed, failed or voided are open again. A payment already minting or minted stays, for the drift
-// report: the chain decides what became of it.
+// the refund batches they executed, failed or voided are open again (void again at once when
+// one holds a payment refunded by hand below). A payment already minting or minted stays, for
+// the drift report: the chain decides what became of it.
 func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash string) (forgotten int64, err error) {
 	defer wrap(&err, "RewindScan")
 	tx, err := s.db.BeginTxx(ctx, nil)
@@ -262,6 +263,18 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 	}
 	unrefunded = append(unrefunded, batched...)
 	if _, err := tx.ExecContext(ctx, `DELETE FROM outgoing_transfers WHERE block_number > $1`, number); err != nil {
+		return 0, err
+	}
+	// A batch open again may hold a payment refunded by hand below the reorg (its execution paid
+	// that buyer a second time): it is void again at once, never ready to pay them once more.
+	var byHand []int64
+	if err := tx.SelectContext(ctx, &byHand, `
+		SELECT bp.payment_id FROM refund_batch_payments bp JOIN refund_batches b ON b.id = bp.batch_id
+			JOIN payments p ON p.id = bp.payment_id JOIN outgoing_transfers o ON o.tx_hash = p.refund_tx_hash
+		WHERE bp.open AND b.status IN ('proposed', 'ready')`); err != nil {
+		return 0, err
+	}
+	if err := voidRefundedElsewhere(ctx, tx, byHand); err != nil {
 		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM unattributed_inflows WHERE block_number > $1`, number); err != nil {

@@ -210,6 +210,27 @@ func TestRefundPaidTwiceIsUnexplained(t *testing.T) {
 	if got := text(doc, "second-refund"); !strings.Contains(got, "second refund of payment") {
 		t.Fatalf("the operator page says %q", got)
 	}
+
+	// A reorg below the execution, and above the refund by hand, opens the batch again: holding a
+	// payment refunded by hand, it is void again at once, not ready to pay that buyer once more.
+	below := exec.BlockNumber.Int64() - 1
+	header, err := ethclient.NewClient(e.dc.RPC()).HeaderByNumber(t.Context(), big.NewInt(below))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RewindScan(t.Context(), store.PaymentsScanner, below, strings.ToLower(header.Hash().Hex())); err != nil {
+		t.Fatal(err)
+	}
+	var after struct {
+		Status string  `db:"status"`
+		Reason *string `db:"void_reason"`
+	}
+	if err := db.DB().Get(&after, `SELECT status, void_reason FROM refund_batches WHERE id = $1`, e.batch.ID); err != nil {
+		t.Fatal(err)
+	}
+	if after.Status != "void" || after.Reason == nil || *after.Reason != "refunded_elsewhere" {
+		t.Fatalf("after a reorg below its execution the batch is %+v", after)
+	}
 }
 
 // TestUnmatchedTransferOutIsUnexplained: ETH out of the payments wallet that refunds no payment
