@@ -42,7 +42,11 @@ import (
 // .refunded for every payment so settled. The payments wallet is swept to a treasury Safe as
 // payments come in (a fourth kind of kill lands while a sweep is due), and at the end the
 // treasury and the wallet hold every wei paid less the refunds and the wallet's fees, and the
-// treasury exactly what the ledger's sweeps sent: nothing swept twice, nothing lost. CHAOS_SEED
+// treasury exactly what the ledger's sweeps sent less what its refund batches paid: nothing swept
+// twice, nothing lost. The treasury's owner proposes, signs and executes refund batches of the
+// payments owed as the run goes, while refunds by hand from the payments wallet race them (a
+// payment of a batch not ready yet may be refunded by hand; its batch must then be held, then
+// void): no payment is paid back twice, and no wei leaves either wallet unexplained. CHAOS_SEED
 // replays the random choices.
 func TestChaos(t *testing.T) {
 	target := 50
@@ -75,7 +79,8 @@ func TestChaos(t *testing.T) {
 	s0 := startServer(t, bin, env)
 	hooks.subscribe(t, s0, "payment.minted", "payment.rejected", "payment.refunded")
 	s0.kill()
-	refunds := 0 // sent from the payments wallet, each for the oldest payment rejected then
+	refunds := 0  // sent from the payments wallet, each for the oldest payment rejected then
+	executed := 0 // refund batches the treasury's owner executed
 
 	kills := map[string]int{}
 	missed := 0                               // kills that came after the pass had already answered
@@ -183,8 +188,22 @@ func TestChaos(t *testing.T) {
 			// The server's own passes take the payments up at the next heads: it is killed a
 			// random moment into one of them, while some of the payments are unsettled.
 			s := startQuiet(t, bin, env, ledger)
-			if rng.IntN(2) == 0 && d.refund(t, refunds) {
-				refunds++
+			// A refund by hand, and one to three steps of the treasury's batches, in a random order.
+			steps := []func(){func() {
+				if rng.IntN(2) == 0 && d.refund(t, refunds) {
+					refunds++
+				}
+			}}
+			for range 1 + rng.IntN(3) {
+				steps = append(steps, func() {
+					if d.batchStep(t, s) {
+						executed++
+					}
+				})
+			}
+			rng.Shuffle(len(steps), func(i, j int) { steps[i], steps[j] = steps[j], steps[i] })
+			for _, step := range steps {
+				step()
 			}
 			var txs []string
 			for range 1 + rng.IntN(3) {
@@ -242,12 +261,16 @@ func TestChaos(t *testing.T) {
 		if err := ledger.DB().Get(&recorded, `SELECT count(*) FROM payments`); err != nil {
 			t.Fatal(err)
 		}
-		if unsettled == 0 && recorded == len(good) && refundsMatched(t, ledger) == refunds {
+		var decided int
+		if err := ledger.DB().Get(&decided, `SELECT count(*) FROM refund_batches WHERE status IN ('executed', 'failed')`); err != nil {
+			t.Fatal(err)
+		}
+		if unsettled == 0 && recorded == len(good) && refundsMatched(t, ledger) == refunds && decided == executed {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d payments recorded, %d unsettled, %d of %d refunds matched, after a minute",
-				recorded, len(good), unsettled, refundsMatched(t, ledger), refunds)
+			t.Fatalf("%d of %d payments recorded, %d unsettled, %d of %d refunds matched, %d of %d batches executed recorded, after a minute",
+				recorded, len(good), unsettled, refundsMatched(t, ledger), refunds, decided, executed)
 		}
 	}
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(time.Second) {
@@ -378,8 +401,18 @@ func TestChaos(t *testing.T) {
 			goodOnes++
 		}
 	}
-	t.Logf("%d payments: %d good, each minted once, %d rejected, %d of them refunded; %d nodes, %d of them credited; %d rounds confirmed; ledger = nodeInfo for every node",
-		len(good), goodOnes, len(good)-goodOnes, refunds, len(nodes), credited, rounds)
+	var batches struct {
+		Refunded int `db:"refunded"`
+		Void     int `db:"void"` // by a refund by hand of one of their payments
+		Open     int `db:"open"`
+	}
+	if err := ledger.DB().Get(&batches, `SELECT (SELECT count(*) FROM payments WHERE refund_batch_id IS NOT NULL) AS refunded,
+		count(*) FILTER (WHERE void_reason = 'refunded_elsewhere') AS void, count(*) FILTER (WHERE status IN ('proposed', 'ready')) AS open
+		FROM refund_batches`); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d payments: %d good, each minted once, %d rejected, %d of them refunded by hand and %d by %d treasury batches (%d batches void by a refund by hand, %d open at the end); %d nodes, %d of them credited; %d rounds confirmed; ledger = nodeInfo for every node",
+		len(good), goodOnes, len(good)-goodOnes, refunds, batches.Refunded, executed, batches.Void, batches.Open, len(nodes), credited, rounds)
 	missing, settled := hooks.settled(t, ledger, 2*time.Minute)
 	for _, m := range missing {
 		t.Error(m)
@@ -422,7 +455,10 @@ func (d *deployment) withdraw(t *testing.T, rng *rand.Rand) bool {
 
 // refund sends the oldest rejected payment's ETH back from the payments wallet, as an operator
 // does, once the ledger has matched every refund sent before (so the ledger matches this one to
-// that payment); false when there is none to refund yet, or the wallet cannot pay the gas.
+// that payment), and waits for it to be mined; false when there is none to refund yet, or the
+// wallet cannot pay the gas. A payment in a refund batch that is not ready yet may be refunded
+// so: the batch must not pay it again. One in a ready batch is not: the operator sees it about to
+// be paid (and the batch may be executed already, the payments pass not having read it yet).
 func (d *deployment) refund(t *testing.T, sent int) bool {
 	t.Helper()
 	if refundsMatched(t, d.ledger) != sent {
@@ -432,7 +468,11 @@ func (d *deployment) refund(t *testing.T, sent int) bool {
 		From  string `db:"from_address"`
 		Value string `db:"value_wei"`
 	}
-	err := d.ledger.DB().Get(&p, `SELECT from_address, value_wei FROM payments WHERE status = 'rejected' ORDER BY block_number, id LIMIT 1`)
+	err := d.ledger.DB().Get(&p, `
+		SELECT from_address, value_wei FROM payments p WHERE status = 'rejected' AND NOT EXISTS (
+			SELECT 1 FROM refund_batch_payments bp JOIN refund_batches b ON b.id = bp.batch_id
+			WHERE bp.payment_id = p.id AND bp.open AND b.status = 'ready')
+		ORDER BY block_number, id LIMIT 1`)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false
 	} else if err != nil {
@@ -447,18 +487,67 @@ func (d *deployment) refund(t *testing.T, sent int) bool {
 		return false
 	}
 	d.wallet.known = false // the service's sweeps use the wallet's nonces too
-	d.wallet.send(t, d.eth, common.HexToAddress(p.From), value)
+	waitConfirmed(t, d.eth, d.wallet.send(t, d.eth, common.HexToAddress(p.From), value), 0)
 	return true
 }
 
-// refundsMatched counts the payments the ledger has matched to a refund.
+// refundsMatched counts the payments the ledger has matched to a refund by hand.
 func refundsMatched(t *testing.T, ledger *store.Store) int {
 	t.Helper()
 	var n int
-	if err := ledger.DB().Get(&n, `SELECT count(*) FROM payments WHERE status = 'refunded'`); err != nil {
+	if err := ledger.DB().Get(&n, `SELECT count(*) FROM payments WHERE status = 'refunded' AND refund_batch_id IS NULL`); err != nil {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// batchStep moves the treasury's refund batches on by one step, as its owner does from a batch's
+// page: with no batch open it proposes one of every payment owed; it signs the open batch; it
+// executes the ready one when the service gives its execution data (it gives none while a refund
+// by hand of one of its payments waits to be confirmed, nor once that refund voids the batch),
+// and waits for it to be mined. It tells whether a batch executed.
+func (d *deployment) batchStep(t *testing.T, s *server) bool {
+	t.Helper()
+	var open []int64
+	if err := d.ledger.DB().Select(&open, `SELECT id FROM refund_batches WHERE status IN ('proposed', 'ready') ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	// One its owner executed is open until the payments pass reads the execution.
+	open = slices.DeleteFunc(open, func(id int64) bool { return d.executed[id] })
+	if len(open) == 0 {
+		// 400 when nothing is owed, 409 when the treasury holds too little yet: no batch, as the page says.
+		status, body := s.send(t, http.MethodPost, "/api/admin/refund-batches", "X-Admin-Key", adminKey, `{"payments": "all"}`)
+		if status != http.StatusCreated && status != http.StatusBadRequest && status != http.StatusConflict {
+			t.Fatalf("proposing a refund batch: %d %v", status, body)
+		}
+		return false
+	}
+	path := fmt.Sprintf("/api/admin/refund-batches/%d", open[0])
+	status, b := s.send(t, http.MethodGet, path, "X-Admin-Key", adminKey, "")
+	if status != http.StatusOK {
+		t.Fatalf("reading batch %d: %d %v", open[0], status, b)
+	}
+	exec, _ := b["execData"].(string)
+	switch {
+	case b["status"] == "proposed":
+		sig, err := crypto.Sign(common.HexToHash(b["safeTxHash"].(string)).Bytes(), d.treasuryKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sig[64] += 27
+		status, body := s.send(t, http.MethodPost, path+"/approvals", "X-Admin-Key", adminKey, `{"signature": "`+hexutil.Encode(sig)+`"}`)
+		if status != http.StatusOK && status != http.StatusConflict { // 409: void meanwhile
+			t.Fatalf("approving batch %d: %d %v", open[0], status, body)
+		}
+	case exec != "":
+		r, err := d.treasuryOwner.Transact(t.Context(), &d.treasury, common.FromHex(exec), nil)
+		if err != nil || r.Status != types.ReceiptStatusSuccessful {
+			t.Fatalf("executing batch %d: %v", open[0], err)
+		}
+		d.executed[open[0]] = true
+		return true
+	}
+	return false
 }
 
 // killInPass kills s `after` into a pass that holds the advisory lock key while some of the
@@ -636,7 +725,9 @@ func (d *deployment) withTreasury(t *testing.T, env ...string) {
 		}
 		return r
 	}
+	d.treasuryKey, d.treasuryOwner, d.executed = mustKey(t, key), sender, map[int64]bool{}
 	singleton := transact(nil, common.FromHex(bindings.SafeMetaData.Bin)).ContractAddress
+	multiSend := transact(nil, common.FromHex(bindings.MultiSendCallOnlyMetaData.Bin)).ContractAddress
 	factory := transact(nil, common.FromHex(bindings.SafeProxyFactoryMetaData.Bin)).ContractAddress
 	handler := transact(nil, common.FromHex(bindings.CompatibilityFallbackHandlerMetaData.Bin)).ContractAddress
 	setup := bindings.NewSafe().PackSetup([]common.Address{common.HexToAddress(owner)}, big.NewInt(1), common.Address{}, nil, handler,
@@ -651,14 +742,17 @@ func (d *deployment) withTreasury(t *testing.T, env ...string) {
 		t.Fatal(err)
 	}
 	transact(&factory, create)
-	d.env = append(append(d.env, "TREASURY_ADDRESS="+d.treasury.Hex(), "PAYMENTS_KEY="+hexutil.Encode(crypto.FromECDSA(d.wallet.key))), env...)
+	d.env = append(append(d.env, "TREASURY_ADDRESS="+d.treasury.Hex(), "MULTISEND_ADDRESS="+multiSend.Hex(),
+		"PAYMENTS_KEY="+hexutil.Encode(crypto.FromECDSA(d.wallet.key))), env...)
 }
 
 // checkSweeps has the sweep under way, if any, settled, then checks the money: the treasury holds
-// exactly what the ledger's sweeps sent (a sweep sent twice, or one the ledger lost, would show),
-// and the treasury and the payments wallet together hold every wei paid less the refunds sent by
-// hand and the wallet's fees. Every transaction of the wallet is a refund the ledger recorded or a
-// sweep: its nonce counts them.
+// exactly what the ledger's sweeps sent less what its executed refund batches paid (a sweep sent
+// twice, one the ledger lost, or a batch that paid more than the ledger says would show), and the
+// treasury and the payments wallet together hold every wei paid less the refunds, by hand and by
+// batch, and the wallet's fees. Every transaction of the wallet is a refund the ledger recorded or
+// a sweep: its nonce counts them. No payment was paid back twice, and the drift report explains
+// every wei out of either wallet.
 func (d *deployment) checkSweeps(t *testing.T, s *server) {
 	t.Helper()
 	ctx := t.Context()
@@ -686,6 +780,19 @@ func (d *deployment) checkSweeps(t *testing.T, s *server) {
 	swept := sum(`SELECT coalesce(sum(amount_wei), 0)::text FROM sweeps WHERE status = 'swept'`)
 	paid := sum(`SELECT coalesce(sum(value_wei), 0)::text FROM payments`)
 	refunded := sum(`SELECT coalesce(sum(value_wei), 0)::text FROM outgoing_transfers`)
+	batchPaid := sum(`SELECT coalesce(sum(bp.value_wei), 0)::text FROM refund_batch_payments bp
+		JOIN refund_batches b ON b.id = bp.batch_id WHERE b.status = 'executed' AND bp.open`)
+	var twice int
+	if err := d.ledger.DB().Get(&twice, `
+		SELECT count(*) FROM payments p WHERE p.refund_batch_id IS NOT NULL AND EXISTS (
+			SELECT 1 FROM outgoing_transfers o WHERE o.to_address = p.from_address AND o.value_wei = p.value_wei
+				AND NOT EXISTS (SELECT 1 FROM payments q WHERE q.refund_tx_hash = o.tx_hash))`); err != nil {
+		t.Fatal(err)
+	}
+	unexplained, err := d.ledger.UnexplainedOutflows(ctx, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var txs []string
 	if err := d.ledger.DB().Select(&txs, `SELECT tx_hash FROM outgoing_transfers UNION ALL
 		SELECT tx_hash FROM sweeps WHERE status IN ('swept', 'failed')`); err != nil {
@@ -719,17 +826,23 @@ func (d *deployment) checkSweeps(t *testing.T, s *server) {
 		count(*) FILTER (WHERE status = 'void') AS void FROM sweeps`); err != nil {
 		t.Fatal(err)
 	}
-	want := new(big.Int).Sub(new(big.Int).Sub(paid, refunded), fees)
+	want := new(big.Int).Sub(new(big.Int).Sub(new(big.Int).Sub(paid, refunded), batchPaid), fees)
 	switch {
 	case uint64(len(txs)) != nonce:
 		t.Errorf("the payments wallet sent %d transactions; the ledger knows %d (refunds and sweeps)", nonce, len(txs))
-	case treasury.Cmp(swept) != 0:
-		t.Errorf("the treasury holds %s wei; the ledger's sweeps sent %s", treasury, swept)
+	case treasury.Cmp(new(big.Int).Sub(swept, batchPaid)) != 0:
+		t.Errorf("the treasury holds %s wei; the ledger's sweeps sent %s and its batches paid %s", treasury, swept, batchPaid)
 	case new(big.Int).Add(treasury, wallet).Cmp(want) != 0:
-		t.Errorf("treasury %s + wallet %s wei; paid %s - refunded %s - fees %s = %s", treasury, wallet, paid, refunded, fees, want)
+		t.Errorf("treasury %s + wallet %s wei; paid %s - refunded by hand %s - by batch %s - fees %s = %s",
+			treasury, wallet, paid, refunded, batchPaid, fees, want)
+	case twice > 0:
+		t.Errorf("%d payments refunded by a batch were also paid back by hand", twice)
+	case len(unexplained) > 0:
+		t.Errorf("%d transfers out of the wallets unexplained: %+v", len(unexplained), unexplained)
 	case counts.Swept == 0:
 		t.Error("nothing was swept")
 	default:
-		t.Logf("sweeps: %d reached the treasury (%s wei), %d void; treasury + wallet = paid - refunds - fees, to the wei", counts.Swept, swept, counts.Void)
+		t.Logf("sweeps: %d reached the treasury (%s wei), %d void; refund batches paid %s wei; treasury + wallet = paid - refunds - fees, to the wei; nothing paid back twice, nothing unexplained",
+			counts.Swept, swept, counts.Void, batchPaid)
 	}
 }

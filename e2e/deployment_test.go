@@ -34,10 +34,14 @@ type deployment struct {
 	eth    *ethclient.Client
 	payTo  common.Address
 	wallet *payer // the payments wallet, which refunds
-	// treasury is the Safe the payments wallet is swept to (withTreasury); zero: none.
-	treasury common.Address
-	price    *big.Int // of tier 1
-	buyers   []*payer
+	// treasury is the Safe the payments wallet is swept to (withTreasury); zero: none. Its one
+	// owner signs and sends its refund batches (batchStep).
+	treasury      common.Address
+	treasuryKey   *ecdsa.PrivateKey
+	treasuryOwner *chain.Sender
+	executed      map[int64]bool // the batches its owner executed
+	price         *big.Int       // of tier 1
+	buyers        []*payer
 }
 
 // newDeployment deploys; env adds to or overrides the servers' configuration.
