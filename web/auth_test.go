@@ -170,7 +170,7 @@ func TestSignIn(t *testing.T) {
 	if me.Header().Get("Cache-Control") != "private, no-store" {
 		t.Fatalf("Cache-Control %q", me.Header().Get("Cache-Control"))
 	}
-	if got := strings.TrimSpace(me.Body.String()); got != `{"address":"`+addrOf(key)+`","nodes":[],"payments":[],"referrals":{"link":null,"codes":[],"owedWei":"0","paidWei":"0"},"totals":{"balanceWei":"0","cumulativeWei":"0","withdrawnWei":"0"},"unrecorded":[]}` {
+	if got := strings.TrimSpace(me.Body.String()); got != `{"address":"`+addrOf(key)+`","nodes":[],"payments":[],"referrals":{"link":null,"codes":[],"owedWei":"0","paidWei":"0","owedTokens":[],"paidTokens":[]},"totals":{"balanceWei":"0","cumulativeWei":"0","withdrawnWei":"0"},"unrecorded":[]}` {
 		t.Fatalf("me %s", got)
 	}
 

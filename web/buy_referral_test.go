@@ -43,7 +43,7 @@ func TestBuyPageReferral(t *testing.T) {
 	for _, target := range []string{"/buy?ref=pal5", "/buy"} {
 		doc := page(t, b.do(http.MethodGet, target, nil).Body)
 		pay := doc.Find("[data-wallet=pay]")
-		if got := text(doc, "referral"); !strings.HasPrefix(got, "Code Pal5: 5 % off until 2099-01-01 00:00:00 UTC. The Pay button") {
+		if got := text(doc, "referral"); !strings.HasPrefix(got, "Code Pal5: 5 % off until 2099-01-01 00:00:00 UTC. Whichever Pay button you press (ETH or a token) links it") {
 			t.Errorf("%s: the code says %q", target, got)
 		}
 		if text(doc, "amount") != "0.1 ETH" || text(doc, "discounted") != "0.095 ETH with code Pal5" ||

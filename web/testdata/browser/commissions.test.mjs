@@ -142,6 +142,9 @@ test('a referrer reads its commission owed on /me, the operators pay it in one t
       const { commissions } = await res.json();
       return commissions.filter((c) => c.payment === hash.toLowerCase() && c.paidTx === execTx).length === 2;
     });
+    await op.locator('[data-testid=batch-receipt]').waitFor(); // the page comes again, led by its receipt
+    assert.match(squash(await op.locator('[data-testid=batch-receipt]').innerText()), /^Paid\. Executed in .* in \d+ commission payouts?\.$/);
+    await op.locator('[data-testid=batch-details] > summary').click();
     await op.locator('[data-testid=batch-status][data-status=executed]').waitFor();
     assert.match(squash(await op.locator('[data-testid=batch-next]').innerText()), /commissions are paid\.$/);
     await both(op, op.locator('main'), 'commissions-batch-executed');
