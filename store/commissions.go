@@ -49,6 +49,12 @@ func (c Commission) Money() Money {
 	return Money{Amount: c.AmountWei.Int}
 }
 
+// commissionPaidSQL joins to commission c, as paid, the executed batch that made its transfer
+// (paid.tx NULL: owed).
+const commissionPaidSQL = `LEFT JOIN LATERAL (
+		SELECT b.executed_tx AS tx FROM refund_batch_commissions bc JOIN refund_batches b ON b.id = bc.batch_id
+		WHERE bc.commission_id = c.id AND b.status = 'executed' AND bc.open) paid ON true`
+
 // commissionSQL reads Commissions: a commission c with its payment and referral, and the executed
 // batch that paid it, if any.
 const commissionSQL = `
@@ -62,9 +68,7 @@ const commissionSQL = `
 	JOIN payment_referrals r ON r.payment_id = c.payment_id
 	JOIN payments p ON p.id = c.payment_id
 	LEFT JOIN tokens tk ON tk.address = p.token
-	LEFT JOIN LATERAL (
-		SELECT b.executed_tx AS tx FROM refund_batch_commissions bc JOIN refund_batches b ON b.id = bc.batch_id
-		WHERE bc.commission_id = c.id AND b.status = 'executed' AND bc.open) paid ON true`
+	` + commissionPaidSQL
 
 // Commissions lists the commissions in status (every one when empty), oldest first.
 func (s *Store) Commissions(ctx context.Context, status CommissionStatus) (_ []Commission, err error) {
@@ -133,12 +137,10 @@ const codeFiguresSQL = `
 		WHERE lower(r.code) IN (SELECT key FROM mine) GROUP BY lower(r.code), p.token),
 	earned AS (
 		SELECT lower(r.code) AS key, p.token,
-			coalesce(sum(c.amount) FILTER (WHERE paid.batch IS NULL), 0) AS owed,
-			coalesce(sum(c.amount) FILTER (WHERE paid.batch IS NOT NULL), 0) AS paid
+			coalesce(sum(c.amount) FILTER (WHERE paid.tx IS NULL), 0) AS owed,
+			coalesce(sum(c.amount) FILTER (WHERE paid.tx IS NOT NULL), 0) AS paid
 		FROM commissions c JOIN payment_referrals r ON r.payment_id = c.payment_id JOIN payments p ON p.id = c.payment_id
-		LEFT JOIN LATERAL (
-			SELECT bc.batch_id AS batch FROM refund_batch_commissions bc JOIN refund_batches b ON b.id = bc.batch_id
-			WHERE bc.commission_id = c.id AND b.status = 'executed' AND bc.open) paid ON true
+		` + commissionPaidSQL + `
 		WHERE ($1::text = '' OR c.referrer = $1::text) AND lower(r.code) IN (SELECT key FROM mine) GROUP BY lower(r.code), p.token),
 	figures AS (
 		SELECT coalesce(u.key, e.key) AS key, coalesce(u.token, e.token) AS token, coalesce(u.uses, 0) AS uses,
