@@ -42,10 +42,16 @@ build:
 # Tests need a PostgreSQL server: TEST_DATABASE_URL, or postgres@127.0.0.1:5432 with trust auth
 # (else each test package starts a private one), gcc, Node.js and chromium (setup-test), geth, clef
 # and the npm packages, which this target installs. Browser screenshots land in .data/artifacts/browser.
-# The web package (HTTP, pages in chromium) takes about 10 minutes on 2 cores, Go's default
-# timeout per package: 30 minutes leaves a slower machine room and still stops a hung test.
+# Every route and pass test runs under the race detector, each on a database of its own and most
+# in parallel: they wait on chains and sockets far more than they compute, so TEST_PARALLEL of
+# them at once on any machine. The browser and end-to-end tests run without it (they drive a
+# real binary or Chromium, whose pages the race detector would slow tenfold and not watch).
+# 30 minutes a package leaves a slower machine room and still stops a hung test.
+TEST_PARALLEL ?= 8
 test: setup-test $(GETH) $(CLEF) $(VIEM) $(BROWSER)
-	GETH=$(GETH) CLEF=$(CLEF) $(GO) test -race -count=1 -timeout 30m ./...
+	GETH=$(GETH) CLEF=$(CLEF) $(GO) test -race -count=1 -timeout 30m -parallel $(TEST_PARALLEL) $$($(GO) list ./... | grep -v /e2e$$)
+	GETH=$(GETH) CLEF=$(CLEF) $(GO) test -count=1 -timeout 30m -parallel $(TEST_PARALLEL) ./e2e
+	$(GO) test -count=1 -timeout 30m -run '^TestBrowser$$' ./web
 
 $(BROWSER): web/testdata/browser/package-lock.json | setup-test
 	cd web/testdata/browser && npm ci --no-audit --no-fund --loglevel=error

@@ -17,7 +17,7 @@ import (
 )
 
 // The start tests need a PostgreSQL server to make their databases on (EmptyDatabase).
-func TestMain(m *testing.M) { os.Exit(storetest.Main(m, nil)) }
+func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 
 // A raw MINTER_KEY or DISTRIBUTOR_KEY on a real chain (ETH_RPC_URL set: here the dev chain's
 // HTTP RPC, as an outside node would serve it) starts with a warning naming the setting and the

@@ -25,7 +25,7 @@ const root = ".."
 
 // Each deployment makes its own empty database (the binary migrates it), so the package needs
 // only a server to make them on.
-func TestMain(m *testing.M) { os.Exit(storetest.Main(m, nil)) }
+func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 
 const (
 	cronKey  = "e2e-cron-key-0123456789abcdef012345"

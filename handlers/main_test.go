@@ -9,5 +9,5 @@ import (
 
 // TestMain finds the PostgreSQL server the audit's tests make their databases on.
 func TestMain(m *testing.M) {
-	os.Exit(storetest.Main(m, nil))
+	os.Exit(storetest.Main(m))
 }

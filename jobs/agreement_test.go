@@ -21,6 +21,7 @@ import (
 // the ledger has every node the chain minted, and that every payment was minted or rejected.
 // NODELEDGER_SEED replays a run.
 func TestLedgerAgreesWithChainAfterARandomRun(t *testing.T) {
+	t.Parallel()
 	rng := seededRand(t)
 	e := newEnv(t, func(c *Config) {
 		c.DistPeriod = time.Millisecond // every node is due again at once
@@ -45,7 +46,7 @@ func TestLedgerAgreesWithChainAfterARandomRun(t *testing.T) {
 				t.Fatalf("credit pass: %v", err)
 			}
 		case 4:
-			nodes, err := db.NodesFrom(ctx, 0, 1000)
+			nodes, err := e.db.NodesFrom(ctx, 0, 1000)
 			if err != nil || len(nodes) == 0 {
 				continue
 			}
@@ -96,7 +97,7 @@ func seededRand(t *testing.T) *rand.Rand {
 // (so no round credited a node twice), and that all of the payments were minted or rejected.
 func (e *env) checkAgreement(payments int) []store.Node {
 	t, ctx := e.t, e.t.Context()
-	nodes, err := db.NodesFrom(ctx, 0, 10_000)
+	nodes, err := e.db.NodesFrom(ctx, 0, 10_000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func (e *env) checkAgreement(payments int) []store.Node {
 		}
 	}
 	var settled int
-	if err := db.DB().Get(&settled, `SELECT count(*) FROM payments WHERE status IN ('minted', 'rejected')`); err != nil {
+	if err := e.db.DB().Get(&settled, `SELECT count(*) FROM payments WHERE status IN ('minted', 'rejected')`); err != nil {
 		t.Fatal(err)
 	}
 	if settled != payments {

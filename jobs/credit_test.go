@@ -7,7 +7,6 @@ import (
 	"errors"
 	"log/slog"
 	"math/big"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -76,7 +75,7 @@ func (e *env) mintDue(tiers ...int) []store.Node {
 		if id == nil {
 			e.t.Fatalf("mint %s: no NodeMinted log", tx.Hash())
 		}
-		n, _, err := db.InsertNode(ctx, store.NewNode{
+		n, _, err := e.db.InsertNode(ctx, store.NewNode{
 			ChainNodeID:  id,
 			Tier:         tiers[i],
 			Owner:        strings.ToLower(owners[i].Hex()),
@@ -107,7 +106,7 @@ func (e *env) settleCredit() {
 	e.t.Helper()
 	for range 3 {
 		mustCredit(e.t, e.restart())
-		if _, err := db.PendingRound(e.t.Context()); errors.Is(err, store.ErrNotFound) {
+		if _, err := e.db.PendingRound(e.t.Context()); errors.Is(err, store.ErrNotFound) {
 			return
 		} else if err != nil {
 			e.t.Fatal(err)
@@ -127,7 +126,7 @@ func (e *env) checkCredited(nodes []store.Node, want []*big.Int, rounds int) {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		got, err := db.Node(ctx, n.ChainNodeID.Int, 50)
+		got, err := e.db.Node(ctx, n.ChainNodeID.Int, 50)
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -139,7 +138,7 @@ func (e *env) checkCredited(nodes []store.Node, want []*big.Int, rounds int) {
 				n.ChainNodeID, got.BalanceWei, got.CumulativeWei, info.Balance, info.Credited)
 		}
 		var count int
-		if err := db.DB().GetContext(ctx, &count, `SELECT count(*) FROM credits WHERE node_id = $1`, n.ID); err != nil {
+		if err := e.db.DB().GetContext(ctx, &count, `SELECT count(*) FROM credits WHERE node_id = $1`, n.ID); err != nil {
 			e.t.Fatal(err)
 		}
 		if count != rounds || len(got.Credits) != rounds {
@@ -153,7 +152,7 @@ func (e *env) nextCredits(nodes []store.Node) []time.Time {
 	e.t.Helper()
 	out := make([]time.Time, len(nodes))
 	for i, n := range nodes {
-		d, err := db.Node(e.t.Context(), n.ChainNodeID.Int, 1)
+		d, err := e.db.Node(e.t.Context(), n.ChainNodeID.Int, 1)
 		if err != nil || d.NextCreditAt == nil {
 			e.t.Fatalf("node %s: next credit %v, err %v", n.ChainNodeID, d.NextCreditAt, err)
 		}
@@ -164,7 +163,7 @@ func (e *env) nextCredits(nodes []store.Node) []time.Time {
 
 // checkRounds checks that the ledger holds `rounds` rounds, every one confirmed, and returns them
 // newest first.
-func checkRounds(t *testing.T, rounds int) []store.Distribution {
+func checkRounds(t *testing.T, db *store.Store, rounds int) []store.Distribution {
 	t.Helper()
 	ds, err := db.Distributions(t.Context(), 100)
 	if err != nil {
@@ -210,6 +209,7 @@ func sumWei(vs []*big.Int) *big.Int {
 }
 
 func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t) // fixed, base 1,000,000 wei
 	nodes := e.mintDue(1, 2, 3)
 	sum := mustCredit(t, e.j)
@@ -222,14 +222,14 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 		t.Errorf("json %s", b)
 	}
 	e.checkCredited(nodes, want, 1)
-	ds := checkRounds(t, 1)
+	ds := checkRounds(t, e.db, 1)
 	e.checkRoundTx(ds[0])
 	if ds[0].Mode != "fixed" || ds[0].NodeCount != 3 || ds[0].TotalWei.Cmp(sumWei(want)) != 0 || ds[0].ID != sum.DistributionID ||
-		roundWeights(t, ds[0].ID) != "{0,10000,20000,10000} v5" {
+		roundWeights(t, e.db, ds[0].ID) != "{0,10000,20000,10000} v3" {
 		t.Errorf("round %+v", ds[0])
 	}
 	for i, n := range nodes {
-		d, err := db.Node(t.Context(), n.ChainNodeID.Int, 50)
+		d, err := e.db.Node(t.Context(), n.ChainNodeID.Int, 50)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,12 +252,12 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 		if !sum.Ran || sum.Nodes != 0 || sum.DistributionID != 0 || sum.Note == "" {
 			t.Errorf("summary %+v", sum)
 		}
-		checkRounds(t, 1)
+		checkRounds(t, e.db, 1)
 		e.checkCredited(nodes, want, 1)
 	})
 
 	t.Run("long overdue, the next round is a period from now", func(t *testing.T) {
-		storetest.Due(t, db, time.Now().Add(-5*time.Hour))
+		storetest.Due(t, e.db, time.Now().Add(-5*time.Hour))
 		sum := mustCredit(t, e.restart())
 		if sum.Nodes != 3 || sum.Status != "confirmed" {
 			t.Fatalf("summary %+v", sum)
@@ -278,7 +278,7 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 		if sum := mustCredit(t, e.restart()); sum.DistributionID != 0 {
 			t.Fatalf("a round before the schedule's time: %+v", sum)
 		}
-		storetest.Due(t, db, time.Now().Add(-time.Minute))
+		storetest.Due(t, e.db, time.Now().Add(-time.Minute))
 		if sum := mustCredit(t, e.restart()); sum.Nodes != 4 || sum.TotalWei != "6000000" {
 			t.Fatalf("summary %+v", sum)
 		}
@@ -290,6 +290,7 @@ func TestCreditFixedPaysEachTierItsRate(t *testing.T) {
 // TestCreditPaysTheFactorysWeights: the round is priced with the weights the factory's owner set,
 // read at the round's block, whatever else the ledger or an operator says.
 func TestCreditPaysTheFactorysWeights(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	nodes := e.mintDue(1, 2, 3)
 	e.setWeight(1, 30000) // the owner triples tier 1 before the round
@@ -297,14 +298,14 @@ func TestCreditPaysTheFactorysWeights(t *testing.T) {
 		t.Fatalf("summary %+v", sum)
 	}
 	e.checkCredited(nodes, wei(3_000_000, 2_000_000, 1_000_000), 1)
-	if w := roundWeights(t, checkRounds(t, 1)[0].ID); w != "{0,30000,20000,10000} v6" {
+	if w := roundWeights(t, e.db, checkRounds(t, e.db, 1)[0].ID); w != "{0,30000,20000,10000} v4" {
 		t.Errorf("round weights %s", w)
 	}
 }
 
 // roundWeights is what the ledger recorded of the factory's weights for round id, and their
 // version: "{0,10000} v1".
-func roundWeights(t *testing.T, id int64) string {
+func roundWeights(t *testing.T, db *store.Store, id int64) string {
 	t.Helper()
 	var w string
 	if err := db.DB().Get(&w, `SELECT weights::text || ' v' || weights_version FROM distributions WHERE id = $1`, id); err != nil {
@@ -314,6 +315,7 @@ func roundWeights(t *testing.T, id int64) string {
 }
 
 func TestCreditPoolSplitsAsTheContract(t *testing.T) {
+	t.Parallel()
 	const pool = 1_000_003 // not a multiple of the weight: a remainder is carried
 	e := newEnv(t, func(c *Config) { c.DistMode = "pool"; c.DistPoolWei = big.NewInt(pool) })
 	nodes := e.mintDue(1, 2, 2, 3) // payoutBps 10000, 20000, 20000, 10000: a weight of 60,000
@@ -324,12 +326,12 @@ func TestCreditPoolSplitsAsTheContract(t *testing.T) {
 	}
 	e.checkCredited(nodes, wei(160_000, 320_000, 320_000, 160_000), 1)
 	// The next pool adds the carry: 1,040,006 / 60,000 = 17, and 20,006 carried.
-	storetest.Due(t, db, time.Now().Add(-time.Minute))
+	storetest.Due(t, e.db, time.Now().Add(-time.Minute))
 	if sum := mustCredit(t, e.restart()); sum.TotalWei != "1020000" {
 		t.Fatalf("second round %+v", sum)
 	}
 	e.checkCredited(nodes, wei(330_000, 660_000, 660_000, 330_000), 2)
-	ds := checkRounds(t, 2)
+	ds := checkRounds(t, e.db, 2)
 	if ds[0].Mode != "pool" || ds[1].Mode != "pool" {
 		t.Errorf("rounds %+v", ds)
 	}
@@ -345,6 +347,7 @@ func TestCreditPoolSplitsAsTheContract(t *testing.T) {
 }
 
 func TestCreditThatDoesNotRun(t *testing.T) {
+	t.Parallel()
 	t.Run("switched off", func(t *testing.T) {
 		e := newEnv(t, func(c *Config) { c.DistEnabled = false })
 		e.mintDue(1)
@@ -356,46 +359,47 @@ func TestCreditThatDoesNotRun(t *testing.T) {
 		if string(b) != `{"ran":false,"reason":"distribution is switched off (DIST_ENABLED=false)"}` {
 			t.Errorf("json %s", b)
 		}
-		checkRounds(t, 0)
+		checkRounds(t, e.db, 0)
 	})
 	t.Run("no distributor key", func(t *testing.T) {
 		e := newEnv(t)
 		e.mintDue(1)
-		j := New(db, e.c, chain.LocalSigner(e.dc.Minter.Key), nil, e.cfg, slog.New(slog.DiscardHandler))
+		j := New(e.db, e.c, chain.LocalSigner(e.dc.Minter.Key), nil, e.cfg, slog.New(slog.DiscardHandler))
 		sum := mustCredit(t, j)
 		if sum.Ran || !strings.Contains(sum.Reason, "DISTRIBUTOR_KEY") {
 			t.Errorf("summary %+v", sum)
 		}
-		checkRounds(t, 0)
+		checkRounds(t, e.db, 0)
 	})
 	t.Run("no node due", func(t *testing.T) {
 		e := newEnv(t)
 		nodes := e.mintDue(1, 2)
-		storetest.Due(t, db, time.Now().Add(time.Minute))
+		storetest.Due(t, e.db, time.Now().Add(time.Minute))
 		sum := mustCredit(t, e.j)
 		if !sum.Ran || sum.Nodes != 0 || sum.TotalWei != "0" || sum.Note == "" {
 			t.Errorf("summary %+v", sum)
 		}
-		checkRounds(t, 0)
+		checkRounds(t, e.db, 0)
 		e.checkCredited(nodes, wei(0, 0), 0)
 	})
 	t.Run("the chain has a node the ledger has not recorded", func(t *testing.T) {
 		e := newEnv(t)
 		nodes := e.mintDue(1, 2)
 		e.mintDue(1)
-		if _, err := db.DB().Exec(`DELETE FROM nodes WHERE id = 3`); err != nil {
+		if _, err := e.db.DB().Exec(`DELETE FROM nodes WHERE id = 3`); err != nil {
 			t.Fatal(err)
 		}
 		sum := mustCredit(t, e.j)
 		if !sum.Ran || sum.DistributionID != 0 || !strings.Contains(sum.Note, "the chain has 3 nodes and the ledger has recorded 2") {
 			t.Errorf("summary %+v", sum)
 		}
-		checkRounds(t, 0)
+		checkRounds(t, e.db, 0)
 		e.checkCredited(nodes, wei(0, 0), 0)
 	})
 }
 
 func TestCreditPassSurvivesACrashAtEveryStep(t *testing.T) {
+	t.Parallel()
 	for _, step := range creditSteps {
 		t.Run(step, func(t *testing.T) {
 			e := newEnv(t)
@@ -407,7 +411,7 @@ func TestCreditPassSurvivesACrashAtEveryStep(t *testing.T) {
 			}
 			e.settleCredit()
 			e.checkCredited(nodes, wei(1_000_000, 2_000_000, 1_000_000), 1)
-			e.checkRoundTx(checkRounds(t, 1)[0])
+			e.checkRoundTx(checkRounds(t, e.db, 1)[0])
 		})
 	}
 	// The pass dies with the round written; a node is minted before the next pass signs it: the
@@ -426,7 +430,7 @@ func TestCreditPassSurvivesACrashAtEveryStep(t *testing.T) {
 			t.Errorf("summary %+v", sum)
 		}
 		e.checkCredited(nodes, wei(1_000_000, 2_000_000, 1_000_000), 1)
-		e.checkRoundTx(checkRounds(t, 1)[0])
+		e.checkRoundTx(checkRounds(t, e.db, 1)[0])
 	})
 	// The pass dies with the round written; the factory's owner halves tier 2 before the next pass
 	// signs it: the contract would refuse the round (WeightsChanged), so it is priced again with
@@ -445,7 +449,7 @@ func TestCreditPassSurvivesACrashAtEveryStep(t *testing.T) {
 			t.Errorf("summary %+v", sum)
 		}
 		e.checkCredited(nodes, wei(1_000_000, 500_000, 1_000_000), 1)
-		if w := roundWeights(t, checkRounds(t, 1)[0].ID); w != "{0,10000,5000,10000} v6" {
+		if w := roundWeights(t, e.db, checkRounds(t, e.db, 1)[0].ID); w != "{0,10000,5000,10000} v4" {
 			t.Errorf("round weights %s", w)
 		}
 	})
@@ -470,7 +474,7 @@ func TestCreditPassSurvivesACrashAtEveryStep(t *testing.T) {
 			t.Errorf("summary %+v", sum)
 		}
 		e.checkCredited(nodes, wei(1_000_000, 2_000_000, 1_000_000), 1)
-		e.checkRoundTx(checkRounds(t, 1)[0])
+		e.checkRoundTx(checkRounds(t, e.db, 1)[0])
 	})
 }
 
@@ -483,7 +487,7 @@ func (e *env) pendingRound() (store.Round, []byte) {
 	if _, err := j.Credit(e.t.Context()); !errors.Is(err, errCrash) {
 		e.t.Fatalf("err %v", err)
 	}
-	r, err := db.PendingRound(e.t.Context())
+	r, err := e.db.PendingRound(e.t.Context())
 	if err != nil {
 		e.t.Fatalf("pending round %+v: %v", r, err)
 	}
@@ -493,7 +497,7 @@ func (e *env) pendingRound() (store.Round, []byte) {
 // storeRoundTx records tx as the round's signed transaction, as a pass does before sending it.
 func (e *env) storeRoundTx(r store.Round, tx *types.Transaction) {
 	e.t.Helper()
-	e.keep(tx, func(v store.SentTx) error { return db.StoreRoundTx(e.t.Context(), r.ID, v) })
+	e.keep(tx, func(v store.SentTx) error { return e.db.StoreRoundTx(e.t.Context(), r.ID, v) })
 }
 
 // resign signs a copy of tx with another gas limit: same nonce, another transaction.
@@ -530,6 +534,7 @@ func (e *env) mustMine(tx *types.Transaction) *types.Receipt {
 
 // The stored transaction of a round will never credit it; the next pass has to find out why.
 func TestCreditStoredTransactionThatFails(t *testing.T) {
+	t.Parallel()
 	want := wei(1_000_000, 2_000_000)
 	t.Run("reverted because another transaction credited the round", func(t *testing.T) {
 		e := newEnv(t)
@@ -557,7 +562,7 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 			t.Errorf("summary %+v", sum)
 		}
 		e.checkCredited(nodes, want, 1)
-		if d := checkRounds(t, 1)[0]; d.TxHash != nil {
+		if d := checkRounds(t, e.db, 1)[0]; d.TxHash != nil {
 			t.Errorf("round names transaction %s; which one credited it is not known", *d.TxHash)
 		}
 	})
@@ -576,7 +581,7 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 		}
 		e.settleCredit()
 		e.checkCredited(nodes, want, 1)
-		if d := checkRounds(t, 1)[0]; d.TxHash != nil {
+		if d := checkRounds(t, e.db, 1)[0]; d.TxHash != nil {
 			t.Errorf("round names transaction %s; which one credited it is not known", *d.TxHash)
 		}
 	})
@@ -600,11 +605,12 @@ func TestCreditStoredTransactionThatFails(t *testing.T) {
 			t.Errorf("the stored transaction: receipt %v, err %v; want it sent and reverted", r, err)
 		}
 		e.checkCredited(nodes, want, 1)
-		e.checkRoundTx(checkRounds(t, 1)[0]) // the new one, not the reverted one
+		e.checkRoundTx(checkRounds(t, e.db, 1)[0]) // the new one, not the reverted one
 	})
 }
 
 func TestCreditReceiptTimeoutLeavesTheRoundPending(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.ReceiptTimeout = time.Nanosecond })
 	nodes := e.mintDue(1, 2)
 	sum := mustCredit(t, e.j)
@@ -616,25 +622,11 @@ func TestCreditReceiptTimeoutLeavesTheRoundPending(t *testing.T) {
 	e.cfg.ReceiptTimeout = 30 * time.Second
 	e.settleCredit()
 	e.checkCredited(nodes, wei(1_000_000, 2_000_000), 1)
-	checkRounds(t, 1)
-}
-
-// databaseURL is the URL of the package's test database, for a second connection pool.
-func databaseURL(t *testing.T) string {
-	t.Helper()
-	var name string
-	if err := db.DB().Get(&name, `SELECT current_database()`); err != nil {
-		t.Fatal(err)
-	}
-	u, err := url.Parse(storetest.ServerURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	return u.String()
+	checkRounds(t, e.db, 1)
 }
 
 func TestTwoCreditPassesAtOnce(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name       string
 		secondPool bool
@@ -642,10 +634,10 @@ func TestTwoCreditPassesAtOnce(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			nodes := e.mintDue(1, 2, 3)
-			s2 := db
+			s2 := e.db
 			if tc.secondPool {
 				var err error
-				if s2, err = store.Open(t.Context(), databaseURL(t)); err != nil {
+				if s2, err = store.Open(t.Context(), storetest.URL(t, e.db)); err != nil {
 					t.Fatal(err)
 				}
 				t.Cleanup(func() { s2.Close() })
@@ -692,7 +684,7 @@ func TestTwoCreditPassesAtOnce(t *testing.T) {
 				t.Fatalf("%d passes ran: %+v", ran, sums)
 			}
 			e.checkCredited(nodes, wei(1_000_000, 2_000_000, 1_000_000), 1)
-			e.checkRoundTx(checkRounds(t, 1)[0])
+			e.checkRoundTx(checkRounds(t, e.db, 1)[0])
 		})
 	}
 }
@@ -759,7 +751,7 @@ func (e *env) mintMany(b *testing.B, n int) {
 	if info, err := e.c.NodeInfo(ctx, big.NewInt(int64(n))); err != nil || info.Owner != common.HexToAddress(owners[n-1]) {
 		b.Fatalf("node %d on chain: %+v, %v", n, info, err)
 	}
-	_, err = db.DB().ExecContext(ctx, `
+	_, err = e.db.DB().ExecContext(ctx, `
 		INSERT INTO nodes (id, tier, owner, price_wei, mint_tx, next_credit_at)
 		SELECT t.id, 1, t.owner, $4, t.hash, now() - interval '1 minute'
 		FROM unnest($1::bigint[], $2::text[], $3::text[]) AS t (id, owner, hash)`,
@@ -780,7 +772,7 @@ func BenchmarkCreditPass10k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if i > 0 {
 			b.StopTimer()
-			storetest.Due(b, db, time.Now().Add(-time.Minute))
+			storetest.Due(b, e.db, time.Now().Add(-time.Minute))
 			b.StartTimer()
 		} else {
 			b.ResetTimer()

@@ -6,6 +6,7 @@ import (
 )
 
 func TestDriftReport(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.pay(0, e.dc.Payments, priceOne)
 	e.pay(1, e.dc.Payments, priceOne)
@@ -19,11 +20,11 @@ func TestDriftReport(t *testing.T) {
 		t.Fatalf("a ledger in line with the chain: %+v", rep)
 	}
 
-	mustExec(t, `UPDATE nodes SET balance_wei = 5, owner = $1 WHERE id = 2`, strings.ToLower(e.buyer(3).Hex()))
+	mustExec(t, e.db, `UPDATE nodes SET balance_wei = 5, owner = $1 WHERE id = 2`, strings.ToLower(e.buyer(3).Hex()))
 	// A payment minted in a block the chain has replaced since (a reorg deeper than the
 	// confirmations): the drift report names it.
 	fake := "0x" + strings.Repeat("cd", 32)
-	mustExec(t, `UPDATE payments SET block_hash = $1 WHERE from_address = $2`, fake, strings.ToLower(e.buyer(0).Hex()))
+	mustExec(t, e.db, `UPDATE payments SET block_hash = $1 WHERE from_address = $2`, fake, strings.ToLower(e.buyer(0).Hex()))
 
 	rep, err = e.j.Drift(t.Context(), 0, 1)
 	if err != nil {

@@ -27,6 +27,7 @@ import (
 // once and the ledger equals the chain, node by node. NODELEDGER_SEED replays a run, and
 // NODELEDGER_FAULT_ROUNDS repeats it (one round is 16 faults).
 func TestPassesThroughNetworkFaults(t *testing.T) {
+	t.Parallel()
 	rng := seededRand(t)
 	rounds := 1
 	if n, err := strconv.Atoi(os.Getenv("NODELEDGER_FAULT_ROUNDS")); err == nil && n > 0 {
@@ -37,7 +38,7 @@ func TestPassesThroughNetworkFaults(t *testing.T) {
 		c.DistPeriod = time.Millisecond // every node is due at every credit pass
 	})
 	ctx := t.Context()
-	dbURL, err := url.Parse(databaseURL(t))
+	dbURL, err := url.Parse(storetest.URL(t, e.db))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestPassesThroughNetworkFaults(t *testing.T) {
 					}
 					cancel()
 					dep.proxy.Heal(f)
-					checkNoHalfWrites(t, paidIn, dep.name+" "+f.Name+" during "+pass)
+					checkNoHalfWrites(t, e.db, paidIn, dep.name+" "+f.Name+" during "+pass)
 					t.Logf("%s %s during the %s pass: over in %v", dep.name, f.Name, pass, time.Since(iterStart).Round(time.Millisecond))
 
 					// Recovery without a restart: the same passes go through now.
@@ -113,7 +114,7 @@ func TestPassesThroughNetworkFaults(t *testing.T) {
 
 	for range 5 {
 		mustPass(t, j)
-		if len(payments(t, "pending"))+len(payments(t, "minting")) == 0 {
+		if len(payments(t, e.db, "pending"))+len(payments(t, e.db, "minting")) == 0 {
 			break
 		}
 	}
@@ -129,7 +130,7 @@ func TestPassesThroughNetworkFaults(t *testing.T) {
 // checkNoHalfWrites asserts, reading the ledger directly, that a minted payment has its node and
 // only a minted one has, that every node's balance is its credits less its withdrawals, and
 // that every payment in a block up to the scan cursor is recorded.
-func checkNoHalfWrites(t *testing.T, paidIn map[string]uint64, after string) {
+func checkNoHalfWrites(t *testing.T, db *store.Store, paidIn map[string]uint64, after string) {
 	t.Helper()
 	ctx := t.Context()
 	var bad int

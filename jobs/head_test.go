@@ -40,6 +40,7 @@ var transports = []string{"subscription", "polling"}
 
 // A reader that falls behind reads the newest head, not a queue of the ones it missed.
 func TestHeadsCoalesce(t *testing.T) {
+	t.Parallel()
 	for _, transport := range transports {
 		t.Run(transport, func(t *testing.T) {
 			e := newEnvOn(t, devchain.Options{ManualMining: true, RPCAddr: "127.0.0.1:0"})
@@ -50,7 +51,7 @@ func TestHeadsCoalesce(t *testing.T) {
 				e.dc.Commit()
 			}
 			read := 0
-			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
 				if time.Now().After(deadline) {
 					t.Fatalf("head %d never read after %d reads", first+5, read)
 				}
@@ -74,12 +75,13 @@ func TestHeadsCoalesce(t *testing.T) {
 // head's passes doing the work: the mint is sent at the head that confirms the payment, and
 // recorded at the head that mines it.
 func TestPaymentsFollowTheHead(t *testing.T) {
+	t.Parallel()
 	for _, transport := range transports {
 		t.Run(transport, func(t *testing.T) {
 			const confirmations = 2
 			e := newEnvOn(t, devchain.Options{RPCAddr: "127.0.0.1:0"}, func(c *Config) { c.Confirmations = confirmations })
 			c := e.client(transport)
-			j := New(db, c, chain.LocalSigner(e.dc.Minter.Key), chain.LocalSigner(e.dc.Distributor.Key), e.cfg, e.j.log)
+			j := New(e.db, c, chain.LocalSigner(e.dc.Minter.Key), chain.LocalSigner(e.dc.Distributor.Key), e.cfg, e.j.log)
 			stop, shutdown := context.WithCancel(t.Context())
 			var wg sync.WaitGroup
 			wg.Go(func() { j.Run(stop, t.Context(), time.Hour) })
@@ -88,7 +90,7 @@ func TestPaymentsFollowTheHead(t *testing.T) {
 
 			paid := e.receipt(e.pay(0, e.dc.Payments, priceOne)).BlockNumber.Uint64()
 			var recordedAt uint64
-			for deadline := time.Now().Add(time.Minute); len(payments(t, "minted")) == 0; time.Sleep(20 * time.Millisecond) {
+			for deadline := time.Now().Add(time.Minute); len(payments(t, e.db, "minted")) == 0; time.Sleep(20 * time.Millisecond) {
 				if time.Now().After(deadline) {
 					t.Fatalf("the payment of block %d is not minted a minute later (head %d)", paid, e.head())
 				}
@@ -102,7 +104,7 @@ func TestPaymentsFollowTheHead(t *testing.T) {
 					paid, mined, recordedAt, paid+confirmations+2, paid+confirmations+3)
 			}
 			var ticks int
-			if err := db.DB().Get(&ticks, `SELECT count(*) FROM scheduler_ticks`); err != nil || ticks != 1 {
+			if err := e.db.DB().Get(&ticks, `SELECT count(*) FROM scheduler_ticks`); err != nil || ticks != 1 {
 				t.Fatalf("%d ticks recorded (err %v): want the start's only, not one a block", ticks, err)
 			}
 		})
@@ -112,6 +114,7 @@ func TestPaymentsFollowTheHead(t *testing.T) {
 // 50 payments in one block all get their mints in flight, in batches at consecutive nonces,
 // before any is mined; the next block carries them all.
 func TestPaymentsInOneBlockMintAtConsecutiveNonces(t *testing.T) {
+	t.Parallel()
 	const n = 50
 	e := newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) { c.ReceiptTimeout = time.Nanosecond })
 	m := manualChain{e}
@@ -122,7 +125,7 @@ func TestPaymentsInOneBlockMintAtConsecutiveNonces(t *testing.T) {
 		t.Fatalf("summary %+v", sum)
 	}
 	var nonces []int64
-	for _, p := range payments(t, "minting") {
+	for _, p := range payments(t, e.db, "minting") {
 		nonces = append(nonces, *p.MintNonce)
 	}
 	slices.Sort(nonces)
@@ -146,7 +149,7 @@ func TestPaymentsInOneBlockMintAtConsecutiveNonces(t *testing.T) {
 	}
 	blocks := map[uint64]bool{}
 	var gas []uint64
-	for _, p := range payments(t, "minted") {
+	for _, p := range payments(t, e.db, "minted") {
 		r := e.receipt(common.HexToHash(*p.MintTx))
 		blocks[r.BlockNumber.Uint64()] = true
 		gas = append(gas, r.GasUsed)
@@ -162,6 +165,7 @@ func TestPaymentsInOneBlockMintAtConsecutiveNonces(t *testing.T) {
 // the minter's mined nonce, not a receipt per mint, and sends none again unless one waits too
 // long. The requests of passes with 0, 1, 5, 50 and 100 mints in flight (none mined) are logged.
 func TestPassCostDoesNotGrowWithMintsInFlight(t *testing.T) {
+	t.Parallel()
 	cost := map[int]int64{}
 	for _, n := range []int{0, 1, 5, 50, 100} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
@@ -194,8 +198,12 @@ func TestPassCostDoesNotGrowWithMintsInFlight(t *testing.T) {
 // A pass that fails after storing a mint it did not send leaves the next pass of the same
 // instance to send it: the node may never have had it.
 func TestAFailedPassLeavesItsMintsToBeSentAgain(t *testing.T) {
-	e := newEnv(t)
-	e.pay(0, e.dc.Payments, priceOne)
+	t.Parallel()
+	// Mined by hand, so that the mint waits in the pool where the test looks for it.
+	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true})}
+	e := m.env
+	m.transfer(0, e.dc.Payments, priceOne, 0, 1)
+	m.commit(1)
 	j := e.restart()
 	j.crash = crashAt("mint.stored", 1)
 	if _, err := j.Payments(t.Context()); !errors.Is(err, errCrash) {
@@ -205,7 +213,7 @@ func TestAFailedPassLeavesItsMintsToBeSentAgain(t *testing.T) {
 	if _, err := j.payments(t.Context(), 0); err != nil {
 		t.Fatal(err)
 	}
-	stored := common.HexToHash(*payments(t, "minting")[0].MintTx)
+	stored := common.HexToHash(*payments(t, e.db, "minting")[0].MintTx)
 	var tx json.RawMessage
 	if err := e.dc.RPC().CallContext(t.Context(), &tx, "eth_getTransactionByHash", stored); err != nil {
 		t.Fatal(err)
@@ -213,6 +221,7 @@ func TestAFailedPassLeavesItsMintsToBeSentAgain(t *testing.T) {
 	if string(tx) == "null" || len(tx) == 0 {
 		t.Fatal("the mint the failed pass stored was not sent by the next pass")
 	}
+	m.commit(1)
 	e.settle()
 	e.checkNodes(e.buyer(0), 1)
 }
@@ -247,7 +256,7 @@ func (m manualChain) payFrom(keys []*ecdsa.PrivateKey) {
 			m.t.Fatal(err)
 		}
 		// The pool takes a moment to see the block that funded the wallet.
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
 			err := m.c.Send(m.t.Context(), tx)
 			if err == nil {
 				break

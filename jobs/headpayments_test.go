@@ -14,10 +14,11 @@ import (
 // a reorg that drops it takes it back there too, and a block that is no longer the head's is
 // not read again.
 func TestPaymentsSeenAtTheHead(t *testing.T) {
+	t.Parallel()
 	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) { c.Confirmations = 2 })}
 	tok := m.withUSDC()
 	headPayment := func(tx string) (store.HeadPayment, error) {
-		return db.HeadPaymentByTx(t.Context(), strings.ToLower(tx))
+		return m.db.HeadPaymentByTx(t.Context(), strings.ToLower(tx))
 	}
 	_, parent := m.head()
 	eth := m.transfer(0, m.dc.Payments, priceOne, 0, 1)
@@ -45,7 +46,7 @@ func TestPaymentsSeenAtTheHead(t *testing.T) {
 		t.Fatalf("the USDC payment at the head: %+v", p)
 	}
 	// The next pass reads only the blocks after the one it recorded.
-	if err := db.DB().Get(new(int64), `SELECT block_number FROM chain_cursors WHERE name = 'head' AND block_number = $1`, block); err != nil {
+	if err := m.db.DB().Get(new(int64), `SELECT block_number FROM chain_cursors WHERE name = 'head' AND block_number = $1`, block); err != nil {
 		t.Fatalf("the head's cursor is not at block %d: %v", block, err)
 	}
 

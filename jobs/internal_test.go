@@ -36,6 +36,7 @@ func (e *env) deploy(what, bin string) common.Address {
 }
 
 func TestPaymentsFromContractWallets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	wallet := e.deployForwarder()
 	payTo := e.dc.Payments
@@ -57,7 +58,7 @@ func TestPaymentsFromContractWallets(t *testing.T) {
 	// The contract wallet paid, so it owns the nodes.
 	e.checkNodes(wallet, 3)
 	refs := map[string]bool{}
-	for _, p := range payments(t, "minted") {
+	for _, p := range payments(t, e.db, "minted") {
 		if p.From != strings.ToLower(wallet.Hex()) || p.CallIndex < 1 || refs[p.PaymentRef] {
 			t.Fatalf("payment %+v", p)
 		}
@@ -103,6 +104,7 @@ func noTraceProxy(t *testing.T, upstream string) string {
 // recorded as an unattributed inflow of its exact amount, for the operator, until a reorg takes
 // its block away.
 func TestPaymentsWithoutTracing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	dc, err := devchain.Start(t.Context(), devchain.Options{RPCAddr: "127.0.0.1:0"})
 	if err != nil {
@@ -133,7 +135,7 @@ func TestPaymentsWithoutTracing(t *testing.T) {
 	if got := j.InternalTransfers(); got != "unsupported" {
 		t.Fatalf("InternalTransfers %q, want the gap said", got)
 	}
-	in, err := db.UnattributedInflows(t.Context(), 10)
+	in, err := e.db.UnattributedInflows(t.Context(), 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,13 +152,13 @@ func TestPaymentsWithoutTracing(t *testing.T) {
 		// the scan rewinds to the block before and reads the chain's blocks again. The inflow
 		// recorded anew carries the chain's hash, not the one it was stored with.
 		fake := "0x" + strings.Repeat("ab", 32)
-		mustExec(t, `UPDATE scanned_blocks SET hash = $1 WHERE number >= $2`, fake, paid.BlockNumber.Int64())
-		mustExec(t, `UPDATE chain_cursors SET block_hash = $1 WHERE name = 'payments'`, fake)
-		mustExec(t, `UPDATE unattributed_inflows SET block_hash = $1`, fake)
+		mustExec(t, e.db, `UPDATE scanned_blocks SET hash = $1 WHERE number >= $2`, fake, paid.BlockNumber.Int64())
+		mustExec(t, e.db, `UPDATE chain_cursors SET block_hash = $1 WHERE name = 'payments'`, fake)
+		mustExec(t, e.db, `UPDATE unattributed_inflows SET block_hash = $1`, fake)
 		if sum := mustPass(t, e.restart()); sum.Rewound == 0 || sum.Unattributed != 1 {
 			t.Fatalf("summary %+v: want a rewind and the inflow read again", sum)
 		}
-		in, err := db.UnattributedInflows(t.Context(), 10)
+		in, err := e.db.UnattributedInflows(t.Context(), 10)
 		if err != nil || len(in) != 1 || in[0].BlockHash != hexLower(paid.BlockHash) {
 			t.Fatalf("after the rewind: %+v, %v", in, err)
 		}

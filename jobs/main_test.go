@@ -18,9 +18,7 @@ import (
 	"nodeledger/store/storetest"
 )
 
-var db *store.Store
-
-func TestMain(m *testing.M) { os.Exit(storetest.Main(m, &db)) }
+func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 
 // Prices of the test tiers.
 var (
@@ -35,6 +33,7 @@ var (
 // env is a fresh ledger and a fresh dev chain, with the passes over them.
 type env struct {
 	t   testing.TB
+	db  *store.Store
 	dc  *devchain.Chain
 	c   *chain.Client
 	cfg Config
@@ -51,13 +50,17 @@ func newEnv(t testing.TB, mods ...func(*Config)) *env {
 // newEnvOn is newEnv on a dev chain started with opts.
 func newEnvOn(t testing.TB, opts devchain.Options, mods ...func(*Config)) *env {
 	t.Helper()
-	storetest.Reset(t, db)
+	// The weights are the factory's, set by its owner at deploy: 1×, 2×, 1× (a chain mined by
+	// hand keeps the dev deploy's).
+	if !opts.ManualMining && opts.TierWeights == nil {
+		opts.TierWeights = map[uint8]uint32{1: 10000, 2: 20000, 3: 10000}
+	}
 	dc, err := devchain.Start(t.Context(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dc.Close() })
-	e := &env{t: t, dc: dc, c: chain.New(dc.RPC(), chain.Config{Factory: dc.Factory})}
+	e := &env{t: t, db: storetest.New(t), dc: dc, c: chain.New(dc.RPC(), chain.Config{Factory: dc.Factory})}
 	e.cfg = Config{
 		ChainID:        dc.ChainID(),
 		PaymentAddress: dc.Payments,
@@ -77,15 +80,8 @@ func newEnvOn(t testing.TB, opts devchain.Options, mods ...func(*Config)) *env {
 		{ID: 2, Label: "Two", PriceWei: ledger(priceTwo), MaxPerWallet: 2, HoldingWei: ledger(holdingWei), HoldingToken: &token, Enabled: true},
 		{ID: 3, Label: "Off", PriceWei: ledger(priceOff), MaxPerWallet: 5, HoldingWei: ledger(new(big.Int))},
 	} {
-		if err := db.PutTier(t.Context(), tier); err != nil {
+		if err := e.db.PutTier(t.Context(), tier); err != nil {
 			t.Fatal(err)
-		}
-	}
-	// The weights are the factory's, set by its owner: 1×, 2×, 1× (a chain mined by hand keeps
-	// the dev deploy's, tier 1 at 1×).
-	if !opts.ManualMining {
-		for tier, bps := range map[uint8]uint32{1: 10000, 2: 20000, 3: 10000} {
-			e.setWeight(tier, bps)
 		}
 	}
 	e.j = e.restart()
@@ -115,7 +111,7 @@ func (e *env) setWeight(tier uint8, bps uint32) {
 // restart returns the passes as a new process would have them: nothing in memory (nonces are
 // asked of the chain again), the same ledger and chain.
 func (e *env) restart() *Jobs {
-	return New(db, e.c, chain.LocalSigner(e.dc.Minter.Key), chain.LocalSigner(e.dc.Distributor.Key), e.cfg, slog.New(slog.DiscardHandler))
+	return New(e.db, e.c, chain.LocalSigner(e.dc.Minter.Key), chain.LocalSigner(e.dc.Distributor.Key), e.cfg, slog.New(slog.DiscardHandler))
 }
 
 // pay sends wei from dev buyer i (0-based among the buyers) to `to` and waits until it is mined.

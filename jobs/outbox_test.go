@@ -61,10 +61,10 @@ func (e *env) stuckMint() (store.Payment, *types.Transaction) {
 	ctx := e.t.Context()
 	e.pay(0, e.dc.Payments, priceOne)
 	// Without the minter key a pass records the payment and mints nothing.
-	if sum := mustPass(e.t, New(db, e.c, nil, nil, e.cfg, e.restart().log)); sum.Seen != 1 {
+	if sum := mustPass(e.t, New(e.db, e.c, nil, nil, e.cfg, e.restart().log)); sum.Seen != 1 {
 		e.t.Fatalf("summary %+v", sum)
 	}
-	p := payments(e.t, "pending")[0]
+	p := payments(e.t, e.db, "pending")[0]
 	minter := e.c.NewSender(chain.LocalSigner(e.dc.Minter.Key), e.dc.ChainID())
 	factory := e.dc.Factory
 	tx, err := minter.Sign(ctx, &factory, e.c.MintData(e.buyer(0), 1, common.HexToHash(p.PaymentRef)), nil)
@@ -72,13 +72,13 @@ func (e *env) stuckMint() (store.Payment, *types.Transaction) {
 		e.t.Fatal(err)
 	}
 	low := e.starve(tx, minter)
-	e.keepAndSend(low, keepMint(ctx, p))
+	e.keepAndSend(low, keepMint(ctx, e.db, p))
 	return p, low
 }
 
 // keepMint keeps v as a pass keeps the first version of payment p's mint: p's unit claimed in
 // tier 1, then v stored as a mint batch of one.
-func keepMint(ctx context.Context, p store.Payment) func(v store.SentTx) error {
+func keepMint(ctx context.Context, db *store.Store, p store.Payment) func(v store.SentTx) error {
 	return func(v store.SentTx) error {
 		if err := db.ClaimMint(ctx, p.ID, 1, nil); err != nil {
 			return err
@@ -89,7 +89,7 @@ func keepMint(ctx context.Context, p store.Payment) func(v store.SentTx) error {
 }
 
 // mintOf is the outbox's row for payment p's mint: the batch it is in.
-func mintOf(t *testing.T, p store.Payment) store.TxFor {
+func mintOf(t *testing.T, db *store.Store, p store.Payment) store.TxFor {
 	t.Helper()
 	var f store.TxFor
 	if err := db.DB().Get(&f.MintBatch, `SELECT mint_batch FROM payments WHERE id = $1`, p.ID); err != nil {
@@ -110,7 +110,7 @@ func (e *env) stuckCredit() ([]store.Node, *types.Transaction) {
 		e.t.Fatal(err)
 	}
 	low := e.starve(tx, distributor)
-	e.keepAndSend(low, func(v store.SentTx) error { return db.StoreRoundTx(e.t.Context(), round.ID, v) })
+	e.keepAndSend(low, func(v store.SentTx) error { return e.db.StoreRoundTx(e.t.Context(), round.ID, v) })
 	return nodes, low
 }
 
@@ -118,7 +118,7 @@ func (e *env) stuckCredit() ([]store.Node, *types.Transaction) {
 // paying at least 10 % more than the one before, and that low itself was never mined.
 func (e *env) checkReplaced(f store.TxFor, low *types.Transaction) []store.SentTx {
 	e.t.Helper()
-	all, err := db.TxVersions(e.t.Context(), f)
+	all, err := e.db.TxVersions(e.t.Context(), f)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -146,6 +146,7 @@ func bumpOf(x *big.Int) *big.Int {
 }
 
 func TestOutboxReplacesAStarvedMint(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p, low := e.stuckMint()
 	j := e.restart()
@@ -153,7 +154,7 @@ func TestOutboxReplacesAStarvedMint(t *testing.T) {
 	if sum.Minted != 1 || sum.Minting != 0 {
 		t.Fatalf("summary %+v", sum)
 	}
-	vs := e.checkReplaced(mintOf(t, p), low)
+	vs := e.checkReplaced(mintOf(t, e.db, p), low)
 	nodes := e.checkNodes(e.buyer(0), 1)
 	if mined := vs[len(vs)-1].Hash; nodes[0].MintTx != mined {
 		t.Errorf("node's mint tx %s, want the replacement that was mined, %s", nodes[0].MintTx, mined)
@@ -168,17 +169,18 @@ func TestOutboxReplacesAStarvedMint(t *testing.T) {
 }
 
 func TestOutboxReplacesAStarvedCredit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	nodes, low := e.stuckCredit()
 	sum := mustCredit(t, e.restart())
 	if sum.Status != "confirmed" || !sum.Resumed {
 		t.Fatalf("summary %+v", sum)
 	}
-	r, err := db.PendingRound(t.Context())
+	r, err := e.db.PendingRound(t.Context())
 	if !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("pending round %+v, err %v", r, err)
 	}
-	d := checkRounds(t, 1)[0]
+	d := checkRounds(t, e.db, 1)[0]
 	vs := e.checkReplaced(store.TxFor{RoundID: d.ID}, low)
 	e.checkCredited(nodes, wei(1_000_000, 2_000_000), 1)
 	if d.TxHash == nil || *d.TxHash != vs[len(vs)-1].Hash {
@@ -187,6 +189,7 @@ func TestOutboxReplacesAStarvedCredit(t *testing.T) {
 }
 
 func TestOutboxWaitsAtTheFeeCap(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.ReceiptTimeout = 2 * time.Second })
 	p, low := e.stuckMint()
 	e.cfg.MaxFeeWei = low.GasFeeCap() // no room for the 10 % a replacement needs
@@ -202,14 +205,14 @@ func TestOutboxWaitsAtTheFeeCap(t *testing.T) {
 	if h.Waiting != 1 || h.AtCap != 1 || h.Replacements != 0 || h.OldestAt == nil {
 		t.Fatalf("outbox health %+v, want one transaction waiting at the cap", h)
 	}
-	if vs, err := db.TxVersions(t.Context(), mintOf(t, p)); err != nil || len(vs[0]) != 1 {
+	if vs, err := e.db.TxVersions(t.Context(), mintOf(t, e.db, p)); err != nil || len(vs[0]) != 1 {
 		t.Fatalf("versions %v, err %v: want the starved one alone", vs, err)
 	}
 
 	// The operator raises the cap: the next pass replaces it and mints.
 	e.cfg.MaxFeeWei = nil
 	e.settle()
-	e.checkReplaced(mintOf(t, p), low)
+	e.checkReplaced(mintOf(t, e.db, p), low)
 	e.checkNodes(e.buyer(0), 1)
 }
 
@@ -217,6 +220,7 @@ func TestOutboxWaitsAtTheFeeCap(t *testing.T) {
 // receipt came and before it was recorded) leaves what the next pass finishes: one node, one
 // credit, nothing lost.
 func TestOutboxSurvivesACrashAtEveryReplacementStep(t *testing.T) {
+	t.Parallel()
 	for _, step := range []string{"mint.replaced", "mint.resent", "mint.mined"} {
 		t.Run(step, func(t *testing.T) {
 			e := newEnv(t)
@@ -227,9 +231,9 @@ func TestOutboxSurvivesACrashAtEveryReplacementStep(t *testing.T) {
 				t.Fatalf("pass: err %v, want the crash at %s", err, step)
 			}
 			e.settle()
-			e.checkReplaced(mintOf(t, p), low)
+			e.checkReplaced(mintOf(t, e.db, p), low)
 			e.checkNodes(e.buyer(0), 1)
-			if ps := payments(t, "minted"); len(ps) != 1 {
+			if ps := payments(t, e.db, "minted"); len(ps) != 1 {
 				t.Errorf("%d payments minted, want 1", len(ps))
 			}
 		})
@@ -244,7 +248,7 @@ func TestOutboxSurvivesACrashAtEveryReplacementStep(t *testing.T) {
 				t.Fatalf("pass: err %v, want the crash at %s", err, step)
 			}
 			e.settleCredit()
-			e.checkReplaced(store.TxFor{RoundID: checkRounds(t, 1)[0].ID}, low)
+			e.checkReplaced(store.TxFor{RoundID: checkRounds(t, e.db, 1)[0].ID}, low)
 			e.checkCredited(nodes, wei(1_000_000, 2_000_000), 1)
 		})
 	}
@@ -252,11 +256,12 @@ func TestOutboxSurvivesACrashAtEveryReplacementStep(t *testing.T) {
 
 // A nonce nobody sent keeps every later transaction of the key from being mined: the pass fills it.
 func TestOutboxFillsANonceGap(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := t.Context()
 	e.pay(0, e.dc.Payments, priceOne)
-	mustPass(t, New(db, e.c, nil, nil, e.cfg, e.restart().log))
-	p := payments(t, "pending")[0]
+	mustPass(t, New(e.db, e.c, nil, nil, e.cfg, e.restart().log))
+	p := payments(t, e.db, "pending")[0]
 	minter := e.c.NewSender(chain.LocalSigner(e.dc.Minter.Key), e.dc.ChainID())
 	factory := e.dc.Factory
 	lost, err := minter.Sign(ctx, &minter.From, nil, nil) // signed, never sent: its nonce is the gap
@@ -267,7 +272,7 @@ func TestOutboxFillsANonceGap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.keepAndSend(mint, keepMint(ctx, p))
+	e.keepAndSend(mint, keepMint(ctx, e.db, p))
 
 	sum := mustPass(t, e.restart())
 	if sum.Minted != 1 {
@@ -275,7 +280,7 @@ func TestOutboxFillsANonceGap(t *testing.T) {
 	}
 	e.checkNodes(e.buyer(0), 1)
 	var filler store.SentTx
-	if err := db.DB().GetContext(ctx, &filler, `SELECT tx_hash, nonce FROM outbox WHERE mint_batch IS NULL AND distribution_id IS NULL`); err != nil {
+	if err := e.db.DB().GetContext(ctx, &filler, `SELECT tx_hash, nonce FROM outbox WHERE mint_batch IS NULL AND distribution_id IS NULL`); err != nil {
 		t.Fatalf("the filler in the outbox: %v", err)
 	}
 	r, err := e.c.Receipt(ctx, common.HexToHash(filler.Hash))
@@ -287,6 +292,7 @@ func TestOutboxFillsANonceGap(t *testing.T) {
 // A row whose transaction lost its nonce and was signed anew at another is watched at the new
 // nonce only: a receipt at the old one says nothing of it.
 func TestOutboxWatchesTheCurrentNonceOnly(t *testing.T) {
+	t.Parallel()
 	key, err := crypto.GenerateKey()
 	if err != nil {
 		t.Fatal(err)

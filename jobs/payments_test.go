@@ -25,7 +25,7 @@ import (
 )
 
 // payments returns the ledger's payments of status, by block.
-func payments(t testing.TB, status store.PaymentStatus) []store.Payment {
+func payments(t testing.TB, db *store.Store, status store.PaymentStatus) []store.Payment {
 	t.Helper()
 	ps, err := db.PaymentsByStatus(t.Context(), status, 0)
 	if err != nil {
@@ -48,7 +48,7 @@ func mustPass(t testing.TB, j *Jobs) PaymentsSummary {
 // each of them.
 func (e *env) checkNodes(wallet common.Address, want int) []store.Node {
 	e.t.Helper()
-	nodes, err := db.NodesByOwner(e.t.Context(), strings.ToLower(wallet.Hex()))
+	nodes, err := e.db.NodesByOwner(e.t.Context(), strings.ToLower(wallet.Hex()))
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -72,6 +72,7 @@ func (e *env) checkNodes(wallet common.Address, want int) []store.Node {
 }
 
 func TestPaymentMintsANode(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	hash := e.pay(0, e.dc.Payments, priceOne)
 
@@ -84,13 +85,13 @@ func TestPaymentMintsANode(t *testing.T) {
 	if n.Tier != 1 || n.PriceWei.Cmp(priceOne) != 0 || n.Status != "active" || n.ChainNodeID.Int64() != 1 {
 		t.Fatalf("node %+v", n)
 	}
-	minted := payments(t, "minted")
+	minted := payments(t, e.db, "minted")
 	if len(minted) != 1 || minted[0].TxHash != strings.ToLower(hash.Hex()) || minted[0].PaymentRef != minted[0].TxHash {
 		t.Fatalf("payments %+v", minted)
 	}
 
 	t.Run("a payment seen twice mints once", func(t *testing.T) {
-		if _, err := db.DB().Exec(`DELETE FROM chain_cursors; DELETE FROM scanned_blocks`); err != nil {
+		if _, err := e.db.DB().Exec(`DELETE FROM chain_cursors; DELETE FROM scanned_blocks`); err != nil {
 			t.Fatal(err)
 		}
 		if sum := mustPass(t, e.restart()); sum.Minted != 0 || sum.Seen != 1 {
@@ -101,6 +102,7 @@ func TestPaymentMintsANode(t *testing.T) {
 }
 
 func TestPaymentsThatDoNotBecomeNodes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	wrongAmount := e.pay(0, e.dc.Payments, new(big.Int).Add(priceOne, big.NewInt(1)))
 	offSale := e.pay(1, e.dc.Payments, priceOff)
@@ -117,7 +119,7 @@ func TestPaymentsThatDoNotBecomeNodes(t *testing.T) {
 	// The reasons as codes with the values checked; handlers' TestReasonSentences writes these
 	// same reasons as the sentences their buyers read.
 	reasons := map[string]string{}
-	for _, p := range payments(t, "rejected") {
+	for _, p := range payments(t, e.db, "rejected") {
 		b, err := json.Marshal(sale.Read(p.Reason))
 		if err != nil {
 			t.Fatal(err)
@@ -167,7 +169,7 @@ func TestPaymentsThatDoNotBecomeNodes(t *testing.T) {
 		if sum := mustPass(t, e.j); sum.Rejected != 1 || sum.Minted != 0 {
 			t.Fatalf("summary %+v", sum)
 		}
-		for _, p := range payments(t, "rejected") {
+		for _, p := range payments(t, e.db, "rejected") {
 			if p.TxHash == strings.ToLower(hash.Hex()) && p.Reason.Code == sale.MintingPaused {
 				return
 			}
@@ -255,15 +257,16 @@ func (e *env) settle() {
 	e.t.Helper()
 	for range 5 {
 		mustPass(e.t, e.restart())
-		if len(payments(e.t, "pending"))+len(payments(e.t, "minting")) == 0 {
+		if len(payments(e.t, e.db, "pending"))+len(payments(e.t, e.db, "minting")) == 0 {
 			return
 		}
 	}
 	e.t.Fatalf("payments still unsettled after 5 passes: %d pending, %d minting",
-		len(payments(e.t, "pending")), len(payments(e.t, "minting")))
+		len(payments(e.t, e.db, "pending")), len(payments(e.t, e.db, "minting")))
 }
 
 func TestPaymentsPassSurvivesACrashAtEveryStep(t *testing.T) {
+	t.Parallel()
 	for _, step := range paymentSteps {
 		occurrences := []int{1} // once a pass: the scan, and the one transaction minting both payments
 		if step == "mint.claimed" || step == "mint.recorded" {
@@ -273,7 +276,7 @@ func TestPaymentsPassSurvivesACrashAtEveryStep(t *testing.T) {
 			t.Run(fmt.Sprintf("%s #%d", step, n), func(t *testing.T) {
 				e := newEnv(t)
 				// Buyer 1 pays under a referral code: 5 % off, 3 % of what it paid to buyer 4.
-				addCode(t, store.ReferralCode{Code: "Crash", Owner: lower(e.buyer(4)), DiscountBps: 500, CommissionBps: 300, Enabled: true})
+				addCode(t, e.db, store.ReferralCode{Code: "Crash", Owner: lower(e.buyer(4)), DiscountBps: 500, CommissionBps: 300, Enabled: true})
 				e.bind(1, "Crash")
 				e.pay(0, e.dc.Payments, priceOne)
 				referred := e.pay(1, e.dc.Payments, finney(95))
@@ -289,13 +292,13 @@ func TestPaymentsPassSurvivesACrashAtEveryStep(t *testing.T) {
 				e.checkNodes(e.buyer(0), 1)
 				e.checkNodes(e.buyer(1), 1)
 				e.checkNodes(e.buyer(3), 0)
-				if m, r := len(payments(t, "minted")), len(payments(t, "rejected")); m != 2 || r != 1 {
+				if m, r := len(payments(t, e.db, "minted")), len(payments(t, e.db, "rejected")); m != 2 || r != 1 {
 					t.Fatalf("%d minted and %d rejected, want 2 and 1", m, r)
 				}
 				if total, _ := e.c.NodesOf(t.Context(), e.buyer(2)); len(total) != 0 {
 					t.Fatal("a node for a wallet that paid nothing")
 				}
-				if got := earned(t, referred); len(got) != 1 || got["owner"] != lower(e.buyer(4))+" 2850000000000000" {
+				if got := earned(t, e.db, referred); len(got) != 1 || got["owner"] != lower(e.buyer(4))+" 2850000000000000" {
 					t.Fatalf("the referred payment earned %v, want 0.00285 ETH for its code's owner, once", got)
 				}
 			})
@@ -307,6 +310,7 @@ func TestPaymentsPassSurvivesACrashAtEveryStep(t *testing.T) {
 // the next pass cannot send the stored bytes, signs the batch again at a new nonce, and still
 // mints each payment once, both in one transaction.
 func TestStoredMintWhoseNonceWasTaken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.pay(0, e.dc.Payments, priceOne)
 	e.pay(1, e.dc.Payments, priceOne)
@@ -315,7 +319,7 @@ func TestStoredMintWhoseNonceWasTaken(t *testing.T) {
 	if _, err := j.Payments(t.Context()); !errors.Is(err, errCrash) {
 		t.Fatalf("got %v", err)
 	}
-	minting := payments(t, "minting")
+	minting := payments(t, e.db, "minting")
 	if len(minting) != 2 || *minting[0].MintTx != *minting[1].MintTx {
 		t.Fatalf("%d payments minting, want 2 in one stored transaction", len(minting))
 	}
@@ -330,11 +334,12 @@ func TestStoredMintWhoseNonceWasTaken(t *testing.T) {
 }
 
 func TestTwoPaymentsPassesAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for i := range 3 {
 		e.pay(i, e.dc.Payments, priceOne)
 	}
-	other, err := store.Open(t.Context(), storetest.DatabaseURL())
+	other, err := store.Open(t.Context(), storetest.URL(t, e.db))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,6 +374,7 @@ func TestTwoPaymentsPassesAtOnce(t *testing.T) {
 }
 
 func TestRevertedWithdrawIsRecordedAsFailed(t *testing.T) {
+	t.Parallel()
 	// Read in a quiet range, the call is seen only when every block is (TestFailedWithdrawInAQuietRange).
 	e := newEnv(t, func(c *Config) { c.ScanEveryBlock = true })
 	e.pay(0, e.dc.Payments, priceOne)
@@ -382,7 +388,7 @@ func TestRevertedWithdrawIsRecordedAsFailed(t *testing.T) {
 	if sum := mustPass(t, e.j); sum.Failed != 1 {
 		t.Fatalf("summary %+v", sum)
 	}
-	n, err := db.Node(t.Context(), big.NewInt(1), 10)
+	n, err := e.db.Node(t.Context(), big.NewInt(1), 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,8 +402,9 @@ func TestRevertedWithdrawIsRecordedAsFailed(t *testing.T) {
 }
 
 func TestOperatorHoldsMinting(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
-	if err := db.HoldMinting(t.Context(), true); err != nil {
+	if err := e.db.HoldMinting(t.Context(), true); err != nil {
 		t.Fatal(err)
 	}
 	e.pay(0, e.dc.Payments, priceOne)
@@ -406,10 +413,10 @@ func TestOperatorHoldsMinting(t *testing.T) {
 	if sum.Seen != 2 || sum.Minted != 0 || sum.Rejected != 0 || !strings.Contains(sum.Reason, "held") {
 		t.Fatalf("summary while held %+v", sum)
 	}
-	if len(payments(t, "pending")) != 2 {
+	if len(payments(t, e.db, "pending")) != 2 {
 		t.Fatal("held payments must wait, recorded and unchecked")
 	}
-	if err := db.HoldMinting(t.Context(), false); err != nil {
+	if err := e.db.HoldMinting(t.Context(), false); err != nil {
 		t.Fatal(err)
 	}
 	if sum := mustPass(t, e.j); sum.Minted != 1 || sum.Rejected != 1 {
@@ -421,6 +428,7 @@ func TestOperatorHoldsMinting(t *testing.T) {
 // A pass checks the ChecksPerPass earliest pending payments and leaves the rest to the next: in
 // a backlog of thousands, each pass ends and records what was mined.
 func TestAPassChecksABoundedShareOfABacklog(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.ChecksPerPass = 2 })
 	var paid []string
 	for i := range 5 {
@@ -429,7 +437,7 @@ func TestAPassChecksABoundedShareOfABacklog(t *testing.T) {
 	for i, upTo := range []int{2, 4, 5} {
 		mustPass(t, e.j)
 		var minted []string
-		for _, p := range payments(t, store.PaymentMinted) {
+		for _, p := range payments(t, e.db, store.PaymentMinted) {
 			minted = append(minted, p.TxHash)
 		}
 		if !slices.Equal(minted, paid[:upTo]) { // in chain order, the earliest first

@@ -25,6 +25,7 @@ func mustReconcile(t testing.TB, j *Jobs) ReconcileSummary {
 }
 
 func TestReconcileRecordsNodesNobodyRecorded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// Minted with the minter's key outside the service: no payment, no ledger row.
 	e.send(e.dc.Minter.Key, e.dc.Factory, factoryABI.PackMint(e.buyer(4), 1, common.Hash{0xaa}), 0)
@@ -42,6 +43,7 @@ func TestReconcileRecordsNodesNobodyRecorded(t *testing.T) {
 }
 
 func TestReconcileFinishesAMintTheLedgerMissed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.pay(0, e.dc.Payments, priceOne)
 	j := e.restart()
@@ -56,7 +58,7 @@ func TestReconcileFinishesAMintTheLedgerMissed(t *testing.T) {
 	if nodes[0].PriceWei.Cmp(priceOne) != 0 {
 		t.Fatalf("price %s, want the payment's %s", nodes[0].PriceWei, priceOne)
 	}
-	if minted := payments(t, "minted"); len(minted) != 1 {
+	if minted := payments(t, e.db, "minted"); len(minted) != 1 {
 		t.Fatalf("the payment is not marked minted: %d minted", len(minted))
 	}
 	// The payments pass, run again, neither mints again nor records twice.
@@ -65,6 +67,7 @@ func TestReconcileFinishesAMintTheLedgerMissed(t *testing.T) {
 }
 
 func TestReconcileRecordsWithdrawals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.pay(0, e.dc.Payments, priceOne)
 	mustPass(t, e.j)
@@ -86,7 +89,7 @@ func TestReconcileRecordsWithdrawals(t *testing.T) {
 	if n.CumulativeWei.Int64() != 1000 || n.WithdrawnWei.Int64() != 500 || n.BalanceWei.Int64() != 500 {
 		t.Fatalf("node %+v", n)
 	}
-	d, err := db.Node(t.Context(), n.ChainNodeID.Int, 10)
+	d, err := e.db.Node(t.Context(), n.ChainNodeID.Int, 10)
 	if err != nil || len(d.Withdrawals) != 2 {
 		t.Fatalf("withdrawals %+v, %v", d.Withdrawals, err)
 	}
@@ -102,13 +105,14 @@ func TestReconcileRecordsWithdrawals(t *testing.T) {
 }
 
 func TestReconcileLeavesNodesOfAnUnsettledRound(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.pay(0, e.dc.Payments, priceOne)
 	mustPass(t, e.j)
 	n := e.checkNodes(e.buyer(0), 1)[0]
 	// The node is in a round the credit pass has sent but not yet settled; the chain has the credit.
 	var round int64
-	err := db.DB().QueryRow(`
+	err := e.db.DB().QueryRow(`
 		WITH d AS (INSERT INTO distributions (total_wei, node_count, mode, funding_mode) VALUES (50, 1, 'fixed', 'value') RETURNING id)
 		INSERT INTO credits (distribution_id, node_id, amount_wei) SELECT id, $1, 50 FROM d RETURNING distribution_id`, n.ID).Scan(&round)
 	if err != nil {
@@ -124,26 +128,27 @@ func TestReconcileLeavesNodesOfAnUnsettledRound(t *testing.T) {
 	if sum := mustReconcile(t, e.j); sum.Withdrawals != 1 || sum.Synced != 1 {
 		t.Fatalf("summary %+v", sum)
 	}
-	after, err := db.NodeByChainID(t.Context(), n.ChainNodeID.Int)
+	after, err := e.db.NodeByChainID(t.Context(), n.ChainNodeID.Int)
 	if err != nil || after.CumulativeWei.Sign() != 0 || after.WithdrawnWei.Int64() != 10 || after.BalanceWei.Sign() != 0 ||
 		after.Owner != strings.ToLower(e.buyer(4).Hex()) {
 		t.Fatalf("node %+v, %v", after, err)
 	}
 	// Once the round settles, the ledger is the chain's to the wei.
-	if applied, err := db.ConfirmRound(t.Context(), round, nil, time.Hour); err != nil || !applied {
+	if applied, err := e.db.ConfirmRound(t.Context(), round, nil, time.Hour); err != nil || !applied {
 		t.Fatalf("ConfirmRound: %v, %v", applied, err)
 	}
 	info, err := e.c.NodeInfo(t.Context(), n.ChainNodeID.Int)
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err = db.NodeByChainID(t.Context(), n.ChainNodeID.Int)
+	after, err = e.db.NodeByChainID(t.Context(), n.ChainNodeID.Int)
 	if err != nil || after.CumulativeWei.Cmp(info.Credited) != 0 || after.BalanceWei.Cmp(info.Balance) != 0 || after.BalanceWei.Int64() != 40 {
 		t.Fatalf("node %+v (%v), chain %+v", after, err, info)
 	}
 }
 
 func TestReconcileFollowsTransfers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.pay(0, e.dc.Payments, priceOne)
 	mustPass(t, e.j)

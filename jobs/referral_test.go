@@ -17,7 +17,7 @@ import (
 )
 
 // addCode makes a partner code as an admin would.
-func addCode(t testing.TB, r store.ReferralCode) {
+func addCode(t testing.TB, db *store.Store, r store.ReferralCode) {
 	t.Helper()
 	entry := store.AuditEntry{Action: store.ActionReferralAdd, Target: r.Code, Outcome: store.AuditOutcome{Code: store.OutcomeReferralCodeSaved}}
 	if err := db.Audited(t.Context(), entry, func(tx store.Tx, _ *store.AuditEntry) error {
@@ -29,7 +29,7 @@ func addCode(t testing.TB, r store.ReferralCode) {
 }
 
 // putCode changes a partner code as an admin would.
-func putCode(t testing.TB, r store.ReferralCode) {
+func putCode(t testing.TB, db *store.Store, r store.ReferralCode) {
 	t.Helper()
 	entry := store.AuditEntry{Action: store.ActionReferralPut, Target: r.Code, Outcome: store.AuditOutcome{Code: store.OutcomeReferralCodeSaved}}
 	if err := db.Audited(t.Context(), entry, func(tx store.Tx, _ *store.AuditEntry) error {
@@ -51,7 +51,7 @@ func (e *env) bind(i int, code string) {
 func lower(a common.Address) string { return strings.ToLower(a.Hex()) }
 
 // earned is what each referrer earned of payment hash, by role ("owner", "parent").
-func earned(t testing.TB, hash common.Hash) map[string]string {
+func earned(t testing.TB, db *store.Store, hash common.Hash) map[string]string {
 	t.Helper()
 	var rows []struct {
 		Referrer string        `db:"referrer"`
@@ -71,7 +71,7 @@ func earned(t testing.TB, hash common.Hash) map[string]string {
 }
 
 // discountOf is what payment hash's doc says of its code: "code discountWei", or "none".
-func discountOf(t testing.TB, hash common.Hash) string {
+func discountOf(t testing.TB, db *store.Store, hash common.Hash) string {
 	t.Helper()
 	p, err := db.PaymentByTx(t.Context(), strings.ToLower(hash.Hex()))
 	if err != nil {
@@ -90,9 +90,10 @@ func discountOf(t testing.TB, hash common.Hash) string {
 // amount; terms changed after a payment do not change what it earns; a rejected payment earns
 // nothing.
 func TestReferralPurchases(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.WalletCodes = sale.WalletCodes{DiscountBps: 200, CommissionBps: 150} })
 	owner, parent := lower(e.buyer(4)), lower(e.buyer(5))
-	addCode(t, store.ReferralCode{Code: "Alice5", Owner: owner, DiscountBps: 500, CommissionBps: 300,
+	addCode(t, e.db, store.ReferralCode{Code: "Alice5", Owner: owner, DiscountBps: 500, CommissionBps: 300,
 		Parent: &parent, ParentBps: ptr(100), Enabled: true})
 	// 0.1 ETH less 5 %: 0.095 ETH; the owner earns 3 % of that and the partner above 1 %.
 	discounted := new(big.Int).Sub(priceOne, finney(5))
@@ -104,33 +105,33 @@ func TestReferralPurchases(t *testing.T) {
 	unbound := e.pay(2, e.dc.Payments, discounted)
 	e.settle()
 
-	if got := reasonOf(t, atDiscount); got != "minted" {
+	if got := reasonOf(t, e.db, atDiscount); got != "minted" {
 		t.Fatalf("the discounted price from a bound wallet: %s", got)
 	}
-	if got, want := discountOf(t, atDiscount), "Alice5 5000000000000000"; got != want {
+	if got, want := discountOf(t, e.db, atDiscount), "Alice5 5000000000000000"; got != want {
 		t.Errorf("the discounted payment's code: %q, want %q", got, want)
 	}
 	want := map[string]string{"owner": owner + " 2850000000000000", "parent": parent + " 950000000000000"}
-	if got := earned(t, atDiscount); len(got) != 2 || got["owner"] != want["owner"] || got["parent"] != want["parent"] {
+	if got := earned(t, e.db, atDiscount); len(got) != 2 || got["owner"] != want["owner"] || got["parent"] != want["parent"] {
 		t.Errorf("the discounted payment earned %v, want %v", got, want)
 	}
-	if got := reasonOf(t, atFull); got != "minted" {
+	if got := reasonOf(t, e.db, atFull); got != "minted" {
 		t.Fatalf("the full price from a bound wallet: %s", got)
 	}
-	if got, want := discountOf(t, atFull), "Alice5 0"; got != want {
+	if got, want := discountOf(t, e.db, atFull), "Alice5 0"; got != want {
 		t.Errorf("the full-price payment's code: %q, want %q", got, want)
 	}
-	if got := earned(t, atFull); got["owner"] != owner+" 3000000000000000" || got["parent"] != parent+" 1000000000000000" {
+	if got := earned(t, e.db, atFull); got["owner"] != owner+" 3000000000000000" || got["parent"] != parent+" 1000000000000000" {
 		t.Errorf("the full-price payment earned %v", got)
 	}
-	if got := reasonOf(t, unbound); !strings.HasPrefix(got, `{"code":"wrong_amount"`) {
+	if got := reasonOf(t, e.db, unbound); !strings.HasPrefix(got, `{"code":"wrong_amount"`) {
 		t.Errorf("the discounted price from a wallet bound to no code: %s", got)
 	}
-	if got := earned(t, unbound); len(got) != 0 || discountOf(t, unbound) != "none" {
-		t.Errorf("a rejected payment earned %v under %s", got, discountOf(t, unbound))
+	if got := earned(t, e.db, unbound); len(got) != 0 || discountOf(t, e.db, unbound) != "none" {
+		t.Errorf("a rejected payment earned %v under %s", got, discountOf(t, e.db, unbound))
 	}
 
-	stats, err := db.ReferralStats(t.Context())
+	stats, err := e.db.ReferralStats(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestReferralPurchases(t *testing.T) {
 		s.Discount.ETH.String() != "5000000000000000" || s.Owed.ETH.String() != "7800000000000000" || s.Paid.ETH.String() != "0" {
 		t.Errorf("the code's figures: %+v", s)
 	}
-	if owed, err := db.Commissions(t.Context(), store.CommissionOwed); err != nil || len(owed) != 4 ||
+	if owed, err := e.db.Commissions(t.Context(), store.CommissionOwed); err != nil || len(owed) != 4 ||
 		owed[0].Code != "Alice5" || owed[0].Payment != strings.ToLower(atDiscount.Hex()) || owed[0].Status != store.CommissionOwed {
 		t.Errorf("owed: %+v %v", owed, err)
 	}
@@ -148,10 +149,10 @@ func TestReferralPurchases(t *testing.T) {
 		e.bind(2, holder)
 		paid := e.pay(2, e.dc.Payments, new(big.Int).Sub(priceOne, finney(2)))
 		e.settle()
-		if got := reasonOf(t, paid); got != "minted" {
+		if got := reasonOf(t, e.db, paid); got != "minted" {
 			t.Fatalf("2 %% off under a wallet code: %s", got)
 		}
-		if got := earned(t, paid); len(got) != 1 || got["owner"] != holder+" 1470000000000000" {
+		if got := earned(t, e.db, paid); len(got) != 1 || got["owner"] != holder+" 1470000000000000" {
 			t.Errorf("the wallet code earned %v", got)
 		}
 		if _, _, err := e.j.Sale().Bind(t.Context(), lower(e.buyer(3)), lower(e.buyer(3))); !errors.Is(err, sale.ErrSelfReferral) {
@@ -169,47 +170,47 @@ func TestReferralPurchases(t *testing.T) {
 	})
 
 	t.Run("terms changed after a payment do not change what it earns", func(t *testing.T) {
-		if err := db.HoldMinting(t.Context(), true); err != nil { // the pass records it and waits
+		if err := e.db.HoldMinting(t.Context(), true); err != nil { // the pass records it and waits
 			t.Fatal(err)
 		}
 		paid := e.pay(1, e.dc.Payments, discounted)
 		mustPass(t, e.restart())
-		waitPastBlock(t, paid)
-		putCode(t, store.ReferralCode{Code: "Alice5", Owner: owner, DiscountBps: 1000, CommissionBps: 4000, Enabled: true})
-		if err := db.HoldMinting(t.Context(), false); err != nil {
+		waitPastBlock(t, e.db, paid)
+		putCode(t, e.db, store.ReferralCode{Code: "Alice5", Owner: owner, DiscountBps: 1000, CommissionBps: 4000, Enabled: true})
+		if err := e.db.HoldMinting(t.Context(), false); err != nil {
 			t.Fatal(err)
 		}
 		e.settle()
-		if got := reasonOf(t, paid); got != "minted" {
+		if got := reasonOf(t, e.db, paid); got != "minted" {
 			t.Fatalf("a payment at the terms of its block: %s", got)
 		}
-		if got := earned(t, paid); got["owner"] != want["owner"] || got["parent"] != want["parent"] {
+		if got := earned(t, e.db, paid); got["owner"] != want["owner"] || got["parent"] != want["parent"] {
 			t.Errorf("after the change the payment earned %v, want %v", got, want)
 		}
 	})
 
 	t.Run("an expired code's discount is a wrong amount", func(t *testing.T) {
-		putCode(t, store.ReferralCode{Code: "Alice5", Owner: owner, DiscountBps: 500, CommissionBps: 300,
+		putCode(t, e.db, store.ReferralCode{Code: "Alice5", Owner: owner, DiscountBps: 500, CommissionBps: 300,
 			ExpiresAt: ptr(time.Now().Add(-time.Second)), Enabled: true})
 		waitPastSecond(t)
 		paid := e.pay(1, e.dc.Payments, discounted)
 		full := e.pay(1, e.dc.Payments, priceOne)
 		e.settle()
-		if got := reasonOf(t, paid); !strings.HasPrefix(got, `{"code":"wrong_amount"`) {
+		if got := reasonOf(t, e.db, paid); !strings.HasPrefix(got, `{"code":"wrong_amount"`) {
 			t.Errorf("the discount of an expired code: %s", got)
 		}
-		if got := reasonOf(t, full); got != "minted" {
+		if got := reasonOf(t, e.db, full); got != "minted" {
 			t.Errorf("the full price under an expired code: %s", got)
 		}
-		if got := earned(t, full); len(got) != 0 || discountOf(t, full) != "none" {
-			t.Errorf("a payment under an expired code earned %v under %s", got, discountOf(t, full))
+		if got := earned(t, e.db, full); len(got) != 0 || discountOf(t, e.db, full) != "none" {
+			t.Errorf("a payment under an expired code earned %v under %s", got, discountOf(t, e.db, full))
 		}
 	})
 }
 
 // waitPastBlock waits until the second after payment hash's block has begun, so that a change
 // made then is in force after its block's time.
-func waitPastBlock(t testing.TB, hash common.Hash) {
+func waitPastBlock(t testing.TB, db *store.Store, hash common.Hash) {
 	t.Helper()
 	var stamped time.Time
 	if err := db.DB().Get(&stamped, `SELECT block_time FROM payments WHERE tx_hash = $1`, strings.ToLower(hash.Hex())); err != nil {
@@ -222,16 +223,17 @@ func waitPastBlock(t testing.TB, hash common.Hash) {
 // payments pass at the same time over the same payments bought under a code, and both record
 // the mints they see mined: each payment earns its referrers once.
 func TestTwoInstancesEarnOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	owner, parent := lower(e.buyer(4)), lower(e.buyer(5))
-	addCode(t, store.ReferralCode{Code: "Twice", Owner: owner, DiscountBps: 500, CommissionBps: 300,
+	addCode(t, e.db, store.ReferralCode{Code: "Twice", Owner: owner, DiscountBps: 500, CommissionBps: 300,
 		Parent: &parent, ParentBps: ptr(100), Enabled: true})
 	var paid []common.Hash
 	for i := range 3 {
 		e.bind(i, "Twice")
 		paid = append(paid, e.pay(i, e.dc.Payments, finney(95)))
 	}
-	other, err := store.Open(t.Context(), storetest.DatabaseURL())
+	other, err := store.Open(t.Context(), storetest.URL(t, e.db))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,15 +255,15 @@ func TestTwoInstancesEarnOnce(t *testing.T) {
 	}
 	e.settle()
 	for i, h := range paid {
-		if got := reasonOf(t, h); got != "minted" {
+		if got := reasonOf(t, e.db, h); got != "minted" {
 			t.Fatalf("payment %d: %s", i, got)
 		}
-		if got := earned(t, h); len(got) != 2 || got["owner"] != owner+" 2850000000000000" || got["parent"] != parent+" 950000000000000" {
+		if got := earned(t, e.db, h); len(got) != 2 || got["owner"] != owner+" 2850000000000000" || got["parent"] != parent+" 950000000000000" {
 			t.Errorf("payment %d earned %v", i, got)
 		}
 	}
 	var rows int
-	if err := db.DB().Get(&rows, `SELECT count(*) FROM commissions`); err != nil || rows != 6 {
+	if err := e.db.DB().Get(&rows, `SELECT count(*) FROM commissions`); err != nil || rows != 6 {
 		t.Fatalf("%d commission rows, want 2 a payment (%v)", rows, err)
 	}
 }
@@ -272,22 +274,23 @@ func TestTwoInstancesEarnOnce(t *testing.T) {
 // judged under it (issue 48 §8); here the binding's time is set as early as can be, and the
 // payment already in a block is still judged without it, while the next one is judged under it.
 func TestBindAfterPayment(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
-	addCode(t, store.ReferralCode{Code: "Alice5", Owner: lower(e.buyer(4)), DiscountBps: 500, CommissionBps: 300, Enabled: true})
+	addCode(t, e.db, store.ReferralCode{Code: "Alice5", Owner: lower(e.buyer(4)), DiscountBps: 500, CommissionBps: 300, Enabled: true})
 	discounted := new(big.Int).Sub(priceOne, finney(5))
 	before := e.pay(0, e.dc.Payments, discounted) // a block holds it before the wallet binds
 	e.bind(0, "Alice5")
-	if _, err := db.DB().Exec(`UPDATE referral_bindings SET bound_at = to_timestamp(0)`); err != nil {
+	if _, err := e.db.DB().Exec(`UPDATE referral_bindings SET bound_at = to_timestamp(0)`); err != nil {
 		t.Fatal(err)
 	}
 	after := e.pay(0, e.dc.Payments, discounted)
 	if sum := mustPass(t, e.j); sum.Minted != 1 || sum.Rejected != 1 {
 		t.Fatalf("pass %+v: want the payment before the binding rejected, the one after minted", sum)
 	}
-	if got := discountOf(t, before); got != "none" {
+	if got := discountOf(t, e.db, before); got != "none" {
 		t.Fatalf("the payment a block held before the binding was judged under %q", got)
 	}
-	if got, want := discountOf(t, after), "Alice5 5000000000000000"; got != want {
+	if got, want := discountOf(t, e.db, after), "Alice5 5000000000000000"; got != want {
 		t.Fatalf("the payment after the binding: %q, want %q", got, want)
 	}
 }

@@ -18,12 +18,14 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/chain/devchain"
+	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
 // A payment is only read once Confirmations blocks follow it, so a block replaced within that
 // depth never reaches the ledger.
 func TestPaymentWaitsForConfirmations(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.Confirmations = 2 })
 	e.pay(0, e.dc.Payments, priceOne)
 	if sum := mustPass(t, e.j); sum.Seen != 0 {
@@ -43,30 +45,31 @@ func TestPaymentWaitsForConfirmations(t *testing.T) {
 // confirmations), the scan goes back to the last block both agree on, forgets the payments it
 // had only seen or rejected above it, and reads the chain's blocks again.
 func TestScanRewindsAfterAReorg(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.pay(0, e.dc.Payments, priceOff) // rejected: off sale
 	if sum := mustPass(t, e.j); sum.Rejected != 1 {
 		t.Fatalf("summary %+v", sum)
 	}
-	rejected := payments(t, "rejected")[0]
+	rejected := payments(t, e.db, "rejected")[0]
 	// Make the ledger remember a different block where the payment was, as if that block had
 	// been replaced since.
 	fake := "0x" + strings.Repeat("ab", 32)
-	mustExec(t, `UPDATE scanned_blocks SET hash = $1 WHERE scanner = 'payments' AND number >= $2`, fake, rejected.BlockNumber)
-	mustExec(t, `UPDATE chain_cursors SET block_hash = $1 WHERE name = 'payments'`, fake)
-	mustExec(t, `UPDATE payments SET block_hash = $1`, fake)
+	mustExec(t, e.db, `UPDATE scanned_blocks SET hash = $1 WHERE scanner = 'payments' AND number >= $2`, fake, rejected.BlockNumber)
+	mustExec(t, e.db, `UPDATE chain_cursors SET block_hash = $1 WHERE name = 'payments'`, fake)
+	mustExec(t, e.db, `UPDATE payments SET block_hash = $1`, fake)
 
 	sum := mustPass(t, e.j)
 	if sum.Rewound == 0 || sum.FromBlock != uint64(rejected.BlockNumber) {
 		t.Fatalf("summary %+v: want a rewind to block %d", sum, rejected.BlockNumber-1)
 	}
-	after := payments(t, "rejected")
+	after := payments(t, e.db, "rejected")
 	if len(after) != 1 || after[0].BlockHash == fake || after[0].ID == rejected.ID {
 		t.Fatalf("payments after the rewind %+v: want the one of the chain's block, read again", after)
 	}
 }
 
-func mustExec(t *testing.T, query string, args ...any) {
+func mustExec(t *testing.T, db *store.Store, query string, args ...any) {
 	t.Helper()
 	if _, err := db.DB().Exec(query, args...); err != nil {
 		t.Fatal(err)
@@ -81,7 +84,7 @@ type manualChain struct {
 // commit seals a block once n transactions wait in the pool.
 func (m manualChain) commit(n int) common.Hash {
 	m.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for m.dc.Pending() < n {
 		if time.Now().After(deadline) {
 			m.t.Fatalf("%d transactions in the pool, want %d", m.dc.Pending(), n)
@@ -159,6 +162,7 @@ func (m manualChain) reorgAwayPayment(parent common.Hash, buyer int, nonce uint6
 
 // A payment in a block that a reorg replaces before it has its confirmations never mints.
 func TestReorgBeforeConfirmationNeverMints(t *testing.T) {
+	t.Parallel()
 	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) { c.Confirmations = 2 })}
 	_, parent := m.head()
 	payment := m.transfer(0, m.dc.Payments, priceOne, 0, 1)
@@ -182,6 +186,7 @@ func TestReorgBeforeConfirmationNeverMints(t *testing.T) {
 // past the replaced block, and the drift report names the payment, whose node now stands on a
 // payment the chain no longer has.
 func TestReorgAfterMintIsDrift(t *testing.T) {
+	t.Parallel()
 	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) {
 		c.ReceiptTimeout = 300 * time.Millisecond // nobody mines while a pass waits
 	})}
@@ -286,7 +291,7 @@ func (f reconcilerFork) checkLedger() {
 		Key   string `db:"key"`
 		Block int64  `db:"block_number"`
 	}
-	if err := db.DB().Select(&rows, `SELECT tx_hash || '/' || log_index AS key, block_number FROM withdrawals`); err != nil {
+	if err := f.db.DB().Select(&rows, `SELECT tx_hash || '/' || log_index AS key, block_number FROM withdrawals`); err != nil {
 		f.t.Fatal(err)
 	}
 	ledger := map[string]int64{}
@@ -296,7 +301,7 @@ func (f reconcilerFork) checkLedger() {
 	if !maps.Equal(ledger, onChain) {
 		f.t.Fatalf("withdrawals (tx/log: block): ledger %v, chain %v", ledger, onChain)
 	}
-	nodes, err := db.NodesFrom(ctx, 0, 100)
+	nodes, err := f.db.NodesFrom(ctx, 0, 100)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -320,6 +325,7 @@ func (f reconcilerFork) checkLedger() {
 // reads the chain's blocks instead; the ledger ends with exactly the chain's withdrawals, and the
 // node's figures are nodeInfo's again.
 func TestReconcilerRewindsAfterAReorg(t *testing.T) {
+	t.Parallel()
 	t.Run("the new blocks have no withdrawal", func(t *testing.T) {
 		f := newReconcilerFork(t)
 		if err := f.dc.Fork(f.beforeTransfer); err != nil {
@@ -335,7 +341,7 @@ func TestReconcilerRewindsAfterAReorg(t *testing.T) {
 			t.Fatalf("summary %+v: want 2 blocks taken back and the node synced again", sum)
 		}
 		f.checkLedger()
-		if n, err := db.NodeByChainID(t.Context(), big.NewInt(1)); err != nil || n.WithdrawnWei.Sign() != 0 {
+		if n, err := f.db.NodeByChainID(t.Context(), big.NewInt(1)); err != nil || n.WithdrawnWei.Sign() != 0 {
 			t.Fatalf("node %+v, %v: want nothing withdrawn", n, err)
 		}
 		if again := mustReconcile(t, f.j); again.Rewound != 0 || again.Synced != 0 {
@@ -380,10 +386,10 @@ func TestReconcilerRewindsAfterAReorg(t *testing.T) {
 			t.Fatalf("drift %+v: want the node the chain no longer has", rep.Nodes)
 		}
 		// No round credits it: the chain has no node.
-		if n, err := db.NodeByChainID(t.Context(), big.NewInt(1)); err != nil || n.Status != "unconfirmed" {
+		if n, err := f.db.NodeByChainID(t.Context(), big.NewInt(1)); err != nil || n.Status != "unconfirmed" {
 			t.Fatalf("node %+v, %v: want it unconfirmed", n, err)
 		}
-		storetest.Due(t, db, time.Now().Add(-time.Minute))
+		storetest.Due(t, f.db, time.Now().Add(-time.Minute))
 		if sum := mustCredit(t, f.j); sum.Nodes != 0 {
 			t.Fatalf("credit pass %+v: want the node left out", sum)
 		}
@@ -394,6 +400,7 @@ func TestReconcilerRewindsAfterAReorg(t *testing.T) {
 // replaced its last block too, whose hash the scan kept: the scan goes back to the last hash it
 // kept that the chain still has, before the range, and finds the payment the new blocks hold.
 func TestReorgOfASkippedRange(t *testing.T) {
+	t.Parallel()
 	// skip has the scan record the blocks up to head - confirmations, at least 30 of them, as one
 	// skipped range; it returns the range's last block.
 	skip := func(m manualChain) uint64 {
@@ -402,7 +409,7 @@ func TestReorgOfASkippedRange(t *testing.T) {
 			m.dc.Commit()
 		}
 		sum := mustPass(t, m.j)
-		if kept := hashesKept(t, sum.FromBlock+1, sum.ToBlock); sum.ToBlock-sum.FromBlock < 20 || !slices.Equal(kept, []int64{int64(sum.ToBlock)}) {
+		if kept := hashesKept(t, m.db, sum.FromBlock+1, sum.ToBlock); sum.ToBlock-sum.FromBlock < 20 || !slices.Equal(kept, []int64{int64(sum.ToBlock)}) {
 			t.Fatalf("summary %+v, hashes kept of %v: want a skipped range: no hash kept inside it but its last block's", sum, kept)
 		}
 		return sum.ToBlock
@@ -455,7 +462,7 @@ func TestReorgOfASkippedRange(t *testing.T) {
 }
 
 // hashesKept lists the blocks from..to whose hash the payments scan keeps.
-func hashesKept(t *testing.T, from, to uint64) []int64 {
+func hashesKept(t *testing.T, db *store.Store, from, to uint64) []int64 {
 	t.Helper()
 	var kept []int64
 	if err := db.DB().Select(&kept, `SELECT number FROM scanned_blocks WHERE scanner = 'payments' AND number BETWEEN $1 AND $2 ORDER BY number`, from, to); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"nodeledger/chain"
+	"nodeledger/chain/devchain"
 	"nodeledger/store"
 )
 
@@ -17,8 +18,12 @@ import (
 // and its mint: the pass still sends the mint, and no other pass starts. (The runner's passes do
 // not wait for receipts: the next pass records the node.)
 func TestShutdownLetsThePassUnderWayFinish(t *testing.T) {
-	e := newEnv(t)
-	e.pay(0, e.dc.Payments, priceOne)
+	t.Parallel()
+	// Mined by hand, so that the mint the pass sends is still in flight when the test looks.
+	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true})}
+	e := m.env
+	m.transfer(0, e.dc.Payments, priceOne, 0, 1)
+	m.commit(1)
 
 	reached, release := make(chan struct{}), make(chan struct{})
 	e.j.crash = func(step string) error {
@@ -40,11 +45,11 @@ func TestShutdownLetsThePassUnderWayFinish(t *testing.T) {
 		t.Fatal("Run did not return after the shutdown")
 	}
 
-	if p := payments(t, "minting"); len(p) != 1 {
+	if p := payments(t, e.db, "minting"); len(p) != 1 {
 		t.Fatalf("%d payments minting after the shutdown, want the one whose mint the pass sent", len(p))
 	}
 	var doc []byte
-	if err := db.DB().QueryRow(`SELECT summary FROM scheduler_ticks ORDER BY id DESC LIMIT 1`).Scan(&doc); err != nil {
+	if err := e.db.DB().QueryRow(`SELECT summary FROM scheduler_ticks ORDER BY id DESC LIMIT 1`).Scan(&doc); err != nil {
 		t.Fatal(err)
 	}
 	var sum TickSummary
@@ -54,11 +59,13 @@ func TestShutdownLetsThePassUnderWayFinish(t *testing.T) {
 	if !sum.Payments.Ran || sum.PaymentsError != "" || sum.Payments.Minting != 1 || sum.Credit.Ran || sum.Reconcile.Ran {
 		t.Fatalf("tick %s: want the payments pass finished and no other run", doc)
 	}
+	m.commit(1)
 	e.settle()
 	e.checkNodes(e.buyer(0), 1)
 }
 
 func TestTickMetrics(t *testing.T) {
+	// Not parallel: it reads the package's metrics, which every pass moves.
 	e := newEnv(t)
 	e.pay(0, e.dc.Payments, priceOne)
 	runs := passRuns.WithLabelValues("payments", "ok")
@@ -83,13 +90,14 @@ func TestTickMetrics(t *testing.T) {
 // says why (never the error's text), a success resets them and keeps when it was, and the
 // metrics follow.
 func TestPassStatusIsRecorded(t *testing.T) {
+	// Not parallel: it reads the package's metrics, which every pass moves.
 	e := newEnv(t)
 	dead, err := chain.Dial(t.Context(), "http://127.0.0.1:1", chain.Config{Factory: e.dc.Factory, Attempts: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer dead.Close()
-	offline := New(db, dead, nil, nil, e.cfg, slog.New(slog.DiscardHandler))
+	offline := New(e.db, dead, nil, nil, e.cfg, slog.New(slog.DiscardHandler))
 	failed := passFailures.WithLabelValues("payments")
 	before := testutil.ToFloat64(failed)
 	for range 3 {
@@ -97,7 +105,7 @@ func TestPassStatusIsRecorded(t *testing.T) {
 			t.Fatal("a payments pass without a chain did not fail")
 		}
 	}
-	st := passStatus(t, store.PassPayments)
+	st := passStatus(t, e.db, store.PassPayments)
 	if st.Failures != 3 || st.Error == nil || st.Error.Code != store.PassChainUnavailable || st.LastOKAt != nil {
 		t.Fatalf("after 3 failures: %+v", st)
 	}
@@ -109,14 +117,14 @@ func TestPassStatusIsRecorded(t *testing.T) {
 	}
 
 	mustPass(t, e.j)
-	st = passStatus(t, store.PassPayments)
+	st = passStatus(t, e.db, store.PassPayments)
 	if st.Failures != 0 || st.Error != nil || st.LastOKAt == nil || time.Since(*st.LastOKAt) > time.Minute {
 		t.Fatalf("after a success: %+v", st)
 	}
 	if n := testutil.ToFloat64(passFailuresInARow.WithLabelValues("payments")); n != 0 {
 		t.Fatalf("failures in a row gauge %v after a success", n)
 	}
-	if other := passStatus(t, store.PassReconcile); other.Failures != 0 || other.LastOKAt != nil {
+	if other := passStatus(t, e.db, store.PassReconcile); other.Failures != 0 || other.LastOKAt != nil {
 		t.Fatalf("the reconciler never ran: %+v", other)
 	}
 	// The tick reads the signers' balances for their gauges.
@@ -127,7 +135,7 @@ func TestPassStatusIsRecorded(t *testing.T) {
 }
 
 // passStatus is the ledger's status of pass.
-func passStatus(t *testing.T, pass store.PassName) store.PassStatus {
+func passStatus(t *testing.T, db *store.Store, pass store.PassName) store.PassStatus {
 	t.Helper()
 	all, err := db.PassStatuses(t.Context())
 	if err != nil {

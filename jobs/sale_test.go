@@ -31,7 +31,7 @@ func (e *env) saleTier(id int, price int64, set func(*store.Tier)) store.Tier {
 	if set != nil {
 		set(&t)
 	}
-	if err := db.PutTier(e.t.Context(), t); err != nil {
+	if err := e.db.PutTier(e.t.Context(), t); err != nil {
 		e.t.Fatal(err)
 	}
 	return t
@@ -40,7 +40,7 @@ func (e *env) saleTier(id int, price int64, set func(*store.Tier)) store.Tier {
 func ptr[T any](v T) *T { return &v }
 
 // reasonOf is the reason payment hash was rejected with, as JSON; "" when it was not rejected.
-func reasonOf(t testing.TB, hash common.Hash) string {
+func reasonOf(t testing.TB, db *store.Store, hash common.Hash) string {
 	t.Helper()
 	p, err := db.PaymentByTx(t.Context(), strings.ToLower(hash.Hex()))
 	if err != nil {
@@ -57,7 +57,7 @@ func reasonOf(t testing.TB, hash common.Hash) string {
 }
 
 // nodesOfTier counts the ledger's nodes of tier.
-func nodesOfTier(t testing.TB, tier int) int {
+func nodesOfTier(t testing.TB, db *store.Store, tier int) int {
 	t.Helper()
 	var n int
 	if err := db.DB().Get(&n, `SELECT count(*) FROM nodes WHERE tier = $1`, tier); err != nil {
@@ -68,6 +68,7 @@ func nodesOfTier(t testing.TB, tier int) int {
 
 // TestSaleRules: each rule of the sale, and the reason a payment that breaks it is rejected with.
 func TestSaleRules(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	now := time.Now().UTC().Truncate(time.Second)
 	hour := time.Hour
@@ -77,7 +78,7 @@ func TestSaleRules(t *testing.T) {
 	e.saleTier(14, 250, func(t *store.Tier) { t.Supply = ptr(5) })
 	e.saleTier(13, 240, func(t *store.Tier) { t.OpensAfterTier = ptr(14) })
 	e.saleTier(15, 260, func(t *store.Tier) { t.AllowlistUntil = ptr(now.Add(hour)) })
-	err := db.Audited(t.Context(), store.AuditEntry{Action: store.ActionAllowlistPut, Outcome: store.AuditOutcome{Code: store.OutcomeAllowlistSaved}}, func(tx store.Tx, _ *store.AuditEntry) error {
+	err := e.db.Audited(t.Context(), store.AuditEntry{Action: store.ActionAllowlistPut, Outcome: store.AuditOutcome{Code: store.OutcomeAllowlistSaved}}, func(tx store.Tx, _ *store.AuditEntry) error {
 		_, err := tx.ReplaceAllowlist(t.Context(), 15, []store.AllowlistEntry{{Address: strings.ToLower(e.buyer(0).Hex()), Allocation: 1}})
 		return err
 	})
@@ -112,23 +113,23 @@ func TestSaleRules(t *testing.T) {
 		{"not listed", unlisted, `{"code":"not_allowlisted","args":{` + tier(15, "T15") + `,"allowlistUntil":"` + iso(now.Add(hour)) + `"}}`},
 		{"a tier with a supply", base, "minted"},
 	} {
-		if got := reasonOf(t, tc.hash); got != tc.want {
+		if got := reasonOf(t, e.db, tc.hash); got != tc.want {
 			t.Errorf("%s: %s\nwant %s", tc.name, got, tc.want)
 		}
 	}
-	if nodesOfTier(t, 15) != 1 || nodesOfTier(t, 14) != 1 {
-		t.Errorf("nodes of tier 15: %d, of tier 14: %d; want 1 each", nodesOfTier(t, 15), nodesOfTier(t, 14))
+	if nodesOfTier(t, e.db, 15) != 1 || nodesOfTier(t, e.db, 14) != 1 {
+		t.Errorf("nodes of tier 15: %d, of tier 14: %d; want 1 each", nodesOfTier(t, e.db, 15), nodesOfTier(t, e.db, 14))
 	}
 
 	t.Run("after the allowlist phase, maxPerWallet", func(t *testing.T) {
 		// The phase ends (history moved back): buyer 1, never listed, buys; buyer 0 up to 5 in all.
-		if _, err := db.DB().Exec(`UPDATE tiers SET allowlist_until = now() - interval '1 hour' WHERE id = 15`); err != nil {
+		if _, err := e.db.DB().Exec(`UPDATE tiers SET allowlist_until = now() - interval '1 hour' WHERE id = 15`); err != nil {
 			t.Fatal(err)
 		}
 		waitPastSecond(t)
 		public := e.pay(1, e.dc.Payments, finney(260))
 		e.settle()
-		if got := reasonOf(t, public); got != "minted" {
+		if got := reasonOf(t, e.db, public); got != "minted" {
 			t.Fatalf("after the phase: %s", got)
 		}
 	})
@@ -143,6 +144,7 @@ func waitPastSecond(t testing.TB) {
 // TestPaymentBeforeStartsAt: a payment in the block before a tier's start is not_open; one in
 // the block stamped at its start buys it.
 func TestPaymentBeforeStartsAt(t *testing.T) {
+	t.Parallel()
 	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) { c.ReceiptTimeout = 300 * time.Millisecond })}
 	_, headTime := m.headTime()
 	starts := maxTime(headTime, time.Now()).Add(30 * time.Second).Truncate(time.Second)
@@ -166,10 +168,10 @@ func TestPaymentBeforeStartsAt(t *testing.T) {
 	}
 	m.commit(1) // the mint
 	mustPass(t, m.j)
-	if got := reasonOf(t, before); !strings.HasPrefix(got, `{"code":"not_open"`) {
+	if got := reasonOf(t, m.db, before); !strings.HasPrefix(got, `{"code":"not_open"`) {
 		t.Errorf("the block before the start: %s", got)
 	}
-	if got := reasonOf(t, at); got != "minted" {
+	if got := reasonOf(t, m.db, at); got != "minted" {
 		t.Errorf("the block at the start: %s", got)
 	}
 }
@@ -196,6 +198,7 @@ func maxTime(a, b time.Time) time.Time {
 // old one. The old price, paid within the grace after the change, buys the tier at what was paid;
 // paid after the grace it is a wrong amount.
 func TestPriceChangeWithAPageOpen(t *testing.T) {
+	t.Parallel()
 	const grace = time.Minute
 	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) {
 		c.ReceiptTimeout = 300 * time.Millisecond
@@ -204,11 +207,11 @@ func TestPriceChangeWithAPageOpen(t *testing.T) {
 	tier := m.saleTier(10, 110, nil)
 	waitPastSecond(t) // the page is opened: the old price has been in force a while
 	tier.PriceWei = ledger(finney(130))
-	if err := db.PutTier(t.Context(), tier); err != nil {
+	if err := m.db.PutTier(t.Context(), tier); err != nil {
 		t.Fatal(err)
 	}
 	var changed time.Time
-	if err := db.DB().Get(&changed, `SELECT max(effective_at) FROM tier_versions WHERE tier = 10`); err != nil {
+	if err := m.db.DB().Get(&changed, `SELECT max(effective_at) FROM tier_versions WHERE tier = 10`); err != nil {
 		t.Fatal(err)
 	}
 
@@ -228,13 +231,13 @@ func TestPriceChangeWithAPageOpen(t *testing.T) {
 	}
 	m.commit(1) // the mints, in one transaction
 	mustPass(t, m.j)
-	if got := reasonOf(t, within); got != "minted" {
+	if got := reasonOf(t, m.db, within); got != "minted" {
 		t.Errorf("the old price within the grace: %s", got)
 	}
-	if got := reasonOf(t, after); !strings.HasPrefix(got, `{"code":"wrong_amount"`) || !strings.Contains(got, `"priceWei":"130000000000000000"`) {
+	if got := reasonOf(t, m.db, after); !strings.HasPrefix(got, `{"code":"wrong_amount"`) || !strings.Contains(got, `"priceWei":"130000000000000000"`) {
 		t.Errorf("the old price after the grace: %s", got)
 	}
-	if got := reasonOf(t, newPrice); got != "minted" {
+	if got := reasonOf(t, m.db, newPrice); got != "minted" {
 		t.Errorf("the new price: %s", got)
 	}
 	nodes := m.checkNodes(m.buyer(0), 1)
@@ -246,38 +249,39 @@ func TestPriceChangeWithAPageOpen(t *testing.T) {
 // TestTierTakenOffSaleAfterThePayment: a payment is judged by the rules in force at its block's
 // time, not when a pass gets to it.
 func TestTierTakenOffSaleAfterThePayment(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
-	if err := db.HoldMinting(t.Context(), true); err != nil { // a pass records it and waits
+	if err := e.db.HoldMinting(t.Context(), true); err != nil { // a pass records it and waits
 		t.Fatal(err)
 	}
 	paid := e.pay(0, e.dc.Payments, priceOne)
 	if sum := mustPass(t, e.j); sum.Seen != 1 {
 		t.Fatalf("pass %+v", sum)
 	}
-	p, err := db.PaymentByTx(t.Context(), strings.ToLower(paid.Hex()))
+	p, err := e.db.PaymentByTx(t.Context(), strings.ToLower(paid.Hex()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var stamped time.Time
-	if err := db.DB().Get(&stamped, `SELECT block_time FROM payments WHERE tx_hash = $1`, p.TxHash); err != nil {
+	if err := e.db.DB().Get(&stamped, `SELECT block_time FROM payments WHERE tx_hash = $1`, p.TxHash); err != nil {
 		t.Fatal(err)
 	}
 	// The dev chain may run ahead of the clock: the change is made after the block's second.
 	time.Sleep(time.Until(stamped.Add(time.Second)))
-	if err := db.SetOnSale(t.Context(), 1, false); err != nil {
+	if err := e.db.SetOnSale(t.Context(), 1, false); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.HoldMinting(t.Context(), false); err != nil {
+	if err := e.db.HoldMinting(t.Context(), false); err != nil {
 		t.Fatal(err)
 	}
 	e.settle()
-	if got := reasonOf(t, paid); got != "minted" {
+	if got := reasonOf(t, e.db, paid); got != "minted" {
 		t.Fatalf("a payment made while the tier was on sale: %s", got)
 	}
 	t.Run("a payment after the change is closed", func(t *testing.T) {
 		late := e.pay(1, e.dc.Payments, priceOne)
 		e.settle()
-		if got := reasonOf(t, late); got != `{"code":"closed","args":{"tier":1,"tierLabel":"One"}}` {
+		if got := reasonOf(t, e.db, late); got != `{"code":"closed","args":{"tier":1,"tierLabel":"One"}}` {
 			t.Fatalf("a payment after the tier went off sale: %s", got)
 		}
 	})
@@ -288,10 +292,11 @@ func TestTierTakenOffSaleAfterThePayment(t *testing.T) {
 // what keeps the supply). Exactly the supply is minted, to the earliest payments; the rest are
 // sold_out.
 func TestLastUnitsRacedByTwoPasses(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const supply, payers = 2, 5
 	e.saleTier(10, 210, func(t *store.Tier) { t.Supply = ptr(supply) })
-	if err := db.HoldMinting(t.Context(), true); err != nil {
+	if err := e.db.HoldMinting(t.Context(), true); err != nil {
 		t.Fatal(err)
 	}
 	var paid []common.Hash
@@ -301,7 +306,7 @@ func TestLastUnitsRacedByTwoPasses(t *testing.T) {
 	if sum := mustPass(t, e.j); sum.Seen != payers {
 		t.Fatalf("pass %+v", sum)
 	}
-	other, err := store.Open(t.Context(), storetest.DatabaseURL())
+	other, err := store.Open(t.Context(), storetest.URL(t, e.db))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,15 +326,15 @@ func TestLastUnitsRacedByTwoPasses(t *testing.T) {
 	}
 	close(start)
 	wg.Wait()
-	if err := db.HoldMinting(t.Context(), false); err != nil {
+	if err := e.db.HoldMinting(t.Context(), false); err != nil {
 		t.Fatal(err)
 	}
 	e.settle()
-	if n := nodesOfTier(t, 10); n != supply {
+	if n := nodesOfTier(t, e.db, 10); n != supply {
 		t.Fatalf("%d nodes of tier 10, want its supply %d", n, supply)
 	}
 	for i, h := range paid {
-		got := reasonOf(t, h)
+		got := reasonOf(t, e.db, h)
 		if want := "minted"; i < supply && got != want || i >= supply && !strings.HasPrefix(got, `{"code":"sold_out"`) {
 			t.Errorf("payment %d: %s", i, got)
 		}
@@ -339,6 +344,7 @@ func TestLastUnitsRacedByTwoPasses(t *testing.T) {
 // TestLastUnitsInOneBlock: many payments in one block for a tier's last units: the earliest by
 // their place in the block get them.
 func TestLastUnitsInOneBlock(t *testing.T) {
+	t.Parallel()
 	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) { c.ReceiptTimeout = 300 * time.Millisecond })}
 	const supply, payers = 2, 5
 	m.saleTier(10, 210, func(t *store.Tier) { t.Supply = ptr(supply) })
@@ -354,10 +360,10 @@ func TestLastUnitsInOneBlock(t *testing.T) {
 	mustPass(t, m.j)
 	for i, h := range paid {
 		var index int
-		if err := db.DB().Get(&index, `SELECT tx_index FROM payments WHERE tx_hash = $1`, strings.ToLower(h.Hex())); err != nil {
+		if err := m.db.DB().Get(&index, `SELECT tx_index FROM payments WHERE tx_hash = $1`, strings.ToLower(h.Hex())); err != nil {
 			t.Fatal(err)
 		}
-		got := reasonOf(t, h)
+		got := reasonOf(t, m.db, h)
 		if index < supply && got != "minted" || index >= supply && got != `{"code":"sold_out","args":{"tier":10,"tierLabel":"T10","supply":2,"sold":2}}` {
 			t.Errorf("payment %d, at index %d of its block: %s", i, index, got)
 		}
@@ -368,6 +374,7 @@ func TestLastUnitsInOneBlock(t *testing.T) {
 // after the last unit of the one before, in the same pass; at the same price, the step takes
 // over, and once both are sold out the rest are sold_out.
 func TestPriceStepOpensInTheSamePass(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.saleTier(10, 210, func(t *store.Tier) { t.Supply = ptr(1) })
 	e.saleTier(11, 210, func(t *store.Tier) { t.Supply = ptr(2); t.OpensAfterTier = ptr(10) })
@@ -382,21 +389,21 @@ func TestPriceStepOpensInTheSamePass(t *testing.T) {
 		t.Fatalf("pass %+v", sum)
 	}
 	e.settle()
-	if nodesOfTier(t, 10) != 1 || nodesOfTier(t, 11) != 2 || nodesOfTier(t, 12) != 1 {
-		t.Fatalf("nodes by tier: %d, %d, %d; want 1, 2, 1", nodesOfTier(t, 10), nodesOfTier(t, 11), nodesOfTier(t, 12))
+	if nodesOfTier(t, e.db, 10) != 1 || nodesOfTier(t, e.db, 11) != 2 || nodesOfTier(t, e.db, 12) != 1 {
+		t.Fatalf("nodes by tier: %d, %d, %d; want 1, 2, 1", nodesOfTier(t, e.db, 10), nodesOfTier(t, e.db, 11), nodesOfTier(t, e.db, 12))
 	}
 	for i, want := range []int{10, 11, 11} {
 		if n := e.checkNodes(e.buyer(i), 1); n[0].Tier != want {
 			t.Errorf("payment %d bought tier %d, want %d", i, n[0].Tier, want)
 		}
 	}
-	if got := reasonOf(t, paid[3]); got != `{"code":"sold_out","args":{"tier":10,"tierLabel":"T10","supply":1,"sold":1}}` {
+	if got := reasonOf(t, e.db, paid[3]); got != `{"code":"sold_out","args":{"tier":10,"tierLabel":"T10","supply":1,"sold":1}}` {
 		t.Errorf("after both steps sold out: %s", got)
 	}
-	if got := reasonOf(t, early); got != `{"code":"not_open","args":{"tier":12,"tierLabel":"T12","afterTier":11,"afterTierLabel":"T11"}}` {
+	if got := reasonOf(t, e.db, early); got != `{"code":"not_open","args":{"tier":12,"tierLabel":"T12","afterTier":11,"afterTierLabel":"T11"}}` {
 		t.Errorf("the next step too early: %s", got)
 	}
-	if got := reasonOf(t, late); got != "minted" {
+	if got := reasonOf(t, e.db, late); got != "minted" {
 		t.Errorf("the next step once open: %s", got)
 	}
 }

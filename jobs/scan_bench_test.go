@@ -109,6 +109,7 @@ func BenchmarkPaymentsScan(b *testing.B) {
 		}
 	}
 
+	db := storetest.New(b)
 	j := New(db, c, nil, nil, Config{PaymentAddress: payTo, ScanFrom: from, BlocksPerPass: to - from + 1}, slog.New(slog.DiscardHandler))
 	var scan, fetch time.Duration
 	var seen int

@@ -25,6 +25,7 @@ import (
 // still pays its fee) are explained; a contract wallet's payment is not, so its block, and only
 // it, is traced and the payment found.
 func TestScanTracesOnlyWhatNeedsTracing(t *testing.T) {
+	// Not parallel: it reads the package's metrics, which every pass moves.
 	e := newEnv(t)
 	payments := e.dc.Accounts[devchain.PaymentsIndex].Key
 	wallet := e.deployForwarder()
@@ -87,6 +88,7 @@ func TestScanTracesOnlyWhatNeedsTracing(t *testing.T) {
 // A pass records its blocks 200 at a time, each chunk with the cursor in one transaction: cut
 // off after the first chunk, it keeps what it read, and the next pass goes on from there.
 func TestScanRecordsInChunks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.ScanEveryBlock = true })
 	early := e.pay(0, e.dc.Payments, priceOne)
 	for head, _ := e.c.HeadNumber(t.Context()); head < scanChunk+5; head++ {
@@ -99,11 +101,11 @@ func TestScanRecordsInChunks(t *testing.T) {
 	if _, err := j.Payments(t.Context()); !errors.Is(err, errCrash) {
 		t.Fatalf("the pass did not stop at the second chunk: %v", err)
 	}
-	cur, err := db.Cursor(t.Context(), store.PaymentsScanner)
+	cur, err := e.db.Cursor(t.Context(), store.PaymentsScanner)
 	if err != nil || cur.Number != scanChunk-1 {
 		t.Fatalf("cursor %+v, %v: want the first chunk's last block, %d", cur, err, scanChunk-1)
 	}
-	seen := payments(t, "pending")
+	seen := payments(t, e.db, "pending")
 	if len(seen) != 1 || seen[0].TxHash != hexLower(early) {
 		t.Fatalf("payments after the cut: %+v, want the first chunk's only", seen)
 	}
@@ -112,13 +114,14 @@ func TestScanRecordsInChunks(t *testing.T) {
 	if sum.FromBlock != scanChunk || sum.Minted != 2 {
 		t.Fatalf("summary %+v: want the scan to go on from block %d and mint both", sum, scanChunk)
 	}
-	if _, err := db.PaymentByTx(t.Context(), hexLower(late)); err != nil {
+	if _, err := e.db.PaymentByTx(t.Context(), hexLower(late)); err != nil {
 		t.Fatalf("the second chunk's payment: %v", err)
 	}
 }
 
 // classify sorts a block's transactions by what the ledger records of them, without a chain.
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	payTo, factory := common.Address{9}, common.Address{0xf}
 	buyer, other, treasury := common.Address{1}, common.Address{2}, common.Address{3}
 	ok, failed := types.ReceiptStatusSuccessful, types.ReceiptStatusFailed
@@ -169,6 +172,7 @@ func TestClassify(t *testing.T) {
 // A block is traced when the wallet's balance moved by more or less than its transactions say,
 // or while the wallet has code; what a trace could not explain is recorded when it is ETH in.
 func TestToTraceAndUnattributed(t *testing.T) {
+	t.Parallel()
 	payTo, buyer := common.Address{9}, common.Address{1}
 	ok := types.ReceiptStatusSuccessful
 	in := func(value int64) chain.Tx {
@@ -224,6 +228,7 @@ func selfdestructCode(payTo common.Address, paid *big.Int) []byte {
 // contract that pays the payments wallet 0.1 ETH in a call and SELFDESTRUCTs to it with 0.05 ETH
 // more in the same transaction is one payment, and 0.05 ETH unattributed, once.
 func TestScanRecordsWhatATraceDoesNotExplain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	extra := new(big.Int).Div(priceOne, big.NewInt(2))
 	sent := new(big.Int).Add(priceOne, extra)
@@ -237,7 +242,7 @@ func TestScanRecordsWhatATraceDoesNotExplain(t *testing.T) {
 		t.Fatalf("summary %+v: want the call a payment and the SELFDESTRUCT unattributed", sum)
 	}
 	e.checkNodes(r.ContractAddress, 1)
-	in, err := db.UnattributedInflows(t.Context(), 10)
+	in, err := e.db.UnattributedInflows(t.Context(), 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,11 +250,11 @@ func TestScanRecordsWhatATraceDoesNotExplain(t *testing.T) {
 		t.Fatalf("unattributed inflows %+v, want %s wei in block %d", in, extra, r.BlockNumber)
 	}
 	// Scanned again after a rewind to before the block, it is recorded once.
-	mustExec(t, `UPDATE chain_cursors SET block_number = $1 WHERE name = 'payments'`, r.BlockNumber.Int64()-1)
+	mustExec(t, e.db, `UPDATE chain_cursors SET block_number = $1 WHERE name = 'payments'`, r.BlockNumber.Int64()-1)
 	if again := mustPass(t, e.restart()); again.Seen != 1 || again.Minted != 0 {
 		t.Fatalf("second pass: %+v", again)
 	}
-	if n, err := db.UnattributedCount(t.Context()); err != nil || n != 1 {
+	if n, err := e.db.UnattributedCount(t.Context()); err != nil || n != 1 {
 		t.Fatalf("%d unattributed inflows after scanning the block again, %v", n, err)
 	}
 }
@@ -257,6 +262,7 @@ func TestScanRecordsWhatATraceDoesNotExplain(t *testing.T) {
 // What a trace does not attribute is the block's unexplained wei less the payments it found,
 // plus what the wallet sent from inside transactions; a SELFDESTRUCT to the wallet is no payment.
 func TestUnattributedAfterATrace(t *testing.T) {
+	t.Parallel()
 	payTo, wallet, other := common.Address{9}, common.Address{1}, common.Address{2}
 	transfer := func(block uint64, typ string, from, to common.Address, value int64) chain.InternalTransfer {
 		return chain.InternalTransfer{Block: block, Type: typ, From: from, To: to, Value: big.NewInt(value)}
@@ -330,10 +336,10 @@ type scanned struct {
 // scanAll scans a fresh ledger up to the head less the confirmations, as many passes as it takes.
 func scanAll(t testing.TB, e *env, everyBlock bool) scanned {
 	t.Helper()
-	storetest.Reset(t, db)
+	storetest.Reset(t, e.db)
 	cfg := e.cfg
 	cfg.ScanEveryBlock = everyBlock
-	j := New(db, e.c, nil, nil, cfg, slog.New(slog.DiscardHandler))
+	j := New(e.db, e.c, nil, nil, cfg, slog.New(slog.DiscardHandler))
 	head, err := e.c.HeadNumber(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -352,13 +358,13 @@ func scanAll(t testing.TB, e *env, everyBlock bool) scanned {
 			t.Fatalf("the scan stands at block %d after 100 passes", sum.ToBlock)
 		}
 	}
-	if err := db.DB().Select(&out.Payments, `SELECT tx_hash || '/' || block_number || '/' || value_wei FROM payments ORDER BY block_number`); err != nil {
+	if err := e.db.DB().Select(&out.Payments, `SELECT tx_hash || '/' || block_number || '/' || value_wei FROM payments ORDER BY block_number`); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.DB().Select(&out.Outgoing, `SELECT tx_hash || '/' || block_number || '/' || value_wei FROM outgoing_transfers ORDER BY block_number`); err != nil {
+	if err := e.db.DB().Select(&out.Outgoing, `SELECT tx_hash || '/' || block_number || '/' || value_wei FROM outgoing_transfers ORDER BY block_number`); err != nil {
 		t.Fatal(err)
 	}
-	cur, err := db.Cursor(t.Context(), store.PaymentsScanner)
+	cur, err := e.db.Cursor(t.Context(), store.PaymentsScanner)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,6 +375,7 @@ func scanAll(t testing.TB, e *env, everyBlock bool) scanned {
 // On a quiet chain the scan that skips the ranges where the payments wallet did not move records
 // exactly what the scan of every block records, for a small share of its requests.
 func TestQuietRangesAreSkipped(t *testing.T) {
+	t.Parallel()
 	e := quietChain(t, 2000, 20, 4)
 	every, skipping := scanAll(t, e, true), scanAll(t, e, false)
 	if len(every.Payments) != 20 || len(every.Outgoing) != 4 {
@@ -387,6 +394,7 @@ func TestQuietRangesAreSkipped(t *testing.T) {
 // them all; otherwise a range where the payments wallet did not move is not read, and the failed
 // call in it is not recorded (the trade-off README and docs/operations.md state).
 func TestFailedWithdrawInAQuietRange(t *testing.T) {
+	t.Parallel()
 	for every, want := range map[bool]int{true: 1, false: 0} {
 		t.Run(fmt.Sprintf("SCAN_EVERY_BLOCK=%v", every), func(t *testing.T) {
 			e := newEnv(t, func(c *Config) { c.ScanEveryBlock = every })
@@ -415,6 +423,7 @@ func TestFailedWithdrawInAQuietRange(t *testing.T) {
 // A payments wallet with code can pass ETH on in the call that brought it, its balance and nonce
 // unchanged: its blocks are all read, quiet or not.
 func TestPaymentsWalletWithCodeIsReadEveryBlock(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	wallet := e.deployForwarder()
 	e.cfg.PaymentAddress = wallet
@@ -435,6 +444,7 @@ func TestPaymentsWalletWithCodeIsReadEveryBlock(t *testing.T) {
 // payments wallet's state at the new block only, the state at the cursor being the one the last
 // pass read, and reads no block (a failed withdraw call there stays unseen, as in any quiet range).
 func TestAQuietHeadIsNotRead(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.pay(0, e.dc.Payments, priceOne)
 	if sum := mustPass(t, e.j); sum.Minted != 1 {

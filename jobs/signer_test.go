@@ -19,6 +19,7 @@ import (
 // a payment becomes a node when clef's rules allow mint on the factory, two in one mintBatch,
 // and the pass says plainly that the signer refused when they do not.
 func TestMintSignedByClef(t *testing.T) {
+	t.Parallel()
 	clefdev.Path(t) // skipped here, before the chain starts, when there is no clef
 	e := newEnv(t)
 	passes := func(t *testing.T, factory common.Address) *Jobs {
@@ -28,7 +29,7 @@ func TestMintSignedByClef(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(minter.Close)
-		return New(db, e.c, minter, nil, e.cfg, slog.New(slog.DiscardHandler))
+		return New(e.db, e.c, minter, nil, e.cfg, slog.New(slog.DiscardHandler))
 	}
 
 	t.Run("rules for another factory refuse the mint", func(t *testing.T) {
@@ -63,6 +64,7 @@ func TestMintSignedByClef(t *testing.T) {
 // signer refuses a transfer anywhere else, and any call, even to the treasury, but a listed
 // token's transfer to the treasury (the token sweep).
 func TestSweepSignedByClef(t *testing.T) {
+	t.Parallel()
 	clefdev.Path(t)
 	e := sweepEnv(t, new(big.Int))
 	key := e.dc.Accounts[devchain.PaymentsIndex].Key
@@ -78,7 +80,7 @@ func TestSweepSignedByClef(t *testing.T) {
 	passes := func(s chain.Signer) *Jobs {
 		cfg := e.cfg
 		cfg.Sweep.Signer = s
-		return New(db, e.c, nil, nil, cfg, slog.New(slog.DiscardHandler))
+		return New(e.db, e.c, nil, nil, cfg, slog.New(slog.DiscardHandler))
 	}
 
 	t.Run("rules for another treasury refuse the sweep", func(t *testing.T) {

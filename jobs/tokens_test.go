@@ -29,17 +29,17 @@ func usdc(n float64) *big.Int { return big.NewInt(int64(n * 1_000_000)) }
 func (e *env) withUSDC() store.Token {
 	e.t.Helper()
 	tok := store.Token{Address: strings.ToLower(e.dc.USDC.Hex()), Symbol: "USDC", Decimals: 6}
-	if err := db.PutTokens(e.t.Context(), []store.Token{tok}); err != nil {
+	if err := e.db.PutTokens(e.t.Context(), []store.Token{tok}); err != nil {
 		e.t.Fatal(err)
 	}
 	e.cfg.PaymentTokens = []store.Token{tok}
 	e.j = e.restart()
-	tiers, err := db.Tiers(e.t.Context())
+	tiers, err := e.db.Tiers(e.t.Context())
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	tiers[0].TokenPrices = store.TokenPrices{tok.Address: ledger(usdc(300))}
-	if err := db.PutTier(e.t.Context(), tiers[0]); err != nil {
+	if err := e.db.PutTier(e.t.Context(), tiers[0]); err != nil {
 		e.t.Fatal(err)
 	}
 	return tok
@@ -61,6 +61,7 @@ func (e *env) asTokenOwner(token common.Address, data []byte) {
 }
 
 func TestTokenPayments(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tok := e.withUSDC()
 	payTo, coin := e.dc.Payments, e.dc.USDC
@@ -105,7 +106,7 @@ func TestTokenPayments(t *testing.T) {
 		{feeTaken.TxHash, usdc(300), store.BuyerMinted},
 		{multi.TxHash, usdc(300), store.BuyerMinted},
 	} {
-		rec, err := db.PaymentByTx(t.Context(), strings.ToLower(c.tx.Hex()))
+		rec, err := e.db.PaymentByTx(t.Context(), strings.ToLower(c.tx.Hex()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +117,7 @@ func TestTokenPayments(t *testing.T) {
 		}
 	}
 
-	rejected := payments(t, store.PaymentRejected)
+	rejected := payments(t, e.db, store.PaymentRejected)
 	if len(rejected) != 1 {
 		t.Fatalf("%d rejected", len(rejected))
 	}
@@ -128,7 +129,7 @@ func TestTokenPayments(t *testing.T) {
 
 	// Each payment of the batch minted under a reference of its own, never the transaction's.
 	refs := map[string]bool{}
-	for _, p := range payments(t, store.PaymentMinted) {
+	for _, p := range payments(t, e.db, store.PaymentMinted) {
 		if p.Token == nil || p.LogIndex == nil || p.PaymentRef == p.TxHash || refs[p.PaymentRef] {
 			t.Fatalf("payment %+v", p)
 		}
@@ -136,27 +137,28 @@ func TestTokenPayments(t *testing.T) {
 	}
 
 	// Scanning the same blocks again records nothing twice.
-	if _, err := db.DB().Exec(`DELETE FROM chain_cursors; DELETE FROM scanned_blocks`); err != nil {
+	if _, err := e.db.DB().Exec(`DELETE FROM chain_cursors; DELETE FROM scanned_blocks`); err != nil {
 		t.Fatal(err)
 	}
 	if sum := mustPass(t, e.restart()); sum.Minted != 0 || sum.Rejected != 0 {
 		t.Fatalf("a second scan of the same blocks: %+v", sum)
 	}
 	var n int
-	if err := db.DB().Get(&n, `SELECT count(*) FROM payments`); err != nil || n != 5 {
+	if err := e.db.DB().Get(&n, `SELECT count(*) FROM payments`); err != nil || n != 5 {
 		t.Fatalf("%d payments in the ledger after a second scan (%v), want 5", n, err)
 	}
 }
 
 // A reorg that takes a token payment back takes back its events too, as for ETH.
 func TestTokenPaymentReorg(t *testing.T) {
+	t.Parallel()
 	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) {
 		c.Confirmations = 1
 		c.WebhookAllowPrivate = true
 	})}
 	tok := m.withUSDC()
 	r := newReceiver(t, 0)
-	addWebhook(t, r.URL, store.EventPaymentSeen, store.EventPaymentRejected)
+	addWebhook(t, m.db, r.URL, store.EventPaymentSeen, store.EventPaymentRejected)
 	_, parent := m.head()
 	m.call(m.dc.Buyers[0].Key, m.dc.USDC, tokenABI.PackTransfer(m.dc.Payments, usdc(250)), nil) // no tier's price: rejected
 	m.commit(1)
@@ -181,7 +183,7 @@ func TestTokenPaymentReorg(t *testing.T) {
 	if !slices.Equal(types, want) {
 		t.Fatalf("events %v, want %v", types, want)
 	}
-	if n := len(payments(t, store.PaymentRejected)); n != 0 {
+	if n := len(payments(t, m.db, store.PaymentRejected)); n != 0 {
 		t.Fatalf("%d rejected payments left after the reorg", n)
 	}
 }
@@ -190,6 +192,7 @@ func TestTokenPaymentReorg(t *testing.T) {
 // token's transfer once no ETH is due, all of it and once; the wallet pays its gas in ETH above
 // what it keeps; another waits SWEEP_EVERY_BLOCKS after the last.
 func TestTokenSweep(t *testing.T) {
+	t.Parallel()
 	e := sweepEnv(t, new(big.Int).Mul(big.NewInt(100), ether))
 	e.withUSDC()
 	wallet, treasury, coin := e.dc.Payments, e.dc.Treasury, e.dc.USDC
@@ -220,7 +223,7 @@ func TestTokenSweep(t *testing.T) {
 		t.Fatalf("the wallet holds %s, the treasury %s USDC units: want 0 and 550", w, tr)
 	}
 	var audited []string
-	if err := db.DB().Select(&audited, `SELECT outcome_args->'tokens'->0->>'amount' FROM operator_audit
+	if err := e.db.DB().Select(&audited, `SELECT outcome_args->'tokens'->0->>'amount' FROM operator_audit
 		WHERE action = 'treasury.sweep' AND outcome_args ? 'tokens' ORDER BY id`); err != nil {
 		t.Fatal(err)
 	}
@@ -251,6 +254,7 @@ func TestTokenSweep(t *testing.T) {
 // payments than the cap is halved until each part passes. A single block of more listed payments
 // than the cap cannot be read at all: the pass fails naming the block and the provider's words.
 func TestTokenLogFlood(t *testing.T) {
+	t.Parallel()
 	e := newEnvOn(t, devchain.Options{RPCAddr: "127.0.0.1:0"})
 	e.withUSDC()
 	proxy := faultrpc.New(t, e.dc.RPCURL())
@@ -290,7 +294,7 @@ func TestTokenLogFlood(t *testing.T) {
 	if sum.Seen != 25 || sum.Minted != 1 || sum.Rejected != 24 {
 		t.Fatalf("summary %+v, want the 25 USDC payments seen, 1 minted", sum)
 	}
-	if rec, err := db.PaymentByTx(t.Context(), strings.ToLower(exact.TxHash.Hex())); err != nil || rec.Doc(false).Status != store.BuyerMinted {
+	if rec, err := e.db.PaymentByTx(t.Context(), strings.ToLower(exact.TxHash.Hex())); err != nil || rec.Doc(false).Status != store.BuyerMinted {
 		t.Fatalf("the 300 USDC payment: %+v, %v", rec, err)
 	}
 

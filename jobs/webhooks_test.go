@@ -25,6 +25,7 @@ import (
 	"nodeledger/chain/devchain"
 	"nodeledger/jobs/sale"
 	"nodeledger/store"
+	"nodeledger/store/storetest"
 )
 
 // receiver is a real HTTP server that records the webhook deliveries it gets. fail answers the
@@ -77,7 +78,7 @@ func (r *receiver) deliveries() []delivered {
 // waitFor waits up to 20 s for the receiver to have got n requests.
 func (r *receiver) waitFor(t *testing.T, n int) []delivered {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		got := r.deliveries()
 		if len(got) >= n {
@@ -91,7 +92,7 @@ func (r *receiver) waitFor(t *testing.T, n int) []delivered {
 }
 
 // addWebhook adds an endpoint at url for events; its secret is "secret-<url>".
-func addWebhook(t *testing.T, url string, events ...store.EventType) store.Webhook {
+func addWebhook(t *testing.T, db *store.Store, url string, events ...store.EventType) store.Webhook {
 	t.Helper()
 	var w store.Webhook
 	err := db.Audited(t.Context(), store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookAdd, Outcome: store.AuditOutcome{Code: store.OutcomeWebhookAdded}},
@@ -108,7 +109,7 @@ func addWebhook(t *testing.T, url string, events ...store.EventType) store.Webho
 
 // recordSeen records n payments as the payments scan does, in blocks 1 to n, their hashes
 // numbered from first: each is a payment.seen for the endpoints that want it.
-func recordSeen(t *testing.T, n, first int) {
+func recordSeen(t *testing.T, db *store.Store, n, first int) {
 	t.Helper()
 	var scan store.Scan
 	for i := range n {
@@ -163,12 +164,13 @@ func verify(header string, body []byte, secret string) bool {
 // payment as it was then, its reason written as a sentence at delivery; an endpoint that does not
 // want an event does not get it.
 func TestWebhooksReportThePayment(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) {
 		c.WebhookAllowPrivate = true
 	})
 	r, other := newReceiver(t, 0), newReceiver(t, 0)
-	w := addWebhook(t, r.URL, store.EventAll)
-	addWebhook(t, other.URL, store.EventRoundConfirmed)
+	w := addWebhook(t, e.db, r.URL, store.EventAll)
+	addWebhook(t, e.db, other.URL, store.EventRoundConfirmed)
 	hash := e.pay(0, e.dc.Payments, priceOff) // off sale: rejected
 	if sum := mustPass(t, e.j); sum.Rejected != 1 {
 		t.Fatalf("summary %+v", sum)
@@ -190,7 +192,7 @@ func TestWebhooksReportThePayment(t *testing.T) {
 		}
 	}
 	seen, rejected := got[0].Data.Payment, got[1].Data.Payment
-	ledger, err := db.PaymentByTx(t.Context(), strings.ToLower(hash.Hex()))
+	ledger, err := e.db.PaymentByTx(t.Context(), strings.ToLower(hash.Hex()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,9 +219,10 @@ func TestWebhooksReportThePayment(t *testing.T) {
 // An endpoint that fails gets the same event again, the same id, after 10 s and then 20 s; the
 // events behind it wait, so it sees them in order.
 func TestWebhookRetriesInOrder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.WebhookAllowPrivate = true })
 	r := newReceiver(t, 2)
-	addWebhook(t, r.URL, store.EventPaymentSeen)
+	addWebhook(t, e.db, r.URL, store.EventPaymentSeen)
 	e.pay(0, e.dc.Payments, priceOff)
 	e.pay(1, e.dc.Payments, priceOff)
 	mustPass(t, e.j)
@@ -230,9 +233,9 @@ func TestWebhookRetriesInOrder(t *testing.T) {
 		r.waitFor(t, try+1)
 		var wait float64 // seconds
 		var waits int
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(time.Minute)
 		for waits == 0 && time.Now().Before(deadline) { // the try is recorded just after its answer
-			db.DB().QueryRow(`SELECT count(*), coalesce(max(extract(epoch FROM d.next_at - a.at)), 0) FROM webhook_deliveries d
+			e.db.DB().QueryRow(`SELECT count(*), coalesce(max(extract(epoch FROM d.next_at - a.at)), 0) FROM webhook_deliveries d
 				JOIN webhook_attempts a ON a.delivery_id = d.id AND a.id = (SELECT max(id) FROM webhook_attempts)
 				WHERE d.attempts = $1 AND d.status = 'pending'`, try+1).Scan(&waits, &wait)
 			time.Sleep(10 * time.Millisecond)
@@ -243,7 +246,7 @@ func TestWebhookRetriesInOrder(t *testing.T) {
 		if n := len(r.deliveries()); n != try+1 {
 			t.Fatalf("%d requests while the first event waits for its retry", n)
 		}
-		mustExec(t, `UPDATE webhook_deliveries SET next_at = now() WHERE status = 'pending'`) // the wait, skipped
+		mustExec(t, e.db, `UPDATE webhook_deliveries SET next_at = now() WHERE status = 'pending'`) // the wait, skipped
 	}
 	got := r.waitFor(t, 4)
 	if got[0].ID != got[1].ID || got[1].ID != got[2].ID || got[3].ID == got[0].ID {
@@ -256,11 +259,12 @@ func TestWebhookRetriesInOrder(t *testing.T) {
 
 // Two instances deliver from one database: every event reaches the endpoint once, in order.
 func TestTwoInstancesDeliverOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.WebhookAllowPrivate = true })
 	r := newReceiver(t, 0)
-	addWebhook(t, r.URL, store.EventPaymentSeen)
+	addWebhook(t, e.db, r.URL, store.EventPaymentSeen)
 	// Events queued straight in the ledger: 200 payments seen.
-	recordSeen(t, 200, 1000)
+	recordSeen(t, e.db, 200, 1000)
 	deliverWebhooks(t, e.j)
 	deliverWebhooks(t, e.restart())
 	r.waitFor(t, 200)
@@ -286,7 +290,8 @@ func TestTwoInstancesDeliverOnce(t *testing.T) {
 // and as a URL an admin adds; global unicast addresses, a block's neighbours among them, pass
 // all three.
 func TestWebhookAddresses(t *testing.T) {
-	j := New(db, nil, nil, nil, Config{}, slog.New(slog.DiscardHandler)) // WEBHOOK_ALLOW_PRIVATE off
+	t.Parallel()
+	j := New(storetest.New(t), nil, nil, nil, Config{}, slog.New(slog.DiscardHandler)) // WEBHOOK_ALLOW_PRIVATE off
 	refused := []string{
 		"0.0.0.0", "0.1.2.3", "10.1.2.3", "100.64.0.1", "100.127.255.255", "127.0.0.1", "127.255.255.254",
 		"169.254.169.254", "172.16.0.1", "172.31.255.255", "192.0.0.1", "192.0.0.170", "192.0.2.1",
@@ -347,6 +352,7 @@ func hostOf(ip netip.Addr) string {
 // it resolve there later, when a delivery connects; and after three days of failures the
 // endpoint is switched off, saying why.
 func TestWebhookTargets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, u := range []string{"http://127.0.0.1:8080/hook", "http://localhost/hook", "http://10.1.2.3/hook",
 		"http://169.254.169.254/latest", "http://[::1]/hook", "http://100.64.0.1/", "ftp://example.com/", "http:///nohost",
@@ -366,15 +372,15 @@ func TestWebhookTargets(t *testing.T) {
 	if byName == r.URL {
 		t.Fatalf("the receiver is not on 127.0.0.1: %s", r.URL)
 	}
-	w := addWebhook(t, byName, store.EventPaymentSeen) // as if its name had resolved elsewhere when added
+	w := addWebhook(t, e.db, byName, store.EventPaymentSeen) // as if its name had resolved elsewhere when added
 	e.pay(0, e.dc.Payments, priceOff)
 	mustPass(t, e.j)
-	mustExec(t, `UPDATE webhook_deliveries SET tries_since = now() - interval '72 hours'`)
+	mustExec(t, e.db, `UPDATE webhook_deliveries SET tries_since = now() - interval '72 hours'`)
 	deliverWebhooks(t, e.j)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	var off *store.WebhookOff
 	for off == nil && len(r.deliveries()) == 0 && time.Now().Before(deadline) {
-		got, err := db.Webhook(t.Context(), w.ID)
+		got, err := e.db.Webhook(t.Context(), w.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -386,7 +392,7 @@ func TestWebhookTargets(t *testing.T) {
 		t.Fatalf("the endpoint's state: %+v", off)
 	}
 	var failure string
-	if err := db.DB().Get(&failure, `SELECT a.failure_code FROM webhook_attempts a`); err != nil || failure != string(store.TryPrivateAddress) {
+	if err := e.db.DB().Get(&failure, `SELECT a.failure_code FROM webhook_attempts a`); err != nil || failure != string(store.TryPrivateAddress) {
 		t.Fatalf("the try's failure: %q, %v", failure, err)
 	}
 	if n := len(r.deliveries()); n != 0 {
@@ -396,12 +402,13 @@ func TestWebhookTargets(t *testing.T) {
 
 // A reorg that takes a payment back sends .reverted for what was said of it, with the same data.
 func TestWebhooksRevertOnReorg(t *testing.T) {
+	t.Parallel()
 	m := manualChain{newEnvOn(t, devchain.Options{ManualMining: true}, func(c *Config) {
 		c.Confirmations = 1
 		c.WebhookAllowPrivate = true
 	})}
 	r := newReceiver(t, 0)
-	addWebhook(t, r.URL, store.EventPaymentSeen, store.EventPaymentRejected)
+	addWebhook(t, m.db, r.URL, store.EventPaymentSeen, store.EventPaymentRejected)
 	_, parent := m.head()
 	m.transfer(0, m.dc.Payments, priceOff, 0, 1) // off sale: rejected
 	m.commit(1)
@@ -435,14 +442,15 @@ func TestWebhooksRevertOnReorg(t *testing.T) {
 // is pending: an instance prunes as it starts delivering. Two instances pruning at once delete
 // every event once, and neither fails.
 func TestWebhooksPruned(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.WebhookAllowPrivate, c.WebhookRetention = true, 24*time.Hour })
 	r := newReceiver(t, 0)
 	down := httptest.NewServer(http.NotFoundHandler())
 	down.Close() // nothing listens: its deliveries stay pending
-	up, gone := addWebhook(t, r.URL, store.EventPaymentSeen), addWebhook(t, down.URL, store.EventPaymentSeen)
-	recordSeen(t, 4, 5000)
+	up, gone := addWebhook(t, e.db, r.URL, store.EventPaymentSeen), addWebhook(t, e.db, down.URL, store.EventPaymentSeen)
+	recordSeen(t, e.db, 4, 5000)
 	var events []int64
-	if err := db.DB().Select(&events, `SELECT id FROM webhook_events ORDER BY id`); err != nil || len(events) != 4 {
+	if err := e.db.DB().Select(&events, `SELECT id FROM webhook_events ORDER BY id`); err != nil || len(events) != 4 {
 		t.Fatalf("events %v: %v", events, err)
 	}
 
@@ -450,9 +458,9 @@ func TestWebhooksPruned(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); e.j.DeliverWebhooks(ctx) }()
 	r.waitFor(t, 4)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
 		var tried int
-		db.DB().Get(&tried, `SELECT count(*) FROM webhook_deliveries WHERE (endpoint_id = $1 AND status = 'delivered')
+		e.db.DB().Get(&tried, `SELECT count(*) FROM webhook_deliveries WHERE (endpoint_id = $1 AND status = 'delivered')
 			OR (endpoint_id = $2 AND attempts > 0)`, up.ID, gone.ID)
 		if tried >= 5 { // all four delivered, and the first try of the unreachable one made
 			break
@@ -465,13 +473,13 @@ func TestWebhooksPruned(t *testing.T) {
 	<-done
 
 	// The first three events are two days old; the unreachable endpoint gave up on the first two.
-	mustExec(t, `UPDATE webhook_events SET created_at = now() - interval '2 days' WHERE id = ANY ($1)`, pq.Array(events[:3]))
-	mustExec(t, `UPDATE webhook_deliveries SET status = 'failed' WHERE endpoint_id = $1 AND event_id = ANY ($2)`, gone.ID, pq.Array(events[:2]))
+	mustExec(t, e.db, `UPDATE webhook_events SET created_at = now() - interval '2 days' WHERE id = ANY ($1)`, pq.Array(events[:3]))
+	mustExec(t, e.db, `UPDATE webhook_deliveries SET status = 'failed' WHERE endpoint_id = $1 AND event_id = ANY ($2)`, gone.ID, pq.Array(events[:2]))
 	deliverWebhooks(t, e.restart())
 	var left []int64
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
 		left = nil
-		if err := db.DB().Select(&left, `SELECT id FROM webhook_events ORDER BY id`); err != nil {
+		if err := e.db.DB().Select(&left, `SELECT id FROM webhook_events ORDER BY id`); err != nil {
 			t.Fatal(err)
 		}
 		if len(left) < 4 || time.Now().After(deadline) {
@@ -482,7 +490,7 @@ func TestWebhooksPruned(t *testing.T) {
 		t.Fatalf("events left %v, want %v: the third waits for a delivery, the fourth is a day from its retention", left, events[2:])
 	}
 	var orphans int
-	db.DB().Get(&orphans, `SELECT (SELECT count(*) FROM webhook_deliveries WHERE event_id = ANY ($1))
+	e.db.DB().Get(&orphans, `SELECT (SELECT count(*) FROM webhook_deliveries WHERE event_id = ANY ($1))
 		+ (SELECT count(*) FROM webhook_attempts a WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = a.delivery_id))`,
 		pq.Array(events[:2]))
 	if orphans != 0 {
@@ -490,13 +498,13 @@ func TestWebhooksPruned(t *testing.T) {
 	}
 
 	// 12,000 old events, pruned by two instances at once: all gone, each deleted once.
-	mustExec(t, `INSERT INTO webhook_events (type, subject, data, created_at)
+	mustExec(t, e.db, `INSERT INTO webhook_events (type, subject, data, created_at)
 		SELECT 'payment.seen', 'payment:' || g, '{}', now() - interval '40 days' FROM generate_series(1, 12000) g`)
 	var wg sync.WaitGroup
 	counts := make([]int, 2)
 	errs := make([]error, 2)
 	for i := range 2 {
-		wg.Go(func() { counts[i], errs[i] = db.PruneWebhooks(t.Context(), time.Now().Add(-24*time.Hour)) })
+		wg.Go(func() { counts[i], errs[i] = e.db.PruneWebhooks(t.Context(), time.Now().Add(-24*time.Hour)) })
 	}
 	wg.Wait()
 	if errs[0] != nil || errs[1] != nil || counts[0]+counts[1] != 12000 {
@@ -509,16 +517,17 @@ func TestWebhooksPruned(t *testing.T) {
 // event is gone, not a failure: the prune holds the event, the redelivery waits on it, and
 // finds it gone when the prune commits.
 func TestRedeliveryRacingThePrune(t *testing.T) {
-	newEnv(t, func(c *Config) { c.WebhookAllowPrivate = true })
-	w := addWebhook(t, "http://127.0.0.1:9/hook", store.EventPaymentSeen)
-	recordSeen(t, 1, 7000)
+	t.Parallel()
+	e := newEnv(t, func(c *Config) { c.WebhookAllowPrivate = true })
+	w := addWebhook(t, e.db, "http://127.0.0.1:9/hook", store.EventPaymentSeen)
+	recordSeen(t, e.db, 1, 7000)
 	var delivery, event int64
-	if err := db.DB().QueryRow(`SELECT id, event_id FROM webhook_deliveries`).Scan(&delivery, &event); err != nil {
+	if err := e.db.DB().QueryRow(`SELECT id, event_id FROM webhook_deliveries`).Scan(&delivery, &event); err != nil {
 		t.Fatal(err)
 	}
-	mustExec(t, `UPDATE webhook_deliveries SET status = 'failed'`)
+	mustExec(t, e.db, `UPDATE webhook_deliveries SET status = 'failed'`)
 
-	prune, err := db.DB().BeginTx(t.Context(), nil)
+	prune, err := e.db.DB().BeginTx(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -528,16 +537,16 @@ func TestRedeliveryRacingThePrune(t *testing.T) {
 	}
 	redelivered := make(chan error, 1)
 	go func() {
-		redelivered <- db.Audited(context.Background(), store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookRedeliver,
+		redelivered <- e.db.Audited(context.Background(), store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookRedeliver,
 			Outcome: store.AuditOutcome{Code: store.OutcomeWebhookRedelivered}},
 			func(tx store.Tx, _ *store.AuditEntry) error {
 				_, err := tx.Redeliver(context.Background(), w.ID, delivery)
 				return err
 			})
 	}()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
 		var waiting bool
-		db.DB().QueryRow(`SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
+		e.db.DB().QueryRow(`SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
 			AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO webhook_deliveries%')`).Scan(&waiting)
 		if waiting {
 			break

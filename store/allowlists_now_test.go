@@ -11,7 +11,8 @@ import (
 // TestAllowlistsAt: each tier's list in force at an instant, counted, whichever uploads came
 // before or after it; an emptied list is there with no wallet, a tier never given one absent.
 func TestAllowlistsAt(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := t.Context()
 	for id, label := range map[int]string{1: "Standard", 2: "Pro", 3: "None"} {
 		storetest.Tier(t, db, id, label, "1", true)

@@ -9,6 +9,7 @@ import (
 // TestBenchSQLIsTheStoresSQL keeps the pgbench scripts of `make bench` running the very queries
 // the handlers run: the ceiling they measure is only a ceiling of the same SQL.
 func TestBenchSQLIsTheStoresSQL(t *testing.T) {
+	t.Parallel()
 	for file, want := range map[string][]string{
 		"nodes.sql":         {bind(nodesByOwnerJSONSQL, ":owner")},
 		"node.sql":          {bind(nodeJSONSQL, ":id", ":limit")},

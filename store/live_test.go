@@ -13,7 +13,8 @@ import (
 // minute counts, the one before it does not, and a block stamped after now counts in the minute
 // under way; a payment recorded without a block time waits in the queue but is on no minute.
 func TestSaleLiveWindow(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := t.Context()
 	now := time.Date(2026, 11, 24, 12, 30, 20, 0, time.UTC)
 	from := time.Date(2026, 11, 24, 11, 31, 0, 0, time.UTC)

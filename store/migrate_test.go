@@ -20,6 +20,7 @@ import (
 // chain node 5: swaps and gaps), to one id space: each node's id becomes its chain id, and its
 // credits and withdrawals follow it.
 func TestNodeIDsMigration(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
 	if err != nil {
@@ -108,6 +109,7 @@ func TestNodeIDsMigration(t *testing.T) {
 // the payment as its ledger record under Go's field names and the sold-out tier with a numeric id,
 // to the payload the deliverer sends as it is: each delivers the body the first release sent.
 func TestEventPayloadMigration(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
 	if err != nil {
@@ -212,6 +214,7 @@ func TestEventPayloadMigration(t *testing.T) {
 // TestWebhookURLsMaskedInTheAudit upgrades an audit that kept whole webhook addresses, whose
 // path and query can be the receiver's secret: each is masked to its scheme and host.
 func TestWebhookURLsMaskedInTheAudit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
 	if err != nil {
@@ -261,6 +264,7 @@ func TestWebhookURLsMaskedInTheAudit(t *testing.T) {
 // sentences: each sentence the deliverer wrote becomes its code and values (handlers'
 // TestWebhookSentences writes the same sentences back from them); another keeps its words.
 func TestWebhookFailureCodesMigration(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
 	if err != nil {

@@ -8,7 +8,8 @@ import (
 )
 
 func TestSeedOperators(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := t.Context()
 	const a, b, c = "0x00000000000000000000000000000000000000a1", "0x00000000000000000000000000000000000000b2", "0x00000000000000000000000000000000000000c3"
 	by := store.Actor{Who: "setting OPERATORS"}

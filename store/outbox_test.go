@@ -11,7 +11,8 @@ import (
 // TestTxVersions: one read gives each row its own versions, oldest first and in the order the
 // rows were asked for, and a row without any an empty list.
 func TestTxVersions(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "1", true)
 	const buyer = "0x00000000000000000000000000000000000b0b01"
 	a := storetest.MintingPayment(t, db, "a", buyer, storetest.SentTx("a0", 0), storetest.SentTx("a1", 0))

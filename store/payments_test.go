@@ -13,7 +13,8 @@ import (
 // recipient of exactly its value made before it, one payment at most, and a reorg that takes the
 // transfer away makes the payment rejected again.
 func TestRefunds(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := t.Context()
 	const buyer, other = "0x00000000000000000000000000000000000b0b01", "0x00000000000000000000000000000000000b0b02"
 	wei := func(n int64) *big.Int { return big.NewInt(n) }
@@ -104,7 +105,8 @@ func TestRefunds(t *testing.T) {
 // TestUnattributedInflows: recorded with their scan, listed newest first and counted, kept once
 // when their blocks are recorded again, and forgotten with their blocks by a rewind.
 func TestUnattributedInflows(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := t.Context()
 	block := func(n int64) store.ScannedBlock {
 		return store.ScannedBlock{Number: n, Hash: storetest.TxHash(string(rune('a' + n)))}

@@ -15,6 +15,8 @@ import (
 // table whole. A sale day's thousand trackers turned one such lookup into a database that timed
 // out.
 func TestPollsUseIndexes(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := t.Context()
 	for name, q := range store.PollSQL {
 		t.Run(name, func(t *testing.T) {
@@ -68,8 +70,9 @@ func wholeScan(plan []string) string {
 // to run it with a plan it keeps: planning the tracker's poll anew each time cost thirty times
 // what running it did, three quarters of the database's time on a sale day.
 func TestPollsArePlannedOnce(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
-	s, err := storetest.Open(ctx, storetest.DatabaseURL())
+	s, err := storetest.Open(ctx, storetest.NewURL(t))
 	if err != nil {
 		t.Fatal(err)
 	}

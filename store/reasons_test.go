@@ -16,6 +16,7 @@ import (
 // into its code and arguments, amounts in wei, and keeps any other sentence as the text of
 // 'other'.
 func TestMigrationReadsReasonsIntoCodes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
 	if err != nil {
@@ -135,7 +136,8 @@ func TestMigrationReadsReasonsIntoCodes(t *testing.T) {
 // TestRejectPaymentKeepsTheReason: a reason written is read back as it was by the reads of
 // payments.
 func TestRejectPaymentKeepsTheReason(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := t.Context()
 	one := 1
 	want := sale.Reason{Code: sale.WrongAmount, Args: sale.Args{

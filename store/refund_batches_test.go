@@ -14,7 +14,8 @@ import (
 // TestBatchMoves holds the trigger refund_batches_move to store's table of moves, pair by pair,
 // as TestPaymentMoves does for payments.
 func TestBatchMoves(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	for i, from := range store.BatchStatuses {
 		for j, to := range store.BatchStatuses {
 			t.Run(fmt.Sprint(from, " to ", to), func(t *testing.T) {
@@ -61,7 +62,8 @@ func TestBatchMoves(t *testing.T) {
 // way a second batch comes: through the store's check (an *InBatchError naming it), or past it
 // (the unique index); once its batch is void, it is owed again and a new batch takes it.
 func TestRefundBatchOnce(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := context.Background()
 	payment := storetest.TxHash("owed")
 	if _, err := db.DB().Exec(`

@@ -10,7 +10,8 @@ import (
 // and nothing of a payment pending, still minting or rejected (a refund is owed only for
 // a rejected one).
 func TestRevenue(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	storetest.Tier(t, db, 2, "Pro", "20000000000000000000", true)
 	storetest.Tier(t, db, 3, "Unsold", "1", true)

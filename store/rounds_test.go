@@ -14,8 +14,9 @@ import (
 )
 
 func TestRounds(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
-	storetest.Reset(t, db)
+	db := storetest.New(t)
 	// Nodes 1 to 5 in tier 1 (1×), then 6 and 7 in tier 3 (2.5×); tier 2 has none and weighs 0.
 	for i := range 5 {
 		storetest.Node(t, db, fmt.Sprint(i+1), "0x00000000000000000000000000000000000000aa", time.Now())
@@ -108,7 +109,7 @@ func TestRounds(t *testing.T) {
 		if err != nil || got.ID != round.ID || got.TotalWei.Int64() != 10000 || got.AmountWei.Int64() != 1000 {
 			t.Fatalf("pending round %+v, err %v", got, err)
 		}
-		if credits := roundCredits(t, round.ID); credits != "1:1000 2:1000 3:1000 4:1000 5:1000 6:2500 7:2500" {
+		if credits := roundCredits(t, db, round.ID); credits != "1:1000 2:1000 3:1000 4:1000 5:1000 6:2500 7:2500" {
 			t.Errorf("credits %s", credits)
 		}
 	})
@@ -134,7 +135,7 @@ func TestRounds(t *testing.T) {
 		if r.TotalWei.Int64() != 18*110000 || r.Value().Int64() != 2_000_000 || r.CarryWei.Int64() != 9 {
 			t.Fatalf("pool: %+v", r)
 		}
-		if credits := roundCredits(t, round.ID); credits != "1:180000 2:180000 3:180000 4:180000 5:180000 6:450000 7:450000 8:180000" {
+		if credits := roundCredits(t, db, round.ID); credits != "1:180000 2:180000 3:180000 4:180000 5:180000 6:450000 7:450000 8:180000" {
 			t.Errorf("credits %s", credits)
 		}
 		round = r
@@ -203,7 +204,7 @@ func TestRounds(t *testing.T) {
 }
 
 // roundCredits lists a round's credits as chain id:amount, by chain id.
-func roundCredits(t *testing.T, round int64) string {
+func roundCredits(t *testing.T, db *store.Store, round int64) string {
 	t.Helper()
 	var lines []string
 	if err := db.DB().Select(&lines, `

@@ -14,6 +14,7 @@ import (
 )
 
 func TestParseAllowlist(t *testing.T) {
+	t.Parallel()
 	const a, b = "0x00000000000000000000000000000000000000aa", "0x00000000000000000000000000000000000000BB"
 	for _, tc := range []struct {
 		name string
@@ -57,7 +58,8 @@ func TestParseAllowlist(t *testing.T) {
 // whoever makes it (PutTier, SetOnSale, plain SQL); a label alone is no change of the sale. TiersAt
 // reads the settings in force at an instant, and the prices within the grace before it.
 func TestTierVersions(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := t.Context()
 	versions := func() int {
 		t.Helper()
@@ -131,7 +133,8 @@ func TestTierVersions(t *testing.T) {
 // Signing the claimed payments' mints, in one batch and two versions, claims nothing more, and a
 // node the reconciler records while the rest of its batch is still minting counts once.
 func TestClaimsNeverExceedTheSupply(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := t.Context()
 	const supply, payers = 3, 12
 	n := supply

@@ -37,7 +37,7 @@ func scannedHash(ctx context.Context, s *store.Store, name string, number int64)
 }
 
 // hashesKept lists the numbers of the blocks whose hash scanner name keeps.
-func hashesKept(t *testing.T, name string, from, to int64) []int64 {
+func hashesKept(t *testing.T, db *store.Store, name string, from, to int64) []int64 {
 	t.Helper()
 	var kept []int64
 	for n := from; n <= to; n++ {
@@ -56,7 +56,8 @@ func hashesKept(t *testing.T, name string, from, to int64) []int64 {
 // before it and of its last block only; ScannedBelow finds the last hash kept below a block, the
 // scanner's own, across the range.
 func TestScannedBelow(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := t.Context()
 	if err := db.RecordScan(ctx, "payments", store.Scan{Blocks: scanned("a", 1, 3)}); err != nil {
 		t.Fatal(err)
@@ -88,7 +89,8 @@ func TestScannedBelow(t *testing.T) {
 // TestScannersKeepTheirOwnHashes: the payments scan and the reconciler read the same blocks, and
 // one's rewind or pruning leaves the other's hashes and cursor alone.
 func TestScannersKeepTheirOwnHashes(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := t.Context()
 	if err := db.RecordScan(ctx, "payments", store.Scan{Blocks: scanned("a", 1, 6)}); err != nil {
 		t.Fatal(err)
@@ -100,17 +102,17 @@ func TestScannersKeepTheirOwnHashes(t *testing.T) {
 	if _, err := db.RewindScan(ctx, "payments", 2, forkHash("a", 2)); err != nil {
 		t.Fatal(err)
 	}
-	if got := hashesKept(t, "payments", 1, 6); !slices.Equal(got, []int64{1, 2}) {
+	if got := hashesKept(t, db, "payments", 1, 6); !slices.Equal(got, []int64{1, 2}) {
 		t.Fatalf("payments keeps %v after its rewind to 2", got)
 	}
-	if got := hashesKept(t, "reconcile", 1, 6); !slices.Equal(got, []int64{1, 2, 3, 4, 5, 6}) {
+	if got := hashesKept(t, db, "reconcile", 1, 6); !slices.Equal(got, []int64{1, 2, 3, 4, 5, 6}) {
 		t.Fatalf("the payments scan's rewind took the reconciler's hashes: it keeps %v", got)
 	}
 
 	if _, err := db.RewindEvents(ctx, "reconcile", 4, forkHash("a", 4)); err != nil {
 		t.Fatal(err)
 	}
-	if got := hashesKept(t, "reconcile", 1, 6); !slices.Equal(got, []int64{1, 2, 3, 4}) {
+	if got := hashesKept(t, db, "reconcile", 1, 6); !slices.Equal(got, []int64{1, 2, 3, 4}) {
 		t.Fatalf("reconcile keeps %v after its rewind to 4", got)
 	}
 	// The payments scan reads the new fork again; the reconciler's rewind leaves that alone.
@@ -120,7 +122,7 @@ func TestScannersKeepTheirOwnHashes(t *testing.T) {
 	if _, err := db.RewindEvents(ctx, "reconcile", 3, forkHash("a", 3)); err != nil {
 		t.Fatal(err)
 	}
-	if got := hashesKept(t, "payments", 1, 6); !slices.Equal(got, []int64{1, 2, 3, 4, 5, 6}) {
+	if got := hashesKept(t, db, "payments", 1, 6); !slices.Equal(got, []int64{1, 2, 3, 4, 5, 6}) {
 		t.Fatalf("the reconciler's rewind took the payments scan's hashes: it keeps %v", got)
 	}
 	if h, err := scannedHash(ctx, db, "payments", 5); err != nil || h != forkHash("b", 5) {
@@ -137,10 +139,10 @@ func TestScannersKeepTheirOwnHashes(t *testing.T) {
 		if _, err := db.RecordEvents(ctx, "reconcile", store.Events{Blocks: scanned("a", far, far)}); err != nil {
 			t.Fatal(err)
 		}
-		if got := hashesKept(t, "reconcile", 1, 6); !slices.Equal(got, []int64{3}) {
+		if got := hashesKept(t, db, "reconcile", 1, 6); !slices.Equal(got, []int64{3}) {
 			t.Fatalf("reconcile keeps %v of blocks 1-6 with its cursor at %d: want only those 5000 behind", got, far)
 		}
-		if got := hashesKept(t, "payments", 1, 6); len(got) != 6 {
+		if got := hashesKept(t, db, "payments", 1, 6); len(got) != 6 {
 			t.Fatalf("the reconciler's pruning took the payments scan's hashes: it keeps %v", got)
 		}
 	})
@@ -150,7 +152,8 @@ func TestScannersKeepTheirOwnHashes(t *testing.T) {
 // are forgotten, the nodes synced for them are named until synced again, and a withdrawal read
 // again from the new fork is recorded afresh, at its new block.
 func TestRewindEventsTakesBackWithdrawals(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := t.Context()
 	const owner = "0x00000000000000000000000000000000000b0b01"
 	storetest.Node(t, db, "1", owner, time.Now())
@@ -225,6 +228,7 @@ func TestRewindEventsTakesBackWithdrawals(t *testing.T) {
 // TestMigrationKeepsTheScannersApart: the hashes recorded before migration 0008 are the payments
 // scan's, and the reconciler starts with the hash of its cursor's block.
 func TestMigrationKeepsTheScannersApart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
 	if err != nil {
@@ -275,7 +279,8 @@ func TestMigrationKeepsTheScannersApart(t *testing.T) {
 // TestRewindsTakeBackTheirOwnWithdrawals: a reverted withdraw call is the payments scan's (it has
 // no log), a Withdrawn event the reconciler's; each one's rewind takes back only its own.
 func TestRewindsTakeBackTheirOwnWithdrawals(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := t.Context()
 	const owner = "0x00000000000000000000000000000000000b0b01"
 	storetest.Node(t, db, "1", owner, time.Now())

@@ -11,6 +11,7 @@ import (
 )
 
 func TestSeed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := storetest.Open(ctx, storetest.EmptyDatabase(t))
 	if err != nil {

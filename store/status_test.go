@@ -12,7 +12,8 @@ import (
 // allowed move goes through, every other is refused by the database in the transaction that tries
 // it.
 func TestPaymentMoves(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	statuses := []store.PaymentStatus{store.PaymentPending, store.PaymentMinting, store.PaymentMinted,
 		store.PaymentRejected, store.PaymentRefunded}
 	for i, from := range statuses {

@@ -20,11 +20,10 @@ import (
 	"nodeledger/store/storetest"
 )
 
-var db *store.Store
-
-func TestMain(m *testing.M) { os.Exit(storetest.Main(m, &db)) }
+func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 
 func TestMigrateTwoInstancesAtOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	url := storetest.EmptyDatabase(t)
 
@@ -76,6 +75,7 @@ func TestMigrateTwoInstancesAtOnce(t *testing.T) {
 }
 
 func TestMigrateFailureIsRolledBack(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	url := storetest.EmptyDatabase(t)
 	s, err := store.Open(ctx, url)
@@ -97,6 +97,8 @@ func TestMigrateFailureIsRolledBack(t *testing.T) {
 }
 
 func TestMigrationsAreRecorded(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
 	applied, err := db.Migrate(context.Background(), migrations.FS)
 	if err != nil || len(applied) != 0 {
 		t.Fatalf("second run over a migrated database applied %v (err %v)", applied, err)
@@ -106,7 +108,8 @@ func TestMigrationsAreRecorded(t *testing.T) {
 // TestNodeLookup: a node's row id is its chain node id, whatever order nodes are recorded in, so
 // an id leads to that node and to no other; an id no node can have is simply not found.
 func TestNodeLookup(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := context.Background()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	owner := "0x00000000000000000000000000000000000000aa"
@@ -162,7 +165,8 @@ func TestNodeLookup(t *testing.T) {
 // rows they come from, through the json names of Node, Credit and Withdrawal that the pages
 // decode them with: every field, to the last wei and the millisecond (the API's precision).
 func TestNodeDocumentsAreTheRows(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := context.Background()
 	owner := "0x00000000000000000000000000000000000000aa"
 	max := big.NewInt(math.MaxInt64) // the largest id a node row holds
@@ -290,6 +294,7 @@ func decodeStrict(t *testing.T, doc []byte, v any) {
 func wei(n int64) store.Uint256 { return store.Uint256{Int: big.NewInt(n)} }
 
 func TestUnavailableDatabase(t *testing.T) {
+	t.Parallel()
 	// Nothing listens on port 1: a refused connection is the database being unavailable.
 	dead, err := store.Open(context.Background(), "postgres://postgres@127.0.0.1:1/postgres?sslmode=disable")
 	if err == nil {
@@ -305,7 +310,8 @@ func TestUnavailableDatabase(t *testing.T) {
 // pages decode (Distributions), to the rows it comes from: every field, newest first, nulls as
 // nulls, times to the millisecond (the API's precision).
 func TestRoundDocumentsAreTheRows(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := context.Background()
 	t1 := time.Date(2026, 1, 2, 3, 4, 5, 678_901_000, time.FixedZone("x", 3600))
 	t2 := t1.Add(time.Hour)

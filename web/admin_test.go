@@ -28,11 +28,13 @@ func (s *testServer) adminDo(t *testing.T, method, target, body string, key stri
 }
 
 func TestAdminGate(t *testing.T) {
-	off := newServer(t, handlers.Config{})
+	t.Parallel()
+	db := storetest.New(t)
+	off := newServer(t, db, handlers.Config{})
 	for _, path := range []string{"/api/admin/tiers", "/api/admin/refunds", "/api/admin/nope"} {
 		wantStatus(t, off.adminDo(t, http.MethodGet, path, "", adminKey), http.StatusNotFound)
 	}
-	s := newServer(t, handlers.Config{AdminKey: adminKey})
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey})
 	for _, key := range []string{"", "operator-secret-kez", "short"} {
 		rec := s.adminDo(t, http.MethodGet, "/api/admin/tiers", "", key)
 		wantStatus(t, rec, http.StatusUnauthorized)
@@ -41,8 +43,9 @@ func TestAdminGate(t *testing.T) {
 }
 
 func TestAdminTiers(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey})
 	put := func(id, body string) *httptest.ResponseRecorder {
 		return s.adminDo(t, http.MethodPut, "/api/admin/tiers/"+id, body, adminKey)
 	}
@@ -129,16 +132,17 @@ type refundBody struct {
 }
 
 func TestAdminRefunds(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	// A reason recorded before reason codes, whose words are kept (migration 0012), a payment
 	// that minted, and a reason with a code.
-	mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status,
+	mustExec(t, db, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status,
 			reason_code, reason_args)
 		VALUES ($1, $1, $2, 7, 3, $1, 'rejected', 'other', '{"text": "minting is paused"}'),
 			($3, $3, $2, 8, 4, $3, 'minted', NULL, NULL),
 			($4, $4, $2, 9, 5, $4, 'rejected', 'wallet_limit', '{"tier": 1, "tierLabel": "Standard", "maxPerWallet": 2}')`,
 		storetest.TxHash("a"), alice, storetest.TxHash("b"), storetest.TxHash("c"))
-	s := newServer(t, handlers.Config{AdminKey: adminKey})
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey})
 	rec := s.adminDo(t, http.MethodGet, "/api/admin/refunds", "", adminKey)
 	wantStatus(t, rec, http.StatusOK)
 	refunds := decode[[]map[string]any](t, rec)
@@ -156,8 +160,9 @@ func TestAdminRefunds(t *testing.T) {
 }
 
 func TestAdminDrift(t *testing.T) {
-	storetest.Reset(t, db)
-	p, cfg := passesOn(t)
+	t.Parallel()
+	db := storetest.New(t)
+	p, cfg := passesOn(t, db)
 	cfg.AdminKey = adminKey
 	s := p.server(t, cfg)
 	rec := s.adminDo(t, http.MethodGet, "/api/admin/drift?limit=10", "", adminKey)
@@ -166,7 +171,7 @@ func TestAdminDrift(t *testing.T) {
 	if rep["checked"] != float64(0) || rep["nodes"] == nil || rep["payments"] == nil || rep["unattributedInflows"] != float64(0) {
 		t.Fatalf("report %v", rep)
 	}
-	mustExec(t, `INSERT INTO unattributed_inflows (block_number, block_hash, amount_wei) VALUES (7, $1, 1), (9, $2, 2)`,
+	mustExec(t, db, `INSERT INTO unattributed_inflows (block_number, block_hash, amount_wei) VALUES (7, $1, 1), (9, $2, 2)`,
 		storetest.TxHash("b7"), storetest.TxHash("b9"))
 	rec = s.adminDo(t, http.MethodGet, "/api/admin/drift", "", adminKey)
 	wantStatus(t, rec, http.StatusOK)
@@ -177,8 +182,9 @@ func TestAdminDrift(t *testing.T) {
 }
 
 func TestAdminMintingHold(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey})
 	held := func() any {
 		rec := s.adminDo(t, http.MethodGet, "/api/admin/minting", "", adminKey)
 		wantStatus(t, rec, http.StatusOK)
@@ -202,10 +208,11 @@ func TestAdminMintingHold(t *testing.T) {
 // (the review's 100×) with a sentence saying how it is changed, and changes nothing; only the
 // owner's setTierWeight changes what /api/tiers says (and so what rounds pay: jobs' credit tests).
 func TestAdminPayoutIsTheFactorys(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
-	s := newChainServer(t, c, nil, handlers.Config{AdminKey: adminKey})
+	s := newChainServer(t, db, c, nil, handlers.Config{AdminKey: adminKey})
 	put := func(body string) *httptest.ResponseRecorder {
 		return s.adminDo(t, http.MethodPut, "/api/admin/tiers/1", body, adminKey)
 	}

@@ -17,10 +17,11 @@ import (
 // the admin API and the operator page all write the sentence the operator was told from them,
 // the same words for the same entry; an outcome kept as words before the codes reads as it was.
 func TestAuditTellsOutcomes(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey})
 	b := signedInOperator(t, s, "viewer")
-	mustExec(t, `INSERT INTO operator_audit (actor, ip, action, target, outcome_code, outcome_args) VALUES
+	mustExec(t, db, `INSERT INTO operator_audit (actor, ip, action, target, outcome_code, outcome_args) VALUES
 		('x', '', 'tier.on-sale', '3', 'tier_on_sale', '{"tier": 3}'),
 		('x', '', 'tier.put', '4', 'other', '{"text": "Saved, as an older release wrote it."}')`)
 	want := []string{"Signed in as viewer.", "Tier 3 is now switched on: it sells while its times and supply allow.",

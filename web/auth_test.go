@@ -20,6 +20,7 @@ import (
 	"nodeledger/chain/bindings"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
+	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
@@ -113,19 +114,20 @@ func (b *browser) signIn(key *ecdsa.PrivateKey) {
 
 // authServer serves the session routes over chain c (nil: a dev chain of the test's own, since
 // a signature that no account made is checked with the wallet contract it may be) and passes j.
-func authServer(t testing.TB, c *chain.Client, j *jobs.Jobs, cfg handlers.Config) *testServer {
+func authServer(t testing.TB, db *store.Store, c *chain.Client, j *jobs.Jobs, cfg handlers.Config) *testServer {
 	t.Helper()
 	if c == nil {
 		_, c = startDevChain(t)
 	}
 	cfg.SessionSecret = sessionSecret
 	cfg.ChainID = 1337
-	return newChainServer(t, c, j, cfg)
+	return newChainServer(t, db, c, j, cfg)
 }
 
 func TestSignIn(t *testing.T) {
-	storetest.Reset(t, db)
-	s := authServer(t, nil, nil, handlers.Config{})
+	t.Parallel()
+	db := storetest.New(t)
+	s := authServer(t, db, nil, nil, handlers.Config{})
 	key, _ := crypto.GenerateKey()
 	b := newBrowser(t, s, "203.0.113.10")
 
@@ -204,8 +206,9 @@ func TestSignIn(t *testing.T) {
 }
 
 func TestSignInRefusals(t *testing.T) {
-	storetest.Reset(t, db)
-	s := authServer(t, nil, nil, handlers.Config{})
+	t.Parallel()
+	db := storetest.New(t)
+	s := authServer(t, db, nil, nil, handlers.Config{})
 	key, _ := crypto.GenerateKey()
 	other, _ := crypto.GenerateKey()
 	ip := 20
@@ -262,7 +265,7 @@ func TestSignInRefusals(t *testing.T) {
 	}
 	t.Run("401 for a lapsed nonce", func(t *testing.T) {
 		b, ch := start(addrOf(key))
-		mustExec(t, `UPDATE auth_nonces SET expires_at = now() - interval '1 second' WHERE nonce = $1`, ch.Nonce)
+		mustExec(t, db, `UPDATE auth_nonces SET expires_at = now() - interval '1 second' WHERE nonce = $1`, ch.Nonce)
 		wantStatus(t, verify(b, addrOf(key), personalSign(t, key, ch.Message)), http.StatusUnauthorized)
 	})
 	t.Run("401 without the nonce cookie", func(t *testing.T) {
@@ -307,8 +310,9 @@ func TestSignInRefusals(t *testing.T) {
 }
 
 func TestSessionCookie(t *testing.T) {
-	storetest.Reset(t, db)
-	s := authServer(t, nil, nil, handlers.Config{})
+	t.Parallel()
+	db := storetest.New(t)
+	s := authServer(t, db, nil, nil, handlers.Config{})
 	key, _ := crypto.GenerateKey()
 	b := newBrowser(t, s, "192.0.2.77")
 	b.signIn(key)
@@ -359,7 +363,8 @@ func TestSessionCookie(t *testing.T) {
 }
 
 func TestMeShowsNodesTheLedgerHasNotRecorded(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
 	buyer := dc.Buyers[0]
 	// Two nodes on chain; the ledger knows one.
@@ -367,7 +372,7 @@ func TestMeShowsNodesTheLedgerHasNotRecorded(t *testing.T) {
 		transact(t, dc, c, dc.Minter.Key, &dc.Factory, c.MintData(buyer.Address, 1, common.Hash{byte(i + 1)}), nil)
 	}
 	storetest.Node(t, db, "1", strings.ToLower(buyer.Address.Hex()), t0)
-	s := authServer(t, c, nil, handlers.Config{})
+	s := authServer(t, db, c, nil, handlers.Config{})
 	b := newBrowser(t, s, "192.0.2.90")
 	b.signIn(buyer.Key)
 	me := decode[struct {
@@ -384,7 +389,9 @@ func TestMeShowsNodesTheLedgerHasNotRecorded(t *testing.T) {
 }
 
 func TestAuthRateLimits(t *testing.T) {
-	s := authServer(t, nil, nil, handlers.Config{})
+	t.Parallel()
+	db := storetest.New(t)
+	s := authServer(t, db, nil, nil, handlers.Config{})
 	b := newBrowser(t, s, "192.0.2.99")
 	for i := 1; i <= 21; i++ {
 		rec := b.do(http.MethodGet, "/api/auth/nonce", nil)
@@ -406,13 +413,14 @@ func TestAuthRateLimits(t *testing.T) {
 }
 
 func TestSignInAsAContractWallet(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
 	owner := dc.Buyers[1]
 	code := append(common.FromHex(bindings.SignerWalletMetaData.Bin), bindings.NewSignerWallet().PackConstructor(owner.Address)...)
 	r := transact(t, dc, c, owner.Key, nil, code, nil)
 	wallet := strings.ToLower(r.ContractAddress.Hex())
-	s := authServer(t, c, nil, handlers.Config{})
+	s := authServer(t, db, c, nil, handlers.Config{})
 
 	b := newBrowser(t, s, "192.0.2.120")
 	ch := decode[challenge](t, b.do(http.MethodGet, "/api/auth/nonce?address="+wallet, nil))

@@ -1,7 +1,11 @@
 package web
 
 import (
+	"bufio"
+	"bytes"
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -42,19 +46,80 @@ func chromiumPath(t *testing.T) string {
 }
 
 // TestBrowser runs the Playwright tests of web/testdata/browser in headless Chromium against the
-// real handlers, the package's database and an in-process dev chain. Screenshots go to
+// real handlers and an in-process dev chain. The files wait on chains and pages far more than they
+// compute, so they run in browserLanes lanes at once, each a deployment of its own (chain, ledger,
+// servers) whose files run one after another, all in one Chromium. Screenshots go to
 // .data/artifacts/browser.
 func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser tests: start Chromium")
 	}
+	// The race detector would slow the in-process chain under every page tenfold and watch no
+	// code the route tests do not already run under it; make test runs this test without it.
+	if raceDetector {
+		t.Skip("browser tests run without -race: go test -run '^TestBrowser$' ./web (make test does)")
+	}
 	dir := filepath.Join("testdata", "browser")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "playwright-core")); err != nil {
 		t.Fatal("playwright-core is not installed: `make test` installs it (npm ci in web/testdata/browser)")
 	}
-	chromium := chromiumPath(t)
-	storetest.Reset(t, db)
-	dc, err := devchain.Start(t.Context(), devchain.Options{RPCAddr: "127.0.0.1:0"})
+	endpoint := startChromium(t, dir, chromiumPath(t))
+	artifacts, _ := filepath.Abs(filepath.Join("..", ".data", "artifacts", "browser"))
+	files, _ := filepath.Glob(filepath.Join(dir, "*.test.mjs"))
+	// BROWSER_ONLY=operator-live.test.mjs,… runs those files alone, to work on one of them.
+	if only := os.Getenv("BROWSER_ONLY"); only != "" {
+		files = slices.DeleteFunc(files, func(f string) bool { return !slices.Contains(strings.Split(only, ","), filepath.Base(f)) })
+	}
+	for i, lane := range browserLanes(files) {
+		t.Run(fmt.Sprintf("lane %d", i+1), func(t *testing.T) {
+			t.Parallel()
+			runLane(t, endpoint, artifacts, lane)
+		})
+	}
+	t.Logf("screenshots in %s", artifacts)
+}
+
+// lanes is how many deployments the browser files are spread over.
+const lanes = 3
+
+// browserLanes spreads files over lanes of about the same length, longest first, by their
+// lines (a file's time follows them roughly); pages.test.mjs leads the first lane, since it starts
+// from a ledger with no node.
+func browserLanes(files []string) [][]string {
+	size := map[string]int{}
+	for _, f := range files {
+		body, _ := os.ReadFile(f)
+		size[f] = bytes.Count(body, []byte("\n"))
+	}
+	slices.SortStableFunc(files, func(a, b string) int {
+		return cmp.Or(cmp.Compare(size[b], size[a]), cmp.Compare(a, b))
+	})
+	out := make([][]string, min(lanes, len(files)))
+	load := make([]int, len(out))
+	for _, f := range files {
+		if filepath.Base(f) == "pages.test.mjs" {
+			out[0], load[0] = append([]string{f}, out[0]...), load[0]+size[f]
+			continue
+		}
+		i := slices.Index(load, slices.Min(load))
+		out[i], load[i] = append(out[i], f), load[i]+size[f]
+	}
+	// Within a lane, in name order, as they ran when there was one lane: a file's journey may
+	// leave what one after it does not expect (a USDC commission owed), not the other way round.
+	for _, lane := range out {
+		slices.SortFunc(lane[1:], strings.Compare)
+		if filepath.Base(lane[0]) != "pages.test.mjs" {
+			slices.SortFunc(lane, strings.Compare)
+		}
+	}
+	return out
+}
+
+// runLane runs files one after another, each in a node of its own, against a deployment of
+// their own: a dev chain, a ledger and two servers.
+func runLane(t *testing.T, endpoint, artifacts string, files []string) {
+	db := storetest.New(t)
+	dc, err := devchain.Start(t.Context(), devchain.Options{RPCAddr: "127.0.0.1:0", EmptyBlockInterval: browserBlockInterval})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +131,7 @@ func TestBrowser(t *testing.T) {
 	// whose payout change the contract refuses, and the treasury's second owner (dev account 7)
 	// a viewer, who signs refund batches on the page.
 	secondOwner := dc.Accounts[devchain.TreasuryOwnerIndexes[1]]
-	mustExec(t, `INSERT INTO operators (address, role) VALUES ($1, 'admin'), ($2, 'operator'), ($3, 'admin'), ($4, 'viewer')`,
+	mustExec(t, db, `INSERT INTO operators (address, role) VALUES ($1, 'admin'), ($2, 'operator'), ($3, 'admin'), ($4, 'viewer')`,
 		strings.ToLower(dc.Owner.Address.Hex()), strings.ToLower(dc.Payments.Hex()), strings.ToLower(dc.Buyers[2].Address.Hex()),
 		strings.ToLower(secondOwner.Address.Hex()))
 	const cronKey, adminKey = "browser-test-cron-key", "browser-test-admin-key"
@@ -81,7 +146,7 @@ func TestBrowser(t *testing.T) {
 		WalletRPC: dc.RPCURL(), PaymentAddress: strings.ToLower(dc.Payments.Hex()),
 		DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000), // as the passes above
 		Explorer: "https://explorer.invalid"} // links the pages show, never followed
-	srv, s := browserServer(t, c, dc, jcfg, hcfg)
+	srv, s := browserServer(t, db, c, dc, jcfg, hcfg)
 	// refunds.test.mjs and commissions.test.mjs have a server of their own over the same ledger
 	// and chain, as a sale with a treasury runs: refunds and commissions go through the treasury
 	// Safe, and the payments scan stays blocks behind the head, as on a real chain, so that a buyer
@@ -89,36 +154,25 @@ func TestBrowser(t *testing.T) {
 	// wallet, and read payments at the head.)
 	jcfg.Treasury, jcfg.Confirmations = dc.Treasury, refundsConfirmations
 	hcfg.Treasury, hcfg.MultiSend = dc.Treasury, dc.MultiSend
-	refundsSrv, refundsS := browserServer(t, c, dc, jcfg, hcfg)
+	refundsSrv, refundsS := browserServer(t, db, c, dc, jcfg, hcfg)
 	treasuryEnv := []string{"BASE_URL=" + refundsSrv.URL, "TREASURY_ADDRESS=" + dc.Treasury.Hex(),
 		"CONFIRMATIONS=" + strconv.Itoa(refundsConfirmations)}
 	fileEnv := map[string][]string{"refunds.test.mjs": treasuryEnv, "commissions.test.mjs": treasuryEnv}
 
-	artifacts, _ := filepath.Abs(filepath.Join("..", ".data", "artifacts", "browser"))
-	// The files share the server and the chain, so they run one at a time, each in a node of its
-	// own (node --test would order them by name): pages.test.mjs first, since it starts from a
-	// ledger with no node, then the journeys in name order.
-	files, _ := filepath.Glob(filepath.Join(dir, "*.test.mjs"))
-	pages := filepath.Join(dir, "pages.test.mjs")
-	files = append([]string{pages}, slices.DeleteFunc(files, func(f string) bool { return f == pages })...)
-	// BROWSER_ONLY=operator-live.test.mjs,… runs those files alone, to work on one of them.
-	if only := os.Getenv("BROWSER_ONLY"); only != "" {
-		files = slices.DeleteFunc(files, func(f string) bool { return !slices.Contains(strings.Split(only, ","), filepath.Base(f)) })
-	}
 	key := func(a devchain.Account) string { return hexutil.Encode(crypto.FromECDSA(a.Key)) }
-	env := append(os.Environ(), "BASE_URL="+srv.URL, "RPC_URL="+dc.RPCURL(), "CHAIN_ID="+dc.ChainID().String(),
+	env := append(os.Environ(), "BASE_URL="+srv.URL, "BROWSER_ENDPOINT="+endpoint, "RPC_URL="+dc.RPCURL(), "CHAIN_ID="+dc.ChainID().String(),
 		"CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "BUYER_KEY="+key(dc.Buyers[0]),
 		"SECOND_BUYER_KEY="+key(dc.Buyers[1]), "THIRD_BUYER_KEY="+key(dc.Buyers[2]), "MINTER_KEY="+key(dc.Minter),
 		"PAYMENTS_KEY="+key(dc.Accounts[devchain.PaymentsIndex]), "FUNDER_KEY="+key(dc.Owner), "TOKEN_ADDRESS="+dc.Token.Hex(),
 		"USDC_ADDRESS="+dc.USDC.Hex(),
-		"SECOND_OWNER_KEY="+key(secondOwner),
-		"CHROMIUM="+chromium, "ARTIFACTS="+artifacts)
+		"SECOND_OWNER_KEY="+key(secondOwner), "ARTIFACTS="+artifacts)
 	failed := []string{}
 	for _, f := range files {
+		began := time.Now()
 		cmd := exec.Command("node", "--test", "--test-reporter=spec", f)
 		cmd.Env = append(env, fileEnv[filepath.Base(f)]...) // the later value of a name wins
 		out, err := cmd.CombinedOutput()
-		t.Logf("%s:\n%s", filepath.Base(f), out)
+		t.Logf("%s (%s):\n%s", filepath.Base(f), time.Since(began).Round(100*time.Millisecond), out)
 		if err != nil {
 			failed = append(failed, filepath.Base(f))
 		}
@@ -126,26 +180,55 @@ func TestBrowser(t *testing.T) {
 	if len(failed) > 0 {
 		t.Fatalf("browser tests failed in %s\nserver log:\n%s\nrefunds server log:\n%s", strings.Join(failed, ", "), s.log, refundsS.log)
 	}
-	t.Logf("screenshots in %s", artifacts)
 }
 
-// refundsConfirmations is how many blocks the refunds server's payments scan stays behind the
-// head: the dev chain makes a block every 3 s at least, so a refund shows sent for about 15 s
-// before the pass records it, room for a slow machine to see it.
-const refundsConfirmations = 5
+// startChromium starts the one Chromium the files share (chromium.mjs in dir), stopped when the
+// test ends, and returns the endpoint they connect to.
+func startChromium(t *testing.T, dir, chromium string) string {
+	t.Helper()
+	cmd := exec.Command("node", "chromium.mjs")
+	cmd.Dir, cmd.Env, cmd.Stderr = dir, append(os.Environ(), "CHROMIUM="+chromium), os.Stderr
+	stdin, err := cmd.StdinPipe() // closed, it stops the browser, even if this process dies
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
+	endpoint, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(endpoint, "ws://") {
+		t.Fatalf("chromium.mjs printed %q (%v), not its endpoint", endpoint, err)
+	}
+	return strings.TrimSpace(endpoint)
+}
 
-// browserServer serves the routes over the package's database, c and a payments pass of jcfg
+// The browser's chain makes an empty block every browserBlockInterval at least, and the refunds
+// server's payments scan stays refundsConfirmations blocks behind the head: a refund shows sent
+// for about 8 s before the pass records it, room for a slow machine to see it.
+const (
+	browserBlockInterval = time.Second
+	refundsConfirmations = 8
+)
+
+// browserServer serves the routes over db, c and a payments pass of jcfg
 // (the dev chain's minter and distributor sign) with hcfg, at a local address the browser
 // reaches, which is its PUBLIC_URL: the server's sign-in messages name it, and its session routes
 // refuse any other Origin. It also serves POST /test/reconcile: the reconciler, which records
 // withdrawals, has no cron route, and the tests run it when they wait for one (not on a timer:
 // it would also record the node pages.test.mjs mints outside the service before that test shows
 // it as unrecorded).
-func browserServer(t *testing.T, c *chain.Client, dc *devchain.Chain, jcfg jobs.Config, hcfg handlers.Config) (*httptest.Server, *testServer) {
+func browserServer(t *testing.T, db *store.Store, c *chain.Client, dc *devchain.Chain, jcfg jobs.Config, hcfg handlers.Config) (*httptest.Server, *testServer) {
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jcfg, slog.New(slog.DiscardHandler))
 	srv := httptest.NewUnstartedServer(nil)
 	hcfg.PublicURL = &url.URL{Scheme: "http", Host: srv.Listener.Addr().String()}
-	s := newChainServer(t, c, j, hcfg)
+	// Every file reads from one address, more than a visitor's minute allows: the limits are
+	// lifted (limits_test.go attacks them).
+	s := newServerWith(t, db, c, j, hcfg, Options{unlimited: true})
 	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.URL.Path != "/test/reconcile" {
 			s.e.ServeHTTP(w, r)

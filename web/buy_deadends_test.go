@@ -23,11 +23,12 @@ import (
 // tier not open yet (it says when it opens, in words and in UTC); without a wallet it says what
 // it cannot check; and a wallet sees its place on an allowlist before the allowlist phase opens.
 func TestBuyNoDeadEnds(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
 	payTo := strings.ToLower(dc.Payments.Hex())
 	j := jobs.New(db, c, nil, nil, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
-	s := newChainServer(t, c, j, handlers.Config{PaymentAddress: payTo, AdminKey: adminKey})
+	s := newChainServer(t, db, c, j, handlers.Config{PaymentAddress: payTo, AdminKey: adminKey})
 	token := strings.ToLower(dc.Token.Hex())
 	now := time.Now().UTC()
 	// Whole minutes, 90 and 150 minutes ahead: "in 1 hour" and "in 2 hours" in words.

@@ -16,9 +16,10 @@ import (
 // session cookie). A code that gives nothing now, or none at all, says why, and the page then
 // offers the full price only.
 func TestBuyPageReferral(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
-	s := newServer(t, handlers.Config{ChainID: 1337, PaymentAddress: payTo, AdminKey: adminKey})
+	s := newServer(t, db, handlers.Config{ChainID: 1337, PaymentAddress: payTo, AdminKey: adminKey})
 	for _, body := range []string{
 		`{"code": "Pal5", "owner": "` + alice + `", "discountBps": 500, "commissionBps": 250, "expiresAt": "2099-01-01T00:00:00Z"}`,
 		`{"code": "Old05", "owner": "` + alice + `", "discountBps": 500, "commissionBps": 250, "expiresAt": "2020-01-01T00:00:00Z"}`,

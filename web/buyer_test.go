@@ -22,6 +22,7 @@ import (
 	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
+	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
@@ -29,7 +30,8 @@ import (
 // "not found" once views.NotFoundAfter has passed since the page first asked (?since=, which the
 // page carries in its polls), and a transaction that shows up after that still proceeds.
 func TestTrackerNotFound(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	dc, err := devchain.Start(t.Context(), devchain.Options{ManualMining: true})
 	if err != nil {
@@ -42,7 +44,7 @@ func TestTrackerNotFound(t *testing.T) {
 	// The handlers' caches run on a clock the test moves ahead of the wall clock.
 	var ahead atomic.Int64
 	clock := func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
-	s := newChainServer(t, c, j, handlers.Config{ChainID: 1337, PaymentAddress: strings.ToLower(dc.Payments.Hex()), Now: clock})
+	s := newChainServer(t, db, c, j, handlers.Config{ChainID: 1337, PaymentAddress: strings.ToLower(dc.Payments.Hex()), Now: clock})
 	now := time.Now()
 	long := strconv.FormatInt(now.Add(-3*time.Minute).Unix(), 10) // longer ago than NotFoundAfter
 	short := strconv.FormatInt(now.Add(-time.Minute).Unix(), 10)
@@ -228,12 +230,13 @@ func TestTrackerNotFound(t *testing.T) {
 // the wallet's page show the one refund promise, with the operator's policy and support link;
 // a wallet without a rejected payment is promised nothing.
 func TestRefundPromise(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	dc, c := startDevChain(t)
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(),
 		PaymentAddress: dc.Payments, Confirmations: 0}, slog.New(slog.DiscardHandler))
-	s := newChainServer(t, c, j, handlers.Config{ChainID: 1337, PaymentAddress: strings.ToLower(dc.Payments.Hex()),
+	s := newChainServer(t, db, c, j, handlers.Config{ChainID: 1337, PaymentAddress: strings.ToLower(dc.Payments.Hex()),
 		RefundPolicy: "within 2 working days", SupportURL: "mailto:help@example.com"})
 	buyer, good := dc.Buyers[2], dc.Buyers[3]
 	wrong := strings.ToLower(transact(t, dc, c, buyer.Key, &dc.Payments, nil, big.NewInt(150_000_000_000_000_000)).TxHash.Hex())
@@ -284,18 +287,19 @@ func TestRefundPromise(t *testing.T) {
 // and the page the withdraw form sends back with ?paid= confirms what it paid, on the node page
 // and on /me.
 func TestWithdrawalsPaidOut(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	key, _ := crypto.GenerateKey()
 	owner := addrOf(key)
 	row := storetest.Node(t, db, "5", owner, t0)
 	sent := storetest.Withdrawal(t, db, row, "3000000000000000", bob, t0)
 	failed := storetest.Withdrawal(t, db, row, "7", bob, t0.Add(time.Minute))
-	mustExec(t, `UPDATE withdrawals SET status = 'failed', log_index = NULL WHERE id = $1`, failed)
+	mustExec(t, db, `UPDATE withdrawals SET status = 'failed', log_index = NULL WHERE id = $1`, failed)
 	var hash string
 	if err := db.DB().Get(&hash, `SELECT tx_hash FROM withdrawals WHERE id = $1`, sent); err != nil {
 		t.Fatal(err)
 	}
-	s := authServer(t, nil, nil, handlers.Config{})
+	s := authServer(t, db, nil, nil, handlers.Config{})
 
 	t.Run("node page: the status words, and the API's sent", func(t *testing.T) {
 		doc := page(t, s.get(t, "/node/5").Body)
@@ -317,7 +321,7 @@ func TestWithdrawalsPaidOut(t *testing.T) {
 		if !strings.HasPrefix(got, "Paid out") || !strings.Contains(got, "0.003 ETH from node 5 to 0x0000…0b0b") || !strings.Contains(got, "it is in the receiving wallet") {
 			t.Fatalf("confirmation %q", got)
 		}
-		for _, other := range []string{storetest.TxHash("not a withdrawal"), failedHash(t, failed)} {
+		for _, other := range []string{storetest.TxHash("not a withdrawal"), failedHash(t, db, failed)} {
 			if page(t, s.get(t, "/node/5?paid="+other).Body).Find(`[data-testid=paid-out]`).Length() != 0 {
 				t.Fatalf("%s confirmed", other)
 			}
@@ -355,7 +359,7 @@ func bodyOfWrapped(t *testing.T, res *http.Response) *bytes.Buffer {
 	return bytes.NewBufferString("<table><tbody>" + bodyOf(t, res).String() + "</tbody></table>")
 }
 
-func failedHash(t *testing.T, id int64) string {
+func failedHash(t *testing.T, db *store.Store, id int64) string {
 	t.Helper()
 	var hash string
 	if err := db.DB().Get(&hash, `SELECT tx_hash FROM withdrawals WHERE id = $1`, id); err != nil {
@@ -368,7 +372,8 @@ func failedHash(t *testing.T, id int64) string {
 // and a row that brings the next (htmx partials, or a page without JavaScript), each row once,
 // in order, to the end.
 func TestListsPaged(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	key, _ := crypto.GenerateKey()
 	owner := addrOf(key)
 	row := storetest.Node(t, db, "5", owner, t0)
@@ -386,7 +391,7 @@ func TestListsPaged(t *testing.T) {
 	for i := range 11 {
 		storetest.Node(t, db, strconv.Itoa(100+i), owner, t0.Add(time.Duration(i+1)*time.Minute))
 	}
-	s := authServer(t, nil, nil, handlers.Config{})
+	s := authServer(t, db, nil, nil, handlers.Config{})
 
 	// follow reads the list from the page and then every "more" row's partial, as htmx does.
 	follow := func(t *testing.T, get func(string) *http.Response, target, table, more string) (ids []string, pages int) {

@@ -69,8 +69,10 @@ type coverBody struct {
 }
 
 func TestCover(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
-	s := newChainServer(t, c, nil, handlers.Config{})
+	s := newChainServer(t, db, c, nil, handlers.Config{})
 
 	rec := s.get(t, "/api/cover")
 	wantStatus(t, rec, http.StatusOK)
@@ -88,7 +90,7 @@ func TestCover(t *testing.T) {
 	}
 
 	t.Run("503 without a chain", func(t *testing.T) {
-		rec := newServer(t, handlers.Config{}).get(t, "/api/cover")
+		rec := newServer(t, db, handlers.Config{}).get(t, "/api/cover")
 		wantStatus(t, rec, http.StatusServiceUnavailable)
 	})
 	t.Run("503 when the chain cannot be read, quickly", func(t *testing.T) {
@@ -97,7 +99,7 @@ func TestCover(t *testing.T) {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		rec := newChainServer(t, dead, nil, handlers.Config{}).get(t, "/api/cover")
+		rec := newChainServer(t, db, dead, nil, handlers.Config{}).get(t, "/api/cover")
 		wantStatus(t, rec, http.StatusServiceUnavailable)
 		if msg := errorMessage(t, rec); !strings.Contains(msg, "chain cannot be read") || strings.Contains(msg, "127.0.0.1") {
 			t.Fatalf("message %q", msg)
@@ -109,8 +111,10 @@ func TestCover(t *testing.T) {
 }
 
 func TestPriceFromFeed(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
 	_, c := startDevChain(t)
-	rec := newServer(t, handlers.Config{Price: c}).get(t, "/api/price")
+	rec := newServer(t, db, handlers.Config{Price: c}).get(t, "/api/price")
 	if got := strings.TrimSpace(rec.Body.String()); got != `{"usd":3000}` {
 		t.Fatalf("got %s", got)
 	}
@@ -142,12 +146,13 @@ type healthBody struct {
 }
 
 func TestSchedulerHealth(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
 	cfg := handlers.Config{TickSec: 60, StaleAfterSec: 300, DistEnabled: true, DistMode: "pool"}
 
 	t.Run("never ticked", func(t *testing.T) {
-		rec := newChainServer(t, c, nil, cfg).get(t, "/api/cron/health")
+		rec := newChainServer(t, db, c, nil, cfg).get(t, "/api/cron/health")
 		wantStatus(t, rec, http.StatusOK)
 		h := decode[healthBody](t, rec)
 		if h.LastTickAt != nil || h.SecondsSinceLastTick != nil || !h.Stale || h.TickSec != 60 || h.StaleAfterSec != 300 ||
@@ -178,11 +183,11 @@ func TestSchedulerHealth(t *testing.T) {
 		n2 := storetest.Node(t, db, "2", alice, t0)
 		storetest.Node(t, db, "3", bob, t0)
 		schedule := func(at time.Time) {
-			mustExec(t, `UPDATE nodes SET next_credit_at = $1 WHERE id IN ($2, $3)`, at, n1, n2)
+			mustExec(t, db, `UPDATE nodes SET next_credit_at = $1 WHERE id IN ($2, $3)`, at, n1, n2)
 		}
 		schedule(now.Add(time.Hour))
-		mustExec(t, `INSERT INTO scheduler_ticks (started_at) VALUES ($1), ($2)`, now.Add(-time.Hour), now.Add(-42*time.Second))
-		h := decode[healthBody](t, newChainServer(t, c, nil, cfg).get(t, "/api/cron/health"))
+		mustExec(t, db, `INSERT INTO scheduler_ticks (started_at) VALUES ($1), ($2)`, now.Add(-time.Hour), now.Add(-42*time.Second))
+		h := decode[healthBody](t, newChainServer(t, db, c, nil, cfg).get(t, "/api/cron/health"))
 		if h.LastTickAt == nil || h.SecondsSinceLastTick == nil || *h.SecondsSinceLastTick < 41 || *h.SecondsSinceLastTick > 60 || h.Stale {
 			t.Fatalf("recent tick: %+v", h)
 		}
@@ -190,18 +195,18 @@ func TestSchedulerHealth(t *testing.T) {
 			t.Fatalf("the next round in an hour: due %d scheduled %d, want 0 and 2", h.DueNodes, h.ScheduledNodes)
 		}
 		schedule(now.Add(-time.Minute))
-		h = decode[healthBody](t, newChainServer(t, c, nil, cfg).get(t, "/api/cron/health"))
+		h = decode[healthBody](t, newChainServer(t, db, c, nil, cfg).get(t, "/api/cron/health"))
 		if h.DueNodes != 2 || h.ScheduledNodes != 2 {
 			t.Fatalf("the next round due: due %d scheduled %d, want 2 and 2", h.DueNodes, h.ScheduledNodes)
 		}
-		mustExec(t, `DELETE FROM scheduler_ticks WHERE started_at > $1`, now.Add(-time.Minute))
-		if h := decode[healthBody](t, newChainServer(t, c, nil, cfg).get(t, "/api/cron/health")); !h.Stale || *h.SecondsSinceLastTick < 3599 {
+		mustExec(t, db, `DELETE FROM scheduler_ticks WHERE started_at > $1`, now.Add(-time.Minute))
+		if h := decode[healthBody](t, newChainServer(t, db, c, nil, cfg).get(t, "/api/cron/health")); !h.Stale || *h.SecondsSinceLastTick < 3599 {
 			t.Fatalf("an hour-old tick: %+v", h)
 		}
 	})
 
 	t.Run("transactions waiting, replaced, at the fee cap", func(t *testing.T) {
-		h := decode[healthBody](t, newChainServer(t, c, nil, cfg).get(t, "/api/cron/health"))
+		h := decode[healthBody](t, newChainServer(t, db, c, nil, cfg).get(t, "/api/cron/health"))
 		if ob := h.Outbox; ob == nil || ob.Waiting != 0 || ob.OldestWaitingSec != nil || ob.Replacements != 0 || ob.MaxFeeWei != nil {
 			t.Fatalf("nothing sent yet: outbox %+v", ob)
 		}
@@ -209,7 +214,7 @@ func TestSchedulerHealth(t *testing.T) {
 		second.FeeCapWei = store.Uint256{Int: big.NewInt(50)}
 		storetest.MintingPayment(t, db, "paid", alice, first, second)
 		j := jobs.New(db, c, nil, nil, jobs.Config{MaxFeeWei: big.NewInt(50)}, slog.New(slog.DiscardHandler))
-		h = decode[healthBody](t, newChainServer(t, c, j, cfg).get(t, "/api/cron/health"))
+		h = decode[healthBody](t, newChainServer(t, db, c, j, cfg).get(t, "/api/cron/health"))
 		if ob := h.Outbox; ob == nil || ob.Waiting != 1 || ob.OldestWaitingSec == nil || *ob.OldestWaitingSec > 60 ||
 			ob.Replacements != 1 || ob.AtFeeCap != 1 || ob.MaxFeeWei == nil || *ob.MaxFeeWei != "50" {
 			t.Fatalf("outbox %+v", ob)
@@ -218,7 +223,7 @@ func TestSchedulerHealth(t *testing.T) {
 
 	t.Run("chain readings are null, never zero, when the chain cannot be read", func(t *testing.T) {
 		dead, _ := chain.Dial(t.Context(), "http://127.0.0.1:1", chain.Config{Factory: dc.Factory})
-		rec := newChainServer(t, dead, nil, cfg).get(t, "/api/cron/health")
+		rec := newChainServer(t, db, dead, nil, cfg).get(t, "/api/cron/health")
 		wantStatus(t, rec, http.StatusOK)
 		h := decode[healthBody](t, rec)
 		if h.Paused != nil || h.IsSolvent != nil || h.ContractBalanceWei != nil || h.OutstandingWei != nil || h.DistributorBalanceWei != nil {
@@ -232,7 +237,7 @@ func TestSchedulerHealth(t *testing.T) {
 	})
 }
 
-func mustExec(t *testing.T, query string, args ...any) {
+func mustExec(t *testing.T, db *store.Store, query string, args ...any) {
 	t.Helper()
 	if _, err := db.DB().Exec(query, args...); err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 
 	"nodeledger/chain/devchain"
 	"nodeledger/store"
+	"nodeledger/store/storetest"
 )
 
 // commissionDoc is a commission as GET /api/admin/commissions answers it.
@@ -79,7 +80,9 @@ func (e *refundEnv) commissions(status string) []commissionDoc {
 // one transfer per referrer of the sum it is owed, to the wei, and the ledger marks each
 // commission paid with that transaction. A commission in a batch cannot go in another.
 func TestCommissionBatch(t *testing.T) {
-	e := newRefundEnv(t)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnv(t, db)
 	ctx := t.Context()
 	dc := e.dc
 	addr := func(i int) string { return strings.ToLower(dc.Buyers[i].Address.Hex()) }
@@ -162,7 +165,7 @@ func TestCommissionBatch(t *testing.T) {
 		t.Errorf("the payouts pay commissions %v, want the 5 owed", inBatch)
 	}
 
-	viewer := signedInAs(t, e.s, addOperator(t, "viewer"))
+	viewer := signedInAs(t, e.s, addOperator(t, db, "viewer"))
 	batchPage := func() *goquery.Document {
 		t.Helper()
 		rec := viewer.do(http.MethodGet, fmt.Sprintf("/operator/refund-batches/%d", b.ID), nil)
@@ -291,8 +294,8 @@ func TestCommissionBatch(t *testing.T) {
 		// the commissions are owed again (referral.paid reverted), and reading the chain's blocks
 		// again pays them anew with the same execution.
 		fake := "0x" + strings.Repeat("ab", 32)
-		mustExec(t, `UPDATE scanned_blocks SET hash = $1 WHERE scanner = 'payments' AND number >= $2`, fake, exec.BlockNumber.Int64())
-		mustExec(t, `UPDATE chain_cursors SET block_hash = $1 WHERE name = 'payments'`, fake)
+		mustExec(t, db, `UPDATE scanned_blocks SET hash = $1 WHERE scanner = 'payments' AND number >= $2`, fake, exec.BlockNumber.Int64())
+		mustExec(t, db, `UPDATE chain_cursors SET block_hash = $1 WHERE name = 'payments'`, fake)
 		if sum := e.pass(); sum.Rewound == 0 {
 			t.Fatalf("pass %+v: want a rewind", sum)
 		}
@@ -326,7 +329,9 @@ func TestCommissionBatch(t *testing.T) {
 // batch as the admin API does, for an operator; a viewer, or a post without the session's CSRF
 // token, builds nothing; with nothing owed outside a batch the button is gone and a post says so.
 func TestPayCommissionsFromPage(t *testing.T) {
-	e := newRefundEnv(t)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnv(t, db)
 	owner := strings.ToLower(e.dc.Buyers[3].Address.Hex())
 	wantStatus(t, e.s.adminDo(t, http.MethodPost, "/api/admin/referral-codes",
 		`{"code": "Page1", "owner": "`+owner+`", "discountBps": 0, "commissionBps": 1000}`, adminKey), http.StatusCreated)
@@ -337,8 +342,8 @@ func TestPayCommissionsFromPage(t *testing.T) {
 	for range 3 {
 		e.pass()
 	}
-	op := signedInAs(t, e.s, addOperator(t, "operator"))
-	viewer := signedInAs(t, e.s, addOperator(t, "viewer"))
+	op := signedInAs(t, e.s, addOperator(t, db, "operator"))
+	viewer := signedInAs(t, e.s, addOperator(t, db, "viewer"))
 	if got := text(op.operatorPage(), "commissions-owed"); got != "Commissions owed: 0.01 ETH." {
 		t.Fatalf("the treasury card says %q", got)
 	}

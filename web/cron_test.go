@@ -18,30 +18,32 @@ import (
 	"nodeledger/store/storetest"
 )
 
-// chainPasses is a dev chain and the passes over it and the package's database.
+// chainPasses is a dev chain, a ledger and the passes over them.
 type chainPasses struct {
 	chain *chain.Client
 	jobs  *jobs.Jobs
+	db    *store.Store
 }
 
 // server serves the routes over the chain and the passes with cfg.
 func (p chainPasses) server(t *testing.T, cfg handlers.Config) *testServer {
-	return newChainServer(t, p.chain, p.jobs, cfg)
+	return newChainServer(t, p.db, p.chain, p.jobs, cfg)
 }
 
 // passesOn returns passes that hold the dev keys over a fresh dev chain, and a configuration.
-func passesOn(t *testing.T) (chainPasses, handlers.Config) {
+func passesOn(t *testing.T, db *store.Store) (chainPasses, handlers.Config) {
 	dc, c := startDevChain(t)
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
 		slog.New(slog.DiscardHandler))
-	return chainPasses{c, j}, handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300}
+	return chainPasses{c, j, db}, handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300}
 }
 
 func TestCronPaymentsRoute(t *testing.T) {
+	t.Parallel()
 	// The pass scans the fresh chain: a ledger that remembers another chain's blocks would see
 	// this one as a reorg of it.
-	storetest.Reset(t, db)
-	p, cfg := passesOn(t)
+	db := storetest.New(t)
+	p, cfg := passesOn(t, db)
 	const key = "a-long-enough-cron-key"
 
 	t.Run("404 when no key is configured", func(t *testing.T) {
@@ -112,11 +114,12 @@ func TestCronPaymentsRoute(t *testing.T) {
 }
 
 func TestCronCreditRoute(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
 	newPasses := func(cfg jobs.Config) chainPasses {
 		cfg.ChainID, cfg.PaymentAddress = dc.ChainID(), dc.Payments
-		return chainPasses{c, jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), cfg, slog.New(slog.DiscardHandler))}
+		return chainPasses{c, jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), cfg, slog.New(slog.DiscardHandler)), db}
 	}
 	const key = "a-long-enough-cron-key"
 

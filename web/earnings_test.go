@@ -18,7 +18,8 @@ import (
 // what factory.distribute then credits it on the dev chain, to the wei: a fixed round at an odd
 // base (every weight rounds down), and pool rounds, where a node bought now shares the pool.
 func TestEarningsAgainstTheContract(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	storetest.Tier(t, db, 2, "Pro", "1000000000000000000", true)
@@ -73,7 +74,7 @@ func TestEarningsAgainstTheContract(t *testing.T) {
 	t.Run("fixed: the base at each tier's weight, rounded down as the contract does", func(t *testing.T) {
 		cfg := cfg
 		cfg.DistMode = "fixed"
-		s := newChainServer(t, c, nil, cfg)
+		s := newChainServer(t, db, c, nil, cfg)
 		buy := page(t, s.get(t, "/buy").Body)
 		standard, pro := figure(t, buy, `[data-tier="1"]`, "earnings-round"), figure(t, buy, `[data-tier="2"]`, "earnings-round")
 		node := page(t, s.get(t, "/node/1").Body)
@@ -92,7 +93,7 @@ func TestEarningsAgainstTheContract(t *testing.T) {
 	t.Run("pool: today's pool and carry over today's weight; a node bought now counts", func(t *testing.T) {
 		cfg := cfg
 		cfg.DistMode = "pool"
-		s := newChainServer(t, c, nil, cfg)
+		s := newChainServer(t, db, c, nil, cfg)
 		// The node page: node 1 among the nodes the chain has.
 		node := page(t, s.get(t, "/node/1").Body)
 		credited := distribute(t, chain.RoundPool, pool, 1)
@@ -114,7 +115,7 @@ func TestEarningsAgainstTheContract(t *testing.T) {
 	t.Run("payouts off: no figure, and the page says so", func(t *testing.T) {
 		cfg := cfg
 		cfg.DistEnabled = false
-		s := newChainServer(t, c, nil, cfg)
+		s := newChainServer(t, db, c, nil, cfg)
 		for _, path := range []string{"/buy", "/node/1"} {
 			doc := page(t, s.get(t, path).Body)
 			if doc.Find(`[data-testid="earnings-round"]`).Length() != 0 || !strings.Contains(text(doc, "earnings-off"), "Payouts are switched off") {

@@ -14,10 +14,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/handlers"
+	"nodeledger/store/storetest"
 )
 
 func TestErrorEnvelope(t *testing.T) {
-	s := newServer(t, handlers.Config{})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{})
 	s.e.GET("/api/test/panic", func(echo.Context) error { panic("secret panic detail") })
 	s.e.GET("/api/test/fail", func(echo.Context) error { return errors.New(`pq: relation "secret_table" does not exist`) })
 
@@ -61,7 +64,9 @@ func TestErrorEnvelope(t *testing.T) {
 // corner of one helps nobody); the API keeps its envelope, and a history restore, which asks
 // for a whole page, gets the page.
 func TestHtmxErrorFragment(t *testing.T) {
-	s := newServer(t, handlers.Config{})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{})
 	s.e.GET("/test/fail", func(echo.Context) error { return errors.New(`pq: relation "secret_table" does not exist`) })
 	missing := errorMessage(t, s.get(t, "/api/node/987654"))
 	if !strings.Contains(missing, "987654") {
@@ -119,7 +124,9 @@ func TestHtmxErrorFragment(t *testing.T) {
 }
 
 func TestResponseHeaders(t *testing.T) {
-	plain := newServer(t, handlers.Config{})
+	t.Parallel()
+	db := storetest.New(t)
+	plain := newServer(t, db, handlers.Config{})
 	secure := newServerWith(t, db, unreachableChain(t), nil, handlers.Config{}, Options{HTTPS: true})
 	for _, path := range []string{"/api/stats", "/", "/api/nope"} {
 		rec := plain.do(t, http.MethodGet, path, "")
@@ -158,7 +165,9 @@ func TestResponseHeaders(t *testing.T) {
 // TestRequestDeadline checks the deadline as routes.go attaches it: to everyone's routes, not to
 // the operator's.
 func TestRequestDeadline(t *testing.T) {
-	s := newServer(t, handlers.Config{})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{})
 	reportDeadline := func(c echo.Context) error {
 		d, ok := c.Request().Context().Deadline()
 		return c.JSON(http.StatusOK, map[string]any{"bounded": ok, "in": time.Until(d).Seconds()})
@@ -177,8 +186,9 @@ func TestRequestDeadline(t *testing.T) {
 // after readTimeout and frees the connection, instead of waiting for the body forever.
 func TestTricklingBody(t *testing.T) {
 	t.Parallel()
+	db := storetest.New(t)
 	srv := httptest.NewUnstartedServer(nil)
-	srv.Config = HTTPServer(newServer(t, handlers.Config{}).e)
+	srv.Config = HTTPServer(newServer(t, db, handlers.Config{}).e)
 	srv.Start()
 	defer srv.Close()
 	conn, err := net.Dial("tcp", srv.Listener.Addr().String())

@@ -27,7 +27,8 @@ import (
 // page: RFC 4180 with CRLF, a header row, amounts in ETH and wei, times in ISO UTC, a date range
 // that takes to's whole day, and clear errors.
 func TestExports(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	const owner = "0x00000000000000000000000000000000000b0b01"
 	day := time.Date(2026, 11, 20, 10, 30, 0, 0, time.UTC)
 	node := storetest.Node(t, db, "7", owner, day)
@@ -35,7 +36,7 @@ func TestExports(t *testing.T) {
 	round := storetest.Distribution(t, db, "1500000000000000000", "confirmed", day, &day)
 	storetest.Credit(t, db, round, node, "10", day)
 	storetest.Withdrawal(t, db, node, "1", owner, day)
-	s := newServer(t, handlers.Config{AdminKey: adminKey})
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey})
 
 	read := func(t *testing.T, path string) [][]string {
 		t.Helper()
@@ -154,11 +155,12 @@ func TestExports(t *testing.T) {
 // meanwhile the public routes answer 200 in time and the payments pass runs. Then, with a short
 // stall, the exports that stop being read are cut off and give their connections back.
 func TestExportsCannotStarveThePool(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	// About 8 MB of audit: far more than the socket buffers between the server and a reader
 	// whose receive buffer is as small as the kernel allows, so an export that is not read
 	// stalls with its transaction open.
-	mustExec(t, `INSERT INTO operator_audit (actor, ip, action, target, before, outcome_code, outcome_args)
+	mustExec(t, db, `INSERT INTO operator_audit (actor, ip, action, target, before, outcome_code, outcome_args)
 		SELECT 'seed', '192.0.2.1', 'operator.sign-in', 'row ' || i, jsonb_build_object('pad', repeat('x', 1000)), 'other', '{"text": "ok"}'
 		FROM generate_series(1, 8000) i`)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
@@ -166,7 +168,7 @@ func TestExportsCannotStarveThePool(t *testing.T) {
 
 	// The server's own pool, as DB_MAX_CONNS=8 makes it, shared by its routes and its passes.
 	const poolSize, slots, readers = 8, 2, 12
-	st, err := store.Open(t.Context(), storetest.DatabaseURL())
+	st, err := store.Open(t.Context(), storetest.URL(t, db))
 	if err != nil {
 		t.Fatal(err)
 	}

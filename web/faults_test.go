@@ -26,6 +26,7 @@ const faultDeadline = 2 * time.Second
 // gone: every route answers 503, in the envelope for the API, within two seconds, and answers
 // again as soon as the database is back, without a restart.
 func TestDatabaseFaults(t *testing.T) {
+	t.Parallel()
 	server, err := url.Parse(storetest.EmptyDatabase(t))
 	if err != nil {
 		t.Fatal(err)
@@ -124,6 +125,8 @@ const memoLoadTimeout = 10 * time.Second
 // its database half and shows null for what it could not read, both within two seconds, and
 // both are whole again once the RPC is back.
 func TestChainFaults(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
 	dc, err := devchainOverHTTP(t)
 	if err != nil {
 		t.Fatal(err)
@@ -139,11 +142,10 @@ func TestChainFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	s := newChainServer(t, c, nil, handlers.Config{DistMode: "fixed"})
+	s := newChainServer(t, db, c, nil, handlers.Config{DistMode: "fixed"})
 
 	// Node 1 is the buyer's on chain and in the ledger; node 2 is the second buyer's on chain but
 	// the ledger still says alice's; node 3 is only in the ledger.
-	storetest.Reset(t, db)
 	buyer, second := strings.ToLower(dc.Buyers[0].Address.Hex()), strings.ToLower(dc.Buyers[1].Address.Hex())
 	transact(t, dc, c, dc.Minter.Key, &dc.Factory, c.MintData(dc.Buyers[0].Address, 1, common.Hash{1}), nil)
 	transact(t, dc, c, dc.Minter.Key, &dc.Factory, c.MintData(dc.Buyers[1].Address, 1, common.Hash{2}), nil)

@@ -41,7 +41,7 @@ func fuzzAnswer(t *testing.T, s *testServer, target string, allowed ...int) {
 }
 
 func FuzzNodeRoute(f *testing.F) {
-	storetest.Reset(f, db)
+	db := storetest.New(f)
 	storetest.Node(f, db, "1", alice, time.Now())
 	for _, seed := range [][2]string{
 		{"1", ""}, {"1", "200"}, {"0", "50"}, {maxU256, "1"}, {"-1", "0"}, {"abc", "x"},
@@ -50,7 +50,7 @@ func FuzzNodeRoute(f *testing.F) {
 	} {
 		f.Add(seed[0], seed[1])
 	}
-	s := newServer(f, handlers.Config{})
+	s := newServer(f, db, handlers.Config{})
 	f.Fuzz(func(t *testing.T, id, limit string) {
 		target := "/api/node/" + url.PathEscape(id) + "?limit=" + url.QueryEscape(limit)
 		fuzzAnswer(t, s, target, http.StatusOK, http.StatusBadRequest, http.StatusNotFound)
@@ -58,11 +58,12 @@ func FuzzNodeRoute(f *testing.F) {
 }
 
 func FuzzNodesRoute(f *testing.F) {
+	db := storetest.New(f)
 	for _, seed := range []string{alice, strings.ToUpper(alice), "0x", "0x123", "", "..", "%2F",
 		alice + "0", "0x" + strings.Repeat("g", 40), "\x00"} {
 		f.Add(seed)
 	}
-	s := newServer(f, handlers.Config{})
+	s := newServer(f, db, handlers.Config{})
 	f.Fuzz(func(t *testing.T, address string) {
 		fuzzAnswer(t, s, "/api/nodes/"+url.PathEscape(address), http.StatusOK, http.StatusBadRequest, http.StatusNotFound)
 	})
@@ -78,10 +79,11 @@ func fuzzNo5xx(t *testing.T, req *http.Request, rec *httptest.ResponseRecorder) 
 }
 
 func FuzzDistributionsLimit(f *testing.F) {
+	db := storetest.New(f)
 	for _, seed := range []string{"", "1", "50", "100", "101", "0", "-1", "1.5", "1e2", "0x10", " 7", "७", strings.Repeat("9", 40)} {
 		f.Add(seed)
 	}
-	s := newServer(f, handlers.Config{})
+	s := newServer(f, db, handlers.Config{})
 	f.Fuzz(func(t *testing.T, limit string) {
 		fuzzAnswer(t, s, "/api/distributions?limit="+url.QueryEscape(limit), http.StatusOK, http.StatusBadRequest)
 	})
@@ -90,6 +92,7 @@ func FuzzDistributionsLimit(f *testing.F) {
 // FuzzSignInBody posts arbitrary bodies to /api/auth/verify after a real nonce: addresses,
 // signatures and the JSON around them.
 func FuzzSignInBody(f *testing.F) {
+	db := storetest.New(f)
 	for _, seed := range []string{
 		`{"address":"` + alice + `","signature":"0x` + strings.Repeat("ab", 65) + `"}`,
 		`{"address":"` + alice + `","signature":"0x"}`, `{"address":null,"signature":null}`, `{}`, `[]`, `null`, ``,
@@ -99,7 +102,7 @@ func FuzzSignInBody(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	s := authServer(f, nil, nil, handlers.Config{})
+	s := authServer(f, db, nil, nil, handlers.Config{})
 	f.Fuzz(func(t *testing.T, body string) {
 		b := newBrowser(t, s, nextIP())
 		wantStatus(t, b.do(http.MethodPost, "/api/auth/nonce", nil), http.StatusOK)
@@ -111,10 +114,11 @@ func FuzzSignInBody(f *testing.F) {
 
 // FuzzSessionCookie sends arbitrary session cookies to /api/me: forged, truncated, re-encoded.
 func FuzzSessionCookie(f *testing.F) {
+	db := storetest.New(f)
 	for _, seed := range []string{"", "x", "MTcwMDAwMDAwMHxhYmN8ZGVm", strings.Repeat("A", 4096), "a|b|c", "%00", "\"quoted\""} {
 		f.Add(seed)
 	}
-	s := authServer(f, nil, nil, handlers.Config{})
+	s := authServer(f, db, nil, nil, handlers.Config{})
 	f.Fuzz(func(t *testing.T, value string) {
 		req := httptest.NewRequest(http.MethodGet, "/api/me", nil)
 		req.Header.Set("Cookie", "nl_session="+value)
@@ -140,13 +144,14 @@ func FuzzSessionCookie(f *testing.F) {
 // FuzzSignInNonce asks for nonces for arbitrary addresses, and verifies a well-formed signature
 // against an arbitrary nonce cookie: forged, lapsed, another browser's.
 func FuzzSignInNonce(f *testing.F) {
+	db := storetest.New(f)
 	for _, seed := range [][2]string{
 		{alice, "00112233445566778899aabbccddeeff"}, {"", ""}, {strings.ToUpper(alice), "x"}, {"0x12", "%00"},
 		{alice + "00", strings.Repeat("f", 4096)}, {"not an address", "' OR 1=1 --"}, {"0x" + strings.Repeat("0", 40), "\"\""},
 	} {
 		f.Add(seed[0], seed[1])
 	}
-	s := authServer(f, nil, nil, handlers.Config{})
+	s := authServer(f, db, nil, nil, handlers.Config{})
 	body := `{"address":"` + alice + `","signature":"0x` + strings.Repeat("ab", 65) + `"}`
 	f.Fuzz(func(t *testing.T, address, nonce string) {
 		req := httptest.NewRequest(http.MethodGet, "/api/auth/nonce?address="+url.QueryEscape(address), nil)
@@ -179,7 +184,7 @@ func FuzzSyncBody(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	storetest.Reset(f, db)
+	db := storetest.New(f)
 	dc, err := devchain.Start(f.Context(), devchain.Options{})
 	if err != nil {
 		f.Fatal(err)
@@ -187,7 +192,7 @@ func FuzzSyncBody(f *testing.F) {
 	f.Cleanup(func() { dc.Close() })
 	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
-	s := authServer(f, c, j, handlers.Config{})
+	s := authServer(f, db, c, j, handlers.Config{})
 	f.Fuzz(func(t *testing.T, body string) {
 		b := newBrowser(t, s, nextIP())
 		b.signIn(dc.Buyers[0].Key)
@@ -199,6 +204,7 @@ func FuzzSyncBody(f *testing.F) {
 
 // FuzzAdminTierBody puts arbitrary tiers: ids, prices and the JSON around them.
 func FuzzAdminTierBody(f *testing.F) {
+	db := storetest.New(f)
 	for _, seed := range [][2]string{
 		{"1", `{"label":"One","priceWei":"100000000000000000","maxPerWallet":3,"holdingWei":"0","holdingToken":null,"payoutBps":10000,"enabled":true}`},
 		{"256", `{"label":"x"}`}, {"-1", `{}`}, {"abc", `[]`}, {"2", `{"priceWei":"-1"}`}, {"3", `{"priceWei":"1e18"}`},
@@ -206,7 +212,7 @@ func FuzzAdminTierBody(f *testing.F) {
 	} {
 		f.Add(seed[0], seed[1])
 	}
-	s := newServer(f, handlers.Config{AdminKey: "fuzz-admin-key"})
+	s := newServer(f, db, handlers.Config{AdminKey: "fuzz-admin-key"})
 	f.Fuzz(func(t *testing.T, id, body string) {
 		rec := s.adminDo(t, http.MethodPut, "/api/admin/tiers/"+url.PathEscape(id), body, "fuzz-admin-key")
 		if rec.Code >= 500 {
@@ -216,7 +222,7 @@ func FuzzAdminTierBody(f *testing.F) {
 }
 
 func FuzzPaymentRoute(f *testing.F) {
-	storetest.Reset(f, db)
+	db := storetest.New(f)
 	seen := storetest.TxHash("seen")
 	if _, err := db.DB().Exec(`INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status,
 			reason_code, reason_args)
@@ -229,18 +235,19 @@ func FuzzPaymentRoute(f *testing.F) {
 	}
 	// A real chain: a well-formed hash the ledger has not seen is looked up there (404), never 503.
 	dc, c := startDevChain(f)
-	s := newChainServer(f, c, nil, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex())})
+	s := newChainServer(f, db, c, nil, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex())})
 	f.Fuzz(func(t *testing.T, hash string) {
 		fuzzAnswer(t, s, "/api/payments/"+url.PathEscape(hash), http.StatusOK, http.StatusBadRequest, http.StatusNotFound)
 	})
 }
 
 func FuzzPaymentsFrom(f *testing.F) {
+	db := storetest.New(f)
 	for _, seed := range [][2]string{{alice, ""}, {strings.ToUpper(alice), "1"}, {"0x", "100"}, {"", "0"},
 		{alice + "0", "101"}, {"0x" + strings.Repeat("g", 40), "-1"}, {"\x00", "1e2"}, {alice, " 5"}} {
 		f.Add(seed[0], seed[1])
 	}
-	s := newServer(f, handlers.Config{})
+	s := newServer(f, db, handlers.Config{})
 	f.Fuzz(func(t *testing.T, from, limit string) {
 		target := "/api/payments?from=" + url.QueryEscape(from) + "&limit=" + url.QueryEscape(limit)
 		fuzzAnswer(t, s, target, http.StatusOK, http.StatusBadRequest)

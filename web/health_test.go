@@ -47,14 +47,15 @@ type signerHealthBody struct {
 // health and operator pages say it too, and the buyer's page says the mint waits on the service.
 // Funded again, the next tick mints and health is whole.
 func TestHealthWhenTheMinterRunsDry(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	dc, c := startDevChain(t)
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
 		slog.New(slog.DiscardHandler))
 	cfg := handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300, AdminKey: adminKey, SessionSecret: sessionSecret,
 		PaymentAddress: strings.ToLower(dc.Payments.Hex())}
-	s := newChainServer(t, c, j, cfg)
+	s := newChainServer(t, db, c, j, cfg)
 	health := func() signerHealthBody {
 		t.Helper()
 		rec := s.get(t, "/api/cron/health")
@@ -154,12 +155,13 @@ func TestHealthWhenTheMinterRunsDry(t *testing.T) {
 // before any buyer pays, not after a mint fails: /api/cron/health says degraded with the
 // minter_low code and a sentence, and /health says the service is degraded. Funded, it is not.
 func TestHealthDegradedBeforeTheMinterRunsDry(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
 		slog.New(slog.DiscardHandler))
 	cfg := handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300, MinterLowMints: 20}
-	s := newChainServer(t, c, j, cfg)
+	s := newChainServer(t, db, c, j, cfg)
 	type reason struct {
 		Code   string `json:"code"`
 		Reason string `json:"reason"`
@@ -258,7 +260,8 @@ type rpcHealthBody struct {
 // public, so each endpoint is named by its place in ETH_RPC_URL only: neither the provider's
 // host (which names the account), nor the port, nor the keys in the paths and queries show.
 func TestHealthShowsRPCEndpoints(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, err := devchainOverHTTP(t)
 	if err != nil {
 		t.Fatal(err)
@@ -277,7 +280,7 @@ func TestHealthShowsRPCEndpoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	s := newChainServer(t, c, nil, handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300})
+	s := newChainServer(t, db, c, nil, handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300})
 	_, aPort, _ := strings.Cut(strings.TrimPrefix(a.URL, "http://"), ":")
 	_, bPort, _ := strings.Cut(strings.TrimPrefix(b.URL, "http://"), ":")
 	noKey := func(text string) {

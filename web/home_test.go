@@ -24,13 +24,14 @@ func dailyFixed(cfg handlers.Config) handlers.Config {
 }
 
 func TestOverviewEarnings(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	storetest.Tier(t, db, 2, "Pro", "1000000000000000000", false)
 	storetest.Tier(t, db, 3, "Later", "200000000000000000", true)
-	mustExec(t, `UPDATE tiers SET starts_at = '2099-01-01T00:00:00Z' WHERE id = 3`)
+	mustExec(t, db, `UPDATE tiers SET starts_at = '2099-01-01T00:00:00Z' WHERE id = 3`)
 	_, c := startDevChain(t)
-	doc := page(t, newChainServer(t, c, nil, dailyFixed(handlers.Config{Price: c})).get(t, "/").Body)
+	doc := page(t, newChainServer(t, db, c, nil, dailyFixed(handlers.Config{Price: c})).get(t, "/").Body)
 
 	if h1 := strings.TrimSpace(doc.Find("h1").Text()); h1 == "Overview" || h1 == "" {
 		t.Errorf("heading %q", h1)
@@ -70,6 +71,7 @@ func TestOverviewEarnings(t *testing.T) {
 }
 
 func TestOverviewPayoutsOff(t *testing.T) {
+	t.Parallel()
 	o := views.Overview{Tiers: []views.OverviewTier{{Tier: store.Tier{ID: 1, Label: "Standard", PriceWei: store.Uint256{Int: big.NewInt(1e17)}},
 		Phase: store.PhasePublic, Earnings: views.Earnings{Off: true}}}}
 	var buf bytes.Buffer
@@ -86,6 +88,7 @@ func TestOverviewPayoutsOff(t *testing.T) {
 }
 
 func TestUSD(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[float64]string{3000: "$3,000.00", 3141.5: "$3,141.50", 1234567.891: "$1,234,567.89", 0.5: "$0.50",
 		0.001: "< $0.01", 0: "$0.00", -1234.5: "-$1,234.50"} {
 		if got := views.USD(in); got != want {
@@ -95,16 +98,17 @@ func TestUSD(t *testing.T) {
 }
 
 func TestMeHolder(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
-	s := authServer(t, nil, nil, dailyFixed(handlers.Config{}))
+	s := authServer(t, db, nil, nil, dailyFixed(handlers.Config{}))
 	b := newBrowser(t, s, "192.0.2.201")
 	key, _ := crypto.GenerateKey()
 	owner := addrOf(key)
 	storetest.Node(t, db, "11", owner, t0)
 	storetest.Node(t, db, "12", owner, t0)
 	next := time.Now().Add(3*time.Hour + time.Minute).UTC()
-	mustExec(t, `UPDATE nodes SET next_credit_at = $1`, next)
+	mustExec(t, db, `UPDATE nodes SET next_credit_at = $1`, next)
 	b.signIn(key)
 	rec := b.do(http.MethodGet, "/me", nil)
 	wantStatus(t, rec, http.StatusOK)

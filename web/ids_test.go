@@ -23,7 +23,8 @@ import (
 // /node/{id}: each must answer that very node (spec §2: id is "used as the :id of
 // /api/node/:id"), however the race went.
 func TestNodeIDsUnderRacingRecorders(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "One", "1", true)
 	dc, c := startDevChain(t)
 	sc := syncChain{t: t, dc: dc, c: c}

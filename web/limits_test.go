@@ -41,11 +41,13 @@ func wantRetryAfter(t *testing.T, rec *httptest.ResponseRecorder) {
 }
 
 func TestWrongKeys(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
 	const key, cronKey = "the-operators-admin-key-0123456789", "the-schedulers-cron-key-0123456789"
 	const attacker, operator = "198.51.100.66:4000", "203.0.113.5:4000"
 
 	t.Run("100 wrong admin keys from one address", func(t *testing.T) {
-		s := newServer(t, handlers.Config{AdminKey: key})
+		s := newServer(t, db, handlers.Config{AdminKey: key})
 		statuses := map[int]int{}
 		for i := range 100 {
 			rec := s.do(t, http.MethodGet, "/api/admin/tiers", attacker, "X-Admin-Key", fmt.Sprintf("guess-%d", i))
@@ -79,7 +81,7 @@ func TestWrongKeys(t *testing.T) {
 	})
 
 	t.Run("cron keys and the operator's sign-in", func(t *testing.T) {
-		s := newServer(t, handlers.Config{AdminKey: key, CronKey: cronKey})
+		s := newServer(t, db, handlers.Config{AdminKey: key, CronKey: cronKey})
 		for _, try := range []func(remote, k string) *httptest.ResponseRecorder{
 			func(remote, k string) *httptest.ResponseRecorder {
 				return s.do(t, http.MethodPost, "/api/cron/credit", remote, "X-Cron-Key", k)
@@ -120,6 +122,7 @@ func TestWrongKeys(t *testing.T) {
 }
 
 func TestGuard(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	newTestGuard := func() *guard {
 		g := newGuard(slog.New(slog.DiscardHandler))
@@ -210,6 +213,7 @@ func TestGuard(t *testing.T) {
 // TestGuardBurst: attempts count as they arrive, so a burst sent in parallel gets no more
 // through than one sent in a row.
 func TestGuardBurst(t *testing.T) {
+	t.Parallel()
 	g := newGuard(slog.New(slog.DiscardHandler))
 	release := make(chan struct{})
 	var reached atomic.Int32
@@ -250,6 +254,7 @@ func TestGuardBurst(t *testing.T) {
 }
 
 func TestLimiterOverflow(t *testing.T) {
+	t.Parallel()
 	l := newLimiter(slog.New(slog.DiscardHandler))
 	l.maxKeys = 3
 	e := echo.New()
@@ -279,7 +284,9 @@ func TestLimiterOverflow(t *testing.T) {
 }
 
 func TestLimitIPv6By64(t *testing.T) {
-	s := newServer(t, handlers.Config{})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{})
 	remaining := func(remote string) string {
 		return s.do(t, http.MethodGet, "/api/stats", remote).Header().Get("X-Ratelimit-Remaining")
 	}
@@ -295,7 +302,9 @@ func TestLimitIPv6By64(t *testing.T) {
 }
 
 func TestPagesLimited(t *testing.T) {
-	s := newServer(t, handlers.Config{AdminKey: "the-operators-admin-key-0123456789"})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: "the-operators-admin-key-0123456789"})
 	const client = "198.51.100.7:1"
 	unknown := "/payment/0x" + strings.Repeat("ab", 32)
 	for i := 1; i <= 60; i++ {
@@ -333,9 +342,11 @@ func startHTTP(t *testing.T, s *testServer) string {
 type onlyReader struct{ io.Reader }
 
 func TestBodyLimit(t *testing.T) {
+	// Not parallel: it sets TMPDIR for the process.
+	db := storetest.New(t)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // os.TempDir: where net/http spools a multipart form's files
-	s := newServer(t, handlers.Config{AdminKey: "the-operators-admin-key-0123456789"})
+	s := newServer(t, db, handlers.Config{AdminKey: "the-operators-admin-key-0123456789"})
 	base := startHTTP(t, s)
 
 	var body bytes.Buffer
@@ -401,7 +412,8 @@ func TestBodyLimit(t *testing.T) {
 // TestRPCURLHidden: providers put their key in the RPC URL, and Go's HTTP errors quote the URL.
 // Nothing the service logs, answers or stores holds it.
 func TestRPCURLHidden(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	const secret = "SECRETKEY42"
 	rpcURL := "http://rpcuser" + secret + ":rpcpass" + secret + "@127.0.0.1:1/v3/" + secret + "?apikey=" + secret
 	c, err := chain.Dial(t.Context(), rpcURL, chain.Config{Factory: common.HexToAddress("0xfac7"), Attempts: 1})
@@ -446,7 +458,8 @@ func TestRPCURLHidden(t *testing.T) {
 // admin key, the right cron key or an operator's sign-in; a wrong one past the cap is answered
 // 429 with retry-after, not 401, and holds its address until the minute ends.
 func TestGuardPastTheCap(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	const key, cronKey = "the-operators-admin-key-0123456789", "the-schedulers-cron-key-0123456789"
 	now := time.Date(2026, 5, 1, 10, 0, 10, 0, time.UTC)
 	s := newServerWith(t, db, unreachableChain(t), nil,
@@ -469,7 +482,7 @@ func TestGuardPastTheCap(t *testing.T) {
 		wantStatus(t, s.do(t, http.MethodPost, "/api/cron/credit", "203.0.113.2:1", "X-Cron-Key", cronKey), http.StatusOK)
 	})
 	t.Run("an operator's sign-in", func(t *testing.T) {
-		wantStatus(t, newBrowser(t, s, "203.0.113.3").operatorSignIn(addOperator(t, "viewer")), http.StatusOK)
+		wantStatus(t, newBrowser(t, s, "203.0.113.3").operatorSignIn(addOperator(t, db, "viewer")), http.StatusOK)
 	})
 	t.Run("a wrong admin key", func(t *testing.T) {
 		rec := admin("203.0.113.4:1", "guess-past-the-cap")
@@ -519,8 +532,9 @@ func TestGuardPastTheCap(t *testing.T) {
 // TestGuardLogsRefusals: every refused sign-in counts as an attempt, so each is logged with its
 // status, not only the 401s: a wallet not on the operator list (403) and a malformed body (400).
 func TestGuardLogsRefusals(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{SessionSecret: sessionSecret})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{SessionSecret: sessionSecret})
 	stranger, _ := crypto.GenerateKey()
 	wantStatus(t, newBrowser(t, s, "198.51.100.31").operatorSignIn(stranger), http.StatusForbidden)
 	b := newBrowser(t, s, "198.51.100.32")

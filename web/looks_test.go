@@ -16,14 +16,15 @@ import (
 // TestPageExplorerLinks renders every page that shows a hash or an address with EXPLORER_URL
 // set and checks each links to the explorer, and with it unset that none does.
 func TestPageExplorerLinks(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	row := storetest.Node(t, db, "5", alice, t0)
 	now := time.Now()
 	next := now.Add(3*time.Hour + 30*time.Minute)
-	mustExec(t, `UPDATE nodes SET next_credit_at = $2 WHERE id = $1`, row, next)
+	mustExec(t, db, `UPDATE nodes SET next_credit_at = $2 WHERE id = $1`, row, next)
 	round := storetest.Distribution(t, db, "1234567123456700000000000", "confirmed", now, &now)
 	roundTx := storetest.TxHash("round")
-	mustExec(t, `UPDATE distributions SET tx_hash = $2 WHERE id = $1`, round, roundTx)
+	mustExec(t, db, `UPDATE distributions SET tx_hash = $2 WHERE id = $1`, round, roundTx)
 	storetest.Credit(t, db, round, row, "1000000000000000", now)
 	storetest.Withdrawal(t, db, row, "3", bob, now)
 	var withdrawTx string
@@ -32,7 +33,7 @@ func TestPageExplorerLinks(t *testing.T) {
 	}
 	const explorer = "https://explorer.example"
 	factory := "0x000000000000000000000000000000000000fac7" // unreachableChain's
-	withLinks := newServer(t, handlers.Config{Explorer: explorer + "/", DistEnabled: true})
+	withLinks := newServer(t, db, handlers.Config{Explorer: explorer + "/", DistEnabled: true})
 
 	get := func(t *testing.T, s *testServer, path string) *goquery.Document {
 		t.Helper()
@@ -87,7 +88,7 @@ func TestPageExplorerLinks(t *testing.T) {
 		link(t, get(t, withLinks, "/wallet/"+alice), explorer+"/address/"+alice)
 	})
 	t.Run("no explorer, no links", func(t *testing.T) {
-		without := newServer(t, handlers.Config{})
+		without := newServer(t, db, handlers.Config{})
 		for _, path := range []string{"/", "/health", "/node/5", "/distributions", "/wallet/" + alice} {
 			doc := get(t, without, path)
 			if n := doc.Find("[data-explorer-link], [href*='explorer']").Length(); n != 0 {

@@ -12,10 +12,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"nodeledger/handlers"
+	"nodeledger/store/storetest"
 )
 
 func TestMetrics(t *testing.T) {
-	s := newServer(t, handlers.Config{})
+	// Not parallel: it reads the process's metrics, which every request moves.
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{})
 	s.e.GET("/api/test/boom", func(echo.Context) error { panic("boom") })
 	for _, tc := range []struct {
 		path, route string

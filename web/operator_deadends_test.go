@@ -17,12 +17,13 @@ import (
 // that takes the payout and says what creating does, questions before Switch off and Hold
 // minting, and a live view with one heading, each tier's sold / supply and a countdown.
 func TestOperatorDeadEnds(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	storetest.Tier(t, db, 2, "Next", "200000000000000000", true)
 	opens := time.Now().Add(2 * time.Hour).UTC().Truncate(time.Minute)
-	mustExec(t, `UPDATE tiers SET supply = 7, starts_at = $1 WHERE id = 2`, opens)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	mustExec(t, db, `UPDATE tiers SET supply = 7, starts_at = $1 WHERE id = 2`, opens)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	b := signedInOperator(t, s)
 	squash := func(s *goquery.Selection) string { return strings.Join(strings.Fields(s.Text()), " ") }
 

@@ -18,12 +18,13 @@ import (
 // (its sentences, by the API's field names) and audited calls. A viewer, an operator, a post
 // without the session's CSRF token, a taken name and a bad field store nothing.
 func TestOperatorReferralCodes(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	const carol = "0x00000000000000000000000000000000000ca401"
 	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/referral-codes", `{"code": "Alice5", "owner": "`+alice+`",
 		"discountBps": 500, "commissionBps": 250, "parent": "`+carol+`", "parentBps": 100}`, adminKey), http.StatusCreated)
-	codeUsed(t, "Alice5", alice, carol)
+	codeUsed(t, db, "Alice5", alice, carol)
 	stored := func(code string) (store.ReferralCode, bool) {
 		r, err := db.ReferralCode(t.Context(), code)
 		return r, err == nil
@@ -72,7 +73,7 @@ func TestOperatorReferralCodes(t *testing.T) {
 		}
 	})
 
-	key := addOperator(t, "admin")
+	key := addOperator(t, db, "admin")
 	b := signedInAs(t, s, key)
 	t.Run("a post without the session's CSRF token is refused", func(t *testing.T) {
 		for _, token := range []string{"", "wrong", signedInOperator(t, s).csrf} {

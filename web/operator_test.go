@@ -83,10 +83,10 @@ func wantRedirect(t *testing.T, rec *httptest.ResponseRecorder) {
 var operatorIPs atomic.Int32
 
 // addOperator puts a fresh wallet on the operator list with role, and returns its key.
-func addOperator(t *testing.T, role string) *ecdsa.PrivateKey {
+func addOperator(t *testing.T, db *store.Store, role string) *ecdsa.PrivateKey {
 	t.Helper()
 	key, _ := crypto.GenerateKey()
-	mustExec(t, `INSERT INTO operators (address, role) VALUES ($1, $2)`, addrOf(key), role)
+	mustExec(t, db, `INSERT INTO operators (address, role) VALUES ($1, $2)`, addrOf(key), role)
 	return key
 }
 
@@ -108,7 +108,7 @@ func (b *browser) operatorSignIn(key *ecdsa.PrivateKey) *httptest.ResponseRecord
 // role (admin when not given), holding the page's CSRF token.
 func signedInOperator(t *testing.T, s *testServer, role ...string) *browser {
 	t.Helper()
-	return signedInAs(t, s, addOperator(t, append(role, "admin")[0]))
+	return signedInAs(t, s, addOperator(t, s.db, append(role, "admin")[0]))
 }
 
 // signedInAs is a browser signed in on the operator page of s with key, an operator's.
@@ -124,21 +124,22 @@ func signedInAs(t *testing.T, s *testServer, key *ecdsa.PrivateKey) *browser {
 }
 
 func TestOperatorPage(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
-	mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status,
+	mustExec(t, db, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status,
 			reason_code, reason_args)
 		VALUES ($1, $1, $2, 150000000000000000, 3, $1, 'rejected', 'other', '{"text": "minting is paused"}')`, storetest.TxHash("r"), alice)
 
 	// Changed deliberately with issue 22: operators sign in with their wallets, so the page no
 	// longer hangs on ADMIN_KEY (which now gates /api/admin only).
 	t.Run("the wallet sign-in without an admin key", func(t *testing.T) {
-		doc := page(t, newServer(t, handlers.Config{}).get(t, "/operator").Body)
+		doc := page(t, newServer(t, db, handlers.Config{}).get(t, "/operator").Body)
 		if doc.Find(`[data-testid=operator-login] button[data-wallet=signin][data-verify="/operator/login"]`).Length() != 1 {
 			t.Fatalf("no wallet sign-in: %s", htmlOf(doc.Find("main")))
 		}
 	})
-	p, cfg := passesOn(t)
+	p, cfg := passesOn(t, db)
 	const payments = "0xa0ee7a142d267c1f36714e4a8f75612f20a79720"
 	cfg.AdminKey, cfg.SessionSecret, cfg.PaymentAddress = adminKey, sessionSecret, payments
 	s := p.server(t, cfg)
@@ -152,7 +153,7 @@ func TestOperatorPage(t *testing.T) {
 	wantStatus(t, rec, http.StatusUnauthorized) // not signed in
 	wantStatus(t, b.form("/operator/tiers", url.Values{"id": {"2"}, "label": {"x"}}), http.StatusUnauthorized)
 
-	key := addOperator(t, "admin")
+	key := addOperator(t, db, "admin")
 	if rec := b.form("/operator/login", url.Values{"key": {adminKey}}); rec.Code < 400 {
 		t.Fatalf("the shared key still signs in: %d", rec.Code)
 	}
@@ -208,9 +209,9 @@ func TestOperatorPage(t *testing.T) {
 		t.Fatalf("drift %q, page %q", b.driftCheck().Text(), doc.Find("main").Text())
 	}
 	t.Run("ETH no transaction explains is listed, linked to the explorer's block", func(t *testing.T) {
-		mustExec(t, `INSERT INTO unattributed_inflows (block_number, block_hash, amount_wei) VALUES (7, $1, 150000000000000000)`,
+		mustExec(t, db, `INSERT INTO unattributed_inflows (block_number, block_hash, amount_wei) VALUES (7, $1, 150000000000000000)`,
 			storetest.TxHash("b7"))
-		defer mustExec(t, `DELETE FROM unattributed_inflows`)
+		defer mustExec(t, db, `DELETE FROM unattributed_inflows`)
 		doc := b.operatorPage()
 		got := strings.Join(strings.Fields(text(doc, "unattributed")), " ")
 		if got != "0.15 ETH arrived in block 7 that no transaction explains — look it up on the explorer." {
@@ -287,8 +288,9 @@ func TestOperatorPage(t *testing.T) {
 // TestOperatorDriftUnreadable checks the drift check over a chain that cannot be read: the page
 // is served without it, and the partial says so in a sentence, with none of the error's text.
 func TestOperatorDriftUnreadable(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	b := signedInOperator(t, s)
 	if slot := b.operatorPage().Find(`[data-testid=drift-check]`); slot.Length() != 1 || slot.Find(`[data-testid]`).Length() != 0 {
 		t.Fatalf("the page itself ran the drift check: %s", htmlOf(slot))
@@ -310,8 +312,9 @@ func TestOperatorDriftUnreadable(t *testing.T) {
 }
 
 func TestOperatorHold(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	b := signedInOperator(t, s)
 	button := func(doc *goquery.Document) string {
 		return strings.TrimSpace(doc.Find(`[data-testid=hold-minting]`).Text())
@@ -343,10 +346,11 @@ func TestOperatorHold(t *testing.T) {
 }
 
 func TestOperatorTierForm(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 0, "Starter", "1", false)
 	dc, c := startDevChain(t)
-	s := newChainServer(t, c, nil, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	s := newChainServer(t, db, c, nil, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	b := signedInOperator(t, s)
 	// The dev chain's holding token (DHT, 18 decimals), its address as checksummed; the amount in its units.
 	token := strings.ToLower(dc.Token.Hex())
@@ -492,13 +496,14 @@ func TestOperatorTierForm(t *testing.T) {
 }
 
 func TestOperatorPassOutcomes(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	dc, c := startDevChain(t)
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
 		Confirmations: 2, DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000)},
 		slog.New(slog.DiscardHandler))
-	s := newChainServer(t, c, j, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, DistMode: "fixed"})
+	s := newChainServer(t, db, c, j, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, DistMode: "fixed"})
 	b := signedInOperator(t, s)
 	run := func(pass string) string {
 		t.Helper()
@@ -611,8 +616,9 @@ func actions(rows []auditRow) []string {
 }
 
 func TestOperatorSignIn(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 
 	t.Run("a wallet not on the list cannot sign in", func(t *testing.T) {
 		key, _ := crypto.GenerateKey()
@@ -630,7 +636,7 @@ func TestOperatorSignIn(t *testing.T) {
 		}
 	})
 	t.Run("an operator signs in, and it is audited", func(t *testing.T) {
-		key := addOperator(t, "viewer")
+		key := addOperator(t, db, "viewer")
 		b := signedInAs(t, s, key)
 		if got := text(b.operatorPage(), "operator-role"); got != "viewer" {
 			t.Fatalf("role %q", got)
@@ -643,19 +649,19 @@ func TestOperatorSignIn(t *testing.T) {
 	})
 	t.Run("in dev mode the page names the owner, an admin", func(t *testing.T) {
 		const owner = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
-		s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, DevAdmin: owner})
+		s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, DevAdmin: owner})
 		got := strings.Join(strings.Fields(text(page(t, s.get(t, "/operator").Body), "dev-admin")), " ")
 		if got != "Dev mode: the factory's owner, dev account 0 (0xf39f…2266), is an admin. Import its key into your wallet to sign in with it." {
 			t.Fatalf("banner %q", got)
 		}
-		if page(t, newServer(t, handlers.Config{}).get(t, "/operator").Body).Find(`[data-testid=dev-admin]`).Length() != 0 {
+		if page(t, newServer(t, db, handlers.Config{}).get(t, "/operator").Body).Find(`[data-testid=dev-admin]`).Length() != 0 {
 			t.Fatal("a dev banner outside dev mode")
 		}
 	})
 	t.Run("over https the cookie is __Host- and Secure", func(t *testing.T) {
-		s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, PublicURL: &url.URL{Scheme: "https", Host: "ledger.example"}})
+		s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, PublicURL: &url.URL{Scheme: "https", Host: "ledger.example"}})
 		b := newBrowser(t, s, "198.51.100.253")
-		wantStatus(t, b.operatorSignIn(addOperator(t, "viewer")), http.StatusOK)
+		wantStatus(t, b.operatorSignIn(addOperator(t, db, "viewer")), http.StatusOK)
 		c := b.cookies["__Host-nl_operator"]
 		if c == nil || !c.Secure || !c.HttpOnly || c.Path != "/" || c.Domain != "" || b.cookies["nl_operator"] != nil {
 			t.Fatalf("cookie %+v", c)
@@ -664,12 +670,13 @@ func TestOperatorSignIn(t *testing.T) {
 }
 
 func TestOperatorRoles(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
-	mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status,
+	mustExec(t, db, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status,
 			reason_code, reason_args)
 		VALUES ($1, $1, $2, 150000000000000000, 3, $1, 'rejected', 'other', '{"text": "minting is paused"}')`, storetest.TxHash("r"), alice)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, PaymentAddress: "0xa0ee7a142d267c1f36714e4a8f75612f20a79720"})
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, PaymentAddress: "0xa0ee7a142d267c1f36714e4a8f75612f20a79720"})
 	// Doubling the price is a change to confirm (the confirm step of the tier form).
 	tier := url.Values{"editing": {"true"}, "id": {"1"}, "label": {"Standard"}, "price": {"0.2"}, "maxPerWallet": {"1"}, "confirm": {"true"}}
 
@@ -740,8 +747,9 @@ func TestOperatorRoles(t *testing.T) {
 }
 
 func TestOperatorList(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	admin := signedInOperator(t, s)
 	role := func(address string) string {
 		var r string
@@ -819,8 +827,9 @@ func TestOperatorList(t *testing.T) {
 }
 
 func TestOperatorSessions(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	signedOut := func(t *testing.T, b *browser) {
 		t.Helper()
 		wantStatus(t, b.form("/operator/minting", url.Values{"held": {"true"}}), http.StatusUnauthorized)
@@ -843,9 +852,9 @@ func TestOperatorSessions(t *testing.T) {
 	})
 	t.Run("a session idle for 30 minutes is over", func(t *testing.T) {
 		b := signedInOperator(t, s, "operator")
-		mustExec(t, `UPDATE operator_sessions SET last_seen_at = now() - interval '29 minutes'`)
+		mustExec(t, db, `UPDATE operator_sessions SET last_seen_at = now() - interval '29 minutes'`)
 		wantStatus(t, b.do(http.MethodGet, "/operator/drift", nil, "HX-Request", "true"), http.StatusOK) // and seen now
-		mustExec(t, `UPDATE operator_sessions SET last_seen_at = now() - interval '31 minutes'`)
+		mustExec(t, db, `UPDATE operator_sessions SET last_seen_at = now() - interval '31 minutes'`)
 		signedOut(t, b)
 	})
 	t.Run("a session is over after 12 hours, however busy", func(t *testing.T) {
@@ -858,7 +867,7 @@ func TestOperatorSessions(t *testing.T) {
 		if c := b.cookies["nl_operator"]; c.MaxAge != 12*3600 {
 			t.Fatalf("cookie max age %d", c.MaxAge)
 		}
-		mustExec(t, `UPDATE operator_sessions SET expires_at = now() - interval '1 second'`)
+		mustExec(t, db, `UPDATE operator_sessions SET expires_at = now() - interval '1 second'`)
 		signedOut(t, b)
 	})
 	t.Run("the cookie holds an id, the table only its hash", func(t *testing.T) {
@@ -872,8 +881,9 @@ func TestOperatorSessions(t *testing.T) {
 }
 
 func TestOperatorCSRF(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	b := signedInOperator(t, s, "operator")
 	other := signedInOperator(t, s, "operator")
 	const sentence = "This form did not come from your operator page, or it is out of date: reload the page and try again."
@@ -921,10 +931,11 @@ func TestOperatorCSRF(t *testing.T) {
 }
 
 func TestOperatorAudit(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
-	key := addOperator(t, "admin")
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	key := addOperator(t, db, "admin")
 	b := signedInAs(t, s, key)
 	me := addrOf(key)
 	sum := sha256.Sum256([]byte(adminKey))
@@ -983,9 +994,9 @@ func TestOperatorAudit(t *testing.T) {
 		}
 	})
 	t.Run("an entry that cannot be written undoes its change", func(t *testing.T) {
-		mustExec(t, `CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit unavailable'; END $$`)
-		mustExec(t, `CREATE TRIGGER refuse_audit BEFORE INSERT ON operator_audit FOR EACH ROW EXECUTE FUNCTION refuse_audit()`)
-		defer mustExec(t, `DROP FUNCTION refuse_audit() CASCADE`)
+		mustExec(t, db, `CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit unavailable'; END $$`)
+		mustExec(t, db, `CREATE TRIGGER refuse_audit BEFORE INSERT ON operator_audit FOR EACH ROW EXECUTE FUNCTION refuse_audit()`)
+		defer mustExec(t, db, `DROP FUNCTION refuse_audit() CASCADE`)
 		rec := s.adminDo(t, http.MethodPost, "/api/admin/minting/pause", "", adminKey)
 		wantStatus(t, rec, http.StatusInternalServerError)
 		if strings.Contains(rec.Body.String(), "audit") {
@@ -1029,7 +1040,7 @@ func TestOperatorAudit(t *testing.T) {
 				t.Errorf("no %s in %s", k, rec.Body)
 			}
 		}
-		mustExec(t, `INSERT INTO operator_audit (actor, ip, action, target, outcome_code, outcome_args) SELECT 'x', '', 'filler', '', 'other', '{}' FROM generate_series(1, 120)`)
+		mustExec(t, db, `INSERT INTO operator_audit (actor, ip, action, target, outcome_code, outcome_args) SELECT 'x', '', 'filler', '', 'other', '{}' FROM generate_series(1, 120)`)
 		if n := len(decode[[]auditRow](t, s.adminDo(t, http.MethodGet, "/api/admin/audit", "", adminKey))); n != 100 {
 			t.Fatalf("default limit gave %d", n)
 		}
@@ -1044,7 +1055,8 @@ func TestOperatorAudit(t *testing.T) {
 // symbol, read from the token, never in base units as if tokens. A sale that took 0.2 ETH and
 // 300 USDC is not 0.2 ETH of revenue (issue 48 §6).
 func TestOperatorRevenue(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	storetest.Tier(t, db, 2, "Pro", "1000000000000000000", true)
@@ -1053,7 +1065,7 @@ func TestOperatorRevenue(t *testing.T) {
 	if err := db.PutTokens(t.Context(), []store.Token{usdc}); err != nil {
 		t.Fatal(err)
 	}
-	mustExec(t, `UPDATE tiers SET holding_token = $1, holding_wei = 2500000000000000000 WHERE id = 2`, strings.ToLower(dc.Token.Hex()))
+	mustExec(t, db, `UPDATE tiers SET holding_token = $1, holding_wei = 2500000000000000000 WHERE id = 2`, strings.ToLower(dc.Token.Hex()))
 	for i, p := range []struct {
 		tier          int
 		value, status string
@@ -1064,12 +1076,12 @@ func TestOperatorRevenue(t *testing.T) {
 		{1, "100000000000000000", "pending", nil, nil, nil}, {1, "0", "minted", usdc.Address, "300000000", nil},
 		{2, "1000000000000000000", "minted", nil, nil, "2500.5"}, {2, "0", "minted", usdc.Address, "1000000000", nil},
 	} {
-		mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status, tier, token, amount, log_index, usd_per_eth)
+		mustExec(t, db, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status, tier, token, amount, log_index, usd_per_eth)
 			VALUES ($1, $1, $2, $3, 1, $1, $4, $5, $6::text, $7::numeric, CASE WHEN $6::text IS NULL THEN NULL ELSE 0 END, $8::numeric)`,
 			storetest.TxHash(fmt.Sprint("revenue", i)), alice, p.value, p.status, p.tier, p.token, p.amount, p.usdPerETH)
 	}
 	cfg := handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret, Price: c}
-	doc := signedInOperator(t, newChainServer(t, c, nil, cfg)).operatorPage()
+	doc := signedInOperator(t, newChainServer(t, db, c, nil, cfg)).operatorPage()
 	cell := func(tier int, testid string) string {
 		return strings.Join(strings.Fields(doc.Find(fmt.Sprintf(`[data-testid=tier-%d] [data-testid=%s]`, tier, testid)).Text()), " ")
 	}
@@ -1103,7 +1115,7 @@ func TestOperatorRevenue(t *testing.T) {
 	}
 
 	t.Run("without a price feed or a readable token", func(t *testing.T) {
-		b := signedInOperator(t, newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret}))
+		b := signedInOperator(t, newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret}))
 		doc := b.operatorPage()
 		if got := strings.Join(strings.Fields(doc.Find(`[data-testid=tier-1] [data-testid=tier-revenue]`).Text()), " "); got != "0.2 ETH300 USDC" ||
 			doc.Find(`[data-testid=tier-1] [data-testid=revenue-usd]`).Length() != 0 {
@@ -1158,9 +1170,10 @@ func saveForm(t *testing.T, doc *goquery.Document) url.Values {
 // nothing before Save, and saves, audited, exactly the list the preview showed: a list changed
 // since, or previewed in another session, is refused; a viewer can do neither.
 func TestOperatorAllowlistUpload(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 31, "Gold", "1000000000000000000", true)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	b := signedInOperator(t, s, "operator")
 	const (
 		a1 = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
@@ -1365,10 +1378,11 @@ func TestOperatorAllowlistUpload(t *testing.T) {
 // phase, the tier it opens after, the Enabled switch) with the admin API's check and rules, and
 // the tiers table says per tier what sold, the phase and what opens next.
 func TestOperatorSaleForm(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 30, "Standard", "100000000000000000", true)
-	mustExec(t, `UPDATE tiers SET supply = 2 WHERE id = 30`)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	mustExec(t, db, `UPDATE tiers SET supply = 2 WHERE id = 30`)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	b := signedInOperator(t, s)
 	good := url.Values{"id": {"32"}, "label": {"Founders"}, "price": {"0.2"}, "maxPerWallet": {"3"}, "enabled": {"true"},
 		"supply": {"5,000"}, "startsAt": {"2099-12-01 12:00"}, "endsAt": {"2099-12-31T18:30:15Z"}, "allowlistUntil": {"2099-12-02 12:00 UTC"}}
@@ -1507,9 +1521,9 @@ func TestOperatorSaleForm(t *testing.T) {
 	}
 	t.Run("409 for a supply below what the tier sold", func(t *testing.T) {
 		storetest.Node(t, db, "1", alice, time.Now())
-		mustExec(t, `UPDATE nodes SET tier = 30`)
+		mustExec(t, db, `UPDATE nodes SET tier = 30`)
 		storetest.Node(t, db, "2", alice, time.Now())
-		mustExec(t, `UPDATE nodes SET tier = 30`)
+		mustExec(t, db, `UPDATE nodes SET tier = 30`)
 		v := url.Values{"editing": {"true"}, "id": {"30"}, "label": {"Standard"}, "price": {"0.1"}, "maxPerWallet": {"5"}, "enabled": {"true"},
 			"supply": {"1"}, "confirm": {"true"}}
 		rec := b.form("/operator/tiers", v)
@@ -1547,7 +1561,8 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // waiting to be checked and a mint in flight with a fee bump, nodes and revenue; who may see it;
 // and that the page polls it in place.
 func TestOperatorLive(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	m0 := time.Now().UTC().Truncate(time.Minute)
 	// at is ten seconds into the minute minutesAgo minutes before the current one: well inside the
@@ -1565,7 +1580,7 @@ func TestOperatorLive(t *testing.T) {
 		if status == "minted" {
 			mint, tier = &hash, ptr(1)
 		}
-		mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, block_time,
+		mustExec(t, db, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, block_time,
 				status, tier, reason_code, reason_args, mint_tx)
 			VALUES ($1, $1, $2, $3, $4, $1, $5, $6, $7, $8, $9, $10)`,
 			hash, alice, wei, n, when, status, tier, code, args, mint)
@@ -1586,7 +1601,7 @@ func TestOperatorLive(t *testing.T) {
 	storetest.Node(t, db, "2", alice, time.Now().Add(-20*time.Minute))
 	storetest.Node(t, db, "3", alice, time.Now().Add(-48*time.Hour))
 
-	p, cfg := passesOn(t)
+	p, cfg := passesOn(t, db)
 	cfg.SessionSecret = sessionSecret
 	s := p.server(t, cfg)
 	b := signedInOperator(t, s, "viewer")

@@ -54,6 +54,7 @@ func text(doc *goquery.Document, testid string) string {
 func count(doc *goquery.Document, sel string) int { return doc.Find(sel).Length() }
 
 func TestOverviewComponent(t *testing.T) {
+	t.Parallel()
 	usd := 3141.5
 	wei := func(s string) *big.Int { x, _ := new(big.Int).SetString(s, 10); return x }
 	ledgerWei := func(s string) store.Uint256 { return store.Uint256{Int: wei(s)} }
@@ -120,12 +121,13 @@ func TestOverviewComponent(t *testing.T) {
 }
 
 func TestOverviewPage(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	storetest.Node(t, db, "1", alice, t0)
 
 	t.Run("without a chain", func(t *testing.T) {
-		s := newServer(t, handlers.Config{})
+		s := newServer(t, db, handlers.Config{})
 		rec := s.get(t, "/")
 		wantStatus(t, rec, http.StatusOK)
 		if ct := rec.Header().Get("Content-Type"); ct != echo.MIMETextHTMLCharsetUTF8 {
@@ -149,13 +151,13 @@ func TestOverviewPage(t *testing.T) {
 	})
 	t.Run("with the dev chain", func(t *testing.T) {
 		_, c := startDevChain(t)
-		doc := page(t, newChainServer(t, c, nil, handlers.Config{Price: c}).get(t, "/").Body)
+		doc := page(t, newChainServer(t, db, c, nil, handlers.Config{Price: c}).get(t, "/").Body)
 		if cover := text(doc, "cover"); !strings.Contains(cover, "covered") || strings.Contains(cover, "unreadable") {
 			t.Fatalf("cover %q", cover)
 		}
 	})
 	t.Run("the stats partial is a fragment", func(t *testing.T) {
-		rec := newServer(t, handlers.Config{}).get(t, "/partials/stats")
+		rec := newServer(t, db, handlers.Config{}).get(t, "/partials/stats")
 		wantStatus(t, rec, http.StatusOK)
 		body := rec.Body.String()
 		if strings.Contains(body, "<html") || !strings.Contains(body, `data-testid="stats"`) {
@@ -165,7 +167,9 @@ func TestOverviewPage(t *testing.T) {
 }
 
 func TestStaticFiles(t *testing.T) {
-	s := newServer(t, handlers.Config{})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{})
 	for _, name := range []string{"htmx.min.js", "style.css"} {
 		rec := s.get(t, static.URL(name))
 		wantStatus(t, rec, http.StatusOK)
@@ -177,7 +181,9 @@ func TestStaticFiles(t *testing.T) {
 }
 
 func TestErrorPages(t *testing.T) {
-	s := newServer(t, handlers.Config{})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{})
 	s.e.GET("/test/panic", func(echo.Context) error { panic("secret page detail") })
 	for path, want := range map[string]struct {
 		status int
@@ -205,12 +211,13 @@ func TestErrorPages(t *testing.T) {
 }
 
 func TestNodeWalletAndDistributionsPages(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	row := storetest.Node(t, db, "5", alice, t0)
 	d := storetest.Distribution(t, db, "250000000000000000", "confirmed", t0, &t0)
 	storetest.Credit(t, db, d, row, "1000000000000000", t0)
 	storetest.Withdrawal(t, db, row, "3", bob, t0)
-	s := newServer(t, handlers.Config{})
+	s := newServer(t, db, handlers.Config{})
 
 	t.Run("node", func(t *testing.T) {
 		rec := s.get(t, "/node/5")
@@ -278,41 +285,43 @@ func TestNodeWalletAndDistributionsPages(t *testing.T) {
 }
 
 func TestHealthPage(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	cfg := handlers.Config{TickSec: 60, StaleAfterSec: 300, DistEnabled: true, DistMode: "fixed"}
 	lastTick := func() *goquery.Selection {
-		return page(t, newServer(t, cfg).get(t, "/health").Body).Find(`[data-testid="last-tick"] .value`)
+		return page(t, newServer(t, db, cfg).get(t, "/health").Body).Find(`[data-testid="last-tick"] .value`)
 	}
 	if v := lastTick(); !v.HasClass("bad") || !strings.Contains(v.Text(), "never ticked") {
 		t.Fatalf("never ticked: %q", v.Text())
 	}
-	mustExec(t, `INSERT INTO scheduler_ticks (started_at) VALUES (now() - interval '1 hour')`)
+	mustExec(t, db, `INSERT INTO scheduler_ticks (started_at) VALUES (now() - interval '1 hour')`)
 	if v := lastTick(); !v.HasClass("bad") || !strings.Contains(v.Text(), "stale") {
 		t.Fatalf("an hour-old tick: %q", v.Text())
 	}
-	mustExec(t, `INSERT INTO scheduler_ticks (started_at) VALUES (now())`)
+	mustExec(t, db, `INSERT INTO scheduler_ticks (started_at) VALUES (now())`)
 	if v := lastTick(); !v.HasClass("good") || strings.Contains(v.Text(), "stale") {
 		t.Fatalf("a fresh tick: %q", v.Text())
 	}
-	doc := page(t, newServer(t, cfg).get(t, "/health").Body)
+	doc := page(t, newServer(t, db, cfg).get(t, "/health").Body)
 	if !strings.Contains(text(doc, "solvency"), "chain unreadable") || !strings.Contains(text(doc, "internal-transfers"), "not scanned yet") {
 		t.Fatalf("health page %q", doc.Find("main").Text())
 	}
 }
 
 func TestBuyAndMePages(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 
 	t.Run("buy without a payments address says nodes are not on sale", func(t *testing.T) {
-		rec := newServer(t, handlers.Config{ChainID: 1337}).get(t, "/buy")
+		rec := newServer(t, db, handlers.Config{ChainID: 1337}).get(t, "/buy")
 		wantStatus(t, rec, http.StatusOK)
 		doc := page(t, rec.Body)
 		if !strings.Contains(text(doc, "sales-closed"), "not on sale right now") || doc.Find("[data-wallet=pay]").Length() != 0 {
 			t.Fatalf("buy page %q", doc.Find("main").Text())
 		}
 	})
-	s := newServer(t, handlers.Config{ChainID: 1337, PaymentAddress: payTo})
+	s := newServer(t, db, handlers.Config{ChainID: 1337, PaymentAddress: payTo})
 	t.Run("buy", func(t *testing.T) {
 		doc := page(t, s.get(t, "/buy").Body)
 		pay := doc.Find("[data-wallet=pay]")
@@ -324,11 +333,11 @@ func TestBuyAndMePages(t *testing.T) {
 		}
 	})
 	t.Run("buy for a wallet at its allowance: no pay button, and why", func(t *testing.T) {
-		mustExec(t, `UPDATE tiers SET max_per_wallet = 1 WHERE id = 1`)
+		mustExec(t, db, `UPDATE tiers SET max_per_wallet = 1 WHERE id = 1`)
 		storetest.Node(t, db, "77", bob, t0)
 		// The page judges the wallet's payment by the payments pass's rules, which read the chain.
 		_, c := startDevChain(t)
-		s := newChainServer(t, c, nil, handlers.Config{ChainID: 1337, PaymentAddress: payTo})
+		s := newChainServer(t, db, c, nil, handlers.Config{ChainID: 1337, PaymentAddress: payTo})
 		doc := page(t, s.get(t, "/buy?wallet="+bob[:2]+strings.ToUpper(bob[2:])).Body)
 		if text(doc, "holds") != "· this wallet holds 1" || !strings.Contains(text(doc, "blocked"), "already holds the 1 Standard node a wallet may have") ||
 			doc.Find("[data-wallet=pay]").Length() != 0 {
@@ -347,7 +356,7 @@ func TestBuyAndMePages(t *testing.T) {
 		}
 	})
 	t.Run("me: a visitor gets the sign-in button, a signed-in wallet its nodes", func(t *testing.T) {
-		s := authServer(t, nil, nil, handlers.Config{})
+		s := authServer(t, db, nil, nil, handlers.Config{})
 		b := newBrowser(t, s, "192.0.2.200")
 		rec := b.do(http.MethodGet, "/me", nil)
 		wantStatus(t, rec, http.StatusOK)
@@ -366,7 +375,8 @@ func TestBuyAndMePages(t *testing.T) {
 }
 
 func TestDistributionChart(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	now := time.Now().UTC()
 	yesterday := now.Add(-24 * time.Hour)
 	storetest.Distribution(t, db, "1000000000000000000", "confirmed", now, &now)
@@ -383,7 +393,7 @@ func TestDistributionChart(t *testing.T) {
 		t.Fatalf("days %v", days)
 	}
 
-	doc := page(t, newServer(t, handlers.Config{}).get(t, "/").Body)
+	doc := page(t, newServer(t, db, handlers.Config{}).get(t, "/").Body)
 	bars := doc.Find(`[data-testid=chart] g`)
 	if bars.Length() != 14 {
 		t.Fatalf("%d bars", bars.Length())

@@ -58,23 +58,24 @@ const confirmations = 2
 
 // paymentsServer is a fresh ledger with tier 1 on sale at 0.1 ETH, a dev chain, its passes
 // (confirmations) and a server whose caches run on clock (nil: the wall clock).
-func paymentsServer(t *testing.T, clock func() time.Time) (*devchain.Chain, *chain.Client, *jobs.Jobs, *testServer) {
+func paymentsServer(t *testing.T, db *store.Store, clock func() time.Time) (*devchain.Chain, *chain.Client, *jobs.Jobs, *testServer) {
 	t.Helper()
-	storetest.Reset(t, db)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	dc, c := startDevChain(t)
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(),
 		PaymentAddress: dc.Payments, Confirmations: confirmations}, slog.New(slog.DiscardHandler))
-	return dc, c, j, newChainServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), Now: clock})
+	return dc, c, j, newChainServer(t, db, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), Now: clock})
 }
 
 // TestPaymentStatus follows payments on the dev chain through every status of
 // GET /api/payments/{txHash}, and a wallet's list of them.
 func TestPaymentStatus(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
 	// The handlers' caches run on a clock the test moves ahead of the wall clock.
 	var ahead atomic.Int64
 	clock := func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
-	dc, c, j, s := paymentsServer(t, clock)
+	dc, c, j, s := paymentsServer(t, db, clock)
 	price := big.NewInt(100_000_000_000_000_000)
 	buyer, payments := dc.Buyers[0], dc.Accounts[devchain.PaymentsIndex]
 	pay := func(t *testing.T, from devchain.Account, to common.Address, wei *big.Int) string {
@@ -224,7 +225,7 @@ func TestPaymentStatus(t *testing.T) {
 			t.Fatal("the receipt doubts the hash")
 		}
 		// With payouts on, the first credit is the next round's time, in words and in UTC.
-		paying := newChainServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), Now: clock,
+		paying := newChainServer(t, db, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), Now: clock,
 			DistEnabled: true, DistMode: store.DistFixed, DistPeriod: time.Hour, DistBaseWei: big.NewInt(1_000_000_000_000_000)})
 		next := time.Now().Add(90 * time.Minute).Truncate(time.Minute)
 		storetest.Due(t, db, next)
@@ -304,7 +305,7 @@ func TestPaymentStatus(t *testing.T) {
 	})
 	t.Run("minting while its mint transaction is on its way", func(t *testing.T) {
 		hash := storetest.TxHash("minting")
-		mustExec(t, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status, tier, mint_tx)
+		mustExec(t, db, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status, tier, mint_tx)
 			VALUES ($1, $1, $2, $3, 1, $1, 'minting', 1, $1)`, hash, strings.ToLower(dc.Buyers[2].Address.Hex()), price.String())
 		if p := status(t, hash); p.Status != "minting" || p.MintTx == nil || *p.MintTx != hash || p.NodeID != nil {
 			t.Fatalf("%+v", p)
@@ -356,8 +357,9 @@ func TestPaymentStatus(t *testing.T) {
 // TestPaymentStatusChainDown: a payment the ledger has not seen needs the chain; when it cannot
 // be read the answer is 503, never a 404 that would tell a tracker the payment does not exist.
 func TestPaymentStatusChainDown(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{PaymentAddress: strings.ToLower(alice)})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{PaymentAddress: strings.ToLower(alice)})
 	rec := s.get(t, "/api/payments/"+storetest.TxHash("unseen"))
 	wantStatus(t, rec, http.StatusServiceUnavailable)
 }
@@ -367,9 +369,11 @@ func TestPaymentStatusChainDown(t *testing.T) {
 // confirmations counted from the head the service follows, without a request to the chain for
 // the payment, however many poll; before that, the chain is asked once a while per transaction.
 func TestTrackerReadsTheHeadNotTheChain(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
 	// The handlers' head memo runs on a clock the test moves ahead of the wall clock.
 	var ahead atomic.Int64
-	dc, c, j, s := paymentsServer(t, func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) })
+	dc, c, j, s := paymentsServer(t, db, func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) })
 	price := big.NewInt(100_000_000_000_000_000)
 	buyer := dc.Buyers[0]
 	receipt := transact(t, dc, c, buyer.Key, &dc.Payments, nil, price)

@@ -11,10 +11,13 @@ import (
 	"time"
 
 	"nodeledger/handlers"
+	"nodeledger/store/storetest"
 )
 
 func TestRateLimit(t *testing.T) {
-	s := newServer(t, handlers.Config{})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{})
 	const a, b = "198.51.100.1:5000", "198.51.100.2:5000"
 	badAddress := "/api/nodes/0xnot-an-address"
 
@@ -84,6 +87,8 @@ func TestRateLimit(t *testing.T) {
 }
 
 func TestClientAddress(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
 	proxy := "10.0.0.1:4000"
 	s := newServerWith(t, db, unreachableChain(t), nil, handlers.Config{}, Options{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.1/32")}})
 	remaining := func(remote, xff string) string {
@@ -110,7 +115,7 @@ func TestClientAddress(t *testing.T) {
 		t.Fatalf("203.0.113.7 after the spoofer: remaining %s, want 117", got)
 	}
 	t.Run("without trusted proxies the header is ignored", func(t *testing.T) {
-		s := newServer(t, handlers.Config{})
+		s := newServer(t, db, handlers.Config{})
 		for i, xff := range []string{"203.0.113.1", "203.0.113.2"} {
 			rec := s.do(t, http.MethodGet, "/api/stats", proxy, "X-Forwarded-For", xff)
 			if got := rec.Header().Get("X-Ratelimit-Remaining"); got != strconv.Itoa(119-i) {
@@ -121,6 +126,7 @@ func TestClientAddress(t *testing.T) {
 }
 
 func TestLimiterWindows(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 5, 1, 10, 0, 59, 0, time.UTC)
 	l := newLimiter(slog.New(slog.DiscardHandler))
 	l.now = func() time.Time { return now }
@@ -159,8 +165,10 @@ func TestLimiterWindows(t *testing.T) {
 }
 
 func TestBenchMode(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
 	const client = "198.51.100.9:5000"
-	off := newServer(t, handlers.Config{})
+	off := newServer(t, db, handlers.Config{})
 	if rec := off.do(t, http.MethodGet, "/bench/hello", client); rec.Code != http.StatusNotFound {
 		t.Fatalf("/bench/hello without BENCH_MODE: %d", rec.Code)
 	}

@@ -55,7 +55,7 @@ var usedFigures = referralFigures{Uses: 2, VolumeWei: "195000000000000000", Disc
 //   - 0.095 ETH paid at 5 % off 0.1 ETH, written "code": 2.5 % (0.002375 ETH) owed to the
 //     owner, 1 % (0.00095 ETH) owed to the parent;
 //   - 0.1 ETH, the full price, written in capitals: 2.5 % (0.0025 ETH) to the owner, paid.
-func codeUsed(t *testing.T, code, owner, parent string) {
+func codeUsed(t *testing.T, db *store.Store, code, owner, parent string) {
 	t.Helper()
 	pay := func(seed, value, status string) (id int64) {
 		if err := db.DB().Get(&id, `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status,
@@ -72,7 +72,7 @@ func codeUsed(t *testing.T, code, owner, parent string) {
 		if parentBps != nil {
 			p = &parent
 		}
-		mustExec(t, `INSERT INTO payment_referrals (payment_id, code, discount, owner, commission_bps, parent, parent_bps)
+		mustExec(t, db, `INSERT INTO payment_referrals (payment_id, code, discount, owner, commission_bps, parent, parent_bps)
 			VALUES ($1, $2, $3, $4, 250, $5, $6)`, payment, code, discount, owner, p, parentBps)
 	}
 	earn := func(payment int64, role, referrer, amount string) (id int64) {
@@ -98,7 +98,7 @@ func codeUsed(t *testing.T, code, owner, parent string) {
 			0, $1, 2, 'test', 'executed', $2, 10) RETURNING id`, storetest.TxHash(code+"-batch"), storetest.TxHash(code+"-paid")); err != nil {
 		t.Fatal(err)
 	}
-	mustExec(t, `INSERT INTO refund_batch_commissions (batch_id, commission_id) VALUES ($1, $2)`, batch, paid)
+	mustExec(t, db, `INSERT INTO refund_batch_commissions (batch_id, commission_id) VALUES ($1, $2)`, batch, paid)
 	under(pay(code+"-rejected", "95000000000000000", "rejected"), code, "5000000000000000", nil)
 	other := pay(code+"-other", "1000000000000000000", "minted")
 	under(other, "Someone_else", "0", nil)
@@ -116,11 +116,12 @@ type publicReferralBody struct {
 // and kept with the second it took effect; the public route tells a code's discount and never
 // its owner.
 func TestReferralCodes(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	ctx := context.Background()
 	c := unreachableChain(t)
 	j := jobs.New(db, c, nil, nil, jobs.Config{WalletCodes: sale.WalletCodes{DiscountBps: 300}}, slog.Default())
-	s := newChainServer(t, c, j, handlers.Config{ChainID: 1, PaymentAddress: payTo, AdminKey: adminKey})
+	s := newChainServer(t, db, c, j, handlers.Config{ChainID: 1, PaymentAddress: payTo, AdminKey: adminKey})
 	admin := func(method, target, body string) *httptest.ResponseRecorder {
 		return s.adminDo(t, method, "/api/admin/referral-codes"+target, body, adminKey)
 	}
@@ -227,7 +228,7 @@ func TestReferralCodes(t *testing.T) {
 	})
 
 	t.Run("the list, with each code's figures", func(t *testing.T) {
-		codeUsed(t, "Alice5", alice, carol)
+		codeUsed(t, db, "Alice5", alice, carol)
 		rec := admin(http.MethodGet, "", "")
 		wantStatus(t, rec, http.StatusOK)
 		list := decode[struct {
@@ -330,10 +331,11 @@ func TestReferralCodes(t *testing.T) {
 // pre-check then asks it for the discounted price. Its own code, a code that gives nothing now, an
 // unknown one, no session and another site's page are refused, and bind nothing.
 func TestBindReferral(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
 	j := jobs.New(db, c, nil, nil, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
-	s := authServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey})
+	s := authServer(t, db, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey})
 	wantStatus(t, s.adminDo(t, http.MethodPut, "/api/admin/tiers/1",
 		`{"label":"Standard","priceWei":"100000000000000000","maxPerWallet":5,"enabled":true}`, adminKey), http.StatusOK)
 	buyer, owner := dc.Buyers[0].Key, dc.Buyers[1].Key
@@ -423,8 +425,9 @@ func TestBindReferral(t *testing.T) {
 // TestReferralCodeMalformed: a code in the path with a NUL or bytes that are not UTF-8 is a 400
 // with a sentence (it was a 500: PostgreSQL refuses such text), as a label with them is.
 func TestReferralCodeMalformed(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{ChainID: 1, PaymentAddress: payTo})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{ChainID: 1, PaymentAddress: payTo})
 	for _, code := range []string{"Pal%0010", "%FF%FE", "Pal%0A5"} {
 		rec := s.get(t, "/api/referrals/"+code)
 		wantStatus(t, rec, http.StatusBadRequest)

@@ -93,14 +93,15 @@ type refundEnv struct {
 	s  *testServer
 }
 
-func newRefundEnv(t *testing.T) *refundEnv { return newRefundEnvOf(t, false) }
+func newRefundEnv(t *testing.T, db *store.Store) *refundEnv { return newRefundEnvOf(t, db, false) }
 
 // newRefundEnvOf is newRefundEnv, with the dev USDC listed as a payment token when usdc is set.
-func newRefundEnvOf(t *testing.T, usdc bool) *refundEnv { return newRefundEnvWith(t, usdc, nil) }
+func newRefundEnvOf(t *testing.T, db *store.Store, usdc bool) *refundEnv {
+	return newRefundEnvWith(t, db, usdc, nil)
+}
 
 // newRefundEnvWith is newRefundEnvOf with the handlers' configuration changed by set (nil: as is).
-func newRefundEnvWith(t *testing.T, usdc bool, set func(*handlers.Config)) *refundEnv {
-	storetest.Reset(t, db)
+func newRefundEnvWith(t *testing.T, db *store.Store, usdc bool, set func(*handlers.Config)) *refundEnv {
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	dc, c := startDevChain(t)
 	var tokens []store.Token
@@ -117,7 +118,7 @@ func newRefundEnvWith(t *testing.T, usdc bool, set func(*handlers.Config)) *refu
 	if set != nil {
 		set(&cfg)
 	}
-	s := newChainServer(t, c, j, cfg)
+	s := newChainServer(t, db, c, j, cfg)
 	e := &refundEnv{t: t, dc: dc, c: c, j: j, s: s}
 	e.send(dc.Buyers[5].Key, dc.Treasury, nil, new(big.Int).Mul(big.NewInt(10), big.NewInt(params.Ether))) // the sweeps' work
 	return e
@@ -228,7 +229,9 @@ func (e *refundEnv) paymentDoc(hash string) store.PaymentDoc {
 // one transaction (the trackers and payment.refunded webhooks say so), and a reorg below it takes
 // that back until the chain's blocks are read again.
 func TestRefundBatches(t *testing.T) {
-	e := newRefundEnv(t)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnv(t, db)
 	ctx := t.Context()
 	dc := e.dc
 	values := []int64{150_000_000_000_000_000, 200_000_000_000_000_000, 250_000_000_000_000_000}
@@ -459,7 +462,7 @@ func TestRefundBatches(t *testing.T) {
 		}
 	}
 	refunded(t)
-	events := refundEvents(t)
+	events := refundEvents(t, db)
 	if len(events) != 3 {
 		t.Fatalf("payment.refunded events %v, want the three payments'", events)
 	}
@@ -507,12 +510,12 @@ func TestRefundBatches(t *testing.T) {
 		// replaced it: the pass rewinds below it, takes the refunds back (their events are
 		// reverted), and reads the chain's blocks again, where the execution still is.
 		fake := "0x" + strings.Repeat("ab", 32)
-		mustExec(t, `UPDATE scanned_blocks SET hash = $1 WHERE scanner = 'payments' AND number >= $2`, fake, exec.BlockNumber.Int64())
-		mustExec(t, `UPDATE chain_cursors SET block_hash = $1 WHERE name = 'payments'`, fake)
+		mustExec(t, db, `UPDATE scanned_blocks SET hash = $1 WHERE scanner = 'payments' AND number >= $2`, fake, exec.BlockNumber.Int64())
+		mustExec(t, db, `UPDATE chain_cursors SET block_hash = $1 WHERE name = 'payments'`, fake)
 		if sum := e.pass(); sum.Rewound == 0 {
 			t.Fatalf("pass %+v: want a rewind", sum)
 		}
-		evs := refundEvents(t)
+		evs := refundEvents(t, db)
 		var types []string
 		for _, ev := range evs {
 			types = append(types, ev.typ)
@@ -529,7 +532,7 @@ func TestRefundBatches(t *testing.T) {
 type refundEvent struct{ typ, refundTx, refund string }
 
 // refundEvents are the payment.refunded events written, oldest first.
-func refundEvents(t *testing.T) []refundEvent {
+func refundEvents(t *testing.T, db *store.Store) []refundEvent {
 	t.Helper()
 	var rows []struct {
 		Type     string  `db:"type"`
@@ -558,7 +561,9 @@ func refundEvents(t *testing.T) []refundEvent {
 // pass marks it void once the treasury's nonce has passed it, its payment is owed again, and a new
 // batch takes it at the next nonce.
 func TestRefundBatchVoid(t *testing.T) {
-	e := newRefundEnv(t)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnv(t, db)
 	dc := e.dc
 	wrong := e.pay(0, 150_000_000_000_000_000)
 	if sum := e.pass(); sum.Rejected != 1 {
@@ -612,8 +617,9 @@ func TestRefundBatchVoid(t *testing.T) {
 
 // TestRefundBatchWithoutTreasury: with no TREASURY_ADDRESS the routes say what to set.
 func TestRefundBatchWithoutTreasury(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey})
 	for _, path := range []string{"/api/admin/refund-batches", "/api/admin/refund-batches/1/approvals", "/api/admin/refund-batches/1/executions"} {
 		rec := s.adminDo(t, http.MethodPost, path, `{"payments": "all"}`, adminKey)
 		wantStatus(t, rec, http.StatusNotFound)
@@ -628,7 +634,9 @@ func TestRefundBatchWithoutTreasury(t *testing.T) {
 // the Safe transaction before anyone signs; an owner's signature carried by the page counts, a
 // stranger's is refused with a sentence; a viewer may carry a signature but not build a batch.
 func TestOperatorRefundBatches(t *testing.T) {
-	e := newRefundEnv(t)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnv(t, db)
 	dc := e.dc
 	values := []int64{150_000_000_000_000_000, 250_000_000_000_000_000}
 	var wrong []string
@@ -638,7 +646,7 @@ func TestOperatorRefundBatches(t *testing.T) {
 	if sum := e.pass(); sum.Rejected != 2 {
 		t.Fatalf("pass %+v", sum)
 	}
-	opKey, viewerKey := addOperator(t, "operator"), addOperator(t, "viewer")
+	opKey, viewerKey := addOperator(t, db, "operator"), addOperator(t, db, "viewer")
 	op := signedInAs(t, e.s, opKey)
 	doc := op.operatorPage()
 	if n := doc.Find(`[data-testid=refunds-owed] input[name=payment]`).Length(); n != 2 {

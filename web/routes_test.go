@@ -35,9 +35,10 @@ type statsBody struct {
 }
 
 func TestStats(t *testing.T) {
+	t.Parallel()
 	t.Run("fresh deployment is all zeroes", func(t *testing.T) {
-		storetest.Reset(t, db)
-		rec := newServer(t, handlers.Config{}).get(t, "/api/stats")
+		db := storetest.New(t)
+		rec := newServer(t, db, handlers.Config{}).get(t, "/api/stats")
 		wantStatus(t, rec, http.StatusOK)
 		want := `{"distributions24hWei":"0","operators":0,"totalDistributedWei":"0","totalNodes":0}`
 		if got := strings.TrimSpace(rec.Body.String()); got != want {
@@ -46,7 +47,7 @@ func TestStats(t *testing.T) {
 	})
 
 	t.Run("totals count confirmed rounds only, and the last 24 hours", func(t *testing.T) {
-		storetest.Reset(t, db)
+		db := storetest.New(t)
 		now := time.Now()
 		for i, owner := range []string{alice, alice, bob} {
 			storetest.Node(t, db, fmt.Sprint(i+1), owner, t0)
@@ -57,7 +58,7 @@ func TestStats(t *testing.T) {
 		storetest.Distribution(t, db, "700", "pending", recent, nil)
 		storetest.Distribution(t, db, "900", "failed", recent, nil)
 
-		s := newServer(t, handlers.Config{})
+		s := newServer(t, db, handlers.Config{})
 		st := decode[statsBody](t, s.get(t, "/api/stats"))
 		if *st.TotalNodes != 3 || *st.Operators != 2 || *st.TotalDistributedWei != "1000000000000000000005" || *st.Distributions24hWei != "5" {
 			t.Fatalf("got nodes %d, operators %d, total %s, 24h %s", *st.TotalNodes, *st.Operators, *st.TotalDistributedWei, *st.Distributions24hWei)
@@ -68,7 +69,7 @@ func TestStats(t *testing.T) {
 			if again := decode[statsBody](t, s.get(t, "/api/stats")); *again.TotalNodes != 3 {
 				t.Fatalf("second call within the memo's lifetime counted %d nodes, want the memoised 3", *again.TotalNodes)
 			}
-			if fresh := decode[statsBody](t, newServer(t, handlers.Config{}).get(t, "/api/stats")); *fresh.TotalNodes != 4 {
+			if fresh := decode[statsBody](t, newServer(t, db, handlers.Config{}).get(t, "/api/stats")); *fresh.TotalNodes != 4 {
 				t.Fatalf("a new server counted %d nodes, want 4", *fresh.TotalNodes)
 			}
 		})
@@ -76,16 +77,17 @@ func TestStats(t *testing.T) {
 }
 
 func TestTiers(t *testing.T) {
+	t.Parallel()
 	t.Run("none", func(t *testing.T) {
-		storetest.Reset(t, db)
-		rec := newServer(t, handlers.Config{}).get(t, "/api/tiers")
+		db := storetest.New(t)
+		rec := newServer(t, db, handlers.Config{}).get(t, "/api/tiers")
 		wantStatus(t, rec, http.StatusOK)
 		if got := strings.TrimSpace(rec.Body.String()); got != `{"tiers":[]}` {
 			t.Fatalf("got %s", got)
 		}
 	})
 	t.Run("every tier, on sale or not", func(t *testing.T) {
-		storetest.Reset(t, db)
+		db := storetest.New(t)
 		storetest.Tier(t, db, 2, "Large", "500000000000000000000", false)
 		storetest.Tier(t, db, 1, "Small", "100000000000000000", true)
 		body := decode[struct {
@@ -97,7 +99,7 @@ func TestTiers(t *testing.T) {
 				HoldingToken *string           `json:"holdingToken"`
 				EnforcedBy   map[string]string `json:"enforcedBy"`
 			} `json:"tiers"`
-		}](t, newServer(t, handlers.Config{}).get(t, "/api/tiers"))
+		}](t, newServer(t, db, handlers.Config{}).get(t, "/api/tiers"))
 		if len(body.Tiers) != 2 {
 			t.Fatalf("got %d tiers, want 2", len(body.Tiers))
 		}
@@ -129,13 +131,14 @@ type nodeBody struct {
 }
 
 func TestNodesOfWallet(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	// Inserted out of order: the answer is by creation time, then id.
 	later := storetest.Node(t, db, "30", alice, t0.Add(time.Hour))
 	first := storetest.Node(t, db, "10", alice, t0)
 	sameTime := storetest.Node(t, db, "20", alice, t0)
 	storetest.Node(t, db, "40", bob, t0)
-	s := newServer(t, handlers.Config{})
+	s := newServer(t, db, handlers.Config{})
 
 	t.Run("oldest first", func(t *testing.T) {
 		nodes := decode[[]nodeBody](t, s.get(t, "/api/nodes/"+alice))
@@ -211,7 +214,8 @@ type nodeDetailBody struct {
 }
 
 func TestNode(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	// Recorded out of the chain's order: each node's id is its chain id all the same.
 	row1 := storetest.Node(t, db, "2", alice, t0)
 	row2 := storetest.Node(t, db, "1", alice, t0)
@@ -231,7 +235,7 @@ func TestNode(t *testing.T) {
 	}
 	storetest.Credit(t, db, pending, row1, "999", t0.Add(time.Hour)) // not confirmed: not shown
 	storetest.Credit(t, db, round, row3, "5", t0)
-	s := newServer(t, handlers.Config{})
+	s := newServer(t, db, handlers.Config{})
 
 	newestFirst := func(ids []int64, n int) []int64 {
 		var out []int64
@@ -345,16 +349,17 @@ func TestNode(t *testing.T) {
 }
 
 func TestDistributions(t *testing.T) {
+	t.Parallel()
 	t.Run("none is [] with 200", func(t *testing.T) {
-		storetest.Reset(t, db)
-		rec := newServer(t, handlers.Config{}).get(t, "/api/distributions")
+		db := storetest.New(t)
+		rec := newServer(t, db, handlers.Config{}).get(t, "/api/distributions")
 		wantStatus(t, rec, http.StatusOK)
 		if got := strings.TrimSpace(rec.Body.String()); got != "[]" {
 			t.Fatalf("got %s", got)
 		}
 	})
 
-	storetest.Reset(t, db)
+	db := storetest.New(t)
 	var ids []int64
 	for i := range 120 {
 		at := t0.Add(time.Duration(i/2) * time.Minute) // pairs tie on time: id breaks the tie
@@ -364,7 +369,7 @@ func TestDistributions(t *testing.T) {
 		}
 		ids = append(ids, storetest.Distribution(t, db, fmt.Sprint(i+1), status, at, confirmed))
 	}
-	s := newServer(t, handlers.Config{})
+	s := newServer(t, db, handlers.Config{})
 	type round struct {
 		ID          int64   `json:"id"`
 		TotalWei    string  `json:"totalWei"`
@@ -413,13 +418,14 @@ func TestDistributions(t *testing.T) {
 }
 
 func TestDeployQuote(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Small", "300000000000000000", true)
 	storetest.Tier(t, db, 2, "Cheap but closed", "1", false)
 	storetest.Tier(t, db, 3, "Cheapest on sale", "200000000000000000", true)
 
 	t.Run("503 without a payments address", func(t *testing.T) {
-		rec := newServer(t, handlers.Config{ChainID: 1337}).get(t, "/api/deploy-quote")
+		rec := newServer(t, db, handlers.Config{ChainID: 1337}).get(t, "/api/deploy-quote")
 		wantStatus(t, rec, http.StatusServiceUnavailable)
 		if msg := errorMessage(t, rec); !strings.Contains(msg, "No payments address") {
 			t.Fatalf("message %q", msg)
@@ -429,7 +435,7 @@ func TestDeployQuote(t *testing.T) {
 		}
 	})
 	t.Run("the cheapest tier on sale", func(t *testing.T) {
-		rec := newServer(t, handlers.Config{ChainID: 1337, PaymentAddress: payTo}).get(t, "/api/deploy-quote")
+		rec := newServer(t, db, handlers.Config{ChainID: 1337, PaymentAddress: payTo}).get(t, "/api/deploy-quote")
 		wantStatus(t, rec, http.StatusOK)
 		want := `{"chainId":1337,"paymentAddress":"` + payTo + `","priceWei":"200000000000000000","tier":"3"}`
 		if got := strings.TrimSpace(rec.Body.String()); got != want {
@@ -437,9 +443,9 @@ func TestDeployQuote(t *testing.T) {
 		}
 	})
 	t.Run("503 when nothing is on sale", func(t *testing.T) {
-		storetest.Reset(t, db)
+		db := storetest.New(t)
 		storetest.Tier(t, db, 1, "Closed", "1", false)
-		rec := newServer(t, handlers.Config{ChainID: 1337, PaymentAddress: payTo}).get(t, "/api/deploy-quote")
+		rec := newServer(t, db, handlers.Config{ChainID: 1337, PaymentAddress: payTo}).get(t, "/api/deploy-quote")
 		wantStatus(t, rec, http.StatusServiceUnavailable)
 	})
 }
@@ -461,8 +467,10 @@ func (f *fakePrice) USDPerETH(ctx context.Context) (float64, error) {
 }
 
 func TestPrice(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
 	t.Run("null without a source", func(t *testing.T) {
-		rec := newServer(t, handlers.Config{}).get(t, "/api/price")
+		rec := newServer(t, db, handlers.Config{}).get(t, "/api/price")
 		wantStatus(t, rec, http.StatusOK)
 		if got := strings.TrimSpace(rec.Body.String()); got != `{"usd":null}` {
 			t.Fatalf("got %s", got)
@@ -470,7 +478,7 @@ func TestPrice(t *testing.T) {
 	})
 	t.Run("the source's quote, read once for a burst of callers", func(t *testing.T) {
 		src := &fakePrice{usd: 3141.59, release: make(chan struct{})}
-		s := newServer(t, handlers.Config{Price: src})
+		s := newServer(t, db, handlers.Config{Price: src})
 		var wg sync.WaitGroup
 		bodies := make([]string, 20)
 		for i := range bodies {
@@ -498,7 +506,7 @@ func TestPrice(t *testing.T) {
 	})
 	t.Run("a failing source is null, and is not asked again within the minute", func(t *testing.T) {
 		src := &fakePrice{err: errors.New("upstream down")}
-		s := newServer(t, handlers.Config{Price: src})
+		s := newServer(t, db, handlers.Config{Price: src})
 		for range 3 {
 			if got := strings.TrimSpace(s.get(t, "/api/price").Body.String()); got != `{"usd":null}` {
 				t.Fatalf("got %s", got)
@@ -509,7 +517,7 @@ func TestPrice(t *testing.T) {
 		}
 	})
 	t.Run("a nonsense quote is null", func(t *testing.T) {
-		rec := newServer(t, handlers.Config{Price: &fakePrice{usd: -1}}).get(t, "/api/price")
+		rec := newServer(t, db, handlers.Config{Price: &fakePrice{usd: -1}}).get(t, "/api/price")
 		if got := strings.TrimSpace(rec.Body.String()); got != `{"usd":null}` {
 			t.Fatalf("got %s", got)
 		}
@@ -517,10 +525,11 @@ func TestPrice(t *testing.T) {
 }
 
 func TestCacheControl(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Small", "1", true)
 	storetest.Node(t, db, "1", alice, t0)
-	s := newServer(t, handlers.Config{ChainID: 1, PaymentAddress: payTo})
+	s := newServer(t, db, handlers.Config{ChainID: 1, PaymentAddress: payTo})
 	for _, tc := range []struct{ path, want string }{
 		{"/api/stats", "public, max-age=0, s-maxage=10, stale-while-revalidate=30"},
 		{"/api/nodes/" + alice, "public, max-age=0, s-maxage=5, stale-while-revalidate=15"},
@@ -544,9 +553,10 @@ func TestCacheControl(t *testing.T) {
 // TestHeadWhereverGet asks every GET route with HEAD, through net/http as a client would: the
 // same status and headers as GET, rate limit included, and no body.
 func TestHeadWhereverGet(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Node(t, db, "1", alice, t0)
-	s := newServer(t, handlers.Config{ChainID: 1, PaymentAddress: payTo, AdminKey: adminKey})
+	s := newServer(t, db, handlers.Config{ChainID: 1, PaymentAddress: payTo, AdminKey: adminKey})
 	srv := httptest.NewServer(s.e)
 	defer srv.Close()
 	params := strings.NewReplacer(":id", "1", ":address", alice, ":hash", "0", ":name", "style.css")

@@ -53,8 +53,9 @@ func iso(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z")
 // TestTierSale: the sale's fields of a tier, written by PUT /api/admin/tiers/{id} and read back
 // with where each tier stands (phase, onSale computed, opensAt), and the PUT's refusals.
 func TestTierSale(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey})
 	put := func(id, fields string) *httptest.ResponseRecorder {
 		t.Helper()
 		return s.adminDo(t, http.MethodPut, "/api/admin/tiers/"+id,
@@ -173,7 +174,7 @@ func TestTierSale(t *testing.T) {
 
 	t.Run("a supply below what the tier sold", func(t *testing.T) {
 		for i := range 3 {
-			mustExec(t, `INSERT INTO nodes (id, tier, owner, mint_tx) VALUES ($1, 6, $2, $3)`, i+1,
+			mustExec(t, db, `INSERT INTO nodes (id, tier, owner, mint_tx) VALUES ($1, 6, $2, $3)`, i+1,
 				"0x00000000000000000000000000000000000b0b01", storetest.TxHash(fmt.Sprint("sold", i)))
 		}
 		rec := put("6", `,"supply":2,"confirm":true`)
@@ -203,9 +204,10 @@ func (s *testServer) adminCSV(t *testing.T, target, contentType, body string) *h
 // TestAllowlist: an upload replaces a tier's allowlist, or is refused whole with the line that
 // is wrong; the admin list and the public lookup read it.
 func TestAllowlist(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
-	s := newServer(t, handlers.Config{AdminKey: adminKey})
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey})
 	const a, b = "0x00000000000000000000000000000000000000AA", "0x00000000000000000000000000000000000000bb"
 	upload := func(body string) *httptest.ResponseRecorder {
 		t.Helper()
@@ -241,7 +243,7 @@ func TestAllowlist(t *testing.T) {
 	if got["tier"] != "1" || got["rows"] != 2.0 || got["totalAllocation"] != 3.0 || got["effectiveAt"] == nil {
 		t.Fatalf("upload answer %v", got)
 	}
-	mustExec(t, `INSERT INTO nodes (id, tier, owner, mint_tx) VALUES (1, 1, $1, $2)`, strings.ToLower(a), storetest.TxHash("n1"))
+	mustExec(t, db, `INSERT INTO nodes (id, tier, owner, mint_tx) VALUES (1, 1, $1, $2)`, strings.ToLower(a), storetest.TxHash("n1"))
 	l := list()
 	if fmt.Sprint(l["entries"]) != fmt.Sprintf("[map[address:%s allocation:2 used:1] map[address:%s allocation:1 used:0]]", strings.ToLower(a), b) ||
 		l["rows"] != 2.0 || l["totalAllocation"] != 3.0 {
@@ -321,11 +323,12 @@ func TestAllowlist(t *testing.T) {
 // TestCheckPayment: the pre-check answers what the payments pass would do with a payment of the
 // tier's price from a wallet, made now, with the pass's own reasons.
 func TestCheckPayment(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
 	payTo := strings.ToLower(dc.Payments.Hex())
 	j := jobs.New(db, c, nil, nil, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
-	s := newChainServer(t, c, j, handlers.Config{PaymentAddress: payTo, AdminKey: adminKey})
+	s := newChainServer(t, db, c, j, handlers.Config{PaymentAddress: payTo, AdminKey: adminKey})
 	token := strings.ToLower(dc.Token.Hex())
 	hour := time.Now().UTC().Add(time.Hour).Truncate(time.Minute)
 	for id, body := range map[string]string{
@@ -389,7 +392,7 @@ func TestCheckPayment(t *testing.T) {
 	if rec := s.get(t, "/api/tiers/1/check/"+rich); rec.Header().Get("x-ratelimit-limit") != "60" {
 		t.Errorf("rate limit %q, want 60", rec.Header().Get("x-ratelimit-limit"))
 	}
-	unpaid := newChainServer(t, c, j, handlers.Config{})
+	unpaid := newChainServer(t, db, c, j, handlers.Config{})
 	wantStatus(t, unpaid.get(t, "/api/tiers/1/check/"+rich), http.StatusServiceUnavailable)
 
 	t.Run("a contract wallet at the contract's limit", func(t *testing.T) {

@@ -62,12 +62,13 @@ func (sc syncChain) mint(to common.Address, ref byte) *types.Receipt {
 }
 
 func TestNodesSync(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "One", "1", true)
 	dc, c := startDevChain(t)
 	sc := syncChain{t: t, dc: dc, c: c}
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
-	s := authServer(t, c, j, handlers.Config{})
+	s := authServer(t, db, c, j, handlers.Config{})
 	me, other := dc.Buyers[0], dc.Buyers[1]
 	b := newBrowser(t, s, "192.0.2.140")
 

@@ -38,7 +38,8 @@ type tokenPaymentBody struct {
 // TestTokenPrices sets a tier's USDC price through the admin API, pays it in USDC on the dev
 // chain and follows the payment from its receipt to its node.
 func TestTokenPrices(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	dc, c := startDevChain(t)
 	usdc := store.Token{Address: strings.ToLower(dc.USDC.Hex()), Symbol: "USDC", Decimals: 6}
@@ -48,7 +49,7 @@ func TestTokenPrices(t *testing.T) {
 	const confirmations = 2
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), nil, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
 		Confirmations: confirmations, PaymentTokens: []store.Token{usdc}}, slog.New(slog.DiscardHandler))
-	s := newChainServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey,
+	s := newChainServer(t, db, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey,
 		Treasury: dc.Treasury, MultiSend: dc.MultiSend, ChainID: dc.ChainID().Int64()})
 	put := func(tokenPrices string) *httptest.ResponseRecorder {
 		return s.adminDo(t, http.MethodPut, "/api/admin/tiers/1", `{"label": "Standard", "priceWei": "100000000000000000",
@@ -170,14 +171,15 @@ func TestTokenPrices(t *testing.T) {
 // TestOperatorTierFormTokenPrices prices a tier in USDC on the operator page: a field for each
 // listed token, in its own units, checked as the API checks it, and kept when the tier is edited.
 func TestOperatorTierFormTokenPrices(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
 	usdc := store.Token{Address: strings.ToLower(dc.USDC.Hex()), Symbol: "USDC", Decimals: 6}
 	if err := db.PutTokens(t.Context(), []store.Token{usdc}); err != nil {
 		t.Fatal(err)
 	}
 	j := jobs.New(db, c, nil, nil, jobs.Config{PaymentTokens: []store.Token{usdc}}, slog.New(slog.DiscardHandler))
-	s := newChainServer(t, c, j, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	s := newChainServer(t, db, c, j, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	b := signedInOperator(t, s)
 	field := views.TokenPriceInput(usdc.Address)
 	tier := url.Values{"id": {"1"}, "label": {"Standard"}, "price": {"0.1"}, "maxPerWallet": {"5"}, "enabled": {"true"}}
@@ -217,7 +219,9 @@ func TestOperatorTierFormTokenPrices(t *testing.T) {
 // treasury transaction that two owners approve: the USDC with the token's transfer, the ETH as
 // ever; the buyers get exactly what they paid, and both payments are refunded.
 func TestTokenRefundBatch(t *testing.T) {
-	e := newRefundEnvOf(t, true)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnvOf(t, db, true)
 	ctx, dc := t.Context(), e.dc
 	erc20 := bindings.NewTestToken()
 	usdcOf := func(a common.Address) *big.Int {
@@ -302,7 +306,9 @@ func TestTokenRefundBatch(t *testing.T) {
 // makes the whole batch revert: the treasury pays nothing, the batch stays open, and the operator
 // reads why.
 func TestTokenRefundRefused(t *testing.T) {
-	e := newRefundEnvOf(t, true)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnvOf(t, db, true)
 	dc := e.dc
 	erc20 := bindings.NewTestToken()
 	inUSDC := strings.ToLower(e.send(dc.Buyers[0].Key, dc.USDC, erc20.PackTransfer(dc.Payments, big.NewInt(250_000_000)), nil).TxHash.Hex())
@@ -353,7 +359,9 @@ func TestTokenRefundRefused(t *testing.T) {
 // payment it was to refund is not recorded refunded, but owed again, and the batch's page says
 // the transfer was not paid. A new batch leaves it out, with the token's answer.
 func TestTokenRefundAnsweredFalse(t *testing.T) {
-	e := newRefundEnvOf(t, true)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnvOf(t, db, true)
 	dc := e.dc
 	erc20 := bindings.NewTestToken()
 	inUSDC := strings.ToLower(e.send(dc.Buyers[0].Key, dc.USDC, erc20.PackTransfer(dc.Payments, big.NewInt(250_000_000)), nil).TxHash.Hex())
@@ -385,7 +393,7 @@ func TestTokenRefundAnsweredFalse(t *testing.T) {
 	if out, err := db.UnexplainedOutflows(t.Context(), 10); err != nil || len(out) != 0 {
 		t.Fatalf("unexplained outflows %+v (%v)", out, err)
 	}
-	op := signedInAs(t, e.s, addOperator(t, "viewer"))
+	op := signedInAs(t, e.s, addOperator(t, db, "viewer"))
 	rec = op.do(http.MethodGet, fmt.Sprintf("/operator/refund-batches/%d", b.ID), nil)
 	wantStatus(t, rec, http.StatusOK)
 	doc := page(t, rec.Body)
@@ -408,7 +416,8 @@ func TestTokenRefundAnsweredFalse(t *testing.T) {
 // prices in dollars until confirmed; a script that sends back only the fields it knows leaves
 // the token prices as they are, and [] clears them.
 func TestTierPriceSpread(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
 	usdc := store.Token{Address: strings.ToLower(dc.USDC.Hex()), Symbol: "USDC", Decimals: 6}
 	if err := db.PutTokens(t.Context(), []store.Token{usdc}); err != nil {
@@ -416,7 +425,7 @@ func TestTierPriceSpread(t *testing.T) {
 	}
 	j := jobs.New(db, c, nil, nil, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments, PaymentTokens: []store.Token{usdc},
 		PriceSpreadBps: 300}, slog.New(slog.DiscardHandler))
-	s := newChainServer(t, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey, ChainID: dc.ChainID().Int64(),
+	s := newChainServer(t, db, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey, ChainID: dc.ChainID().Int64(),
 		Price: c})
 	put := func(body string) *httptest.ResponseRecorder {
 		return s.adminDo(t, http.MethodPut, "/api/admin/tiers/1", body, adminKey)
@@ -458,7 +467,7 @@ func TestTierPriceSpread(t *testing.T) {
 	wantStatus(t, put(`{"label": "Standard", "priceWei": "100000000000000000", "maxPerWallet": 5, "enabled": true, "tokenPrices": `+
 		`[{"token": "`+usdc.Address+`", "amount": "310000000"}]}`), http.StatusOK)
 	// The operator page shows how far apart they are, flagged beyond PRICE_SPREAD_BPS.
-	spread := signedInAs(t, s, addOperator(t, "viewer")).operatorPage().Find(`[data-testid=tier-1] [data-testid=tier-spread]`)
+	spread := signedInAs(t, s, addOperator(t, db, "viewer")).operatorPage().Find(`[data-testid=tier-1] [data-testid=tier-spread]`)
 	if got := strings.Join(strings.Fields(spread.Text()), " "); got != "310 USDC ($310.00): 3.23 % from ETH's $300.00" || !spread.HasClass("bad") {
 		t.Fatalf("the tier's spread reads %q (class %q)", got, spread.AttrOr("class", ""))
 	}
@@ -480,7 +489,9 @@ func TestTierPriceSpread(t *testing.T) {
 // each currency in it, the USDC with the token's transfer. A USDC payout the token answers false
 // to pays nothing: its commission is owed again, and the next batch pays it.
 func TestReferralCodeOnUSDC(t *testing.T) {
-	e := newRefundEnvOf(t, true)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnvOf(t, db, true)
 	ctx, dc := t.Context(), e.dc
 	erc20 := bindings.NewTestToken()
 	usdc := strings.ToLower(dc.USDC.Hex())
@@ -571,7 +582,7 @@ func TestReferralCodeOnUSDC(t *testing.T) {
 		len(codes[0].VolumeToken) != 1 || codes[0].VolumeToken[0].Amount.Int64() != 285_000_001 {
 		t.Fatalf("the code's figures %+v", codes)
 	}
-	op := signedInAs(t, e.s, addOperator(t, "viewer"))
+	op := signedInAs(t, e.s, addOperator(t, db, "viewer"))
 	if got := text(op.operatorPage(), "commissions-owed"); got != "Commissions owed: 0.0038 ETH and 11.4 USDC." {
 		t.Errorf("the treasury card says %q", got)
 	}

@@ -24,6 +24,7 @@ import (
 	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
 	"nodeledger/store"
+	"nodeledger/store/storetest"
 )
 
 // refundedByHandEnv is two wrong payments in a refund batch that two owners signed (ready, its
@@ -39,8 +40,8 @@ type refundedByHandEnv struct {
 	handAt   int64
 }
 
-func newRefundedByHand(t *testing.T) *refundedByHandEnv {
-	e := &refundedByHandEnv{refundEnv: newRefundEnv(t), values: []int64{150_000_000_000_000_000, 250_000_000_000_000_000}}
+func newRefundedByHand(t *testing.T, db *store.Store) *refundedByHandEnv {
+	e := &refundedByHandEnv{refundEnv: newRefundEnv(t, db), values: []int64{150_000_000_000_000_000, 250_000_000_000_000_000}}
 	for i, v := range e.values {
 		e.wrong = append(e.wrong, e.pay(i, v))
 	}
@@ -68,7 +69,7 @@ func newRefundedByHand(t *testing.T) *refundedByHandEnv {
 		held.HeldBy.RefundTx != e.handTx || held.HeldBy.BlockNumber != e.handAt {
 		t.Fatalf("with the refund by hand at the head, the batch is %+v (held by %+v)", held, held.HeldBy)
 	}
-	op := signedInAs(t, e.s, addOperator(t, "operator"))
+	op := signedInAs(t, e.s, addOperator(t, db, "operator"))
 	doc := page(t, op.do(http.MethodGet, fmt.Sprintf("/operator/refund-batches/%d", e.batch.ID), nil).Body)
 	if got := text(doc, "batch-held"); !strings.Contains(got, e.wrong[0]) || !strings.Contains(got, "would pay it twice") ||
 		doc.Find(`[data-testid=execute-batch]`).Length() != 0 {
@@ -85,7 +86,9 @@ func newRefundedByHand(t *testing.T) *refundedByHandEnv {
 // proposes the rest again in one click, at the treasury's nonce, and that batch pays the second
 // buyer once: the first buyer is paid back once, by hand, and nothing is unexplained.
 func TestRefundByHandVoidsItsBatch(t *testing.T) {
-	e := newRefundedByHand(t)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundedByHand(t, db)
 	b := e.get(e.batch.ID)
 	if b.Status != "void" || b.ExecData != nil || b.Ready {
 		t.Fatalf("after the refund by hand the batch is %+v", b)
@@ -114,7 +117,7 @@ func TestRefundByHandVoidsItsBatch(t *testing.T) {
 		t.Fatalf("the audit %+v (%v), want the batch void for the refund by hand", rs, err)
 	}
 
-	op := signedInAs(t, e.s, addOperator(t, "operator"))
+	op := signedInAs(t, e.s, addOperator(t, db, "operator"))
 	loc := fmt.Sprintf("/operator/refund-batches/%d", b.ID)
 	rec = op.do(http.MethodGet, loc, nil)
 	wantStatus(t, rec, http.StatusOK)
@@ -168,7 +171,9 @@ func TestRefundByHandVoidsItsBatch(t *testing.T) {
 // buyer refunded by hand as unexplained, on the operator page and in the drift report. The rest's
 // batch, proposed at the same nonce, is void.
 func TestRefundPaidTwiceIsUnexplained(t *testing.T) {
-	e := newRefundedByHand(t)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundedByHand(t, db)
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+e.wrong[1]+`"]}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
 	rest := decode[refundBatchDoc](t, rec)
@@ -206,7 +211,7 @@ func TestRefundPaidTwiceIsUnexplained(t *testing.T) {
 	}](t, rec); d.Unexplained != 1 {
 		t.Fatalf("the drift report counts %d unexplained outflows", d.Unexplained)
 	}
-	doc := signedInAs(t, e.s, addOperator(t, "viewer")).operatorPage()
+	doc := signedInAs(t, e.s, addOperator(t, db, "viewer")).operatorPage()
 	if got := text(doc, "second-refund"); !strings.Contains(got, "second refund of payment") {
 		t.Fatalf("the operator page says %q", got)
 	}
@@ -236,7 +241,9 @@ func TestRefundPaidTwiceIsUnexplained(t *testing.T) {
 // TestUnmatchedTransferOutIsUnexplained: ETH out of the payments wallet that refunds no payment
 // and is no sweep is listed as unexplained.
 func TestUnmatchedTransferOutIsUnexplained(t *testing.T) {
-	e := newRefundEnv(t)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnv(t, db)
 	r := e.send(e.dc.Accounts[devchain.PaymentsIndex].Key, e.dc.Buyers[3].Address, nil, big.NewInt(12345))
 	e.pass()
 	out, err := db.UnexplainedOutflows(t.Context(), 10)
@@ -331,7 +338,9 @@ func (e *refundEnv) execute(id int64, hash string) *types.Receipt {
 // transfer first, leaves theirs out with why, and the batch of the others executes; without the
 // simulation the whole Safe transaction reverted (GS013) on every batch that held it.
 func TestRefundAllLeavesOutARefuser(t *testing.T) {
-	e := newRefundEnv(t)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnv(t, db)
 	dc := e.dc
 	good := []string{e.pay(0, 150_000_000_000_000_000), e.pay(1, 250_000_000_000_000_000)}
 	stranger := e.pay(2, 1)
@@ -379,7 +388,7 @@ func TestRefundAllLeavesOutARefuser(t *testing.T) {
 	if p := e.paymentDoc(stranger); p.Status != store.BuyerRejected {
 		t.Fatalf("the stranger's payment %+v", p)
 	}
-	op := signedInAs(t, e.s, addOperator(t, "viewer"))
+	op := signedInAs(t, e.s, addOperator(t, db, "viewer"))
 	rec = op.do(http.MethodGet, fmt.Sprintf("/operator/refund-batches/%d", b.ID), nil)
 	wantStatus(t, rec, http.StatusOK)
 	if got := text(page(t, rec.Body), "left-out"); !strings.Contains(got, stranger) || !strings.Contains(got, "cannot receive ETH") {
@@ -397,7 +406,9 @@ func TestRefundAllLeavesOutARefuser(t *testing.T) {
 // (TREASURY_BATCH_MAX_GAS, here small), "all" proposes the first that fit, says how many remain,
 // and executes.
 func TestRefundAllBeyondTheGas(t *testing.T) {
-	e := newRefundEnvWith(t, false, func(c *handlers.Config) { c.BatchMaxGas = 220_000 })
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnvWith(t, db, false, func(c *handlers.Config) { c.BatchMaxGas = 220_000 })
 	var wrong []string
 	for i := range 6 {
 		wrong = append(wrong, e.pay(i%5, int64(100_000_000_000_000_001+i)))
@@ -431,7 +442,9 @@ func TestRefundAllBeyondTheGas(t *testing.T) {
 // signer: they see and sign the batch, and see nothing else, do nothing else; a wallet that is
 // neither on the list nor an owner is refused.
 func TestTreasuryOwnerSignsIn(t *testing.T) {
-	e := newRefundEnv(t)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnv(t, db)
 	e.pay(0, 150_000_000_000_000_000)
 	e.pass()
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
@@ -507,7 +520,9 @@ func TestTreasuryOwnerSignsIn(t *testing.T) {
 // signs, the execution carries the current owners' signatures alone and goes through. Executed
 // with the removed owner's signature, the Safe refuses it (GS026).
 func TestRemovedOwnerSignatureDropped(t *testing.T) {
-	e := newRefundEnv(t)
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnv(t, db)
 	dc := e.dc
 	safe := bindings.NewSafe()
 	module := dc.Buyers[3]
@@ -570,7 +585,7 @@ func TestRemovedOwnerSignatureDropped(t *testing.T) {
 		len(got.Dropped) != 1 || got.Dropped[0] != removed {
 		t.Fatalf("after the owner's removal: %+v", got)
 	}
-	op := signedInAs(t, e.s, addOperator(t, "viewer"))
+	op := signedInAs(t, e.s, addOperator(t, db, "viewer"))
 	doc := page(t, op.do(http.MethodGet, fmt.Sprintf("/operator/refund-batches/%d", b.ID), nil).Body)
 	if got := text(doc, "owner-dropped"); !strings.Contains(got, removed) || !strings.Contains(got, "not counted") {
 		t.Errorf("the batch page says %q of the removed owner", got)

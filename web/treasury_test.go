@@ -24,9 +24,10 @@ import (
 // chain; without TREASURY_ADDRESS it does not exist (404), and a chain that cannot be read is a
 // 503, never a zero balance.
 func TestAdminTreasury(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	dc, c := startDevChain(t)
-	s := newChainServer(t, c, nil, handlers.Config{AdminKey: adminKey, Treasury: dc.Treasury, PaymentAddress: strings.ToLower(dc.Payments.Hex())})
+	s := newChainServer(t, db, c, nil, handlers.Config{AdminKey: adminKey, Treasury: dc.Treasury, PaymentAddress: strings.ToLower(dc.Payments.Hex())})
 	rec := s.adminDo(t, http.MethodGet, "/api/admin/treasury", "", adminKey)
 	wantStatus(t, rec, http.StatusOK)
 	got := decode[struct {
@@ -80,7 +81,7 @@ func TestAdminTreasury(t *testing.T) {
 		if n := doc.Find(`[data-testid=treasury-owners] [data-testid=owner-not-listed]`).Length(); n != len(owners) {
 			t.Fatalf("%d owners flagged as unable to sign in, want %d", n, len(owners))
 		}
-		mustExec(t, `INSERT INTO operators (address, role) VALUES ($1, 'viewer')`, owners[0])
+		mustExec(t, db, `INSERT INTO operators (address, role) VALUES ($1, 'viewer')`, owners[0])
 		rec = signedInOperator(t, s).do(http.MethodGet, "/operator", nil)
 		doc = page(t, rec.Body)
 		listed := doc.Find(`[data-testid=treasury-owners] li`).FilterFunction(func(_ int, li *goquery.Selection) bool {
@@ -100,7 +101,7 @@ func TestAdminTreasury(t *testing.T) {
 		cfg := jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments, Treasury: dc.Treasury,
 			Sweep: jobs.SweepConfig{Signer: chain.LocalSigner(dc.Accounts[devchain.PaymentsIndex].Key), EveryBlocks: 1}}
 		j := jobs.New(db, c, nil, nil, cfg, slog.New(slog.DiscardHandler))
-		s := newChainServer(t, c, j, handlers.Config{AdminKey: adminKey, Treasury: dc.Treasury, PaymentAddress: strings.ToLower(dc.Payments.Hex()),
+		s := newChainServer(t, db, c, j, handlers.Config{AdminKey: adminKey, Treasury: dc.Treasury, PaymentAddress: strings.ToLower(dc.Payments.Hex()),
 			DistMode: store.DistFixed})
 		before := page(t, signedInOperator(t, s).do(http.MethodGet, "/operator", nil).Body)
 		if got := text(before, "treasury-sweeps"); !strings.Contains(got, "no sweep yet") {
@@ -173,7 +174,7 @@ func TestAdminTreasury(t *testing.T) {
 		}
 	})
 	t.Run("no treasury", func(t *testing.T) {
-		s := newChainServer(t, c, nil, handlers.Config{AdminKey: adminKey})
+		s := newChainServer(t, db, c, nil, handlers.Config{AdminKey: adminKey})
 		rec := s.adminDo(t, http.MethodGet, "/api/admin/treasury", "", adminKey)
 		wantStatus(t, rec, http.StatusNotFound)
 		if got := errorMessage(t, rec); !strings.Contains(got, "TREASURY_ADDRESS") {
@@ -185,7 +186,7 @@ func TestAdminTreasury(t *testing.T) {
 		}
 	})
 	t.Run("the chain cannot be read", func(t *testing.T) {
-		s := newServer(t, handlers.Config{AdminKey: adminKey, Treasury: dc.Treasury})
+		s := newServer(t, db, handlers.Config{AdminKey: adminKey, Treasury: dc.Treasury})
 		wantStatus(t, s.adminDo(t, http.MethodGet, "/api/admin/treasury", "", adminKey), http.StatusServiceUnavailable)
 	})
 	t.Run("without the admin key", func(t *testing.T) {
@@ -196,9 +197,10 @@ func TestAdminTreasury(t *testing.T) {
 // TestOperatorWarnsWithoutRefundPolicy: the operator page says when REFUND_POLICY is unset (dev
 // mode; a real chain does not start without it), and not when it is set.
 func TestOperatorWarnsWithoutRefundPolicy(t *testing.T) {
-	storetest.Reset(t, db)
+	t.Parallel()
+	db := storetest.New(t)
 	for policy, want := range map[string]bool{"": true, "within 2 working days": false} {
-		s := newServer(t, handlers.Config{AdminKey: adminKey, RefundPolicy: policy})
+		s := newServer(t, db, handlers.Config{AdminKey: adminKey, RefundPolicy: policy})
 		doc := page(t, signedInOperator(t, s).do(http.MethodGet, "/operator", nil).Body)
 		if got := text(doc, "no-refund-policy"); (got != "") != want || want && !strings.Contains(got, "REFUND_POLICY is unset") {
 			t.Fatalf("REFUND_POLICY %q: the page says %q", policy, got)

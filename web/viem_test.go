@@ -20,6 +20,7 @@ import (
 // signMessage (Node.js) signs the message of /api/auth/nonce, as a browser wallet would.
 // `make test` installs it (npm ci in web/testdata/viem).
 func TestSignInWithViem(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("testdata", "viem")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "viem")); err != nil {
 		t.Fatal("viem is not installed: `make test` installs it, or run npm ci in web/testdata/viem")
@@ -28,8 +29,8 @@ func TestSignInWithViem(t *testing.T) {
 	if err != nil {
 		t.Fatal("node not found: .ci/run installs Node.js")
 	}
-	storetest.Reset(t, db)
-	s := authServer(t, nil, nil, handlers.Config{})
+	db := storetest.New(t)
+	s := authServer(t, db, nil, nil, handlers.Config{})
 	srv := httptest.NewServer(s.e)
 	defer srv.Close()
 

@@ -18,6 +18,7 @@ import (
 // the withdraw form's balance check. A renamed, added or removed error fails here, not in a
 // person's wallet.
 func TestWalletSelectors(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(filepath.Join("..", "static", "wallet.js"))
 	if err != nil {
 		t.Fatal(err)

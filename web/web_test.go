@@ -27,9 +27,7 @@ import (
 	"nodeledger/store/storetest"
 )
 
-var db *store.Store
-
-func TestMain(m *testing.M) { os.Exit(storetest.Main(m, &db)) }
+func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 
 // testLog keeps what the server logs, so tests can check what goes to the log and not to clients.
 type testLog struct {
@@ -51,19 +49,20 @@ func (l *testLog) String() string {
 
 type testServer struct {
 	e   *echo.Echo
+	db  *store.Store // the ledger it serves
 	log *testLog
 }
 
-// newServer serves the routes over the package's database with cfg, and a chain that cannot be
+// newServer serves the routes over db with cfg, and a chain that cannot be
 // reached: every chain reading fails, as when the RPC is down.
-func newServer(t testing.TB, cfg handlers.Config) *testServer {
+func newServer(t testing.TB, db *store.Store, cfg handlers.Config) *testServer {
 	t.Helper()
 	return newServerWith(t, db, unreachableChain(t), nil, cfg, Options{})
 }
 
-// newChainServer serves the routes over the package's database and chain c, with the passes j
+// newChainServer serves the routes over db and chain c, with the passes j
 // (nil: passes over c that hold no key).
-func newChainServer(t testing.TB, c *chain.Client, j *jobs.Jobs, cfg handlers.Config) *testServer {
+func newChainServer(t testing.TB, db *store.Store, c *chain.Client, j *jobs.Jobs, cfg handlers.Config) *testServer {
 	t.Helper()
 	return newServerWith(t, db, c, j, cfg, Options{})
 }
@@ -81,7 +80,7 @@ func newServerWith(t testing.TB, st *store.Store, c *chain.Client, j *jobs.Jobs,
 	audit := &weiAudit{}
 	e.Use(audit.middleware) // Echo runs e.Use middleware on every route, whenever it was added
 	t.Cleanup(func() { audit.check(t) })
-	return &testServer{e: e, log: tl}
+	return &testServer{e: e, db: st, log: tl}
 }
 
 // unreachableChain is a client of an RPC address where nothing listens.

@@ -113,17 +113,18 @@ func verifyWithDocs(t *testing.T, header string, body []byte, secret string) boo
 // the docs' JavaScript verifies it; then the delivery log, a redelivery under a rolled secret,
 // the audit, and the deletion. A private address is refused where WEBHOOK_ALLOW_PRIVATE is off.
 func TestWebhooksAdmin(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Fatal("node is needed (make test installs it)")
 	}
-	storetest.Reset(t, db)
+	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	dc, c := startDevChain(t)
 	log := slog.New(slog.DiscardHandler)
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), nil, jobs.Config{ChainID: dc.ChainID(),
 		PaymentAddress: dc.Payments, Confirmations: 1, WebhookAllowPrivate: true}, log)
 	cfg := handlers.Config{AdminKey: adminKey, PaymentAddress: strings.ToLower(dc.Payments.Hex())}
-	s := newChainServer(t, c, j, cfg)
+	s := newChainServer(t, db, c, j, cfg)
 	r := newHookReceiver(t)
 	admin := func(method, target, body string) *httptest.ResponseRecorder {
 		return s.adminDo(t, method, "/api/admin/webhooks"+target, body, adminKey)
@@ -143,7 +144,7 @@ func TestWebhooksAdmin(t *testing.T) {
 				t.Errorf("%s: %q, want it to say %q", body, msg, want)
 			}
 		}
-		strict := newChainServer(t, c, nil, cfg) // WEBHOOK_ALLOW_PRIVATE off
+		strict := newChainServer(t, db, c, nil, cfg) // WEBHOOK_ALLOW_PRIVATE off
 		rec := strict.adminDo(t, http.MethodPost, "/api/admin/webhooks", `{"url": "`+r.URL+`", "events": ["*"]}`, adminKey)
 		wantStatus(t, rec, http.StatusBadRequest)
 		if msg := errorMessage(t, rec); !strings.Contains(msg, "is not a public address") {
@@ -288,8 +289,9 @@ func jsonInt(n int64) string {
 // addresses in special-purpose ranges, the IPv6 forms that carry an IPv4 address among them,
 // where WEBHOOK_ALLOW_PRIVATE is off: each is refused with a sentence, and nothing is stored.
 func TestWebhookTargetsRefused(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret}) // WEBHOOK_ALLOW_PRIVATE off
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret}) // WEBHOOK_ALLOW_PRIVATE off
 	admin := signedInOperator(t, s)
 	for _, target := range []string{
 		"http://0.1.2.3/hook", "http://198.18.0.1/hook", "http://198.19.255.255/hook", "http://192.0.0.170/hook",
@@ -327,8 +329,9 @@ func TestWebhookTargetsRefused(t *testing.T) {
 // deleting each say what they did and are audited. A viewer and an operator get none of it, nor
 // does a stranger, a post without the session's token, or a cookie replayed after sign-out.
 func TestWebhooksFromPage(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret}) // WEBHOOK_ALLOW_PRIVATE off
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret}) // WEBHOOK_ALLOW_PRIVATE off
 
 	// A global address: the documentation ranges are refused as webhook targets.
 	const target = "https://93.184.215.14/hook"
@@ -498,8 +501,9 @@ func TestWebhooksFromPage(t *testing.T) {
 // only, in the admin API's list and item, on the operator page, in the audit and its export;
 // the whole address is what the deliveries go to.
 func TestWebhookURLsMasked(t *testing.T) {
-	storetest.Reset(t, db)
-	s := newServer(t, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{AdminKey: adminKey, SessionSecret: sessionSecret})
 	const token, query = "XyZzYtOkEn0123456789", "sig=QuErYsEcReT"
 	address := "https://93.184.215.14/services/T0AAA/B0BBB/" + token + "?" + query
 	rec := s.adminDo(t, http.MethodPost, "/api/admin/webhooks", `{"url": "`+address+`", "events": ["*"]}`, adminKey)

@@ -121,6 +121,7 @@ func (w *teeWriter) Flush() {
 func (w *teeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func TestWeiViolations(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, body string
 		want       []string

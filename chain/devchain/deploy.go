@@ -22,8 +22,9 @@ import (
 var TierWeights = map[uint8]uint32{1: 10_000, 2: 12_500}
 
 // deploy deploys the factory, token and price feed as the owner, mints tokens to the first
-// buyers and sets the dev tiers' weights (TierWeights). It commits the blocks itself since the miner is not running yet.
-func (c *Chain) deploy(ctx context.Context) error {
+// buyers and sets the tiers' weights (weights: tier → payoutBps). It commits the blocks itself
+// since the miner is not running yet.
+func (c *Chain) deploy(ctx context.Context, weights map[uint8]uint32) error {
 	owner := bind.NewKeyedTransactor(c.Owner.Key, c.chainID)
 	owner.Context = ctx
 	// Nonces are counted here: the pool promotes transactions in the background, so asking it
@@ -99,8 +100,10 @@ func (c *Chain) deploy(ctx context.Context) error {
 
 	nf := bindings.NewNodeFactory()
 	factory := nf.Instance(c.client, c.Factory)
-	for tier := range uint8(255) {
-		w, ok := TierWeights[tier]
+	txs = txs[:0]
+	var tiers []uint8
+	for tier := range uint8(255) { // in tier order, so weightsVersion counts the same each time
+		w, ok := weights[tier]
 		if !ok {
 			continue
 		}
@@ -110,8 +113,11 @@ func (c *Chain) deploy(ctx context.Context) error {
 			return fmt.Errorf("set tier %d's weight: %w", tier, err)
 		}
 		nonce++
+		txs, tiers = append(txs, tx), append(tiers, tier)
+	}
+	for i, tx := range txs {
 		if err := c.mineUntilIncluded(ctx, tx); err != nil {
-			return fmt.Errorf("set tier %d's weight: %w", tier, err)
+			return fmt.Errorf("set tier %d's weight: %w", tiers[i], err)
 		}
 	}
 	return nil

@@ -89,11 +89,13 @@ const (
 )
 
 const (
-	// minerPoll bounds how long a transaction waits in the pool before it is mined.
+	// minerPoll is how often the miner looks at the pool when no new transaction woke it: a
+	// transaction that becomes executable without an event (a nonce gap filled by a block) waits
+	// at most this long.
 	minerPoll = 200 * time.Millisecond
-	// emptyBlockInterval keeps time and confirmation counts moving while nothing is sent, so
-	// code that waits for N confirmations or a later timestamp does not wait forever.
-	emptyBlockInterval = 3 * time.Second
+	// DefaultEmptyBlockInterval keeps time and confirmation counts moving while nothing is sent,
+	// so code that waits for N confirmations or a later timestamp does not wait forever.
+	DefaultEmptyBlockInterval = 3 * time.Second
 	// startupTimeout bounds each step of Start on top of the caller's context.
 	startupTimeout = 30 * time.Second
 )
@@ -108,6 +110,12 @@ type Options struct {
 	// ManualMining leaves out the miner: blocks are sealed only by Commit, for tests that decide
 	// what goes in which block (reorgs, confirmations).
 	ManualMining bool
+	// TierWeights are the payoutBps the owner sets on the factory at deploy, tier by tier; nil
+	// means the dev tiers' (TierWeights).
+	TierWeights map[uint8]uint32
+	// EmptyBlockInterval is how often the miner seals a block while nothing is sent;
+	// zero means DefaultEmptyBlockInterval. Tests that wait for confirmations shorten it.
+	EmptyBlockInterval time.Duration
 }
 
 // Chain is a running dev chain. Its exported fields are set by Start and must not be changed.
@@ -188,7 +196,11 @@ func Start(ctx context.Context, opts Options) (*Chain, error) {
 		c.closeNode()
 		return nil, fmt.Errorf("dev chain id: %w", err)
 	}
-	if err := c.deploy(startCtx); err != nil {
+	weights := opts.TierWeights
+	if weights == nil {
+		weights = TierWeights
+	}
+	if err := c.deploy(startCtx, weights); err != nil {
 		c.closeNode()
 		return nil, err
 	}
@@ -198,7 +210,11 @@ func Start(ctx context.Context, opts Options) (*Chain, error) {
 	if opts.ManualMining {
 		close(c.minerDone)
 	} else {
-		go c.mine(minerCtx)
+		every := opts.EmptyBlockInterval
+		if every <= 0 {
+			every = DefaultEmptyBlockInterval
+		}
+		go c.mine(minerCtx, every)
 	}
 
 	log.Info("dev chain started",
@@ -320,22 +336,29 @@ func (c *Chain) Close() error {
 	return c.closeErr
 }
 
-// mine commits a block whenever the pool holds executable transactions, and an empty one every
-// emptyBlockInterval; the simulated beacon itself only seals when told to.
-func (c *Chain) mine(ctx context.Context) {
+// mine commits a block as soon as the pool holds executable transactions (woken by the pool's
+// event, and by a poll for those that become executable without one), and an empty block every
+// emptyEvery; the simulated beacon itself only seals when told to.
+func (c *Chain) mine(ctx context.Context, emptyEvery time.Duration) {
 	defer close(c.minerDone)
-	ticker := time.NewTicker(minerPoll)
+	added := make(chan core.NewTxsEvent, 16)
+	sub := c.eth.TxPool().SubscribeTransactions(added, false)
+	defer sub.Unsubscribe()
+	ticker := time.NewTicker(min(minerPoll, emptyEvery))
 	defer ticker.Stop()
 	last := time.Now()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-sub.Err():
+			return
+		case <-added:
 		case <-ticker.C:
 		}
 		// Queued transactions (nonce gaps) cannot be mined, so only executable ones count.
 		pending, _ := c.eth.TxPool().Stats()
-		if pending == 0 && time.Since(last) < emptyBlockInterval {
+		if pending == 0 && time.Since(last) < emptyEvery {
 			continue
 		}
 		hash := c.Commit()

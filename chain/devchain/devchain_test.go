@@ -96,10 +96,14 @@ func testLogger(t *testing.T) *slog.Logger {
 	return slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
+// emptyEvery is the test chains' empty-block interval, shorter than the default so the test that
+// waits for one does not wait 3 s.
+const emptyEvery = 500 * time.Millisecond
+
 func startChain(t *testing.T, ctx context.Context, addr string) *Chain {
 	t.Helper()
 	began := time.Now()
-	c, err := Start(ctx, Options{RPCAddr: addr, Log: testLogger(t)})
+	c, err := Start(ctx, Options{RPCAddr: addr, Log: testLogger(t), EmptyBlockInterval: emptyEvery})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,10 +299,10 @@ func TestChain(t *testing.T) {
 	t.Run("empty blocks keep coming", func(t *testing.T) {
 		rc := rawClient{t: t, url: c.RPCURL()}
 		start := must[hexutil.Uint64](rc, "eth_blockNumber")
-		deadline := time.Now().Add(emptyBlockInterval + 2*time.Second)
+		deadline := time.Now().Add(emptyEvery + 2*time.Second)
 		for must[hexutil.Uint64](rc, "eth_blockNumber") == start {
 			if time.Now().After(deadline) {
-				t.Fatalf("no block after block %d for %s", start, emptyBlockInterval+2*time.Second)
+				t.Fatalf("no block after block %d for %s", start, emptyEvery+2*time.Second)
 			}
 			time.Sleep(100 * time.Millisecond)
 		}

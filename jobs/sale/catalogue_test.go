@@ -14,7 +14,7 @@ import (
 	"nodeledger/store/storetest"
 )
 
-func TestMain(m *testing.M) { os.Exit(storetest.Main(m, nil)) }
+func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 
 // update rewrites the API document's list of reason codes from the catalogue (go test
 // ./jobs/sale -run TestCatalogue -update): the catalogue is where a reason is written.

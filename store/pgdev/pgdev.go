@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -172,13 +173,15 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// CreateDatabase makes an empty database called name on the server of serverURL, dropping any
-// database of that name first, and returns its URL.
-func CreateDatabase(ctx context.Context, serverURL, name string) (string, error) {
+// CreateDatabase makes a database called name on the server of serverURL, dropping any database
+// of that name first, and returns its URL. It is empty unless options (CREATE DATABASE's, such
+// as "TEMPLATE other") say otherwise.
+func CreateDatabase(ctx context.Context, serverURL, name string, options ...string) (string, error) {
 	if err := DropDatabase(ctx, serverURL, name); err != nil {
 		return "", err
 	}
-	if err := exec1(ctx, serverURL, "CREATE DATABASE "+pq.QuoteIdentifier(name)); err != nil {
+	stmt := strings.Join(append([]string{"CREATE DATABASE", pq.QuoteIdentifier(name)}, options...), " ")
+	if err := exec1(ctx, serverURL, stmt); err != nil {
 		return "", err
 	}
 	u, err := url.Parse(serverURL)

@@ -1,5 +1,6 @@
-// Package storetest gives each test package a fresh, migrated database on a real PostgreSQL,
-// fixtures to fill it, and a fault proxy to put between the code and the database (or the RPC).
+// Package storetest gives each test a fresh, migrated database of its own on a real PostgreSQL
+// (copied from a template migrated once per package, so tests run in parallel), fixtures to fill
+// it, and a fault proxy to put between the code and the database (or the RPC).
 package storetest
 
 import (
@@ -8,10 +9,14 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/lib/pq"
 
 	"nodeledger/migrations"
 	"nodeledger/store"
@@ -21,21 +26,17 @@ import (
 // DefaultServerURL is the server the tests use when TEST_DATABASE_URL is unset.
 const DefaultServerURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 
-// serverURL is the server this test package makes its databases on, and databaseURL the
-// package's own database; both set by Main.
-var serverURL, databaseURL string
-
-// DatabaseURL is the URL of the database Main made for the package, for a second connection pool.
-func DatabaseURL() string { return databaseURL }
+// serverURL is the server this test package makes its databases on, set by Main.
+var serverURL string
 
 // ServerURL is the PostgreSQL server the tests make their databases on.
 func ServerURL() string { return serverURL }
 
-// Main runs the package's tests against a database made for them and dropped after; use it from
-// TestMain as os.Exit(storetest.Main(m, &db)), or with a nil db where the tests make their own
-// databases (EmptyDatabase). The server is TEST_DATABASE_URL; unset, the one on 127.0.0.1:5432,
-// or when none answers there, a private throwaway cluster for this package.
-func Main(m *testing.M, db **store.Store) int {
+// Main runs the package's tests with a PostgreSQL server to make their databases on (New,
+// EmptyDatabase); use it from TestMain as os.Exit(storetest.Main(m)). The server is
+// TEST_DATABASE_URL; unset, the one on 127.0.0.1:5432, or when none answers there, a private
+// throwaway cluster for this package.
+func Main(m *testing.M) int {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	stop, err := chooseServer(ctx)
@@ -44,22 +45,12 @@ func Main(m *testing.M, db **store.Store) int {
 		return 1
 	}
 	defer stop()
-	if db == nil {
-		return m.Run()
-	}
-	name, err := randomName()
-	if err == nil {
-		*db, err = Create(ctx, name)
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "storetest: no test database on %s: %v\n", serverURL, err)
-		return 1
-	}
 	code := m.Run()
-	(*db).Close()
-	if err := pgdev.DropDatabase(context.Background(), serverURL, name); err != nil {
-		fmt.Fprintln(os.Stderr, "storetest:", err)
-		return 1
+	if template.name != "" {
+		if err := pgdev.DropDatabase(context.Background(), serverURL, template.name); err != nil {
+			fmt.Fprintln(os.Stderr, "storetest:", err)
+			return 1
+		}
 	}
 	return code
 }
@@ -86,14 +77,19 @@ func chooseServer(ctx context.Context) (stop func(), err error) {
 	return func() { cluster.Stop(); os.RemoveAll(dir) }, nil
 }
 
-// Create makes a fresh migrated database called name and opens it.
-func Create(ctx context.Context, name string) (*store.Store, error) {
-	url, err := pgdev.CreateDatabase(ctx, ServerURL(), name)
-	if err != nil {
-		return nil, err
+// URL is the URL of db's database, for a second connection pool on it.
+func URL(t testing.TB, db *store.Store) string {
+	t.Helper()
+	var name string
+	if err := db.DB().Get(&name, `SELECT current_database()`); err != nil {
+		t.Fatal(err)
 	}
-	databaseURL = url
-	return Open(ctx, url)
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
 }
 
 // Open opens the database at url and applies the migrations.
@@ -107,6 +103,70 @@ func Open(ctx context.Context, url string) (*store.Store, error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// template is the package's migrated database that New copies, made by the first New.
+var template struct {
+	once sync.Once
+	name string
+	err  error
+}
+
+// New gives the test a fresh migrated ledger of its own, closed and dropped when the test ends. It
+// is a copy of the package's template (CREATE DATABASE … TEMPLATE, tens of milliseconds, where
+// migrating takes seconds), so tests that each take one can run in parallel.
+func New(t testing.TB) *store.Store {
+	t.Helper()
+	db, err := Open(t.Context(), NewURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// NewURL is New's database without opening it: its URL, for a test that opens pools of its own.
+func NewURL(t testing.TB) string {
+	t.Helper()
+	template.once.Do(func() { template.name, template.err = makeTemplate() })
+	if template.err != nil {
+		t.Fatalf("storetest: no template database on %s: %v", serverURL, template.err)
+	}
+	name, err := randomName()
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := pgdev.CreateDatabase(context.Background(), serverURL, name, "TEMPLATE "+pq.QuoteIdentifier(template.name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := pgdev.DropDatabase(context.Background(), serverURL, name); err != nil {
+			t.Error(err)
+		}
+	})
+	return url
+}
+
+// makeTemplate migrates a database for New to copy, and closes it: PostgreSQL copies a template
+// only while nobody is connected to it. Main drops it.
+func makeTemplate() (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	name, err := randomName()
+	if err != nil {
+		return "", err
+	}
+	url, err := pgdev.CreateDatabase(ctx, serverURL, name)
+	if err != nil {
+		return "", err
+	}
+	db, err := Open(ctx, url)
+	if err != nil {
+		return name, err
+	}
+	db.Close()
+	return name, nil
 }
 
 // EmptyDatabase makes an empty database for one test, dropped when the test ends, and returns its URL.

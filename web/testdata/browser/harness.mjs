@@ -3,7 +3,7 @@
 // RPC_URL, CHAIN_ID, CRON_KEY, ADMIN_KEY, the dev accounts' keys (BUYER_KEY, SECOND_BUYER_KEY,
 // THIRD_BUYER_KEY, MINTER_KEY, PAYMENTS_KEY, FUNDER_KEY, SECOND_OWNER_KEY: FUNDER_KEY's account
 // and SECOND_OWNER_KEY's own the treasury Safe), the holding token (TOKEN_ADDRESS: the first three
-// buyers hold 1,000 of it, a fresh account none), CHROMIUM and ARTIFACTS; refunds.test.mjs also
+// buyers hold 1,000 of it, a fresh account none), BROWSER_ENDPOINT (the shared Chromium) and ARTIFACTS; refunds.test.mjs also
 // gets TREASURY_ADDRESS and CONFIRMATIONS, and its own server's BASE_URL.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,11 +16,9 @@ export const env = process.env;
 export const base = env.BASE_URL;
 mkdirSync(env.ARTIFACTS, { recursive: true });
 
-export const browser = await chromium.launch({
-  executablePath: env.CHROMIUM,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+// The Chromium every file shares (chromium.mjs); closing this connection closes the contexts and
+// pages the file made, not the browser.
+export const browser = await chromium.connect(env.BROWSER_ENDPOINT);
 test.after(() => browser.close());
 
 // open loads path in a new page, collecting script errors and CSP violations.
@@ -170,15 +168,8 @@ export async function cron(pass) {
 }
 
 // payment is the payment of hash as its buyer reads it (GET /api/payments/{hash}: its answer, a
-// 404's error included). The route allows 60 a minute to a client, and every test reads from one
-// address: a 429 is waited out as its retry-after header asks, as any client must.
-export async function payment(hash) {
-  for (;;) {
-    const res = await fetch(base + '/api/payments/' + hash);
-    if (res.status !== 429) return res.json();
-    await sleep(1000 * Number(res.headers.get('retry-after') || 1));
-  }
-}
+// 404's error included).
+export const payment = async (hash) => (await fetch(base + '/api/payments/' + hash)).json();
 
 // passUntil runs payments passes until each payment of hashes (one hash or several) is in one
 // of statuses, and returns them (one, or each): the scan waits for CONFIRMATIONS blocks first.
