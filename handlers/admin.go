@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,12 +34,12 @@ func (h *Handlers) RequireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 // AdminTiers answers GET /api/admin/tiers.
 func (h *Handlers) AdminTiers(c echo.Context) error { return h.Tiers(c) }
 
-// tierBody is a tier as the operator writes it; pointers tell absent from zero. PayoutBps is the
-// factory's (its owner sets it): it may be sent, equal to the factory's, or left out. Confirm
-// confirms a change of the price, allowance or supply by more than half. Enabled is the
-// operator's switch; absent, the tier keeps the one it has (a new tier is off), and so do its
-// token prices when tokenPrices is absent or null ([] clears them). The sale fields left out
-// are null: no supply, no window.
+// tierBody is a tier as the operator writes it. A field left out keeps the stored tier's setting
+// (a new tier's label, priceWei and maxPerWallet are required; its other fields are none, and
+// it is off); null is none (no supply, no window, no note). Enabled and tokenPrices null are
+// left out too ([] clears the token prices). PayoutBps is the factory's (its owner sets it): it
+// may be sent, equal to the factory's, or left out. Confirm confirms a change of the price,
+// allowance or supply by more than half.
 type tierBody struct {
 	Label          *string  `json:"label"`
 	PriceWei       *string  `json:"priceWei"`
@@ -51,6 +53,7 @@ type tierBody struct {
 	EndsAt         *string  `json:"endsAt"`
 	AllowlistUntil *string  `json:"allowlistUntil"`
 	OpensAfterTier *tierRef `json:"opensAfterTier"`
+	Note           *string  `json:"note"`
 	// TokenPrices are its prices in listed tokens; symbol and decimals, as GET writes them, are
 	// read-only.
 	TokenPrices []struct {
@@ -87,40 +90,37 @@ func (r *tierRef) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// PutTier answers PUT /api/admin/tiers/{id}: creates the tier or replaces every field of it.
+// PutTier answers PUT /api/admin/tiers/{id}: creates the tier or replaces the fields the body
+// gives, keeping the others.
 func (h *Handlers) PutTier(c echo.Context) error {
 	id, err := parseTierID(c.Param("id"))
 	if err != nil {
 		return err
 	}
 	var b tierBody
-	if err := decodeBody(c, &b); err != nil {
+	given, err := decodeFields(c, &b)
+	if err != nil {
 		return err
 	}
-	t, keep, problems := sale.ReadTier(b.input(id, h.sale.Listed()))
+	t, keep, problems := sale.ReadTier(b.input(id, h.sale.Listed(), given))
 	if len(problems) > 0 {
 		return errorf(http.StatusBadRequest, problems.First())
 	}
 	ctx := c.Request().Context()
-	weights, err := h.chain.TierWeights(ctx, []uint8{uint8(id)})
-	switch {
-	case err != nil && b.PayoutBps != nil:
-		h.log.Warn("admin: the factory's weights cannot be read", "err", err)
-		// Refused rather than taken on trust: the weight is the factory's, and unknown now.
-		return errorf(http.StatusConflict, fmt.Sprintf("Tier %d's payout weight cannot be read from the factory now, so payoutBps cannot be checked against it: "+
-			"leave payoutBps out (the factory's owner sets it), or try again.", id))
-	case err == nil:
-		w := int(weights[id])
-		t.PayoutBps = &w
-		if b.PayoutBps != nil && *b.PayoutBps != w {
-			return errorf(http.StatusConflict, fmt.Sprintf("Tier %d's payout weight is %d bps on the factory, not %d: it is set on the factory by its owner, "+
-				"with the owner's wallet on the operator page (Change payout) or setTierWeight(%d, bps) sent from the owner's wallet. "+
-				"Leave payoutBps out, or send the factory's value.", id, w, *b.PayoutBps, id))
-		}
+	var whole sale.Problems
+	if _, err := h.sale.Whole(ctx, t, keep); errors.As(err, &whole) {
+		return errorf(http.StatusBadRequest, whole.First())
+	} else if err != nil {
+		return err
+	}
+	if t.PayoutBps, err = h.factoryWeight(ctx, id, b.PayoutBps); err != nil {
+		return err
 	}
 	var unconfirmed *sale.Unconfirmed
 	var broken *sale.RuleError
 	switch _, err := h.putTier(c, t, keep, b.Confirm); {
+	case errors.As(err, &whole):
+		return errorf(http.StatusBadRequest, whole.First())
 	case errors.As(err, &unconfirmed):
 		return errorf(http.StatusConflict, strings.Join(unconfirmed.Changes, "; ")+`: send "confirm": true to confirm.`)
 	case errors.As(err, &broken):
@@ -138,6 +138,29 @@ func (h *Handlers) PutTier(c echo.Context) error {
 		}
 	}
 	return fmt.Errorf("tier %d is not among the tiers after it was stored", id)
+}
+
+// factoryWeight is tier id's weight on the factory, nil when it cannot be read now; sent is the
+// body's payoutBps (nil: left out), which must be the factory's: the weight is set on the factory
+// by its owner, never through the ledger.
+func (h *Handlers) factoryWeight(ctx context.Context, id int, sent *int) (*int, error) {
+	weights, err := h.chain.TierWeights(ctx, []uint8{uint8(id)})
+	switch {
+	case err != nil && sent != nil:
+		h.log.Warn("admin: the factory's weights cannot be read", "err", err)
+		// Refused rather than taken on trust: the weight is the factory's, and unknown now.
+		return nil, errorf(http.StatusConflict, fmt.Sprintf("Tier %d's payout weight cannot be read from the factory now, so payoutBps cannot be checked against it: "+
+			"leave payoutBps out (the factory's owner sets it), or try again.", id))
+	case err != nil:
+		return nil, nil
+	}
+	w := int(weights[id])
+	if sent != nil && *sent != w {
+		return nil, errorf(http.StatusConflict, fmt.Sprintf("Tier %d's payout weight is %d bps on the factory, not %d: it is set on the factory by its owner, "+
+			"with the owner's wallet on the operator page (Change payout) or setTierWeight(%d, bps) sent from the owner's wallet. "+
+			"Leave payoutBps out, or send the factory's value.", id, w, *sent, id))
+	}
+	return &w, nil
 }
 
 // TierOnSale answers POST /api/admin/tiers/{id}/on-sale and .../off-sale.
@@ -230,30 +253,57 @@ const maxBody = 64 << 10
 
 // decodeBody reads exactly one JSON object with only known fields into v; anything else is a 400.
 func decodeBody(c echo.Context, v any) error {
-	bad := errorf(http.StatusBadRequest, "The body must be one JSON object with only the documented fields.")
-	dec := json.NewDecoder(http.MaxBytesReader(c.Response(), c.Request().Body, maxBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return bad
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return bad
-	}
-	return nil
+	_, err := decodeFields(c, v)
+	return err
 }
 
-// input is the body as the sale reads a tier of the API: every field as text, "" for none.
-func (b tierBody) input(id int, listed map[string]store.Token) sale.TierInput {
-	text := func(p *string) string {
-		if p == nil {
-			return ""
-		}
-		return *p
+// decodeFields is decodeBody, and the names of the fields the object gave (in lower case: JSON
+// names match their fields whatever their case), null or not.
+func decodeFields(c echo.Context, v any) (map[string]bool, error) {
+	bad := errorf(http.StatusBadRequest, "The body must be one JSON object with only the documented fields.")
+	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), c.Request().Body, maxBody))
+	if err != nil {
+		return nil, bad
 	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return nil, bad
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, bad
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil {
+		return nil, bad
+	}
+	given := make(map[string]bool, len(fields))
+	for name := range fields {
+		given[strings.ToLower(name)] = true
+	}
+	return given, nil
+}
+
+// text is *p, "" for nil.
+func text(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// input is the body as the sale reads a tier of the API: every field as text, "" for none, and
+// the fields it left out (given: the names it gave, in lower case).
+func (b tierBody) input(id int, listed map[string]store.Token, given map[string]bool) sale.TierInput {
 	in := sale.TierInput{Surface: sale.API, ID: strconv.Itoa(id), Label: text(b.Label), Price: text(b.PriceWei),
-		HoldingToken: text(b.HoldingToken), HoldingAmount: text(b.HoldingWei), Enabled: b.Enabled,
-		StartsAt: text(b.StartsAt), EndsAt: text(b.EndsAt), AllowlistUntil: text(b.AllowlistUntil), Listed: listed,
-		KeepTokenPrices: b.TokenPrices == nil}
+		HoldingToken: text(b.HoldingToken), HoldingAmount: text(b.HoldingWei), Enabled: b.Enabled != nil && *b.Enabled,
+		StartsAt: text(b.StartsAt), EndsAt: text(b.EndsAt), AllowlistUntil: text(b.AllowlistUntil), Note: text(b.Note),
+		Listed: listed, Absent: map[string]bool{}}
+	for _, f := range sale.TierFields {
+		in.Absent[f.Name] = !given[strings.ToLower(f.JSON)]
+	}
+	in.Absent["enabled"] = b.Enabled == nil
+	in.Absent["tokenPrices"] = b.TokenPrices == nil
 	for _, p := range b.TokenPrices {
 		in.TokenPrices = append(in.TokenPrices, sale.TokenPriceInput{Token: p.Token, Amount: p.Amount})
 	}

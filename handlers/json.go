@@ -48,6 +48,7 @@ type tierJSON struct {
 	AllowlistUntil *string            `json:"allowlistUntil"`
 	OpensAfterTier *string            `json:"opensAfterTier"`
 	TokenPrices    []sale.TokenAmount `json:"tokenPrices"`
+	Note           *string            `json:"note"`
 	EnforcedBy     tierEnforcement    `json:"enforcedBy"`
 }
 
@@ -73,6 +74,7 @@ func toTierJSON(t store.Tier, tokenPrices []sale.TokenAmount) tierJSON {
 		AllowlistUntil: isoTime(t.AllowlistUntil),
 		OpensAfterTier: after,
 		TokenPrices:    tokenPrices,
+		Note:           t.Note,
 		EnforcedBy:     enforcement,
 	}
 }

@@ -43,7 +43,7 @@ func (h *Handlers) setOnSale(c echo.Context, id int, onSale bool) (string, error
 	return auditSentence(outcome), err
 }
 
-// putTier stores tier t (keep: with the switch it has), audited with the tier before and after,
+// putTier stores tier t (with the settings keep names as the stored tier has them), audited with the tier before and after,
 // for the page and the admin API (sale.PutTier checks it): what it did, as the audit tells it.
 func (h *Handlers) putTier(c echo.Context, t store.Tier, keep sale.Kept, confirmed bool) (string, error) {
 	ctx := c.Request().Context()
@@ -69,7 +69,7 @@ func (h *Handlers) putTier(c echo.Context, t store.Tier, keep sale.Kept, confirm
 // form reads, so the service only keeps it as typed when the form comes back.
 func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	f := views.TierForm{
-		Editing: c.FormValue("editing") == "true", ID: c.FormValue("id"), Label: c.FormValue("label"),
+		Editing: c.FormValue("editing") == "true", ID: c.FormValue("id"), Label: c.FormValue("label"), Note: c.FormValue("note"),
 		PriceETH: c.FormValue("price"), MaxPerWallet: c.FormValue("maxPerWallet"), HoldingToken: c.FormValue("holdingToken"),
 		HoldingAmount: c.FormValue("holdingAmount"), Enabled: c.FormValue("enabled") == "true",
 		Supply: c.FormValue("supply"), StartsAt: c.FormValue("startsAt"), EndsAt: c.FormValue("endsAt"),
@@ -82,12 +82,17 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	}
 	f.TokenPrices = tokenPriceFields(h.sale.Tokens(), func(t store.Token) string { return c.FormValue(views.TokenPriceInput(t.Address)) })
 	in := sale.TierInput{Surface: sale.Form, ID: f.ID, Label: f.Label, Price: f.PriceETH, Listed: h.sale.Listed(),
-		MaxPerWallet: f.MaxPerWallet, HoldingToken: f.HoldingToken, HoldingAmount: f.HoldingAmount, Token: tok, Enabled: &f.Enabled,
-		Supply: f.Supply, StartsAt: f.StartsAt, EndsAt: f.EndsAt, AllowlistUntil: f.AllowlistUntil, OpensAfterTier: f.OpensAfterTier}
+		MaxPerWallet: f.MaxPerWallet, HoldingToken: f.HoldingToken, HoldingAmount: f.HoldingAmount, Token: tok, Enabled: f.Enabled,
+		Supply: f.Supply, StartsAt: f.StartsAt, EndsAt: f.EndsAt, AllowlistUntil: f.AllowlistUntil, OpensAfterTier: f.OpensAfterTier,
+		Note: f.Note}
 	for _, p := range f.TokenPrices {
 		in.TokenPrices = append(in.TokenPrices, sale.TokenPriceInput{Token: p.Token, Amount: p.Amount})
 	}
+	// The form gives every field: the tier it reads is whole, and its fields are checked together here.
 	t, _, problems := sale.ReadTier(in)
+	if problems == nil {
+		problems = sale.CheckTier(t)
+	}
 	if c.FormValue("check") == "true" {
 		// The page's script asks before it sends a payout from the owner's wallet: a form the
 		// save would refuse sends none (the script then posts it as typed, to show why).
@@ -102,7 +107,7 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	}
 	var unconfirmed *sale.Unconfirmed
 	var broken *sale.RuleError
-	saved, err := h.putTier(c, t, sale.Kept{}, c.FormValue("confirm") == "true")
+	saved, err := h.putTier(c, t, nil, c.FormValue("confirm") == "true")
 	switch {
 	case errors.As(err, &unconfirmed):
 		f.Confirm = unconfirmed.Changes
@@ -148,7 +153,7 @@ func tierForm(tiers []sale.TierNow, edit string, tokens []store.Token) views.Tie
 		if strconv.Itoa(t.ID) != edit {
 			continue
 		}
-		f := views.TierForm{Editing: true, ID: edit, Label: t.Label, PriceETH: views.ETH(t.PriceWei),
+		f := views.TierForm{Editing: true, ID: edit, Label: t.Label, Note: text(t.Note), PriceETH: views.ETH(t.PriceWei),
 			TokenPrices: tokenPriceFields(tokens, func(tok store.Token) string {
 				if p, ok := t.TokenPrices[tok.Address]; ok {
 					return p.Units(uint8(tok.Decimals))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -32,14 +33,30 @@ type Tier struct {
 	OpensAfterTier *int `db:"opens_after_tier"`
 	// TokenPrices are its prices in listed tokens beside PriceWei, its ETH price.
 	TokenPrices TokenPrices `db:"token_prices"`
+	// Note is a sentence for buyers the operator sets, shown on the tier's card; nil: none.
+	Note *string `db:"note"`
 	// PayoutBps is the tier's weight as the factory holds it (its owner sets it; the ledger keeps
 	// no copy), filled by whoever read the chain; nil when it was not read.
 	PayoutBps *int `db:"-"`
 }
 
-// tierColumns are the columns of a Tier.
-const tierColumns = `id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale, supply, starts_at,
-	ends_at, allowlist_until, opens_after_tier, token_prices`
+// TierColumns are the columns of a Tier (sale.TierFields names each setting's, a test holds
+// them to it).
+var TierColumns = []string{"id", "label", "price_wei", "max_per_wallet", "holding_wei", "holding_token", "on_sale",
+	"supply", "starts_at", "ends_at", "allowlist_until", "opens_after_tier", "token_prices", "note"}
+
+// tierColumns is TierColumns as a select list, and putTierSQL the upsert of every one.
+var tierColumns, putTierSQL = func() (string, string) {
+	named, set := make([]string, len(TierColumns)), []string{}
+	for i, c := range TierColumns {
+		named[i] = ":" + c
+		if c != "id" {
+			set = append(set, c+" = excluded."+c)
+		}
+	}
+	return strings.Join(TierColumns, ", "), `INSERT INTO tiers (` + strings.Join(TierColumns, ", ") + `) VALUES (` +
+		strings.Join(named, ", ") + `) ON CONFLICT (id) DO UPDATE SET ` + strings.Join(set, ", ")
+}()
 
 // Tiers returns every tier, on sale or not, by id.
 func (s *Store) Tiers(ctx context.Context) (_ []Tier, err error) {
@@ -67,18 +84,7 @@ func (s *Store) PutTier(ctx context.Context, t Tier) (err error) {
 // PutTier creates the tier or replaces every field of it, as it is: the sale's rules (jobs/sale)
 // are checked by the caller, against the tiers it locked (LockTiers).
 func (tx Tx) PutTier(ctx context.Context, t Tier) error {
-	_, err := tx.q.ExecContext(ctx, `
-		INSERT INTO tiers (id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale, supply, starts_at,
-			ends_at, allowlist_until, opens_after_tier, token_prices)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-		ON CONFLICT (id) DO UPDATE SET
-			label = excluded.label, price_wei = excluded.price_wei, max_per_wallet = excluded.max_per_wallet,
-			holding_wei = excluded.holding_wei, holding_token = excluded.holding_token, on_sale = excluded.on_sale,
-			supply = excluded.supply, starts_at = excluded.starts_at, ends_at = excluded.ends_at,
-			allowlist_until = excluded.allowlist_until, opens_after_tier = excluded.opens_after_tier,
-			token_prices = excluded.token_prices`,
-		t.ID, t.Label, t.PriceWei, t.MaxPerWallet, t.HoldingWei, t.HoldingToken, t.Enabled, t.Supply, t.StartsAt,
-		t.EndsAt, t.AllowlistUntil, t.OpensAfterTier, t.TokenPrices)
+	_, err := sqlx.NamedExecContext(ctx, tx.q, putTierSQL, t)
 	return err
 }
 

@@ -150,7 +150,7 @@ func TestTierSale(t *testing.T) {
 				"Tier 2 cannot open after tier 1: tier 1 has no supply, so it never sells out. Give it a supply first."},
 			{"after a tier without a supply that waits for this one", "6", `,"supply":10,"opensAfterTier":"7"`, 400,
 				"Tier 6 cannot open after tier 7: tier 7 has no supply, so it never sells out. Give it a supply first."},
-			{"removing the supply a step waits for", "6", ``, 400,
+			{"removing the supply a step waits for", "6", `,"supply":null`, 400,
 				"Tier 6 needs a supply: tier 7 opens once it sells out, and without a supply it never would."},
 			{"a supply change by more than half", "2", `,"enabled":true,"supply":1000,"startsAt":` + q(hour) + `,"endsAt":` + q(day), 409,
 				`The supply changes from 100 to 1,000 (10×): send "confirm": true to confirm.`},

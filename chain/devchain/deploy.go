@@ -98,21 +98,27 @@ func (c *Chain) deploy(ctx context.Context, weights map[uint8]uint32) error {
 		return err
 	}
 
+	return c.setWeights(ctx, owner, &nonce, weights)
+}
+
+// setWeights sets each tier's payoutBps on the factory, as its owner, in tier order, so that
+// weightsVersion counts the same each time.
+func (c *Chain) setWeights(ctx context.Context, owner *bind.TransactOpts, nonce *uint64, weights map[uint8]uint32) error {
 	nf := bindings.NewNodeFactory()
 	factory := nf.Instance(c.client, c.Factory)
-	txs = txs[:0]
+	var txs []*types.Transaction
 	var tiers []uint8
-	for tier := range uint8(255) { // in tier order, so weightsVersion counts the same each time
+	for tier := range uint8(255) {
 		w, ok := weights[tier]
 		if !ok {
 			continue
 		}
-		owner.Nonce = new(big.Int).SetUint64(nonce)
+		owner.Nonce = new(big.Int).SetUint64(*nonce)
 		tx, err := bind.Transact(factory, owner, nf.PackSetTierWeight(tier, w))
 		if err != nil {
 			return fmt.Errorf("set tier %d's weight: %w", tier, err)
 		}
-		nonce++
+		*nonce++
 		txs, tiers = append(txs, tx), append(tiers, tier)
 	}
 	for i, tx := range txs {

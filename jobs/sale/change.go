@@ -17,11 +17,12 @@ import (
 // (record fills in the entry from what the change found), and forgets the read model, so this
 // instance shows it at once.
 
-// PutTier creates tier t or replaces every field of it (keep: with the switch the stored tier
-// has), checked against the ledger with every tier locked, so no concurrent edit slips between
-// the check and the write. A change of the price, allowance or supply by more than half is
-// refused with *Unconfirmed unless confirmed; one that contradicts what the tier sold or the
-// other tiers with *RuleError. It returns the tier as stored.
+// PutTier creates tier t or replaces its fields but those kept, which it keeps as the stored tier
+// has them, checked against the ledger with every tier locked, so no concurrent edit slips
+// between the check and the write. A tier whose fields contradict each other once whole (or a
+// new one without a required field) is refused with Problems; a change of the price, allowance
+// or supply by more than half with *Unconfirmed unless confirmed; one that contradicts what the
+// tier sold or the other tiers with *RuleError. It returns the tier as stored.
 func (s *Sale) PutTier(ctx context.Context, e store.AuditEntry, t store.Tier, keep Kept, confirmed bool,
 	record func(e *store.AuditEntry, before *store.Tier, stored store.Tier)) (store.Tier, error) {
 	defer s.Forget()
@@ -38,13 +39,13 @@ func (s *Sale) PutTier(ctx context.Context, e store.AuditEntry, t store.Tier, ke
 				before = &all[i]
 			}
 		}
+		if p := fillKept(&t, keep, before); p != nil {
+			return p
+		}
+		if p := CheckTier(t); p != nil {
+			return p
+		}
 		if before != nil {
-			if keep.Enabled {
-				t.Enabled = before.Enabled
-			}
-			if keep.TokenPrices {
-				t.TokenPrices = before.TokenPrices
-			}
 			ch := append(changes(*before, t), s.spread(*before, t, usdPerETH)...)
 			if len(ch) > 0 && !confirmed {
 				return &Unconfirmed{Changes: ch}
@@ -63,6 +64,29 @@ func (s *Sale) PutTier(ctx context.Context, e store.AuditEntry, t store.Tier, ke
 		return tx.PutTier(ctx, t)
 	})
 	return t, err
+}
+
+// Whole is tier t with the settings keep names as the stored tier has them now, and its fields
+// checked together (CheckTier): what PutTier will check again under its lock, told before a
+// caller asks anything else of the tier (the factory's weight).
+func (s *Sale) Whole(ctx context.Context, t store.Tier, keep Kept) (store.Tier, error) {
+	all, err := s.store.Tiers(ctx)
+	if err != nil {
+		return t, err
+	}
+	var stored *store.Tier
+	for i := range all {
+		if all[i].ID == t.ID {
+			stored = &all[i]
+		}
+	}
+	if p := fillKept(&t, keep, stored); p != nil {
+		return t, p
+	}
+	if p := CheckTier(t); p != nil {
+		return t, p
+	}
+	return t, nil
 }
 
 // SetEnabled switches tier id on or off; store.ErrNotFound when there is no such tier. record

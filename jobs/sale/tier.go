@@ -36,25 +36,26 @@ type TierInput struct {
 	Price   string // API: wei; Form: ETH
 	// TokenPrices are its prices in tokens (API: base units; Form: the token's units), checked
 	// against Listed, the tokens the sale accepts by address (lower case).
-	TokenPrices []TokenPriceInput
-	// KeepTokenPrices: the input says nothing of token prices (an API body without the field, from
-	// a script that knows only the fields before tokens): the stored tier keeps its own.
-	KeepTokenPrices bool
-	Listed          map[string]store.Token
-	MaxPerWallet    string
-	HoldingToken    string
-	HoldingAmount   string // API: the token's base units; Form: its own units (Token's decimals)
+	TokenPrices   []TokenPriceInput
+	Listed        map[string]store.Token
+	MaxPerWallet  string
+	HoldingToken  string
+	HoldingAmount string // API: the token's base units; Form: its own units (Token's decimals)
 	// Token is the holding token as the chain tells it (Form: its decimals read the amount);
 	// nil when the input names none, or it cannot be read now.
 	Token *chain.Token
-	// Enabled is the operator's switch; nil: the tier keeps the switch it has (off for a new
-	// tier). Nothing else, and no read-only field sent back, is taken as the switch.
-	Enabled        *bool
+	// Enabled is the operator's switch. Nothing else, and no read-only field sent back, is taken
+	// as the switch.
+	Enabled        bool
 	Supply         string
 	StartsAt       string
 	EndsAt         string
 	AllowlistUntil string
 	OpensAfterTier string
+	Note           string
+	// Absent are the fields (TierField.Name) the input says nothing of, an API body's keys left
+	// out: the stored tier keeps them as they are (Kept).
+	Absent map[string]bool
 }
 
 // TokenPriceInput is a tier's price in a token, as written: the token's address and the amount.
@@ -63,259 +64,345 @@ type TokenPriceInput struct {
 	Amount string
 }
 
-// Problems says what is wrong with a tier, one sentence per field, by field name.
+// Problems says what is wrong with a tier, one sentence per field, by field name
+// (TierField.Name, or "id").
 type Problems map[string]string
 
-// FieldOrder is the order of a tier's fields, in which the API tells the first problem.
-var FieldOrder = []string{"id", "label", "price", "tokenPrices", "maxPerWallet", "holdingToken", "holdingAmount", "supply",
-	"startsAt", "endsAt", "allowlistUntil", "opensAfterTier"}
-
-// First is the first problem in FieldOrder; "" when there is none.
+// First is the first problem in the order of the fields (the id, then TierFields); "" when
+// there is none.
 func (p Problems) First() string {
-	for _, f := range FieldOrder {
-		if msg, ok := p[f]; ok {
+	if msg, ok := p["id"]; ok {
+		return msg
+	}
+	for _, f := range TierFields {
+		if msg, ok := p[f.Name]; ok {
 			return msg
 		}
 	}
 	return ""
 }
 
-// Bounds on a tier: a label that fits a table cell, numbers well inside their integer columns.
+// Error is the first problem: PutTier returns a tier's problems as its error.
+func (p Problems) Error() string { return p.First() }
+
+// set tells field's problem, unless it already has one.
+func (p Problems) set(field, msg string) {
+	if _, told := p[field]; !told {
+		p[field] = msg
+	}
+}
+
+// Bounds on a tier: a label that fits a table cell, a note a card line, numbers well inside
+// their integer columns.
 const (
 	maxTierLabel = 64
+	maxTierNote  = 200
 	maxAllowance = 1_000_000
 	maxSupply    = 1_000_000_000
 )
 
-// Kept are the settings a tier's input left out, which the stored tier keeps as they are: its
-// switch (Enabled absent) and its token prices (KeepTokenPrices).
-type Kept struct{ Enabled, TokenPrices bool }
+// Kept are the settings a tier's input left out (by TierField.Name), which the stored tier keeps
+// as they are.
+type Kept map[string]bool
 
-// ReadTier is the one reading and check of a tier, whoever writes it: the tier, or the problems
-// of its fields, and the settings it left out, which the caller keeps from the stored tier.
-// The rules that need the ledger (what the tier sold, the tiers it opens after) are checked where
-// it is stored (PutTier).
-func ReadTier(in TierInput) (t store.Tier, keep Kept, p Problems) {
-	p = Problems{}
-	set := func(field, msg string) {
-		if _, told := p[field]; !told {
-			p[field] = msg
+// ReadTier is the one reading of a tier, whoever writes it: the tier, or the problems of its
+// fields, and the settings it left out, which PutTier keeps from the stored tier. Each field's
+// own rules are checked here; the rules between fields once the tier is whole (CheckTier), and
+// those that need the ledger (what the tier sold, the tiers it opens after) where it is stored
+// (PutTier).
+func ReadTier(in TierInput) (store.Tier, Kept, Problems) {
+	r := &tierReader{in: in, api: in.Surface == API, p: Problems{}, kept: Kept{}}
+	r.id()
+	for _, f := range TierFields {
+		if in.Absent[f.Name] {
+			r.kept[f.Name] = true
+			continue
 		}
+		f.read(r)
 	}
-	api := in.Surface == API
-	say := func(apiWords, formWords string) string {
-		if api {
-			return apiWords
-		}
-		return formWords
+	if len(r.p) > 0 {
+		return store.Tier{}, nil, r.p
 	}
+	return r.t, r.kept, nil
+}
 
-	t.ID = -1
-	if id := strings.TrimSpace(in.ID); digitsRe.MatchString(id) && len(id) <= 3 {
-		t.ID, _ = strconv.Atoi(id)
-	}
-	if t.ID < 0 || t.ID > 255 {
-		set("id", "The tier number must be a whole number from 0 to 255.")
-	}
+// tierReader reads a TierInput into a tier, field by field (TierField.read), telling problems
+// in the words of its surface.
+type tierReader struct {
+	in   TierInput
+	api  bool
+	t    store.Tier
+	p    Problems
+	kept Kept
+}
 
-	t.Label = strings.TrimSpace(in.Label)
+// say is apiWords on the API and formWords on the form.
+func (r *tierReader) say(apiWords, formWords string) string {
+	if r.api {
+		return apiWords
+	}
+	return formWords
+}
+
+func (r *tierReader) id() {
+	r.t.ID = -1
+	if id := strings.TrimSpace(r.in.ID); digitsRe.MatchString(id) && len(id) <= 3 {
+		r.t.ID, _ = strconv.Atoi(id)
+	}
+	if r.t.ID < 0 || r.t.ID > 255 {
+		r.p.set("id", "The tier number must be a whole number from 0 to 255.")
+	}
+}
+
+func (r *tierReader) label() {
+	r.t.Label = strings.TrimSpace(r.in.Label)
 	switch {
-	case t.Label == "":
-		set("label", "A tier needs a label, such as Standard.")
-	case !Printable(t.Label):
-		set("label", "A label cannot hold control characters (such as NUL, a tab or a line break) or bytes that are not UTF-8.")
-	case len([]rune(t.Label)) > maxTierLabel:
-		set("label", fmt.Sprintf("A label has at most %d characters.", maxTierLabel))
+	case r.t.Label == "":
+		r.p.set("label", "A tier needs a label, such as Standard.")
+	case !Printable(r.t.Label):
+		r.p.set("label", "A label cannot hold control characters (such as NUL, a tab or a line break) or bytes that are not UTF-8.")
+	case len([]rune(r.t.Label)) > maxTierLabel:
+		r.p.set("label", fmt.Sprintf("A label has at most %d characters.", maxTierLabel))
 	}
+}
 
+func (r *tierReader) price() {
 	var price *big.Int
-	if api {
-		if in.Price != "" {
-			if price = wei(in.Price); price == nil {
-				set("price", "priceWei must be a positive whole number of wei, as a string.")
+	if r.api {
+		if r.in.Price != "" {
+			if price = wei(r.in.Price); price == nil {
+				r.p.set("price", "priceWei must be a positive whole number of wei, as a string.")
 			}
 		}
 	} else {
-		switch x, tooPrecise := ParseDecimal(in.Price, 18); {
-		case strings.TrimSpace(in.Price) == "":
-			set("price", "The price is required: an amount in ETH, such as 0.1.")
+		switch x, tooPrecise := ParseDecimal(r.in.Price, 18); {
+		case strings.TrimSpace(r.in.Price) == "":
+			r.p.set("price", "The price is required: an amount in ETH, such as 0.1.")
 		case tooPrecise:
-			set("price", "The price has more than 18 decimals: the smallest amount is 0.000000000000000001 ETH.")
+			r.p.set("price", "The price has more than 18 decimals: the smallest amount is 0.000000000000000001 ETH.")
 		case x == nil:
-			set("price", "The price must be an amount in ETH, such as 0.1.")
+			r.p.set("price", "The price must be an amount in ETH, such as 0.1.")
 		default:
 			price = x
 		}
 	}
 	switch {
 	case price == nil:
-		set("price", "The price is required.")
+		r.p.set("price", "The price is required.")
 	case price.Sign() <= 0:
-		set("price", "The price must be more than 0.")
+		r.p.set("price", "The price must be more than 0.")
 	case price.Cmp(math.MaxBig256) > 0:
-		set("price", "The price is too large.")
+		r.p.set("price", "The price is too large.")
+	default:
+		r.t.PriceWei = store.Uint256{Int: price}
 	}
+}
 
-	t.TokenPrices = store.TokenPrices{}
-	for _, tp := range in.TokenPrices {
+func (r *tierReader) tokenPrices() {
+	r.t.TokenPrices = store.TokenPrices{}
+	for _, tp := range r.in.TokenPrices {
 		addr := strings.ToLower(strings.TrimSpace(tp.Token))
-		token, listed := in.Listed[addr]
+		token, listed := r.in.Listed[addr]
 		switch {
 		case !addressRe.MatchString(addr):
-			set("tokenPrices", say("tokenPrices: each token must be a token's address: 0x and 40 hexadecimal digits.",
+			r.p.set("tokenPrices", r.say("tokenPrices: each token must be a token's address: 0x and 40 hexadecimal digits.",
 				"Pick a token the sale accepts for each token price."))
 			continue
 		case !listed:
-			set("tokenPrices", fmt.Sprintf("%s is not a token the sale accepts: list it in PAYMENT_TOKENS first.", tp.Token))
+			r.p.set("tokenPrices", fmt.Sprintf("%s is not a token the sale accepts: list it in PAYMENT_TOKENS first.", tp.Token))
 			continue
 		}
-		if _, twice := t.TokenPrices[addr]; twice {
-			set("tokenPrices", fmt.Sprintf("The tier has two prices in %s: give it one.", token.Symbol))
+		if _, twice := r.t.TokenPrices[addr]; twice {
+			r.p.set("tokenPrices", fmt.Sprintf("The tier has two prices in %s: give it one.", token.Symbol))
 			continue
 		}
-		var amount *big.Int
-		if api {
-			if amount = wei(strings.TrimSpace(tp.Amount)); amount == nil {
-				set("tokenPrices", fmt.Sprintf("tokenPrices: the amount in %s must be a positive whole number of its base units (%d decimals), as a string.", token.Symbol, token.Decimals))
-				continue
-			}
-		} else {
-			x, tooPrecise := ParseDecimal(strings.ReplaceAll(tp.Amount, ",", ""), token.Decimals)
-			switch {
-			case strings.TrimSpace(tp.Amount) == "":
-				continue // an empty line of the form: no price in this token
-			case tooPrecise:
-				set("tokenPrices", fmt.Sprintf("The price in %s has more than %d decimals, the token's.", token.Symbol, token.Decimals))
-				continue
-			case x == nil:
-				set("tokenPrices", fmt.Sprintf("The price in %s must be an amount of %s, such as 300.", token.Symbol, token.Symbol))
-				continue
-			}
-			amount = x
+		if amount, ok := r.tokenAmount(token, tp.Amount); ok && amount != nil {
+			r.t.TokenPrices[addr] = store.Uint256{Int: amount}
 		}
-		if amount.Sign() <= 0 {
-			set("tokenPrices", fmt.Sprintf("The price in %s must be more than 0.", token.Symbol))
-			continue
-		}
-		t.TokenPrices[addr] = store.Uint256{Int: amount}
 	}
+}
 
+// tokenAmount reads a price in token: nil, true for an empty line of the form (no price in this
+// token); false when it is wrong, its problem told.
+func (r *tierReader) tokenAmount(token store.Token, text string) (*big.Int, bool) {
+	var amount *big.Int
+	if r.api {
+		if amount = wei(strings.TrimSpace(text)); amount == nil {
+			r.p.set("tokenPrices", fmt.Sprintf("tokenPrices: the amount in %s must be a positive whole number of its base units (%d decimals), as a string.", token.Symbol, token.Decimals))
+			return nil, false
+		}
+	} else {
+		x, tooPrecise := ParseDecimal(strings.ReplaceAll(text, ",", ""), token.Decimals)
+		switch {
+		case strings.TrimSpace(text) == "":
+			return nil, true
+		case tooPrecise:
+			r.p.set("tokenPrices", fmt.Sprintf("The price in %s has more than %d decimals, the token's.", token.Symbol, token.Decimals))
+			return nil, false
+		case x == nil:
+			r.p.set("tokenPrices", fmt.Sprintf("The price in %s must be an amount of %s, such as 300.", token.Symbol, token.Symbol))
+			return nil, false
+		}
+		amount = x
+	}
+	if amount.Sign() <= 0 {
+		r.p.set("tokenPrices", fmt.Sprintf("The price in %s must be more than 0.", token.Symbol))
+		return nil, false
+	}
+	return amount, true
+}
+
+func (r *tierReader) allowance() {
 	allowance := -1
-	switch n := strings.TrimSpace(in.MaxPerWallet); {
+	switch n := strings.TrimSpace(r.in.MaxPerWallet); {
 	case digitsRe.MatchString(n) && len(n) <= 9:
 		allowance, _ = strconv.Atoi(n)
-	case api && n == "":
-		set("maxPerWallet", "The allowance per wallet is required: how many nodes of this tier one wallet may hold.")
-	case !api:
-		set("maxPerWallet", "The allowance per wallet must be a whole number, such as 3.")
+	case r.api && n == "":
+		r.p.set("maxPerWallet", "The allowance per wallet is required: how many nodes of this tier one wallet may hold.")
+	case !r.api:
+		r.p.set("maxPerWallet", "The allowance per wallet must be a whole number, such as 3.")
 	}
 	if allowance < 0 || allowance > maxAllowance {
-		set("maxPerWallet", fmt.Sprintf("The allowance per wallet must be a whole number from 0 to %d.", maxAllowance))
+		r.p.set("maxPerWallet", fmt.Sprintf("The allowance per wallet must be a whole number from 0 to %d.", maxAllowance))
 	}
+	r.t.MaxPerWallet = allowance
+}
 
-	token := strings.TrimSpace(in.HoldingToken)
-	if token != "" {
-		if !addressRe.MatchString(token) {
-			set("holdingToken", "The holding token must be a token's address: 0x and 40 hexadecimal digits.")
-		} else {
-			lower := strings.ToLower(token)
-			t.HoldingToken = &lower
-		}
+func (r *tierReader) holdingToken() {
+	token := strings.TrimSpace(r.in.HoldingToken)
+	switch {
+	case token == "":
+	case !addressRe.MatchString(token):
+		r.p.set("holdingToken", "The holding token must be a token's address: 0x and 40 hexadecimal digits.")
+	default:
+		lower := strings.ToLower(token)
+		r.t.HoldingToken = &lower
 	}
+}
+
+// holdingAmount reads the amount to hold: the API's in base units, the form's in the token's own
+// units, as the page shows it, which its decimals (Token) make base units.
+func (r *tierReader) holdingAmount() {
 	holding := new(big.Int)
-	if a := strings.TrimSpace(in.HoldingAmount); a != "" && api {
+	a, token := strings.TrimSpace(r.in.HoldingAmount), strings.TrimSpace(r.in.HoldingToken)
+	switch {
+	case a == "":
+	case r.api:
 		if holding = wei(a); holding == nil {
-			set("holdingAmount", "holdingWei must be a whole number of the token's smallest unit, as a string.")
+			r.p.set("holdingAmount", "holdingWei must be a whole number of the token's smallest unit, as a string.")
 		}
-	} else if a != "" {
-		// The amount is in the token's own units, as the page shows it: its decimals make it base
-		// units. Without a token, the check below says the amount needs one.
-		decimals := 18
-		if in.Token != nil {
-			decimals = int(in.Token.Decimals)
-		}
-		amount, tooPrecise := ParseDecimal(a, decimals)
-		switch {
-		case in.Token == nil && token != "" && t.HoldingToken == nil:
-			// the token's problem is told; the amount waits for it.
-		case in.Token == nil && token != "":
-			set("holdingAmount", "The token's decimals cannot be read from the chain now, so the amount cannot be read in its units: try again in a little while.")
-		case tooPrecise:
-			set("holdingAmount", fmt.Sprintf("The holding amount has more than %d decimals, the token's.", decimals))
-		case amount == nil:
-			set("holdingAmount", "The holding amount must be an amount of the token, in its own units, such as 2.5.")
-		default:
-			holding = amount
-		}
+	case r.in.Token == nil && token != "" && r.t.HoldingToken == nil:
+		// the token's problem is told; the amount waits for it.
+	case r.in.Token == nil && token != "":
+		r.p.set("holdingAmount", "The token's decimals cannot be read from the chain now, so the amount cannot be read in its units: try again in a little while.")
+	default:
+		holding = r.formAmount(a)
 	}
 	switch {
 	case holding == nil:
 	case holding.Sign() < 0 || holding.Cmp(math.MaxBig256) > 0:
-		set("holdingAmount", "The holding amount must be a whole number no larger than 2^256-1.")
-	case holding.Sign() > 0 && token == "":
-		set("holdingAmount", "A holding amount needs the address of the token to hold.")
+		r.p.set("holdingAmount", "The holding amount must be a whole number no larger than 2^256-1.")
+	default:
+		r.t.HoldingWei = store.Uint256{Int: holding}
 	}
+}
 
-	// Thousands may be written with commas on the form, as the page writes them.
-	if n := strings.TrimSpace(in.Supply); n != "" {
-		if !api {
-			n = strings.ReplaceAll(n, ",", "")
-		}
-		v, err := strconv.Atoi(n)
-		switch {
-		case err != nil || !digitsRe.MatchString(n) || len(n) > 10:
-			set("supply", say(fmt.Sprintf("supply must be a whole number from 0 to %d, or null for no limit.", maxSupply),
-				"The supply must be a whole number of nodes, such as 5000, or empty for no limit."))
-		case v > maxSupply:
-			set("supply", say(fmt.Sprintf("supply must be a whole number from 0 to %d, or null for no limit.", maxSupply),
-				fmt.Sprintf("The supply must be a whole number from 0 to %d, or empty for no limit.", maxSupply)))
-		default:
-			t.Supply = &v
-		}
+// formAmount reads a holding amount of the form in the token's units (18 decimals without one:
+// CheckTier then says the amount needs a token); nil when it cannot, its problem told.
+func (r *tierReader) formAmount(a string) *big.Int {
+	decimals := 18
+	if r.in.Token != nil {
+		decimals = int(r.in.Token.Decimals)
 	}
+	amount, tooPrecise := ParseDecimal(a, decimals)
+	switch {
+	case tooPrecise:
+		r.p.set("holdingAmount", fmt.Sprintf("The holding amount has more than %d decimals, the token's.", decimals))
+	case amount == nil:
+		r.p.set("holdingAmount", "The holding amount must be an amount of the token, in its own units, such as 2.5.")
+	}
+	return amount
+}
 
-	for _, f := range []struct {
-		name, value, what string
-		at                **time.Time
-	}{
-		{"startsAt", in.StartsAt, "The start", &t.StartsAt},
-		{"endsAt", in.EndsAt, "The end", &t.EndsAt},
-		{"allowlistUntil", in.AllowlistUntil, "The end of the allowlist phase", &t.AllowlistUntil},
-	} {
-		at, ok := readTime(f.value, api)
-		if !ok {
-			set(f.name, say(f.name+" must be a time in ISO 8601 with its offset, such as 2026-12-01T12:00:00Z, or null.",
-				f.what+" must be a date and time in UTC, such as 2026-12-01 12:00, or empty for none."))
-			continue
-		}
-		*f.at = at
+func (r *tierReader) enabled() { r.t.Enabled = r.in.Enabled }
+
+// supply reads how many nodes the tier sells; thousands may be written with commas on the form,
+// as the page writes them.
+func (r *tierReader) supply() {
+	n := strings.TrimSpace(r.in.Supply)
+	if n == "" {
+		return
+	}
+	if !r.api {
+		n = strings.ReplaceAll(n, ",", "")
+	}
+	v, err := strconv.Atoi(n)
+	switch {
+	case err != nil || !digitsRe.MatchString(n) || len(n) > 10:
+		r.p.set("supply", r.say(fmt.Sprintf("supply must be a whole number from 0 to %d, or null for no limit.", maxSupply),
+			"The supply must be a whole number of nodes, such as 5000, or empty for no limit."))
+	case v > maxSupply:
+		r.p.set("supply", r.say(fmt.Sprintf("supply must be a whole number from 0 to %d, or null for no limit.", maxSupply),
+			fmt.Sprintf("The supply must be a whole number from 0 to %d, or empty for no limit.", maxSupply)))
+	default:
+		r.t.Supply = &v
+	}
+}
+
+// time reads the time of field name into at.
+func (r *tierReader) time(name, value, what string, at **time.Time) {
+	t, ok := readTime(value, r.api)
+	if !ok {
+		r.p.set(name, r.say(name+" must be a time in ISO 8601 with its offset, such as 2026-12-01T12:00:00Z, or null.",
+			what+" must be a date and time in UTC, such as 2026-12-01 12:00, or empty for none."))
+		return
+	}
+	*at = t
+}
+
+func (r *tierReader) opensAfterTier() {
+	n := strings.TrimSpace(r.in.OpensAfterTier)
+	if n == "" {
+		return
+	}
+	if id, err := strconv.Atoi(n); err == nil && digitsRe.MatchString(n) && id <= 255 {
+		r.t.OpensAfterTier = &id
+		return
+	}
+	r.p.set("opensAfterTier", r.say(`opensAfterTier must be a tier id, such as "1", or null.`, "Pick the tier this one opens after, or none."))
+}
+
+func (r *tierReader) note() {
+	note := strings.TrimSpace(r.in.Note)
+	switch {
+	case note == "":
+	case !Printable(note):
+		r.p.set("note", "A note cannot hold control characters (such as NUL, a tab or a line break) or bytes that are not UTF-8.")
+	case len([]rune(note)) > maxTierNote:
+		r.p.set("note", fmt.Sprintf("A note has at most %d characters.", maxTierNote))
+	default:
+		r.t.Note = &note
+	}
+}
+
+// CheckTier checks the rules between a whole tier's fields (what it read, with what it kept
+// from the stored tier); the rules between tiers and with the ledger (a price step's, the
+// supply against what it sold) are PutTier's.
+func CheckTier(t store.Tier) Problems {
+	p := Problems{}
+	if t.HoldingWei.Int != nil && t.HoldingWei.Sign() > 0 && t.HoldingToken == nil {
+		p.set("holdingAmount", "A holding amount needs the address of the token to hold.")
 	}
 	if t.StartsAt != nil && t.EndsAt != nil && !t.EndsAt.After(*t.StartsAt) {
-		set("endsAt", "The sale must end after it starts.")
+		p.set("endsAt", "The sale must end after it starts.")
 	}
 	if t.AllowlistUntil != nil && t.EndsAt != nil && !t.AllowlistUntil.Before(*t.EndsAt) {
-		set("allowlistUntil", "The allowlist phase must end before the sale does.")
+		p.set("allowlistUntil", "The allowlist phase must end before the sale does.")
 	}
-
-	if n := strings.TrimSpace(in.OpensAfterTier); n != "" {
-		if id, err := strconv.Atoi(n); err == nil && digitsRe.MatchString(n) && id <= 255 {
-			t.OpensAfterTier = &id
-		} else {
-			set("opensAfterTier", say(`opensAfterTier must be a tier id, such as "1", or null.`, "Pick the tier this one opens after, or none."))
-		}
+	if len(p) == 0 {
+		return nil
 	}
-	if t.OpensAfterTier != nil && *t.OpensAfterTier == t.ID {
-		set("opensAfterTier", "A tier cannot open after itself.")
-	}
-
-	if len(p) > 0 {
-		return store.Tier{}, Kept{}, p
-	}
-	t.PriceWei, t.MaxPerWallet, t.HoldingWei = store.Uint256{Int: price}, allowance, store.Uint256{Int: holding}
-	if in.Enabled != nil {
-		t.Enabled = *in.Enabled
-	}
-	return t, Kept{Enabled: in.Enabled == nil, TokenPrices: in.KeepTokenPrices}, nil
+	return p
 }
 
 var (

@@ -1,21 +1,24 @@
 package sale
 
 import (
+	"math/big"
+	"strings"
 	"testing"
 
 	"nodeledger/chain"
+	"nodeledger/store"
 )
 
 // TestReadTier: one reader for both surfaces, each in its own units and words, one check.
 func TestReadTier(t *testing.T) {
-	on := true
-	api := TierInput{Surface: API, ID: "1", Label: "Gold", Price: "100000000000000000", MaxPerWallet: "3", Enabled: &on}
-	form := TierInput{Surface: Form, ID: "1", Label: "Gold", Price: "0.1", MaxPerWallet: "3", Enabled: &on}
+	t.Parallel()
+	api := TierInput{Surface: API, ID: "1", Label: "Gold", Price: "100000000000000000", MaxPerWallet: "3", Enabled: true}
+	form := TierInput{Surface: Form, ID: "1", Label: "Gold", Price: "0.1", MaxPerWallet: "3", Enabled: true}
 
 	t.Run("the same tier from the API in wei and the form in ETH", func(t *testing.T) {
 		a, keepA, pa := ReadTier(api)
 		f, keepF, pf := ReadTier(form)
-		if len(pa)+len(pf) > 0 || keepA != (Kept{}) || keepF != (Kept{}) {
+		if len(pa)+len(pf) > 0 || len(keepA) > 0 || len(keepF) > 0 {
 			t.Fatalf("problems %v %v, keep %v %v", pa, pf, keepA, keepF)
 		}
 		if a.PriceWei.String() != "100000000000000000" || f.PriceWei.String() != a.PriceWei.String() || !a.Enabled || !f.Enabled {
@@ -23,19 +26,40 @@ func TestReadTier(t *testing.T) {
 		}
 	})
 
-	t.Run("without enabled the stored switch is kept", func(t *testing.T) {
+	t.Run("a field left out is kept, and not read", func(t *testing.T) {
 		in := api
-		in.Enabled = nil
-		if tier, keep, p := ReadTier(in); len(p) > 0 || keep != (Kept{Enabled: true}) || tier.Enabled {
+		in.Label, in.Price = "", "not wei" // left out: neither is read, so neither is a problem
+		in.Absent = map[string]bool{"label": true, "price": true, "enabled": true, "tokenPrices": true}
+		tier, keep, p := ReadTier(in)
+		if len(p) > 0 || len(keep) != 4 || !keep["label"] || !keep["price"] || !keep["enabled"] || !keep["tokenPrices"] {
 			t.Fatalf("%+v, keep %v, %v", tier, keep, p)
+		}
+		stored := store.Tier{ID: 1, Label: "Silver", PriceWei: store.Uint256{Int: big.NewInt(7)}, Enabled: true,
+			TokenPrices: store.TokenPrices{"0xaa": store.Uint256{Int: big.NewInt(9)}}}
+		if p := fillKept(&tier, keep, &stored); p != nil || tier.Label != "Silver" || tier.PriceWei.Int64() != 7 || !tier.Enabled ||
+			tier.TokenPrices["0xaa"].Int64() != 9 || tier.MaxPerWallet != 3 {
+			t.Fatalf("filled %+v, %v", tier, p)
 		}
 	})
 
-	t.Run("without token prices the stored ones are kept", func(t *testing.T) {
+	t.Run("a new tier left without a required field", func(t *testing.T) {
 		in := api
-		in.TokenPrices, in.KeepTokenPrices = nil, true
-		if _, keep, p := ReadTier(in); len(p) > 0 || keep != (Kept{TokenPrices: true}) {
-			t.Fatalf("keep %v, %v", keep, p)
+		in.Absent = map[string]bool{"maxPerWallet": true, "note": true}
+		tier, keep, _ := ReadTier(in)
+		if p := fillKept(&tier, keep, nil); p.First() != "maxPerWallet is required: tier 1 is new." || len(p) != 1 {
+			t.Fatalf("%v", p)
+		}
+	})
+
+	t.Run("a note, trimmed; none when empty", func(t *testing.T) {
+		in := form
+		in.Note = "  Opens to DHT holders on 1 December "
+		if tier, _, p := ReadTier(in); p != nil || tier.Note == nil || *tier.Note != "Opens to DHT holders on 1 December" {
+			t.Fatalf("%+v, %v", tier, p)
+		}
+		in.Note = " "
+		if tier, _, p := ReadTier(in); p != nil || tier.Note != nil {
+			t.Fatalf("%+v, %v", tier, p)
 		}
 	})
 
@@ -78,11 +102,16 @@ func TestReadTier(t *testing.T) {
 			in.Token = &chain.Token{Symbol: "USDC", Decimals: 2}
 			return in
 		}, "holdingAmount", "The holding amount has more than 2 decimals, the token's."},
-		{"after itself", func() TierInput { in := api; in.OpensAfterTier = "1"; return in },
-			"opensAfterTier", "A tier cannot open after itself."},
+		{"a line break in the note", func() TierInput { in := form; in.Note = "Opens\nsoon"; return in },
+			"note", "A note cannot hold control characters (such as NUL, a tab or a line break) or bytes that are not UTF-8."},
+		{"a note of 201 characters", func() TierInput { in := api; in.Note = strings.Repeat("é", 201); return in },
+			"note", "A note has at most 200 characters."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, p := ReadTier(tc.in())
+			tier, _, p := ReadTier(tc.in())
+			if p == nil {
+				p = CheckTier(tier)
+			}
 			if p[tc.field] != tc.want || p.First() != tc.want {
 				t.Fatalf("%v, want %s: %q", p, tc.field, tc.want)
 			}

@@ -132,20 +132,7 @@ func NewURL(t testing.TB) string {
 	if template.err != nil {
 		t.Fatalf("storetest: no template database on %s: %v", serverURL, template.err)
 	}
-	name, err := randomName()
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := pgdev.CreateDatabase(context.Background(), serverURL, name, "TEMPLATE "+pq.QuoteIdentifier(template.name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := pgdev.DropDatabase(context.Background(), serverURL, name); err != nil {
-			t.Error(err)
-		}
-	})
-	return url
+	return testDatabase(t, "TEMPLATE "+pq.QuoteIdentifier(template.name))
 }
 
 // makeTemplate migrates a database for New to copy, and closes it: PostgreSQL copies a template
@@ -172,11 +159,18 @@ func makeTemplate() (string, error) {
 // EmptyDatabase makes an empty database for one test, dropped when the test ends, and returns its URL.
 func EmptyDatabase(t testing.TB) string {
 	t.Helper()
+	return testDatabase(t)
+}
+
+// testDatabase makes a database for one test with CREATE DATABASE's options, dropped when the
+// test ends, and returns its URL.
+func testDatabase(t testing.TB, options ...string) string {
+	t.Helper()
 	name, err := randomName()
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, err := pgdev.CreateDatabase(context.Background(), serverURL, name)
+	url, err := pgdev.CreateDatabase(context.Background(), serverURL, name, options...)
 	if err != nil {
 		t.Fatal(err)
 	}
