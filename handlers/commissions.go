@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
+	"nodeledger/jobs/treasury"
 	"nodeledger/store"
 	"nodeledger/views"
 	"nodeledger/views/words"
@@ -115,20 +116,20 @@ func (h *Handlers) proposeCommissionBatch(c echo.Context, ids []int64) (store.Re
 		return store.RefundBatch{}, refundBatchError(err)
 	}
 	grouped := store.Payouts(owed)
-	items := make([]batchItem, len(grouped))
+	items := make([]treasury.Item, len(grouped))
 	for i, p := range grouped {
-		items[i] = batchItem{payout: chain.Payout{To: common.HexToAddress(p.To), Value: p.ValueWei.Int}, commissions: p.Commissions}
+		items[i] = treasury.Item{Payout: chain.Payout{To: common.HexToAddress(p.To), Value: p.ValueWei.Int}, Commissions: p.Commissions}
 		if p.InToken != nil {
-			items[i].payout.Token, items[i].payout.Value, items[i].inToken = common.HexToAddress(p.InToken.Address), p.InToken.Amount.Int, p.InToken
+			items[i].Payout.Token, items[i].Payout.Value, items[i].InToken = common.HexToAddress(p.InToken.Address), p.InToken.Amount.Int, p.InToken
 		}
 	}
-	return h.proposeBatch(c, items, store.ActionCommissionPropose, func(b store.RefundBatch, total store.Uint256) store.AuditOutcome {
+	return h.proposeBatch(c, items, store.ActionCommissionPropose, func(b store.RefundBatch) store.AuditOutcome {
 		commissions, referrers := 0, map[string]bool{}
 		for _, p := range b.Payouts {
 			commissions, referrers[p.To] = commissions+len(p.Commissions), true
 		}
 		return store.AuditOutcome{Code: store.OutcomeCommissionBatchProposed, Args: store.AuditArgs{Batch: b.ID, Kind: b.Kind,
-			Commissions: commissions, Referrers: len(referrers), AmountWei: total, Tokens: store.TokenTotals(nil, b.Payouts),
+			Commissions: commissions, Referrers: len(referrers), AmountWei: batchTotal(b), Tokens: store.TokenTotals(nil, b.Payouts),
 			Nonce: b.Nonce.String()}}
 	})
 }

@@ -29,6 +29,7 @@ import (
 	"nodeledger/jobs"
 	"nodeledger/jobs/memo"
 	"nodeledger/jobs/sale"
+	"nodeledger/jobs/treasury"
 	"nodeledger/store"
 	"nodeledger/views"
 )
@@ -104,6 +105,7 @@ type Handlers struct {
 	cfg      Config
 	log      *slog.Logger
 	sale     *sale.Sale // the sale's rules and its read model (jobs.Sale)
+	treasury *treasury.Treasury
 	stats    *memo.Value[statsAnswer]
 	price    *memo.Value[*float64]
 	totals   *memo.Value[saleTotals]        // the operator's live view's all-time figures
@@ -147,6 +149,8 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 		cfg.Now = time.Now
 	}
 	h := &Handlers{store: s, chain: ch, jobs: passes, sale: passes.Sale(), cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
+	h.treasury = treasury.New(s, ch, treasury.Config{ChainID: cfg.ChainID, Safe: cfg.Treasury, MultiSend: cfg.MultiSend,
+		BatchMaxGas: cfg.BatchMaxGas})
 	h.stats = memo.NewOn(cfg.Now, statsTTL, statsStale, h.loadStats)
 	h.price = memo.NewOn(cfg.Now, priceTTL, 0, h.loadPrice)
 	h.totals = memo.NewOn(cfg.Now, totalsTTL, totalsStale, h.loadTotals)

@@ -89,9 +89,9 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 	}
 	// The owners as the chain holds them now: whose signature counts, and whose would be refused.
 	ctx := c.Request().Context()
-	b, safe, err := h.refundBatchNow(ctx, id)
+	b, safe, err := h.treasury.Now(ctx, id)
 	if err != nil {
-		return err
+		return notFound(err, errNoRefundBatch)
 	}
 	j, err := h.batchAnswer(ctx, b)
 	if err != nil {

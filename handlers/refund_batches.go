@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +15,7 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/jobs"
+	"nodeledger/jobs/treasury"
 	"nodeledger/store"
 	"nodeledger/views"
 	"nodeledger/views/words"
@@ -288,186 +287,53 @@ func (h *Handlers) proposeRefundBatch(c echo.Context, hashes []string) (store.Re
 	if err != nil {
 		return store.RefundBatch{}, refundBatchError(err)
 	}
-	items := make([]batchItem, len(owed))
+	items := make([]treasury.Item, len(owed))
 	for i, p := range owed {
-		items[i] = batchItem{payout: chain.Payout{To: common.HexToAddress(p.From), Value: p.ValueWei.Int}, payment: p.ID, paymentTx: p.TxHash}
+		items[i] = treasury.Item{Payout: chain.Payout{To: common.HexToAddress(p.From), Value: p.ValueWei.Int}, Payment: p.ID, PaymentTx: p.TxHash}
 		if p.Token != nil { // paid back in its token: what arrived of it
-			items[i].payout.Token, items[i].payout.Value, items[i].inToken = common.HexToAddress(*p.Token), p.Amount.Int, h.inToken(p)
+			items[i].Payout.Token, items[i].Payout.Value, items[i].InToken = common.HexToAddress(*p.Token), p.Amount.Int, h.inToken(p)
 		}
 	}
-	return h.proposeBatch(c, items, store.ActionRefundPropose, func(b store.RefundBatch, total store.Uint256) store.AuditOutcome {
+	return h.proposeBatch(c, items, store.ActionRefundPropose, func(b store.RefundBatch) store.AuditOutcome {
 		return store.AuditOutcome{Code: store.OutcomeRefundBatchProposed, Args: store.AuditArgs{Batch: b.ID, Refunds: len(b.Refunds),
-			AmountWei: total, Tokens: store.TokenTotals(b.Refunds, nil), Nonce: b.Nonce.String()}}
+			AmountWei: batchTotal(b), Tokens: store.TokenTotals(b.Refunds, nil), Nonce: b.Nonce.String()}}
 	})
 }
 
-// batchItem is one transfer a treasury batch may make and what it settles: a payment's refund
-// (payment, paymentTx; inToken for a token's), or a referrer's commissions.
-type batchItem struct {
-	payout      chain.Payout
-	payment     int64
-	paymentTx   string
-	inToken     *store.TokenAmount
-	commissions []int64
-}
-
-func payoutsOf(items []batchItem) []chain.Payout {
-	return mapSlice(items, func(it batchItem) chain.Payout { return it.payout })
-}
-
-// safeExecGas is what the Safe's execTransaction takes beyond its batch's transfers (the
-// signatures' checks, its event, its nonce and refund bookkeeping), with room to spare: a batch
-// whose transfers fit the limit less this fits one transaction.
-const safeExecGas = 150_000
-
-// proposeBatch builds the treasury's Safe transaction of items' payouts at its nonce now, and
-// records it with what they settle for the owners to sign, audited as the request's actor with
-// action and the outcome the recorded batch and its total make: the one way a batch of either
-// kind is proposed. First the chain is asked, at one block: the treasury must hold the batch's
-// total; each transfer is simulated alone, and those the chain refuses (a payer that reverts on
-// taking ETH, a token that refuses the payer) are left out, listed with the batch, so one address
-// cannot make every batch revert; the batch keeps as many of the rest, in order, as one
-// transaction's gas allows (the others remain for a later batch); and the batch as a whole must
-// run in the Safe's place. A batch is proposed only when that simulation succeeds.
-//
-// The nonce is the Safe's own, not one past the batches still open: a batch nobody signs then
-// never holds back the next one. When two open batches share a nonce, the first executed takes
-// it; the other goes void and what it held is owed again.
-func (h *Handlers) proposeBatch(c echo.Context, items []batchItem, action store.AuditAction,
-	outcome func(b store.RefundBatch, total store.Uint256) store.AuditOutcome) (store.RefundBatch, error) {
-	ctx := c.Request().Context()
-	safe, err := h.chain.Safe(ctx, h.cfg.Treasury)
-	if err != nil {
-		return store.RefundBatch{}, err
-	}
-	head, err := h.chain.HeadNumber(ctx)
-	if err != nil {
-		return store.RefundBatch{}, err
-	}
-	if err := h.treasuryCovers(ctx, safe, head, items); err != nil {
-		return store.RefundBatch{}, err
-	}
-	checks, err := h.chain.CheckPayouts(ctx, h.cfg.Treasury, head, payoutsOf(items))
-	if err != nil {
-		return store.RefundBatch{}, err
-	}
-	var keep []batchItem
-	var left store.LeftOuts
-	for i, it := range items {
-		if !checks[i].Refused {
-			keep = append(keep, it)
-			continue
+// proposeBatch has the treasury propose the batch of items, audited as the request's actor with
+// action and outcome (treasury.Propose): the one way a batch of either kind is proposed. A batch
+// the chain says cannot be paid is a 409 that says why.
+func (h *Handlers) proposeBatch(c echo.Context, items []treasury.Item, action store.AuditAction,
+	outcome func(b store.RefundBatch) store.AuditOutcome) (store.RefundBatch, error) {
+	b, err := h.treasury.Propose(c.Request().Context(), h.entry(c, "", action, ""), items, h.actor(c).Who, outcome)
+	var uncovered *treasury.UncoveredError
+	var nothing *treasury.NothingPayableError
+	var reverts *treasury.RevertsError
+	var tooLarge *treasury.TooLargeError
+	switch {
+	case errors.As(err, &uncovered) && uncovered.Token == nil:
+		return b, errorf(http.StatusConflict, fmt.Sprintf("The treasury holds %s ETH and this batch pays %s ETH: fund the treasury (or let the sweeps bring the payments wallet's ETH) first. No batch was proposed.",
+			views.ETH(store.Uint256{Int: uncovered.Held}), views.ETH(store.Uint256{Int: uncovered.Want})))
+	case errors.As(err, &uncovered):
+		t, ok := h.sale.Token(lower(*uncovered.Token))
+		if !ok {
+			t = store.Token{Address: lower(*uncovered.Token), Symbol: "units of " + lower(*uncovered.Token)}
 		}
-		left = append(left, store.LeftOut{Payment: it.paymentTx, Commissions: it.commissions, To: lower(it.payout.To),
-			AmountWei: store.Uint256{Int: it.payout.Value}, InToken: it.inToken, ChainSays: checks[i].Reason})
-		if it.inToken != nil {
-			left[len(left)-1].AmountWei = store.Uint256{Int: new(big.Int)}
-		}
-	}
-	if len(keep) == 0 {
-		return store.RefundBatch{}, errorf(http.StatusConflict, "No transfer of this batch can be made, so no batch was proposed: "+
-			strings.Join(mapSlice(left, views.LeftOutSentence), " "))
-	}
-	tx, remaining, err := h.fitBatch(ctx, safe.Nonce, head, keep)
-	if err != nil {
-		return store.RefundBatch{}, err
-	}
-	keep = keep[:len(keep)-remaining]
-	nb := store.NewRefundBatch{}
-	for _, it := range keep {
-		if it.commissions != nil {
-			nb.Commissions = append(nb.Commissions, it.commissions...)
-		} else {
-			nb.Payments = append(nb.Payments, it.payment)
-		}
-	}
-	hash := tx.Hash(big.NewInt(h.cfg.ChainID), h.cfg.Treasury)
-	zero := store.Uint256{Int: new(big.Int)}
-	nb.RefundBatch = store.RefundBatch{Safe: lower(h.cfg.Treasury), To: lower(tx.To),
-		Value: store.Uint256{Int: tx.Value}, Data: append([]byte{}, tx.Data...), Operation: tx.Operation, SafeTxGas: zero, BaseGas: zero,
-		GasPrice: zero, GasToken: lower(tx.GasToken), RefundReceiver: lower(tx.RefundReceiver), Nonce: store.Uint256{Int: tx.Nonce},
-		SafeTxHash: strings.ToLower(hash.Hex()), Threshold: int(safe.Threshold), ProposedBy: h.actor(c).Who, LeftOut: left, Remaining: remaining}
-	var b store.RefundBatch
-	err = h.audited(c, action, nb.SafeTxHash, func(t store.Tx, e *store.AuditEntry) (err error) {
-		if b, err = t.AddRefundBatch(ctx, nb); err != nil {
-			return err
-		}
-		e.After = map[string]any{"id": b.ID, "kind": b.Kind, "safeTxHash": b.SafeTxHash, "nonce": b.Nonce.String(),
-			"payments": len(nb.Payments), "commissions": len(nb.Commissions), "leftOut": len(left), "remaining": remaining}
-		e.Outcome = outcome(b, batchTotal(b))
-		return nil
-	})
-	if err != nil {
-		return store.RefundBatch{}, refundBatchError(err)
+		return b, errorf(http.StatusConflict, fmt.Sprintf("The treasury holds %s and this batch pays %s: fund the treasury (or let the sweeps bring the payments wallet's tokens) first. No batch was proposed.",
+			t.Units(uncovered.Held), t.Units(uncovered.Want)))
+	case errors.As(err, &nothing):
+		return b, errorf(http.StatusConflict, "No transfer of this batch can be made, so no batch was proposed: "+
+			strings.Join(mapSlice(nothing.LeftOut, views.LeftOutSentence), " "))
+	case errors.As(err, &reverts):
+		return b, errorf(http.StatusConflict, fmt.Sprintf("The batch's simulation at block %d reverts, so the treasury could not execute it: "+
+			"check that the treasury holds its total in ETH and in each token. No batch was proposed.", reverts.Head))
+	case errors.As(err, &tooLarge):
+		return b, errorf(http.StatusConflict, fmt.Sprintf("One transfer of this batch alone takes %d gas, more than a transaction may (%d): "+
+			"no batch was proposed.", tooLarge.Gas, tooLarge.Limit))
+	case err != nil:
+		return b, refundBatchError(err)
 	}
 	return b, nil
-}
-
-// treasuryCovers answers 409 when the treasury holds less at block head than items pay, in ETH
-// or in a token: every transfer would then be refused for the treasury's want, not its payee's.
-func (h *Handlers) treasuryCovers(ctx context.Context, safe chain.Safe, head uint64, items []batchItem) error {
-	eth, tokens := new(big.Int), map[common.Address]*big.Int{}
-	for _, it := range items {
-		if it.payout.Token == (common.Address{}) {
-			eth.Add(eth, it.payout.Value)
-			continue
-		}
-		if tokens[it.payout.Token] == nil {
-			tokens[it.payout.Token] = new(big.Int)
-		}
-		tokens[it.payout.Token].Add(tokens[it.payout.Token], it.payout.Value)
-	}
-	if eth.Cmp(safe.Balance) > 0 {
-		return errorf(http.StatusConflict, fmt.Sprintf("The treasury holds %s ETH and this batch pays %s ETH: fund the treasury (or let the sweeps bring the payments wallet's ETH) first. No batch was proposed.",
-			views.ETH(store.Uint256{Int: safe.Balance}), views.ETH(store.Uint256{Int: eth})))
-	}
-	for token, want := range tokens {
-		held, err := h.chain.TokenBalanceAt(ctx, token, h.cfg.Treasury, new(big.Int).SetUint64(head))
-		if err != nil {
-			return err
-		}
-		if want.Cmp(held) > 0 {
-			t, ok := h.sale.Token(lower(token))
-			if !ok {
-				t = store.Token{Address: lower(token), Symbol: "units of " + lower(token)}
-			}
-			return errorf(http.StatusConflict, fmt.Sprintf("The treasury holds %s and this batch pays %s: fund the treasury (or let the sweeps bring the payments wallet's tokens) first. No batch was proposed.",
-				t.Units(held), t.Units(want)))
-		}
-	}
-	return nil
-}
-
-// fitBatch builds the batch of items' payouts at nonce and simulates it at block head in the
-// Safe's place: it keeps as many items, in order, as one transaction's gas allows (the block's
-// gas limit, EIP-7825's cap, and BatchMaxGas when set), and says how many it left for a later
-// batch. A batch whose simulation reverts is a 409 that says to check the treasury's holdings.
-func (h *Handlers) fitBatch(ctx context.Context, nonce *big.Int, head uint64, items []batchItem) (chain.SafeTx, int, error) {
-	n := len(items)
-	for {
-		tx := chain.Batch(h.cfg.MultiSend, nonce, payoutsOf(items[:n]))
-		gas, blockGas, err := h.chain.BatchGas(ctx, h.cfg.Treasury, head, tx)
-		if errors.Is(err, chain.ErrBatchReverts) {
-			return chain.SafeTx{}, 0, errorf(http.StatusConflict, fmt.Sprintf("The batch's simulation at block %d reverts, so the treasury could not execute it: "+
-				"check that the treasury holds its total in ETH and in each token. No batch was proposed.", head))
-		}
-		if err != nil {
-			return chain.SafeTx{}, 0, err
-		}
-		limit := min(blockGas, chain.TxGasCap)
-		if h.cfg.BatchMaxGas > 0 {
-			limit = min(limit, h.cfg.BatchMaxGas)
-		}
-		if gas+safeExecGas <= limit {
-			return tx, len(items) - n, nil
-		}
-		if n == 1 || limit <= safeExecGas {
-			return chain.SafeTx{}, 0, errorf(http.StatusConflict, fmt.Sprintf("One transfer of this batch alone takes %d gas, more than a transaction may (%d): "+
-				"no batch was proposed.", gas+safeExecGas, limit))
-		}
-		// Transfers cost about the same each: cut to the share that fits, with a tenth to spare.
-		n = max(1, min(n-1, int(uint64(n)*(limit-safeExecGas)/gas*9/10)))
-	}
 }
 
 // refundBatchError is the answer to a batch the store refused, naming the payment.
@@ -522,41 +388,15 @@ func (h *Handlers) RefundBatch(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	b, _, err := h.refundBatchNow(ctx, id)
+	b, _, err := h.treasury.Now(ctx, id)
 	if err != nil {
-		return err
+		return notFound(err, errNoRefundBatch)
 	}
 	out, err := h.batchAnswer(ctx, b)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, out)
-}
-
-// refundBatchNow is batch id with its approvals counted against the treasury's owners and
-// threshold read now (the Safe, returned): a signature of an owner removed since the last pass
-// is no longer counted nor given in execData, which the Safe would refuse (GS026).
-func (h *Handlers) refundBatchNow(ctx context.Context, id int64) (store.RefundBatch, chain.Safe, error) {
-	b, err := h.store.RefundBatch(ctx, id)
-	if err != nil {
-		return b, chain.Safe{}, notFound(err, errNoRefundBatch)
-	}
-	safe, err := h.chain.Safe(ctx, common.HexToAddress(b.Safe))
-	if err != nil || !b.Status.Open() {
-		return b, safe, err
-	}
-	owners := mapSlice(safe.Owners, lower)
-	stale := b.Threshold != int(safe.Threshold) ||
-		slices.ContainsFunc(b.Approvals, func(a store.BatchApproval) bool { return !slices.Contains(owners, a.Owner) }) ||
-		slices.ContainsFunc(b.Dropped, func(a store.BatchApproval) bool { return slices.Contains(owners, a.Owner) })
-	if !stale {
-		return b, safe, nil
-	}
-	if _, err := h.store.CountApprovals(ctx, b.Safe, owners, int(safe.Threshold)); err != nil {
-		return b, safe, err
-	}
-	b, err = h.store.RefundBatch(ctx, id)
-	return b, safe, err
 }
 
 // refundBatchID reads the :id of a refund batch route.
@@ -612,44 +452,18 @@ func (h *Handlers) approveRefundBatch(c echo.Context, id int64, signature string
 	if err != nil || len(sig) != 65 {
 		return store.RefundBatch{}, errorf(http.StatusBadRequest, `"signature" must be 65 bytes as 0x hex: an owner's EIP-712 signature of the batch's SafeTx.`)
 	}
-	ctx := c.Request().Context()
-	b, err := h.store.RefundBatch(ctx, id)
-	if err != nil {
-		return store.RefundBatch{}, notFound(err, errNoRefundBatch)
-	}
-	if b.Status == store.BatchVoid {
-		return store.RefundBatch{}, errorf(http.StatusConflict, "This batch is void: "+
-			views.VoidWhy(b.VoidReason, b.VoidPayment, b.VoidRefundTx, b.BlockNumber)+" Propose its payments still owed again.")
-	}
-	if !b.Status.Open() {
-		return store.RefundBatch{}, refundBatchError(store.ErrBatchDecided)
-	}
-	safe, err := h.chain.Safe(ctx, common.HexToAddress(b.Safe))
-	if err != nil {
-		return store.RefundBatch{}, err
-	}
-	owner, err := chain.SafeSigner(common.HexToHash(b.SafeTxHash), sig, safe.Owners)
-	if errors.Is(err, chain.ErrNotAnOwner) {
-		return store.RefundBatch{}, errorf(http.StatusBadRequest, fmt.Sprintf("The signature is not one of the treasury's owners' signatures of this batch's Safe transaction %s: "+
+	b, err := h.treasury.Approve(c.Request().Context(), h.entry(c, "", store.ActionRefundApprove, ""), id, sig, h.actor(c).Who)
+	var void *treasury.VoidError
+	switch {
+	case errors.As(err, &void):
+		v := void.Batch
+		return b, errorf(http.StatusConflict, "This batch is void: "+views.VoidWhy(v.VoidReason, v.VoidPayment, v.VoidRefundTx, v.BlockNumber)+
+			" Propose its payments still owed again.")
+	case errors.Is(err, chain.ErrNotAnOwner):
+		return b, errorf(http.StatusBadRequest, fmt.Sprintf("The signature is not one of the treasury's owners' signatures of this batch's Safe transaction %s: "+
 			"sign it with an owner's wallet (EIP-712 SafeTx).", b.SafeTxHash))
-	}
-	if err != nil {
-		return store.RefundBatch{}, err
-	}
-	owners := mapSlice(safe.Owners, lower)
-	a := store.NewApproval{Owner: lower(owner), Signature: sig, SubmittedBy: h.actor(c).Who, Owners: owners,
-		Threshold: int(safe.Threshold)}
-	err = h.audited(c, store.ActionRefundApprove, b.SafeTxHash, func(t store.Tx, e *store.AuditEntry) (err error) {
-		if b, _, err = t.AddApproval(ctx, id, a); err != nil {
-			return err
-		}
-		e.After = map[string]any{"id": b.ID, "owner": a.Owner, "status": b.Status}
-		e.Outcome = store.AuditOutcome{Code: store.OutcomeRefundBatchApproved, Args: store.AuditArgs{Batch: b.ID, Kind: b.Kind,
-			Address: a.Owner, Approvals: len(b.Approvals), Threshold: b.Threshold}}
-		return nil
-	})
-	if err != nil {
-		return store.RefundBatch{}, refundBatchError(err)
+	case err != nil:
+		return b, refundBatchError(err)
 	}
 	return b, nil
 }

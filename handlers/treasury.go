@@ -62,15 +62,15 @@ func (h *Handlers) AdminTreasury(c echo.Context) error {
 	if h.cfg.Treasury == (common.Address{}) {
 		return errorf(http.StatusNotFound, "No treasury is configured: set TREASURY_ADDRESS to the Safe the sale's money goes to.")
 	}
-	t, err := h.treasury(c.Request().Context())
+	t, err := h.treasuryAnswer(c.Request().Context())
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, t)
 }
 
-// treasury reads the treasury and the payments wallet from the chain, for the API and the page.
-func (h *Handlers) treasury(ctx context.Context) (treasuryJSON, error) {
+// treasuryAnswer reads the treasury and the payments wallet from the chain, for the API and the page.
+func (h *Handlers) treasuryAnswer(ctx context.Context) (treasuryJSON, error) {
 	s, err := h.chain.Safe(ctx, h.cfg.Treasury)
 	if err != nil {
 		return treasuryJSON{}, err
@@ -117,7 +117,7 @@ func (h *Handlers) treasuryView(ctx context.Context) *views.Treasury {
 	if h.cfg.Treasury == (common.Address{}) {
 		return nil
 	}
-	t, err := h.treasury(ctx)
+	t, err := h.treasuryAnswer(ctx)
 	if err != nil {
 		h.log.Warn("operator page: the treasury cannot be read", "err", err)
 		return &views.Treasury{Address: lower(h.cfg.Treasury), Unreadable: true}
