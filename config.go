@@ -180,6 +180,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 
 	passes.WalletCodes = sale.WalletCodes{DiscountBps: int(refDiscount), CommissionBps: int(refCommission)}
+	passes.MultiSend, passes.BatchMaxGas = multiSend, uint64(batchMaxGas)
 	cfg.Passes = passes
 	cfg.Handlers = handlers.Config{
 		ChainName:      chainName,
@@ -201,8 +202,6 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DistPoolWei:    passes.DistPoolWei,
 		ExportSlots:    exportSlots,
 		ExportStall:    exportStall,
-		MultiSend:      multiSend,
-		BatchMaxGas:    uint64(batchMaxGas),
 	}
 	cfg.setChainID(chainID)
 	cfg.setPaymentAddress(payments)

@@ -48,7 +48,7 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 	}
 	if cfg.Handlers.Treasury == (common.Address{}) {
 		cfg.setTreasury(dc.Treasury)
-		cfg.Handlers.MultiSend = dc.MultiSend // the dev chain's own deployment of Safe's contracts
+		cfg.Passes.MultiSend = dc.MultiSend // the dev chain's own deployment of Safe's contracts
 	}
 	if cfg.Handlers.WalletRPC == "" {
 		cfg.Handlers.WalletRPC = dc.RPCURL() // wallets in the browser add the dev chain with it

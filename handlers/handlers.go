@@ -53,13 +53,6 @@ type Config struct {
 
 	// Treasury is the Safe the sale's money goes to (TREASURY_ADDRESS); zero: none configured.
 	Treasury common.Address
-	// MultiSend is the MultiSendCallOnly contract a refund batch of several transfers
-	// delegatecalls (MULTISEND_ADDRESS; Safe's canonical 1.4.1 deployment unless set).
-	MultiSend common.Address
-	// BatchMaxGas is the most gas a treasury batch's transfers and its execution may take
-	// (TREASURY_BATCH_MAX_GAS); 0: as much as one transaction may take on the chain. "All" beyond
-	// it proposes the first transfers that fit and says how many remain.
-	BatchMaxGas uint64
 
 	CronKey  string // empty: the cron pass routes are off
 	AdminKey string // empty: /api/admin/* does not exist
@@ -148,9 +141,7 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	h := &Handlers{store: s, chain: ch, jobs: passes, sale: passes.Sale(), cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
-	h.treasury = treasury.New(s, ch, treasury.Config{ChainID: cfg.ChainID, Safe: cfg.Treasury, MultiSend: cfg.MultiSend,
-		BatchMaxGas: cfg.BatchMaxGas})
+	h := &Handlers{store: s, chain: ch, jobs: passes, sale: passes.Sale(), treasury: passes.Treasury(), cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
 	h.stats = memo.NewOn(cfg.Now, statsTTL, statsStale, h.loadStats)
 	h.price = memo.NewOn(cfg.Now, priceTTL, 0, h.loadPrice)
 	h.totals = memo.NewOn(cfg.Now, totalsTTL, totalsStale, h.loadTotals)

@@ -14,7 +14,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
-	"nodeledger/jobs"
 	"nodeledger/jobs/treasury"
 	"nodeledger/store"
 	"nodeledger/views"
@@ -207,7 +206,7 @@ func refundBatchOf(b store.RefundBatch) refundBatchJSON {
 		sigs[common.HexToAddress(a.Owner)] = a.Signature
 	}
 	if out.Ready {
-		data := hexutil.Encode(chain.ExecData(jobs.SafeTxOf(b), sigs))
+		data := hexutil.Encode(chain.ExecData(treasury.SafeTxOf(b), sigs))
 		out.ExecData = &data
 	}
 	return out
@@ -552,13 +551,13 @@ func (h *Handlers) reportExecution(c echo.Context, id int64, txHash string) (sto
 	if err != nil {
 		return store.RefundBatch{}, notFound(err, errNoRefundBatch)
 	}
-	err = h.jobs.RecordAttempt(ctx, b, common.HexToHash(hash), h.actor(c).Who)
+	err = h.treasury.RecordAttempt(ctx, b, common.HexToHash(hash), h.actor(c).Who)
 	switch {
 	case errors.Is(err, chain.ErrUnknownTx):
 		return store.RefundBatch{}, errorf(http.StatusBadRequest, fmt.Sprintf("The chain knows no transaction %s: report it once it is sent.", hash))
 	case errors.Is(err, chain.ErrNotAnExecution):
 		return store.RefundBatch{}, errorf(http.StatusBadRequest, fmt.Sprintf("Transaction %s does not call the treasury's execTransaction.", hash))
-	case errors.Is(err, jobs.ErrOtherSafeTx):
+	case errors.Is(err, treasury.ErrOtherSafeTx):
 		return store.RefundBatch{}, errorf(http.StatusBadRequest, fmt.Sprintf("Transaction %s executes another Safe transaction than refund batch %d.", hash, id))
 	case err != nil:
 		return store.RefundBatch{}, err

@@ -15,6 +15,7 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/jobs/sale"
+	"nodeledger/jobs/treasury"
 	"nodeledger/store"
 )
 
@@ -74,6 +75,13 @@ type Config struct {
 	// Treasury is the Safe the sale's money goes to (TREASURY_ADDRESS): the payments wallet is
 	// swept to it, and the payments scan reads its executions of refund batches; zero: none.
 	Treasury common.Address
+	// MultiSend is the MultiSendCallOnly contract a treasury batch of several transfers
+	// delegatecalls (MULTISEND_ADDRESS; Safe's canonical 1.4.1 deployment unless set).
+	MultiSend common.Address
+	// BatchMaxGas is the most gas a treasury batch's transfers and its execution may take
+	// (TREASURY_BATCH_MAX_GAS); 0: as much as one transaction may take on the chain. "All" beyond
+	// it proposes the first transfers that fit and says how many remain.
+	BatchMaxGas uint64
 	// Sweep says when the payments wallet's money goes to the treasury.
 	Sweep SweepConfig
 
@@ -91,9 +99,10 @@ type Jobs struct {
 	store       *store.Store
 	chain       *chain.Client
 	sale        *sale.Sale // the sale's rules, which the payments pass applies
-	minter      *outbox    // nil: no minter signer, payments are recorded but not minted
-	distributor *outbox    // nil: no distributor signer, no credit rounds
-	sweeper     *outbox    // the payments wallet's; nil: no signer for it, no sweeps
+	treasury    *treasury.Treasury
+	minter      *outbox // nil: no minter signer, payments are recorded but not minted
+	distributor *outbox // nil: no distributor signer, no credit rounds
+	sweeper     *outbox // the payments wallet's; nil: no signer for it, no sweeps
 	cfg         Config
 	log         *slog.Logger
 
@@ -160,6 +169,11 @@ func New(s *store.Store, c *chain.Client, minter, distributor chain.Signer, cfg 
 		cfg.BumpBlocks = 3
 	}
 	j := &Jobs{store: s, chain: c, sale: sale.New(s, c, cfg.PriceGrace, cfg.PriceSpreadBps, cfg.WalletCodes, cfg.PaymentTokens, log), cfg: cfg, log: log}
+	var chainID int64
+	if cfg.ChainID != nil {
+		chainID = cfg.ChainID.Int64()
+	}
+	j.treasury = treasury.New(s, c, treasury.Config{ChainID: chainID, Safe: cfg.Treasury, MultiSend: cfg.MultiSend, BatchMaxGas: cfg.BatchMaxGas}, log)
 	j.resend.Store(true)
 	if minter != nil {
 		j.minter = j.newOutbox("minter", c.NewSender(minter, cfg.ChainID))
@@ -192,3 +206,6 @@ func hexLower(v interface{ Hex() string }) string { return strings.ToLower(v.Hex
 // Sale is the sale whose rules the payments pass applies: the handlers preview and change it
 // through the same instance, so its read model forgets what they change.
 func (j *Jobs) Sale() *sale.Sale { return j.sale }
+
+// Treasury is the treasury's batches, which the payments pass settles and the handlers propose.
+func (j *Jobs) Treasury() *treasury.Treasury { return j.treasury }

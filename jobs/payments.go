@@ -67,7 +67,7 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (_ PaymentsSumm
 	if err := j.followHead(ctx, head); err != nil {
 		j.log.Warn("payments: the payments at the head cannot be read; trackers read the chain meanwhile", "head", head, "err", err)
 	}
-	if err := j.settleBatches(ctx); err != nil {
+	if err := j.treasury.Settle(ctx); err != nil {
 		return sum, err
 	}
 	if j.minter == nil {

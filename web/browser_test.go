@@ -152,8 +152,8 @@ func runLane(t *testing.T, endpoint, artifacts string, files []string) {
 	// Safe, and the payments scan stays blocks behind the head, as on a real chain, so that a buyer
 	// sees a refund sent before it is final. (The other files refund by hand from the payments
 	// wallet, and read payments at the head.)
-	jcfg.Treasury, jcfg.Confirmations = dc.Treasury, refundsConfirmations
-	hcfg.Treasury, hcfg.MultiSend = dc.Treasury, dc.MultiSend
+	jcfg.Treasury, jcfg.MultiSend, jcfg.Confirmations = dc.Treasury, dc.MultiSend, refundsConfirmations
+	hcfg.Treasury = dc.Treasury
 	refundsSrv, refundsS := browserServer(t, db, c, dc, jcfg, hcfg)
 	treasuryEnv := []string{"BASE_URL=" + refundsSrv.URL, "TREASURY_ADDRESS=" + dc.Treasury.Hex(),
 		"CONFIRMATIONS=" + strconv.Itoa(refundsConfirmations)}

@@ -23,7 +23,13 @@ import (
 // startDevChain runs an in-process dev chain for one test and returns a client of its factory.
 func startDevChain(t testing.TB) (*devchain.Chain, *chain.Client) {
 	t.Helper()
-	dc, err := devchain.Start(t.Context(), devchain.Options{})
+	return startDevChainWith(t, devchain.Options{})
+}
+
+// startDevChainWith is startDevChain with opts.
+func startDevChainWith(t testing.TB, opts devchain.Options) (*devchain.Chain, *chain.Client) {
+	t.Helper()
+	dc, err := devchain.Start(t.Context(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/ethereum/go-ethereum"
@@ -100,10 +101,12 @@ func newRefundEnvOf(t *testing.T, db *store.Store, usdc bool) *refundEnv {
 	return newRefundEnvWith(t, db, usdc, nil)
 }
 
-// newRefundEnvWith is newRefundEnvOf with the handlers' configuration changed by set (nil: as is).
-func newRefundEnvWith(t *testing.T, db *store.Store, usdc bool, set func(*handlers.Config)) *refundEnv {
+// newRefundEnvWith is newRefundEnvOf with the passes' configuration changed by set (nil: as is).
+func newRefundEnvWith(t *testing.T, db *store.Store, usdc bool, set func(*jobs.Config)) *refundEnv {
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
-	dc, c := startDevChain(t)
+	// No empty blocks: a block comes with a transaction, or when a pass commits one (e.pass), so a
+	// test reads the head as it left it however slow the machine.
+	dc, c := startDevChainWith(t, devchain.Options{EmptyBlockInterval: time.Hour})
 	var tokens []store.Token
 	if usdc {
 		tokens = []store.Token{{Address: strings.ToLower(dc.USDC.Hex()), Symbol: "USDC", Decimals: devchain.USDCDecimals}}
@@ -111,14 +114,14 @@ func newRefundEnvWith(t *testing.T, db *store.Store, usdc bool, set func(*handle
 			t.Fatal(err)
 		}
 	}
-	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(),
-		PaymentAddress: dc.Payments, Confirmations: 1, Treasury: dc.Treasury, PaymentTokens: tokens}, slog.New(slog.DiscardHandler))
-	cfg := handlers.Config{ChainID: dc.ChainID().Int64(), AdminKey: adminKey, Treasury: dc.Treasury, SessionSecret: sessionSecret,
-		MultiSend: dc.MultiSend, PaymentAddress: strings.ToLower(dc.Payments.Hex())}
+	jcfg := jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments, Confirmations: 1, Treasury: dc.Treasury,
+		MultiSend: dc.MultiSend, PaymentTokens: tokens}
 	if set != nil {
-		set(&cfg)
+		set(&jcfg)
 	}
-	s := newChainServer(t, db, c, j, cfg)
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jcfg, slog.New(slog.DiscardHandler))
+	s := newChainServer(t, db, c, j, handlers.Config{ChainID: dc.ChainID().Int64(), AdminKey: adminKey, Treasury: dc.Treasury,
+		SessionSecret: sessionSecret, PaymentAddress: strings.ToLower(dc.Payments.Hex())})
 	e := &refundEnv{t: t, dc: dc, c: c, j: j, s: s}
 	e.send(dc.Buyers[5].Key, dc.Treasury, nil, new(big.Int).Mul(big.NewInt(10), big.NewInt(params.Ether))) // the sweeps' work
 	return e

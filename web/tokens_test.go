@@ -48,9 +48,10 @@ func TestTokenPrices(t *testing.T) {
 	}
 	const confirmations = 2
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), nil, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments,
-		Confirmations: confirmations, PaymentTokens: []store.Token{usdc}}, slog.New(slog.DiscardHandler))
+		Confirmations: confirmations, PaymentTokens: []store.Token{usdc}, Treasury: dc.Treasury, MultiSend: dc.MultiSend},
+		slog.New(slog.DiscardHandler))
 	s := newChainServer(t, db, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey,
-		Treasury: dc.Treasury, MultiSend: dc.MultiSend, ChainID: dc.ChainID().Int64()})
+		Treasury: dc.Treasury, ChainID: dc.ChainID().Int64()})
 	put := func(tokenPrices string) *httptest.ResponseRecorder {
 		return s.adminDo(t, http.MethodPut, "/api/admin/tiers/1", `{"label": "Standard", "priceWei": "100000000000000000",
 			"maxPerWallet": 5, "enabled": true, "tokenPrices": `+tokenPrices+`}`, adminKey)

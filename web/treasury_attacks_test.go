@@ -22,7 +22,7 @@ import (
 	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 	"nodeledger/chain/devchain"
-	"nodeledger/handlers"
+	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
@@ -408,7 +408,7 @@ func TestRefundAllLeavesOutARefuser(t *testing.T) {
 func TestRefundAllBeyondTheGas(t *testing.T) {
 	t.Parallel()
 	db := storetest.New(t)
-	e := newRefundEnvWith(t, db, false, func(c *handlers.Config) { c.BatchMaxGas = 220_000 })
+	e := newRefundEnvWith(t, db, false, func(c *jobs.Config) { c.BatchMaxGas = 220_000 })
 	var wrong []string
 	for i := range 6 {
 		wrong = append(wrong, e.pay(i%5, int64(100_000_000_000_000_001+i)))

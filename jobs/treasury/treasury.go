@@ -9,6 +9,7 @@ package treasury
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math/big"
 	"slices"
 	"strings"
@@ -29,16 +30,18 @@ type Config struct {
 	BatchMaxGas uint64
 }
 
-// Treasury proposes the sale's treasury batches and takes their approvals.
+// Treasury proposes the sale's treasury batches, takes their approvals and executions, and
+// settles them after each payments scan.
 type Treasury struct {
 	store *store.Store
 	chain *chain.Client
 	cfg   Config
+	log   *slog.Logger
 }
 
 // New returns the treasury over the ledger st and chain c.
-func New(st *store.Store, c *chain.Client, cfg Config) *Treasury {
-	return &Treasury{store: st, chain: c, cfg: cfg}
+func New(st *store.Store, c *chain.Client, cfg Config, log *slog.Logger) *Treasury {
+	return &Treasury{store: st, chain: c, cfg: cfg, log: log}
 }
 
 // Item is one transfer a batch may make and what it settles: a payment's refund (Payment,
@@ -232,7 +235,8 @@ func payouts(items []Item) []chain.Payout {
 	return out
 }
 
-func lower(a common.Address) string { return strings.ToLower(a.Hex()) }
+// lower is an address or hash in lower case, as the ledger writes them.
+func lower(x interface{ Hex() string }) string { return strings.ToLower(x.Hex()) }
 
 // owners are the Safe's owners in lower case, as the ledger writes addresses.
 func owners(safe chain.Safe) []string {
