@@ -177,4 +177,3 @@ func SafeTxOf(b store.RefundBatch) chain.SafeTx {
 		SafeTxGas: b.SafeTxGas.Int, BaseGas: b.BaseGas.Int, GasPrice: b.GasPrice.Int, GasToken: common.HexToAddress(b.GasToken),
 		RefundReceiver: common.HexToAddress(b.RefundReceiver), Nonce: b.Nonce.Int}
 }
-
