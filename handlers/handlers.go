@@ -101,9 +101,9 @@ type Handlers struct {
 	treasury *treasury.Treasury
 	stats    *memo.Value[statsAnswer]
 	price    *memo.Value[*float64]
-	totals   *memo.Value[saleTotals]        // the operator's live view's all-time figures
-	head     *memo.Value[uint64]            // the chain's head, for the confirmations of a payment not recorded yet
-	txs      *memo.Expiring[string, txRead] // transactions trackers follow that no pass has seen (transfer)
+	totals   *memo.Value[saleTotals] // the operator's live view's all-time figures
+	head     *memo.Value[uint64]     // the chain's head, for the confirmations of a payment not recorded yet
+	payments *sale.Tracker           // where a payment's truth is, for its buyer
 	sessions *sessions.CookieStore
 	exports  chan struct{} // a token for each export being streamed, ExportSlots at most
 }
@@ -146,7 +146,7 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 	h.price = memo.NewOn(cfg.Now, priceTTL, 0, h.loadPrice)
 	h.totals = memo.NewOn(cfg.Now, totalsTTL, totalsStale, h.loadTotals)
 	h.head = memo.NewOn(cfg.Now, headTTL, 0, h.chain.HeadNumber)
-	h.txs = &memo.Expiring[string, txRead]{Max: minedKept}
+	h.payments = sale.NewTracker(h.sale, s, ch, strings.ToLower(cfg.PaymentAddress), passes.Confirmations(), h.head, cfg.Now)
 	h.exports = make(chan struct{}, cfg.ExportSlots)
 	return h
 }

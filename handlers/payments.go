@@ -4,14 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/big"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/chain"
@@ -27,165 +24,15 @@ var errPaymentNotSeen = errorf(http.StatusNotFound, "No payment with this transa
 // GET /api/payments and /api/me show, and what the payment pages are drawn from (paymentView).
 type paymentJSON = store.PaymentDoc
 
-// payment reads what became of the payment made by transaction hash: the ledger's record once the
-// payments scan has seen it, before that the chain's receipt (confirming). errPaymentNotSeen when
-// the transaction is unknown, not mined yet, or not a payment to the payments wallet.
+// payment reads what became of the payment made by transaction hash (sale.Tracker): errPaymentNotSeen
+// when there is none yet, wrapping chain.ErrUnknownTx or chain.ErrNotMined when the chain said so
+// (the tracker page tells them apart).
 func (h *Handlers) payment(ctx context.Context, hash string) (paymentJSON, error) {
-	rec, err := h.store.PaymentByTx(ctx, hash)
-	if err == nil {
-		ps, err := h.buyerPayments(ctx, []store.PaymentRecord{rec})
-		if err != nil {
-			return paymentJSON{}, err
-		}
-		return ps[0], nil
+	p, err := h.payments.Payment(ctx, hash)
+	if errors.Is(err, sale.ErrNotSeen) {
+		return p, fmt.Errorf("%w: %w", errPaymentNotSeen, err)
 	}
-	if !errors.Is(err, store.ErrNotFound) {
-		return paymentJSON{}, err
-	}
-	if h.cfg.PaymentAddress == "" {
-		return paymentJSON{}, errPaymentNotSeen
-	}
-	if doc, ok, err := h.atHead(ctx, hash); ok || err != nil {
-		return doc, err
-	}
-	t, err := h.transfer(ctx, hash)
-	if errors.Is(err, chain.ErrUnknownTx) {
-		return paymentJSON{}, fmt.Errorf("%w: %w", errPaymentNotSeen, chain.ErrUnknownTx) // the tracker tells the two apart
-	}
-	if errors.Is(err, chain.ErrNotMined) {
-		return paymentJSON{}, fmt.Errorf("%w: %w", errPaymentNotSeen, chain.ErrNotMined) // the tracker says "in the pool"
-	}
-	if err != nil {
-		return paymentJSON{}, err
-	}
-	// A contract wallet's payment is a call inside its transaction: the scan's trace finds it,
-	// the receipt cannot tell. The wallet paying itself is no payment, for the scan either.
-	payTo := h.cfg.PaymentAddress
-	doc := paymentJSON{TxHash: hash, BlockNumber: int64(t.Block), Status: store.BuyerConfirming,
-		Confirmations: &t.Confirmations, ConfirmationsNeeded: h.jobs.Confirmations() + 1}
-	switch {
-	case !t.Success:
-		return paymentJSON{}, errPaymentNotSeen
-	case t.To != nil && strings.EqualFold(t.To.Hex(), payTo) && !strings.EqualFold(t.From.Hex(), payTo) && t.Value.Sign() > 0:
-		doc.From, doc.ValueWei = strings.ToLower(t.From.Hex()), store.Uint256{Int: t.Value}
-		doc.Symbol, doc.Decimals, doc.Amount = "ETH", 18, doc.ValueWei
-		return doc, nil
-	}
-	// A token payment is a Transfer log of a listed token in the receipt: the first, as the
-	// ledger answers for a transaction that paid several times.
-	for _, tt := range t.Tokens {
-		token, ok := h.sale.Token(strings.ToLower(tt.Token.Hex()))
-		if !ok || !tt.Payment(common.HexToAddress(payTo)) {
-			continue
-		}
-		doc.From, doc.ValueWei, doc.Token = strings.ToLower(tt.From.Hex()), store.Uint256{Int: new(big.Int)}, &token.Address
-		doc.Symbol, doc.Decimals, doc.Amount = token.Symbol, token.Decimals, store.Uint256{Int: tt.Value}
-		return doc, nil
-	}
-	return paymentJSON{}, errPaymentNotSeen
-}
-
-// atHead is the payment transaction hash made as the payments pass saw it at the head, confirming,
-// its confirmations counted from the head the service follows: no request to the chain. ok is
-// false when the pass saw none there, or when the scan has passed its block without recording it
-// (a transfer into a wallet with code that failed, a reorg the pass has yet to notice): the chain
-// tells then. A scan that lags is no reason to ask the chain: on a busy sale day every tracker
-// of the backlog would, while the scan it waits for catches up. Past its confirmations, the
-// record is believed only while the passes follow the head (they take back what a reorg
-// removed): when they fail, the chain tells.
-func (h *Handlers) atHead(ctx context.Context, hash string) (_ paymentJSON, ok bool, _ error) {
-	p, err := h.store.HeadPaymentByTx(ctx, hash)
-	if errors.Is(err, store.ErrNotFound) {
-		return paymentJSON{}, false, nil
-	}
-	if err != nil {
-		return paymentJSON{}, false, err
-	}
-	if p.Scanned >= p.BlockNumber {
-		return paymentJSON{}, false, nil
-	}
-	head, err := h.head.Get(ctx)
-	if err != nil {
-		return paymentJSON{}, false, err
-	}
-	seen := chain.Transfer{Block: uint64(p.BlockNumber)}.AtHead(head)
-	needed := h.jobs.Confirmations() + 1
-	if followed := uint64(max(p.Followed, 0)); seen.Confirmations > needed && followed+needed < head {
-		return paymentJSON{}, false, nil
-	}
-	return paymentJSON{TxHash: hash, BlockNumber: p.BlockNumber, Status: store.BuyerConfirming, From: p.From,
-		ValueWei: p.ValueWei, Token: p.Token, Symbol: p.Symbol, Decimals: p.Decimals, Amount: p.Amount,
-		Confirmations: &seen.Confirmations, ConfirmationsNeeded: needed}, true, nil
-}
-
-// transfer reads transaction hash from the chain (chain.Transfer), or from h.txs when it was read
-// less than minedTTL ago (mined), pendingTTL (in the pool) or unknownTTL (unknown to the node), with its
-// confirmations counted from h.head: its trackers ask every two seconds until a pass sees it, and
-// however many they are the chain is asked once a while. A mined transaction's sender, value and
-// block do not change short of a reorg, which minedTTL bounds.
-func (h *Handlers) transfer(ctx context.Context, hash string) (chain.Transfer, error) {
-	now := h.cfg.Now()
-	read, ok := h.txs.Get(hash, now)
-	if !ok {
-		read.Transfer, read.err = h.chain.Transfer(ctx, common.HexToHash(hash))
-		switch {
-		case read.err == nil:
-			h.txs.Put(hash, read, now.Add(minedTTL))
-		case errors.Is(read.err, chain.ErrNotMined):
-			h.txs.Put(hash, read, now.Add(pendingTTL))
-		case errors.Is(read.err, chain.ErrUnknownTx):
-			h.txs.Put(hash, read, now.Add(unknownTTL))
-		}
-	}
-	if read.err != nil {
-		return chain.Transfer{}, read.err
-	}
-	head, err := h.head.Get(ctx)
-	if err != nil {
-		return chain.Transfer{}, err
-	}
-	return read.AtHead(head), nil
-}
-
-// txRead is what the chain said of a transaction a tracker follows: its transfer, or why none.
-type txRead struct {
-	chain.Transfer
-	err error // chain.ErrNotMined or chain.ErrUnknownTx
-}
-
-// How long a transaction's read is kept (h.transfer), mined, waiting in the pool and unknown to
-// the node, and how many at most: a sale day's trackers, each a hundred-odd bytes. A payment in a
-// block is read from the ledger (atHead) once the next pass has seen it at the head, whatever the
-// chain said of it before, so pendingTTL mostly delays a transaction that leaves the pool
-// otherwise (dropped, or mined paying someone else), or one mined while the passes are busy: a
-// few seconds. A transaction the node does not know yet is likely just sent, and is asked about
-// again soon.
-const (
-	minedTTL   = 10 * time.Second
-	pendingTTL = 5 * time.Second
-	unknownTTL = 2 * time.Second
-	minedKept  = 20_000
-)
-
-// buyerPayments are ledger payments as their buyer follows them: a payment waiting to be checked
-// is minting, or held while the operator holds minting (the sale's read model, read only when a
-// payment waits on it).
-func (h *Handlers) buyerPayments(ctx context.Context, recs []store.PaymentRecord) ([]paymentJSON, error) {
-	var waiting sale.Waiting
-	if slices.ContainsFunc(recs, func(r store.PaymentRecord) bool { return r.Status == store.PaymentPending }) {
-		var err error
-		if waiting, err = h.sale.WaitingOn(ctx); err != nil {
-			return nil, err
-		}
-	}
-	return mapSlice(recs, func(r store.PaymentRecord) paymentJSON { return h.paymentOf(r, waiting) }), nil
-}
-
-// paymentOf is ledger payment r as its buyer follows it; waiting is what it waits on while pending.
-func (h *Handlers) paymentOf(r store.PaymentRecord, waiting sale.Waiting) paymentJSON {
-	p := r.Doc(waiting.Held)
-	p.Reason, p.ConfirmationsNeeded = sale.Sentence(r.Reason), h.jobs.Confirmations()+1
-	return p
+	return p, err
 }
 
 // paymentView is a payment as its pages show it.
@@ -250,7 +97,7 @@ func (h *Handlers) paymentsFrom(ctx context.Context, wallet string, limit int) (
 	if err != nil {
 		return nil, err
 	}
-	return h.buyerPayments(ctx, recs)
+	return h.payments.Docs(ctx, recs)
 }
 
 // PaymentPage answers GET /payment/{txHash}: the tracker that follows a payment from the transfer

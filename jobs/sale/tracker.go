@@ -1,0 +1,205 @@
+package sale
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"nodeledger/chain"
+	"nodeledger/jobs/memo"
+	"nodeledger/store"
+)
+
+// ErrNotSeen is a transaction no payment is known by yet: unknown to the chain or not mined
+// (wrapped with chain.ErrUnknownTx or chain.ErrNotMined, which a tracker tells apart), failed,
+// or not a payment to the payments wallet.
+var ErrNotSeen = errors.New("no payment with this transaction has been seen yet")
+
+// Tracker is where a payment's truth is, for its buyer: the ledger once the payments scan has
+// recorded it; before that, the head as the payments pass saw it; before that, the chain, read
+// at most once a while however many trackers ask. Each word is believed as long as its consts
+// say (minedTTL, pendingTTL, unknownTTL, and the head's).
+type Tracker struct {
+	sale          *Sale
+	store         *store.Store
+	chain         *chain.Client
+	payTo         string // the payments wallet, lower case; "": no payment can be told from the chain
+	confirmations uint64 // CONFIRMATIONS: a payment is read once it has one more
+	head          *memo.Value[uint64]
+	txs           *memo.Expiring[string, txRead]
+	now           func() time.Time
+}
+
+// NewTracker returns the tracker of payments to payTo (lower case; "": the ledger alone answers),
+// read confirmations deep, counting from head (the chain's head, kept a moment), on the clock now.
+func NewTracker(s *Sale, st *store.Store, c *chain.Client, payTo string, confirmations uint64, head *memo.Value[uint64],
+	now func() time.Time) *Tracker {
+	return &Tracker{sale: s, store: st, chain: c, payTo: payTo, confirmations: confirmations, head: head,
+		txs: &memo.Expiring[string, txRead]{Max: minedKept}, now: now}
+}
+
+// Payment reads what became of the payment made by transaction hash: the ledger's record once
+// the payments scan has seen it, before that the head's or the chain's (confirming). ErrNotSeen
+// when there is none yet.
+func (t *Tracker) Payment(ctx context.Context, hash string) (store.PaymentDoc, error) {
+	rec, err := t.store.PaymentByTx(ctx, hash)
+	if err == nil {
+		ps, err := t.Docs(ctx, []store.PaymentRecord{rec})
+		if err != nil {
+			return store.PaymentDoc{}, err
+		}
+		return ps[0], nil
+	}
+	if !errors.Is(err, store.ErrNotFound) {
+		return store.PaymentDoc{}, err
+	}
+	if t.payTo == "" {
+		return store.PaymentDoc{}, ErrNotSeen
+	}
+	if doc, ok, err := t.atHead(ctx, hash); ok || err != nil {
+		return doc, err
+	}
+	tr, err := t.transfer(ctx, hash)
+	if errors.Is(err, chain.ErrUnknownTx) || errors.Is(err, chain.ErrNotMined) {
+		return store.PaymentDoc{}, fmt.Errorf("%w: %w", ErrNotSeen, err)
+	}
+	if err != nil {
+		return store.PaymentDoc{}, err
+	}
+	return t.onChain(hash, tr)
+}
+
+// onChain is the payment transaction hash made as its receipt tells it, confirming. A contract
+// wallet's payment is a call inside its transaction: the scan's trace finds it, the receipt
+// cannot tell. The wallet paying itself is no payment, for the scan either.
+func (t *Tracker) onChain(hash string, tr chain.Transfer) (store.PaymentDoc, error) {
+	doc := store.PaymentDoc{TxHash: hash, BlockNumber: int64(tr.Block), Status: store.BuyerConfirming,
+		Confirmations: &tr.Confirmations, ConfirmationsNeeded: t.confirmations + 1}
+	switch {
+	case !tr.Success:
+		return store.PaymentDoc{}, ErrNotSeen
+	case tr.To != nil && strings.EqualFold(tr.To.Hex(), t.payTo) && !strings.EqualFold(tr.From.Hex(), t.payTo) && tr.Value.Sign() > 0:
+		doc.From, doc.ValueWei = strings.ToLower(tr.From.Hex()), store.Uint256{Int: tr.Value}
+		doc.Symbol, doc.Decimals, doc.Amount = "ETH", 18, doc.ValueWei
+		return doc, nil
+	}
+	// A token payment is a Transfer log of a listed token in the receipt: the first, as the
+	// ledger answers for a transaction that paid several times.
+	for _, tt := range tr.Tokens {
+		token, ok := t.sale.Token(strings.ToLower(tt.Token.Hex()))
+		if !ok || !tt.Payment(common.HexToAddress(t.payTo)) {
+			continue
+		}
+		doc.From, doc.ValueWei, doc.Token = strings.ToLower(tt.From.Hex()), store.Uint256{Int: new(big.Int)}, &token.Address
+		doc.Symbol, doc.Decimals, doc.Amount = token.Symbol, token.Decimals, store.Uint256{Int: tt.Value}
+		return doc, nil
+	}
+	return store.PaymentDoc{}, ErrNotSeen
+}
+
+// atHead is the payment transaction hash made as the payments pass saw it at the head, confirming,
+// its confirmations counted from the head the service follows: no request to the chain. ok is
+// false when the pass saw none there, or when the scan has passed its block without recording it
+// (a transfer into a wallet with code that failed, a reorg the pass has yet to notice): the chain
+// tells then. A scan that lags is no reason to ask the chain: on a busy sale day every tracker
+// of the backlog would, while the scan it waits for catches up. Past its confirmations, the
+// record is believed only while the passes follow the head (they take back what a reorg
+// removed): when they fail, the chain tells.
+func (t *Tracker) atHead(ctx context.Context, hash string) (_ store.PaymentDoc, ok bool, _ error) {
+	p, err := t.store.HeadPaymentByTx(ctx, hash)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.PaymentDoc{}, false, nil
+	}
+	if err != nil {
+		return store.PaymentDoc{}, false, err
+	}
+	if p.Scanned >= p.BlockNumber {
+		return store.PaymentDoc{}, false, nil
+	}
+	head, err := t.head.Get(ctx)
+	if err != nil {
+		return store.PaymentDoc{}, false, err
+	}
+	seen := chain.Transfer{Block: uint64(p.BlockNumber)}.AtHead(head)
+	needed := t.confirmations + 1
+	if followed := uint64(max(p.Followed, 0)); seen.Confirmations > needed && followed+needed < head {
+		return store.PaymentDoc{}, false, nil
+	}
+	return store.PaymentDoc{TxHash: hash, BlockNumber: p.BlockNumber, Status: store.BuyerConfirming, From: p.From,
+		ValueWei: p.ValueWei, Token: p.Token, Symbol: p.Symbol, Decimals: p.Decimals, Amount: p.Amount,
+		Confirmations: &seen.Confirmations, ConfirmationsNeeded: needed}, true, nil
+}
+
+// transfer reads transaction hash from the chain (chain.Transfer), or from t.txs when it was read
+// less than minedTTL ago (mined), pendingTTL (in the pool) or unknownTTL (unknown to the node), with its
+// confirmations counted from t.head: its trackers ask every two seconds until a pass sees it, and
+// however many they are the chain is asked once a while. A mined transaction's sender, value and
+// block do not change short of a reorg, which minedTTL bounds.
+func (t *Tracker) transfer(ctx context.Context, hash string) (chain.Transfer, error) {
+	now := t.now()
+	read, ok := t.txs.Get(hash, now)
+	if !ok {
+		read.Transfer, read.err = t.chain.Transfer(ctx, common.HexToHash(hash))
+		switch {
+		case read.err == nil:
+			t.txs.Put(hash, read, now.Add(minedTTL))
+		case errors.Is(read.err, chain.ErrNotMined):
+			t.txs.Put(hash, read, now.Add(pendingTTL))
+		case errors.Is(read.err, chain.ErrUnknownTx):
+			t.txs.Put(hash, read, now.Add(unknownTTL))
+		}
+	}
+	if read.err != nil {
+		return chain.Transfer{}, read.err
+	}
+	head, err := t.head.Get(ctx)
+	if err != nil {
+		return chain.Transfer{}, err
+	}
+	return read.AtHead(head), nil
+}
+
+// txRead is what the chain said of a transaction a tracker follows: its transfer, or why none.
+type txRead struct {
+	chain.Transfer
+	err error // chain.ErrNotMined or chain.ErrUnknownTx
+}
+
+// How long a transaction's read is kept (transfer), mined, waiting in the pool and unknown to
+// the node, and how many at most: a sale day's trackers, each a hundred-odd bytes. A payment in a
+// block is read from the ledger (atHead) once the next pass has seen it at the head, whatever the
+// chain said of it before, so pendingTTL mostly delays a transaction that leaves the pool
+// otherwise (dropped, or mined paying someone else), or one mined while the passes are busy: a
+// few seconds. A transaction the node does not know yet is likely just sent, and is asked about
+// again soon.
+const (
+	minedTTL   = 10 * time.Second
+	pendingTTL = 5 * time.Second
+	unknownTTL = 2 * time.Second
+	minedKept  = 20_000
+)
+
+// Docs are ledger payments as their buyer follows them: a payment waiting to be checked is
+// minting, or held while the operator holds minting (the read model, read only when a payment
+// waits on it).
+func (t *Tracker) Docs(ctx context.Context, recs []store.PaymentRecord) ([]store.PaymentDoc, error) {
+	var waiting Waiting
+	if slices.ContainsFunc(recs, func(r store.PaymentRecord) bool { return r.Status == store.PaymentPending }) {
+		var err error
+		if waiting, err = t.sale.WaitingOn(ctx); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]store.PaymentDoc, len(recs))
+	for i, r := range recs {
+		out[i] = r.Doc(waiting.Held)
+		out[i].Reason, out[i].ConfirmationsNeeded = Sentence(r.Reason), t.confirmations+1
+	}
+	return out, nil
+}
