@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEther, formatEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { browser, base, env, client, walletOf, freshAccount, withWallet, signInOperator, cron, admin, putTier, switchOff } from './harness.mjs';
+import { browser, base, env, client, walletOf, freshAccount, withWallet, signInOperator, cron, admin, putTier, switchOff, executionTx } from './harness.mjs';
 
 const squash = (s) => s.replace(/\s+/g, ' ').trim();
 
@@ -128,9 +128,7 @@ test('a referrer reads its commission owed on /me, the operators pay it in one t
     await op.locator('[data-testid=execute-batch]').waitFor();
     const before = await client.getBalance({ address: referrer }); // it sends nothing: signing in is no transaction
     await op.locator('[data-testid=execute-batch]').click();
-    const sentMsg = op.locator('[data-testid=batch-execute] .wallet-msg', { hasText: /Execution sent: 0x[0-9a-f]{64}/ });
-    await sentMsg.waitFor();
-    const execTx = (await sentMsg.innerText()).match(/0x[0-9a-f]{64}/)[0];
+    const execTx = await executionTx(op);
     await op.locator('[data-testid=batch-execute] .wallet-msg', { hasText: /: the treasury paid the \d+ commission payouts?\. The status above shows the commissions paid once the payments pass records it\.$/ }).waitFor();
     const receipt = await client.waitForTransactionReceipt({ hash: execTx, pollingInterval: 200 });
     assert.equal(receipt.status, 'success');

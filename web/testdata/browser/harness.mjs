@@ -209,3 +209,12 @@ export async function putTier(id, fields = {}) {
 export const switchOff = async (...ids) => {
   for (const id of ids) assert.ok([200, 404].includes((await admin('POST', `/tiers/${id}/off-sale`)).status));
 };
+
+// executionTx waits until a batch page's Execute says which transaction it sent, as "Execution
+// sent: 0x…" or, once mined, "Executed in block N by 0x…" (a chain that mines at once replaces
+// the first before a poll may see it), and returns its hash.
+export async function executionTx(page) {
+  const msg = page.locator('[data-testid=batch-execute] .wallet-msg', { hasText: /(Execution sent: |Executed in block \d+ by )0x[0-9a-f]{64}/ });
+  await msg.waitFor();
+  return (await msg.innerText()).match(/0x[0-9a-f]{64}/)[0];
+}

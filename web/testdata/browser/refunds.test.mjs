@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEther, parseAbi, toHex } from 'viem';
 import { privateKeyToAccount, mnemonicToAccount } from 'viem/accounts';
-import { browser, base, env, client, walletOf, freshAccount, withWallet, signInOperator, cron, payment, passUntil, admin } from './harness.mjs';
+import { browser, base, env, client, walletOf, freshAccount, withWallet, signInOperator, cron, payment, passUntil, admin, executionTx } from './harness.mjs';
 
 const squash = (s) => s.replace(/\s+/g, ' ').trim();
 const payments = privateKeyToAccount(env.PAYMENTS_KEY).address;
@@ -155,9 +155,7 @@ test('three wrong payments are refunded in one treasury transaction two owners a
 
   // Execute: one transaction from the connected wallet.
   await page.locator('[data-testid=execute-batch]').click();
-  const sentMsg = page.locator('[data-testid=batch-execute] .wallet-msg', { hasText: /Execution sent: 0x[0-9a-f]{64}/ });
-  await sentMsg.waitFor();
-  const execTx = (await sentMsg.innerText()).match(/0x[0-9a-f]{64}/)[0];
+  const execTx = await executionTx(page);
   const receipt = await client.waitForTransactionReceipt({ hash: execTx, pollingInterval: 200 });
   assert.equal(receipt.status, 'success');
   const exec = first.wallet.calls.find((c) => c.method === 'eth_sendTransaction').params[0];
@@ -352,9 +350,7 @@ test('an owner of the treasury not on the operator list opens a batch link signe
   // The signer executes: one transaction to the treasury, from its wallet; the buyer is refunded.
   const before = await client.getBalance({ address: buyer });
   await execute.click();
-  const sentMsg = page.locator('[data-testid=batch-execute] .wallet-msg', { hasText: /Execution sent: 0x[0-9a-f]{64}/ });
-  await sentMsg.waitFor();
-  const execTx = (await sentMsg.innerText()).match(/0x[0-9a-f]{64}/)[0];
+  const execTx = await executionTx(page);
   const exec = wallet.calls.filter((c) => c.method === 'eth_sendTransaction');
   assert.equal(exec.length, 1);
   assert.equal(exec[0].params[0].to.toLowerCase(), env.TREASURY_ADDRESS.toLowerCase());
