@@ -29,20 +29,8 @@ func (t *Treasury) Settle(ctx context.Context) error {
 	if err := t.followAttempts(ctx, open); err != nil {
 		return err
 	}
-	// The Safe's owners now: a signature of an owner since removed would make the execution revert
-	// (GS026), so it no longer counts, and a batch it made ready waits for another owner's.
-	safeNow, err := t.chain.Safe(ctx, t.cfg.Safe)
-	if err != nil {
+	if err := t.countApprovals(ctx, safe); err != nil {
 		return err
-	}
-	now := owners(safeNow)
-	unready, err := t.store.CountApprovals(ctx, safe, now, int(safeNow.Threshold))
-	if err != nil {
-		return err
-	}
-	if len(unready) > 0 {
-		t.log.Warn("refund batches no longer ready: an owner who signed them was removed from the treasury; they wait for another owner's signature",
-			"batches", unready, "owners", now, "threshold", safeNow.Threshold)
 	}
 	cur, err := t.store.Cursor(ctx, store.PaymentsScanner)
 	if errors.Is(err, store.ErrNotFound) {
@@ -63,13 +51,39 @@ func (t *Treasury) Settle(ctx context.Context) error {
 		t.log.Warn("refund batches void: the treasury executed another transaction at their nonce; their payments are owed again",
 			"batches", voided, "nonce", nonce, "block", cur.Number)
 	}
+	return t.noteSent(ctx, safe, uint64(cur.Number))
+}
+
+// countApprovals counts the open batches' approvals against the Safe's owners now: a signature
+// of an owner since removed would make the execution revert (GS026), so it no longer counts, and
+// a batch it made ready waits for another owner's.
+func (t *Treasury) countApprovals(ctx context.Context, safe string) error {
+	safeNow, err := t.chain.Safe(ctx, t.cfg.Safe)
+	if err != nil {
+		return err
+	}
+	now := owners(safeNow)
+	unready, err := t.store.CountApprovals(ctx, safe, now, int(safeNow.Threshold))
+	if err != nil {
+		return err
+	}
+	if len(unready) > 0 {
+		t.log.Warn("refund batches no longer ready: an owner who signed them was removed from the treasury; they wait for another owner's signature",
+			"batches", unready, "owners", now, "threshold", safeNow.Threshold)
+	}
+	return nil
+}
+
+// noteSent notes the batches a transaction above the confirmed blocks (past confirmed, up to the
+// head) executes: their buyers read them as sent until the scan records them.
+func (t *Treasury) noteSent(ctx context.Context, safe string, confirmed uint64) error {
 	head, err := t.chain.HeadNumber(ctx)
 	if err != nil {
 		return err
 	}
 	sent := map[string]string{}
-	if head > uint64(cur.Number) {
-		execs, err := t.chain.SafeExecutions(ctx, t.cfg.Safe, uint64(cur.Number)+1, head)
+	if head > confirmed {
+		execs, err := t.chain.SafeExecutions(ctx, t.cfg.Safe, confirmed+1, head)
 		if err != nil {
 			return err
 		}
