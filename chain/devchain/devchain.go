@@ -370,11 +370,17 @@ func (c *Chain) mine(ctx context.Context, emptyEvery time.Duration) {
 }
 
 // Commit seals a block with the executable transactions of the pool, and returns its hash. Tests
-// call it while the miner runs, so every seal goes through here, one at a time.
+// call it while the miner runs, so every seal goes through here, one at a time. It returns once
+// the pool has caught up with the block: until then the pool still counts the transactions just
+// mined as pending, and a miner that looked would seal a second, empty block after every one.
 func (c *Chain) Commit() common.Hash {
 	c.sealMu.Lock()
 	defer c.sealMu.Unlock()
-	return c.beacon.Commit()
+	hash := c.beacon.Commit()
+	if err := c.eth.TxPool().Sync(); err != nil {
+		c.log.Debug("dev chain: the pool did not catch up with the block", "block", hash, "err", err)
+	}
+	return hash
 }
 
 // Pending counts the executable transactions waiting in the pool: a transaction just sent may

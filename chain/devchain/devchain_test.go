@@ -399,3 +399,56 @@ func TestStartOnTakenPortFails(t *testing.T) {
 		t.Errorf("%d goroutines before the failed Start, %d after", before, after)
 	}
 }
+
+// TestOneBlockATransaction: with empty blocks off, every block the miner seals after the deploy
+// holds a transaction. Sent one after another, each waited for, twenty transfers make twenty
+// blocks: a miner that looks at the pool before it has caught up with the last block seals an
+// empty one after it, which moves the head under a test that counts confirmations.
+func TestOneBlockATransaction(t *testing.T) {
+	c, err := Start(t.Context(), Options{EmptyBlockInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := t.Context()
+	start, err := c.client.BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to := c.Buyers[0], c.Buyers[1].Address
+	for nonce := range uint64(20) {
+		tx, err := types.SignNewTx(from.Key, types.LatestSignerForChainID(c.ChainID()), &types.DynamicFeeTx{ChainID: c.ChainID(),
+			Nonce: nonce, GasTipCap: big.NewInt(params.GWei), GasFeeCap: big.NewInt(100 * params.GWei), Gas: 21_000, To: &to,
+			Value: big.NewInt(1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.client.SendTransaction(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+		for sent := time.Now(); ; time.Sleep(5 * time.Millisecond) { // bind.WaitMined looks once a second
+			if _, err := c.client.TransactionReceipt(ctx, tx.Hash()); err == nil {
+				break
+			}
+			if time.Since(sent) > time.Minute {
+				t.Fatalf("transfer %d not mined after a minute", nonce)
+			}
+		}
+	}
+	head, err := c.client.BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := start + 1; n <= head; n++ {
+		b, err := c.client.BlockByNumber(ctx, new(big.Int).SetUint64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b.Transactions()) == 0 {
+			t.Errorf("block %d is empty", n)
+		}
+	}
+	if head-start != 20 {
+		t.Errorf("20 transfers made %d blocks", head-start)
+	}
+}
