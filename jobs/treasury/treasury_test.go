@@ -45,7 +45,9 @@ func TestProposeRefuses(t *testing.T) {
 	}
 	propose := func(tr *Treasury, items ...Item) error {
 		_, err := tr.Propose(ctx, store.AuditEntry{Action: store.ActionRefundPropose}, items, "test",
-			func(store.RefundBatch) store.AuditOutcome { return store.AuditOutcome{Code: store.OutcomeRefundBatchProposed} })
+			func(store.RefundBatch) store.AuditOutcome {
+				return store.AuditOutcome{Code: store.OutcomeRefundBatchProposed}
+			})
 		return err
 	}
 
