@@ -108,7 +108,7 @@ func (h *Handlers) PutTier(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	var whole sale.Problems
-	if _, err := h.sale.Whole(ctx, t, keep); errors.As(err, &whole) {
+	if err := h.sale.CheckWhole(ctx, t, keep); errors.As(err, &whole) {
 		return errorf(http.StatusBadRequest, whole.First())
 	} else if err != nil {
 		return err

@@ -33,17 +33,9 @@ func (s *Sale) PutTier(ctx context.Context, e store.AuditEntry, t store.Tier, ke
 		if err != nil {
 			return err
 		}
-		var before *store.Tier
-		for i := range all {
-			if all[i].ID == t.ID {
-				before = &all[i]
-			}
-		}
-		if p := fillKept(&t, keep, before); p != nil {
-			return p
-		}
-		if p := CheckTier(t); p != nil {
-			return p
+		before, err := complete(&t, keep, all)
+		if err != nil {
+			return err
 		}
 		if before != nil {
 			ch := append(changes(*before, t), s.spread(*before, t, usdPerETH)...)
@@ -66,27 +58,34 @@ func (s *Sale) PutTier(ctx context.Context, e store.AuditEntry, t store.Tier, ke
 	return t, err
 }
 
-// Whole is tier t with the settings keep names as the stored tier has them now, and its fields
-// checked together (CheckTier): what PutTier will check again under its lock, told before a
-// caller asks anything else of the tier (the factory's weight).
-func (s *Sale) Whole(ctx context.Context, t store.Tier, keep Kept) (store.Tier, error) {
+// CheckWhole checks tier t whole, with the settings keep names as the stored tier has them now:
+// what PutTier checks again under its lock, told before a caller asks anything else of the tier
+// (the factory's weight). Problems when it is not.
+func (s *Sale) CheckWhole(ctx context.Context, t store.Tier, keep Kept) error {
 	all, err := s.store.Tiers(ctx)
 	if err != nil {
-		return t, err
+		return err
 	}
+	_, err = complete(&t, keep, all)
+	return err
+}
+
+// complete fills t's kept settings from its stored version among all (nil: t is new), and checks
+// the whole tier (CheckTier): the stored version, or Problems.
+func complete(t *store.Tier, keep Kept, all []store.Tier) (*store.Tier, error) {
 	var stored *store.Tier
 	for i := range all {
 		if all[i].ID == t.ID {
 			stored = &all[i]
 		}
 	}
-	if p := fillKept(&t, keep, stored); p != nil {
-		return t, p
+	if p := fillKept(t, keep, stored); p != nil {
+		return stored, p
 	}
-	if p := CheckTier(t); p != nil {
-		return t, p
+	if p := CheckTier(*t); p != nil {
+		return stored, p
 	}
-	return t, nil
+	return stored, nil
 }
 
 // SetEnabled switches tier id on or off; store.ErrNotFound when there is no such tier. record

@@ -127,7 +127,7 @@ func (t *Treasury) Propose(ctx context.Context, e store.AuditEntry, items []Item
 	nb.RefundBatch = store.RefundBatch{Safe: lower(t.cfg.Safe), To: lower(tx.To),
 		Value: store.Uint256{Int: tx.Value}, Data: append([]byte{}, tx.Data...), Operation: tx.Operation, SafeTxGas: zero, BaseGas: zero,
 		GasPrice: zero, GasToken: lower(tx.GasToken), RefundReceiver: lower(tx.RefundReceiver), Nonce: store.Uint256{Int: tx.Nonce},
-		SafeTxHash: strings.ToLower(hash.Hex()), Threshold: int(safe.Threshold), ProposedBy: proposedBy, LeftOut: left, Remaining: remaining}
+		SafeTxHash: lower(hash), Threshold: int(safe.Threshold), ProposedBy: proposedBy, LeftOut: left, Remaining: remaining}
 	e.Target = nb.SafeTxHash
 	var b store.RefundBatch
 	err = t.store.Audited(ctx, e, func(tx store.Tx, e *store.AuditEntry) (err error) {
