@@ -142,10 +142,10 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 		cfg.Now = time.Now
 	}
 	h := &Handlers{store: s, chain: ch, jobs: passes, sale: passes.Sale(), treasury: passes.Treasury(), cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
-	h.stats = memo.NewOn(cfg.Now, statsTTL, statsStale, h.loadStats)
+	h.stats = memo.NewOn(cfg.Now, statsTTL, statsStale, h.loadStats).Reads(store.ErrUnavailable)
 	h.price = memo.NewOn(cfg.Now, priceTTL, 0, h.loadPrice)
-	h.totals = memo.NewOn(cfg.Now, totalsTTL, totalsStale, h.loadTotals)
-	h.head = memo.NewOn(cfg.Now, headTTL, 0, h.chain.HeadNumber)
+	h.totals = memo.NewOn(cfg.Now, totalsTTL, totalsStale, h.loadTotals).Reads(store.ErrUnavailable)
+	h.head = memo.NewOn(cfg.Now, headTTL, 0, h.chain.HeadNumber).Reads(chain.ErrUnavailable)
 	h.payments = sale.NewTracker(h.sale, s, ch, strings.ToLower(cfg.PaymentAddress), passes.Confirmations(), h.head, cfg.Now)
 	h.exports = make(chan struct{}, cfg.ExportSlots)
 	return h

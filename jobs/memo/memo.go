@@ -4,6 +4,7 @@ package memo
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"sync"
 	"time"
@@ -21,6 +22,7 @@ type Value[T any] struct {
 	load       func(context.Context) (T, error)
 	group      singleflight.Group
 	now        func() time.Time // the clock ttl and stale are read on (NewOn)
+	dep        error            // what load reads, named to a caller who gives up waiting (Reads)
 
 	mu      sync.Mutex
 	val     T
@@ -39,6 +41,14 @@ func New[T any](ttl, stale time.Duration, load func(context.Context) (T, error))
 // NewOn is New on the clock now: a test steps it past ttl and stale instead of waiting them out.
 func NewOn[T any](now func() time.Time, ttl, stale time.Duration, load func(context.Context) (T, error)) *Value[T] {
 	return &Value[T]{ttl: ttl, stale: stale, load: load, now: now}
+}
+
+// Reads names the dependency load reads (store.ErrUnavailable, chain.ErrUnavailable): a caller
+// whose deadline passes while it waits for a shared load gets its context's error marked with
+// dep, so its answer says what was slow, as a load of its own would have.
+func (m *Value[T]) Reads(dep error) *Value[T] {
+	m.dep = dep
+	return m
 }
 
 // Get is the value: kept, stale while a load refreshes it, or freshly loaded.
@@ -61,6 +71,9 @@ func (m *Value[T]) Get(ctx context.Context) (T, error) {
 		}
 		return r.Val.(T), nil
 	case <-ctx.Done():
+		if m.dep != nil {
+			return zero, fmt.Errorf("waiting for a shared load: %w: %w", m.dep, ctx.Err())
+		}
 		return zero, ctx.Err()
 	}
 }

@@ -96,6 +96,19 @@ func TestMemo(t *testing.T) {
 		}
 	})
 
+	t.Run("a caller that gives up is told what the load reads", func(t *testing.T) {
+		errDatabase := errors.New("database unavailable")
+		release := make(chan struct{})
+		defer close(release)
+		m := New(time.Minute, 0, func(context.Context) (int, error) { <-release; return 7, nil }).Reads(errDatabase)
+		late, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+		defer cancel()
+		_, err := m.Get(late)
+		if !errors.Is(err, errDatabase) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("got %v, want the dependency and the deadline", err)
+		}
+	})
+
 	t.Run("stale values are served while one load refreshes them", func(t *testing.T) {
 		var loads atomic.Int32
 		release := make(chan struct{}, 1)

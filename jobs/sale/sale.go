@@ -58,8 +58,8 @@ func New(s *store.Store, ch *chain.Client, priceGrace time.Duration, spreadBps i
 	for _, t := range tokens {
 		sl.tokens[t.Address] = t
 	}
-	sl.tiers = memo.New(readTTL, readStale, sl.TiersNow)
-	sl.waiting = memo.New(readTTL, readStale, sl.loadWaiting)
+	sl.tiers = memo.New(readTTL, readStale, sl.TiersNow).Reads(store.ErrUnavailable)
+	sl.waiting = memo.New(readTTL, readStale, sl.loadWaiting).Reads(store.ErrUnavailable)
 	return sl
 }
 
