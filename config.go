@@ -212,7 +212,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 
 // canonicalMultiSend is Safe's MultiSendCallOnly 1.4.1 at its canonical address, the same on
 // every chain Safe deploys to (safe-global/safe-deployments, v1.4.1/multi_send_call_only.json):
-// the contract a refund batch delegatecalls unless MULTISEND_ADDRESS names another.
+// the contract a treasury batch delegatecalls unless MULTISEND_ADDRESS names another.
 var canonicalMultiSend = common.HexToAddress("0x9641d764fc13c8B624c04430C7356C1C7C8102e2")
 
 // setPaymentAddress points the passes and the quote at the payments wallet; the zero address

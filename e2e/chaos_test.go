@@ -262,7 +262,7 @@ func TestChaos(t *testing.T) {
 			t.Fatal(err)
 		}
 		var decided int
-		if err := ledger.DB().Get(&decided, `SELECT count(*) FROM refund_batches WHERE status IN ('executed', 'failed')`); err != nil {
+		if err := ledger.DB().Get(&decided, `SELECT count(*) FROM treasury_batches WHERE status IN ('executed', 'failed')`); err != nil {
 			t.Fatal(err)
 		}
 		if unsettled == 0 && recorded == len(good) && refundsMatched(t, ledger) == refunds && decided == executed {
@@ -408,7 +408,7 @@ func TestChaos(t *testing.T) {
 	}
 	if err := ledger.DB().Get(&batches, `SELECT (SELECT count(*) FROM payments WHERE refund_batch_id IS NOT NULL) AS refunded,
 		count(*) FILTER (WHERE void_reason = 'refunded_elsewhere') AS void, count(*) FILTER (WHERE status IN ('proposed', 'ready')) AS open
-		FROM refund_batches`); err != nil {
+		FROM treasury_batches`); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d payments: %d good, each minted once, %d rejected, %d of them refunded by hand and %d by %d treasury batches (%d batches void by a refund by hand, %d open at the end); %d nodes, %d of them credited; %d rounds confirmed; ledger = nodeInfo for every node",
@@ -470,7 +470,7 @@ func (d *deployment) refund(t *testing.T, sent int) bool {
 	}
 	err := d.ledger.DB().Get(&p, `
 		SELECT from_address, value_wei FROM payments p WHERE status = 'rejected' AND NOT EXISTS (
-			SELECT 1 FROM refund_batch_payments bp JOIN refund_batches b ON b.id = bp.batch_id
+			SELECT 1 FROM treasury_batch_payments bp JOIN treasury_batches b ON b.id = bp.batch_id
 			WHERE bp.payment_id = p.id AND bp.open AND b.status = 'ready')
 		ORDER BY block_number, id LIMIT 1`)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -509,20 +509,20 @@ func refundsMatched(t *testing.T, ledger *store.Store) int {
 func (d *deployment) batchStep(t *testing.T, s *server) bool {
 	t.Helper()
 	var open []int64
-	if err := d.ledger.DB().Select(&open, `SELECT id FROM refund_batches WHERE status IN ('proposed', 'ready') ORDER BY id`); err != nil {
+	if err := d.ledger.DB().Select(&open, `SELECT id FROM treasury_batches WHERE status IN ('proposed', 'ready') ORDER BY id`); err != nil {
 		t.Fatal(err)
 	}
 	// One its owner executed is open until the payments pass reads the execution.
 	open = slices.DeleteFunc(open, func(id int64) bool { return d.executed[id] })
 	if len(open) == 0 {
 		// 400 when nothing is owed, 409 when the treasury holds too little yet: no batch, as the page says.
-		status, body := s.send(t, http.MethodPost, "/api/admin/refund-batches", "X-Admin-Key", adminKey, `{"payments": "all"}`)
+		status, body := s.send(t, http.MethodPost, "/api/admin/treasury-batches", "X-Admin-Key", adminKey, `{"kind": "refunds", "payments": "all"}`)
 		if status != http.StatusCreated && status != http.StatusBadRequest && status != http.StatusConflict {
 			t.Fatalf("proposing a refund batch: %d %v", status, body)
 		}
 		return false
 	}
-	path := fmt.Sprintf("/api/admin/refund-batches/%d", open[0])
+	path := fmt.Sprintf("/api/admin/treasury-batches/%d", open[0])
 	status, b := s.send(t, http.MethodGet, path, "X-Admin-Key", adminKey, "")
 	if status != http.StatusOK {
 		t.Fatalf("reading batch %d: %d %v", open[0], status, b)
@@ -780,8 +780,8 @@ func (d *deployment) checkSweeps(t *testing.T, s *server) {
 	swept := sum(`SELECT coalesce(sum(amount_wei), 0)::text FROM sweeps WHERE status = 'swept'`)
 	paid := sum(`SELECT coalesce(sum(value_wei), 0)::text FROM payments`)
 	refunded := sum(`SELECT coalesce(sum(value_wei), 0)::text FROM outgoing_transfers`)
-	batchPaid := sum(`SELECT coalesce(sum(bp.value_wei), 0)::text FROM refund_batch_payments bp
-		JOIN refund_batches b ON b.id = bp.batch_id WHERE b.status = 'executed' AND bp.open`)
+	batchPaid := sum(`SELECT coalesce(sum(bp.value_wei), 0)::text FROM treasury_batch_payments bp
+		JOIN treasury_batches b ON b.id = bp.batch_id WHERE b.status = 'executed' AND bp.open`)
 	var twice int
 	if err := d.ledger.DB().Get(&twice, `
 		SELECT count(*) FROM payments p WHERE p.refund_batch_id IS NOT NULL AND EXISTS (

@@ -56,10 +56,9 @@ func auditSentence(o store.AuditOutcome) string {
 		return "Minting is held: payments are recorded and wait."
 	case store.OutcomeMintingResumed:
 		return "Minting resumed: the next payments pass mints the payments that waited."
-	case store.OutcomeRefundBatchProposed, store.OutcomeRefundBatchApproved, store.OutcomeRefundBatchExecuted,
-		store.OutcomeRefundBatchFailed, store.OutcomeRefundBatchVoid, store.OutcomeRefundBatchReverted, store.OutcomeCommissionBatchProposed,
-		store.OutcomeRefundBatchVoidRefunded:
-		return refundBatchSentence(o)
+	case store.OutcomeBatchProposed, store.OutcomeBatchApproved, store.OutcomeBatchExecuted,
+		store.OutcomeBatchFailed, store.OutcomeBatchVoid, store.OutcomeBatchReverted, store.OutcomeBatchVoidRefunded:
+		return batchSentence(o)
 	case store.OutcomeReferralCodeSaved:
 		return referralSavedSentence(a)
 	case store.OutcomePaymentsPass:

@@ -73,7 +73,7 @@ type Config struct {
 	MaxFeeWei *big.Int
 
 	// Treasury is the Safe the sale's money goes to (TREASURY_ADDRESS): the payments wallet is
-	// swept to it, and the payments scan reads its executions of refund batches; zero: none.
+	// swept to it, and the payments scan reads its executions of treasury batches; zero: none.
 	Treasury common.Address
 	// MultiSend is the MultiSendCallOnly contract a treasury batch of several transfers
 	// delegatecalls (MULTISEND_ADDRESS; Safe's canonical 1.4.1 deployment unless set).

@@ -17,31 +17,31 @@ type Actor struct {
 type AuditAction string
 
 const (
-	ActionSignIn            AuditAction = "operator.sign-in"
-	ActionSignOut           AuditAction = "operator.sign-out"
-	ActionOperatorPut       AuditAction = "operator.put"
-	ActionOperatorRemove    AuditAction = "operator.remove"
-	ActionTierPut           AuditAction = "tier.put"
-	ActionTierOnSale        AuditAction = "tier.on-sale"
-	ActionTierOffSale       AuditAction = "tier.off-sale"
-	ActionAllowlistPut      AuditAction = "tier.allowlist"
-	ActionMintingHold       AuditAction = "minting.hold"
-	ActionMintingResume     AuditAction = "minting.resume"
-	ActionPassPayments      AuditAction = "pass.payments"
-	ActionPassCredit        AuditAction = "pass.credit"
-	ActionWebhookAdd        AuditAction = "webhook.add"
-	ActionWebhookDelete     AuditAction = "webhook.delete"
-	ActionWebhookRoll       AuditAction = "webhook.roll-secret"
-	ActionWebhookEnable     AuditAction = "webhook.enable"
-	ActionWebhookRedeliver  AuditAction = "webhook.redeliver"
-	ActionRefundPropose     AuditAction = "refund-batch.propose"
-	ActionCommissionPropose AuditAction = "commission-batch.propose"
-	ActionRefundApprove     AuditAction = "refund-batch.approve"
-	// ActionRefundExecute is what the chain made of a batch: executed or failed by the
-	// transaction its actor sent, or void once the Safe took its nonce for another transaction.
-	ActionRefundExecute AuditAction = "refund-batch.execute"
-	ActionReferralAdd   AuditAction = "referral-code.add"
-	ActionReferralPut   AuditAction = "referral-code.put"
+	ActionSignIn           AuditAction = "operator.sign-in"
+	ActionSignOut          AuditAction = "operator.sign-out"
+	ActionOperatorPut      AuditAction = "operator.put"
+	ActionOperatorRemove   AuditAction = "operator.remove"
+	ActionTierPut          AuditAction = "tier.put"
+	ActionTierOnSale       AuditAction = "tier.on-sale"
+	ActionTierOffSale      AuditAction = "tier.off-sale"
+	ActionAllowlistPut     AuditAction = "tier.allowlist"
+	ActionMintingHold      AuditAction = "minting.hold"
+	ActionMintingResume    AuditAction = "minting.resume"
+	ActionPassPayments     AuditAction = "pass.payments"
+	ActionPassCredit       AuditAction = "pass.credit"
+	ActionWebhookAdd       AuditAction = "webhook.add"
+	ActionWebhookDelete    AuditAction = "webhook.delete"
+	ActionWebhookRoll      AuditAction = "webhook.roll-secret"
+	ActionWebhookEnable    AuditAction = "webhook.enable"
+	ActionWebhookRedeliver AuditAction = "webhook.redeliver"
+	// A treasury batch of any kind (AuditArgs.Kind) proposed, approved by an owner, and what the
+	// chain made of it: executed or failed by the transaction its actor sent, or void once the
+	// Safe took its nonce for another transaction.
+	ActionBatchPropose AuditAction = "treasury-batch.propose"
+	ActionBatchApprove AuditAction = "treasury-batch.approve"
+	ActionBatchExecute AuditAction = "treasury-batch.execute"
+	ActionReferralAdd  AuditAction = "referral-code.add"
+	ActionReferralPut  AuditAction = "referral-code.put"
 )
 
 // AuditEntry is one operator action to record. Before and After are the changed value, written
@@ -94,22 +94,21 @@ const (
 	OutcomeWebhookRedelivered AuditOutcomeCode = "webhook_redelivered"   // Webhook, EventType, EventID
 
 	// A sweep of the payments wallet to the treasury (the target): Sweep, AmountWei, TxHash.
-	OutcomeSweepSent           AuditOutcomeCode = "sweep_sent"            // signed and stored, then sent
-	OutcomeSweepDone           AuditOutcomeCode = "sweep_done"            // mined: the treasury has it
-	OutcomeSweepFailed         AuditOutcomeCode = "sweep_failed"          // mined and reverted
-	OutcomeSweepVoid           AuditOutcomeCode = "sweep_void"            // never mined: its nonce was taken
-	OutcomeRefundBatchProposed AuditOutcomeCode = "refund_batch_proposed" // Batch, Refunds, AmountWei, Nonce
-	// Batch, Commissions, Referrers, AmountWei, Nonce; the batch's approvals and what the chain
-	// made of it are the refund batch's outcomes, with Kind commissions.
-	OutcomeCommissionBatchProposed AuditOutcomeCode = "commission_batch_proposed"
-	OutcomeRefundBatchApproved     AuditOutcomeCode = "refund_batch_approved" // Batch, Address (the owner), Approvals, Threshold
-	OutcomeRefundBatchExecuted     AuditOutcomeCode = "refund_batch_executed" // Batch, TxHash
-	OutcomeRefundBatchFailed       AuditOutcomeCode = "refund_batch_failed"   // Batch, TxHash
-	OutcomeRefundBatchVoid         AuditOutcomeCode = "refund_batch_void"     // Batch, Nonce
+	OutcomeSweepSent   AuditOutcomeCode = "sweep_sent"   // signed and stored, then sent
+	OutcomeSweepDone   AuditOutcomeCode = "sweep_done"   // mined: the treasury has it
+	OutcomeSweepFailed AuditOutcomeCode = "sweep_failed" // mined and reverted
+	OutcomeSweepVoid   AuditOutcomeCode = "sweep_void"   // never mined: its nonce was taken
+	// A treasury batch: Batch and its Kind always. Proposed: Refunds (a refund batch's payments)
+	// or Commissions and Referrers (a commission batch's), AmountWei, Tokens, Nonce.
+	OutcomeBatchProposed AuditOutcomeCode = "treasury_batch_proposed"
+	OutcomeBatchApproved AuditOutcomeCode = "treasury_batch_approved" // Address (the owner), Approvals, Threshold
+	OutcomeBatchExecuted AuditOutcomeCode = "treasury_batch_executed" // TxHash
+	OutcomeBatchFailed   AuditOutcomeCode = "treasury_batch_failed"   // TxHash
+	OutcomeBatchVoid     AuditOutcomeCode = "treasury_batch_void"     // Nonce
 	// A batch the ledger voided: Payment, in it, was refunded by hand by TxHash in Block.
-	OutcomeRefundBatchVoidRefunded AuditOutcomeCode = "refund_batch_void_refunded"
-	// A transaction sent to execute a batch that the Safe refused: Batch, TxHash, SafeError.
-	OutcomeRefundBatchReverted AuditOutcomeCode = "refund_batch_reverted"
+	OutcomeBatchVoidRefunded AuditOutcomeCode = "treasury_batch_void_refunded"
+	// A transaction sent to execute a batch that the Safe refused: TxHash, SafeError.
+	OutcomeBatchReverted AuditOutcomeCode = "treasury_batch_reverted"
 	// A partner referral code made or changed: Code, Address (its owner), its terms (Discount,
 	// Commission, Parent, ParentBps, Until for its expiry), Enabled.
 	OutcomeReferralCodeSaved AuditOutcomeCode = "referral_code_saved"
@@ -128,10 +127,8 @@ var AuditOutcomeCodes = []AuditOutcomeCode{OutcomeSignedIn, OutcomeSignedOut,
 	OutcomePaymentsPass, OutcomeCreditPass, OutcomePassFailed,
 	OutcomeWebhookAdded, OutcomeWebhookDeleted, OutcomeWebhookRolled, OutcomeWebhookEnabled, OutcomeWebhookRedelivered,
 	OutcomeSweepSent, OutcomeSweepDone, OutcomeSweepFailed, OutcomeSweepVoid,
-	OutcomeRefundBatchProposed, OutcomeRefundBatchApproved, OutcomeRefundBatchExecuted, OutcomeRefundBatchFailed, OutcomeRefundBatchVoid,
-	OutcomeRefundBatchReverted,
-	OutcomeReferralCodeSaved, OutcomeCommissionBatchProposed,
-	OutcomeRefundBatchVoidRefunded,
+	OutcomeBatchProposed, OutcomeBatchApproved, OutcomeBatchExecuted, OutcomeBatchFailed, OutcomeBatchVoid,
+	OutcomeBatchReverted, OutcomeReferralCodeSaved, OutcomeBatchVoidRefunded,
 	OutcomeOther}
 
 // PassFailure is the kind of error a pass run from the operator page failed with (pass_failed).
@@ -203,13 +200,12 @@ type AuditArgs struct {
 	Sweep     int64   `json:"sweep,omitempty"`
 	AmountWei Uint256 `json:"amountWei,omitzero"`
 	TxHash    string  `json:"txHash,omitempty"`
-	// A refund batch: its id, how many payments it refunds and for how much in all, at which
-	// nonce of the treasury; an approval's count against the threshold.
-	Batch   int64 `json:"batch,omitempty"`
-	Refunds int   `json:"refunds,omitempty"`
-	// A commission batch (Kind commissions; "" is a refund batch): how many commissions it pays,
-	// to how many referrers.
+	// A treasury batch: its id and kind; a refund batch's count of payments, or a commission
+	// batch's of commissions and of referrers; its total, at which nonce of the treasury; an
+	// approval's count against the threshold.
+	Batch       int64     `json:"batch,omitempty"`
 	Kind        BatchKind `json:"kind,omitempty"`
+	Refunds     int       `json:"refunds,omitempty"`
 	Commissions int       `json:"commissions,omitempty"`
 	Referrers   int       `json:"referrers,omitempty"`
 	Nonce       string    `json:"nonce,omitempty"`

@@ -52,7 +52,7 @@ func (c Commission) Money() Money {
 // commissionPaidSQL joins to commission c, as paid, the executed batch that made its transfer
 // (paid.tx NULL: owed).
 const commissionPaidSQL = `LEFT JOIN LATERAL (
-		SELECT b.executed_tx AS tx FROM refund_batch_commissions bc JOIN refund_batches b ON b.id = bc.batch_id
+		SELECT b.executed_tx AS tx FROM treasury_batch_commissions bc JOIN treasury_batches b ON b.id = bc.batch_id
 		WHERE bc.commission_id = c.id AND b.status = 'executed' AND bc.open) paid ON true`
 
 // commissionSQL reads Commissions: a commission c with its payment and referral, and the executed
@@ -167,16 +167,6 @@ func (s *Store) ReferralStats(ctx context.Context) (_ map[string]CodeStats, err 
 	return out, err
 }
 
-// BatchKind is what a treasury batch pays: payments back to their payers, or commissions to
-// referrers.
-type BatchKind string
-
-// The batch kinds (refund_batches.kind).
-const (
-	BatchRefunds     BatchKind = "refunds"
-	BatchCommissions BatchKind = "commissions"
-)
-
 // BatchPayout is one transfer of a commission batch: a referrer paid the sum of its commissions
 // in the batch in one currency, ETH (ValueWei) or a token (InToken; ValueWei 0).
 type BatchPayout struct {
@@ -247,7 +237,7 @@ func (p BatchPayout) token() string {
 }
 
 // commissionBatchSQL is the batch that holds commission c, open or executed (NULL: none).
-const commissionBatchSQL = `(SELECT bc.batch_id FROM refund_batch_commissions bc WHERE bc.commission_id = c.id AND bc.open)`
+const commissionBatchSQL = `(SELECT bc.batch_id FROM treasury_batch_commissions bc WHERE bc.commission_id = c.id AND bc.open)`
 
 // OwedCommissions are the commissions a batch may pay: those of ids, or with none, every one owed
 // outside a batch. One of ids that is not owed is a *NotOwedCommissionError, one in an open or
@@ -301,16 +291,16 @@ func addBatchCommissions(ctx context.Context, q sqlx.ExtContext, id int64, ids [
 		Batch int64 `db:"batch_id"`
 	}
 	if err := sqlx.SelectContext(ctx, q, &taken, `
-		SELECT commission_id, batch_id FROM refund_batch_commissions WHERE commission_id = ANY ($1) AND open
+		SELECT commission_id, batch_id FROM treasury_batch_commissions WHERE commission_id = ANY ($1) AND open
 		ORDER BY commission_id`, pq.Array(ids)); err != nil {
 		return err
 	}
 	if len(taken) > 0 {
 		return &CommissionInBatchError{ID: taken[0].ID, Batch: taken[0].Batch}
 	}
-	// The unique index refund_batch_commissions_once is the rule's last word.
+	// The unique index treasury_batch_commissions_once is the rule's last word.
 	_, err := q.ExecContext(ctx, `
-		INSERT INTO refund_batch_commissions (batch_id, commission_id) SELECT $1, unnest($2::bigint[])`, id, pq.Array(ids))
+		INSERT INTO treasury_batch_commissions (batch_id, commission_id) SELECT $1, unnest($2::bigint[])`, id, pq.Array(ids))
 	return err
 }
 
@@ -324,7 +314,7 @@ func batchPayouts(ctx context.Context, q sqlx.QueryerContext, ids []int64) (map[
 	}
 	if err := sqlx.SelectContext(ctx, q, &rows, `
 		SELECT bc.batch_id, NOT bc.open AND b.status = 'executed' AS not_paid, x.*
-		FROM refund_batch_commissions bc JOIN refund_batches b ON b.id = bc.batch_id
+		FROM treasury_batch_commissions bc JOIN treasury_batches b ON b.id = bc.batch_id
 		JOIN (`+commissionSQL+`) x ON x.id = bc.commission_id
 		WHERE bc.batch_id = ANY ($1) ORDER BY bc.batch_id, x.id`, pq.Array(ids)); err != nil {
 		return nil, err

@@ -49,7 +49,7 @@ const unexplainedOutflows = `
 	UNION ALL
 	SELECT 'treasury', b.executed_tx, bp.to_address, bp.value_wei, bp.token, bp.amount,
 		coalesce(tk.symbol, 'ETH'), coalesce(tk.decimals, 18), b.block_number, p.tx_hash
-	FROM refund_batch_payments bp JOIN refund_batches b ON b.id = bp.batch_id JOIN payments p ON p.id = bp.payment_id
+	FROM treasury_batch_payments bp JOIN treasury_batches b ON b.id = bp.batch_id JOIN payments p ON p.id = bp.payment_id
 		LEFT JOIN tokens tk ON tk.address = bp.token
 	WHERE b.status = 'executed' AND bp.open AND p.refund_batch_id IS DISTINCT FROM b.id`
 

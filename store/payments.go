@@ -109,7 +109,7 @@ type Scan struct {
 	Failed       []FailedWithdrawal
 	Outgoing     []OutgoingTransfer
 	Unattributed []UnattributedInflow
-	// SafeExecutions are the treasury's executions in the blocks (refund batches among them).
+	// SafeExecutions are the treasury's executions in the blocks (treasury batches among them).
 	SafeExecutions []SafeExecution
 }
 
@@ -239,7 +239,7 @@ func columnsOf(payments []NewPayment) paymentArrays {
 // the payments they held that had not gone further than being seen, rejected or refunded, and
 // the transfers out of the payments wallet, the reverted withdraw calls and the unattributed
 // inflows they held (a payment they refunded is rejected again, until the refund is seen anew), and
-// the refund batches they executed, failed or voided are open again (void again at once when
+// the treasury batches they executed, failed or voided are open again (void again at once when
 // one holds a payment refunded by hand below). A payment already minting or minted stays, for
 // the drift report: the chain decides what became of it.
 func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash string) (forgotten int64, err error) {
@@ -256,7 +256,7 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 		RETURNING id`, number); err != nil {
 		return 0, err
 	}
-	// The refund batches the chain decided above it are open again.
+	// The treasury batches the chain decided above it are open again.
 	batched, unpaid, err := rewindBatches(ctx, tx, number)
 	if err != nil {
 		return 0, err
@@ -269,7 +269,7 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 	// that buyer a second time): it is void again at once, never ready to pay them once more.
 	var byHand []int64
 	if err := tx.SelectContext(ctx, &byHand, `
-		SELECT bp.payment_id FROM refund_batch_payments bp JOIN refund_batches b ON b.id = bp.batch_id
+		SELECT bp.payment_id FROM treasury_batch_payments bp JOIN treasury_batches b ON b.id = bp.batch_id
 			JOIN payments p ON p.id = bp.payment_id JOIN outgoing_transfers o ON o.tx_hash = p.refund_tx_hash
 		WHERE bp.open AND b.status IN ('proposed', 'ready')`); err != nil {
 		return 0, err
@@ -645,8 +645,8 @@ const paymentRecordJoins = `LEFT JOIN nodes n ON n.payment_id = p.id
 	LEFT JOIN payment_referrals pr ON pr.payment_id = p.id AND p.status IN ('minting', 'minted')
 	LEFT JOIN LATERAL (
 		SELECT b.status, b.threshold, coalesce(b.executed_tx, b.sent_tx) AS tx,
-			(SELECT count(*) FROM refund_batch_approvals a WHERE a.batch_id = b.id AND a.counted) AS approvals
-		FROM refund_batch_payments bp JOIN refund_batches b ON b.id = bp.batch_id
+			(SELECT count(*) FROM treasury_batch_approvals a WHERE a.batch_id = b.id AND a.counted) AS approvals
+		FROM treasury_batch_payments bp JOIN treasury_batches b ON b.id = bp.batch_id
 		WHERE bp.payment_id = p.id AND bp.open) rb ON true`
 
 // paymentRecordColumns are a PaymentRecord's, of payment p and its node n.

@@ -48,7 +48,7 @@ type Operator struct {
 	AllowlistTier     int               // the tier the upload form picks first
 	Refunds           []Refund          // the latest payments owed a refund that no batch holds
 	RefundsTotal      int               // how many are owed in all
-	Batches           []BatchRow        // the treasury's open refund batches, newest first
+	Batches           []BatchRow        // the treasury's open batches, newest first
 	PaymentAddress    string            // the payments wallet refunds are sent from; empty when not configured
 	Factory           string            // the factory, whose owner's wallet changes a tier's payout
 	SetTierWeight     string            // the selector of its setTierWeight(uint8,uint32)
@@ -441,9 +441,9 @@ func OperatorSigner(me string, batches []BatchRow) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var7 templ.SafeURL
-					templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinURLErrs(RefundBatchURL(b.ID))
+					templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinURLErrs(BatchURL(b.ID))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `operator.templ`, Line: 316, Col: 36}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `operator.templ`, Line: 316, Col: 30}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 					if templ_7745c5c3_Err != nil {
@@ -456,7 +456,7 @@ func OperatorSigner(me string, batches []BatchRow) templ.Component {
 					var templ_7745c5c3_Var8 string
 					templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(b.Name)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `operator.templ`, Line: 316, Col: 72}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `operator.templ`, Line: 316, Col: 66}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 					if templ_7745c5c3_Err != nil {

@@ -51,7 +51,7 @@ type referrerCodeDoc struct {
 
 // commissionBatchDoc is what a commission batch adds to a refund batch's answer.
 type commissionBatchDoc struct {
-	refundBatchDoc
+	batchDoc
 	Kind        string              `json:"kind"`
 	Payouts     []payoutDoc         `json:"payouts"`
 	TokenTotals []store.TokenAmount `json:"tokenTotals"`
@@ -317,8 +317,8 @@ func TestCommissionBatch(t *testing.T) {
 	}
 	var proposed, executed bool
 	for _, r := range rs {
-		proposed = proposed || r.Outcome.Code == store.OutcomeCommissionBatchProposed && r.Outcome.Args.Referrers == 3 && r.Outcome.Args.Commissions == 5
-		executed = executed || r.Outcome.Code == store.OutcomeRefundBatchExecuted && r.Outcome.Args.Kind == store.BatchCommissions
+		proposed = proposed || r.Outcome.Code == store.OutcomeBatchProposed && r.Outcome.Args.Referrers == 3 && r.Outcome.Args.Commissions == 5
+		executed = executed || r.Outcome.Code == store.OutcomeBatchExecuted && r.Outcome.Args.Kind == store.BatchCommissions
 	}
 	if !proposed || !executed {
 		t.Errorf("the audit: %+v", rs)
@@ -350,23 +350,23 @@ func TestPayCommissionsFromPage(t *testing.T) {
 	if viewer.operatorPage().Find(`[data-testid=pay-commissions]`).Length() != 0 {
 		t.Error("a viewer is offered to pay commissions")
 	}
-	wantStatus(t, viewer.form("/operator/commission-batches", nil), http.StatusForbidden)
-	wantStatus(t, op.form("/operator/commission-batches", url.Values{"csrf": {"wrong"}}), http.StatusForbidden)
+	wantStatus(t, viewer.form("/operator/treasury-batches", url.Values{"kind": {"commissions"}}), http.StatusForbidden)
+	wantStatus(t, op.form("/operator/treasury-batches", url.Values{"kind": {"commissions"}, "csrf": {"wrong"}}), http.StatusForbidden)
 	if n := len(e.commissions("owed")); n != 1 {
 		t.Fatalf("%d owed", n)
 	}
-	if got, err := db.RefundBatches(t.Context(), 10); err != nil || len(got) != 0 {
+	if got, err := db.TreasuryBatches(t.Context(), 10); err != nil || len(got) != 0 {
 		t.Fatalf("batches after refused posts: %d %v", len(got), err)
 	}
 
 	if op.operatorPage().Find(`[data-testid=pay-commissions] button`).Length() != 1 {
 		t.Fatal("no Pay owed commissions button for an operator")
 	}
-	rec := op.form("/operator/commission-batches", nil)
+	rec := op.form("/operator/treasury-batches", url.Values{"kind": {"commissions"}})
 	wantStatus(t, rec, http.StatusSeeOther)
 	loc := rec.Header().Get("Location")
 	var id int64
-	if _, err := fmt.Sscanf(loc, "/operator/refund-batches/%d", &id); err != nil {
+	if _, err := fmt.Sscanf(loc, "/operator/treasury-batches/%d", &id); err != nil {
 		t.Fatalf("redirected to %q", loc)
 	}
 	b := e.get(id)
@@ -376,7 +376,7 @@ func TestPayCommissionsFromPage(t *testing.T) {
 	if got := text(page(t, op.do(http.MethodGet, loc, nil).Body), "batch-transfers"); !strings.Contains(got, owner) {
 		t.Errorf("the batch's page lists %q", got)
 	}
-	rec = op.form("/operator/commission-batches", nil)
+	rec = op.form("/operator/treasury-batches", url.Values{"kind": {"commissions"}})
 	wantStatus(t, rec, http.StatusBadRequest)
 	if !strings.Contains(rec.Body.String(), "No commission is owed outside a batch") {
 		t.Errorf("a second press: %s", rec.Body)

@@ -91,14 +91,14 @@ func codeUsed(t *testing.T, db *store.Store, code, owner, parent string) {
 	paid := earn(full, "owner", owner, "2500000000000000")
 	var batch int64
 	if err := db.DB().Get(&batch, `
-		INSERT INTO refund_batches (kind, safe, to_address, value_wei, data, operation, safe_tx_gas, base_gas, gas_price,
+		INSERT INTO treasury_batches (kind, safe, to_address, value_wei, data, operation, safe_tx_gas, base_gas, gas_price,
 			gas_token, refund_receiver, nonce, safe_tx_hash, threshold, proposed_by, status, executed_tx, block_number)
 		VALUES ('commissions', '0x00000000000000000000000000000000000b0b01', '0x00000000000000000000000000000000000b0b02', 0, '', 1,
 			0, 0, 0, '0x0000000000000000000000000000000000000000', '0x0000000000000000000000000000000000000000',
 			0, $1, 2, 'test', 'executed', $2, 10) RETURNING id`, storetest.TxHash(code+"-batch"), storetest.TxHash(code+"-paid")); err != nil {
 		t.Fatal(err)
 	}
-	mustExec(t, db, `INSERT INTO refund_batch_commissions (batch_id, commission_id) VALUES ($1, $2)`, batch, paid)
+	mustExec(t, db, `INSERT INTO treasury_batch_commissions (batch_id, commission_id) VALUES ($1, $2)`, batch, paid)
 	under(pay(code+"-rejected", "95000000000000000", "rejected"), code, "5000000000000000", nil)
 	other := pay(code+"-other", "1000000000000000000", "minted")
 	under(other, "Someone_else", "0", nil)

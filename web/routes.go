@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"nodeledger/handlers"
+	"nodeledger/store"
 )
 
 // openAPI documents the public API; a test checks every response the suite sees against it.
@@ -138,20 +139,23 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	upload.post(allowlistPreviewPage, h.PreviewAllowlistFromPage, uploader...)
 	upload.post(allowlistSavePage, h.SaveAllowlistFromPage, uploader...)
 	op.get("/exports/:file", h.Export, rl.limit("operator-export", 30), viewer)
-	// Refunds from the treasury: an operator builds a batch, each owner signs it with their own
-	// wallet (any signed-in operator carries the signature; the signature is what counts), and
-	// the batch's page, polled while it is open, follows it to its end.
-	op.post("/refund-batches", h.ProposeRefundBatchFromPage, rl.limit("operator-refund-batches", 30),
-		h.RequireOperator(handlers.Operator, "build refund batches"))
-	op.post("/commission-batches", h.PayCommissionsFromPage, rl.limit("operator-refund-batches", 30),
-		h.RequireOperator(handlers.Operator, "pay commissions"))
+	// Treasury batches (refunds, commissions): an operator builds one, each owner signs it with
+	// their own wallet (any signed-in operator carries the signature; the signature is what
+	// counts), and the batch's page, polled while it is open, follows it to its end. The paths
+	// before treasury batches (/refund-batches, /commission-batches) answer as aliases.
+	for path, kind := range map[string]store.BatchKind{"/treasury-batches": "", "/refund-batches": store.BatchRefunds, "/commission-batches": store.BatchCommissions} {
+		op.post(path, h.ProposeBatchFromPage(kind), rl.limit("operator-treasury-batches", 30),
+			h.RequireOperator(handlers.Operator, "propose treasury batches"))
+	}
 	// A batch's page, its approvals and its executions are also an owner's of the treasury who is
 	// not on the operator list (a signer); the page signs a stranger in and comes back.
-	op.get("/refund-batches/:id", h.RefundBatchPage, rl.limit("operator-refund-batch", 120))
-	op.post("/refund-batches/:id/approvals", h.ApproveRefundBatchFromPage, rl.limit("operator-refund-batches", 30),
-		h.RequireOperator(handlers.Signer, "approve refund batches"))
-	op.post("/refund-batches/:id/executions", h.ReportRefundExecution, rl.limit("operator-refund-batches", 30),
-		h.RequireOperator(handlers.Signer, "report refund batch executions"))
+	for _, path := range []string{"/treasury-batches/:id", "/refund-batches/:id"} {
+		op.get(path, h.TreasuryBatchPage, rl.limit("operator-treasury-batch", 120))
+		op.post(path+"/approvals", h.ApproveTreasuryBatch, rl.limit("operator-treasury-batches", 30),
+			h.RequireOperator(handlers.Signer, "approve treasury batches"))
+		op.post(path+"/executions", h.ReportBatchExecution, rl.limit("operator-treasury-batches", 30),
+			h.RequireOperator(handlers.Signer, "report treasury batch executions"))
+	}
 	op.post("/operators", h.OperatorAction(h.PutOperatorFromPage), rl.limit("operator-list", 60),
 		h.RequireOperator(handlers.Admin, "change the operator list"))
 	op.post("/operators/remove", h.OperatorAction(h.RemoveOperatorFromPage), rl.limit("operator-list", 60),
@@ -178,17 +182,21 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	admin.get("/exports/:file", h.Export)
 	admin.get("/minting", h.Minting)
 	admin.get("/treasury", h.AdminTreasury)
-	// Refunds from the treasury: the admin key proposes a batch and carries owners' signatures;
-	// only the signatures can move the treasury's money.
-	admin.post("/refund-batches", h.ProposeRefundBatch)
-	admin.get("/refund-batches", h.RefundBatches)
-	admin.get("/refund-batches/:id", h.RefundBatch)
-	admin.post("/refund-batches/:id/approvals", h.ApproveRefundBatch)
-	admin.post("/refund-batches/:id/executions", h.ReportRefundExecution)
+	// Treasury batches: the admin key proposes one and carries owners' signatures; only the
+	// signatures can move the treasury's money. The paths before treasury batches answer as
+	// aliases: /refund-batches (all of these) and /commission-batches (its proposal).
+	admin.post("/treasury-batches", h.ProposeTreasuryBatch(""))
+	admin.post("/refund-batches", h.ProposeTreasuryBatch(store.BatchRefunds))
+	admin.post("/commission-batches", h.ProposeTreasuryBatch(store.BatchCommissions))
+	for _, path := range []string{"/treasury-batches", "/refund-batches"} {
+		admin.get(path, h.TreasuryBatches)
+		admin.get(path+"/:id", h.TreasuryBatch)
+		admin.post(path+"/:id/approvals", h.ApproveTreasuryBatch)
+		admin.post(path+"/:id/executions", h.ReportBatchExecution)
+	}
 	admin.post("/minting/pause", h.HoldMinting(true))
 	admin.post("/minting/resume", h.HoldMinting(false))
 	admin.get("/commissions", h.Commissions)
-	admin.post("/commission-batches", h.ProposeCommissionBatch)
 	admin.post("/referral-codes", h.AddReferralCode)
 	admin.get("/referral-codes", h.ReferralCodes)
 	admin.add([]string{http.MethodPut}, "/referral-codes/:code", h.PutReferralCode)

@@ -161,7 +161,7 @@ func TestTokenPrices(t *testing.T) {
 		transact(t, dc, c, dc.Owner.Key, &dc.USDC, bindings.NewTestToken().PackMint(dc.Treasury, big.NewInt(250_000_000)), nil)
 		rec := s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+strings.ToLower(r.TxHash.Hex())+`"]}`, adminKey)
 		wantStatus(t, rec, http.StatusCreated)
-		b := decode[refundBatchDoc](t, rec)
+		b := decode[batchDoc](t, rec)
 		want := hexutil.Encode(chain.TokenTransferData(dc.Buyers[1].Address, big.NewInt(250_000_000)))
 		if b.SafeTx.To != usdc.Address || b.SafeTx.Value != "0" || b.SafeTx.Operation != 0 || b.SafeTx.Data != want || b.TotalWei != "0" {
 			t.Fatalf("the batch's Safe transaction %+v, want USDC's transfer(buyer, 250 USDC)", b.SafeTx)
@@ -262,7 +262,7 @@ func TestTokenRefundBatch(t *testing.T) {
 
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
-	b := decode[refundBatchDoc](t, rec)
+	b := decode[batchDoc](t, rec)
 	if len(b.Refunds) != 2 || b.TotalWei != "150000000000000000" || b.SafeTx.To != strings.ToLower(dc.MultiSend.Hex()) {
 		t.Fatalf("proposed %+v", b)
 	}
@@ -327,7 +327,7 @@ func TestTokenRefundRefused(t *testing.T) {
 	e.send(dc.Owner.Key, dc.USDC, erc20.PackSetBlocked(dc.Buyers[0].Address, false), nil)
 	rec = e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+inUSDC+`"]}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
-	b := decode[refundBatchDoc](t, rec)
+	b := decode[batchDoc](t, rec)
 	e.send(dc.Owner.Key, dc.USDC, erc20.PackSetBlocked(dc.Buyers[0].Address, true), nil)
 	e.approve(b.ID, e.sign(7, b.SafeTxHash))
 	ready := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash))
@@ -373,7 +373,7 @@ func TestTokenRefundAnsweredFalse(t *testing.T) {
 	e.send(dc.Owner.Key, dc.USDC, erc20.PackMint(dc.Treasury, big.NewInt(1_000_000_000)), nil)
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
-	b := decode[refundBatchDoc](t, rec)
+	b := decode[batchDoc](t, rec)
 	// After the batch is proposed, the token starts answering false for the payer.
 	e.send(dc.Owner.Key, dc.USDC, erc20.PackSetQuiet(true), nil)
 	e.send(dc.Owner.Key, dc.USDC, erc20.PackSetBlocked(dc.Buyers[0].Address, true), nil)

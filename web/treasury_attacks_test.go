@@ -34,7 +34,7 @@ type refundedByHandEnv struct {
 	*refundEnv
 	wrong    []string
 	values   []int64
-	batch    refundBatchDoc
+	batch    batchDoc
 	execData []byte // what an owner kept of the ready batch
 	handTx   string
 	handAt   int64
@@ -50,7 +50,7 @@ func newRefundedByHand(t *testing.T, db *store.Store) *refundedByHandEnv {
 	}
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
-	e.batch = decode[refundBatchDoc](t, rec)
+	e.batch = decode[batchDoc](t, rec)
 	e.approve(e.batch.ID, e.sign(7, e.batch.SafeTxHash))
 	ready := e.approve(e.batch.ID, e.sign(devchain.OwnerIndex, e.batch.SafeTxHash))
 	if ready == nil || ready.ExecData == nil {
@@ -113,12 +113,12 @@ func TestRefundByHandVoidsItsBatch(t *testing.T) {
 	if msg := errorMessage(t, rec); !strings.Contains(msg, e.wrong[0]) || !strings.Contains(msg, "void") {
 		t.Fatalf("approval of a void batch: %q", msg)
 	}
-	if rs, err := db.AuditLog(t.Context(), 5); err != nil || !auditHas(rs, store.OutcomeRefundBatchVoidRefunded, b.ID) {
+	if rs, err := db.AuditLog(t.Context(), 5); err != nil || !auditHas(rs, store.OutcomeBatchVoidRefunded, b.ID) {
 		t.Fatalf("the audit %+v (%v), want the batch void for the refund by hand", rs, err)
 	}
 
 	op := signedInAs(t, e.s, addOperator(t, db, "operator"))
-	loc := fmt.Sprintf("/operator/refund-batches/%d", b.ID)
+	loc := fmt.Sprintf("/operator/treasury-batches/%d", b.ID)
 	rec = op.do(http.MethodGet, loc, nil)
 	wantStatus(t, rec, http.StatusOK)
 	doc := page(t, rec.Body)
@@ -134,10 +134,10 @@ func TestRefundByHandVoidsItsBatch(t *testing.T) {
 	}
 
 	// One click: the form posts the rest as the operator page's batch form does.
-	rec = op.form("/operator/refund-batches", url.Values{"payment": {e.wrong[1]}})
+	rec = op.form("/operator/treasury-batches", url.Values{"kind": {"refunds"}, "payment": {e.wrong[1]}})
 	wantStatus(t, rec, http.StatusSeeOther)
 	var again int64
-	fmt.Sscanf(strings.TrimPrefix(rec.Header().Get("Location"), "/operator/refund-batches/"), "%d", &again)
+	fmt.Sscanf(strings.TrimPrefix(rec.Header().Get("Location"), "/operator/treasury-batches/"), "%d", &again)
 	next := e.get(again)
 	if next.SafeTx.Nonce != b.SafeTx.Nonce || len(next.Refunds) != 1 || next.Refunds[0].TxHash != e.wrong[1] {
 		t.Fatalf("the rest proposed again: %+v", next)
@@ -176,7 +176,7 @@ func TestRefundPaidTwiceIsUnexplained(t *testing.T) {
 	e := newRefundedByHand(t, db)
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+e.wrong[1]+`"]}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
-	rest := decode[refundBatchDoc](t, rec)
+	rest := decode[batchDoc](t, rec)
 
 	exec := e.send(e.dc.Buyers[4].Key, e.dc.Treasury, e.execData, nil)
 	if exec.Status != types.ReceiptStatusSuccessful {
@@ -230,7 +230,7 @@ func TestRefundPaidTwiceIsUnexplained(t *testing.T) {
 		Status string  `db:"status"`
 		Reason *string `db:"void_reason"`
 	}
-	if err := db.DB().Get(&after, `SELECT status, void_reason FROM refund_batches WHERE id = $1`, e.batch.ID); err != nil {
+	if err := db.DB().Get(&after, `SELECT status, void_reason FROM treasury_batches WHERE id = $1`, e.batch.ID); err != nil {
 		t.Fatal(err)
 	}
 	if after.Status != "void" || after.Reason == nil || *after.Reason != "refunded_elsewhere" {
@@ -362,12 +362,12 @@ func TestRefundAllLeavesOutARefuser(t *testing.T) {
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
 	b := decode[struct {
-		refundBatchDoc
+		batchDoc
 		LeftOut   []leftOutDoc `json:"leftOut"`
 		Remaining int          `json:"remaining"`
 	}](t, rec)
 	if len(b.Refunds) != 2 || b.Refunds[0].TxHash != good[0] || b.Refunds[1].TxHash != good[1] || b.Remaining != 0 {
-		t.Fatalf("the batch %+v", b.refundBatchDoc)
+		t.Fatalf("the batch %+v", b.batchDoc)
 	}
 	payer := strings.ToLower(dc.Buyers[2].Address.Hex())
 	if len(b.LeftOut) != 1 || b.LeftOut[0].Payment == nil || *b.LeftOut[0].Payment != stranger || b.LeftOut[0].To != payer ||
@@ -419,7 +419,7 @@ func TestRefundAllBeyondTheGas(t *testing.T) {
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
 	b := decode[struct {
-		refundBatchDoc
+		batchDoc
 		Remaining int `json:"remaining"`
 	}](t, rec)
 	n := len(b.Refunds)
@@ -449,8 +449,8 @@ func TestTreasuryOwnerSignsIn(t *testing.T) {
 	e.pass()
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
-	b := decode[refundBatchDoc](t, rec)
-	loc := fmt.Sprintf("/operator/refund-batches/%d", b.ID)
+	b := decode[batchDoc](t, rec)
+	loc := fmt.Sprintf("/operator/treasury-batches/%d", b.ID)
 
 	owner := newBrowser(t, e.s, "198.51.100.201")
 	rec = owner.do(http.MethodGet, loc, nil)
@@ -499,7 +499,7 @@ func TestTreasuryOwnerSignsIn(t *testing.T) {
 			t.Errorf("GET %s as a signer: %d", target, rec.Code)
 		}
 	}
-	for _, target := range []string{"/operator/refund-batches", "/operator/passes/payments", "/operator/minting", "/operator/commission-batches"} {
+	for _, target := range []string{"/operator/treasury-batches", "/operator/refund-batches", "/operator/passes/payments", "/operator/minting", "/operator/commission-batches"} {
 		rec := owner.send(httptest.NewRequest(http.MethodPost, target, strings.NewReader("csrf="+owner.csrf)),
 			"Content-Type", "application/x-www-form-urlencoded")
 		if rec.Code != http.StatusForbidden {
@@ -548,7 +548,7 @@ func TestRemovedOwnerSignatureDropped(t *testing.T) {
 	e.pass()
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
-	b := decode[refundBatchDoc](t, rec)
+	b := decode[batchDoc](t, rec)
 	e.approve(b.ID, e.sign(7, b.SafeTxHash))
 	ready := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash))
 	if ready == nil || !ready.Ready || ready.ExecData == nil {
@@ -575,7 +575,7 @@ func TestRemovedOwnerSignatureDropped(t *testing.T) {
 	// The payments pass counts the approvals against the owners now, as every read does.
 	e.pass()
 	var status string
-	if err := db.DB().Get(&status, `SELECT status FROM refund_batches WHERE id = $1`, b.ID); err != nil || status != "proposed" {
+	if err := db.DB().Get(&status, `SELECT status FROM treasury_batches WHERE id = $1`, b.ID); err != nil || status != "proposed" {
 		t.Fatalf("after the pass, the batch is %q (%v), want proposed", status, err)
 	}
 	// Read, the batch counts owner 0's signature alone: not ready, no execData.

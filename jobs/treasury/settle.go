@@ -22,7 +22,7 @@ func (t *Treasury) Settle(ctx context.Context) error {
 		return nil
 	}
 	safe := lower(t.cfg.Safe)
-	open, err := t.store.OpenRefundBatches(ctx, safe)
+	open, err := t.store.OpenTreasuryBatches(ctx, safe)
 	if err != nil || len(open) == 0 {
 		return err
 	}
@@ -43,12 +43,12 @@ func (t *Treasury) Settle(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	voided, err := t.store.VoidRefundBatches(ctx, safe, store.Uint256{Int: nonce}, cur.Number)
+	voided, err := t.store.VoidTreasuryBatches(ctx, safe, store.Uint256{Int: nonce}, cur.Number)
 	if err != nil {
 		return err
 	}
 	if len(voided) > 0 {
-		t.log.Warn("refund batches void: the treasury executed another transaction at their nonce; their payments are owed again",
+		t.log.Warn("treasury batches void: the treasury executed another transaction at their nonce; what they held is owed again",
 			"batches", voided, "nonce", nonce, "block", cur.Number)
 	}
 	return t.noteSent(ctx, safe, uint64(cur.Number))
@@ -68,7 +68,7 @@ func (t *Treasury) countApprovals(ctx context.Context, safe string) error {
 		return err
 	}
 	if len(unready) > 0 {
-		t.log.Warn("refund batches no longer ready: an owner who signed them was removed from the treasury; they wait for another owner's signature",
+		t.log.Warn("treasury batches no longer ready: an owner who signed them was removed from the treasury; they wait for another owner's signature",
 			"batches", unready, "owners", now, "threshold", safeNow.Threshold)
 	}
 	return nil
@@ -93,13 +93,13 @@ func (t *Treasury) noteSent(ctx context.Context, safe string, confirmed uint64) 
 			}
 		}
 	}
-	return t.store.SetSentRefundBatches(ctx, safe, sent)
+	return t.store.SetSentTreasuryBatches(ctx, safe, sent)
 }
 
 // followAttempts records what the chain made of the open batches' attempts not mined yet: the
 // page or a script that sent one may be gone before it is mined. One the node no longer knows
 // (dropped, or replaced by the wallet under another hash) stays sent while its batch is open.
-func (t *Treasury) followAttempts(ctx context.Context, open []store.RefundBatch) error {
+func (t *Treasury) followAttempts(ctx context.Context, open []store.TreasuryBatch) error {
 	for _, b := range open {
 		for _, a := range b.Attempts {
 			if a.Status != store.AttemptSent {
@@ -121,7 +121,7 @@ var ErrOtherSafeTx = errors.New("the transaction executes another Safe transacti
 // records it (chain.ErrUnknownTx, chain.ErrNotAnExecution or ErrOtherSafeTx for one it cannot
 // be): the one way an attempt is recorded, when the page or a script reports it and as the
 // payments pass follows it until mined. reportedBy is who told the service of it.
-func (t *Treasury) RecordAttempt(ctx context.Context, b store.RefundBatch, hash common.Hash, reportedBy string) error {
+func (t *Treasury) RecordAttempt(ctx context.Context, b store.TreasuryBatch, hash common.Hash, reportedBy string) error {
 	a, err := t.chain.SafeAttempt(ctx, common.HexToAddress(b.Safe), hash)
 	if err != nil {
 		return err
@@ -149,7 +149,7 @@ func (t *Treasury) RecordAttempt(ctx context.Context, b store.RefundBatch, hash 
 // (the one before its execution reverted with GS013, a transfer failing), running each again
 // alone; rec is left as it is when each goes through alone (the treasury held too little for
 // them all).
-func (t *Treasury) nameRefused(ctx context.Context, b store.RefundBatch, block uint64, rec *store.BatchAttempt) error {
+func (t *Treasury) nameRefused(ctx context.Context, b store.TreasuryBatch, block uint64, rec *store.BatchAttempt) error {
 	payouts := BatchPayouts(b)
 	checks, err := t.chain.CheckPayouts(ctx, common.HexToAddress(b.Safe), block, payouts)
 	if err != nil {
@@ -166,7 +166,7 @@ func (t *Treasury) nameRefused(ctx context.Context, b store.RefundBatch, block u
 }
 
 // BatchPayouts are batch b's transfers, in its order, as chain.Batch packed them.
-func BatchPayouts(b store.RefundBatch) []chain.Payout {
+func BatchPayouts(b store.TreasuryBatch) []chain.Payout {
 	var out []chain.Payout
 	for _, r := range b.Refunds {
 		p := chain.Payout{To: common.HexToAddress(r.To), Value: r.ValueWei.Int}
@@ -186,7 +186,7 @@ func BatchPayouts(b store.RefundBatch) []chain.Payout {
 }
 
 // SafeTxOf is batch b's SafeTx, as chain builds and hashes it.
-func SafeTxOf(b store.RefundBatch) chain.SafeTx {
+func SafeTxOf(b store.TreasuryBatch) chain.SafeTx {
 	return chain.SafeTx{To: common.HexToAddress(b.To), Value: b.Value.Int, Data: b.Data, Operation: b.Operation,
 		SafeTxGas: b.SafeTxGas.Int, BaseGas: b.BaseGas.Int, GasPrice: b.GasPrice.Int, GasToken: common.HexToAddress(b.GasToken),
 		RefundReceiver: common.HexToAddress(b.RefundReceiver), Nonce: b.Nonce.Int}

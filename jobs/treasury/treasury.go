@@ -80,8 +80,9 @@ func (e *RevertsError) Error() string        { return "the batch's simulation re
 func (e *TooLargeError) Error() string       { return "one transfer takes more gas than a transaction may" }
 
 // Propose builds the treasury's Safe transaction of items' payouts at its nonce now, and records
-// it with what they settle for the owners to sign, audited as e with the outcome the recorded
-// batch makes, proposed by proposedBy: the one way a batch of either kind is proposed. First the
+// it as a batch of kind with what they settle for the owners to sign, audited as e with the
+// outcome the recorded batch makes, proposed by proposedBy: the one way a batch of any kind is
+// proposed. Items must settle what kind pays (store.ErrBatchKind). First the
 // chain is asked, at one block: the treasury must hold the batch's total (*UncoveredError); each
 // transfer is simulated alone, and those the chain refuses (a payer that reverts on taking ETH, a
 // token that refuses the payer) are left out, listed with the batch, so one address cannot make
@@ -92,46 +93,45 @@ func (e *TooLargeError) Error() string       { return "one transfer takes more g
 // The nonce is the Safe's own, not one past the batches still open: a batch nobody signs then
 // never holds back the next one. When two open batches share a nonce, the first executed takes
 // it; the other goes void and what it held is owed again.
-func (t *Treasury) Propose(ctx context.Context, e store.AuditEntry, items []Item, proposedBy string,
-	outcome func(b store.RefundBatch) store.AuditOutcome) (store.RefundBatch, error) {
+func (t *Treasury) Propose(ctx context.Context, e store.AuditEntry, kind store.BatchKind, items []Item, proposedBy string,
+	outcome func(b store.TreasuryBatch) store.AuditOutcome) (store.TreasuryBatch, error) {
 	safe, err := t.chain.Safe(ctx, t.cfg.Safe)
 	if err != nil {
-		return store.RefundBatch{}, err
+		return store.TreasuryBatch{}, err
 	}
 	head, err := t.chain.HeadNumber(ctx)
 	if err != nil {
-		return store.RefundBatch{}, err
+		return store.TreasuryBatch{}, err
 	}
 	if err := t.covers(ctx, safe, head, items); err != nil {
-		return store.RefundBatch{}, err
+		return store.TreasuryBatch{}, err
 	}
 	keep, left, err := t.payable(ctx, head, items)
 	if err != nil {
-		return store.RefundBatch{}, err
+		return store.TreasuryBatch{}, err
 	}
 	tx, remaining, err := t.fit(ctx, safe.Nonce, head, keep)
 	if err != nil {
-		return store.RefundBatch{}, err
+		return store.TreasuryBatch{}, err
 	}
 	keep = keep[:len(keep)-remaining]
-	nb := store.NewRefundBatch{}
+	nb := store.NewTreasuryBatch{}
 	for _, it := range keep {
-		if it.Commissions != nil {
-			nb.Commissions = append(nb.Commissions, it.Commissions...)
-		} else {
+		nb.Commissions = append(nb.Commissions, it.Commissions...)
+		if it.Payment != 0 {
 			nb.Payments = append(nb.Payments, it.Payment)
 		}
 	}
 	hash := tx.Hash(big.NewInt(t.cfg.ChainID), t.cfg.Safe)
 	zero := store.Uint256{Int: new(big.Int)}
-	nb.RefundBatch = store.RefundBatch{Safe: lower(t.cfg.Safe), To: lower(tx.To),
+	nb.TreasuryBatch = store.TreasuryBatch{Kind: kind, Safe: lower(t.cfg.Safe), To: lower(tx.To),
 		Value: store.Uint256{Int: tx.Value}, Data: append([]byte{}, tx.Data...), Operation: tx.Operation, SafeTxGas: zero, BaseGas: zero,
 		GasPrice: zero, GasToken: lower(tx.GasToken), RefundReceiver: lower(tx.RefundReceiver), Nonce: store.Uint256{Int: tx.Nonce},
 		SafeTxHash: lower(hash), Threshold: int(safe.Threshold), ProposedBy: proposedBy, LeftOut: left, Remaining: remaining}
 	e.Target = nb.SafeTxHash
-	var b store.RefundBatch
+	var b store.TreasuryBatch
 	err = t.store.Audited(ctx, e, func(tx store.Tx, e *store.AuditEntry) (err error) {
-		if b, err = tx.AddRefundBatch(ctx, nb); err != nil {
+		if b, err = tx.AddTreasuryBatch(ctx, nb); err != nil {
 			return err
 		}
 		e.After = map[string]any{"id": b.ID, "kind": b.Kind, "safeTxHash": b.SafeTxHash, "nonce": b.Nonce.String(),
@@ -250,8 +250,8 @@ func owners(safe chain.Safe) []string {
 // Now is batch id with its approvals counted against the treasury's owners and threshold read
 // now (the Safe, returned): a signature of an owner removed since the last pass is no longer
 // counted nor given in execData, which the Safe would refuse (GS026).
-func (t *Treasury) Now(ctx context.Context, id int64) (store.RefundBatch, chain.Safe, error) {
-	b, err := t.store.RefundBatch(ctx, id)
+func (t *Treasury) Now(ctx context.Context, id int64) (store.TreasuryBatch, chain.Safe, error) {
+	b, err := t.store.TreasuryBatch(ctx, id)
 	if err != nil {
 		return b, chain.Safe{}, err
 	}
@@ -269,12 +269,12 @@ func (t *Treasury) Now(ctx context.Context, id int64) (store.RefundBatch, chain.
 	if _, err := t.store.CountApprovals(ctx, b.Safe, now, int(safe.Threshold)); err != nil {
 		return b, safe, err
 	}
-	b, err = t.store.RefundBatch(ctx, id)
+	b, err = t.store.TreasuryBatch(ctx, id)
 	return b, safe, err
 }
 
 // VoidError: the batch approved is void (b says why), and takes no approval.
-type VoidError struct{ Batch store.RefundBatch }
+type VoidError struct{ Batch store.TreasuryBatch }
 
 func (e *VoidError) Error() string { return "the batch is void" }
 
@@ -283,10 +283,10 @@ func (e *VoidError) Error() string { return "the batch is void" }
 // carried it (submittedBy): the one way an approval is taken. The same owner again changes
 // nothing. A void batch is a *VoidError, one executed or cancelled store.ErrBatchDecided; past
 // the batch's read, an error comes with the batch as read.
-func (t *Treasury) Approve(ctx context.Context, e store.AuditEntry, id int64, sig []byte, submittedBy string) (store.RefundBatch, error) {
-	b, err := t.store.RefundBatch(ctx, id)
+func (t *Treasury) Approve(ctx context.Context, e store.AuditEntry, id int64, sig []byte, submittedBy string) (store.TreasuryBatch, error) {
+	b, err := t.store.TreasuryBatch(ctx, id)
 	if err != nil {
-		return store.RefundBatch{}, err
+		return store.TreasuryBatch{}, err
 	}
 	if b.Status == store.BatchVoid {
 		return b, &VoidError{Batch: b}
@@ -310,7 +310,7 @@ func (t *Treasury) Approve(ctx context.Context, e store.AuditEntry, id int64, si
 			return err
 		}
 		e.After = map[string]any{"id": b.ID, "owner": a.Owner, "status": b.Status}
-		e.Outcome = store.AuditOutcome{Code: store.OutcomeRefundBatchApproved, Args: store.AuditArgs{Batch: b.ID, Kind: b.Kind,
+		e.Outcome = store.AuditOutcome{Code: store.OutcomeBatchApproved, Args: store.AuditArgs{Batch: b.ID, Kind: b.Kind,
 			Address: a.Owner, Approvals: len(b.Approvals), Threshold: b.Threshold}}
 		return nil
 	})

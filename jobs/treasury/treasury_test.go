@@ -44,9 +44,9 @@ func TestProposeRefuses(t *testing.T) {
 		return Item{Payout: chain.Payout{To: to, Value: eth}, Payment: 1, PaymentTx: "0x01"}
 	}
 	propose := func(tr *Treasury, items ...Item) error {
-		_, err := tr.Propose(ctx, store.AuditEntry{Action: store.ActionRefundPropose}, items, "test",
-			func(store.RefundBatch) store.AuditOutcome {
-				return store.AuditOutcome{Code: store.OutcomeRefundBatchProposed}
+		_, err := tr.Propose(ctx, store.AuditEntry{Action: store.ActionBatchPropose}, store.BatchRefunds, items, "test",
+			func(store.TreasuryBatch) store.AuditOutcome {
+				return store.AuditOutcome{Code: store.OutcomeBatchProposed}
 			})
 		return err
 	}
@@ -76,7 +76,7 @@ func TestProposeRefuses(t *testing.T) {
 		t.Fatalf("a cap below one transfer: %v, want the transfer's gas and the cap", err)
 	}
 
-	if n, err := db.RefundBatches(ctx, 10); err != nil || len(n) != 0 {
+	if n, err := db.TreasuryBatches(ctx, 10); err != nil || len(n) != 0 {
 		t.Fatalf("batches in the ledger: %v, %v; want none", n, err)
 	}
 }

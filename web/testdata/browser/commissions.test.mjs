@@ -103,7 +103,7 @@ test('a referrer reads its commission owed on /me, the operators pay it in one t
     op.on('console', (m) => { if (m.type() === 'error') opErrors.push(m.text()); });
     const pay = op.locator('[data-testid=pay-commissions]');
     await both(op, pay, 'commissions-pay-owed');
-    await Promise.all([op.waitForURL(/\/operator\/refund-batches\/\d+$/), pay.locator('button').click()]);
+    await Promise.all([op.waitForURL(/\/operator\/treasury-batches\/\d+$/), pay.locator('button').click()]);
     const batchURL = op.url();
     assert.match(await op.locator('h1').innerText(), /^Commission batch #\d+$/);
     for (const [to, amount] of [[referrer, ownerPart], [parent, parentPart]]) {

@@ -88,7 +88,7 @@ test('three wrong payments are refunded in one treasury transaction two owners a
     await row.locator('input[name=payment]').check();
   }
   await both(page, owed, 'refunds-owed');
-  await Promise.all([page.waitForURL(/\/operator\/refund-batches\/\d+$/), owed.locator('[data-testid=refund-selected]').click()]);
+  await Promise.all([page.waitForURL(/\/operator\/treasury-batches\/\d+$/), owed.locator('[data-testid=refund-selected]').click()]);
   const batchURL = page.url();
 
   // Before anyone signs, the page shows everything they approve.
@@ -246,13 +246,13 @@ test('an owner of the treasury not on the operator list opens a batch link signe
   const paid = (await walletOf(buyerKey).sendTransaction({ to: payments, value })).toLowerCase();
   await client.waitForTransactionReceipt({ hash: paid });
   await passUntil(paid, 'rejected');
-  const proposed = await admin('POST', '/refund-batches', { payments: [paid] });
+  const proposed = await admin('POST', '/treasury-batches', { kind: 'refunds', payments: [paid] });
   const proposedBody = await proposed.text();
   assert.equal(proposed.status, 201, proposedBody);
   const batch = JSON.parse(proposedBody);
   assert.equal(batch.status, 'proposed');
   assert.deepEqual(batch.refunds.map((r) => r.txHash), [paid], proposedBody);
-  const batchPath = `/operator/refund-batches/${batch.id}`;
+  const batchPath = `/operator/treasury-batches/${batch.id}`;
 
   // The operator page of an admin marks the signer's address as not on the operator list.
   const first = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -324,7 +324,7 @@ test('an owner of the treasury not on the operator list opens a batch link signe
   assert.equal(await page.locator('[data-testid=owner-signed]').count(), 1);
   assert.match(squash(await page.locator('[data-testid=batch-next]').innerText()), /^Still needed: 1 more owner's signature\./);
   assert.equal(await page.locator('[data-testid=execute-batch]').count(), 0);
-  const kept = await (await admin('GET', `/refund-batches/${batch.id}`)).json();
+  const kept = await (await admin('GET', `/treasury-batches/${batch.id}`)).json();
   assert.deepEqual(kept.approvals, [signer], 'the service kept the signer\'s signature');
   await fullPage(page, 'refunds-signer-batch-approved');
 
@@ -368,7 +368,7 @@ test('an owner of the treasury not on the operator list opens a batch link signe
   await context.close();
 
   // Nothing of this batch is left open for the files after this one.
-  assert.equal((await (await admin('GET', `/refund-batches/${batch.id}`)).json()).status, 'executed');
+  assert.equal((await (await admin('GET', `/treasury-batches/${batch.id}`)).json()).status, 'executed');
   await op.goto(base + '/operator');
   assert.equal(await op.locator(`[data-testid=refunds] tr[data-tx="${paid}"]`).count(), 0);
   assert.equal(await op.locator(`[data-testid=open-batch][href="${batchPath}"]`).count(), 0);

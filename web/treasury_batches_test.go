@@ -33,9 +33,10 @@ import (
 	"nodeledger/store/storetest"
 )
 
-// refundBatchDoc is a refund batch as the admin API answers it.
-type refundBatchDoc struct {
+// batchDoc is a treasury batch as the admin API answers it.
+type batchDoc struct {
 	ID     int64  `json:"id"`
+	Kind   string `json:"kind"`
 	Safe   string `json:"safe"`
 	SafeTx struct {
 		To             string `json:"to"`
@@ -199,22 +200,22 @@ func (e *refundEnv) sign(i int, hash string) string {
 	return hexutil.Encode(sig)
 }
 
-func (e *refundEnv) approve(id int64, sig string) *refundBatchDoc {
+func (e *refundEnv) approve(id int64, sig string) *batchDoc {
 	e.t.Helper()
 	rec := e.s.adminDo(e.t, http.MethodPost, fmt.Sprintf("/api/admin/refund-batches/%d/approvals", id), `{"signature": "`+sig+`"}`, adminKey)
 	if rec.Code != http.StatusOK {
 		e.t.Logf("approval: %d %s\n%s", rec.Code, rec.Body, e.s.log)
 		return nil
 	}
-	b := decode[refundBatchDoc](e.t, rec)
+	b := decode[batchDoc](e.t, rec)
 	return &b
 }
 
-func (e *refundEnv) get(id int64) refundBatchDoc {
+func (e *refundEnv) get(id int64) batchDoc {
 	e.t.Helper()
 	rec := e.s.adminDo(e.t, http.MethodGet, fmt.Sprintf("/api/admin/refund-batches/%d", id), "", adminKey)
 	wantStatus(e.t, rec, http.StatusOK)
-	return decode[refundBatchDoc](e.t, rec)
+	return decode[batchDoc](e.t, rec)
 }
 
 // paymentDoc is GET /api/payments/{tx}.
@@ -256,7 +257,7 @@ func TestRefundBatches(t *testing.T) {
 
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+strings.Join(wrong, `", "`)+`"]}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
-	b := decode[refundBatchDoc](t, rec)
+	b := decode[batchDoc](t, rec)
 	if b.Safe != strings.ToLower(dc.Treasury.Hex()) || b.SafeTx.To != strings.ToLower(dc.MultiSend.Hex()) || b.SafeTx.Operation != 1 ||
 		b.SafeTx.Nonce != "0" || b.SafeTx.Value != "0" || b.SafeTx.SafeTxGas != "0" || b.Threshold != devchain.TreasuryThreshold ||
 		len(b.Approvals) != 0 || b.Ready || b.Status != "proposed" || b.ExecData != nil || len(b.Refunds) != 3 || b.TotalWei != "600000000000000000" {
@@ -349,7 +350,7 @@ func TestRefundBatches(t *testing.T) {
 		rec := e.report(b.ID, attempt)
 		wantStatus(t, rec, http.StatusOK)
 		executor := strings.ToLower(dc.Buyers[4].Address.Hex())
-		if got := decode[refundBatchDoc](t, rec).Attempts; len(got) != 1 || got[0].TxHash != attempt || got[0].Status != "sent" ||
+		if got := decode[batchDoc](t, rec).Attempts; len(got) != 1 || got[0].TxHash != attempt || got[0].Status != "sent" ||
 			got[0].From != executor || got[0].Error != nil || !strings.HasPrefix(got[0].ReportedBy, "admin key ") {
 			t.Fatalf("reported: %+v", got)
 		}
@@ -369,12 +370,12 @@ func TestRefundBatches(t *testing.T) {
 			t.Fatalf("the attempt after the revert: %+v", a)
 		}
 		if rs, err := db.AuditLog(ctx, 1); err != nil || len(rs) != 1 || rs[0].Actor != executor ||
-			rs[0].Outcome.Code != store.OutcomeRefundBatchReverted || rs[0].Outcome.Args.SafeError != "GS020" || rs[0].Outcome.Args.TxHash != attempt {
+			rs[0].Outcome.Code != store.OutcomeBatchReverted || rs[0].Outcome.Args.SafeError != "GS020" || rs[0].Outcome.Args.TxHash != attempt {
 			t.Fatalf("the audit's newest entry %+v (%v), want the revert by its sender", rs, err)
 		}
 		// Reported again, it changes nothing and is audited once.
 		wantStatus(t, e.report(b.ID, attempt), http.StatusOK)
-		if rs, err := db.AuditLog(ctx, 2); err != nil || rs[1].Outcome.Code == store.OutcomeRefundBatchReverted {
+		if rs, err := db.AuditLog(ctx, 2); err != nil || rs[1].Outcome.Code == store.OutcomeBatchReverted {
 			t.Fatalf("the audit after a second report %+v (%v)", rs, err)
 		}
 
@@ -384,7 +385,7 @@ func TestRefundBatches(t *testing.T) {
 			{"0x1234", "must be the hash of the transaction"},
 			{"0x" + strings.Repeat("0", 64), "knows no transaction"},
 			{wrong[0], "does not call the treasury's execTransaction"},
-			{strings.ToLower(otherHash.Hex()), "executes another Safe transaction than refund batch"},
+			{strings.ToLower(otherHash.Hex()), "executes another Safe transaction than treasury batch"},
 		} {
 			rec := e.report(b.ID, c.hash)
 			wantStatus(t, rec, http.StatusBadRequest)
@@ -481,24 +482,24 @@ func TestRefundBatches(t *testing.T) {
 		}
 		var actions []string
 		for _, r := range rs {
-			if !strings.HasPrefix(string(r.Action), "refund-batch.") {
+			if !strings.HasPrefix(string(r.Action), "treasury-batch.") {
 				continue
 			}
 			actions = append(actions, string(r.Action))
 			// The executions are the executor's, as the chain says; the rest the admin key's.
 			executor := strings.ToLower(dc.Buyers[4].Address.Hex())
-			executed := r.Outcome.Code == store.OutcomeRefundBatchExecuted && r.Outcome.Args.TxHash == execTx
-			reverted := r.Outcome.Code == store.OutcomeRefundBatchReverted && r.Outcome.Args.SafeError == "GS020"
-			if r.Action == store.ActionRefundExecute && (r.Actor != executor || !executed && !reverted) ||
-				r.Action != store.ActionRefundExecute && !strings.HasPrefix(r.Actor, "admin key ") {
+			executed := r.Outcome.Code == store.OutcomeBatchExecuted && r.Outcome.Args.TxHash == execTx
+			reverted := r.Outcome.Code == store.OutcomeBatchReverted && r.Outcome.Args.SafeError == "GS020"
+			if r.Action == store.ActionBatchExecute && (r.Actor != executor || !executed && !reverted) ||
+				r.Action != store.ActionBatchExecute && !strings.HasPrefix(r.Actor, "admin key ") {
 				t.Fatalf("%s by %q: %+v", r.Action, r.Actor, r.Outcome)
 			}
 		}
 		// Newest first: the execution, the second owner's approval, the attempt with one
 		// signature, the first owner's approvals (the same owner twice is kept once, and logged
 		// as carried), and the proposal.
-		if len(actions) < 5 || actions[len(actions)-1] != string(store.ActionRefundPropose) || actions[0] != string(store.ActionRefundExecute) ||
-			actions[1] != string(store.ActionRefundApprove) || actions[2] != string(store.ActionRefundExecute) {
+		if len(actions) < 5 || actions[len(actions)-1] != string(store.ActionBatchPropose) || actions[0] != string(store.ActionBatchExecute) ||
+			actions[1] != string(store.ActionBatchApprove) || actions[2] != string(store.ActionBatchExecute) {
 			t.Fatalf("audit %v", actions)
 		}
 	})
@@ -574,7 +575,7 @@ func TestRefundBatchVoid(t *testing.T) {
 	}
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
-	b := decode[refundBatchDoc](t, rec)
+	b := decode[batchDoc](t, rec)
 	if len(b.Refunds) != 1 || b.Refunds[0].TxHash != wrong || b.SafeTx.Nonce != "0" || b.SafeTx.Operation != 0 {
 		t.Fatalf("proposed %+v", b)
 	}
@@ -596,8 +597,8 @@ func TestRefundBatchVoid(t *testing.T) {
 	if got := e.get(b.ID); got.Status != "void" || got.ExecutedTx != nil {
 		t.Fatalf("after another transaction took its nonce: %+v", got)
 	}
-	if rs, err := db.AuditLog(t.Context(), 1); err != nil || len(rs) != 1 || rs[0].Action != store.ActionRefundExecute ||
-		rs[0].Outcome.Code != store.OutcomeRefundBatchVoid || rs[0].Outcome.Args.Batch != b.ID {
+	if rs, err := db.AuditLog(t.Context(), 1); err != nil || len(rs) != 1 || rs[0].Action != store.ActionBatchExecute ||
+		rs[0].Outcome.Code != store.OutcomeBatchVoid || rs[0].Outcome.Args.Batch != b.ID {
 		t.Fatalf("the audit's newest entry %+v (%v), want the batch void", rs, err)
 	}
 	if p := e.paymentDoc(wrong); p.Status != store.BuyerRejected || p.Refund != nil {
@@ -608,13 +609,101 @@ func TestRefundBatchVoid(t *testing.T) {
 
 	rec = e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+wrong+`"]}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
-	if again := decode[refundBatchDoc](t, rec); again.SafeTx.Nonce != "1" || again.ID == b.ID || again.Status != "proposed" {
+	if again := decode[batchDoc](t, rec); again.SafeTx.Nonce != "1" || again.ID == b.ID || again.Status != "proposed" {
 		t.Fatalf("the payment's new batch %+v", again)
 	}
 	rec = e.s.adminDo(t, http.MethodGet, "/api/admin/refund-batches", "", adminKey)
 	wantStatus(t, rec, http.StatusOK)
-	if list := decode[[]refundBatchDoc](t, rec); len(list) != 2 || list[0].ID <= list[1].ID || list[1].Status != "void" {
+	if list := decode[[]batchDoc](t, rec); len(list) != 2 || list[0].ID <= list[1].ID || list[1].Status != "void" {
 		t.Fatalf("list %+v", list)
+	}
+}
+
+// TestTreasuryBatchPaths: a batch is proposed under /api/admin/treasury-batches with the kind
+// its proposer gives, and the paths before treasury batches answer as aliases of their kind: the
+// same batch under either path, a kind refused where it does not belong, and the operator page's
+// form and its old path alike.
+func TestTreasuryBatchPaths(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnv(t, db)
+	wrong := []string{e.pay(0, 150_000_000_000_000_000), e.pay(1, 250_000_000_000_000_000)}
+	if sum := e.pass(); sum.Rejected != 2 {
+		t.Fatalf("pass %+v", sum)
+	}
+	for body, want := range map[string]string{
+		`{"payments": "all"}`:                           `"kind" must be`,
+		`{"kind": "sweeps", "payments": "all"}`:         `"kind" must be`,
+		`{"kind": "refunds", "commissions": "all"}`:     `"kind" must be`,
+		`{"kind": "commissions", "payments": "all"}`:    `"kind" must be`,
+		`{"kind": "refunds", "payments": "some"}`:       `"payments" must be`,
+		`{"kind": "commissions", "commissions": "x"}`:   `"commissions" must be`,
+		`{"kind": "refunds", "payments": "all", "x":1}`: "only the documented fields",
+	} {
+		rec := e.s.adminDo(t, http.MethodPost, "/api/admin/treasury-batches", body, adminKey)
+		wantStatus(t, rec, http.StatusBadRequest)
+		if msg := errorMessage(t, rec); !strings.Contains(msg, want) {
+			t.Errorf("%s: %q, want %q", body, msg, want)
+		}
+	}
+	for path, body := range map[string]string{
+		"/api/admin/refund-batches":     `{"kind": "commissions", "commissions": "all"}`,
+		"/api/admin/commission-batches": `{"kind": "refunds", "payments": "all"}`,
+	} {
+		rec := e.s.adminDo(t, http.MethodPost, path, body, adminKey)
+		wantStatus(t, rec, http.StatusBadRequest)
+		if msg := errorMessage(t, rec); !strings.Contains(msg, "This path proposes batches of kind") {
+			t.Errorf("%s %s: %q", path, body, msg)
+		}
+	}
+
+	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/treasury-batches", `{"kind": "refunds", "payments": ["`+wrong[0]+`"]}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	first := decode[batchDoc](t, rec)
+	if first.Kind != "refunds" || len(first.Refunds) != 1 || first.Refunds[0].TxHash != wrong[0] {
+		t.Fatalf("proposed %+v", first)
+	}
+	for _, path := range []string{"/api/admin/treasury-batches/", "/api/admin/refund-batches/"} {
+		rec := e.s.adminDo(t, http.MethodGet, path+fmt.Sprint(first.ID), "", adminKey)
+		wantStatus(t, rec, http.StatusOK)
+		if got := decode[batchDoc](t, rec); got.ID != first.ID || got.SafeTxHash != first.SafeTxHash || got.Kind != "refunds" {
+			t.Errorf("%s%d: %+v", path, first.ID, got)
+		}
+		rec = e.s.adminDo(t, http.MethodGet, strings.TrimSuffix(path, "/"), "", adminKey)
+		wantStatus(t, rec, http.StatusOK)
+		if list := decode[[]batchDoc](t, rec); len(list) != 1 || list[0].ID != first.ID {
+			t.Errorf("%s: %+v", path, list)
+		}
+	}
+	if got := e.approve(first.ID, e.sign(8, first.SafeTxHash)); len(got.Approvals) != 1 {
+		t.Fatalf("approved under the new path: %+v", got)
+	}
+	var audited []string
+	if err := db.DB().Select(&audited, `SELECT action || ' ' || outcome_code || ' ' || (outcome_args->>'kind') FROM operator_audit ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"treasury-batch.propose treasury_batch_proposed refunds", "treasury-batch.approve treasury_batch_approved refunds"}; !slices.Equal(audited, want) {
+		t.Errorf("the audit %q, want %q", audited, want)
+	}
+
+	// The operator page's form names its kind; the old path implies it.
+	op := signedInAs(t, e.s, addOperator(t, db, "operator"))
+	if kind := op.operatorPage().Find(`[data-testid=refunds-owed] input[name=kind]`).AttrOr("value", ""); kind != "refunds" {
+		t.Fatalf("the refund form's kind %q", kind)
+	}
+	if bad := op.form("/operator/treasury-batches", url.Values{"payment": {wrong[1]}}); bad.Code != http.StatusBadRequest {
+		t.Fatalf("a form with no kind: %d %s", bad.Code, bad.Body)
+	}
+	rec = op.form("/operator/refund-batches", url.Values{"payment": {wrong[1]}})
+	wantStatus(t, rec, http.StatusSeeOther)
+	var second int64
+	if _, err := fmt.Sscanf(rec.Header().Get("Location"), "/operator/treasury-batches/%d", &second); err != nil || e.get(second).Refunds[0].TxHash != wrong[1] {
+		t.Fatalf("the old path's batch: %q (%v)", rec.Header().Get("Location"), err)
+	}
+	for _, path := range []string{"/operator/treasury-batches/", "/operator/refund-batches/"} {
+		if got := text(page(t, op.do(http.MethodGet, path+fmt.Sprint(second), nil).Body), "batch-transfers"); !strings.Contains(got, wrong[1][:10]) {
+			t.Errorf("%s%d shows %q", path, second, got)
+		}
 	}
 }
 
@@ -623,7 +712,8 @@ func TestRefundBatchWithoutTreasury(t *testing.T) {
 	t.Parallel()
 	db := storetest.New(t)
 	s := newServer(t, db, handlers.Config{AdminKey: adminKey})
-	for _, path := range []string{"/api/admin/refund-batches", "/api/admin/refund-batches/1/approvals", "/api/admin/refund-batches/1/executions"} {
+	for _, path := range []string{"/api/admin/treasury-batches", "/api/admin/treasury-batches/1/approvals", "/api/admin/treasury-batches/1/executions",
+		"/api/admin/refund-batches", "/api/admin/refund-batches/1/approvals", "/api/admin/refund-batches/1/executions", "/api/admin/commission-batches"} {
 		rec := s.adminDo(t, http.MethodPost, path, `{"payments": "all"}`, adminKey)
 		wantStatus(t, rec, http.StatusNotFound)
 		if msg := errorMessage(t, rec); !strings.Contains(msg, "TREASURY_ADDRESS") {
@@ -660,19 +750,19 @@ func TestOperatorRefundBatches(t *testing.T) {
 	}
 
 	viewer := signedInAs(t, e.s, viewerKey)
-	wantStatus(t, viewer.form("/operator/refund-batches", url.Values{"payment": {wrong[0]}}), http.StatusForbidden)
-	if bad := op.form("/operator/refund-batches", url.Values{}); bad.Code != http.StatusBadRequest || !strings.Contains(bad.Body.String(), "Tick the payments") {
+	wantStatus(t, viewer.form("/operator/treasury-batches", url.Values{"kind": {"refunds"}, "payment": {wrong[0]}}), http.StatusForbidden)
+	if bad := op.form("/operator/treasury-batches", url.Values{"kind": {"refunds"}}); bad.Code != http.StatusBadRequest || !strings.Contains(bad.Body.String(), "Tick the payments") {
 		t.Fatalf("nothing ticked: %d %s", bad.Code, bad.Body)
 	}
 
-	rec := op.form("/operator/refund-batches", url.Values{"payment": {wrong[1]}})
+	rec := op.form("/operator/treasury-batches", url.Values{"kind": {"refunds"}, "payment": {wrong[1]}})
 	wantStatus(t, rec, http.StatusSeeOther)
 	loc := rec.Header().Get("Location")
-	if !strings.HasPrefix(loc, "/operator/refund-batches/") {
+	if !strings.HasPrefix(loc, "/operator/treasury-batches/") {
 		t.Fatalf("redirected to %q", loc)
 	}
 	var id int64
-	fmt.Sscanf(strings.TrimPrefix(loc, "/operator/refund-batches/"), "%d", &id)
+	fmt.Sscanf(strings.TrimPrefix(loc, "/operator/treasury-batches/"), "%d", &id)
 	b := e.get(id)
 	if len(b.Refunds) != 1 || b.Refunds[0].TxHash != wrong[1] {
 		t.Fatalf("the batch %+v", b)
@@ -800,10 +890,10 @@ func TestOperatorRefundBatches(t *testing.T) {
 		}
 	})
 	t.Run("refund all owed", func(t *testing.T) {
-		rec := op.form("/operator/refund-batches", url.Values{"all": {"true"}})
+		rec := op.form("/operator/treasury-batches", url.Values{"kind": {"refunds"}, "all": {"true"}})
 		wantStatus(t, rec, http.StatusSeeOther)
 		var other int64
-		fmt.Sscanf(strings.TrimPrefix(rec.Header().Get("Location"), "/operator/refund-batches/"), "%d", &other)
+		fmt.Sscanf(strings.TrimPrefix(rec.Header().Get("Location"), "/operator/treasury-batches/"), "%d", &other)
 		if got := e.get(other); len(got.Refunds) != 1 || got.Refunds[0].TxHash != wrong[0] {
 			t.Fatalf("all owed: %+v", got)
 		}
@@ -818,14 +908,14 @@ func TestOperatorRefundBatches(t *testing.T) {
 		}
 		var who []string
 		for _, r := range rs {
-			if strings.HasPrefix(string(r.Action), "refund-batch.") {
+			if strings.HasPrefix(string(r.Action), "treasury-batch.") {
 				who = append(who, string(r.Action)+" "+r.Actor)
 			}
 		}
 		// Newest first: the batch of all owed, the execution that reverted (its sender's), the two
 		// approvals, the first batch.
-		want := []string{"refund-batch.propose " + addrOf(opKey), "refund-batch.execute " + strings.ToLower(dc.Buyers[4].Address.Hex()),
-			"refund-batch.approve " + addrOf(opKey), "refund-batch.approve " + addrOf(viewerKey), "refund-batch.propose " + addrOf(opKey)}
+		want := []string{"treasury-batch.propose " + addrOf(opKey), "treasury-batch.execute " + strings.ToLower(dc.Buyers[4].Address.Hex()),
+			"treasury-batch.approve " + addrOf(opKey), "treasury-batch.approve " + addrOf(viewerKey), "treasury-batch.propose " + addrOf(opKey)}
 		if !slices.Equal(who, want) {
 			t.Fatalf("audit %v, want %v", who, want)
 		}

@@ -14,8 +14,18 @@ import (
 	"github.com/lib/pq"
 )
 
-// BatchStatus is where a refund batch is (refund_batches.status): a Safe transaction of the
-// treasury that refunds payments, from its proposal to what the chain made of it.
+// BatchKind is what a treasury batch pays: payments back to their payers, or commissions to
+// referrers.
+type BatchKind string
+
+// The batch kinds (treasury_batches.kind): whoever proposes a batch says which.
+const (
+	BatchRefunds     BatchKind = "refunds"
+	BatchCommissions BatchKind = "commissions"
+)
+
+// BatchStatus is where a treasury batch is (treasury_batches.status): a Safe transaction of the
+// treasury, from its proposal to what the chain made of it.
 type BatchStatus string
 
 // A batch is proposed, ready once its owners' signatures reach the Safe's threshold, and then
@@ -36,8 +46,9 @@ var BatchStatuses = []BatchStatus{BatchProposed, BatchReady, BatchExecuted, Batc
 
 // batchMoves is where a batch may go from each status: the chain decides an open batch, and a
 // reorg that takes the deciding block back opens it again (proposed or ready, by its
-// approvals). A ready batch whose signer is removed from the Safe is proposed again. The trigger refund_batches_move (migrations/0027) refuses any other move, and
-// TestBatchMoves holds the two to each other.
+// approvals). A ready batch whose signer is removed from the Safe is proposed again. The
+// trigger treasury_batches_move (migrations/0048) refuses any other move, and TestBatchMoves
+// holds the two to each other.
 var batchMoves = map[BatchStatus][]BatchStatus{
 	BatchProposed: {BatchReady, BatchExecuted, BatchFailed, BatchVoid},
 	BatchReady:    {BatchProposed, BatchExecuted, BatchFailed, BatchVoid},
@@ -53,7 +64,7 @@ func (s BatchStatus) CanBecome(to BatchStatus) bool {
 	return s == to || slices.Contains(batchMoves[s], to)
 }
 
-// VoidReason is why a batch is void (refund_batches.void_reason).
+// VoidReason is why a batch is void (treasury_batches.void_reason).
 type VoidReason string
 
 // A batch is void because the treasury executed another transaction at its nonce, or because a
@@ -67,10 +78,10 @@ const (
 // Open tells a batch the chain has not decided yet: it may still be approved and executed.
 func (s BatchStatus) Open() bool { return s == BatchProposed || s == BatchReady }
 
-// RefundBatch is a Safe transaction of the treasury that refunds payments, or pays referrers
+// TreasuryBatch is a Safe transaction of the treasury that refunds payments, or pays referrers
 // their commissions (Kind): the SafeTx its owners sign, their signatures, and what the chain made
 // of it.
-type RefundBatch struct {
+type TreasuryBatch struct {
 	ID   int64     `db:"id"`
 	Kind BatchKind `db:"kind"`
 	Safe string    `db:"safe"`
@@ -171,7 +182,7 @@ type LeftOut struct {
 	ChainSays   string       `json:"chainSays"`
 }
 
-// LeftOuts are a batch's transfers left out, as refund_batches.left_out keeps them.
+// LeftOuts are a batch's transfers left out, as treasury_batches.left_out keeps them.
 type LeftOuts []LeftOut
 
 // Scan reads the left_out column.
@@ -219,7 +230,7 @@ var ErrNothingOwed = errors.New("no payment is owed a refund")
 
 // ErrBatchDecided is a batch the chain has decided (executed, failed or void): it takes no more
 // approvals.
-var ErrBatchDecided = errors.New("the refund batch is decided")
+var ErrBatchDecided = errors.New("the treasury batch is decided")
 
 // OwedRefunds are the payments owed a refund that a batch may take, in chain order: those of the
 // transactions hashes names (every payment of each; lower case), or, with none, every payment
@@ -232,7 +243,7 @@ func (s *Store) OwedRefunds(ctx context.Context, hashes []string) (_ []Payment, 
 		Batch *int64 `db:"batch"`
 	}
 	err = s.db.SelectContext(ctx, &rows, `
-		SELECT `+paymentColumns+`, (SELECT bp.batch_id FROM refund_batch_payments bp WHERE bp.payment_id = payments.id AND bp.open) AS batch
+		SELECT `+paymentColumns+`, (SELECT bp.batch_id FROM treasury_batch_payments bp WHERE bp.payment_id = payments.id AND bp.open) AS batch
 		FROM payments
 		WHERE CASE WHEN coalesce(cardinality($1::text[]), 0) = 0 THEN status = 'rejected' ELSE tx_hash = ANY ($1) END
 		ORDER BY block_number, tx_index, call_index, id`, pq.Array(hashes))
@@ -261,39 +272,46 @@ func (s *Store) OwedRefunds(ctx context.Context, hashes []string) (_ []Payment, 
 	return owed, nil
 }
 
-// NewRefundBatch is a batch to record: its SafeTx (the RefundBatch fields of that name), the
-// Safe's threshold, who proposes it, and its payments in the batch's order, or (a commission
-// batch) the commissions it pays.
-type NewRefundBatch struct {
-	RefundBatch
+// NewTreasuryBatch is a batch to record: its SafeTx (the TreasuryBatch fields of that name), its
+// Kind, the Safe's threshold, who proposes it, and what it settles: a refund batch's payments in
+// the batch's order, or a commission batch's commissions.
+type NewTreasuryBatch struct {
+	TreasuryBatch
 	Payments    []int64
 	Commissions []int64
 }
 
-// AddRefundBatch records a proposed batch of payments, each still owed a refund: one that is no
-// longer rejected is a *NotOwedError, one another batch took meanwhile an *InBatchError. A
-// commission batch's commissions are checked likewise (*CommissionInBatchError).
-func (tx Tx) AddRefundBatch(ctx context.Context, b NewRefundBatch) (_ RefundBatch, err error) {
-	defer wrap(&err, "AddRefundBatch")
-	kind := BatchRefunds
-	if len(b.Commissions) > 0 {
-		kind = BatchCommissions
+// ErrBatchKind is a batch to record of no known kind, or which settles what another kind
+// settles: a caller's mistake, never a client's.
+var ErrBatchKind = errors.New("a treasury batch settles only what its kind pays")
+
+// AddTreasuryBatch records a proposed batch of its kind. A refund batch's payments are each still
+// owed a refund: one that is no longer rejected is a *NotOwedError, one another batch took
+// meanwhile an *InBatchError. A commission batch's commissions are checked likewise
+// (*CommissionInBatchError).
+func (tx Tx) AddTreasuryBatch(ctx context.Context, b NewTreasuryBatch) (_ TreasuryBatch, err error) {
+	defer wrap(&err, "AddTreasuryBatch")
+	kind := b.Kind
+	switch {
+	case kind == BatchRefunds && len(b.Commissions) == 0, kind == BatchCommissions && len(b.Payments) == 0:
+	default:
+		return TreasuryBatch{}, fmt.Errorf("%w: kind %q with %d payments and %d commissions", ErrBatchKind, kind, len(b.Payments), len(b.Commissions))
 	}
 	var id int64
 	err = sqlx.GetContext(ctx, tx.q, &id, `
-		INSERT INTO refund_batches (kind, safe, to_address, value_wei, data, operation, safe_tx_gas, base_gas, gas_price, gas_token,
+		INSERT INTO treasury_batches (kind, safe, to_address, value_wei, data, operation, safe_tx_gas, base_gas, gas_price, gas_token,
 			refund_receiver, nonce, safe_tx_hash, threshold, proposed_by, left_out, remaining)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
 		kind, b.Safe, b.To, b.Value, b.Data, b.Operation, b.SafeTxGas, b.BaseGas, b.GasPrice, b.GasToken, b.RefundReceiver,
 		b.Nonce, b.SafeTxHash, b.Threshold, b.ProposedBy, b.LeftOut, b.Remaining)
 	if err != nil {
-		return RefundBatch{}, err
+		return TreasuryBatch{}, err
 	}
 	if kind == BatchCommissions {
 		if err := addBatchCommissions(ctx, tx.q, id, b.Commissions); err != nil {
-			return RefundBatch{}, err
+			return TreasuryBatch{}, err
 		}
-		return refundBatch(ctx, tx.q, id)
+		return treasuryBatch(ctx, tx.q, id)
 	}
 	// Locked, so that a refund by hand matched meanwhile, or another batch of the same payments,
 	// waits for this one (or this for it) and is seen below.
@@ -305,56 +323,56 @@ func (tx Tx) AddRefundBatch(ctx context.Context, b NewRefundBatch) (_ RefundBatc
 	var locked []int64
 	if err := sqlx.SelectContext(ctx, tx.q, &locked, `
 		SELECT id FROM payments WHERE id = ANY ($1) ORDER BY id FOR UPDATE`, pq.Array(b.Payments)); err != nil {
-		return RefundBatch{}, err
+		return TreasuryBatch{}, err
 	}
 	if err := sqlx.SelectContext(ctx, tx.q, &taken, `
 		SELECT p.tx_hash, p.status, bp.batch_id AS batch
-		FROM payments p LEFT JOIN refund_batch_payments bp ON bp.payment_id = p.id AND bp.open
+		FROM payments p LEFT JOIN treasury_batch_payments bp ON bp.payment_id = p.id AND bp.open
 		WHERE p.id = ANY ($1) ORDER BY p.block_number, p.id`, pq.Array(b.Payments)); err != nil {
-		return RefundBatch{}, err
+		return TreasuryBatch{}, err
 	}
 	for _, p := range taken {
 		switch {
 		case p.Status != PaymentRejected:
-			return RefundBatch{}, &NotOwedError{TxHash: p.TxHash}
+			return TreasuryBatch{}, &NotOwedError{TxHash: p.TxHash}
 		case p.Batch != nil:
-			return RefundBatch{}, &InBatchError{TxHash: p.TxHash, Batch: *p.Batch}
+			return TreasuryBatch{}, &InBatchError{TxHash: p.TxHash, Batch: *p.Batch}
 		}
 	}
-	// The unique index refund_batch_payments_once is the rule's last word.
+	// The unique index treasury_batch_payments_once is the rule's last word.
 	if _, err := tx.q.ExecContext(ctx, `
-		INSERT INTO refund_batch_payments (batch_id, payment_id, position, to_address, value_wei, token, amount)
+		INSERT INTO treasury_batch_payments (batch_id, payment_id, position, to_address, value_wei, token, amount)
 		SELECT $1, p.id, o.n, p.from_address, p.value_wei, p.token, p.amount
 		FROM unnest($2::bigint[]) WITH ORDINALITY AS o (id, n) JOIN payments p ON p.id = o.id`, id, pq.Array(b.Payments)); err != nil {
-		return RefundBatch{}, err
+		return TreasuryBatch{}, err
 	}
-	return refundBatch(ctx, tx.q, id)
+	return treasuryBatch(ctx, tx.q, id)
 }
 
-// refundBatch reads batch id with its refunds and approvals; ErrNotFound when there is none.
-func refundBatch(ctx context.Context, q sqlx.QueryerContext, id int64) (RefundBatch, error) {
-	bs, err := refundBatches(ctx, q, `WHERE id = $1`, id)
+// treasuryBatch reads batch id with its refunds and approvals; ErrNotFound when there is none.
+func treasuryBatch(ctx context.Context, q sqlx.QueryerContext, id int64) (TreasuryBatch, error) {
+	bs, err := treasuryBatches(ctx, q, `WHERE id = $1`, id)
 	if err != nil {
-		return RefundBatch{}, err
+		return TreasuryBatch{}, err
 	}
 	if len(bs) == 0 {
-		return RefundBatch{}, ErrNotFound
+		return TreasuryBatch{}, ErrNotFound
 	}
 	return bs[0], nil
 }
 
-// refundBatches reads the batches that tail (a WHERE, ORDER and LIMIT clause) picks, with their
+// treasuryBatches reads the batches that tail (a WHERE, ORDER and LIMIT clause) picks, with their
 // refunds, approvals and attempts.
-func refundBatches(ctx context.Context, q sqlx.QueryerContext, tail string, args ...any) ([]RefundBatch, error) {
-	bs := []RefundBatch{}
-	if err := sqlx.SelectContext(ctx, q, &bs, `SELECT `+refundBatchColumns+` FROM refund_batches `+tail, args...); err != nil {
+func treasuryBatches(ctx context.Context, q sqlx.QueryerContext, tail string, args ...any) ([]TreasuryBatch, error) {
+	bs := []TreasuryBatch{}
+	if err := sqlx.SelectContext(ctx, q, &bs, `SELECT `+refundBatchColumns+` FROM treasury_batches `+tail, args...); err != nil {
 		return nil, err
 	}
 	if len(bs) == 0 {
 		return bs, nil
 	}
 	ids := make([]int64, len(bs))
-	at := map[int64]*RefundBatch{}
+	at := map[int64]*TreasuryBatch{}
 	for i := range bs {
 		ids[i], at[bs[i].ID] = bs[i].ID, &bs[i]
 	}
@@ -365,10 +383,10 @@ func refundBatches(ctx context.Context, q sqlx.QueryerContext, tail string, args
 	if err := sqlx.SelectContext(ctx, q, &refunds, `
 		SELECT bp.batch_id, bp.payment_id, p.tx_hash, bp.to_address, bp.value_wei, bp.token, bp.amount,
 			coalesce(tk.symbol, 'ETH') AS symbol, coalesce(tk.decimals, 18) AS decimals,
-			p.status = 'rejected' AND NOT EXISTS (SELECT 1 FROM refund_batch_payments o WHERE o.payment_id = p.id AND o.open) AS owed,
+			p.status = 'rejected' AND NOT EXISTS (SELECT 1 FROM treasury_batch_payments o WHERE o.payment_id = p.id AND o.open) AS owed,
 			b.status = 'executed' AND NOT bp.open AS not_paid
-		FROM refund_batch_payments bp JOIN payments p ON p.id = bp.payment_id LEFT JOIN tokens tk ON tk.address = bp.token
-			JOIN refund_batches b ON b.id = bp.batch_id
+		FROM treasury_batch_payments bp JOIN payments p ON p.id = bp.payment_id LEFT JOIN tokens tk ON tk.address = bp.token
+			JOIN treasury_batches b ON b.id = bp.batch_id
 		WHERE bp.batch_id = ANY ($1) ORDER BY bp.batch_id, bp.position`, pq.Array(ids)); err != nil {
 		return nil, err
 	}
@@ -381,7 +399,7 @@ func refundBatches(ctx context.Context, q sqlx.QueryerContext, tail string, args
 		BatchApproval
 	}
 	if err := sqlx.SelectContext(ctx, q, &approvals, `
-		SELECT batch_id, counted, owner, signature, submitted_by, created_at FROM refund_batch_approvals
+		SELECT batch_id, counted, owner, signature, submitted_by, created_at FROM treasury_batch_approvals
 		WHERE batch_id = ANY ($1) ORDER BY batch_id, owner`, pq.Array(ids)); err != nil {
 		return nil, err
 	}
@@ -402,16 +420,16 @@ func refundBatches(ctx context.Context, q sqlx.QueryerContext, tail string, args
 	return bs, batchAttempts(ctx, q, at, ids)
 }
 
-// RefundBatch returns batch id; ErrNotFound when there is none.
-func (s *Store) RefundBatch(ctx context.Context, id int64) (_ RefundBatch, err error) {
-	defer wrap(&err, "RefundBatch")
-	return refundBatch(ctx, s.db, id)
+// TreasuryBatch returns batch id; ErrNotFound when there is none.
+func (s *Store) TreasuryBatch(ctx context.Context, id int64) (_ TreasuryBatch, err error) {
+	defer wrap(&err, "TreasuryBatch")
+	return treasuryBatch(ctx, s.db, id)
 }
 
-// RefundBatches returns the latest limit batches, newest first.
-func (s *Store) RefundBatches(ctx context.Context, limit int) (_ []RefundBatch, err error) {
-	defer wrap(&err, "RefundBatches")
-	return refundBatches(ctx, s.db, `ORDER BY id DESC LIMIT $1`, limit)
+// TreasuryBatches returns the latest limit batches, newest first.
+func (s *Store) TreasuryBatches(ctx context.Context, limit int) (_ []TreasuryBatch, err error) {
+	defer wrap(&err, "TreasuryBatches")
+	return treasuryBatches(ctx, s.db, `ORDER BY id DESC LIMIT $1`, limit)
 }
 
 // NewApproval is an owner's signature of a batch, checked against the Safe's owners by the
@@ -429,33 +447,33 @@ type NewApproval struct {
 // batch ready once the approvals of current owners reach the threshold. ErrNotFound for no such
 // batch, ErrBatchDecided for one the chain has decided. added is false when the owner had
 // approved already.
-func (tx Tx) AddApproval(ctx context.Context, id int64, a NewApproval) (_ RefundBatch, added bool, err error) {
+func (tx Tx) AddApproval(ctx context.Context, id int64, a NewApproval) (_ TreasuryBatch, added bool, err error) {
 	defer wrap(&err, "AddApproval")
 	var status BatchStatus
-	err = sqlx.GetContext(ctx, tx.q, &status, `SELECT status FROM refund_batches WHERE id = $1 FOR UPDATE`, id)
+	err = sqlx.GetContext(ctx, tx.q, &status, `SELECT status FROM treasury_batches WHERE id = $1 FOR UPDATE`, id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return RefundBatch{}, false, ErrNotFound
+		return TreasuryBatch{}, false, ErrNotFound
 	}
 	if err != nil {
-		return RefundBatch{}, false, err
+		return TreasuryBatch{}, false, err
 	}
 	if !status.Open() {
-		return RefundBatch{}, false, ErrBatchDecided
+		return TreasuryBatch{}, false, ErrBatchDecided
 	}
 	res, err := tx.q.ExecContext(ctx, `
-		INSERT INTO refund_batch_approvals (batch_id, owner, signature, submitted_by) VALUES ($1, $2, $3, $4)
+		INSERT INTO treasury_batch_approvals (batch_id, owner, signature, submitted_by) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (batch_id, owner) DO NOTHING`, id, a.Owner, a.Signature, a.SubmittedBy)
 	if err != nil {
-		return RefundBatch{}, false, err
+		return TreasuryBatch{}, false, err
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return RefundBatch{}, false, err
+		return TreasuryBatch{}, false, err
 	}
 	if _, err := countApprovals(ctx, tx.q, []int64{id}, a.Owners, a.Threshold); err != nil {
-		return RefundBatch{}, false, err
+		return TreasuryBatch{}, false, err
 	}
-	b, err := refundBatch(ctx, tx.q, id)
+	b, err := treasuryBatch(ctx, tx.q, id)
 	return b, n > 0, err
 }
 
@@ -465,7 +483,7 @@ func (tx Tx) AddApproval(ctx context.Context, id int64, a NewApproval) (_ Refund
 // batches that went back from ready to proposed.
 func countApprovals(ctx context.Context, q sqlx.ExtContext, ids []int64, owners []string, threshold int) ([]int64, error) {
 	if _, err := q.ExecContext(ctx, `
-		UPDATE refund_batch_approvals SET counted = owner = ANY ($2)
+		UPDATE treasury_batch_approvals SET counted = owner = ANY ($2)
 		WHERE batch_id = ANY ($1) AND counted <> (owner = ANY ($2))`, pq.Array(ids), pq.Array(owners)); err != nil {
 		return nil, err
 	}
@@ -477,10 +495,10 @@ func countApprovals(ctx context.Context, q sqlx.ExtContext, ids []int64, owners 
 	if err := sqlx.SelectContext(ctx, q, &moved, `
 		WITH counted AS (
 			SELECT b.id, b.status AS was,
-				CASE WHEN (SELECT count(*) FROM refund_batch_approvals a WHERE a.batch_id = b.id AND a.counted) >= $2::int
+				CASE WHEN (SELECT count(*) FROM treasury_batch_approvals a WHERE a.batch_id = b.id AND a.counted) >= $2::int
 					THEN 'ready' ELSE 'proposed' END AS status
-			FROM refund_batches b WHERE b.id = ANY ($1) AND b.status IN ('proposed', 'ready'))
-		UPDATE refund_batches b SET threshold = $2::int, status = c.status, updated_at = now()
+			FROM treasury_batches b WHERE b.id = ANY ($1) AND b.status IN ('proposed', 'ready'))
+		UPDATE treasury_batches b SET threshold = $2::int, status = c.status, updated_at = now()
 		FROM counted c WHERE b.id = c.id AND (b.threshold <> $2::int OR b.status <> c.status)
 		RETURNING b.id, c.was, c.status`, pq.Array(ids), threshold); err != nil {
 		return nil, err
@@ -506,7 +524,7 @@ func (s *Store) CountApprovals(ctx context.Context, safe string, owners []string
 	// Locked first, as an approval locks its batch, so that the two cannot count past each other.
 	var ids []int64
 	if err := tx.SelectContext(ctx, &ids, `
-		SELECT id FROM refund_batches WHERE safe = $1 AND status IN ('proposed', 'ready') ORDER BY id FOR UPDATE`, safe); err != nil {
+		SELECT id FROM treasury_batches WHERE safe = $1 AND status IN ('proposed', 'ready') ORDER BY id FOR UPDATE`, safe); err != nil {
 		return nil, err
 	}
 	unready, err := countApprovals(ctx, tx, ids, owners, threshold)
@@ -544,7 +562,7 @@ type TokenMove struct {
 // way is paid twice, an unexplained outflow (UnexplainedOutflows). The batches left at the
 // execution's nonce or below can never execute: they are void. An execution of a hash no batch
 // has is another Safe transaction: the nonce it took voids the batches it passes
-// (VoidRefundBatches).
+// (VoidTreasuryBatches).
 func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) error {
 	var refunded []int64
 	for _, e := range execs { // rare: one statement each
@@ -554,7 +572,7 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 		}
 		var nonce []Uint256
 		if err := tx.SelectContext(ctx, &nonce, `
-			SELECT nonce FROM refund_batches WHERE safe = $1 AND safe_tx_hash = $2 AND status IN ('proposed', 'ready', 'void')`,
+			SELECT nonce FROM treasury_batches WHERE safe = $1 AND safe_tx_hash = $2 AND status IN ('proposed', 'ready', 'void')`,
 			e.Safe, e.SafeTxHash); err != nil {
 			return err
 		}
@@ -569,7 +587,7 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 			Kind BatchKind `db:"kind"`
 		}
 		if err := tx.SelectContext(ctx, &decided, `
-			UPDATE refund_batches SET status = $3, executed_tx = $4, block_number = $5, sent_tx = NULL,
+			UPDATE treasury_batches SET status = $3, executed_tx = $4, block_number = $5, sent_tx = NULL,
 				void_reason = NULL, void_payment_id = NULL, updated_at = now()
 			WHERE safe = $1 AND safe_tx_hash = $2 AND status IN ('proposed', 'ready', 'void') RETURNING id, kind`,
 			e.Safe, e.SafeTxHash, status, e.TxHash, e.BlockNumber); err != nil {
@@ -578,15 +596,15 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 		id := decided[0].ID
 		// The attempt reported before the execution was mined, if any, is mined.
 		if _, err := tx.ExecContext(ctx, `
-			UPDATE refund_batch_attempts SET status = 'mined', block_number = $2, updated_at = now()
+			UPDATE treasury_batch_attempts SET status = 'mined', block_number = $2, updated_at = now()
 			WHERE tx_hash = $1 AND status = 'sent'`, e.TxHash, e.BlockNumber); err != nil {
 			return err
 		}
-		code := OutcomeRefundBatchFailed
+		code := OutcomeBatchFailed
 		if e.Success {
-			code = OutcomeRefundBatchExecuted
+			code = OutcomeBatchExecuted
 		}
-		if err := (Tx{tx}).audit(ctx, AuditEntry{Actor: Actor{Who: e.From}, Action: ActionRefundExecute, Target: e.Safe,
+		if err := (Tx{tx}).audit(ctx, AuditEntry{Actor: Actor{Who: e.From}, Action: ActionBatchExecute, Target: e.Safe,
 			Outcome: AuditOutcome{Code: code, Args: AuditArgs{Batch: id, Kind: decided[0].Kind, TxHash: e.TxHash}}}); err != nil {
 			return err
 		}
@@ -610,14 +628,14 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 		// A token refund the receipt does not show (the token answered false) paid nothing: its
 		// payment is owed again, out of the batch.
 		if _, err := tx.ExecContext(ctx, `
-			UPDATE refund_batch_payments SET open = false WHERE batch_id = $1 AND payment_id = ANY ($2)`, id, pq.Array(unpaid)); err != nil {
+			UPDATE treasury_batch_payments SET open = false WHERE batch_id = $1 AND payment_id = ANY ($2)`, id, pq.Array(unpaid)); err != nil {
 			return err
 		}
 		// A payment refunded another way before stays as it was: this batch paid it a second time.
 		var paid []int64
 		if err := tx.SelectContext(ctx, &paid, `
 			UPDATE payments SET status = 'refunded', refund_tx_hash = $2, refund_batch_id = $1, updated_at = now()
-			WHERE status = 'rejected' AND id IN (SELECT payment_id FROM refund_batch_payments WHERE batch_id = $1 AND open)
+			WHERE status = 'rejected' AND id IN (SELECT payment_id FROM treasury_batch_payments WHERE batch_id = $1 AND open)
 			RETURNING id`, id, e.TxHash); err != nil {
 			return err
 		}
@@ -633,7 +651,7 @@ func unpaidTokenRefunds(ctx context.Context, tx *sqlx.Tx, id int64, moved []Toke
 		TokenMove
 	}
 	if err := tx.SelectContext(ctx, &refunds, `
-		SELECT payment_id, token, to_address, amount FROM refund_batch_payments
+		SELECT payment_id, token, to_address, amount FROM treasury_batch_payments
 		WHERE batch_id = $1 AND token IS NOT NULL ORDER BY position`, id); err != nil {
 		return nil, err
 	}
@@ -677,7 +695,7 @@ func payCommissions(ctx context.Context, tx *sqlx.Tx, id int64, moved []TokenMov
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `
-		UPDATE refund_batch_commissions SET open = false WHERE batch_id = $1 AND commission_id = ANY ($2)`, id, pq.Array(unpaid)); err != nil {
+		UPDATE treasury_batch_commissions SET open = false WHERE batch_id = $1 AND commission_id = ANY ($2)`, id, pq.Array(unpaid)); err != nil {
 		return nil, err
 	}
 	slices.Sort(paid)
@@ -710,35 +728,35 @@ func unmoved(want, moved []TokenMove) []int {
 func rewindBatches(ctx context.Context, tx *sqlx.Tx, number int64) (unrefunded, unpaid []int64, err error) {
 	if err := tx.SelectContext(ctx, &unrefunded, `
 		UPDATE payments SET status = 'rejected', refund_tx_hash = NULL, refund_batch_id = NULL, updated_at = now()
-		WHERE refund_batch_id IN (SELECT id FROM refund_batches WHERE status = 'executed' AND block_number > $1)
+		WHERE refund_batch_id IN (SELECT id FROM treasury_batches WHERE status = 'executed' AND block_number > $1)
 		RETURNING id`, number); err != nil {
 		return nil, nil, err
 	}
 	if err := tx.SelectContext(ctx, &unpaid, `
-		SELECT bc.commission_id FROM refund_batch_commissions bc JOIN refund_batches b ON b.id = bc.batch_id
+		SELECT bc.commission_id FROM treasury_batch_commissions bc JOIN treasury_batches b ON b.id = bc.batch_id
 		WHERE b.status = 'executed' AND b.block_number > $1 ORDER BY bc.commission_id`, number); err != nil {
 		return nil, nil, err
 	}
 	_, err = tx.ExecContext(ctx, `
-		UPDATE refund_batches b SET executed_tx = NULL, block_number = NULL, void_reason = NULL, void_payment_id = NULL, updated_at = now(),
-			status = CASE WHEN (SELECT count(*) FROM refund_batch_approvals a WHERE a.batch_id = b.id AND a.counted) >= b.threshold
+		UPDATE treasury_batches b SET executed_tx = NULL, block_number = NULL, void_reason = NULL, void_payment_id = NULL, updated_at = now(),
+			status = CASE WHEN (SELECT count(*) FROM treasury_batch_approvals a WHERE a.batch_id = b.id AND a.counted) >= b.threshold
 				THEN 'ready' ELSE 'proposed' END
 		WHERE b.block_number > $1 AND NOT EXISTS (
-			SELECT 1 FROM refund_batch_payments mine JOIN refund_batch_payments other
+			SELECT 1 FROM treasury_batch_payments mine JOIN treasury_batch_payments other
 				ON other.payment_id = mine.payment_id AND other.batch_id <> b.id AND other.open
 			WHERE mine.batch_id = b.id) AND NOT EXISTS (
-			SELECT 1 FROM refund_batch_commissions mine JOIN refund_batch_commissions other
+			SELECT 1 FROM treasury_batch_commissions mine JOIN treasury_batch_commissions other
 				ON other.commission_id = mine.commission_id AND other.batch_id <> b.id AND other.open
 			WHERE mine.batch_id = b.id)`, number)
 	return unrefunded, unpaid, err
 }
 
-// VoidRefundBatches marks void the open batches of safe whose nonce is below nonce, the Safe's
+// VoidTreasuryBatches marks void the open batches of safe whose nonce is below nonce, the Safe's
 // nonce at block (a block the payments scan has recorded, with every execution up to it): the
 // Safe executed another transaction at their nonce, so their signatures can never execute them.
 // Their payments are owed again. It returns the batches it voided.
-func (s *Store) VoidRefundBatches(ctx context.Context, safe string, nonce Uint256, block int64) (voided []int64, err error) {
-	defer wrap(&err, "VoidRefundBatches")
+func (s *Store) VoidTreasuryBatches(ctx context.Context, safe string, nonce Uint256, block int64) (voided []int64, err error) {
+	defer wrap(&err, "VoidTreasuryBatches")
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -760,7 +778,7 @@ func voidPassed(ctx context.Context, tx *sqlx.Tx, safe string, nonce *big.Int, b
 		Nonce string    `db:"nonce"`
 	}
 	if err := tx.SelectContext(ctx, &batches, `
-		UPDATE refund_batches SET status = 'void', void_reason = 'nonce_taken', block_number = $3, sent_tx = NULL, updated_at = now()
+		UPDATE treasury_batches SET status = 'void', void_reason = 'nonce_taken', block_number = $3, sent_tx = NULL, updated_at = now()
 		WHERE safe = $1 AND nonce < $2 AND status IN ('proposed', 'ready') AND safe_tx_hash <> $4
 		RETURNING id, kind, nonce::text`, safe, Uint256{Int: nonce}, block, except); err != nil {
 		return nil, err
@@ -768,8 +786,8 @@ func voidPassed(ctx context.Context, tx *sqlx.Tx, safe string, nonce *big.Int, b
 	for _, b := range batches {
 		voided = append(voided, b.ID)
 		// Nobody in particular voided it: the chain did, when the Safe took its nonce.
-		if err := (Tx{tx}).audit(ctx, AuditEntry{Actor: Actor{Who: "service: payments scan"}, Action: ActionRefundExecute, Target: safe,
-			Outcome: AuditOutcome{Code: OutcomeRefundBatchVoid, Args: AuditArgs{Batch: b.ID, Kind: b.Kind, Nonce: b.Nonce}}}); err != nil {
+		if err := (Tx{tx}).audit(ctx, AuditEntry{Actor: Actor{Who: "service: payments scan"}, Action: ActionBatchExecute, Target: safe,
+			Outcome: AuditOutcome{Code: OutcomeBatchVoid, Args: AuditArgs{Batch: b.ID, Kind: b.Kind, Nonce: b.Nonce}}}); err != nil {
 			return nil, err
 		}
 	}
@@ -796,18 +814,18 @@ func voidRefundedElsewhere(ctx context.Context, tx *sqlx.Tx, refunded []int64) e
 	if err := tx.SelectContext(ctx, &batches, `
 		WITH named AS (
 			SELECT DISTINCT ON (bp.batch_id) bp.batch_id, p.id AS payment_id, p.tx_hash, o.tx_hash AS refund_tx, o.block_number
-			FROM refund_batch_payments bp JOIN payments p ON p.id = bp.payment_id JOIN outgoing_transfers o ON o.tx_hash = p.refund_tx_hash
+			FROM treasury_batch_payments bp JOIN payments p ON p.id = bp.payment_id JOIN outgoing_transfers o ON o.tx_hash = p.refund_tx_hash
 			WHERE bp.open AND bp.payment_id = ANY ($1)
 			ORDER BY bp.batch_id, p.block_number, p.id)
-		UPDATE refund_batches b SET status = 'void', void_reason = 'refunded_elsewhere', void_payment_id = n.payment_id,
+		UPDATE treasury_batches b SET status = 'void', void_reason = 'refunded_elsewhere', void_payment_id = n.payment_id,
 			block_number = n.block_number, sent_tx = NULL, updated_at = now()
 		FROM named n WHERE b.id = n.batch_id AND b.status IN ('proposed', 'ready')
 		RETURNING b.id, b.kind, b.safe, n.tx_hash AS payment, n.refund_tx, n.block_number`, pq.Array(refunded)); err != nil {
 		return err
 	}
 	for _, b := range batches {
-		if err := (Tx{tx}).audit(ctx, AuditEntry{Actor: Actor{Who: "service: payments scan"}, Action: ActionRefundExecute, Target: b.Safe,
-			Outcome: AuditOutcome{Code: OutcomeRefundBatchVoidRefunded, Args: AuditArgs{Batch: b.ID, Kind: b.Kind, Payment: b.Payment,
+		if err := (Tx{tx}).audit(ctx, AuditEntry{Actor: Actor{Who: "service: payments scan"}, Action: ActionBatchExecute, Target: b.Safe,
+			Outcome: AuditOutcome{Code: OutcomeBatchVoidRefunded, Args: AuditArgs{Batch: b.ID, Kind: b.Kind, Payment: b.Payment,
 				TxHash: b.RefundTx, Block: b.Block}}}); err != nil {
 			return err
 		}
@@ -815,24 +833,24 @@ func voidRefundedElsewhere(ctx context.Context, tx *sqlx.Tx, refunded []int64) e
 	return nil
 }
 
-// OpenRefundBatches returns the batches of safe the chain has not decided, newest first.
-func (s *Store) OpenRefundBatches(ctx context.Context, safe string) (_ []RefundBatch, err error) {
-	defer wrap(&err, "OpenRefundBatches")
-	return refundBatches(ctx, s.db, `WHERE safe = $1 AND status IN ('proposed', 'ready') ORDER BY id DESC`, safe)
+// OpenTreasuryBatches returns the batches of safe the chain has not decided, newest first.
+func (s *Store) OpenTreasuryBatches(ctx context.Context, safe string) (_ []TreasuryBatch, err error) {
+	defer wrap(&err, "OpenTreasuryBatches")
+	return treasuryBatches(ctx, s.db, `WHERE safe = $1 AND status IN ('proposed', 'ready') ORDER BY id DESC`, safe)
 }
 
-// SetSentRefundBatches notes, for the open batches of safe, the transaction above the confirmed
+// SetSentTreasuryBatches notes, for the open batches of safe, the transaction above the confirmed
 // blocks that executes each (sent, by Safe transaction hash), and forgets it for the others:
 // what the buyer reads as "sent" until the payments scan confirms it.
-func (s *Store) SetSentRefundBatches(ctx context.Context, safe string, sent map[string]string) (err error) {
-	defer wrap(&err, "SetSentRefundBatches")
+func (s *Store) SetSentTreasuryBatches(ctx context.Context, safe string, sent map[string]string) (err error) {
+	defer wrap(&err, "SetSentTreasuryBatches")
 	hashes, txs := make([]string, 0, len(sent)), make([]string, 0, len(sent))
 	for h, t := range sent {
 		hashes, txs = append(hashes, h), append(txs, t)
 	}
 	_, err = s.db.ExecContext(ctx, `
-		UPDATE refund_batches b SET sent_tx = s.tx
-		FROM refund_batches o LEFT JOIN unnest($2::text[], $3::text[]) AS s (hash, tx) ON s.hash = o.safe_tx_hash
+		UPDATE treasury_batches b SET sent_tx = s.tx
+		FROM treasury_batches o LEFT JOIN unnest($2::text[], $3::text[]) AS s (hash, tx) ON s.hash = o.safe_tx_hash
 		WHERE b.id = o.id AND o.safe = $1 AND o.status IN ('proposed', 'ready') AND b.sent_tx IS DISTINCT FROM s.tx`,
 		safe, pq.Array(hashes), pq.Array(txs))
 	return err
@@ -844,7 +862,7 @@ func (s *Store) SetSentRefundBatches(ctx context.Context, safe string, sent map[
 func (s *Store) RefundsOwed(ctx context.Context, limit int) (_ []Payment, total int, err error) {
 	defer wrap(&err, "RefundsOwed")
 	const owed = `FROM payments WHERE status = 'rejected'
-		AND NOT EXISTS (SELECT 1 FROM refund_batch_payments bp WHERE bp.payment_id = payments.id AND bp.open)`
+		AND NOT EXISTS (SELECT 1 FROM treasury_batch_payments bp WHERE bp.payment_id = payments.id AND bp.open)`
 	if err := s.db.GetContext(ctx, &total, `SELECT count(*) `+owed); err != nil {
 		return nil, 0, err
 	}

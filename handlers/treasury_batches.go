@@ -20,10 +20,10 @@ import (
 	"nodeledger/views/words"
 )
 
-// refundBatchJSON is a refund batch as the admin API answers it: the Safe transaction the
+// batchJSON is a treasury batch as the admin API answers it: the Safe transaction the
 // treasury's owners sign (numbers as decimal strings, bytes as 0x hex), the owners who signed,
 // and, once they reach the threshold, the execTransaction calldata anyone may send to the Safe.
-type refundBatchJSON struct {
+type batchJSON struct {
 	ID         int64           `json:"id"`
 	Kind       store.BatchKind `json:"kind"`
 	Safe       string          `json:"safe"`
@@ -136,12 +136,12 @@ type heldJSON struct {
 	Reason      string `json:"reason"`
 }
 
-// batchAnswer is b as the admin API and the batch's page give it: refundBatchOf, with its
+// batchAnswer is b as the admin API and the batch's page give it: batchOf, with its
 // execData withheld while one of its payments is refunded by hand in a block the payments pass
 // has not confirmed (the batch is void once it does): executed meanwhile, the batch would pay
 // that payment twice. The head is read only for a ready refund batch.
-func (h *Handlers) batchAnswer(ctx context.Context, b store.RefundBatch) (refundBatchJSON, error) {
-	out := refundBatchOf(b)
+func (h *Handlers) batchAnswer(ctx context.Context, b store.TreasuryBatch) (batchJSON, error) {
+	out := batchOf(b)
 	if out.ExecData == nil || b.Kind != store.BatchRefunds {
 		return out, nil
 	}
@@ -176,12 +176,12 @@ type refundJSON struct {
 }
 
 var (
-	errNoTreasury    = errorf(http.StatusNotFound, "No treasury is configured: set TREASURY_ADDRESS to the Safe refunds are paid from.")
-	errNoRefundBatch = errorf(http.StatusNotFound, "No refund batch has this id.")
+	errNoTreasury = errorf(http.StatusNotFound, "No treasury is configured: set TREASURY_ADDRESS to the Safe refunds are paid from.")
+	errNoBatch    = errorf(http.StatusNotFound, "No treasury batch has this id.")
 )
 
-func refundBatchOf(b store.RefundBatch) refundBatchJSON {
-	out := refundBatchJSON{ID: b.ID, Kind: b.Kind, Safe: b.Safe, Payouts: mapSlice(b.Payouts, payoutOf), SafeTxHash: b.SafeTxHash, Threshold: b.Threshold, Approvals: []string{},
+func batchOf(b store.TreasuryBatch) batchJSON {
+	out := batchJSON{ID: b.ID, Kind: b.Kind, Safe: b.Safe, Payouts: mapSlice(b.Payouts, payoutOf), SafeTxHash: b.SafeTxHash, Threshold: b.Threshold, Approvals: []string{},
 		Dropped: mapSlice(b.Dropped, func(a store.BatchApproval) string { return a.Owner }),
 		Ready:   b.Status == store.BatchReady, Status: b.Status, Refunds: []refundJSON{}, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx,
 		Attempts: mapSlice(b.Attempts, attemptOf), LeftOut: mapSlice(b.LeftOut, leftOutOf), Remaining: b.Remaining,
@@ -212,14 +212,18 @@ func refundBatchOf(b store.RefundBatch) refundBatchJSON {
 	return out
 }
 
-// refundBatchBody is POST /api/admin/refund-batches' body: payments is a list of payment
-// transaction hashes, or "all" for every payment owed a refund.
-type refundBatchBody struct {
-	Payments json.RawMessage `json:"payments"`
+// batchBody is POST /api/admin/treasury-batches' body: the batch's kind and what it pays. A
+// refund batch's payments are payment transaction hashes, or "all" for every payment owed a
+// refund; a commission batch's commissions are commission ids, or "all" for every commission owed
+// outside a batch.
+type batchBody struct {
+	Kind        store.BatchKind `json:"kind"`
+	Payments    json.RawMessage `json:"payments"`
+	Commissions json.RawMessage `json:"commissions"`
 }
 
 // hashes reads the body's payments: nil for "all".
-func (b refundBatchBody) hashes() ([]string, error) {
+func (b batchBody) hashes() ([]string, error) {
 	bad := errorf(http.StatusBadRequest, `"payments" must be "all" or a list of payment transaction hashes.`)
 	var all string
 	if json.Unmarshal(b.Payments, &all) == nil {
@@ -233,6 +237,30 @@ func (b refundBatchBody) hashes() ([]string, error) {
 		return nil, bad
 	}
 	return txHashes(list)
+}
+
+// ids reads the body's commissions: nil for "all".
+func (b batchBody) ids() ([]int64, error) {
+	bad := errorf(http.StatusBadRequest, `"commissions" must be "all" or a list of commission ids.`)
+	var all string
+	if json.Unmarshal(b.Commissions, &all) == nil {
+		if all != "all" {
+			return nil, bad
+		}
+		return nil, nil
+	}
+	var list []int64
+	if err := json.Unmarshal(b.Commissions, &list); err != nil || len(list) == 0 {
+		return nil, bad
+	}
+	seen := map[int64]bool{}
+	var out []int64
+	for _, id := range list {
+		if !seen[id] {
+			seen[id], out = true, append(out, id)
+		}
+	}
+	return out, nil
 }
 
 // txHashes reads payments' transaction hashes as a batch names them: each once, lower case.
@@ -251,40 +279,65 @@ func txHashes(list []string) ([]string, error) {
 	return out, nil
 }
 
-// ProposeRefundBatch answers POST /api/admin/refund-batches: it builds one Safe transaction of
-// the treasury that pays back each payment named (or every payment owed a refund) to its payer,
-// exactly its value, at the treasury's nonce now (proposeBatch), and records it for the owners to
-// sign. The service proposes; only the owners' signatures can move the treasury's money.
-func (h *Handlers) ProposeRefundBatch(c echo.Context) error {
-	if h.cfg.Treasury == (common.Address{}) {
-		return errNoTreasury
+// ProposeTreasuryBatch answers POST /api/admin/treasury-batches: one Safe transaction of the
+// treasury, at its nonce now (proposeBatch), recorded for the owners to sign. A batch of kind
+// refunds pays back each payment named (or every payment owed a refund) to its payer, exactly its
+// value; one of kind commissions pays each referrer the sum of its commissions named (or of every
+// commission owed outside a batch), and those commissions are paid when it executes. The service
+// proposes; only the owners' signatures can move the treasury's money.
+//
+// implied is the kind of the paths before treasury batches (POST /api/admin/refund-batches and
+// /api/admin/commission-batches), which answer as aliases: there "kind" may be left out.
+func (h *Handlers) ProposeTreasuryBatch(implied store.BatchKind) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if h.cfg.Treasury == (common.Address{}) {
+			return errNoTreasury
+		}
+		var body batchBody
+		if err := decodeBody(c, &body); err != nil {
+			return err
+		}
+		if body.Kind == "" {
+			body.Kind = implied
+		}
+		var b store.TreasuryBatch
+		switch {
+		case implied != "" && body.Kind != implied:
+			return errorf(http.StatusBadRequest, fmt.Sprintf(`This path proposes batches of kind %q: send other kinds to /api/admin/treasury-batches.`, implied))
+		case body.Kind == store.BatchRefunds && body.Commissions == nil:
+			hashes, err := body.hashes()
+			if err != nil {
+				return err
+			}
+			if b, err = h.proposeRefundBatch(c, hashes); err != nil {
+				return err
+			}
+		case body.Kind == store.BatchCommissions && body.Payments == nil:
+			ids, err := body.ids()
+			if err != nil {
+				return err
+			}
+			if b, err = h.proposeCommissionBatch(c, ids); err != nil {
+				return err
+			}
+		default:
+			return errorf(http.StatusBadRequest, `"kind" must be "refunds", with "payments", or "commissions", with "commissions".`)
+		}
+		return c.JSON(http.StatusCreated, batchOf(b))
 	}
-	var body refundBatchBody
-	if err := decodeBody(c, &body); err != nil {
-		return err
-	}
-	hashes, err := body.hashes()
-	if err != nil {
-		return err
-	}
-	b, err := h.proposeRefundBatch(c, hashes)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusCreated, refundBatchOf(b))
 }
 
 // proposeRefundBatch builds and records, audited as the request's actor (the admin key, or the
 // operator signed in on the page), the batch that refunds the payments of hashes (nil: every
 // payment owed a refund): the one way a batch is proposed.
-func (h *Handlers) proposeRefundBatch(c echo.Context, hashes []string) (store.RefundBatch, error) {
+func (h *Handlers) proposeRefundBatch(c echo.Context, hashes []string) (store.TreasuryBatch, error) {
 	if h.cfg.Treasury == (common.Address{}) {
-		return store.RefundBatch{}, errNoTreasury
+		return store.TreasuryBatch{}, errNoTreasury
 	}
 	ctx := c.Request().Context()
 	owed, err := h.store.OwedRefunds(ctx, hashes)
 	if err != nil {
-		return store.RefundBatch{}, refundBatchError(err)
+		return store.TreasuryBatch{}, batchError(err)
 	}
 	items := make([]treasury.Item, len(owed))
 	for i, p := range owed {
@@ -293,18 +346,18 @@ func (h *Handlers) proposeRefundBatch(c echo.Context, hashes []string) (store.Re
 			items[i].Payout.Token, items[i].Payout.Value, items[i].InToken = common.HexToAddress(*p.Token), p.Amount.Int, h.inToken(p)
 		}
 	}
-	return h.proposeBatch(c, items, store.ActionRefundPropose, func(b store.RefundBatch) store.AuditOutcome {
-		return store.AuditOutcome{Code: store.OutcomeRefundBatchProposed, Args: store.AuditArgs{Batch: b.ID, Refunds: len(b.Refunds),
+	return h.proposeBatch(c, store.BatchRefunds, items, func(b store.TreasuryBatch) store.AuditOutcome {
+		return store.AuditOutcome{Code: store.OutcomeBatchProposed, Args: store.AuditArgs{Batch: b.ID, Kind: b.Kind, Refunds: len(b.Refunds),
 			AmountWei: batchTotal(b), Tokens: store.TokenTotals(b.Refunds, nil), Nonce: b.Nonce.String()}}
 	})
 }
 
-// proposeBatch has the treasury propose the batch of items, audited as the request's actor with
-// action and outcome (treasury.Propose): the one way a batch of either kind is proposed. A batch
-// the chain says cannot be paid is a 409 that says why.
-func (h *Handlers) proposeBatch(c echo.Context, items []treasury.Item, action store.AuditAction,
-	outcome func(b store.RefundBatch) store.AuditOutcome) (store.RefundBatch, error) {
-	b, err := h.treasury.Propose(c.Request().Context(), h.entry(c, "", action, ""), items, h.actor(c).Who, outcome)
+// proposeBatch has the treasury propose the batch of kind that pays items, audited as the
+// request's actor with outcome (treasury.Propose): the one way a batch of any kind is proposed.
+// A batch the chain says cannot be paid is a 409 that says why.
+func (h *Handlers) proposeBatch(c echo.Context, kind store.BatchKind, items []treasury.Item,
+	outcome func(b store.TreasuryBatch) store.AuditOutcome) (store.TreasuryBatch, error) {
+	b, err := h.treasury.Propose(c.Request().Context(), h.entry(c, "", store.ActionBatchPropose, ""), kind, items, h.actor(c).Who, outcome)
 	var uncovered *treasury.UncoveredError
 	var nothing *treasury.NothingPayableError
 	var reverts *treasury.RevertsError
@@ -330,13 +383,13 @@ func (h *Handlers) proposeBatch(c echo.Context, items []treasury.Item, action st
 		return b, errorf(http.StatusConflict, fmt.Sprintf("One transfer of this batch alone takes %d gas, more than a transaction may (%d): "+
 			"no batch was proposed.", tooLarge.Gas, tooLarge.Limit))
 	case err != nil:
-		return b, refundBatchError(err)
+		return b, batchError(err)
 	}
 	return b, nil
 }
 
-// refundBatchError is the answer to a batch the store refused, naming the payment.
-func refundBatchError(err error) error {
+// batchError is the answer to a batch the store refused, naming the payment.
+func batchError(err error) error {
 	var notOwed *store.NotOwedError
 	var inBatch *store.InBatchError
 	var notOwedCommission *store.NotOwedCommissionError
@@ -356,40 +409,40 @@ func refundBatchError(err error) error {
 	case errors.Is(err, store.ErrNothingOwed):
 		return errorf(http.StatusBadRequest, "No payment is owed a refund outside a batch: there is nothing to refund.")
 	case errors.Is(err, store.ErrBatchDecided):
-		return errorf(http.StatusConflict, "This refund batch is executed, failed or void: it takes no more approvals.")
+		return errorf(http.StatusConflict, "This batch is executed, failed or void: it takes no more approvals.")
 	}
-	return notFound(err, errNoRefundBatch)
+	return notFound(err, errNoBatch)
 }
 
-// Limits of GET /api/admin/refund-batches.
+// Limits of GET /api/admin/treasury-batches.
 const (
-	refundBatchesDefault = 50
-	refundBatchesMax     = 200
+	batchesDefault = 50
+	batchesMax     = 200
 )
 
-// RefundBatches answers GET /api/admin/refund-batches?limit=: the latest batches, newest first.
-func (h *Handlers) RefundBatches(c echo.Context) error {
-	limit, err := parseLimit(c.QueryParam("limit"), c.QueryParams().Has("limit"), refundBatchesDefault, refundBatchesMax)
+// TreasuryBatches answers GET /api/admin/treasury-batches?limit=: the latest batches, newest first.
+func (h *Handlers) TreasuryBatches(c echo.Context) error {
+	limit, err := parseLimit(c.QueryParam("limit"), c.QueryParams().Has("limit"), batchesDefault, batchesMax)
 	if err != nil {
 		return err
 	}
-	bs, err := h.store.RefundBatches(c.Request().Context(), limit)
+	bs, err := h.store.TreasuryBatches(c.Request().Context(), limit)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, mapSlice(bs, refundBatchOf))
+	return c.JSON(http.StatusOK, mapSlice(bs, batchOf))
 }
 
-// RefundBatch answers GET /api/admin/refund-batches/{id}.
-func (h *Handlers) RefundBatch(c echo.Context) error {
-	id, err := refundBatchID(c)
+// TreasuryBatch answers GET /api/admin/treasury-batches/{id}.
+func (h *Handlers) TreasuryBatch(c echo.Context) error {
+	id, err := batchID(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	b, _, err := h.treasury.Now(ctx, id)
 	if err != nil {
-		return notFound(err, errNoRefundBatch)
+		return notFound(err, errNoBatch)
 	}
 	out, err := h.batchAnswer(ctx, b)
 	if err != nil {
@@ -398,30 +451,32 @@ func (h *Handlers) RefundBatch(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// refundBatchID reads the :id of a refund batch route.
-func refundBatchID(c echo.Context) (int64, error) {
+// batchID reads the :id of a treasury batch route.
+func batchID(c echo.Context) (int64, error) {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, errNoRefundBatch
+		return 0, errNoBatch
 	}
 	return id, nil
 }
 
-// approvalBody is POST /api/admin/refund-batches/{id}/approvals' body: an owner's EIP-712
+// approvalBody is POST /api/admin/treasury-batches/{id}/approvals' body: an owner's EIP-712
 // signature of the batch's SafeTx, 65 bytes (r, s, v) as 0x hex.
 type approvalBody struct {
 	Signature string `json:"signature"`
 }
 
-// ApproveRefundBatch answers POST /api/admin/refund-batches/{id}/approvals: it keeps an owner's
-// signature of the batch, checked to recover to one of the treasury's owners as the chain holds
-// them now; the same owner again changes nothing. The caller only carries the signature: no key
-// the service holds can make one.
-func (h *Handlers) ApproveRefundBatch(c echo.Context) error {
+// ApproveTreasuryBatch answers POST /api/admin/treasury-batches/{id}/approvals, and the same from
+// the batch's page (/operator/treasury-batches/{id}/approvals, the signature the connected wallet
+// made with eth_signTypedData_v4): it keeps an owner's signature of the batch, checked to recover
+// to one of the treasury's owners as the chain holds them now; the same owner again changes
+// nothing. The caller (the admin key, or the operator signed in) only carries the signature: no
+// key the service holds can make one.
+func (h *Handlers) ApproveTreasuryBatch(c echo.Context) error {
 	if h.cfg.Treasury == (common.Address{}) {
 		return errNoTreasury
 	}
-	id, err := refundBatchID(c)
+	id, err := batchID(c)
 	if err != nil {
 		return err
 	}
@@ -429,7 +484,7 @@ func (h *Handlers) ApproveRefundBatch(c echo.Context) error {
 	if err := decodeBody(c, &body); err != nil {
 		return err
 	}
-	b, err := h.approveRefundBatch(c, id, body.Signature)
+	b, err := h.approveBatch(c, id, body.Signature)
 	if err != nil {
 		return err
 	}
@@ -440,29 +495,32 @@ func (h *Handlers) ApproveRefundBatch(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// approveRefundBatch keeps signature (0x hex) of batch id once it recovers to one of the
+// approveBatch keeps signature (0x hex) of batch id once it recovers to one of the
 // treasury's owners now, audited with the owner and who carried it (the admin key, or the
 // operator signed in on the page): the one way an approval is taken.
-func (h *Handlers) approveRefundBatch(c echo.Context, id int64, signature string) (store.RefundBatch, error) {
+func (h *Handlers) approveBatch(c echo.Context, id int64, signature string) (store.TreasuryBatch, error) {
 	if h.cfg.Treasury == (common.Address{}) {
-		return store.RefundBatch{}, errNoTreasury
+		return store.TreasuryBatch{}, errNoTreasury
 	}
 	sig, err := hexutil.Decode(signature)
 	if err != nil || len(sig) != 65 {
-		return store.RefundBatch{}, errorf(http.StatusBadRequest, `"signature" must be 65 bytes as 0x hex: an owner's EIP-712 signature of the batch's SafeTx.`)
+		return store.TreasuryBatch{}, errorf(http.StatusBadRequest, `"signature" must be 65 bytes as 0x hex: an owner's EIP-712 signature of the batch's SafeTx.`)
 	}
-	b, err := h.treasury.Approve(c.Request().Context(), h.entry(c, "", store.ActionRefundApprove, ""), id, sig, h.actor(c).Who)
+	b, err := h.treasury.Approve(c.Request().Context(), h.entry(c, "", store.ActionBatchApprove, ""), id, sig, h.actor(c).Who)
 	var void *treasury.VoidError
 	switch {
 	case errors.As(err, &void):
-		v := void.Batch
+		v, owed := void.Batch, "payments still owed a refund"
+		if v.Kind == store.BatchCommissions {
+			owed = "commissions still owed"
+		}
 		return b, errorf(http.StatusConflict, "This batch is void: "+views.VoidWhy(v.VoidReason, v.VoidPayment, v.VoidRefundTx, v.BlockNumber)+
-			" Propose its payments still owed again.")
+			" Propose its "+owed+" again.")
 	case errors.Is(err, chain.ErrNotAnOwner):
 		return b, errorf(http.StatusBadRequest, fmt.Sprintf("The signature is not one of the treasury's owners' signatures of this batch's Safe transaction %s: "+
 			"sign it with an owner's wallet (EIP-712 SafeTx).", b.SafeTxHash))
 	case err != nil:
-		return b, refundBatchError(err)
+		return b, batchError(err)
 	}
 	return b, nil
 }
@@ -476,8 +534,9 @@ func amountsWords(wei store.Uint256, tokens []store.TokenAmount) string {
 	return words.AndList(out)
 }
 
-// refundBatchSentence is what came of proposing or approving a batch, for the audit.
-func refundBatchSentence(o store.AuditOutcome) string {
+// batchSentence is what came of a treasury batch's step (proposed, approved, decided), for the
+// audit: the kind names the batch and what it settles.
+func batchSentence(o store.AuditOutcome) string {
 	a := o.Args
 	// A commission batch is signed, executed and decided as a refund batch is; only what it pays differs.
 	Batch, paid, owed := "Refund batch", "its payments are refunded", "its payments are owed a refund again"
@@ -486,44 +545,46 @@ func refundBatchSentence(o store.AuditOutcome) string {
 	}
 	batch := strings.ToLower(Batch)
 	switch o.Code {
-	case store.OutcomeRefundBatchProposed:
-		return fmt.Sprintf("Proposed refund batch %d: %s, %s in all, at the treasury's nonce %s; it waits for the owners' signatures.",
-			a.Batch, words.Count(a.Refunds, "refund", "refunds"), amountsWords(a.AmountWei, a.Tokens), a.Nonce)
-	case store.OutcomeCommissionBatchProposed:
-		return commissionBatchSentence(a)
-	case store.OutcomeRefundBatchExecuted:
+	case store.OutcomeBatchProposed:
+		what := words.Count(a.Refunds, "refund", "refunds")
+		if a.Kind == store.BatchCommissions {
+			what = words.Count(a.Commissions, "commission", "commissions") + " to " + words.Count(a.Referrers, "referrer", "referrers")
+		}
+		return fmt.Sprintf("Proposed %s %d: %s, %s in all, at the treasury's nonce %s; it waits for the owners' signatures.",
+			batch, a.Batch, what, amountsWords(a.AmountWei, a.Tokens), a.Nonce)
+	case store.OutcomeBatchExecuted:
 		return fmt.Sprintf("%s %d executed by transaction %s: %s.", Batch, a.Batch, a.TxHash, paid)
-	case store.OutcomeRefundBatchFailed:
+	case store.OutcomeBatchFailed:
 		return fmt.Sprintf("%s %d failed in transaction %s: the treasury paid nothing, and %s.", Batch, a.Batch, a.TxHash, owed)
-	case store.OutcomeRefundBatchReverted:
+	case store.OutcomeBatchReverted:
 		return fmt.Sprintf("Transaction %s, sent to execute %s %d, reverted. %s The treasury paid nothing, and the batch waits for another attempt.",
 			a.TxHash, batch, a.Batch, views.SafeError(a.SafeError))
-	case store.OutcomeRefundBatchVoid:
+	case store.OutcomeBatchVoid:
 		return fmt.Sprintf("%s %d is void: the treasury executed another transaction at its nonce %s. I%s.",
 			Batch, a.Batch, a.Nonce, owed[1:])
-	case store.OutcomeRefundBatchVoidRefunded:
+	case store.OutcomeBatchVoidRefunded:
 		return fmt.Sprintf("%s %d is void: payment %s in it was refunded by hand in %s at block %d, and executed it would pay it twice. "+
 			"The rest of its payments are owed a refund again.", Batch, a.Batch, a.Payment, a.TxHash, a.Block)
 	}
 	return fmt.Sprintf("%s approved %s %d: %d of %d signatures.", a.Address, batch, a.Batch, a.Approvals, a.Threshold)
 }
 
-// executionBody is POST /api/admin/refund-batches/{id}/executions' body: the hash of a
+// executionBody is POST /api/admin/treasury-batches/{id}/executions' body: the hash of a
 // transaction sent to the treasury to execute the batch.
 type executionBody struct {
 	TxHash string `json:"txHash"`
 }
 
-// ReportRefundExecution answers POST /api/admin/refund-batches/{id}/executions, and the same from
-// the batch's page (/operator/refund-batches/{id}/executions): whoever sent a batch's
+// ReportBatchExecution answers POST /api/admin/treasury-batches/{id}/executions, and the same from
+// the batch's page (/operator/treasury-batches/{id}/executions): whoever sent a batch's
 // execTransaction tells the service, which reads the transaction from the chain
 // and follows it. One that reverts logs nothing, so this is how the batch's page and the audit
 // learn that it was tried and why it failed.
-func (h *Handlers) ReportRefundExecution(c echo.Context) error {
+func (h *Handlers) ReportBatchExecution(c echo.Context) error {
 	if h.cfg.Treasury == (common.Address{}) {
 		return errNoTreasury
 	}
-	id, err := refundBatchID(c)
+	id, err := batchID(c)
 	if err != nil {
 		return err
 	}
@@ -535,32 +596,32 @@ func (h *Handlers) ReportRefundExecution(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, refundBatchOf(b))
+	return c.JSON(http.StatusOK, batchOf(b))
 }
 
 // reportExecution records transaction txHash (0x hex) as an attempt to execute batch id, once
 // the chain shows it calls the treasury's execTransaction with the batch's Safe transaction, and
 // answers the batch: the one way an attempt is reported, from the page or a script.
-func (h *Handlers) reportExecution(c echo.Context, id int64, txHash string) (store.RefundBatch, error) {
+func (h *Handlers) reportExecution(c echo.Context, id int64, txHash string) (store.TreasuryBatch, error) {
 	hash, err := parseTxHash(txHash)
 	if err != nil {
-		return store.RefundBatch{}, errorf(http.StatusBadRequest, `"txHash" must be the hash of the transaction sent to execute the batch: 0x followed by 64 hexadecimal digits.`)
+		return store.TreasuryBatch{}, errorf(http.StatusBadRequest, `"txHash" must be the hash of the transaction sent to execute the batch: 0x followed by 64 hexadecimal digits.`)
 	}
 	ctx := c.Request().Context()
-	b, err := h.store.RefundBatch(ctx, id)
+	b, err := h.store.TreasuryBatch(ctx, id)
 	if err != nil {
-		return store.RefundBatch{}, notFound(err, errNoRefundBatch)
+		return store.TreasuryBatch{}, notFound(err, errNoBatch)
 	}
 	err = h.treasury.RecordAttempt(ctx, b, common.HexToHash(hash), h.actor(c).Who)
 	switch {
 	case errors.Is(err, chain.ErrUnknownTx):
-		return store.RefundBatch{}, errorf(http.StatusBadRequest, fmt.Sprintf("The chain knows no transaction %s: report it once it is sent.", hash))
+		return store.TreasuryBatch{}, errorf(http.StatusBadRequest, fmt.Sprintf("The chain knows no transaction %s: report it once it is sent.", hash))
 	case errors.Is(err, chain.ErrNotAnExecution):
-		return store.RefundBatch{}, errorf(http.StatusBadRequest, fmt.Sprintf("Transaction %s does not call the treasury's execTransaction.", hash))
+		return store.TreasuryBatch{}, errorf(http.StatusBadRequest, fmt.Sprintf("Transaction %s does not call the treasury's execTransaction.", hash))
 	case errors.Is(err, treasury.ErrOtherSafeTx):
-		return store.RefundBatch{}, errorf(http.StatusBadRequest, fmt.Sprintf("Transaction %s executes another Safe transaction than refund batch %d.", hash, id))
+		return store.TreasuryBatch{}, errorf(http.StatusBadRequest, fmt.Sprintf("Transaction %s executes another Safe transaction than treasury batch %d.", hash, id))
 	case err != nil:
-		return store.RefundBatch{}, err
+		return store.TreasuryBatch{}, err
 	}
-	return h.store.RefundBatch(ctx, id)
+	return h.store.TreasuryBatch(ctx, id)
 }

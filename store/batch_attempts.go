@@ -8,8 +8,8 @@ import (
 	"github.com/lib/pq"
 )
 
-// AttemptStatus is where a transaction sent to execute a refund batch is
-// (refund_batch_attempts.status).
+// AttemptStatus is where a transaction sent to execute a treasury batch is
+// (treasury_batch_attempts.status).
 type AttemptStatus string
 
 // An attempt is sent until mined; then it executed the batch (mined: the payments scan records
@@ -21,7 +21,7 @@ const (
 	AttemptReverted AttemptStatus = "reverted"
 )
 
-// BatchAttempt is a transaction sent to execute a refund batch, as the page or a script reported
+// BatchAttempt is a transaction sent to execute a treasury batch, as the page or a script reported
 // it, and what the chain made of it.
 type BatchAttempt struct {
 	TxHash     string        `db:"tx_hash"`
@@ -40,14 +40,14 @@ type BatchAttempt struct {
 }
 
 // batchAttempts adds to each batch of at its attempts, oldest first.
-func batchAttempts(ctx context.Context, q sqlx.QueryerContext, at map[int64]*RefundBatch, ids []int64) error {
+func batchAttempts(ctx context.Context, q sqlx.QueryerContext, at map[int64]*TreasuryBatch, ids []int64) error {
 	var rows []struct {
 		BatchID int64 `db:"batch_id"`
 		BatchAttempt
 	}
 	if err := sqlx.SelectContext(ctx, q, &rows, `
 		SELECT batch_id, tx_hash, sender, reported_by, status, error, refused_to, refused_says, block_number, created_at, updated_at
-		FROM refund_batch_attempts WHERE batch_id = ANY ($1) ORDER BY batch_id, created_at, tx_hash`, pq.Array(ids)); err != nil {
+		FROM treasury_batch_attempts WHERE batch_id = ANY ($1) ORDER BY batch_id, created_at, tx_hash`, pq.Array(ids)); err != nil {
 		return err
 	}
 	for _, r := range rows {
@@ -68,21 +68,21 @@ func (s *Store) RecordBatchAttempt(ctx context.Context, batch int64, safe string
 	defer tx.Rollback()
 	var moved []AttemptStatus
 	if err := tx.SelectContext(ctx, &moved, `
-		INSERT INTO refund_batch_attempts (tx_hash, batch_id, sender, reported_by, status, error, refused_to, refused_says, block_number)
+		INSERT INTO treasury_batch_attempts (tx_hash, batch_id, sender, reported_by, status, error, refused_to, refused_says, block_number)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 		ON CONFLICT (tx_hash) DO UPDATE SET status = EXCLUDED.status, error = EXCLUDED.error, refused_to = EXCLUDED.refused_to,
 			refused_says = EXCLUDED.refused_says, block_number = EXCLUDED.block_number, updated_at = now()
-		WHERE refund_batch_attempts.status = 'sent' AND EXCLUDED.status <> 'sent'
+		WHERE treasury_batch_attempts.status = 'sent' AND EXCLUDED.status <> 'sent'
 		RETURNING status`, a.TxHash, batch, a.Sender, a.ReportedBy, a.Status, a.Error, a.RefusedTo, a.RefusedSays, a.BlockNumber); err != nil {
 		return err
 	}
 	if len(moved) == 1 && moved[0] == AttemptReverted {
 		var kind BatchKind
-		if err := tx.GetContext(ctx, &kind, `SELECT kind FROM refund_batches WHERE id = $1`, batch); err != nil {
+		if err := tx.GetContext(ctx, &kind, `SELECT kind FROM treasury_batches WHERE id = $1`, batch); err != nil {
 			return err
 		}
-		if err := (Tx{tx}).audit(ctx, AuditEntry{Actor: Actor{Who: a.Sender}, Action: ActionRefundExecute, Target: safe,
-			Outcome: AuditOutcome{Code: OutcomeRefundBatchReverted, Args: AuditArgs{Batch: batch, Kind: kind, TxHash: a.TxHash,
+		if err := (Tx{tx}).audit(ctx, AuditEntry{Actor: Actor{Who: a.Sender}, Action: ActionBatchExecute, Target: safe,
+			Outcome: AuditOutcome{Code: OutcomeBatchReverted, Args: AuditArgs{Batch: batch, Kind: kind, TxHash: a.TxHash,
 				SafeError: *a.Error}}}); err != nil {
 			return err
 		}

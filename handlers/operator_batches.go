@@ -15,25 +15,25 @@ import (
 	"nodeledger/views"
 )
 
-// openBatches are the treasury's open refund batches as the operator page lists them; none
+// openBatches are the treasury's open batches as the operator page lists them; none
 // without a treasury.
 func (h *Handlers) openBatches(ctx context.Context) ([]views.BatchRow, error) {
 	if h.cfg.Treasury == (common.Address{}) {
 		return nil, nil
 	}
-	bs, err := h.store.OpenRefundBatches(ctx, lower(h.cfg.Treasury))
+	bs, err := h.store.OpenTreasuryBatches(ctx, lower(h.cfg.Treasury))
 	if err != nil {
 		return nil, err
 	}
-	return mapSlice(bs, func(b store.RefundBatch) views.BatchRow {
-		v := views.RefundBatch{ID: b.ID, Kind: b.Kind, Refunds: b.Refunds, Payouts: b.Payouts}
+	return mapSlice(bs, func(b store.TreasuryBatch) views.BatchRow {
+		v := views.TreasuryBatch{ID: b.ID, Kind: b.Kind, Refunds: b.Refunds, Payouts: b.Payouts}
 		return views.BatchRow{ID: b.ID, Name: v.Name(), What: v.What(), Status: b.Status, TotalWei: batchTotal(b),
 			Approvals: len(b.Approvals), Threshold: b.Threshold, CreatedAt: b.CreatedAt}
 	}), nil
 }
 
 // batchTotal is what batch b pays out in all: its refunds or its commissions.
-func batchTotal(b store.RefundBatch) store.Uint256 {
+func batchTotal(b store.TreasuryBatch) store.Uint256 {
 	total := new(big.Int)
 	for _, r := range b.Refunds {
 		total.Add(total, r.ValueWei.Int)
@@ -44,37 +44,61 @@ func batchTotal(b store.RefundBatch) store.Uint256 {
 	return store.Uint256{Int: total}
 }
 
-// ProposeRefundBatchFromPage answers POST /operator/refund-batches: the payments ticked (field
-// payment, each a payment's transaction hash), or with all=true every payment owed a refund,
-// become one batch, built and audited as the admin API's, proposed by the signed-in operator.
-// It answers with the batch's page (303), where the owners read it before they sign.
-func (h *Handlers) ProposeRefundBatchFromPage(c echo.Context) error {
-	var hashes []string
-	if c.FormValue("all") != "true" {
-		form, err := c.FormParams()
+// ProposeBatchFromPage answers POST /operator/treasury-batches: a treasury batch of kind (field
+// kind), built and audited as the admin API's, proposed by the signed-in operator. A refund batch
+// pays the payments ticked (field payment, each a payment's transaction hash), or with all=true
+// every payment owed a refund; a commission batch ("Pay owed commissions") every commission owed
+// outside a batch. It answers with the batch's page (303), where the owners read it before they
+// sign. implied is the kind of the paths before treasury batches (/operator/refund-batches and
+// /operator/commission-batches), which answer as aliases.
+func (h *Handlers) ProposeBatchFromPage(implied store.BatchKind) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		kind := store.BatchKind(c.FormValue("kind"))
+		if implied != "" {
+			kind = implied
+		}
+		var b store.TreasuryBatch
+		var err error
+		switch kind {
+		case store.BatchRefunds:
+			var hashes []string
+			if hashes, err = tickedPayments(c); err != nil {
+				return err
+			}
+			b, err = h.proposeRefundBatch(c, hashes)
+		case store.BatchCommissions:
+			b, err = h.proposeCommissionBatch(c, nil)
+		default:
+			return errorf(http.StatusBadRequest, "The form names no kind of batch: reload the page and try again.")
+		}
 		if err != nil {
 			return err
 		}
-		if len(form["payment"]) == 0 {
-			return errorf(http.StatusBadRequest, "Tick the payments to refund, or press Refund all owed: no batch was built.")
-		}
-		if hashes, err = txHashes(form["payment"]); err != nil {
-			return err
-		}
+		return c.Redirect(http.StatusSeeOther, string(views.BatchURL(b.ID)))
 	}
-	b, err := h.proposeRefundBatch(c, hashes)
-	if err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, string(views.RefundBatchURL(b.ID)))
 }
 
-// RefundBatchPage answers GET /operator/refund-batches/{id}: the batch, every transfer in full
+// tickedPayments are the payments a refund form names: those ticked, or nil for all=true.
+func tickedPayments(c echo.Context) ([]string, error) {
+	if c.FormValue("all") == "true" {
+		return nil, nil
+	}
+	form, err := c.FormParams()
+	if err != nil {
+		return nil, err
+	}
+	if len(form["payment"]) == 0 {
+		return nil, errorf(http.StatusBadRequest, "Tick the payments to refund, or press Refund all owed: no batch was built.")
+	}
+	return txHashes(form["payment"])
+}
+
+// TreasuryBatchPage answers GET /operator/treasury-batches/{id}: the batch, every transfer in full
 // and the Safe transaction its owners sign, with who signed and what it still needs; to htmx,
 // the part that follows it (the page polls it while the batch is open). ?shown= is the status
 // the page loaded with.
-func (h *Handlers) RefundBatchPage(c echo.Context) error {
-	id, err := refundBatchID(c)
+func (h *Handlers) TreasuryBatchPage(c echo.Context) error {
+	id, err := batchID(c)
 	if err != nil {
 		return err
 	}
@@ -82,7 +106,7 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 	me, err := h.operatorSession(c)
 	switch {
 	case errors.Is(err, store.ErrNotFound) && c.Request().Header.Get("HX-Request") != "true":
-		return render(c, http.StatusOK, views.OperatorSignIn(h.cfg.DevAdmin, views.RefundBatchURL(id)))
+		return render(c, http.StatusOK, views.OperatorSignIn(h.cfg.DevAdmin, views.BatchURL(id)))
 	case err != nil:
 		_, err = h.liveOperator(c) // the 401 of a session gone, to the polling part
 		return err
@@ -91,7 +115,7 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 	ctx := c.Request().Context()
 	b, safe, err := h.treasury.Now(ctx, id)
 	if err != nil {
-		return notFound(err, errNoRefundBatch)
+		return notFound(err, errNoBatch)
 	}
 	j, err := h.batchAnswer(ctx, b)
 	if err != nil {
@@ -99,9 +123,9 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 	}
 	safeTx, err := json.Marshal(j.SafeTx)
 	if err != nil {
-		return fmt.Errorf("RefundBatchPage: %w", err)
+		return fmt.Errorf("TreasuryBatchPage: %w", err)
 	}
-	v := views.RefundBatch{ID: b.ID, Kind: b.Kind, Payouts: b.Payouts, Status: b.Status, Safe: b.Safe, SafeTxHash: b.SafeTxHash, To: b.To, Operation: b.Operation,
+	v := views.TreasuryBatch{ID: b.ID, Kind: b.Kind, Payouts: b.Payouts, Status: b.Status, Safe: b.Safe, SafeTxHash: b.SafeTxHash, To: b.To, Operation: b.Operation,
 		Nonce: b.Nonce.String(), SafeNonce: safe.Nonce.String(), Threshold: b.Threshold, Owners: mapSlice(safe.Owners, lower),
 		Signed: j.Approvals, Dropped: j.Dropped, Refunds: b.Refunds, TotalWei: j.TotalWei, SentTx: b.SentTx, ExecutedTx: b.ExecutedTx, Attempts: b.Attempts, Block: b.BlockNumber,
 		LeftOut: b.LeftOut, Remaining: b.Remaining, VoidReason: b.VoidReason, VoidPayment: b.VoidPayment, VoidRefundTx: b.VoidRefundTx,
@@ -121,31 +145,7 @@ func (h *Handlers) RefundBatchPage(c echo.Context) error {
 			// Executed since the page loaded: the page comes again, led by its receipt.
 			c.Response().Header().Set("HX-Refresh", "true")
 		}
-		return render(c, http.StatusOK, views.RefundBatchStatus(v))
+		return render(c, http.StatusOK, views.TreasuryBatchStatus(v))
 	}
-	return render(c, http.StatusOK, views.RefundBatchPage(v))
-}
-
-// ApproveRefundBatchFromPage answers POST /operator/refund-batches/{id}/approvals {signature}:
-// the signature the connected wallet made of the batch (eth_signTypedData_v4), kept as the admin
-// API keeps one, once it recovers to an owner, with the signed-in operator as who carried it.
-// It answers the batch as the admin API does; a signature of no owner is refused with a sentence.
-func (h *Handlers) ApproveRefundBatchFromPage(c echo.Context) error {
-	id, err := refundBatchID(c)
-	if err != nil {
-		return err
-	}
-	var body approvalBody
-	if err := decodeBody(c, &body); err != nil {
-		return err
-	}
-	b, err := h.approveRefundBatch(c, id, body.Signature)
-	if err != nil {
-		return err
-	}
-	out, err := h.batchAnswer(c.Request().Context(), b)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, out)
+	return render(c, http.StatusOK, views.TreasuryBatchPage(v))
 }
