@@ -230,6 +230,18 @@ func (c *config) setTreasury(a common.Address) {
 	c.Passes.Treasury, c.Handlers.Treasury = a, a
 }
 
+// deployment is what the settings log keeps of these settings (store.LogDeployment).
+func (c config) deployment() store.Deployment {
+	d := store.Deployment{ChainID: c.Handlers.ChainID, Factory: strings.ToLower(c.Chain.Factory.Hex()),
+		PaymentsWallet: strings.ToLower(c.Passes.PaymentAddress.Hex()), Tokens: c.Passes.PaymentTokens, Confirmations: c.Passes.Confirmations}
+	if c.Passes.Treasury != (common.Address{}) {
+		t := strings.ToLower(c.Passes.Treasury.Hex())
+		d.Treasury = &t
+	}
+	d.WalletCodes.DiscountBps, d.WalletCodes.CommissionBps = c.Passes.WalletCodes.DiscountBps, c.Passes.WalletCodes.CommissionBps
+	return d
+}
+
 // setChainID sets the chain id wherever a part needs it.
 func (c *config) setChainID(id int64) {
 	c.Passes.ChainID, c.Handlers.ChainID = big.NewInt(id), id

@@ -4,6 +4,8 @@
 //	nodeledger migrate   apply the database migrations and exit
 //	nodeledger deploy    deploy the factory contract and print its address
 //	nodeledger seed      fill an empty ledger with a made-up one, for benchmarks
+//	nodeledger settings export [--after N] | check [FILE]
+//	                     write the settings log as JSON lines, or check such lines
 package main
 
 import (
@@ -61,8 +63,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return deploy(ctx, args[1:], getenv, stdout)
 	case "seed":
 		return seed(ctx, args[1:], getenv, stdout)
+	case "settings":
+		return settingsCmd(ctx, args[1:], getenv, stdout)
 	default:
-		return fmt.Errorf("unknown command %q: use serve, migrate, deploy or seed", cmd)
+		return fmt.Errorf("unknown command %q: use serve, migrate, deploy, seed or settings", cmd)
 	}
 	cfg, err := loadConfig(getenv)
 	if err != nil {
@@ -148,6 +152,11 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 	}
 	if cfg.Passes.PaymentTokens, err = listTokens(ctx, ch, db, cfg.PaymentTokens, log); err != nil {
 		return nil, err
+	}
+	if logged, err := db.LogDeployment(ctx, cfg.deployment()); err != nil {
+		return nil, err
+	} else if logged {
+		log.Info("settings log: this start's settings differ from the last logged; logged them")
 	}
 	minter, err := a.signer(ctx, "MINTER", cfg.MinterKey, cfg.MinterSigner)
 	if err != nil {

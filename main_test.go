@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"nodeledger/chain/devchain"
+	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
@@ -95,15 +96,20 @@ func TestRawKeysOnARealChainWarn(t *testing.T) {
 }
 
 // TestTreasuryAtStart: TREASURY_ADDRESS must be a Safe on the chain: an account or another
-// contract refuses the start with one line naming the setting; the dev chain's Safe starts.
+// contract refuses the start with one line naming the setting; the dev chain's Safe starts, and
+// the start logs its settings in the settings log once (a second start with the same adds none).
 func TestTreasuryAtStart(t *testing.T) {
 	dc, err := devchain.Start(t.Context(), devchain.Options{RPCAddr: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dc.Close() })
-	start := func(treasury string) error {
-		cfg, err := loadConfig(env("DATABASE_URL", storetest.EmptyDatabase(t), "ETH_RPC_URL", dc.RPCURL(),
+	start := func(treasury string, dbURL ...string) error {
+		url := storetest.EmptyDatabase(t)
+		if len(dbURL) > 0 {
+			url = dbURL[0]
+		}
+		cfg, err := loadConfig(env("DATABASE_URL", url, "ETH_RPC_URL", dc.RPCURL(),
 			"CHAIN_ID", dc.ChainID().String(), "FACTORY_ADDRESS", dc.Factory.Hex(), "PUBLIC_URL", "https://nodes.example.com",
 			"SESSION_SECRET", strings.Repeat("s", 32), "TREASURY_ADDRESS", treasury, "REFUND_POLICY", "within 2 working days"))
 		if err != nil {
@@ -121,7 +127,27 @@ func TestTreasuryAtStart(t *testing.T) {
 			t.Errorf("%s as the treasury: %v", name, err)
 		}
 	}
-	if err := start(dc.Treasury.Hex()); err != nil {
-		t.Fatalf("the dev Safe: %v", err)
+	url := storetest.EmptyDatabase(t)
+	for range 2 {
+		if err := start(dc.Treasury.Hex(), url); err != nil {
+			t.Fatalf("the dev Safe: %v", err)
+		}
+	}
+	db, err := storetest.Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	entries, err := db.SettingsLog(t.Context(), 0, 10)
+	if err != nil || len(entries) != 1 || entries[0].Kind != store.LogDeployment {
+		t.Fatalf("the settings log after two starts: %+v (%v)", entries, err)
+	}
+	var d store.Deployment
+	if err := json.Unmarshal(entries[0].Body, &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.ChainID != dc.ChainID().Int64() || d.Factory != strings.ToLower(dc.Factory.Hex()) || d.Treasury == nil ||
+		*d.Treasury != strings.ToLower(dc.Treasury.Hex()) || d.PaymentsWallet == "" || d.Confirmations == 0 {
+		t.Fatalf("the deployment logged: %+v", d)
 	}
 }

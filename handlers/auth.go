@@ -100,20 +100,20 @@ func (h *Handlers) cookie(name, value string, ttl time.Duration) *http.Cookie {
 // Verify answers POST /api/auth/verify {address, signature}: the session cookie when the
 // personal-sign signature over the message of this browser's nonce recovers to address.
 func (h *Handlers) Verify(c echo.Context) error {
-	address, err := h.signedIn(c)
+	address, proof, err := h.signedIn(c)
 	if err != nil {
 		return err
 	}
-	if err := h.startSession(c, address); err != nil {
+	if err := h.startSession(c, address, proof); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]string{"address": address})
 }
 
 // signedIn checks a Sign-In with Ethereum answer, the body {address, signature}, against this
-// browser's nonce, and returns the address that signed: the one check of a wallet's sign-in,
-// for buyers (Verify) and operators (OperatorLogin) alike.
-func (h *Handlers) signedIn(c echo.Context) (string, error) {
+// browser's nonce, and returns the address that signed, with the message and signature: the one
+// check of a wallet's sign-in, for buyers (Verify) and operators (OperatorLogin) alike.
+func (h *Handlers) signedIn(c echo.Context) (string, store.SignIn, error) {
 	// The nonce cookie is spent by any attempt, good or bad.
 	nonceCookieValue, cookieErr := c.Cookie(nonceCookie)
 	c.SetCookie(h.cookie(nonceCookie, "", -time.Second))
@@ -123,42 +123,43 @@ func (h *Handlers) signedIn(c echo.Context) (string, error) {
 		Signature *string `json:"signature"`
 	}
 	if err := decodeBody(c, &body); err != nil {
-		return "", err
+		return "", store.SignIn{}, err
 	}
 	if body.Address == nil || body.Signature == nil {
-		return "", errorf(http.StatusBadRequest, "The body must carry address and signature, both 0x-prefixed hex strings.")
+		return "", store.SignIn{}, errorf(http.StatusBadRequest, "The body must carry address and signature, both 0x-prefixed hex strings.")
 	}
 	address, err := parseAddress(*body.Address)
 	if err != nil {
-		return "", err
+		return "", store.SignIn{}, err
 	}
 	sig, err := hexutil.Decode(*body.Signature)
 	if err != nil {
-		return "", errorf(http.StatusBadRequest, "signature must be 0x-prefixed hex.")
+		return "", store.SignIn{}, errorf(http.StatusBadRequest, "signature must be 0x-prefixed hex.")
 	}
 	if cookieErr != nil {
-		return "", errorf(http.StatusUnauthorized, "No sign-in is under way in this browser: ask /api/auth/nonce for a new nonce.")
+		return "", store.SignIn{}, errorf(http.StatusUnauthorized, "No sign-in is under way in this browser: ask /api/auth/nonce for a new nonce.")
 	}
 	ctx := c.Request().Context()
 	n, err := h.store.BurnNonce(ctx, nonceCookieValue.Value)
 	if errors.Is(err, store.ErrNotFound) {
-		return "", errorf(http.StatusUnauthorized, "This sign-in nonce was used already or has lapsed: ask for a new one.")
+		return "", store.SignIn{}, errorf(http.StatusUnauthorized, "This sign-in nonce was used already or has lapsed: ask for a new one.")
 	}
 	if err != nil {
-		return "", err
+		return "", store.SignIn{}, err
 	}
 	badSignature := errorf(http.StatusUnauthorized, "The signature does not match the address: sign the message exactly as given, with that account.")
 	if n.Address != nil && *n.Address != address {
-		return "", badSignature
+		return "", store.SignIn{}, badSignature
 	}
-	ok, err := h.signedBy(ctx, h.signInMessage(n), sig, common.HexToAddress(address))
+	msg := h.signInMessage(n)
+	ok, err := h.signedBy(ctx, msg, sig, common.HexToAddress(address))
 	if err != nil {
-		return "", err
+		return "", store.SignIn{}, err
 	}
 	if !ok {
-		return "", badSignature
+		return "", store.SignIn{}, badSignature
 	}
-	return address, nil
+	return address, store.SignIn{Message: msg, Signature: sig}, nil
 }
 
 // signedBy reports whether sig is addr's personal-sign (EIP-191) signature of msg. An account's
@@ -182,11 +183,13 @@ func (h *Handlers) signedBy(ctx context.Context, msg string, sig []byte, addr co
 	return h.chain.ValidSignature(ctx, addr, common.BytesToHash(hash), sig)
 }
 
-// startSession sets the session cookie of address.
-func (h *Handlers) startSession(c echo.Context, address string) error {
+// startSession sets the session cookie of address, which keeps the sign-in that made it: a
+// binding the session makes is logged with it (store.SignIn), the wallet's own word.
+func (h *Handlers) startSession(c echo.Context, address string, proof store.SignIn) error {
 	s, _ := h.sessions.New(c.Request(), sessionCookie) // a stale or forged cookie is simply replaced
 	now := time.Now()
 	s.Values["addr"] = address
+	s.Values["msg"], s.Values["sig"] = proof.Message, []byte(proof.Signature)
 	s.Values["iat"] = now.UnixMicro()
 	s.Values["exp"] = now.Add(sessionTTL).Unix()
 	return s.Save(c.Request(), c.Response())
@@ -213,6 +216,21 @@ func (h *Handlers) sessionAddress(c echo.Context) (string, error) {
 		return "", errNotSignedIn // signed out since: a copied cookie dies with logout
 	}
 	return addr, nil
+}
+
+// sessionSignIn is the sign-in that made the request's session (checked by sessionAddress
+// first); zero for a session made before sessions kept it.
+func (h *Handlers) sessionSignIn(c echo.Context) store.SignIn {
+	s, err := h.sessions.Get(c.Request(), sessionCookie)
+	if err != nil {
+		return store.SignIn{}
+	}
+	msg, _ := s.Values["msg"].(string)
+	sig, _ := s.Values["sig"].([]byte)
+	if msg == "" || len(sig) == 0 {
+		return store.SignIn{}
+	}
+	return store.SignIn{Message: msg, Signature: sig}
 }
 
 // Logout answers POST /api/auth/logout: always {ok: true}. It clears this browser's session and

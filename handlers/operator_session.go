@@ -157,7 +157,7 @@ func (h *Handlers) liveOperator(c echo.Context) (store.OperatorSession, error) {
 // buyers sign in (the nonce of /api/auth/nonce), for a wallet on the operator list. It sets the
 // session cookie and answers {address, role}.
 func (h *Handlers) OperatorLogin(c echo.Context) error {
-	address, err := h.signedIn(c)
+	address, _, err := h.signedIn(c)
 	if err != nil {
 		return err
 	}

@@ -264,7 +264,7 @@ func (h *Handlers) BindReferral(c echo.Context) error {
 	if b.Code = strings.TrimSpace(b.Code); b.Code == "" {
 		return errorf(http.StatusBadRequest, "code is required: a referral code, or the address of a wallet that holds a node.")
 	}
-	t, binding, err := h.sale.Bind(c.Request().Context(), wallet, b.Code)
+	t, binding, err := h.sale.Bind(c.Request().Context(), wallet, b.Code, h.sessionSignIn(c))
 	switch {
 	case errors.Is(err, sale.ErrNoCode):
 		return errNoReferralCode

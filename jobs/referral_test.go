@@ -43,7 +43,7 @@ func putCode(t testing.TB, db *store.Store, r store.ReferralCode) {
 // bind binds dev buyer i to code, as POST /api/referrals/bind does.
 func (e *env) bind(i int, code string) {
 	e.t.Helper()
-	if _, _, err := e.j.Sale().Bind(e.t.Context(), lower(e.buyer(i)), code); err != nil {
+	if _, _, err := e.j.Sale().Bind(e.t.Context(), lower(e.buyer(i)), code, store.SignIn{}); err != nil {
 		e.t.Fatalf("bind buyer %d to %s: %v", i, code, err)
 	}
 }
@@ -155,16 +155,16 @@ func TestReferralPurchases(t *testing.T) {
 		if got := earned(t, e.db, paid); len(got) != 1 || got["owner"] != holder+" 1470000000000000" {
 			t.Errorf("the wallet code earned %v", got)
 		}
-		if _, _, err := e.j.Sale().Bind(t.Context(), lower(e.buyer(3)), lower(e.buyer(3))); !errors.Is(err, sale.ErrSelfReferral) {
+		if _, _, err := e.j.Sale().Bind(t.Context(), lower(e.buyer(3)), lower(e.buyer(3)), store.SignIn{}); !errors.Is(err, sale.ErrSelfReferral) {
 			t.Errorf("a wallet bound to its own address: %v", err)
 		}
-		if _, _, err := e.j.Sale().Bind(t.Context(), lower(e.buyer(3)), lower(e.dc.Buyers[5].Address)); !errors.Is(err, sale.ErrCodeNotValid) {
+		if _, _, err := e.j.Sale().Bind(t.Context(), lower(e.buyer(3)), lower(e.dc.Buyers[5].Address), store.SignIn{}); !errors.Is(err, sale.ErrCodeNotValid) {
 			t.Errorf("a wallet that holds no node as a code: %v", err)
 		}
-		if _, _, err := e.j.Sale().Bind(t.Context(), owner, "Alice5"); !errors.Is(err, sale.ErrSelfReferral) {
+		if _, _, err := e.j.Sale().Bind(t.Context(), owner, "Alice5", store.SignIn{}); !errors.Is(err, sale.ErrSelfReferral) {
 			t.Errorf("the owner bound to its own code: %v", err)
 		}
-		if _, _, err := e.j.Sale().Bind(t.Context(), parent, "Alice5"); !errors.Is(err, sale.ErrSelfReferral) {
+		if _, _, err := e.j.Sale().Bind(t.Context(), parent, "Alice5", store.SignIn{}); !errors.Is(err, sale.ErrSelfReferral) {
 			t.Errorf("the partner above bound to the code it earns from: %v", err)
 		}
 	})

@@ -116,13 +116,25 @@ func (s *Store) HoldsNode(ctx context.Context, wallet string) (_ bool, err error
 	return holds, err
 }
 
+// SignIn is a wallet's Sign-In with Ethereum: the message the server gave it and its signature.
+type SignIn struct {
+	Message   string
+	Signature []byte
+}
+
 // Bind binds wallet to code (a partner code's key, or a wallet's address) for the payments of
-// the blocks after head, the chain's head now, replacing the code it had; it returns the instant
-// it was made (the start of its second).
-func (s *Store) Bind(ctx context.Context, wallet, code string, head uint64) (boundAt time.Time, err error) {
+// the blocks after head, the chain's head now, replacing the code it had; by is the sign-in of
+// the session that asked (zero: none kept), logged with the binding. It returns the instant it
+// was made (the start of its second).
+func (s *Store) Bind(ctx context.Context, wallet, code string, head uint64, by SignIn) (boundAt time.Time, err error) {
 	defer wrap(&err, "Bind")
-	err = s.db.GetContext(ctx, &boundAt, `INSERT INTO referral_bindings (wallet, code, head_block) VALUES ($1, $2, $3) RETURNING bound_at`,
-		wallet, code, int64(head))
+	var msg, sig any // NULL for none
+	if by.Message != "" {
+		msg, sig = by.Message, by.Signature
+	}
+	err = s.db.GetContext(ctx, &boundAt, `
+		INSERT INTO referral_bindings (wallet, code, head_block, sign_in_message, sign_in_signature) VALUES ($1, $2, $3, $4, $5)
+		RETURNING bound_at`, wallet, code, int64(head), msg, sig)
 	return boundAt, err
 }
 

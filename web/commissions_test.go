@@ -101,7 +101,7 @@ func TestCommissionBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, code := range []string{"Duo", "Duo", "Solo"} {
-		if _, _, err := e.j.Sale().Bind(ctx, addr(i), code); err != nil {
+		if _, _, err := e.j.Sale().Bind(ctx, addr(i), code, store.SignIn{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -335,7 +335,7 @@ func TestPayCommissionsFromPage(t *testing.T) {
 	owner := strings.ToLower(e.dc.Buyers[3].Address.Hex())
 	wantStatus(t, e.s.adminDo(t, http.MethodPost, "/api/admin/referral-codes",
 		`{"code": "Page1", "owner": "`+owner+`", "discountBps": 0, "commissionBps": 1000}`, adminKey), http.StatusCreated)
-	if _, _, err := e.j.Sale().Bind(t.Context(), strings.ToLower(e.dc.Buyers[0].Address.Hex()), "Page1"); err != nil {
+	if _, _, err := e.j.Sale().Bind(t.Context(), strings.ToLower(e.dc.Buyers[0].Address.Hex()), "Page1", store.SignIn{}); err != nil {
 		t.Fatal(err)
 	}
 	e.pay(0, 1e17)

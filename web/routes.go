@@ -179,6 +179,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	admin.get("/refunds", h.Refunds)
 	admin.get("/drift", h.Drift)
 	admin.get("/audit", h.Audit)
+	admin.get("/settings-log", h.SettingsLog)
 	admin.get("/exports/:file", h.Export)
 	admin.get("/minting", h.Minting)
 	admin.get("/treasury", h.AdminTreasury)

@@ -511,7 +511,7 @@ func TestReferralCodeOnUSDC(t *testing.T) {
 		`{"code": "Dollar5", "owner": "`+owner+`", "discountBps": 500, "commissionBps": 300, "parent": "`+parent+`", "parentBps": 100}`,
 		adminKey), http.StatusCreated)
 	for i := range 2 {
-		if _, _, err := e.j.Sale().Bind(ctx, addr(i), "dollar5"); err != nil {
+		if _, _, err := e.j.Sale().Bind(ctx, addr(i), "dollar5", store.SignIn{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -216,8 +216,8 @@ var ErrCodeNotValid = errors.New("referral code not valid")
 // Bind binds wallet to code from this second, replacing the code it had, when the code gives its
 // terms now and is not wallet's own (ErrNoCode, ErrSelfReferral, ErrCodeNotValid); a wallet
 // bound to the code already keeps the binding it has. It returns the code's terms and the
-// binding.
-func (s *Sale) Bind(ctx context.Context, wallet, code string) (Terms, store.Binding, error) {
+// binding. by is the sign-in of the session that asked, logged with a new binding.
+func (s *Sale) Bind(ctx context.Context, wallet, code string, by store.SignIn) (Terms, store.Binding, error) {
 	now := time.Now()
 	t, valid, err := s.Code(ctx, wallet, code, now)
 	if err == nil && !valid {
@@ -241,6 +241,6 @@ func (s *Sale) Bind(ctx context.Context, wallet, code string) (Terms, store.Bind
 		return t, b, err
 	}
 	b = store.Binding{Code: key}
-	b.BoundAt, err = s.store.Bind(ctx, wallet, key, head)
+	b.BoundAt, err = s.store.Bind(ctx, wallet, key, head, by)
 	return t, b, err
 }

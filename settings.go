@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"nodeledger/store"
+)
+
+// settingsPage is how many entries the export reads at a time.
+const settingsPage = 500
+
+// settingsCmd runs `nodeledger settings export [--after N]`, which writes the ledger's settings
+// log as JSON lines, each checked against the one before as it goes, and `nodeledger settings
+// check [FILE]`, which checks such lines (a file, or standard input) with nothing but sha256.
+func settingsCmd(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("settings: use `settings export [--after N]` or `settings check [FILE]`")
+	}
+	switch args[0] {
+	case "export":
+		fs := flag.NewFlagSet("settings export", flag.ContinueOnError)
+		after := fs.Int64("after", 0, "write the entries after this one")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		url := getenv("DATABASE_URL")
+		if url == "" {
+			return errors.New("DATABASE_URL: required by settings export")
+		}
+		db, err := store.Open(ctx, url)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return exportSettings(ctx, db, *after, stdout)
+	case "check":
+		in := io.Reader(os.Stdin)
+		if len(args) > 1 {
+			f, err := os.Open(args[1]) // #nosec G703 G304 -- the operator names the file to check on its own command line
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			in = f
+		}
+		return checkSettings(in, stdout)
+	}
+	return fmt.Errorf("settings: unknown %q: use export or check", args[0])
+}
+
+// exportSettings writes the log's entries after seq after, one JSON line each; it stops at the
+// first entry that breaks the chain, after writing those before it.
+func exportSettings(ctx context.Context, db *store.Store, after int64, out io.Writer) error {
+	w := bufio.NewWriter(out)
+	enc := json.NewEncoder(w)
+	var prev []byte
+	for {
+		page, err := db.SettingsLog(ctx, after, settingsPage)
+		if err != nil {
+			return err
+		}
+		if len(page) == 0 {
+			return w.Flush()
+		}
+		if prev == nil {
+			prev = page[0].PrevHash // the entry before the first exported is taken on its word
+		}
+		last, checkErr := store.CheckLog(after, prev, page)
+		for _, e := range page {
+			if checkErr != nil && e.Seq >= checkErr.(*store.BrokenLogError).Seq {
+				break
+			}
+			if err := enc.Encode(e); err != nil {
+				return err
+			}
+		}
+		if checkErr != nil {
+			w.Flush()
+			return checkErr
+		}
+		after, prev = page[len(page)-1].Seq, last
+	}
+}
+
+// checkSettings checks the lines of an export and says how far they hold.
+func checkSettings(in io.Reader, out io.Writer) error {
+	dec := json.NewDecoder(bufio.NewReader(in))
+	var prev []byte
+	var first, after int64
+	for {
+		var e store.LogEntry
+		err := dec.Decode(&e)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("after entry %d: not an entry: %w", after, err)
+		}
+		if prev == nil {
+			first, after, prev = e.Seq, e.Seq-1, e.PrevHash
+		}
+		if prev, err = store.CheckLog(after, prev, []store.LogEntry{e}); err != nil {
+			return err
+		}
+		after = e.Seq
+	}
+	if prev == nil {
+		return errors.New("no entry to check")
+	}
+	_, err := fmt.Fprintf(out, "entries %d to %d hold: each hashes to its hash and names the one before it; the last hash is 0x%x\n", first, after, prev)
+	return err
+}
