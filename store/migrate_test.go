@@ -353,3 +353,78 @@ func TestWebhookFailureCodesMigration(t *testing.T) {
 		t.Fatal("an endpoint was switched off without saying why")
 	}
 }
+
+// TestTreasuryBatchesAndSettingsLogMigrations: migration 0048 renames the audit's batch entries
+// written before it (the action, the code, and kind refunds where none was named) and leaves the
+// audit append-only; 0049 logs what was decided before it, in the order it came to apply, as one
+// chain.
+func TestTreasuryBatchesAndSettingsLogMigrations(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Migrate(ctx, storetest.MigrationsThrough(t, "0047_tier_note.sql")); err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{
+		`INSERT INTO operator_audit (actor, ip, action, target, outcome_code, outcome_args) VALUES
+			('a', '127.0.0.1', 'refund-batch.propose', 'x', 'refund_batch_proposed', '{"batch": 1, "refunds": 2}'),
+			('a', '127.0.0.1', 'commission-batch.propose', 'x', 'commission_batch_proposed', '{"batch": 2, "kind": "commissions"}'),
+			('a', '127.0.0.1', 'refund-batch.execute', 'x', 'refund_batch_void_refunded', '{"batch": 1}'),
+			('a', '127.0.0.1', 'tier.put', '1', 'tier_saved', '{}')`,
+		`INSERT INTO tiers (id, label, price_wei, max_per_wallet) VALUES (1, 'Small', 100, 5)`,
+		`WITH v AS (INSERT INTO allowlist_versions (tier) VALUES (1) RETURNING id)
+			INSERT INTO allowlist_entries (version, address, allocation) SELECT id, '0x00000000000000000000000000000000000000a1', 1 FROM v`,
+		`INSERT INTO referral_bindings (wallet, code) VALUES ('0x00000000000000000000000000000000000b0b00', 'alice5')`,
+		`INSERT INTO settings (name, value) VALUES ('minting_held', true)`,
+	} {
+		if _, err := s.DB().ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	if _, err := s.Migrate(ctx, storetest.MigrationsThrough(t, "0049_settings_log.sql")); err != nil {
+		t.Fatal(err)
+	}
+
+	var audit []string
+	if err := s.DB().SelectContext(ctx, &audit, `SELECT action || ' ' || outcome_code || ' ' || outcome_args::text FROM operator_audit ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`treasury-batch.propose treasury_batch_proposed {"kind": "refunds", "batch": 1, "refunds": 2}`,
+		`treasury-batch.propose treasury_batch_proposed {"kind": "commissions", "batch": 2}`,
+		`treasury-batch.execute treasury_batch_void_refunded {"kind": "refunds", "batch": 1}`,
+		`tier.put tier_saved {}`,
+	}
+	if !reflect.DeepEqual(audit, want) {
+		t.Fatalf("the audit:\n%s\nwant:\n%s", strings.Join(audit, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := s.DB().ExecContext(ctx, `UPDATE operator_audit SET actor = 'b'`); err == nil {
+		t.Fatal("the audit is no longer append-only")
+	}
+	if _, err := s.DB().ExecContext(ctx, `INSERT INTO operator_audit (actor, ip, action, target, outcome_code, outcome_args)
+		VALUES ('a', '127.0.0.1', 'refund-batch.propose', 'x', 'refund_batch_proposed', '{}')`); err == nil {
+		t.Fatal("the audit still takes the old batch codes")
+	}
+
+	entries, err := s.SettingsLog(ctx, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[store.LogKind]int{}
+	for i, e := range entries {
+		kinds[e.Kind]++
+		if i > 0 && e.AppliesFrom < entries[i-1].AppliesFrom {
+			t.Errorf("entry %d applies from %s, before entry %d (%s)", e.Seq, e.AppliesFrom, entries[i-1].Seq, entries[i-1].AppliesFrom)
+		}
+	}
+	if len(entries) != 4 || kinds[store.LogTier] != 1 || kinds[store.LogAllowlist] != 1 || kinds[store.LogBinding] != 1 || kinds[store.LogSetting] != 1 {
+		t.Fatalf("the log after the backfill: %+v", entries)
+	}
+	if _, err := store.CheckLog(0, store.GenesisHash, entries); err != nil {
+		t.Fatal(err)
+	}
+}
