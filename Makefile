@@ -51,7 +51,7 @@ TEST_PARALLEL ?= 8
 test: setup-test $(GETH) $(CLEF) $(VIEM) $(BROWSER)
 	GETH=$(GETH) CLEF=$(CLEF) $(GO) test -race -count=1 -timeout 30m -parallel $(TEST_PARALLEL) $$($(GO) list ./... | grep -v /e2e$$)
 	GETH=$(GETH) CLEF=$(CLEF) $(GO) test -count=1 -timeout 30m -parallel $(TEST_PARALLEL) ./e2e
-	$(GO) test -count=1 -timeout 30m -run '^TestBrowser$$' ./web
+	$(GO) test -count=1 -timeout 30m -parallel 3 -run '^TestBrowser$$' ./web # its three lanes at once, whatever the cores
 
 $(BROWSER): web/testdata/browser/package-lock.json | setup-test
 	cd web/testdata/browser && npm ci --no-audit --no-fund --loglevel=error

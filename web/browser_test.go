@@ -79,7 +79,8 @@ func TestBrowser(t *testing.T) {
 	t.Logf("screenshots in %s", artifacts)
 }
 
-// lanes is how many deployments the browser files are spread over.
+// lanes is how many deployments the browser files are spread over. They run at once only when
+// go test's -parallel is at least this (its default is the number of cores): the Makefile says 3.
 const lanes = 3
 
 // browserLanes spreads files over lanes of about the same length, longest first, by their
