@@ -227,11 +227,9 @@ func (h *Handlers) Drift(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var after int64
-	if v := c.QueryParam("after"); v != "" {
-		if after, err = strconv.ParseInt(v, 10, 64); err != nil || after < 0 {
-			return errorf(http.StatusBadRequest, "after must be a ledger node id (a whole number).")
-		}
+	after, err := parseAfter(c.QueryParam("after"), "after must be a ledger node id (a whole number).")
+	if err != nil {
+		return err
 	}
 	rep, err := h.jobs.Drift(c.Request().Context(), after, limit)
 	if err != nil {

@@ -47,6 +47,19 @@ func parseNodeID(s string) (*big.Int, error) {
 	return id, nil
 }
 
+// parseAfter reads the after query parameter of a list paged by a whole-number key: 0 when
+// absent; bad is the 400's sentence.
+func parseAfter(raw, bad string) (int64, error) {
+	if raw == "" {
+		return 0, nil
+	}
+	after, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || after < 0 {
+		return 0, errorf(http.StatusBadRequest, bad)
+	}
+	return after, nil
+}
+
 // parseLimit reads the limit query parameter: def when absent, else a whole number in [1, max].
 func parseLimit(raw string, present bool, def, max int) (int, error) {
 	if !present {

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -24,11 +23,9 @@ func (h *Handlers) SettingsLog(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var after int64
-	if v := c.QueryParam("after"); v != "" {
-		if after, err = strconv.ParseInt(v, 10, 64); err != nil || after < 0 {
-			return errorf(http.StatusBadRequest, "after must be a settings log entry's seq (a whole number).")
-		}
+	after, err := parseAfter(c.QueryParam("after"), "after must be a settings log entry's seq (a whole number).")
+	if err != nil {
+		return err
 	}
 	entries, err := h.store.SettingsLog(c.Request().Context(), after, limit)
 	if err != nil {

@@ -224,40 +224,37 @@ type batchBody struct {
 
 // hashes reads the body's payments: nil for "all".
 func (b batchBody) hashes() ([]string, error) {
-	bad := errorf(http.StatusBadRequest, `"payments" must be "all" or a list of payment transaction hashes.`)
-	var all string
-	if json.Unmarshal(b.Payments, &all) == nil {
-		if all != "all" {
-			return nil, bad
-		}
-		return nil, nil
-	}
-	var list []string
-	if err := json.Unmarshal(b.Payments, &list); err != nil || len(list) == 0 {
-		return nil, bad
+	list, err := allOrList[string](b.Payments, `"payments" must be "all" or a list of payment transaction hashes.`)
+	if err != nil || list == nil {
+		return nil, err
 	}
 	return txHashes(list)
 }
 
 // ids reads the body's commissions: nil for "all".
 func (b batchBody) ids() ([]int64, error) {
-	bad := errorf(http.StatusBadRequest, `"commissions" must be "all" or a list of commission ids.`)
+	return allOrList[int64](b.Commissions, `"commissions" must be "all" or a list of commission ids.`)
+}
+
+// allOrList reads a field that is "all" (nil) or a list that is not empty, each element once in
+// the order given; anything else is a 400 that says bad.
+func allOrList[T comparable](raw json.RawMessage, bad string) ([]T, error) {
 	var all string
-	if json.Unmarshal(b.Commissions, &all) == nil {
+	if json.Unmarshal(raw, &all) == nil {
 		if all != "all" {
-			return nil, bad
+			return nil, errorf(http.StatusBadRequest, bad)
 		}
 		return nil, nil
 	}
-	var list []int64
-	if err := json.Unmarshal(b.Commissions, &list); err != nil || len(list) == 0 {
-		return nil, bad
+	var list []T
+	if err := json.Unmarshal(raw, &list); err != nil || len(list) == 0 {
+		return nil, errorf(http.StatusBadRequest, bad)
 	}
-	seen := map[int64]bool{}
-	var out []int64
-	for _, id := range list {
-		if !seen[id] {
-			seen[id], out = true, append(out, id)
+	seen := map[T]bool{}
+	var out []T
+	for _, v := range list {
+		if !seen[v] {
+			seen[v], out = true, append(out, v)
 		}
 	}
 	return out, nil
