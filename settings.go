@@ -57,43 +57,32 @@ func settingsCmd(ctx context.Context, args []string, getenv func(string) string,
 
 // exportSettings writes the log's entries after seq after, one JSON line each; it stops at the
 // first entry that breaks the chain, after writing those before it.
-func exportSettings(ctx context.Context, db *store.Store, after int64, out io.Writer) error {
+func exportSettings(ctx context.Context, db *store.Store, after int64, out io.Writer) (err error) {
 	w := bufio.NewWriter(out)
+	defer func() { err = errors.Join(err, w.Flush()) }()
 	enc := json.NewEncoder(w)
-	var prev []byte
+	var chain chainCheck
 	for {
 		page, err := db.SettingsLog(ctx, after, settingsPage)
-		if err != nil {
+		if err != nil || len(page) == 0 {
 			return err
 		}
-		if len(page) == 0 {
-			return w.Flush()
-		}
-		if prev == nil {
-			prev = page[0].PrevHash // the entry before the first exported is taken on its word
-		}
-		last, checkErr := store.CheckLog(after, prev, page)
 		for _, e := range page {
-			if checkErr != nil && e.Seq >= checkErr.(*store.BrokenLogError).Seq {
-				break
+			if err := chain.next(e); err != nil {
+				return err
 			}
 			if err := enc.Encode(e); err != nil {
 				return err
 			}
 		}
-		if checkErr != nil {
-			w.Flush()
-			return checkErr
-		}
-		after, prev = page[len(page)-1].Seq, last
+		after = chain.after
 	}
 }
 
 // checkSettings checks the lines of an export and says how far they hold.
 func checkSettings(in io.Reader, out io.Writer) error {
 	dec := json.NewDecoder(bufio.NewReader(in))
-	var prev []byte
-	var first, after int64
+	var chain chainCheck
 	for {
 		var e store.LogEntry
 		err := dec.Decode(&e)
@@ -101,19 +90,39 @@ func checkSettings(in io.Reader, out io.Writer) error {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("after entry %d: not an entry: %w", after, err)
+			return fmt.Errorf("after entry %d: not an entry: %w", chain.after, err)
 		}
-		if prev == nil {
-			first, after, prev = e.Seq, e.Seq-1, e.PrevHash
-		}
-		if prev, err = store.CheckLog(after, prev, []store.LogEntry{e}); err != nil {
+		if err := chain.next(e); err != nil {
 			return err
 		}
-		after = e.Seq
 	}
-	if prev == nil {
+	if chain.prev == nil {
 		return errors.New("no entry to check")
 	}
-	_, err := fmt.Fprintf(out, "entries %d to %d hold: each hashes to its hash and names the one before it; the last hash is 0x%x\n", first, after, prev)
+	_, err := fmt.Fprintf(out, "entries %d to %d hold: each hashes to its hash and names the one before it; the last hash is 0x%x\n",
+		chain.first, chain.after, chain.prev)
 	return err
+}
+
+// chainCheck checks entries one after another (store.CheckLog), each against the one before. The
+// log's first entry must name the genesis hash; a first entry further on is taken on its word,
+// since the entry before it is not at hand.
+type chainCheck struct {
+	first, after int64
+	prev         []byte
+}
+
+func (c *chainCheck) next(e store.LogEntry) error {
+	if c.prev == nil {
+		c.first, c.after, c.prev = e.Seq, e.Seq-1, e.PrevHash
+		if e.Seq == 1 {
+			c.prev = store.GenesisHash
+		}
+	}
+	prev, err := store.CheckLog(c.after, c.prev, []store.LogEntry{e})
+	if err != nil {
+		return err
+	}
+	c.after, c.prev = e.Seq, prev
+	return nil
 }

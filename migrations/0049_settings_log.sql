@@ -4,7 +4,8 @@
 -- transaction of the change itself, as tier_versions is (0016): no path that changes a tier, an
 -- allowlist, a referral code, a binding or a setting (the admin API, the operator page, a script
 -- in psql) can leave it out. The deployment's settings are logged by the service at its start
--- (store.LogDeployment), when they differ from the last entry of that kind.
+-- (store.LogDeployment, through settings_log_append_changed), when they differ from the last
+-- entry of that kind.
 --
 -- An entry's hash is sha256(prev_hash || entry), where entry is the canonical JSON text of
 -- {seq, kind, appliesFrom, headBlock, body} exactly as stored (PostgreSQL's jsonb text, times in
@@ -55,6 +56,20 @@ BEGIN
     INSERT INTO settings_log (seq, kind, applies_from, head_block, body, entry, prev_hash, hash)
     VALUES (last_seq + 1, p_kind, p_applies_from, head, p_body, e, last_hash, sha256(last_hash || convert_to(e, 'UTF8')));
     RETURN last_seq + 1;
+END $$;
+
+-- settings_log_append_changed appends unless the last entry of p_kind has the same body: a
+-- start that changes nothing adds nothing, and instances starting together add it once (the
+-- appenders' lock, taken again by settings_log_append in the same transaction, is taken here
+-- before the comparison). NULL when nothing was appended.
+CREATE FUNCTION settings_log_append_changed(p_kind text, p_applies_from timestamptz, p_body jsonb) RETURNS bigint
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_advisory_xact_lock(x'6e6c736c'::int);
+    IF p_body IS NOT DISTINCT FROM (SELECT body FROM settings_log WHERE kind = p_kind ORDER BY seq DESC LIMIT 1) THEN
+        RETURN NULL;
+    END IF;
+    RETURN settings_log_append(p_kind, p_applies_from, p_body);
 END $$;
 
 -- An allowlist's body is its version and every entry, ordered by address: the entries are written

@@ -83,23 +83,10 @@ func (s *Store) LogDeployment(ctx context.Context, d Deployment) (logged bool, e
 	if err != nil {
 		return false, err
 	}
-	tx, err := s.db.BeginTxx(ctx, nil)
-	if err != nil {
-		return false, err
-	}
-	defer tx.Rollback()
-	// The appenders' lock, taken first so that the check below and the append see the same log.
-	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(x'6e6c736c'::int)`); err != nil {
-		return false, err
-	}
-	var seq []int64
-	if err := tx.SelectContext(ctx, &seq, `
-		SELECT settings_log_append('deployment', date_trunc('second', clock_timestamp()), $1::jsonb)
-		WHERE $1::jsonb IS DISTINCT FROM (SELECT body FROM settings_log WHERE kind = 'deployment' ORDER BY seq DESC LIMIT 1)`,
-		string(body)); err != nil {
-		return false, err
-	}
-	return len(seq) == 1, tx.Commit()
+	var seq *int64
+	err = s.db.GetContext(ctx, &seq, `SELECT settings_log_append_changed('deployment', date_trunc('second', clock_timestamp()), $1::jsonb)`,
+		string(body))
+	return seq != nil, err
 }
 
 // BrokenLogError is where a settings log fails its own hashes: entry Seq, and why.

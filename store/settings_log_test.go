@@ -13,8 +13,8 @@ import (
 	"nodeledger/store/storetest"
 )
 
-// logKinds is the kind of each entry of the log, in order.
-func logKinds(t *testing.T, db *store.Store) []store.LogEntry {
+// logEntries is every entry of the log, in order.
+func logEntries(t *testing.T, db *store.Store) []store.LogEntry {
 	t.Helper()
 	entries, err := db.SettingsLog(context.Background(), 0, 1000)
 	if err != nil {
@@ -72,7 +72,7 @@ func TestSettingsLog(t *testing.T) {
 		}
 	}
 
-	entries := logKinds(t, db)
+	entries := logEntries(t, db)
 	var kinds []store.LogKind
 	for _, e := range entries {
 		kinds = append(kinds, e.Kind)
@@ -145,37 +145,53 @@ func TestSettingsLogTampered(t *testing.T) {
 			for i, price := range []string{"100", "200", "300"} {
 				storetest.Tier(t, db, i+1, fmt.Sprint("Tier ", i), price, true)
 			}
-			if _, err := store.CheckLog(0, store.GenesisHash, logKinds(t, db)); err != nil {
+			if _, err := store.CheckLog(0, store.GenesisHash, logEntries(t, db)); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := db.DB().Exec(`ALTER TABLE settings_log DISABLE TRIGGER settings_log_append_only; ` + c.sql); err != nil {
 				t.Fatal(err)
 			}
 			var broken *store.BrokenLogError
-			if _, err := store.CheckLog(0, store.GenesisHash, logKinds(t, db)); !errors.As(err, &broken) || broken.Seq != c.seq {
+			if _, err := store.CheckLog(0, store.GenesisHash, logEntries(t, db)); !errors.As(err, &broken) || broken.Seq != c.seq {
 				t.Fatalf("got %v, want entry %d named", err, c.seq)
 			}
 		})
 	}
 }
 
-// TestSettingsLogConcurrent: changes made at once each take the next place, and the log stays
-// one chain.
+// TestSettingsLogConcurrent: changes made at once each take the next place, instances starting
+// together with the same settings log them once, and the log stays one chain.
 func TestSettingsLogConcurrent(t *testing.T) {
 	t.Parallel()
 	db := storetest.New(t)
 	var wg sync.WaitGroup
+	var starts sync.Map
+	d := store.Deployment{ChainID: 1337, Factory: "0x00000000000000000000000000000000000fac70", Confirmations: 5}
 	for i := range 20 {
 		wg.Go(func() {
 			if _, err := db.Bind(context.Background(), fmt.Sprintf("0x%040x", i+1), "somecode", 1, store.SignIn{}); err != nil {
 				t.Error(err)
 			}
 		})
+		wg.Go(func() {
+			logged, err := db.LogDeployment(context.Background(), d)
+			if err != nil {
+				t.Error(err)
+			}
+			starts.Store(i, logged)
+		})
 	}
 	wg.Wait()
-	entries := logKinds(t, db)
-	if len(entries) != 20 {
-		t.Fatalf("%d entries for 20 bindings", len(entries))
+	logged := 0
+	starts.Range(func(_, v any) bool {
+		if v.(bool) {
+			logged++
+		}
+		return true
+	})
+	entries := logEntries(t, db)
+	if len(entries) != 21 || logged != 1 {
+		t.Fatalf("%d entries for 20 bindings and 20 starts, %d starts logged their settings", len(entries), logged)
 	}
 	if _, err := store.CheckLog(0, store.GenesisHash, entries); err != nil {
 		t.Fatal(err)
