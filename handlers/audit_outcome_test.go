@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math/big"
 	"regexp"
 	"slices"
@@ -188,7 +187,7 @@ func auditCases(t *testing.T) []auditCase {
 // table's CHECK lists the codes.
 func TestAuditOutcomes(t *testing.T) {
 	ctx := context.Background()
-	s := migratedStore(t, migrations.FS)
+	s := storetest.New(t)
 	cases := auditCases(t)
 	for _, c := range cases {
 		if err := s.Audited(ctx, store.AuditEntry{Actor: store.Actor{Who: "admin", IP: "127.0.0.1"}, Action: c.action, Outcome: c.outcome}, nil); err != nil {
@@ -246,7 +245,7 @@ func TestAuditOutcomes(t *testing.T) {
 // append-only.
 func TestAuditOutcomesMigration(t *testing.T) {
 	ctx := context.Background()
-	s := migratedStore(t, storetest.MigrationsThrough(t, "0023_webhook_failure_codes.sql"))
+	s := storetest.Through(t, "0023_webhook_failure_codes.sql")
 	type row struct {
 		action   store.AuditAction
 		sentence string
@@ -303,18 +302,4 @@ func TestAuditOutcomesMigration(t *testing.T) {
 	if _, err := s.DB().ExecContext(ctx, `UPDATE operator_audit SET outcome_code = 'other'`); err == nil {
 		t.Fatal("the audit is no longer append-only")
 	}
-}
-
-// migratedStore is a store on a database of its own, migrated with fsys.
-func migratedStore(t *testing.T, fsys fs.FS) *store.Store {
-	t.Helper()
-	s, err := store.Open(context.Background(), storetest.EmptyDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if _, err := s.Migrate(context.Background(), fsys); err != nil {
-		t.Fatal(err)
-	}
-	return s
 }

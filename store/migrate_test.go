@@ -22,14 +22,7 @@ import (
 func TestNodeIDsMigration(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.Migrate(ctx, storetest.MigrationsThrough(t, "0010_rounds.sql")); err != nil {
-		t.Fatal(err)
-	}
+	s := storetest.Through(t, "0010_rounds.sql")
 	exec := func(query string, args ...any) {
 		t.Helper()
 		if _, err := s.DB().ExecContext(ctx, query, args...); err != nil {
@@ -111,14 +104,7 @@ func TestNodeIDsMigration(t *testing.T) {
 func TestEventPayloadMigration(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.Migrate(ctx, storetest.MigrationsThrough(t, "0020_webhook_retention.sql")); err != nil {
-		t.Fatal(err)
-	}
+	s := storetest.Through(t, "0020_webhook_retention.sql")
 	exec := func(query string, args ...any) {
 		t.Helper()
 		if _, err := s.DB().ExecContext(ctx, query, args...); err != nil {
@@ -216,14 +202,7 @@ func TestEventPayloadMigration(t *testing.T) {
 func TestWebhookURLsMaskedInTheAudit(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.Migrate(ctx, storetest.MigrationsThrough(t, "0021_event_payload.sql")); err != nil {
-		t.Fatal(err)
-	}
+	s := storetest.Through(t, "0021_event_payload.sql")
 	const address = "https://hooks.slack.com:8443/services/T0AAA/B0BBB/XyZzYtOkEn?sig=QuErY"
 	for _, row := range [][5]string{
 		{"webhook.add", address, `{"id": 1, "url": "` + address + `", "events": ["*"]}`, "",
@@ -266,14 +245,7 @@ func TestWebhookURLsMaskedInTheAudit(t *testing.T) {
 func TestWebhookFailureCodesMigration(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.Migrate(ctx, storetest.MigrationsThrough(t, "0022_webhook_urls_masked.sql")); err != nil {
-		t.Fatal(err)
-	}
+	s := storetest.Through(t, "0022_webhook_urls_masked.sql")
 	exec := func(query string, args ...any) {
 		t.Helper()
 		if _, err := s.DB().ExecContext(ctx, query, args...); err != nil {
@@ -361,14 +333,7 @@ func TestWebhookFailureCodesMigration(t *testing.T) {
 func TestTreasuryBatchesAndSettingsLogMigrations(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.Migrate(ctx, storetest.MigrationsThrough(t, "0047_tier_note.sql")); err != nil {
-		t.Fatal(err)
-	}
+	s := storetest.Through(t, "0047_tier_note.sql")
 	for _, stmt := range []string{
 		`INSERT INTO operator_audit (actor, ip, action, target, outcome_code, outcome_args) VALUES
 			('a', '127.0.0.1', 'refund-batch.propose', 'x', 'refund_batch_proposed', '{"batch": 1, "refunds": 2}'),

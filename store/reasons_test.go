@@ -18,14 +18,7 @@ import (
 func TestMigrationReadsReasonsIntoCodes(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := store.Open(ctx, storetest.EmptyDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.Migrate(ctx, storetest.MigrationsThrough(t, "0011_node_ids.sql")); err != nil {
-		t.Fatal(err)
-	}
+	s := storetest.Through(t, "0011_node_ids.sql")
 	// Two tiers called Two: a label that names no one tier gives no tier id.
 	if _, err := s.DB().Exec(`INSERT INTO tiers (id, label, price_wei, max_per_wallet, payout_bps, on_sale) VALUES
 		(1, 'One', 100000000000000000, 3, 10000, true), (2, 'Two', 1000000000000000000, 1, 10000, true),

@@ -211,6 +211,21 @@ func Reset(t testing.TB, db *store.Store) {
 	}
 }
 
+// Through is a ledger as the release whose last migration is last left it: an empty database
+// migrated through last, closed when the test ends. The test fills it, then migrates it on.
+func Through(t testing.TB, last string) *store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), EmptyDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if _, err := s.Migrate(context.Background(), MigrationsThrough(t, last)); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // MigrationsThrough is the ledger's migrations up to and including last, to build a ledger as
 // an older release left it.
 func MigrationsThrough(t testing.TB, last string) fs.FS {
