@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"nodeledger/chain/devchain"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
 	"nodeledger/jobs/sale"
@@ -327,20 +328,28 @@ func TestReferralCodes(t *testing.T) {
 	})
 }
 
-// TestBindReferral: a signed-in wallet binds a code with POST /api/referrals/bind, and the
-// pre-check then asks it for the discounted price. Its own code, a code that gives nothing now, an
-// unknown one, no session and another site's page are refused, and bind nothing.
-func TestBindReferral(t *testing.T) {
-	t.Parallel()
+// newBindServer is a server where wallets sign in and bind codes: tier 1 on sale at 0.1 ETH, and
+// the code Pal10 (10 % off, 5 % commission) owned by dev buyer 1.
+func newBindServer(t *testing.T) (*store.Store, *devchain.Chain, *testServer) {
+	t.Helper()
 	db := storetest.New(t)
 	dc, c := startDevChain(t)
 	j := jobs.New(db, c, nil, nil, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
 	s := authServer(t, db, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey})
 	wantStatus(t, s.adminDo(t, http.MethodPut, "/api/admin/tiers/1",
 		`{"label":"Standard","priceWei":"100000000000000000","maxPerWallet":5,"enabled":true}`, adminKey), http.StatusOK)
-	buyer, owner := dc.Buyers[0].Key, dc.Buyers[1].Key
-	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/referral-codes", `{"code": "Pal10", "owner": "`+addrOf(owner)+`",
+	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/referral-codes", `{"code": "Pal10", "owner": "`+addrOf(dc.Buyers[1].Key)+`",
 		"discountBps": 1000, "commissionBps": 500}`, adminKey), http.StatusCreated)
+	return db, dc, s
+}
+
+// TestBindReferral: a signed-in wallet binds a code with POST /api/referrals/bind, and the
+// pre-check then asks it for the discounted price. Its own code, a code that gives nothing now, an
+// unknown one, no session and another site's page are refused, and bind nothing.
+func TestBindReferral(t *testing.T) {
+	t.Parallel()
+	db, dc, s := newBindServer(t)
+	buyer, owner := dc.Buyers[0].Key, dc.Buyers[1].Key
 	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/referral-codes", `{"code": "Old01", "owner": "`+addrOf(owner)+`",
 		"discountBps": 1000, "commissionBps": 500, "expiresAt": "2020-01-01T00:00:00Z"}`, adminKey), http.StatusCreated)
 	bound := func() int {

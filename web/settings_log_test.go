@@ -3,7 +3,6 @@ package web
 import (
 	"encoding/hex"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,10 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"nodeledger/handlers"
-	"nodeledger/jobs"
 	"nodeledger/store"
-	"nodeledger/store/storetest"
 )
 
 // TestSettingsLogRoute: GET /api/admin/settings-log pages through the log, each page checking
@@ -22,15 +18,8 @@ import (
 // made it, and its signature recovers to the wallet bound.
 func TestSettingsLogRoute(t *testing.T) {
 	t.Parallel()
-	db := storetest.New(t)
-	dc, c := startDevChain(t)
-	j := jobs.New(db, c, nil, nil, jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
-	s := authServer(t, db, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey})
-	wantStatus(t, s.adminDo(t, http.MethodPut, "/api/admin/tiers/1",
-		`{"label":"Standard","priceWei":"100000000000000000","maxPerWallet":5,"enabled":true}`, adminKey), http.StatusOK)
-	buyer, owner := dc.Buyers[0].Key, dc.Buyers[1].Key
-	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/referral-codes", `{"code": "Pal10", "owner": "`+addrOf(owner)+`",
-		"discountBps": 1000, "commissionBps": 500}`, adminKey), http.StatusCreated)
+	_, dc, s := newBindServer(t)
+	buyer := dc.Buyers[0].Key
 	b := newBrowser(t, s, "203.0.113.31")
 	b.signIn(buyer)
 	wantStatus(t, b.do(http.MethodPost, "/api/referrals/bind", map[string]string{"code": "Pal10"}), http.StatusOK)
