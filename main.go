@@ -65,8 +65,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return seed(ctx, args[1:], getenv, stdout)
 	case "settings":
 		return settingsCmd(ctx, args[1:], getenv, stdout)
+	case "digests":
+		return digestsCmd(ctx, args[1:], getenv, stdout)
 	default:
-		return fmt.Errorf("unknown command %q: use serve, migrate, deploy, seed or settings", cmd)
+		return fmt.Errorf("unknown command %q: use serve, migrate, deploy, seed, settings or digests", cmd)
 	}
 	cfg, err := loadConfig(getenv)
 	if err != nil {

@@ -98,6 +98,28 @@ func (c *Client) blockBatch(ctx context.Context, out []Block, start uint64, watc
 	return nil
 }
 
+// BlockHashes reads the hashes of blocks (in any order), blocksPerBatch to a round trip.
+func (c *Client) BlockHashes(ctx context.Context, blocks []uint64) (map[uint64]common.Hash, error) {
+	out := make(map[uint64]common.Hash, len(blocks))
+	for batch := range slices.Chunk(blocks, blocksPerBatch) {
+		headers := make([]blockHeader, len(batch))
+		elems := make([]rpc.BatchElem, len(batch))
+		for i, b := range batch {
+			elems[i] = rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{hexutil.EncodeUint64(b), false}, Result: &headers[i]}
+		}
+		if err := c.batch(ctx, fmt.Sprintf("block hashes %v", batch), elems); err != nil {
+			return nil, err
+		}
+		for i, h := range headers {
+			if h.Hash == (common.Hash{}) { // the node answered null
+				return nil, fmt.Errorf("block %d: %w: block not found", batch[i], ErrUnavailable)
+			}
+			out[batch[i]] = h.Hash
+		}
+	}
+	return out, nil
+}
+
 // Outcomes fills in the status and fee of the blocks' transactions from their receipts
 // (eth_getTransactionReceipt, batched), for those need picks: a payments wallet receives a few of
 // a block's transactions, and fewer still can fail, so reading every receipt would be mostly

@@ -18,9 +18,10 @@ import (
 // the dev token.
 var erc20 = bindings.NewTestToken()
 
-// MaxPerWallet reads how many nodes the factory lets one wallet hold in all.
-func (c *Client) MaxPerWallet(ctx context.Context) (uint32, error) {
-	out, err := c.callFactory(ctx, "maxPerWallet", c.nf.PackMaxPerWallet(), nil)
+// MaxPerWallet reads how many nodes the factory lets one wallet hold in all, at block (nil: the
+// head).
+func (c *Client) MaxPerWallet(ctx context.Context, block *big.Int) (uint32, error) {
+	out, err := c.callFactory(ctx, "maxPerWallet", c.nf.PackMaxPerWallet(), block)
 	if err != nil {
 		return 0, err
 	}
@@ -28,8 +29,11 @@ func (c *Client) MaxPerWallet(ctx context.Context) (uint32, error) {
 }
 
 // Paused reads whether minting is paused.
-func (c *Client) Paused(ctx context.Context) (bool, error) {
-	out, err := c.callFactory(ctx, "paused", c.nf.PackPaused(), nil)
+func (c *Client) Paused(ctx context.Context) (bool, error) { return c.PausedAt(ctx, nil) }
+
+// PausedAt reads whether minting was paused at block (nil: the head).
+func (c *Client) PausedAt(ctx context.Context, block *big.Int) (bool, error) {
+	out, err := c.callFactory(ctx, "paused", c.nf.PackPaused(), block)
 	if err != nil {
 		return false, err
 	}

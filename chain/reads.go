@@ -44,7 +44,12 @@ func (c *Client) NodeInfo(ctx context.Context, id *big.Int) (NodeInfo, error) {
 
 // NodesOf reads the ids of the nodes wallet holds, in minting order.
 func (c *Client) NodesOf(ctx context.Context, wallet common.Address) ([]*big.Int, error) {
-	out, err := c.callFactory(ctx, "nodesOf", c.nf.PackNodesOf(wallet), nil)
+	return c.NodesOfAt(ctx, wallet, nil)
+}
+
+// NodesOfAt is NodesOf at block (nil: the head).
+func (c *Client) NodesOfAt(ctx context.Context, wallet common.Address, block *big.Int) ([]*big.Int, error) {
+	out, err := c.callFactory(ctx, "nodesOf", c.nf.PackNodesOf(wallet), block)
 	if err != nil {
 		return nil, err
 	}

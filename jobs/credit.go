@@ -238,7 +238,7 @@ func (j *Jobs) signRound(ctx context.Context, round *store.Round, deadline time.
 	case errors.As(err, &rev) && rev.Name == "RoundUsed":
 		j.log.Warn("credit: round id already used on chain; recording the round as credited", "round", round.ID)
 		// Which transaction credited it is not known here: the ledger says null, not a wrong one.
-		return roundDone, j.recordRound(ctx, *round, nil, sum)
+		return roundDone, j.recordRound(ctx, *round, nil, 0, sum)
 	case errors.As(err, &behind):
 		sum.Note = behindNote(behind)
 		return roundDone, nil
@@ -318,7 +318,7 @@ func (j *Jobs) awaitRound(ctx context.Context, round store.Round, o *outTx, dead
 	}
 	hash := hexLower(o.mined().Hash())
 	j.checkDistributed(o.receipt, round)
-	return roundDone, j.recordRound(ctx, round, &hash, sum)
+	return roundDone, j.recordRound(ctx, round, &hash, o.receipt.BlockNumber.Int64(), sum)
 }
 
 // distributeData is the calldata of round's factory.distribute call: it names no weights, only
@@ -343,9 +343,9 @@ func (j *Jobs) checkDistributed(r *types.Receipt, round store.Round) {
 	}
 }
 
-// recordRound records the round credited on chain.
-func (j *Jobs) recordRound(ctx context.Context, round store.Round, txHash *string, sum *CreditSummary) error {
-	applied, err := j.store.ConfirmRound(ctx, round.ID, txHash, j.cfg.DistPeriod)
+// recordRound records the round credited on chain by txHash in block (nil and 0: not known).
+func (j *Jobs) recordRound(ctx context.Context, round store.Round, txHash *string, block int64, sum *CreditSummary) error {
+	applied, err := j.store.ConfirmRound(ctx, round.ID, txHash, block, j.cfg.DistPeriod)
 	if err != nil {
 		return err
 	}

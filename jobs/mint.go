@@ -367,7 +367,7 @@ func (j *Jobs) earlierMints(ctx context.Context, payments []store.Payment, skipp
 // reject rejects payment p, minting, for the factory's reason why.
 func (j *Jobs) reject(ctx context.Context, p store.Payment, why string, sum *PaymentsSummary) error {
 	reason := sale.Refused(why)
-	if err := j.store.RejectPayment(ctx, p.ID, store.PaymentMinting, reason.Code, reason.Args); err != nil {
+	if err := j.store.RejectPayment(ctx, p.ID, store.PaymentMinting, reason.Code, reason.Args, nil); err != nil {
 		return err
 	}
 	sum.Rejected++
@@ -388,7 +388,7 @@ func (j *Jobs) recordMint(ctx context.Context, p store.Payment, m chain.Minted, 
 	next := time.Now().Add(j.cfg.DistPeriod)
 	_, _, err := j.store.RecordMint(ctx, p.ID, store.NewNode{
 		ChainNodeID: m.ID, Tier: int(m.Tier), Owner: hexLower(m.Owner), PriceWei: p.ValueWei.Int,
-		MintTx: hexLower(m.TxHash), NextCreditAt: &next,
+		MintTx: hexLower(m.TxHash), NextCreditAt: &next, Block: int64(m.Block),
 	})
 	if err != nil {
 		return err

@@ -124,7 +124,7 @@ func TestMintBatchOutOfGas(t *testing.T) {
 	}
 	e.keepAndSend(starved, func(v store.SentTx) error {
 		for _, id := range ids {
-			if err := e.db.ClaimMint(ctx, id, 1, nil); err != nil {
+			if err := e.db.ClaimMint(ctx, id, 1, nil, nil); err != nil {
 				return err
 			}
 		}

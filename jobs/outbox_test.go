@@ -80,7 +80,7 @@ func (e *env) stuckMint() (store.Payment, *types.Transaction) {
 // tier 1, then v stored as a mint batch of one.
 func keepMint(ctx context.Context, db *store.Store, p store.Payment) func(v store.SentTx) error {
 	return func(v store.SentTx) error {
-		if err := db.ClaimMint(ctx, p.ID, 1, nil); err != nil {
+		if err := db.ClaimMint(ctx, p.ID, 1, nil, nil); err != nil {
 			return err
 		}
 		_, err := db.KeepTx(ctx, store.TxFor{Mints: []int64{p.ID}}, v)

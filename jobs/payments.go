@@ -26,6 +26,8 @@ type PaymentsSummary struct {
 	Unattributed int `json:"unattributedInflows"`
 	// ScanRequests is how many JSON-RPC requests the scan of FromBlock..ToBlock made.
 	ScanRequests int64 `json:"scanRpcRequests"`
+	// DigestedTo is the last block of the ledger's digests once the pass ended (0: none yet).
+	DigestedTo uint64 `json:"digestedToBlock,omitempty"`
 
 	// Reasons says why each payment this pass's checks rejected was rejected, in the order
 	// checked: codes and their values (the cron route is for scripts; the operator page writes
@@ -47,7 +49,7 @@ func (j *Jobs) Payments(ctx context.Context) (PaymentsSummary, error) {
 }
 
 // payments is Payments waiting up to wait for the mints under way to be mined.
-func (j *Jobs) payments(ctx context.Context, wait time.Duration) (_ PaymentsSummary, err error) {
+func (j *Jobs) payments(ctx context.Context, wait time.Duration) (sum PaymentsSummary, err error) {
 	ctx, end, ok, err := j.startPass(ctx, store.LockPayments, store.PassPayments, &err)
 	if err != nil {
 		return PaymentsSummary{}, err
@@ -57,8 +59,20 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (_ PaymentsSumm
 		return PaymentsSummary{Reason: "another payments pass is running"}, nil
 	}
 
-	sum := PaymentsSummary{Ran: true}
+	sum = PaymentsSummary{Ran: true}
 	defer func() { countPayments(sum) }()
+	// Last, after a pass that did all it had to: what it settled is then final for the digests.
+	// A digest that cannot be written now is written by a later pass; the sale goes on.
+	defer func() {
+		if err != nil {
+			return
+		}
+		if to, derr := j.digest(ctx); derr != nil {
+			j.log.Warn("payments: the ledger's digests cannot be written; a later pass writes them", "err", derr)
+		} else {
+			sum.DigestedTo = to
+		}
+	}()
 	head, err := j.scan(ctx, &sum)
 	if err != nil {
 		return sum, err

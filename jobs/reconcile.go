@@ -148,7 +148,7 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 func (j *Jobs) recordFound(ctx context.Context, m chain.Minted) (found, stale bool, err error) {
 	next := time.Now().Add(j.cfg.DistPeriod)
 	n := store.NewNode{ChainNodeID: m.ID, Tier: int(m.Tier), Owner: hexLower(m.Owner), PriceWei: new(big.Int),
-		MintTx: hexLower(m.TxHash), NextCreditAt: &next}
+		MintTx: hexLower(m.TxHash), NextCreditAt: &next, Block: int64(m.Block)}
 	var node store.Node
 	p, err := j.store.PaymentByRef(ctx, hexLower(m.PaymentRef))
 	switch {

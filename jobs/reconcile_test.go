@@ -134,7 +134,7 @@ func TestReconcileLeavesNodesOfAnUnsettledRound(t *testing.T) {
 		t.Fatalf("node %+v, %v", after, err)
 	}
 	// Once the round settles, the ledger is the chain's to the wei.
-	if applied, err := e.db.ConfirmRound(t.Context(), round, nil, time.Hour); err != nil || !applied {
+	if applied, err := e.db.ConfirmRound(t.Context(), round, nil, 0, time.Hour); err != nil || !applied {
 		t.Fatalf("ConfirmRound: %v, %v", applied, err)
 	}
 	info, err := e.c.NodeInfo(t.Context(), n.ChainNodeID.Int)

@@ -23,8 +23,12 @@ import (
 // locked, so that passes racing on one database never mint more than its supply: a
 // *SoldOutError when none is left, and nothing is claimed. ErrNotFound when the payment is no
 // longer pending.
-func (s *Store) ClaimMint(ctx context.Context, id int64, tier int, ref *PaymentReferral) (err error) {
+func (s *Store) ClaimMint(ctx context.Context, id int64, tier int, ref *PaymentReferral, reads []ChainRead) (err error) {
 	defer wrap(&err, "ClaimMint")
+	readsJSON, err := readsValue(reads)
+	if err != nil {
+		return err
+	}
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
@@ -38,8 +42,9 @@ func (s *Store) ClaimMint(ctx context.Context, id int64, tier int, ref *PaymentR
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `
-		UPDATE payments SET status = 'minting', tier = $2, reason_code = NULL, reason_args = NULL, updated_at = now()
-		WHERE id = $1`, id, tier); err != nil {
+		UPDATE payments SET status = 'minting', tier = $2, reason_code = NULL, reason_args = NULL,
+			judged_reads = $3, updated_at = now()
+		WHERE id = $1`, id, tier, readsJSON); err != nil {
 		return err
 	}
 	if soldOut != nil {

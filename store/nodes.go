@@ -74,6 +74,7 @@ type NewNode struct {
 	PriceWei    *big.Int
 	MintTx      string
 	PaymentID   *int64 // the payment it was minted for, when known
+	Block       int64  // the block of its mint (0: not known)
 	// NextCreditAt is when it is first due for credit, should no node be scheduled before it
 	// (nextRoundSQL); nil: it is never credited.
 	NextCreditAt *time.Time
@@ -93,18 +94,21 @@ func insertNode(ctx context.Context, db sqlx.QueryerContext, n NewNode) (Node, b
 	}
 	var node Node
 	err := sqlx.GetContext(ctx, db, &node, `
-		INSERT INTO nodes (id, tier, owner, price_wei, mint_tx, payment_id, next_credit_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)
+		INSERT INTO nodes (id, tier, owner, price_wei, mint_tx, payment_id, next_credit_at, block_number)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, nullif($8, 0))
 		ON CONFLICT (id) DO NOTHING
 		RETURNING `+nodeColumns, id, n.Tier, n.Owner, Uint256{n.PriceWei}, n.MintTx,
-		n.PaymentID, n.NextCreditAt)
+		n.PaymentID, n.NextCreditAt, n.Block)
 	if err == nil {
 		return node, true, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return Node{}, false, err
 	}
-	err = sqlx.GetContext(ctx, db, &node, `SELECT `+nodeColumns+` FROM nodes WHERE id = $1`, id)
+	// A node recorded before its mint's block was kept learns it now.
+	err = sqlx.GetContext(ctx, db, &node, `
+		UPDATE nodes SET block_number = coalesce(block_number, nullif($2, 0)) WHERE id = $1
+		RETURNING `+nodeColumns, id, n.Block)
 	return node, false, err
 }
 

@@ -303,6 +303,9 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 	if err := revert(ctx, tx, paymentSubjects(payments), EventPaymentSeen, EventPaymentHeld, EventPaymentRejected); err != nil {
 		return 0, err
 	}
+	if err := forgetDigests(ctx, tx, number, hash); err != nil {
+		return 0, err
+	}
 	if err := rewindTo(ctx, tx, name, number, hash); err != nil {
 		return 0, err
 	}
@@ -321,12 +324,36 @@ func (s *Store) PaymentsByStatus(ctx context.Context, status PaymentStatus, limi
 	return ps, err
 }
 
+// ChainRead is one call a judgement made to the chain and what it answered, kept with the
+// payment (payments.judged_reads): the chain's state at a past block needs an archive node, so a
+// rebuild reuses it and a verify against an archive node asks again.
+type ChainRead struct {
+	Contract string          `json:"contract"` // lower case
+	Call     string          `json:"call"`     // the function and its arguments: "nodesOf(0x…)"
+	Block    int64           `json:"block"`
+	Result   json.RawMessage `json:"result"`
+}
+
+// readsValue is reads as a jsonb value; nil (SQL null) for none.
+func readsValue(reads []ChainRead) (*string, error) {
+	if reads == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(reads)
+	return new(string(b)), err
+}
+
 // RejectPayment records why a payment in status `from` (pending: its check; minting: its mint
-// reverted) does not become a node. A payment no longer in that status is left as it is: a check
+// reverted) does not become a node, with what its judgement read of the chain (nil: it keeps the
+// reads it has, as a mint's refusal does). A payment no longer in that status is left as it is: a check
 // never undoes a mint another pass has sent meanwhile.
-func (s *Store) RejectPayment(ctx context.Context, id int64, from PaymentStatus, code ReasonCode, args any) (err error) {
+func (s *Store) RejectPayment(ctx context.Context, id int64, from PaymentStatus, code ReasonCode, args any, reads []ChainRead) (err error) {
 	defer wrap(&err, "RejectPayment")
 	argsJSON, err := jsonValue(args)
+	if err != nil {
+		return err
+	}
+	readsJSON, err := readsValue(reads)
 	if err != nil {
 		return err
 	}
@@ -337,8 +364,9 @@ func (s *Store) RejectPayment(ctx context.Context, id int64, from PaymentStatus,
 	defer tx.Rollback()
 	var rejected []int64
 	if err := tx.SelectContext(ctx, &rejected, `
-		UPDATE payments SET status = 'rejected', reason_code = $3, reason_args = $4, updated_at = now()
-		WHERE id = $1 AND status = $2 RETURNING id`, id, from, code, argsJSON); err != nil {
+		UPDATE payments SET status = 'rejected', reason_code = $3, reason_args = $4,
+			judged_reads = coalesce($5, judged_reads), updated_at = now()
+		WHERE id = $1 AND status = $2 RETURNING id`, id, from, code, argsJSON, readsJSON); err != nil {
 		return err
 	}
 	if err := emitPayments(ctx, tx, EventPaymentRejected, rejected); err != nil {

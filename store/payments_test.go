@@ -45,7 +45,7 @@ func TestRefunds(t *testing.T) {
 		t.Fatalf("refunds of payments not rejected yet: %d, %v", n, err)
 	}
 	for _, p := range pending {
-		if err := db.RejectPayment(ctx, p.ID, store.PaymentPending, "minting_paused", struct{}{}); err != nil {
+		if err := db.RejectPayment(ctx, p.ID, store.PaymentPending, "minting_paused", struct{}{}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

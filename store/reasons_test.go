@@ -148,7 +148,7 @@ func TestRejectPaymentKeepsTheReason(t *testing.T) {
 	if err != nil || len(pending) != 1 || pending[0].Reason != nil {
 		t.Fatalf("pending %+v, %v", pending, err)
 	}
-	if err := db.RejectPayment(ctx, pending[0].ID, store.PaymentPending, want.Code, want.Args); err != nil {
+	if err := db.RejectPayment(ctx, pending[0].ID, store.PaymentPending, want.Code, want.Args, nil); err != nil {
 		t.Fatal(err)
 	}
 	wantJSON, _ := json.Marshal(want)

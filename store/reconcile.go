@@ -112,6 +112,9 @@ func (s *Store) RewindEvents(ctx context.Context, name string, number int64, has
 	if err := revert(ctx, tx, withdrawalSubjects(withdrawals), EventWithdrawalRecorded); err != nil {
 		return 0, err
 	}
+	if err := forgetDigests(ctx, tx, number, hash); err != nil {
+		return 0, err
+	}
 	if err := rewindTo(ctx, tx, name, number, hash); err != nil {
 		return 0, err
 	}

@@ -318,13 +318,13 @@ func (s *Store) StoreRoundTx(ctx context.Context, roundID int64, v SentTx) (err 
 }
 
 // ConfirmRound records, in one transaction, that round id was credited on chain by transaction
-// txHash (nil: by a transaction not known, recorded as null rather than a wrong one): the round is
+// txHash in block (nil and 0: by a transaction not known, recorded as null rather than a wrong one): the round is
 // confirmed and each credit is added to its node's cumulative total (and balance). The next round
 // is due a period after this one fell due, or after now when that is still in the past, so that
 // missed periods are not credited in a burst: one time for every node (nextRoundSQL), written
 // here, never per node. Nodes minted after the round was priced join the next one. applied is
 // false when the round was confirmed before: it is never applied twice.
-func (s *Store) ConfirmRound(ctx context.Context, id int64, txHash *string, period time.Duration) (applied bool, err error) {
+func (s *Store) ConfirmRound(ctx context.Context, id int64, txHash *string, block int64, period time.Duration) (applied bool, err error) {
 	defer wrap(&err, "ConfirmRound")
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
@@ -333,11 +333,11 @@ func (s *Store) ConfirmRound(ctx context.Context, id int64, txHash *string, peri
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx, `
 		UPDATE distributions
-		SET status = 'confirmed', confirmed_at = now(), tx_hash = $2, nonce = NULL, raw = NULL,
+		SET status = 'confirmed', confirmed_at = now(), tx_hash = $2, block_number = nullif($4, 0), nonce = NULL, raw = NULL,
 			next_at = CASE WHEN due_at + $3 * interval '1 microsecond' > now() THEN due_at + $3 * interval '1 microsecond'
 				ELSE now() + $3 * interval '1 microsecond' END
 		WHERE id = $1 AND status = 'pending'`,
-		id, txHash, period.Microseconds())
+		id, txHash, period.Microseconds(), block)
 	if err != nil {
 		return false, err
 	}

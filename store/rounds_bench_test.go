@@ -74,7 +74,7 @@ func benchCreditRound(b *testing.B, nodes int64) {
 		if err := db.StoreRoundTx(ctx, round.ID, v); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := db.ConfirmRound(ctx, round.ID, &v.Hash, 24*time.Hour); err != nil {
+		if _, err := db.ConfirmRound(ctx, round.ID, &v.Hash, 0, 24*time.Hour); err != nil {
 			b.Fatal(err)
 		}
 		confirm += time.Since(start)

@@ -150,7 +150,7 @@ func TestRounds(t *testing.T) {
 			t.Fatalf("pending round %+v, err %v", got, err)
 		}
 		for i, want := range []bool{true, false} {
-			applied, err := db.ConfirmRound(ctx, round.ID, &v.Hash, time.Hour)
+			applied, err := db.ConfirmRound(ctx, round.ID, &v.Hash, 0, time.Hour)
 			if err != nil || applied != want {
 				t.Fatalf("confirmation %d: %v, err %v; want %v", i, applied, err, want)
 			}
@@ -165,7 +165,7 @@ func TestRounds(t *testing.T) {
 		if err := db.StoreRoundTx(ctx, round.ID, storetest.SentTx("round 1 again", 4)); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("storing a transaction for a confirmed round: err %v", err)
 		}
-		if _, err := db.ConfirmRound(ctx, -1, &v.Hash, time.Hour); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.ConfirmRound(ctx, -1, &v.Hash, 0, time.Hour); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("confirming no round: err %v", err)
 		}
 		if _, err := db.RepriceRound(ctx, round.ID, round.Repriced(fixed)); !errors.Is(err, store.ErrNotFound) {

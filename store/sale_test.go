@@ -160,7 +160,7 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, payers)
 	for i, p := range pending {
-		wg.Go(func() { errs[i] = db.ClaimMint(ctx, p.ID, 1, nil) })
+		wg.Go(func() { errs[i] = db.ClaimMint(ctx, p.ID, 1, nil, nil) })
 	}
 	wg.Wait()
 	claimed := 0
@@ -182,7 +182,7 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 	}
 	// A payment claimed once is not claimed again, and signing its mint, in one version or two,
 	// claims nothing more.
-	if err := db.ClaimMint(ctx, minting[0].ID, 1, nil); !errors.Is(err, store.ErrNotFound) {
+	if err := db.ClaimMint(ctx, minting[0].ID, 1, nil, nil); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("a second claim: %v", err)
 	}
 	f, err := db.KeepTx(ctx, store.TxFor{Mints: []int64{minting[0].ID, minting[1].ID}}, storetest.SentTx("batch", 1))
@@ -210,7 +210,7 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 	}
 	// A mint that reverts frees its unit for the next payment (those refused before stay refused:
 	// the check rejected them).
-	if err := db.RejectPayment(ctx, minting[2].ID, store.PaymentMinting, "contract_refused", struct{}{}); err != nil {
+	if err := db.RejectPayment(ctx, minting[2].ID, store.PaymentMinting, "contract_refused", struct{}{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if sold, err := db.Sold(ctx, 1); err != nil || sold != supply-1 {
@@ -220,11 +220,11 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 	if err != nil || len(still) != payers-supply {
 		t.Fatalf("%d pending, %v", len(still), err)
 	}
-	if err := db.ClaimMint(ctx, still[0].ID, 1, nil); err != nil {
+	if err := db.ClaimMint(ctx, still[0].ID, 1, nil, nil); err != nil {
 		t.Fatalf("the freed unit: %v", err)
 	}
 	var so *store.SoldOutError
-	if err := db.ClaimMint(ctx, still[1].ID, 1, nil); !errors.As(err, &so) {
+	if err := db.ClaimMint(ctx, still[1].ID, 1, nil, nil); !errors.As(err, &so) {
 		t.Fatalf("after the freed unit was taken: %v", err)
 	}
 }

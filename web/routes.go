@@ -80,6 +80,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	api.get("/payments/", h.Payment, cacheControl(cacheNodes), rl.limit("payment", 60)) // an empty hash is a bad hash
 	api.get("/payments", h.Payments, cacheControl(cacheNodes), rl.limit("payments", 60))
 	api.get("/distributions", h.Distributions, cacheControl(cacheRounds), rl.limit("distributions", 60))
+	api.get("/ledger/digests", h.LedgerDigests, cacheControl(cacheRounds), rl.limit("ledger-digests", 60))
 	api.get("/deploy-quote", h.DeployQuote, cacheControl(cacheQuote), rl.limit("deploy-quote", 60))
 	api.get("/price", h.Price, cacheControl(cachePrice)) // not limited: the quote is memoised for everyone
 	api.get("/referrals/:code", h.Referral, cacheControl(noStore), rl.limit("referral", 60))

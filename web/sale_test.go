@@ -396,7 +396,7 @@ func TestCheckPayment(t *testing.T) {
 	wantStatus(t, unpaid.get(t, "/api/tiers/1/check/"+rich), http.StatusServiceUnavailable)
 
 	t.Run("a contract wallet at the contract's limit", func(t *testing.T) {
-		max, err := c.MaxPerWallet(t.Context())
+		max, err := c.MaxPerWallet(t.Context(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -450,7 +450,7 @@ func TestWebhooksFromPage(t *testing.T) {
 
 	// Given up on, then switched on again; its delivery queued again.
 	p := storetest.MintingPayment(t, db, "webhook-page", "0x"+strings.Repeat("cd", 20))
-	if err := db.RejectPayment(t.Context(), p, store.PaymentPending, "wrong_amount", struct{}{}); err != nil {
+	if err := db.RejectPayment(t.Context(), p, store.PaymentPending, "wrong_amount", struct{}{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.DB().Exec(`UPDATE webhook_endpoints SET disabled_at = now(), disabled_code = 'other', disabled_args = '{"text": "every try failed for 72h"}'`); err != nil {

@@ -2,7 +2,9 @@ package sale
 
 import (
 	"context"
+	"encoding/json"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -50,10 +52,15 @@ type Verdict struct {
 	// Referral is the code the wallet was bound to at the payment, when it gave its terms then,
 	// with what the payment saved of Tier's price (nil: none).
 	Referral *store.PaymentReferral
+	// Reads are the chain's answers the verdict depended on, when judged at a block (ReadChain).
+	Reads []store.ChainRead
 }
 
 // ChainState is what the rules read of the chain once for many payments.
 type ChainState struct {
+	// block is where the state is read (nil: the head, for the pre-check), and every read a
+	// judgement makes with it: a verdict is then the same however late it is asked again.
+	block     *big.Int
 	paused    bool
 	walletMax uint32
 	// minting: the payments pass judges, and the factory guards its own limit (mintBatch skips
@@ -63,14 +70,32 @@ type ChainState struct {
 	minting bool
 }
 
-// ReadChain reads the contract's pause and allowance per wallet, for judging many payments.
-func (s *Sale) ReadChain(ctx context.Context) (ChainState, error) {
-	paused, err := s.chain.Paused(ctx)
+// ReadChain reads the contract's pause and allowance per wallet at block (0: the head), for
+// judging many payments; judged at a block, a verdict keeps what it read (Verdict.Reads).
+func (s *Sale) ReadChain(ctx context.Context, block uint64) (ChainState, error) {
+	var at *big.Int
+	if block > 0 {
+		at = new(big.Int).SetUint64(block)
+	}
+	paused, err := s.chain.PausedAt(ctx, at)
 	if err != nil {
 		return ChainState{}, err
 	}
-	walletMax, err := s.chain.MaxPerWallet(ctx)
-	return ChainState{paused: paused, walletMax: walletMax}, err
+	walletMax, err := s.chain.MaxPerWallet(ctx, at)
+	return ChainState{block: at, paused: paused, walletMax: walletMax}, err
+}
+
+// read notes on v that its verdict depended on the answer result of call to contract, when cs
+// is read at a block.
+func (cs ChainState) read(v *Verdict, contract common.Address, call string, result any) {
+	if cs.block == nil {
+		return
+	}
+	b, err := json.Marshal(result)
+	if err != nil { // a bool, a number, a string or a list of them: never
+		panic(err)
+	}
+	v.Reads = append(v.Reads, store.ChainRead{Contract: strings.ToLower(contract.Hex()), Call: call, Block: cs.block.Int64(), Result: b})
 }
 
 // ForMinting is cs for the payments pass (ChainState.minting).
@@ -90,11 +115,12 @@ func (cs ChainState) nearLimit(held store.Holdings) bool {
 // Judge decides what a payment of paid (ETH or a listed token) from wallet `from` (lower case)
 // made at instant at buys,
 // by the rules in force then: the tier, the wallet's limits, the contract's, and the holding
-// token (whose balance is read now: the chain's balance at a past block needs an archive node).
+// token (whose balance is read at the head: the chain's balance at a past block needs an archive
+// node; the payments pass reads at the head it scanned to, and keeps what it read).
 // The payments pass judges each payment with it at its block's time; the buy page's pre-check
 // judges the payment a wallet is about to make, at now.
 func (s *Sale) Judge(ctx context.Context, from string, paid store.Money, at time.Time) (Verdict, error) {
-	cs, err := s.ReadChain(ctx)
+	cs, err := s.ReadChain(ctx, 0)
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -258,16 +284,24 @@ func (s *Sale) judgeWallet(ctx context.Context, from string, tier store.Tier, at
 	} else if ofTier >= tier.MaxPerWallet {
 		return refuse(WalletLimit, Args{MaxPerWallet: tier.MaxPerWallet})
 	}
+	factory := s.chain.Factory()
+	cs.read(&v, factory, "maxPerWallet()", cs.walletMax)
 	if cs.nearLimit(held) {
-		onChain, err := s.chain.NodesOf(ctx, common.HexToAddress(from))
+		onChain, err := s.chain.NodesOfAt(ctx, common.HexToAddress(from), cs.block)
 		if err != nil {
 			return v, err
 		}
+		ids := make([]string, len(onChain))
+		for i, id := range onChain {
+			ids[i] = id.String()
+		}
+		cs.read(&v, factory, "nodesOf("+from+")", ids)
 		if len(onChain)+held.Minting >= int(cs.walletMax) {
 			v.Reason = &Reason{Code: ContractWalletLimit, Args: Args{MaxPerWallet: int(cs.walletMax)}}
 			return v, nil
 		}
 	}
+	cs.read(&v, factory, "paused()", cs.paused)
 	if cs.paused {
 		v.Reason = &Reason{Code: MintingPaused}
 		return v, nil
@@ -276,10 +310,11 @@ func (s *Sale) judgeWallet(ctx context.Context, from string, tier store.Tier, at
 		return v, nil
 	}
 	token := common.HexToAddress(*tier.HoldingToken)
-	bal, err := s.chain.TokenBalance(ctx, token, common.HexToAddress(from))
+	bal, err := s.chain.TokenBalanceAt(ctx, token, common.HexToAddress(from), cs.block)
 	if err != nil {
 		return v, err
 	}
+	cs.read(&v, token, "balanceOf("+from+")", bal.String())
 	if bal.Cmp(tier.HoldingWei.Int) >= 0 {
 		return v, nil
 	}

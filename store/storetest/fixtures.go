@@ -117,7 +117,7 @@ func MintingPayment(t testing.TB, db *store.Store, seed, from string, versions .
 	}
 	ctx := context.Background()
 	if len(versions) > 0 {
-		if err := db.ClaimMint(ctx, id, 1, nil); err != nil {
+		if err := db.ClaimMint(ctx, id, 1, nil, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,0 +1,29 @@
+-- The ledger proves itself (issue 50 §2 and §4).
+--
+-- What a judgement read of the chain is kept with its payment: [{contract, call, block, result}],
+-- the calls the verdict depended on (the factory's pause and allowance per wallet, the wallet's
+-- nodes, its holding token's balance), each at the block it was read at. A rebuild reuses them;
+-- a verify against an archive node reads them again.
+ALTER TABLE payments ADD COLUMN judged_reads jsonb;
+
+-- The block of a node's mint and of a round's distribute transaction: the ledger events they are
+-- digested with. Rows written before this migration have none and are left out of the digests
+-- (docs/operations.md says so).
+ALTER TABLE nodes ADD COLUMN block_number bigint;
+ALTER TABLE distributions ADD COLUMN block_number bigint;
+-- The digests read the events of a range of blocks from every table that holds any.
+CREATE INDEX payments_block ON payments (block_number);
+CREATE INDEX nodes_block ON nodes (block_number) WHERE block_number IS NOT NULL;
+
+-- One row for each block that holds ledger events, up to the digests' cursor (chain_cursors,
+-- name 'digests'): digest = sha256(prev || the block's canonical text), chained from 32 zero
+-- bytes (store/digests.go writes the text). A reorg that rewinds a scan below a digested block
+-- deletes the rows above it, in the rewind's transaction, and moves the cursor back.
+CREATE TABLE ledger_digests (
+    block_number bigint  PRIMARY KEY,
+    block_hash   txhash  NOT NULL,
+    events       integer NOT NULL CHECK (events > 0),
+    prev         bytea   NOT NULL CHECK (length(prev) = 32),
+    digest       bytea   NOT NULL UNIQUE CHECK (length(digest) = 32)
+);
+CREATE INDEX payments_refund_batch ON payments (refund_batch_id) WHERE refund_batch_id IS NOT NULL;
