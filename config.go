@@ -239,6 +239,11 @@ func (c config) deployment() store.Deployment {
 		d.Treasury = &t
 	}
 	d.WalletCodes.DiscountBps, d.WalletCodes.CommissionBps = c.Passes.WalletCodes.DiscountBps, c.Passes.WalletCodes.CommissionBps
+	d.ScanFrom, d.ScanEveryBlock, d.PriceGraceSec = c.Passes.ScanFrom, c.Passes.ScanEveryBlock, int64(c.Passes.PriceGrace/time.Second)
+	if c.Chain.PriceFeed != (common.Address{}) {
+		f := strings.ToLower(c.Chain.PriceFeed.Hex())
+		d.PriceFeed = &f
+	}
 	return d
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"slices"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -156,25 +155,37 @@ func (c *Client) DistributedIn(r *types.Receipt) (total *big.Int, ok bool) {
 	return nil, false
 }
 
-// FindMints looks for the NodeMinted events of paymentRefs from block `from` to the head, in one
-// read of the logs: the nodes earlier mint transactions made for payments. A reference not found
-// is absent.
-func (c *Client) FindMints(ctx context.Context, paymentRefs []common.Hash, from uint64) (map[common.Hash]Minted, error) {
+// MintOutcomes looks for what the factory did for paymentRefs from block `from` to the head, in
+// one read of the logs: the node a NodeMinted event minted for a reference, or why a mintBatch
+// skipped it (MintSkipped, named as MintsIn names it). A reference found in neither is absent.
+func (c *Client) MintOutcomes(ctx context.Context, paymentRefs []common.Hash, from uint64) (map[common.Hash]Minted, map[common.Hash]string, error) {
 	head, err := c.HeadNumber(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	logs, err := c.FactoryLogs(ctx, from, head, []common.Hash{c.nf.GetABI().Events["NodeMinted"].ID})
+	events := c.nf.GetABI().Events
+	logs, err := c.FactoryLogs(ctx, from, head, []common.Hash{events["NodeMinted"].ID, events["MintSkipped"].ID})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := map[common.Hash]Minted{}
+	want := make(map[common.Hash]bool, len(paymentRefs))
+	for _, r := range paymentRefs {
+		want[r] = true
+	}
+	minted, skipped := map[common.Hash]Minted{}, map[common.Hash]string{}
 	for i := range logs {
-		if m, ok := c.minted(&logs[i]); ok && slices.Contains(paymentRefs, m.PaymentRef) {
-			out[m.PaymentRef] = m
+		if m, ok := c.minted(&logs[i]); ok && want[m.PaymentRef] {
+			minted[m.PaymentRef] = m
+			continue
+		}
+		if !c.isEvent(&logs[i], "MintSkipped") {
+			continue
+		}
+		if ev, err := c.nf.UnpackMintSkippedEvent(&logs[i]); err == nil && want[ev.PaymentRef] {
+			skipped[ev.PaymentRef] = skipErrors[ev.Reason]
 		}
 	}
-	return out, nil
+	return minted, skipped, nil
 }
 
 // MintOf finds the NodeMinted event of node id, searching from block `from` to the head; found

@@ -34,12 +34,17 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uin
 	if err != nil || len(pending) == 0 {
 		return err
 	}
-	cs, err := j.sale.ReadChain(ctx, head)
-	if err != nil {
-		return err
-	}
-	cs = cs.ForMinting()
+	states := map[uint64]sale.ChainState{} // by the block read
 	for _, p := range pending {
+		at := readAt(p.BlockNumber, head)
+		cs, ok := states[at]
+		if !ok {
+			if cs, err = j.sale.ReadChain(ctx, at); err != nil {
+				return err
+			}
+			cs = cs.ForMinting()
+			states[at] = cs
+		}
 		reason, reads, err := j.checkPayment(ctx, p, cs)
 		if err != nil {
 			return err
@@ -54,6 +59,21 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uin
 		sum.Reasons = append(sum.Reasons, *reason)
 	}
 	return nil
+}
+
+// stateKept is how many blocks behind the head a full node is trusted to answer calls at:
+// geth keeps the state of the last 128.
+const stateKept = 100
+
+// readAt is the block a judgement of a payment in block reads the chain at, the head being head:
+// the payment's own block, so that the rules see the chain as the buyer paid into it and
+// anyone can ask it again; the head for a payment judged so late (a ledger catching up) that a
+// full node no longer has its block's state. The reads kept with the verdict say which.
+func readAt(block int64, head uint64) uint64 {
+	if b := uint64(max(block, 0)); head < b+stateKept {
+		return b
+	}
+	return head
 }
 
 // checkPayment judges payment p at its block's time and claims its tier's unit, or says why not,

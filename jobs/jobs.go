@@ -28,6 +28,12 @@ type Config struct {
 	Confirmations uint64
 	// ScanFrom is the first block the payments scan reads on a fresh ledger.
 	ScanFrom uint64
+	// ScanTo, when not 0, is the last block the payments scan reads: a rebuild's --to-block.
+	ScanTo uint64
+	// Observe has the payments pass record what the chain did and send nothing, as a rebuild
+	// does: it judges the payments and settles each one it claims from the factory's events for
+	// its reference (the node minted, or why its order was skipped).
+	Observe bool
 	// BlocksPerPass bounds one pass's scan, so a pass ends in reasonable time after a long pause.
 	BlocksPerPass uint64
 	// ChecksPerPass bounds the pending payments one pass checks (the earliest), so that a pass

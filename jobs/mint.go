@@ -345,7 +345,7 @@ func (j *Jobs) earlierMints(ctx context.Context, payments []store.Payment, skipp
 	}
 	from := uint64(payments[0].BlockNumber)
 	for {
-		found, err := j.chain.FindMints(ctx, refs, from)
+		found, _, err := j.chain.MintOutcomes(ctx, refs, from)
 		if err != nil {
 			return nil, err
 		}

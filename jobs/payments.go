@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"nodeledger/jobs/sale"
 	"nodeledger/store"
 )
@@ -77,6 +79,9 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (sum PaymentsSu
 	if err != nil {
 		return sum, err
 	}
+	if j.cfg.Observe {
+		return sum, j.observe(ctx, &sum, head)
+	}
 	// What the head holds is for the trackers: without it they read the chain, as they can.
 	if err := j.followHead(ctx, head); err != nil {
 		j.log.Warn("payments: the payments at the head cannot be read; trackers read the chain meanwhile", "head", head, "err", err)
@@ -120,4 +125,40 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (sum PaymentsSu
 	// Last: a refund matches only a payment already rejected, and this pass may have rejected it.
 	sum.Refunded, err = j.store.MatchRefunds(ctx)
 	return sum, err
+}
+
+// observe is the payments pass of a rebuild (Config.Observe), past its scan: the pending
+// payments are judged and claimed as a pass judges them, each claimed one is settled from what
+// the factory did for its reference (one still without either waits for the next pass), and
+// refunds are matched.
+func (j *Jobs) observe(ctx context.Context, sum *PaymentsSummary, head uint64) error {
+	if err := j.checkPayments(ctx, sum, head); err != nil {
+		return err
+	}
+	claimed, err := j.store.ToSign(ctx)
+	if err != nil {
+		return err
+	}
+	if len(claimed) > 0 {
+		refs := make([]common.Hash, len(claimed))
+		for i, p := range claimed {
+			refs[i] = common.HexToHash(p.PaymentRef)
+		}
+		minted, skipped, err := j.chain.MintOutcomes(ctx, refs, uint64(claimed[0].BlockNumber))
+		if err != nil {
+			return err
+		}
+		for i, p := range claimed {
+			if m, ok := minted[refs[i]]; ok {
+				err = j.recordMint(ctx, p, m, sum)
+			} else if why, ok := skipped[refs[i]]; ok {
+				err = j.reject(ctx, p, why, sum)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	sum.Refunded, err = j.store.MatchRefunds(ctx)
+	return err
 }

@@ -47,6 +47,9 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 		return sum, err
 	}
 	target := head - j.cfg.Confirmations
+	if j.cfg.ScanTo > 0 {
+		target = min(target, j.cfg.ScanTo)
+	}
 	from := j.cfg.ScanFrom
 	switch cur, err := j.store.Cursor(ctx, reconcileCursor); {
 	case errors.Is(err, store.ErrNotFound):

@@ -40,6 +40,9 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 		return head, nil
 	}
 	target := head - j.cfg.Confirmations
+	if j.cfg.ScanTo > 0 {
+		target = min(target, j.cfg.ScanTo)
+	}
 
 	from := j.cfg.ScanFrom
 	cur, err := j.store.Cursor(ctx, store.PaymentsScanner)

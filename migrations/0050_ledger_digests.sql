@@ -27,3 +27,27 @@ CREATE TABLE ledger_digests (
     digest       bytea   NOT NULL UNIQUE CHECK (length(digest) = 32)
 );
 CREATE INDEX payments_refund_batch ON payments (refund_batch_id) WHERE refund_batch_id IS NOT NULL;
+
+-- A rebuild makes the tiers and codes again from the settings log alone: a tier's entry carries
+-- its label and note, and a code's its spelling, beside the version they were logged with.
+CREATE OR REPLACE FUNCTION settings_log_change() RETURNS trigger LANGUAGE plpgsql SET timezone TO 'UTC' AS $$
+BEGIN
+    CASE TG_TABLE_NAME
+    WHEN 'tier_versions' THEN
+        PERFORM settings_log_append('tier', NEW.effective_at, to_jsonb(NEW) ||
+            (SELECT jsonb_build_object('label', t.label, 'note', t.note) FROM tiers t WHERE t.id = NEW.tier));
+    WHEN 'allowlist_versions' THEN
+        PERFORM settings_log_append('allowlist', NEW.effective_at, settings_log_allowlist(NEW));
+    WHEN 'referral_code_versions' THEN
+        PERFORM settings_log_append('referral_code', NEW.effective_at, to_jsonb(NEW) ||
+            (SELECT jsonb_build_object('code', c.code) FROM referral_codes c WHERE c.key = NEW.key));
+    WHEN 'referral_bindings' THEN
+        PERFORM settings_log_append('binding', NEW.bound_at, to_jsonb(NEW));
+    WHEN 'settings' THEN
+        IF TG_OP = 'UPDATE' AND OLD.value IS NOT DISTINCT FROM NEW.value THEN
+            RETURN NULL;
+        END IF;
+        PERFORM settings_log_append('setting', date_trunc('second', clock_timestamp()), to_jsonb(NEW) - 'updated_at');
+    END CASE;
+    RETURN NULL;
+END $$;

@@ -23,7 +23,8 @@ type SeedSize struct {
 // hotWithdrawals is how many withdrawals each hot node gets (fewer when Withdrawals is short).
 const hotWithdrawals = 60
 
-// ErrNotEmpty is returned by Seed for a ledger that holds nodes already.
+// ErrNotEmpty is returned by Seed for a ledger that holds nodes already, and by ReplaySettings
+// for one that holds anything.
 var ErrNotEmpty = errors.New("the ledger is not empty")
 
 // Validate says whether the size makes a ledger.

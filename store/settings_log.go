@@ -70,6 +70,13 @@ type Deployment struct {
 		DiscountBps   int `json:"discountBps"`
 		CommissionBps int `json:"commissionBps"`
 	} `json:"walletCodes"`
+	// What else a rebuild needs to judge and record as the service did: where the scan starts,
+	// whether it reads every block, the ETH/USD feed payments are booked with, and how long an
+	// old price still buys its tier.
+	ScanFrom       uint64  `json:"scanFrom"`
+	ScanEveryBlock bool    `json:"scanEveryBlock"`
+	PriceFeed      *string `json:"priceFeed"` // nil: none
+	PriceGraceSec  int64   `json:"priceGraceSec"`
 }
 
 // LogDeployment appends d to the settings log unless it is the last deployment logged: a start

@@ -115,8 +115,8 @@ func (cs ChainState) nearLimit(held store.Holdings) bool {
 // Judge decides what a payment of paid (ETH or a listed token) from wallet `from` (lower case)
 // made at instant at buys,
 // by the rules in force then: the tier, the wallet's limits, the contract's, and the holding
-// token (whose balance is read at the head: the chain's balance at a past block needs an archive
-// node; the payments pass reads at the head it scanned to, and keeps what it read).
+// token (whose balance the pre-check reads at the head; the payments pass reads the chain at the
+// payment's block, and keeps what it read).
 // The payments pass judges each payment with it at its block's time; the buy page's pre-check
 // judges the payment a wallet is about to make, at now.
 func (s *Sale) Judge(ctx context.Context, from string, paid store.Money, at time.Time) (Verdict, error) {

@@ -1,0 +1,107 @@
+package store
+
+import (
+	"context"
+	"fmt"
+)
+
+// replayed are the tables a settings log is replayed into; their triggers (which version a
+// change and log it) stay off while it is, so that the log and the versions are the source's.
+var replayed = []string{"tiers", "tier_versions", "allowlist_versions", "referral_codes", "referral_code_versions",
+	"referral_bindings", "settings", "settings_log"}
+
+// replaySQL writes one entry's body ($1) into the tables it was logged from, by kind.
+var replaySQL = map[LogKind][]string{
+	LogTier: {`
+		INSERT INTO tiers (id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale, supply,
+			starts_at, ends_at, allowlist_until, opens_after_tier, token_prices, note)
+		SELECT v.tier, coalesce($1::jsonb->>'label', 'Tier ' || v.tier), v.price_wei, v.max_per_wallet, v.holding_wei,
+			v.holding_token, v.on_sale, v.supply, v.starts_at, v.ends_at, v.allowlist_until, v.opens_after_tier,
+			v.token_prices, $1::jsonb->>'note'
+		FROM jsonb_populate_record(NULL::tier_versions, $1::jsonb) v
+		ON CONFLICT (id) DO UPDATE SET label = excluded.label, price_wei = excluded.price_wei,
+			max_per_wallet = excluded.max_per_wallet, holding_wei = excluded.holding_wei,
+			holding_token = excluded.holding_token, on_sale = excluded.on_sale, supply = excluded.supply,
+			starts_at = excluded.starts_at, ends_at = excluded.ends_at, allowlist_until = excluded.allowlist_until,
+			opens_after_tier = excluded.opens_after_tier, token_prices = excluded.token_prices, note = excluded.note`,
+		`INSERT INTO tier_versions SELECT * FROM jsonb_populate_record(NULL::tier_versions, $1::jsonb)`},
+	LogAllowlist: {
+		`INSERT INTO allowlist_versions (id, tier, effective_at, created_at)
+		SELECT id, tier, effective_at, created_at FROM jsonb_populate_record(NULL::allowlist_versions, $1::jsonb)`,
+		`INSERT INTO allowlist_entries (version, address, allocation)
+		SELECT ($1::jsonb->>'id')::bigint, e->>0, (e->>1)::int FROM jsonb_array_elements($1::jsonb->'entries') e`},
+	LogReferralCode: {`
+		INSERT INTO referral_codes (key, code, owner, discount_bps, commission_bps, parent, parent_bps, expires_at,
+			enabled, created_by, updated_by, created_at, updated_at)
+		SELECT v.key, coalesce($1::jsonb->>'code', v.key), v.owner, v.discount_bps, v.commission_bps, v.parent, v.parent_bps,
+			v.expires_at, v.enabled, v.changed_by, v.changed_by, v.effective_at, v.effective_at
+		FROM jsonb_populate_record(NULL::referral_code_versions, $1::jsonb) v
+		ON CONFLICT (key) DO UPDATE SET code = excluded.code, owner = excluded.owner, discount_bps = excluded.discount_bps,
+			commission_bps = excluded.commission_bps, parent = excluded.parent, parent_bps = excluded.parent_bps,
+			expires_at = excluded.expires_at, enabled = excluded.enabled, updated_by = excluded.updated_by,
+			updated_at = excluded.updated_at`,
+		`INSERT INTO referral_code_versions SELECT * FROM jsonb_populate_record(NULL::referral_code_versions, $1::jsonb)`},
+	LogBinding: {`INSERT INTO referral_bindings SELECT * FROM jsonb_populate_record(NULL::referral_bindings, $1::jsonb)`},
+	LogSetting: {`
+		INSERT INTO settings (name, value) SELECT name, value FROM jsonb_populate_record(NULL::settings, $1::jsonb)
+		ON CONFLICT (name) DO UPDATE SET value = excluded.value`},
+	LogDeployment: {`
+		INSERT INTO tokens (address, symbol, decimals)
+		SELECT t.token, t.symbol, t.decimals FROM jsonb_to_recordset($1::jsonb->'tokens') AS t (token text, symbol text, decimals int)
+		ON CONFLICT (address) DO UPDATE SET symbol = excluded.symbol, decimals = excluded.decimals`},
+}
+
+// ReplaySettings writes a settings log (every entry from the first, checked against each
+// other's hashes) into this database, which must hold no ledger: the log itself, verbatim, and
+// what each entry decided, in the tables it was logged from (tiers and their versions,
+// allowlists, referral codes and their versions, bindings, settings, the listed tokens), so that
+// judgements read there what they read in the ledger the log comes from.
+func (s *Store) ReplaySettings(ctx context.Context, entries []LogEntry) (err error) {
+	defer wrap(&err, "ReplaySettings")
+	if _, err := CheckLog(0, GenesisHash, entries); err != nil {
+		return err
+	}
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var held bool
+	if err := tx.GetContext(ctx, &held, `
+		SELECT EXISTS (SELECT 1 FROM settings_log) OR EXISTS (SELECT 1 FROM payments) OR EXISTS (SELECT 1 FROM tiers)`); err != nil {
+		return err
+	}
+	if held {
+		return ErrNotEmpty
+	}
+	for _, t := range replayed {
+		if _, err := tx.ExecContext(ctx, `ALTER TABLE `+t+` DISABLE TRIGGER USER`); err != nil {
+			return err
+		}
+	}
+	for _, e := range entries {
+		for _, q := range replaySQL[e.Kind] {
+			if _, err := tx.ExecContext(ctx, q, string(e.Body)); err != nil {
+				return fmt.Errorf("entry %d (%s): %w", e.Seq, e.Kind, err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO settings_log (seq, kind, applies_from, head_block, body, entry, prev_hash, hash, written_at)
+			VALUES ($1, $2, $3::timestamptz, $4, $5, $6, $7, $8, $9)`,
+			e.Seq, e.Kind, e.AppliesFrom, e.HeadBlock, string(e.Body), e.Entry, []byte(e.PrevHash), []byte(e.Hash), e.WrittenAt); err != nil {
+			return fmt.Errorf("entry %d: %w", e.Seq, err)
+		}
+	}
+	for _, t := range []string{"tier_versions", "allowlist_versions", "referral_code_versions", "referral_bindings"} {
+		if _, err := tx.ExecContext(ctx, `
+			SELECT setval(pg_get_serial_sequence('`+t+`', 'id'), coalesce(max(id), 1), max(id) IS NOT NULL) FROM `+t); err != nil {
+			return err
+		}
+	}
+	for _, t := range replayed {
+		if _, err := tx.ExecContext(ctx, `ALTER TABLE `+t+` ENABLE TRIGGER USER`); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
