@@ -67,8 +67,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return settingsCmd(ctx, args[1:], getenv, stdout)
 	case "digests":
 		return digestsCmd(ctx, args[1:], getenv, stdout)
+	case "rebuild":
+		return rebuildCmd(ctx, args[1:], getenv, stdout, log)
+	case "verify":
+		return verifyCmd(ctx, args[1:], getenv, stdout, log)
 	default:
-		return fmt.Errorf("unknown command %q: use serve, migrate, deploy, seed, settings or digests", cmd)
+		return fmt.Errorf("unknown command %q: use serve, migrate, deploy, seed, settings, digests, rebuild or verify", cmd)
 	}
 	cfg, err := loadConfig(getenv)
 	if err != nil {

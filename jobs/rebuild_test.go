@@ -5,7 +5,11 @@ import (
 	"errors"
 	"log/slog"
 	"math/big"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
 
 	"nodeledger/chain"
 	"nodeledger/chain/devchain"
@@ -24,10 +28,6 @@ func (e *env) logDeployment() {
 	}
 }
 
-// rebuiltKinds are the events a rebuild writes so far: rounds, sweeps and treasury batches are
-// not rebuilt yet (docs/operations.md).
-var rebuiltKinds = map[string]bool{"payment": true, "node": true, "transfer_out": true, "inflow": true, "withdrawal": true}
-
 // eventsOf are the events of blocks 0..to that a rebuild writes.
 func eventsOf(t *testing.T, db *store.Store, to int64) []store.LedgerEvent {
 	t.Helper()
@@ -37,7 +37,7 @@ func eventsOf(t *testing.T, db *store.Store, to int64) []store.LedgerEvent {
 	}
 	var out []store.LedgerEvent
 	for _, e := range all {
-		if rebuiltKinds[e.Kind] {
+		if slices.Contains(RebuiltKinds, e.Kind) {
 			out = append(out, e)
 		}
 	}
@@ -47,8 +47,10 @@ func eventsOf(t *testing.T, db *store.Store, to int64) []store.LedgerEvent {
 // TestRebuild: the ledger the passes built (payments minted under a code and at full price, one
 // of a wrong amount, one refused for its holding and refunded by hand, a withdrawal) is rebuilt
 // from the chain and its settings log alone into an empty database: every event up to the
-// rebuild's end is the live ledger's, line for line, and a rebuild refuses a database that holds
-// a ledger.
+// rebuild's end is the live ledger's, line for line, and so is every digest. Each change then
+// made to the live ledger's rows (a status, an amount, an extra commission, an inserted payment,
+// a refund unmatched or deleted) is the one difference against the rebuild, at its block with its
+// row. A rebuild refuses a database that holds a ledger.
 func TestRebuild(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -57,10 +59,10 @@ func TestRebuild(t *testing.T) {
 	owner := lower(e.buyer(4))
 	addCode(t, e.db, store.ReferralCode{Code: "Alice5", Owner: owner, DiscountBps: 500, CommissionBps: 300, Enabled: true})
 	e.bind(0, "alice5")
-	e.pay(0, e.dc.Payments, new(big.Int).Sub(priceOne, finney(5)))
-	e.pay(1, e.dc.Payments, priceOne)
-	e.pay(2, e.dc.Payments, new(big.Int).Add(priceOne, big.NewInt(1)))
-	e.pay(3, e.dc.Payments, priceTwo) // no DHT: refused, then refunded by hand
+	coded := e.pay(0, e.dc.Payments, new(big.Int).Sub(priceOne, finney(5)))
+	full := e.pay(1, e.dc.Payments, priceOne)
+	wrong := e.pay(2, e.dc.Payments, new(big.Int).Add(priceOne, big.NewInt(1)))
+	refused := e.pay(3, e.dc.Payments, priceTwo) // no DHT: refused, then refunded by hand
 	e.settle()
 	e.sendValue(e.dc.Accounts[devchain.PaymentsIndex].Key, e.buyer(3), nil, priceTwo)
 	// A credit made outside the service, and a withdrawal of it.
@@ -95,13 +97,8 @@ func TestRebuild(t *testing.T) {
 		t.Errorf("summary %+v", sum)
 	}
 	rebuilt := eventsOf(t, into, cur.Number)
-	if len(rebuilt) != len(live) {
-		t.Fatalf("%d events rebuilt, %d live", len(rebuilt), len(live))
-	}
-	for i := range live {
-		if rebuilt[i] != live[i] {
-			t.Errorf("event %d:\n live    %+v\n rebuilt %+v", i, live[i], rebuilt[i])
-		}
+	if diffs := store.CompareEvents(live, rebuilt); len(diffs) != 0 || len(rebuilt) != len(live) {
+		t.Fatalf("%d events rebuilt, %d live; differences: %+v", len(rebuilt), len(live), diffs)
 	}
 
 	// No round, sweep or batch here: the digests, every kind of event in, agree block by block.
@@ -114,6 +111,62 @@ func TestRebuild(t *testing.T) {
 		if r := rebuiltDigests[i]; r.Block != d.Block || r.BlockHash != d.BlockHash || !bytes.Equal(r.Digest, d.Digest) {
 			t.Errorf("block %d: rebuilt digest %x, live %x", d.Block, r.Digest, d.Digest)
 		}
+	}
+
+	// Each change to the live ledger's rows is found against the rebuild, at its block, with its
+	// row.
+	key := func(hash common.Hash) string { return hexLower(hash) + "/0/-" }
+	block := func(hash common.Hash) int64 {
+		var b int64
+		if err := e.db.DB().GetContext(ctx, &b, `SELECT block_number FROM payments WHERE tx_hash = $1`, hexLower(hash)); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	var refundTx string
+	if err := e.db.DB().GetContext(ctx, &refundTx, `SELECT tx_hash FROM outgoing_transfers`); err != nil {
+		t.Fatal(err)
+	}
+	forged := "0x" + strings.Repeat("ab", 32)
+	for _, tamper := range []struct {
+		name, do, undo string
+		block          int64
+		kind, key      string
+	}{
+		{"a payment's status", `ALTER TABLE payments DISABLE TRIGGER payments_move;
+			UPDATE payments SET status = 'rejected', reason_code = 'wrong_amount', reason_args = '{}' WHERE tx_hash = '` + hexLower(full) + `';
+			ALTER TABLE payments ENABLE TRIGGER payments_move`,
+			`ALTER TABLE payments DISABLE TRIGGER payments_move;
+			UPDATE payments SET status = 'minted', reason_code = NULL, reason_args = NULL WHERE tx_hash = '` + hexLower(full) + `';
+			ALTER TABLE payments ENABLE TRIGGER payments_move`, block(full), "payment", key(full)},
+		{"an amount", `UPDATE payments SET value_wei = value_wei + 1 WHERE tx_hash = '` + hexLower(wrong) + `'`,
+			`UPDATE payments SET value_wei = value_wei - 1 WHERE tx_hash = '` + hexLower(wrong) + `'`, block(wrong), "payment", key(wrong)},
+		{"an extra commission", `INSERT INTO commissions (payment_id, referrer, role, amount)
+			SELECT id, '` + owner + `', 'parent', 1 FROM payments WHERE tx_hash = '` + hexLower(coded) + `'`,
+			`DELETE FROM commissions WHERE role = 'parent'`, block(coded), "payment", key(coded)},
+		{"an inserted payment", `INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status)
+			SELECT '` + forged + `', '` + forged + `', from_address, value_wei, block_number, block_hash, 'pending'
+			FROM payments WHERE tx_hash = '` + hexLower(wrong) + `'`,
+			`DELETE FROM payments WHERE tx_hash = '` + forged + `'`, block(wrong), "payment", forged + "/0/-"},
+		{"a refund unmatched", `UPDATE payments SET status = 'rejected', refund_tx_hash = NULL WHERE tx_hash = '` + hexLower(refused) + `'`,
+			`UPDATE payments SET status = 'refunded', refund_tx_hash = '` + refundTx + `' WHERE tx_hash = '` + hexLower(refused) + `'`,
+			0, "transfer_out", refundTx},
+	} {
+		mustExec(t, e.db, tamper.do)
+		diffs := store.CompareEvents(eventsOf(t, e.db, cur.Number), rebuilt)
+		if len(diffs) != 1 || tamper.block != 0 && diffs[0].Block != tamper.block || diffs[0].Kind != tamper.kind || diffs[0].Key != tamper.key {
+			t.Errorf("%s: differences %+v; want one %s %s at block %d", tamper.name, diffs, tamper.kind, tamper.key, tamper.block)
+		}
+		mustExec(t, e.db, tamper.undo)
+		if diffs := store.CompareEvents(eventsOf(t, e.db, cur.Number), rebuilt); len(diffs) != 0 {
+			t.Fatalf("%s undone: %+v", tamper.name, diffs)
+		}
+	}
+	// A refund deleted outright: its transfer is missing from the live ledger.
+	mustExec(t, e.db, `UPDATE payments SET status = 'rejected', refund_tx_hash = NULL WHERE refund_tx_hash IS NOT NULL`)
+	mustExec(t, e.db, `DELETE FROM outgoing_transfers`)
+	if diffs := store.CompareEvents(eventsOf(t, e.db, cur.Number), rebuilt); len(diffs) != 1 || diffs[0].Key != refundTx || diffs[0].Live != "" || diffs[0].Rebuilt == "" {
+		t.Errorf("a refund deleted: %+v", diffs)
 	}
 
 	if _, err := Rebuild(ctx, into, e.c, entries, uint64(cur.Number), slog.New(slog.DiscardHandler)); !errors.Is(err, store.ErrNotEmpty) {

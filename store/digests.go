@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -30,12 +31,14 @@ type LedgerEvent struct {
 	Kind  string `db:"kind"`
 	Key   string `db:"key"`
 	Line  string `db:"line"`
+	Ord   int    `db:"ord"` // the kind's place in a block
 }
 
 // paymentKey is a payment's key: its transaction, call in it and log (- for an ETH payment).
 const paymentKey = `(%[1]s.tx_hash || '/' || %[1]s.call_index || '/' || coalesce(%[1]s.log_index::text, '-'))`
 
-// ledgerEventsSQL lists the events of blocks $1..$2, in canonical order. Each body holds only
+// ledgerEventsSQL lists the events of blocks $1..$2, in canonical order (text in bytes' order,
+// COLLATE "C", whatever the database's collation). Each body holds only
 // what the chain and the settings log decide and what never changes once its block is digested:
 //   - payment: at its block, with its verdict (minted, or rejected with the reason and its
 //     arguments), the tier, the code it was bought under and the commissions it earned, and what
@@ -48,7 +51,7 @@ const paymentKey = `(%[1]s.tx_hash || '/' || %[1]s.call_index || '/' || coalesce
 //   - round: a distribution round credited, with its credits' count and total;
 //   - withdrawal: a node's withdrawal, or a withdraw call that reverted.
 var ledgerEventsSQL = `
-	SELECT block, kind, key, jsonb_build_object('kind', kind, 'key', key, 'body', body)::text AS line
+	SELECT block, ord, kind, key, jsonb_build_object('kind', kind, 'key', key, 'body', body)::text AS line
 	FROM (
 		SELECT p.block_number AS block, 1 AS ord, 'payment' AS kind, ` + fmt.Sprintf(paymentKey, "p") + ` AS key,
 			jsonb_build_object('from', p.from_address, 'token', p.token, 'amount', coalesce(p.amount, p.value_wei)::text,
@@ -80,9 +83,9 @@ var ledgerEventsSQL = `
 		UNION ALL
 		SELECT b.block_number, 6, 'batch', b.safe_tx_hash,
 			jsonb_build_object('kind', b.kind, 'status', b.status, 'tx', b.executed_tx,
-				'refunds', (SELECT jsonb_agg(` + fmt.Sprintf(paymentKey, "p") + ` ORDER BY ` + fmt.Sprintf(paymentKey, "p") + `)
+				'refunds', (SELECT jsonb_agg(` + fmt.Sprintf(paymentKey, "p") + ` ORDER BY ` + fmt.Sprintf(paymentKey, "p") + ` COLLATE "C")
 					FROM payments p WHERE p.refund_batch_id = b.id),
-				'commissions', (SELECT jsonb_agg(` + fmt.Sprintf(paymentKey, "p") + ` || '/' || c.role ORDER BY ` + fmt.Sprintf(paymentKey, "p") + `, c.role)
+				'commissions', (SELECT jsonb_agg(` + fmt.Sprintf(paymentKey, "p") + ` || '/' || c.role ORDER BY ` + fmt.Sprintf(paymentKey, "p") + ` COLLATE "C", c.role)
 					FROM treasury_batch_commissions bc JOIN commissions c ON c.id = bc.commission_id JOIN payments p ON p.id = c.payment_id
 					WHERE bc.batch_id = b.id AND bc.open AND b.status = 'executed'))
 		FROM treasury_batches b WHERE b.block_number BETWEEN $1 AND $2
@@ -98,7 +101,7 @@ var ledgerEventsSQL = `
 			jsonb_build_object('node', w.node_id, 'to', w.to_address, 'amountWei', w.amount_wei::text, 'status', w.status)
 		FROM withdrawals w WHERE w.block_number BETWEEN $1 AND $2 AND w.tx_hash IS NOT NULL
 	) e
-	ORDER BY block, ord, key`
+	ORDER BY block, ord, key COLLATE "C"`
 
 // LedgerEvents returns the events of blocks from..to, in canonical order.
 func (s *Store) LedgerEvents(ctx context.Context, from, to int64) (_ []LedgerEvent, err error) {
@@ -341,4 +344,44 @@ func compareDigests(last []byte, stored []BlockDigest, events []LedgerEvent) (in
 		return n, &DigestMismatch{Block: blocks[i], Events: byBlock[blocks[i]]}
 	}
 	return n, nil
+}
+
+// EventDiff is an event two ledgers do not agree on: its line in each ("" where it is absent).
+type EventDiff struct {
+	Block         int64
+	Kind, Key     string
+	Live, Rebuilt string
+}
+
+// CompareEvents returns, in canonical order, the events live and rebuilt (each in canonical
+// order, as LedgerEvents gives them) do not agree on.
+func CompareEvents(live, rebuilt []LedgerEvent) []EventDiff {
+	var out []EventDiff
+	i, j := 0, 0
+	for i < len(live) || j < len(rebuilt) {
+		var c int
+		switch {
+		case i == len(live):
+			c = 1
+		case j == len(rebuilt):
+			c = -1
+		default:
+			a, b := live[i], rebuilt[j]
+			c = cmp.Or(cmp.Compare(a.Block, b.Block), cmp.Compare(a.Ord, b.Ord), cmp.Compare(a.Key, b.Key))
+		}
+		switch {
+		case c < 0:
+			out = append(out, EventDiff{Block: live[i].Block, Kind: live[i].Kind, Key: live[i].Key, Live: live[i].Line})
+			i++
+		case c > 0:
+			out = append(out, EventDiff{Block: rebuilt[j].Block, Kind: rebuilt[j].Kind, Key: rebuilt[j].Key, Rebuilt: rebuilt[j].Line})
+			j++
+		default:
+			if live[i].Line != rebuilt[j].Line {
+				out = append(out, EventDiff{Block: live[i].Block, Kind: live[i].Kind, Key: live[i].Key, Live: live[i].Line, Rebuilt: rebuilt[j].Line})
+			}
+			i, j = i+1, j+1
+		}
+	}
+	return out
 }
