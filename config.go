@@ -34,6 +34,9 @@ type config struct {
 	MetricsAddr string // empty: no /metrics; else a private address for Prometheus and pprof
 	DatabaseURL string // empty: a private dev cluster under .data/
 	DBMaxConns  int    // connections to the database at most
+	// VerifyLedger runs the continuous verifier (VERIFY_LEDGER, on unless false): the ledger is
+	// rebuilt behind the passes into the schema nodeledger_verifier of its database and compared.
+	VerifyLedger bool
 	EthRPCURL   string // one endpoint or several, comma-separated; empty: dev mode, with the embedded dev chain
 	DevRPCAddr  string // where dev mode serves the dev chain's JSON-RPC
 	Tick        time.Duration
@@ -134,6 +137,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	// Off, the payments scan skips the ranges where the payments wallet did not move, and with
 	// them the withdraw calls that failed there.
 	passes.ScanEveryBlock = s.bool("SCAN_EVERY_BLOCK", false)
+	cfg.VerifyLedger = s.bool("VERIFY_LEDGER", true)
 	// Dev mode's webhooks go to the developer's own machine.
 	passes.WebhookAllowPrivate = s.bool("WEBHOOK_ALLOW_PRIVATE", dev)
 	passes.WebhookRetention = time.Duration(s.positive("WEBHOOK_RETENTION_DAYS", 30)) * 24 * time.Hour

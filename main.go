@@ -130,7 +130,7 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 		a.closer = append(a.closer, a.dev.Close)
 		ch = a.dev.client // its connection belongs to the dev chain, closed with it
 	}
-	db, err := a.openDatabase(ctx, cfg)
+	db, dbURL, err := a.openDatabase(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +139,11 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 		return nil, err
 	}
 	log.Info("database ready", "migrations_applied", applied)
+	if cfg.VerifyLedger {
+		if cfg.Passes.VerifyInto, err = a.openVerifier(ctx, dbURL); err != nil {
+			return nil, fmt.Errorf("VERIFY_LEDGER: the verifier's schema: %w", err)
+		}
+	}
 	if err := db.SeedOperators(ctx, cfg.Operators, store.Actor{Who: "setting OPERATORS"}); err != nil {
 		return nil, err
 	}
@@ -351,30 +356,67 @@ func dialChain(ctx context.Context, cfg config, log *slog.Logger) (*chain.Client
 
 // openDatabase opens DATABASE_URL or, in its absence, a fresh database on a private cluster
 // under .data/pg, and registers its closing.
-func (a *app) openDatabase(ctx context.Context, cfg config) (*store.Store, error) {
+func (a *app) openDatabase(ctx context.Context, cfg config) (_ *store.Store, url string, _ error) {
 	if cfg.DatabaseURL != "" {
 		db, err := store.Open(ctx, cfg.DatabaseURL)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		db.LimitConns(cfg.DBMaxConns)
 		a.closer = append(a.closer, func() { db.Close() })
-		return db, nil
+		return db, cfg.DatabaseURL, nil
 	}
 	cluster, err := pgdev.Start(ctx, ".data/pg")
 	if err != nil {
-		return nil, fmt.Errorf("DATABASE_URL is unset and the private dev cluster could not start: %w", err)
+		return nil, "", fmt.Errorf("DATABASE_URL is unset and the private dev cluster could not start: %w", err)
 	}
 	a.closer = append(a.closer, func() { cluster.Stop() })
 	dbURL, err := pgdev.CreateDatabase(ctx, cluster.URL, devDatabase)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	db, err := store.Open(ctx, dbURL)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	a.closer = append(a.closer, func() { db.Close() })
 	a.log.Info("private PostgreSQL cluster", "dir", ".data/pg", "url", dbURL)
+	return db, dbURL, nil
+}
+
+// verifierSchema is the schema of the live database the continuous verifier rebuilds into.
+const verifierSchema = "nodeledger_verifier"
+
+// verifierConns bounds the verifier's connections: one pass at a time uses them.
+const verifierConns = 4
+
+// openVerifier opens the continuous verifier's scratch ledger, in its own schema of the database
+// at url, created and migrated as the ledger is; it keeps what it rebuilt across restarts.
+func (a *app) openVerifier(ctx context.Context, url string) (*store.Store, error) {
+	admin, err := store.Open(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	// Instances starting together may both create it: one wins, and the other finds it there.
+	_, err = admin.DB().ExecContext(ctx, `CREATE SCHEMA IF NOT EXISTS `+verifierSchema)
+	if err != nil {
+		var exists bool
+		if admin.DB().GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`, verifierSchema) == nil && exists {
+			err = nil
+		}
+	}
+	admin.Close()
+	if err != nil {
+		return nil, err
+	}
+	db, err := store.Open(ctx, withSearchPath(url, verifierSchema))
+	if err != nil {
+		return nil, err
+	}
+	db.LimitConns(verifierConns)
+	a.closer = append(a.closer, func() { db.Close() })
+	if _, err := db.Migrate(ctx, migrations.FS); err != nil {
+		return nil, err
+	}
 	return db, nil
 }

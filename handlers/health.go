@@ -52,6 +52,10 @@ type healthJSON struct {
 	// Sweeps is where the payments wallet's sweeps to the treasury stand; absent when the
 	// ledger or the chain could not be read for it.
 	Sweeps *sweepsJSON `json:"sweeps,omitempty"`
+	// VerifiedToBlock is the last block up to which the ledger agrees with its rebuild from the
+	// chain and the settings log (the continuous verifier); null before it verified a block, or
+	// with VERIFY=off.
+	VerifiedToBlock *int64 `json:"verifiedToBlock"`
 	// Degraded is true while any pass has failed degradedAfter times in a row or more, an RPC
 	// endpoint is stale or failing (rpc.status is not ok), or the minter pays for fewer than
 	// Config.MinterLowMints mints; DegradedReasons says which, empty when none.
@@ -168,6 +172,7 @@ func (h *Handlers) Health(c echo.Context) error {
 		}
 		out.RPC.Endpoints = append(out.RPC.Endpoints, ej)
 	}
+	out.VerifiedToBlock = r.Verification.VerifiedTo
 	out.Degraded, out.DegradedReasons = len(r.Degraded) > 0, []degradedReasonJSON{}
 	for _, d := range r.Degraded {
 		out.DegradedReasons = append(out.DegradedReasons, degradedReasonJSON{Code: d.Code, Reason: d.Reason})
@@ -259,6 +264,9 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 	r.DistributorBalance = funds.Distributor
 	r.Signers = h.signersView(funds, statuses)
 	r.Sweeps = h.sweepsView(ctx)
+	if r.Verification, err = h.store.Verification(ctx); err != nil {
+		return views.Health{}, err
+	}
 	r.Degraded = degradedReasons(r)
 	return r, nil
 }
@@ -278,6 +286,11 @@ func degradedReasons(r views.Health) []views.DegradedReason {
 		out = append(out, views.DegradedReason{Code: "sweeps_overdue",
 			Reason: fmt.Sprintf("The payments wallet has held more than %s ETH above what it keeps since block %s, over %s blocks ago: sweeps to the treasury fail or wait (passes.sweep says why).",
 				views.ReadableETH(sw.MinWei), words.Thousands(*sw.OverMinSince), words.Thousands(int64(2*sw.EveryBlocks)))})
+	}
+	if b := r.Verification.MismatchBlock; b != nil {
+		out = append(out, views.DegradedReason{Code: "ledger_mismatch",
+			Reason: fmt.Sprintf("The ledger differs from its rebuild from the chain and the settings log at block %s: `nodeledger verify --from %d --to %d` names each event that differs.",
+				words.Thousands(*b), *b, *b)})
 	}
 	if sg := r.Signers; sg.MinterLow {
 		out = append(out, views.DegradedReason{Code: "minter_low",

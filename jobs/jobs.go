@@ -34,6 +34,9 @@ type Config struct {
 	// does: it judges the payments and settles each one it claims from the factory's events for
 	// its reference (the node minted, or why its order was skipped).
 	Observe bool
+	// VerifyInto is the scratch ledger the continuous verifier rebuilds the ledger into (Verify);
+	// nil: it is off.
+	VerifyInto *store.Store
 	// BlocksPerPass bounds one pass's scan, so a pass ends in reasonable time after a long pause.
 	BlocksPerPass uint64
 	// ChecksPerPass bounds the pending payments one pass checks (the earliest), so that a pass

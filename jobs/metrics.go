@@ -52,6 +52,14 @@ var (
 		Name: "nodeledger_scan_rpc_requests_total",
 		Help: "JSON-RPC requests the payments scan made (batch elements and retries counted one each).",
 	})
+	verifiedBlock = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "nodeledger_ledger_verified_block",
+		Help: "The last block up to which the ledger agrees with its rebuild from the chain and the settings log.",
+	})
+	mismatchBlock = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "nodeledger_ledger_mismatch_block",
+		Help: "The first block where the ledger differs from its rebuild (0: none).",
+	})
 	scanLag = promauto.NewGauge(prometheus.GaugeOpts{
 		Name: "nodeledger_scan_lag_blocks",
 		Help: "Blocks between the chain's head and the last block the payments scan recorded.",

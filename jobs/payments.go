@@ -62,7 +62,11 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (sum PaymentsSu
 	}
 
 	sum = PaymentsSummary{Ran: true}
-	defer func() { countPayments(sum) }()
+	defer func() {
+		if !j.cfg.Observe { // a rebuild's payments are not the service's
+			countPayments(sum)
+		}
+	}()
 	// Last, after a pass that did all it had to: what it settled is then final for the digests.
 	// A digest that cannot be written now is written by a later pass; the sale goes on.
 	defer func() {

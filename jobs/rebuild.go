@@ -97,6 +97,11 @@ func Rebuild(ctx context.Context, db *store.Store, c *chain.Client, entries []st
 		}
 		to = head - d.Confirmations
 	}
+	if held, err := db.HoldsLedger(ctx); err != nil {
+		return sum, err
+	} else if held {
+		return sum, store.ErrNotEmpty
+	}
 	if err := db.ReplaySettings(ctx, entries); err != nil {
 		return sum, err
 	}

@@ -173,3 +173,85 @@ func TestRebuild(t *testing.T) {
 		t.Fatalf("a rebuild into a ledger: %v", err)
 	}
 }
+
+// TestContinuousVerifier: the verifier rebuilds the ledger behind the passes into its scratch
+// ledger and verifies it block by block as blocks become final, following the settings log as
+// it grows; an amount changed by hand in a block it verified already is a mismatch at that block
+// (the rows no longer give the block's digest), and a rebuild that disagrees with a block not yet
+// verified is a mismatch there with the events that differ; set right, it verifies on.
+func TestContinuousVerifier(t *testing.T) {
+	t.Parallel()
+	scratch := storetest.New(t)
+	e := newEnv(t, func(c *Config) { c.VerifyInto = scratch })
+	ctx := t.Context()
+	e.logDeployment()
+	verify := func() VerifySummary {
+		t.Helper()
+		sum, err := e.j.Verify(ctx)
+		if err != nil || !sum.Ran {
+			t.Fatalf("verify: %+v, %v", sum, err)
+		}
+		return sum
+	}
+	round := func() {
+		t.Helper()
+		e.settle()
+		e.reconcile()
+		mustPass(t, e.j)
+	}
+	first := e.pay(0, e.dc.Payments, priceOne)
+	round()
+	final, _, err := e.db.DigestFrontier(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := verify(); sum.VerifiedTo != final || sum.MismatchBlock != 0 {
+		t.Fatalf("first verify: %+v, the ledger final to %d", sum, final)
+	}
+
+	// A code added and bound after the first verify: the verifier replays it before judging.
+	addCode(t, e.db, store.ReferralCode{Code: "Alice5", Owner: lower(e.buyer(4)), DiscountBps: 500, CommissionBps: 300, Enabled: true})
+	e.bind(1, "alice5")
+	e.pay(1, e.dc.Payments, new(big.Int).Sub(priceOne, finney(5)))
+	round()
+	final, _, _ = e.db.DigestFrontier(ctx)
+	if sum := verify(); sum.VerifiedTo != final || sum.MismatchBlock != 0 {
+		t.Fatalf("after a coded payment: %+v, the ledger final to %d", sum, final)
+	}
+
+	// A verified block's amount changed by hand.
+	var block int64
+	if err := e.db.DB().GetContext(ctx, &block, `SELECT block_number FROM payments WHERE tx_hash = $1`, hexLower(first)); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, e.db, `UPDATE payments SET value_wei = value_wei + 1 WHERE tx_hash = $1`, hexLower(first))
+	if sum := verify(); sum.MismatchBlock != block {
+		t.Fatalf("an amount changed in verified block %d: %+v", block, sum)
+	}
+	v, err := e.db.Verification(ctx)
+	if err != nil || v.MismatchBlock == nil || *v.MismatchBlock != block {
+		t.Fatalf("recorded %+v, %v", v, err)
+	}
+	mustExec(t, e.db, `UPDATE payments SET value_wei = value_wei - 1 WHERE tx_hash = $1`, hexLower(first))
+	if sum := verify(); sum.MismatchBlock != 0 {
+		t.Fatalf("set right: %+v", sum)
+	}
+
+	// A payment the rebuild judges otherwise, before it is verified: the rebuild has its tier
+	// off sale (the scratch's own row, changed by hand).
+	mustExec(t, scratch, `UPDATE tier_versions SET on_sale = false WHERE tier = 1`)
+	third := e.pay(2, e.dc.Payments, priceOne)
+	round()
+	if err := e.db.DB().GetContext(ctx, &block, `SELECT block_number FROM payments WHERE tx_hash = $1`, hexLower(third)); err != nil {
+		t.Fatal(err)
+	}
+	sum := verify()
+	if sum.MismatchBlock != block || sum.VerifiedTo != block-1 {
+		t.Fatalf("a payment judged otherwise at block %d: %+v", block, sum)
+	}
+	v, _ = e.db.Verification(ctx)
+	if len(v.Mismatch) == 0 || v.Mismatch[0].Kind != "payment" || !strings.Contains(v.Mismatch[0].Live, `"verdict": "minted"`) ||
+		!strings.Contains(v.Mismatch[0].Rebuilt, `"verdict": "rejected"`) {
+		t.Fatalf("the mismatch recorded: %+v", v.Mismatch)
+	}
+}

@@ -112,7 +112,9 @@ func (j *Jobs) startPass(ctx context.Context, key int64, pass store.PassName, re
 	}
 	ctx, calls := chain.CountCalls(ctx)
 	return ctx, func() {
-		passRPCRequests.WithLabelValues(string(pass)).Observe(float64(calls.N()))
+		if !j.cfg.Observe { // a rebuild's passes are not the service's
+			passRPCRequests.WithLabelValues(string(pass)).Observe(float64(calls.N()))
+		}
 		j.recordPass(ctx, pass, *result)
 		unlock()
 		cancel()
@@ -126,7 +128,7 @@ func (j *Jobs) recordPass(ctx context.Context, pass store.PassName, err error) {
 		return
 	}
 	perr := passError(err)
-	if perr != nil {
+	if perr != nil && !j.cfg.Observe {
 		passFailures.WithLabelValues(string(pass)).Inc()
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTickTimeout)
@@ -136,7 +138,9 @@ func (j *Jobs) recordPass(ctx context.Context, pass store.PassName, err error) {
 		j.log.Error("pass status not recorded", "pass", pass, "err", rerr)
 		return
 	}
-	passFailuresInARow.WithLabelValues(string(pass)).Set(float64(failures))
+	if !j.cfg.Observe {
+		passFailuresInARow.WithLabelValues(string(pass)).Set(float64(failures))
+	}
 }
 
 // passError is what the ledger keeps of a pass's error: a code, and the values its sentence is
@@ -173,6 +177,8 @@ type TickSummary struct {
 	ReconcileError string           `json:"reconcileError,omitempty"`
 	Sweep          SweepSummary     `json:"sweep"`
 	SweepError     string           `json:"sweepError,omitempty"`
+	Verify         VerifySummary    `json:"verify"`
+	VerifyError    string           `json:"verifyError,omitempty"`
 }
 
 // Tick records a tick and runs the passes once. A failing pass is logged and recorded; the next
@@ -197,6 +203,8 @@ func (j *Jobs) tick(stop, work context.Context, wait time.Duration) TickSummary 
 		{"credit", func(ctx context.Context) (err error) { sum.Credit, err = j.Credit(ctx); return err }, &sum.CreditError},
 		{"reconciler", func(ctx context.Context) (err error) { sum.Reconcile, err = j.Reconcile(ctx); return err }, &sum.ReconcileError},
 		{"sweep", func(ctx context.Context) (err error) { sum.Sweep, err = j.Sweep(ctx); return err }, &sum.SweepError},
+		// Last: it follows what the passes above made final.
+		{"verify", func(ctx context.Context) (err error) { sum.Verify, err = j.Verify(ctx); return err }, &sum.VerifyError},
 	}
 	for _, p := range passes {
 		if stop.Err() != nil {

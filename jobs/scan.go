@@ -28,6 +28,9 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 	ctx, calls := chain.CountCalls(ctx)
 	defer func() {
 		sum.ScanRequests = calls.N()
+		if j.cfg.Observe { // a rebuild's scan is not the service's
+			return
+		}
 		scanRequests.Add(float64(calls.N()))
 		if sum.ToBlock >= sum.FromBlock && sum.ToBlock > 0 {
 			scanBlocks.Add(float64(sum.ToBlock - sum.FromBlock + 1))
@@ -56,7 +59,9 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 		}
 	}
 	if from > target {
-		scanLag.Set(float64(head + 1 - from))
+		if !j.cfg.Observe {
+			scanLag.Set(float64(head + 1 - from))
+		}
 		return head, nil
 	}
 	to := min(target, from+j.cfg.BlocksPerPass-1)
@@ -255,7 +260,9 @@ func (p scanPass) read(ctx context.Context, from, to uint64) error {
 
 // scanned notes that the blocks up to end are in the ledger.
 func (p scanPass) scanned(end uint64) {
-	scanLag.Set(float64(p.head - end))
+	if !p.cfg.Observe {
+		scanLag.Set(float64(p.head - end))
+	}
 	p.sum.ToBlock = end
 }
 
@@ -627,7 +634,9 @@ func (j *Jobs) internalTransfers(ctx context.Context, blocks []uint64) (_ []chai
 		return nil, false, err
 	}
 	j.tracing.Store(traceServed)
-	tracedBlocks.Add(float64(len(blocks)))
+	if !j.cfg.Observe {
+		tracedBlocks.Add(float64(len(blocks)))
+	}
 	return transfers, true, nil
 }
 

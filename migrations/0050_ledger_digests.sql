@@ -51,3 +51,17 @@ BEGIN
     END CASE;
     RETURN NULL;
 END $$;
+
+-- Where the continuous verifier stands (jobs.Verify): the ledger rebuilt from the chain and the
+-- settings log agrees with this one up to verified_to; mismatch_block is the first block where
+-- it does not (null: none), with the events that differ there.
+CREATE TABLE ledger_verification (
+    one            boolean     PRIMARY KEY DEFAULT true CHECK (one),
+    verified_to    bigint,
+    mismatch_block bigint,
+    mismatch       jsonb,
+    checked_at     timestamptz NOT NULL DEFAULT now()
+);
+-- A ledger older than this migration kept no judgement's reads, no mint's or round's block: its
+-- rows up to here cannot equal a rebuild's, and the continuous verifier starts where it stands.
+INSERT INTO ledger_verification (verified_to) SELECT block_number FROM chain_cursors WHERE name = 'payments';

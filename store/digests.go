@@ -348,9 +348,11 @@ func compareDigests(last []byte, stored []BlockDigest, events []LedgerEvent) (in
 
 // EventDiff is an event two ledgers do not agree on: its line in each ("" where it is absent).
 type EventDiff struct {
-	Block         int64
-	Kind, Key     string
-	Live, Rebuilt string
+	Block   int64  `json:"block"`
+	Kind    string `json:"kind"`
+	Key     string `json:"key"`
+	Live    string `json:"ledger"`
+	Rebuilt string `json:"rebuilt"`
 }
 
 // CompareEvents returns, in canonical order, the events live and rebuilt (each in canonical

@@ -14,6 +14,7 @@ const (
 	LockCredit    = 0x6e6c0002
 	LockReconcile = 0x6e6c0003
 	LockSweep     = 0x6e6c0004
+	LockVerify    = 0x6e6c0005
 )
 
 // TryLock takes the advisory lock key for as long as the caller needs it, without waiting:

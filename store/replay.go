@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -51,28 +53,28 @@ var replaySQL = map[LogKind][]string{
 		ON CONFLICT (address) DO UPDATE SET symbol = excluded.symbol, decimals = excluded.decimals`},
 }
 
-// ReplaySettings writes a settings log (every entry from the first, checked against each
-// other's hashes) into this database, which must hold no ledger: the log itself, verbatim, and
-// what each entry decided, in the tables it was logged from (tiers and their versions,
-// allowlists, referral codes and their versions, bindings, settings, the listed tokens), so that
-// judgements read there what they read in the ledger the log comes from.
+// ReplaySettings writes settings log entries that continue this database's own log (the whole
+// log, from its first entry, into a ledger that has none), checked against each other's hashes:
+// the entries themselves, verbatim, and what each decided, in the tables it was logged from
+// (tiers and their versions, allowlists, referral codes and their versions, bindings, settings,
+// the listed tokens), so that judgements read there what they read in the ledger the log comes
+// from.
 func (s *Store) ReplaySettings(ctx context.Context, entries []LogEntry) (err error) {
 	defer wrap(&err, "ReplaySettings")
-	if _, err := CheckLog(0, GenesisHash, entries); err != nil {
-		return err
+	if len(entries) == 0 {
+		return nil
 	}
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	var held bool
-	if err := tx.GetContext(ctx, &held, `
-		SELECT EXISTS (SELECT 1 FROM settings_log) OR EXISTS (SELECT 1 FROM payments) OR EXISTS (SELECT 1 FROM tiers)`); err != nil {
+	last, prev := int64(0), GenesisHash
+	if err := tx.QueryRowxContext(ctx, `SELECT seq, hash FROM settings_log ORDER BY seq DESC LIMIT 1`).Scan(&last, &prev); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	if held {
-		return ErrNotEmpty
+	if _, err := CheckLog(last, prev, entries); err != nil {
+		return err
 	}
 	for _, t := range replayed {
 		if _, err := tx.ExecContext(ctx, `ALTER TABLE `+t+` DISABLE TRIGGER USER`); err != nil {
@@ -104,4 +106,12 @@ func (s *Store) ReplaySettings(ctx context.Context, entries []LogEntry) (err err
 		}
 	}
 	return tx.Commit()
+}
+
+// HoldsLedger tells whether the database holds anything of a ledger: settings, tiers or payments.
+func (s *Store) HoldsLedger(ctx context.Context) (held bool, err error) {
+	defer wrap(&err, "HoldsLedger")
+	err = s.db.GetContext(ctx, &held, `
+		SELECT EXISTS (SELECT 1 FROM settings_log) OR EXISTS (SELECT 1 FROM payments) OR EXISTS (SELECT 1 FROM tiers)`)
+	return held, err
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/hex"
 	"net/http"
+	"strings"
 	"testing"
 
 	"nodeledger/handlers"
@@ -69,5 +70,47 @@ func TestLedgerDigestsRoute(t *testing.T) {
 		if got := decode[map[string]string](t, rec)["error"]; got != "from and to must be block numbers (whole numbers), from no more than to, at most 1000 blocks apart." {
 			t.Errorf("%s: %q", query, got)
 		}
+	}
+}
+
+// TestHealthSaysTheLedgerDiffers: /api/cron/health gives how far the continuous verifier has
+// verified the ledger, and is degraded with ledger_mismatch, naming the block and the command that
+// says more, while the ledger differs from its rebuild; the health page says it too.
+func TestHealthSaysTheLedgerDiffers(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
+	s := newServer(t, db, handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300})
+	type body struct {
+		VerifiedToBlock *int64 `json:"verifiedToBlock"`
+		DegradedReasons []struct {
+			Code   string `json:"code"`
+			Reason string `json:"reason"`
+		} `json:"degradedReasons"`
+	}
+	health := func() body {
+		t.Helper()
+		rec := s.get(t, "/api/cron/health")
+		wantStatus(t, rec, http.StatusOK)
+		return decode[body](t, rec)
+	}
+	if h := health(); h.VerifiedToBlock != nil || len(h.DegradedReasons) != 0 && h.DegradedReasons[0].Code == "ledger_mismatch" {
+		t.Fatalf("before any verify: %+v", h)
+	}
+	to, at := int64(1233), int64(1234)
+	if err := db.SaveVerification(t.Context(), store.Verification{VerifiedTo: &to, MismatchBlock: &at,
+		Mismatch: []store.EventDiff{{Block: at, Kind: "payment", Key: "0xab/0/-", Live: "{}", Rebuilt: ""}}}); err != nil {
+		t.Fatal(err)
+	}
+	h := health()
+	const want = "The ledger differs from its rebuild from the chain and the settings log at block 1,234: `nodeledger verify --from 1234 --to 1234` names each event that differs."
+	var found bool
+	for _, r := range h.DegradedReasons {
+		found = found || r.Code == "ledger_mismatch" && r.Reason == want
+	}
+	if h.VerifiedToBlock == nil || *h.VerifiedToBlock != to || !found {
+		t.Fatalf("a mismatch at block %d: %+v", at, h)
+	}
+	if page := s.get(t, "/health").Body.String(); !strings.Contains(page, "differs from its rebuild from the chain and the settings log at block 1,234") {
+		t.Fatal("the health page does not say the ledger differs")
 	}
 }
