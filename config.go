@@ -37,9 +37,9 @@ type config struct {
 	// VerifyLedger runs the continuous verifier (VERIFY_LEDGER, on unless false): the ledger is
 	// rebuilt behind the passes into the schema nodeledger_verifier of its database and compared.
 	VerifyLedger bool
-	EthRPCURL   string // one endpoint or several, comma-separated; empty: dev mode, with the embedded dev chain
-	DevRPCAddr  string // where dev mode serves the dev chain's JSON-RPC
-	Tick        time.Duration
+	EthRPCURL    string // one endpoint or several, comma-separated; empty: dev mode, with the embedded dev chain
+	DevRPCAddr   string // where dev mode serves the dev chain's JSON-RPC
+	Tick         time.Duration
 
 	Operators []store.Operator // OPERATORS: the wallets the operator list holds at start
 	// PaymentTokens are the ERC-20 contracts the sale accepts beside ETH (PAYMENT_TOKENS); their
