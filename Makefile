@@ -17,7 +17,7 @@ export PATH := $(CURDIR)/.data/node/bin:$(PATH)
 
 CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder TokenBatch SignerWallet Safe SafeProxyFactory MultiSendCallOnly CompatibilityFallbackHandler
 
-.PHONY: run build test bench bench-exports chaos soak saleday lint vulncheck fuzz contracts generate static clean setup-run setup-test setup-saleday
+.PHONY: run build test bench bench-exports verify-bench chaos soak saleday lint vulncheck fuzz contracts generate static clean setup-run setup-test setup-saleday
 
 # What run and test need from the machine, installed with apt when missing (.ci/setup says what,
 # one line each, and nothing when all is there): run, PostgreSQL's server binaries for its private
@@ -75,6 +75,12 @@ $(CLEF):
 # and passes side by side; writes bench/RESULTS.md. bench/README.md explains it.
 bench: $(GETH)
 	GETH=$(GETH) bash bench/run.sh
+
+# Rebuild and verify from the chain and the settings log alone (issue 50 §8): a sale's chain of
+# VERIFY_BENCH_PAYMENTS payments (13,000) and a quiet chain of VERIFY_BENCH_QUIET empty blocks
+# (100,000), on the in-process dev chain; writes bench/VERIFY.md.
+verify-bench:
+	$(GO) test -tags long -run '^TestVerifyBench$$' -count=1 -v -timeout 60m ./jobs
 
 # The admin exports over a 1M-node ledger: time, size and peak RSS of each; writes bench/EXPORTS.md.
 bench-exports:

@@ -32,7 +32,9 @@ var signerSettings = []string{"MINTER_KEY", "MINTER_SIGNER", "DISTRIBUTOR_KEY", 
 
 // rebuildCmd runs `nodeledger rebuild --into URL [--to-block N] [--settings FILE]`: the ledger
 // rebuilt from the chain (ETH_RPC_URL) and the settings log (DATABASE_URL's, or FILE as
-// `settings export` wrote it) into the empty database at URL, which it migrates.
+// `settings export` wrote it) into the empty database at URL, which it migrates. With
+// DATABASE_URL, its judgements' chain reads are reused; without, the chain is read at each
+// payment's block (an archive node for old ones).
 func rebuildCmd(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("rebuild", flag.ContinueOnError)
 	into := fs.String("into", "", "the empty database to rebuild into (a PostgreSQL URL)")
@@ -44,11 +46,7 @@ func rebuildCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if *into == "" {
 		return errors.New("rebuild: --into names the empty database to rebuild into")
 	}
-	entries, err := settingsFrom(ctx, getenv, *file)
-	if err != nil {
-		return err
-	}
-	c, err := observer(ctx, getenv, entries)
+	entries, c, err := observer(ctx, getenv, *file)
 	if err != nil {
 		return err
 	}
@@ -61,7 +59,15 @@ func rebuildCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if _, err := db.Migrate(ctx, migrations.FS); err != nil {
 		return err
 	}
-	sum, err := jobs.Rebuild(ctx, db, c, entries, *to, log)
+	// The source ledger, when it is there, gives what its judgements read of the chain.
+	var source *store.Store
+	if url := getenv("DATABASE_URL"); url != "" {
+		if source, err = store.Open(ctx, url); err != nil {
+			return err
+		}
+		defer source.Close()
+	}
+	sum, err := jobs.Rebuild(ctx, db, c, entries, source, *to, log)
 	if err != nil {
 		return fmt.Errorf("rebuild: %w", err)
 	}
@@ -73,7 +79,8 @@ func rebuildCmd(ctx context.Context, args []string, getenv func(string) string, 
 // verifyCmd runs `nodeledger verify [--from N] [--to M] [--against URL]`: the ledger is rebuilt
 // from the chain (ETH_RPC_URL) and DATABASE_URL's settings log into a scratch schema of that
 // database, dropped after, and its events from block N to M are compared with the live ledger's
-// (or those of the ledger at URL), event by event.
+// (or those of the ledger at URL), event by event. The rebuild's judgements reuse the chain reads
+// of the compared ledger's.
 func verifyCmd(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	from := fs.Int64("from", 0, "the first block compared")
@@ -86,11 +93,7 @@ func verifyCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if live == "" {
 		return errors.New("DATABASE_URL: required by verify")
 	}
-	entries, err := settingsFrom(ctx, getenv, "")
-	if err != nil {
-		return err
-	}
-	c, err := observer(ctx, getenv, entries)
+	entries, c, err := observer(ctx, getenv, "")
 	if err != nil {
 		return err
 	}
@@ -120,7 +123,7 @@ func verifyCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if _, err := scratch.Migrate(ctx, migrations.FS); err != nil {
 		return err
 	}
-	if _, err := jobs.Rebuild(ctx, scratch, c, entries, uint64(max(*to, 0)), log); err != nil {
+	if _, err := jobs.Rebuild(ctx, scratch, c, entries, ledger, uint64(max(*to, 0)), log); err != nil {
 		return fmt.Errorf("verify: rebuild: %w", err)
 	}
 	want, err := rebuiltEvents(ctx, ledger, *from, *to)
@@ -205,21 +208,25 @@ func settingsFrom(ctx context.Context, getenv func(string) string, file string) 
 	}
 }
 
-// observer is a chain client for the deployment the settings log names, through ETH_RPC_URL,
-// once it is sure no signer setting is set.
-func observer(ctx context.Context, getenv func(string) string, entries []store.LogEntry) (*chain.Client, error) {
+// observer reads the settings log (settingsFrom) and dials ETH_RPC_URL for the deployment it
+// names, once it is sure no signer setting is set.
+func observer(ctx context.Context, getenv func(string) string, file string) ([]store.LogEntry, *chain.Client, error) {
 	for _, name := range signerSettings {
 		if getenv(name) != "" {
-			return nil, fmt.Errorf("%s: a rebuild signs and sends nothing; unset it", name)
+			return nil, nil, fmt.Errorf("%s: a rebuild signs and sends nothing; unset it", name)
 		}
 	}
 	rpc := getenv("ETH_RPC_URL")
 	if rpc == "" {
-		return nil, errors.New("ETH_RPC_URL: required (the chain the ledger is rebuilt from)")
+		return nil, nil, errors.New("ETH_RPC_URL: required (the chain the ledger is rebuilt from)")
+	}
+	entries, err := settingsFrom(ctx, getenv, file)
+	if err != nil {
+		return nil, nil, err
 	}
 	d, err := jobs.LastDeployment(entries)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cfg := chain.Config{Factory: common.HexToAddress(d.Factory), ChainID: big.NewInt(d.ChainID)}
 	if d.PriceFeed != nil {
@@ -227,9 +234,9 @@ func observer(ctx context.Context, getenv func(string) string, entries []store.L
 	}
 	c, err := chain.Dial(ctx, rpc, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("ETH_RPC_URL: %w", err)
+		return nil, nil, fmt.Errorf("ETH_RPC_URL: %w", err)
 	}
-	return c, nil
+	return entries, c, nil
 }
 
 // scratchSchema creates an empty schema in the database at live and opens a store on it; drop

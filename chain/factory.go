@@ -257,6 +257,8 @@ type FactoryEvents struct {
 	Minted      []Minted
 	Withdrawn   []Withdrawal
 	Transferred []*big.Int // ids of the nodes that changed hands
+	// Blocks are the hashes of the blocks that hold the events, by number, as their logs say.
+	Blocks map[uint64]common.Hash
 }
 
 // Events reads the factory's NodeMinted, Withdrawn and Transferred events from block from to
@@ -267,9 +269,10 @@ func (c *Client) Events(ctx context.Context, from, to uint64) (FactoryEvents, er
 	if err != nil {
 		return FactoryEvents{}, err
 	}
-	var out FactoryEvents
+	out := FactoryEvents{Blocks: map[uint64]common.Hash{}}
 	for i := range logs {
 		l := &logs[i]
+		out.Blocks[l.BlockNumber] = l.BlockHash
 		if m, ok := c.minted(l); ok {
 			out.Minted = append(out.Minted, m)
 			continue

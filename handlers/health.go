@@ -251,6 +251,10 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 	if err != nil {
 		return views.Health{}, err
 	}
+	// Before the chain's readings, which may take the request's time when the RPC is slow.
+	if r.Verification, err = h.store.Verification(ctx); err != nil {
+		return views.Health{}, err
+	}
 	// The chain's readings side by side: each may take the RPC's time.
 	var funds jobs.Funds
 	var wg sync.WaitGroup
@@ -264,9 +268,6 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 	r.DistributorBalance = funds.Distributor
 	r.Signers = h.signersView(funds, statuses)
 	r.Sweeps = h.sweepsView(ctx)
-	if r.Verification, err = h.store.Verification(ctx); err != nil {
-		return views.Health{}, err
-	}
 	r.Degraded = degradedReasons(r)
 	return r, nil
 }

@@ -35,8 +35,12 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uin
 		return err
 	}
 	states := map[uint64]sale.ChainState{} // by the block read
+	recalled, err := j.recalled(ctx, pending)
+	if err != nil {
+		return err
+	}
 	for _, p := range pending {
-		at := readAt(p.BlockNumber, head)
+		at := j.readAt(p.BlockNumber, head)
 		cs, ok := states[at]
 		if !ok {
 			if cs, err = j.sale.ReadChain(ctx, at); err != nil {
@@ -44,6 +48,9 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uin
 			}
 			cs = cs.ForMinting()
 			states[at] = cs
+		}
+		if reads, ok := recalled[p.PaymentRef]; ok {
+			cs = cs.Recalling(reads)
 		}
 		reason, reads, err := j.checkPayment(ctx, p, cs)
 		if err != nil {
@@ -61,16 +68,30 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uin
 	return nil
 }
 
+// recalled are the chain reads Config.ReadsFrom's judgements of payments made, by reference.
+func (j *Jobs) recalled(ctx context.Context, payments []store.Payment) (map[string][]store.ChainRead, error) {
+	if j.cfg.ReadsFrom == nil {
+		return nil, nil
+	}
+	refs := make([]string, len(payments))
+	for i, p := range payments {
+		refs[i] = p.PaymentRef
+	}
+	return j.cfg.ReadsFrom.JudgedReads(ctx, refs)
+}
+
 // stateKept is how many blocks behind the head a full node is trusted to answer calls at:
 // geth keeps the state of the last 128.
 const stateKept = 100
 
 // readAt is the block a judgement of a payment in block reads the chain at, the head being head:
 // the payment's own block, so that the rules see the chain as the buyer paid into it and
-// anyone can ask it again; the head for a payment judged so late (a ledger catching up) that a
-// full node no longer has its block's state. The reads kept with the verdict say which.
-func readAt(block int64, head uint64) uint64 {
-	if b := uint64(max(block, 0)); head < b+stateKept {
+// anyone can ask it again; the head for a payment the service judges so late (a ledger catching
+// up) that a full node no longer has its block's state. The reads kept with the verdict say
+// which. A rebuild always reads at the payment's block (an old one needs an archive node): a
+// payment the service judged late differs from its rebuild there, and verify says so.
+func (j *Jobs) readAt(block int64, head uint64) uint64 {
+	if b := uint64(max(block, 0)); j.cfg.Observe || head < b+stateKept {
 		return b
 	}
 	return head

@@ -72,30 +72,17 @@ func ObserveConfig(d store.Deployment, to uint64) Config {
 // Rebuild writes into db, an empty ledger, the ledger that the settings log entries (every one
 // from the first) and the chain c give, up to block to (0: the chain's confirmed head when it
 // starts): the settings replayed, then the payments and reconciler passes run as the service
-// runs them, in observe mode, until the scans reach it and every payment has its verdict. It
-// signs and sends nothing. c must be on the deployment's chain, with its factory.
-func Rebuild(ctx context.Context, db *store.Store, c *chain.Client, entries []store.LogEntry, to uint64, log *slog.Logger) (sum RebuildSummary, err error) {
+// runs them, in observe mode, until the scans reach it and every payment has its verdict. The
+// judgements reuse the chain reads of reads' judgements (Config.ReadsFrom; nil: the chain is read
+// at each payment's block). It signs and sends nothing. c must be on the deployment's chain,
+// with its factory.
+func Rebuild(ctx context.Context, db *store.Store, c *chain.Client, entries []store.LogEntry, reads *store.Store, to uint64, log *slog.Logger) (sum RebuildSummary, err error) {
 	d, err := LastDeployment(entries)
 	if err != nil {
 		return sum, err
 	}
-	if id, err := c.ChainID(ctx); err != nil {
+	if to, err = checkChain(ctx, c, d, to); err != nil {
 		return sum, err
-	} else if id.Int64() != d.ChainID {
-		return sum, fmt.Errorf("the RPC serves chain %d; the settings log's deployment is on chain %d", id, d.ChainID)
-	}
-	if c.Factory() != common.HexToAddress(d.Factory) {
-		return sum, fmt.Errorf("the chain client reads factory %s; the settings log's deployment has %s", c.Factory().Hex(), d.Factory)
-	}
-	if to == 0 {
-		head, err := c.HeadNumber(ctx)
-		if err != nil {
-			return sum, err
-		}
-		if head < d.Confirmations {
-			return sum, fmt.Errorf("the chain's head %d is not %d blocks deep yet", head, d.Confirmations)
-		}
-		to = head - d.Confirmations
 	}
 	if held, err := db.HoldsLedger(ctx); err != nil {
 		return sum, err
@@ -105,23 +92,55 @@ func Rebuild(ctx context.Context, db *store.Store, c *chain.Client, entries []st
 	if err := db.ReplaySettings(ctx, entries); err != nil {
 		return sum, err
 	}
-	j := New(db, c, nil, nil, ObserveConfig(d, to), log)
+	cfg := ObserveConfig(d, to)
+	cfg.ReadsFrom = reads
+	j := New(db, c, nil, nil, cfg, log)
 	sum.FromBlock, sum.ToBlock = d.ScanFrom, to
+	err = j.observeTo(ctx, to, &sum)
+	return sum, err
+}
+
+// checkChain checks that c reads deployment d's chain and factory, and returns the block a
+// rebuild goes to: to, or the chain's confirmed head for 0.
+func checkChain(ctx context.Context, c *chain.Client, d store.Deployment, to uint64) (uint64, error) {
+	if id, err := c.ChainID(ctx); err != nil {
+		return 0, err
+	} else if id.Int64() != d.ChainID {
+		return 0, fmt.Errorf("the RPC serves chain %d; the settings log's deployment is on chain %d", id, d.ChainID)
+	}
+	if c.Factory() != common.HexToAddress(d.Factory) {
+		return 0, fmt.Errorf("the chain client reads factory %s; the settings log's deployment has %s", c.Factory().Hex(), d.Factory)
+	}
+	if to > 0 {
+		return to, nil
+	}
+	head, err := c.HeadNumber(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if head < d.Confirmations {
+		return 0, fmt.Errorf("the chain's head %d is not %d blocks deep yet", head, d.Confirmations)
+	}
+	return head - d.Confirmations, nil
+}
+
+// observeTo runs the payments and reconciler passes, in observe mode, until both scans reach
+// block to and every payment has its verdict, then one payments pass more for the digests.
+func (j *Jobs) observeTo(ctx context.Context, to uint64, sum *RebuildSummary) error {
 	for last := -1; ; sum.Passes++ {
 		p, err := j.Payments(ctx)
 		if err != nil {
-			return sum, fmt.Errorf("payments pass: %w", err)
+			return fmt.Errorf("payments pass: %w", err)
 		}
 		sum.Payments += p.Seen
 		sum.Minted += p.Minted
 		sum.Rejected += p.Rejected
-		sum.DigestedTo = p.DigestedTo
 		if _, err := j.Reconcile(ctx); err != nil {
-			return sum, fmt.Errorf("reconciler pass: %w", err)
+			return fmt.Errorf("reconciler pass: %w", err)
 		}
 		scanned, unsettled, err := j.rebuilt(ctx, to)
 		if err != nil {
-			return sum, err
+			return err
 		}
 		// A claimed payment whose reference the factory neither minted nor skipped (its mint
 		// reverted as a whole, and the chain's logs say nothing of it) waits for no pass.
@@ -135,7 +154,7 @@ func Rebuild(ctx context.Context, db *store.Store, c *chain.Client, entries []st
 	p, err := j.Payments(ctx)
 	sum.Passes++
 	sum.DigestedTo = p.DigestedTo
-	return sum, err
+	return err
 }
 
 // rebuilt tells whether both scans reached block to, and how many payments have no verdict yet.

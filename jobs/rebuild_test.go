@@ -89,7 +89,7 @@ func TestRebuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	into := storetest.New(t)
-	sum, err := Rebuild(ctx, into, e.c, entries, uint64(cur.Number), slog.New(slog.DiscardHandler))
+	sum, err := Rebuild(ctx, into, e.c, entries, nil, uint64(cur.Number), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestRebuild(t *testing.T) {
 		t.Errorf("a refund deleted: %+v", diffs)
 	}
 
-	if _, err := Rebuild(ctx, into, e.c, entries, uint64(cur.Number), slog.New(slog.DiscardHandler)); !errors.Is(err, store.ErrNotEmpty) {
+	if _, err := Rebuild(ctx, into, e.c, entries, nil, uint64(cur.Number), slog.New(slog.DiscardHandler)); !errors.Is(err, store.ErrNotEmpty) {
 		t.Fatalf("a rebuild into a ledger: %v", err)
 	}
 }
@@ -253,5 +253,55 @@ func TestContinuousVerifier(t *testing.T) {
 	if len(v.Mismatch) == 0 || v.Mismatch[0].Kind != "payment" || !strings.Contains(v.Mismatch[0].Live, `"verdict": "minted"`) ||
 		!strings.Contains(v.Mismatch[0].Rebuilt, `"verdict": "rejected"`) {
 		t.Fatalf("the mismatch recorded: %+v", v.Mismatch)
+	}
+}
+
+// TestRebuildReusesReads: a payment the service judged late (more than stateKept blocks after
+// its own, reading the chain at the head) is rebuilt the same when the rebuild reuses the
+// service's reads (what verify does), and differs in its reads, named, when the rebuild reads the
+// chain at the payment's block (a rebuild without the source ledger).
+func TestRebuildReusesReads(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := t.Context()
+	e.logDeployment()
+	e.pay(0, e.dc.Payments, priceOne)
+	late := e.pay(3, e.dc.Payments, priceTwo) // no DHT: the balance is read
+	for range stateKept + 1 {
+		e.dc.Commit()
+	}
+	e.settle()
+	e.reconcile()
+	mustPass(t, e.j)
+	cur, err := e.db.Cursor(ctx, store.PaymentsScanner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := e.db.SettingsLog(ctx, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := eventsOf(t, e.db, cur.Number)
+	for _, tc := range []struct {
+		name  string
+		reads *store.Store
+		diffs int
+	}{{"reusing the service's reads", e.db, 0}, {"reading at each payment's block", nil, 2}} {
+		into := storetest.New(t)
+		if _, err := Rebuild(ctx, into, e.c, entries, tc.reads, uint64(cur.Number), slog.New(slog.DiscardHandler)); err != nil {
+			t.Fatal(err)
+		}
+		diffs := store.CompareEvents(live, eventsOf(t, into, cur.Number))
+		if len(diffs) != tc.diffs {
+			t.Errorf("%s: %d differences, want %d: %+v", tc.name, len(diffs), tc.diffs, diffs)
+		}
+		for _, d := range diffs {
+			if d.Kind != "payment" || !strings.Contains(d.Rebuilt, `"reads"`) {
+				t.Errorf("%s: %+v", tc.name, d)
+			}
+		}
+		if tc.diffs > 0 && !slices.ContainsFunc(diffs, func(d store.EventDiff) bool { return strings.HasPrefix(d.Key, hexLower(late)) }) {
+			t.Errorf("%s: the late payment is not among the differences: %+v", tc.name, diffs)
+		}
 	}
 }

@@ -3,7 +3,9 @@ package jobs
 import (
 	"context"
 	"errors"
+	"maps"
 	"math/big"
+	"slices"
 	"time"
 
 	"nodeledger/chain"
@@ -64,9 +66,11 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 		return sum, nil
 	}
 	to := min(target, from+j.cfg.BlocksPerPass-1)
-	// The hashes are read before the events: a reorg in between leaves hashes of replaced blocks,
-	// which the next pass notices, so it reads the events again.
-	blocks, err := j.chain.Blocks(ctx, from, to)
+	// The hashes kept are those of the blocks holding events, as their logs give them, and of the
+	// range's last block, read before the events: a reorg in between leaves the hash of a
+	// replaced block, which the next pass notices, so it reads the events again. A reorg that
+	// replaced a block between two kept ones replaced the last one too (checkCursor).
+	last, err := j.chain.BlockHashes(ctx, []uint64{to})
 	if err != nil {
 		return sum, err
 	}
@@ -74,6 +78,10 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 	if err != nil {
 		return sum, err
 	}
+	if h, ok := events.Blocks[to]; ok && h != last[to] {
+		return sum, errReorgWhileReading
+	}
+	events.Blocks[to] = last[to]
 	// Nodes synced for blocks a rewind took back are synced again: the chain's blocks may hold
 	// none of what moved them.
 	stale, err := j.store.NodesReconciledAfter(ctx, int64(from)-1)
@@ -134,8 +142,8 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 		}
 		read.Nodes = append(read.Nodes, id)
 	}
-	for _, b := range blocks {
-		read.Blocks = append(read.Blocks, store.ScannedBlock{Number: int64(b.Number), Hash: hexLower(b.Hash)})
+	for _, n := range slices.Sorted(maps.Keys(events.Blocks)) {
+		read.Blocks = append(read.Blocks, store.ScannedBlock{Number: int64(n), Hash: hexLower(events.Blocks[n])})
 	}
 	if sum.Withdrawals, err = j.store.RecordEvents(ctx, reconcileCursor, read); err != nil {
 		return sum, err

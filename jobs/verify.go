@@ -43,59 +43,18 @@ func (j *Jobs) Verify(ctx context.Context) (sum VerifySummary, err error) {
 	if err != nil || !ok {
 		return sum, err
 	}
-	if err := j.followSettings(ctx, into); err != nil {
+	d, rebuilt, err := j.rebuildBehind(ctx, into, final)
+	if err != nil || rebuilt < 0 {
 		return sum, err
 	}
-	d, err := into.LoggedDeployment(ctx)
-	if errors.Is(err, store.ErrNotFound) {
-		sum.Reason = "the settings log holds no deployment yet"
-		return sum, nil
-	}
-	if err != nil {
-		return sum, err
-	}
-	rebuild := New(into, j.chain, nil, nil, ObserveConfig(d, uint64(max(final, 0))), j.log)
-	if _, err := rebuild.Payments(ctx); err != nil {
-		return sum, err
-	}
-	if _, err := rebuild.Reconcile(ctx); err != nil {
-		return sum, err
-	}
-	rebuilt, ok, err := into.DigestFrontier(ctx)
-	if err != nil || !ok {
-		return sum, err
-	}
-	sum.RebuiltTo = uint64(max(rebuilt, 0))
-
+	sum.RebuiltTo = uint64(rebuilt)
 	v, err := j.store.Verification(ctx)
 	if err != nil {
 		return sum, err
 	}
-	from := int64(d.ScanFrom)
-	if v.VerifiedTo != nil {
-		from = *v.VerifiedTo + 1
-	}
-	to := min(final, rebuilt)
-	diffs, err := j.compareRebuilt(ctx, into, from, to)
+	next, err := j.verifyTo(ctx, into, v, int64(d.ScanFrom), min(final, rebuilt))
 	if err != nil {
 		return sum, err
-	}
-	next := store.Verification{VerifiedTo: v.VerifiedTo}
-	switch {
-	case len(diffs) > 0:
-		first := diffs[0].Block
-		next.VerifiedTo, next.MismatchBlock = new(first-1), new(first)
-		next.Mismatch = slices.DeleteFunc(diffs, func(d store.EventDiff) bool { return d.Block != first })
-	case to >= from:
-		next.VerifiedTo = new(to)
-	}
-	if next.MismatchBlock == nil { // the rows of blocks verified before may have changed since
-		if _, m, err := j.store.CheckDigests(ctx, int64(d.ScanFrom), to); err != nil {
-			return sum, err
-		} else if m != nil {
-			next.MismatchBlock = new(m.Block)
-			next.Mismatch = []store.EventDiff{{Block: m.Block, Kind: "digest", Key: "rows changed since the block was digested"}}
-		}
 	}
 	if err := j.store.SaveVerification(ctx, next); err != nil {
 		return sum, err
@@ -112,6 +71,68 @@ func (j *Jobs) Verify(ctx context.Context) (sum VerifySummary, err error) {
 			"differences", len(next.Mismatch))
 	}
 	return sum, nil
+}
+
+// rebuildBehind takes the rebuild in into a step on, up to block final: the settings log entries
+// it lacks, then a payments and a reconciler pass in observe mode. It returns the deployment
+// rebuilt and the last block the rebuild holds final (-1: none yet).
+func (j *Jobs) rebuildBehind(ctx context.Context, into *store.Store, final int64) (store.Deployment, int64, error) {
+	if err := j.followSettings(ctx, into); err != nil {
+		return store.Deployment{}, -1, err
+	}
+	d, err := into.LoggedDeployment(ctx)
+	if errors.Is(err, store.ErrNotFound) { // the service logs it at its start
+		return d, -1, nil
+	}
+	if err != nil {
+		return d, -1, err
+	}
+	cfg := ObserveConfig(d, uint64(max(final, 0)))
+	cfg.ReadsFrom = j.store
+	rebuild := New(into, j.chain, nil, nil, cfg, j.log)
+	if _, err := rebuild.Payments(ctx); err != nil {
+		return d, -1, err
+	}
+	if _, err := rebuild.Reconcile(ctx); err != nil {
+		return d, -1, err
+	}
+	rebuilt, ok, err := into.DigestFrontier(ctx)
+	if err != nil || !ok {
+		return d, -1, err
+	}
+	return d, rebuilt, nil
+}
+
+// verifyTo is where verification stands once the blocks after v's up to block to (from block
+// first on a first pass) are compared with the rebuild in into, and the rows of every block
+// verified are checked against their digests.
+func (j *Jobs) verifyTo(ctx context.Context, into *store.Store, v store.Verification, first, to int64) (store.Verification, error) {
+	from := first
+	if v.VerifiedTo != nil {
+		from = *v.VerifiedTo + 1
+	}
+	diffs, err := j.compareRebuilt(ctx, into, from, to)
+	if err != nil {
+		return v, err
+	}
+	next := store.Verification{VerifiedTo: v.VerifiedTo}
+	switch {
+	case len(diffs) > 0:
+		at := diffs[0].Block
+		next.VerifiedTo, next.MismatchBlock = new(at-1), new(at)
+		next.Mismatch = slices.DeleteFunc(diffs, func(d store.EventDiff) bool { return d.Block != at })
+		return next, nil
+	case to >= from:
+		next.VerifiedTo = new(to)
+	}
+	// The rows of blocks verified before may have changed since.
+	if _, m, err := j.store.CheckDigests(ctx, first, to); err != nil {
+		return next, err
+	} else if m != nil {
+		next.MismatchBlock = new(m.Block)
+		next.Mismatch = []store.EventDiff{{Block: m.Block, Kind: "digest", Key: "rows changed since the block was digested"}}
+	}
+	return next, nil
 }
 
 // followSettings replays into the settings log entries it does not hold yet.

@@ -704,3 +704,27 @@ func (s *Store) PaymentsFrom(ctx context.Context, wallet string, limit int) (_ [
 	err = s.all(ctx, &ps, paymentsFromSQL, wallet, limit)
 	return ps, err
 }
+
+// JudgedReads returns what the judgements of the payments of references refs read of the chain,
+// by reference; a payment not judged, or judged before reads were kept, is absent.
+func (s *Store) JudgedReads(ctx context.Context, refs []string) (_ map[string][]ChainRead, err error) {
+	defer wrap(&err, "JudgedReads")
+	var rows []struct {
+		Ref   string `db:"payment_ref"`
+		Reads []byte `db:"judged_reads"`
+	}
+	if err := s.db.SelectContext(ctx, &rows, `
+		SELECT payment_ref, judged_reads FROM payments WHERE payment_ref = ANY ($1) AND judged_reads IS NOT NULL`,
+		pq.Array(refs)); err != nil {
+		return nil, err
+	}
+	out := make(map[string][]ChainRead, len(rows))
+	for _, r := range rows {
+		var reads []ChainRead
+		if err := json.Unmarshal(r.Reads, &reads); err != nil {
+			return nil, err
+		}
+		out[r.Ref] = reads
+	}
+	return out, nil
+}

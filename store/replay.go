@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // replayed are the tables a settings log is replayed into; their triggers (which version a
@@ -76,11 +78,31 @@ func (s *Store) ReplaySettings(ctx context.Context, entries []LogEntry) (err err
 	if _, err := CheckLog(last, prev, entries); err != nil {
 		return err
 	}
+	if err := setTriggers(ctx, tx, "DISABLE"); err != nil {
+		return err
+	}
+	if err := replay(ctx, tx, entries); err != nil {
+		return err
+	}
+	if err := setTriggers(ctx, tx, "ENABLE"); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// setTriggers disables or enables (what) the user triggers of the tables replayed into.
+func setTriggers(ctx context.Context, tx *sqlx.Tx, what string) error {
 	for _, t := range replayed {
-		if _, err := tx.ExecContext(ctx, `ALTER TABLE `+t+` DISABLE TRIGGER USER`); err != nil {
+		if _, err := tx.ExecContext(ctx, `ALTER TABLE `+t+` `+what+` TRIGGER USER`); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// replay writes entries, in tx, into the settings log and the tables they were logged from, and
+// moves the tables' sequences past what they wrote.
+func replay(ctx context.Context, tx *sqlx.Tx, entries []LogEntry) error {
 	for _, e := range entries {
 		for _, q := range replaySQL[e.Kind] {
 			if _, err := tx.ExecContext(ctx, q, string(e.Body)); err != nil {
@@ -100,12 +122,7 @@ func (s *Store) ReplaySettings(ctx context.Context, entries []LogEntry) (err err
 			return err
 		}
 	}
-	for _, t := range replayed {
-		if _, err := tx.ExecContext(ctx, `ALTER TABLE `+t+` ENABLE TRIGGER USER`); err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
+	return nil
 }
 
 // HoldsLedger tells whether the database holds anything of a ledger: settings, tiers or payments.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"nodeledger/chain"
 	"nodeledger/store"
 )
 
@@ -68,6 +69,8 @@ type ChainState struct {
 	// nodes are asked of the chain only when the ledger puts it near the limit: not one request
 	// a payment. The buyer's pre-check asks every time, to say why before anything is paid.
 	minting bool
+	// recalled are the reads of an earlier judgement of the payment (Recalling).
+	recalled []store.ChainRead
 }
 
 // ReadChain reads the contract's pause and allowance per wallet at block (0: the head), for
@@ -85,8 +88,40 @@ func (s *Sale) ReadChain(ctx context.Context, block uint64) (ChainState, error) 
 	return ChainState{block: at, paused: paused, walletMax: walletMax}, err
 }
 
+// Recalling is cs for a rebuild's judgement of a payment that the service judged with reads:
+// each call that judgement made is answered as it was then, at the block it was read at, so the
+// rebuild asks nothing the chain may no longer answer (a past block's state needs an archive
+// node) and judges as the service did; a call it did not make is read from the chain.
+func (cs ChainState) Recalling(reads []store.ChainRead) ChainState {
+	cs.recalled = reads
+	for _, r := range reads {
+		var err error
+		switch r.Call {
+		case "paused()":
+			err = json.Unmarshal(r.Result, &cs.paused)
+		case "maxPerWallet()":
+			err = json.Unmarshal(r.Result, &cs.walletMax)
+		}
+		if err != nil { // the ledger's own JSON: a read it cannot take is read from the chain
+			cs.recalled = nil
+			return cs
+		}
+	}
+	return cs
+}
+
+// recall is the earlier judgement's read of call, if it made it.
+func (cs ChainState) recall(call string) (store.ChainRead, bool) {
+	for _, r := range cs.recalled {
+		if r.Call == call {
+			return r, true
+		}
+	}
+	return store.ChainRead{}, false
+}
+
 // read notes on v that its verdict depended on the answer result of call to contract, when cs
-// is read at a block.
+// is read at a block (at the block the earlier judgement read it at, when recalled).
 func (cs ChainState) read(v *Verdict, contract common.Address, call string, result any) {
 	if cs.block == nil {
 		return
@@ -95,7 +130,41 @@ func (cs ChainState) read(v *Verdict, contract common.Address, call string, resu
 	if err != nil { // a bool, a number, a string or a list of them: never
 		panic(err)
 	}
-	v.Reads = append(v.Reads, store.ChainRead{Contract: strings.ToLower(contract.Hex()), Call: call, Block: cs.block.Int64(), Result: b})
+	block := cs.block.Int64()
+	if r, ok := cs.recall(call); ok {
+		block = r.Block
+	}
+	v.Reads = append(v.Reads, store.ChainRead{Contract: strings.ToLower(contract.Hex()), Call: call, Block: block, Result: b})
+}
+
+// nodesOf is the ids of the nodes wallet from holds, as read at cs's block or recalled.
+func (cs ChainState) nodesOf(ctx context.Context, c *chain.Client, from string) ([]string, error) {
+	var ids []string
+	if r, ok := cs.recall("nodesOf(" + from + ")"); ok && json.Unmarshal(r.Result, &ids) == nil {
+		return ids, nil
+	}
+	onChain, err := c.NodesOfAt(ctx, common.HexToAddress(from), cs.block)
+	if err != nil {
+		return nil, err
+	}
+	ids = make([]string, len(onChain))
+	for i, id := range onChain {
+		ids[i] = id.String()
+	}
+	return ids, nil
+}
+
+// balanceOf is wallet from's balance of token, as read at cs's block or recalled.
+func (cs ChainState) balanceOf(ctx context.Context, c *chain.Client, token common.Address, from string) (*big.Int, error) {
+	if r, ok := cs.recall("balanceOf(" + from + ")"); ok && r.Contract == strings.ToLower(token.Hex()) {
+		var s string
+		if json.Unmarshal(r.Result, &s) == nil {
+			if bal, ok := new(big.Int).SetString(s, 10); ok {
+				return bal, nil
+			}
+		}
+	}
+	return c.TokenBalanceAt(ctx, token, common.HexToAddress(from), cs.block)
 }
 
 // ForMinting is cs for the payments pass (ChainState.minting).
@@ -287,16 +356,12 @@ func (s *Sale) judgeWallet(ctx context.Context, from string, tier store.Tier, at
 	factory := s.chain.Factory()
 	cs.read(&v, factory, "maxPerWallet()", cs.walletMax)
 	if cs.nearLimit(held) {
-		onChain, err := s.chain.NodesOfAt(ctx, common.HexToAddress(from), cs.block)
+		ids, err := cs.nodesOf(ctx, s.chain, from)
 		if err != nil {
 			return v, err
 		}
-		ids := make([]string, len(onChain))
-		for i, id := range onChain {
-			ids[i] = id.String()
-		}
 		cs.read(&v, factory, "nodesOf("+from+")", ids)
-		if len(onChain)+held.Minting >= int(cs.walletMax) {
+		if len(ids)+held.Minting >= int(cs.walletMax) {
 			v.Reason = &Reason{Code: ContractWalletLimit, Args: Args{MaxPerWallet: int(cs.walletMax)}}
 			return v, nil
 		}
@@ -310,7 +375,7 @@ func (s *Sale) judgeWallet(ctx context.Context, from string, tier store.Tier, at
 		return v, nil
 	}
 	token := common.HexToAddress(*tier.HoldingToken)
-	bal, err := s.chain.TokenBalanceAt(ctx, token, common.HexToAddress(from), cs.block)
+	bal, err := cs.balanceOf(ctx, s.chain, token, from)
 	if err != nil {
 		return v, err
 	}
