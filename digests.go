@@ -26,11 +26,7 @@ func digestsCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	url := getenv("DATABASE_URL")
-	if url == "" {
-		return errors.New("DATABASE_URL: required by digests check")
-	}
-	db, err := store.Open(ctx, url)
+	db, err := openLedger(ctx, getenv, "digests check")
 	if err != nil {
 		return err
 	}

@@ -189,11 +189,7 @@ func settingsFrom(ctx context.Context, getenv func(string) string, file string) 
 			entries = append(entries, e)
 		}
 	}
-	url := getenv("DATABASE_URL")
-	if url == "" {
-		return nil, errors.New("DATABASE_URL: required to read the settings log (or name an export with --settings)")
-	}
-	db, err := store.Open(ctx, url)
+	db, err := openLedger(ctx, getenv, "the settings log (or name an export with --settings)")
 	if err != nil {
 		return nil, err
 	}

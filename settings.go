@@ -30,11 +30,7 @@ func settingsCmd(ctx context.Context, args []string, getenv func(string) string,
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
-		url := getenv("DATABASE_URL")
-		if url == "" {
-			return errors.New("DATABASE_URL: required by settings export")
-		}
-		db, err := store.Open(ctx, url)
+		db, err := openLedger(ctx, getenv, "settings export")
 		if err != nil {
 			return err
 		}
@@ -53,6 +49,15 @@ func settingsCmd(ctx context.Context, args []string, getenv func(string) string,
 		return checkSettings(in, stdout)
 	}
 	return fmt.Errorf("settings: unknown %q: use export or check", args[0])
+}
+
+// openLedger opens DATABASE_URL's ledger for command what, which needs it.
+func openLedger(ctx context.Context, getenv func(string) string, what string) (*store.Store, error) {
+	url := getenv("DATABASE_URL")
+	if url == "" {
+		return nil, errors.New("DATABASE_URL: required by " + what)
+	}
+	return store.Open(ctx, url)
 }
 
 // exportSettings writes the log's entries after seq after, one JSON line each; it stops at the

@@ -243,7 +243,7 @@ func writeVerifyMD(t *testing.T, payments, quiet int, sale, q rebuildRun) {
 	fmt.Fprintf(&b, "# Rebuild and verify\n\n`make verify-bench` on %s, commit %s, on %s × %d cores, %s.\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), strings.TrimSpace(string(commit)), cpu, runtime.NumCPU(), runtime.Version())
 	b.WriteString("Chain: go-ethereum's in-process dev chain (`chain/devchain`), mined by hand, read over its in-process RPC; PostgreSQL on this machine. " +
-		"Each ledger is rebuilt from the chain and its settings log alone into an empty database (`jobs.Rebuild`, what `nodeledger rebuild` and `nodeledger verify` run), " +
+		"Each ledger is rebuilt from the chain and its settings log into an empty database (`jobs.Rebuild`, what `nodeledger rebuild` and `nodeledger verify` run), its judgements reusing the live ledger's chain reads as verify does, " +
 		"then its events are compared with the live ledger's, as verify compares them. Blocks a second and events a second are over the rebuild and the comparison together; RPC requests are the rebuild's, counted by the chain client.\n\n")
 	fmt.Fprintf(&b, "| chain | size | rebuild | compare | blocks | events | RPC requests a block | differences |\n|---|---|---|---|---|---|---|---|\n")
 	b.WriteString(row(fmt.Sprintf("a sale: %d payments from %d wallets, one in twenty a wrong amount", payments, (payments+2)/3), sale))
