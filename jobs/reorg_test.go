@@ -101,14 +101,25 @@ func (m manualChain) transfer(i int, to common.Address, wei *big.Int, nonce uint
 	return m.sendTx(m.dc.Buyers[i].Key, to, nil, wei, nonce, tipGwei)
 }
 
-// call sends a contract call from key with its next nonce, without waiting for it.
+// call sends a contract call from key with its next nonce, without waiting for it to be mined;
+// it returns once the pool counts it, so that the next call from key takes the nonce after (the
+// pool promotes a transaction in the background: read at once, its pending nonce can lag).
 func (m manualChain) call(key *ecdsa.PrivateKey, to common.Address, data []byte, wei *big.Int) common.Hash {
 	m.t.Helper()
-	nonce, err := m.pendingNonce(crypto.PubkeyToAddress(key.PublicKey))
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	nonce, err := m.pendingNonce(from)
 	if err != nil {
 		m.t.Fatal(err)
 	}
-	return m.sendTx(key, to, data, wei, nonce, 1)
+	hash := m.sendTx(key, to, data, wei, nonce, 1)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if next, err := m.pendingNonce(from); err == nil && next > nonce {
+			return hash
+		}
+		if time.Now().After(deadline) {
+			m.t.Fatalf("the pool does not count transaction %s after 10 s", hash)
+		}
+	}
 }
 
 // sendTx signs and sends a transaction from key with the given nonce and tip (in gwei), without

@@ -40,7 +40,7 @@ func (j *Jobs) Verify(ctx context.Context) (sum VerifySummary, err error) {
 	defer unlock()
 	sum.Ran = true
 	final, ok, err := j.store.DigestFrontier(ctx)
-	if err != nil || !ok {
+	if err != nil || !ok || final <= 0 { // nothing final yet (a rebuild's ScanTo of 0 is the head)
 		return sum, err
 	}
 	d, rebuilt, err := j.rebuildBehind(ctx, into, final)
@@ -87,7 +87,7 @@ func (j *Jobs) rebuildBehind(ctx context.Context, into *store.Store, final int64
 	if err != nil {
 		return d, -1, err
 	}
-	cfg := ObserveConfig(d, uint64(max(final, 0)))
+	cfg := ObserveConfig(d, uint64(final))
 	cfg.ReadsFrom = j.store
 	rebuild := New(into, j.chain, nil, nil, cfg, j.log)
 	if _, err := rebuild.Payments(ctx); err != nil {
