@@ -189,7 +189,7 @@ func settingsFrom(ctx context.Context, getenv func(string) string, file string) 
 			entries = append(entries, e)
 		}
 	}
-	db, err := openLedger(ctx, getenv, "the settings log (or name an export with --settings)")
+	db, err := openLedger(ctx, getenv, "rebuild to read the settings log (or name an export with --settings)")
 	if err != nil {
 		return nil, err
 	}
