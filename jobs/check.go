@@ -88,8 +88,9 @@ const stateKept = 100
 // the payment's own block, so that the rules see the chain as the buyer paid into it and
 // anyone can ask it again; the head for a payment the service judges so late (a ledger catching
 // up) that a full node no longer has its block's state. The reads kept with the verdict say
-// which. A rebuild always reads at the payment's block (an old one needs an archive node): a
-// payment the service judged late differs from its rebuild there, and verify says so.
+// which. A rebuild reads at the payment's block always (an old one needs an archive node), but
+// reuses the service's reads where it has them (Config.ReadsFrom, as verify does); without
+// them, a payment the service judged late differs from its rebuild in its reads.
 func (j *Jobs) readAt(block int64, head uint64) uint64 {
 	if b := uint64(max(block, 0)); j.cfg.Observe || head < b+stateKept {
 		return b
