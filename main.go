@@ -140,7 +140,7 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 	}
 	log.Info("database ready", "migrations_applied", applied)
 	if cfg.VerifyLedger {
-		if cfg.Passes.VerifyInto, err = a.openVerifier(ctx, dbURL); err != nil {
+		if cfg.Passes.VerifyInto, err = a.openVerifier(ctx, db, dbURL); err != nil {
 			return nil, fmt.Errorf("VERIFY_LEDGER: the verifier's schema: %w", err)
 		}
 	}
@@ -391,32 +391,34 @@ const verifierSchema = "nodeledger_verifier"
 const verifierConns = 4
 
 // openVerifier opens the continuous verifier's scratch ledger, in its own schema of the database
-// at url, created and migrated as the ledger is; it keeps what it rebuilt across restarts.
-func (a *app) openVerifier(ctx context.Context, url string) (*store.Store, error) {
-	admin, err := store.Open(ctx, url)
-	if err != nil {
-		return nil, err
-	}
-	// Instances starting together may both create it: one wins, and the other finds it there.
-	_, err = admin.DB().ExecContext(ctx, `CREATE SCHEMA IF NOT EXISTS `+verifierSchema)
-	if err != nil {
-		var exists bool
-		if admin.DB().GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`, verifierSchema) == nil && exists {
-			err = nil
-		}
-	}
-	admin.Close()
-	if err != nil {
-		return nil, err
-	}
-	db, err := store.Open(ctx, withSearchPath(url, verifierSchema))
+// live is open on (at url); it keeps what it rebuilt across restarts.
+func (a *app) openVerifier(ctx context.Context, live *store.Store, url string) (*store.Store, error) {
+	db, err := openSchema(ctx, live, url, verifierSchema)
 	if err != nil {
 		return nil, err
 	}
 	db.LimitConns(verifierConns)
 	a.closer = append(a.closer, func() { db.Close() })
-	if _, err := db.Migrate(ctx, migrations.FS); err != nil {
+	return db, nil
+}
+
+// openSchema creates schema name in the database db is open on (at url), unless it is there,
+// and opens a ledger in it, migrated as the ledger is.
+func openSchema(ctx context.Context, db *store.Store, url, name string) (*store.Store, error) {
+	// Instances starting together may both create it: one wins, and the other finds it there.
+	if _, err := db.DB().ExecContext(ctx, `CREATE SCHEMA IF NOT EXISTS `+name); err != nil {
+		var exists bool
+		if db.DB().GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`, name) != nil || !exists {
+			return nil, err
+		}
+	}
+	s, err := store.Open(ctx, withSearchPath(url, name))
+	if err != nil {
 		return nil, err
 	}
-	return db, nil
+	if _, err := s.Migrate(ctx, migrations.FS); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,7 +13,6 @@ import (
 	"math/big"
 	"net/url"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -98,11 +95,11 @@ func verifyCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer c.Close()
-	compared := live
+	ledgerURL := live
 	if *against != "" {
-		compared = *against
+		ledgerURL = *against
 	}
-	ledger, err := store.Open(ctx, compared)
+	ledger, err := store.Open(ctx, ledgerURL)
 	if err != nil {
 		return err
 	}
@@ -120,36 +117,23 @@ func verifyCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer drop()
-	if _, err := scratch.Migrate(ctx, migrations.FS); err != nil {
-		return err
-	}
 	if _, err := jobs.Rebuild(ctx, scratch, c, entries, ledger, uint64(max(*to, 0)), log); err != nil {
 		return fmt.Errorf("verify: rebuild: %w", err)
 	}
-	want, err := rebuiltEvents(ctx, ledger, *from, *to)
+	compared, diffs, err := jobs.CompareRebuilt(ctx, ledger, scratch, *from, *to)
 	if err != nil {
 		return err
 	}
-	got, err := rebuiltEvents(ctx, scratch, *from, *to)
-	if err != nil {
-		return err
-	}
-	if diffs := store.CompareEvents(want, got); len(diffs) > 0 {
+	if len(diffs) > 0 {
 		return differencesError(*from, *to, diffs)
 	}
 	_, err = fmt.Fprintf(stdout, "verified blocks %d-%d: %d events, 0 differences (%s; %s)\n",
-		*from, *to, len(want), strings.Join(jobs.RebuiltKinds, ", "), notRebuilt)
+		*from, *to, compared, strings.Join(jobs.RebuiltKinds, ", "), notRebuilt)
 	return err
 }
 
 // notRebuilt says what verify does not compare yet.
 const notRebuilt = "rounds, sweeps and treasury batches are not rebuilt yet, and not compared"
-
-// rebuiltEvents are db's events of blocks from..to of the kinds a rebuild writes.
-func rebuiltEvents(ctx context.Context, db *store.Store, from, to int64) ([]store.LedgerEvent, error) {
-	all, err := db.LedgerEvents(ctx, from, to)
-	return slices.DeleteFunc(all, func(e store.LedgerEvent) bool { return !slices.Contains(jobs.RebuiltKinds, e.Kind) }), err
-}
 
 // differencesError names the first block that differs and each event that differs.
 func differencesError(from, to int64, diffs []store.EventDiff) error {
@@ -178,30 +162,18 @@ func settingsFrom(ctx context.Context, getenv func(string) string, file string) 
 		}
 		defer f.Close()
 		var entries []store.LogEntry
-		dec := json.NewDecoder(bufio.NewReader(f))
-		for {
-			var e store.LogEntry
-			if err := dec.Decode(&e); errors.Is(err, io.EOF) {
-				return entries, nil
-			} else if err != nil {
-				return nil, fmt.Errorf("%s: after %d entries: not an entry: %w", file, len(entries), err)
-			}
-			entries = append(entries, e)
+		err = eachEntry(f, func(e store.LogEntry) error { entries = append(entries, e); return nil })
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
 		}
+		return entries, nil
 	}
 	db, err := openLedger(ctx, getenv, "rebuild to read the settings log (or name an export with --settings)")
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	var entries []store.LogEntry
-	for after := int64(0); ; after = entries[len(entries)-1].Seq {
-		page, err := db.SettingsLog(ctx, after, settingsPage)
-		if err != nil || len(page) == 0 {
-			return entries, err
-		}
-		entries = append(entries, page...)
-	}
+	return db.SettingsLogAfter(ctx, 0)
 }
 
 // observer reads the settings log (settingsFrom) and dials ETH_RPC_URL for the deployment it
@@ -235,8 +207,8 @@ func observer(ctx context.Context, getenv func(string) string, file string) ([]s
 	return entries, c, nil
 }
 
-// scratchSchema creates an empty schema in the database at live and opens a store on it; drop
-// drops it with everything in it and closes the store.
+// scratchSchema creates an empty schema in the database at live and opens a migrated ledger in
+// it; drop drops it with everything in it and closes the ledger.
 func scratchSchema(ctx context.Context, live string) (_ *store.Store, drop func(), err error) {
 	b := make([]byte, 6)
 	if _, err := rand.Read(b); err != nil {
@@ -247,17 +219,13 @@ func scratchSchema(ctx context.Context, live string) (_ *store.Store, drop func(
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := admin.DB().ExecContext(ctx, `CREATE SCHEMA `+name); err != nil {
-		admin.Close()
-		return nil, nil, err
-	}
 	dropSchema := func() {
-		if _, err := admin.DB().ExecContext(context.WithoutCancel(ctx), `DROP SCHEMA `+name+` CASCADE`); err != nil {
+		if _, err := admin.DB().ExecContext(context.WithoutCancel(ctx), `DROP SCHEMA IF EXISTS `+name+` CASCADE`); err != nil {
 			fmt.Fprintf(os.Stderr, "verify: the scratch schema %s could not be dropped: %v\n", name, err)
 		}
 		admin.Close()
 	}
-	scratch, err := store.Open(ctx, withSearchPath(live, name))
+	scratch, err := openSchema(ctx, admin, live, name)
 	if err != nil {
 		dropSchema()
 		return nil, nil, err

@@ -84,22 +84,32 @@ func exportSettings(ctx context.Context, db *store.Store, after int64, out io.Wr
 	}
 }
 
-// checkSettings checks the lines of an export and says how far they hold.
-func checkSettings(in io.Reader, out io.Writer) error {
+// eachEntry reads the lines of an export, as `settings export` writes them, and hands each entry
+// to f in turn; it stops at f's first error, or at the first line that is no entry.
+func eachEntry(in io.Reader, f func(store.LogEntry) error) error {
 	dec := json.NewDecoder(bufio.NewReader(in))
-	var chain chainCheck
+	var after int64
 	for {
 		var e store.LogEntry
 		err := dec.Decode(&e)
 		if errors.Is(err, io.EOF) {
-			break
+			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("after entry %d: not an entry: %w", chain.after, err)
+			return fmt.Errorf("after entry %d: not an entry: %w", after, err)
 		}
-		if err := chain.next(e); err != nil {
+		if err := f(e); err != nil {
 			return err
 		}
+		after = e.Seq
+	}
+}
+
+// checkSettings checks the lines of an export and says how far they hold.
+func checkSettings(in io.Reader, out io.Writer) error {
+	var chain chainCheck
+	if err := eachEntry(in, chain.next); err != nil {
+		return err
 	}
 	if chain.prev == nil {
 		return errors.New("no entry to check")

@@ -12,6 +12,9 @@ import (
 	"nodeledger/store"
 )
 
+// maxDigestBlocks bounds the blocks one call of GET /api/ledger/digests covers.
+const maxDigestBlocks = 1000
+
 // digestJSON is one block's digest as GET /api/ledger/digests gives it.
 type digestJSON struct {
 	Block     int64  `json:"block"`
@@ -21,13 +24,13 @@ type digestJSON struct {
 }
 
 // LedgerDigests answers GET /api/ledger/digests?from=&to=: the digest of every block from..to
-// (at most store.MaxDigestBlocks of them; to: the last block digested, from: the 1,000 blocks
+// (at most maxDigestBlocks of them; to: the last block digested, from: the 1,000 blocks
 // up to to) that holds ledger events, oldest first. The header x-ledger-digested-to says how far
 // the digests go (absent: nothing is digested yet), so that a block absent below it holds no
 // events and one above it is not digested yet.
 func (h *Handlers) LedgerDigests(c echo.Context) error {
 	ctx := c.Request().Context()
-	bad := fmt.Sprintf("from and to must be block numbers (whole numbers), from no more than to, at most %d blocks apart.", store.MaxDigestBlocks)
+	bad := fmt.Sprintf("from and to must be block numbers (whole numbers), from no more than to, at most %d blocks apart.", maxDigestBlocks)
 	cur, err := h.store.Cursor(ctx, store.DigestsCursor)
 	digested := err == nil
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -37,11 +40,11 @@ func (h *Handlers) LedgerDigests(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	from, err := parseBlock(c, "from", max(to-store.MaxDigestBlocks+1, 0), bad)
+	from, err := parseBlock(c, "from", max(to-maxDigestBlocks+1, 0), bad)
 	if err != nil {
 		return err
 	}
-	if from > to || to-from >= store.MaxDigestBlocks {
+	if from > to || to-from >= maxDigestBlocks {
 		return errorf(http.StatusBadRequest, bad)
 	}
 	digests, err := h.store.StoredDigests(ctx, from, to)
@@ -56,17 +59,4 @@ func (h *Handlers) LedgerDigests(c echo.Context) error {
 		c.Response().Header().Set("x-ledger-digested-to", strconv.FormatInt(cur.Number, 10))
 	}
 	return c.JSON(http.StatusOK, out)
-}
-
-// parseBlock reads query parameter name as a block number: def when absent; bad is the 400's
-// sentence.
-func parseBlock(c echo.Context, name string, def int64, bad string) (int64, error) {
-	if !c.QueryParams().Has(name) {
-		return def, nil
-	}
-	n, err := strconv.ParseInt(c.QueryParam(name), 10, 64)
-	if err != nil || n < 0 || !digitsRe.MatchString(c.QueryParam(name)) {
-		return 0, errorf(http.StatusBadRequest, bad)
-	}
-	return n, nil
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/labstack/echo/v4"
 )
 
 var (
@@ -58,6 +60,19 @@ func parseAfter(raw, bad string) (int64, error) {
 		return 0, errorf(http.StatusBadRequest, bad)
 	}
 	return after, nil
+}
+
+// parseBlock reads query parameter name as a block number: def when absent; bad is the 400's
+// sentence.
+func parseBlock(c echo.Context, name string, def int64, bad string) (int64, error) {
+	if !c.QueryParams().Has(name) {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(c.QueryParam(name), 10, 64)
+	if err != nil || n < 0 || !digitsRe.MatchString(c.QueryParam(name)) {
+		return 0, errorf(http.StatusBadRequest, bad)
+	}
+	return n, nil
 }
 
 // parseLimit reads the limit query parameter: def when absent, else a whole number in [1, max].

@@ -168,12 +168,6 @@ func (j *Jobs) rebuilt(ctx context.Context, to uint64) (scanned bool, unsettled 
 			return false, 0, err
 		}
 	}
-	for _, status := range []store.PaymentStatus{store.PaymentPending, store.PaymentMinting} {
-		left, err := j.store.PaymentsByStatus(ctx, status, 0)
-		if err != nil {
-			return false, 0, err
-		}
-		unsettled += len(left)
-	}
-	return true, unsettled, nil
+	unsettled, err := j.store.UnsettledPayments(ctx)
+	return err == nil, unsettled, err
 }

@@ -31,7 +31,7 @@ type VerifySummary struct {
 func (j *Jobs) Verify(ctx context.Context) (sum VerifySummary, err error) {
 	into := j.cfg.VerifyInto
 	if into == nil {
-		return VerifySummary{Reason: "the continuous verifier is off (VERIFY=off)"}, nil
+		return VerifySummary{Reason: "the continuous verifier is off (VERIFY_LEDGER=false)"}, nil
 	}
 	unlock, ok, err := j.store.TryLock(ctx, store.LockVerify)
 	if err != nil || !ok {
@@ -111,7 +111,7 @@ func (j *Jobs) verifyTo(ctx context.Context, into *store.Store, v store.Verifica
 	if v.VerifiedTo != nil {
 		from = *v.VerifiedTo + 1
 	}
-	diffs, err := j.compareRebuilt(ctx, into, from, to)
+	_, diffs, err := CompareRebuilt(ctx, j.store, into, from, to)
 	if err != nil {
 		return v, err
 	}
@@ -141,32 +141,29 @@ func (j *Jobs) followSettings(ctx context.Context, into *store.Store) error {
 	if err != nil {
 		return err
 	}
-	for {
-		entries, err := j.store.SettingsLog(ctx, after, 1000)
-		if err != nil || len(entries) == 0 {
-			return err
-		}
-		if err := into.ReplaySettings(ctx, entries); err != nil {
-			return err
-		}
-		after = entries[len(entries)-1].Seq
+	entries, err := j.store.SettingsLogAfter(ctx, after)
+	if err != nil {
+		return err
 	}
+	return into.ReplaySettings(ctx, entries)
 }
 
-// compareRebuilt returns the events of blocks from..to that the ledger and the rebuild in into
-// do not agree on, of the kinds a rebuild writes.
-func (j *Jobs) compareRebuilt(ctx context.Context, into *store.Store, from, to int64) ([]store.EventDiff, error) {
+// CompareRebuilt compares the events of blocks from..to of the kinds a rebuild writes
+// (RebuiltKinds) in ledger and in rebuilt, its rebuild: how many ledger holds, and those the two
+// do not agree on.
+func CompareRebuilt(ctx context.Context, ledger, rebuilt *store.Store, from, to int64) (compared int, _ []store.EventDiff, _ error) {
 	if to < from {
-		return nil, nil
-	}
-	live, err := j.store.LedgerEvents(ctx, from, to)
-	if err != nil {
-		return nil, err
-	}
-	rebuilt, err := into.LedgerEvents(ctx, from, to)
-	if err != nil {
-		return nil, err
+		return 0, nil, nil
 	}
 	notRebuilt := func(e store.LedgerEvent) bool { return !slices.Contains(RebuiltKinds, e.Kind) }
-	return store.CompareEvents(slices.DeleteFunc(live, notRebuilt), slices.DeleteFunc(rebuilt, notRebuilt)), nil
+	want, err := ledger.LedgerEvents(ctx, from, to)
+	if err != nil {
+		return 0, nil, err
+	}
+	got, err := rebuilt.LedgerEvents(ctx, from, to)
+	if err != nil {
+		return 0, nil, err
+	}
+	want, got = slices.DeleteFunc(want, notRebuilt), slices.DeleteFunc(got, notRebuilt)
+	return len(want), store.CompareEvents(want, got), nil
 }

@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/jmoiron/sqlx"
@@ -131,11 +132,11 @@ func (s *Store) DigestFrontier(ctx context.Context) (block int64, ok bool, err e
 
 // BlockDigest is the digest of one block that holds ledger events.
 type BlockDigest struct {
-	Block     int64  `db:"block_number" json:"block"`
-	BlockHash string `db:"block_hash" json:"blockHash"`
-	Events    int    `db:"events" json:"events"`
-	Prev      []byte `db:"prev" json:"-"`
-	Digest    []byte `db:"digest" json:"-"`
+	Block     int64  `db:"block_number"`
+	BlockHash string `db:"block_hash"`
+	Events    int    `db:"events"`
+	Prev      []byte `db:"prev"`
+	Digest    []byte `db:"digest"`
 }
 
 // digestGenesis is the prev of the first block digested.
@@ -153,19 +154,33 @@ func Digest(prev []byte, block int64, blockHash string, events []LedgerEvent) []
 	return h.Sum(nil)
 }
 
-// Digests chains the digests of events (in canonical order, as LedgerEvents gives them) from
-// prev, with the blocks' hashes by number.
-func Digests(prev []byte, events []LedgerEvent, hashes map[int64]string) []BlockDigest {
-	var out []BlockDigest
+// blockEvents are the events of one block.
+type blockEvents struct {
+	block  int64
+	events []LedgerEvent
+}
+
+// byBlock splits events (in canonical order, as LedgerEvents gives them) into their blocks'.
+func byBlock(events []LedgerEvent) []blockEvents {
+	var out []blockEvents
 	for i := 0; i < len(events); {
 		j := i
 		for j < len(events) && events[j].Block == events[i].Block {
 			j++
 		}
-		b := events[i].Block
-		d := BlockDigest{Block: b, BlockHash: hashes[b], Events: j - i, Prev: prev}
-		d.Digest = Digest(prev, b, d.BlockHash, events[i:j])
-		out, prev, i = append(out, d), d.Digest, j
+		out, i = append(out, blockEvents{block: events[i].Block, events: events[i:j]}), j
+	}
+	return out
+}
+
+// Digests chains the digests of events (in canonical order, as LedgerEvents gives them) from
+// prev, with the blocks' hashes by number.
+func Digests(prev []byte, events []LedgerEvent, hashes map[int64]string) []BlockDigest {
+	var out []BlockDigest
+	for _, b := range byBlock(events) {
+		d := BlockDigest{Block: b.block, BlockHash: hashes[b.block], Events: len(b.events), Prev: prev}
+		d.Digest = Digest(prev, b.block, d.BlockHash, b.events)
+		out, prev = append(out, d), d.Digest
 	}
 	return out
 }
@@ -174,20 +189,23 @@ func Digests(prev []byte, events []LedgerEvent, hashes map[int64]string) []Block
 // cursor (ok false before the first pass).
 func (s *Store) DigestsAt(ctx context.Context) (prev []byte, cur Cursor, ok bool, err error) {
 	defer wrap(&err, "DigestsAt")
-	err = s.db.GetContext(ctx, &cur, `SELECT block_number, block_hash FROM chain_cursors WHERE name = $1`, DigestsCursor)
-	if errors.Is(err, sql.ErrNoRows) {
+	cur, err = s.Cursor(ctx, DigestsCursor)
+	if errors.Is(err, ErrNotFound) {
 		return digestGenesis, Cursor{}, false, nil
 	}
 	if err != nil {
 		return nil, Cursor{}, false, err
 	}
-	prev, err = lastDigest(ctx, s.db)
+	prev, err = digestBelow(ctx, s.db, math.MaxInt64)
 	return prev, cur, true, err
 }
 
-func lastDigest(ctx context.Context, q sqlx.QueryerContext) ([]byte, error) {
+// digestBelow is the digest of the last block below block that holds events: what the next
+// block's digest chains from (the genesis when none).
+func digestBelow(ctx context.Context, q sqlx.QueryerContext, block int64) ([]byte, error) {
 	var prev []byte
-	err := sqlx.GetContext(ctx, q, &prev, `SELECT digest FROM ledger_digests ORDER BY block_number DESC LIMIT 1`)
+	err := sqlx.GetContext(ctx, q, &prev, `
+		SELECT digest FROM ledger_digests WHERE block_number < $1 ORDER BY block_number DESC LIMIT 1`, block)
 	if errors.Is(err, sql.ErrNoRows) {
 		return digestGenesis, nil
 	}
@@ -210,7 +228,7 @@ func (s *Store) AppendDigests(ctx context.Context, digests []BlockDigest, to int
 	if _, err := tx.ExecContext(ctx, `SELECT 1 FROM chain_cursors WHERE name = $1 FOR UPDATE`, DigestsCursor); err != nil {
 		return err
 	}
-	last, err := lastDigest(ctx, tx)
+	last, err := digestBelow(ctx, tx, math.MaxInt64)
 	if err != nil {
 		return err
 	}
@@ -243,10 +261,7 @@ func forgetDigests(ctx context.Context, tx *sqlx.Tx, number int64, hash string) 
 	return err
 }
 
-// MaxDigestBlocks bounds the blocks one call of StoredDigests covers.
-const MaxDigestBlocks = 1000
-
-// StoredDigests returns the digests stored for blocks from..to (at most MaxDigestBlocks of them).
+// StoredDigests returns the digests stored for blocks from..to.
 func (s *Store) StoredDigests(ctx context.Context, from, to int64) (_ []BlockDigest, err error) {
 	defer wrap(&err, "StoredDigests")
 	out := []BlockDigest{}
@@ -282,20 +297,14 @@ func (s *Store) CheckDigests(ctx context.Context, from, to int64) (checked int, 
 		return 0, nil, err
 	}
 	to = min(to, cur.Number)
-	var last []byte // the digest before from, which the first one checked chains from
-	err = s.db.GetContext(ctx, &last, `SELECT digest FROM ledger_digests WHERE block_number < $1 ORDER BY block_number DESC LIMIT 1`, from)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		last = digestGenesis
-	case err != nil:
+	last, err := digestBelow(ctx, s.db, from) // what the first one checked chains from
+	if err != nil {
 		return 0, nil, err
 	}
 	for start := from; start <= to; start += checkChunk {
 		end := min(start+checkChunk-1, to)
-		var stored []BlockDigest
-		if err := s.db.SelectContext(ctx, &stored, `
-			SELECT block_number, block_hash, events, prev, digest FROM ledger_digests
-			WHERE block_number BETWEEN $1 AND $2 ORDER BY block_number`, start, end); err != nil {
+		stored, err := s.StoredDigests(ctx, start, end)
+		if err != nil {
 			return checked, nil, err
 		}
 		events, err := s.LedgerEvents(ctx, start, end)
@@ -317,31 +326,25 @@ func (s *Store) CheckDigests(ctx context.Context, from, to int64) (checked int, 
 // its block hash and events (in canonical order), and returns how many agree before the first
 // block that differs.
 func compareDigests(last []byte, stored []BlockDigest, events []LedgerEvent) (int, *DigestMismatch) {
-	byBlock := map[int64][]LedgerEvent{}
-	var blocks []int64
-	for _, e := range events {
-		if _, ok := byBlock[e.Block]; !ok {
-			blocks = append(blocks, e.Block)
-		}
-		byBlock[e.Block] = append(byBlock[e.Block], e)
-	}
+	blocks := byBlock(events)
 	i, n := 0, 0
 	for _, d := range stored {
 		// A block holding events now that held none when it was digested comes first.
-		if i < len(blocks) && blocks[i] < d.Block {
-			return n, &DigestMismatch{Block: blocks[i], Events: byBlock[blocks[i]]}
+		if i < len(blocks) && blocks[i].block < d.Block {
+			return n, &DigestMismatch{Block: blocks[i].block, Events: blocks[i].events}
 		}
-		if i < len(blocks) && blocks[i] == d.Block {
-			i++
+		var now []LedgerEvent
+		if i < len(blocks) && blocks[i].block == d.Block {
+			now, i = blocks[i].events, i+1
 		}
-		if !bytes.Equal(d.Prev, last) || !bytes.Equal(Digest(last, d.Block, d.BlockHash, byBlock[d.Block]), d.Digest) {
-			return n, &DigestMismatch{Block: d.Block, Stored: &d, Events: byBlock[d.Block]}
+		if !bytes.Equal(d.Prev, last) || !bytes.Equal(Digest(last, d.Block, d.BlockHash, now), d.Digest) {
+			return n, &DigestMismatch{Block: d.Block, Stored: &d, Events: now}
 		}
 		last = d.Digest
 		n++
 	}
 	if i < len(blocks) {
-		return n, &DigestMismatch{Block: blocks[i], Events: byBlock[blocks[i]]}
+		return n, &DigestMismatch{Block: blocks[i].block, Events: blocks[i].events}
 	}
 	return n, nil
 }

@@ -705,6 +705,13 @@ func (s *Store) PaymentsFrom(ctx context.Context, wallet string, limit int) (_ [
 	return ps, err
 }
 
+// UnsettledPayments counts the payments without their verdict yet: pending, or minting.
+func (s *Store) UnsettledPayments(ctx context.Context) (n int, err error) {
+	defer wrap(&err, "UnsettledPayments")
+	err = s.db.GetContext(ctx, &n, `SELECT count(*) FROM payments WHERE status IN ('pending', 'minting')`)
+	return n, err
+}
+
 // JudgedReads returns what the judgements of the payments of references refs read of the chain,
 // by reference; a payment not judged, or judged before reads were kept, is absent.
 func (s *Store) JudgedReads(ctx context.Context, refs []string) (_ map[string][]ChainRead, err error) {

@@ -56,6 +56,15 @@ func (s *Store) SettingsLog(ctx context.Context, after int64, limit int) (_ []Lo
 	return out, err
 }
 
+// SettingsLogAfter returns every entry of the log after seq after, in order: what a rebuild
+// replays.
+func (s *Store) SettingsLogAfter(ctx context.Context, after int64) (_ []LogEntry, err error) {
+	defer wrap(&err, "SettingsLogAfter")
+	var out []LogEntry
+	err = s.db.SelectContext(ctx, &out, settingsLogSQL+` WHERE seq > $1 ORDER BY seq`, after)
+	return out, err
+}
+
 // Deployment is what the settings log keeps of the service's settings at a start: what the
 // ledger's judgements are made against besides the tiers, codes and bindings.
 type Deployment struct {
