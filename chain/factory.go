@@ -257,15 +257,29 @@ type FactoryEvents struct {
 	Minted      []Minted
 	Withdrawn   []Withdrawal
 	Transferred []*big.Int // ids of the nodes that changed hands
+	Distributed []Distribution
 	// Blocks are the hashes of the blocks that hold the events, by number, as their logs say.
 	Blocks map[uint64]common.Hash
 }
 
-// Events reads the factory's NodeMinted, Withdrawn and Transferred events from block from to
-// block to.
+// Distribution is a round the factory credited: its Distributed event.
+type Distribution struct {
+	RoundID *big.Int
+	Mode    uint8 // RoundFixed or RoundPool
+	// Amount is the call's: the base per node (fixed) or the pool (pool); Nodes the nodeCount
+	// it credited; Total what it credited in all; Carry the poolCarry it left.
+	Amount, Nodes, Total, Carry *big.Int
+	TxHash                      common.Hash
+	Block                       uint64
+	Time                        uint64
+}
+
+// Events reads the factory's NodeMinted, Withdrawn, Transferred and Distributed events from block
+// from to block to.
 func (c *Client) Events(ctx context.Context, from, to uint64) (FactoryEvents, error) {
 	events := c.nf.GetABI().Events
-	logs, err := c.FactoryLogs(ctx, from, to, []common.Hash{events["NodeMinted"].ID, events["Withdrawn"].ID, events["Transferred"].ID})
+	logs, err := c.FactoryLogs(ctx, from, to, []common.Hash{events["NodeMinted"].ID, events["Withdrawn"].ID,
+		events["Transferred"].ID, events["Distributed"].ID})
 	if err != nil {
 		return FactoryEvents{}, err
 	}
@@ -280,6 +294,13 @@ func (c *Client) Events(ctx context.Context, from, to uint64) (FactoryEvents, er
 		if l.Topics[0] == events["Transferred"].ID {
 			if ev, err := c.nf.UnpackTransferredEvent(l); err == nil {
 				out.Transferred = append(out.Transferred, ev.Id)
+			}
+			continue
+		}
+		if l.Topics[0] == events["Distributed"].ID {
+			if ev, err := c.nf.UnpackDistributedEvent(l); err == nil {
+				out.Distributed = append(out.Distributed, Distribution{RoundID: ev.RoundId, Mode: ev.Mode, Amount: ev.Amount,
+					Nodes: ev.Nodes, Total: ev.Total, Carry: ev.Carry, TxHash: l.TxHash, Block: l.BlockNumber, Time: l.BlockTimestamp})
 			}
 			continue
 		}

@@ -31,7 +31,12 @@ type NodeInfo struct {
 
 // NodeInfo reads node id from the factory; ErrUnknownNode when it was never minted.
 func (c *Client) NodeInfo(ctx context.Context, id *big.Int) (NodeInfo, error) {
-	out, err := c.callFactory(ctx, "nodeInfo", c.nf.PackNodeInfo(id), nil)
+	return c.NodeInfoAt(ctx, id, nil)
+}
+
+// NodeInfoAt is NodeInfo at block (nil: the head); ErrUnknownNode when it was not minted by then.
+func (c *Client) NodeInfoAt(ctx context.Context, id, block *big.Int) (NodeInfo, error) {
+	out, err := c.callFactory(ctx, "nodeInfo", c.nf.PackNodeInfo(id), block)
 	if err != nil {
 		return NodeInfo{}, err
 	}
@@ -120,11 +125,28 @@ type RoundState struct {
 // RoundState reads nodeCount, poolCarry, weightsVersion and each tier's node count and weight at
 // one block; the weights of the tiers `also` too, with nodes or not, for the round's record.
 func (c *Client) RoundState(ctx context.Context, also ...uint8) (RoundState, error) {
+	return c.roundState(ctx, nil, also)
+}
+
+// RoundStateAt is RoundState at block.
+func (c *Client) RoundStateAt(ctx context.Context, block uint64, also ...uint8) (RoundState, error) {
+	return c.roundState(ctx, &block, also)
+}
+
+// roundState reads RoundState at block, or at the head for nil.
+func (c *Client) roundState(ctx context.Context, block *uint64, also []uint8) (RoundState, error) {
 	var nodes, carry, list, version hexutil.Bytes
-	head, err := c.readAtHead(ctx, "round state", func(at string) []rpc.BatchElem {
+	elems := func(at string) []rpc.BatchElem {
 		return []rpc.BatchElem{c.callAt(at, c.nf.PackNodeCount(), &nodes), c.callAt(at, c.nf.PackPoolCarry(), &carry),
 			c.callAt(at, c.nf.PackTierList(), &list), c.callAt(at, c.nf.PackWeightsVersion(), &version)}
-	})
+	}
+	var head uint64
+	var err error
+	if block == nil {
+		head, err = c.readAtHead(ctx, "round state", elems)
+	} else {
+		head, err = *block, c.batch(ctx, "round state", elems(hexutil.EncodeUint64(*block)))
+	}
 	if err != nil {
 		return RoundState{}, err
 	}

@@ -51,7 +51,7 @@ func (j *Jobs) followHead(ctx context.Context, head uint64) error {
 	}); err != nil {
 		return err
 	}
-	seen := classify(blocks, payTo, j.cfg.Treasury, j.chain.Factory(), j.chain.DecodeWithdraw)
+	seen := classify(blocks, j.watched())
 	if len(j.cfg.PaymentTokens) > 0 {
 		transfers, err := j.chain.TokenTransfers(ctx, j.tokens(), payTo, from, head)
 		if err != nil {

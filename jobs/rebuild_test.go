@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -23,6 +24,10 @@ func (e *env) logDeployment() {
 	d := store.Deployment{ChainID: e.dc.ChainID().Int64(), Factory: lower(e.dc.Factory), PaymentsWallet: lower(e.dc.Payments),
 		Tokens: e.cfg.PaymentTokens, Confirmations: e.cfg.Confirmations, ScanFrom: e.cfg.ScanFrom}
 	d.WalletCodes.DiscountBps, d.WalletCodes.CommissionBps = e.cfg.WalletCodes.DiscountBps, e.cfg.WalletCodes.CommissionBps
+	if e.cfg.Treasury != (common.Address{}) {
+		treasury := lower(e.cfg.Treasury)
+		d.Treasury = &treasury
+	}
 	if _, err := e.db.LogDeployment(e.t.Context(), d); err != nil {
 		e.t.Fatal(err)
 	}
@@ -45,15 +50,19 @@ func eventsOf(t *testing.T, db *store.Store, to int64) []store.LedgerEvent {
 }
 
 // TestRebuild: the ledger the passes built (payments minted under a code and at full price, one
-// of a wrong amount, one refused for its holding and refunded by hand, a withdrawal) is rebuilt
-// from the chain and its settings log alone into an empty database: every event up to the
-// rebuild's end is the live ledger's, line for line, and so is every digest. Each change then
-// made to the live ledger's rows (a status, an amount, an extra commission, an inserted payment,
-// a refund unmatched or deleted) is the one difference against the rebuild, at its block with its
-// row. A rebuild refuses a database that holds a ledger.
+// of a wrong amount, one refused for its holding and refunded by hand, a credit round, a
+// withdrawal, a sweep) is rebuilt from the chain and its settings log alone into an empty
+// database: every event up to the rebuild's end is the live ledger's, line for line, and so is
+// every digest, and so are the nodes' figures. Each change then made to the live ledger's rows (a
+// status, an amount, an extra commission, an inserted payment, a refund unmatched or deleted, a
+// credit or a sweep changed, a round lost) is the one difference against the rebuild, at its block
+// with its row. A rebuild refuses a database that holds a ledger.
 func TestRebuild(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := newEnv(t, func(c *Config) { c.DistPeriod = time.Millisecond }) // every node is due at once
+	e.cfg.Treasury = e.dc.Treasury
+	e.cfg.Sweep = SweepConfig{Signer: chain.LocalSigner(e.dc.Accounts[devchain.PaymentsIndex].Key), KeepWei: ether}
+	e.j = e.restart()
 	ctx := t.Context()
 	e.logDeployment()
 	owner := lower(e.buyer(4))
@@ -65,9 +74,14 @@ func TestRebuild(t *testing.T) {
 	refused := e.pay(3, e.dc.Payments, priceTwo) // no DHT: refused, then refunded by hand
 	e.settle()
 	e.sendValue(e.dc.Accounts[devchain.PaymentsIndex].Key, e.buyer(3), nil, priceTwo)
-	// A credit made outside the service, and a withdrawal of it.
-	e.sendValue(e.dc.Distributor.Key, e.dc.Factory, factoryABI.PackDistribute(big.NewInt(77), chain.RoundFixed, big.NewInt(1000), big.NewInt(2), e.weightsVersion()), big.NewInt(2000))
+	// A round the credit pass sends, a withdrawal of its credit, a sweep of the wallet.
+	e.reconcile()
+	e.settleCredit()
 	e.send(e.dc.Buyers[0].Key, e.dc.Factory, factoryABI.PackWithdraw(big.NewInt(1), e.buyer(5), big.NewInt(300)), 0)
+	if sum, err := e.j.Sweep(ctx); err != nil || sum.Sent == nil {
+		t.Fatalf("sweep: %+v, %v", sum, err)
+	}
+	e.sweepUntilSettled(e.j)
 	mustPass(t, e.j)
 	e.reconcile()
 	mustPass(t, e.j)
@@ -80,7 +94,8 @@ func TestRebuild(t *testing.T) {
 	for _, ev := range live {
 		kinds[ev.Kind]++
 	}
-	if kinds["payment"] != 4 || kinds["node"] != 2 || kinds["transfer_out"] != 1 || kinds["withdrawal"] != 1 {
+	if kinds["payment"] != 4 || kinds["node"] != 2 || kinds["transfer_out"] != 1 || kinds["withdrawal"] != 1 ||
+		kinds["round"] != 1 || kinds["sweep"] != 1 {
 		t.Fatalf("the live ledger's events: %v", kinds)
 	}
 
@@ -101,7 +116,7 @@ func TestRebuild(t *testing.T) {
 		t.Fatalf("%d events rebuilt, %d live; differences: %+v", len(rebuilt), len(live), diffs)
 	}
 
-	// No round, sweep or batch here: the digests, every kind of event in, agree block by block.
+	// The digests, every event in, agree block by block; the nodes' figures are the live ones.
 	liveDigests, _ := digestsNow(t, e.db)
 	rebuiltDigests, to := digestsNow(t, into)
 	if len(liveDigests) == 0 || to < cur.Number || len(rebuiltDigests) != len(liveDigests) {
@@ -111,6 +126,18 @@ func TestRebuild(t *testing.T) {
 		if r := rebuiltDigests[i]; r.Block != d.Block || r.BlockHash != d.BlockHash || !bytes.Equal(r.Digest, d.Digest) {
 			t.Errorf("block %d: rebuilt digest %x, live %x", d.Block, r.Digest, d.Digest)
 		}
+	}
+
+	nodes := `SELECT string_agg(concat_ws(' ', id, tier, owner, cumulative_wei, withdrawn_wei, balance_wei, status), ', ' ORDER BY id) FROM nodes`
+	var liveNodes, rebuiltNodes string
+	if err := e.db.DB().GetContext(ctx, &liveNodes, nodes); err != nil {
+		t.Fatal(err)
+	}
+	if err := into.DB().GetContext(ctx, &rebuiltNodes, nodes); err != nil {
+		t.Fatal(err)
+	}
+	if liveNodes != rebuiltNodes {
+		t.Errorf("nodes rebuilt %s, live %s", rebuiltNodes, liveNodes)
 	}
 
 	// Each change to the live ledger's rows is found against the rebuild, at its block, with its
@@ -123,8 +150,15 @@ func TestRebuild(t *testing.T) {
 		}
 		return b
 	}
-	var refundTx string
+	var refundTx, sweepTx string
+	var sweepBlock, roundBlock int64
 	if err := e.db.DB().GetContext(ctx, &refundTx, `SELECT tx_hash FROM outgoing_transfers`); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.db.DB().QueryRowContext(ctx, `SELECT tx_hash, block_number FROM sweeps`).Scan(&sweepTx, &sweepBlock); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.db.DB().GetContext(ctx, &roundBlock, `SELECT block_number FROM distributions WHERE id = 1`); err != nil {
 		t.Fatal(err)
 	}
 	forged := "0x" + strings.Repeat("ab", 32)
@@ -151,6 +185,12 @@ func TestRebuild(t *testing.T) {
 		{"a refund unmatched", `UPDATE payments SET status = 'rejected', refund_tx_hash = NULL WHERE tx_hash = '` + hexLower(refused) + `'`,
 			`UPDATE payments SET status = 'refunded', refund_tx_hash = '` + refundTx + `' WHERE tx_hash = '` + hexLower(refused) + `'`,
 			0, "transfer_out", refundTx},
+		{"a credit", `UPDATE credits SET amount_wei = amount_wei + 1 WHERE node_id = 2`,
+			`UPDATE credits SET amount_wei = amount_wei - 1 WHERE node_id = 2`, roundBlock, "round", "1"},
+		{"a round lost", `UPDATE distributions SET status = 'pending' WHERE id = 1`,
+			`UPDATE distributions SET status = 'confirmed' WHERE id = 1`, roundBlock, "round", "1"},
+		{"a sweep's amount", `UPDATE sweeps SET amount_wei = amount_wei - 1`, `UPDATE sweeps SET amount_wei = amount_wei + 1`,
+			sweepBlock, "sweep", sweepTx},
 	} {
 		mustExec(t, e.db, tamper.do)
 		diffs := store.CompareEvents(eventsOf(t, e.db, cur.Number), rebuilt)

@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"math/big"
 	"slices"
@@ -113,6 +114,11 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 			read.Nodes = append(read.Nodes, m.ID)
 		}
 	}
+	if j.cfg.Observe { // the service records its rounds as the credit pass confirms them
+		if err := j.recordRounds(ctx, events.Distributed); err != nil {
+			return sum, err
+		}
+	}
 	for _, w := range events.Withdrawn {
 		read.Withdrawals = append(read.Withdrawals, store.ChainWithdrawal{
 			ChainNodeID: w.ID, AmountWei: w.Amount, To: hexLower(w.To), TxHash: hexLower(w.TxHash),
@@ -123,8 +129,14 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 	for _, id := range events.Transferred {
 		touched[id.String()] = id
 	}
+	// A rebuild reads the nodes as they were at the range's end: what rounds recorded above
+	// credited them up to it, and the chain's later rounds are recorded by later passes.
+	var at *big.Int
+	if j.cfg.Observe {
+		at = new(big.Int).SetUint64(to)
+	}
 	for _, id := range touched {
-		changed, err := j.syncNode(ctx, id)
+		changed, err := j.syncNode(ctx, id, at)
 		if errors.Is(err, chain.ErrUnknownNode) {
 			// Minted in a block a reorg took back: the ledger keeps it, unconfirmed, so that no
 			// round credits what the contract would refuse, and the drift report names it.
@@ -173,12 +185,45 @@ func (j *Jobs) recordFound(ctx context.Context, m chain.Minted) (found, stale bo
 	return found, stale, err
 }
 
-// syncNode sets the ledger's node to what nodeInfo says.
-func (j *Jobs) syncNode(ctx context.Context, id *big.Int) (bool, error) {
-	info, err := j.chain.NodeInfo(ctx, id)
+// syncNode sets the ledger's node to what nodeInfo says at block (nil: the head).
+func (j *Jobs) syncNode(ctx context.Context, id, block *big.Int) (bool, error) {
+	info, err := j.chain.NodeInfoAt(ctx, id, block)
 	if err != nil {
 		return false, err
 	}
 	return j.store.SyncNode(ctx, store.ChainNode{ChainNodeID: id, Owner: hexLower(info.Owner),
 		BalanceWei: info.Balance, CumulativeWei: info.Credited, WithdrawnWei: info.Withdrawn})
+}
+
+// recordRounds records the rounds the factory credited, as a rebuild finds them: each priced
+// from its Distributed event (the call's mode, amount and node count) and the tiers' weights at
+// its block, with the ledger's nodes, as the credit pass priced it.
+func (j *Jobs) recordRounds(ctx context.Context, rounds []chain.Distribution) error {
+	if len(rounds) == 0 {
+		return nil
+	}
+	tiers, err := j.store.Tiers(ctx)
+	if err != nil {
+		return err
+	}
+	ids := make([]uint8, len(tiers))
+	for i, t := range tiers {
+		ids[i] = uint8(t.ID)
+	}
+	for _, d := range rounds {
+		st, err := j.chain.RoundStateAt(ctx, d.Block, ids...)
+		if err != nil {
+			return err
+		}
+		r := store.NewRound{Mode: store.DistFixed, AmountWei: d.Amount, ChainNodes: d.Nodes.Int64(), CarryWei: d.Carry,
+			Weights: st.Weights, WeightsVersion: st.WeightsVersion}
+		if d.Mode == chain.RoundPool { // the carry the round found: what its pool and carry left
+			r.Mode = store.DistPool
+			r.CarryWei = new(big.Int).Sub(new(big.Int).Add(d.Total, d.Carry), d.Amount)
+		}
+		if _, err := j.store.RecordRound(ctx, d.RoundID.Int64(), r, hexLower(d.TxHash), int64(d.Block), time.Unix(int64(d.Time), 0)); err != nil {
+			return fmt.Errorf("round %s: %w", d.RoundID, err)
+		}
+	}
+	return nil
 }

@@ -38,5 +38,5 @@ func (j *Jobs) RefundsAtHead(ctx context.Context) ([]store.OutgoingTransfer, err
 	if err := j.chain.Outcomes(ctx, blocks, func(_ chain.Block, tx chain.Tx) bool { return tx.From == payTo }); err != nil {
 		return nil, err
 	}
-	return classify(blocks, payTo, j.cfg.Treasury, j.chain.Factory(), j.chain.DecodeWithdraw).Outgoing, nil
+	return classify(blocks, j.watched()).Outgoing, nil
 }

@@ -414,7 +414,10 @@ func (p scanPass) scanBlocks(ctx context.Context, from, to uint64, sum *Payments
 		return err
 	}
 
-	scan := classify(blocks, payTo, j.cfg.Treasury, j.chain.Factory(), j.chain.DecodeWithdraw)
+	scan := classify(blocks, j.watched())
+	if !j.cfg.Observe {
+		scan.Sweeps = nil // the sweep pass records the service's
+	}
 	hashes := map[uint64]string{}
 	for _, b := range scan.Blocks {
 		hashes[uint64(b.Number)] = b.Hash
@@ -503,13 +506,29 @@ func toTrace(blocks []chain.Block, changes []chain.BalanceChange, payTo common.A
 	return trace, unexplained
 }
 
+// watched is what classify sorts transactions by: the payments wallet (zero: none), the
+// treasury, the factory and its withdraw calls (decoded by withdraw), and the listed tokens.
+type watched struct {
+	payTo, treasury, factory common.Address
+	tokens                   []common.Address
+	withdraw                 func([]byte) (chain.WithdrawCall, bool)
+}
+
+// watched is what the passes' scans classify by.
+func (j *Jobs) watched() watched {
+	return watched{payTo: j.cfg.PaymentAddress, treasury: j.cfg.Treasury, factory: j.chain.Factory(), tokens: j.tokens(),
+		withdraw: j.chain.DecodeWithdraw}
+}
+
 // classify sorts the top-level transactions of blocks into what the ledger records of them:
-// payments to payTo, plain transfers out of it (refunds, when they match a rejected payment), and
-// withdraw calls to the factory that failed (decoded by withdraw). A zero payTo watches no wallet.
-// A transfer to the treasury is a sweep, which the sweep pass records: neither a payment nor a
-// refund.
-func classify(blocks []chain.Block, payTo, treasury, factory common.Address, withdraw func([]byte) (chain.WithdrawCall, bool)) store.Scan {
+// payments to the payments wallet, plain transfers out of it (refunds, when they match a rejected
+// payment), its sweeps to the treasury (of ETH, or a listed token's transfer), and withdraw
+// calls to the factory that failed. The sweep pass records the sweeps the service sends: a scan
+// records those it finds only in a rebuild (Config.Observe).
+func classify(blocks []chain.Block, w watched) store.Scan {
+	payTo := w.payTo
 	paid := payTo != (common.Address{})
+	swept := paid && w.treasury != (common.Address{})
 	var scan store.Scan
 	for _, b := range blocks {
 		hash := hexLower(b.Hash)
@@ -523,19 +542,37 @@ func classify(blocks []chain.Block, payTo, treasury, factory common.Address, wit
 					TxHash: hexLower(tx.Hash), TxIndex: int(tx.Index), PaymentRef: hexLower(tx.Hash), From: hexLower(tx.From),
 					ValueWei: tx.Value, BlockNumber: int64(b.Number), BlockHash: hash, BlockTime: blockTime(b),
 				})
-			case paid && tx.From == payTo && *tx.To != payTo && *tx.To != treasury && ok && tx.Value.Sign() > 0:
+			case swept && tx.From == payTo && *tx.To == w.treasury && tx.Value.Sign() > 0:
+				scan.Sweeps = append(scan.Sweeps, sweepOf(tx, b.Number, nil, tx.Value, w.treasury))
+			case swept && tx.From == payTo && slices.Contains(w.tokens, *tx.To):
+				if to, amount, isTransfer := chain.DecodeTokenTransfer(tx.Input); isTransfer && to == w.treasury && amount.Sign() > 0 {
+					token := hexLower(*tx.To)
+					scan.Sweeps = append(scan.Sweeps, sweepOf(tx, b.Number, &token, amount, to))
+				}
+			case paid && tx.From == payTo && *tx.To != payTo && *tx.To != w.treasury && ok && tx.Value.Sign() > 0:
 				scan.Outgoing = append(scan.Outgoing, store.OutgoingTransfer{
 					TxHash: hexLower(tx.Hash), To: hexLower(*tx.To), ValueWei: tx.Value, BlockNumber: int64(b.Number),
 				})
-			case *tx.To == factory && tx.Status == types.ReceiptStatusFailed:
-				if w, ok := withdraw(tx.Input); ok {
-					scan.Failed = append(scan.Failed, store.FailedWithdrawal{ChainNodeID: w.ID, AmountWei: w.Amount,
-						To: hexLower(w.To), TxHash: hexLower(tx.Hash), BlockNumber: int64(b.Number), At: blockTime(b)})
+			case *tx.To == w.factory && tx.Status == types.ReceiptStatusFailed:
+				if wc, ok := w.withdraw(tx.Input); ok {
+					scan.Failed = append(scan.Failed, store.FailedWithdrawal{ChainNodeID: wc.ID, AmountWei: wc.Amount,
+						To: hexLower(wc.To), TxHash: hexLower(tx.Hash), BlockNumber: int64(b.Number), At: blockTime(b)})
 				}
 			}
 		}
 	}
 	return scan
+}
+
+// sweepOf is the sweep transaction tx, mined in block, moved (or, reverted, did not): amount of
+// token (nil: ETH) from the payments wallet to the treasury, to.
+func sweepOf(tx chain.Tx, block uint64, token *string, amount *big.Int, to common.Address) store.Sweep {
+	status, number := store.SweepSwept, int64(block)
+	if tx.Status != types.ReceiptStatusSuccessful {
+		status = store.SweepFailed
+	}
+	return store.Sweep{From: hexLower(tx.From), To: hexLower(to), AmountWei: store.Uint256{Int: amount}, Token: token,
+		Status: status, TxHash: hexLower(tx.Hash), BlockNumber: &number}
 }
 
 // blockTime is when block b was made, as its header says: what a payment in it is judged at.

@@ -123,7 +123,7 @@ func TestScanRecordsInChunks(t *testing.T) {
 func TestClassify(t *testing.T) {
 	t.Parallel()
 	payTo, factory := common.Address{9}, common.Address{0xf}
-	buyer, other, treasury := common.Address{1}, common.Address{2}, common.Address{3}
+	buyer, other, treasury, token := common.Address{1}, common.Address{2}, common.Address{3}, common.Address{4}
 	ok, failed := types.ReceiptStatusSuccessful, types.ReceiptStatusFailed
 	tx := func(n byte, from common.Address, to *common.Address, value int64, status uint64, input string) chain.Tx {
 		return chain.Tx{Hash: common.Hash{n}, From: from, To: to, Value: big.NewInt(value), Status: status, Input: []byte(input)}
@@ -142,9 +142,13 @@ func TestClassify(t *testing.T) {
 		tx(8, buyer, &factory, 0, failed, "mint"),     // another failed call
 		tx(9, buyer, &factory, 0, ok, "withdraw"),     // a withdrawal that went through
 		tx(10, payTo, &treasury, 50, ok, ""),          // a sweep: neither a payment nor a refund
+		{Hash: common.Hash{11}, From: payTo, To: &token, Value: new(big.Int), Status: failed,
+			Input: chain.TokenTransferData(treasury, big.NewInt(300))}, // a token sweep that reverted
+		{Hash: common.Hash{12}, From: payTo, To: &token, Value: new(big.Int), Status: ok,
+			Input: chain.TokenTransferData(buyer, big.NewInt(300))}, // tokens to someone else: no sweep
 	}}}
 
-	scan := classify(blocks, payTo, treasury, factory, withdraw)
+	scan := classify(blocks, watched{payTo: payTo, treasury: treasury, factory: factory, tokens: []common.Address{token}, withdraw: withdraw})
 	hash := hexLower(common.Hash{0xAB})
 	if len(scan.Blocks) != 1 || scan.Blocks[0].Number != 5 || scan.Blocks[0].Hash != hash {
 		t.Errorf("blocks %+v", scan.Blocks)
@@ -161,9 +165,16 @@ func TestClassify(t *testing.T) {
 		t.Errorf("failed withdrawals %+v, want transaction 7", scan.Failed)
 	}
 
+	if len(scan.Sweeps) != 2 || scan.Sweeps[0].TxHash != hexLower(common.Hash{10}) || scan.Sweeps[0].Token != nil ||
+		scan.Sweeps[0].AmountWei.Int64() != 50 || scan.Sweeps[0].Status != store.SweepSwept || *scan.Sweeps[0].BlockNumber != 5 ||
+		scan.Sweeps[1].TxHash != hexLower(common.Hash{11}) || *scan.Sweeps[1].Token != hexLower(token) ||
+		scan.Sweeps[1].AmountWei.Int64() != 300 || scan.Sweeps[1].Status != store.SweepFailed || scan.Sweeps[1].To != hexLower(treasury) {
+		t.Errorf("sweeps %+v, want transactions 10 (ETH, swept) and 11 (the token, failed)", scan.Sweeps)
+	}
+
 	t.Run("no payments wallet", func(t *testing.T) {
-		scan := classify(blocks, common.Address{}, common.Address{}, factory, withdraw)
-		if len(scan.Payments)+len(scan.Outgoing) != 0 || len(scan.Failed) != 1 {
+		scan := classify(blocks, watched{factory: factory, withdraw: withdraw})
+		if len(scan.Payments)+len(scan.Outgoing)+len(scan.Sweeps) != 0 || len(scan.Failed) != 1 {
 			t.Errorf("scan %+v: want the failed withdrawal only", scan)
 		}
 	})

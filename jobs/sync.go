@@ -74,7 +74,7 @@ func (j *Jobs) sync(ctx context.Context, wallet common.Address, m chain.Minted) 
 	if _, _, err := j.recordFound(ctx, m); err != nil {
 		return store.Node{}, err
 	}
-	if _, err := j.syncNode(ctx, m.ID); err != nil {
+	if _, err := j.syncNode(ctx, m.ID, nil); err != nil {
 		return store.Node{}, err
 	}
 	return j.store.NodeByChainID(ctx, m.ID)

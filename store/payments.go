@@ -109,6 +109,7 @@ type Scan struct {
 	Failed       []FailedWithdrawal
 	Outgoing     []OutgoingTransfer
 	Unattributed []UnattributedInflow
+	Sweeps       []Sweep // sweeps found on chain (a rebuild's): each settled, with its block
 	// SafeExecutions are the treasury's executions in the blocks (treasury batches among them).
 	SafeExecutions []SafeExecution
 }
@@ -188,6 +189,14 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 			return err
 		}
 	}
+	for _, sw := range scan.Sweeps { // rare: one an hour
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO sweeps (from_address, to_address, amount_wei, token, status, tx_hash, block_number)
+			SELECT $1, $2, $3, $4, $5, $6::text, $7 WHERE NOT EXISTS (SELECT 1 FROM sweeps WHERE tx_hash = $6::text)`,
+			sw.From, sw.To, sw.AmountWei, sw.Token, sw.Status, sw.TxHash, sw.BlockNumber); err != nil {
+			return err
+		}
+	}
 	for _, u := range scan.Unattributed { // rare: only where the RPC cannot trace
 		if _, err := tx.ExecContext(ctx, `
 			INSERT INTO unattributed_inflows (block_number, block_hash, amount_wei) VALUES ($1, $2, $3)
@@ -262,6 +271,11 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 		return 0, err
 	}
 	unrefunded = append(unrefunded, batched...)
+	// The sweeps a rebuild found there (the service's own are the sweep pass's: in the outbox).
+	if _, err := tx.ExecContext(ctx, `
+		DELETE FROM sweeps s WHERE block_number > $1 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.sweep_id = s.id)`, number); err != nil {
+		return 0, err
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM outgoing_transfers WHERE block_number > $1`, number); err != nil {
 		return 0, err
 	}

@@ -43,7 +43,7 @@ type NewRound struct {
 	AmountWei      *big.Int       // fixed: the base per node; pool: the pool
 	ChainNodes     int64          // the chain's nodeCount: the round credits nodes 1 to ChainNodes
 	CarryWei       *big.Int       // the chain's poolCarry
-	TierNodes      map[int]int64  // the chain's node count of each tier that has nodes
+	TierNodes      map[int]int64  // the chain's node count of each tier that has nodes (nil: not checked)
 	Weights        map[int]uint32 // the factory's payoutBps of each tier (a tier not named: 0)
 	WeightsVersion uint64         // the factory's weightsVersion, which the round's call names
 }
@@ -202,7 +202,7 @@ func priceRound(ctx context.Context, tx *sqlx.Tx, id int64, r NewRound) (Round, 
 		return Round{}, &LedgerBehindError{ChainNodes: r.ChainNodes, Known: known}
 	}
 	for _, t := range tiers {
-		if t.Nodes != r.TierNodes[t.Tier] {
+		if r.TierNodes != nil && t.Nodes != r.TierNodes[t.Tier] {
 			return Round{}, fmt.Errorf("tier %d: the chain counts %d nodes, the ledger %d: %w", t.Tier, r.TierNodes[t.Tier], t.Nodes, ErrTiersDisagree)
 		}
 	}
@@ -331,6 +331,47 @@ func (s *Store) ConfirmRound(ctx context.Context, id int64, txHash *string, bloc
 		return false, err
 	}
 	defer tx.Rollback()
+	if applied, err = confirmRound(ctx, tx, id, txHash, block, period); err != nil || !applied {
+		return applied, err
+	}
+	return true, tx.Commit()
+}
+
+// RecordRound records round id, which the chain credited by txHash in block at time at, as a
+// rebuild finds it (jobs.Config.Observe): priced for r as the credit pass prices a round (r's
+// TierNodes nil: the ledger's nodes are taken as the chain's), then confirmed, in one
+// transaction. applied is false when the ledger has the round already.
+func (s *Store) RecordRound(ctx context.Context, id int64, r NewRound, txHash string, block int64, at time.Time) (applied bool, err error) {
+	defer wrap(&err, "RecordRound")
+	tx, err := s.db.BeginTxx(ctx, pricingTx)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `
+		INSERT INTO distributions (id, total_wei, node_count, mode, funding_mode, status, due_at)
+		VALUES ($1, 0, 0, $2, 'value', 'pending', $3) ON CONFLICT (id) DO NOTHING`, id, r.Mode, at)
+	if err != nil {
+		return false, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return false, err
+	}
+	// The rounds the service credits after a rebuild are numbered after the chain's.
+	if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('distributions', 'id'), (SELECT max(id) FROM distributions))`); err != nil {
+		return false, err
+	}
+	if _, err := priceRound(ctx, tx, id, r); err != nil {
+		return false, err
+	}
+	if applied, err = confirmRound(ctx, tx, id, &txHash, block, 0); err != nil || !applied {
+		return applied, err
+	}
+	return true, tx.Commit()
+}
+
+// confirmRound is ConfirmRound in tx, which the caller commits when applied.
+func confirmRound(ctx context.Context, tx *sqlx.Tx, id int64, txHash *string, block int64, period time.Duration) (applied bool, err error) {
 	res, err := tx.ExecContext(ctx, `
 		UPDATE distributions
 		SET status = 'confirmed', confirmed_at = now(), tx_hash = $2, block_number = nullif($4, 0), nonce = NULL, raw = NULL,
@@ -368,8 +409,5 @@ func (s *Store) ConfirmRound(ctx context.Context, id int64, txHash *string, bloc
 		WHERE c.distribution_id = $1 AND n.id = c.node_id`, id); err != nil {
 		return false, err
 	}
-	if err := emitRound(ctx, tx, id); err != nil {
-		return false, err
-	}
-	return true, tx.Commit()
+	return true, emitRound(ctx, tx, id)
 }
