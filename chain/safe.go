@@ -236,7 +236,102 @@ type SafeExecution struct {
 	// Transfer logs say: a token that answers false to a transfer moves nothing and logs nothing,
 	// though the execution succeeds.
 	TokensOut []TokenTransfer
+	// Call is the Safe transaction executed, as the calldata of the transaction that called the
+	// Safe's execTransaction says it (nil when the transaction called another contract), its
+	// Nonce unset (SafeTxNonce finds it); Signatures how many owners' signatures it carried.
+	Call       *SafeTx
+	Signatures int
 }
+
+// decodeExec reads the Safe transaction and the number of signatures of input, a call of a
+// Safe's execTransaction; ok is false for any other input.
+func decodeExec(input []byte) (tx SafeTx, signatures int, ok bool) {
+	m := safeABI.GetABI().Methods["execTransaction"]
+	if len(input) < 4 || !bytes.Equal(input[:4], m.ID) {
+		return tx, 0, false
+	}
+	args, err := m.Inputs.Unpack(input[4:])
+	if err != nil || len(args) != 10 {
+		return tx, 0, false
+	}
+	var ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10 bool
+	tx.To, ok1 = args[0].(common.Address)
+	tx.Value, ok2 = args[1].(*big.Int)
+	tx.Data, ok3 = args[2].([]byte)
+	tx.Operation, ok4 = args[3].(uint8)
+	tx.SafeTxGas, ok5 = args[4].(*big.Int)
+	tx.BaseGas, ok6 = args[5].(*big.Int)
+	tx.GasPrice, ok7 = args[6].(*big.Int)
+	tx.GasToken, ok8 = args[7].(common.Address)
+	tx.RefundReceiver, ok9 = args[8].(common.Address)
+	sigs, ok10 := args[9].([]byte)
+	return tx, len(sigs) / 65, ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9 && ok10
+}
+
+// Payouts are the transfers tx makes, when it is a batch as Batch builds them (a multiSend of
+// calls, or one call): ETH with no data, or a token's transfer(to, amount). ok is false for any
+// other Safe transaction.
+func (tx SafeTx) Payouts() (_ []Payout, ok bool) {
+	if tx.Operation == 0 {
+		p, ok := payoutOf(tx.To, tx.Value, tx.Data)
+		return []Payout{p}, ok
+	}
+	m := multiSendABI.GetABI().Methods["multiSend"]
+	if len(tx.Data) < 4 || !bytes.Equal(tx.Data[:4], m.ID) {
+		return nil, false
+	}
+	args, err := m.Inputs.Unpack(tx.Data[4:])
+	if err != nil || len(args) != 1 {
+		return nil, false
+	}
+	packed, _ := args[0].([]byte)
+	var out []Payout
+	for len(packed) > 0 { // operation (1), to (20), value (32), data length (32), data
+		if len(packed) < 85 || packed[0] != 0 {
+			return nil, false
+		}
+		n := new(big.Int).SetBytes(packed[53:85])
+		if !n.IsInt64() || int64(len(packed)-85) < n.Int64() {
+			return nil, false
+		}
+		end := 85 + int(n.Int64())
+		p, ok := payoutOf(common.BytesToAddress(packed[1:21]), new(big.Int).SetBytes(packed[21:53]), packed[85:end])
+		if !ok {
+			return nil, false
+		}
+		out, packed = append(out, p), packed[end:]
+	}
+	return out, len(out) > 0
+}
+
+// payoutOf is the transfer a call of to with value and data makes: ETH with no data, or a
+// token's transfer(to, amount) with no value.
+func payoutOf(to common.Address, value *big.Int, data []byte) (Payout, bool) {
+	if len(data) == 0 {
+		return Payout{To: to, Value: value}, value.Sign() > 0
+	}
+	recipient, amount, ok := DecodeTokenTransfer(data)
+	return Payout{To: recipient, Value: amount, Token: to}, ok && value.Sign() == 0
+}
+
+// SafeTxNonce finds the nonce of e's Safe transaction (e.Call): the one, among the nonces the
+// Safe at safe took in e's block, for which the transaction hashes to e.SafeTxHash.
+func (c *Client) SafeTxNonce(ctx context.Context, safe common.Address, chainID *big.Int, e SafeExecution) (*big.Int, error) {
+	after, err := c.SafeNonceAt(ctx, safe, e.BlockHash)
+	if err != nil {
+		return nil, err
+	}
+	tx := *e.Call
+	for n := new(big.Int).Sub(after, big.NewInt(1)); n.Sign() >= 0 && new(big.Int).Sub(after, n).Int64() <= maxExecsPerBlock; n.Sub(n, big.NewInt(1)) {
+		if tx.Nonce = n; tx.Hash(chainID, safe) == e.SafeTxHash {
+			return new(big.Int).Set(n), nil
+		}
+	}
+	return nil, fmt.Errorf("safe transaction %s: no nonce the Safe took in block %d gives its hash", e.SafeTxHash, e.BlockNumber)
+}
+
+// maxExecsPerBlock bounds the nonces SafeTxNonce tries: a Safe's executions in one block.
+const maxExecsPerBlock = 64
 
 // The topics of a Safe's execution logs.
 var (
@@ -267,7 +362,9 @@ func (c *Client) SafeExecutions(ctx context.Context, safe common.Address, from, 
 	// Who sent each, and what tokens a successful one moved out of the Safe: executions are rare,
 	// and one batch reads them all.
 	txs := make([]struct {
-		From common.Address `json:"from"`
+		From  common.Address  `json:"from"`
+		To    *common.Address `json:"to"`
+		Input hexutil.Bytes   `json:"input"`
 	}, len(out))
 	receipts := make([]*types.Receipt, len(out))
 	var elems []rpc.BatchElem
@@ -282,6 +379,11 @@ func (c *Client) SafeExecutions(ctx context.Context, safe common.Address, from, 
 	}
 	for i := range out {
 		out[i].From = txs[i].From
+		if txs[i].To != nil && *txs[i].To == safe {
+			if call, sigs, ok := decodeExec(txs[i].Input); ok {
+				out[i].Call, out[i].Signatures = &call, sigs
+			}
+		}
 		if receipts[i] == nil {
 			continue
 		}

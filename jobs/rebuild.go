@@ -16,10 +16,6 @@ import (
 	"nodeledger/store"
 )
 
-// RebuiltKinds are the kinds of ledger events a rebuild writes (store.LedgerEvents): the treasury
-// batches it does not write yet are left out of what verify compares.
-var RebuiltKinds = []string{"payment", "node", "transfer_out", "inflow", "sweep", "round", "withdrawal"}
-
 // RebuildSummary is what a rebuild wrote.
 type RebuildSummary struct {
 	FromBlock, ToBlock uint64

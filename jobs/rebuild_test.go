@@ -33,20 +33,14 @@ func (e *env) logDeployment() {
 	}
 }
 
-// eventsOf are the events of blocks 0..to that a rebuild writes.
+// eventsOf are the events of blocks 0..to.
 func eventsOf(t *testing.T, db *store.Store, to int64) []store.LedgerEvent {
 	t.Helper()
-	all, err := db.LedgerEvents(t.Context(), 0, to)
+	events, err := db.LedgerEvents(t.Context(), 0, to)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []store.LedgerEvent
-	for _, e := range all {
-		if slices.Contains(RebuiltKinds, e.Kind) {
-			out = append(out, e)
-		}
-	}
-	return out
+	return events
 }
 
 // TestRebuild: the ledger the passes built (payments minted under a code and at full price, one

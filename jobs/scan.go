@@ -73,6 +73,14 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 		if p.execs, err = j.chain.SafeExecutions(ctx, j.cfg.Treasury, from, to); err != nil {
 			return head, err
 		}
+		if err := j.safeTxNonces(ctx, p.execs); err != nil {
+			return head, err
+		}
+		// A rebuild's range ends before the next execution, so that the payments before it are
+		// judged first, as the service judged them: the batch it records pays what was owed then.
+		if i := slices.IndexFunc(p.execs, func(e chain.SafeExecution) bool { return e.BlockNumber > from }); j.cfg.Observe && i >= 0 {
+			to, p.execs = p.execs[i].BlockNumber-1, p.execs[:i]
+		}
 	}
 	if len(j.cfg.PaymentTokens) > 0 && j.cfg.PaymentAddress != (common.Address{}) {
 		transfers, err := j.chain.TokenTransfers(ctx, j.tokens(), j.cfg.PaymentAddress, from, to)
@@ -164,6 +172,9 @@ func (p scanPass) withLogs(scan *store.Scan, from, to uint64) error {
 		for _, t := range e.TokensOut {
 			exec.TokensOut = append(exec.TokensOut, store.TokenMove{Token: hexLower(t.Token), To: hexLower(t.To), Amount: store.Uint256{Int: t.Value}})
 		}
+		if p.cfg.Observe {
+			exec.Batch = observedBatch(e)
+		}
 		scan.SafeExecutions = append(scan.SafeExecutions, exec)
 		if err := withBlock(scan, int64(e.BlockNumber), hexLower(e.BlockHash)); err != nil {
 			return err
@@ -179,6 +190,50 @@ func (p scanPass) withLogs(scan *store.Scan, from, to uint64) error {
 		}
 	}
 	return nil
+}
+
+// safeTxNonces sets, in a rebuild, the nonce of each Safe transaction execs executed, for the
+// batches it records: the service has its own batches' nonces.
+func (j *Jobs) safeTxNonces(ctx context.Context, execs []chain.SafeExecution) error {
+	if !j.cfg.Observe {
+		return nil
+	}
+	for _, e := range execs {
+		if e.Call == nil {
+			continue
+		}
+		n, err := j.chain.SafeTxNonce(ctx, j.cfg.Treasury, j.cfg.ChainID, e)
+		if err != nil {
+			return err
+		}
+		e.Call.Nonce = n
+	}
+	return nil
+}
+
+// observedBatch is the batch e executed as a rebuild records it (store.ObservedBatch); nil when
+// e's call is not a batch of transfers.
+func observedBatch(e chain.SafeExecution) *store.ObservedBatch {
+	if e.Call == nil || e.Call.Nonce == nil {
+		return nil
+	}
+	payouts, ok := e.Call.Payouts()
+	if !ok {
+		return nil
+	}
+	c := e.Call
+	b := &store.ObservedBatch{TreasuryBatch: store.TreasuryBatch{To: hexLower(c.To), Value: store.Uint256{Int: c.Value}, Data: append([]byte{}, c.Data...),
+		Operation: c.Operation, SafeTxGas: store.Uint256{Int: c.SafeTxGas}, BaseGas: store.Uint256{Int: c.BaseGas},
+		GasPrice: store.Uint256{Int: c.GasPrice}, GasToken: hexLower(c.GasToken), RefundReceiver: hexLower(c.RefundReceiver),
+		Nonce: store.Uint256{Int: c.Nonce}, Threshold: max(e.Signatures, 1)}}
+	for _, p := range payouts {
+		t := store.TokenMove{To: hexLower(p.To), Amount: store.Uint256{Int: p.Value}}
+		if p.Token != (common.Address{}) {
+			t.Token = hexLower(p.Token)
+		}
+		b.Transfers = append(b.Transfers, t)
+	}
+	return b
 }
 
 // withBlock adds block number, of hash, to scan's blocks (in order) unless it is there;

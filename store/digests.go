@@ -48,7 +48,8 @@ const paymentKey = `(%[1]s.tx_hash || '/' || %[1]s.call_index || '/' || coalesce
 //   - transfer_out: ETH the payments wallet sent (not a sweep), with the payment it refunded;
 //   - inflow: ETH the wallet received that no transaction explains;
 //   - sweep: the payments wallet's excess moved to the treasury;
-//   - batch: a treasury batch the chain decided, with the refunds and commissions it paid;
+//   - batch: a treasury batch the chain decided (executed or failed: a void one was never on
+//     chain), with the refunds and commissions it paid;
 //   - round: a distribution round credited, with its credits' count and total;
 //   - withdrawal: a node's withdrawal, or a withdraw call that reverted.
 var ledgerEventsSQL = `
@@ -89,7 +90,7 @@ var ledgerEventsSQL = `
 				'commissions', (SELECT jsonb_agg(` + fmt.Sprintf(paymentKey, "p") + ` || '/' || c.role ORDER BY ` + fmt.Sprintf(paymentKey, "p") + ` COLLATE "C", c.role)
 					FROM treasury_batch_commissions bc JOIN commissions c ON c.id = bc.commission_id JOIN payments p ON p.id = c.payment_id
 					WHERE bc.batch_id = b.id AND bc.open AND b.status = 'executed'))
-		FROM treasury_batches b WHERE b.block_number BETWEEN $1 AND $2
+		FROM treasury_batches b WHERE b.block_number BETWEEN $1 AND $2 AND b.status IN ('executed', 'failed')
 		UNION ALL
 		SELECT d.block_number, 7, 'round', d.id::text,
 			jsonb_build_object('totalWei', d.total_wei::text, 'nodeCount', d.node_count, 'mode', d.mode,

@@ -546,6 +546,18 @@ type SafeExecution struct {
 	// TokensOut are the token transfers out of the Safe its receipt logs, when it succeeded: a
 	// token refund of the batch is made only when one of them is it.
 	TokensOut []TokenMove
+	// Batch is the Safe transaction executed, as a rebuild reads it from the chain (nil in the
+	// service, which holds the batches it proposed): recordExecutions records it as the batch
+	// of the refunds or commissions its transfers pay, when they pay what is owed.
+	Batch *ObservedBatch
+}
+
+// ObservedBatch is a Safe transaction read from the chain: its fields (those of TreasuryBatch
+// that name the SafeTx, its nonce and the signatures it carried as Threshold), and its transfers
+// in its order (Token "" for ETH).
+type ObservedBatch struct {
+	TreasuryBatch
+	Transfers []TokenMove
 }
 
 // TokenMove is a transfer of Amount of Token to To, as a Transfer log says it happened.
@@ -569,6 +581,11 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 		status := BatchFailed
 		if e.Success {
 			status = BatchExecuted
+		}
+		if e.Batch != nil {
+			if err := observeBatch(ctx, tx, e); err != nil {
+				return err
+			}
 		}
 		var nonce []Uint256
 		if err := tx.SelectContext(ctx, &nonce, `
@@ -642,6 +659,81 @@ func recordExecutions(ctx context.Context, tx *sqlx.Tx, execs []SafeExecution) e
 		refunded = append(refunded, paid...)
 	}
 	return emitPayments(ctx, tx, EventPaymentRefunded, refunded)
+}
+
+// observeBatch records the batch e executed, as a rebuild finds it on chain, unless the ledger
+// holds it: a refund batch when each transfer pays back a payment owed a refund (of that payer,
+// token and amount; the oldest such), else a commission batch when each pays a referrer the
+// commissions owed to it in that currency (the oldest, summing to the transfer), else nothing
+// (another Safe transaction). Proposed by e's sender, to be decided by its execution.
+func observeBatch(ctx context.Context, tx *sqlx.Tx, e SafeExecution) error {
+	var held bool
+	if err := tx.GetContext(ctx, &held, `SELECT EXISTS (SELECT 1 FROM treasury_batches WHERE safe = $1 AND safe_tx_hash = $2)`,
+		e.Safe, e.SafeTxHash); err != nil || held {
+		return err
+	}
+	b := NewTreasuryBatch{TreasuryBatch: e.Batch.TreasuryBatch}
+	b.Safe, b.SafeTxHash, b.ProposedBy = e.Safe, e.SafeTxHash, e.From
+	refunds, err := owedFor(ctx, tx, owedRefundSQL, e.Batch.Transfers)
+	if err != nil {
+		return err
+	}
+	if refunds != nil {
+		b.Kind, b.Payments = BatchRefunds, refunds
+	} else {
+		if b.Commissions, err = owedFor(ctx, tx, owedCommissionsSQL, e.Batch.Transfers); err != nil || b.Commissions == nil {
+			return err
+		}
+		b.Kind = BatchCommissions
+	}
+	_, err = Tx{tx}.AddTreasuryBatch(ctx, b)
+	return err
+}
+
+// owedOrder is the order in which what is owed is paid: the payments' order on chain.
+const owedOrder = `p.block_number, p.tx_index, p.call_index, p.log_index NULLS FIRST`
+
+// owedRefundSQL finds the payment a transfer ($1 to, $2 token or null, $3 amount) pays back: owed
+// a refund of exactly that, in no open batch, not among $4.
+var owedRefundSQL = `
+	SELECT p.id, coalesce(p.amount, p.value_wei) AS amount FROM payments p
+	WHERE p.status = 'rejected' AND p.from_address = $1 AND p.token IS NOT DISTINCT FROM $2 AND coalesce(p.amount, p.value_wei) = $3
+		AND p.id <> ALL ($4) AND NOT EXISTS (SELECT 1 FROM treasury_batch_payments bp WHERE bp.payment_id = p.id AND bp.open)
+	ORDER BY ` + owedOrder + ` LIMIT 1`
+
+// owedCommissionsSQL lists the commissions a transfer ($1 to, $2 token or null) may pay: owed to
+// that referrer in that currency, in no open batch, not among $4 ($3, the amount, is summed).
+var owedCommissionsSQL = `
+	SELECT c.id, c.amount FROM commissions c JOIN payments p ON p.id = c.payment_id
+	WHERE c.referrer = $1 AND p.token IS NOT DISTINCT FROM $2 AND $3::numeric > 0 AND c.id <> ALL ($4)
+		AND NOT EXISTS (SELECT 1 FROM treasury_batch_commissions bc WHERE bc.commission_id = c.id AND bc.open)
+	ORDER BY ` + owedOrder + `, c.role`
+
+// owedFor is what transfers pay, by query (owedRefundSQL or owedCommissionsSQL): for each, the
+// oldest rows it answers whose amounts sum to the transfer's. nil when a transfer pays no such.
+func owedFor(ctx context.Context, tx *sqlx.Tx, query string, transfers []TokenMove) ([]int64, error) {
+	ids := []int64{}
+	for _, t := range transfers {
+		var rows []struct {
+			ID     int64   `db:"id"`
+			Amount Uint256 `db:"amount"`
+		}
+		if err := tx.SelectContext(ctx, &rows, query, t.To, sql.NullString{String: t.Token, Valid: t.Token != ""}, t.Amount, pq.Array(ids)); err != nil {
+			return nil, err
+		}
+		sum, n := new(big.Int), 0
+		for n < len(rows) && sum.Cmp(t.Amount.Int) < 0 {
+			sum.Add(sum, rows[n].Amount.Int)
+			n++
+		}
+		if sum.Cmp(t.Amount.Int) != 0 {
+			return nil, nil
+		}
+		for _, r := range rows[:n] {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids, nil
 }
 
 // unpaidTokenRefunds are the payments of refund batch id whose token refund moved does not show.

@@ -1,0 +1,117 @@
+package web
+
+import (
+	"log/slog"
+	"math/big"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"nodeledger/chain/bindings"
+	"nodeledger/chain/devchain"
+	"nodeledger/jobs"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+)
+
+// TestRebuildTreasuryBatches: a sale whose treasury executed a refund batch (an ETH and a USDC
+// refund) and a commission batch is rebuilt from the chain and the settings log alone: the
+// batches are found in their executions' calldata, each transfer matched to the refund or the
+// commissions it pays, and every event, batches included, is the live ledger's. A commission
+// taken out of the live batch by hand is the one difference, at the batch's block.
+func TestRebuildTreasuryBatches(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnvOf(t, db, true)
+	ctx, dc := t.Context(), e.dc
+	lower := func(a common.Address) string { return strings.ToLower(a.Hex()) }
+	treasury, usdc := lower(dc.Treasury), store.Token{Address: lower(dc.USDC), Symbol: "USDC", Decimals: devchain.USDCDecimals}
+	if _, err := db.LogDeployment(ctx, store.Deployment{ChainID: dc.ChainID().Int64(), Factory: lower(dc.Factory),
+		PaymentsWallet: lower(dc.Payments), Treasury: &treasury, Tokens: []store.Token{usdc}, Confirmations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, e.s.adminDo(t, http.MethodPost, "/api/admin/referral-codes",
+		`{"code": "Duo", "owner": "`+lower(dc.Buyers[3].Address)+`", "discountBps": 500, "commissionBps": 300}`, adminKey), http.StatusCreated)
+	if _, _, err := e.j.Sale().Bind(ctx, lower(dc.Buyers[0].Address), "Duo", store.SignIn{}); err != nil {
+		t.Fatal(err)
+	}
+	e.pay(0, 95e15) // minted under Duo: a commission owed
+	e.pay(1, 150e15)
+	e.send(dc.Buyers[2].Key, dc.USDC, bindings.NewTestToken().PackTransfer(dc.Payments, big.NewInt(250_000_000)), nil)
+	e.send(dc.Owner.Key, dc.USDC, bindings.NewTestToken().PackMint(dc.Treasury, big.NewInt(1_000_000_000)), nil)
+	for range 3 {
+		e.pass()
+	}
+	execute := func(path, body string) {
+		t.Helper()
+		rec := e.s.adminDo(t, http.MethodPost, path, body, adminKey)
+		wantStatus(t, rec, http.StatusCreated)
+		b := decode[batchDoc](t, rec)
+		e.approve(b.ID, e.sign(7, b.SafeTxHash))
+		ready := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash))
+		if ready == nil || ready.ExecData == nil {
+			t.Fatalf("%s: not ready: %+v", path, ready)
+		}
+		if r := e.send(dc.Buyers[4].Key, dc.Treasury, common.FromHex(*ready.ExecData), nil); r.Status != types.ReceiptStatusSuccessful {
+			t.Fatalf("%s: the batch reverted", path)
+		}
+		e.pass()
+		e.pass()
+		if got := e.get(b.ID); got.Status != "executed" {
+			t.Fatalf("%s: %+v", path, got)
+		}
+	}
+	execute("/api/admin/refund-batches", `{"payments": "all"}`)
+	execute("/api/admin/commission-batches", `{"commissions": "all"}`)
+
+	if _, err := e.j.Reconcile(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e.pass()
+	final, ok, err := db.DigestFrontier(ctx)
+	if err != nil || !ok {
+		t.Fatalf("frontier %d, %v, %v", final, ok, err)
+	}
+	live, err := db.LedgerEvents(ctx, 0, final)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, ev := range live {
+		kinds[ev.Kind]++
+	}
+	if kinds["batch"] != 2 || kinds["payment"] != 3 {
+		t.Fatalf("the live ledger's events %v", kinds)
+	}
+	entries, err := db.SettingsLog(ctx, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	into := storetest.New(t)
+	if _, err := jobs.Rebuild(ctx, into, e.c, entries, nil, uint64(final), slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	rebuilt, err := into.LedgerEvents(ctx, 0, final)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diffs := store.CompareEvents(live, rebuilt); len(diffs) != 0 {
+		t.Fatalf("%d differences: %+v", len(diffs), diffs)
+	}
+
+	mustExec(t, db, `UPDATE treasury_batch_commissions SET open = false`)
+	live, err = db.LedgerEvents(ctx, 0, final)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffs := store.CompareEvents(live, rebuilt)
+	if len(diffs) != 1 || diffs[0].Kind != "batch" || !slices.ContainsFunc(rebuilt, func(ev store.LedgerEvent) bool {
+		return ev.Key == diffs[0].Key && ev.Block == diffs[0].Block
+	}) {
+		t.Fatalf("a commission taken out of its batch: %+v", diffs)
+	}
+}
