@@ -17,7 +17,7 @@ export PATH := $(CURDIR)/.data/node/bin:$(PATH)
 
 CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder TokenBatch SignerWallet Safe SafeProxyFactory MultiSendCallOnly CompatibilityFallbackHandler
 
-.PHONY: run build test bench bench-exports verify-bench chaos soak saleday lint vulncheck fuzz contracts generate static clean setup-run setup-test setup-saleday
+.PHONY: run build test bench bench-exports verify-bench drill chaos soak saleday lint vulncheck fuzz contracts generate static clean setup-run setup-test setup-saleday
 
 # What run and test need from the machine, installed with apt when missing (.ci/setup says what,
 # one line each, and nothing when all is there): run, PostgreSQL's server binaries for its private
@@ -92,6 +92,12 @@ bench-exports:
 # (e2e/chaos_test.go), and kills it mid-delivery of a webhook
 # (e2e/webhooks_test.go); soak loads it at half its capacity for
 # SOAK_DURATION (10m) with passes running, and writes bench/SOAK.md (e2e/soak_test.go).
+# The drill (issue 50 §7): a sale of 300 payments with treasury batches, a round, a reorg and the
+# service cut off and restarted; the database dropped, rebuilt from the chain and a settings
+# export, compared row for row, and the service selling on. `make test` runs it with 12 payments.
+drill:
+	$(GO) test -tags long -run '^TestDrill$$' -count=1 -v -timeout 30m .
+
 chaos: $(GETH)
 	GETH=$(GETH) $(GO) test -tags long -run '^(TestChaos|TestWebhookSurvivesAKill)$$' -count=1 -v -timeout 60m ./e2e
 

@@ -392,12 +392,13 @@ func (c *Chain) Pending() int {
 
 // Fork makes block parent the head again: the next Commit builds on it, replacing the blocks
 // that followed, as a reorg does. It returns once the transaction pool has caught up with the
-// new head, so that a transaction sent next is judged against it.
+// new head, so that a transaction sent next is judged against it. The seal lock is held until
+// then: the pool answers one Sync at a time, and a miner's Commit that asked between would leave
+// this one waiting for ever.
 func (c *Chain) Fork(parent common.Hash) error {
 	c.sealMu.Lock()
-	err := c.beacon.Fork(parent)
-	c.sealMu.Unlock()
-	if err != nil {
+	defer c.sealMu.Unlock()
+	if err := c.beacon.Fork(parent); err != nil {
 		return err
 	}
 	return c.eth.TxPool().Sync()
