@@ -294,8 +294,9 @@ func (d *drill) send(from devchain.Account, to common.Address, data []byte, valu
 	return strings.ToLower(r.TxHash.Hex())
 }
 
-func (d *drill) pay(from devchain.Account, wei *big.Int) string { return d.send(from, d.dc.Payments, nil, wei) }
-
+func (d *drill) pay(from devchain.Account, wei *big.Int) string {
+	return d.send(from, d.dc.Payments, nil, wei)
+}
 
 func (d *drill) head() common.Hash {
 	d.t.Helper()
@@ -317,7 +318,7 @@ func (d *drill) cutPasses() {
 	d.dc.Commit()
 	for range 2 {
 		cut, cancel := context.WithTimeout(d.t.Context(), time.Duration(d.rng.IntN(50_000))*time.Microsecond)
-		d.a.passes.Payments(cut) //nolint:errcheck // cut off: its error is the cut
+		d.a.passes.Payments(cut)  //nolint:errcheck // cut off: its error is the cut
 		d.a.passes.Reconcile(cut) //nolint:errcheck
 		cancel()
 	}
