@@ -28,6 +28,7 @@ import (
 	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 	"nodeledger/chain/devchain"
+	"nodeledger/jobs"
 	"nodeledger/store"
 	"nodeledger/store/pgdev"
 	"nodeledger/store/storetest"
@@ -169,6 +170,14 @@ func TestDrill(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A witness of the ledger, for an outsider to check its digests with no node (§6).
+	var witness, witnessLog bytes.Buffer
+	if err := run(ctx, []string{"witness", "export"}, d.getenv("DATABASE_URL", d.url, "PAYMENTS_KEY", "", "MINTER_KEY", "",
+		"DISTRIBUTOR_KEY", ""), &witness, &witnessLog); err != nil {
+		t.Fatalf("witness export: %v", err)
+	}
+	t.Logf("%s (%d bytes)", strings.TrimSpace(witnessLog.String()), witness.Len())
+
 	// The database is lost.
 	d.stop()
 	u, err := url.Parse(d.url)
@@ -195,6 +204,8 @@ func TestDrill(t *testing.T) {
 			t.Errorf("%s: %d rows of the lost ledger not rebuilt %q; %d rows rebuilt it did not hold %q", table, len(missing), missing, len(extra), extra)
 		}
 	}
+
+	d.checkWitness(witness.Bytes())
 
 	// The service goes on selling on the rebuilt ledger.
 	tx := d.pay(d.wallet(), big.NewInt(1e17))
@@ -450,4 +461,50 @@ func setDiff(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// checkWitness checks the witness with `verify --witness` alone (a PostgreSQL to rebuild in, no
+// node, the ledger gone): its digests are recomputed; one digest changed in the file is found at
+// its block, and an answer of the node taken out fails the check naming the call.
+func (d *drill) checkWitness(witness []byte) {
+	d.t.Helper()
+	ctx := d.t.Context()
+	verify := func(w []byte) (string, error) {
+		file := filepath.Join(d.t.TempDir(), "witness.json")
+		if err := os.WriteFile(file, w, 0o600); err != nil {
+			d.t.Fatal(err)
+		}
+		var out bytes.Buffer
+		err := run(ctx, []string{"verify", "--witness", file},
+			func(k string) string { return map[string]string{"DATABASE_URL": storetest.EmptyDatabase(d.t)}[k] }, &out, io.Discard)
+		return out.String(), err
+	}
+	out, err := verify(witness)
+	if err != nil || !strings.HasPrefix(out, "verified the witness to block ") {
+		d.t.Fatalf("verify --witness: %q, %v", out, err)
+	}
+	d.t.Log(strings.TrimSpace(out))
+
+	var w jobs.Witness
+	if err := json.Unmarshal(witness, &w); err != nil {
+		d.t.Fatal(err)
+	}
+	changed := w.Digests[len(w.Digests)/2]
+	w.Digests[len(w.Digests)/2].Digest = "0x" + strings.Repeat("00", 32)
+	tampered, err := json.Marshal(w)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	if _, err := verify(tampered); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("differs from its rebuild at block %d", changed.Block)) {
+		d.t.Errorf("a digest changed in the witness: %v", err)
+	}
+	w.Digests[len(w.Digests)/2] = changed
+	i := slices.IndexFunc(w.Answers, func(a chain.Answer) bool { return strings.Contains(string(a.Call), "eth_getLogs") })
+	w.Answers = slices.Delete(w.Answers, i, i+1)
+	if tampered, err = json.Marshal(w); err != nil {
+		d.t.Fatal(err)
+	}
+	if _, err := verify(tampered); err == nil || !strings.Contains(err.Error(), "the witness holds no answer to this call") {
+		d.t.Errorf("an answer taken out of the witness: %v", err)
+	}
 }

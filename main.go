@@ -71,8 +71,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return rebuildCmd(ctx, args[1:], getenv, stdout, log)
 	case "verify":
 		return verifyCmd(ctx, args[1:], getenv, stdout, log)
+	case "witness":
+		return witnessCmd(ctx, args[1:], getenv, stdout, stderr, log)
 	default:
-		return fmt.Errorf("unknown command %q: use serve, migrate, deploy, seed, settings, digests, rebuild or verify", cmd)
+		return fmt.Errorf("unknown command %q: use serve, migrate, deploy, seed, settings, digests, rebuild, verify or witness", cmd)
 	}
 	cfg, err := loadConfig(getenv)
 	if err != nil {

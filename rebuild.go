@@ -10,12 +10,9 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"math/big"
 	"net/url"
 	"os"
 	"strings"
-
-	"github.com/ethereum/go-ethereum/common"
 
 	"nodeledger/chain"
 	"nodeledger/jobs"
@@ -57,12 +54,14 @@ func rebuildCmd(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	// The source ledger, when it is there, gives what its judgements read of the chain.
-	var source *store.Store
+	var source jobs.Reads
 	if url := getenv("DATABASE_URL"); url != "" {
-		if source, err = store.Open(ctx, url); err != nil {
+		ledger, err := store.Open(ctx, url)
+		if err != nil {
 			return err
 		}
-		defer source.Close()
+		defer ledger.Close()
+		source = ledger
 	}
 	sum, err := jobs.Rebuild(ctx, db, c, entries, source, *to, log)
 	if err != nil {
@@ -83,8 +82,12 @@ func verifyCmd(ctx context.Context, args []string, getenv func(string) string, s
 	from := fs.Int64("from", 0, "the first block compared")
 	to := fs.Int64("to", math.MaxInt64, "the last block compared (default: the last the ledger holds final)")
 	against := fs.String("against", "", "the ledger compared with the rebuild (default: DATABASE_URL's)")
+	witness := fs.String("witness", "", "a witness file (`witness export`): rebuild from it alone and compare its digests")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *witness != "" {
+		return verifyWitness(ctx, *witness, getenv, stdout, log)
 	}
 	live := getenv("DATABASE_URL")
 	if live == "" {
@@ -175,10 +178,8 @@ func settingsFrom(ctx context.Context, getenv func(string) string, file string) 
 // observer reads the settings log (settingsFrom) and dials ETH_RPC_URL for the deployment it
 // names, once it is sure no signer setting is set.
 func observer(ctx context.Context, getenv func(string) string, file string) ([]store.LogEntry, *chain.Client, error) {
-	for _, name := range signerSettings {
-		if getenv(name) != "" {
-			return nil, nil, fmt.Errorf("%s: a rebuild signs and sends nothing; unset it", name)
-		}
+	if err := refuseSigners(getenv); err != nil {
+		return nil, nil, err
 	}
 	rpc := getenv("ETH_RPC_URL")
 	if rpc == "" {
@@ -192,11 +193,7 @@ func observer(ctx context.Context, getenv func(string) string, file string) ([]s
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := chain.Config{Factory: common.HexToAddress(d.Factory), ChainID: big.NewInt(d.ChainID)}
-	if d.PriceFeed != nil {
-		cfg.PriceFeed = common.HexToAddress(*d.PriceFeed)
-	}
-	c, err := chain.Dial(ctx, rpc, cfg)
+	c, err := chain.Dial(ctx, rpc, jobs.ChainConfig(d))
 	if err != nil {
 		return nil, nil, fmt.Errorf("ETH_RPC_URL: %w", err)
 	}

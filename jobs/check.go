@@ -68,6 +68,12 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uin
 	return nil
 }
 
+// Reads gives what a ledger's judgements of payments read of the chain, by payment reference
+// (store.Store.JudgedReads; a witness's reads).
+type Reads interface {
+	JudgedReads(ctx context.Context, refs []string) (map[string][]store.ChainRead, error)
+}
+
 // recalled are the chain reads Config.ReadsFrom's judgements of payments made, by reference.
 func (j *Jobs) recalled(ctx context.Context, payments []store.Payment) (map[string][]store.ChainRead, error) {
 	if j.cfg.ReadsFrom == nil {

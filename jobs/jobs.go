@@ -34,11 +34,11 @@ type Config struct {
 	// does: it judges the payments and settles each one it claims from the factory's events for
 	// its reference (the node minted, or why its order was skipped).
 	Observe bool
-	// ReadsFrom, in observe mode, is the ledger whose judgements' chain reads a rebuild reuses
-	// (sale.ChainState.Recalling): a payment it judged is judged again with the answers it got,
-	// at the blocks it asked; nil, or a payment it does not hold, reads the chain at the
-	// payment's block.
-	ReadsFrom *store.Store
+	// ReadsFrom, in observe mode, gives the chain reads of the judgements a rebuild reuses
+	// (sale.ChainState.Recalling): a payment judged is judged again with the answers it got, at
+	// the blocks it asked; nil, or a payment it does not hold, reads the chain at the payment's
+	// block.
+	ReadsFrom Reads
 	// VerifyInto is the scratch ledger the continuous verifier rebuilds the ledger into (Verify);
 	// nil: it is off.
 	VerifyInto *store.Store

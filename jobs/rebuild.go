@@ -72,7 +72,7 @@ func ObserveConfig(d store.Deployment, to uint64) Config {
 // judgements reuse the chain reads of reads' judgements (Config.ReadsFrom; nil: the chain is read
 // at each payment's block). It signs and sends nothing. c must be on the deployment's chain,
 // with its factory.
-func Rebuild(ctx context.Context, db *store.Store, c *chain.Client, entries []store.LogEntry, reads *store.Store, to uint64, log *slog.Logger) (sum RebuildSummary, err error) {
+func Rebuild(ctx context.Context, db *store.Store, c *chain.Client, entries []store.LogEntry, reads Reads, to uint64, log *slog.Logger) (sum RebuildSummary, err error) {
 	d, err := LastDeployment(entries)
 	if err != nil {
 		return sum, err

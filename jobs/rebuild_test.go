@@ -318,7 +318,7 @@ func TestRebuildReusesReads(t *testing.T) {
 	live := eventsOf(t, e.db, cur.Number)
 	for _, tc := range []struct {
 		name  string
-		reads *store.Store
+		reads Reads
 		diffs int
 	}{{"reusing the service's reads", e.db, 0}, {"reading at each payment's block", nil, 2}} {
 		into := storetest.New(t)
