@@ -44,12 +44,13 @@ func eventsOf(t *testing.T, db *store.Store, to int64) []store.LedgerEvent {
 }
 
 // TestRebuild: the ledger the passes built (payments minted under a code and at full price, one
-// of a wrong amount, one refused for its holding and refunded by hand, a credit round, a
+// of a wrong amount, one refused for its holding and refunded by hand twice, a credit round, a
 // withdrawal, a sweep) is rebuilt from the chain and its settings log alone into an empty
 // database: every event up to the rebuild's end is the live ledger's, line for line, and so is
 // every digest, and so are the nodes' figures. Each change then made to the live ledger's rows (a
 // status, an amount, an extra commission, an inserted payment, a refund unmatched or deleted, a
-// credit or a sweep changed, a round lost) is the one difference against the rebuild, at its block
+// second payout of a refund passed off as another payment's refund, a credit or a sweep changed, a
+// round lost) is the one difference against the rebuild, at its block
 // with its row. A rebuild refuses a database that holds a ledger.
 func TestRebuild(t *testing.T) {
 	t.Parallel()
@@ -68,6 +69,7 @@ func TestRebuild(t *testing.T) {
 	refused := e.pay(3, e.dc.Payments, priceTwo) // no DHT: refused, then refunded by hand
 	e.settle()
 	e.sendValue(e.dc.Accounts[devchain.PaymentsIndex].Key, e.buyer(3), nil, priceTwo)
+	e.sendValue(e.dc.Accounts[devchain.PaymentsIndex].Key, e.buyer(3), nil, priceTwo) // the refund paid twice
 	// A round the credit pass sends, a withdrawal of its credit, a sweep of the wallet.
 	e.reconcile()
 	e.settleCredit()
@@ -88,7 +90,7 @@ func TestRebuild(t *testing.T) {
 	for _, ev := range live {
 		kinds[ev.Kind]++
 	}
-	if kinds["payment"] != 4 || kinds["node"] != 2 || kinds["transfer_out"] != 1 || kinds["withdrawal"] != 1 ||
+	if kinds["payment"] != 4 || kinds["node"] != 2 || kinds["transfer_out"] != 2 || kinds["withdrawal"] != 1 ||
 		kinds["round"] != 1 || kinds["sweep"] != 1 {
 		t.Fatalf("the live ledger's events: %v", kinds)
 	}
@@ -144,9 +146,13 @@ func TestRebuild(t *testing.T) {
 		}
 		return b
 	}
-	var refundTx, sweepTx string
-	var sweepBlock, roundBlock int64
-	if err := e.db.DB().GetContext(ctx, &refundTx, `SELECT tx_hash FROM outgoing_transfers`); err != nil {
+	var refundTx, sweepTx, twiceTx string
+	var sweepBlock, roundBlock, twiceBlock int64
+	if err := e.db.DB().GetContext(ctx, &refundTx, `SELECT refund_tx_hash FROM payments WHERE tx_hash = $1`, hexLower(refused)); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.db.DB().QueryRowContext(ctx, `SELECT tx_hash, block_number FROM outgoing_transfers WHERE tx_hash <> $1`, refundTx).
+		Scan(&twiceTx, &twiceBlock); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.db.DB().QueryRowContext(ctx, `SELECT tx_hash, block_number FROM sweeps`).Scan(&sweepTx, &sweepBlock); err != nil {
@@ -183,6 +189,10 @@ func TestRebuild(t *testing.T) {
 			`UPDATE credits SET amount_wei = amount_wei - 1 WHERE node_id = 2`, roundBlock, "round", "1"},
 		{"a round lost", `UPDATE distributions SET status = 'pending' WHERE id = 1`,
 			`UPDATE distributions SET status = 'confirmed' WHERE id = 1`, roundBlock, "round", "1"},
+		{"a second payout of a refund, passed off as another payment's refund",
+			`UPDATE payments SET status = 'refunded', refund_tx_hash = '` + twiceTx + `' WHERE tx_hash = '` + hexLower(wrong) + `'`,
+			`UPDATE payments SET status = 'rejected', refund_tx_hash = NULL WHERE tx_hash = '` + hexLower(wrong) + `'`,
+			twiceBlock, "transfer_out", twiceTx},
 		{"a sweep's amount", `UPDATE sweeps SET amount_wei = amount_wei - 1`, `UPDATE sweeps SET amount_wei = amount_wei + 1`,
 			sweepBlock, "sweep", sweepTx},
 	} {
@@ -198,7 +208,7 @@ func TestRebuild(t *testing.T) {
 	}
 	// A refund deleted outright: its transfer is missing from the live ledger.
 	mustExec(t, e.db, `UPDATE payments SET status = 'rejected', refund_tx_hash = NULL WHERE refund_tx_hash IS NOT NULL`)
-	mustExec(t, e.db, `DELETE FROM outgoing_transfers`)
+	mustExec(t, e.db, `DELETE FROM outgoing_transfers WHERE tx_hash = $1`, refundTx)
 	if diffs := store.CompareEvents(eventsOf(t, e.db, cur.Number), rebuilt); len(diffs) != 1 || diffs[0].Key != refundTx || diffs[0].Live != "" || diffs[0].Rebuilt == "" {
 		t.Errorf("a refund deleted: %+v", diffs)
 	}
