@@ -84,6 +84,10 @@ type saleParams struct {
 	profiles      string        // where each instance's log and CPU profile of the burst's first 30 s go; "": no profile
 	env           []string      // added to the instances' settings
 	usdc          bool          // every other payment in USDC; else all in ETH
+	// verifyAll has verify wait until the ledger holds every payment's block final (the
+	// reconciler reads it at its next tick) and cover the whole sale; else it verifies the
+	// blocks final when the backlog cleared.
+	verifyAll bool
 }
 
 // Tiers of a sale day: tier 1 sells without limit, tier 2 has a supply the run exhausts, tier 3
@@ -932,7 +936,52 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	s.read(t, r)
 	r.hooksMissing, _ = s.hooks.settled(t, s.ledger, 2*time.Minute)
 	r.hooks = s.hooks.summary()
+	s.verify(t, r)
 	return r
+}
+
+// verify runs `nodeledger verify` over the whole sale once it has settled (issue 50 §8): the
+// ledger rebuilt from the chain and its settings log, and compared event by event. It also reads
+// where the instances' continuous verifier stood against the payments scan.
+func (s *saleDay) verify(t *testing.T, r *saleResult) {
+	t.Helper()
+	var dbURL string
+	for _, kv := range s.env {
+		if v, ok := strings.CutPrefix(kv, "DATABASE_URL="); ok {
+			dbURL = v
+		}
+	}
+	for deadline := time.Now().Add(3 * time.Minute); s.p.verifyAll; time.Sleep(time.Second) {
+		var final, last int64
+		if err := s.ledger.DB().QueryRowContext(t.Context(), `SELECT max(block_number) FROM payments`).Scan(&last); err != nil {
+			t.Fatal(err)
+		}
+		final, _, err := s.ledger.DigestFrontier(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if final >= last || time.Now().After(deadline) {
+			break
+		}
+	}
+	v, err := s.ledger.Verification(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ledger.DB().GetContext(t.Context(), &r.scannedTo, `SELECT block_number FROM chain_cursors WHERE name = 'payments'`); err != nil {
+		t.Fatal(err)
+	}
+	r.verifiedTo, r.verifierMismatch = v.VerifiedTo, v.MismatchBlock
+	cmd := exec.CommandContext(t.Context(), s.bin, "verify")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "DATABASE_URL=" + dbURL, "ETH_RPC_URL=" + s.geth.URL()}
+	began := time.Now()
+	out, err := cmd.CombinedOutput()
+	r.verifyIn, r.verifyOut = time.Since(began), strings.TrimSpace(string(out))
+	if err != nil {
+		r.verifyOut += " (" + err.Error() + ")"
+	}
+	r.verified = err == nil && strings.Contains(r.verifyOut, " 0 differences")
+	t.Logf("verify in %v: %s", r.verifyIn.Round(time.Second), lastLine(r.verifyOut))
 }
 
 // saleResult is what a sale day measured.
@@ -943,6 +992,13 @@ type saleResult struct {
 	haproxy string
 
 	startBlock, endBlock uint64
+	// What `nodeledger verify` said of the whole sale, and in how long; where the continuous
+	// verifier stood (nil: it verified no block) against the payments scan.
+	verified                     bool
+	verifyOut                    string
+	verifyIn                     time.Duration
+	verifiedTo, verifierMismatch *int64
+	scannedTo                    int64
 	burstBlock           uint64 // the head when the burst began
 	sentBlock            uint64 // the head when the last payment was sent
 	burstAt              time.Time
@@ -1269,6 +1325,12 @@ func (r *saleResult) check(t *testing.T) {
 	if r.unsettled+r.unscanned > 0 {
 		t.Errorf("%d payments waiting in the ledger and %d not scanned when the run stopped waiting for them", r.unsettled, r.unscanned)
 	}
+	if !r.verified {
+		t.Errorf("nodeledger verify of the sale: %s", r.verifyOut)
+	}
+	if r.verifierMismatch != nil {
+		t.Errorf("the continuous verifier found the ledger differs at block %d", *r.verifierMismatch)
+	}
 	if r.capOnChain != r.supply || r.capInLedger != r.supply {
 		t.Errorf("the tier that sold out (supply %d) has %d nodes on chain, %d in the ledger", r.supply, r.capOnChain, r.capInLedger)
 	}
@@ -1397,6 +1459,14 @@ func (r *saleResult) summary() string {
 		"every discount and commission to the base unit, in the currency paid", yes(r.commissionsWrong == 0))
 	row("payments not settled when the run stopped waiting", fmt.Sprintf("%d waiting in the ledger, %d in blocks the scan had not read", r.unsettled, r.unscanned),
 		"0", yes(r.unsettled+r.unscanned == 0))
+	row("`nodeledger verify` of the whole sale, once settled (rebuilt from the chain and the settings log)",
+		fmt.Sprintf("%s, in %v", lastLine(r.verifyOut), r.verifyIn.Round(time.Second)), "0 differences", yes(r.verified))
+	behind := "verified no block"
+	if r.verifiedTo != nil {
+		behind = fmt.Sprintf("block %d, %d behind the payments scan's %d", *r.verifiedTo, r.scannedTo-*r.verifiedTo, r.scannedTo)
+	}
+	row("the continuous verifier when the backlog had cleared", behind, "within 10 blocks of the payments pass",
+		yes(r.verifiedTo != nil && r.scannedTo-*r.verifiedTo <= 10))
 	for _, c := range []struct {
 		name   string
 		st     *httpStats
