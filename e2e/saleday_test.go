@@ -992,13 +992,6 @@ type saleResult struct {
 	haproxy string
 
 	startBlock, endBlock uint64
-	// What `nodeledger verify` said of the whole sale, and in how long; where the continuous
-	// verifier stood (nil: it verified no block) against the payments scan.
-	verified                     bool
-	verifyOut                    string
-	verifyIn                     time.Duration
-	verifiedTo, verifierMismatch *int64
-	scannedTo                    int64
 	burstBlock           uint64 // the head when the burst began
 	sentBlock            uint64 // the head when the last payment was sent
 	burstAt              time.Time
@@ -1008,6 +1001,15 @@ type saleResult struct {
 	trackers, pollers    httpStats
 	rpcRequests          float64
 	rpcByCall            map[string]float64 // the instances' own count, by what for
+
+	// What `nodeledger verify` said of the whole sale, and in how long; where the continuous
+	// verifier stood (nil: it verified no block) against the payments scan.
+	verified                     bool
+	verifyOut                    string
+	verifyIn                     time.Duration
+	verifiedTo, verifierMismatch *int64
+	scannedTo                    int64
+
 	// What the instances asked of the chain, by method (geth's count, less the buyers' sends):
 	// in the steady phase, in the burst, and from the last payment until the backlog cleared.
 	steadyCalls, burstCalls, drainCalls map[string]float64
