@@ -53,11 +53,12 @@ func rebuildCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if _, err := db.Migrate(ctx, migrations.FS); err != nil {
 		return err
 	}
-	// The source ledger, when it is there, gives what its judgements read of the chain.
+	// The source ledger, when it is there, gives what its judgements read of the chain, and
+	// what no chain holds (store.CopyKept).
+	var ledger *store.Store
 	var source jobs.Reads
 	if url := getenv("DATABASE_URL"); url != "" {
-		ledger, err := store.Open(ctx, url)
-		if err != nil {
+		if ledger, err = store.Open(ctx, url); err != nil {
 			return err
 		}
 		defer ledger.Close()
@@ -67,8 +68,16 @@ func rebuildCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return fmt.Errorf("rebuild: %w", err)
 	}
-	_, err = fmt.Fprintf(stdout, "rebuilt blocks %d-%d in %d passes: %d payments (%d minted, %d rejected, %d without a verdict), digests to block %d\n",
-		sum.FromBlock, sum.ToBlock, sum.Passes, sum.Payments, sum.Minted, sum.Rejected, sum.Unsettled, sum.DigestedTo)
+	if _, err = fmt.Fprintf(stdout, "rebuilt blocks %d-%d in %d passes: %d payments (%d minted, %d rejected, %d without a verdict), digests to block %d\n",
+		sum.FromBlock, sum.ToBlock, sum.Passes, sum.Payments, sum.Minted, sum.Rejected, sum.Unsettled, sum.DigestedTo); err != nil || ledger == nil {
+		return err
+	}
+	kept, err := db.CopyKept(ctx, ledger)
+	if err != nil {
+		return fmt.Errorf("rebuild: copying what the chain does not hold: %w", err)
+	}
+	_, err = fmt.Fprintf(stdout, "copied from DATABASE_URL: %d audit entries, %d operators, %d webhook endpoints with %d events, %d open treasury batches\n",
+		kept.Rows["operator_audit"], kept.Rows["operators"], kept.Rows["webhook_endpoints"], kept.Rows["webhook_events"], kept.Batches)
 	return err
 }
 

@@ -129,8 +129,23 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 	for _, id := range events.Transferred {
 		touched[id.String()] = id
 	}
-	// A rebuild reads the nodes as they were at the range's end: what rounds recorded above
-	// credited them up to it, and the chain's later rounds are recorded by later passes.
+	if err := j.syncTouched(ctx, touched, to, &sum, &read); err != nil {
+		return sum, err
+	}
+	for _, n := range slices.Sorted(maps.Keys(events.Blocks)) {
+		read.Blocks = append(read.Blocks, store.ScannedBlock{Number: int64(n), Hash: hexLower(events.Blocks[n])})
+	}
+	if sum.Withdrawals, err = j.store.RecordEvents(ctx, reconcileCursor, read); err != nil {
+		return sum, err
+	}
+	sum.FromBlock, sum.ToBlock = from, to
+	return sum, nil
+}
+
+// syncTouched sets each node of touched to what the chain says of it, and adds it to the nodes
+// read. A rebuild reads the nodes as they were at block to, its range's end: the rounds recorded
+// up to it credited them, and the chain's later rounds are recorded by later passes.
+func (j *Jobs) syncTouched(ctx context.Context, touched map[string]*big.Int, to uint64, sum *ReconcileSummary, read *store.Events) error {
 	var at *big.Int
 	if j.cfg.Observe {
 		at = new(big.Int).SetUint64(to)
@@ -142,26 +157,19 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 			// round credits what the contract would refuse, and the drift report names it.
 			j.log.Warn("reconciler: the chain has no node the ledger has", "node", id)
 			if err := j.store.MarkUnconfirmed(ctx, id); err != nil {
-				return sum, err
+				return err
 			}
 			continue
 		}
 		if err != nil {
-			return sum, err
+			return err
 		}
 		if changed {
 			sum.Synced++
 		}
 		read.Nodes = append(read.Nodes, id)
 	}
-	for _, n := range slices.Sorted(maps.Keys(events.Blocks)) {
-		read.Blocks = append(read.Blocks, store.ScannedBlock{Number: int64(n), Hash: hexLower(events.Blocks[n])})
-	}
-	if sum.Withdrawals, err = j.store.RecordEvents(ctx, reconcileCursor, read); err != nil {
-		return sum, err
-	}
-	sum.FromBlock, sum.ToBlock = from, to
-	return sum, nil
+	return nil
 }
 
 // recordFound records a minted node, linking it to its payment when the ledger has one. found is

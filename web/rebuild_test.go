@@ -21,8 +21,10 @@ import (
 // TestRebuildTreasuryBatches: a sale whose treasury executed a refund batch (an ETH and a USDC
 // refund) and a commission batch is rebuilt from the chain and the settings log alone: the
 // batches are found in their executions' calldata, each transfer matched to the refund or the
-// commissions it pays, and every event, batches included, is the live ledger's. A commission
-// taken out of the live batch by hand is the one difference, at the batch's block.
+// commissions it pays, and every event, batches included, is the live ledger's. With the source
+// ledger there, what no chain holds (the audit, a webhook endpoint, a batch proposed and signed
+// once, the executed batches' signatures) is copied over, row for row. A commission taken out of
+// the live batch by hand is the one difference, at the batch's block.
 func TestRebuildTreasuryBatches(t *testing.T) {
 	t.Parallel()
 	db := storetest.New(t)
@@ -68,6 +70,24 @@ func TestRebuildTreasuryBatches(t *testing.T) {
 	execute("/api/admin/refund-batches", `{"payments": "all"}`)
 	execute("/api/admin/commission-batches", `{"commissions": "all"}`)
 
+	// What no chain holds: a webhook endpoint, and a refund batch proposed and signed by one
+	// owner, not executed.
+	if err := db.Audited(ctx, store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookAdd,
+		Outcome: store.AuditOutcome{Code: store.OutcomeWebhookAdded}}, func(tx store.Tx, _ *store.AuditEntry) error {
+		_, err := tx.AddWebhook(ctx, store.NewWebhook{URL: "https://example.com/hook", Events: []store.EventType{store.EventPaymentRefunded},
+			Secret: "whsec_test", CreatedBy: "test"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	e.pay(5, 2e17)
+	e.pass()
+	e.pass()
+	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	open := decode[batchDoc](t, rec)
+	e.approve(open.ID, e.sign(7, open.SafeTxHash))
+
 	if _, err := e.j.Reconcile(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +104,7 @@ func TestRebuildTreasuryBatches(t *testing.T) {
 	for _, ev := range live {
 		kinds[ev.Kind]++
 	}
-	if kinds["batch"] != 2 || kinds["payment"] != 3 {
+	if kinds["batch"] != 2 || kinds["payment"] != 4 {
 		t.Fatalf("the live ledger's events %v", kinds)
 	}
 	entries, err := db.SettingsLog(ctx, 0, 1000)
@@ -101,6 +121,37 @@ func TestRebuildTreasuryBatches(t *testing.T) {
 	}
 	if diffs := store.CompareEvents(live, rebuilt); len(diffs) != 0 {
 		t.Fatalf("%d differences: %+v", len(diffs), diffs)
+	}
+
+	// The source ledger is there: what no chain holds is copied, row for row.
+	kept, err := into.CopyKept(ctx, db)
+	if err != nil || kept.Batches != 1 || kept.Rows["webhook_endpoints"] != 1 || kept.Rows["operator_audit"] == 0 {
+		t.Fatalf("copied %+v, %v", kept, err)
+	}
+	for what, query := range map[string]string{
+		"the audit":   `SELECT json_agg(a ORDER BY id)::text FROM operator_audit a`,
+		"the webhook": `SELECT json_agg(w ORDER BY id)::text FROM webhook_endpoints w`,
+		"the batches, with their payments and signatures": `SELECT json_agg(json_build_object('hash', b.safe_tx_hash, 'status', b.status,
+			'payments', (SELECT json_agg(p.tx_hash ORDER BY bp.position) FROM treasury_batch_payments bp JOIN payments p ON p.id = bp.payment_id
+				WHERE bp.batch_id = b.id AND bp.open),
+			'approvals', (SELECT json_agg(encode(a.signature, 'hex') ORDER BY a.owner) FROM treasury_batch_approvals a WHERE a.batch_id = b.id))
+			ORDER BY b.safe_tx_hash)::text FROM treasury_batches b`,
+	} {
+		var want, got string
+		if err := db.DB().GetContext(ctx, &want, query); err != nil {
+			t.Fatal(err)
+		}
+		if err := into.DB().GetContext(ctx, &got, query); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("%s copied: %s\nthe source's: %s", what, got, want)
+		}
+	}
+	if b, err := into.TreasuryBatches(ctx, 10); err != nil || !slices.ContainsFunc(b, func(b store.TreasuryBatch) bool {
+		return b.SafeTxHash == open.SafeTxHash && b.Status == store.BatchProposed && len(b.Approvals) == 1
+	}) {
+		t.Fatalf("the open batch in the rebuilt ledger: %+v, %v", b, err)
 	}
 
 	mustExec(t, db, `UPDATE treasury_batch_commissions SET open = false`)
