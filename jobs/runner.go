@@ -31,9 +31,7 @@ func (j *Jobs) Run(stop, work context.Context, every time.Duration) {
 // FollowHead runs the payments pass at each new head of the chain until stop ends, so that a
 // payment is seen, checked and its mint sent a moment after its block is confirmed, whatever the
 // tick, and a mint is recorded a block after it is mined; then the sweep pass, so that a sweep is
-// decided, and recorded once mined, at the chain's pace too; then the reconciler and the
-// continuous verifier, so that the ledger holds each block final, and is verified, a few blocks
-// behind the head rather than a tick. A head that comes while a pass runs
+// decided, and recorded once mined, at the chain's pace too. A head that comes while a pass runs
 // is taken up once it ends, the newest of them only; while another pass holds a pass's lock (the
 // tick's, another instance's) that pass is a no-op at this head. As in Run, no pass starts once
 // stop has ended, and each runs with work. These passes record no tick: they would write one a
@@ -47,16 +45,8 @@ func (j *Jobs) FollowHead(stop, work context.Context) {
 		sum, err := j.Sweep(ctx)
 		return sum.Ran, err
 	}}
-	reconcile := headPass{name: "reconcile", run: func(ctx context.Context) (bool, error) {
-		sum, err := j.Reconcile(ctx)
-		return sum.Ran, err
-	}}
-	verify := headPass{name: "verify", run: func(ctx context.Context) (bool, error) {
-		sum, err := j.verifyAtHead(ctx)
-		return sum.Ran, err
-	}}
 	for range j.chain.Heads(stop) {
-		for _, p := range []*headPass{&payments, &sweep, &reconcile, &verify} {
+		for _, p := range []*headPass{&payments, &sweep} {
 			if stop.Err() != nil {
 				return
 			}

@@ -24,20 +24,11 @@ type VerifySummary struct {
 // the ledger is rebuilt behind the passes, a step at a time, into that scratch ledger (the new
 // settings log entries replayed, then a payments and a reconciler pass in observe mode up to the
 // blocks the live ledger holds final), and the events of each block both hold final are compared.
-// The live ledger's rows of every block verified are also checked against the digests written
-// when their blocks were final (store.CheckDigests), so a row changed afterwards is seen too.
-// Where it stands is recorded (store.Verification) for health and the metrics; one instance runs
-// it at a time. The tick runs it; FollowHead runs it at each head too (verifyAtHead), to keep
-// within a few blocks of the payments pass.
+// The live ledger's rows are also
+// checked against the digests written when their blocks were final (store.CheckDigests), so a
+// row changed afterwards is seen too. Where it stands is recorded (store.Verification) for
+// health and the metrics; one instance runs it at a time.
 func (j *Jobs) Verify(ctx context.Context) (sum VerifySummary, err error) {
-	return j.verify(ctx, true)
-}
-
-// verifyAtHead is Verify at a new head: the rows checked against their digests are those of the
-// blocks it verifies now only, as the tick's pass re-checks every block.
-func (j *Jobs) verifyAtHead(ctx context.Context) (VerifySummary, error) { return j.verify(ctx, false) }
-
-func (j *Jobs) verify(ctx context.Context, recheck bool) (sum VerifySummary, err error) {
 	into := j.cfg.VerifyInto
 	if into == nil {
 		return VerifySummary{Reason: "the continuous verifier is off (VERIFY_LEDGER=false)"}, nil
@@ -61,7 +52,7 @@ func (j *Jobs) verify(ctx context.Context, recheck bool) (sum VerifySummary, err
 	if err != nil {
 		return sum, err
 	}
-	next, err := j.verifyTo(ctx, into, v, int64(d.ScanFrom), min(final, rebuilt), recheck)
+	next, err := j.verifyTo(ctx, into, v, int64(d.ScanFrom), min(final, rebuilt))
 	if err != nil {
 		return sum, err
 	}
@@ -113,10 +104,9 @@ func (j *Jobs) rebuildBehind(ctx context.Context, into *store.Store, final int64
 }
 
 // verifyTo is where verification stands once the blocks after v's up to block to (from block
-// first on a first pass) are compared with the rebuild in into, and the rows of the blocks
-// verified (every one from first with recheck, else those verified now) are checked against
-// their digests.
-func (j *Jobs) verifyTo(ctx context.Context, into *store.Store, v store.Verification, first, to int64, recheck bool) (store.Verification, error) {
+// first on a first pass) are compared with the rebuild in into, and the rows of every block
+// verified are checked against their digests.
+func (j *Jobs) verifyTo(ctx context.Context, into *store.Store, v store.Verification, first, to int64) (store.Verification, error) {
 	from := first
 	if v.VerifiedTo != nil {
 		from = *v.VerifiedTo + 1
@@ -136,9 +126,6 @@ func (j *Jobs) verifyTo(ctx context.Context, into *store.Store, v store.Verifica
 		next.VerifiedTo = new(to)
 	}
 	// The rows of blocks verified before may have changed since.
-	if !recheck {
-		first = from
-	}
 	if _, m, err := j.store.CheckDigests(ctx, first, to); err != nil {
 		return next, err
 	} else if m != nil {
