@@ -84,9 +84,9 @@ type saleParams struct {
 	profiles      string        // where each instance's log and CPU profile of the burst's first 30 s go; "": no profile
 	env           []string      // added to the instances' settings
 	usdc          bool          // every other payment in USDC; else all in ETH
-	// verifyAll has verify wait until the ledger holds every payment's block final (the
-	// reconciler reads it at its next tick) and cover the whole sale; else it verifies the
-	// blocks final when the backlog cleared.
+	// verifyAll has verify wait until the ledger holds every payment's and every mint's block
+	// final (the reconciler reads it at its next tick) and cover the whole sale; else it verifies
+	// the blocks final when the backlog cleared.
 	verifyAll bool
 }
 
@@ -958,7 +958,8 @@ func (s *saleDay) verify(t *testing.T, r *saleResult) {
 	}
 	for deadline := time.Now().Add(3 * time.Minute); s.p.verifyAll; time.Sleep(time.Second) {
 		var final, last int64
-		if err := s.ledger.DB().QueryRowContext(t.Context(), `SELECT max(block_number) FROM payments`).Scan(&last); err != nil {
+		if err := s.ledger.DB().QueryRowContext(t.Context(), `
+			SELECT greatest((SELECT max(block_number) FROM payments), (SELECT max(block_number) FROM nodes))`).Scan(&last); err != nil {
 			t.Fatal(err)
 		}
 		final, _, err := s.ledger.DigestFrontier(t.Context())
