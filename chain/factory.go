@@ -7,6 +7,7 @@ import (
 	"math/big"
 
 	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
@@ -209,25 +210,25 @@ func (c *Client) MintOf(ctx context.Context, id *big.Int, from uint64) (Minted, 
 
 // WithdrawCall is the decoded input of a call to factory.withdraw.
 type WithdrawCall struct {
-	ID     *big.Int
+	ID     *big.Int `abi:"id"`
 	To     common.Address
 	Amount *big.Int
 }
 
 // DecodeWithdraw decodes input as a call to the factory's withdraw; ok is false for anything else.
-func (c *Client) DecodeWithdraw(input []byte) (WithdrawCall, bool) {
-	m := c.nf.GetABI().Methods["withdraw"]
+func (c *Client) DecodeWithdraw(input []byte) (w WithdrawCall, ok bool) {
+	return w, decodeCall(c.nf.GetABI().Methods["withdraw"], input, &w)
+}
+
+// decodeCall copies the arguments of input, calldata of method m, into v, a pointer to a struct
+// with a field of each argument's name (in CamelCase, or tagged abi:"name"); false for calldata
+// of any other method, or that does not decode.
+func decodeCall(m abi.Method, input []byte, v any) bool {
 	if len(input) < 4 || !bytes.Equal(input[:4], m.ID) {
-		return WithdrawCall{}, false
+		return false
 	}
 	args, err := m.Inputs.Unpack(input[4:])
-	if err != nil || len(args) != 3 {
-		return WithdrawCall{}, false
-	}
-	id, ok1 := args[0].(*big.Int)
-	to, ok2 := args[1].(common.Address)
-	amount, ok3 := args[2].(*big.Int)
-	return WithdrawCall{ID: id, To: to, Amount: amount}, ok1 && ok2 && ok3
+	return err == nil && m.Inputs.Copy(v, args) == nil
 }
 
 // Why re-runs a reverted transaction's call at the latest block and returns the revert, naming

@@ -246,26 +246,20 @@ type SafeExecution struct {
 // decodeExec reads the Safe transaction and the number of signatures of input, a call of a
 // Safe's execTransaction; ok is false for any other input.
 func decodeExec(input []byte) (tx SafeTx, signatures int, ok bool) {
-	m := safeABI.GetABI().Methods["execTransaction"]
-	if len(input) < 4 || !bytes.Equal(input[:4], m.ID) {
+	var call struct {
+		To                           common.Address
+		Value                        *big.Int
+		Data                         []byte
+		Operation                    uint8
+		SafeTxGas, BaseGas, GasPrice *big.Int
+		GasToken, RefundReceiver     common.Address
+		Signatures                   []byte
+	}
+	if !decodeCall(safeABI.GetABI().Methods["execTransaction"], input, &call) {
 		return tx, 0, false
 	}
-	args, err := m.Inputs.Unpack(input[4:])
-	if err != nil || len(args) != 10 {
-		return tx, 0, false
-	}
-	var ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10 bool
-	tx.To, ok1 = args[0].(common.Address)
-	tx.Value, ok2 = args[1].(*big.Int)
-	tx.Data, ok3 = args[2].([]byte)
-	tx.Operation, ok4 = args[3].(uint8)
-	tx.SafeTxGas, ok5 = args[4].(*big.Int)
-	tx.BaseGas, ok6 = args[5].(*big.Int)
-	tx.GasPrice, ok7 = args[6].(*big.Int)
-	tx.GasToken, ok8 = args[7].(common.Address)
-	tx.RefundReceiver, ok9 = args[8].(common.Address)
-	sigs, ok10 := args[9].([]byte)
-	return tx, len(sigs) / 65, ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9 && ok10
+	return SafeTx{To: call.To, Value: call.Value, Data: call.Data, Operation: call.Operation, SafeTxGas: call.SafeTxGas,
+		BaseGas: call.BaseGas, GasPrice: call.GasPrice, GasToken: call.GasToken, RefundReceiver: call.RefundReceiver}, len(call.Signatures) / 65, true
 }
 
 // Payouts are the transfers tx makes, when it is a batch as Batch builds them (a multiSend of
@@ -276,15 +270,11 @@ func (tx SafeTx) Payouts() (_ []Payout, ok bool) {
 		p, ok := payoutOf(tx.To, tx.Value, tx.Data)
 		return []Payout{p}, ok
 	}
-	m := multiSendABI.GetABI().Methods["multiSend"]
-	if len(tx.Data) < 4 || !bytes.Equal(tx.Data[:4], m.ID) {
+	var call struct{ Transactions []byte }
+	if !decodeCall(multiSendABI.GetABI().Methods["multiSend"], tx.Data, &call) {
 		return nil, false
 	}
-	args, err := m.Inputs.Unpack(tx.Data[4:])
-	if err != nil || len(args) != 1 {
-		return nil, false
-	}
-	packed, _ := args[0].([]byte)
+	packed := call.Transactions
 	var out []Payout
 	for len(packed) > 0 { // operation (1), to (20), value (32), data length (32), data
 		if len(packed) < 85 || packed[0] != 0 {

@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/binary"
@@ -120,17 +119,12 @@ func TokenTransferData(to common.Address, amount *big.Int) []byte {
 // DecodeTokenTransfer reads the recipient and amount of calldata input of an ERC-20
 // transfer(to, amount); ok is false for any other call.
 func DecodeTokenTransfer(input []byte) (to common.Address, amount *big.Int, ok bool) {
-	m := erc20.GetABI().Methods["transfer"]
-	if len(input) < 4 || !bytes.Equal(input[:4], m.ID) {
-		return to, nil, false
+	var call struct {
+		To    common.Address
+		Value *big.Int
 	}
-	args, err := m.Inputs.Unpack(input[4:])
-	if err != nil || len(args) != 2 {
-		return to, nil, false
-	}
-	to, ok1 := args[0].(common.Address)
-	amount, ok2 := args[1].(*big.Int)
-	return to, amount, ok1 && ok2
+	ok = decodeCall(erc20.GetABI().Methods["transfer"], input, &call)
+	return call.To, call.Value, ok
 }
 
 // TokenTransferGas is the gas limit from signs token.transfer(to, amount) with: the node's
