@@ -73,13 +73,13 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 		if p.execs, err = j.chain.SafeExecutions(ctx, j.cfg.Treasury, from, to); err != nil {
 			return head, err
 		}
-		if err := j.safeTxNonces(ctx, p.execs); err != nil {
-			return head, err
-		}
 		// A rebuild's range ends before the next execution, so that the payments before it are
 		// judged first, as the service judged them: the batch it records pays what was owed then.
 		if i := slices.IndexFunc(p.execs, func(e chain.SafeExecution) bool { return e.BlockNumber > from }); j.cfg.Observe && i >= 0 {
 			to, p.execs = p.execs[i].BlockNumber-1, p.execs[:i]
+		}
+		if err := j.safeTxNonces(ctx, p.execs); err != nil { // of the executions this pass records only
+			return head, err
 		}
 	}
 	if len(j.cfg.PaymentTokens) > 0 && j.cfg.PaymentAddress != (common.Address{}) {
