@@ -92,14 +92,7 @@ func TestCommissionBatch(t *testing.T) {
 	} {
 		wantStatus(t, e.s.adminDo(t, http.MethodPost, "/api/admin/referral-codes", body, adminKey), http.StatusCreated)
 	}
-	if err := db.Audited(ctx, store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookAdd,
-		Outcome: store.AuditOutcome{Code: store.OutcomeWebhookAdded}}, func(tx store.Tx, _ *store.AuditEntry) error {
-		_, err := tx.AddWebhook(ctx, store.NewWebhook{URL: "https://example.com/hook",
-			Events: []store.EventType{store.EventReferralEarned, store.EventReferralPaid}, Secret: "whsec_test", CreatedBy: "test"})
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	addWebhook(t, db, store.EventReferralEarned, store.EventReferralPaid)
 	for i, code := range []string{"Duo", "Duo", "Solo"} {
 		if _, _, err := e.j.Sale().Bind(ctx, addr(i), code, store.SignIn{}); err != nil {
 			t.Fatal(err)

@@ -72,14 +72,7 @@ func TestRebuildTreasuryBatches(t *testing.T) {
 
 	// What no chain holds: a webhook endpoint, and a refund batch proposed and signed by one
 	// owner, not executed.
-	if err := db.Audited(ctx, store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookAdd,
-		Outcome: store.AuditOutcome{Code: store.OutcomeWebhookAdded}}, func(tx store.Tx, _ *store.AuditEntry) error {
-		_, err := tx.AddWebhook(ctx, store.NewWebhook{URL: "https://example.com/hook", Events: []store.EventType{store.EventPaymentRefunded},
-			Secret: "whsec_test", CreatedBy: "test"})
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	addWebhook(t, db, store.EventPaymentRefunded)
 	e.pay(5, 2e17)
 	e.pass()
 	e.pass()

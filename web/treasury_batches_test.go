@@ -246,14 +246,7 @@ func TestRefundBatches(t *testing.T) {
 	if sum := e.pass(); sum.Rejected != 3 {
 		t.Fatalf("pass %+v", sum)
 	}
-	if err := db.Audited(ctx, store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookAdd,
-		Outcome: store.AuditOutcome{Code: store.OutcomeWebhookAdded}}, func(tx store.Tx, _ *store.AuditEntry) error {
-		_, err := tx.AddWebhook(ctx, store.NewWebhook{URL: "https://example.com/hook", Events: []store.EventType{store.EventPaymentRefunded},
-			Secret: "whsec_test", CreatedBy: "test"})
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	addWebhook(t, db, store.EventPaymentRefunded)
 
 	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": ["`+strings.Join(wrong, `", "`)+`"]}`, adminKey)
 	wantStatus(t, rec, http.StatusCreated)
@@ -531,6 +524,18 @@ func TestRefundBatches(t *testing.T) {
 		}
 		refunded(t)
 	})
+}
+
+// addWebhook subscribes https://example.com/hook to events, as an operator would (audited).
+func addWebhook(t *testing.T, db *store.Store, events ...store.EventType) {
+	t.Helper()
+	if err := db.Audited(t.Context(), store.AuditEntry{Actor: store.Actor{Who: "test"}, Action: store.ActionWebhookAdd,
+		Outcome: store.AuditOutcome{Code: store.OutcomeWebhookAdded}}, func(tx store.Tx, _ *store.AuditEntry) error {
+		_, err := tx.AddWebhook(t.Context(), store.NewWebhook{URL: "https://example.com/hook", Events: events, Secret: "whsec_test", CreatedBy: "test"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 type refundEvent struct{ typ, refundTx, refund string }
