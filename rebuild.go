@@ -136,10 +136,14 @@ func verifyCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	if len(diffs) > 0 {
+	unexplained, err := jobs.RebuiltIdentity(ctx, scratch, c, entries, *from, *to, log)
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	if diffs = store.SortDiffs(append(diffs, unexplained...)); len(diffs) > 0 {
 		return differencesError(*from, *to, diffs)
 	}
-	_, err = fmt.Fprintf(stdout, "verified blocks %d-%d: %d events, 0 differences\n", *from, *to, compared)
+	_, err = fmt.Fprintf(stdout, "verified blocks %d-%d: %d events, 0 differences; every wei in and out of the wallets watched is explained\n", *from, *to, compared)
 	return err
 }
 

@@ -100,6 +100,9 @@ func verifyWitness(ctx context.Context, file string, getenv func(string) string,
 		}
 		return fmt.Errorf("the witness differs from its rebuild at block %d: the witness has %s, the rebuild %s", d.Block, want, got)
 	}
+	if len(check.Unexplained) > 0 {
+		return differencesError(0, int64(check.DigestedTo), check.Unexplained)
+	}
 	if check.Last == nil {
 		_, err = fmt.Fprintf(stdout, "the witness's rebuild digested to block %d: no block held events\n", check.DigestedTo)
 		return err

@@ -133,3 +133,48 @@ func (c *Client) WalletStates(ctx context.Context, addr common.Address, blocks .
 	}
 	return out, nil
 }
+
+// Holding is what Holder holds of Token (zero: ETH) at the end of Block, as HoldingsAt reads it.
+type Holding struct {
+	Holder, Token common.Address
+	Block         uint64
+	Amount        *big.Int
+}
+
+// HoldingsAt reads, in one JSON-RPC batch, each of hs's Amount: eth_getBalance, or the token's
+// balanceOf. A block older than the node keeps state for fails (an archive node answers).
+func (c *Client) HoldingsAt(ctx context.Context, hs []Holding) error {
+	if len(hs) == 0 {
+		return nil
+	}
+	balances, calls := make([]hexutil.Big, len(hs)), make([]hexutil.Bytes, len(hs))
+	elems := make([]rpc.BatchElem, len(hs))
+	for i, h := range hs {
+		block := hexutil.EncodeUint64(h.Block)
+		if h.Token == (common.Address{}) {
+			elems[i] = rpc.BatchElem{Method: "eth_getBalance", Args: []any{h.Holder, block}, Result: &balances[i]}
+			continue
+		}
+		msg := map[string]any{"to": h.Token, "data": hexutil.Bytes(erc20.PackBalanceOf(h.Holder))}
+		elems[i] = rpc.BatchElem{Method: "eth_call", Args: []any{msg, block}, Result: &calls[i]}
+	}
+	if err := c.batch(ctx, fmt.Sprintf("%d holdings", len(hs)), elems); err != nil {
+		return err
+	}
+	for i := range hs {
+		if hs[i].Token == (common.Address{}) {
+			hs[i].Amount = balances[i].ToInt()
+			continue
+		}
+		if len(calls[i]) == 0 { // no code at the token's address yet: nobody holds any
+			hs[i].Amount = new(big.Int)
+			continue
+		}
+		amount, err := erc20.UnpackBalanceOf(calls[i])
+		if err != nil {
+			return fmt.Errorf("balanceOf of %s at block %d: %w", hs[i].Token, hs[i].Block, err)
+		}
+		hs[i].Amount = amount
+	}
+	return nil
+}

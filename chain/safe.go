@@ -241,6 +241,45 @@ type SafeExecution struct {
 	// Nonce unset (SafeTxNonce finds it); Signatures how many owners' signatures it carried.
 	Call       *SafeTx
 	Signatures int
+	// Payment is what the Safe paid for the execution's gas, as its log says (a Safe transaction
+	// with a gasPrice refunds whoever executes it, in ETH or in its GasToken): 0 for the
+	// service's batches, whose gasPrice is 0.
+	Payment *big.Int
+}
+
+// ETHOut is the ETH e moved out of the Safe: what its Safe transaction sends when it succeeded,
+// and the gas payment in ETH (to RefundReceiver, or to whoever sent the transaction). ok is false
+// when that cannot be read from the chain (an execution through another contract, a delegatecall
+// to another contract than a multiSend).
+func (e SafeExecution) ETHOut() (out []Payout, ok bool) {
+	paid := e.Payment != nil && e.Payment.Sign() > 0
+	if e.Call == nil {
+		return nil, !e.Success && !paid
+	}
+	if e.Success {
+		if out, ok = e.Call.ETHOut(); !ok {
+			return nil, false
+		}
+	}
+	if paid && e.Call.GasToken == (common.Address{}) {
+		to := e.Call.RefundReceiver
+		if to == (common.Address{}) {
+			to = e.From // tx.origin: the execution is a call of the Safe's, so its sender
+		}
+		out = append(out, Payout{To: to, Value: e.Payment})
+	}
+	return out, true
+}
+
+// SafeReceived is ETH a Safe received, as its SafeReceived log says: every plain transfer of ETH
+// to a Safe, a transaction's or a contract's call, logs one.
+type SafeReceived struct {
+	From        common.Address
+	Value       *big.Int
+	TxHash      common.Hash
+	LogIndex    uint
+	BlockNumber uint64
+	BlockHash   common.Hash
 }
 
 // decodeExec reads the Safe transaction and the number of signatures of input, a call of a
@@ -266,16 +305,55 @@ func decodeExec(input []byte) (tx SafeTx, signatures int, ok bool) {
 // calls, or one call): ETH with no data, or a token's transfer(to, amount). ok is false for any
 // other Safe transaction.
 func (tx SafeTx) Payouts() (_ []Payout, ok bool) {
+	calls, ok := tx.calls()
+	if !ok {
+		return nil, false
+	}
+	out := make([]Payout, len(calls))
+	for i, c := range calls {
+		if out[i], ok = payoutOf(c.to, c.value, c.data); !ok {
+			return nil, false
+		}
+	}
+	return out, len(out) > 0
+}
+
+// ETHOut is the ETH tx sends out of the Safe when it succeeds: the value of each of its calls
+// (one call, or each call of a multiSend). ok is false when what it sends cannot be read from it
+// (a delegatecall to another contract than a multiSend).
+func (tx SafeTx) ETHOut() (_ []Payout, ok bool) {
+	calls, ok := tx.calls()
+	if !ok {
+		return nil, false
+	}
+	var out []Payout
+	for _, c := range calls {
+		if c.value.Sign() > 0 {
+			out = append(out, Payout{To: c.to, Value: c.value})
+		}
+	}
+	return out, true
+}
+
+// safeCall is one call a Safe transaction makes.
+type safeCall struct {
+	to    common.Address
+	value *big.Int
+	data  []byte
+}
+
+// calls are the calls tx makes: itself (operation 0), or those of the multiSend it delegatecalls,
+// each a call (operation 0). ok is false for anything else.
+func (tx SafeTx) calls() (_ []safeCall, ok bool) {
 	if tx.Operation == 0 {
-		p, ok := payoutOf(tx.To, tx.Value, tx.Data)
-		return []Payout{p}, ok
+		return []safeCall{{tx.To, orZero(tx.Value), tx.Data}}, true
 	}
 	var call struct{ Transactions []byte }
 	if !decodeCall(multiSendABI.GetABI().Methods["multiSend"], tx.Data, &call) {
 		return nil, false
 	}
 	packed := call.Transactions
-	var out []Payout
+	var out []safeCall
 	for len(packed) > 0 { // operation (1), to (20), value (32), data length (32), data
 		if len(packed) < 85 || packed[0] != 0 {
 			return nil, false
@@ -285,13 +363,10 @@ func (tx SafeTx) Payouts() (_ []Payout, ok bool) {
 			return nil, false
 		}
 		end := 85 + int(n.Int64())
-		p, ok := payoutOf(common.BytesToAddress(packed[1:21]), new(big.Int).SetBytes(packed[21:53]), packed[85:end])
-		if !ok {
-			return nil, false
-		}
-		out, packed = append(out, p), packed[end:]
+		out = append(out, safeCall{common.BytesToAddress(packed[1:21]), new(big.Int).SetBytes(packed[21:53]), packed[85:end]})
+		packed = packed[end:]
 	}
-	return out, len(out) > 0
+	return out, true
 }
 
 // payoutOf is the transfer a call of to with value and data makes: ETH with no data, or a
@@ -323,31 +398,46 @@ func (c *Client) SafeTxNonce(ctx context.Context, safe common.Address, chainID *
 // maxExecsPerBlock bounds the nonces SafeTxNonce tries: a Safe's executions in one block.
 const maxExecsPerBlock = 64
 
-// The topics of a Safe's execution logs.
+// The topics of a Safe's execution logs, and of its receipts of ETH.
 var (
 	executionSuccess = safeABI.GetABI().Events["ExecutionSuccess"].ID
 	executionFailure = safeABI.GetABI().Events["ExecutionFailure"].ID
+	safeReceived     = safeABI.GetABI().Events["SafeReceived"].ID
 )
 
 // SafeExecutions returns the Safe transactions safe executed from block from to block to
-// inclusive, in chain order: one eth_getLogs for both events (per range a provider allows). A
-// transaction that reverts (too few signatures; a transfer that fails under safeTxGas 0) logs
-// nothing and takes no nonce: it is not among them.
+// inclusive, in chain order (SafeLogs).
 func (c *Client) SafeExecutions(ctx context.Context, safe common.Address, from, to uint64) ([]SafeExecution, error) {
-	logs, err := c.logs(ctx, []common.Address{safe}, from, to, []common.Hash{executionSuccess, executionFailure})
+	execs, _, err := c.SafeLogs(ctx, safe, from, to)
+	return execs, err
+}
+
+// SafeLogs returns the Safe transactions safe executed from block from to block to inclusive,
+// and the ETH it received there, each in chain order: one eth_getLogs for the three events (per
+// range a provider allows). A transaction that reverts (too few signatures; a transfer that fails
+// under safeTxGas 0) logs nothing and takes no nonce: it is not among them.
+func (c *Client) SafeLogs(ctx context.Context, safe common.Address, from, to uint64) ([]SafeExecution, []SafeReceived, error) {
+	logs, err := c.logs(ctx, []common.Address{safe}, from, to, []common.Hash{executionSuccess, executionFailure, safeReceived})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []SafeExecution
+	var received []SafeReceived
 	for _, l := range logs {
-		if l.Removed || len(l.Topics) < 2 {
+		if l.Removed || len(l.Topics) != 2 || len(l.Data) != 32 {
+			continue
+		}
+		value := new(big.Int).SetBytes(l.Data)
+		if l.Topics[0] == safeReceived {
+			received = append(received, SafeReceived{From: common.BytesToAddress(l.Topics[1][:]), Value: value, TxHash: l.TxHash,
+				LogIndex: l.Index, BlockNumber: l.BlockNumber, BlockHash: l.BlockHash})
 			continue
 		}
 		out = append(out, SafeExecution{SafeTxHash: l.Topics[1], Success: l.Topics[0] == executionSuccess, TxHash: l.TxHash,
-			BlockNumber: l.BlockNumber, BlockHash: l.BlockHash})
+			BlockNumber: l.BlockNumber, BlockHash: l.BlockHash, Payment: value})
 	}
 	if len(out) == 0 {
-		return nil, nil
+		return nil, received, nil
 	}
 	// Who sent each, and what tokens a successful one moved out of the Safe: executions are rare,
 	// and one batch reads them all.
@@ -365,7 +455,7 @@ func (c *Client) SafeExecutions(ctx context.Context, safe common.Address, from, 
 		}
 	}
 	if err := c.batch(ctx, "safe executions' senders", elems); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i := range out {
 		out[i].From = txs[i].From
@@ -383,7 +473,7 @@ func (c *Client) SafeExecutions(ctx context.Context, safe common.Address, from, 
 			}
 		}
 	}
-	return out, nil
+	return out, received, nil
 }
 
 // SafeNonceAt is the nonce of the Safe at safe as of the block with hash block (a block the

@@ -60,17 +60,21 @@ func tokenTransfer(l types.Log) (TokenTransfer, bool) {
 	return t, t.Value.Sign() > 0
 }
 
-// TokenTransfers returns the Transfer logs of tokens to wallet `to` from block from to block
+// TokenTransfers returns the Transfer logs of tokens to any of the wallets `to` from block from to block
 // toBlock inclusive, in chain order: one eth_getLogs per range a provider allows (halved while it
 // refuses one for its number of logs), however many blocks, tokens or payments the range holds.
 // Only tokens' logs are asked for: anyone can emit a Transfer log from a contract of their own,
 // so the logs of every contract would let a stranger flood the answer past a provider's cap. A
 // reverted transfer logs nothing, so it is never among them.
-func (c *Client) TokenTransfers(ctx context.Context, tokens []common.Address, to common.Address, from, toBlock uint64) ([]TokenTransfer, error) {
-	if len(tokens) == 0 {
+func (c *Client) TokenTransfers(ctx context.Context, tokens []common.Address, to []common.Address, from, toBlock uint64) ([]TokenTransfer, error) {
+	if len(tokens) == 0 || len(to) == 0 {
 		return nil, nil
 	}
-	logs, err := c.logs(ctx, tokens, from, toBlock, []common.Hash{transferTopic}, nil, []common.Hash{common.BytesToHash(to[:])})
+	recipients := make([]common.Hash, len(to))
+	for i, a := range to {
+		recipients[i] = common.BytesToHash(a[:])
+	}
+	logs, err := c.logs(ctx, tokens, from, toBlock, []common.Hash{transferTopic}, nil, recipients)
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func (j *Jobs) followHead(ctx context.Context, head uint64) error {
 	}
 	seen := classify(blocks, j.watched())
 	if len(j.cfg.PaymentTokens) > 0 {
-		transfers, err := j.chain.TokenTransfers(ctx, j.tokens(), payTo, from, head)
+		transfers, err := j.chain.TokenTransfers(ctx, j.tokens(), []common.Address{payTo}, from, head)
 		if err != nil {
 			return err
 		}

@@ -136,6 +136,13 @@ func TestRebuild(t *testing.T) {
 		t.Errorf("nodes rebuilt %s, live %s", rebuiltNodes, liveNodes)
 	}
 
+	// Every wei in and out of the payments wallet and the treasury is one row, in both ledgers:
+	// the payments, the refunds by hand, the sweep and the gas the wallet paid for each.
+	for name, ledger := range map[string]*store.Store{"live": e.db, "rebuilt": into} {
+		if diffs, err := RebuiltIdentity(ctx, ledger, e.c, entries, 0, cur.Number, slog.New(slog.DiscardHandler)); err != nil || len(diffs) != 0 {
+			t.Errorf("the %s ledger's money identity: %+v, %v", name, diffs, err)
+		}
+	}
 	// Each change to the live ledger's rows is found against the rebuild, at its block, with its
 	// row.
 	key := func(hash common.Hash) string { return hexLower(hash) + "/0/-" }
@@ -206,11 +213,27 @@ func TestRebuild(t *testing.T) {
 			t.Fatalf("%s undone: %+v", tamper.name, diffs)
 		}
 	}
-	// A refund deleted outright: its transfer is missing from the live ledger.
+	// A refund deleted outright: its transfer is missing from the live ledger, and the money
+	// identity names its block too.
+	var refundBlock int64
+	if err := e.db.DB().GetContext(ctx, &refundBlock, `SELECT block_number FROM outgoing_transfers WHERE tx_hash = $1`, refundTx); err != nil {
+		t.Fatal(err)
+	}
 	mustExec(t, e.db, `UPDATE payments SET status = 'rejected', refund_tx_hash = NULL WHERE refund_tx_hash IS NOT NULL`)
 	mustExec(t, e.db, `DELETE FROM outgoing_transfers WHERE tx_hash = $1`, refundTx)
 	if diffs := store.CompareEvents(eventsOf(t, e.db, cur.Number), rebuilt); len(diffs) != 1 || diffs[0].Key != refundTx || diffs[0].Live != "" || diffs[0].Rebuilt == "" {
 		t.Errorf("a refund deleted: %+v", diffs)
+	}
+	if diffs, err := RebuiltIdentity(ctx, e.db, e.c, entries, 0, cur.Number, slog.New(slog.DiscardHandler)); err != nil || len(diffs) != 1 ||
+		diffs[0].Block != refundBlock || diffs[0].Key != "payments_wallet ETH" {
+		t.Errorf("a refund deleted, the money identity: %+v, %v; want a payments_wallet ETH difference at block %d", diffs, err, refundBlock)
+	}
+
+	// Without the sweep's fee, the wallet's balance moves more at its block than the rows say.
+	mustExec(t, into, `DELETE FROM wallet_fees WHERE tx_hash = $1`, sweepTx)
+	if diffs, err := RebuiltIdentity(ctx, into, e.c, entries, 0, cur.Number, slog.New(slog.DiscardHandler)); err != nil || len(diffs) != 1 ||
+		diffs[0].Block != sweepBlock || diffs[0].Key != "payments_wallet ETH" {
+		t.Errorf("the sweep's fee deleted: %+v, %v; want a payments_wallet ETH difference at block %d", diffs, err, sweepBlock)
 	}
 
 	if _, err := Rebuild(ctx, into, e.c, entries, nil, uint64(cur.Number), slog.New(slog.DiscardHandler)); !errors.Is(err, store.ErrNotEmpty) {
@@ -297,6 +320,32 @@ func TestContinuousVerifier(t *testing.T) {
 	if len(v.Mismatch) == 0 || v.Mismatch[0].Kind != "payment" || !strings.Contains(v.Mismatch[0].Live, `"verdict": "minted"`) ||
 		!strings.Contains(v.Mismatch[0].Rebuilt, `"verdict": "rejected"`) {
 		t.Fatalf("the mismatch recorded: %+v", v.Mismatch)
+	}
+}
+
+// TestContinuousVerifierIdentity: USDC minted straight into the payments wallet is no payment (no
+// one paid it) and no ledger row: the continuous verifier's money identity finds it at its block,
+// a mismatch of kind balance, though every event agrees with the rebuild.
+func TestContinuousVerifierIdentity(t *testing.T) {
+	t.Parallel()
+	scratch := storetest.New(t)
+	e := newEnv(t, func(c *Config) { c.VerifyInto = scratch })
+	e.withUSDC()
+	e.logDeployment()
+	ctx := t.Context()
+	e.payToken(0, e.dc.USDC, e.dc.Payments, usdc(300), 0)
+	minted := e.transact(e.dc.Owner.Key, e.dc.USDC, tokenABI.PackMint(e.dc.Payments, usdc(5)), nil, 0).BlockNumber.Int64()
+	e.settle()
+	e.reconcile()
+	mustPass(t, e.j)
+	sum, err := e.j.Verify(ctx)
+	if err != nil || sum.MismatchBlock != minted || sum.VerifiedTo != minted-1 {
+		t.Fatalf("verify: %+v, %v; want a mismatch at block %d", sum, err, minted)
+	}
+	v, err := e.db.Verification(ctx)
+	if err != nil || len(v.Mismatch) != 1 || v.Mismatch[0].Kind != "balance" || v.Mismatch[0].Key != "payments_wallet USDC" ||
+		v.Mismatch[0].Rebuilt != "the chain's balance moves +5 USDC" {
+		t.Fatalf("the mismatch recorded: %+v, %v", v.Mismatch, err)
 	}
 }
 

@@ -70,7 +70,7 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 	// The logs are read once for the whole range and recorded with the chunks that hold them: a
 	// range quiet for the payments wallet's ETH may hold a refund batch, or token payments.
 	if j.cfg.Treasury != (common.Address{}) {
-		if p.execs, err = j.chain.SafeExecutions(ctx, j.cfg.Treasury, from, to); err != nil {
+		if p.execs, p.received, err = j.chain.SafeLogs(ctx, j.cfg.Treasury, from, to); err != nil {
 			return head, err
 		}
 		// A rebuild's range ends before the next execution, so that the payments before it are
@@ -82,12 +82,12 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 			return head, err
 		}
 	}
-	if len(j.cfg.PaymentTokens) > 0 && j.cfg.PaymentAddress != (common.Address{}) {
-		transfers, err := j.chain.TokenTransfers(ctx, j.tokens(), j.cfg.PaymentAddress, from, to)
+	if len(j.cfg.PaymentTokens) > 0 {
+		transfers, err := j.chain.TokenTransfers(ctx, j.tokens(), j.walletsWatched(), from, to)
 		if err != nil {
 			return head, err
 		}
-		p.tokenPayments = j.tokenPayments(transfers)
+		p.tokenPayments, p.tokensIn = j.tokenPayments(transfers), j.treasuryTokensIn(transfers)
 	}
 	if j.cfg.ScanEveryBlock || j.cfg.PaymentAddress == (common.Address{}) {
 		return head, p.read(ctx, from, to)
@@ -147,11 +147,14 @@ const quietBlocks = 8
 // scanPass is one payments pass's scan of blocks, up to a chain head.
 type scanPass struct {
 	*Jobs
-	head  uint64
-	sum   *PaymentsSummary
-	execs []chain.SafeExecution // the treasury's executions in the pass's range
-	// tokenPayments are the payments in listed tokens in the pass's range.
+	head     uint64
+	sum      *PaymentsSummary
+	execs    []chain.SafeExecution // the treasury's executions in the pass's range
+	received []chain.SafeReceived  // and the ETH it received there
+	// tokenPayments are the payments in listed tokens in the pass's range; tokensIn the transfers
+	// of listed tokens to the treasury that are no sweeps.
 	tokenPayments []store.NewPayment
+	tokensIn      []tokenInflow
 }
 
 // errReorgWhileReading is a block whose hash changed between two reads of one pass: the next
@@ -175,6 +178,15 @@ func (p scanPass) withLogs(scan *store.Scan, from, to uint64) error {
 		if p.cfg.Observe {
 			exec.Batch = observedBatch(e)
 		}
+		eth, ok := e.ETHOut()
+		if !ok {
+			p.log.Warn("payments scan: what a Safe transaction of the treasury sent in ETH cannot be read from its call: the money identity will not hold at its block",
+				"safe_tx_hash", exec.SafeTxHash, "tx", exec.TxHash)
+		}
+		for _, o := range eth {
+			exec.Outflows = append(exec.Outflows, store.TokenMove{To: hexLower(o.To), Amount: store.Uint256{Int: o.Value}})
+		}
+		exec.Outflows = append(exec.Outflows, exec.TokensOut...)
 		scan.SafeExecutions = append(scan.SafeExecutions, exec)
 		if err := withBlock(scan, int64(e.BlockNumber), hexLower(e.BlockHash)); err != nil {
 			return err
@@ -186,6 +198,26 @@ func (p scanPass) withLogs(scan *store.Scan, from, to uint64) error {
 		}
 		scan.Payments = append(scan.Payments, t)
 		if err := withBlock(scan, t.BlockNumber, t.BlockHash); err != nil {
+			return err
+		}
+	}
+	for _, r := range p.received {
+		// What the payments wallet sends the treasury is a sweep, recorded as one.
+		if r.BlockNumber < from || r.BlockNumber > to || r.From == p.cfg.PaymentAddress {
+			continue
+		}
+		scan.TreasuryIn = append(scan.TreasuryIn, store.TreasuryInflow{TxHash: hexLower(r.TxHash), LogIndex: int(r.LogIndex),
+			From: hexLower(r.From), Amount: r.Value, BlockNumber: int64(r.BlockNumber)})
+		if err := withBlock(scan, int64(r.BlockNumber), hexLower(r.BlockHash)); err != nil {
+			return err
+		}
+	}
+	for _, in := range p.tokensIn {
+		if in.BlockNumber < int64(from) || in.BlockNumber > int64(to) {
+			continue
+		}
+		scan.TreasuryIn = append(scan.TreasuryIn, in.TreasuryInflow)
+		if err := withBlock(scan, in.BlockNumber, in.blockHash); err != nil {
 			return err
 		}
 	}
@@ -284,6 +316,37 @@ func (j *Jobs) tokens() []common.Address {
 		out[i] = common.HexToAddress(t.Address)
 	}
 	return out
+}
+
+// walletsWatched are the wallets whose listed tokens' transfers in a scan reads: the payments
+// wallet (payments) and the treasury (what reaches it that is no sweep), those set.
+func (j *Jobs) walletsWatched() []common.Address {
+	var out []common.Address
+	for _, a := range []common.Address{j.cfg.PaymentAddress, j.cfg.Treasury} {
+		if a != (common.Address{}) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// tokenInflow is a transfer of a listed token to the treasury, with its block's hash.
+type tokenInflow struct {
+	store.TreasuryInflow
+	blockHash string
+}
+
+// treasuryTokensIn are the transfers of listed tokens to the treasury among transfers, but for
+// the payments wallet's (sweeps).
+func (j *Jobs) treasuryTokensIn(transfers []chain.TokenTransfer) (in []tokenInflow) {
+	for _, t := range transfers {
+		if j.cfg.Treasury == (common.Address{}) || t.To != j.cfg.Treasury || t.From == j.cfg.PaymentAddress {
+			continue
+		}
+		in = append(in, tokenInflow{store.TreasuryInflow{TxHash: hexLower(t.TxHash), LogIndex: int(t.LogIndex), From: hexLower(t.From),
+			Token: hexLower(t.Token), Amount: t.Value, BlockNumber: int64(t.Block)}, hexLower(t.BlockHash)})
+	}
+	return in
 }
 
 // tokenPayments are the payments among transfers of listed tokens to the payments wallet.
@@ -590,6 +653,9 @@ func classify(blocks []chain.Block, w watched) store.Scan {
 		scan.Blocks = append(scan.Blocks, store.ScannedBlock{Number: int64(b.Number), Hash: hash})
 		for _, tx := range b.Txs {
 			ok := tx.Status == types.ReceiptStatusSuccessful
+			if paid && tx.From == payTo && tx.Fee != nil {
+				scan.Fees = append(scan.Fees, store.WalletFee{TxHash: hexLower(tx.Hash), BlockNumber: int64(b.Number), FeeWei: tx.Fee})
+			}
 			switch { // Blocks returns only the transactions to or from what the scan watches
 			case tx.To == nil: // a contract the payments wallet created: no payment, no refund
 			case paid && *tx.To == payTo && tx.From != payTo && ok && tx.Value.Sign() > 0:

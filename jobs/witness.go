@@ -95,6 +95,11 @@ func ExportWitness(ctx context.Context, scratch, ledger *store.Store, rpcURL str
 	if err != nil {
 		return Witness{}, sum, err
 	}
+	// The balances the money identity reads are answers the witness carries too; what it finds
+	// is verify --witness's to say.
+	if _, err := RebuiltIdentity(ctx, scratch, c, entries, 0, int64(sum.DigestedTo), log); err != nil {
+		return Witness{}, sum, err
+	}
 	digests, err := ledger.StoredDigests(ctx, 0, int64(sum.DigestedTo))
 	if err != nil {
 		return Witness{}, sum, err
@@ -111,6 +116,8 @@ type WitnessCheck struct {
 	Last       *WitnessDigest // the last recomputed
 	Differs    *WitnessDigest // the witness's digest of the first block that differs
 	Rebuilt    *WitnessDigest // the rebuild's of that block (nil: it holds no events there)
+	// Unexplained are the money identity's differences in the rebuild (MoneyIdentity).
+	Unexplained []store.EventDiff
 }
 
 // VerifyWitness rebuilds the ledger w witnesses into scratch, an empty ledger, with no node (every
@@ -136,7 +143,9 @@ func VerifyWitness(ctx context.Context, scratch *store.Store, w Witness, log *sl
 	if err != nil {
 		return WitnessCheck{}, err
 	}
-	return compareWitness(w.Digests, witnessDigests(stored), sum.DigestedTo), nil
+	check := compareWitness(w.Digests, witnessDigests(stored), sum.DigestedTo)
+	check.Unexplained, err = RebuiltIdentity(ctx, scratch, c, w.Settings, 0, int64(sum.DigestedTo), log)
+	return check, err
 }
 
 // compareWitness compares the witness's digests with the rebuild's, block by block, up to the

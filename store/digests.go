@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/jmoiron/sqlx"
@@ -51,7 +52,10 @@ const paymentKey = `(%[1]s.tx_hash || '/' || %[1]s.call_index || '/' || coalesce
 //   - batch: a treasury batch the chain decided (executed or failed: a void one was never on
 //     chain), with the refunds and commissions it paid;
 //   - round: a distribution round credited, with its credits' count and total;
-//   - withdrawal: a node's withdrawal, or a withdraw call that reverted.
+//   - withdrawal: a node's withdrawal, or a withdraw call that reverted;
+//   - fee: what the payments wallet paid for the gas of a transaction it sent;
+//   - treasury_in: what reached the treasury that is no sweep;
+//   - treasury_out: what a Safe transaction of the treasury sent out of it.
 var ledgerEventsSQL = `
 	SELECT block, ord, kind, key, jsonb_build_object('kind', kind, 'key', key, 'body', body)::text AS line
 	FROM (
@@ -102,6 +106,17 @@ var ledgerEventsSQL = `
 		SELECT w.block_number, 8, 'withdrawal', w.tx_hash || '/' || coalesce(w.log_index::text, '-'),
 			jsonb_build_object('node', w.node_id, 'to', w.to_address, 'amountWei', w.amount_wei::text, 'status', w.status)
 		FROM withdrawals w WHERE w.block_number BETWEEN $1 AND $2 AND w.tx_hash IS NOT NULL
+		UNION ALL
+		SELECT f.block_number, 9, 'fee', f.tx_hash, jsonb_build_object('feeWei', f.fee_wei::text)
+		FROM wallet_fees f WHERE f.block_number BETWEEN $1 AND $2
+		UNION ALL
+		SELECT i.block_number, 10, 'treasury_in', i.tx_hash || '/' || i.log_index,
+			jsonb_build_object('from', i.from_address, 'token', i.token, 'amount', i.amount::text)
+		FROM treasury_inflows i WHERE i.block_number BETWEEN $1 AND $2
+		UNION ALL
+		SELECT t.block_number, 11, 'treasury_out', t.safe_tx_hash || '/' || t.idx,
+			jsonb_build_object('tx', t.tx_hash, 'to', t.to_address, 'token', t.token, 'amount', t.amount::text)
+		FROM treasury_outflows t WHERE t.block_number BETWEEN $1 AND $2
 	) e
 	ORDER BY block, ord, key COLLATE "C"`
 
@@ -357,6 +372,12 @@ type EventDiff struct {
 	Key     string `json:"key"`
 	Live    string `json:"ledger"`
 	Rebuilt string `json:"rebuilt"`
+}
+
+// SortDiffs orders diffs by block, stably: the first block that differs first.
+func SortDiffs(diffs []EventDiff) []EventDiff {
+	slices.SortStableFunc(diffs, func(a, b EventDiff) int { return cmp.Compare(a.Block, b.Block) })
+	return diffs
 }
 
 // CompareEvents returns, in canonical order, the events live and rebuilt (each in canonical

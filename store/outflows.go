@@ -14,7 +14,8 @@ const (
 // UnexplainedOutflow is money that left a wallet we watch that no ledger row explains: a transfer
 // out of the payments wallet that refunds no payment and is no sweep, or a treasury batch's
 // transfer to a payment that was refunded another way first (Payment names it: the second
-// payout). Every other wei out is a refund, a sweep or a batch's payout, each recorded once.
+// payout), or what a Safe transaction the service did not propose sent out of the treasury. Every
+// other wei out is a refund, a sweep or a batch's payout, each recorded once.
 type UnexplainedOutflow struct {
 	Source      OutflowSource `db:"source"`
 	TxHash      string        `db:"tx_hash"`
@@ -38,8 +39,9 @@ func (o UnexplainedOutflow) InToken() *TokenAmount {
 
 // unexplainedOutflows are the outflows no ledger row explains (UnexplainedOutflow), as one
 // query: a transfer out of the payments wallet that no payment names as its refund by hand and no
-// sweep sent, and a transfer of an executed batch whose payment some other transfer refunded
-// (one that moved nothing, a token's that answered false, is no outflow: bp.open is false).
+// sweep sent, a transfer of an executed batch whose payment some other transfer refunded
+// (one that moved nothing, a token's that answered false, is no outflow: bp.open is false), and
+// what a Safe transaction of the treasury that is none of the service's batches sent.
 const unexplainedOutflows = `
 	SELECT 'payments_wallet' AS source, o.tx_hash, o.to_address, o.value_wei, NULL::text AS token, NULL::numeric AS amount,
 		'ETH' AS symbol, 18 AS decimals, o.block_number, NULL::text AS payment
@@ -51,7 +53,12 @@ const unexplainedOutflows = `
 		coalesce(tk.symbol, 'ETH'), coalesce(tk.decimals, 18), b.block_number, p.tx_hash
 	FROM treasury_batch_payments bp JOIN treasury_batches b ON b.id = bp.batch_id JOIN payments p ON p.id = bp.payment_id
 		LEFT JOIN tokens tk ON tk.address = bp.token
-	WHERE b.status = 'executed' AND bp.open AND p.refund_batch_id IS DISTINCT FROM b.id`
+	WHERE b.status = 'executed' AND bp.open AND p.refund_batch_id IS DISTINCT FROM b.id
+	UNION ALL
+	SELECT 'treasury', t.tx_hash, t.to_address, CASE WHEN t.token IS NULL THEN t.amount ELSE 0 END, t.token,
+		CASE WHEN t.token IS NULL THEN NULL ELSE t.amount END, coalesce(tk.symbol, 'ETH'), coalesce(tk.decimals, 18), t.block_number, NULL
+	FROM treasury_outflows t LEFT JOIN tokens tk ON tk.address = t.token
+	WHERE NOT EXISTS (SELECT 1 FROM treasury_batches b WHERE b.safe_tx_hash = t.safe_tx_hash AND b.status = 'executed')`
 
 // UnexplainedOutflows returns up to limit outflows no ledger row explains, newest block first.
 func (s *Store) UnexplainedOutflows(ctx context.Context, limit int) (_ []UnexplainedOutflow, err error) {

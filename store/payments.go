@@ -112,6 +112,8 @@ type Scan struct {
 	Sweeps       []Sweep // sweeps found on chain (a rebuild's): each settled, with its block
 	// SafeExecutions are the treasury's executions in the blocks (treasury batches among them).
 	SafeExecutions []SafeExecution
+	Fees           []WalletFee      // of every transaction the payments wallet sent
+	TreasuryIn     []TreasuryInflow // what reached the treasury that is no sweep
 }
 
 // RecordScan records, in one transaction, what the scan found in its blocks (payments, reverted
@@ -208,6 +210,9 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 	if err := recordExecutions(ctx, tx, scan.SafeExecutions); err != nil {
 		return err
 	}
+	if err := recordFlows(ctx, tx, scan); err != nil {
+		return err
+	}
 	if err := advance(ctx, tx, name, blocks); err != nil {
 		return err
 	}
@@ -292,6 +297,9 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM unattributed_inflows WHERE block_number > $1`, number); err != nil {
+		return 0, err
+	}
+	if err := rewindFlows(ctx, tx, number); err != nil {
 		return 0, err
 	}
 	// Reverted withdraw calls are this scan's; withdrawals from logs are the reconciler's.

@@ -546,6 +546,9 @@ type SafeExecution struct {
 	// TokensOut are the token transfers out of the Safe its receipt logs, when it succeeded: a
 	// token refund of the batch is made only when one of them is it.
 	TokensOut []TokenMove
+	// Outflows are all it sent out of the Safe, as the chain says: its calls' ETH (Token ""), its
+	// gas payment, TokensOut. The money identity holds them against the Safe's balances.
+	Outflows []TokenMove
 	// Batch is the Safe transaction executed, as a rebuild reads it from the chain (nil in the
 	// service, which holds the batches it proposed): recordExecutions records it as the batch
 	// of the refunds or commissions its transfers pay, when they pay what is owed.

@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
+	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 	"nodeledger/chain/devchain"
 	"nodeledger/jobs"
@@ -70,6 +71,20 @@ func TestRebuildTreasuryBatches(t *testing.T) {
 	execute("/api/admin/refund-batches", `{"payments": "all"}`)
 	execute("/api/admin/commission-batches", `{"commissions": "all"}`)
 
+	// Money the ledger did not move: two owners send 0.01 ETH out of the treasury in a Safe
+	// transaction of their own (an outflow no batch explains, recorded as such), and USDC leaves
+	// the payments wallet by hand (no row records it: the money identity names its block).
+	cold := dc.Buyers[5].Address
+	own := chain.SafeTx{To: cold, Value: big.NewInt(1e16), Nonce: big.NewInt(2)}
+	ownHash := own.Hash(dc.ChainID(), dc.Treasury)
+	sigs := map[common.Address][]byte{}
+	for _, i := range []int{7, 8} {
+		sigs[dc.Accounts[i].Address] = common.FromHex(e.sign(i, ownHash.Hex()))
+	}
+	ownBlock := e.send(dc.Buyers[4].Key, dc.Treasury, chain.ExecData(own, sigs), nil).BlockNumber.Int64()
+	byHand := e.send(dc.Accounts[devchain.PaymentsIndex].Key, dc.USDC, bindings.NewTestToken().PackTransfer(cold, big.NewInt(1)), nil).BlockNumber.Int64()
+	e.pass()
+
 	// What no chain holds: a webhook endpoint, and a refund batch proposed and signed by one
 	// owner, not executed.
 	addWebhook(t, db, store.EventPaymentRefunded)
@@ -114,6 +129,33 @@ func TestRebuildTreasuryBatches(t *testing.T) {
 	}
 	if diffs := store.CompareEvents(live, rebuilt); len(diffs) != 0 {
 		t.Fatalf("%d differences: %+v", len(diffs), diffs)
+	}
+
+	// Every wei and USDC unit in and out of the payments wallet and the treasury is a row of the
+	// rebuild (payments, sweeps' fees, the batches' and the owners' transfers, what reached the
+	// treasury), but the USDC sent by hand; the live ledger says the same, and lists the owners'
+	// transfer as an outflow no batch explains.
+	unexplained := func(ledger *store.Store) []store.EventDiff {
+		t.Helper()
+		diffs, err := jobs.RebuiltIdentity(ctx, ledger, e.c, entries, 0, final, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return diffs
+	}
+	for name, ledger := range map[string]*store.Store{"rebuilt": into, "live": db} {
+		if diffs := unexplained(ledger); len(diffs) != 1 || diffs[0].Block != byHand || diffs[0].Key != "payments_wallet USDC" ||
+			diffs[0].Live != "the ledger's rows move +0 USDC" || diffs[0].Rebuilt != "the chain's balance moves -0.000001 USDC" {
+			t.Errorf("the %s ledger's money identity: %+v; want the USDC sent by hand at block %d", name, diffs, byHand)
+		}
+	}
+	if out, err := db.UnexplainedOutflows(ctx, 10); err != nil || len(out) != 1 || out[0].To != lower(cold) ||
+		out[0].ValueWei.String() != "10000000000000000" || out[0].BlockNumber != ownBlock {
+		t.Errorf("unexplained outflows %+v, %v; want the owners' 0.01 ETH at block %d", out, err, ownBlock)
+	}
+	mustExec(t, into, `DELETE FROM treasury_outflows WHERE block_number = $1`, ownBlock)
+	if diffs := unexplained(into); len(diffs) != 2 || diffs[0].Block != ownBlock || diffs[0].Key != "treasury ETH" {
+		t.Errorf("the owners' transfer deleted from the rebuild: %+v; want a treasury ETH difference at block %d", diffs, ownBlock)
 	}
 
 	// The source ledger is there: what no chain holds is copied, row for row.
