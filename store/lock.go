@@ -23,8 +23,10 @@ const (
 // that connection, so a crashed process never keeps it. unlock releases it.
 //
 // A pooled connection that the server or the network closed while it sat idle fails its first
-// use with driver.ErrBadConn. database/sql retries such a failure on another connection for pool
-// queries, but not on a connection reserved with Conn, so TryLock does it itself.
+// use: with driver.ErrBadConn when nothing was sent yet, with the socket's error ("connection
+// reset by peer") when the query was. database/sql retries the first on another connection for
+// pool queries, but not on a connection reserved with Conn, and never the second; yet a broken
+// connection holds no lock (its session is gone), so TryLock tries another itself.
 func (s *Store) TryLock(ctx context.Context, key int64) (unlock func(), ok bool, err error) {
 	defer wrap(&err, "TryLock")
 	for attempt := 1; ; attempt++ {
@@ -36,19 +38,36 @@ func (s *Store) TryLock(ctx context.Context, key int64) (unlock func(), ok bool,
 		if err == nil && ok {
 			return func() { release(conn, key) }, true, nil
 		}
-		discard(conn, err)
-		if !errors.Is(err, driver.ErrBadConn) || attempt == 3 {
+		broken := err != nil && isBroken(conn, err)
+		discard(conn, broken)
+		if !broken || attempt == 3 || ctx.Err() != nil {
 			return nil, false, err
 		}
 	}
 }
 
-// discard gives conn back to the pool, which drops it when err says it is broken.
-func discard(conn *sql.Conn, err error) {
+// isBroken tells whether err left conn unusable: driver.ErrBadConn, or a socket that failed
+// (lib/pq marks its connection bad then, and says so through driver.Validator).
+func isBroken(conn *sql.Conn, err error) bool {
 	if errors.Is(err, driver.ErrBadConn) {
-		conn.Raw(func(any) error { return driver.ErrBadConn })
+		return true
 	}
-	conn.Close()
+	broken := false
+	_ = conn.Raw(func(dc any) error {
+		if v, ok := dc.(driver.Validator); ok {
+			broken = !v.IsValid()
+		}
+		return nil
+	})
+	return broken
+}
+
+// discard gives conn back to the pool, which drops it when it is broken.
+func discard(conn *sql.Conn, broken bool) {
+	if broken {
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	_ = conn.Close()
 }
 
 // unlockTimeout bounds the unlock: the pass is over, whatever its context says, but a database
@@ -61,8 +80,5 @@ func release(conn *sql.Conn, key int64) {
 	defer cancel()
 	// If the unlock fails the connection is broken, and closing it ends the session and the lock.
 	_, err := conn.ExecContext(ctx, `SELECT pg_advisory_unlock($1)`, key)
-	if err != nil {
-		err = driver.ErrBadConn
-	}
-	discard(conn, err)
+	discard(conn, err != nil)
 }
