@@ -43,6 +43,10 @@ const connectTimeout = "2"
 
 // Open connects to the database at dsn (a postgres:// URL or key=value string) and checks it answers.
 func Open(ctx context.Context, dsn string) (*Store, error) {
+	dsn, err := hostList(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
 	c, err := newConnector(withConnectTimeout(dsn))
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
@@ -67,6 +71,37 @@ const DefaultMaxConns = 20
 func (s *Store) LimitConns(n int) {
 	s.db.SetMaxOpenConns(n)
 	s.db.SetMaxIdleConns(n)
+}
+
+// hostList rewrites a URL that names several servers (postgres://h1:5432,h2:5433/db, libpq's
+// form for a primary and its standbys) into the form lib/pq reads, the servers in the query
+// (postgres:///db?host=h1,h2&port=5432,5433): lib/pq splits the URL's host at its last colon,
+// and would try "h1:5432" on port 5433. Any other DSN is returned as it is.
+func hostList(dsn string) (string, error) {
+	u, err := url.Parse(dsn)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || !strings.Contains(u.Host, ",") {
+		return dsn, nil
+	}
+	q := u.Query()
+	if q.Has("host") || q.Has("port") {
+		return "", errors.New("the URL names its servers twice, before the path and as host= or port=: name them once, " +
+			"as postgres://user@host1:5432,host2:5432/db?target_session_attrs=read-write")
+	}
+	var hosts, ports []string
+	for _, h := range strings.Split(u.Host, ",") {
+		host, port, err := net.SplitHostPort(h)
+		if err != nil { // no port: the default
+			host, port = strings.Trim(h, "[]"), "5432"
+		}
+		if host == "" {
+			return "", fmt.Errorf("the URL's server list %q has an empty entry: write it as host1:5432,host2:5432", u.Host)
+		}
+		hosts, ports = append(hosts, host), append(ports, port)
+	}
+	q.Set("host", strings.Join(hosts, ","))
+	q.Set("port", strings.Join(ports, ","))
+	u.Host, u.RawQuery = "", q.Encode()
+	return u.String(), nil
 }
 
 func withConnectTimeout(dsn string) string {
