@@ -50,6 +50,12 @@ func newEnv(t testing.TB, mods ...func(*Config)) *env {
 // newEnvOn is newEnv on a dev chain started with opts.
 func newEnvOn(t testing.TB, opts devchain.Options, mods ...func(*Config)) *env {
 	t.Helper()
+	return newEnvIn(t, storetest.New(t), opts, mods...)
+}
+
+// newEnvIn is newEnvOn over db, an empty migrated ledger.
+func newEnvIn(t testing.TB, db *store.Store, opts devchain.Options, mods ...func(*Config)) *env {
+	t.Helper()
 	// The weights are the factory's, set by its owner at deploy: 1×, 2×, 1× (a chain mined by
 	// hand keeps the dev deploy's).
 	if !opts.ManualMining && opts.TierWeights == nil {
@@ -60,7 +66,7 @@ func newEnvOn(t testing.TB, opts devchain.Options, mods ...func(*Config)) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dc.Close() })
-	e := &env{t: t, db: storetest.New(t), dc: dc, c: chain.New(dc.RPC(), chain.Config{Factory: dc.Factory})}
+	e := &env{t: t, db: db, dc: dc, c: chain.New(dc.RPC(), chain.Config{Factory: dc.Factory})}
 	e.cfg = Config{
 		ChainID:        dc.ChainID(),
 		PaymentAddress: dc.Payments,

@@ -152,9 +152,13 @@ func (c *conn) Begin() (driver.Tx, error) {
 
 // BeginTx watches the transaction's context until it commits or rolls back: database/sql rolls
 // back a transaction whose context ended, and that rollback must not wait on a silent server.
+// lib/pq is given a context that never ends: it would cancel the COMMIT on the server when the
+// context ends during it, and a COMMIT cancelled while it waits for the synchronous standby has
+// committed on the primary alone (PostgreSQL warns, and the client is told it committed): a
+// failover then loses what the service acted on. tx.Commit stops watching before it commits.
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	done := c.watch(ctx)
-	t, err := c.pq.(driver.ConnBeginTx).BeginTx(ctx, opts)
+	t, err := c.pq.(driver.ConnBeginTx).BeginTx(context.WithoutCancel(ctx), opts)
 	if err != nil {
 		done()
 		return nil, err
@@ -247,8 +251,11 @@ type tx struct {
 	done func()
 }
 
+// Commit is never cut short by the transaction's context (BeginTx): once sent, a COMMIT's answer
+// is awaited, for as long as the socket lives (keepAlive finds a vanished server). database/sql
+// refuses to start it when the context has ended already.
 func (t *tx) Commit() error {
-	defer t.done()
+	t.done()
 	return t.pq.Commit()
 }
 

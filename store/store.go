@@ -157,7 +157,8 @@ func unavailable(err error) bool {
 		return true
 	case state == "53300", // too many connections
 		state == "57014",                                     // query canceled (statement timeout)
-		state == "57P01", state == "57P02", state == "57P03": // shutting down, cannot connect now
+		state == "57P01", state == "57P02", state == "57P03", // shutting down, cannot connect now
+		state == "25006": // a write on a server that is no longer the primary (read-only)
 		return true
 	}
 	return false

@@ -13,6 +13,10 @@ import (
 	"nodeledger/handlers"
 )
 
+// dbRetryAfter is the retry-after, in seconds, of a 503: about what a database failover or a
+// provider's hiccup takes.
+const dbRetryAfter = "5"
+
 // errorBody is the envelope of every failure.
 type errorBody struct {
 	Error string `json:"error"`
@@ -34,6 +38,11 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		// No error is cached; a session route's private, no-store says as much already.
 		if c.Response().Header().Get(echo.HeaderCacheControl) != private {
 			c.Response().Header().Set(echo.HeaderCacheControl, noStore)
+		}
+		// A database or a chain out of reach is most often back within seconds (a failover, a
+		// restart): clients are told when to come back, unless the route said already.
+		if status == http.StatusServiceUnavailable && c.Response().Header().Get(echo.HeaderRetryAfter) == "" {
+			c.Response().Header().Set(echo.HeaderRetryAfter, dbRetryAfter)
 		}
 		page := wantsPage(c.Request())
 		switch {

@@ -23,8 +23,8 @@ import (
 const faultDeadline = 2 * time.Second
 
 // TestDatabaseFaults puts the database behind toxiproxy and makes it slow, silent, resetting and
-// gone: every route answers 503, in the envelope for the API, within two seconds, and answers
-// again as soon as the database is back, without a restart.
+// gone: every route answers 503 with a retry-after, in the envelope for the API, within two
+// seconds, and answers again as soon as the database is back, without a restart.
 func TestDatabaseFaults(t *testing.T) {
 	t.Parallel()
 	server, err := url.Parse(storetest.EmptyDatabase(t))
@@ -74,6 +74,9 @@ func TestDatabaseFaults(t *testing.T) {
 					if rec.Code != http.StatusServiceUnavailable {
 						t.Errorf("%s: %d %s", path, rec.Code, rec.Body)
 						return
+					}
+					if rec.Header().Get("Retry-After") != dbRetryAfter {
+						t.Errorf("%s: retry-after %q", path, rec.Header().Get("Retry-After"))
 					}
 					body := rec.Body.String()
 					if strings.Contains(body, "dial") || strings.Contains(body, "127.0.0.1") || strings.Contains(body, "pq:") {

@@ -24,13 +24,20 @@ import (
 
 // Cluster is a running private cluster; Stop ends it.
 type Cluster struct {
-	URL string // of the postgres database, as the postgres superuser
-	cmd *exec.Cmd
+	URL  string // of the postgres database, as the postgres superuser
+	cmd  *exec.Cmd
+	port int
 }
 
 // Start initialises dir as a cluster when it is not one yet and runs a server on a free loopback
 // port. The server dies with this process.
 func Start(ctx context.Context, dir string) (*Cluster, error) {
+	return start(ctx, dir, filepath.Join(dir, "server.log"))
+}
+
+// start is Start with the server's log at logPath and its settings (postgres -c name=value, …)
+// added.
+func start(ctx context.Context, dir, logPath string, settings ...string) (*Cluster, error) {
 	bin, err := binDir()
 	if err != nil {
 		return nil, err
@@ -58,11 +65,11 @@ func Start(ctx context.Context, dir string) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	// #nosec G204 -- the machine's own postgres (pg_config's bindir) with our arguments
-	cmd := exec.Command(filepath.Join(bin, "postgres"), "-D", dir, "-p", strconv.Itoa(port),
-		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off")
+	args := append([]string{"-D", dir, "-p", strconv.Itoa(port),
+		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off"}, settings...)
+	cmd := exec.Command(filepath.Join(bin, "postgres"), args...) // #nosec G204 -- the machine's own postgres (pg_config's bindir) with our arguments
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGINT, Setpgid: true}
-	logFile, err := os.OpenFile(filepath.Join(dir, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600) // #nosec G304 -- our cluster's directory
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600) // #nosec G304 -- our cluster's log
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +78,7 @@ func Start(ctx context.Context, dir string) (*Cluster, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start postgres: %w", err)
 	}
-	c := &Cluster{URL: fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port), cmd: cmd}
+	c := &Cluster{URL: fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port), cmd: cmd, port: port}
 	if err := c.waitReady(ctx); err != nil {
 		c.Stop()
 		return nil, fmt.Errorf("postgres did not start (see %s): %w", logFile.Name(), err)
@@ -207,4 +214,117 @@ func exec1(ctx context.Context, serverURL, stmt string) error {
 		return fmt.Errorf("%s: %w", stmt, err)
 	}
 	return nil
+}
+
+// Pair is a primary and a standby that streams from it synchronously, each a private cluster
+// on a loopback port: a failover on one machine. URL names both, primary first, with
+// target_session_attrs=read-write, as an application that follows the primary names them.
+type Pair struct {
+	URL              string
+	Primary, Standby *Cluster
+	dir              string
+}
+
+// StartPair makes a fresh pair under dir (primary/ and standby/, made anew): the primary with
+// the standby as its synchronous standby (synchronous_commit is on by default), the standby a
+// base backup of it.
+func StartPair(ctx context.Context, dir string) (*Pair, error) {
+	bin, err := binDir()
+	if err != nil {
+		return nil, err
+	}
+	primaryDir, standbyDir := filepath.Join(dir, "primary"), filepath.Join(dir, "standby")
+	for _, d := range []string{primaryDir, standbyDir} {
+		if err := os.RemoveAll(d); err != nil {
+			return nil, err
+		}
+	}
+	// The logs beside the data directories: a base backup copies the primary's directory, as its
+	// user, and a log the test's user wrote is not theirs to read.
+	primary, err := start(ctx, primaryDir, primaryDir+".log", "-c", "wal_level=replica", "-c", "max_wal_senders=4")
+	if err != nil {
+		return nil, err
+	}
+	cred, err := credential(standbyDir) // empty, the cluster's user's: pg_basebackup fills it
+	if err != nil {
+		primary.Stop()
+		return nil, err
+	}
+	if err := runAs(ctx, cred, filepath.Join(bin, "pg_basebackup"), "-d", primary.URL+"&application_name=standby",
+		"-D", standbyDir, "-R", "-X", "stream", "--no-sync"); err != nil {
+		primary.Stop()
+		return nil, fmt.Errorf("pg_basebackup: %w", err)
+	}
+	standby, err := start(ctx, standbyDir, standbyDir+".log", "-c", "hot_standby=on")
+	if err != nil {
+		primary.Stop()
+		return nil, err
+	}
+	p := &Pair{Primary: primary, Standby: standby, dir: dir,
+		URL: fmt.Sprintf("postgres://postgres@127.0.0.1:%d,127.0.0.1:%d/postgres?sslmode=disable&target_session_attrs=read-write",
+			primary.port, standby.port)}
+	// Synchronous from now on, set as ALTER SYSTEM would (a test may change it so), after the base
+	// backup: a promoted standby that inherited it would wait for a standby of its own.
+	for _, stmt := range []string{`ALTER SYSTEM SET synchronous_standby_names = 'standby'`, `SELECT pg_reload_conf()`} {
+		if err := exec1(ctx, primary.URL, stmt); err != nil {
+			p.Stop()
+			return nil, err
+		}
+	}
+	if err := p.waitSync(ctx); err != nil {
+		p.Stop()
+		return nil, err
+	}
+	return p, nil
+}
+
+// waitSync waits until the primary streams to the standby synchronously.
+func (p *Pair) waitSync(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	db, err := sql.Open("postgres", p.Primary.URL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for {
+		var state string
+		err := db.QueryRowContext(ctx, `SELECT sync_state FROM pg_stat_replication WHERE application_name = 'standby'`).Scan(&state)
+		if err == nil && state == "sync" {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the standby is not streaming synchronously (%q): %w", state, err)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// Failover kills the primary (SIGKILL: no shutdown, no last words to the standby) and promotes
+// the standby, and returns once it takes writes.
+func (p *Pair) Failover(ctx context.Context) error {
+	if err := syscall.Kill(-p.Primary.cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		return err
+	}
+	_ = p.Primary.cmd.Wait()
+	db, err := sql.Open("postgres", p.Standby.URL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var promoted bool
+	if err := db.QueryRowContext(ctx, `SELECT pg_promote(true, 30)`).Scan(&promoted); err != nil || !promoted {
+		return fmt.Errorf("promote the standby: %v, %w", promoted, err)
+	}
+	return nil
+}
+
+// Stop stops whichever of the two still runs.
+func (p *Pair) Stop() {
+	for _, c := range []*Cluster{p.Primary, p.Standby} {
+		if c != nil && c.cmd.ProcessState == nil {
+			_ = c.Stop()
+		}
+	}
 }

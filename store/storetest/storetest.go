@@ -247,3 +247,23 @@ func MigrationsThrough(t testing.TB, last string) fs.FS {
 	}
 	return fsys
 }
+
+// Pair starts a primary and its synchronous standby for the test (pgdev.StartPair), stopped
+// when it ends: a failover on one machine.
+func Pair(t testing.TB) *pgdev.Pair {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "nodeledger-pair-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil { // #nosec G302 -- the clusters' user (postgres, under root) passes through
+		t.Fatal(err)
+	}
+	pair, err := pgdev.StartPair(t.Context(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pair.Stop)
+	return pair
+}
