@@ -138,6 +138,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 	// them the withdraw calls that failed there.
 	passes.ScanEveryBlock = s.bool("SCAN_EVERY_BLOCK", false)
 	cfg.VerifyLedger = s.bool("VERIFY_LEDGER", true)
+	// A sale's ledger runs on a primary with a synchronous standby; dev mode's private cluster has none.
+	requireSyncStandby := s.bool("DB_REQUIRE_SYNC_STANDBY", !dev)
 	// Dev mode's webhooks go to the developer's own machine.
 	passes.WebhookAllowPrivate = s.bool("WEBHOOK_ALLOW_PRIVATE", dev)
 	passes.WebhookRetention = time.Duration(s.positive("WEBHOOK_RETENTION_DAYS", 30)) * 24 * time.Hour
@@ -187,25 +189,26 @@ func loadConfig(getenv func(string) string) (config, error) {
 	passes.MultiSend, passes.BatchMaxGas = multiSend, uint64(batchMaxGas)
 	cfg.Passes = passes
 	cfg.Handlers = handlers.Config{
-		ChainName:      chainName,
-		WalletRPC:      walletRPC,
-		Explorer:       explorer,
-		RefundPolicy:   refundPolicy,
-		SupportURL:     support,
-		CronKey:        cronKey,
-		AdminKey:       adminKey,
-		PublicURL:      publicURL,
-		SessionSecret:  secret,
-		TickSec:        tickSec,
-		StaleAfterSec:  staleAfter,
-		MinterLowMints: minterLow,
-		DistEnabled:    passes.DistEnabled,
-		DistMode:       passes.DistMode,
-		DistPeriod:     passes.DistPeriod,
-		DistBaseWei:    passes.DistBaseWei,
-		DistPoolWei:    passes.DistPoolWei,
-		ExportSlots:    exportSlots,
-		ExportStall:    exportStall,
+		ChainName:          chainName,
+		WalletRPC:          walletRPC,
+		Explorer:           explorer,
+		RefundPolicy:       refundPolicy,
+		SupportURL:         support,
+		CronKey:            cronKey,
+		AdminKey:           adminKey,
+		PublicURL:          publicURL,
+		SessionSecret:      secret,
+		TickSec:            tickSec,
+		StaleAfterSec:      staleAfter,
+		RequireSyncStandby: requireSyncStandby,
+		MinterLowMints:     minterLow,
+		DistEnabled:        passes.DistEnabled,
+		DistMode:           passes.DistMode,
+		DistPeriod:         passes.DistPeriod,
+		DistBaseWei:        passes.DistBaseWei,
+		DistPoolWei:        passes.DistPoolWei,
+		ExportSlots:        exportSlots,
+		ExportStall:        exportStall,
 	}
 	cfg.setChainID(chainID)
 	cfg.setPaymentAddress(payments)

@@ -69,8 +69,11 @@ type Config struct {
 	// MinterLowMints (MINTER_LOW_MINTS): health is degraded while the minter's balance pays for
 	// fewer mints than this at today's fees; 0: DefaultMinterLowMints.
 	MinterLowMints int
-	DistEnabled    bool
-	DistMode       store.DistMode
+	// RequireSyncStandby (DB_REQUIRE_SYNC_STANDBY): health is degraded while the database has no
+	// synchronous standby.
+	RequireSyncStandby bool
+	DistEnabled        bool
+	DistMode           store.DistMode
 	// What a round pays, as the credit pass has it (DIST_PERIOD_SEC, DIST_BASE_WEI, DIST_POOL_WEI):
 	// the pages show what a node earns from them.
 	DistPeriod  time.Duration

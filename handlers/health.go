@@ -61,6 +61,17 @@ type healthJSON struct {
 	// Config.MinterLowMints mints; DegradedReasons says which, empty when none.
 	Degraded        bool                 `json:"degraded"`
 	DegradedReasons []degradedReasonJSON `json:"degradedReasons"`
+	// Database is what the ledger's primary says of its standbys; null when that cannot be read
+	// (the database's user is no member of pg_monitor).
+	Database *databaseJSON `json:"database"`
+}
+
+// databaseJSON: how many standbys stream from the primary, how many of them synchronously, and
+// the longest any takes to replay what it wrote.
+type databaseJSON struct {
+	Standbys        int     `json:"standbys"`
+	Synchronous     int     `json:"synchronousStandbys"`
+	MaxReplayLagSec float64 `json:"maxReplayLagSec"`
 }
 
 // sweepsJSON: enabled, or off with the reason why (a sentence); the settings; the last sweep
@@ -77,7 +88,8 @@ type sweepsJSON struct {
 }
 
 // degradedReasonJSON is one reason health is degraded: code is stable (passes_failing,
-// rpc_not_ok, minter_low, sweeps_overdue), reason a sentence for people.
+// rpc_not_ok, minter_low, sweeps_overdue, ledger_mismatch, db_no_sync_standby,
+// db_standby_lagging), reason a sentence for people.
 type degradedReasonJSON struct {
 	Code   string `json:"code"`
 	Reason string `json:"reason"`
@@ -173,6 +185,9 @@ func (h *Handlers) Health(c echo.Context) error {
 		out.RPC.Endpoints = append(out.RPC.Endpoints, ej)
 	}
 	out.VerifiedToBlock = r.Verification.VerifiedTo
+	if rep := r.Replication; rep != nil && rep.Known {
+		out.Database = &databaseJSON{Standbys: rep.Standbys, Synchronous: rep.Synchronous, MaxReplayLagSec: rep.MaxReplayLagSec}
+	}
 	out.Degraded, out.DegradedReasons = len(r.Degraded) > 0, []degradedReasonJSON{}
 	for _, d := range r.Degraded {
 		out.DegradedReasons = append(out.DegradedReasons, degradedReasonJSON{Code: d.Code, Reason: d.Reason})
@@ -268,13 +283,33 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 	r.DistributorBalance = funds.Distributor
 	r.Signers = h.signersView(funds, statuses)
 	r.Sweeps = h.sweepsView(ctx)
-	r.Degraded = degradedReasons(r)
+	if rep, err := h.store.Replication(ctx); err != nil {
+		h.log.Warn("health: the database's standbys unreadable", "err", err)
+	} else {
+		r.Replication = &rep
+	}
+	r.Degraded = degradedReasons(r, h.cfg.RequireSyncStandby)
 	return r, nil
 }
 
+// maxStandbyLag is how far behind a standby may replay before health says it lags: past it, a
+// failover to it would wait that long to take writes.
+const maxStandbyLag = 5 * time.Second
+
 // degradedReasons says why r is degraded, each with its code and a sentence; none when it is not.
-func degradedReasons(r views.Health) []views.DegradedReason {
+// syncStandby is Config.RequireSyncStandby.
+func degradedReasons(r views.Health, syncStandby bool) []views.DegradedReason {
 	var out []views.DegradedReason
+	if rep := r.Replication; rep != nil && rep.Known {
+		if syncStandby && rep.Synchronous == 0 {
+			out = append(out, views.DegradedReason{Code: "db_no_sync_standby",
+				Reason: "The ledger's database has no synchronous standby: a failover would lose the writes of its last moments (docs/operations.md, \"Lose the primary\")."})
+		}
+		if lag := time.Duration(rep.MaxReplayLagSec * float64(time.Second)); lag > maxStandbyLag {
+			out = append(out, views.DegradedReason{Code: "db_standby_lagging",
+				Reason: fmt.Sprintf("A standby of the ledger's database replays %s behind its primary.", lag.Round(time.Second))})
+		}
+	}
 	if r.Signers.Degraded {
 		out = append(out, views.DegradedReason{Code: "passes_failing",
 			Reason: fmt.Sprintf("A pass has failed %d times in a row or more: its lastError says why.", degradedAfter)})

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"nodeledger/chain/faultrpc"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
+	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
@@ -325,5 +327,39 @@ func TestHealthShowsRPCEndpoints(t *testing.T) {
 	h = healthWhen("unhealthy")
 	if eps := h.RPC.Endpoints; !h.Degraded || eps[0].State != "failing" || eps[1].State != "failing" {
 		t.Fatalf("both failing: %+v", h)
+	}
+}
+
+// TestHealthSaysWhenTheDatabaseHasNoSyncStandby: with DB_REQUIRE_SYNC_STANDBY, health is
+// degraded with db_no_sync_standby while the ledger's primary has no synchronous standby (a
+// failover would lose its last writes), and not once one streams; database says what the primary
+// says of its standbys.
+func TestHealthSaysWhenTheDatabaseHasNoSyncStandby(t *testing.T) {
+	t.Parallel()
+	type body struct {
+		Database        *struct{ Standbys, SynchronousStandbys int } `json:"database"`
+		DegradedReasons []struct{ Code string }                      `json:"degradedReasons"`
+	}
+	health := func(db *store.Store) body {
+		t.Helper()
+		s := newServer(t, db, handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300, RequireSyncStandby: true})
+		rec := s.get(t, "/api/cron/health")
+		wantStatus(t, rec, http.StatusOK)
+		return decode[body](t, rec)
+	}
+	noSync := func(b body) bool {
+		return slices.ContainsFunc(b.DegradedReasons, func(r struct{ Code string }) bool { return r.Code == "db_no_sync_standby" })
+	}
+	if h := health(storetest.New(t)); !noSync(h) || h.Database == nil || h.Database.Standbys != 0 {
+		t.Errorf("one server alone: %+v", h)
+	}
+	pair := storetest.Pair(t)
+	db, err := storetest.Open(t.Context(), pair.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if h := health(db); noSync(h) || h.Database == nil || h.Database.Standbys != 1 || h.Database.SynchronousStandbys != 1 {
+		t.Errorf("a primary with its synchronous standby: %+v", h)
 	}
 }
