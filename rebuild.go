@@ -136,7 +136,7 @@ func verifyCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	unexplained, err := jobs.RebuiltIdentity(ctx, scratch, c, entries, *from, *to, log)
+	unexplained, err := jobs.IdentityOf(ctx, scratch, c, entries, *from, *to, log)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}

@@ -92,14 +92,14 @@ func (j *Jobs) MoneyIdentity(ctx context.Context, from, to int64) ([]store.Event
 	return store.SortDiffs(diffs), nil
 }
 
-// RebuiltIdentity is MoneyIdentity of rebuilt, a ledger Rebuild wrote from the settings log
-// entries and the chain c, for blocks from..to.
-func RebuiltIdentity(ctx context.Context, rebuilt *store.Store, c *chain.Client, entries []store.LogEntry, from, to int64, log *slog.Logger) ([]store.EventDiff, error) {
+// IdentityOf is MoneyIdentity of ledger, of the deployment the settings log entries name (a
+// rebuild from them and the chain c, or the ledger they are the log of), for blocks from..to.
+func IdentityOf(ctx context.Context, ledger *store.Store, c *chain.Client, entries []store.LogEntry, from, to int64, log *slog.Logger) ([]store.EventDiff, error) {
 	d, err := LastDeployment(entries)
 	if err != nil {
 		return nil, err
 	}
-	return New(rebuilt, c, nil, nil, ObserveConfig(d, uint64(max(to, 0))), log).MoneyIdentity(ctx, from, to)
+	return New(ledger, c, nil, nil, ObserveConfig(d, uint64(max(to, 0))), log).MoneyIdentity(ctx, from, to)
 }
 
 // firstParting halves lo..hi, whose rows and balances part, down to one block where they part.

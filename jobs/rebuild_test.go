@@ -139,7 +139,7 @@ func TestRebuild(t *testing.T) {
 	// Every wei in and out of the payments wallet and the treasury is one row, in both ledgers:
 	// the payments, the refunds by hand, the sweep and the gas the wallet paid for each.
 	for name, ledger := range map[string]*store.Store{"live": e.db, "rebuilt": into} {
-		if diffs, err := RebuiltIdentity(ctx, ledger, e.c, entries, 0, cur.Number, slog.New(slog.DiscardHandler)); err != nil || len(diffs) != 0 {
+		if diffs, err := IdentityOf(ctx, ledger, e.c, entries, 0, cur.Number, slog.New(slog.DiscardHandler)); err != nil || len(diffs) != 0 {
 			t.Errorf("the %s ledger's money identity: %+v, %v", name, diffs, err)
 		}
 	}
@@ -224,14 +224,14 @@ func TestRebuild(t *testing.T) {
 	if diffs := store.CompareEvents(eventsOf(t, e.db, cur.Number), rebuilt); len(diffs) != 1 || diffs[0].Key != refundTx || diffs[0].Live != "" || diffs[0].Rebuilt == "" {
 		t.Errorf("a refund deleted: %+v", diffs)
 	}
-	if diffs, err := RebuiltIdentity(ctx, e.db, e.c, entries, 0, cur.Number, slog.New(slog.DiscardHandler)); err != nil || len(diffs) != 1 ||
+	if diffs, err := IdentityOf(ctx, e.db, e.c, entries, 0, cur.Number, slog.New(slog.DiscardHandler)); err != nil || len(diffs) != 1 ||
 		diffs[0].Block != refundBlock || diffs[0].Key != "payments_wallet ETH" {
 		t.Errorf("a refund deleted, the money identity: %+v, %v; want a payments_wallet ETH difference at block %d", diffs, err, refundBlock)
 	}
 
 	// Without the sweep's fee, the wallet's balance moves more at its block than the rows say.
 	mustExec(t, into, `DELETE FROM wallet_fees WHERE tx_hash = $1`, sweepTx)
-	if diffs, err := RebuiltIdentity(ctx, into, e.c, entries, 0, cur.Number, slog.New(slog.DiscardHandler)); err != nil || len(diffs) != 1 ||
+	if diffs, err := IdentityOf(ctx, into, e.c, entries, 0, cur.Number, slog.New(slog.DiscardHandler)); err != nil || len(diffs) != 1 ||
 		diffs[0].Block != sweepBlock || diffs[0].Key != "payments_wallet ETH" {
 		t.Errorf("the sweep's fee deleted: %+v, %v; want a payments_wallet ETH difference at block %d", diffs, err, sweepBlock)
 	}

@@ -35,6 +35,7 @@ import (
 func TestVerifyBench(t *testing.T) {
 	payments, quiet := benchSize("VERIFY_BENCH_PAYMENTS", 13000), benchSize("VERIFY_BENCH_QUIET", 100000)
 	sale := measureSale(t, payments)
+	t.Logf("the sale: rebuilt in %s, compared in %s", sale.rebuild, sale.compare)
 	quietRun := measureQuiet(t, quiet)
 	writeVerifyMD(t, payments, quiet, sale, quietRun)
 }
@@ -186,8 +187,11 @@ func measureQuiet(t *testing.T, blocks int) rebuildRun {
 	start := time.Now()
 	e := newEnvOn(t, devchain.Options{ManualMining: true})
 	e.logDeployment()
-	for range blocks {
+	for i := range blocks {
 		e.dc.Commit()
+		if (i+1)%10000 == 0 {
+			t.Logf("quiet chain: %d blocks made in %s", i+1, time.Since(start).Round(time.Second))
+		}
 	}
 	e.reconcile()
 	mustPass(t, e.j)
@@ -213,7 +217,7 @@ func measureRebuild(t *testing.T, e *env, to uint64) rebuildRun {
 	run := rebuildRun{blocks: int(to) + 1, payments: sum.Payments, minted: sum.Minted, rejected: sum.Rejected, requests: calls.N(), rebuild: time.Since(start)}
 	start = time.Now()
 	live, rebuilt := eventsOf(t, e.db, int64(to)), eventsOf(t, into, int64(to))
-	unexplained, err := RebuiltIdentity(ctx, into, e.c, entries, 0, int64(to), slog.New(slog.DiscardHandler))
+	unexplained, err := IdentityOf(ctx, into, e.c, entries, 0, int64(to), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,7 +97,7 @@ func ExportWitness(ctx context.Context, scratch, ledger *store.Store, rpcURL str
 	}
 	// The balances the money identity reads are answers the witness carries too; what it finds
 	// is verify --witness's to say.
-	if _, err := RebuiltIdentity(ctx, scratch, c, entries, 0, int64(sum.DigestedTo), log); err != nil {
+	if _, err := IdentityOf(ctx, scratch, c, entries, 0, int64(sum.DigestedTo), log); err != nil {
 		return Witness{}, sum, err
 	}
 	digests, err := ledger.StoredDigests(ctx, 0, int64(sum.DigestedTo))
@@ -144,7 +144,7 @@ func VerifyWitness(ctx context.Context, scratch *store.Store, w Witness, log *sl
 		return WitnessCheck{}, err
 	}
 	check := compareWitness(w.Digests, witnessDigests(stored), sum.DigestedTo)
-	check.Unexplained, err = RebuiltIdentity(ctx, scratch, c, w.Settings, 0, int64(sum.DigestedTo), log)
+	check.Unexplained, err = IdentityOf(ctx, scratch, c, w.Settings, 0, int64(sum.DigestedTo), log)
 	return check, err
 }
 

@@ -137,7 +137,7 @@ func TestRebuildTreasuryBatches(t *testing.T) {
 	// transfer as an outflow no batch explains.
 	unexplained := func(ledger *store.Store) []store.EventDiff {
 		t.Helper()
-		diffs, err := jobs.RebuiltIdentity(ctx, ledger, e.c, entries, 0, final, slog.New(slog.DiscardHandler))
+		diffs, err := jobs.IdentityOf(ctx, ledger, e.c, entries, 0, final, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatal(err)
 		}
