@@ -155,8 +155,7 @@ func (c *Client) HoldingsAt(ctx context.Context, hs []Holding) error {
 			elems[i] = rpc.BatchElem{Method: "eth_getBalance", Args: []any{h.Holder, block}, Result: &balances[i]}
 			continue
 		}
-		msg := map[string]any{"to": h.Token, "data": hexutil.Bytes(erc20.PackBalanceOf(h.Holder))}
-		elems[i] = rpc.BatchElem{Method: "eth_call", Args: []any{msg, block}, Result: &calls[i]}
+		elems[i] = callElem(h.Token, erc20.PackBalanceOf(h.Holder), block, &calls[i])
 	}
 	if err := c.batch(ctx, fmt.Sprintf("%d holdings", len(hs)), elems); err != nil {
 		return err

@@ -301,7 +301,13 @@ func (c *Client) readAtHead(ctx context.Context, what string, elems func(at stri
 
 // callAt is an eth_call of the factory with data at block at, into out.
 func (c *Client) callAt(at string, data []byte, out *hexutil.Bytes) rpc.BatchElem {
-	return rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{"to": c.factory, "data": hexutil.Bytes(data)}, at}, Result: out}
+	return callElem(c.factory, data, at, out)
+}
+
+// callElem is an eth_call of the contract at `to` with data at block at (a number, or a tag such
+// as "latest"), into out: one element of a JSON-RPC batch.
+func callElem(to common.Address, data []byte, at string, out *hexutil.Bytes) rpc.BatchElem {
+	return rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{"to": to, "data": hexutil.Bytes(data)}, at}, Result: out}
 }
 
 // batch sends elems in one round trip; the first failed element fails it all.
@@ -348,14 +354,11 @@ func (c *Client) USDPerETHAt(ctx context.Context, blocks []uint64) (map[uint64]s
 	if c.priceFeed == (common.Address{}) {
 		return nil, ErrNoPriceFeed
 	}
-	call := func(data []byte, at string) []any {
-		return []any{map[string]any{"to": c.priceFeed, "data": hexutil.Bytes(data)}, at}
-	}
 	var decimals hexutil.Bytes
 	rounds := make([]hexutil.Bytes, len(blocks))
-	elems := []rpc.BatchElem{{Method: "eth_call", Args: call(c.feed.PackDecimals(), "latest"), Result: &decimals}}
+	elems := []rpc.BatchElem{callElem(c.priceFeed, c.feed.PackDecimals(), "latest", &decimals)}
 	for i, b := range blocks {
-		elems = append(elems, rpc.BatchElem{Method: "eth_call", Args: call(c.feed.PackLatestRoundData(), hexutil.EncodeUint64(b)), Result: &rounds[i]})
+		elems = append(elems, callElem(c.priceFeed, c.feed.PackLatestRoundData(), hexutil.EncodeUint64(b), &rounds[i]))
 	}
 	err := c.roundTrip(ctx, "price feed at blocks", len(elems), func(ctx context.Context, e *endpoint) error {
 		for i := range elems {
@@ -403,12 +406,9 @@ func (c *Client) USDPerETH(ctx context.Context) (float64, error) {
 		return 0, ErrNoPriceFeed
 	}
 	var round, decimals hexutil.Bytes
-	call := func(data []byte) []any {
-		return []any{map[string]any{"to": c.priceFeed, "data": hexutil.Bytes(data)}, "latest"}
-	}
 	err := c.batch(ctx, "price feed", []rpc.BatchElem{
-		{Method: "eth_call", Args: call(c.feed.PackLatestRoundData()), Result: &round},
-		{Method: "eth_call", Args: call(c.feed.PackDecimals()), Result: &decimals},
+		callElem(c.priceFeed, c.feed.PackLatestRoundData(), "latest", &round),
+		callElem(c.priceFeed, c.feed.PackDecimals(), "latest", &decimals),
 	})
 	if err != nil {
 		return 0, err

@@ -46,9 +46,7 @@ func (c *Client) Safe(ctx context.Context, addr common.Address) (Safe, error) {
 	var code, version, owners, threshold, nonce hexutil.Bytes
 	var balance hexutil.Big
 	_, err := c.readAtHead(ctx, "safe", func(at string) []rpc.BatchElem {
-		call := func(data []byte, out *hexutil.Bytes) rpc.BatchElem {
-			return rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{"to": addr, "data": hexutil.Bytes(data)}, at}, Result: out}
-		}
+		call := func(data []byte, out *hexutil.Bytes) rpc.BatchElem { return callElem(addr, data, at, out) }
 		return []rpc.BatchElem{
 			{Method: "eth_getCode", Args: []any{addr, at}, Result: &code},
 			{Method: "eth_getBalance", Args: []any{addr, at}, Result: &balance},
