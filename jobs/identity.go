@@ -22,21 +22,27 @@ import (
 
 // account is a wallet the identity watches and one currency of it.
 type account struct {
-	wallet string         // store.FlowPaymentsWallet or store.FlowTreasury
+	wallet store.WatchedWallet
 	addr   common.Address // the wallet's
 	token  store.Token    // Address "": ETH
 }
 
-func (a account) key() string { return a.wallet + " " + a.token.Symbol }
+// flowKey names an account's rows in store.Flows: its wallet and token ("": ETH).
+type flowKey struct {
+	wallet store.WatchedWallet
+	token  string
+}
+
+func (a account) key() string { return string(a.wallet) + " " + a.token.Symbol }
 
 // accounts are the wallets set in the configuration, each in ETH and in each listed token.
 func (j *Jobs) accounts() []account {
 	currencies := append([]store.Token{{Symbol: "ETH", Decimals: 18}}, j.cfg.PaymentTokens...)
 	var out []account
 	for _, w := range []struct {
-		name string
+		name store.WatchedWallet
 		addr common.Address
-	}{{store.FlowPaymentsWallet, j.cfg.PaymentAddress}, {store.FlowTreasury, j.cfg.Treasury}} {
+	}{{store.WalletPayments, j.cfg.PaymentAddress}, {store.WalletTreasury, j.cfg.Treasury}} {
 		if w.addr == (common.Address{}) {
 			continue
 		}
@@ -61,9 +67,9 @@ func (j *Jobs) MoneyIdentity(ctx context.Context, from, to int64) ([]store.Event
 	if err != nil {
 		return nil, err
 	}
-	moved := map[string]map[int64]*big.Int{} // by account key, then block
+	moved := map[flowKey]map[int64]*big.Int{} // by account, then block
 	for _, f := range flows {
-		k := f.Wallet + " " + f.Token
+		k := flowKey{f.Wallet, f.Token}
 		if moved[k] == nil {
 			moved[k] = map[int64]*big.Int{}
 		}
@@ -78,7 +84,7 @@ func (j *Jobs) MoneyIdentity(ctx context.Context, from, to int64) ([]store.Event
 	}
 	var diffs []store.EventDiff
 	for i, a := range accounts {
-		rows := moved[a.wallet+" "+a.token.Address]
+		rows := moved[flowKey{a.wallet, a.token.Address}]
 		lo, hi := ends[2*i], ends[2*i+1]
 		if rowsSum(rows, lo.Block, hi.Block).Cmp(change(lo, hi)) == 0 {
 			continue

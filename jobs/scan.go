@@ -83,7 +83,7 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 		}
 	}
 	if len(j.cfg.PaymentTokens) > 0 {
-		transfers, err := j.chain.TokenTransfers(ctx, j.tokens(), j.walletsWatched(), from, to)
+		transfers, err := j.chain.TokenTransfers(ctx, j.tokens(), j.tokenRecipients(), from, to)
 		if err != nil {
 			return head, err
 		}
@@ -318,9 +318,9 @@ func (j *Jobs) tokens() []common.Address {
 	return out
 }
 
-// walletsWatched are the wallets whose listed tokens' transfers in a scan reads: the payments
+// tokenRecipients are the wallets whose listed tokens' transfers in a scan reads: the payments
 // wallet (payments) and the treasury (what reaches it that is no sweep), those set.
-func (j *Jobs) walletsWatched() []common.Address {
+func (j *Jobs) tokenRecipients() []common.Address {
 	var out []common.Address
 	for _, a := range []common.Address{j.cfg.PaymentAddress, j.cfg.Treasury} {
 		if a != (common.Address{}) {

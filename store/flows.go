@@ -71,16 +71,10 @@ func rewindFlows(ctx context.Context, tx *sqlx.Tx, number int64) error {
 	return nil
 }
 
-// Watched wallets, as Flow names them.
-const (
-	FlowPaymentsWallet = "payments_wallet"
-	FlowTreasury       = "treasury"
-)
-
 // Flow is what the ledger's rows say moved in one block into (positive) or out of (negative) a
 // wallet it watches, in ETH (Token "") or a token.
 type Flow struct {
-	Wallet string
+	Wallet WatchedWallet
 	Token  string
 	Block  int64
 	Amount *big.Int
@@ -94,10 +88,10 @@ type Flow struct {
 func (s *Store) Flows(ctx context.Context, from, to int64) (_ []Flow, err error) {
 	defer wrap(&err, "Flows")
 	var rows []struct {
-		Wallet string `db:"wallet"`
-		Token  string `db:"token"`
-		Block  int64  `db:"block"`
-		Amount string `db:"amount"` // signed: Uint256 holds none
+		Wallet WatchedWallet `db:"wallet"`
+		Token  string        `db:"token"`
+		Block  int64         `db:"block"`
+		Amount string        `db:"amount"` // signed: Uint256 holds none
 	}
 	if err := s.db.SelectContext(ctx, &rows, `
 		SELECT wallet, token, block, sum(amount)::text AS amount FROM (

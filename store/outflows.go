@@ -2,13 +2,14 @@ package store
 
 import "context"
 
-// OutflowSource is the wallet we watch that money left: the payments wallet or the treasury.
-type OutflowSource string
+// WatchedWallet is a wallet the ledger explains every wei of: the payments wallet or the
+// treasury. An outflow left one; a flow (Flows) moved money in or out of one.
+type WatchedWallet string
 
-// The wallets an outflow can leave.
+// The wallets the ledger watches.
 const (
-	OutflowPaymentsWallet OutflowSource = "payments_wallet"
-	OutflowTreasury       OutflowSource = "treasury"
+	WalletPayments WatchedWallet = "payments_wallet"
+	WalletTreasury WatchedWallet = "treasury"
 )
 
 // UnexplainedOutflow is money that left a wallet we watch that no ledger row explains: a transfer
@@ -17,7 +18,7 @@ const (
 // payout), or what a Safe transaction the service did not propose sent out of the treasury. Every
 // other wei out is a refund, a sweep or a batch's payout, each recorded once.
 type UnexplainedOutflow struct {
-	Source      OutflowSource `db:"source"`
+	Source      WatchedWallet `db:"source"`
 	TxHash      string        `db:"tx_hash"`
 	To          string        `db:"to_address"`
 	ValueWei    Uint256       `db:"value_wei"` // 0 for a token's

@@ -4235,8 +4235,8 @@ func unexplainedOutflows(out []store.UnexplainedOutflow) templ.Component {
 }
 
 // outflowSource names the wallet an outflow left.
-func outflowSource(s store.OutflowSource) string {
-	if s == store.OutflowTreasury {
+func outflowSource(s store.WatchedWallet) string {
+	if s == store.WalletTreasury {
 		return "treasury"
 	}
 	return "payments wallet"

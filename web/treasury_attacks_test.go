@@ -200,7 +200,7 @@ func TestRefundPaidTwiceIsUnexplained(t *testing.T) {
 	if err != nil || len(out) != 1 {
 		t.Fatalf("unexplained outflows %+v (%v), want the second payout", out, err)
 	}
-	if o := out[0]; o.Source != store.OutflowTreasury || o.Payment == nil || *o.Payment != e.wrong[0] || o.ValueWei.Int64() != e.values[0] ||
+	if o := out[0]; o.Source != store.WalletTreasury || o.Payment == nil || *o.Payment != e.wrong[0] || o.ValueWei.Int64() != e.values[0] ||
 		o.TxHash != strings.ToLower(exec.TxHash.Hex()) || o.To != strings.ToLower(e.dc.Buyers[0].Address.Hex()) {
 		t.Fatalf("the second payout %+v", o)
 	}
@@ -247,7 +247,7 @@ func TestUnmatchedTransferOutIsUnexplained(t *testing.T) {
 	r := e.send(e.dc.Accounts[devchain.PaymentsIndex].Key, e.dc.Buyers[3].Address, nil, big.NewInt(12345))
 	e.pass()
 	out, err := db.UnexplainedOutflows(t.Context(), 10)
-	if err != nil || len(out) != 1 || out[0].Source != store.OutflowPaymentsWallet || out[0].TxHash != strings.ToLower(r.TxHash.Hex()) ||
+	if err != nil || len(out) != 1 || out[0].Source != store.WalletPayments || out[0].TxHash != strings.ToLower(r.TxHash.Hex()) ||
 		out[0].ValueWei.Int64() != 12345 || out[0].Payment != nil {
 		t.Fatalf("unexplained outflows %+v (%v)", out, err)
 	}

@@ -222,7 +222,6 @@ func exec1(ctx context.Context, serverURL, stmt string) error {
 type Pair struct {
 	URL              string
 	Primary, Standby *Cluster
-	dir              string
 }
 
 // StartPair makes a fresh pair under dir (primary/ and standby/, made anew): the primary with
@@ -260,7 +259,7 @@ func StartPair(ctx context.Context, dir string) (*Pair, error) {
 		primary.Stop()
 		return nil, err
 	}
-	p := &Pair{Primary: primary, Standby: standby, dir: dir,
+	p := &Pair{Primary: primary, Standby: standby,
 		URL: fmt.Sprintf("postgres://postgres@127.0.0.1:%d,127.0.0.1:%d/postgres?sslmode=disable&target_session_attrs=read-write",
 			primary.port, standby.port)}
 	// Synchronous from now on, set as ALTER SYSTEM would (a test may change it so), after the base
