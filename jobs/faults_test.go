@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"math/big"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -38,24 +37,14 @@ func TestPassesThroughNetworkFaults(t *testing.T) {
 		c.DistPeriod = time.Millisecond // every node is due at every credit pass
 	})
 	ctx := t.Context()
-	dbURL, err := url.Parse(storetest.URL(t, e.db))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dbProxy := storetest.NewFaultProxy(t, dbURL.Host)
-	dbURL.Host = dbProxy.Addr()
-	st, err := storetest.Open(ctx, dbURL.String())
+	dbProxy, dbURL := storetest.ProxyURL(t, storetest.URL(t, e.db))
+	st, err := storetest.Open(ctx, dbURL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	rpcURL, err := url.Parse(e.dc.RPCURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rpcProxy := storetest.NewFaultProxy(t, rpcURL.Host)
-	rpcURL.Host = rpcProxy.Addr()
-	c, err := chain.Dial(ctx, rpcURL.String(), chain.Config{Factory: e.dc.Factory, CallTimeout: time.Second})
+	rpcProxy, rpcURL := storetest.ProxyURL(t, e.dc.RPCURL())
+	c, err := chain.Dial(ctx, rpcURL, chain.Config{Factory: e.dc.Factory, CallTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

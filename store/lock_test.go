@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"net/url"
 	"testing"
 
 	"nodeledger/store"
@@ -15,13 +14,8 @@ import (
 // pass of TestPassesThroughNetworkFaults now and then ("connection reset by peer").
 func TestTryLockOnABrokenConnection(t *testing.T) {
 	t.Parallel()
-	server, err := url.Parse(storetest.NewURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := storetest.NewFaultProxy(t, server.Host)
-	server.Host = proxy.Addr()
-	db, err := storetest.Open(t.Context(), server.String())
+	proxy, through := storetest.ProxyURL(t, storetest.NewURL(t))
+	db, err := storetest.Open(t.Context(), through)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,9 +13,9 @@ import (
 	"nodeledger/handlers"
 )
 
-// dbRetryAfter is the retry-after, in seconds, of a 503: about what a database failover or a
-// provider's hiccup takes.
-const dbRetryAfter = "5"
+// unavailableRetryAfter is the retry-after, in seconds, of a 503: about what a database failover
+// or a provider's hiccup takes.
+const unavailableRetryAfter = "5"
 
 // errorBody is the envelope of every failure.
 type errorBody struct {
@@ -42,7 +42,7 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		// A database or a chain out of reach is most often back within seconds (a failover, a
 		// restart): clients are told when to come back, unless the route said already.
 		if status == http.StatusServiceUnavailable && c.Response().Header().Get(echo.HeaderRetryAfter) == "" {
-			c.Response().Header().Set(echo.HeaderRetryAfter, dbRetryAfter)
+			c.Response().Header().Set(echo.HeaderRetryAfter, unavailableRetryAfter)
 		}
 		page := wantsPage(c.Request())
 		switch {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -27,13 +26,8 @@ const faultDeadline = 2 * time.Second
 // seconds, and answers again as soon as the database is back, without a restart.
 func TestDatabaseFaults(t *testing.T) {
 	t.Parallel()
-	server, err := url.Parse(storetest.EmptyDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := storetest.NewFaultProxy(t, server.Host)
-	server.Host = proxy.Addr()
-	st, err := storetest.Open(t.Context(), server.String())
+	proxy, through := storetest.ProxyURL(t, storetest.EmptyDatabase(t))
+	st, err := storetest.Open(t.Context(), through)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +69,7 @@ func TestDatabaseFaults(t *testing.T) {
 						t.Errorf("%s: %d %s", path, rec.Code, rec.Body)
 						return
 					}
-					if rec.Header().Get("Retry-After") != dbRetryAfter {
+					if rec.Header().Get("Retry-After") != unavailableRetryAfter {
 						t.Errorf("%s: retry-after %q", path, rec.Header().Get("Retry-After"))
 					}
 					body := rec.Body.String()
@@ -134,13 +128,8 @@ func TestChainFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rpcURL, err := url.Parse(dc.RPCURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := storetest.NewFaultProxy(t, rpcURL.Host)
-	rpcURL.Host = proxy.Addr()
-	c, err := chain.Dial(t.Context(), rpcURL.String(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
+	proxy, through := storetest.ProxyURL(t, dc.RPCURL())
+	c, err := chain.Dial(t.Context(), through, chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
 	if err != nil {
 		t.Fatal(err)
 	}

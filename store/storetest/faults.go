@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"encoding/json"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -26,6 +27,19 @@ func NewFaultProxy(t *testing.T, upstream string) *FaultProxy {
 	}
 	t.Cleanup(p.Stop)
 	return &FaultProxy{t: t, p: p}
+}
+
+// ProxyURL puts a FaultProxy before the server of rawURL (a database's or an RPC's URL) and
+// returns it with the URL that reaches the server through it.
+func ProxyURL(t *testing.T, rawURL string) (*FaultProxy, string) {
+	t.Helper()
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := NewFaultProxy(t, u.Host)
+	u.Host = proxy.Addr()
+	return proxy, u.String()
 }
 
 // Addr is the host:port to connect to instead of upstream.
