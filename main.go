@@ -405,7 +405,7 @@ func (a *app) openVerifier(ctx context.Context, live *store.Store, url string) (
 }
 
 // openSchema creates schema name in the database db is open on (at url), unless it is there,
-// and opens a ledger in it, migrated as the ledger is.
+// and opens a ledger in it, migrated as the ledger is, for a rebuild (store.OpenRebuild).
 func openSchema(ctx context.Context, db *store.Store, url, name string) (*store.Store, error) {
 	// Instances starting together may both create it: one wins, and the other finds it there.
 	if _, err := db.DB().ExecContext(ctx, `CREATE SCHEMA IF NOT EXISTS `+name); err != nil {
@@ -414,7 +414,7 @@ func openSchema(ctx context.Context, db *store.Store, url, name string) (*store.
 			return nil, err
 		}
 	}
-	s, err := store.Open(ctx, withSearchPath(url, name))
+	s, err := store.OpenRebuild(ctx, withSearchPath(url, name))
 	if err != nil {
 		return nil, err
 	}

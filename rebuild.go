@@ -45,7 +45,7 @@ func rebuildCmd(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	defer c.Close()
-	db, err := store.Open(ctx, *into)
+	db, err := store.OpenRebuild(ctx, *into)
 	if err != nil {
 		return err
 	}
@@ -68,6 +68,10 @@ func rebuildCmd(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return fmt.Errorf("rebuild: %w", err)
 	}
+	// What it reports is on disk before it is reported.
+	if err := db.Durable(ctx); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
 	if _, err = fmt.Fprintf(stdout, "rebuilt blocks %d-%d in %d passes: %d payments (%d minted, %d rejected, %d without a verdict), digests to block %d\n",
 		sum.FromBlock, sum.ToBlock, sum.Passes, sum.Payments, sum.Minted, sum.Rejected, sum.Unsettled, sum.DigestedTo); err != nil || ledger == nil {
 		return err
@@ -75,6 +79,9 @@ func rebuildCmd(ctx context.Context, args []string, getenv func(string) string, 
 	kept, err := db.CopyKept(ctx, ledger)
 	if err != nil {
 		return fmt.Errorf("rebuild: copying what the chain does not hold: %w", err)
+	}
+	if err := db.Durable(ctx); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
 	}
 	_, err = fmt.Fprintf(stdout, "copied from DATABASE_URL: %d audit entries, %d operators, %d webhook endpoints with %d events, %d open treasury batches\n",
 		kept.Rows["operator_audit"], kept.Rows["operators"], kept.Rows["webhook_endpoints"], kept.Rows["webhook_events"], kept.Batches)

@@ -23,10 +23,21 @@ import (
 // connector opens lib/pq connections over sockets that a context can interrupt.
 type connector struct{ cfg pq.Config }
 
-func newConnector(dsn string) (*connector, error) {
+// newConnector reads dsn and sets runtime, session settings of every connection, over it.
+func newConnector(dsn string, runtime map[string]string) (*connector, error) {
 	cfg, err := pq.NewConfig(dsn)
 	if err != nil {
 		return nil, err
+	}
+	// A query with parameters goes out as one message (parse, bind, execute), not a prepare and
+	// then an execute: one round trip rather than two. In this mode lib/pq sends a []byte as raw
+	// bytes, so a jsonb value is passed as a string.
+	cfg.BinaryParameters = true
+	for k, v := range runtime {
+		if cfg.Runtime == nil {
+			cfg.Runtime = map[string]string{}
+		}
+		cfg.Runtime[k] = v
 	}
 	return &connector{cfg: cfg}, nil
 }

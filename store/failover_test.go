@@ -22,31 +22,10 @@ func TestCommitOutlivesItsContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	standby := func(name string) {
-		t.Helper()
-		if _, err := db.DB().ExecContext(ctx, `ALTER SYSTEM SET synchronous_standby_names = '`+name+`'`); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.DB().ExecContext(ctx, `SELECT pg_reload_conf()`); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if _, err := db.DB().ExecContext(ctx, `CREATE TABLE acknowledged (id int)`); err != nil {
 		t.Fatal(err)
 	}
-	standby("nobody") // no standby answers for it: a COMMIT waits
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		var state string
-		if err := db.DB().GetContext(ctx, &state, `SELECT sync_state FROM pg_stat_replication`); err != nil {
-			t.Fatal(err)
-		}
-		if state == "async" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the standby is still %s", state)
-		}
-	}
+	syncStandby(t, db, "nobody") // no standby answers for it: a COMMIT waits
 
 	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
@@ -64,7 +43,7 @@ func TestCommitOutlivesItsContext(t *testing.T) {
 		t.Fatalf("the COMMIT returned while no standby had it, its context over: %v", err)
 	case <-time.After(1500 * time.Millisecond):
 	}
-	standby("standby")
+	syncStandby(t, db, "standby")
 	select {
 	case err := <-committed:
 		if err != nil {
@@ -76,5 +55,106 @@ func TestCommitOutlivesItsContext(t *testing.T) {
 	var n int
 	if err := db.DB().GetContext(ctx, &n, `SELECT count(*) FROM acknowledged`); err != nil || n != 1 {
 		t.Fatalf("%d rows, %v", n, err)
+	}
+}
+
+// TestRebuildCommitsWaitUntilDurable: a ledger opened for a rebuild commits without waiting for
+// the synchronous standby, and Durable waits for all it committed: after it, a failover to the
+// standby loses none of it.
+func TestRebuildCommitsWaitUntilDurable(t *testing.T) {
+	t.Parallel()
+	pair := storetest.Pair(t)
+	ctx := t.Context()
+	db, err := store.Open(ctx, pair.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.DB().ExecContext(ctx, `CREATE TABLE rebuilt (id int)`); err != nil {
+		t.Fatal(err)
+	}
+	syncStandby(t, db, "nobody") // a COMMIT that waits for the standby waits forever
+	rebuild, err := store.OpenRebuild(ctx, pair.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rebuild.Close()
+
+	const rows = 100
+	written := make(chan error, 1)
+	go func() {
+		for i := range rows {
+			if _, err := rebuild.DB().ExecContext(ctx, `INSERT INTO rebuilt VALUES ($1)`, i); err != nil {
+				written <- err
+				return
+			}
+		}
+		written <- nil
+	}()
+	select {
+	case err := <-written:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the rebuild's commits wait for a standby")
+	}
+	durable := make(chan error, 1)
+	go func() { durable <- rebuild.Durable(ctx) }()
+	select {
+	case err := <-durable:
+		t.Fatalf("Durable returned while no standby had the rebuild's writes: %v", err)
+	case <-time.After(1500 * time.Millisecond):
+	}
+	syncStandby(t, db, "standby")
+	select {
+	case err := <-durable:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Durable did not return once the standby was back")
+	}
+
+	if err := pair.Failover(ctx); err != nil {
+		t.Fatal(err)
+	}
+	promoted, err := store.Open(ctx, pair.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer promoted.Close()
+	var n int
+	if err := promoted.DB().GetContext(ctx, &n, `SELECT count(*) FROM rebuilt`); err != nil || n != rows {
+		t.Fatalf("the promoted standby holds %d of the rebuild's %d rows (%v)", n, rows, err)
+	}
+}
+
+// syncStandby names the standby the primary waits for ("nobody": none that exists, so a COMMIT
+// that waits for one waits until it is named again) and returns once the pair's standby streams
+// as that makes it: synchronously when it is named, else asynchronously.
+func syncStandby(t *testing.T, db *store.Store, name string) {
+	t.Helper()
+	ctx := t.Context()
+	for _, stmt := range []string{`ALTER SYSTEM SET synchronous_standby_names = '` + name + `'`, `SELECT pg_reload_conf()`} {
+		if _, err := db.DB().ExecContext(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "async"
+	if name == "standby" {
+		want = "sync"
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var state string
+		if err := db.DB().GetContext(ctx, &state, `SELECT sync_state FROM pg_stat_replication`); err != nil {
+			t.Fatal(err)
+		}
+		if state == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the standby streams %s, not %s", state, want)
+		}
 	}
 }

@@ -44,7 +44,7 @@ func (s *Store) StartTick(ctx context.Context) (_ int64, err error) {
 // FinishTick records the end of tick id and what its passes did (a JSON document).
 func (s *Store) FinishTick(ctx context.Context, id int64, summary []byte) (err error) {
 	defer wrap(&err, "FinishTick")
-	_, err = s.db.ExecContext(ctx, `UPDATE scheduler_ticks SET finished_at = now(), summary = $2 WHERE id = $1`, id, summary)
+	_, err = s.db.ExecContext(ctx, `UPDATE scheduler_ticks SET finished_at = now(), summary = $2 WHERE id = $1`, id, string(summary))
 	return err
 }
 
