@@ -66,6 +66,7 @@ func newEnvIn(t testing.TB, db *store.Store, opts devchain.Options, mods ...func
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dc.Close() })
+	t.Cleanup(func() { storetest.CheckSold(t, db) })
 	e := &env{t: t, db: db, dc: dc, c: chain.New(dc.RPC(), chain.Config{Factory: dc.Factory})}
 	e.cfg = Config{
 		ChainID:        dc.ChainID(),

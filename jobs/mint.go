@@ -20,7 +20,7 @@ import (
 const (
 	stepMintClaimed  step = "mint.claimed"  // a payment's unit is claimed, its mint not signed
 	stepMintMined    step = "mint.mined"    // a mint transaction's receipt is seen
-	stepMintRecorded step = "mint.recorded" // a payment's node is in the ledger
+	stepMintRecorded step = "mint.recorded" // a mint transaction's nodes are in the ledger
 )
 
 // mintRound is what a pass reads of the chain once for every mint it signs or watches, each
@@ -290,13 +290,12 @@ func (j *Jobs) settle(ctx context.Context, b store.MintBatch, rc *types.Receipt,
 		maps.Copy(nodes, earlier)
 	}
 	var again []store.Payment
+	var mints []mint
 	reverted, read := "", false // the factory's reason for the whole transaction, once read
 	for _, p := range b.Payments {
 		ref := common.HexToHash(p.PaymentRef)
 		if m, ok := nodes[ref]; ok {
-			if err := j.recordMint(ctx, p, m, sum); err != nil {
-				return err
-			}
+			mints = append(mints, mint{p, m})
 			continue
 		}
 		why, ok := skipped[ref]
@@ -313,6 +312,9 @@ func (j *Jobs) settle(ctx context.Context, b store.MintBatch, rc *types.Receipt,
 		if err := j.reject(ctx, p, why, sum); err != nil {
 			return err
 		}
+	}
+	if err := j.recordMints(ctx, mints, sum); err != nil {
+		return err
 	}
 	if len(again) == 0 {
 		return nil
@@ -384,15 +386,26 @@ func (j *Jobs) revertedFor(ctx context.Context, tx *types.Transaction) string {
 	return ""
 }
 
-func (j *Jobs) recordMint(ctx context.Context, p store.Payment, m chain.Minted, sum *PaymentsSummary) error {
+// mint is a node the factory minted for a payment.
+type mint struct {
+	payment store.Payment
+	node    chain.Minted
+}
+
+// recordMints records the nodes minted for payments, those of one mint transaction, together.
+func (j *Jobs) recordMints(ctx context.Context, mints []mint, sum *PaymentsSummary) error {
+	if len(mints) == 0 {
+		return nil
+	}
 	next := time.Now().Add(j.cfg.DistPeriod)
-	_, _, err := j.store.RecordMint(ctx, p.ID, store.NewNode{
-		ChainNodeID: m.ID, Tier: int(m.Tier), Owner: hexLower(m.Owner), PriceWei: p.ValueWei.Int,
-		MintTx: hexLower(m.TxHash), NextCreditAt: &next, Block: int64(m.Block),
-	})
-	if err != nil {
+	nodes := make([]store.NewNode, len(mints))
+	for i, m := range mints {
+		nodes[i] = store.NewNode{ChainNodeID: m.node.ID, Tier: int(m.node.Tier), Owner: hexLower(m.node.Owner), PriceWei: m.payment.ValueWei.Int,
+			MintTx: hexLower(m.node.TxHash), PaymentID: &m.payment.ID, NextCreditAt: &next, Block: int64(m.node.Block)}
+	}
+	if err := j.store.RecordMints(ctx, nodes); err != nil {
 		return err
 	}
-	sum.Minted++
+	sum.Minted += len(mints)
 	return j.step(stepMintRecorded)
 }

@@ -152,15 +152,18 @@ func (j *Jobs) observe(ctx context.Context, sum *PaymentsSummary, head uint64) e
 		if err != nil {
 			return err
 		}
+		var mints []mint
 		for i, p := range claimed {
 			if m, ok := minted[refs[i]]; ok {
-				err = j.recordMint(ctx, p, m, sum)
+				mints = append(mints, mint{p, m})
 			} else if why, ok := skipped[refs[i]]; ok {
-				err = j.reject(ctx, p, why, sum)
+				if err := j.reject(ctx, p, why, sum); err != nil {
+					return err
+				}
 			}
-			if err != nil {
-				return err
-			}
+		}
+		if err := j.recordMints(ctx, mints, sum); err != nil {
+			return err
 		}
 	}
 	sum.Refunded, err = j.store.MatchRefunds(ctx)

@@ -95,7 +95,15 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 	for _, id := range stale {
 		touched[id.String()] = id
 	}
+	recorded, err := j.recordedMints(ctx, events.Minted)
+	if err != nil {
+		return sum, err
+	}
 	for _, m := range events.Minted {
+		if recorded[m.ID.Int64()] { // the payments pass recorded it from this very event
+			read.Nodes = append(read.Nodes, m.ID)
+			continue
+		}
 		found, stale, err := j.recordFound(ctx, m)
 		if err != nil {
 			return sum, err
@@ -170,6 +178,18 @@ func (j *Jobs) syncTouched(ctx context.Context, touched map[string]*big.Int, to 
 		read.Nodes = append(read.Nodes, id)
 	}
 	return nil
+}
+
+// recordedMints is which of minted the ledger has recorded from those very mints (store.RecordedMints).
+func (j *Jobs) recordedMints(ctx context.Context, minted []chain.Minted) (map[int64]bool, error) {
+	if len(minted) == 0 {
+		return nil, nil
+	}
+	nodes := make([]store.NewNode, len(minted))
+	for i, m := range minted {
+		nodes[i] = store.NewNode{ChainNodeID: m.ID, Tier: int(m.Tier), MintTx: hexLower(m.TxHash)}
+	}
+	return j.store.RecordedMints(ctx, nodes)
 }
 
 // recordFound records a minted node, linking it to its payment when the ledger has one. found is

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 )
 
 // Node is a node as the ledger records it. Its json names are those of the documents PostgreSQL
@@ -88,12 +89,12 @@ func (s *Store) InsertNode(ctx context.Context, n NewNode) (_ Node, created bool
 }
 
 func insertNode(ctx context.Context, db sqlx.QueryerContext, n NewNode) (Node, bool, error) {
-	id, ok := rowID(n.ChainNodeID)
-	if !ok {
-		return Node{}, false, fmt.Errorf("chain node id %s: the factory numbers nodes from 1 within int64", n.ChainNodeID)
+	id, err := mintedRowID(n)
+	if err != nil {
+		return Node{}, false, err
 	}
 	var node Node
-	err := sqlx.GetContext(ctx, db, &node, `
+	err = sqlx.GetContext(ctx, db, &node, `
 		INSERT INTO nodes (id, tier, owner, price_wei, mint_tx, payment_id, next_credit_at, block_number)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, nullif($8, 0))
 		ON CONFLICT (id) DO NOTHING
@@ -110,6 +111,42 @@ func insertNode(ctx context.Context, db sqlx.QueryerContext, n NewNode) (Node, b
 		UPDATE nodes SET block_number = coalesce(block_number, nullif($2, 0)) WHERE id = $1
 		RETURNING `+nodeColumns, id, n.Block)
 	return node, false, err
+}
+
+// RecordedMints returns which of nodes minted the ledger holds as recorded from its mint already
+// (active, of its tier, from its transaction, with its payment and its block), by row id: the
+// reconciler records only the others.
+func (s *Store) RecordedMints(ctx context.Context, nodes []NewNode) (_ map[int64]bool, err error) {
+	defer wrap(&err, "RecordedMints")
+	ids, tiers, txs := make([]int64, len(nodes)), make([]int64, len(nodes)), make([]string, len(nodes))
+	for i, n := range nodes {
+		if ids[i], err = mintedRowID(n); err != nil {
+			return nil, err
+		}
+		tiers[i], txs[i] = int64(n.Tier), n.MintTx
+	}
+	var recorded []int64
+	if err := s.db.SelectContext(ctx, &recorded, `
+		SELECT n.id FROM nodes n JOIN unnest($1::bigint[], $2::bigint[], $3::text[]) AS m (id, tier, mint_tx)
+			ON n.id = m.id AND n.tier = m.tier AND n.mint_tx = m.mint_tx
+		WHERE n.status = 'active' AND n.payment_id IS NOT NULL AND n.block_number IS NOT NULL`,
+		pq.Array(ids), pq.Array(tiers), pq.Array(txs)); err != nil {
+		return nil, err
+	}
+	out := make(map[int64]bool, len(recorded))
+	for _, id := range recorded {
+		out[id] = true
+	}
+	return out, nil
+}
+
+// mintedRowID is the ledger row id of minted node n.
+func mintedRowID(n NewNode) (int64, error) {
+	id, ok := rowID(n.ChainNodeID)
+	if !ok {
+		return 0, fmt.Errorf("chain node id %s: the factory numbers nodes from 1 within int64", n.ChainNodeID)
+	}
+	return id, nil
 }
 
 // rowID is chain node id id as its ledger row id: the same number. The factory numbers nodes

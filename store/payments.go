@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 )
 
@@ -397,44 +398,107 @@ func (s *Store) RejectPayment(ctx context.Context, id int64, from PaymentStatus,
 	return tx.Commit()
 }
 
-// RecordMint records the node a payment's mint created, marks the payment minted and writes what
-// it earns its referrers, in one transaction; recording it again changes nothing. created is false when the node was recorded
-// already.
+// RecordMint records the node a payment's mint created, as RecordMints does, and returns the
+// ledger's row; created is false when the node was recorded already.
 func (s *Store) RecordMint(ctx context.Context, paymentID int64, n NewNode) (_ Node, created bool, err error) {
 	defer wrap(&err, "RecordMint")
+	n.PaymentID = &paymentID
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return Node{}, false, err
 	}
 	defer tx.Rollback()
-	n.PaymentID = &paymentID
-	node, created, err := insertNode(ctx, tx, n)
+	added, err := recordMints(ctx, tx, []NewNode{n})
 	if err != nil {
 		return Node{}, false, err
 	}
-	// A node the reconciler or a sync recorded first, before the payment was known, gets its
-	// payment now, and with it what was paid.
-	if _, err := tx.ExecContext(ctx, `UPDATE nodes SET payment_id = $1, price_wei = $3 WHERE id = $2 AND payment_id IS NULL`,
-		paymentID, node.ID, Uint256{n.PriceWei}); err != nil {
+	var node Node
+	if err := tx.GetContext(ctx, &node, `SELECT `+nodeColumns+` FROM nodes WHERE id = $1`, n.ChainNodeID.Int64()); err != nil {
 		return Node{}, false, err
+	}
+	return node, len(added) == 1, tx.Commit()
+}
+
+// RecordMints records the nodes mints created, each with the payment it was minted for
+// (PaymentID), marks those payments minted and writes what they earn their referrers, in one
+// transaction: a mint transaction's nodes in four statements. Recording a node again changes
+// nothing.
+func (s *Store) RecordMints(ctx context.Context, nodes []NewNode) (err error) {
+	defer wrap(&err, "RecordMints")
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := recordMints(ctx, tx, nodes); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// recordMints is RecordMints inside tx; it returns the ids of the nodes it added.
+func recordMints(ctx context.Context, tx *sqlx.Tx, nodes []NewNode) (added []int64, err error) {
+	type row struct {
+		ID           int64      `json:"id"`
+		Tier         int        `json:"tier"`
+		Owner        string     `json:"owner"`
+		PriceWei     string     `json:"price_wei"`
+		MintTx       string     `json:"mint_tx"`
+		PaymentID    *int64     `json:"payment_id"`
+		NextCreditAt *time.Time `json:"next_credit_at"`
+		Block        int64      `json:"block_number"`
+	}
+	rows := make([]row, len(nodes))
+	var payments []int64
+	for i, n := range nodes {
+		id, err := mintedRowID(n)
+		if err != nil {
+			return nil, err
+		}
+		rows[i] = row{ID: id, Tier: n.Tier, Owner: n.Owner, PriceWei: n.PriceWei.String(), MintTx: n.MintTx,
+			PaymentID: n.PaymentID, NextCreditAt: n.NextCreditAt, Block: n.Block}
+		if n.PaymentID != nil {
+			payments = append(payments, *n.PaymentID)
+		}
+	}
+	doc, err := json.Marshal(rows)
+	if err != nil {
+		return nil, err
+	}
+	// A node the reconciler or a sync recorded first, before its payment or its block was known,
+	// learns them now, and with its payment what was paid. The UPDATE does not see the rows the
+	// INSERT adds: one snapshot.
+	if err := tx.SelectContext(ctx, &added, `
+		WITH minted AS (
+			SELECT * FROM jsonb_to_recordset($1::jsonb) AS m (id bigint, tier smallint, owner text, price_wei numeric,
+				mint_tx text, payment_id bigint, next_credit_at timestamptz, block_number bigint)
+		), learnt AS (
+			UPDATE nodes n SET block_number = coalesce(n.block_number, nullif(m.block_number, 0)),
+				payment_id = coalesce(n.payment_id, m.payment_id),
+				price_wei = CASE WHEN n.payment_id IS NULL AND m.payment_id IS NOT NULL THEN m.price_wei ELSE n.price_wei END
+			FROM minted m
+			WHERE n.id = m.id AND (n.block_number IS NULL AND m.block_number <> 0 OR n.payment_id IS NULL AND m.payment_id IS NOT NULL)
+		)
+		INSERT INTO nodes (id, tier, owner, price_wei, mint_tx, payment_id, next_credit_at, block_number)
+		SELECT id, tier, owner, price_wei, mint_tx, payment_id, next_credit_at, nullif(block_number, 0) FROM minted ORDER BY id
+		ON CONFLICT (id) DO NOTHING
+		RETURNING id`, string(doc)); err != nil {
+		return nil, err
 	}
 	var minted []int64
 	if err := tx.SelectContext(ctx, &minted, `
-		UPDATE payments SET status = 'minted', updated_at = now() WHERE id = $1 AND status = 'minting' RETURNING id`,
-		paymentID); err != nil {
-		return Node{}, false, err
+		UPDATE payments SET status = 'minted', updated_at = now() WHERE id = ANY ($1) AND status = 'minting' RETURNING id`,
+		pq.Array(payments)); err != nil {
+		return nil, err
 	}
-	earned, err := earnCommissions(ctx, tx, paymentID)
+	earned, err := earnCommissions(ctx, tx, minted)
 	if err != nil {
-		return Node{}, false, err
+		return nil, err
 	}
 	if err := emitCommissions(ctx, tx, EventReferralEarned, earned); err != nil {
-		return Node{}, false, err
+		return nil, err
 	}
-	if err := emitPayments(ctx, tx, EventPaymentMinted, minted); err != nil {
-		return Node{}, false, err
-	}
-	return node, created, tx.Commit()
+	return added, emitPayments(ctx, tx, EventPaymentMinted, minted)
 }
 
 // Holdings is what a wallet holds or is being minted, as the ledger knows it.

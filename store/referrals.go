@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 )
 
 // ErrCodeTaken: a referral code of that name exists already, in some spelling.
@@ -192,20 +193,19 @@ func keepPaymentReferral(ctx context.Context, tx sqlx.ExecerContext, id int64, r
 	return err
 }
 
-// earnCommissions writes what minted payment id earns its referrers, if it was bought under a
-// code: floor(paid × bps / 10000) for the code's owner and for the partner above, each when not
+// earnCommissions writes what each minted payment of ids earns its referrers, if it was bought
+// under a code: floor(paid × bps / 10000) for the code's owner and for the partner above, each when not
 // zero, in the currency paid (a token payment's amount, else its wei); writing them again changes
 // nothing. It returns the rows it wrote.
-func earnCommissions(ctx context.Context, tx sqlx.QueryerContext, id int64) ([]int64, error) {
-	var ids []int64
-	err := sqlx.SelectContext(ctx, tx, &ids, `
+func earnCommissions(ctx context.Context, tx sqlx.QueryerContext, payments []int64) (ids []int64, err error) {
+	err = sqlx.SelectContext(ctx, tx, &ids, `
 		INSERT INTO commissions (payment_id, referrer, role, amount)
 		SELECT r.payment_id, e.referrer, e.role, e.amount
 		FROM payment_referrals r JOIN payments p ON p.id = r.payment_id,
 			LATERAL (VALUES (r.owner, 'owner', div(coalesce(p.amount, p.value_wei) * r.commission_bps, 10000)),
 			                (r.parent, 'parent', div(coalesce(p.amount, p.value_wei) * r.parent_bps, 10000))) e (referrer, role, amount)
-		WHERE r.payment_id = $1 AND e.referrer IS NOT NULL AND e.amount > 0
+		WHERE r.payment_id = ANY ($1) AND e.referrer IS NOT NULL AND e.amount > 0
 		ON CONFLICT (payment_id, role) DO NOTHING
-		RETURNING id`, id)
+		RETURNING id`, pq.Array(payments))
 	return ids, err
 }

@@ -228,3 +228,70 @@ func TestClaimsNeverExceedTheSupply(t *testing.T) {
 		t.Fatalf("after the freed unit was taken: %v", err)
 	}
 }
+
+// TestTierSoldFollowsItsRows: what each tier sold, kept by triggers, follows nodes recorded in
+// one statement or one by one, moved between tiers and deleted, and payments claimed and freed.
+func TestTierSoldFollowsItsRows(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
+	ctx := t.Context()
+	for id := 1; id <= 2; id++ {
+		if err := db.PutTier(ctx, store.Tier{ID: id, Label: fmt.Sprint("T", id), PriceWei: store.Uint256{Int: big.NewInt(1)}, MaxPerWallet: 9,
+			HoldingWei: store.Uint256{Int: big.NewInt(0)}, Enabled: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sold := func(step string, want map[int]int) {
+		t.Helper()
+		got, err := db.SoldByTier(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: sold %v, want %v", step, got, want)
+		}
+		storetest.CheckSold(t, db)
+	}
+	for i, tier := range []int{1, 1, 2} {
+		if _, _, err := db.InsertNode(ctx, store.NewNode{ChainNodeID: big.NewInt(int64(i + 1)), Tier: tier, Owner: fmt.Sprintf("0x%040x", 1),
+			PriceWei: big.NewInt(1), MintTx: storetest.TxHash(fmt.Sprint("mint", i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sold("three nodes", map[int]int{1: 2, 2: 1})
+	if _, err := db.DB().ExecContext(ctx, `INSERT INTO nodes (id, tier, owner, price_wei, mint_tx)
+		SELECT g, 2, '0x'||repeat('2', 40), 1, '0x'||repeat('b', 64) FROM generate_series(10, 14) g`); err != nil {
+		t.Fatal(err)
+	}
+	sold("five more in one statement", map[int]int{1: 2, 2: 6})
+	if _, err := db.DB().ExecContext(ctx, `UPDATE nodes SET tier = 2 WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.DB().ExecContext(ctx, `UPDATE nodes SET owner = '0x'||repeat('3', 40)`); err != nil { // no tier changes
+		t.Fatal(err)
+	}
+	sold("one moved to tier 2", map[int]int{1: 1, 2: 7})
+	if _, err := db.DB().ExecContext(ctx, `DELETE FROM nodes WHERE id >= 12`); err != nil {
+		t.Fatal(err)
+	}
+	sold("three deleted", map[int]int{1: 1, 2: 4})
+
+	h := storetest.TxHash("paid")
+	if err := db.RecordScan(ctx, "payments", store.Scan{Blocks: []store.ScannedBlock{{Number: 1, Hash: storetest.TxHash("block")}},
+		Payments: []store.NewPayment{{TxHash: h, PaymentRef: h, From: fmt.Sprintf("0x%040x", 4), ValueWei: big.NewInt(1), BlockNumber: 1,
+			BlockHash: storetest.TxHash("block"), BlockTime: time.Now()}}}); err != nil {
+		t.Fatal(err)
+	}
+	pending, err := db.PaymentsByStatus(ctx, store.PaymentPending, 0)
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("%d pending, %v", len(pending), err)
+	}
+	if err := db.ClaimMint(ctx, pending[0].ID, 1, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	sold("a payment minting", map[int]int{1: 2, 2: 4})
+	if err := db.RejectPayment(ctx, pending[0].ID, store.PaymentMinting, "contract_refused", struct{}{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	sold("its mint refused", map[int]int{1: 1, 2: 4})
+}

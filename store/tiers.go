@@ -196,12 +196,8 @@ func (s *Store) TiersAt(ctx context.Context, at time.Time, grace time.Duration) 
 	return out, nil
 }
 
-// soldSQL counts what tier $1 sold: its nodes, and the payments being minted in it (a payment's
-// node is recorded as it leaves minting, in one transaction: RecordMint).
-const soldSQL = `SELECT (SELECT count(*) FROM nodes WHERE tier = $1)
-	+ (SELECT count(*) FROM payments p WHERE p.tier = $1 AND p.status = 'minting')`
-
-// Sold returns how many nodes tier sold: minted, or being minted.
+// Sold returns how many nodes tier sold: minted, or being minted (a payment's node is recorded
+// as it leaves minting, in one transaction: RecordMints). Triggers keep the count (tier_sold).
 func (s *Store) Sold(ctx context.Context, tier int) (_ int, err error) {
 	defer wrap(&err, "Sold")
 	return Tx{s.db}.Sold(ctx, tier)
@@ -210,7 +206,7 @@ func (s *Store) Sold(ctx context.Context, tier int) (_ int, err error) {
 // Sold is Store.Sold inside the transaction.
 func (tx Tx) Sold(ctx context.Context, tier int) (int, error) {
 	var n int
-	err := sqlx.GetContext(ctx, tx.q, &n, soldSQL, tier)
+	err := sqlx.GetContext(ctx, tx.q, &n, `SELECT coalesce((SELECT n FROM tier_sold WHERE tier = $1), 0)`, tier)
 	return n, err
 }
 
@@ -222,12 +218,7 @@ func (s *Store) SoldByTier(ctx context.Context) (_ map[int]int, err error) {
 		Tier int `db:"tier"`
 		N    int `db:"n"`
 	}
-	err = s.db.SelectContext(ctx, &rows, `
-		SELECT tier, sum(n) AS n FROM (
-			SELECT tier, count(*) AS n FROM nodes GROUP BY tier
-			UNION ALL
-			SELECT p.tier, count(*) FROM payments p WHERE p.status = 'minting' GROUP BY p.tier
-		) s GROUP BY tier`)
+	err = s.db.SelectContext(ctx, &rows, `SELECT tier, n FROM tier_sold WHERE n > 0`)
 	out := map[int]int{}
 	for _, r := range rows {
 		out[r.Tier] = r.N

@@ -267,3 +267,31 @@ func Pair(t testing.TB) *pgdev.Pair {
 	t.Cleanup(pair.Stop)
 	return pair
 }
+
+// CheckSold fails t unless what the triggers keep of each tier's sales (tier_sold) is what its
+// nodes and payments minting count, both read in one snapshot. A test calls it as it ends.
+func CheckSold(t testing.TB, db *store.Store) {
+	t.Helper()
+	// The test's context is over by its cleanups.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var wrong []string
+	err := db.DB().SelectContext(ctx, &wrong, `
+		WITH counted AS (
+			SELECT tier, sum(n) AS n FROM (
+				SELECT tier, count(*) AS n FROM nodes GROUP BY tier
+				UNION ALL
+				SELECT tier, count(*) FROM payments WHERE status = 'minting' AND tier IS NOT NULL GROUP BY tier
+			) s GROUP BY tier
+		)
+		SELECT format('tier %s: kept %s, counted %s', coalesce(c.tier, k.tier), coalesce(k.n, 0), coalesce(c.n, 0))
+		FROM counted c FULL JOIN tier_sold k ON k.tier = c.tier
+		WHERE coalesce(k.n, 0) <> coalesce(c.n, 0)`)
+	if err != nil {
+		t.Errorf("storetest: check tier_sold: %v", err)
+		return
+	}
+	for _, w := range wrong {
+		t.Errorf("storetest: what a tier sold is kept wrong: %s", w)
+	}
+}
