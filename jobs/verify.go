@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"time"
 
 	"nodeledger/store"
 )
@@ -43,7 +44,8 @@ func (j *Jobs) Verify(ctx context.Context) (sum VerifySummary, err error) {
 	if err != nil || !ok || final <= 0 { // nothing final yet (a rebuild's ScanTo of 0 is the head)
 		return sum, err
 	}
-	rebuild, rebuilt, err := j.rebuildBehind(ctx, into, final)
+	laps := newLaps()
+	rebuild, rebuilt, err := j.rebuildBehind(ctx, into, final, laps)
 	if err != nil || rebuilt < 0 {
 		return sum, err
 	}
@@ -52,9 +54,13 @@ func (j *Jobs) Verify(ctx context.Context) (sum VerifySummary, err error) {
 	if err != nil {
 		return sum, err
 	}
-	next, err := j.verifyTo(ctx, rebuild, v, int64(rebuild.cfg.ScanFrom), min(final, rebuilt))
+	next, err := j.verifyTo(ctx, rebuild, v, int64(rebuild.cfg.ScanFrom), min(final, rebuilt), laps)
 	if err != nil {
 		return sum, err
+	}
+	if next.VerifiedTo != nil && (v.VerifiedTo == nil || *next.VerifiedTo > *v.VerifiedTo) {
+		// Where the time goes, for an operator whose verifier falls behind.
+		j.log.Info("continuous verifier: verified", append([]any{"to", *next.VerifiedTo, "final", final}, laps.parts...)...)
 	}
 	if err := j.store.SaveVerification(ctx, next); err != nil {
 		return sum, err
@@ -76,10 +82,11 @@ func (j *Jobs) Verify(ctx context.Context) (sum VerifySummary, err error) {
 // rebuildBehind takes the rebuild in into a step on, up to block final: the settings log entries
 // it lacks, then a payments and a reconciler pass in observe mode. It returns the rebuild's passes
 // and the last block the rebuild holds final (-1: none yet).
-func (j *Jobs) rebuildBehind(ctx context.Context, into *store.Store, final int64) (*Jobs, int64, error) {
+func (j *Jobs) rebuildBehind(ctx context.Context, into *store.Store, final int64, laps *laps) (*Jobs, int64, error) {
 	if err := j.followSettings(ctx, into); err != nil {
 		return nil, -1, err
 	}
+	laps.lap("settings")
 	d, err := into.LoggedDeployment(ctx)
 	if errors.Is(err, store.ErrNotFound) { // the service logs it at its start
 		return nil, -1, nil
@@ -93,9 +100,11 @@ func (j *Jobs) rebuildBehind(ctx context.Context, into *store.Store, final int64
 	if _, err := rebuild.Payments(ctx); err != nil {
 		return nil, -1, err
 	}
+	laps.lap("payments")
 	if _, err := rebuild.Reconcile(ctx); err != nil {
 		return nil, -1, err
 	}
+	laps.lap("reconcile")
 	rebuilt, ok, err := into.DigestFrontier(ctx)
 	if err != nil || !ok {
 		return nil, -1, err
@@ -107,7 +116,7 @@ func (j *Jobs) rebuildBehind(ctx context.Context, into *store.Store, final int64
 // first on a first pass) are compared with the rebuild's, the rebuild's rows held against the
 // chain's balances (the money identity), and the rows of every block verified checked against
 // their digests.
-func (j *Jobs) verifyTo(ctx context.Context, rebuild *Jobs, v store.Verification, first, to int64) (store.Verification, error) {
+func (j *Jobs) verifyTo(ctx context.Context, rebuild *Jobs, v store.Verification, first, to int64, laps *laps) (store.Verification, error) {
 	from := first
 	if v.VerifiedTo != nil {
 		from = *v.VerifiedTo + 1
@@ -116,12 +125,14 @@ func (j *Jobs) verifyTo(ctx context.Context, rebuild *Jobs, v store.Verification
 	if err != nil {
 		return v, err
 	}
+	laps.lap("compare")
 	// A node that keeps no state that far back (not an archive node, the verifier far behind)
 	// cannot answer the identity: the events are compared all the same.
 	unexplained, err := rebuild.MoneyIdentity(ctx, from, to)
 	if err != nil {
 		j.log.Warn("continuous verifier: the money identity is not checked", "from", from, "to", to, "err", err)
 	}
+	laps.lap("identity")
 	diffs = store.SortDiffs(append(diffs, unexplained...))
 	next := store.Verification{VerifiedTo: v.VerifiedTo}
 	switch {
@@ -134,9 +145,12 @@ func (j *Jobs) verifyTo(ctx context.Context, rebuild *Jobs, v store.Verification
 		next.VerifiedTo = new(to)
 	}
 	// The rows of blocks verified before may have changed since.
-	if _, m, err := j.store.CheckDigests(ctx, first, to); err != nil {
+	_, m, err := j.store.CheckDigests(ctx, first, to)
+	if err != nil {
 		return next, err
-	} else if m != nil {
+	}
+	laps.lap("digests")
+	if m != nil {
 		next.MismatchBlock = new(m.Block)
 		next.Mismatch = []store.EventDiff{{Block: m.Block, Kind: "digest", Key: "rows changed since the block was digested"}}
 	}
@@ -171,4 +185,19 @@ func CompareRebuilt(ctx context.Context, ledger, rebuilt *store.Store, from, to 
 		return 0, nil, err
 	}
 	return len(want), store.CompareEvents(want, got), nil
+}
+
+// laps times the parts of a pass one after another, for its log line.
+type laps struct {
+	last  time.Time
+	parts []any // name, duration, …
+}
+
+func newLaps() *laps { return &laps{last: time.Now()} }
+
+// lap ends the part named name.
+func (l *laps) lap(name string) {
+	now := time.Now()
+	l.parts = append(l.parts, name, now.Sub(l.last).Round(time.Millisecond))
+	l.last = now
 }
