@@ -19,6 +19,7 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/chain/devchain"
+	"nodeledger/store/storetest"
 )
 
 // client is a client of e's chain over transport: "subscription" (in process, where the node
@@ -108,6 +109,57 @@ func TestPaymentsFollowTheHead(t *testing.T) {
 				t.Fatalf("%d ticks recorded (err %v): want the start's only, not one a block", ticks, err)
 			}
 		})
+	}
+}
+
+// The continuous verifier follows the head: a payment pending when the reconciler last read its
+// block holds that block back from final; once the head's payments pass settles it, the block is
+// final and the verifier verifies it at the next head, with no tick.
+func TestVerifiedAtTheHead(t *testing.T) {
+	t.Parallel()
+	const confirmations = 2
+	scratch := storetest.New(t)
+	e := newEnvOn(t, devchain.Options{EmptyBlockInterval: 200 * time.Millisecond}, func(c *Config) {
+		c.Confirmations, c.VerifyInto = confirmations, scratch
+	})
+	e.logDeployment()
+	paid := e.receipt(e.pay(0, e.dc.Payments, priceOne)).BlockNumber.Int64()
+	for e.head() < uint64(paid)+confirmations {
+		time.Sleep(50 * time.Millisecond)
+	}
+	j := e.restart()
+	if sum, err := j.Reconcile(t.Context()); err != nil || int64(sum.ToBlock) < paid {
+		t.Fatalf("reconcile: %+v, %v; want it past block %d", sum, err, paid)
+	}
+	if final, _, _ := e.db.DigestFrontier(t.Context()); final >= paid {
+		t.Fatalf("block %d final before its payment was judged (final to %d)", paid, final)
+	}
+	stop, shutdown := context.WithCancel(t.Context())
+	var wg sync.WaitGroup
+	wg.Go(func() { j.FollowHead(stop, t.Context()) })
+	defer func() { shutdown(); wg.Wait() }()
+
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		v, err := e.db.Verification(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.MismatchBlock != nil {
+			t.Fatalf("the verifier found a mismatch at block %d: %+v", *v.MismatchBlock, v.Mismatch)
+		}
+		if v.VerifiedTo != nil && *v.VerifiedTo >= paid {
+			break
+		}
+		if time.Now().After(deadline) {
+			verified := "none"
+			if v.VerifiedTo != nil {
+				verified = fmt.Sprint(*v.VerifiedTo)
+			}
+			t.Fatalf("block %d is not verified a minute later (verified to %s, head %d)", paid, verified, e.head())
+		}
+	}
+	if minted := payments(t, e.db, "minted"); len(minted) != 1 {
+		t.Fatalf("%d payments minted, want 1", len(minted))
 	}
 }
 

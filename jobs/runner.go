@@ -36,6 +36,12 @@ func (j *Jobs) Run(stop, work context.Context, every time.Duration) {
 // tick's, another instance's) that pass is a no-op at this head. As in Run, no pass starts once
 // stop has ended, and each runs with work. These passes record no tick: they would write one a
 // block.
+//
+// The continuous verifier follows too, on a goroutine of its own so that its rebuild never holds
+// the passes up: woken after each head's passes, it verifies what became final since it last
+// did, if anything (the payments of a backlog settling free their blocks at the head; the
+// reconciler, run once a tick, frees the rest). It checks the digests of the blocks it
+// verifies; the tick's pass checks every block's.
 func (j *Jobs) FollowHead(stop, work context.Context) {
 	payments := headPass{name: "payments", run: func(ctx context.Context) (bool, error) {
 		sum, err := j.payments(ctx, 0)
@@ -45,12 +51,32 @@ func (j *Jobs) FollowHead(stop, work context.Context) {
 		sum, err := j.Sweep(ctx)
 		return sum.Ran, err
 	}}
+	verify := headPass{name: "verify", run: func(ctx context.Context) (bool, error) {
+		sum, err := j.verify(ctx, false)
+		return sum.Ran && sum.Reason == "", err
+	}}
+	final := make(chan struct{}, 1) // a head's passes are done: the verifier may have blocks to verify
+	verified := make(chan struct{})
+	go func() {
+		defer close(verified)
+		for range final {
+			if stop.Err() != nil {
+				return
+			}
+			verify.once(work, j)
+		}
+	}()
+	defer func() { close(final); <-verified }()
 	for range j.chain.Heads(stop) {
 		for _, p := range []*headPass{&payments, &sweep} {
 			if stop.Err() != nil {
 				return
 			}
 			p.once(work, j)
+		}
+		select {
+		case final <- struct{}{}:
+		default: // the verifier has a wake-up waiting already
 		}
 	}
 }

@@ -25,11 +25,18 @@ type VerifySummary struct {
 // the ledger is rebuilt behind the passes, a step at a time, into that scratch ledger (the new
 // settings log entries replayed, then a payments and a reconciler pass in observe mode up to the
 // blocks the live ledger holds final), and the events of each block both hold final are compared.
-// The live ledger's rows are also
-// checked against the digests written when their blocks were final (store.CheckDigests), so a
-// row changed afterwards is seen too. Where it stands is recorded (store.Verification) for
-// health and the metrics; one instance runs it at a time.
+// The live ledger's rows of every block verified are also checked against the digests written
+// when their blocks were final (store.CheckDigests), so a row changed afterwards is seen too.
+// Where it stands is recorded (store.Verification) for health and the metrics; one instance runs
+// it at a time. The tick runs it; FollowHead runs it at each head, checking the digests of the
+// blocks it verifies only.
 func (j *Jobs) Verify(ctx context.Context) (sum VerifySummary, err error) {
+	return j.verify(ctx, true)
+}
+
+// verify is Verify; recheck has it check the digests of every block verified so far, not only
+// of those it verifies now.
+func (j *Jobs) verify(ctx context.Context, recheck bool) (sum VerifySummary, err error) {
 	into := j.cfg.VerifyInto
 	if into == nil {
 		return VerifySummary{Reason: "the continuous verifier is off (VERIFY_LEDGER=false)"}, nil
@@ -44,17 +51,21 @@ func (j *Jobs) Verify(ctx context.Context) (sum VerifySummary, err error) {
 	if err != nil || !ok || final <= 0 { // nothing final yet (a rebuild's ScanTo of 0 is the head)
 		return sum, err
 	}
+	v, err := j.store.Verification(ctx)
+	if err != nil {
+		return sum, err
+	}
+	if !recheck && v.VerifiedTo != nil && *v.VerifiedTo >= final {
+		sum.Reason = "nothing new is final"
+		return sum, nil
+	}
 	laps := newLaps()
 	rebuild, rebuilt, err := j.rebuildBehind(ctx, into, final, laps)
 	if err != nil || rebuilt < 0 {
 		return sum, err
 	}
 	sum.RebuiltTo = uint64(rebuilt)
-	v, err := j.store.Verification(ctx)
-	if err != nil {
-		return sum, err
-	}
-	next, err := j.verifyTo(ctx, rebuild, v, int64(rebuild.cfg.ScanFrom), min(final, rebuilt), laps)
+	next, err := j.verifyTo(ctx, rebuild, v, int64(rebuild.cfg.ScanFrom), min(final, rebuilt), recheck, laps)
 	if err != nil {
 		return sum, err
 	}
@@ -114,9 +125,9 @@ func (j *Jobs) rebuildBehind(ctx context.Context, into *store.Store, final int64
 
 // verifyTo is where verification stands once the blocks after v's up to block to (from block
 // first on a first pass) are compared with the rebuild's, the rebuild's rows held against the
-// chain's balances (the money identity), and the rows of every block verified checked against
-// their digests.
-func (j *Jobs) verifyTo(ctx context.Context, rebuild *Jobs, v store.Verification, first, to int64, laps *laps) (store.Verification, error) {
+// chain's balances (the money identity), and the rows of those blocks (with recheck, of every
+// block verified) checked against their digests.
+func (j *Jobs) verifyTo(ctx context.Context, rebuild *Jobs, v store.Verification, first, to int64, recheck bool, laps *laps) (store.Verification, error) {
 	from := first
 	if v.VerifiedTo != nil {
 		from = *v.VerifiedTo + 1
@@ -145,7 +156,11 @@ func (j *Jobs) verifyTo(ctx context.Context, rebuild *Jobs, v store.Verification
 		next.VerifiedTo = new(to)
 	}
 	// The rows of blocks verified before may have changed since.
-	_, m, err := j.store.CheckDigests(ctx, first, to)
+	checkFrom := from
+	if recheck {
+		checkFrom = first
+	}
+	_, m, err := j.store.CheckDigests(ctx, checkFrom, to)
 	if err != nil {
 		return next, err
 	}
@@ -198,6 +213,6 @@ func newLaps() *laps { return &laps{last: time.Now()} }
 // lap ends the part named name.
 func (l *laps) lap(name string) {
 	now := time.Now()
-	l.parts = append(l.parts, name, now.Sub(l.last).Round(time.Millisecond))
+	l.parts = append(l.parts, name, now.Sub(l.last).Round(time.Millisecond).String())
 	l.last = now
 }
