@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"nodeledger/store"
+	"nodeledger/store/pgdev"
 	"nodeledger/store/storetest"
 )
 
@@ -15,17 +16,8 @@ import (
 // once the standby has it, and the write is there.
 func TestCommitOutlivesItsContext(t *testing.T) {
 	t.Parallel()
-	pair := storetest.Pair(t)
+	_, db := stalledPair(t, "acknowledged")
 	ctx := t.Context()
-	db, err := store.Open(ctx, pair.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.DB().ExecContext(ctx, `CREATE TABLE acknowledged (id int)`); err != nil {
-		t.Fatal(err)
-	}
-	syncStandby(t, db, "nobody") // no standby answers for it: a COMMIT waits
 
 	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
@@ -63,17 +55,8 @@ func TestCommitOutlivesItsContext(t *testing.T) {
 // standby loses none of it.
 func TestRebuildCommitsWaitUntilDurable(t *testing.T) {
 	t.Parallel()
-	pair := storetest.Pair(t)
+	pair, db := stalledPair(t, "rebuilt")
 	ctx := t.Context()
-	db, err := store.Open(ctx, pair.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.DB().ExecContext(ctx, `CREATE TABLE rebuilt (id int)`); err != nil {
-		t.Fatal(err)
-	}
-	syncStandby(t, db, "nobody") // a COMMIT that waits for the standby waits forever
 	rebuild, err := store.OpenRebuild(ctx, pair.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -128,6 +111,23 @@ func TestRebuildCommitsWaitUntilDurable(t *testing.T) {
 	if err := promoted.DB().GetContext(ctx, &n, `SELECT count(*) FROM rebuilt`); err != nil || n != rows {
 		t.Fatalf("the promoted standby holds %d of the rebuild's %d rows (%v)", n, rows, err)
 	}
+}
+
+// stalledPair is a pair whose primary holds table and waits for a synchronous standby that does
+// not exist: a COMMIT that waits for one waits until syncStandby names the real one again.
+func stalledPair(t *testing.T, table string) (*pgdev.Pair, *store.Store) {
+	t.Helper()
+	pair := storetest.Pair(t)
+	db, err := store.Open(t.Context(), pair.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.DB().ExecContext(t.Context(), `CREATE TABLE `+table+` (id int)`); err != nil {
+		t.Fatal(err)
+	}
+	syncStandby(t, db, "nobody")
+	return pair, db
 }
 
 // syncStandby names the standby the primary waits for ("nobody": none that exists, so a COMMIT
