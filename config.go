@@ -33,7 +33,11 @@ type config struct {
 	ListenAddr  string
 	MetricsAddr string // empty: no /metrics; else a private address for Prometheus and pprof
 	DatabaseURL string // empty: a private dev cluster under .data/
-	DBMaxConns  int    // connections to the database at most
+	// DatabaseReadURL names the ledger's standbys the public read routes read from while they keep
+	// within ReadMaxLag of the primary (store.Reads); empty: they read the primary.
+	DatabaseReadURL string
+	ReadMaxLag      time.Duration
+	DBMaxConns      int // connections to the database at most
 	// VerifyLedger runs the continuous verifier (VERIFY_LEDGER, on unless false): the ledger is
 	// rebuilt behind the passes into the schema nodeledger_verifier of its database and compared.
 	VerifyLedger bool
@@ -72,12 +76,14 @@ const devChainID = 1337
 func loadConfig(getenv func(string) string) (config, error) {
 	s := &settings{getenv: getenv}
 	cfg := config{
-		ListenAddr:  s.str("LISTEN_ADDR", "127.0.0.1:8080"),
-		MetricsAddr: s.str("METRICS_ADDR", ""),
-		DatabaseURL: s.str("DATABASE_URL", ""),
-		DBMaxConns:  s.positive("DB_MAX_CONNS", store.DefaultMaxConns),
-		EthRPCURL:   s.rpcURLs("ETH_RPC_URL"),
-		DevRPCAddr:  s.str("DEV_RPC_ADDR", "127.0.0.1:8545"),
+		ListenAddr:      s.str("LISTEN_ADDR", "127.0.0.1:8080"),
+		MetricsAddr:     s.str("METRICS_ADDR", ""),
+		DatabaseURL:     s.str("DATABASE_URL", ""),
+		DatabaseReadURL: s.str("DATABASE_READ_URL", ""),
+		ReadMaxLag:      time.Duration(s.positive("READ_MAX_LAG_SEC", 5)) * time.Second,
+		DBMaxConns:      s.positive("DB_MAX_CONNS", store.DefaultMaxConns),
+		EthRPCURL:       s.rpcURLs("ETH_RPC_URL"),
+		DevRPCAddr:      s.str("DEV_RPC_ADDR", "127.0.0.1:8545"),
 	}
 	dev := cfg.devMode()
 	if dev {

@@ -112,6 +112,7 @@ type app struct {
 	log    *slog.Logger
 	dev    *devEnv // nil unless dev mode
 	passes *jobs.Jobs
+	reads  *store.Reads // where the public read routes read, measured by Run
 	http   *http.Server
 	closer []func() // in the order they run
 }
@@ -141,6 +142,10 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 		return nil, err
 	}
 	log.Info("database ready", "migrations_applied", applied)
+	if a.reads, err = a.openReads(cfg, db); err != nil {
+		return nil, err
+	}
+	cfg.Handlers.Reads = a.reads
 	if cfg.VerifyLedger {
 		if cfg.Passes.VerifyInto, err = a.openVerifier(ctx, db, dbURL); err != nil {
 			return nil, fmt.Errorf("VERIFY_LEDGER: the verifier's schema: %w", err)
@@ -308,6 +313,7 @@ func (a *app) Run(ctx context.Context, stdout io.Writer) error {
 		wg.Go(func() { a.passes.Run(ctx, passWork, a.cfg.Tick) })
 		wg.Go(func() { a.passes.FollowHead(ctx, passWork) })
 		wg.Go(func() { a.passes.DeliverWebhooks(ctx) })
+		wg.Go(func() { a.reads.Follow(ctx, time.Second) })
 		wg.Wait()
 	}()
 	served := make(chan error, 1)
@@ -384,6 +390,21 @@ func (a *app) openDatabase(ctx context.Context, cfg config) (_ *store.Store, url
 	a.closer = append(a.closer, func() { db.Close() })
 	a.log.Info("private PostgreSQL cluster", "dir", ".data/pg", "url", dbURL)
 	return db, dbURL, nil
+}
+
+// openReads opens DATABASE_READ_URL, the standbys the public read routes read from while they
+// keep up with the primary, db; without it they read db.
+func (a *app) openReads(cfg config, db *store.Store) (*store.Reads, error) {
+	if cfg.DatabaseReadURL == "" {
+		return store.NewReads(db, nil, 0), nil
+	}
+	standby, err := store.OpenStandby(cfg.DatabaseReadURL)
+	if err != nil {
+		return nil, fmt.Errorf("DATABASE_READ_URL: %w", err)
+	}
+	standby.LimitConns(cfg.DBMaxConns)
+	a.closer = append(a.closer, func() { standby.Close() })
+	return store.NewReads(db, standby, cfg.ReadMaxLag), nil
 }
 
 // verifierSchema is the schema of the live database the continuous verifier rebuilds into.

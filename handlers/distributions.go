@@ -18,7 +18,7 @@ func (h *Handlers) Distributions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	body, err := h.store.DistributionsJSON(c.Request().Context(), limit)
+	body, err := h.read().DistributionsJSON(c.Request().Context(), limit)
 	if err != nil {
 		return err
 	}

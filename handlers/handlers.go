@@ -87,6 +87,10 @@ type Config struct {
 	ExportSlots int
 	ExportStall time.Duration
 
+	// Reads is where the public read routes read the ledger (a standby while it keeps up, else
+	// the primary: store.Reads); nil: the primary always.
+	Reads *store.Reads
+
 	// Now is the clock of the handlers' caches (the stats, the price, the live view's totals,
 	// the chain's head, mined transfers); nil: time.Now. A test steps it past a cache's lifetime
 	// instead of waiting it out.
@@ -96,6 +100,7 @@ type Config struct {
 // Handlers serves every route from the ledger, the chain and the passes.
 type Handlers struct {
 	store    *store.Store
+	reads    *store.Reads  // for the public read routes the spec lets lag: read()
 	chain    *chain.Client // a chain that cannot be read answers errors, shown as unknown readings
 	jobs     *jobs.Jobs    // the passes the cron routes and the operator page run
 	cfg      Config
@@ -144,7 +149,10 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	h := &Handlers{store: s, chain: ch, jobs: passes, sale: passes.Sale(), treasury: passes.Treasury(), cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
+	if cfg.Reads == nil {
+		cfg.Reads = store.NewReads(s, nil, 0)
+	}
+	h := &Handlers{store: s, reads: cfg.Reads, chain: ch, jobs: passes, sale: passes.Sale(), treasury: passes.Treasury(), cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
 	h.stats = memo.NewOn(cfg.Now, statsTTL, statsStale, h.loadStats).Reads(store.ErrUnavailable)
 	h.price = memo.NewOn(cfg.Now, priceTTL, 0, h.loadPrice)
 	h.totals = memo.NewOn(cfg.Now, totalsTTL, totalsStale, h.loadTotals).Reads(store.ErrUnavailable)
@@ -153,6 +161,11 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 	h.exports = make(chan struct{}, cfg.ExportSlots)
 	return h
 }
+
+// read is the ledger the public read routes read (stats, nodes, a node, distributions): a
+// standby while it keeps up with the primary (DATABASE_READ_URL), else the primary. Never for a
+// session route, a write or what a write decides on.
+func (h *Handlers) read() *store.Store { return h.reads.Store() }
 
 // Site puts the frame's facts in the context of a page's request (views.Site): the network, the
 // explorer, and the signed-in wallet. A session that cannot be checked shows as signed out.

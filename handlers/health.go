@@ -64,6 +64,10 @@ type healthJSON struct {
 	// Database is what the ledger's primary says of its standbys; null when that cannot be read
 	// (the database's user is no member of pg_monitor).
 	Database *databaseJSON `json:"database"`
+	// ReadReplicaLagSec is how far behind the primary the standby that serves the public read
+	// routes is (DATABASE_READ_URL; past READ_MAX_LAG_SEC they read the primary); null when there
+	// is none or it cannot be measured.
+	ReadReplicaLagSec *float64 `json:"readReplicaLagSec"`
 }
 
 // databaseJSON: how many standbys stream from the primary, how many of them synchronously, and
@@ -185,6 +189,9 @@ func (h *Handlers) Health(c echo.Context) error {
 		out.RPC.Endpoints = append(out.RPC.Endpoints, ej)
 	}
 	out.VerifiedToBlock = r.Verification.VerifiedTo
+	if r.ReadLag != nil {
+		out.ReadReplicaLagSec = new(r.ReadLag.Seconds())
+	}
 	if rep := r.Replication; rep != nil && rep.Known {
 		out.Database = &databaseJSON{Standbys: rep.Standbys, Synchronous: rep.Synchronous, MaxReplayLagSec: rep.MaxReplayLagSec}
 	}
@@ -287,6 +294,9 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 		h.log.Warn("health: the database's standbys unreadable", "err", err)
 	} else {
 		r.Replication = &rep
+	}
+	if lag, ok := h.reads.Lag(); ok {
+		r.ReadLag = &lag
 	}
 	r.Degraded = degradedReasons(r, h.cfg.RequireSyncStandby)
 	return r, nil

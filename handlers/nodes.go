@@ -20,7 +20,7 @@ func (h *Handlers) NodesOfWallet(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	body, err := h.store.NodesByOwnerJSON(c.Request().Context(), owner)
+	body, err := h.read().NodesByOwnerJSON(c.Request().Context(), owner)
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (h *Handlers) Node(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	body, err := h.store.NodeJSON(c.Request().Context(), id, limit)
+	body, err := h.read().NodeJSON(c.Request().Context(), id, limit)
 	if errors.Is(err, store.ErrNotFound) {
 		return nodeNotFound(id)
 	}

@@ -26,7 +26,7 @@ type statsAnswer struct {
 }
 
 func (h *Handlers) loadStats(ctx context.Context) (statsAnswer, error) {
-	st, err := h.store.Stats(ctx)
+	st, err := h.read().Stats(ctx)
 	if err != nil {
 		return statsAnswer{}, err
 	}

@@ -55,7 +55,27 @@ func OpenRebuild(ctx context.Context, dsn string) (*Store, error) {
 	return open(ctx, dsn, map[string]string{"synchronous_commit": "off"})
 }
 
+// OpenStandby is Open for the ledger's standbys (DATABASE_READ_URL), without the check that
+// they answer: a standby that is down at a start must not keep the service from starting, and
+// Reads sends no read to one it cannot measure.
+func OpenStandby(dsn string) (*Store, error) {
+	return pool(dsn, nil)
+}
+
 func open(ctx context.Context, dsn string, runtime map[string]string) (*Store, error) {
+	s, err := pool(dsn, runtime)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Ping(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// pool makes the connection pool of dsn, connecting to nothing yet.
+func pool(dsn string, runtime map[string]string) (*Store, error) {
 	dsn, err := hostList(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
@@ -68,10 +88,6 @@ func open(ctx context.Context, dsn string, runtime map[string]string) (*Store, e
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	s := &Store{db: db}
 	s.LimitConns(DefaultMaxConns)
-	if err := s.Ping(ctx); err != nil {
-		db.Close()
-		return nil, err
-	}
 	return s, nil
 }
 
