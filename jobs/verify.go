@@ -55,8 +55,10 @@ func (j *Jobs) verify(ctx context.Context, recheck bool) (sum VerifySummary, err
 	if err != nil {
 		return sum, err
 	}
-	if !recheck && v.VerifiedTo != nil && *v.VerifiedTo >= final {
-		sum.Reason = "nothing new is final"
+	// At a head, a pass is worth it only for blocks newly final; a mismatch waits for the tick's
+	// pass to check it again, rather than repeat its error at every block.
+	if !recheck && (v.MismatchBlock != nil || v.VerifiedTo != nil && *v.VerifiedTo >= final) {
+		sum.Reason = "nothing new to verify at this head"
 		return sum, nil
 	}
 	laps := newLaps()
