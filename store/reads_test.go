@@ -25,7 +25,7 @@ func TestReadsFollowTheStandby(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer standby.Close()
-	const maxLag = 500 * time.Millisecond
+	const maxLag = time.Second
 	reads := store.NewReads(primary, standby, maxLag)
 	go reads.Follow(ctx, 50*time.Millisecond)
 	readsFrom := func(want *store.Store, name, why string) {
@@ -44,9 +44,7 @@ func TestReadsFollowTheStandby(t *testing.T) {
 		t.Fatalf("an idle primary's standby is taken to lag %v", lag)
 	}
 
-	if _, err := standby.DB().ExecContext(ctx, `SELECT pg_wal_replay_pause()`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.PauseReplay(t, standby)
 	if _, err := primary.DB().ExecContext(ctx, `CREATE TABLE written (id int)`); err != nil {
 		t.Fatal(err)
 	}

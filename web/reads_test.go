@@ -44,9 +44,7 @@ func TestPublicReadsOnTheStandby(t *testing.T) {
 	}
 	srv := newServer(t, primary, handlers.Config{Reads: reads})
 
-	if _, err := standby.DB().ExecContext(ctx, `SELECT pg_wal_replay_pause()`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.PauseReplay(t, standby)
 	owner := fmt.Sprintf("0x%040x", 7)
 	if _, _, err := primary.InsertNode(ctx, store.NewNode{ChainNodeID: big.NewInt(1), Tier: 1, Owner: owner, PriceWei: big.NewInt(1),
 		MintTx: storetest.TxHash("mint")}); err != nil {

@@ -295,3 +295,25 @@ func CheckSold(t testing.TB, db *store.Store) {
 		t.Errorf("storetest: what a tier sold is kept wrong: %s", w)
 	}
 }
+
+// PauseReplay pauses the replay of a standby and returns once it has paused: a pause is only
+// asked for at first, and a write the primary makes meanwhile may still be replayed.
+func PauseReplay(t testing.TB, standby *store.Store) {
+	t.Helper()
+	ctx := t.Context()
+	if _, err := standby.DB().ExecContext(ctx, `SELECT pg_wal_replay_pause()`); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var state string
+		if err := standby.DB().GetContext(ctx, &state, `SELECT pg_get_wal_replay_pause_state()`); err != nil {
+			t.Fatal(err)
+		}
+		if state == "paused" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the standby's replay is %s, not paused", state)
+		}
+	}
+}
