@@ -37,11 +37,13 @@ func (j *Jobs) Run(stop, work context.Context, every time.Duration) {
 // stop has ended, and each runs with work. These passes record no tick: they would write one a
 // block.
 //
-// The continuous verifier follows too, on a goroutine of its own so that its rebuild never holds
-// the passes up: woken after each head's passes, it verifies what became final since it last
-// did, if anything (the payments of a backlog settling free their blocks at the head; the
-// reconciler, run once a tick, frees the rest). It checks the digests of the blocks it
-// verifies; the tick's pass checks every block's.
+// The reconciler follows too, so that the ledger holds blocks final a few blocks behind the
+// payments scan rather than up to a tick behind: at a head where its cursor is what holds them
+// back, at most every reconcileEveryBlocks blocks (at every head it would add an eth_getLogs a
+// block). The continuous verifier follows on a goroutine of its own, so that its rebuild never
+// holds the passes up: woken after each head's passes, it verifies what became final since it
+// last did, if anything. It checks the digests of the blocks it verifies; the tick's pass checks
+// every block's.
 func (j *Jobs) FollowHead(stop, work context.Context) {
 	payments := headPass{name: "payments", run: func(ctx context.Context) (bool, error) {
 		sum, err := j.payments(ctx, 0)
@@ -49,6 +51,18 @@ func (j *Jobs) FollowHead(stop, work context.Context) {
 	}}
 	sweep := headPass{name: "sweep", run: func(ctx context.Context) (bool, error) {
 		sum, err := j.Sweep(ctx)
+		return sum.Ran, err
+	}}
+	var head, reconciledAt uint64
+	reconcile := headPass{name: "reconciler", run: func(ctx context.Context) (bool, error) {
+		if head < reconciledAt+reconcileEveryBlocks {
+			return false, nil
+		}
+		if held, err := j.store.ReconcilerHoldsFinal(ctx); err != nil || !held {
+			return false, err
+		}
+		reconciledAt = head
+		sum, err := j.Reconcile(ctx)
 		return sum.Ran, err
 	}}
 	verify := headPass{name: "verify", run: func(ctx context.Context) (bool, error) {
@@ -67,8 +81,8 @@ func (j *Jobs) FollowHead(stop, work context.Context) {
 		}
 	}()
 	defer func() { close(final); <-verified }()
-	for range j.chain.Heads(stop) {
-		for _, p := range []*headPass{&payments, &sweep} {
+	for head = range j.chain.Heads(stop) {
+		for _, p := range []*headPass{&payments, &reconcile, &sweep} {
 			if stop.Err() != nil {
 				return
 			}
@@ -80,6 +94,9 @@ func (j *Jobs) FollowHead(stop, work context.Context) {
 		}
 	}
 }
+
+// reconcileEveryBlocks is the fewest blocks between two runs of the reconciler at the head.
+const reconcileEveryBlocks = 5
 
 // headPass is a pass FollowHead runs at each head, and whether it failed at the last.
 type headPass struct {
