@@ -37,13 +37,13 @@ func (j *Jobs) Run(stop, work context.Context, every time.Duration) {
 // stop has ended, and each runs with work. These passes record no tick: they would write one a
 // block.
 //
-// The reconciler follows too, so that the ledger holds blocks final a few blocks behind the
-// payments scan rather than up to a tick behind: at a head where its cursor is what holds them
-// back, at most every reconcileEveryBlocks blocks (at every head it would add an eth_getLogs a
-// block). The continuous verifier follows on a goroutine of its own, so that its rebuild never
-// holds the passes up: woken after each head's passes, it verifies what became final since it
-// last did, if anything. It checks the digests of the blocks it verifies; the tick's pass checks
-// every block's.
+// Every followEveryBlocks blocks, the reconciler and the continuous verifier follow too, so that
+// the ledger holds blocks final, and verifies them, a few blocks behind the payments scan rather
+// than up to a tick behind; at every head their scans would more than double the passes'
+// eth_getLogs. The reconciler runs only where its cursor is what holds blocks back from final.
+// The verifier runs on a goroutine of its own, so that its rebuild never holds the passes up,
+// and verifies what became final since it last did, if anything; it checks the digests of the
+// blocks it verifies, the tick's pass every block's.
 func (j *Jobs) FollowHead(stop, work context.Context) {
 	payments := headPass{name: "payments", run: func(ctx context.Context) (bool, error) {
 		sum, err := j.payments(ctx, 0)
@@ -53,15 +53,10 @@ func (j *Jobs) FollowHead(stop, work context.Context) {
 		sum, err := j.Sweep(ctx)
 		return sum.Ran, err
 	}}
-	var head, reconciledAt uint64
 	reconcile := headPass{name: "reconciler", run: func(ctx context.Context) (bool, error) {
-		if head < reconciledAt+reconcileEveryBlocks {
-			return false, nil
-		}
 		if held, err := j.store.ReconcilerHoldsFinal(ctx); err != nil || !held {
 			return false, err
 		}
-		reconciledAt = head
 		sum, err := j.Reconcile(ctx)
 		return sum.Ran, err
 	}}
@@ -69,7 +64,7 @@ func (j *Jobs) FollowHead(stop, work context.Context) {
 		sum, err := j.verify(ctx, false)
 		return sum.Ran && sum.Reason == "", err
 	}}
-	final := make(chan struct{}, 1) // a head's passes are done: the verifier may have blocks to verify
+	final := make(chan struct{}, 1) // the reconciler followed: the verifier may have blocks to verify
 	verified := make(chan struct{})
 	go func() {
 		defer close(verified)
@@ -81,22 +76,31 @@ func (j *Jobs) FollowHead(stop, work context.Context) {
 		}
 	}()
 	defer func() { close(final); <-verified }()
-	for head = range j.chain.Heads(stop) {
-		for _, p := range []*headPass{&payments, &reconcile, &sweep} {
+	var followed uint64 // the last head the reconciler and the verifier followed
+	for head := range j.chain.Heads(stop) {
+		follow := head >= followed+followEveryBlocks
+		passes := []*headPass{&payments, &sweep}
+		if follow {
+			passes, followed = []*headPass{&payments, &reconcile, &sweep}, head
+		}
+		for _, p := range passes {
 			if stop.Err() != nil {
 				return
 			}
 			p.once(work, j)
 		}
-		select {
-		case final <- struct{}{}:
-		default: // the verifier has a wake-up waiting already
+		if follow {
+			select {
+			case final <- struct{}{}:
+			default: // the verifier has a wake-up waiting already
+			}
 		}
 	}
 }
 
-// reconcileEveryBlocks is the fewest blocks between two runs of the reconciler at the head.
-const reconcileEveryBlocks = 5
+// followEveryBlocks is the fewest blocks between two heads at which the reconciler and the
+// verifier follow.
+const followEveryBlocks = 5
 
 // headPass is a pass FollowHead runs at each head, and whether it failed at the last.
 type headPass struct {
