@@ -163,53 +163,6 @@ func TestVerifiedAtTheHead(t *testing.T) {
 	}
 }
 
-// With an hour between ticks, the reconciler follows the head where its cursor holds blocks back
-// from final, so a paid block's mint is final, and verified, a few blocks after it is mined.
-func TestFinalAtTheHead(t *testing.T) {
-	t.Parallel()
-	const confirmations = 2
-	scratch := storetest.New(t)
-	e := newEnvOn(t, devchain.Options{EmptyBlockInterval: 200 * time.Millisecond}, func(c *Config) {
-		c.Confirmations, c.VerifyInto = confirmations, scratch
-	})
-	e.logDeployment()
-	j := e.restart()
-	stop, shutdown := context.WithCancel(t.Context())
-	var wg sync.WaitGroup
-	wg.Go(func() { j.Run(stop, t.Context(), time.Hour) })
-	wg.Go(func() { j.FollowHead(stop, t.Context()) })
-	defer func() { shutdown(); wg.Wait() }()
-
-	e.pay(0, e.dc.Payments, priceOne)
-	var mined int64
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		if minted := payments(t, e.db, "minted"); len(minted) == 1 && mined == 0 {
-			mined = e.receipt(common.HexToHash(*minted[0].MintTx)).BlockNumber.Int64()
-		}
-		v, err := e.db.Verification(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if v.MismatchBlock != nil {
-			t.Fatalf("the verifier found a mismatch at block %d: %+v", *v.MismatchBlock, v.Mismatch)
-		}
-		if mined > 0 && v.VerifiedTo != nil && *v.VerifiedTo >= mined {
-			break
-		}
-		if time.Now().After(deadline) {
-			verified := "none"
-			if v.VerifiedTo != nil {
-				verified = fmt.Sprint(*v.VerifiedTo)
-			}
-			t.Fatalf("the mint of block %d is not verified a minute later (verified to %s, head %d)", mined, verified, e.head())
-		}
-	}
-	var ticks int
-	if err := e.db.DB().Get(&ticks, `SELECT count(*) FROM scheduler_ticks`); err != nil || ticks != 1 {
-		t.Fatalf("%d ticks recorded (err %v): want the start's only", ticks, err)
-	}
-}
-
 // 50 payments in one block all get their mints in flight, in batches at consecutive nonces,
 // before any is mined; the next block carries them all.
 func TestPaymentsInOneBlockMintAtConsecutiveNonces(t *testing.T) {

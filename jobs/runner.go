@@ -37,13 +37,11 @@ func (j *Jobs) Run(stop, work context.Context, every time.Duration) {
 // stop has ended, and each runs with work. These passes record no tick: they would write one a
 // block.
 //
-// Every followEveryBlocks blocks, the reconciler and the continuous verifier follow too, so that
-// the ledger holds blocks final, and verifies them, a few blocks behind the payments scan rather
-// than up to a tick behind; at every head their scans would more than double the passes'
-// eth_getLogs. The reconciler runs only where its cursor is what holds blocks back from final.
-// The verifier runs on a goroutine of its own, so that its rebuild never holds the passes up,
-// and verifies what became final since it last did, if anything; it checks the digests of the
-// blocks it verifies, the tick's pass every block's.
+// The continuous verifier follows too, on a goroutine of its own so that its rebuild never holds
+// the passes up: woken after each head's passes, it verifies what became final since it last
+// did, if anything (the payments of a backlog settling free their blocks at the head; the
+// reconciler, run once a tick, frees the rest). It checks the digests of the blocks it
+// verifies; the tick's pass checks every block's.
 func (j *Jobs) FollowHead(stop, work context.Context) {
 	payments := headPass{name: "payments", run: func(ctx context.Context) (bool, error) {
 		sum, err := j.payments(ctx, 0)
@@ -53,18 +51,11 @@ func (j *Jobs) FollowHead(stop, work context.Context) {
 		sum, err := j.Sweep(ctx)
 		return sum.Ran, err
 	}}
-	reconcile := headPass{name: "reconciler", run: func(ctx context.Context) (bool, error) {
-		if held, err := j.store.ReconcilerHoldsFinal(ctx); err != nil || !held {
-			return false, err
-		}
-		sum, err := j.Reconcile(ctx)
-		return sum.Ran, err
-	}}
 	verify := headPass{name: "verify", run: func(ctx context.Context) (bool, error) {
 		sum, err := j.verify(ctx, false)
 		return sum.Ran && sum.Reason == "", err
 	}}
-	final := make(chan struct{}, 1) // the reconciler followed: the verifier may have blocks to verify
+	final := make(chan struct{}, 1) // a head's passes are done: the verifier may have blocks to verify
 	verified := make(chan struct{})
 	go func() {
 		defer close(verified)
@@ -76,31 +67,19 @@ func (j *Jobs) FollowHead(stop, work context.Context) {
 		}
 	}()
 	defer func() { close(final); <-verified }()
-	var followed uint64 // the last head the reconciler and the verifier followed
-	for head := range j.chain.Heads(stop) {
-		follow := head >= followed+followEveryBlocks
-		passes := []*headPass{&payments, &sweep}
-		if follow {
-			passes, followed = []*headPass{&payments, &reconcile, &sweep}, head
-		}
-		for _, p := range passes {
+	for range j.chain.Heads(stop) {
+		for _, p := range []*headPass{&payments, &sweep} {
 			if stop.Err() != nil {
 				return
 			}
 			p.once(work, j)
 		}
-		if follow {
-			select {
-			case final <- struct{}{}:
-			default: // the verifier has a wake-up waiting already
-			}
+		select {
+		case final <- struct{}{}:
+		default: // the verifier has a wake-up waiting already
 		}
 	}
 }
-
-// followEveryBlocks is the fewest blocks between two heads at which the reconciler and the
-// verifier follow.
-const followEveryBlocks = 5
 
 // headPass is a pass FollowHead runs at each head, and whether it failed at the last.
 type headPass struct {

@@ -146,23 +146,6 @@ func (s *Store) DigestFrontier(ctx context.Context) (block int64, ok bool, err e
 	return b.Int64, b.Valid, err
 }
 
-// ReconcilerHoldsFinal reports whether the reconciler's cursor is what keeps the ledger from
-// holding later blocks final: the payments scan has read further, and nothing else holds them.
-func (s *Store) ReconcilerHoldsFinal(ctx context.Context) (held bool, err error) {
-	defer wrap(&err, "ReconcilerHoldsFinal")
-	final, ok, err := s.DigestFrontier(ctx)
-	if err != nil || !ok {
-		return false, err
-	}
-	err = s.db.GetContext(ctx, &held, `
-		SELECT r.block_number = $1 AND r.block_number < p.block_number
-		FROM chain_cursors r, chain_cursors p WHERE r.name = 'reconcile' AND p.name = 'payments'`, final)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	return held, err
-}
-
 // BlockDigest is the digest of one block that holds ledger events.
 type BlockDigest struct {
 	Block     int64  `db:"block_number"`
