@@ -100,7 +100,6 @@ type Config struct {
 // Handlers serves every route from the ledger, the chain and the passes.
 type Handlers struct {
 	store    *store.Store
-	reads    *store.Reads  // for the public read routes the spec lets lag: read()
 	chain    *chain.Client // a chain that cannot be read answers errors, shown as unknown readings
 	jobs     *jobs.Jobs    // the passes the cron routes and the operator page run
 	cfg      Config
@@ -152,7 +151,7 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 	if cfg.Reads == nil {
 		cfg.Reads = store.NewReads(s, nil, 0)
 	}
-	h := &Handlers{store: s, reads: cfg.Reads, chain: ch, jobs: passes, sale: passes.Sale(), treasury: passes.Treasury(), cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
+	h := &Handlers{store: s, chain: ch, jobs: passes, sale: passes.Sale(), treasury: passes.Treasury(), cfg: cfg, log: log, sessions: newSessionStore(cfg.SessionSecret, cfg.PublicURL.Scheme == "https")}
 	h.stats = memo.NewOn(cfg.Now, statsTTL, statsStale, h.loadStats).Reads(store.ErrUnavailable)
 	h.price = memo.NewOn(cfg.Now, priceTTL, 0, h.loadPrice)
 	h.totals = memo.NewOn(cfg.Now, totalsTTL, totalsStale, h.loadTotals).Reads(store.ErrUnavailable)
@@ -165,7 +164,7 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 // read is the ledger the public read routes read (stats, nodes, a node, distributions): a
 // standby while it keeps up with the primary (DATABASE_READ_URL), else the primary. Never for a
 // session route, a write or what a write decides on.
-func (h *Handlers) read() *store.Store { return h.reads.Store() }
+func (h *Handlers) read() *store.Store { return h.cfg.Reads.Store() }
 
 // Site puts the frame's facts in the context of a page's request (views.Site): the network, the
 // explorer, and the signed-in wallet. A session that cannot be checked shows as signed out.

@@ -295,7 +295,7 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 	} else {
 		r.Replication = &rep
 	}
-	if lag, ok := h.reads.Lag(); ok {
+	if lag, ok := h.cfg.Reads.Lag(); ok {
 		r.ReadLag = &lag
 	}
 	r.Degraded = degradedReasons(r, h.cfg.RequireSyncStandby)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"maps"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -33,12 +34,10 @@ func newConnector(dsn string, runtime map[string]string) (*connector, error) {
 	// then an execute: one round trip rather than two. In this mode lib/pq sends a []byte as raw
 	// bytes, so a jsonb value is passed as a string.
 	cfg.BinaryParameters = true
-	for k, v := range runtime {
-		if cfg.Runtime == nil {
-			cfg.Runtime = map[string]string{}
-		}
-		cfg.Runtime[k] = v
+	if len(runtime) > 0 && cfg.Runtime == nil {
+		cfg.Runtime = map[string]string{}
 	}
+	maps.Copy(cfg.Runtime, runtime)
 	return &connector{cfg: cfg}, nil
 }
 

@@ -53,7 +53,7 @@ func (r *Reads) Store() *Store {
 // is no replica, or it could not be measured (the replica or the primary did not answer, or the
 // replica is no standby: promoted, it may be a primary cut off from the others).
 func (r *Reads) Lag() (lag time.Duration, ok bool) {
-	if r == nil || r.replica == nil {
+	if r.replica == nil {
 		return 0, false
 	}
 	r.mu.Lock()
@@ -63,7 +63,7 @@ func (r *Reads) Lag() (lag time.Duration, ok bool) {
 
 // Follow measures the replica's lag every interval until ctx ends.
 func (r *Reads) Follow(ctx context.Context, every time.Duration) {
-	if r == nil || r.replica == nil {
+	if r.replica == nil {
 		return
 	}
 	t := time.NewTicker(every)
