@@ -28,22 +28,7 @@ func TestCommitOutlivesItsContext(t *testing.T) {
 	if _, err := tx.ExecContext(short, `INSERT INTO acknowledged VALUES (1)`); err != nil {
 		t.Fatal(err)
 	}
-	committed := make(chan error, 1)
-	go func() { committed <- tx.Commit() }()
-	select {
-	case err := <-committed:
-		t.Fatalf("the COMMIT returned while no standby had it, its context over: %v", err)
-	case <-time.After(1500 * time.Millisecond):
-	}
-	syncStandby(t, db, "standby")
-	select {
-	case err := <-committed:
-		if err != nil {
-			t.Fatalf("commit: %v", err)
-		}
-	case <-time.After(30 * time.Second): // the standby says what it flushed every 10 s when idle
-		t.Fatal("the COMMIT did not return once the standby had it")
-	}
+	waitsForTheStandby(t, db, "the COMMIT (its context over)", tx.Commit)
 	var n int
 	if err := db.DB().GetContext(ctx, &n, `SELECT count(*) FROM acknowledged`); err != nil || n != 1 {
 		t.Fatalf("%d rows, %v", n, err)
@@ -82,22 +67,7 @@ func TestRebuildCommitsWaitUntilDurable(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the rebuild's commits wait for a standby")
 	}
-	durable := make(chan error, 1)
-	go func() { durable <- rebuild.Durable(ctx) }()
-	select {
-	case err := <-durable:
-		t.Fatalf("Durable returned while no standby had the rebuild's writes: %v", err)
-	case <-time.After(1500 * time.Millisecond):
-	}
-	syncStandby(t, db, "standby")
-	select {
-	case err := <-durable:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("Durable did not return once the standby was back")
-	}
+	waitsForTheStandby(t, db, "Durable", func() error { return rebuild.Durable(ctx) })
 
 	if err := pair.Failover(ctx); err != nil {
 		t.Fatal(err)
@@ -128,6 +98,28 @@ func stalledPair(t *testing.T, table string) (*pgdev.Pair, *store.Store) {
 	}
 	syncStandby(t, db, "nobody")
 	return pair, db
+}
+
+// waitsForTheStandby runs wait, on the primary of a stalledPair (db), and fails t unless it is
+// still waiting 1.5 s later, then returns, without an error, once the real standby is named again.
+func waitsForTheStandby(t *testing.T, db *store.Store, what string, wait func() error) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- wait() }()
+	select {
+	case err := <-done:
+		t.Fatalf("%s returned while no standby had the writes: %v", what, err)
+	case <-time.After(1500 * time.Millisecond):
+	}
+	syncStandby(t, db, "standby")
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	case <-time.After(30 * time.Second): // the standby says what it flushed every 10 s when idle
+		t.Fatalf("%s did not return once the standby was back", what)
+	}
 }
 
 // syncStandby names the standby the primary waits for ("nobody": none that exists, so a COMMIT
