@@ -278,12 +278,22 @@ type Distribution struct {
 // Events reads the factory's NodeMinted, Withdrawn, Transferred and Distributed events from block
 // from to block to.
 func (c *Client) Events(ctx context.Context, from, to uint64) (FactoryEvents, error) {
-	events := c.nf.GetABI().Events
-	logs, err := c.FactoryLogs(ctx, from, to, []common.Hash{events["NodeMinted"].ID, events["Withdrawn"].ID,
-		events["Transferred"].ID, events["Distributed"].ID})
+	logs, err := c.FactoryLogs(ctx, from, to, c.eventTopics())
 	if err != nil {
 		return FactoryEvents{}, err
 	}
+	return c.factoryEvents(logs), nil
+}
+
+// eventTopics are the topics of the events Events reads.
+func (c *Client) eventTopics() []common.Hash {
+	events := c.nf.GetABI().Events
+	return []common.Hash{events["NodeMinted"].ID, events["Withdrawn"].ID, events["Transferred"].ID, events["Distributed"].ID}
+}
+
+// factoryEvents reads the events of Events from logs, the factory's.
+func (c *Client) factoryEvents(logs []types.Log) FactoryEvents {
+	events := c.nf.GetABI().Events
 	out := FactoryEvents{Blocks: map[uint64]common.Hash{}}
 	for i := range logs {
 		l := &logs[i]
@@ -310,7 +320,41 @@ func (c *Client) Events(ctx context.Context, from, to uint64) (FactoryEvents, er
 				TxHash: l.TxHash, LogIndex: l.Index, Block: l.BlockNumber, Time: l.BlockTimestamp})
 		}
 	}
-	return out, nil
+	return out
+}
+
+// LedgerLogs are what the factory and the treasury logged over a block range: the reads of the
+// reconciler (Events) and of the payments scan (SafeLogs).
+type LedgerLogs struct {
+	Factory    FactoryEvents
+	Executions []SafeExecution
+	Received   []SafeReceived
+}
+
+// LedgerLogs reads the factory's events (as Events) and, unless safe is zero, the treasury
+// Safe's executions and receipts of ETH (as SafeLogs) from block from to block to, in one
+// eth_getLogs for both contracts (per range a provider allows): what a provider bills is the
+// request, and a pass that needs both pays for one.
+func (c *Client) LedgerLogs(ctx context.Context, safe common.Address, from, to uint64) (LedgerLogs, error) {
+	addrs, topics := []common.Address{c.factory}, c.eventTopics()
+	if safe != (common.Address{}) {
+		addrs, topics = append(addrs, safe), append(topics, safeTopics...)
+	}
+	logs, err := c.logs(ctx, addrs, from, to, topics)
+	if err != nil {
+		return LedgerLogs{}, err
+	}
+	var factory, treasury []types.Log
+	for _, l := range logs {
+		if l.Address == c.factory {
+			factory = append(factory, l)
+		} else {
+			treasury = append(treasury, l)
+		}
+	}
+	out := LedgerLogs{Factory: c.factoryEvents(factory)}
+	out.Executions, out.Received, err = c.safeEvents(ctx, safe, treasury)
+	return out, err
 }
 
 // WithdrawSelector is the 4-byte selector of withdraw(uint256,address,uint256), 0x-prefixed, for

@@ -401,6 +401,7 @@ var (
 	executionSuccess = safeABI.GetABI().Events["ExecutionSuccess"].ID
 	executionFailure = safeABI.GetABI().Events["ExecutionFailure"].ID
 	safeReceived     = safeABI.GetABI().Events["SafeReceived"].ID
+	safeTopics       = []common.Hash{executionSuccess, executionFailure, safeReceived}
 )
 
 // SafeExecutions returns the Safe transactions safe executed from block from to block to
@@ -415,10 +416,15 @@ func (c *Client) SafeExecutions(ctx context.Context, safe common.Address, from, 
 // range a provider allows). A transaction that reverts (too few signatures; a transfer that fails
 // under safeTxGas 0) logs nothing and takes no nonce: it is not among them.
 func (c *Client) SafeLogs(ctx context.Context, safe common.Address, from, to uint64) ([]SafeExecution, []SafeReceived, error) {
-	logs, err := c.logs(ctx, []common.Address{safe}, from, to, []common.Hash{executionSuccess, executionFailure, safeReceived})
+	logs, err := c.logs(ctx, []common.Address{safe}, from, to, safeTopics)
 	if err != nil {
 		return nil, nil, err
 	}
+	return c.safeEvents(ctx, safe, logs)
+}
+
+// safeEvents reads the executions and receipts of SafeLogs from logs, the Safe's.
+func (c *Client) safeEvents(ctx context.Context, safe common.Address, logs []types.Log) ([]SafeExecution, []SafeReceived, error) {
 	var out []SafeExecution
 	var received []SafeReceived
 	for _, l := range logs {

@@ -52,7 +52,9 @@ func TestLedgerDigests(t *testing.T) {
 	e.bind(0, "alice5")
 	minted := e.pay(0, e.dc.Payments, new(big.Int).Sub(priceOne, finney(5)))
 	noHolding := e.pay(3, e.dc.Payments, priceTwo) // tier 2 needs 100 DHT; buyers 3.. hold none
+	unlock := lockReconciler(t, e.db)
 	e.settle()
+	unlock()
 	if d, cur := digestsNow(t, e.db); len(d) != 0 || cur != -1 {
 		t.Fatalf("digested before the reconciler read a block: %d digests to %d", len(d), cur)
 	}

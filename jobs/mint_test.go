@@ -32,7 +32,9 @@ func TestMintBatch(t *testing.T) {
 	}
 	m.commit(4)
 	// Buyer 1's payment was minted by a transaction the ledger never recorded (an instance that
-	// died with it in flight), and buyer 2 holds a node the ledger does not know yet.
+	// died with it in flight), and buyer 2 holds a node the ledger does not know yet. The
+	// reconciler is kept out (its lock held), or it would find the first from the chain's events.
+	defer lockReconciler(t, m.db)()
 	early := m.call(m.dc.Minter.Key, m.dc.Factory, m.c.MintData(m.buyer(1), 1, paid[1]), nil)
 	m.call(m.dc.Minter.Key, m.dc.Factory, m.c.MintData(m.buyer(2), 1, common.Hash{0xb2}), nil)
 	m.commit(2)

@@ -79,10 +79,21 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (sum PaymentsSu
 			sum.DigestedTo = to
 		}
 	}()
-	head, err := j.scan(ctx, &sum)
+	head, scanned, err := j.scan(ctx, &sum)
 	if err != nil {
 		return sum, err
 	}
+	// Last but for the digests, once this pass has recorded the mints it saw mined: the
+	// reconciler takes up the blocks scanned.
+	defer func() {
+		if err != nil || scanned == nil {
+			return
+		}
+		if rerr := j.reconcileScanned(ctx, *scanned); rerr != nil {
+			j.log.Warn("payments: the reconciler cannot take up the blocks scanned; its own pass reads them",
+				"from", scanned.from, "to", scanned.to, "err", rerr)
+		}
+	}()
 	if j.cfg.Observe {
 		return sum, j.observe(ctx, &sum, head)
 	}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"nodeledger/chain"
 	"nodeledger/store"
 )
@@ -79,15 +81,53 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 	if err != nil {
 		return sum, err
 	}
-	if h, ok := events.Blocks[to]; ok && h != last[to] {
-		return sum, errReorgWhileReading
+	return sum, j.reconcile(ctx, from, to, last[to], events, &sum)
+}
+
+// reconcileScanned is the reconciler's pass over the blocks a payments scan has just recorded,
+// s, with the factory's events it read in the same eth_getLogs as its own logs
+// (chain.LedgerLogs): the ledger then holds blocks final at the scan's pace, for no request of
+// the reconciler's own. It runs where the reconciler stands where the scan stood before them, on
+// the same block, and while no other reconciler pass runs; elsewhere (behind after a pass it
+// could not run, ahead, or after a reorg) the reconciler's own pass takes the blocks up. The
+// payments pass runs it last, once it has recorded the mints it saw mined, as the tick runs the
+// reconciler's own pass after it: a mint the reconciler finds is then one the service did not
+// record.
+func (j *Jobs) reconcileScanned(ctx context.Context, s scannedBlocks) (err error) {
+	ctx, end, ok, err := j.startPass(ctx, store.LockReconcile, store.PassReconcile, &err)
+	if err != nil {
+		return err
 	}
-	events.Blocks[to] = last[to]
+	defer end()
+	if !ok {
+		return nil
+	}
+	cur, err := j.store.Cursor(ctx, reconcileCursor)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		if s.at != nil || s.from != j.cfg.ScanFrom {
+			return nil
+		}
+	case err != nil:
+		return err
+	case s.at == nil || cur != *s.at:
+		return nil
+	}
+	return j.reconcile(ctx, s.from, s.to, s.last, s.events, &ReconcileSummary{Ran: true})
+}
+
+// reconcile records what the factory's events of blocks from..to say, read after last, the hash
+// of block to, and moves the reconciler's cursor to it.
+func (j *Jobs) reconcile(ctx context.Context, from, to uint64, last common.Hash, events chain.FactoryEvents, sum *ReconcileSummary) error {
+	if h, ok := events.Blocks[to]; ok && h != last {
+		return errReorgWhileReading
+	}
+	events.Blocks[to] = last
 	// Nodes synced for blocks a rewind took back are synced again: the chain's blocks may hold
 	// none of what moved them.
 	stale, err := j.store.NodesReconciledAfter(ctx, int64(from)-1)
 	if err != nil {
-		return sum, err
+		return err
 	}
 
 	read := store.Events{}
@@ -97,7 +137,7 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 	}
 	recorded, err := j.recordedMints(ctx, events.Minted)
 	if err != nil {
-		return sum, err
+		return err
 	}
 	for _, m := range events.Minted {
 		if recorded[m.ID.Int64()] { // the payments pass recorded it from this very event
@@ -106,7 +146,7 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 		}
 		found, stale, err := j.recordFound(ctx, m)
 		if err != nil {
-			return sum, err
+			return err
 		}
 		if found {
 			sum.NodesFound++
@@ -124,7 +164,7 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 	}
 	if j.cfg.Observe { // the service records its rounds as the credit pass confirms them
 		if err := j.recordRounds(ctx, events.Distributed); err != nil {
-			return sum, err
+			return err
 		}
 	}
 	for _, w := range events.Withdrawn {
@@ -137,17 +177,17 @@ func (j *Jobs) Reconcile(ctx context.Context) (_ ReconcileSummary, err error) {
 	for _, id := range events.Transferred {
 		touched[id.String()] = id
 	}
-	if err := j.syncTouched(ctx, touched, to, &sum, &read); err != nil {
-		return sum, err
+	if err := j.syncTouched(ctx, touched, to, sum, &read); err != nil {
+		return err
 	}
 	for _, n := range slices.Sorted(maps.Keys(events.Blocks)) {
 		read.Blocks = append(read.Blocks, store.ScannedBlock{Number: int64(n), Hash: hexLower(events.Blocks[n])})
 	}
 	if sum.Withdrawals, err = j.store.RecordEvents(ctx, reconcileCursor, read); err != nil {
-		return sum, err
+		return err
 	}
 	sum.FromBlock, sum.ToBlock = from, to
-	return sum, nil
+	return nil
 }
 
 // syncTouched sets each node of touched to what the chain says of it, and adds it to the nodes

@@ -11,6 +11,9 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/chain/bindings"
+	"nodeledger/chain/devchain"
+	"nodeledger/chain/faultrpc"
+	"nodeledger/store"
 )
 
 var factoryABI = bindings.NewNodeFactory()
@@ -22,6 +25,17 @@ func mustReconcile(t testing.TB, j *Jobs) ReconcileSummary {
 		t.Fatalf("reconcile: %v (summary %+v)", err, sum)
 	}
 	return sum
+}
+
+// lockReconciler takes the reconciler's lock, as another instance's reconciler pass holds it,
+// until the function it returns is called: the payments passes cannot hand it their blocks.
+func lockReconciler(t testing.TB, db *store.Store) (unlock func()) {
+	t.Helper()
+	unlock, ok, err := db.TryLock(t.Context(), store.LockReconcile)
+	if err != nil || !ok {
+		t.Fatalf("the reconciler's lock: %v, %v", ok, err)
+	}
+	return unlock
 }
 
 func TestReconcileRecordsNodesNobodyRecorded(t *testing.T) {
@@ -159,4 +173,79 @@ func TestReconcileFollowsTransfers(t *testing.T) {
 	}
 	e.checkNodes(e.buyer(0), 0)
 	e.checkNodes(e.buyer(4), 1)
+}
+
+// TestReconcilerRidesTheScan: the payments pass hands the reconciler the factory's events of the
+// blocks it scanned, read in the same eth_getLogs as the treasury's, so that the ledger holds
+// blocks final at the scan's pace for no read of the reconciler's own. Where the reconciler does
+// not stand where the scan stood (its lock was taken, then it is behind), the scan leaves it to
+// its own pass, after which the two go on together again.
+func TestReconcilerRidesTheScan(t *testing.T) {
+	t.Parallel()
+	e := newEnvOn(t, devchain.Options{RPCAddr: "127.0.0.1:0"})
+	proxy := faultrpc.New(t, e.dc.RPCURL())
+	c, err := chain.Dial(t.Context(), proxy.URL, chain.Config{Factory: e.dc.Factory})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	e.c = c
+	e.j = e.restart()
+	outside := func(ref byte) { // minted with the minter's key outside the service: only the reconciler finds it
+		e.send(e.dc.Minter.Key, e.dc.Factory, factoryABI.PackMint(e.buyer(4), 1, common.Hash{ref}), 0)
+	}
+	together := func() store.Cursor {
+		t.Helper()
+		scan, err := e.db.Cursor(t.Context(), store.PaymentsScanner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := e.db.Cursor(t.Context(), reconcileCursor)
+		if err != nil || rec != scan {
+			t.Fatalf("the reconciler stands on %+v (%v), the scan on %+v", rec, err, scan)
+		}
+		return scan
+	}
+
+	e.pay(0, e.dc.Payments, priceOne)
+	outside(0xa1)
+	logs := proxy.Calls("eth_getLogs")
+	if sum := mustPass(t, e.j); sum.Minted != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	if n := proxy.Calls("eth_getLogs") - logs; n != 1 {
+		t.Fatalf("the payments pass asked eth_getLogs %d times, want once for the scan and the reconciler", n)
+	}
+	together()
+	e.checkNodes(e.buyer(4), 1)
+
+	// Another reconciler pass holds the lock: the scan goes on alone, and the reconciler is behind.
+	unlock := lockReconciler(t, e.db)
+	inLedger := func() int {
+		t.Helper()
+		nodes, err := e.db.NodesByOwner(t.Context(), strings.ToLower(e.buyer(4).Hex()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(nodes)
+	}
+	outside(0xa2)
+	mustPass(t, e.j)
+	unlock()
+	if n := inLedger(); n != 1 {
+		t.Fatalf("%d nodes in the ledger while the reconciler was locked out, want 1", n)
+	}
+	outside(0xa3)
+	mustPass(t, e.j) // behind, the reconciler is not handed the blocks
+	if n := inLedger(); n != 1 {
+		t.Fatalf("%d nodes in the ledger with the reconciler behind, want 1", n)
+	}
+	if sum := mustReconcile(t, e.j); sum.NodesFound != 2 {
+		t.Fatalf("the reconciler's own pass found %d nodes, want the 2 minted while it was behind", sum.NodesFound)
+	}
+	e.checkNodes(e.buyer(4), 3)
+	outside(0xa4)
+	mustPass(t, e.j)
+	e.checkNodes(e.buyer(4), 4)
+	together()
 }

@@ -37,11 +37,12 @@ func (j *Jobs) Run(stop, work context.Context, every time.Duration) {
 // stop has ended, and each runs with work. These passes record no tick: they would write one a
 // block.
 //
-// The continuous verifier follows too, on a goroutine of its own so that its rebuild never holds
-// the passes up: woken after each head's passes, it verifies what became final since it last
-// did, if anything (the payments of a backlog settling free their blocks at the head; the
-// reconciler, run once a tick, frees the rest). It checks the digests of the blocks it
-// verifies; the tick's pass checks every block's.
+// The reconciler follows with the payments pass, which hands it the factory's events of the
+// blocks it scanned (reconcileScanned), so the ledger holds blocks final at the chain's pace. The
+// continuous verifier follows too, on a goroutine of its own so that its rebuild never holds the
+// passes up: woken after each head's passes, it verifies what became final since it last did,
+// once that is verifyEveryBlocks blocks. It checks the digests of the blocks it verifies; the
+// tick's pass checks every block's.
 func (j *Jobs) FollowHead(stop, work context.Context) {
 	payments := headPass{name: "payments", run: func(ctx context.Context) (bool, error) {
 		sum, err := j.payments(ctx, 0)

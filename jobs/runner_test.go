@@ -124,8 +124,8 @@ func TestPassStatusIsRecorded(t *testing.T) {
 	if n := testutil.ToFloat64(passFailuresInARow.WithLabelValues("payments")); n != 0 {
 		t.Fatalf("failures in a row gauge %v after a success", n)
 	}
-	if other := passStatus(t, e.db, store.PassReconcile); other.Failures != 0 || other.LastOKAt != nil {
-		t.Fatalf("the reconciler never ran: %+v", other)
+	if other := passStatus(t, e.db, store.PassCredit); other.Failures != 0 || other.LastOKAt != nil {
+		t.Fatalf("the credit pass never ran: %+v", other)
 	}
 	// The tick reads the signers' balances for their gauges.
 	e.j.Tick(t.Context())

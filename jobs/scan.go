@@ -23,8 +23,9 @@ const scanChunk = 200
 // and records the payments (and reverted withdraw calls) they hold chunk by chunk, rewinding
 // first when the chain no longer has the block the cursor stands on. Unless ScanEveryBlock is
 // set, ranges where the payments wallet's balance and nonce did not move are recorded unread
-// (scanQuiet). It returns the head it read.
-func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err error) {
+// (scanQuiet). It returns the head it read, and what it hands the reconciler: the factory's
+// events of the blocks recorded, read with its own logs (reconcileScanned).
+func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, handed *scannedBlocks, err error) {
 	ctx, calls := chain.CountCalls(ctx)
 	defer func() {
 		sum.ScanRequests = calls.N()
@@ -37,10 +38,10 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 		}
 	}()
 	if head, err = j.chain.HeadNumber(ctx); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	if head < j.cfg.Confirmations {
-		return head, nil
+		return head, nil, nil
 	}
 	target := head - j.cfg.Confirmations
 	if j.cfg.ScanTo > 0 {
@@ -48,55 +49,111 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 	}
 
 	from := j.cfg.ScanFrom
+	var at *store.Cursor // where the pass starts from: nil before the first block
 	cur, err := j.store.Cursor(ctx, store.PaymentsScanner)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 	case err != nil:
-		return head, err
+		return head, nil, err
 	default:
 		if from, sum.Rewound, err = j.checkCursor(ctx, store.PaymentsScanner, cur, j.store.RewindScan); err != nil {
-			return head, err
+			return head, nil, err
+		}
+		if sum.Rewound == 0 {
+			at = &cur
 		}
 	}
 	if from > target {
 		if !j.cfg.Observe {
 			scanLag.Set(float64(head + 1 - from))
 		}
-		return head, nil
+		return head, nil, nil
 	}
 	to := min(target, from+j.cfg.BlocksPerPass-1)
 	sum.FromBlock = from
 	p := scanPass{Jobs: j, head: head, sum: sum}
+	// The wallet's states come before the logs, and with them the hash of the range's last block
+	// (read alone when the blocks are read one by one): the reconciler's, which it must read
+	// before its events, as its own pass does (Reconcile).
+	quiet := !j.cfg.ScanEveryBlock && j.cfg.PaymentAddress != (common.Address{})
+	var known map[uint64]chain.WalletState
+	var last common.Hash
+	if quiet {
+		if known, err = j.walletStates(ctx, cur, from, to); err != nil {
+			return head, nil, err
+		}
+		last = known[to].Hash
+	} else {
+		hashes, err := j.chain.BlockHashes(ctx, []uint64{to})
+		if err != nil {
+			return head, nil, err
+		}
+		last = hashes[to]
+	}
 	// The logs are read once for the whole range and recorded with the chunks that hold them: a
-	// range quiet for the payments wallet's ETH may hold a refund batch, or token payments.
-	if j.cfg.Treasury != (common.Address{}) {
-		if p.execs, p.received, err = j.chain.SafeLogs(ctx, j.cfg.Treasury, from, to); err != nil {
-			return head, err
+	// range quiet for the payments wallet's ETH may hold a refund batch, or token payments. The
+	// factory's events come with the treasury's, for the reconciler.
+	logs, err := j.chain.LedgerLogs(ctx, j.cfg.Treasury, from, to)
+	if err != nil {
+		return head, nil, err
+	}
+	p.execs, p.received = logs.Executions, logs.Received
+	whole := to
+	// A rebuild's range ends before the next execution, so that the payments before it are judged
+	// first, as the service judged them: the batch it records pays what was owed then.
+	if i := slices.IndexFunc(p.execs, func(e chain.SafeExecution) bool { return e.BlockNumber > from }); j.cfg.Observe && i >= 0 {
+		to, p.execs = p.execs[i].BlockNumber-1, p.execs[:i]
+		if quiet {
+			states, err := j.chain.WalletStates(ctx, j.cfg.PaymentAddress, to)
+			if err != nil {
+				return head, nil, err
+			}
+			known[to] = states[0]
 		}
-		// A rebuild's range ends before the next execution, so that the payments before it are
-		// judged first, as the service judged them: the batch it records pays what was owed then.
-		if i := slices.IndexFunc(p.execs, func(e chain.SafeExecution) bool { return e.BlockNumber > from }); j.cfg.Observe && i >= 0 {
-			to, p.execs = p.execs[i].BlockNumber-1, p.execs[:i]
-		}
-		if err := j.safeTxNonces(ctx, p.execs); err != nil { // of the executions this pass records only
-			return head, err
-		}
+	}
+	if err := j.safeTxNonces(ctx, p.execs); err != nil { // of the executions this pass records only
+		return head, nil, err
 	}
 	if len(j.cfg.PaymentTokens) > 0 {
 		transfers, err := j.chain.TokenTransfers(ctx, j.tokens(), j.tokenRecipients(), from, to)
 		if err != nil {
-			return head, err
+			return head, nil, err
 		}
 		p.tokenPayments, p.tokensIn = j.tokenPayments(transfers), j.treasuryTokensIn(transfers)
 	}
-	if j.cfg.ScanEveryBlock || j.cfg.PaymentAddress == (common.Address{}) {
-		return head, p.read(ctx, from, to)
+	if !quiet {
+		err = p.read(ctx, from, to)
+	} else if err = p.scanQuiet(ctx, walletRange{from: from, to: to, before: known[max(from, 1)-1], after: known[to]}, known); err == nil {
+		atEnd := known[to]
+		j.lastWallet.Store(&atEnd)
 	}
-	// The wallet's state at the cursor is the one the last pass read at its range's end, when
-	// that is still the block the cursor stands on: a pass following the head then reads the
-	// wallet once a block, and a quiet block costs no block read. The middles of the first two
-	// halvings come in the same batch as the ends: a range that moved is split without a round
-	// trip a level, and one that did not wastes a few requests a pass.
+	if err != nil {
+		return head, nil, err
+	}
+	if to < whole { // a range cut short holds events past its end
+		return head, nil, nil
+	}
+	return head, &scannedBlocks{at: at, from: from, to: to, last: last, events: logs.Factory}, nil
+}
+
+// scannedBlocks is what a scan hands the reconciler (reconcileScanned): blocks from..to, which it
+// recorded standing on at before them (nil: on no block, or after a rewind), the hash of block to
+// read before its logs, and the factory's events there, read with its own logs.
+type scannedBlocks struct {
+	at       *store.Cursor
+	from, to uint64
+	last     common.Hash
+	events   chain.FactoryEvents
+}
+
+// walletStates reads the payments wallet's state before block from and at block to, the scan's
+// cursor standing on cur, and at the middles of the first two halvings of from..to. The state
+// at the cursor is the one the last pass read at its range's end, when that is still the block
+// the cursor stands on: a pass following the head then reads the wallet once a block, and a
+// quiet block costs no block read. The middles come in the same batch as the ends: a range that
+// moved is split without a round trip a level (scanQuiet), and one that did not wastes a few
+// requests a pass.
+func (j *Jobs) walletStates(ctx context.Context, cur store.Cursor, from, to uint64) (map[uint64]chain.WalletState, error) {
 	before, wanted := max(from, 1)-1, append(firstMiddles(from, to, 2), to)
 	known := make(map[uint64]chain.WalletState, len(wanted)+1)
 	if last := j.lastWallet.Load(); last != nil && from == last.Block+1 && hexLower(last.Hash) == cur.Hash {
@@ -106,17 +163,12 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, err
 	}
 	states, err := j.chain.WalletStates(ctx, j.cfg.PaymentAddress, wanted...)
 	if err != nil {
-		return head, err
+		return nil, err
 	}
 	for _, st := range states {
 		known[st.Block] = st
 	}
-	if err := p.scanQuiet(ctx, walletRange{from: from, to: to, before: known[before], after: known[to]}, known); err != nil {
-		return head, err
-	}
-	last := known[to]
-	j.lastWallet.Store(&last)
-	return head, nil
+	return known, nil
 }
 
 // firstMiddles are the blocks where the first levels of halvings of from..to split it, as

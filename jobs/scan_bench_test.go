@@ -119,7 +119,7 @@ func BenchmarkPaymentsScan(b *testing.B) {
 		b.StartTimer()
 		start := time.Now()
 		var sum PaymentsSummary
-		if _, err := j.scan(ctx, &sum); err != nil {
+		if _, _, err := j.scan(ctx, &sum); err != nil {
 			b.Fatal(err)
 		}
 		scan += time.Since(start)

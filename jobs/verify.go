@@ -34,6 +34,12 @@ func (j *Jobs) Verify(ctx context.Context) (sum VerifySummary, err error) {
 	return j.verify(ctx, true)
 }
 
+// verifyEveryBlocks is the fewest blocks newly final that a pass at a head verifies. Each pass
+// reads the chain's logs again for its rebuild (three eth_getLogs: the factory's and the
+// treasury's, the tokens', the mints' outcomes): at every head, where the reconciler makes blocks
+// final at the scan's pace, it would more than double the passes' eth_getLogs.
+const verifyEveryBlocks = 5
+
 // verify is Verify; recheck has it check the digests of every block verified so far, not only
 // of those it verifies now.
 func (j *Jobs) verify(ctx context.Context, recheck bool) (sum VerifySummary, err error) {
@@ -55,9 +61,9 @@ func (j *Jobs) verify(ctx context.Context, recheck bool) (sum VerifySummary, err
 	if err != nil {
 		return sum, err
 	}
-	// At a head, a pass is worth it only for blocks newly final; a mismatch waits for the tick's
-	// pass to check it again, rather than repeat its error at every block.
-	if !recheck && (v.MismatchBlock != nil || v.VerifiedTo != nil && *v.VerifiedTo >= final) {
+	// At a head, a pass is worth it once verifyEveryBlocks blocks are newly final; a mismatch
+	// waits for the tick's pass to check it again, rather than repeat its error at every block.
+	if !recheck && (v.MismatchBlock != nil || v.VerifiedTo != nil && final < *v.VerifiedTo+verifyEveryBlocks) {
 		sum.Reason = "nothing new to verify at this head"
 		return sum, nil
 	}

@@ -33,6 +33,7 @@ type Proxy struct {
 
 	upstream string
 	requests atomic.Int64
+	calls    sync.Map // method → *atomic.Int64
 
 	mu      sync.Mutex
 	fault   Fault
@@ -85,9 +86,35 @@ func (p *Proxy) CapLogs(n int) {
 // Requests is how many HTTP requests reached the endpoint.
 func (p *Proxy) Requests() int64 { return p.requests.Load() }
 
+// Calls is how many calls of method reached the endpoint, one a batch's element.
+func (p *Proxy) Calls(method string) int64 {
+	if n, ok := p.calls.Load(method); ok {
+		return n.(*atomic.Int64).Load()
+	}
+	return 0
+}
+
+// count counts the calls of body, a request or a batch of them.
+func (p *Proxy) count(body []byte) {
+	var calls []struct{ Method string }
+	if json.Unmarshal(body, &calls) != nil {
+		calls = calls[:0]
+		var one struct{ Method string }
+		if json.Unmarshal(body, &one) != nil {
+			return
+		}
+		calls = append(calls, one)
+	}
+	for _, c := range calls {
+		n, _ := p.calls.LoadOrStore(c.Method, new(atomic.Int64))
+		n.(*atomic.Int64).Add(1)
+	}
+}
+
 func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 	p.requests.Add(1)
 	body, _ := io.ReadAll(r.Body)
+	p.count(body)
 	p.mu.Lock()
 	fault, head, chainID, logCap := p.fault, p.head, p.chainID, p.logCap
 	p.mu.Unlock()
