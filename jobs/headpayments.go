@@ -14,10 +14,11 @@ import (
 // (store.RecordHead): what a tracker shows while its payment confirms, so that no reader asks the
 // chain about a payment the wallet received, however many watch. It reads each block once, as it
 // arrives: the block with the payments wallet's transactions, and the listed tokens' Transfer
-// logs to the wallet; a reorg at the head is found and taken back as the scan's is (checkCursor).
+// logs to the wallet (read with the scan's when it followed the head: scanned); a reorg at the
+// head is found and taken back as the scan's is (checkCursor).
 // A contract wallet's payment, a call inside a transaction that only a trace shows, is left to
 // the scan: its tracker reads the chain until the scan records it.
-func (j *Jobs) followHead(ctx context.Context, head uint64) error {
+func (j *Jobs) followHead(ctx context.Context, head uint64, scanned *scannedBlocks) error {
 	payTo := j.cfg.PaymentAddress
 	if payTo == (common.Address{}) {
 		return nil
@@ -53,11 +54,37 @@ func (j *Jobs) followHead(ctx context.Context, head uint64) error {
 	}
 	seen := classify(blocks, j.watched())
 	if len(j.cfg.PaymentTokens) > 0 {
-		transfers, err := j.chain.TokenTransfers(ctx, j.tokens(), []common.Address{payTo}, from, head)
+		transfers, err := j.headTransfers(ctx, blocks, scanned)
 		if err != nil {
 			return err
 		}
 		seen.Payments = append(seen.Payments, j.tokenPayments(transfers)...)
 	}
 	return j.store.RecordHead(ctx, seen.Blocks, seen.Payments)
+}
+
+// headTransfers are the listed tokens' transfers to the payments wallet in blocks, read after
+// them: from what the scan read past its range when it did (scanned.above), else asked for. A
+// transfer of another block than the one read at its height is errReorgWhileReading.
+func (j *Jobs) headTransfers(ctx context.Context, blocks []chain.Block, scanned *scannedBlocks) ([]chain.TokenTransfer, error) {
+	from, head, payTo := blocks[0].Number, blocks[len(blocks)-1].Number, j.cfg.PaymentAddress
+	var transfers []chain.TokenTransfer
+	if scanned != nil && scanned.to < from && scanned.tokensTo >= head {
+		for _, t := range scanned.above {
+			if t.Block >= from && t.Block <= head && t.To == payTo {
+				transfers = append(transfers, t)
+			}
+		}
+	} else {
+		var err error
+		if transfers, err = j.chain.TokenTransfers(ctx, j.tokens(), []common.Address{payTo}, from, head); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range transfers {
+		if i := int(t.Block - from); i >= len(blocks) || blocks[i].Number != t.Block || blocks[i].Hash != t.BlockHash {
+			return nil, errReorgWhileReading
+		}
+	}
+	return transfers, nil
 }

@@ -5,7 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"nodeledger/chain"
 	"nodeledger/chain/devchain"
+	"nodeledger/chain/faultrpc"
 	"nodeledger/store"
 )
 
@@ -58,4 +62,53 @@ func TestPaymentsSeenAtTheHead(t *testing.T) {
 		t.Fatalf("the payment a reorg dropped is still seen at the head (%v)", err)
 	}
 	m.checkNodes(m.buyer(0), 0)
+}
+
+// TestAPassAsksForLogsTwice: following the head, a payments pass asks eth_getLogs twice, whatever
+// it reads: the factory's and the treasury's logs of the blocks it scans (for the scan and the
+// reconciler), and the listed tokens' transfers from those blocks up to the head (for the scan
+// and the payments seen at the head), each answer split between the two that use it.
+func TestAPassAsksForLogsTwice(t *testing.T) {
+	t.Parallel()
+	const confirmations = 2
+	e := newEnvOn(t, devchain.Options{RPCAddr: "127.0.0.1:0"}, func(c *Config) { c.Confirmations = confirmations })
+	proxy := faultrpc.New(t, e.dc.RPCURL())
+	c, err := chain.Dial(t.Context(), proxy.URL, chain.Config{Factory: e.dc.Factory})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	e.c = c
+	e.withUSDC()
+	pass := func() PaymentsSummary {
+		t.Helper()
+		before := proxy.Calls("eth_getLogs")
+		sum := mustPass(t, e.j)
+		if n := proxy.Calls("eth_getLogs") - before; n != 2 {
+			t.Fatalf("the pass asked eth_getLogs %d times, want 2", n)
+		}
+		return sum
+	}
+	confirmed := e.payToken(0, e.dc.USDC, e.dc.Payments, usdc(300), 0)
+	for range confirmations {
+		e.dc.Commit()
+	}
+	atHead := e.payToken(1, e.dc.USDC, e.dc.Payments, usdc(300), 0)
+	if sum := pass(); sum.Seen != 1 || sum.Minted != 1 {
+		t.Fatalf("summary %+v: want the confirmed payment minted", sum)
+	}
+	if _, err := e.db.HeadPaymentByTx(t.Context(), strings.ToLower(atHead.TxHash.Hex())); err != nil {
+		t.Fatalf("the payment at the head is not seen there: %v", err)
+	}
+	for range confirmations {
+		e.dc.Commit()
+	}
+	if sum := pass(); sum.Seen != 1 || sum.Minted != 1 {
+		t.Fatalf("summary %+v: want the payment seen at the head minted once confirmed", sum)
+	}
+	for _, r := range []*types.Receipt{confirmed, atHead} {
+		if p, err := e.db.PaymentByTx(t.Context(), strings.ToLower(r.TxHash.Hex())); err != nil || p.Doc(false).Status != store.BuyerMinted {
+			t.Fatalf("payment %s: %+v, %v", r.TxHash, p, err)
+		}
+	}
 }

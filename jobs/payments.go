@@ -98,7 +98,7 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (sum PaymentsSu
 		return sum, j.observe(ctx, &sum, head)
 	}
 	// What the head holds is for the trackers: without it they read the chain, as they can.
-	if err := j.followHead(ctx, head); err != nil {
+	if err := j.followHead(ctx, head, scanned); err != nil {
 		j.log.Warn("payments: the payments at the head cannot be read; trackers read the chain meanwhile", "head", head, "err", err)
 	}
 	if err := j.treasury.Settle(ctx); err != nil {

@@ -114,11 +114,20 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, han
 	if err := j.safeTxNonces(ctx, p.execs); err != nil { // of the executions this pass records only
 		return head, nil, err
 	}
+	var above []chain.TokenTransfer // past the range up to tokensTo, for followHead
+	var tokensTo uint64
 	if len(j.cfg.PaymentTokens) > 0 {
-		transfers, err := j.chain.TokenTransfers(ctx, j.tokens(), j.tokenRecipients(), from, to)
+		// Following the head, the transfers up to it come in the same eth_getLogs, for followHead.
+		tokensTo = to
+		if !j.cfg.Observe && to == target {
+			tokensTo = head
+		}
+		transfers, err := j.chain.TokenTransfers(ctx, j.tokens(), j.tokenRecipients(), from, tokensTo)
 		if err != nil {
 			return head, nil, err
 		}
+		i, _ := slices.BinarySearchFunc(transfers, to+1, func(t chain.TokenTransfer, b uint64) int { return cmp.Compare(t.Block, b) })
+		transfers, above = transfers[:i], transfers[i:]
 		p.tokenPayments, p.tokensIn = j.tokenPayments(transfers), j.treasuryTokensIn(transfers)
 	}
 	if !quiet {
@@ -133,17 +142,22 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, han
 	if to < whole { // a range cut short holds events past its end
 		return head, nil, nil
 	}
-	return head, &scannedBlocks{at: at, from: from, to: to, last: last, events: logs.Factory}, nil
+	return head, &scannedBlocks{at: at, from: from, to: to, last: last, events: logs.Factory, above: above, tokensTo: tokensTo}, nil
 }
 
 // scannedBlocks is what a scan hands the reconciler (reconcileScanned): blocks from..to, which it
 // recorded standing on at before them (nil: on no block, or after a rewind), the hash of block to
-// read before its logs, and the factory's events there, read with its own logs.
+// read before its logs, and the factory's events there, read with its own logs; and followHead
+// what it read above them.
 type scannedBlocks struct {
 	at       *store.Cursor
 	from, to uint64
 	last     common.Hash
 	events   chain.FactoryEvents
+	// above are the listed tokens' transfers past block to up to block tokensTo, read with the
+	// scan's (up to the head when it followed it), for followHead.
+	above    []chain.TokenTransfer
+	tokensTo uint64
 }
 
 // walletStates reads the payments wallet's state before block from and at block to, the scan's

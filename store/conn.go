@@ -173,7 +173,7 @@ func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, e
 		done()
 		return nil, err
 	}
-	return &tx{pq: t, done: done}, nil
+	return &tx{pq: t, conn: c, done: done}, nil
 }
 
 func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
@@ -258,14 +258,28 @@ func (r *rows) Close() error {
 
 type tx struct {
 	pq   driver.Tx
+	conn *conn
 	done func()
 }
 
+// commitWait bounds how long a COMMIT, once sent, waits for its answer: past any context (a
+// COMMIT waiting for the synchronous standby must not be cut short), but not past a connection
+// that swallows what it is sent while its peer stays up (a proxy whose far side is gone answers
+// the keepalive probes that find a vanished host). Past it the connection is thrown away and
+// the COMMIT fails, its outcome unknown: as a crash at that instant, which every pass finishes
+// from. A minute is more than a synchronous standby's switch takes.
+const commitWait = time.Minute
+
 // Commit is never cut short by the transaction's context (BeginTx): once sent, a COMMIT's answer
-// is awaited, for as long as the socket lives (keepAlive finds a vanished server). database/sql
-// refuses to start it when the context has ended already.
+// is awaited for as long as the socket lives (keepAlive finds a vanished server), up to
+// commitWait. database/sql refuses to start it when the context has ended already.
 func (t *tx) Commit() error {
 	t.done()
+	give := time.AfterFunc(commitWait, func() {
+		t.conn.broken.Store(true)
+		_ = t.conn.sock.SetDeadline(time.Now())
+	})
+	defer give.Stop()
 	return t.pq.Commit()
 }
 

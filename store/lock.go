@@ -26,9 +26,11 @@ const (
 // use: with driver.ErrBadConn when nothing was sent yet, with the socket's error ("connection
 // reset by peer") when the query was. database/sql retries the first on another connection for
 // pool queries, but not on a connection reserved with Conn, and never the second; yet a broken
-// connection holds no lock (its session is gone), so TryLock tries another itself.
+// connection holds no lock (its session is gone), so TryLock tries another itself, until the
+// pool has none left that a fault broke (each is dropped as it fails), and a new one answers.
 func (s *Store) TryLock(ctx context.Context, key int64) (unlock func(), ok bool, err error) {
 	defer wrap(&err, "TryLock")
+	attempts := max(s.db.Stats().MaxOpenConnections, 8) + 2
 	for attempt := 1; ; attempt++ {
 		conn, err := s.db.Conn(ctx)
 		if err != nil {
@@ -40,7 +42,7 @@ func (s *Store) TryLock(ctx context.Context, key int64) (unlock func(), ok bool,
 		}
 		broken := err != nil && isBroken(conn, err)
 		discard(conn, broken)
-		if !broken || attempt == 3 || ctx.Err() != nil {
+		if !broken || attempt == attempts || ctx.Err() != nil {
 			return nil, false, err
 		}
 	}
