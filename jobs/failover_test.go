@@ -6,24 +6,8 @@ import (
 	"time"
 
 	"nodeledger/chain/devchain"
-	"nodeledger/store"
-	"nodeledger/store/pgdev"
 	"nodeledger/store/storetest"
 )
-
-// pairLedger is an empty migrated ledger on a primary with a synchronous standby of its own
-// (storetest.Pair), reached through the URL that names both, as a service that follows the
-// primary reaches them.
-func pairLedger(t *testing.T) (*store.Store, *pgdev.Pair) {
-	t.Helper()
-	pair := storetest.Pair(t)
-	db, err := storetest.Open(t.Context(), pair.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db, pair
-}
 
 // TestPaymentsPassThroughAFailover: the primary is killed (kill -9) and its synchronous standby
 // promoted at each step of a payment's life, in the middle of a payments pass. The same passes,
@@ -34,7 +18,7 @@ func TestPaymentsPassThroughAFailover(t *testing.T) {
 	for _, step := range paymentSteps {
 		t.Run(step, func(t *testing.T) {
 			t.Parallel()
-			db, pair := pairLedger(t)
+			db, pair := storetest.PairLedger(t)
 			e := newEnvIn(t, db, devchain.Options{})
 			e.pay(0, e.dc.Payments, priceOne)
 			e.pay(1, e.dc.Payments, priceOne)

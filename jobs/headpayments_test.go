@@ -7,9 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/core/types"
 
-	"nodeledger/chain"
 	"nodeledger/chain/devchain"
-	"nodeledger/chain/faultrpc"
 	"nodeledger/store"
 )
 
@@ -71,14 +69,7 @@ func TestPaymentsSeenAtTheHead(t *testing.T) {
 func TestAPassAsksForLogsTwice(t *testing.T) {
 	t.Parallel()
 	const confirmations = 2
-	e := newEnvOn(t, devchain.Options{RPCAddr: "127.0.0.1:0"}, func(c *Config) { c.Confirmations = confirmations })
-	proxy := faultrpc.New(t, e.dc.RPCURL())
-	c, err := chain.Dial(t.Context(), proxy.URL, chain.Config{Factory: e.dc.Factory})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	e.c = c
+	e, proxy := newEnvBehindProxy(t, func(c *Config) { c.Confirmations = confirmations })
 	e.withUSDC()
 	pass := func() PaymentsSummary {
 		t.Helper()

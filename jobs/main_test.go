@@ -14,6 +14,7 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/chain/devchain"
+	"nodeledger/chain/faultrpc"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
@@ -51,6 +52,22 @@ func newEnv(t testing.TB, mods ...func(*Config)) *env {
 func newEnvOn(t testing.TB, opts devchain.Options, mods ...func(*Config)) *env {
 	t.Helper()
 	return newEnvIn(t, storetest.New(t), opts, mods...)
+}
+
+// newEnvBehindProxy is newEnv with the passes reading the chain through a proxy (faultrpc),
+// which counts what they ask and can misbehave.
+func newEnvBehindProxy(t testing.TB, mods ...func(*Config)) (*env, *faultrpc.Proxy) {
+	t.Helper()
+	e := newEnvOn(t, devchain.Options{RPCAddr: "127.0.0.1:0"}, mods...)
+	proxy := faultrpc.New(t, e.dc.RPCURL())
+	c, err := chain.Dial(t.Context(), proxy.URL, chain.Config{Factory: e.dc.Factory})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	e.c = c
+	e.j = e.restart()
+	return e, proxy
 }
 
 // newEnvIn is newEnvOn over db, an empty migrated ledger.

@@ -11,8 +11,6 @@ import (
 
 	"nodeledger/chain"
 	"nodeledger/chain/bindings"
-	"nodeledger/chain/devchain"
-	"nodeledger/chain/faultrpc"
 	"nodeledger/store"
 )
 
@@ -182,15 +180,7 @@ func TestReconcileFollowsTransfers(t *testing.T) {
 // its own pass, after which the two go on together again.
 func TestReconcilerRidesTheScan(t *testing.T) {
 	t.Parallel()
-	e := newEnvOn(t, devchain.Options{RPCAddr: "127.0.0.1:0"})
-	proxy := faultrpc.New(t, e.dc.RPCURL())
-	c, err := chain.Dial(t.Context(), proxy.URL, chain.Config{Factory: e.dc.Factory})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	e.c = c
-	e.j = e.restart()
+	e, proxy := newEnvBehindProxy(t)
 	outside := func(ref byte) { // minted with the minter's key outside the service: only the reconciler finds it
 		e.send(e.dc.Minter.Key, e.dc.Factory, factoryABI.PackMint(e.buyer(4), 1, common.Hash{ref}), 0)
 	}

@@ -41,7 +41,7 @@ func (j *Jobs) Run(stop, work context.Context, every time.Duration) {
 // blocks it scanned (reconcileScanned), so the ledger holds blocks final at the chain's pace. The
 // continuous verifier follows too, on a goroutine of its own so that its rebuild never holds the
 // passes up: woken after each head's passes, it verifies what became final since it last did,
-// once that is verifyEveryBlocks blocks. It checks the digests of the blocks it verifies; the
+// once that is verifyEveryBlocks blocks or a block has waited verifyEvery. It checks the digests of the blocks it verifies; the
 // tick's pass checks every block's.
 func (j *Jobs) FollowHead(stop, work context.Context) {
 	payments := headPass{name: "payments", run: func(ctx context.Context) (bool, error) {

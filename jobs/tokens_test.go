@@ -14,7 +14,6 @@ import (
 	"nodeledger/chain"
 	"nodeledger/chain/bindings"
 	"nodeledger/chain/devchain"
-	"nodeledger/chain/faultrpc"
 	"nodeledger/jobs/sale"
 	"nodeledger/store"
 )
@@ -255,16 +254,8 @@ func TestTokenSweep(t *testing.T) {
 // than the cap cannot be read at all: the pass fails naming the block and the provider's words.
 func TestTokenLogFlood(t *testing.T) {
 	t.Parallel()
-	e := newEnvOn(t, devchain.Options{RPCAddr: "127.0.0.1:0"})
+	e, proxy := newEnvBehindProxy(t)
 	e.withUSDC()
-	proxy := faultrpc.New(t, e.dc.RPCURL())
-	c, err := chain.Dial(t.Context(), proxy.URL, chain.Config{Factory: e.dc.Factory})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	e.c = c
-	e.j = e.restart()
 	payTo, coin, junk := e.dc.Payments, e.dc.USDC, e.dc.Token // the dev holding token is not listed
 	batch := e.deploy("TokenBatch", bindings.TokenBatchMetaData.Bin)
 	units := func(n int) []*big.Int {
@@ -300,7 +291,7 @@ func TestTokenLogFlood(t *testing.T) {
 
 	proxy.CapLogs(10)
 	payMany(coin, 12) // one block of more listed payments than the cap
-	_, err = e.j.Payments(t.Context())
+	_, err := e.j.Payments(t.Context())
 	if !errors.Is(err, chain.ErrLogsRefused) || !strings.Contains(err.Error(), "query returned more than 10 results") {
 		t.Fatalf("pass error %v, want the block's logs refused with the provider's words", err)
 	}

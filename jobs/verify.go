@@ -40,6 +40,11 @@ func (j *Jobs) Verify(ctx context.Context) (sum VerifySummary, err error) {
 // final at the scan's pace, it would more than double the passes' eth_getLogs.
 const verifyEveryBlocks = 5
 
+// verifyEvery is the longest a pass at a head leaves a block final unverified, however few have
+// become final since the last pass: a backlog of payments waiting for their mints frees their
+// blocks one at a time.
+const verifyEvery = 10 * time.Second
+
 // verify is Verify; recheck has it check the digests of every block verified so far, not only
 // of those it verifies now.
 func (j *Jobs) verify(ctx context.Context, recheck bool) (sum VerifySummary, err error) {
@@ -61,9 +66,11 @@ func (j *Jobs) verify(ctx context.Context, recheck bool) (sum VerifySummary, err
 	if err != nil {
 		return sum, err
 	}
-	// At a head, a pass is worth it once verifyEveryBlocks blocks are newly final; a mismatch
+	// At a head, a pass is worth it once verifyEveryBlocks blocks are newly final, or any block
+	// has been for verifyEvery (while a backlog of mints frees blocks one at a time); a mismatch
 	// waits for the tick's pass to check it again, rather than repeat its error at every block.
-	if !recheck && (v.MismatchBlock != nil || v.VerifiedTo != nil && final < *v.VerifiedTo+verifyEveryBlocks) {
+	if !recheck && (v.MismatchBlock != nil || v.VerifiedTo != nil && (final <= *v.VerifiedTo ||
+		final < *v.VerifiedTo+verifyEveryBlocks && time.Since(v.CheckedAt) < verifyEvery)) {
 		sum.Reason = "nothing new to verify at this head"
 		return sum, nil
 	}

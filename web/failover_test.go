@@ -30,12 +30,7 @@ func TestRefundBatchThroughAFailover(t *testing.T) {
 		t.Run(step, func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			pair := storetest.Pair(t)
-			db, err := storetest.Open(ctx, pair.URL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
+			db, pair := storetest.PairLedger(t)
 			e := newRefundEnv(t, db)
 			dc := e.dc
 			failover := func(at string) {
@@ -100,6 +95,7 @@ func TestRefundBatchThroughAFailover(t *testing.T) {
 
 			before := make([]*big.Int, len(values))
 			for i := range before {
+				var err error
 				if before[i], err = e.c.Balance(ctx, dc.Buyers[i].Address); err != nil {
 					t.Fatal(err)
 				}

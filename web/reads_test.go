@@ -19,12 +19,7 @@ import (
 func TestPublicReadsOnTheStandby(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	pair := storetest.Pair(t)
-	primary, err := storetest.Open(ctx, pair.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { primary.Close() })
+	primary, pair := storetest.PairLedger(t)
 	standby, err := store.OpenStandby(pair.Standby.URL)
 	if err != nil {
 		t.Fatal(err)

@@ -268,6 +268,19 @@ func Pair(t testing.TB) *pgdev.Pair {
 	return pair
 }
 
+// PairLedger is an empty migrated ledger on a Pair's primary, reached through the URL that names
+// both, as a service that follows the primary reaches them; closed when the test ends.
+func PairLedger(t testing.TB) (*store.Store, *pgdev.Pair) {
+	t.Helper()
+	pair := Pair(t)
+	db, err := Open(t.Context(), pair.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, pair
+}
+
 // CheckSold fails t unless what the triggers keep of each tier's sales (tier_sold) is what its
 // nodes and payments minting count, both read in one snapshot. A test calls it as it ends.
 func CheckSold(t testing.TB, db *store.Store) {
