@@ -165,6 +165,10 @@ go test ./store -run '^$' -bench 'BenchmarkCreditRound' -benchtime 2x -timeout 6
   { cat "$OUT/credit.txt" >&2; exit 1; }
 go test ./jobs -run '^$' -bench 'BenchmarkPaymentsScan|BenchmarkQuietScanRequests' -benchtime 5x >"$OUT/scan.txt" 2>&1 ||
   { cat "$OUT/scan.txt" >&2; exit 1; }
+log "reads on a standby (Go benchmark: a primary and its synchronous standby of its own)"
+# Three interleaved pairs of runs; the benchmark reports the medians.
+go test ./web -run '^$' -bench '^BenchmarkNodesOnAStandby$' -benchtime 3x -timeout 30m >"$OUT/standby.txt" 2>&1 ||
+  { cat "$OUT/standby.txt" >&2; exit 1; }
 # metric <file> <unit> [benchmark]: the value Go's benchmark output gives for that unit, on the
 # line of that benchmark (its name without the -GOMAXPROCS suffix) or of any.
 metric() {
@@ -229,6 +233,13 @@ table() {
   share=$(awk -v s="$skipping" -v e="$every" 'BEGIN { printf "%.1f", 100 * s / e }')
   printf '| payments scan, a quiet chain: 10,000 blocks, 24 transfers of the wallet | %s requests | %s requests (every block read) | %s %% of every block | ≤5 %%: %s |\n' \
     "$skipping" "$every" "$share" "$(verdict "$share" '<=' 5)"
+  echo
+  echo '| reads on a standby (`DATABASE_READ_URL`) | the primary alone | with its standby | ratio | target |'
+  echo '|---|---|---|---|---|'
+  local sb="$OUT/standby.txt"
+  printf '| `/api/nodes/{owner}`, 200,000 nodes, 64 clients (Go, in the benchmark'"'"'s process) | %s req/s, p99 %s ms | %s req/s, p99 %s ms | %s × | a figure: both servers share these %s cores |\n' \
+    "$(metric "$sb" primary-req/s)" "$(metric "$sb" primary-p99-ms)" "$(metric "$sb" standby-req/s)" "$(metric "$sb" standby-p99-ms)" \
+    "$(metric "$sb" standby/primary)" "$(nproc)"
 }
 
 result=$(table)
