@@ -17,7 +17,7 @@ export PATH := $(CURDIR)/.data/node/bin:$(PATH)
 
 CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder TokenBatch SignerWallet Safe SafeProxyFactory MultiSendCallOnly CompatibilityFallbackHandler
 
-.PHONY: run build test bench bench-exports verify-bench drill chaos soak saleday lint vulncheck fuzz contracts generate static clean setup-run setup-test setup-saleday
+.PHONY: ha ha-kill failover setup-ha run build test bench bench-exports verify-bench drill chaos soak saleday lint vulncheck fuzz contracts generate static clean setup-run setup-test setup-saleday
 
 # What run and test need from the machine, installed with apt when missing (.ci/setup says what,
 # one line each, and nothing when all is there): run, PostgreSQL's server binaries for its private
@@ -35,6 +35,18 @@ setup-saleday:
 
 run: setup-run
 	$(GO) run .
+
+# A pg_auto_failover formation on this machine (issue 51): a monitor, a primary and its synchronous
+# standby under .data/ha, made fresh, until Ctrl-C; it prints the DATABASE_URL that make run takes.
+# ha-kill kill -9s its primary (docs/operations.md, "Lose the primary").
+setup-ha:
+	@.ci/setup ha
+
+ha: setup-ha
+	$(GO) run . ha
+
+ha-kill:
+	$(GO) run . ha kill
 
 build:
 	$(GO) build -o nodeledger .
@@ -109,6 +121,11 @@ soak: $(GETH)
 # bench/SALEDAY.md (bench/README.md, Sale day). SALEDAY_SCALE (1) scales its counts.
 saleday: setup-saleday $(GETH)
 	GETH=$(GETH) GO=$(GO) bash bench/saleday.sh
+
+# Lose the primary (issue 51): the sale day's load on a pg_auto_failover formation whose primary is
+# kill -9ed twice; writes bench/FAILOVER.md (bench/README.md, Failover). FAILOVER_SCALE (1) scales it.
+failover: setup-saleday setup-ha $(GETH)
+	GETH=$(GETH) GO=$(GO) bash bench/failover.sh
 
 # gosec skips two rules, reviewed on 2026-11-22: G104 (unchecked errors) flags only Close, Stop
 # and Rollback on cleanup paths, after the error that matters was returned; G115 (integer

@@ -6,6 +6,7 @@
 //	nodeledger seed      fill an empty ledger with a made-up one, for benchmarks
 //	nodeledger settings export [--after N] | check [FILE]
 //	                     write the settings log as JSON lines, or check such lines
+//	nodeledger ha [kill] run a pg_auto_failover formation on this machine, or kill -9 its primary
 package main
 
 import (
@@ -73,8 +74,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return verifyCmd(ctx, args[1:], getenv, stdout, log)
 	case "witness":
 		return witnessCmd(ctx, args[1:], getenv, stdout, stderr, log)
+	case "ha":
+		return haCmd(ctx, args[1:], stdout)
 	default:
-		return fmt.Errorf("unknown command %q: use serve, migrate, deploy, seed, settings, digests, rebuild, verify or witness", cmd)
+		return fmt.Errorf("unknown command %q: use serve, migrate, deploy, seed, settings, digests, rebuild, verify, witness or ha", cmd)
 	}
 	cfg, err := loadConfig(getenv)
 	if err != nil {

@@ -26,14 +26,7 @@ import (
 // correctness: a payment lost or doubled, a wrong one not rejected for its reason, the sold-out
 // tier's supply exceeded, a 5xx.
 func TestSaleDay(t *testing.T) {
-	scale := 1.0
-	if v := os.Getenv("SALEDAY_SCALE"); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f <= 0 || f > 10 {
-			t.Fatalf("SALEDAY_SCALE=%q: give a number above 0, at most 10", v)
-		}
-		scale = f
-	}
+	scale := scaleOf(t, "SALEDAY_SCALE")
 	n := func(full int) int { return max(1, int(float64(full)*scale+0.5)) }
 	usdc := os.Getenv("SALEDAY_USDC") != "0"
 	trackers := n(1000)
@@ -56,25 +49,48 @@ func TestSaleDay(t *testing.T) {
 	}
 	r := runSaleDay(t, p)
 
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Sale day\n\n`make saleday` on %s, commit %s, at SALEDAY_SCALE=%g", time.Now().UTC().Format("2006-01-02 15:04 MST"), gitCommit(), scale)
+	var note strings.Builder
 	if !usdc {
-		b.WriteString(" and SALEDAY_USDC=0 (**a comparison run**: every payment in ETH)")
+		note.WriteString(" and SALEDAY_USDC=0 (**a comparison run**: every payment in ETH)")
 	}
 	if trackers != n(1000) {
-		fmt.Fprintf(&b, " and SALEDAY_TRACKERS=%d (**a comparison run**: %d trackers instead of %d)", trackers, trackers, n(1000))
+		fmt.Fprintf(&note, " and SALEDAY_TRACKERS=%d (**a comparison run**: %d trackers instead of %d)", trackers, trackers, n(1000))
 	}
+	report(t, "SALEDAY.md", "Sale day", "make saleday", "SALEDAY_SCALE", scale, note.String(), r)
+}
+
+// report writes a long run's figures and targets to bench/file, with the command, the commit,
+// the scale and the machine, and fails t on what the run got wrong.
+func report(t *testing.T, file, title, command, scaleVar string, scale float64, note string, r *saleResult) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n`%s` on %s, commit %s, at %s=%g%s", title, command, time.Now().UTC().Format("2006-01-02 15:04 MST"), gitCommit(), scaleVar, scale, note)
 	if scale != 1 {
-		fmt.Fprintf(&b, " (**a scaled run**: %g× the issue's wallets, payments and clients, over the same times; not the full sale day)", scale)
+		fmt.Fprintf(&b, " (**a scaled run**: %g× the issue's wallets, payments and clients, over the same times; not the full run)", scale)
 	}
 	fmt.Fprintf(&b, ", on %s.\n\n", machine())
 	b.WriteString(r.summary())
-	fmt.Fprintf(&b, "\nCPU profiles of each instance over the burst's first 30 s: `.data/saleday/instance-N-burst.pprof` (`go tool pprof -top FILE`), not committed.\n")
+	if r.p.profiles != "" {
+		fmt.Fprintf(&b, "\nCPU profiles of each instance over the burst's first 30 s: `%s/instance-N-burst.pprof` (`go tool pprof -top FILE`), not committed.\n",
+			strings.TrimPrefix(r.p.profiles, root+"/"))
+	}
 	t.Log("\n" + b.String())
-	if err := os.WriteFile(filepath.Join(root, "bench", "SALEDAY.md"), []byte(b.String()), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "bench", file), []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	r.check(t)
+}
+
+// scaleOf is the scale a long run's variable (SALEDAY_SCALE, FAILOVER_SCALE) gives, 1 unset.
+func scaleOf(t *testing.T, name string) float64 {
+	v := os.Getenv(name)
+	if v == "" {
+		return 1
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f <= 0 || f > 10 {
+		t.Fatalf("%s=%q: give a number above 0, at most 10", name, v)
+	}
+	return f
 }
 
 // machine names the processor, its cores and the memory, and how busy it was.

@@ -34,6 +34,7 @@ import (
 	"nodeledger/chain/gethdev"
 	"nodeledger/jobs/sale"
 	"nodeledger/store"
+	"nodeledger/store/pgdev"
 	"nodeledger/store/storetest"
 	"nodeledger/views"
 )
@@ -84,6 +85,12 @@ type saleParams struct {
 	profiles      string        // where each instance's log and CPU profile of the burst's first 30 s go; "": no profile
 	env           []string      // added to the instances' settings
 	usdc          bool          // every other payment in USDC; else all in ETH
+	// ha puts the ledger on a pg_auto_failover formation (store/pgdev.HA) instead of one server,
+	// whose primary is kill -9ed dbKills times from the burst's start on, each once the last
+	// one's old primary is back as the standby; an operator adds a referral code every second
+	// through the front meanwhile, and every one acknowledged must be there at the end.
+	ha      bool
+	dbKills int
 	// verifyAll has verify wait until the ledger holds every payment's and every mint's block
 	// final (the reconciler reads it at its next tick) and cover the whole sale; else it verifies
 	// the blocks final when the backlog cleared.
@@ -196,6 +203,7 @@ type saleDay struct {
 	referrers [2]string
 	minter    common.Address
 	lag       *verifierLag // from the start of the payments
+	ha        *pgdev.HA    // the ledger's formation, with ha
 }
 
 // singleMintGas is what the node estimates a mint of one node alone costs now: a wallet's first
@@ -261,7 +269,13 @@ func newSaleDay(t *testing.T, p saleParams, supply int) *saleDay {
 	factory := deployFactory(t, s.bin, s.env, "-max-per-wallet", "100000")
 	_, payments := hexKey(t)
 	s.payTo = common.HexToAddress(payments)
-	dbURL := storetest.EmptyDatabase(t)
+	var dbURL string
+	if p.ha {
+		s.ha = storetest.HA(t)
+		dbURL = s.ha.URL
+	} else {
+		dbURL = storetest.EmptyDatabase(t)
+	}
 	s.env = append(append(s.env, "FACTORY_ADDRESS="+factory, "DATABASE_URL="+dbURL, "PAYMENT_ADDRESS="+payments,
 		"CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "CONFIRMATIONS="+strconv.Itoa(p.confirmations),
 		"PUBLIC_URL=http://127.0.0.1", "SESSION_SECRET=sale-day-session-secret-0123456789abcdef",
@@ -596,6 +610,23 @@ type httpStats struct {
 	latencies []time.Duration
 	codes     map[int]int
 	errors    map[string]int
+	// When each 503 came, and how many came without retry-after.
+	unavailable  []time.Time
+	noRetryAfter int
+}
+
+// answered adds an answer's code, and a 503's time and whether it said when to come back.
+func (h *httpStats) answered(d time.Duration, resp *http.Response, err error) {
+	h.add(d, resp.StatusCode, err)
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.unavailable = append(h.unavailable, time.Now())
+	if resp.Header.Get("Retry-After") == "" {
+		h.noRetryAfter++
+	}
 }
 
 func (h *httpStats) add(d time.Duration, code int, err error) {
@@ -635,6 +666,13 @@ func newClient(n int) *client {
 
 // get asks the front for path: HAProxy, or the next instance that is up.
 func (c *client) get(ctx context.Context, s *saleDay, path string, stats *httpStats) (string, bool) {
+	body, code := c.do(ctx, s, http.MethodGet, path, "", stats)
+	return body, code == http.StatusOK
+}
+
+// do sends a request to the front (an operator's with the admin key when it has a body) and
+// returns the answer's body and status, 0 when none came.
+func (c *client) do(ctx context.Context, s *saleDay, method, path, body string, stats *httpStats) (string, int) {
 	base := s.front[0]
 	if !s.p.haproxy {
 		for range s.insts {
@@ -645,22 +683,29 @@ func (c *client) get(ctx context.Context, s *saleDay, path string, stats *httpSt
 			}
 		}
 	}
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
+	req, _ := http.NewRequestWithContext(ctx, method, base+path, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Admin-Key", adminKey)
+	}
 	start := time.Now()
 	resp, err := c.http.Do(req)
 	if err != nil {
 		if ctx.Err() == nil {
 			stats.add(0, 0, err)
 		}
-		return "", false
+		return "", 0
 	}
-	body, err := io.ReadAll(resp.Body)
+	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if ctx.Err() != nil {
-		return "", false
+		return "", 0
 	}
-	stats.add(time.Since(start), resp.StatusCode, err)
-	return string(body), err == nil && resp.StatusCode == 200
+	stats.answered(time.Since(start), resp, err)
+	if err != nil {
+		return "", 0
+	}
+	return string(b), resp.StatusCode
 }
 
 // sleepCtx sleeps for d, or less when ctx ends; false when it ended.
@@ -843,6 +888,11 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 		readers.Add(1)
 		go func() { defer readers.Done(); s.poll(readCtx, newClient(s.p.trackers+i), &r.pollers) }()
 	}
+	if s.ha != nil {
+		r.ha = &failoverRun{}
+		readers.Add(1)
+		go func() { defer readers.Done(); r.ha.acked = s.operatorWrites(readCtx, &r.ha.writes) }()
+	}
 
 	// Buyers: payments handed out on schedule to senders.
 	queue := make(chan *salePayment, len(pays))
@@ -879,6 +929,12 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	}
 	schedule(pays[:steady], s.p.steadyFor)
 	r.burstAt = time.Now()
+	failedOver := make(chan struct{}) // closed when the kills of the ledger's primary are done
+	if s.ha != nil {
+		go func() { defer close(failedOver); r.ha.failovers = s.failovers(ctx, t, s.p.dbKills) }()
+	} else {
+		close(failedOver)
+	}
 	if r.burstBlock, err = s.chain.HeadNumber(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -907,26 +963,45 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	r.burstCalls = s.calls(t)
 	r.sentIn = time.Since(start)
 
-	// The backlog clears when the ledger has settled every payment.
+	// The backlog clears when the ledger has settled every payment (and the failovers are over).
 	drainStart := time.Now()
-	for {
+	for ; ; time.Sleep(time.Second) {
 		var settled int
 		if err := s.ledger.DB().GetContext(ctx, &settled, `SELECT count(*) FROM payments WHERE status IN ('minted', 'rejected', 'refunded')`); err != nil {
+			if s.ha != nil && time.Since(drainStart) < s.p.drainFor {
+				continue // the primary is down: the standby takes over
+			}
 			t.Fatal(err)
 		}
+		if settled >= len(pays) && r.settled < len(pays) {
+			r.drained = time.Since(drainStart)
+			if r.ha != nil {
+				r.ha.clearedAt = time.Now()
+			}
+		}
 		r.settled = settled
+		select {
+		case <-failedOver:
+		default:
+			continue
+		}
 		if settled >= len(pays) || time.Since(drainStart) > s.p.drainFor {
 			break
 		}
-		time.Sleep(time.Second)
 	}
-	r.drained = time.Since(drainStart)
+	if r.settled < len(pays) {
+		r.drained = time.Since(drainStart)
+	}
 	t.Logf("%d payments sent in %v; %d settled %v later", len(pays), r.sentIn.Round(time.Second), r.settled, r.drained.Round(time.Second))
 	stopReaders()
 	if err := stopSupervisor(); err != nil {
 		t.Fatal(err)
 	}
 	r.drainCalls = s.calls(t)
+	if r.ha != nil {
+		unavailability(r.ha.failovers, &r.trackers, &r.pollers, &r.ha.writes)
+		r.ha.lost = s.lostWrites(t, r.ha.acked)
+	}
 	if r.endBlock, err = s.chain.HeadNumber(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -1067,13 +1142,14 @@ type saleResult struct {
 	steadySecs, burstSecs            []uint64
 	steadySeen                       []uint64 // seconds from a steady payment's block to the scan recording it
 	gasLimit                         uint64
-	mintTxs, mintNodes               int      // mint transactions of the run, and the nodes they minted
-	mintedAt                         []uint64 // the block of each node minted
-	nodeGas                          uint64   // gas a node minted cost, over the run's mint transactions
-	singleGas                        float64  // what the burst's nodes would cost minted one a transaction (estimated)
-	burstMints, burstSpan, burstPeak uint64   // nodes minted from the burst's first mint until the backlog cleared, over how many blocks; the most in one
-	hooks                            string   // what the webhook receiver got
-	hooksMissing                     []string // settled payments whose events it did not all get, in order
+	mintTxs, mintNodes               int          // mint transactions of the run, and the nodes they minted
+	mintedAt                         []uint64     // the block of each node minted
+	nodeGas                          uint64       // gas a node minted cost, over the run's mint transactions
+	singleGas                        float64      // what the burst's nodes would cost minted one a transaction (estimated)
+	burstMints, burstSpan, burstPeak uint64       // nodes minted from the burst's first mint until the backlog cleared, over how many blocks; the most in one
+	ha                               *failoverRun // with ha
+	hooks                            string       // what the webhook receiver got
+	hooksMissing                     []string     // settled payments whose events it did not all get, in order
 }
 
 func (r *saleResult) problem(format string, args ...any) {
@@ -1367,11 +1443,20 @@ func (r *saleResult) check(t *testing.T) {
 	if r.capOnChain != r.supply || r.capInLedger != r.supply {
 		t.Errorf("the tier that sold out (supply %d) has %d nodes on chain, %d in the ledger", r.supply, r.capOnChain, r.capInLedger)
 	}
-	for _, st := range []*httpStats{&r.trackers, &r.pollers} {
+	stats := []*httpStats{&r.trackers, &r.pollers}
+	if r.ha != nil {
+		stats = append(stats, &r.ha.writes)
+		r.ha.check(t, r.p.dbKills)
+	}
+	for _, st := range stats {
 		for code, n := range st.codes {
-			if code >= 500 {
+			// A request that meets a failover answers 503, and says when to come back.
+			if code >= 500 && !(code == http.StatusServiceUnavailable && r.ha != nil) {
 				t.Errorf("%d answers %d", n, code)
 			}
+		}
+		if st.noRetryAfter > 0 {
+			t.Errorf("%d answers 503 without retry-after", st.noRetryAfter)
 		}
 	}
 	if r.kills == 0 && r.p.killEvery > 0 {
@@ -1420,8 +1505,12 @@ func (r *saleResult) summary() string {
 		front = "behind " + cmp.Or(r.haproxy, "HAProxy")
 	}
 	blocks := r.endBlock - r.startBlock
-	fmt.Fprintf(&b, "Chain: geth --dev, a block every %d s, block gas limit %s. Service: %d instances of the real binary on one PostgreSQL, %s, "+
-		"CONFIRMATIONS=%d, settings added: %s.\n\n", p.blockSec, thousands(r.gasLimit), p.instances, front, p.confirmations, cmp.Or(strings.Join(p.env, " "), "none"))
+	db := "one PostgreSQL"
+	if p.ha {
+		db = fmt.Sprintf("a pg_auto_failover formation (a monitor, a primary and its synchronous standby; its primary kill -9ed %d times from the burst on)", p.dbKills)
+	}
+	fmt.Fprintf(&b, "Chain: geth --dev, a block every %d s, block gas limit %s. Service: %d instances of the real binary on %s, %s, "+
+		"CONFIRMATIONS=%d, settings added: %s.\n\n", p.blockSec, thousands(r.gasLimit), p.instances, db, front, p.confirmations, cmp.Or(strings.Join(p.env, " "), "none"))
 	fmt.Fprintf(&b, "Load: %d wallets; %d payments over %v, then %d within %v (%d in all, %d of them in USDC, a 6-decimals ERC-20 the sale lists, sent as transfer(paymentsWallet, amount); "+
 		"%d wrong: %d a bad amount, %d to tier 2 after it sold its %d, %d over tier 3's one per wallet); "+
 		"%d trackers reading their payment's partial every 2 s, %d clients reading /api/tiers and /api/stats every 2 s, each from its own address. "+
@@ -1507,16 +1596,24 @@ func (r *saleResult) summary() string {
 	}
 	row("the continuous verifier: the longest a block waited to be verified once the ledger held it final (sampled every second)", wait,
 		"within 10 blocks of the payments pass", yes(!r.verifierLate && r.verifierWait <= 10*time.Duration(p.blockSec)*time.Second))
-	for _, c := range []struct {
+	clients := []struct {
 		name   string
 		st     *httpStats
 		target bool
-	}{{"trackers (/partials/payment/{tx})", &r.trackers, true}, {"pollers (/api/tiers, /api/stats)", &r.pollers, false}} {
+	}{{"trackers (/partials/payment/{tx})", &r.trackers, true}, {"pollers (/api/tiers, /api/stats)", &r.pollers, false}}
+	if r.ha != nil {
+		clients = append(clients, struct {
+			name   string
+			st     *httpStats
+			target bool
+		}{"an operator adding a referral code every second (POST /api/admin/referral-codes)", &r.ha.writes, false})
+	}
+	for _, c := range clients {
 		n50, _ := percentile(c.st.latencies, 50)
 		n99, _ := percentile(c.st.latencies, 99)
 		fivexx, others := 0, []string{}
 		for _, code := range slices.Sorted(maps.Keys(c.st.codes)) {
-			if code >= 500 {
+			if code >= 500 && !(code == http.StatusServiceUnavailable && r.ha != nil) {
 				fivexx += c.st.codes[code]
 			}
 			if code != 200 {
@@ -1528,9 +1625,12 @@ func (r *saleResult) summary() string {
 		}
 		value := fmt.Sprintf("%d answers, p50 %v, p99 %v; not 2xx: %s", len(c.st.latencies), n50.Round(100*time.Microsecond),
 			n99.Round(100*time.Microsecond), cmp.Or(strings.Join(others, ", "), "none"))
-		if c.target {
+		switch {
+		case r.ha != nil: // what a failover costs is the 503s, counted below
+			row(c.name, value, "no 5xx but 503 with retry-after", yes(fivexx == 0 && c.st.noRetryAfter == 0))
+		case c.target:
 			row(c.name, value, "p99 ≤ 100 ms, no 5xx", yes(n99 <= 100*time.Millisecond && fivexx == 0))
-		} else {
+		default:
 			row(c.name, value, "no 5xx", yes(fivexx == 0))
 		}
 	}
@@ -1590,6 +1690,9 @@ func (r *saleResult) summary() string {
 		row(fmt.Sprintf("the instances' requests a block, against the nodes they minted, with %d trackers (geth's count)", p.trackers), strings.Join(asked, "; "),
 			"≤ 20 + 2 × the mints (nodes minted) a block, in each phase, however many trackers", yes(flat))
 	}
+	if r.ha != nil {
+		r.ha.rows(row)
+	}
 	return b.String()
 }
 
@@ -1621,7 +1724,7 @@ func startVerifierLag(ctx context.Context, ledger *store.Store) *verifierLag {
 		defer close(l.done)
 		tick := time.NewTicker(time.Second)
 		defer tick.Stop()
-		for {
+		for stopping := false; ; {
 			final, ok, err := ledger.DigestFrontier(ctx)
 			v, verr := ledger.Verification(ctx)
 			if ok && err == nil && verr == nil { // a sample the database did not answer is skipped
@@ -1631,9 +1734,14 @@ func startVerifierLag(ctx context.Context, ledger *store.Store) *verifierLag {
 				}
 				l.samples = append(l.samples, s)
 			}
+			if stopping {
+				return
+			}
 			select {
 			case <-l.stop:
-				return
+				// One last sample: the watch stops once a read of its own saw the verifier
+				// reach its block, up to a second after this loop's last sample.
+				stopping = true
 			case <-ctx.Done():
 				return
 			case <-tick.C:

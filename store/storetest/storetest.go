@@ -252,7 +252,30 @@ func MigrationsThrough(t testing.TB, last string) fs.FS {
 // when it ends: a failover on one machine.
 func Pair(t testing.TB) *pgdev.Pair {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "nodeledger-pair-")
+	pair, err := pgdev.StartPair(t.Context(), clustersDir(t, "pair"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pair.Stop)
+	return pair
+}
+
+// HA starts a pg_auto_failover formation for the test (pgdev.StartHA), stopped when it ends.
+func HA(t testing.TB) *pgdev.HA {
+	t.Helper()
+	h, err := pgdev.StartHA(t.Context(), clustersDir(t, "ha"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Stop)
+	return h
+}
+
+// clustersDir is a directory for the test's clusters, removed when it ends, that their user
+// (postgres, when the test runs as root) can reach, as t.TempDir's cannot.
+func clustersDir(t testing.TB, what string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "nodeledger-"+what+"-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,12 +283,7 @@ func Pair(t testing.TB) *pgdev.Pair {
 	if err := os.Chmod(dir, 0o755); err != nil { // #nosec G302 -- the clusters' user (postgres, under root) passes through
 		t.Fatal(err)
 	}
-	pair, err := pgdev.StartPair(t.Context(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pair.Stop)
-	return pair
+	return dir
 }
 
 // PairLedger is an empty migrated ledger on a Pair's primary, reached through the URL that names
