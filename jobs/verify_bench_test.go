@@ -185,7 +185,8 @@ func waitMined(t *testing.T, dc *devchain.Chain) {
 
 func measureQuiet(t *testing.T, blocks int) rebuildRun {
 	start := time.Now()
-	e := newEnvOn(t, devchain.Options{ManualMining: true})
+	// On disk: in memory, the chain stalls past about 30,000 blocks (devchain.Options.DataDir).
+	e := newEnvOn(t, devchain.Options{ManualMining: true, DataDir: t.TempDir()})
 	e.logDeployment()
 	for i := range blocks {
 		e.dc.Commit()

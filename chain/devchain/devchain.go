@@ -116,6 +116,11 @@ type Options struct {
 	// EmptyBlockInterval is how often the miner seals a block while nothing is sent;
 	// zero means DefaultEmptyBlockInterval. Tests that wait for confirmations shorten it.
 	EmptyBlockInterval time.Duration
+	// DataDir is where the chain keeps its database; "" keeps it in memory. A chain of more than
+	// about 30,000 blocks needs one: go-ethereum's freezer, moving each finalized block out of an
+	// in-memory database, walks every key of it for each block, under the lock the next block's
+	// write waits for.
+	DataDir string
 }
 
 // Chain is a running dev chain. Its exported fields are set by Start and must not be changed.
@@ -185,7 +190,7 @@ func Start(ctx context.Context, opts Options) (*Chain, error) {
 		log:         log,
 		minerDone:   make(chan struct{}),
 	}
-	if err := c.startNode(opts.RPCAddr); err != nil {
+	if err := c.startNode(opts.RPCAddr, opts.DataDir); err != nil {
 		return nil, err
 	}
 
@@ -229,9 +234,9 @@ func Start(ctx context.Context, opts Options) (*Chain, error) {
 // all-forks dev config, driven by a simulated beacon that seals a block on Commit) but by hand,
 // because NewBackend panics when it cannot listen, never says which port it got, and hides both
 // the node and the RPC client behind its Client interface.
-func (c *Chain) startNode(rpcAddr string) error {
+func (c *Chain) startNode(rpcAddr, dataDir string) error {
 	nodeConf := node.DefaultConfig
-	nodeConf.DataDir = "" // in memory
+	nodeConf.DataDir = dataDir
 	nodeConf.P2P = p2p.Config{NoDiscovery: true}
 	if rpcAddr != "" {
 		host, port, err := splitRPCAddr(rpcAddr)

@@ -249,7 +249,10 @@ func KillPrimaryIn(ctx context.Context, dir string) (string, error) {
 	if err != nil || name == "" {
 		return "", fmt.Errorf("no primary to kill: %v", err)
 	}
-	pid, err := os.ReadFile(filepath.Join(dir, name+".pid")) // #nosec G304 -- the formation's own
+	if !slices.Contains(haNodes, name) {
+		return "", fmt.Errorf("the monitor names %q primary, not a node of this formation", name)
+	}
+	pid, err := os.ReadFile(filepath.Join(dir, name+".pid")) // #nosec G304 G703 -- name is one of haNodes (above)
 	if err != nil {
 		return "", err
 	}
