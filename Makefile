@@ -15,7 +15,7 @@ BROWSER      := web/testdata/browser/node_modules/playwright-core/package.json
 # A Node.js that .ci/setup installs when the machine's is too old for the tests (Debian 12's).
 export PATH := $(CURDIR)/.data/node/bin:$(PATH)
 
-CONTRACTS := NodeFactory TestToken MockAggregator Reenterer Rejecter Forwarder TokenBatch SignerWallet Safe SafeProxyFactory MultiSendCallOnly CompatibilityFallbackHandler
+CONTRACTS := NodeFactory TestToken MockAggregator SanctionsList Reenterer Rejecter Forwarder TokenBatch SignerWallet Safe SafeProxyFactory MultiSendCallOnly CompatibilityFallbackHandler
 
 .PHONY: ha ha-kill failover setup-ha run build test bench bench-exports verify-bench drill chaos soak saleday lint vulncheck fuzz contracts generate static clean setup-run setup-test setup-saleday
 

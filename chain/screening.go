@@ -1,0 +1,46 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"nodeledger/chain/bindings"
+)
+
+// sanctions packs and unpacks the calls of a sanctions oracle with Chainalysis's interface.
+var sanctions = bindings.NewSanctionsList()
+
+// Sanctioned reads, in one JSON-RPC batch, whether the sanctions oracle at oracle (Chainalysis's
+// interface, isSanctioned(address)) listed each of addrs at the end of block. An oracle with no
+// code at that block is an error, never "not listed": a payment must wait rather than pass
+// unscreened. A block older than the node keeps state for fails (an archive node answers).
+func (c *Client) Sanctioned(ctx context.Context, oracle common.Address, block uint64, addrs []common.Address) ([]bool, error) {
+	if len(addrs) == 0 {
+		return nil, nil
+	}
+	at := hexutil.EncodeUint64(block)
+	calls := make([]hexutil.Bytes, len(addrs))
+	elems := make([]rpc.BatchElem, len(addrs))
+	for i, a := range addrs {
+		elems[i] = callElem(oracle, sanctions.PackIsSanctioned(a), at, &calls[i])
+	}
+	if err := c.batch(ctx, fmt.Sprintf("%d sanctions checks", len(addrs)), elems); err != nil {
+		return nil, err
+	}
+	out := make([]bool, len(addrs))
+	for i := range addrs {
+		if len(calls[i]) == 0 {
+			return nil, fmt.Errorf("no sanctions oracle at %s at block %d", oracle, block)
+		}
+		listed, err := sanctions.UnpackIsSanctioned(calls[i])
+		if err != nil {
+			return nil, fmt.Errorf("isSanctioned(%s) at block %d: %w", addrs[i], block, err)
+		}
+		out[i] = listed
+	}
+	return out, nil
+}
