@@ -41,7 +41,8 @@ func haCmd(ctx context.Context, args []string, stdout io.Writer) error {
   DATABASE_URL='%s' make run
 
 and to lose the primary: make ha-kill (the standby is promoted, the old primary rejoins as its
-standby; /health's Database standbys card shows it). Ctrl-C stops the formation.
+standby; /health's Database standbys card shows it). Ctrl-C stops the formation. Dev mode's chain
+lives in memory and starts anew, so a second make run needs a fresh formation: make ha again.
 `, haDir, h.URL)
 	say := func(s string) { fmt.Fprintf(stdout, "%s ha: %s\n", time.Now().Format(time.TimeOnly), s) }
 	h.Supervise(ctx, say)

@@ -10,6 +10,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/ecdsa"
 	"errors"
@@ -145,6 +146,15 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 		return nil, err
 	}
 	log.Info("database ready", "migrations_applied", applied)
+	if a.dev != nil && cfg.DatabaseURL != "" {
+		// The dev chain lives in memory and starts anew: a ledger of an earlier one disagrees
+		// with it from its first block.
+		if held, err := db.HoldsLedger(ctx); err != nil || held {
+			return nil, cmp.Or(err, errors.New("DATABASE_URL holds the ledger of an earlier dev chain, and dev mode's chain starts anew "+
+				"at each start: give dev mode an empty database (make ha makes a fresh one each time it starts), or set ETH_RPC_URL "+
+				"to the chain this ledger follows"))
+		}
+	}
 	if a.reads, err = a.openReads(cfg, db); err != nil {
 		return nil, err
 	}

@@ -151,3 +151,27 @@ func TestTreasuryAtStart(t *testing.T) {
 		t.Fatalf("the deployment logged: %+v", d)
 	}
 }
+
+// TestDevModeRefusesAnEarlierLedger: dev mode's chain starts anew at each start, so dev mode
+// with DATABASE_URL starts on an empty ledger and refuses one an earlier start left.
+func TestDevModeRefusesAnEarlierLedger(t *testing.T) {
+	url := storetest.EmptyDatabase(t)
+	start := func() error {
+		cfg, err := loadConfig(env("DATABASE_URL", url, "DEV_RPC_ADDR", "127.0.0.1:0"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := newApp(t.Context(), cfg, slog.New(slog.DiscardHandler))
+		if err == nil {
+			a.Close()
+		}
+		return err
+	}
+	if err := start(); err != nil {
+		t.Fatalf("dev mode on an empty database: %v", err)
+	}
+	// The first start put the dev tiers on sale: the ledger is no longer empty.
+	if err := start(); err == nil || !strings.Contains(err.Error(), "holds the ledger of an earlier dev chain") {
+		t.Fatalf("dev mode on an earlier start's ledger: %v", err)
+	}
+}
