@@ -139,8 +139,7 @@ test('the operator creates a tier in ETH, holds and resumes minting, and reads e
   const add = page.locator('[data-testid=add-operator]');
   await add.locator('input[name=address]').fill(viewer);
   await add.locator('select[name=role]').selectOption('viewer');
-  // The page is /operator already: waiting for that URL would not wait for the answer's page.
-  await add.locator('button').click();
+  await add.locator('button').click(); // the page is /operator already: wait for the answer's sentence
   await outcome(page).filter({ hasText: `Added ${viewer} as viewer: it can sign in now.` }).waitFor({ timeout: 15000 });
   await page.locator(`[data-testid="operator-${viewer}"]`).waitFor({ timeout: 15000 });
   await both(page, 'operator-admin');
