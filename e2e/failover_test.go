@@ -81,12 +81,12 @@ func (s *saleDay) lostWrites(t *testing.T, acked []string) int {
 
 // unavailability counts, for each failover, the seconds from its kill to the next kill (or the
 // end) in which some client got a 503, and the 503s.
-func unavailability(fs []failover, stats ...*httpStats) {
+func unavailability(fs []failover, clients []clientStats) {
 	var at []time.Time
-	for _, st := range stats {
-		st.mu.Lock()
-		at = append(at, st.unavailable...)
-		st.mu.Unlock()
+	for _, c := range clients {
+		c.st.mu.Lock()
+		at = append(at, c.st.unavailable...)
+		c.st.mu.Unlock()
 	}
 	slices.SortFunc(at, func(a, b time.Time) int { return a.Compare(b) })
 	for i := range fs {

@@ -999,7 +999,7 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	}
 	r.drainCalls = s.calls(t)
 	if r.ha != nil {
-		unavailability(r.ha.failovers, &r.trackers, &r.pollers, &r.ha.writes)
+		unavailability(r.ha.failovers, r.clients())
 		r.ha.lost = s.lostWrites(t, r.ha.acked)
 	}
 	if r.endBlock, err = s.chain.HeadNumber(ctx); err != nil {
@@ -1150,6 +1150,23 @@ type saleResult struct {
 	ha                               *failoverRun // with ha
 	hooks                            string       // what the webhook receiver got
 	hooksMissing                     []string     // settled payments whose events it did not all get, in order
+}
+
+// clientStats is what one kind of client got, named for the summary; target: it is held to the
+// trackers' latency target.
+type clientStats struct {
+	name   string
+	st     *httpStats
+	target bool
+}
+
+// clients are the run's kinds of client: trackers and pollers, and with ha the operator writing.
+func (r *saleResult) clients() []clientStats {
+	cs := []clientStats{{"trackers (/partials/payment/{tx})", &r.trackers, true}, {"pollers (/api/tiers, /api/stats)", &r.pollers, false}}
+	if r.ha != nil {
+		cs = append(cs, clientStats{"an operator adding a referral code every second (POST /api/admin/referral-codes)", &r.ha.writes, false})
+	}
+	return cs
 }
 
 func (r *saleResult) problem(format string, args ...any) {
@@ -1443,12 +1460,11 @@ func (r *saleResult) check(t *testing.T) {
 	if r.capOnChain != r.supply || r.capInLedger != r.supply {
 		t.Errorf("the tier that sold out (supply %d) has %d nodes on chain, %d in the ledger", r.supply, r.capOnChain, r.capInLedger)
 	}
-	stats := []*httpStats{&r.trackers, &r.pollers}
 	if r.ha != nil {
-		stats = append(stats, &r.ha.writes)
 		r.ha.check(t, r.p.dbKills)
 	}
-	for _, st := range stats {
+	for _, c := range r.clients() {
+		st := c.st
 		for code, n := range st.codes {
 			// A request that meets a failover answers 503, and says when to come back.
 			if code >= 500 && !(code == http.StatusServiceUnavailable && r.ha != nil) {
@@ -1596,19 +1612,7 @@ func (r *saleResult) summary() string {
 	}
 	row("the continuous verifier: the longest a block waited to be verified once the ledger held it final (sampled every second)", wait,
 		"within 10 blocks of the payments pass", yes(!r.verifierLate && r.verifierWait <= 10*time.Duration(p.blockSec)*time.Second))
-	clients := []struct {
-		name   string
-		st     *httpStats
-		target bool
-	}{{"trackers (/partials/payment/{tx})", &r.trackers, true}, {"pollers (/api/tiers, /api/stats)", &r.pollers, false}}
-	if r.ha != nil {
-		clients = append(clients, struct {
-			name   string
-			st     *httpStats
-			target bool
-		}{"an operator adding a referral code every second (POST /api/admin/referral-codes)", &r.ha.writes, false})
-	}
-	for _, c := range clients {
+	for _, c := range r.clients() {
 		n50, _ := percentile(c.st.latencies, 50)
 		n99, _ := percentile(c.st.latencies, 99)
 		fivexx, others := 0, []string{}

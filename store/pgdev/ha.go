@@ -18,8 +18,8 @@ import (
 
 // HA is a pg_auto_failover formation on loopback ports (Debian's postgresql-N-auto-failover,
 // pg_autoctl): a monitor and two nodes, a primary and a standby it replicates to synchronously.
-// The monitor promotes the standby once the primary has failed its health checks for about 20 s,
-// and a node started again after a failover rejoins as the standby (pg_rewind). Each node's
+// The monitor lets the standby take writes about 25 s after the primary stops answering (its
+// timeouts halved, StartHA), and a node started again after a failover rejoins as the standby (pg_rewind). Each node's
 // keeper and its server run in a process group of their own, so that KillPrimary takes the
 // host down whole, as a crash would. It is how a failover is tried on one machine (make ha, make
 // failover); production runs a monitor and each node on hosts of their own.
@@ -215,17 +215,10 @@ func (h *HA) waitState(ctx context.Context, name string, states ...string) error
 	})
 }
 
-// Primary is the node the monitor has as primary, "" while it has none.
-func (h *HA) Primary(ctx context.Context) (string, error) { return primaryOf(ctx, h.Monitor) }
-
-func primaryOf(ctx context.Context, monitor string) (string, error) {
-	db, err := sql.Open("postgres", monitor)
-	if err != nil {
-		return "", err
-	}
-	defer db.Close()
+// primaryOf is the node the monitor (db) has as primary, "" while it has none.
+func primaryOf(ctx context.Context, db *sql.DB) (string, error) {
 	var name string
-	err = db.QueryRowContext(ctx, `SELECT nodename FROM pgautofailover.node WHERE reportedstate IN ('primary', 'wait_primary')
+	err := db.QueryRowContext(ctx, `SELECT nodename FROM pgautofailover.node WHERE reportedstate IN ('primary', 'wait_primary')
 		AND goalstate IN ('primary', 'wait_primary')`).Scan(&name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
@@ -245,7 +238,12 @@ func KillPrimaryIn(ctx context.Context, dir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("no formation runs under %s (make ha starts one): %w", dir, err)
 	}
-	name, err := primaryOf(ctx, string(monitor))
+	db, err := sql.Open("postgres", string(monitor))
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	name, err := primaryOf(ctx, db)
 	if err != nil || name == "" {
 		return "", fmt.Errorf("no primary to kill: %v", err)
 	}
@@ -269,9 +267,9 @@ func KillPrimaryIn(ctx context.Context, dir string) (string, error) {
 // WaitFailover waits until a node other than old is primary and takes writes.
 func (h *HA) WaitFailover(ctx context.Context, old string) (string, error) {
 	var now string
-	err := h.poll(ctx, 3*time.Minute, "a primary other than "+old, func(*sql.DB) (bool, error) {
+	err := h.poll(ctx, 3*time.Minute, "a primary other than "+old, func(db *sql.DB) (bool, error) {
 		var err error
-		if now, err = h.Primary(ctx); err != nil || now == "" || now == old {
+		if now, err = primaryOf(ctx, db); err != nil || now == "" || now == old {
 			return false, nil
 		}
 		return exec1(ctx, h.serverURL(now), "CREATE TEMP TABLE ha_probe ()") == nil, nil
