@@ -92,6 +92,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 	cfg.Chain = chain.Config{
 		Factory:   s.address("FACTORY_ADDRESS", !dev),
 		PriceFeed: s.address("PRICE_FEED_ADDRESS", false),
+		// Chainalysis's oracle is at the same address on Ethereum and several L2s, not on every
+		// chain: an address with no code there fails the payments pass (sanctions_unreadable),
+		// never passes a payer unscreened. Dev mode deploys one.
+		SanctionsOracle: s.address("SANCTIONS_ORACLE", false),
 	}
 	cfg.MinterKey, cfg.MinterSigner = s.role("MINTER_KEY", "MINTER_SIGNER")
 	cfg.DistributorKey, cfg.DistributorSigner = s.role("DISTRIBUTOR_KEY", "DISTRIBUTOR_SIGNER")
@@ -256,6 +260,10 @@ func (c config) deployment() store.Deployment {
 	if c.Chain.PriceFeed != (common.Address{}) {
 		f := strings.ToLower(c.Chain.PriceFeed.Hex())
 		d.PriceFeed = &f
+	}
+	if c.Chain.SanctionsOracle != (common.Address{}) {
+		o := strings.ToLower(c.Chain.SanctionsOracle.Hex())
+		d.SanctionsOracle = &o
 	}
 	return d
 }

@@ -43,6 +43,9 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 	if cfg.Chain.PriceFeed == (common.Address{}) {
 		cfg.Chain.PriceFeed = dc.PriceFeed
 	}
+	if cfg.Chain.SanctionsOracle == (common.Address{}) {
+		cfg.Chain.SanctionsOracle = dc.SanctionsOracle
+	}
 	if cfg.Handlers.PaymentAddress == "" {
 		cfg.setPaymentAddress(dc.Payments)
 	}
@@ -79,7 +82,8 @@ func startDev(ctx context.Context, cfg *config, log *slog.Logger) (*devEnv, erro
 		cfg.Operators = append(cfg.Operators, store.Operator{Address: owner, Role: store.RoleAdmin})
 	}
 	log.Info("dev chain", "rpc", dc.RPCURL(), "chain_id", dc.ChainID(), "factory", dc.Factory,
-		"payments", cfg.Handlers.PaymentAddress, "price_feed", cfg.Chain.PriceFeed, "token", dc.Token, "usdc", dc.USDC)
+		"payments", cfg.Handlers.PaymentAddress, "price_feed", cfg.Chain.PriceFeed, "token", dc.Token, "usdc", dc.USDC,
+		"sanctions_oracle", cfg.Chain.SanctionsOracle)
 	return &devEnv{chain: dc, client: chain.New(dc.RPC(), cfg.Chain)}, nil
 }
 
@@ -100,6 +104,9 @@ func (d *devEnv) banner(w io.Writer, cfg config, url string) {
 			d.chain.Treasury.Hex(), devchain.TreasuryThreshold, treasuryOwners())
 	}
 	line("  Dev USDC        %s  %d decimals, accepted as payment: add it to a wallet as a token", d.chain.USDC.Hex(), devchain.USDCDecimals)
+	if cfg.Chain.SanctionsOracle == d.chain.SanctionsOracle {
+		line("  Sanctions list  %s  payers it lists are held; dev account 0 lists with addToSanctionsList(address[])", d.chain.SanctionsOracle.Hex())
+	}
 	line("  Admin API       x-admin-key: %s", cfg.Handlers.AdminKey)
 	line("  Cron routes     x-cron-key: %s", cfg.Handlers.CronKey)
 	line("  API             %s/api/openapi.json", url)

@@ -50,6 +50,9 @@ func (e *RevertError) Error() string {
 type Config struct {
 	Factory   common.Address
 	PriceFeed common.Address // zero when there is no ETH/USD feed
+	// SanctionsOracle is a contract with Chainalysis's isSanctioned(address) (SANCTIONS_ORACLE);
+	// zero when payers are not screened against one.
+	SanctionsOracle common.Address
 	// CallTimeout bounds each RPC attempt (default 3 s); Attempts is how many tries a transient
 	// failure gets (default 3), with backoff between them.
 	CallTimeout time.Duration
@@ -71,6 +74,7 @@ type Client struct {
 	endpoints []*endpoint
 	factory   common.Address
 	priceFeed common.Address
+	oracle    common.Address
 	timeout   time.Duration
 	attempts  int
 	minStale  time.Duration
@@ -190,6 +194,7 @@ func newClient(eps []*endpoint, cfg Config) *Client {
 		endpoints: eps,
 		factory:   cfg.Factory,
 		priceFeed: cfg.PriceFeed,
+		oracle:    cfg.SanctionsOracle,
 		timeout:   cfg.CallTimeout,
 		attempts:  cfg.Attempts,
 		minStale:  cfg.MinStale,
@@ -219,6 +224,10 @@ func (c *Client) Close() {
 		e.rpc.Close()
 	}
 }
+
+// SanctionsOracle is the sanctions oracle payers are screened against (Config.SanctionsOracle);
+// zero: none.
+func (c *Client) SanctionsOracle() common.Address { return c.oracle }
 
 // Factory is the address of the factory contract.
 func (c *Client) Factory() common.Address { return c.factory }

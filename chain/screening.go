@@ -3,6 +3,7 @@ package chain
 import (
 	"context"
 	"fmt"
+	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -15,14 +16,18 @@ import (
 var sanctions = bindings.NewSanctionsList()
 
 // Sanctioned reads, in one JSON-RPC batch, whether the sanctions oracle at oracle (Chainalysis's
-// interface, isSanctioned(address)) listed each of addrs at the end of block. An oracle with no
-// code at that block is an error, never "not listed": a payment must wait rather than pass
-// unscreened. A block older than the node keeps state for fails (an archive node answers).
-func (c *Client) Sanctioned(ctx context.Context, oracle common.Address, block uint64, addrs []common.Address) ([]bool, error) {
+// interface, isSanctioned(address)) listed each of addrs at the end of block (nil: the head). An
+// oracle with no code at that block is an error, never "not listed": a payment must wait rather
+// than pass unscreened. A block older than the node keeps state for fails (an archive node
+// answers).
+func (c *Client) Sanctioned(ctx context.Context, oracle common.Address, block *big.Int, addrs []common.Address) ([]bool, error) {
 	if len(addrs) == 0 {
 		return nil, nil
 	}
-	at := hexutil.EncodeUint64(block)
+	at := "latest"
+	if block != nil {
+		at = hexutil.EncodeBig(block)
+	}
 	calls := make([]hexutil.Bytes, len(addrs))
 	elems := make([]rpc.BatchElem, len(addrs))
 	for i, a := range addrs {
@@ -34,11 +39,11 @@ func (c *Client) Sanctioned(ctx context.Context, oracle common.Address, block ui
 	out := make([]bool, len(addrs))
 	for i := range addrs {
 		if len(calls[i]) == 0 {
-			return nil, fmt.Errorf("no sanctions oracle at %s at block %d", oracle, block)
+			return nil, fmt.Errorf("no sanctions oracle at %s at block %s", oracle, at)
 		}
 		listed, err := sanctions.UnpackIsSanctioned(calls[i])
 		if err != nil {
-			return nil, fmt.Errorf("isSanctioned(%s) at block %d: %w", addrs[i], block, err)
+			return nil, fmt.Errorf("isSanctioned(%s) at block %s: %w", addrs[i], at, err)
 		}
 		out[i] = listed
 	}

@@ -14,13 +14,14 @@ import (
 	"nodeledger/views/words"
 )
 
-// MaxAllowlistBody bounds an allowlist upload: store.MaxAllowlist lines of the longest kind (an
-// address, the largest allocation and a CRLF: 52 bytes, 5.2 MB in all) fit.
-const MaxAllowlistBody = 6 << 20
+// MaxListBody bounds a list upload (an allowlist, the denylist): store.MaxAllowlist lines
+// of an allowlist's longest kind (an address, the largest allocation and a CRLF: 52 bytes, 5.2 MB
+// in all) fit.
+const MaxListBody = 6 << 20
 
-// ErrAllowlistTooLarge is the 413 of an upload larger than MaxAllowlistBody.
-var ErrAllowlistTooLarge = errorf(http.StatusRequestEntityTooLarge,
-	fmt.Sprintf("The allowlist is too large: an upload is at most %d MB.", MaxAllowlistBody>>20))
+// ErrListTooLarge is the 413 of a list upload larger than MaxListBody.
+var ErrListTooLarge = errorf(http.StatusRequestEntityTooLarge,
+	fmt.Sprintf("The list is too large: an upload is at most %d MB.", MaxListBody>>20))
 
 // PutAllowlist answers PUT /api/admin/tiers/{id}/allowlist: a text/csv body of
 // `address,allocation` lines (store.ParseAllowlist) replaces the tier's allowlist from now on,
@@ -35,7 +36,7 @@ func (h *Handlers) PutAllowlist(c echo.Context) error {
 	if mt, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType)); mt != "text/csv" && mt != echo.MIMETextPlain {
 		return errorf(http.StatusUnsupportedMediaType, "An allowlist is sent as text/csv: one address,allocation line per wallet.")
 	}
-	// The body is bounded by MaxAllowlistBody where every body is bounded (web's bodyLimit).
+	// The body is bounded by MaxListBody where every body is bounded (web's bodyLimit).
 	entries, err := store.ParseAllowlist(c.Request().Body)
 	if err != nil {
 		return allowlistError(err)
@@ -89,33 +90,45 @@ func (h *Handlers) replaceAllowlist(c echo.Context, id int, entries []store.Allo
 	return v, err
 }
 
-// allowlistError is the 400 of an upload that cannot be read, naming its line, or the 413 of one
+// allowlistError is the 400 of an allowlist upload that cannot be read, naming its line, or the
+// 413 of one too large; any other error as it is.
+func allowlistError(err error) error { return listError(err, allowlistProblem) }
+
+// listError is the 400 of a list upload that cannot be read, said by problem, or the 413 of one
 // too large; any other error as it is.
-func allowlistError(err error) error {
+func listError(err error, problem func(*store.AllowlistLineError) string) error {
 	var le *store.AllowlistLineError
 	if tooLarge := new(http.MaxBytesError); errors.As(err, &tooLarge) {
-		return ErrAllowlistTooLarge
+		return ErrListTooLarge
 	}
 	if !errors.As(err, &le) {
 		return err
 	}
-	return errorf(http.StatusBadRequest, allowlistProblem(le))
+	return errorf(http.StatusBadRequest, problem(le))
 }
 
 // allowlistProblem says what is wrong with a line of an allowlist upload, for the admin API and
 // the operator page's preview.
 func allowlistProblem(le *store.AllowlistLineError) string {
+	return listProblem(le, "an allowlist", "an address and an allocation separated by a comma, such as 0x…,2")
+}
+
+// listProblem says what is wrong with a line of a list upload (list: "an allowlist"), with what a
+// line holds (columns) when it is not that.
+func listProblem(le *store.AllowlistLineError, list, columns string) string {
 	switch le.Problem {
 	case store.AllowlistAddress:
 		return fmt.Sprintf("Line %d: %q is not an address.", le.Line, le.Value)
 	case store.AllowlistAllocation:
 		return fmt.Sprintf("Line %d: %q is not an allocation: a whole number of nodes from 1 to %s.", le.Line, le.Value, words.Thousands(store.MaxAllocation))
+	case store.DenylistReason:
+		return fmt.Sprintf("Line %d: the reason is longer than %d characters.", le.Line, store.MaxDenylistReason)
 	case store.AllowlistDuplicate:
 		return fmt.Sprintf("Line %d: %s is on line %d already; each address may be listed once.", le.Line, le.Value, le.FirstLine)
 	case store.AllowlistTooMany:
-		return fmt.Sprintf("Line %d: an allowlist has at most %s wallets.", le.Line, words.Thousands(store.MaxAllowlist))
+		return fmt.Sprintf("Line %d: %s has at most %s wallets.", le.Line, list, words.Thousands(store.MaxAllowlist))
 	}
-	return fmt.Sprintf("Line %d: expected an address and an allocation separated by a comma, such as 0x…,2.", le.Line)
+	return fmt.Sprintf("Line %d: expected %s.", le.Line, columns)
 }
 
 // AdminAllowlist answers GET /api/admin/tiers/{id}/allowlist: the tier's allowlist in force now,

@@ -5,16 +5,29 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"nodeledger/chain"
 	"nodeledger/jobs"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/views"
 	"nodeledger/views/words"
 )
+
+// heldFor says what held a payment the screening held, after "held".
+func heldFor(code store.ReasonCode) string {
+	switch code {
+	case sale.Sanctioned:
+		return "by the sanctions screening"
+	case sale.Denylisted:
+		return "for the operator's denylist"
+	}
+	return "for " + strings.ToLower(sale.Entry(code).Label)
+}
 
 // auditSentence tells what came of an operator action, from its code and values: the one place
 // the audit's sentences are written, for the flash an action answers with, the operator page's
@@ -61,6 +74,14 @@ func auditSentence(o store.AuditOutcome) string {
 		return batchSentence(o)
 	case store.OutcomeReferralCodeSaved:
 		return referralSavedSentence(a)
+	case store.OutcomePaymentReleased:
+		to := "to be minted"
+		if a.ReleaseTo == store.ReleaseToRefund {
+			to = "to be refunded"
+		}
+		return fmt.Sprintf("Released payment %s from %s, held %s, %s: %q.", a.Payment, a.Address, heldFor(a.HeldFor), to, a.Reason)
+	case store.OutcomeDenylistSaved:
+		return fmt.Sprintf("The denylist is now %s.", words.Count(a.Wallets, "wallet", "wallets"))
 	case store.OutcomePaymentsPass:
 		var sum jobs.PaymentsSummary
 		var scan *jobs.ScanState

@@ -179,6 +179,13 @@ func auditCases(t *testing.T) []auditCase {
 				", until 2026-11-26 10:00:00 UTC; switched on, in force from now.", store.OutcomeOther},
 		{store.ActionReferralPut, o(store.OutcomeReferralCodeSaved, store.AuditArgs{Code: "Alice5", Address: op, CommissionBps: 300}),
 			"Saved referral code Alice5 of " + op + ": 0 % off for the buyer, 3 % to its owner, with no end; switched off: it gives nothing from now.", store.OutcomeOther},
+		{store.ActionPaymentRelease, o(store.OutcomePaymentReleased, store.AuditArgs{Payment: sweepTx, Address: op, HeldFor: "sanctioned",
+			ReleaseTo: store.ReleaseToMint, Reason: "a namesake, not the listed person"}),
+			"Released payment " + sweepTx + " from " + op + ", held by the sanctions screening, to be minted: \"a namesake, not the listed person\".", store.OutcomeOther},
+		{store.ActionPaymentRelease, o(store.OutcomePaymentReleased, store.AuditArgs{Payment: sweepTx, Address: op, HeldFor: "denylisted",
+			ReleaseTo: store.ReleaseToRefund, Reason: "pay it back"}),
+			"Released payment " + sweepTx + " from " + op + ", held for the operator's denylist, to be refunded: \"pay it back\".", store.OutcomeOther},
+		{store.ActionDenylistPut, o(store.OutcomeDenylistSaved, store.AuditArgs{Wallets: 2}), "The denylist is now 2 wallets.", store.OutcomeOther},
 	}
 }
 

@@ -338,6 +338,10 @@ func degradedReasons(r views.Health, syncStandby bool) []views.DegradedReason {
 			Reason: fmt.Sprintf("The ledger differs from its rebuild from the chain and the settings log at block %s: `nodeledger verify --from %d --to %d` names each event that differs.",
 				words.Thousands(*b), *b, *b)})
 	}
+	if r.Signers.Unscreened {
+		out = append(out, views.DegradedReason{Code: "sanctions_unreadable",
+			Reason: "The sanctions oracle (SANCTIONS_ORACLE) cannot be read: payments wait to be screened, and are judged once it answers."})
+	}
 	if sg := r.Signers; sg.MinterLow {
 		out = append(out, views.DegradedReason{Code: "minter_low",
 			Reason: fmt.Sprintf("The minter can pay for about %s at today's fees: send it ETH before buyers wait for their nodes.",
@@ -431,6 +435,8 @@ func (h *Handlers) signersView(f jobs.Funds, statuses []store.PassStatus) views.
 			p.Error = &s
 		}
 		sg.Degraded = sg.Degraded || st.Failures >= degradedAfter
+		// At once: no payment is judged meanwhile.
+		sg.Unscreened = sg.Unscreened || st.Failures > 0 && st.Error != nil && st.Error.Code == store.PassSanctionsUnreadable
 		sg.Passes = append(sg.Passes, p)
 	}
 	return sg
@@ -459,6 +465,8 @@ func passSentence(e store.PassError) string {
 		return "The database could not be reached."
 	case store.PassTimedOut:
 		return "The pass did not finish in its time and was cut off; the next one goes on from where it stopped."
+	case store.PassSanctionsUnreadable:
+		return "The sanctions oracle cannot be read: payments wait to be screened, and are judged once it answers."
 	}
 	return "The pass failed; the server's log says why."
 }

@@ -54,14 +54,15 @@ func (h *Handlers) OperatorAction(act func(c echo.Context) (string, error)) echo
 }
 
 // operatorDraft is what the dashboard shows of the action at hand: the outcome of the last one,
-// a tier form that came back (nil: empty or, with ?edit=id, the tier to edit), an allowlist
-// preview (nil: the upload form).
+// a tier form that came back (nil: empty or, with ?edit=id, the tier to edit), an allowlist or
+// denylist preview (nil: the upload form).
 type operatorDraft struct {
 	outcome     string
 	form        *views.TierForm
 	allowlist   *views.AllowlistPreview
-	webhookForm views.WebhookForm    // the add-webhook form, as posted when it came back refused
-	secret      *views.WebhookSecret // a webhook secret made or rolled by this action
+	denylist    *views.DenylistPreview // a denylist upload being previewed
+	webhookForm views.WebhookForm      // the add-webhook form, as posted when it came back refused
+	secret      *views.WebhookSecret   // a webhook secret made or rolled by this action
 	// referralForm is the referral form that came back refused; nil: empty or, with
 	// ?referral=code, the code to change.
 	referralForm *views.ReferralForm
@@ -114,6 +115,9 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 		return err
 	}
 	if o.Held, err = h.store.MintingHeld(ctx); err != nil {
+		return err
+	}
+	if o.Screening, err = h.screeningView(ctx, d.denylist); err != nil {
 		return err
 	}
 	o.Treasury = h.treasuryView(ctx)

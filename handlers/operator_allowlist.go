@@ -123,8 +123,14 @@ func allowlistText(entries []store.AllowlistEntry) string {
 
 // allowlistMAC vouches that list was previewed for tier in the session whose CSRF token is csrf.
 func (h *Handlers) allowlistMAC(tier int, csrf, list string) []byte {
+	return h.listMAC("allowlist "+strconv.Itoa(tier), csrf, list)
+}
+
+// listMAC vouches that list was previewed as what (an allowlist of a tier, the denylist) in the
+// session whose CSRF token is csrf.
+func (h *Handlers) listMAC(what, csrf, list string) []byte {
 	m := hmac.New(sha256.New, h.cfg.SessionSecret)
-	fmt.Fprintf(m, "operator allowlist preview\x00%d\x00%s\x00", tier, csrf)
+	fmt.Fprintf(m, "operator list preview\x00%s\x00%s\x00", what, csrf)
 	m.Write([]byte(list))
 	return m.Sum(nil)
 }

@@ -34,8 +34,8 @@ type batchJSON struct {
 	// Dropped are the owners who signed and were removed from the treasury since: their
 	// signatures are kept, never counted, never in execData.
 	Dropped []string `json:"droppedApprovals"`
-	// HeldBy is a refund by hand at the head of a payment of the ready batch, not confirmed yet:
-	// execData is withheld while it stands (null: none).
+	// HeldBy is why the ready batch's execData is withheld (null: it is not): a refund by hand at
+	// the head of one of its payments, not confirmed yet, or payees the sanctions oracle lists now.
 	HeldBy   *heldJSON         `json:"heldBy"`
 	Ready    bool              `json:"ready"`
 	Status   store.BatchStatus `json:"status"`
@@ -92,7 +92,7 @@ type leftOutJSON struct {
 	To          string             `json:"to"`
 	AmountWei   store.Uint256      `json:"amountWei"`
 	InToken     *store.TokenAmount `json:"inToken"`
-	// ReasonCode is cannot_receive_eth or token_refused; ChainSays the chain's words.
+	// ReasonCode is cannot_receive_eth, token_refused or sanctioned; ChainSays the chain's words.
 	ReasonCode string `json:"reasonCode"`
 	Reason     string `json:"reason"`
 	ChainSays  string `json:"chainSays"`
@@ -101,14 +101,17 @@ type leftOutJSON struct {
 func leftOutOf(l store.LeftOut) leftOutJSON {
 	out := leftOutJSON{Commissions: l.Commissions, To: l.To, AmountWei: l.AmountWei, InToken: l.InToken, ReasonCode: "cannot_receive_eth",
 		Reason: views.LeftOutSentence(l), ChainSays: l.ChainSays}
+	switch {
+	case l.Sanctioned:
+		out.ReasonCode = "sanctioned"
+	case l.InToken != nil:
+		out.ReasonCode = "token_refused"
+	}
 	if l.Payment != "" {
 		out.Payment = &l.Payment
 	}
 	if out.Commissions == nil {
 		out.Commissions = []int64{}
-	}
-	if l.InToken != nil {
-		out.ReasonCode = "token_refused"
 	}
 	return out
 }
@@ -127,22 +130,39 @@ type safeTxJSON struct {
 	Nonce          string `json:"nonce"`
 }
 
-// heldJSON is why a ready batch's execData is withheld: a payment of it refunded by hand at the
-// head, in refundTx at blockNumber, which the payments pass has not confirmed yet.
+// heldJSON is why a ready batch's execData is withheld (code): a payment of it refunded by hand
+// at the head, in refundTx at blockNumber, which the payments pass has not confirmed yet
+// (refunded_by_hand), or payees the sanctions oracle lists now (sanctioned).
 type heldJSON struct {
-	Payment     string `json:"payment"`
-	RefundTx    string `json:"refundTx"`
-	BlockNumber int64  `json:"blockNumber"`
-	Reason      string `json:"reason"`
+	Code        string   `json:"code"`
+	Payment     string   `json:"payment,omitempty"`
+	RefundTx    string   `json:"refundTx,omitempty"`
+	BlockNumber int64    `json:"blockNumber,omitempty"`
+	Sanctioned  []string `json:"sanctioned,omitempty"`
+	Reason      string   `json:"reason"`
 }
 
 // batchAnswer is b as the admin API and the batch's page give it: batchOf, with its
-// execData withheld while one of its payments is refunded by hand in a block the payments pass
-// has not confirmed (the batch is void once it does): executed meanwhile, the batch would pay
-// that payment twice. The head is read only for a ready refund batch.
+// execData withheld while the sanctions oracle lists one of its payees (checked again here, as
+// when it was proposed: a payee may be listed since), or while one of its payments is refunded
+// by hand in a block the payments pass has not confirmed (the batch is void once it does):
+// executed meanwhile, the batch would pay that payment twice. The chain is read only for a ready
+// batch.
 func (h *Handlers) batchAnswer(ctx context.Context, b store.TreasuryBatch) (batchJSON, error) {
 	out := batchOf(b)
-	if out.ExecData == nil || b.Kind != store.BatchRefunds {
+	if out.ExecData == nil {
+		return out, nil
+	}
+	listed, err := h.treasury.SanctionedPayees(ctx, b)
+	if err != nil {
+		return out, err
+	}
+	if len(listed) > 0 {
+		out.ExecData = nil
+		out.HeldBy = &heldJSON{Code: "sanctioned", Sanctioned: listed, Reason: views.SanctionedWhy(listed)}
+		return out, nil
+	}
+	if b.Kind != store.BatchRefunds {
 		return out, nil
 	}
 	moved, err := h.jobs.RefundsAtHead(ctx)
@@ -156,7 +176,7 @@ func (h *Handlers) batchAnswer(ctx context.Context, b store.TreasuryBatch) (batc
 		for _, o := range moved {
 			if o.To == r.To && o.ValueWei.Cmp(r.ValueWei.Int) == 0 {
 				out.ExecData = nil
-				out.HeldBy = &heldJSON{Payment: r.TxHash, RefundTx: o.TxHash, BlockNumber: o.BlockNumber,
+				out.HeldBy = &heldJSON{Code: "refunded_by_hand", Payment: r.TxHash, RefundTx: o.TxHash, BlockNumber: o.BlockNumber,
 					Reason: views.HeldWhy(r.TxHash, o.TxHash, o.BlockNumber)}
 				return out, nil
 			}

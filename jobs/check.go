@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"errors"
+	"time"
 
 	"nodeledger/jobs/sale"
 	"nodeledger/store"
@@ -30,42 +31,113 @@ func (j *Jobs) mintPending(ctx context.Context, sum *PaymentsSummary, r *mintRou
 // check out claim their unit (the pass then signs their mints together: signClaimed); the others
 // are rejected with their reason. The rest wait for the next pass.
 func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uint64) error {
+	asOf, err := j.releasesAsOf(ctx)
+	if err != nil {
+		return err
+	}
+	if sum.Released, err = j.store.ApplyReleases(ctx, asOf); err != nil {
+		return err
+	}
 	pending, err := j.store.PaymentsByStatus(ctx, store.PaymentPending, j.cfg.ChecksPerPass)
 	if err != nil || len(pending) == 0 {
 		return err
 	}
-	states := map[uint64]sale.ChainState{} // by the block read
+	states, err := j.chainStates(ctx, pending, head)
+	if err != nil {
+		return err
+	}
 	recalled, err := j.recalled(ctx, pending)
 	if err != nil {
 		return err
 	}
+	released, err := j.store.Releases(ctx, refs(pending), asOf)
+	if err != nil {
+		return err
+	}
 	for _, p := range pending {
-		at := j.readAt(p.BlockNumber, head)
-		cs, ok := states[at]
-		if !ok {
-			if cs, err = j.sale.ReadChain(ctx, at); err != nil {
-				return err
-			}
-			cs = cs.ForMinting()
-			states[at] = cs
-		}
+		cs := states[j.readAt(p.BlockNumber, head)]
 		if reads, ok := recalled[p.PaymentRef]; ok {
 			cs = cs.Recalling(reads)
 		}
+		if r, ok := released[p.PaymentRef]; ok {
+			cs = cs.Releasing(r)
+		}
 		reason, reads, err := j.checkPayment(ctx, p, cs)
+		switch {
+		case err != nil:
+			return err
+		case reason == nil:
+			continue
+		case reason.Holds():
+			err = j.store.HoldPayment(ctx, p.ID, reason.Code, reason.Args, reads)
+			sum.Held++
+		default:
+			err = j.store.RejectPayment(ctx, p.ID, store.PaymentPending, reason.Code, reason.Args, reads)
+			sum.Rejected++
+		}
 		if err != nil {
 			return err
 		}
-		if reason == nil {
-			continue
-		}
-		if err := j.store.RejectPayment(ctx, p.ID, store.PaymentPending, reason.Code, reason.Args, reads); err != nil {
-			return err
-		}
-		sum.Rejected++
 		sum.Reasons = append(sum.Reasons, *reason)
 	}
 	return nil
+}
+
+// releasesAsOf is the instant up to which the admins' releases of held payments apply: now for
+// the service, whose admins release what its passes held; for a rebuild, the time of the last
+// block its scan has read, so that it applies each release where the service did.
+func (j *Jobs) releasesAsOf(ctx context.Context) (time.Time, error) {
+	if !j.cfg.Observe {
+		return time.Now(), nil
+	}
+	cur, err := j.store.Cursor(ctx, store.PaymentsScanner)
+	if err != nil {
+		return time.Time{}, err
+	}
+	b, err := j.chain.Blocks(ctx, uint64(cur.Number), uint64(cur.Number))
+	if err != nil {
+		return time.Time{}, err
+	}
+	return time.Unix(int64(b[0].Time), 0), nil
+}
+
+// chainStates reads the chain once for each block the judgements of payments read it at
+// (readAt), with what the sanctions oracle said of their payers there.
+func (j *Jobs) chainStates(ctx context.Context, payments []store.Payment, head uint64) (map[uint64]sale.ChainState, error) {
+	payers := map[uint64][]string{}
+	type payer struct {
+		at   uint64
+		from string
+	}
+	seen := map[payer]bool{}
+	for _, p := range payments {
+		k := payer{j.readAt(p.BlockNumber, head), p.From}
+		if !seen[k] {
+			seen[k] = true
+			payers[k.at] = append(payers[k.at], k.from)
+		}
+	}
+	states := make(map[uint64]sale.ChainState, len(payers))
+	for at, from := range payers {
+		cs, err := j.sale.ReadChain(ctx, at)
+		if err != nil {
+			return nil, err
+		}
+		if err := j.sale.ReadSanctions(ctx, &cs, from); err != nil {
+			return nil, err
+		}
+		states[at] = cs.ForMinting()
+	}
+	return states, nil
+}
+
+// refs are the references of payments.
+func refs(payments []store.Payment) []string {
+	out := make([]string, len(payments))
+	for i, p := range payments {
+		out[i] = p.PaymentRef
+	}
+	return out
 }
 
 // Reads gives what a ledger's judgements of payments read of the chain, by payment reference
@@ -79,11 +151,7 @@ func (j *Jobs) recalled(ctx context.Context, payments []store.Payment) (map[stri
 	if j.cfg.ReadsFrom == nil {
 		return nil, nil
 	}
-	refs := make([]string, len(payments))
-	for i, p := range payments {
-		refs[i] = p.PaymentRef
-	}
-	return j.cfg.ReadsFrom.JudgedReads(ctx, refs)
+	return j.cfg.ReadsFrom.JudgedReads(ctx, refs(payments))
 }
 
 // stateKept is how many blocks behind the head a full node is trusted to answer calls at:

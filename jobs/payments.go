@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -19,6 +20,8 @@ type PaymentsSummary struct {
 	Seen      int    `json:"seen"`     // payments found by the scan
 	Minted    int    `json:"minted"`   // nodes recorded
 	Rejected  int    `json:"rejected"` // payments that do not become a node, with their reason
+	Held      int    `json:"held"`     // payments the screening holds until an admin releases them
+	Released  int    `json:"released"` // held payments an admin released, judged again
 	Minting   int    `json:"minting"`  // payments whose mint transaction still waits for its receipt
 	Rewound   int64  `json:"rewound"`  // blocks taken back after a reorg
 	Failed    int    `json:"failedWithdrawals"`
@@ -31,7 +34,7 @@ type PaymentsSummary struct {
 	// DigestedTo is the last block of the ledger's digests once the pass ended (0: none yet).
 	DigestedTo uint64 `json:"digestedToBlock,omitempty"`
 
-	// Reasons says why each payment this pass's checks rejected was rejected, in the order
+	// Reasons says why each payment this pass's checks rejected or held was, in the order
 	// checked: codes and their values (the cron route is for scripts; the operator page writes
 	// them as sentences).
 	Reasons []sale.Reason `json:"reasons,omitempty"`
@@ -109,7 +112,7 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (sum PaymentsSu
 		return sum, nil
 	}
 	defer func() {
-		if err != nil {
+		if err != nil && !errors.Is(err, sale.ErrSanctionsUnreadable) { // the chain's writes were not in doubt
 			j.resend.Store(true)
 		}
 	}()
@@ -129,17 +132,24 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (sum PaymentsSu
 	if err != nil {
 		return sum, err
 	}
+	// An oracle that cannot be read stops the judgements (the payments wait, unscreened payments
+	// are never minted), not the settling of what was sent; the pass then fails for it.
+	var unscreened error
 	if held {
 		sum.Reason = "minting is held by the operator: payments are recorded and wait"
-	} else if err := j.mintPending(ctx, &sum, r); err != nil {
+	} else if err := j.mintPending(ctx, &sum, r); errors.Is(err, sale.ErrSanctionsUnreadable) {
+		unscreened = err
+	} else if err != nil {
 		return sum, err
 	}
 	if err := j.settleMints(ctx, &sum, r, wait); err != nil {
 		return sum, err
 	}
 	// Last: a refund matches only a payment already rejected, and this pass may have rejected it.
-	sum.Refunded, err = j.store.MatchRefunds(ctx)
-	return sum, err
+	if sum.Refunded, err = j.store.MatchRefunds(ctx); err != nil {
+		return sum, err
+	}
+	return sum, unscreened
 }
 
 // observe is the payments pass of a rebuild (Config.Observe), past its scan: the pending

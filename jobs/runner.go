@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"nodeledger/chain"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 )
 
@@ -178,6 +179,8 @@ func passError(err error) *store.PassError {
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(err, sale.ErrSanctionsUnreadable): // before chain_unavailable, which it may wrap
+		return &store.PassError{Code: store.PassSanctionsUnreadable}
 	case errors.As(err, &cannotPay):
 		return &store.PassError{Code: store.PassCannotPayGas, Args: store.PassErrorArgs{
 			Signer: cannotPay.Signer, BalanceWei: store.Uint256{Int: cannotPay.Balance}, NeedWei: store.Uint256{Int: cannotPay.Need}}}

@@ -58,6 +58,9 @@ func ChainConfig(d store.Deployment) chain.Config {
 	if d.PriceFeed != nil {
 		cfg.PriceFeed = common.HexToAddress(*d.PriceFeed)
 	}
+	if d.SanctionsOracle != nil {
+		cfg.SanctionsOracle = common.HexToAddress(*d.SanctionsOracle)
+	}
 	return cfg
 }
 

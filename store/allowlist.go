@@ -30,6 +30,7 @@ const (
 	AllowlistColumns    AllowlistProblem = "columns"    // not two comma-separated values
 	AllowlistAddress    AllowlistProblem = "address"    // the first is not an address
 	AllowlistAllocation AllowlistProblem = "allocation" // the second is not a whole number from 1 to MaxAllocation
+	DenylistReason      AllowlistProblem = "reason"     // a denylist's reason is longer than MaxDenylistReason
 	AllowlistDuplicate  AllowlistProblem = "duplicate"  // the address is on an earlier line too
 	AllowlistTooMany    AllowlistProblem = "too_many"   // more than MaxAllowlist lines
 )
@@ -63,9 +64,21 @@ var allowlistAddressRe = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 // upload with no entries is an empty list. The operator page's preview and the admin API both
 // read uploads with it.
 func ParseAllowlist(r io.Reader) ([]AllowlistEntry, error) {
+	return parseWallets(r, "allocation", AllowlistAllocation, false, func(addr, alloc string) (AllowlistEntry, bool) {
+		n, err := strconv.Atoi(alloc)
+		return AllowlistEntry{Address: addr, Allocation: n}, err == nil && n >= 1 && n <= MaxAllocation && !strings.HasPrefix(alloc, "+")
+	})
+}
+
+// parseWallets reads an upload of `address,<column>` lines, each an entry made by entry from the
+// address (lower case) and the second value, false when that value cannot be read (problem): the
+// reading of allowlists and the denylist, with the same header, blank lines, duplicates, bounds
+// and errors. With commas, the value is the rest of the line after the address (a denylist's
+// reason may hold commas); without, a line holds two values.
+func parseWallets[E any](r io.Reader, column string, problem AllowlistProblem, commas bool, entry func(addr, value string) (E, bool)) ([]E, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 4096)
-	entries := []AllowlistEntry{}
+	entries := []E{}
 	first := map[string]int{}
 	line, read := 0, false // read: a line with something on it came before
 	for sc.Scan() {
@@ -74,12 +87,12 @@ func ParseAllowlist(r io.Reader) ([]AllowlistEntry, error) {
 		if text == "" {
 			continue
 		}
-		cols := strings.Split(text, ",")
-		if len(cols) != 2 {
+		addr, value, ok := strings.Cut(text, ",")
+		if !ok || !commas && strings.Contains(value, ",") {
 			return nil, &AllowlistLineError{Line: line, Problem: AllowlistColumns, Value: text}
 		}
-		addr, alloc := strings.TrimSpace(cols[0]), strings.TrimSpace(cols[1])
-		header := !read && strings.EqualFold(addr, "address") && strings.EqualFold(alloc, "allocation")
+		addr, value = strings.TrimSpace(addr), strings.TrimSpace(value)
+		header := !read && strings.EqualFold(addr, "address") && strings.EqualFold(value, column)
 		read = true
 		if header {
 			continue
@@ -87,11 +100,11 @@ func ParseAllowlist(r io.Reader) ([]AllowlistEntry, error) {
 		if !allowlistAddressRe.MatchString(addr) {
 			return nil, &AllowlistLineError{Line: line, Problem: AllowlistAddress, Value: addr}
 		}
-		n, err := strconv.Atoi(alloc)
-		if err != nil || n < 1 || n > MaxAllocation || strings.HasPrefix(alloc, "+") {
-			return nil, &AllowlistLineError{Line: line, Problem: AllowlistAllocation, Value: alloc}
-		}
 		addr = strings.ToLower(addr)
+		e, ok := entry(addr, value)
+		if !ok {
+			return nil, &AllowlistLineError{Line: line, Problem: problem, Value: value}
+		}
 		if at, dup := first[addr]; dup {
 			return nil, &AllowlistLineError{Line: line, Problem: AllowlistDuplicate, Value: addr, FirstLine: at}
 		}
@@ -99,7 +112,7 @@ func ParseAllowlist(r io.Reader) ([]AllowlistEntry, error) {
 			return nil, &AllowlistLineError{Line: line, Problem: AllowlistTooMany}
 		}
 		first[addr] = line
-		entries = append(entries, AllowlistEntry{Address: addr, Allocation: n})
+		entries = append(entries, e)
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {

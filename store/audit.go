@@ -42,6 +42,9 @@ const (
 	ActionBatchExecute AuditAction = "treasury-batch.execute"
 	ActionReferralAdd  AuditAction = "referral-code.add"
 	ActionReferralPut  AuditAction = "referral-code.put"
+	// The screening's decisions.
+	ActionPaymentRelease AuditAction = "payment.release"
+	ActionDenylistPut    AuditAction = "denylist.put"
 )
 
 // AuditEntry is one operator action to record. Before and After are the changed value, written
@@ -112,6 +115,11 @@ const (
 	// A partner referral code made or changed: Code, Address (its owner), its terms (Discount,
 	// Commission, Parent, ParentBps, Until for its expiry), Enabled.
 	OutcomeReferralCodeSaved AuditOutcomeCode = "referral_code_saved"
+	// A held payment released: Payment (its transaction), Address (its payer), HeldFor,
+	// ReleaseTo, Reason (the admin's words).
+	OutcomePaymentReleased AuditOutcomeCode = "payment_released"
+	// The denylist replaced: Wallets.
+	OutcomeDenylistSaved AuditOutcomeCode = "denylist_saved"
 
 	// OutcomeOther: an outcome recorded before the codes that matched none of their sentences
 	// (migration 0024): Text, as it was written.
@@ -129,7 +137,7 @@ var AuditOutcomeCodes = []AuditOutcomeCode{OutcomeSignedIn, OutcomeSignedOut,
 	OutcomeSweepSent, OutcomeSweepDone, OutcomeSweepFailed, OutcomeSweepVoid,
 	OutcomeBatchProposed, OutcomeBatchApproved, OutcomeBatchExecuted, OutcomeBatchFailed, OutcomeBatchVoid,
 	OutcomeBatchReverted, OutcomeReferralCodeSaved, OutcomeBatchVoidRefunded,
-	OutcomeOther}
+	OutcomePaymentReleased, OutcomeDenylistSaved, OutcomeOther}
 
 // PassFailure is the kind of error a pass run from the operator page failed with (pass_failed).
 type PassFailure string
@@ -223,6 +231,11 @@ type AuditArgs struct {
 	CommissionBps int     `json:"commissionBps,omitempty"`
 	Parent        *string `json:"parent,omitempty"`
 	ParentBps     *int    `json:"parentBps,omitempty"`
+
+	// A held payment's release (payment_released).
+	HeldFor   ReasonCode `json:"heldFor,omitempty"`
+	ReleaseTo ReleaseTo  `json:"releaseTo,omitempty"`
+	Reason    string     `json:"reason,omitempty"`
 
 	Text string `json:"text,omitempty"`
 }

@@ -44,7 +44,9 @@ const paymentKey = `(%[1]s.tx_hash || '/' || %[1]s.call_index || '/' || coalesce
 // what the chain and the settings log decide and what never changes once its block is digested:
 //   - payment: at its block, with its verdict (minted, or rejected with the reason and its
 //     arguments), the tier, the code it was bought under and the commissions it earned, and what
-//     the judgement read of the chain;
+//     the judgement read of the chain; a payment the screening held, as it was held, even once
+//     an admin released it (payment_releases keeps the hold's verdict): a block's events do not
+//     change after it is digested, and the release's effects are events of their own blocks;
 //   - node: a mint, at its block;
 //   - transfer_out: ETH the payments wallet sent (not a sweep), with the payment it refunded;
 //   - inflow: ETH the wallet received that no transaction explains;
@@ -62,14 +64,18 @@ var ledgerEventsSQL = `
 		SELECT p.block_number AS block, 1 AS ord, 'payment' AS kind, ` + fmt.Sprintf(paymentKey, "p") + ` AS key,
 			jsonb_build_object('from', p.from_address, 'token', p.token, 'amount', coalesce(p.amount, p.value_wei)::text,
 				'usdPerEth', p.usd_per_eth::text,
-				'verdict', CASE WHEN p.status IN ('rejected', 'refunded') THEN 'rejected' ELSE p.status END,
-				'tier', p.tier, 'reason', p.reason_code, 'args', p.reason_args, 'reads', p.judged_reads,
+				'verdict', CASE WHEN rl.payment_ref IS NOT NULL THEN 'held'
+					WHEN p.status IN ('rejected', 'refunded') THEN 'rejected' ELSE p.status END,
+				'tier', CASE WHEN rl.payment_ref IS NULL THEN p.tier END,
+				'reason', coalesce(rl.held_for, p.reason_code), 'args', coalesce(rl.held_args, p.reason_args),
+				'reads', CASE WHEN rl.payment_ref IS NULL THEN p.judged_reads ELSE rl.held_reads END,
 				'referral', (SELECT jsonb_build_object('code', r.code, 'discount', r.discount::text, 'owner', r.owner,
 						'commissionBps', r.commission_bps, 'parent', r.parent, 'parentBps', r.parent_bps)
-					FROM payment_referrals r WHERE r.payment_id = p.id),
+					FROM payment_referrals r WHERE r.payment_id = p.id AND rl.payment_ref IS NULL),
 				'commissions', (SELECT jsonb_agg(jsonb_build_object('referrer', c.referrer, 'role', c.role, 'amount', c.amount::text) ORDER BY c.role)
-					FROM commissions c WHERE c.payment_id = p.id)) AS body
-		FROM payments p WHERE p.block_number BETWEEN $1 AND $2
+					FROM commissions c WHERE c.payment_id = p.id AND rl.payment_ref IS NULL)) AS body
+		FROM payments p LEFT JOIN payment_releases rl ON rl.payment_ref = p.payment_ref
+		WHERE p.block_number BETWEEN $1 AND $2
 		UNION ALL
 		SELECT n.block_number, 2, 'node', n.id::text,
 			jsonb_build_object('tier', n.tier, 'mintTx', n.mint_tx, 'payment', (SELECT ` + fmt.Sprintf(paymentKey, "p") + ` FROM payments p WHERE p.id = n.payment_id))

@@ -372,6 +372,19 @@ func readsValue(reads []ChainRead) (*string, error) {
 // never undoes a mint another pass has sent meanwhile.
 func (s *Store) RejectPayment(ctx context.Context, id int64, from PaymentStatus, code ReasonCode, args any, reads []ChainRead) (err error) {
 	defer wrap(&err, "RejectPayment")
+	return s.decide(ctx, id, from, PaymentRejected, EventPaymentRejected, code, args, reads)
+}
+
+// HoldPayment records that the screening holds a pending payment (code says why), with what its
+// judgement read of the chain: it waits for an admin's release (ReleasePayment).
+func (s *Store) HoldPayment(ctx context.Context, id int64, code ReasonCode, args any, reads []ChainRead) (err error) {
+	defer wrap(&err, "HoldPayment")
+	return s.decide(ctx, id, PaymentPending, PaymentHeld, EventPaymentHeld, code, args, reads)
+}
+
+// decide moves a payment from status `from` to `to` with its reason and reads (RejectPayment,
+// HoldPayment), and emits event; a payment no longer in status `from` is left as it is.
+func (s *Store) decide(ctx context.Context, id int64, from, to PaymentStatus, event EventType, code ReasonCode, args any, reads []ChainRead) error {
 	argsJSON, err := jsonValue(args)
 	if err != nil {
 		return err
@@ -385,14 +398,14 @@ func (s *Store) RejectPayment(ctx context.Context, id int64, from PaymentStatus,
 		return err
 	}
 	defer tx.Rollback()
-	var rejected []int64
-	if err := tx.SelectContext(ctx, &rejected, `
-		UPDATE payments SET status = 'rejected', reason_code = $3, reason_args = $4,
-			judged_reads = coalesce($5, judged_reads), updated_at = now()
-		WHERE id = $1 AND status = $2 RETURNING id`, id, from, code, argsJSON, readsJSON); err != nil {
+	var moved []int64
+	if err := tx.SelectContext(ctx, &moved, `
+		UPDATE payments SET status = $3, reason_code = $4, reason_args = $5,
+			judged_reads = coalesce($6, judged_reads), updated_at = now()
+		WHERE id = $1 AND status = $2 RETURNING id`, id, from, to, code, argsJSON, readsJSON); err != nil {
 		return err
 	}
-	if err := emitPayments(ctx, tx, EventPaymentRejected, rejected); err != nil {
+	if err := emitPayments(ctx, tx, event, moved); err != nil {
 		return err
 	}
 	return tx.Commit()

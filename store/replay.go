@@ -12,7 +12,7 @@ import (
 // replayed are the tables a settings log is replayed into; their triggers (which version a
 // change and log it) stay off while it is, so that the log and the versions are the source's.
 var replayed = []string{"tiers", "tier_versions", "allowlist_versions", "referral_codes", "referral_code_versions",
-	"referral_bindings", "settings", "settings_log"}
+	"referral_bindings", "settings", "denylist_versions", "payment_releases", "settings_log"}
 
 // replaySQL writes one entry's body ($1) into the tables it was logged from, by kind.
 var replaySQL = map[LogKind][]string{
@@ -45,6 +45,12 @@ var replaySQL = map[LogKind][]string{
 			expires_at = excluded.expires_at, enabled = excluded.enabled, updated_by = excluded.updated_by,
 			updated_at = excluded.updated_at`,
 		`INSERT INTO referral_code_versions SELECT * FROM jsonb_populate_record(NULL::referral_code_versions, $1::jsonb)`},
+	LogDenylist: {
+		`INSERT INTO denylist_versions (id, effective_at, created_by)
+		SELECT id, effective_at, created_by FROM jsonb_populate_record(NULL::denylist_versions, $1::jsonb)`,
+		`INSERT INTO denylist_entries (version, address, reason)
+		SELECT ($1::jsonb->>'id')::bigint, e->>0, e->>1 FROM jsonb_array_elements($1::jsonb->'entries') e`},
+	LogRelease: {`INSERT INTO payment_releases SELECT * FROM jsonb_populate_record(NULL::payment_releases, $1::jsonb)`},
 	LogBinding: {`INSERT INTO referral_bindings SELECT * FROM jsonb_populate_record(NULL::referral_bindings, $1::jsonb)`},
 	LogSetting: {`
 		INSERT INTO settings (name, value) SELECT name, value FROM jsonb_populate_record(NULL::settings, $1::jsonb)
@@ -116,7 +122,7 @@ func replay(ctx context.Context, tx *sqlx.Tx, entries []LogEntry) error {
 			return fmt.Errorf("entry %d: %w", e.Seq, err)
 		}
 	}
-	for _, t := range []string{"tier_versions", "allowlist_versions", "referral_code_versions", "referral_bindings"} {
+	for _, t := range []string{"tier_versions", "allowlist_versions", "referral_code_versions", "referral_bindings", "denylist_versions"} {
 		if _, err := tx.ExecContext(ctx, `
 			SELECT setval(pg_get_serial_sequence('`+t+`', 'id'), coalesce(max(id), 1), max(id) IS NOT NULL) FROM `+t); err != nil {
 			return err

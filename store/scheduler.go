@@ -80,6 +80,9 @@ const (
 	PassTimedOut PassErrorCode = "timed_out"
 	// PassFailed: any other failure; the log has it. No arguments.
 	PassFailed PassErrorCode = "failed"
+	// PassSanctionsUnreadable: the sanctions oracle cannot be read, and payments wait to be
+	// screened.
+	PassSanctionsUnreadable PassErrorCode = "sanctions_unreadable"
 )
 
 // PassError is why a pass failed: a code and the values it is told with.

@@ -23,6 +23,8 @@ const (
 	LogReferralCode LogKind = "referral_code" // a referral code's version
 	LogBinding      LogKind = "binding"       // a wallet bound to a code, with its sign-in
 	LogSetting      LogKind = "setting"       // an operator switch (minting held or resumed)
+	LogDenylist     LogKind = "denylist"      // a denylist version with every entry
+	LogRelease      LogKind = "release"       // an admin's release of a held payment
 )
 
 // LogEntry is one entry of the settings log as it is exported: Entry is the exact text its hash
@@ -86,6 +88,9 @@ type Deployment struct {
 	ScanEveryBlock bool    `json:"scanEveryBlock"`
 	PriceFeed      *string `json:"priceFeed"` // nil: none
 	PriceGraceSec  int64   `json:"priceGraceSec"`
+	// The sanctions oracle payers are screened against (nil: none; left out then, so that the
+	// deployments logged before it existed read the same).
+	SanctionsOracle *string `json:"sanctionsOracle,omitempty"`
 }
 
 // LogDeployment appends d to the settings log unless it is the last deployment logged: a start

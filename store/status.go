@@ -11,11 +11,12 @@ import "slices"
 type PaymentStatus string
 
 // A payment is pending until checked; then it mints, or is rejected and, once the payments wallet
-// is seen paying it back, refunded.
+// is seen paying it back, refunded; or the screening holds it until an admin releases it.
 const (
 	PaymentPending  PaymentStatus = "pending"  // seen, not yet checked
 	PaymentMinting  PaymentStatus = "minting"  // its mint transaction is signed and stored
 	PaymentMinted   PaymentStatus = "minted"   // its node is recorded
+	PaymentHeld     PaymentStatus = "held"     // the screening holds it (its Reason says why): neither minted nor owed a refund
 	PaymentRejected PaymentStatus = "rejected" // it buys no node (its Reason says why): a refund is owed
 	PaymentRefunded PaymentStatus = "refunded" // the refund was seen on chain
 )
@@ -30,18 +31,20 @@ type BuyerStatus string
 const (
 	BuyerConfirming BuyerStatus = "confirming" // in a block, not yet deep enough for the payments scan
 	BuyerMinting    BuyerStatus = "minting"    // seen and about to be checked (ledger: pending), or minting
-	BuyerHeld       BuyerStatus = "held"       // seen while the operator holds minting: it mints once released
+	BuyerHeld       BuyerStatus = "held"       // the screening holds it (reasonCode says why), or it was seen while the operator holds minting
 	BuyerMinted     BuyerStatus = "minted"
 	BuyerRejected   BuyerStatus = "rejected"
 	BuyerRefunded   BuyerStatus = "refunded"
 )
 
-// paymentMoves is where a payment may go from each status: checked, it mints or is rejected; a
-// mint is recorded or reverts (rejected); a rejected payment is refunded, and a refund a reorg
-// takes back leaves it rejected again. The trigger payments_move (migrations/0025) refuses any
+// paymentMoves is where a payment may go from each status: checked, it mints, is rejected or is
+// held; a held payment an admin releases is checked again; a mint is recorded or reverts
+// (rejected); a rejected payment is refunded, and a refund a reorg takes back leaves it rejected
+// again. The trigger payments_move (migrations/0025) refuses any
 // other move, and TestPaymentMoves holds the two to each other.
 var paymentMoves = map[PaymentStatus][]PaymentStatus{
-	PaymentPending:  {PaymentMinting, PaymentRejected},
+	PaymentPending:  {PaymentMinting, PaymentRejected, PaymentHeld},
+	PaymentHeld:     {PaymentPending},
 	PaymentMinting:  {PaymentMinted, PaymentRejected},
 	PaymentMinted:   nil,
 	PaymentRejected: {PaymentRefunded},
@@ -61,6 +64,7 @@ var buyerOf = map[PaymentStatus]BuyerStatus{
 	PaymentPending:  BuyerMinting,
 	PaymentMinting:  BuyerMinting,
 	PaymentMinted:   BuyerMinted,
+	PaymentHeld:     BuyerHeld,
 	PaymentRejected: BuyerRejected,
 	PaymentRefunded: BuyerRefunded,
 }

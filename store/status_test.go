@@ -15,7 +15,7 @@ func TestPaymentMoves(t *testing.T) {
 	t.Parallel()
 	db := storetest.New(t)
 	statuses := []store.PaymentStatus{store.PaymentPending, store.PaymentMinting, store.PaymentMinted,
-		store.PaymentRejected, store.PaymentRefunded}
+		store.PaymentHeld, store.PaymentRejected, store.PaymentRefunded}
 	for i, from := range statuses {
 		for j, to := range statuses {
 			t.Run(fmt.Sprint(from, " to ", to), func(t *testing.T) {
@@ -25,9 +25,11 @@ func TestPaymentMoves(t *testing.T) {
 				}
 				defer tx.Rollback()
 				h := storetest.TxHash(fmt.Sprint("move", i, j))
-				// The columns each status asks for (payments' CHECKs): a reason when rejected or
-				// refunded, a refund transaction when refunded.
-				withReason := func(s store.PaymentStatus) bool { return s == store.PaymentRejected || s == store.PaymentRefunded }
+				// The columns each status asks for (payments' CHECKs): a reason when held,
+				// rejected or refunded, a refund transaction when refunded.
+				withReason := func(s store.PaymentStatus) bool {
+					return s == store.PaymentHeld || s == store.PaymentRejected || s == store.PaymentRefunded
+				}
 				reason := func(s store.PaymentStatus) any {
 					if withReason(s) {
 						return "wrong_amount"

@@ -180,6 +180,8 @@ type LeftOut struct {
 	AmountWei   Uint256      `json:"amountWei"`
 	InToken     *TokenAmount `json:"inToken,omitempty"`
 	ChainSays   string       `json:"chainSays"`
+	// Sanctioned: the sanctions oracle listed the payee when the batch was proposed.
+	Sanctioned bool `json:"sanctioned,omitempty"`
 }
 
 // LeftOuts are a batch's transfers left out, as treasury_batches.left_out keeps them.

@@ -20,7 +20,8 @@ type EventType string
 // can delay an event but never lose it, nor send one for a change that did not commit.
 const (
 	EventPaymentSeen        EventType = "payment.seen"        // the scan recorded a payment
-	EventPaymentHeld        EventType = "payment.held"        // a payment waits while the operator holds minting
+	EventPaymentHeld        EventType = "payment.held"        // the screening holds a payment, or it waits while the operator holds minting
+	EventPaymentReleased    EventType = "payment.released"    // an admin released a held payment: it is judged again
 	EventPaymentMinted      EventType = "payment.minted"      // its node is recorded
 	EventPaymentRejected    EventType = "payment.rejected"    // it buys no node: a refund is owed
 	EventPaymentRefunded    EventType = "payment.refunded"    // the refund was seen on chain
@@ -33,7 +34,7 @@ const (
 )
 
 // EventTypes are the events an endpoint may ask for, EventAll aside.
-var EventTypes = []EventType{EventPaymentSeen, EventPaymentHeld, EventPaymentMinted, EventPaymentRejected,
+var EventTypes = []EventType{EventPaymentSeen, EventPaymentHeld, EventPaymentReleased, EventPaymentMinted, EventPaymentRejected,
 	EventPaymentRefunded, EventRoundConfirmed, EventWithdrawalRecorded, EventTierSoldOut, EventReferralEarned, EventReferralPaid}
 
 // revertedSuffix marks the event that follows one whose cause a reorg took back, with its data.

@@ -34,7 +34,8 @@ func startDevChainWith(t testing.TB, opts devchain.Options) (*devchain.Chain, *c
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dc.Close() })
-	return dc, chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
+	// Payers are screened against the dev chain's sanctions oracle, as in dev mode.
+	return dc, chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed, SanctionsOracle: dc.SanctionsOracle})
 }
 
 // devchainOverHTTP runs a dev chain that serves JSON-RPC over HTTP, for tests that reach it

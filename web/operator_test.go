@@ -1366,9 +1366,9 @@ func TestOperatorAllowlistUpload(t *testing.T) {
 	})
 	t.Run("a file larger than the admin API takes is refused unread", func(t *testing.T) {
 		line := a1 + ",1\n"
-		rec := b.upload("/operator/allowlist/preview", tier, []byte(strings.Repeat(line, (handlers.MaxAllowlistBody+maxBody)/len(line)+1)))
+		rec := b.upload("/operator/allowlist/preview", tier, []byte(strings.Repeat(line, (handlers.MaxListBody+maxBody)/len(line)+1)))
 		wantStatus(t, rec, http.StatusRequestEntityTooLarge)
-		if got := text(page(t, rec.Body), "error"); !strings.Contains(got, "The allowlist is too large") {
+		if got := text(page(t, rec.Body), "error"); !strings.Contains(got, "The list is too large") {
 			t.Fatalf("413 %q", got)
 		}
 	})

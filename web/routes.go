@@ -130,8 +130,8 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 		h.RequireOperator(handlers.Admin, "change the referral codes"))
 	op.post("/tiers/:id/sale", h.OperatorAction(h.SetTierOnSale), rl.limit("operator-sale", 60),
 		h.RequireOperator(handlers.Operator, "put a tier on or off sale"))
-	// The allowlist upload takes a file (multipart, as large as the admin API's upload) on these two
-	// routes only: operatorUpload reads it once the session is known to be an operator's who may
+	// The allowlist and denylist uploads take a file (multipart, as large as the admin API's
+	// upload) on these routes only: operatorUpload reads it once the session is known to be an operator's who may
 	// upload, and before the session's CSRF token, which comes in the same body, is checked.
 	upload := operator.group("", cacheControl(private), h.RequireOperatorPage, h.Site)
 	const mayUpload = "upload a tier's allowlist"
@@ -139,6 +139,13 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 		operatorUpload, h.RequireOperator(handlers.Operator, mayUpload)}
 	upload.post(allowlistPreviewPage, h.PreviewAllowlistFromPage, uploader...)
 	upload.post(allowlistSavePage, h.SaveAllowlistFromPage, uploader...)
+	const mayDeny = "change the denylist"
+	denier := []echo.MiddlewareFunc{rl.limit("operator-denylist", 30), h.RequireOperatorFirst(handlers.Admin, mayDeny),
+		operatorUpload, h.RequireOperator(handlers.Admin, mayDeny)}
+	upload.post(denylistPreviewPage, h.PreviewDenylistFromPage, denier...)
+	upload.post(denylistSavePage, h.SaveDenylistFromPage, denier...)
+	op.post("/held/:id/release", h.OperatorAction(h.ReleaseFromPage), rl.limit("operator-release", 60),
+		h.RequireOperator(handlers.Admin, "release a held payment"))
 	op.get("/exports/:file", h.Export, rl.limit("operator-export", 30), viewer)
 	// Treasury batches (refunds, commissions): an operator builds one, each owner signs it with
 	// their own wallet (any signed-in operator carries the signature; the signature is what
@@ -198,6 +205,11 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	}
 	admin.post("/minting/pause", h.HoldMinting(true))
 	admin.post("/minting/resume", h.HoldMinting(false))
+	admin.get("/compliance", h.Compliance)
+	admin.get("/held-payments", h.HeldPayments)
+	admin.post("/held-payments/:id/release", h.ReleasePayment)
+	admin.add([]string{http.MethodPut}, denylistPath, h.PutDenylist)
+	admin.get(denylistPath, h.Denylist)
 	admin.get("/commissions", h.Commissions)
 	admin.post("/referral-codes", h.AddReferralCode)
 	admin.get("/referral-codes", h.ReferralCodes)
@@ -211,8 +223,11 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	admin.post("/webhooks/:id/deliveries/:deliveryId/redeliver", h.Redeliver)
 }
 
-// allowlistPath is the admin route of an allowlist upload, one of the largeBodies.
-const allowlistPath = "/tiers/:id/allowlist"
+// allowlistPath and denylistPath are the admin routes of list uploads, largeBodies.
+const (
+	allowlistPath = "/tiers/:id/allowlist"
+	denylistPath  = "/denylist"
+)
 
 // getOrPost are the methods of the routes the spec serves to both GET and POST.
 var getOrPost = []string{http.MethodGet, http.MethodPost}

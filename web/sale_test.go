@@ -301,7 +301,7 @@ func TestAllowlist(t *testing.T) {
 	t.Run("refused", func(t *testing.T) {
 		wantStatus(t, s.adminCSV(t, "/api/admin/tiers/1/allowlist", "application/json", a+",1"), http.StatusUnsupportedMediaType)
 		wantStatus(t, s.adminCSV(t, "/api/admin/tiers/9/allowlist", "text/csv", a+",1"), http.StatusNotFound)
-		wantStatus(t, s.adminCSV(t, "/api/admin/tiers/1/allowlist", "text/csv", strings.Repeat(" ", handlers.MaxAllowlistBody+1)), http.StatusRequestEntityTooLarge)
+		wantStatus(t, s.adminCSV(t, "/api/admin/tiers/1/allowlist", "text/csv", strings.Repeat(" ", handlers.MaxListBody+1)), http.StatusRequestEntityTooLarge)
 	})
 	t.Run("the longest list fits", func(t *testing.T) {
 		var sb strings.Builder

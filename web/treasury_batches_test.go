@@ -67,10 +67,12 @@ type batchDoc struct {
 	ExecutedTx *string  `json:"executedTx"`
 	Dropped    []string `json:"droppedApprovals"`
 	HeldBy     *struct {
-		Payment     string `json:"payment"`
-		RefundTx    string `json:"refundTx"`
-		BlockNumber int64  `json:"blockNumber"`
-		Reason      string `json:"reason"`
+		Code        string   `json:"code"`
+		Payment     string   `json:"payment"`
+		RefundTx    string   `json:"refundTx"`
+		BlockNumber int64    `json:"blockNumber"`
+		Sanctioned  []string `json:"sanctioned"`
+		Reason      string   `json:"reason"`
 	} `json:"heldBy"`
 	Attempts []struct {
 		TxHash      string  `json:"txHash"`

@@ -13,24 +13,29 @@ import (
 	"nodeledger/handlers"
 )
 
-// The operator page's allowlist upload: its file is previewed, then the list the preview showed
-// is posted back to be saved. Both take a file as large as the admin API's upload, with the
+// The operator page's list uploads (an allowlist, the denylist): a file is previewed, then the
+// list the preview showed is posted back to be saved. Both take a file as large as the admin API's upload, with the
 // form's few fields around it.
 const (
 	allowlistPreviewPage = "/operator/allowlist/preview"
 	allowlistSavePage    = "/operator/allowlist"
-	maxUploadPage        = handlers.MaxAllowlistBody + maxBody
+	denylistPreviewPage  = "/operator/denylist/preview"
+	denylistSavePage     = "/operator/denylist"
+	maxUploadPage        = handlers.MaxListBody + maxBody
 )
 
 // largeBodies are the routes, by method and path, that take a body larger than maxBody, and how
 // large: the allowlist uploads (bodyLimit).
 var largeBodies = map[string]int64{
-	http.MethodPut + " /api/admin" + allowlistPath: handlers.MaxAllowlistBody,
+	http.MethodPut + " /api/admin" + allowlistPath: handlers.MaxListBody,
+	http.MethodPut + " /api/admin" + denylistPath:  handlers.MaxListBody,
 	http.MethodPost + " " + allowlistPreviewPage:   maxUploadPage,
 	http.MethodPost + " " + allowlistSavePage:      maxUploadPage,
+	http.MethodPost + " " + denylistPreviewPage:    maxUploadPage,
+	http.MethodPost + " " + denylistSavePage:       maxUploadPage,
 }
 
-// operatorUpload takes the posts of the operator page's allowlist upload, which a file input
+// operatorUpload takes the posts of the operator page's list uploads, which a file input
 // sends as multipart/form-data, and only those routes take it. The parts, files included, are
 // read here as a stream within the route's body limit (bodyLimit) into the form's values, so the
 // handlers read them as on any form and nothing is spooled to the temp folder (which
@@ -40,7 +45,7 @@ func operatorUpload(next echo.HandlerFunc) echo.HandlerFunc {
 		r := c.Request()
 		mt, params, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
 		if mt != echo.MIMEMultipartForm || params["boundary"] == "" {
-			return echo.NewHTTPError(http.StatusUnsupportedMediaType, "An allowlist is uploaded from the operator page's form, as a file (multipart/form-data).")
+			return echo.NewHTTPError(http.StatusUnsupportedMediaType, "A list is uploaded from the operator page's form, as a file (multipart/form-data).")
 		}
 		form := url.Values{}
 		parts := multipart.NewReader(r.Body, params["boundary"])
@@ -69,7 +74,7 @@ func operatorUpload(next echo.HandlerFunc) echo.HandlerFunc {
 // or malformed.
 func uploadError(err error) error {
 	if tooLarge := new(http.MaxBytesError); errors.As(err, &tooLarge) {
-		return handlers.ErrAllowlistTooLarge
+		return handlers.ErrListTooLarge
 	}
 	return echo.NewHTTPError(http.StatusBadRequest, "The upload is malformed: choose the file again and send the form once more.")
 }

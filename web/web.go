@@ -163,7 +163,7 @@ func bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		r := c.Request()
 		limit, tooLarge := int64(maxBody), error(errBodyTooLarge)
 		if n, ok := largeBodies[r.Method+" "+c.Path()]; ok {
-			limit, tooLarge = n, handlers.ErrAllowlistTooLarge
+			limit, tooLarge = n, handlers.ErrListTooLarge
 		}
 		if r.ContentLength > limit {
 			return tooLarge

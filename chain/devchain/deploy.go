@@ -97,8 +97,20 @@ func (c *Chain) deploy(ctx context.Context, weights map[uint8]uint32) error {
 	if err := c.deployUSDC(ctx, owner, &nonce); err != nil {
 		return err
 	}
-
-	return c.setWeights(ctx, owner, &nonce, weights)
+	if err := c.setWeights(ctx, owner, &nonce, weights); err != nil {
+		return err
+	}
+	// Last, so that every contract before it keeps its address.
+	owner.Nonce = new(big.Int).SetUint64(nonce)
+	addr, tx, err := bind.DeployContract(owner, common.FromHex(bindings.SanctionsListMetaData.Bin), c.client, nil)
+	if err != nil {
+		return fmt.Errorf("deploy SanctionsList: %w", err)
+	}
+	if err := c.mineUntilIncluded(ctx, tx); err != nil {
+		return fmt.Errorf("deploy SanctionsList: %w", err)
+	}
+	c.SanctionsOracle = addr
+	return nil
 }
 
 // setWeights sets each tier's payoutBps on the factory, as its owner, in tier order, so that

@@ -133,6 +133,10 @@ type Chain struct {
 	USDC common.Address
 	// PriceFeed is the MockAggregator ETH/USD price feed.
 	PriceFeed common.Address
+	// SanctionsOracle is a SanctionsList, with the interface of Chainalysis's oracle and its
+	// owner's functions (addToSanctionsList, removeFromSanctionsList), owned by Owner; it lists
+	// no one until the owner says.
+	SanctionsOracle common.Address
 	// Payments is the wallet buyers pay into (Accounts[PaymentsIndex]).
 	Payments common.Address
 	// Treasury is a Safe (SafeVersion 1.4.1, Safe's published bytecode) owned by the accounts of

@@ -3,6 +3,8 @@ package sale
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math/big"
 	"strings"
 	"time"
@@ -71,6 +73,62 @@ type ChainState struct {
 	minting bool
 	// recalled are the reads of an earlier judgement of the payment (Recalling).
 	recalled []store.ChainRead
+	// sanctioned is what the sanctions oracle said of payers at block, read for many at once
+	// (ReadSanctions); a payer not in it is read alone.
+	sanctioned map[string]bool
+	// release is an admin's release of the payment judged (Releasing); nil: none.
+	release *store.Release
+}
+
+// Releasing is cs for the judgement of a payment an admin released from the screening's hold.
+func (cs ChainState) Releasing(r store.Release) ChainState {
+	cs.release = &r
+	return cs
+}
+
+// ErrSanctionsUnreadable is a judgement that could not read the sanctions oracle: the payment
+// waits rather than pass unscreened.
+var ErrSanctionsUnreadable = errors.New("the sanctions oracle cannot be read")
+
+// ReadSanctions reads in one request what the sanctions oracle said of payers at cs's block, for
+// the judgements of their payments there; nothing when no oracle is set.
+func (s *Sale) ReadSanctions(ctx context.Context, cs *ChainState, payers []string) error {
+	oracle := s.chain.SanctionsOracle()
+	if oracle == (common.Address{}) || len(payers) == 0 {
+		return nil
+	}
+	addrs := make([]common.Address, len(payers))
+	for i, p := range payers {
+		addrs[i] = common.HexToAddress(p)
+	}
+	listed, err := s.chain.Sanctioned(ctx, oracle, cs.block, addrs)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrSanctionsUnreadable, err)
+	}
+	if cs.sanctioned == nil {
+		cs.sanctioned = make(map[string]bool, len(payers))
+	}
+	for i, p := range payers {
+		cs.sanctioned[p] = listed[i]
+	}
+	return nil
+}
+
+// sanctionedAt tells whether the sanctions oracle listed wallet from at cs's block: recalled,
+// read with others (ReadSanctions), or read now.
+func (cs ChainState) sanctionedAt(ctx context.Context, c *chain.Client, oracle common.Address, from string) (bool, error) {
+	var listed bool
+	if r, ok := cs.recall("isSanctioned(" + from + ")"); ok && json.Unmarshal(r.Result, &listed) == nil {
+		return listed, nil
+	}
+	if listed, ok := cs.sanctioned[from]; ok {
+		return listed, nil
+	}
+	got, err := c.Sanctioned(ctx, oracle, cs.block, []common.Address{common.HexToAddress(from)})
+	if err != nil {
+		return false, fmt.Errorf("%w: %w", ErrSanctionsUnreadable, err)
+	}
+	return got[0], nil
 }
 
 // ReadChain reads the contract's pause and allowance per wallet at block (0: the head), for
@@ -199,6 +257,58 @@ func (s *Sale) Judge(ctx context.Context, from string, paid store.Money, at time
 // JudgeWith is Judge with the chain's state read once for many payments (ReadChain), of a
 // payment in block (0: one yet to come), whose bindings count only when made before it.
 func (s *Sale) JudgeWith(ctx context.Context, cs ChainState, from string, paid store.Money, at time.Time, block int64) (Verdict, error) {
+	screened, err := s.screen(ctx, cs, from, at)
+	if err != nil || screened.Reason != nil {
+		return screened, err
+	}
+	v, err := s.judge(ctx, cs, from, paid, at, block)
+	v.Reads = append(screened.Reads, v.Reads...)
+	return v, err
+}
+
+// screen is the screening of a payment from wallet `from` made at instant at, first of the rules:
+// a payer the sanctions oracle listed at cs's block, or the operator's denylist listed at at, is
+// held (Verdict.Reason.Holds), whatever else the payment is; the oracle's answer is kept with the
+// verdict. A payment an admin released is not held again: released to be minted, it is not
+// screened; released to be refunded, it is rejected for the reason it was held, whatever the
+// screening says now (it is still read, so that a rebuild keeps the same reads).
+func (s *Sale) screen(ctx context.Context, cs ChainState, from string, at time.Time) (Verdict, error) {
+	var v Verdict
+	release := cs.release
+	if release != nil && release.To == store.ReleaseToMint {
+		return v, nil
+	}
+	var held store.ReasonCode
+	if oracle := s.chain.SanctionsOracle(); oracle != (common.Address{}) {
+		listed, err := cs.sanctionedAt(ctx, s.chain, oracle, from)
+		if err != nil {
+			return v, err
+		}
+		cs.read(&v, oracle, "isSanctioned("+from+")", listed)
+		if listed {
+			held = Sanctioned
+		}
+	}
+	if held == "" {
+		denied, err := s.store.Denylisted(ctx, from, at)
+		if err != nil {
+			return v, err
+		}
+		if denied {
+			held = Denylisted
+		}
+	}
+	switch {
+	case release != nil:
+		v.Reason = &Reason{Code: release.HeldFor, Args: Args{Released: true}}
+	case held != "":
+		v.Reason = &Reason{Code: held}
+	}
+	return v, nil
+}
+
+// judge is JudgeWith past the screening: the sale's rules.
+func (s *Sale) judge(ctx context.Context, cs ChainState, from string, paid store.Money, at time.Time, block int64) (Verdict, error) {
 	tiers, err := s.store.TiersAt(ctx, at, s.grace)
 	if err != nil {
 		return Verdict{}, err

@@ -26,6 +26,8 @@ const (
 	Closed              store.ReasonCode = "closed"
 	NotAllowlisted      store.ReasonCode = "not_allowlisted"
 	AllocationUsed      store.ReasonCode = "allocation_used"
+	Sanctioned          store.ReasonCode = "sanctioned"
+	Denylisted          store.ReasonCode = "denylisted"
 	Other               store.ReasonCode = "other"
 )
 
@@ -146,9 +148,33 @@ var Catalogue = []ReasonEntry{
 			return fmt.Sprintf("This wallet %s its whole allowlist allocation of %s; until %s a wallet on the allowlist buys no more than its allocation.",
 				tense(before, "had", "has"), words.Count(a.Allocation, a.TierLabel+" node", a.TierLabel+" nodes"), allowlistEnd(a.AllowlistUntil))
 		}},
+	{Sanctioned, "Sanctions screening",
+		"The sanctions oracle (SANCTIONS_ORACLE) listed the payer at the payment's block. The payment is held: neither minted nor refunded until an admin releases it (to be minted, or refunded: then it is rejected with this code and released true).",
+		func(a Args, before bool) string { return screened(a, before, " (sanctions screening)") }},
+	{Denylisted, "On the operator's denylist",
+		"The payer was on the operator's denylist when the payment was made. The payment is held: neither minted nor refunded until an admin releases it (to be minted, or refunded: then it is rejected with this code and released true).",
+		func(a Args, before bool) string { return screened(a, before, "") }},
 	{Other, "Other",
 		"A payment rejected before reasons had codes whose recorded reason matches none of the above; reason gives its words as recorded.",
 		func(a Args, _ bool) string { return a.Text }}, // the sentence as recorded before reasons had codes (migration 0012)
+}
+
+// Holds tells whether r holds its payment (the screening's reasons, until an admin releases it)
+// rather than reject it.
+func (r *Reason) Holds() bool {
+	return r != nil && (r.Code == Sanctioned || r.Code == Denylisted) && !r.Args.Released
+}
+
+// screened is what the payer of a payment the screening holds reads, naming no list (why: the
+// screening's, " (sanctions screening)", or none).
+func screened(a Args, before bool, why string) string {
+	switch {
+	case before:
+		return "This wallet cannot buy in this sale" + why + "."
+	case a.Released:
+		return "This payment could not be accepted" + why + "; it is refunded."
+	}
+	return "This payment cannot be accepted" + why + "; the operator will contact you."
 }
 
 // Entry is code's entry of the catalogue; a code it does not know (written by a newer version of
@@ -211,7 +237,9 @@ type Args struct {
 	AfterTierLabel string     `json:"afterTierLabel,omitempty"`
 	Allocation     int        `json:"allocation,omitempty"`
 	Error          string     `json:"error,omitempty"` // the contract's custom error
-	Text           string     `json:"text,omitempty"`
+	// Released: a payment the screening held that an admin released to be refunded.
+	Released bool   `json:"released,omitempty"`
+	Text     string `json:"text,omitempty"`
 }
 
 // TierPrice is a tier on sale and its price when a payment was checked: in ETH, or in the token

@@ -172,21 +172,30 @@ func (t *Treasury) covers(ctx context.Context, safe chain.Safe, head uint64, ite
 }
 
 // payable simulates each of items' transfers alone at block head from the treasury: those the
-// chain takes, and those it refuses, with what it said.
+// chain takes, and those it refuses, with what it said. A payee the sanctions oracle lists at
+// head is left out too: no batch pays a sanctioned address.
 func (t *Treasury) payable(ctx context.Context, head uint64, items []Item) ([]Item, store.LeftOuts, error) {
 	checks, err := t.chain.CheckPayouts(ctx, t.cfg.Safe, head, payouts(items))
+	if err != nil {
+		return nil, nil, err
+	}
+	payees := make([]common.Address, len(items))
+	for i, it := range items {
+		payees[i] = it.Payout.To
+	}
+	listed, err := t.sanctioned(ctx, new(big.Int).SetUint64(head), payees)
 	if err != nil {
 		return nil, nil, err
 	}
 	var keep []Item
 	var left store.LeftOuts
 	for i, it := range items {
-		if !checks[i].Refused {
+		if !checks[i].Refused && !listed[i] {
 			keep = append(keep, it)
 			continue
 		}
 		out := store.LeftOut{Payment: it.PaymentTx, Commissions: it.Commissions, To: lower(it.Payout.To),
-			AmountWei: store.Uint256{Int: it.Payout.Value}, InToken: it.InToken, ChainSays: checks[i].Reason}
+			AmountWei: store.Uint256{Int: it.Payout.Value}, InToken: it.InToken, ChainSays: checks[i].Reason, Sanctioned: listed[i]}
 		if it.InToken != nil {
 			out.AmountWei = store.Uint256{Int: new(big.Int)}
 		}
@@ -225,6 +234,36 @@ func (t *Treasury) fit(ctx context.Context, nonce *big.Int, head uint64, items [
 		// Transfers cost about the same each: cut to the share that fits, with a tenth to spare.
 		n = max(1, min(n-1, int(uint64(n)*(limit-safeExecGas)/gas*9/10)))
 	}
+}
+
+// sanctioned tells, for each of payees, whether the sanctions oracle lists it at block (nil: the
+// head); none is when no oracle is set.
+func (t *Treasury) sanctioned(ctx context.Context, block *big.Int, payees []common.Address) ([]bool, error) {
+	oracle := t.chain.SanctionsOracle()
+	if oracle == (common.Address{}) {
+		return make([]bool, len(payees)), nil
+	}
+	return t.chain.Sanctioned(ctx, oracle, block, payees)
+}
+
+// SanctionedPayees are the payees of batch b the sanctions oracle lists now: its execution data
+// is not given out while there is one.
+func (t *Treasury) SanctionedPayees(ctx context.Context, b store.TreasuryBatch) ([]string, error) {
+	var payees []common.Address
+	for _, p := range BatchPayouts(b) {
+		payees = append(payees, p.To)
+	}
+	listed, err := t.sanctioned(ctx, nil, payees)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i, l := range listed {
+		if l && !slices.Contains(out, lower(payees[i])) {
+			out = append(out, lower(payees[i]))
+		}
+	}
+	return out, nil
 }
 
 func payouts(items []Item) []chain.Payout {

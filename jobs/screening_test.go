@@ -1,0 +1,287 @@
+package jobs
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"nodeledger/chain"
+	"nodeledger/chain/bindings"
+	"nodeledger/jobs/sale"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+)
+
+var sanctionsList = bindings.NewSanctionsList()
+
+// screenedBy points the env's passes at oracle as their sanctions oracle.
+func (e *env) screenedBy(oracle common.Address) {
+	e.c = chain.New(e.dc.RPC(), chain.Config{Factory: e.dc.Factory, SanctionsOracle: oracle})
+	e.j = e.restart()
+}
+
+// sanction lists (or, with listed false, delists) wallets on the dev oracle, as its owner.
+func (e *env) sanction(listed bool, wallets ...common.Address) {
+	e.t.Helper()
+	data := sanctionsList.PackAddToSanctionsList(wallets)
+	if !listed {
+		data = sanctionsList.PackRemoveFromSanctionsList(wallets)
+	}
+	e.send(e.dc.Owner.Key, e.dc.SanctionsOracle, data, 0)
+}
+
+// release releases held payment p, as an admin would, to `to`.
+func (e *env) release(p store.Payment, to store.ReleaseTo) {
+	e.t.Helper()
+	err := e.db.Audited(e.t.Context(), store.AuditEntry{Actor: store.Actor{Who: "0xadmin"}, Action: store.ActionPaymentRelease},
+		func(tx store.Tx, a *store.AuditEntry) error {
+			a.Outcome = store.AuditOutcome{Code: store.OutcomePaymentReleased}
+			_, err := tx.ReleasePayment(e.t.Context(), p.ID, store.Release{To: to, Reason: "checked by hand", By: "0xadmin"})
+			return err
+		})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// paymentOf is the one payment of transaction tx.
+func (e *env) paymentOf(tx common.Hash) store.PaymentRecord {
+	e.t.Helper()
+	r, err := e.db.PaymentByTx(e.t.Context(), strings.ToLower(tx.Hex()))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return r
+}
+
+// heldOne is the one held payment of transaction tx, with the code it is held for.
+func (e *env) heldOne(tx common.Hash, code store.ReasonCode) store.Payment {
+	e.t.Helper()
+	for _, p := range payments(e.t, e.db, store.PaymentHeld) {
+		if p.TxHash == strings.ToLower(tx.Hex()) {
+			if p.Reason == nil || p.Reason.Code != code {
+				e.t.Fatalf("payment %s held for %+v, want %s", p.TxHash, p.Reason, code)
+			}
+			return p
+		}
+	}
+	e.t.Fatalf("payment %s is %s, not held", tx.Hex(), e.paymentOf(tx).Status)
+	return store.Payment{}
+}
+
+// TestSanctionsScreening: a payer the oracle listed at the payment's block is held, whatever the
+// oracle says later; it is neither minted nor owed a refund, and the oracle's answer is kept with
+// the verdict. Released by an admin, one payment is minted (the screening waived) and another
+// rejected for its hold, then owed its refund. The ledger's events, rebuilt from the chain and
+// the settings log, are the live ones, and a block's digest does not change when its held
+// payment is released.
+func TestSanctionsScreening(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.screenedBy(e.dc.SanctionsOracle)
+	e.logDeployment()
+	ctx := t.Context()
+
+	e.sanction(true, e.buyer(0), e.buyer(1))
+	listedPaid := e.pay(0, e.dc.Payments, priceOne)
+	refundPaid := e.pay(1, e.dc.Payments, priceOne)
+	e.sanction(false, e.buyer(0)) // delisted after its payment: it stays held
+	clearPaid := e.pay(2, e.dc.Payments, priceOne)
+	sum := mustPass(t, e.j)
+	if sum.Held != 2 || sum.Minted != 1 || sum.Rejected != 0 {
+		t.Fatalf("pass: %+v", sum)
+	}
+	held := e.heldOne(listedPaid, sale.Sanctioned)
+	toRefund := e.heldOne(refundPaid, sale.Sanctioned)
+	e.checkNodes(e.buyer(0), 0)
+	e.checkNodes(e.buyer(2), 1)
+	if r := e.paymentOf(clearPaid); r.Status != store.PaymentMinted {
+		t.Fatalf("the clear payer's payment is %s", r.Status)
+	}
+	// The oracle's answer at the payment's block, kept.
+	reads, err := e.db.JudgedReads(ctx, []string{held.PaymentRef})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle, call := strings.ToLower(e.dc.SanctionsOracle.Hex()), "isSanctioned("+lower(e.buyer(0))+")"
+	if r := reads[held.PaymentRef]; len(r) != 1 || r[0].Contract != oracle || r[0].Call != call ||
+		r[0].Block != held.BlockNumber || string(r[0].Result) != "true" {
+		t.Fatalf("the held payment's reads: %+v", r)
+	}
+	// Owed nothing, and in no refund batch.
+	if owed, n, err := e.db.RefundsOwed(ctx, 100); err != nil || n != 0 {
+		t.Fatalf("refunds owed: %+v (%d), %v", owed, n, err)
+	}
+	// Passes again leave it held, the oracle's later answer notwithstanding.
+	mustPass(t, e.restart())
+	e.heldOne(listedPaid, sale.Sanctioned)
+	digested, _ := digestsNow(t, e.db)
+
+	e.release(held, store.ReleaseToMint)
+	e.release(toRefund, store.ReleaseToRefund)
+	if err := e.db.Audited(ctx, store.AuditEntry{Actor: store.Actor{Who: "0xadmin"}, Action: store.ActionPaymentRelease},
+		func(tx store.Tx, a *store.AuditEntry) error {
+			a.Outcome = store.AuditOutcome{Code: store.OutcomePaymentReleased}
+			_, err := tx.ReleasePayment(ctx, held.ID, store.Release{To: store.ReleaseToRefund, Reason: "again", By: "0xadmin"})
+			return err
+		}); !errors.Is(err, store.ErrNotHeld) {
+		t.Fatalf("a second release: %v", err)
+	}
+	e.settle()
+	e.checkNodes(e.buyer(0), 1)
+	e.checkNodes(e.buyer(1), 0)
+	refunded := e.paymentOf(refundPaid)
+	if refunded.Status != store.PaymentRejected || refunded.Reason == nil || refunded.Reason.Code != sale.Sanctioned {
+		t.Fatalf("the payment released to be refunded: %s %+v", refunded.Status, refunded.Reason)
+	}
+	if s := sale.Sentence(refunded.Reason); s == nil || !strings.Contains(*s, "it is refunded") {
+		t.Errorf("its sentence: %v", s)
+	}
+	if owed, n, err := e.db.RefundsOwed(ctx, 100); err != nil || n != 1 || owed[0].ID != toRefund.ID {
+		t.Fatalf("refunds owed after the release: %+v (%d), %v", owed, n, err)
+	}
+
+	// The digests written while the payments were held still hold, and a rebuild from the chain
+	// and the settings log (whose releases it applies as it judges) has the live events.
+	mustPass(t, e.restart())
+	after, _ := digestsNow(t, e.db)
+	for i, d := range digested {
+		if i >= len(after) || after[i].Block != d.Block || !bytes.Equal(after[i].Digest, d.Digest) {
+			t.Fatalf("block %d's digest changed with the release", d.Block)
+		}
+	}
+	if _, m, err := e.db.CheckDigests(ctx, 0, after[len(after)-1].Block); err != nil || m != nil {
+		t.Fatalf("the digests against the ledger: %+v, %v", m, err)
+	}
+	cur, err := e.db.Cursor(ctx, store.PaymentsScanner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := e.db.SettingsLog(ctx, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	into := storetest.New(t)
+	if _, err := Rebuild(ctx, into, e.c, entries, nil, uint64(cur.Number), slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	live, rebuilt := eventsOf(t, e.db, cur.Number), eventsOf(t, into, cur.Number)
+	if diffs := store.CompareEvents(live, rebuilt); len(diffs) != 0 || len(rebuilt) != len(live) {
+		t.Fatalf("%d events rebuilt, %d live; differences: %+v", len(rebuilt), len(live), diffs)
+	}
+	var heldEvents int
+	for _, ev := range live {
+		var body struct {
+			Body struct {
+				Verdict string `json:"verdict"`
+			} `json:"body"`
+		}
+		if err := json.Unmarshal([]byte(ev.Line), &body); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == "payment" && body.Body.Verdict == "held" {
+			heldEvents++
+		}
+	}
+	if heldEvents != 2 {
+		t.Errorf("%d payments digested as held, want 2", heldEvents)
+	}
+}
+
+// TestDenylistScreening: a payer on the operator's denylist when it paid is held; one paid
+// before its listing, or after its delisting, is not.
+func TestDenylistScreening(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := t.Context()
+	// Each payment is mined in a block of its own, each stamped later than the one before; a
+	// list is made to take effect at the block time of the first payment it judges.
+	before := e.pay(0, e.dc.Payments, priceOne)
+	during := e.pay(0, e.dc.Payments, priceOne)
+	other := e.pay(1, e.dc.Payments, priceOne)
+	after := e.pay(1, e.dc.Payments, priceOne)
+	e.denylist(e.blockTime(during), e.buyer(0), e.buyer(1))
+	e.denylist(e.blockTime(after))
+	sum := mustPass(t, e.j)
+	if sum.Held != 2 || sum.Minted != 2 {
+		t.Fatalf("pass: %+v", sum)
+	}
+	e.heldOne(during, sale.Denylisted)
+	e.heldOne(other, sale.Denylisted)
+	for _, tx := range []common.Hash{before, after} {
+		if r := e.paymentOf(tx); r.Status != store.PaymentMinted {
+			t.Errorf("payment %s: %s", tx.Hex(), r.Status)
+		}
+	}
+	if v, entries, err := e.db.Denylist(ctx); err != nil || v.Rows != 0 || len(entries) != 0 {
+		t.Fatalf("the denylist now: %+v %+v, %v", v, entries, err)
+	}
+}
+
+// blockTime is the time of the block that holds transaction tx.
+func (e *env) blockTime(tx common.Hash) time.Time {
+	e.t.Helper()
+	r, err := e.c.Receipt(e.t.Context(), tx)
+	if err != nil || r == nil {
+		e.t.Fatalf("receipt of %s: %v", tx.Hex(), err)
+	}
+	n := r.BlockNumber.Uint64()
+	b, err := e.c.Blocks(e.t.Context(), n, n)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return time.Unix(int64(b[0].Time), 0)
+}
+
+// denylist makes wallets the operator's denylist, as an admin does, and makes it take effect at
+// instant at (the dev chain's clock runs ahead of the database's after its deploy).
+func (e *env) denylist(at time.Time, wallets ...common.Address) {
+	e.t.Helper()
+	entries := make([]store.DenylistEntry, len(wallets))
+	for i, w := range wallets {
+		entries[i] = store.DenylistEntry{Address: lower(w), Reason: "fraud report"}
+	}
+	if err := e.db.Audited(e.t.Context(), store.AuditEntry{Actor: store.Actor{Who: "0xadmin"}, Action: store.ActionDenylistPut},
+		func(tx store.Tx, a *store.AuditEntry) error {
+			a.Outcome = store.AuditOutcome{Code: store.OutcomeDenylistSaved, Args: store.AuditArgs{Wallets: len(entries)}}
+			_, err := tx.ReplaceDenylist(e.t.Context(), "0xadmin", entries)
+			return err
+		}); err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.db.DB().Exec(`UPDATE denylist_versions SET effective_at = $1 WHERE id = (SELECT max(id) FROM denylist_versions)`, at); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// TestUnreadableOracle: an oracle that cannot be read (no contract at its address) holds
+// payments back, unjudged, with the pass failing for that reason; once it answers, they are
+// judged.
+func TestUnreadableOracle(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := t.Context()
+	e.screenedBy(common.HexToAddress("0x40C57923924B5c5c5455c48D93317139ADDaC8fb")) // nothing there on the dev chain
+	paid := e.pay(0, e.dc.Payments, priceOne)
+	_, err := e.j.Payments(ctx)
+	if !errors.Is(err, sale.ErrSanctionsUnreadable) {
+		t.Fatalf("the pass: %v", err)
+	}
+	if pe := passError(err); pe.Code != store.PassSanctionsUnreadable {
+		t.Fatalf("recorded as %s", pe.Code)
+	}
+	if r := e.paymentOf(paid); r.Status != store.PaymentPending {
+		t.Fatalf("the payment is %s while the oracle cannot be read", r.Status)
+	}
+	e.screenedBy(e.dc.SanctionsOracle)
+	e.settle()
+	if r := e.paymentOf(paid); r.Status != store.PaymentMinted {
+		t.Fatalf("the payment is %s once the oracle answers", r.Status)
+	}
+}

@@ -1,0 +1,330 @@
+package web
+
+import (
+	"fmt"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/ethereum/go-ethereum/common"
+
+	"nodeledger/chain"
+	"nodeledger/chain/bindings"
+	"nodeledger/chain/devchain"
+	"nodeledger/handlers"
+	"nodeledger/jobs"
+	"nodeledger/store"
+	"nodeledger/store/storetest"
+)
+
+// screenedServer is a server whose passes and handlers screen payers against oracle on a dev
+// chain, with one tier of 0.1 ETH on sale.
+func screenedServer(t *testing.T, oracle func(dc *devchain.Chain) common.Address) (*testServer, *devchain.Chain, *chain.Client, *jobs.Jobs, *store.Store) {
+	t.Helper()
+	db := storetest.New(t)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	dc, err := devchain.Start(t.Context(), devchain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dc.Close() })
+	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, SanctionsOracle: oracle(dc)})
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key),
+		jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
+	s := newChainServer(t, db, c, j, handlers.Config{ChainID: 1337, PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey,
+		SessionSecret: sessionSecret, DistMode: "fixed", TickSec: 60, StaleAfterSec: 300})
+	return s, dc, c, j, db
+}
+
+// TestScreeningAPI: a payer the oracle lists is held, and its buyer reads so without the list's
+// name; the admin API counts and lists it, refuses a release that is not one, and releases it
+// once, to be minted. The denylist is uploaded as CSV and read back; a bad line is refused whole.
+func TestScreeningAPI(t *testing.T) {
+	t.Parallel()
+	s, dc, c, j, _ := screenedServer(t, func(dc *devchain.Chain) common.Address { return dc.SanctionsOracle })
+	ctx := t.Context()
+	send := func(key *devchain.Account, to common.Address, data []byte, value string) common.Hash {
+		t.Helper()
+		wei, _ := new(big.Int).SetString(value, 10)
+		r, err := c.NewSender(chain.LocalSigner(key.Key), dc.ChainID()).Transact(ctx, &to, data, wei)
+		if err != nil || r.Status != 1 {
+			t.Fatalf("transaction: %v", err)
+		}
+		return r.TxHash
+	}
+	listed := dc.Buyers[0]
+	send(&dc.Owner, dc.SanctionsOracle, bindings.NewSanctionsList().PackAddToSanctionsList([]common.Address{listed.Address}), "0")
+	paid := strings.ToLower(send(&listed, dc.Payments, nil, "100000000000000000").Hex())
+	if sum, err := j.Payments(ctx); err != nil || sum.Held != 1 {
+		t.Fatalf("pass: %+v, %v", sum, err)
+	}
+
+	type payment struct {
+		Status     string  `json:"status"`
+		ReasonCode *string `json:"reasonCode"`
+		Reason     *string `json:"reason"`
+	}
+	p := decode[payment](t, s.get(t, "/api/payments/"+paid))
+	if p.Status != "held" || p.ReasonCode == nil || *p.ReasonCode != "sanctioned" || p.Reason == nil ||
+		!strings.Contains(*p.Reason, "sanctions screening") || strings.Contains(strings.ToLower(*p.Reason), "ofac") {
+		t.Fatalf("the payment as its buyer reads it: %+v %v %v", p, p.ReasonCode, p.Reason)
+	}
+	if msg := text(page(t, s.get(t, "/payment/"+paid).Body), "payment-message"); !strings.HasPrefix(msg, "Held: This payment cannot be accepted") {
+		t.Fatalf("the tracker: %q", msg)
+	}
+
+	compliance := decode[struct {
+		SanctionsOracle *string        `json:"sanctionsOracle"`
+		Denylisted      int            `json:"denylisted"`
+		Held            map[string]int `json:"held"`
+	}](t, s.adminDo(t, http.MethodGet, "/api/admin/compliance", "", adminKey))
+	if compliance.SanctionsOracle == nil || *compliance.SanctionsOracle != strings.ToLower(dc.SanctionsOracle.Hex()) ||
+		compliance.Held["sanctioned"] != 1 || compliance.Held["denylisted"] != 0 {
+		t.Fatalf("compliance: %+v", compliance)
+	}
+	held := decode[[]struct {
+		ID         int64  `json:"id"`
+		TxHash     string `json:"txHash"`
+		ReasonCode string `json:"reasonCode"`
+		Screening  string `json:"screening"`
+	}](t, s.adminDo(t, http.MethodGet, "/api/admin/held-payments", "", adminKey))
+	if len(held) != 1 || held[0].TxHash != paid || held[0].ReasonCode != "sanctioned" || held[0].Screening != "Sanctions screening" {
+		t.Fatalf("held payments: %+v", held)
+	}
+	release := fmt.Sprintf("/api/admin/held-payments/%d/release", held[0].ID)
+	for body, status := range map[string]int{
+		`{"to": "burn", "reason": "x"}`:                                http.StatusBadRequest,
+		`{"to": "mint"}`:                                               http.StatusBadRequest,
+		`{"to": "mint", "reason": "   "}`:                              http.StatusBadRequest,
+		`{"to": "mint", "reason": "` + strings.Repeat("a", 501) + `"}`: http.StatusBadRequest,
+		`{"to": "mint", "reason": "ok", "extra": 1}`:                   http.StatusBadRequest,
+	} {
+		wantStatus(t, s.adminDo(t, http.MethodPost, release, body, adminKey), status)
+	}
+	wantStatus(t, s.adminDo(t, http.MethodPost, release, `{"to": "mint", "reason": "ok"}`, "guess"), http.StatusUnauthorized)
+	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/held-payments/99999/release", `{"to": "mint", "reason": "ok"}`, adminKey), http.StatusNotFound)
+	wantStatus(t, s.adminDo(t, http.MethodPost, "/api/admin/held-payments/x/release", `{"to": "mint", "reason": "ok"}`, adminKey), http.StatusBadRequest)
+	wantStatus(t, s.adminDo(t, http.MethodPost, release, `{"to": "mint", "reason": "a false match: a namesake"}`, adminKey), http.StatusOK)
+	wantStatus(t, s.adminDo(t, http.MethodPost, release, `{"to": "refund", "reason": "changed my mind"}`, adminKey), http.StatusConflict)
+	if _, err := j.Payments(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p = decode[payment](t, s.get(t, "/api/payments/"+paid))
+	if p.Status != "minted" {
+		t.Fatalf("released to be minted, the payment is %s", p.Status)
+	}
+	audit := s.adminDo(t, http.MethodGet, "/api/admin/audit", "", adminKey).Body.String()
+	if !strings.Contains(audit, "Released payment "+paid) || !strings.Contains(audit, "a false match: a namesake") {
+		t.Fatalf("the audit does not tell the release: %s", audit)
+	}
+
+	// The denylist.
+	wantStatus(t, s.adminCSV(t, "/api/admin/denylist", "application/json", `{}`), http.StatusUnsupportedMediaType)
+	bad := s.adminCSV(t, "/api/admin/denylist", "text/csv", "address,reason\n0x00000000000000000000000000000000000000aa,ok\nnot-an-address,x\n")
+	wantStatus(t, bad, http.StatusBadRequest)
+	if msg := errorMessage(t, bad); msg != `Line 3: "not-an-address" is not an address.` {
+		t.Fatalf("a bad line: %q", msg)
+	}
+	rec := s.adminCSV(t, "/api/admin/denylist", "text/csv",
+		"address,reason\n0x00000000000000000000000000000000000000AA,chargeback, then threats\n0x00000000000000000000000000000000000000bb,\n")
+	wantStatus(t, rec, http.StatusOK)
+	list := decode[struct {
+		Rows    int                   `json:"rows"`
+		Entries []store.DenylistEntry `json:"entries"`
+	}](t, s.adminDo(t, http.MethodGet, "/api/admin/denylist", "", adminKey))
+	if list.Rows != 2 || len(list.Entries) != 2 || list.Entries[0].Address != "0x00000000000000000000000000000000000000aa" ||
+		list.Entries[0].Reason != "chargeback, then threats" || list.Entries[1].Reason != "" {
+		t.Fatalf("the denylist: %+v", list)
+	}
+}
+
+// TestSanctionsUnreadableHealth: an oracle that cannot be read holds payments back unjudged, and
+// health says so at once (not after three failures), with its own code.
+func TestSanctionsUnreadableHealth(t *testing.T) {
+	t.Parallel()
+	s, dc, c, j, _ := screenedServer(t, func(*devchain.Chain) common.Address { return common.HexToAddress("0x40c5") })
+	ctx := t.Context()
+	to := dc.Payments
+	r, err := c.NewSender(chain.LocalSigner(dc.Buyers[0].Key), dc.ChainID()).Transact(ctx, &to, nil, big.NewInt(1e17))
+	if err != nil || r.Status != 1 {
+		t.Fatalf("payment: %v", err)
+	}
+	j.Tick(ctx)
+	h := decode[struct {
+		Degraded        bool `json:"degraded"`
+		DegradedReasons []struct {
+			Code string `json:"code"`
+		} `json:"degradedReasons"`
+	}](t, s.get(t, "/api/cron/health"))
+	codes := []string{}
+	for _, d := range h.DegradedReasons {
+		codes = append(codes, d.Code)
+	}
+	if !h.Degraded || !slices.Contains(codes, "sanctions_unreadable") {
+		t.Fatalf("health: %+v", h)
+	}
+	p := decode[struct {
+		Status string `json:"status"`
+	}](t, s.get(t, "/api/payments/"+strings.ToLower(r.TxHash.Hex())))
+	if p.Status != "minting" { // seen, waiting for its check
+		t.Fatalf("the payment is %s", p.Status)
+	}
+}
+
+// TestOperatorScreening: the operator page lists held payments with which screening held each;
+// only an admin releases one, with a reason, and the audit tells it. The denylist is previewed
+// from a file, then saved as previewed; a list changed since the preview is refused, and only an
+// admin may change it.
+func TestOperatorScreening(t *testing.T) {
+	t.Parallel()
+	s, dc, c, j, db := screenedServer(t, func(dc *devchain.Chain) common.Address { return dc.SanctionsOracle })
+	ctx := t.Context()
+	owner := dc.Owner
+	to := dc.SanctionsOracle
+	if r, err := c.NewSender(chain.LocalSigner(owner.Key), dc.ChainID()).Transact(ctx, &to,
+		bindings.NewSanctionsList().PackAddToSanctionsList([]common.Address{dc.Buyers[0].Address}), nil); err != nil || r.Status != 1 {
+		t.Fatalf("listing: %v", err)
+	}
+	payments := dc.Payments
+	r, err := c.NewSender(chain.LocalSigner(dc.Buyers[0].Key), dc.ChainID()).Transact(ctx, &payments, nil, big.NewInt(1e17))
+	if err != nil || r.Status != 1 {
+		t.Fatalf("payment: %v", err)
+	}
+	paid := strings.ToLower(r.TxHash.Hex())
+	if sum, err := j.Payments(ctx); err != nil || sum.Held != 1 {
+		t.Fatalf("pass: %+v, %v", sum, err)
+	}
+
+	viewer := signedInOperator(t, s, "viewer")
+	doc := viewer.operatorPage()
+	row := doc.Find(`[data-testid=held-payment][data-tx="` + paid + `"]`)
+	if row.Length() != 1 || !strings.Contains(row.Text(), "Sanctions screening") || !strings.Contains(row.Text(), "0.1 ETH") {
+		t.Fatalf("the held payment as a viewer sees it: %s", htmlOf(doc.Find(`#screening`).Parent()))
+	}
+	if row.Find(`[data-testid=release-form]`).Length() != 0 {
+		t.Fatal("a viewer is offered a release")
+	}
+	held, err := db.HeldPayments(ctx, 10)
+	if err != nil || len(held) != 1 {
+		t.Fatalf("held: %+v, %v", held, err)
+	}
+	release := fmt.Sprintf("/operator/held/%d/release", held[0].ID)
+	wantStatus(t, viewer.form(release, url.Values{"to": {"refund"}, "reason": {"checked"}}), http.StatusForbidden)
+
+	admin := signedInOperator(t, s)
+	if admin.operatorPage().Find(`[data-testid=held-payment] [data-testid=release-form]`).Length() != 1 {
+		t.Fatal("an admin is offered no release")
+	}
+	wantStatus(t, admin.form(release, url.Values{"to": {"refund"}}), http.StatusBadRequest)
+	wantRedirect(t, admin.form(release, url.Values{"to": {"refund"}, "reason": {"the payer asked for their money back"}}))
+	doc = admin.operatorPage()
+	if got := text(doc, "outcome"); !strings.HasPrefix(got, "Released payment "+paid) || !strings.Contains(got, "to be refunded") {
+		t.Fatalf("the outcome: %q", got)
+	}
+	if got := text(doc, "released"); got != "Released to be refunded: the next payments pass applies it." ||
+		doc.Find(`[data-testid=release-form]`).Length() != 0 {
+		t.Fatalf("the held payment once released: %q", got)
+	}
+	if _, err := j.Payments(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if owed, n, err := db.RefundsOwed(ctx, 10); err != nil || n != 1 || owed[0].TxHash != paid {
+		t.Fatalf("owed after the release: %+v %d %v", owed, n, err)
+	}
+	if admin.operatorPage().Find(`[data-testid=no-held]`).Length() != 1 {
+		t.Fatal("the page still lists a held payment")
+	}
+
+	// The denylist, from a file.
+	const a1, a2 = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8", "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc"
+	rec := admin.upload("/operator/denylist/preview", url.Values{}, []byte("address,reason\n"+a1+",ok\n0x12,bad\n"))
+	wantStatus(t, rec, http.StatusUnprocessableEntity)
+	if got := text(page(t, rec.Body), "denylist-problem"); got != `Nothing was saved: the file is refused. Line 3: "0x12" is not an address.` {
+		t.Fatalf("a bad file: %q", got)
+	}
+	rec = admin.upload("/operator/denylist/preview", url.Values{}, []byte(a1+",chargeback, twice\r\n"+"0x"+strings.ToUpper(a2[2:4])+a2[4:]+",\r\n"))
+	wantStatus(t, rec, http.StatusOK)
+	doc = page(t, rec.Body)
+	if got := text(doc, "denylist-rows"); got != "2 wallets" {
+		t.Fatalf("preview: %q", got)
+	}
+	if v, _, _ := db.Denylist(ctx); v.Rows != 0 || !v.EffectiveAt.IsZero() {
+		t.Fatal("a preview saved the list")
+	}
+	save := url.Values{}
+	doc.Find(`[data-testid=denylist-preview] form input[type=hidden]`).Each(func(_ int, in *goquery.Selection) {
+		save.Set(in.AttrOr("name", ""), in.AttrOr("value", ""))
+	})
+	tampered := url.Values{"csv": {strings.Replace(save.Get("csv"), a1, a2[:len(a2)-1]+"f", 1)}, "mac": {save.Get("mac")}}
+	wantStatus(t, admin.upload("/operator/denylist", tampered, nil), http.StatusConflict)
+	operator := signedInOperator(t, s, "operator")
+	wantStatus(t, operator.upload("/operator/denylist", save, nil), http.StatusForbidden)
+	wantRedirect(t, admin.upload("/operator/denylist", save, nil))
+	v, entries, err := db.Denylist(ctx)
+	if err != nil || v.Rows != 2 || entries[0].Address != a2 || entries[1].Reason != "chargeback, twice" {
+		t.Fatalf("saved: %+v %+v %v", v, entries, err)
+	}
+	if got := text(admin.operatorPage(), "denylist-now"); !strings.HasPrefix(got, "2 wallets, since") {
+		t.Fatalf("the page after the save: %q", got)
+	}
+}
+
+// TestBatchPaysNoSanctionedAddress: a refund owed to an address the oracle lists when the batch
+// is proposed is left out of it, saying so; an address listed after the batch was proposed holds
+// back its execution data, until the oracle lists it no more.
+func TestBatchPaysNoSanctionedAddress(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnv(t, db)
+	dc := e.dc
+	wrong := []string{e.pay(0, 150_000_000_000_000_000), e.pay(1, 250_000_000_000_000_000)}
+	if sum := e.pass(); sum.Rejected != 2 {
+		t.Fatalf("pass %+v", sum)
+	}
+	sanction := func(listed bool, who common.Address) {
+		t.Helper()
+		data := bindings.NewSanctionsList().PackAddToSanctionsList([]common.Address{who})
+		if !listed {
+			data = bindings.NewSanctionsList().PackRemoveFromSanctionsList([]common.Address{who})
+		}
+		if r := e.send(dc.Owner.Key, dc.SanctionsOracle, data, nil); r.Status != 1 {
+			t.Fatal("the oracle's owner could not list")
+		}
+	}
+	sanction(true, dc.Buyers[1].Address) // listed after its payment was rejected: owed, but never paid by a batch
+
+	rec := e.s.adminDo(t, http.MethodPost, "/api/admin/refund-batches", `{"payments": "all"}`, adminKey)
+	wantStatus(t, rec, http.StatusCreated)
+	b := decode[struct {
+		batchDoc
+		LeftOut []leftOutDoc `json:"leftOut"`
+	}](t, rec)
+	if len(b.Refunds) != 1 || b.Refunds[0].TxHash != wrong[0] {
+		t.Fatalf("the batch refunds %+v", b.Refunds)
+	}
+	if len(b.LeftOut) != 1 || b.LeftOut[0].Payment == nil || *b.LeftOut[0].Payment != wrong[1] || b.LeftOut[0].ReasonCode != "sanctioned" ||
+		!strings.Contains(b.LeftOut[0].Reason, "sanctions oracle lists that address") {
+		t.Fatalf("left out %+v", b.LeftOut)
+	}
+
+	e.approve(b.ID, e.sign(7, b.SafeTxHash))
+	if ready := e.approve(b.ID, e.sign(devchain.OwnerIndex, b.SafeTxHash)); ready == nil || ready.ExecData == nil {
+		t.Fatalf("after two owners: %+v", ready)
+	}
+	sanction(true, dc.Buyers[0].Address)
+	held := e.get(b.ID)
+	payee := strings.ToLower(dc.Buyers[0].Address.Hex())
+	if held.ExecData != nil || held.HeldBy == nil || held.HeldBy.Code != "sanctioned" || !slices.Equal(held.HeldBy.Sanctioned, []string{payee}) ||
+		!strings.Contains(held.HeldBy.Reason, "execution is withheld") {
+		t.Fatalf("a ready batch to an address listed since: %+v (held by %+v)", held, held.HeldBy)
+	}
+	sanction(false, dc.Buyers[0].Address)
+	if again := e.get(b.ID); again.ExecData == nil || again.HeldBy != nil {
+		t.Fatalf("delisted, the batch is still held: %+v", again.HeldBy)
+	}
+}
