@@ -185,6 +185,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 	exportStall := time.Duration(s.positive("EXPORT_STALL_SEC", 30)) * time.Second
 	cfg.Operators = s.operators("OPERATORS")
 	cfg.PaymentTokens = s.addresses("PAYMENT_TOKENS")
+	kyc := s.kyc(dev, publicURL)
+	passes.KYCHold = time.Duration(s.positive("KYC_HOLD_DAYS", int(jobs.DefaultKYCHold/(24*time.Hour)))) * 24 * time.Hour
 	refDiscount, refCommission := s.uint("REFERRAL_DISCOUNT_BPS", 0), s.uint("REFERRAL_COMMISSION_BPS", 0)
 	if refDiscount > sale.MaxReferralBps || refCommission > sale.MaxReferralBps || refDiscount+refCommission > sale.MaxReferralBps {
 		// The partner codes' rule (jobs/sale.ReadReferralCode) holds for the wallet codes too.
@@ -219,12 +221,35 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DistPoolWei:        passes.DistPoolWei,
 		ExportSlots:        exportSlots,
 		ExportStall:        exportStall,
+		KYC:                kyc,
 	}
 	cfg.setChainID(chainID)
 	cfg.setPaymentAddress(payments)
 	cfg.setTreasury(treasury)
 	cfg.Web = web.Options{TrustedProxies: proxies, Bench: bench, HTTPS: publicURL.Scheme == "https"}
 	return cfg, nil
+}
+
+// kyc reads the identity checks' provider (KYC_PROVIDER: sumsub or blockpass; unset: none, and a
+// wallet is verified only by an admin), the secret its webhooks are signed with
+// (KYC_WEBHOOK_SECRET) and the form buyers are sent to (KYC_FORM_URL). Dev mode, which has no
+// provider to reach, stands in for Sumsub: a random secret, and its own verification page.
+func (s *settings) kyc(dev bool, public *url.URL) handlers.KYCConfig {
+	k := handlers.KYCConfig{Provider: store.KYCProvider(s.str("KYC_PROVIDER", "")), Secret: s.str("KYC_WEBHOOK_SECRET", ""),
+		FormURL: s.httpURL("KYC_FORM_URL")}
+	if dev && k.Provider == "" {
+		k = handlers.KYCConfig{Provider: store.KYCSumsub, Secret: randomKey(), FormURL: public.String() + "/dev/kyc", Dev: true}
+	}
+	switch {
+	case k.Provider == "":
+	case k.Provider != store.KYCSumsub && k.Provider != store.KYCBlockpass:
+		s.fail("KYC_PROVIDER", "%q is none of sumsub, blockpass", k.Provider)
+	case len(k.Secret) < 16:
+		s.fail("KYC_WEBHOOK_SECRET", "required with KYC_PROVIDER, at least 16 characters: the provider's webhook secret")
+	case k.FormURL == "":
+		s.fail("KYC_FORM_URL", "required with KYC_PROVIDER: the provider's form buyers verify on (the wallet is passed as its reference)")
+	}
+	return k
 }
 
 // canonicalMultiSend is Safe's MultiSendCallOnly 1.4.1 at its canonical address, the same on
@@ -257,6 +282,7 @@ func (c config) deployment() store.Deployment {
 	}
 	d.WalletCodes.DiscountBps, d.WalletCodes.CommissionBps = c.Passes.WalletCodes.DiscountBps, c.Passes.WalletCodes.CommissionBps
 	d.ScanFrom, d.ScanEveryBlock, d.PriceGraceSec = c.Passes.ScanFrom, c.Passes.ScanEveryBlock, int64(c.Passes.PriceGrace/time.Second)
+	d.KYCHoldDays = int(c.Passes.KYCHold / (24 * time.Hour))
 	if c.Chain.PriceFeed != (common.Address{}) {
 		f := strings.ToLower(c.Chain.PriceFeed.Hex())
 		d.PriceFeed = &f

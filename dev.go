@@ -107,6 +107,9 @@ func (d *devEnv) banner(w io.Writer, cfg config, url string) {
 	if cfg.Chain.SanctionsOracle == d.chain.SanctionsOracle {
 		line("  Sanctions list  %s  payers it lists are held; dev account 0 lists with addToSanctionsList(address[])", d.chain.SanctionsOracle.Hex())
 	}
+	if k := cfg.Handlers.KYC; k.Dev {
+		line("  Identity checks %s/dev/kyc  stands in for Sumsub's form: a tier marked \"identity check required\" links buyers there", url)
+	}
 	line("  Admin API       x-admin-key: %s", cfg.Handlers.AdminKey)
 	line("  Cron routes     x-cron-key: %s", cfg.Handlers.CronKey)
 	line("  API             %s/api/openapi.json", url)

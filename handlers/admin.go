@@ -54,6 +54,7 @@ type tierBody struct {
 	AllowlistUntil *string  `json:"allowlistUntil"`
 	OpensAfterTier *tierRef `json:"opensAfterTier"`
 	Note           *string  `json:"note"`
+	KYCRequired    *bool    `json:"kycRequired"`
 	// TokenPrices are its prices in listed tokens; symbol and decimals, as GET writes them, are
 	// read-only.
 	TokenPrices []struct {
@@ -301,6 +302,7 @@ func (b tierBody) input(id int, listed map[string]store.Token, given map[string]
 		in.Absent[f.Name] = !given[strings.ToLower(f.JSON)]
 	}
 	in.Absent["enabled"] = b.Enabled == nil
+	in.KYCRequired, in.Absent["kycRequired"] = b.KYCRequired != nil && *b.KYCRequired, b.KYCRequired == nil
 	in.Absent["tokenPrices"] = b.TokenPrices == nil
 	for _, p := range b.TokenPrices {
 		in.TokenPrices = append(in.TokenPrices, sale.TokenPriceInput{Token: p.Token, Amount: p.Amount})

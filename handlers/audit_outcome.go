@@ -80,6 +80,11 @@ func auditSentence(o store.AuditOutcome) string {
 			to = "to be refunded"
 		}
 		return fmt.Sprintf("Released payment %s from %s, held %s, %s: %q.", a.Payment, a.Address, heldFor(a.HeldFor), to, a.Reason)
+	case store.OutcomeKYCSet:
+		if a.Address == "" { // a list uploaded
+			return fmt.Sprintf("Marked %s verified, from a list.", words.Count(a.Wallets, "wallet", "wallets"))
+		}
+		return fmt.Sprintf("Set the identity check of %s to %s: %q.", a.Address, a.KYCStatus, a.Reason)
 	case store.OutcomeDenylistSaved:
 		return fmt.Sprintf("The denylist is now %s.", words.Count(a.Wallets, "wallet", "wallets"))
 	case store.OutcomePaymentsPass:

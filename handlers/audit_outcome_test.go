@@ -186,6 +186,10 @@ func auditCases(t *testing.T) []auditCase {
 			ReleaseTo: store.ReleaseToRefund, Reason: "pay it back"}),
 			"Released payment " + sweepTx + " from " + op + ", held for the operator's denylist, to be refunded: \"pay it back\".", store.OutcomeOther},
 		{store.ActionDenylistPut, o(store.OutcomeDenylistSaved, store.AuditArgs{Wallets: 2}), "The denylist is now 2 wallets.", store.OutcomeOther},
+		{store.ActionKYCPut, o(store.OutcomeKYCSet, store.AuditArgs{Address: op, KYCStatus: store.KYCVerified, Reason: "on the launchpad's list"}),
+			"Set the identity check of " + op + " to verified: \"on the launchpad's list\".", store.OutcomeOther},
+		{store.ActionKYCPut, o(store.OutcomeKYCSet, store.AuditArgs{Wallets: 3, KYCStatus: store.KYCVerified}),
+			"Marked 3 wallets verified, from a list.", store.OutcomeOther},
 	}
 }
 

@@ -169,6 +169,11 @@ func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet stri
 		return err
 	}
 	bt.Holds = &held.OfTier
+	if bt.KYCRequired {
+		if bt.KYC, err = h.kycView(ctx, wallet, now); err != nil {
+			return err
+		}
+	}
 	if bt.Phase == store.PhaseAllowlist || allowlistAhead(bt.Tier, bt.Phase, now) {
 		// Before the phase, the list in force now: the operator may still replace it.
 		allocation, err := h.store.Allocation(ctx, bt.ID, wallet, now)

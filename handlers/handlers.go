@@ -87,6 +87,9 @@ type Config struct {
 	ExportSlots int
 	ExportStall time.Duration
 
+	// KYC is where buyers' identities are checked (KYC_PROVIDER and the rest).
+	KYC KYCConfig
+
 	// Reads is where the public read routes read the ledger (a standby while it keeps up, else
 	// the primary: store.Reads); nil: the primary always.
 	Reads *store.Reads

@@ -49,6 +49,7 @@ type tierJSON struct {
 	OpensAfterTier *string            `json:"opensAfterTier"`
 	TokenPrices    []sale.TokenAmount `json:"tokenPrices"`
 	Note           *string            `json:"note"`
+	KYCRequired    bool               `json:"kycRequired"`
 	EnforcedBy     tierEnforcement    `json:"enforcedBy"`
 }
 
@@ -75,6 +76,7 @@ func toTierJSON(t store.Tier, tokenPrices []sale.TokenAmount) tierJSON {
 		OpensAfterTier: after,
 		TokenPrices:    tokenPrices,
 		Note:           t.Note,
+		KYCRequired:    t.KYCRequired,
 		EnforcedBy:     enforcement,
 	}
 }

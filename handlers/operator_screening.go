@@ -73,7 +73,7 @@ const denylistPreviewRows = 10
 // allowlists, the preview carries the list back in its Save form with a MAC (listMAC).
 func (h *Handlers) PreviewDenylistFromPage(c echo.Context) error {
 	p := views.DenylistPreview{}
-	entries, err := store.ParseDenylist(strings.NewReader(c.FormValue("csv")))
+	entries, err := store.ParseWalletReasons(strings.NewReader(c.FormValue("csv")))
 	if le := new(store.AllowlistLineError); errors.As(err, &le) {
 		p.Problem = denylistProblem(le)
 		return h.renderOperator(c, http.StatusUnprocessableEntity, operatorDraft{denylist: &p})
@@ -103,7 +103,7 @@ func (h *Handlers) SaveDenylistFromPage(c echo.Context) error {
 	if err != nil || !hmac.Equal(mac, h.listMAC("denylist", s.CSRF, list)) {
 		return errorf(http.StatusConflict, "This is not the denylist the preview showed: choose the file and preview it again, then save it.")
 	}
-	entries, err := store.ParseDenylist(strings.NewReader(list))
+	entries, err := store.ParseWalletReasons(strings.NewReader(list))
 	if err != nil {
 		return denylistError(err)
 	}
@@ -116,7 +116,7 @@ func (h *Handlers) SaveDenylistFromPage(c echo.Context) error {
 }
 
 // denylistText writes entries as an upload the parser reads back to the same entries.
-func denylistText(entries []store.DenylistEntry) string {
+func denylistText(entries []store.WalletReason) string {
 	var b strings.Builder
 	b.WriteString("address,reason\n")
 	for _, e := range entries {

@@ -72,7 +72,7 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 		Editing: c.FormValue("editing") == "true", ID: c.FormValue("id"), Label: c.FormValue("label"), Note: c.FormValue("note"),
 		PriceETH: c.FormValue("price"), MaxPerWallet: c.FormValue("maxPerWallet"), HoldingToken: c.FormValue("holdingToken"),
 		HoldingAmount: c.FormValue("holdingAmount"), Enabled: c.FormValue("enabled") == "true",
-		Supply: c.FormValue("supply"), StartsAt: c.FormValue("startsAt"), EndsAt: c.FormValue("endsAt"),
+		KYCRequired: c.FormValue("kycRequired") == "true", Supply: c.FormValue("supply"), StartsAt: c.FormValue("startsAt"), EndsAt: c.FormValue("endsAt"),
 		AllowlistUntil: c.FormValue("allowlistUntil"), OpensAfterTier: c.FormValue("opensAfterTier"),
 		Payout: c.FormValue("payout"),
 	}
@@ -84,7 +84,7 @@ func (h *Handlers) SaveTierFromPage(c echo.Context) error {
 	in := sale.TierInput{Surface: sale.Form, ID: f.ID, Label: f.Label, Price: f.PriceETH, Listed: h.sale.Listed(),
 		MaxPerWallet: f.MaxPerWallet, HoldingToken: f.HoldingToken, HoldingAmount: f.HoldingAmount, Token: tok, Enabled: f.Enabled,
 		Supply: f.Supply, StartsAt: f.StartsAt, EndsAt: f.EndsAt, AllowlistUntil: f.AllowlistUntil, OpensAfterTier: f.OpensAfterTier,
-		Note: f.Note}
+		Note: f.Note, KYCRequired: f.KYCRequired}
 	for _, p := range f.TokenPrices {
 		in.TokenPrices = append(in.TokenPrices, sale.TokenPriceInput{Token: p.Token, Amount: p.Amount})
 	}
@@ -160,7 +160,7 @@ func tierForm(tiers []sale.TierNow, edit string, tokens []store.Token) views.Tie
 				}
 				return ""
 			}),
-			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), Enabled: t.Enabled, StartsAt: sale.FormTime(t.StartsAt),
+			MaxPerWallet: strconv.Itoa(t.MaxPerWallet), Enabled: t.Enabled, KYCRequired: t.KYCRequired, StartsAt: sale.FormTime(t.StartsAt),
 			EndsAt: sale.FormTime(t.EndsAt), AllowlistUntil: sale.FormTime(t.AllowlistUntil), Payout: views.MultiplierInput(t.PayoutBps)}
 		if t.HoldingToken != nil {
 			f.HoldingToken = *t.HoldingToken

@@ -195,6 +195,9 @@ func (h *Handlers) MePage(c echo.Context) error {
 	if me.PaidOut, err = h.paidOut(c.Request().Context(), c); err != nil {
 		return err
 	}
+	if me.KYC, err = h.meKYC(c.Request().Context(), addr); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, views.MePage(me))
 }
 

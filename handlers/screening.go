@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
@@ -35,10 +36,15 @@ func (h *Handlers) Compliance(c echo.Context) error {
 		oracle = &s
 	}
 	counts := map[string]int{}
-	for _, code := range []store.ReasonCode{sale.Sanctioned, sale.Denylisted} {
+	for _, code := range []store.ReasonCode{sale.Sanctioned, sale.Denylisted, sale.KYCRequired} {
 		counts[string(code)] = held[code]
 	}
-	return c.JSON(http.StatusOK, map[string]any{"sanctionsOracle": oracle, "denylisted": v.Rows, "held": counts})
+	var provider *store.KYCProvider
+	if p := h.cfg.KYC.Provider; p != "" {
+		provider = &p
+	}
+	return c.JSON(http.StatusOK, map[string]any{"sanctionsOracle": oracle, "denylisted": v.Rows, "kycProvider": provider,
+		"kycHoldDays": int(h.sale.KYCHold() / (24 * time.Hour)), "held": counts})
 }
 
 // heldPaymentJSON is a held payment as the admin API and the operator page list it: the operator reads
@@ -144,13 +150,13 @@ func releaseOutcome(p store.Payment, to store.ReleaseTo, reason string) store.Au
 }
 
 // PutDenylist answers PUT /api/admin/denylist: a text/csv body of `address,reason` lines
-// (store.ParseDenylist) replaces the operator's denylist from now on, audited. A line that
+// (store.ParseWalletReasons) replaces the operator's denylist from now on, audited. A line that
 // cannot be read refuses the whole upload (400, naming the line).
 func (h *Handlers) PutDenylist(c echo.Context) error {
 	if mt, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType)); mt != "text/csv" && mt != echo.MIMETextPlain {
 		return errorf(http.StatusUnsupportedMediaType, "A denylist is sent as text/csv: one address,reason line per wallet.")
 	}
-	entries, err := store.ParseDenylist(c.Request().Body)
+	entries, err := store.ParseWalletReasons(c.Request().Body)
 	if err != nil {
 		return denylistError(err)
 	}
@@ -163,7 +169,7 @@ func (h *Handlers) PutDenylist(c echo.Context) error {
 
 // replaceDenylist makes entries the denylist from now on, audited, for the admin API and the
 // operator page.
-func (h *Handlers) replaceDenylist(c echo.Context, entries []store.DenylistEntry) (store.DenylistVersion, error) {
+func (h *Handlers) replaceDenylist(c echo.Context, entries []store.WalletReason) (store.DenylistVersion, error) {
 	var v store.DenylistVersion
 	err := h.audited(c, store.ActionDenylistPut, "", func(tx store.Tx, e *store.AuditEntry) (err error) {
 		if v, err = tx.ReplaceDenylist(c.Request().Context(), h.actor(c).Who, entries); err != nil {

@@ -16,11 +16,11 @@ const claimRetries = 3
 // mintPending signs what an earlier pass claimed and did not sign (it failed or died in
 // between, perhaps judging a later payment), then judges the pending payments and signs what
 // they claim: a judgement that keeps failing never holds back the payments claimed before it.
-func (j *Jobs) mintPending(ctx context.Context, sum *PaymentsSummary, r *mintRound) error {
+func (j *Jobs) mintPending(ctx context.Context, sum *PaymentsSummary, r *mintRound, upTo int64) error {
 	if err := j.signClaimed(ctx, r); err != nil {
 		return err
 	}
-	if err := j.checkPayments(ctx, sum, r.head); err != nil {
+	if err := j.checkPayments(ctx, sum, r.head, upTo); err != nil {
 		return err
 	}
 	return j.signClaimed(ctx, r)
@@ -30,12 +30,15 @@ func (j *Jobs) mintPending(ctx context.Context, sum *PaymentsSummary, r *mintRou
 // in the block, call in the transaction), so the earliest get a tier's last units: the ones that
 // check out claim their unit (the pass then signs their mints together: signClaimed); the others
 // are rejected with their reason. The rest wait for the next pass.
-func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uint64) error {
-	asOf, err := j.releasesAsOf(ctx)
+func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uint64, upTo int64) error {
+	asOf, err := j.decidedBy(ctx, upTo)
 	if err != nil {
 		return err
 	}
-	if sum.Released, err = j.store.ApplyReleases(ctx, asOf); err != nil {
+	if _, err := j.store.ResolveKYCHolds(ctx, asOf, upTo); err != nil {
+		return err
+	}
+	if sum.Released, err = j.store.ApplyReleases(ctx, upTo); err != nil {
 		return err
 	}
 	pending, err := j.store.PaymentsByStatus(ctx, store.PaymentPending, j.cfg.ChecksPerPass)
@@ -50,7 +53,7 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uin
 	if err != nil {
 		return err
 	}
-	released, err := j.store.Releases(ctx, refs(pending), asOf)
+	released, err := j.store.Releases(ctx, refs(pending), upTo)
 	if err != nil {
 		return err
 	}
@@ -62,12 +65,14 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uin
 		if r, ok := released[p.PaymentRef]; ok {
 			cs = cs.Releasing(r)
 		}
-		reason, reads, err := j.checkPayment(ctx, p, cs)
+		reason, reads, kept, err := j.checkPayment(ctx, p, cs)
 		switch {
 		case err != nil:
 			return err
 		case reason == nil:
 			continue
+		case kept: // held with its tier's unit
+			sum.Held++
 		case reason.Holds():
 			err = j.store.HoldPayment(ctx, p.ID, reason.Code, reason.Args, reads)
 			sum.Held++
@@ -83,18 +88,28 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uin
 	return nil
 }
 
-// releasesAsOf is the instant up to which the admins' releases of held payments apply: now for
-// the service, whose admins release what its passes held; for a rebuild, the time of the last
-// block its scan has read, so that it applies each release where the service did.
-func (j *Jobs) releasesAsOf(ctx context.Context) (time.Time, error) {
+// releasesUpTo is the block up to which the payments were judged when this pass began (the
+// payments scan's cursor; -1 before it read a block): the releases of held payments recorded by
+// then apply in this pass, in the service and in a rebuild alike, whose scan stops at each
+// release's block (scan) so that it judges the same payments before the release as the service.
+func (j *Jobs) releasesUpTo(ctx context.Context) (int64, error) {
+	cur, err := j.store.Cursor(ctx, store.PaymentsScanner)
+	if errors.Is(err, store.ErrNotFound) {
+		return -1, nil
+	}
+	return cur.Number, err
+}
+
+// decidedBy is the instant up to which the identity checks decide the payments held for them:
+// now for the service; for a rebuild, the time of block upTo, where its scan stands.
+func (j *Jobs) decidedBy(ctx context.Context, upTo int64) (time.Time, error) {
 	if !j.cfg.Observe {
 		return time.Now(), nil
 	}
-	cur, err := j.store.Cursor(ctx, store.PaymentsScanner)
-	if err != nil {
-		return time.Time{}, err
+	if upTo < 0 {
+		return time.Time{}, nil
 	}
-	b, err := j.chain.Blocks(ctx, uint64(cur.Number), uint64(cur.Number))
+	b, err := j.chain.Blocks(ctx, uint64(upTo), uint64(upTo))
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -173,9 +188,10 @@ func (j *Jobs) readAt(block int64, head uint64) uint64 {
 }
 
 // checkPayment judges payment p at its block's time and claims its tier's unit, or says why not,
-// with what the judgement read of the chain. When another pass claimed the last one meanwhile, p
-// is judged again (a price step may take it) and rejected sold_out at worst.
-func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, cs sale.ChainState) (*sale.Reason, []store.ChainRead, error) {
+// with what the judgement read of the chain. A payment held for its wallet's identity check keeps
+// its unit too (kept: the ledger has it held, for reason). When another pass claimed the last
+// unit meanwhile, p is judged again (a price step may take it) and rejected sold_out at worst.
+func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, cs sale.ChainState) (_ *sale.Reason, _ []store.ChainRead, kept bool, _ error) {
 	at := p.CreatedAt // a payment recorded before block times were kept
 	if p.BlockTime != nil {
 		at = *p.BlockTime
@@ -186,18 +202,23 @@ func (j *Jobs) checkPayment(ctx context.Context, p store.Payment, cs sale.ChainS
 		if reads == nil { // judged without a call to the chain: none is needed again
 			reads = []store.ChainRead{}
 		}
-		if err != nil || v.Reason != nil {
-			return v.Reason, reads, err
+		keeps := v.Reason != nil && v.Reason.Code == sale.KYCRequired && v.Reason.Holds()
+		if err != nil || v.Reason != nil && !keeps {
+			return v.Reason, reads, false, err
 		}
 		var soldOut *store.SoldOutError
-		err = j.store.ClaimMint(ctx, p.ID, v.Tier.ID, v.Referral, reads)
+		if keeps {
+			err = j.store.HoldUnit(ctx, p.ID, v.Tier.ID, v.Referral, reads, v.Reason.Code, v.Reason.Args)
+		} else {
+			err = j.store.ClaimMint(ctx, p.ID, v.Tier.ID, v.Referral, reads)
+		}
 		switch {
 		case err == nil:
-			return nil, nil, j.step(stepMintClaimed)
+			return v.Reason, nil, true, j.step(stepMintClaimed)
 		case !errors.As(err, &soldOut):
-			return nil, nil, err
+			return nil, nil, false, err
 		case try+1 == claimRetries:
-			return sale.SoldOutMeanwhile(v.Tier, soldOut.Supply, soldOut.Sold), reads, nil
+			return sale.SoldOutMeanwhile(v.Tier, soldOut.Supply, soldOut.Sold), reads, false, nil
 		}
 	}
 }

@@ -20,6 +20,10 @@ import (
 )
 
 // Config is what the passes need to know about the deployment.
+// DefaultKYCHold is how long a payment waits for its wallet's identity check when KYC_HOLD_DAYS
+// is unset: the 7 days regulated custodians hold a deposit from a wallet not verified.
+const DefaultKYCHold = 7 * 24 * time.Hour
+
 type Config struct {
 	ChainID        *big.Int
 	PaymentAddress common.Address
@@ -59,6 +63,9 @@ type Config struct {
 	// PriceGrace is how long after a tier's price changes a payment of the price before it still
 	// buys the tier (PRICE_GRACE_SEC): a page opened before the change never leads to a rejection.
 	PriceGrace time.Duration
+	// KYCHold is how long a payment for a tier that requires a verified identity is held for its
+	// wallet's check (KYC_HOLD_DAYS) before it is refunded; 0: DefaultKYCHold.
+	KYCHold time.Duration
 	// PriceSpreadBps is how far apart in US dollars a tier's prices in two currencies may be
 	// saved, when one changes and the other does not, without a confirmation (PRICE_SPREAD_BPS);
 	// 0: no check.
@@ -165,6 +172,9 @@ func (j *Jobs) InternalTransfers() string {
 
 // New returns the passes; a nil signer disables what it signs.
 func New(s *store.Store, c *chain.Client, minter, distributor chain.Signer, cfg Config, log *slog.Logger) *Jobs {
+	if cfg.KYCHold == 0 {
+		cfg.KYCHold = DefaultKYCHold
+	}
 	if cfg.ChecksPerPass == 0 {
 		// More than a 30M-gas block takes (about 230 mints at mainnet prices): the chain, not
 		// the pass, bounds how fast a backlog clears.
@@ -182,7 +192,7 @@ func New(s *store.Store, c *chain.Client, minter, distributor chain.Signer, cfg 
 	if cfg.BumpBlocks == 0 {
 		cfg.BumpBlocks = 3
 	}
-	j := &Jobs{store: s, chain: c, sale: sale.New(s, c, cfg.PriceGrace, cfg.PriceSpreadBps, cfg.WalletCodes, cfg.PaymentTokens, log), cfg: cfg, log: log}
+	j := &Jobs{store: s, chain: c, sale: sale.New(s, c, cfg.PriceGrace, cfg.KYCHold, cfg.PriceSpreadBps, cfg.WalletCodes, cfg.PaymentTokens, log), cfg: cfg, log: log}
 	var chainID int64
 	if cfg.ChainID != nil {
 		chainID = cfg.ChainID.Int64()

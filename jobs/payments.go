@@ -82,6 +82,12 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (sum PaymentsSu
 			sum.DigestedTo = to
 		}
 	}()
+	// The releases of held payments recorded by the time the payments up to here were judged
+	// apply in this pass, before the payments it scans are judged (releasesUpTo).
+	upTo, err := j.releasesUpTo(ctx)
+	if err != nil {
+		return sum, err
+	}
 	head, scanned, err := j.scan(ctx, &sum)
 	if err != nil {
 		return sum, err
@@ -98,7 +104,7 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (sum PaymentsSu
 		}
 	}()
 	if j.cfg.Observe {
-		return sum, j.observe(ctx, &sum, head)
+		return sum, j.observe(ctx, &sum, head, upTo)
 	}
 	// What the head holds is for the trackers: without it they read the chain, as they can.
 	if err := j.followHead(ctx, head, scanned); err != nil {
@@ -137,7 +143,7 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (sum PaymentsSu
 	var unscreened error
 	if held {
 		sum.Reason = "minting is held by the operator: payments are recorded and wait"
-	} else if err := j.mintPending(ctx, &sum, r); errors.Is(err, sale.ErrSanctionsUnreadable) {
+	} else if err := j.mintPending(ctx, &sum, r, upTo); errors.Is(err, sale.ErrSanctionsUnreadable) {
 		unscreened = err
 	} else if err != nil {
 		return sum, err
@@ -156,8 +162,8 @@ func (j *Jobs) payments(ctx context.Context, wait time.Duration) (sum PaymentsSu
 // payments are judged and claimed as a pass judges them, each claimed one is settled from what
 // the factory did for its reference (one still without either waits for the next pass), and
 // refunds are matched.
-func (j *Jobs) observe(ctx context.Context, sum *PaymentsSummary, head uint64) error {
-	if err := j.checkPayments(ctx, sum, head); err != nil {
+func (j *Jobs) observe(ctx context.Context, sum *PaymentsSummary, head uint64, upTo int64) error {
+	if err := j.checkPayments(ctx, sum, head, upTo); err != nil {
 		return err
 	}
 	claimed, err := j.store.ToSign(ctx)

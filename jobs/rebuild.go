@@ -54,6 +54,7 @@ func ObserveConfig(d store.Deployment, to uint64) Config {
 	cfg := Config{
 		ChainID: big.NewInt(d.ChainID), PaymentAddress: common.HexToAddress(d.PaymentsWallet), Confirmations: d.Confirmations,
 		ScanFrom: d.ScanFrom, ScanTo: to, ScanEveryBlock: d.ScanEveryBlock, PriceGrace: time.Duration(d.PriceGraceSec) * time.Second,
+		KYCHold:       time.Duration(d.KYCHoldDays) * 24 * time.Hour,
 		WalletCodes:   sale.WalletCodes{DiscountBps: d.WalletCodes.DiscountBps, CommissionBps: d.WalletCodes.CommissionBps},
 		PaymentTokens: d.Tokens, Observe: true,
 		// A rebuild reads as fast as the RPC answers: long passes, every pending payment judged.

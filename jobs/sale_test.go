@@ -319,7 +319,7 @@ func TestLastUnitsRacedByTwoPasses(t *testing.T) {
 			<-start
 			// Both claim, then sign with the one minter key: a nonce one of them loses is an error
 			// here, and its mint is signed anew by the passes that settle below.
-			if err := j.checkPayments(t.Context(), &PaymentsSummary{}, 0); err == nil {
+			if err := j.checkPayments(t.Context(), &PaymentsSummary{}, 0, -1); err == nil {
 				_ = j.signClaimed(t.Context(), &mintRound{})
 			}
 		})

@@ -70,6 +70,15 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, han
 		return head, nil, nil
 	}
 	to := min(target, from+j.cfg.BlocksPerPass-1)
+	if j.cfg.Observe { // a rebuild stops where a release applies after (releasesUpTo)
+		b, ok, err := j.store.NextRelease(ctx, int64(from))
+		if err != nil {
+			return head, nil, err
+		}
+		if ok {
+			to = min(to, uint64(b))
+		}
+	}
 	sum.FromBlock = from
 	p := scanPass{Jobs: j, head: head, sum: sum}
 	// The wallet's states come before the logs, and with them the hash of the range's last block

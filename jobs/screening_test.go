@@ -243,9 +243,9 @@ func (e *env) blockTime(tx common.Hash) time.Time {
 // instant at (the dev chain's clock runs ahead of the database's after its deploy).
 func (e *env) denylist(at time.Time, wallets ...common.Address) {
 	e.t.Helper()
-	entries := make([]store.DenylistEntry, len(wallets))
+	entries := make([]store.WalletReason, len(wallets))
 	for i, w := range wallets {
-		entries[i] = store.DenylistEntry{Address: lower(w), Reason: "fraud report"}
+		entries[i] = store.WalletReason{Address: lower(w), Reason: "fraud report"}
 	}
 	if err := e.db.Audited(e.t.Context(), store.AuditEntry{Actor: store.Actor{Who: "0xadmin"}, Action: store.ActionDenylistPut},
 		func(tx store.Tx, a *store.AuditEntry) error {
@@ -283,5 +283,110 @@ func TestUnreadableOracle(t *testing.T) {
 	e.settle()
 	if r := e.paymentOf(paid); r.Status != store.PaymentMinted {
 		t.Fatalf("the payment is %s once the oracle answers", r.Status)
+	}
+}
+
+// kycTier requires a verified identity on tier One.
+func (e *env) kycTier() {
+	e.t.Helper()
+	if _, err := e.db.DB().Exec(`UPDATE tiers SET kyc_required = true WHERE id = 1`); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// kyc records wallet's identity check as its provider would.
+func (e *env) kyc(wallet common.Address, status store.KYCStatus) {
+	e.t.Helper()
+	if _, err := e.db.AddKYCEvent(e.t.Context(), store.KYCEvent{Address: lower(wallet), Status: status, Provider: store.KYCAdmin}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// TestKYCHolds: on a tier that requires a verified identity, a wallet verified before it paid is
+// minted; one not verified is held with its node kept for it (counted as sold: the tier's last
+// unit is not sold to another meanwhile), then minted once verified, or refunded when its check
+// is rejected or its hold ends (the clock moved past it). Rebuilt from the chain and the settings
+// log, the ledger's events are the live ones.
+func TestKYCHolds(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.logDeployment()
+	ctx := t.Context()
+	e.kycTier()
+	if _, err := e.db.DB().Exec(`UPDATE tiers SET supply = 4 WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	e.kyc(e.buyer(1), store.KYCVerified)
+	waitPastSecond(t)
+	unverified := e.pay(0, e.dc.Payments, priceOne)
+	verified := e.pay(1, e.dc.Payments, priceOne)
+	rejected := e.pay(2, e.dc.Payments, priceOne)
+	expires := e.pay(3, e.dc.Payments, priceOne)
+	late := e.pay(4, e.dc.Payments, priceOne) // the fifth of four: sold out, the held ones keeping theirs
+	sum := mustPass(t, e.j)
+	if sum.Held != 3 || sum.Minted != 1 || sum.Rejected != 1 {
+		t.Fatalf("pass: %+v", sum)
+	}
+	held := e.heldOne(unverified, sale.KYCRequired)
+	if held.Tier == nil || *held.Tier != 1 {
+		t.Fatalf("the held payment keeps no tier: %+v", held)
+	}
+	if r := e.paymentOf(verified); r.Status != store.PaymentMinted {
+		t.Fatalf("the wallet verified before it paid: %s", r.Status)
+	}
+	if r := e.paymentOf(late); r.Status != store.PaymentRejected || r.Reason.Code != sale.SoldOut {
+		t.Fatalf("the fifth payment: %s %+v", r.Status, r.Reason)
+	}
+	if sold, err := e.db.Sold(ctx, 1); err != nil || sold != 4 {
+		t.Fatalf("sold %d (%v), want the minted one and the three held", sold, err)
+	}
+	var until string
+	if err := e.db.DB().Get(&until, `SELECT reason_args->>'until' FROM payments WHERE id = $1`, held.ID); err != nil || until == "" {
+		t.Fatalf("the hold's end: %q %v", until, err)
+	}
+
+	// Verified after paying; rejected; and a hold whose end is moved into the past.
+	e.kyc(e.buyer(0), store.KYCVerified)
+	e.kyc(e.buyer(2), store.KYCRejected)
+	expiring := e.heldOne(expires, sale.KYCRequired)
+	if _, err := e.db.DB().Exec(`UPDATE payments SET reason_args = jsonb_set(reason_args, '{until}', '"2020-01-01T00:00:00Z"') WHERE id = $1`,
+		expiring.ID); err != nil {
+		t.Fatal(err)
+	}
+	e.settle()
+	if r := e.paymentOf(unverified); r.Status != store.PaymentMinted {
+		t.Fatalf("verified after paying, the payment is %s", r.Status)
+	}
+	for _, tx := range []common.Hash{rejected, expires} {
+		r := e.paymentOf(tx)
+		if r.Status != store.PaymentRejected || r.Reason == nil || r.Reason.Code != sale.KYCRequired {
+			t.Fatalf("payment %s: %s %+v", tx.Hex(), r.Status, r.Reason)
+		}
+		if s := sale.Sentence(r.Reason); s == nil || !strings.Contains(*s, "it is refunded") {
+			t.Errorf("its sentence: %v", s)
+		}
+	}
+	if _, n, err := e.db.RefundsOwed(ctx, 100); err != nil || n != 3 {
+		t.Fatalf("refunds owed %d (%v): the rejected, the expired and the sold out", n, err)
+	}
+	if sold, err := e.db.Sold(ctx, 1); err != nil || sold != 2 {
+		t.Fatalf("sold %d (%v) once the holds are settled", sold, err)
+	}
+
+	cur, err := e.db.Cursor(ctx, store.PaymentsScanner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := e.db.SettingsLog(ctx, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	into := storetest.New(t)
+	if _, err := Rebuild(ctx, into, e.c, entries, nil, uint64(cur.Number), slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	live, rebuilt := eventsOf(t, e.db, cur.Number), eventsOf(t, into, cur.Number)
+	if diffs := store.CompareEvents(live, rebuilt); len(diffs) != 0 || len(rebuilt) != len(live) {
+		t.Fatalf("%d events rebuilt, %d live; differences: %+v", len(rebuilt), len(live), diffs)
 	}
 }

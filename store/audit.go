@@ -45,6 +45,7 @@ const (
 	// The screening's decisions.
 	ActionPaymentRelease AuditAction = "payment.release"
 	ActionDenylistPut    AuditAction = "denylist.put"
+	ActionKYCPut         AuditAction = "kyc.put"
 )
 
 // AuditEntry is one operator action to record. Before and After are the changed value, written
@@ -120,6 +121,9 @@ const (
 	OutcomePaymentReleased AuditOutcomeCode = "payment_released"
 	// The denylist replaced: Wallets.
 	OutcomeDenylistSaved AuditOutcomeCode = "denylist_saved"
+	// A wallet's identity check set by hand: Address, KYCStatus, Reason; or a list of wallets
+	// marked verified: Wallets.
+	OutcomeKYCSet AuditOutcomeCode = "kyc_set"
 
 	// OutcomeOther: an outcome recorded before the codes that matched none of their sentences
 	// (migration 0024): Text, as it was written.
@@ -137,7 +141,7 @@ var AuditOutcomeCodes = []AuditOutcomeCode{OutcomeSignedIn, OutcomeSignedOut,
 	OutcomeSweepSent, OutcomeSweepDone, OutcomeSweepFailed, OutcomeSweepVoid,
 	OutcomeBatchProposed, OutcomeBatchApproved, OutcomeBatchExecuted, OutcomeBatchFailed, OutcomeBatchVoid,
 	OutcomeBatchReverted, OutcomeReferralCodeSaved, OutcomeBatchVoidRefunded,
-	OutcomePaymentReleased, OutcomeDenylistSaved, OutcomeOther}
+	OutcomePaymentReleased, OutcomeDenylistSaved, OutcomeKYCSet, OutcomeOther}
 
 // PassFailure is the kind of error a pass run from the operator page failed with (pass_failed).
 type PassFailure string
@@ -236,6 +240,7 @@ type AuditArgs struct {
 	HeldFor   ReasonCode `json:"heldFor,omitempty"`
 	ReleaseTo ReleaseTo  `json:"releaseTo,omitempty"`
 	Reason    string     `json:"reason,omitempty"`
+	KYCStatus KYCStatus  `json:"kycStatus,omitempty"` // a wallet's identity check set by hand
 
 	Text string `json:"text,omitempty"`
 }

@@ -64,17 +64,17 @@ var ledgerEventsSQL = `
 		SELECT p.block_number AS block, 1 AS ord, 'payment' AS kind, ` + fmt.Sprintf(paymentKey, "p") + ` AS key,
 			jsonb_build_object('from', p.from_address, 'token', p.token, 'amount', coalesce(p.amount, p.value_wei)::text,
 				'usdPerEth', p.usd_per_eth::text,
-				'verdict', CASE WHEN rl.payment_ref IS NOT NULL THEN 'held'
-					WHEN p.status IN ('rejected', 'refunded') THEN 'rejected' ELSE p.status END,
-				'tier', CASE WHEN rl.payment_ref IS NULL THEN p.tier END,
+				'verdict', CASE WHEN held THEN 'held' WHEN p.status IN ('rejected', 'refunded') THEN 'rejected' ELSE p.status END,
+				'tier', CASE WHEN NOT held THEN p.tier END,
 				'reason', coalesce(rl.held_for, p.reason_code), 'args', coalesce(rl.held_args, p.reason_args),
 				'reads', CASE WHEN rl.payment_ref IS NULL THEN p.judged_reads ELSE rl.held_reads END,
 				'referral', (SELECT jsonb_build_object('code', r.code, 'discount', r.discount::text, 'owner', r.owner,
 						'commissionBps', r.commission_bps, 'parent', r.parent, 'parentBps', r.parent_bps)
-					FROM payment_referrals r WHERE r.payment_id = p.id AND rl.payment_ref IS NULL),
+					FROM payment_referrals r WHERE r.payment_id = p.id AND NOT held),
 				'commissions', (SELECT jsonb_agg(jsonb_build_object('referrer', c.referrer, 'role', c.role, 'amount', c.amount::text) ORDER BY c.role)
-					FROM commissions c WHERE c.payment_id = p.id AND rl.payment_ref IS NULL)) AS body
+					FROM commissions c WHERE c.payment_id = p.id AND NOT held)) AS body
 		FROM payments p LEFT JOIN payment_releases rl ON rl.payment_ref = p.payment_ref
+		CROSS JOIN LATERAL (SELECT p.status = 'held' OR rl.payment_ref IS NOT NULL AS held) h
 		WHERE p.block_number BETWEEN $1 AND $2
 		UNION ALL
 		SELECT n.block_number, 2, 'node', n.id::text,

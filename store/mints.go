@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"time"
@@ -25,9 +26,35 @@ import (
 // longer pending.
 func (s *Store) ClaimMint(ctx context.Context, id int64, tier int, ref *PaymentReferral, reads []ChainRead) (err error) {
 	defer wrap(&err, "ClaimMint")
+	return s.claim(ctx, id, tier, ref, reads, nil)
+}
+
+// HoldUnit is ClaimMint for a payment held with its unit kept for it (an identity check's hold,
+// code and args its reason): it counts against the tier's supply while held, and is released
+// to be minted or refunded (ResolveKYCHolds).
+func (s *Store) HoldUnit(ctx context.Context, id int64, tier int, ref *PaymentReferral, reads []ChainRead, code ReasonCode, args any) (err error) {
+	defer wrap(&err, "HoldUnit")
+	return s.claim(ctx, id, tier, ref, reads, &heldFor{code, args})
+}
+
+// heldFor is why a payment that takes its tier's unit is held instead of minted.
+type heldFor struct {
+	code ReasonCode
+	args any
+}
+
+// claim is ClaimMint, or HoldUnit with hold.
+func (s *Store) claim(ctx context.Context, id int64, tier int, ref *PaymentReferral, reads []ChainRead, hold *heldFor) error {
 	readsJSON, err := readsValue(reads)
 	if err != nil {
 		return err
+	}
+	status, code, args := PaymentMinting, (*ReasonCode)(nil), driver.Value(nil)
+	if hold != nil {
+		if args, err = jsonValue(hold.args); err != nil {
+			return err
+		}
+		status, code = PaymentHeld, &hold.code
 	}
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
@@ -42,10 +69,15 @@ func (s *Store) ClaimMint(ctx context.Context, id int64, tier int, ref *PaymentR
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `
-		UPDATE payments SET status = 'minting', tier = $2, reason_code = NULL, reason_args = NULL,
+		UPDATE payments SET status = $4, tier = $2, reason_code = $5, reason_args = $6,
 			judged_reads = $3, updated_at = now()
-		WHERE id = $1`, id, tier, readsJSON); err != nil {
+		WHERE id = $1`, id, tier, readsJSON, status, code, args); err != nil {
 		return err
+	}
+	if hold != nil {
+		if err := emitPayments(ctx, tx, EventPaymentHeld, []int64{id}); err != nil {
+			return err
+		}
 	}
 	if soldOut != nil {
 		if err := emitSoldOut(ctx, tx, *soldOut); err != nil {

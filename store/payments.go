@@ -516,8 +516,8 @@ func recordMints(ctx context.Context, tx *sqlx.Tx, nodes []NewNode) (added []int
 
 // Holdings is what a wallet holds or is being minted, as the ledger knows it.
 type Holdings struct {
-	OfTier  int `db:"of_tier"` // of one tier: nodes recorded and payments minting
-	Minting int `db:"minting"` // payments minting, in all tiers
+	OfTier  int `db:"of_tier"` // of one tier: nodes recorded and payments minting or holding a unit
+	Minting int `db:"minting"` // payments minting or holding a unit (an identity check's hold), in all tiers
 	Nodes   int `db:"nodes"`   // nodes recorded, in all tiers (the chain may know more: Judge)
 }
 
@@ -528,8 +528,8 @@ func (s *Store) WalletHoldings(ctx context.Context, owner string, tier int) (_ H
 	err = s.get(ctx, &h, `
 		SELECT
 			(SELECT count(*) FROM nodes WHERE owner = $1 AND tier = $2)
-			+ (SELECT count(*) FROM payments p WHERE p.from_address = $1 AND p.tier = $2 AND p.status = 'minting') AS of_tier,
-			(SELECT count(*) FROM payments WHERE from_address = $1 AND status = 'minting') AS minting,
+			+ (SELECT count(*) FROM payments p WHERE p.from_address = $1 AND p.tier = $2 AND p.status IN ('minting', 'held')) AS of_tier,
+			(SELECT count(*) FROM payments WHERE from_address = $1 AND (status = 'minting' OR status = 'held' AND tier IS NOT NULL)) AS minting,
 			(SELECT count(*) FROM nodes WHERE owner = $1) AS nodes`,
 		owner, tier)
 	return h, err

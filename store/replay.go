@@ -12,23 +12,24 @@ import (
 // replayed are the tables a settings log is replayed into; their triggers (which version a
 // change and log it) stay off while it is, so that the log and the versions are the source's.
 var replayed = []string{"tiers", "tier_versions", "allowlist_versions", "referral_codes", "referral_code_versions",
-	"referral_bindings", "settings", "denylist_versions", "payment_releases", "settings_log"}
+	"referral_bindings", "settings", "denylist_versions", "payment_releases", "kyc_events", "settings_log"}
 
 // replaySQL writes one entry's body ($1) into the tables it was logged from, by kind.
 var replaySQL = map[LogKind][]string{
 	LogTier: {`
 		INSERT INTO tiers (id, label, price_wei, max_per_wallet, holding_wei, holding_token, on_sale, supply,
-			starts_at, ends_at, allowlist_until, opens_after_tier, token_prices, note)
+			starts_at, ends_at, allowlist_until, opens_after_tier, token_prices, note, kyc_required)
 		SELECT v.tier, coalesce($1::jsonb->>'label', 'Tier ' || v.tier), v.price_wei, v.max_per_wallet, v.holding_wei,
 			v.holding_token, v.on_sale, v.supply, v.starts_at, v.ends_at, v.allowlist_until, v.opens_after_tier,
-			v.token_prices, $1::jsonb->>'note'
+			v.token_prices, $1::jsonb->>'note', coalesce(v.kyc_required, false)
 		FROM jsonb_populate_record(NULL::tier_versions, $1::jsonb) v
 		ON CONFLICT (id) DO UPDATE SET label = excluded.label, price_wei = excluded.price_wei,
 			max_per_wallet = excluded.max_per_wallet, holding_wei = excluded.holding_wei,
 			holding_token = excluded.holding_token, on_sale = excluded.on_sale, supply = excluded.supply,
 			starts_at = excluded.starts_at, ends_at = excluded.ends_at, allowlist_until = excluded.allowlist_until,
-			opens_after_tier = excluded.opens_after_tier, token_prices = excluded.token_prices, note = excluded.note`,
-		`INSERT INTO tier_versions SELECT * FROM jsonb_populate_record(NULL::tier_versions, $1::jsonb)`},
+			opens_after_tier = excluded.opens_after_tier, token_prices = excluded.token_prices, note = excluded.note,
+			kyc_required = excluded.kyc_required`,
+		`INSERT INTO tier_versions SELECT (jsonb_populate_record(NULL::tier_versions, jsonb_build_object('kyc_required', false) || $1::jsonb)).*`},
 	LogAllowlist: {
 		`INSERT INTO allowlist_versions (id, tier, effective_at, created_at)
 		SELECT id, tier, effective_at, created_at FROM jsonb_populate_record(NULL::allowlist_versions, $1::jsonb)`,
@@ -51,6 +52,7 @@ var replaySQL = map[LogKind][]string{
 		`INSERT INTO denylist_entries (version, address, reason)
 		SELECT ($1::jsonb->>'id')::bigint, e->>0, e->>1 FROM jsonb_array_elements($1::jsonb->'entries') e`},
 	LogRelease: {`INSERT INTO payment_releases SELECT * FROM jsonb_populate_record(NULL::payment_releases, $1::jsonb)`},
+	LogKYC:     {`INSERT INTO kyc_events SELECT * FROM jsonb_populate_record(NULL::kyc_events, $1::jsonb)`},
 	LogBinding: {`INSERT INTO referral_bindings SELECT * FROM jsonb_populate_record(NULL::referral_bindings, $1::jsonb)`},
 	LogSetting: {`
 		INSERT INTO settings (name, value) SELECT name, value FROM jsonb_populate_record(NULL::settings, $1::jsonb)
@@ -122,7 +124,7 @@ func replay(ctx context.Context, tx *sqlx.Tx, entries []LogEntry) error {
 			return fmt.Errorf("entry %d: %w", e.Seq, err)
 		}
 	}
-	for _, t := range []string{"tier_versions", "allowlist_versions", "referral_code_versions", "referral_bindings", "denylist_versions"} {
+	for _, t := range []string{"tier_versions", "allowlist_versions", "referral_code_versions", "referral_bindings", "denylist_versions", "kyc_events"} {
 		if _, err := tx.ExecContext(ctx, `
 			SELECT setval(pg_get_serial_sequence('`+t+`', 'id'), coalesce(max(id), 1), max(id) IS NOT NULL) FROM `+t); err != nil {
 			return err

@@ -30,14 +30,17 @@ type Release struct {
 	Reason     string     `db:"reason" json:"reason"`
 	By         string     `db:"released_by" json:"releasedBy"`
 	At         time.Time  `db:"released_at" json:"releasedAt"`
+	// AfterBlock is the block up to which the ledger had judged payments when it was recorded:
+	// it applies once they are judged (ApplyReleases).
+	AfterBlock int64 `db:"after_block" json:"afterBlock"`
 }
 
 // ErrNotHeld is a release of a payment that is not held (never was, or released already).
 var ErrNotHeld = errors.New("the payment is not held")
 
 // ReleasePayment records r, the release of held payment id, with the hold's verdict (its reason,
-// arguments and reads): the next payments pass applies it (ApplyReleases), as a rebuild does when
-// its scan reaches the release's time. It returns the payment as it is held. ErrNotHeld when it
+// arguments and reads) and the block the payments scan stands at (releasesAfterSQL): the next
+// payments pass applies it (ApplyReleases), as a rebuild does once its scan stands there. It returns the payment as it is held. ErrNotHeld when it
 // is not held, or its release is recorded already; ErrNotFound when there is no such payment.
 func (tx Tx) ReleasePayment(ctx context.Context, id int64, r Release) (Payment, error) {
 	var p Payment
@@ -51,8 +54,8 @@ func (tx Tx) ReleasePayment(ctx context.Context, id int64, r Release) (Payment, 
 		return p, ErrNotHeld
 	}
 	res, err := tx.q.ExecContext(ctx, `
-		INSERT INTO payment_releases (payment_ref, release_to, held_for, held_args, held_reads, reason, released_by)
-		SELECT payment_ref, $2, reason_code, reason_args, judged_reads, $3, $4 FROM payments WHERE id = $1
+		INSERT INTO payment_releases (payment_ref, release_to, held_for, held_args, held_reads, reason, released_by, after_block)
+		SELECT payment_ref, $2, reason_code, reason_args, judged_reads, $3, $4, `+releasesAfterSQL+` FROM payments WHERE id = $1
 		ON CONFLICT (payment_ref) DO NOTHING`, id, r.To, r.Reason, r.By)
 	if err != nil {
 		return p, err
@@ -63,12 +66,13 @@ func (tx Tx) ReleasePayment(ctx context.Context, id int64, r Release) (Payment, 
 	return p, nil
 }
 
-// ApplyReleases makes the held payments whose release was recorded by instant asOf pending
-// again, for the pass to judge with their release, and emits payment.released for each. The
-// service applies every release recorded (asOf now); a rebuild, those recorded by the time of the
-// block its scan has reached, so that a released payment is judged again where the service
-// judged it, after the payments it judged before the release.
-func (s *Store) ApplyReleases(ctx context.Context, asOf time.Time) (applied int, err error) {
+// releasesAfterSQL is the block a release recorded now applies after: the payments scan's cursor.
+const releasesAfterSQL = `coalesce((SELECT block_number FROM chain_cursors WHERE name = 'payments'), -1)`
+
+// ApplyReleases makes the held payments whose release applies once the payments up to block upTo
+// are judged pending again, for the pass to judge with their release, and emits payment.released
+// for each.
+func (s *Store) ApplyReleases(ctx context.Context, upTo int64) (applied int, err error) {
 	defer wrap(&err, "ApplyReleases")
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
@@ -79,8 +83,8 @@ func (s *Store) ApplyReleases(ctx context.Context, asOf time.Time) (applied int,
 	if err := tx.SelectContext(ctx, &ids, `
 		UPDATE payments p SET status = 'pending', reason_code = NULL, reason_args = NULL, updated_at = now()
 		FROM payment_releases r
-		WHERE r.payment_ref = p.payment_ref AND p.status = 'held' AND r.released_at <= $1
-		RETURNING p.id`, asOf); err != nil {
+		WHERE r.payment_ref = p.payment_ref AND p.status = 'held' AND r.after_block <= $1
+		RETURNING p.id`, upTo); err != nil {
 		return 0, err
 	}
 	if err := emitPayments(ctx, tx, EventPaymentReleased, ids); err != nil {
@@ -89,14 +93,14 @@ func (s *Store) ApplyReleases(ctx context.Context, asOf time.Time) (applied int,
 	return len(ids), tx.Commit()
 }
 
-// Releases are the releases, recorded by instant asOf, of the payments with references refs, by
-// reference.
-func (s *Store) Releases(ctx context.Context, refs []string, asOf time.Time) (_ map[string]Release, err error) {
+// Releases are the releases that apply once the payments up to block upTo are judged, of the
+// payments with references refs, by reference.
+func (s *Store) Releases(ctx context.Context, refs []string, upTo int64) (_ map[string]Release, err error) {
 	defer wrap(&err, "Releases")
 	var rs []Release
 	if err := s.db.SelectContext(ctx, &rs, `
-		SELECT payment_ref, release_to, held_for, reason, released_by, released_at FROM payment_releases
-		WHERE payment_ref = ANY ($1) AND released_at <= $2`, pq.Array(refs), asOf); err != nil {
+		SELECT payment_ref, release_to, held_for, reason, released_by, released_at, after_block FROM payment_releases
+		WHERE payment_ref = ANY ($1) AND after_block <= $2`, pq.Array(refs), upTo); err != nil {
 		return nil, err
 	}
 	out := make(map[string]Release, len(rs))
@@ -104,6 +108,16 @@ func (s *Store) Releases(ctx context.Context, refs []string, asOf time.Time) (_ 
 		out[r.PaymentRef] = r
 	}
 	return out, nil
+}
+
+// NextRelease is the first block from `from` on after which a release applies: a rebuild's scan
+// stops there, so that it judges the same payments before the release as the service did; ok is
+// false when there is none.
+func (s *Store) NextRelease(ctx context.Context, from int64) (block int64, ok bool, err error) {
+	defer wrap(&err, "NextRelease")
+	var b sql.NullInt64
+	err = s.db.GetContext(ctx, &b, `SELECT min(after_block) FROM payment_releases WHERE after_block >= $1`, from)
+	return b.Int64, b.Valid, err
 }
 
 // HeldPayment is a payment the screening holds, and where an admin released it to, when the
@@ -142,9 +156,9 @@ func (s *Store) HeldCounts(ctx context.Context) (_ map[ReasonCode]int, err error
 	return out, nil
 }
 
-// DenylistEntry is a wallet on the operator's denylist and why it is there (for the operator: a
-// payer never reads it).
-type DenylistEntry struct {
+// WalletReason is a wallet of an uploaded list and the operator's words for it: why it is on the
+// denylist (a payer never reads it), or where it was verified (a list of verified identities).
+type WalletReason struct {
 	Address string `db:"address" json:"address"` // lower case
 	Reason  string `db:"reason" json:"reason"`
 }
@@ -152,12 +166,12 @@ type DenylistEntry struct {
 // MaxDenylistReason bounds a denylist entry's reason, in bytes.
 const MaxDenylistReason = 200
 
-// ParseDenylist reads a denylist upload: lines of `address,reason` (the reason the rest of the
-// line, up to MaxDenylistReason bytes, possibly empty), with an optional header `address,reason`,
-// read as allowlists are (parseWallets).
-func ParseDenylist(r io.Reader) ([]DenylistEntry, error) {
-	return parseWallets(r, "reason", DenylistReason, true, func(addr, reason string) (DenylistEntry, bool) {
-		return DenylistEntry{Address: addr, Reason: reason}, len(reason) <= MaxDenylistReason
+// ParseWalletReasons reads an upload of the denylist or of verified identities: lines of
+// `address,reason` (the reason the rest of the line, up to MaxDenylistReason bytes, possibly
+// empty), with an optional header `address,reason`, read as allowlists are (parseWallets).
+func ParseWalletReasons(r io.Reader) ([]WalletReason, error) {
+	return parseWallets(r, "reason", DenylistReason, true, func(addr, reason string) (WalletReason, bool) {
+		return WalletReason{Address: addr, Reason: reason}, len(reason) <= MaxDenylistReason
 	})
 }
 
@@ -171,7 +185,7 @@ type DenylistVersion struct {
 
 // ReplaceDenylist makes entries the denylist from now on, as a new version set by `by`: the
 // lists before stay, for the payments made while they were in force.
-func (tx Tx) ReplaceDenylist(ctx context.Context, by string, entries []DenylistEntry) (DenylistVersion, error) {
+func (tx Tx) ReplaceDenylist(ctx context.Context, by string, entries []WalletReason) (DenylistVersion, error) {
 	v := DenylistVersion{CreatedBy: by, Rows: len(entries)}
 	if err := sqlx.GetContext(ctx, tx.q, &v, `
 		INSERT INTO denylist_versions (created_by) VALUES ($1) RETURNING id, effective_at, created_by`, by); err != nil {
@@ -201,19 +215,19 @@ func (s *Store) Denylisted(ctx context.Context, wallet string, at time.Time) (li
 
 // Denylist is the denylist in force now, by address; a zero version (and no entries) when there
 // has never been one.
-func (s *Store) Denylist(ctx context.Context) (_ DenylistVersion, _ []DenylistEntry, err error) {
+func (s *Store) Denylist(ctx context.Context) (_ DenylistVersion, _ []WalletReason, err error) {
 	defer wrap(&err, "Denylist")
 	var v DenylistVersion
 	err = s.db.GetContext(ctx, &v, `
 		SELECT d.id, d.effective_at, d.created_by, (SELECT count(*) FROM denylist_entries e WHERE e.version = d.id) AS rows
 		FROM denylist_versions d WHERE d.effective_at <= now() ORDER BY d.effective_at DESC, d.id DESC LIMIT 1`)
 	if errors.Is(err, sql.ErrNoRows) {
-		return DenylistVersion{}, []DenylistEntry{}, nil
+		return DenylistVersion{}, []WalletReason{}, nil
 	}
 	if err != nil {
 		return v, nil, err
 	}
-	entries := []DenylistEntry{}
+	entries := []WalletReason{}
 	err = s.db.SelectContext(ctx, &entries, `SELECT address, reason FROM denylist_entries WHERE version = $1 ORDER BY address`, v.ID)
 	return v, entries, err
 }

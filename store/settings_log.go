@@ -25,6 +25,7 @@ const (
 	LogSetting      LogKind = "setting"       // an operator switch (minting held or resumed)
 	LogDenylist     LogKind = "denylist"      // a denylist version with every entry
 	LogRelease      LogKind = "release"       // an admin's release of a held payment
+	LogKYC          LogKind = "kyc"           // a wallet's identity check changed status
 )
 
 // LogEntry is one entry of the settings log as it is exported: Entry is the exact text its hash
@@ -91,6 +92,8 @@ type Deployment struct {
 	// The sanctions oracle payers are screened against (nil: none; left out then, so that the
 	// deployments logged before it existed read the same).
 	SanctionsOracle *string `json:"sanctionsOracle,omitempty"`
+	// How long a payment waits for its wallet's identity check (KYC_HOLD_DAYS).
+	KYCHoldDays int `json:"kycHoldDays,omitempty"`
 }
 
 // LogDeployment appends d to the settings log unless it is the last deployment logged: a start

@@ -35,6 +35,9 @@ type Tier struct {
 	TokenPrices TokenPrices `db:"token_prices"`
 	// Note is a sentence for buyers the operator sets, shown on the tier's card; nil: none.
 	Note *string `db:"note"`
+	// KYCRequired: a payment for it from a wallet without a verified identity is held until the
+	// wallet is verified (KYC_HOLD_DAYS at most), its unit kept for it.
+	KYCRequired bool `db:"kyc_required"`
 	// PayoutBps is the tier's weight as the factory holds it (its owner sets it; the ledger keeps
 	// no copy), filled by whoever read the chain; nil when it was not read.
 	PayoutBps *int `db:"-"`
@@ -43,7 +46,7 @@ type Tier struct {
 // TierColumns are the columns of a Tier (sale.TierFields names each setting's, a test holds
 // them to it).
 var TierColumns = []string{"id", "label", "price_wei", "max_per_wallet", "holding_wei", "holding_token", "on_sale",
-	"supply", "starts_at", "ends_at", "allowlist_until", "opens_after_tier", "token_prices", "note"}
+	"supply", "starts_at", "ends_at", "allowlist_until", "opens_after_tier", "token_prices", "note", "kyc_required"}
 
 // tierColumns is TierColumns as a select list, and putTierSQL the upsert of every one.
 var tierColumns, putTierSQL = func() (string, string) {
@@ -154,7 +157,7 @@ func (s *Store) TiersAt(ctx context.Context, at time.Time, grace time.Duration) 
 	// in ETH and in tokens, read in one pass over the tier's versions.
 	err = s.all(ctx, &rows, `
 		SELECT t.id, t.label, v.price_wei, v.max_per_wallet, v.holding_wei, v.holding_token, v.on_sale, v.supply,
-			v.starts_at, v.ends_at, v.allowlist_until, v.opens_after_tier, v.token_prices, g.prices, g.token_price_history
+			v.starts_at, v.ends_at, v.allowlist_until, v.opens_after_tier, v.token_prices, v.kyc_required, g.prices, g.token_price_history
 		FROM tiers t
 		JOIN LATERAL (
 			SELECT * FROM tier_versions v WHERE v.tier = t.id AND v.effective_at <= $1

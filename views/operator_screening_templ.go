@@ -43,7 +43,7 @@ type HeldRow struct {
 type DenylistPreview struct {
 	Problem string
 	Rows    int
-	First   []store.DenylistEntry
+	First   []store.WalletReason
 	// CSV and MAC go back with Save: the list as read, and the server's word that it previewed it.
 	CSV, MAC string
 }

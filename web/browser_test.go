@@ -85,7 +85,8 @@ const lanes = 3
 
 // browserLanes spreads files over lanes of about the same length, longest first, by their
 // lines (a file's time follows them roughly); pages.test.mjs leads the first lane, since it starts
-// from a ledger with no node.
+// from a ledger with no node, and looks.test.mjs follows it there, since it pictures the node
+// pages.test.mjs makes.
 func browserLanes(files []string) [][]string {
 	size := map[string]int{}
 	for _, f := range files {
@@ -98,8 +99,12 @@ func browserLanes(files []string) [][]string {
 	out := make([][]string, min(lanes, len(files)))
 	load := make([]int, len(out))
 	for _, f := range files {
-		if filepath.Base(f) == "pages.test.mjs" {
+		switch filepath.Base(f) {
+		case "pages.test.mjs":
 			out[0], load[0] = append([]string{f}, out[0]...), load[0]+size[f]
+			continue
+		case "looks.test.mjs":
+			out[0], load[0] = append(out[0], f), load[0]+size[f]
 			continue
 		}
 		i := slices.Index(load, slices.Min(load))
@@ -125,7 +130,7 @@ func runLane(t *testing.T, endpoint, artifacts string, files []string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dc.Close() })
-	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed})
+	c := chain.New(dc.RPC(), chain.Config{Factory: dc.Factory, PriceFeed: dc.PriceFeed, SanctionsOracle: dc.SanctionsOracle})
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
 	// The operators: the factory's owner an admin, as dev mode makes it, the payments wallet's
 	// holder an operator, who refunds from the page, an admin who is not the factory's owner,
@@ -146,7 +151,9 @@ func runLane(t *testing.T, endpoint, artifacts string, files []string) {
 	hcfg := handlers.Config{Price: c, CronKey: cronKey, AdminKey: adminKey, ChainID: 1337,
 		WalletRPC: dc.RPCURL(), PaymentAddress: strings.ToLower(dc.Payments.Hex()),
 		DistEnabled: true, DistMode: "fixed", DistPeriod: time.Millisecond, DistBaseWei: big.NewInt(1000), // as the passes above
-		Explorer: "https://explorer.invalid"} // links the pages show, never followed
+		Explorer: "https://explorer.invalid", // links the pages show, never followed
+		// Identity checks as dev mode does them: its stand-in form signs Sumsub's webhooks.
+		KYC: handlers.KYCConfig{Provider: store.KYCSumsub, Secret: "browser-test-kyc-secret", Dev: true}}
 	srv, s := browserServer(t, db, c, dc, jcfg, hcfg)
 	// refunds.test.mjs and commissions.test.mjs have a server of their own over the same ledger
 	// and chain, as a sale with a treasury runs: refunds and commissions go through the treasury
@@ -165,7 +172,7 @@ func runLane(t *testing.T, endpoint, artifacts string, files []string) {
 		"CRON_KEY="+cronKey, "ADMIN_KEY="+adminKey, "BUYER_KEY="+key(dc.Buyers[0]),
 		"SECOND_BUYER_KEY="+key(dc.Buyers[1]), "THIRD_BUYER_KEY="+key(dc.Buyers[2]), "MINTER_KEY="+key(dc.Minter),
 		"PAYMENTS_KEY="+key(dc.Accounts[devchain.PaymentsIndex]), "FUNDER_KEY="+key(dc.Owner), "TOKEN_ADDRESS="+dc.Token.Hex(),
-		"USDC_ADDRESS="+dc.USDC.Hex(),
+		"USDC_ADDRESS="+dc.USDC.Hex(), "SANCTIONS_ORACLE="+dc.SanctionsOracle.Hex(), "PAYMENT_ADDRESS="+dc.Payments.Hex(),
 		"SECOND_OWNER_KEY="+key(secondOwner), "ARTIFACTS="+artifacts)
 	failed := []string{}
 	for _, f := range files {
@@ -227,6 +234,9 @@ func browserServer(t *testing.T, db *store.Store, c *chain.Client, dc *devchain.
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jcfg, slog.New(slog.DiscardHandler))
 	srv := httptest.NewUnstartedServer(nil)
 	hcfg.PublicURL = &url.URL{Scheme: "http", Host: srv.Listener.Addr().String()}
+	if hcfg.KYC.Dev {
+		hcfg.KYC.FormURL = hcfg.PublicURL.String() + "/dev/kyc"
+	}
 	// Every file reads from one address, more than a visitor's minute allows: the limits are
 	// lifted (limits_test.go attacks them).
 	s := newServerWith(t, db, c, j, hcfg, Options{unlimited: true})

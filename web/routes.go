@@ -57,6 +57,9 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	pages.get("/payment", h.PaymentSearch, cacheControl(noCache), rl.limit("payment-search", 60))
 	pages.get("/payment/:txHash", h.PaymentPage, cacheControl(noCache), rl.limit("payment-page", 60))
 	pages.get("/partials/payment/:txHash", h.PaymentPartial, cacheControl(noCache), rl.limit("payment-partial", 60))
+	// Dev mode's stand-in for an identity provider's form (404 elsewhere).
+	pages.get("/dev/kyc", h.DevKYCPage, cacheControl(noStore), rl.limit("dev-kyc", 60))
+	pages.post("/dev/kyc", h.DevKYCAnswer, cacheControl(noStore), rl.limit("dev-kyc", 60))
 	pages.get("/me", h.MePage, cacheControl(private), rl.limit("me-page", 120))
 	pages.get("/partials/me/nodes", h.MeNodesPartial, cacheControl(private), rl.limit("me-nodes-partial", 120))
 	public.get("/static/:hash/:name", h.Static)
@@ -86,6 +89,9 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	api.get("/referrals/:code", h.Referral, cacheControl(noStore), rl.limit("referral", 60))
 	api.get("/cover", h.Cover, cacheControl(cacheCover), rl.limit("cover", 60))
 	api.get("/cron/health", h.Health, cacheControl(noStore), rl.limit("health", 60))
+	// Identity checks: the buy page's status of a wallet, and the provider's signed webhooks.
+	api.get("/kyc/:address", h.KYCStatus, cacheControl(noStore), rl.limit("kyc-status", 60))
+	api.post("/kyc/:provider", h.KYCWebhook, cacheControl(noStore), rl.limit("kyc-webhook", 600))
 
 	// Wallet sign-in and the routes behind a session.
 	api.add(getOrPost, "/auth/nonce", h.Nonce, cacheControl(private), rl.limit("auth-nonce", 20), h.SameOrigin)
@@ -206,6 +212,8 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	admin.post("/minting/pause", h.HoldMinting(true))
 	admin.post("/minting/resume", h.HoldMinting(false))
 	admin.get("/compliance", h.Compliance)
+	admin.add([]string{http.MethodPut}, "/kyc/:address", h.PutKYC)
+	admin.add([]string{http.MethodPut}, kycListPath, h.PutKYCList)
 	admin.get("/held-payments", h.HeldPayments)
 	admin.post("/held-payments/:id/release", h.ReleasePayment)
 	admin.add([]string{http.MethodPut}, denylistPath, h.PutDenylist)
@@ -227,6 +235,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 const (
 	allowlistPath = "/tiers/:id/allowlist"
 	denylistPath  = "/denylist"
+	kycListPath   = "/kyc"
 )
 
 // getOrPost are the methods of the routes the spec serves to both GET and POST.

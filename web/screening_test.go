@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/ethereum/go-ethereum/common"
@@ -134,8 +137,8 @@ func TestScreeningAPI(t *testing.T) {
 		"address,reason\n0x00000000000000000000000000000000000000AA,chargeback, then threats\n0x00000000000000000000000000000000000000bb,\n")
 	wantStatus(t, rec, http.StatusOK)
 	list := decode[struct {
-		Rows    int                   `json:"rows"`
-		Entries []store.DenylistEntry `json:"entries"`
+		Rows    int                  `json:"rows"`
+		Entries []store.WalletReason `json:"entries"`
 	}](t, s.adminDo(t, http.MethodGet, "/api/admin/denylist", "", adminKey))
 	if list.Rows != 2 || len(list.Entries) != 2 || list.Entries[0].Address != "0x00000000000000000000000000000000000000aa" ||
 		list.Entries[0].Reason != "chargeback, then threats" || list.Entries[1].Reason != "" {
@@ -326,5 +329,247 @@ func TestBatchPaysNoSanctionedAddress(t *testing.T) {
 	sanction(false, dc.Buyers[0].Address)
 	if again := e.get(b.ID); again.ExecData == nil || again.HeldBy != nil {
 		t.Fatalf("delisted, the batch is still held: %+v", again.HeldBy)
+	}
+}
+
+// kycServer is screenedServer with identity checks from provider, tier 1 requiring them.
+func kycServer(t *testing.T, provider store.KYCProvider) (*testServer, *devchain.Chain, *chain.Client, *jobs.Jobs, *store.Store) {
+	t.Helper()
+	db := storetest.New(t)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	mustExec(t, db, `UPDATE tiers SET kyc_required = true WHERE id = 1`)
+	dc, c := startDevChain(t)
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key),
+		jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
+	s := newChainServer(t, db, c, j, handlers.Config{ChainID: 1337, PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey,
+		SessionSecret: sessionSecret, DistMode: "fixed", TickSec: 60, StaleAfterSec: 300,
+		KYC: handlers.KYCConfig{Provider: provider, Secret: kycSecret, FormURL: "https://kyc.invalid/form"}})
+	return s, dc, c, j, db
+}
+
+const kycSecret = "kyc-webhook-secret-0123456789"
+
+// kycWebhook posts body to the provider's webhook route, signed with secret.
+func (s *testServer) kycWebhook(t *testing.T, provider store.KYCProvider, secret, body string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/api/kyc/"+string(provider), strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	name, value := handlers.KYCSign(provider, []byte(secret), []byte(body))
+	req.Header.Set(name, value)
+	rec := httptest.NewRecorder()
+	s.e.ServeHTTP(rec, req)
+	checkAgainstOpenAPI(t, req, rec)
+	return rec
+}
+
+// TestKYCWebhooks: on a tier that requires a verified identity, an unverified wallet's payment is
+// held until the provider's signed webhook verifies it (Sumsub's applicantReviewed GREEN, or
+// Blockpass's review.approved), then minted. A webhook with a bad signature, or from another
+// provider, changes nothing; one delivered again changes nothing; the wallet's status is public,
+// and nothing else is.
+func TestKYCWebhooks(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		provider store.KYCProvider
+		approve  func(wallet string) string
+	}{
+		{store.KYCSumsub, func(w string) string {
+			return `{"applicantId":"5cb56e8e0a975a35f333cb83","inspectionId":"5cb56e8e0a975a35f333cb84","correlationId":"req-a2","externalUserId":"` + w +
+				`","levelName":"basic-kyc-level","type":"applicantReviewed","reviewResult":{"reviewAnswer":"GREEN"},"reviewStatus":"completed","createdAtMs":"2026-11-29 09:00:00.000"}`
+		}},
+		{store.KYCBlockpass, func(w string) string {
+			return `{"guid":"6a7c","status":"approved","clientId":"nodeledger","event":"review.approved","recordId":"6a7c00","refId":"` + w +
+				`","submitCount":1,"blockPassID":"5f2b","isArchived":false,"env":"prod","isPing":false}`
+		}},
+	} {
+		t.Run(string(tc.provider), func(t *testing.T) {
+			t.Parallel()
+			s, dc, c, j, _ := kycServer(t, tc.provider)
+			ctx := t.Context()
+			wallet := strings.ToLower(dc.Buyers[0].Address.Hex())
+			status := func() string {
+				t.Helper()
+				return decode[struct {
+					Status string `json:"status"`
+				}](t, s.get(t, "/api/kyc/"+wallet)).Status
+			}
+			if got := status(); got != "none" {
+				t.Fatalf("before any check: %q", got)
+			}
+			to := dc.Payments
+			r, err := c.NewSender(chain.LocalSigner(dc.Buyers[0].Key), dc.ChainID()).Transact(ctx, &to, nil, big.NewInt(1e17))
+			if err != nil || r.Status != 1 {
+				t.Fatalf("payment: %v", err)
+			}
+			paid := strings.ToLower(r.TxHash.Hex())
+			if sum, err := j.Payments(ctx); err != nil || sum.Held != 1 {
+				t.Fatalf("pass: %+v, %v", sum, err)
+			}
+			p := decode[struct {
+				Status     string  `json:"status"`
+				ReasonCode *string `json:"reasonCode"`
+				Reason     *string `json:"reason"`
+			}](t, s.get(t, "/api/payments/"+paid))
+			if p.Status != "held" || p.ReasonCode == nil || *p.ReasonCode != "kyc_required" || p.Reason == nil ||
+				!strings.HasPrefix(*p.Reason, "Identity check needed: verify by ") || !strings.HasSuffix(*p.Reason, ", or it is refunded.") {
+				t.Fatalf("the held payment: %+v %v", p, p.Reason)
+			}
+
+			body := tc.approve(wallet)
+			wantStatus(t, s.kycWebhook(t, tc.provider, "a-guessed-secret-0000", body), http.StatusUnauthorized)
+			other := store.KYCSumsub
+			if tc.provider == store.KYCSumsub {
+				other = store.KYCBlockpass
+			}
+			wantStatus(t, s.kycWebhook(t, other, kycSecret, body), http.StatusNotFound)
+			unsigned := httptest.NewRequest(http.MethodPost, "/api/kyc/"+string(tc.provider), strings.NewReader(body))
+			rec := httptest.NewRecorder()
+			s.e.ServeHTTP(rec, unsigned)
+			wantStatus(t, rec, http.StatusUnauthorized)
+			if got := status(); got != "none" {
+				t.Fatalf("after refused webhooks: %q", got)
+			}
+
+			first := decode[struct {
+				Recorded bool `json:"recorded"`
+			}](t, s.kycWebhook(t, tc.provider, kycSecret, body))
+			again := decode[struct {
+				Recorded bool `json:"recorded"`
+			}](t, s.kycWebhook(t, tc.provider, kycSecret, body))
+			if !first.Recorded || again.Recorded || status() != "verified" {
+				t.Fatalf("recorded %v, then %v; status %q", first.Recorded, again.Recorded, status())
+			}
+			if _, err := j.Payments(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got := decode[struct {
+				Status string `json:"status"`
+			}](t, s.get(t, "/api/payments/"+paid)).Status; got != "minted" {
+				t.Fatalf("verified, the payment is %s", got)
+			}
+		})
+	}
+}
+
+// TestKYCAdmin: an admin sets a wallet's identity check by hand with a reason, audited; bad
+// bodies are refused; compliance counts the hold and names the provider.
+func TestKYCAdmin(t *testing.T) {
+	t.Parallel()
+	s, dc, _, _, db := kycServer(t, store.KYCSumsub)
+	wallet := strings.ToLower(dc.Buyers[3].Address.Hex())
+	for body, status := range map[string]int{
+		`{"status": "approved", "reason": "x"}`:             http.StatusBadRequest,
+		`{"status": "verified"}`:                            http.StatusBadRequest,
+		`{"status": "verified", "reason": "x", "extra": 1}`: http.StatusBadRequest,
+	} {
+		wantStatus(t, s.adminDo(t, http.MethodPut, "/api/admin/kyc/"+wallet, body, adminKey), status)
+	}
+	wantStatus(t, s.adminDo(t, http.MethodPut, "/api/admin/kyc/0x12", `{"status": "verified", "reason": "x"}`, adminKey), http.StatusBadRequest)
+	wantStatus(t, s.adminDo(t, http.MethodPut, "/api/admin/kyc/"+wallet, `{"status": "verified", "reason": "x"}`, "guess"), http.StatusUnauthorized)
+	rec := s.adminDo(t, http.MethodPut, "/api/admin/kyc/"+wallet, `{"status": "verified", "reason": "on the launchpad's verified list"}`, adminKey)
+	wantStatus(t, rec, http.StatusOK)
+	if e, err := db.KYCAt(t.Context(), wallet, time.Now()); err != nil || e.Status != store.KYCVerified || e.Provider != store.KYCAdmin {
+		t.Fatalf("the wallet's check: %+v %v", e, err)
+	}
+	if audit := s.adminDo(t, http.MethodGet, "/api/admin/audit", "", adminKey).Body.String(); !strings.Contains(audit, "Set the identity check of "+wallet+" to verified") {
+		t.Fatalf("the audit: %s", audit)
+	}
+	// A launchpad's list of the buyers it verified.
+	listed := []string{strings.ToLower(dc.Buyers[4].Address.Hex()), strings.ToLower(dc.Buyers[5].Address.Hex())}
+	bad := s.adminCSV(t, "/api/admin/kyc", "text/csv", "address,reason\n"+listed[0]+",ok\n0x12,x\n")
+	wantStatus(t, bad, http.StatusBadRequest)
+	if msg := errorMessage(t, bad); msg != `Line 3: "0x12" is not an address.` {
+		t.Fatalf("a bad list: %q", msg)
+	}
+	rec = s.adminCSV(t, "/api/admin/kyc", "text/csv", "address,reason\n"+listed[0]+",verified by Launchpad X, 2026-11-20\n"+listed[1]+",\n")
+	wantStatus(t, rec, http.StatusOK)
+	for _, w := range listed {
+		if e, err := db.KYCAt(t.Context(), w, time.Now()); err != nil || e.Status != store.KYCVerified || e.Provider != store.KYCList {
+			t.Fatalf("%s from the list: %+v %v", w, e, err)
+		}
+	}
+	compliance := decode[struct {
+		KYCProvider *string        `json:"kycProvider"`
+		KYCHoldDays int            `json:"kycHoldDays"`
+		Held        map[string]int `json:"held"`
+	}](t, s.adminDo(t, http.MethodGet, "/api/admin/compliance", "", adminKey))
+	if compliance.KYCProvider == nil || *compliance.KYCProvider != "sumsub" || compliance.KYCHoldDays != 7 {
+		t.Fatalf("compliance: %+v", compliance)
+	}
+	if _, ok := compliance.Held["kyc_required"]; !ok {
+		t.Fatalf("compliance counts no kyc_required: %+v", compliance.Held)
+	}
+}
+
+// TestKYCBuyAndDevPage: the buy page tells a wallet that a tier requires a verified identity,
+// where its check stands and where to verify, and the pre-check refuses to let it pay before it
+// is verified; dev mode's stand-in form sends the provider's signed webhook to the service over
+// HTTP, after which the wallet may pay.
+func TestKYCBuyAndDevPage(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	public := &url.URL{Scheme: "http", Host: ln.Addr().String()}
+	db := storetest.New(t)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	mustExec(t, db, `UPDATE tiers SET kyc_required = true WHERE id = 1`)
+	dc, c := startDevChain(t)
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key),
+		jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
+	s := newChainServer(t, db, c, j, handlers.Config{ChainID: 1337, PaymentAddress: strings.ToLower(dc.Payments.Hex()), PublicURL: public,
+		KYC: handlers.KYCConfig{Provider: store.KYCSumsub, Secret: kycSecret, FormURL: public.String() + "/dev/kyc", Dev: true}})
+	srv := &http.Server{Handler: s.e, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln) //nolint:errcheck // closed below
+	t.Cleanup(func() { srv.Close() })
+
+	wallet := strings.ToLower(dc.Buyers[0].Address.Hex())
+	doc := page(t, s.get(t, "/buy?wallet="+wallet).Body)
+	card := doc.Find(`[data-testid=buy-tier][data-tier="1"]`)
+	if card.Find(`[data-testid=kyc-required]`).Length() != 1 || card.Find(`[data-testid=kyc-status]`).AttrOr("data-status", "") != "none" {
+		t.Fatalf("the card: %s", htmlOf(card))
+	}
+	link := card.Find(`[data-testid=kyc-verify]`).AttrOr("href", "")
+	if link != public.String()+"/dev/kyc?externalUserId="+wallet {
+		t.Fatalf("the verify link: %q", link)
+	}
+	if card.Find(`button[data-wallet=pay]`).Length() != 0 || !strings.Contains(card.Text(), "Verify your identity first") {
+		t.Fatalf("an unverified wallet is offered to pay: %s", htmlOf(card))
+	}
+	check := decode[struct {
+		OK         bool    `json:"ok"`
+		ReasonCode *string `json:"reasonCode"`
+		Reason     *string `json:"reason"`
+	}](t, s.get(t, "/api/tiers/1/check/"+wallet))
+	if check.OK || check.ReasonCode == nil || *check.ReasonCode != "kyc_required" || !strings.HasPrefix(*check.Reason, "Verify your identity first: ") {
+		t.Fatalf("the pre-check: %+v", check)
+	}
+
+	// The stand-in form, over HTTP as a browser posts it.
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Get(link)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("the stand-in page: %v %v", res, err)
+	}
+	res.Body.Close()
+	res, err = client.PostForm(public.String()+"/dev/kyc", url.Values{"wallet": {wallet}, "answer": {"GREEN"}})
+	if err != nil || res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the stand-in's answer: %v %v", res, err)
+	}
+	res.Body.Close()
+	if loc := res.Header.Get("Location"); !strings.Contains(loc, "verified") {
+		t.Fatalf("sent back to %q", loc)
+	}
+	doc = page(t, s.get(t, "/buy?wallet="+wallet).Body)
+	card = doc.Find(`[data-testid=buy-tier][data-tier="1"]`)
+	if card.Find(`[data-testid=kyc-status]`).AttrOr("data-status", "") != "verified" || card.Find(`button[data-wallet=pay]`).Length() != 1 {
+		t.Fatalf("verified, the card: %s", htmlOf(card))
+	}
+	req, _ := http.NewRequest(http.MethodPost, public.String()+"/dev/kyc", strings.NewReader("wallet="+wallet+"&answer=RED"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "https://evil.invalid")
+	if res, err := client.Do(req); err != nil || res.StatusCode != http.StatusForbidden {
+		t.Fatalf("another site's post: %v %v", res, err)
 	}
 }

@@ -43,7 +43,7 @@ func TestTierFields(t *testing.T) {
 		"tokenPrices":  []map[string]string{{"token": usdc.Address, "amount": "300000000"}},
 		"holdingToken": "0x00000000000000000000000000000000000000d7", "holdingWei": "5",
 		"startsAt": "2030-01-01T00:00:00.000Z", "endsAt": "2030-02-01T00:00:00.000Z", "allowlistUntil": "2030-01-02T00:00:00.000Z",
-		"opensAfterTier": "2", "note": "Opens to DHT holders on 1 December",
+		"opensAfterTier": "2", "note": "Opens to DHT holders on 1 December", "kycRequired": true,
 	}
 	put := func(id string, body map[string]any) {
 		t.Helper()

@@ -29,6 +29,7 @@ const (
 var largeBodies = map[string]int64{
 	http.MethodPut + " /api/admin" + allowlistPath: handlers.MaxListBody,
 	http.MethodPut + " /api/admin" + denylistPath:  handlers.MaxListBody,
+	http.MethodPut + " /api/admin" + kycListPath:   handlers.MaxListBody,
 	http.MethodPost + " " + allowlistPreviewPage:   maxUploadPage,
 	http.MethodPost + " " + allowlistSavePage:      maxUploadPage,
 	http.MethodPost + " " + denylistPreviewPage:    maxUploadPage,

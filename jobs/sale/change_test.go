@@ -30,7 +30,7 @@ func migrated(t *testing.T) *store.Store {
 // TestTierRules: a tier's supply never drops below what it sold, and price steps always open.
 func TestTierRules(t *testing.T) {
 	db := migrated(t)
-	sl := New(db, nil, 0, 0, WalletCodes{}, nil, slog.New(slog.DiscardHandler))
+	sl := New(db, nil, 0, 0, 0, WalletCodes{}, nil, slog.New(slog.DiscardHandler))
 	ctx := t.Context()
 	supply := func(n int) *int { return &n }
 	put := func(id int, s *int, after *int) error {

@@ -55,6 +55,8 @@ var TierFields = []TierField{
 	{"opensAfterTier", "opensAfterTier", "opens_after_tier", false, (*tierReader).opensAfterTier,
 		func(t *store.Tier, s store.Tier) { t.OpensAfterTier = s.OpensAfterTier }},
 	{"note", "note", "note", false, (*tierReader).note, func(t *store.Tier, s store.Tier) { t.Note = s.Note }},
+	{"kycRequired", "kycRequired", "kyc_required", false, func(r *tierReader) { r.t.KYCRequired = r.in.KYCRequired },
+		func(t *store.Tier, s store.Tier) { t.KYCRequired = s.KYCRequired }},
 }
 
 // TierFieldByJSON is the field the API calls name; false for none.

@@ -263,7 +263,23 @@ func (s *Sale) JudgeWith(ctx context.Context, cs ChainState, from string, paid s
 	}
 	v, err := s.judge(ctx, cs, from, paid, at, block)
 	v.Reads = append(screened.Reads, v.Reads...)
-	return v, err
+	if err != nil || v.Reason != nil || !v.Tier.KYCRequired || cs.release != nil && cs.release.To == store.ReleaseToMint {
+		return v, err
+	}
+	return s.identified(ctx, v, from, at)
+}
+
+// identified is v, a payment from wallet `from` at instant at that buys a tier requiring a
+// verified identity, held (its tier and code kept: the unit is kept for it) unless the wallet's
+// check stood verified at at.
+func (s *Sale) identified(ctx context.Context, v Verdict, from string, at time.Time) (Verdict, error) {
+	kyc, err := s.store.KYCAt(ctx, from, at)
+	if err != nil || kyc.Status == store.KYCVerified {
+		return v, err
+	}
+	until := at.Add(s.kycHold).UTC()
+	v.Reason = &Reason{Code: KYCRequired, Args: Args{Tier: &v.Tier.ID, TierLabel: v.Tier.Label, Until: &until}}
+	return v, nil
 }
 
 // screen is the screening of a payment from wallet `from` made at instant at, first of the rules:

@@ -28,6 +28,7 @@ const (
 	AllocationUsed      store.ReasonCode = "allocation_used"
 	Sanctioned          store.ReasonCode = "sanctioned"
 	Denylisted          store.ReasonCode = "denylisted"
+	KYCRequired         store.ReasonCode = "kyc_required"
 	Other               store.ReasonCode = "other"
 )
 
@@ -154,6 +155,19 @@ var Catalogue = []ReasonEntry{
 	{Denylisted, "On the operator's denylist",
 		"The payer was on the operator's denylist when the payment was made. The payment is held: neither minted nor refunded until an admin releases it (to be minted, or refunded: then it is rejected with this code and released true).",
 		func(a Args, before bool) string { return screened(a, before, "") }},
+	{KYCRequired, "Identity check needed",
+		"The tier asks for a verified identity and the wallet had none when it paid. The payment is held with its node kept for it (until, the hold's end, KYC_HOLD_DAYS after the payment): minted once the wallet is verified, refunded when the check is rejected or the hold ends (then it is rejected with this code and released true).",
+		func(a Args, before bool) string {
+			switch {
+			case before:
+				return fmt.Sprintf("Verify your identity first: the %s tier asks every buyer for a verified identity, and this wallet has none yet.", a.TierLabel)
+			case a.Released:
+				return "This payment needed a verified identity, which its wallet did not have in time; it is refunded."
+			case a.Until != nil:
+				return fmt.Sprintf("Identity check needed: verify by %s, or it is refunded.", words.MinuteUTC(*a.Until))
+			}
+			return "Identity check needed: verify your identity, or it is refunded."
+		}},
 	{Other, "Other",
 		"A payment rejected before reasons had codes whose recorded reason matches none of the above; reason gives its words as recorded.",
 		func(a Args, _ bool) string { return a.Text }}, // the sentence as recorded before reasons had codes (migration 0012)
@@ -162,7 +176,7 @@ var Catalogue = []ReasonEntry{
 // Holds tells whether r holds its payment (the screening's reasons, until an admin releases it)
 // rather than reject it.
 func (r *Reason) Holds() bool {
-	return r != nil && (r.Code == Sanctioned || r.Code == Denylisted) && !r.Args.Released
+	return r != nil && (r.Code == Sanctioned || r.Code == Denylisted || r.Code == KYCRequired) && !r.Args.Released
 }
 
 // screened is what the payer of a payment the screening holds reads, naming no list (why: the
@@ -238,8 +252,10 @@ type Args struct {
 	Allocation     int        `json:"allocation,omitempty"`
 	Error          string     `json:"error,omitempty"` // the contract's custom error
 	// Released: a payment the screening held that an admin released to be refunded.
-	Released bool   `json:"released,omitempty"`
-	Text     string `json:"text,omitempty"`
+	Released bool `json:"released,omitempty"`
+	// Until: when a payment held for its wallet's identity check is refunded unless verified.
+	Until *time.Time `json:"until,omitempty"`
+	Text  string     `json:"text,omitempty"`
 }
 
 // TierPrice is a tier on sale and its price when a payment was checked: in ETH, or in the token

@@ -29,6 +29,9 @@ type Sale struct {
 	// grace is how long after a tier's price changes a payment of the price before still buys
 	// the tier (PRICE_GRACE_SEC): a page opened before the change never leads to a rejection.
 	grace time.Duration
+	// kycHold is how long a payment for a tier that requires a verified identity waits for its
+	// wallet's check before it is refunded (KYC_HOLD_DAYS).
+	kycHold time.Duration
 	// walletCodes are the terms of a wallet's address as a code.
 	walletCodes WalletCodes
 	// tokens are the tokens the sale accepts (PAYMENT_TOKENS), by address (lower case).
@@ -53,8 +56,9 @@ const (
 )
 
 // New returns the sale of the ledger s on chain ch, which accepts tokens beside ETH.
-func New(s *store.Store, ch *chain.Client, priceGrace time.Duration, spreadBps int, walletCodes WalletCodes, tokens []store.Token, log *slog.Logger) *Sale {
-	sl := &Sale{store: s, chain: ch, grace: priceGrace, spreadBps: spreadBps, walletCodes: walletCodes, tokens: map[string]store.Token{}, log: log}
+func New(s *store.Store, ch *chain.Client, priceGrace, kycHold time.Duration, spreadBps int, walletCodes WalletCodes, tokens []store.Token, log *slog.Logger) *Sale {
+	sl := &Sale{store: s, chain: ch, grace: priceGrace, kycHold: kycHold, spreadBps: spreadBps, walletCodes: walletCodes,
+		tokens: map[string]store.Token{}, log: log}
 	for _, t := range tokens {
 		sl.tokens[t.Address] = t
 	}
@@ -62,6 +66,9 @@ func New(s *store.Store, ch *chain.Client, priceGrace time.Duration, spreadBps i
 	sl.waiting = memo.New(readTTL, readStale, sl.loadWaiting).Reads(store.ErrUnavailable)
 	return sl
 }
+
+// KYCHold is how long a payment waits for its wallet's identity check (KYC_HOLD_DAYS).
+func (s *Sale) KYCHold() time.Duration { return s.kycHold }
 
 // WalletCodes are the terms of a wallet's address as a code.
 func (s *Sale) WalletCodes() WalletCodes { return s.walletCodes }

@@ -53,6 +53,8 @@ type TierInput struct {
 	AllowlistUntil string
 	OpensAfterTier string
 	Note           string
+	// KYCRequired: a payment from a wallet without a verified identity is held (store.Tier).
+	KYCRequired bool
 	// Absent are the fields (TierField.Name) the input says nothing of, an API body's keys left
 	// out: the stored tier keeps them as they are (Kept).
 	Absent map[string]bool

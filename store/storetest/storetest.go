@@ -312,7 +312,7 @@ func CheckSold(t testing.TB, db *store.Store) {
 			SELECT tier, sum(n) AS n FROM (
 				SELECT tier, count(*) AS n FROM nodes GROUP BY tier
 				UNION ALL
-				SELECT tier, count(*) FROM payments WHERE status = 'minting' AND tier IS NOT NULL GROUP BY tier
+				SELECT tier, count(*) FROM payments WHERE status IN ('minting', 'held') AND tier IS NOT NULL GROUP BY tier
 			) s GROUP BY tier
 		)
 		SELECT format('tier %s: kept %s, counted %s', coalesce(c.tier, k.tier), coalesce(k.n, 0), coalesce(c.n, 0))

@@ -369,6 +369,9 @@ test('an owner of the treasury not on the operator list opens a batch link signe
 
   // Nothing of this batch is left open for the files after this one.
   assert.equal((await (await admin('GET', `/treasury-batches/${batch.id}`)).json()).status, 'executed');
+  // The operator's page of the batch comes again once executed, as the signer's did: leaving
+  // before it does races that reload.
+  await op.locator('[data-testid=batch-receipt]').waitFor({ timeout: 30000 });
   await op.goto(base + '/operator');
   assert.equal(await op.locator(`[data-testid=refunds] tr[data-tx="${paid}"]`).count(), 0);
   assert.equal(await op.locator(`[data-testid=open-batch][href="${batchPath}"]`).count(), 0);
