@@ -100,11 +100,11 @@ func (h *hookLog) settled(t *testing.T, ledger *store.Store, wait time.Duration)
 		Tx     string `db:"tx_hash"`
 		Status string `db:"status"`
 	}
-	if err := ledger.DB().Select(&rows, `SELECT tx_hash, status FROM payments WHERE status IN ('minted', 'rejected', 'refunded') ORDER BY id`); err != nil {
+	if err := ledger.DB().Select(&rows, `SELECT tx_hash, status FROM payments WHERE status IN ('minted', 'rejected', 'refunded', 'held') ORDER BY id`); err != nil {
 		t.Fatal(err)
 	}
 	life := map[string][]string{"minted": {"payment.seen", "payment.minted"}, "rejected": {"payment.seen", "payment.rejected"},
-		"refunded": {"payment.seen", "payment.rejected", "payment.refunded"}}
+		"refunded": {"payment.seen", "payment.rejected", "payment.refunded"}, "held": {"payment.seen", "payment.held"}}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, p := range rows {

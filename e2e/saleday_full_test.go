@@ -45,7 +45,7 @@ func TestSaleDay(t *testing.T) {
 		instances: 3, blockSec: 2, gasLimit: 30_000_000, confirmations: 12, // the default CONFIRMATIONS
 		wallets: n(1000), steady: n(10_000), steadyFor: 10 * time.Minute, burst: n(3000), burstFor: 30 * time.Second,
 		trackers: trackers, pollers: n(200), killEvery: 2 * time.Minute, drainFor: 15 * time.Minute,
-		haproxy: true, profiles: profiles, usdc: usdc, verifyAll: true,
+		haproxy: true, profiles: profiles, usdc: usdc, verifyAll: true, screened: true,
 	}
 	r := runSaleDay(t, p)
 

@@ -31,6 +31,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"nodeledger/chain"
+	"nodeledger/chain/bindings"
 	"nodeledger/chain/gethdev"
 	"nodeledger/jobs/sale"
 	"nodeledger/store"
@@ -58,7 +59,7 @@ func TestSaleDayShort(t *testing.T) {
 	p := saleParams{
 		instances: 3, blockSec: 1, confirmations: 1, wallets: 50,
 		steady: 240, steadyFor: 24 * time.Second, burst: 60, burstFor: 5 * time.Second,
-		trackers: 40, pollers: 10, killEvery: 12 * time.Second, maxKills: 1, drainFor: 75 * time.Second, usdc: true,
+		trackers: 40, pollers: 10, killEvery: 12 * time.Second, maxKills: 1, drainFor: 75 * time.Second, usdc: true, screened: true,
 	}
 	r := runSaleDay(t, p)
 	t.Log("\n" + r.summary())
@@ -95,7 +96,16 @@ type saleParams struct {
 	// final (the reconciler reads it at its next tick) and cover the whole sale; else it verifies
 	// the blocks final when the backlog cleared.
 	verifyAll bool
+	// screened screens the payers: a sanctions oracle lists 1 % of the wallets before the sale
+	// (screenedOut), and tier 3 requires a verified identity, which a list an admin uploads gives
+	// nine wallets in ten (verified): the others' first payment to it is held.
+	screened bool
 }
+
+// screenedOut tells whether the sanctions oracle of a screened sale lists wallet i; verified,
+// whether a screened sale's list of verified identities names it.
+func screenedOut(i int) bool { return i%100 == 7 }
+func verified(i int) bool    { return i%10 != 3 }
 
 // Tiers of a sale day: tier 1 sells without limit, tier 2 has a supply the run exhausts, tier 3
 // allows one node per wallet. tierBad stands for a payment of an amount no tier has.
@@ -306,6 +316,9 @@ func newSaleDay(t *testing.T, p saleParams, supply int) *saleDay {
 	}
 	s.usdc, s.usdcGas = s.deployUSDC(t, owner)
 	s.env = append(s.env, "PAYMENT_TOKENS="+s.usdc.Hex())
+	if p.screened {
+		s.env = append(s.env, "SANCTIONS_ORACLE="+s.deploySanctions(t, owner).Hex())
+	}
 
 	logs := cmp.Or(p.profiles, s.dir) // kept with the profiles, for the note on the run
 	for i := range p.instances {
@@ -319,6 +332,7 @@ func newSaleDay(t *testing.T, p saleParams, supply int) *saleDay {
 		}
 		if i == 0 {
 			s.putTiers(t, in)
+			s.verifyIdentities(t, in)
 			s.bindCodes(t, in)
 			s.hooks = newHookLog(t)
 			s.hooks.subscribe(t, &server{base: "http://" + in.addr}, "*")
@@ -341,7 +355,8 @@ func (s *saleDay) putTiers(t *testing.T, in *instance) {
 	bodies := map[int]string{
 		tierAny: `{"label":"Standard","priceWei":"%s","tokenPrices":[%s],"maxPerWallet":100000,"payoutBps":10000,"enabled":true,"confirm":true}`,
 		tierCap: `{"label":"Limited","priceWei":"%s","tokenPrices":[%s],"maxPerWallet":100000,"payoutBps":10000,"enabled":true,"supply":` + strconv.Itoa(s.supply) + `,"confirm":true}`,
-		tierOne: `{"label":"One each","priceWei":"%s","tokenPrices":[%s],"maxPerWallet":1,"payoutBps":10000,"enabled":true,"confirm":true}`,
+		tierOne: `{"label":"One each","priceWei":"%s","tokenPrices":[%s],"maxPerWallet":1,"payoutBps":10000,"enabled":true,` +
+			`"kycRequired":` + strconv.FormatBool(s.p.screened) + `,"confirm":true}`,
 	}
 	for tier := tierAny; tier <= tierOne; tier++ {
 		usdcPrice := fmt.Sprintf(`{"token":%q,"amount":"%s"}`, s.usdc.Hex(), usdcPrices[tier])
@@ -349,6 +364,48 @@ func (s *saleDay) putTiers(t *testing.T, in *instance) {
 			fmt.Sprintf(bodies[tier], tierPrices[tier], usdcPrice)); status != 200 {
 			t.Fatalf("putting tier %d: %d %v", tier, status, body)
 		}
+	}
+}
+
+// deploySanctions deploys a sanctions oracle (Chainalysis's interface) as owner and lists the
+// wallets screenedOut names, before the sale, and returns its address.
+func (s *saleDay) deploySanctions(t *testing.T, owner *chain.Sender) common.Address {
+	t.Helper()
+	ctx := t.Context()
+	r, err := owner.Transact(ctx, nil, common.FromHex(bindings.SanctionsListMetaData.Bin), nil)
+	if err != nil || r.Status != 1 {
+		t.Fatalf("deploying the sanctions oracle: %v", err)
+	}
+	var listed []common.Address
+	for i, b := range s.buyers {
+		if screenedOut(i) {
+			listed = append(listed, b.addr)
+		}
+	}
+	oracle := r.ContractAddress
+	if r, err := owner.Transact(ctx, &oracle, bindings.NewSanctionsList().PackAddToSanctionsList(listed), nil); err != nil || r.Status != 1 {
+		t.Fatalf("listing %d wallets: %v", len(listed), err)
+	}
+	return oracle
+}
+
+// verifyIdentities has an admin mark the wallets verified names as verified, with the list a
+// launchpad would give (a screened sale only).
+func (s *saleDay) verifyIdentities(t *testing.T, in *instance) {
+	t.Helper()
+	if !s.p.screened {
+		return
+	}
+	var list strings.Builder
+	list.WriteString("address,reason\n")
+	for i, b := range s.buyers {
+		if verified(i) {
+			fmt.Fprintf(&list, "%s,verified by the launchpad\n", strings.ToLower(b.addr.Hex()))
+		}
+	}
+	srv := &server{base: "http://" + in.addr}
+	if status, body := srv.sendAs(t, http.MethodPut, "/api/admin/kyc", "text/csv", list.String(), "X-Admin-Key", adminKey); status != 200 {
+		t.Fatalf("uploading the verified identities: %d %v", status, body)
 	}
 }
 
@@ -731,7 +788,7 @@ func (s *saleDay) track(ctx context.Context, c *client, payments <-chan common.H
 		path := "/partials/payment/" + strings.ToLower(tx.Hex()) + "?since=" + strconv.FormatInt(time.Now().Unix(), 10)
 		for {
 			body, _ := c.get(ctx, s, path, stats)
-			if st := dataStatus(body); st == "minted" || st == "rejected" || st == "refunded" {
+			if st := dataStatus(body); st == "minted" || st == "rejected" || st == "refunded" || st == "held" {
 				break
 			}
 			if !sleepCtx(ctx, 2*time.Second) {
@@ -798,7 +855,8 @@ func (s *saleDay) pay(ctx context.Context, p *salePayment) error {
 func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	t.Helper()
 	ctx := t.Context()
-	r := &saleResult{p: s.p, supply: s.supply, pays: pays, haproxy: s.haproxy, commissionWei: new(big.Int), commissionUSDC: new(big.Int)}
+	r := &saleResult{p: s.p, supply: s.supply, pays: pays, haproxy: s.haproxy, commissionWei: new(big.Int), commissionUSDC: new(big.Int),
+		held: map[store.ReasonCode]int{}}
 	var err error
 	if r.startBlock, err = s.chain.HeadNumber(ctx); err != nil {
 		t.Fatal(err)
@@ -967,7 +1025,7 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	drainStart := time.Now()
 	for ; ; time.Sleep(time.Second) {
 		var settled int
-		if err := s.ledger.DB().GetContext(ctx, &settled, `SELECT count(*) FROM payments WHERE status IN ('minted', 'rejected', 'refunded')`); err != nil {
+		if err := s.ledger.DB().GetContext(ctx, &settled, `SELECT count(*) FROM payments WHERE status IN ('minted', 'rejected', 'refunded', 'held')`); err != nil {
 			if s.ha != nil && time.Since(drainStart) < s.p.drainFor {
 				continue // the primary is down: the standby takes over
 			}
@@ -1123,6 +1181,8 @@ type saleResult struct {
 	lives                               []int
 
 	notMined, lost, doubled, wrongReason int
+	// held counts the payments the screening holds as it should, by reason (a screened sale).
+	held map[store.ReasonCode]int
 	// Minted payments of coded wallets, what they earned their referrers, and payments whose
 	// discount or commissions are not what the code's terms make them.
 	coded int
@@ -1245,6 +1305,10 @@ func (s *saleDay) read(t *testing.T, r *saleResult) {
 	})
 	capSold, oneHeld := 0, map[int]bool{}
 	for _, p := range order {
+		if s.p.screened && screenedOut(p.wallet) { // held before any rule, taking no unit
+			p.want = sale.Sanctioned
+			continue
+		}
 		switch p.tier {
 		case tierBad:
 			p.want = sale.WrongAmount
@@ -1255,8 +1319,11 @@ func (s *saleDay) read(t *testing.T, r *saleResult) {
 				p.want = sale.SoldOut
 			}
 		case tierOne:
-			if oneHeld[p.wallet] {
+			switch {
+			case oneHeld[p.wallet]:
 				p.want = sale.WalletLimit
+			case s.p.screened && !verified(p.wallet): // held with its unit: the wallet's one
+				p.want = sale.KYCRequired
 			}
 			oneHeld[p.wallet] = true
 		}
@@ -1347,6 +1414,10 @@ func (s *saleDay) read(t *testing.T, r *saleResult) {
 			}
 		}
 		waiting := row.Status == string(store.PaymentPending) || row.Status == string(store.PaymentMinting)
+		held := p.want == sale.Sanctioned || p.want == sale.KYCRequired
+		if held && row.Status == string(store.PaymentHeld) {
+			r.held[p.want]++
+		}
 		switch {
 		case len(nodes) > 1 || row.Nodes > 1 || (p.want != "" && (len(nodes) > 0 || row.Nodes > 0)):
 			r.doubled++
@@ -1356,7 +1427,7 @@ func (s *saleDay) read(t *testing.T, r *saleResult) {
 		case recorded && waiting && row.Nodes == 0:
 			r.unsettled++
 		case !recorded || (p.want == "" && (len(nodes) == 0 || row.Nodes == 0 || row.Status != "minted")) ||
-			(p.want != "" && row.Status != "rejected" && row.Status != "refunded"):
+			(p.want != "" && !held && row.Status != "rejected" && row.Status != "refunded") || (held && row.Status != "held"):
 			r.lost++
 			r.problem("payment %s (tier %d, want %q): %d nodes on chain, ledger %q with %d", p.tx.Hex(), p.tier, p.want, len(nodes), row.Status, row.Nodes)
 		case p.want != "" && row.Reason != string(p.want):
@@ -1588,6 +1659,12 @@ func (r *saleResult) summary() string {
 		"exactly the supply", yes(r.capOnChain == r.supply && r.capInLedger == r.supply))
 	row("payments lost / doubled", fmt.Sprintf("%d / %d (rejected for another reason: %d; not mined: %d)", r.lost, r.doubled, r.wrongReason, r.notMined),
 		"0 / 0, with the kills", yes(r.lost == 0 && r.doubled == 0 && r.wrongReason == 0 && r.notMined == 0))
+	if p.screened {
+		row(fmt.Sprintf("payments the screening holds (1 wallet in 100 listed by the sanctions oracle; tier 3 requires an identity, which %d wallets in 10 have)", 9),
+			fmt.Sprintf("%d sanctioned and %d awaiting their identity check held, of %d and %d expected; none minted or refunded",
+				r.held[sale.Sanctioned], r.held[sale.KYCRequired], wrong[sale.Sanctioned], wrong[sale.KYCRequired]),
+			"exactly those, each with its reason", yes(r.held[sale.Sanctioned] == wrong[sale.Sanctioned] && r.held[sale.KYCRequired] == wrong[sale.KYCRequired]))
+	}
 	row("payments in USDC, as the ledger recorded them", fmt.Sprintf("%d minted, %d rejected for their reason; %d with another amount or token than they paid",
 		r.usdcMinted, r.usdcRejected, r.usdcAmountsWrong), "each the amount that arrived, judged in USDC", yes(r.usdcAmountsWrong == 0))
 	row(fmt.Sprintf("payments under a referral code (3 wallets in 10 bound to %s: %d bps off, %d + %d bps to its owner and partner)",

@@ -112,9 +112,15 @@ func (s *server) get(t *testing.T, path string) (int, map[string]any) {
 // send makes a request with one header and a body, and decodes the JSON object it answers.
 func (s *server) send(t *testing.T, method, path, header, value, body string) (int, map[string]any) {
 	t.Helper()
+	return s.sendAs(t, method, path, "application/json", body, header, value)
+}
+
+// sendAs is send with a body of contentType.
+func (s *server) sendAs(t *testing.T, method, path, contentType, body, header, value string) (int, map[string]any) {
+	t.Helper()
 	req, _ := http.NewRequest(method, s.base+path, strings.NewReader(body))
 	req.Header.Set(header, value)
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", contentType)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
