@@ -30,9 +30,12 @@ import (
 // config is the deployment's settings, read once from the environment (and .env) at start, each
 // straight into the configuration of the part that uses it.
 type config struct {
-	ListenAddr  string
-	MetricsAddr string // empty: no /metrics; else a private address for Prometheus and pprof
-	DatabaseURL string // empty: a private dev cluster under .data/
+	// GeoIPDB is the MaxMind-format database BlockedCountries are told by (GEOIP_DB); "": none.
+	GeoIPDB          string
+	BlockedCountries []string
+	ListenAddr       string
+	MetricsAddr      string // empty: no /metrics; else a private address for Prometheus and pprof
+	DatabaseURL      string // empty: a private dev cluster under .data/
 	// DatabaseReadURL names the ledger's standbys the public read routes read from while they keep
 	// within ReadMaxLag of the primary (store.Reads); empty: they read the primary.
 	DatabaseReadURL string
@@ -186,6 +189,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 	cfg.Operators = s.operators("OPERATORS")
 	cfg.PaymentTokens = s.addresses("PAYMENT_TOKENS")
 	kyc := s.kyc(dev, publicURL)
+	cfg.GeoIPDB, cfg.BlockedCountries = s.str("GEOIP_DB", ""), s.countries("BLOCKED_COUNTRIES")
+	if len(cfg.BlockedCountries) > 0 && cfg.GeoIPDB == "" {
+		s.fail("GEOIP_DB", "required with BLOCKED_COUNTRIES: a MaxMind-format database (GeoLite2 Country, say) that tells a visitor's country")
+	}
 	passes.KYCHold = time.Duration(s.positive("KYC_HOLD_DAYS", int(jobs.DefaultKYCHold/(24*time.Hour)))) * 24 * time.Hour
 	refDiscount, refCommission := s.uint("REFERRAL_DISCOUNT_BPS", 0), s.uint("REFERRAL_COMMISSION_BPS", 0)
 	if refDiscount > sale.MaxReferralBps || refCommission > sale.MaxReferralBps || refDiscount+refCommission > sale.MaxReferralBps {
@@ -230,6 +237,23 @@ func loadConfig(getenv func(string) string) (config, error) {
 	return cfg, nil
 }
 
+// countries reads a list of ISO 3166-1 alpha-2 country codes ("US,KP"); unset: none.
+func (s *settings) countries(name string) []string {
+	var out []string
+	for c := range strings.SplitSeq(s.str(name, ""), ",") {
+		c = strings.ToUpper(strings.TrimSpace(c))
+		if c == "" {
+			continue
+		}
+		if len(c) != 2 || c[0] < 'A' || c[0] > 'Z' || c[1] < 'A' || c[1] > 'Z' {
+			s.fail(name, "%q is not a two-letter country code (ISO 3166-1 alpha-2, such as US)", c)
+			return nil
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // kyc reads the identity checks' provider (KYC_PROVIDER: sumsub or blockpass; unset: none, and a
 // wallet is verified only by an admin), the secret its webhooks are signed with
 // (KYC_WEBHOOK_SECRET) and the form buyers are sent to (KYC_FORM_URL). Dev mode, which has no
@@ -245,7 +269,7 @@ func (s *settings) kyc(dev bool, public *url.URL) handlers.KYCConfig {
 	case k.Provider != store.KYCSumsub && k.Provider != store.KYCBlockpass:
 		s.fail("KYC_PROVIDER", "%q is none of sumsub, blockpass", k.Provider)
 	case len(k.Secret) < 16:
-		s.fail("KYC_WEBHOOK_SECRET", "required with KYC_PROVIDER, at least 16 characters: the provider's webhook secret")
+		s.fail("KYC_WEBHOOK_SECRET", "required with KYC_PROVIDER, at least 16 characters: the key the provider signs its webhooks with")
 	case k.FormURL == "":
 		s.fail("KYC_FORM_URL", "required with KYC_PROVIDER: the provider's form buyers verify on (the wallet is passed as its reference)")
 	}

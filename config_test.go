@@ -314,6 +314,13 @@ func TestSignerSettings(t *testing.T) {
 		{"a wallet code's discount that is no number", []string{"REFERRAL_DISCOUNT_BPS", "5 %"}, "REFERRAL_DISCOUNT_BPS"},
 		{"wallet codes that take over half the price", []string{"REFERRAL_DISCOUNT_BPS", "3000", "REFERRAL_COMMISSION_BPS", "2001"}, "REFERRAL_COMMISSION_BPS"},
 		{"a wallet code's commission past any sum", []string{"REFERRAL_DISCOUNT_BPS", "1", "REFERRAL_COMMISSION_BPS", "18446744073709551615"}, "REFERRAL_COMMISSION_BPS"},
+		{"blocked countries without a database to tell them by", []string{"BLOCKED_COUNTRIES", "US"}, "GEOIP_DB"},
+		{"a blocked country that is no code", []string{"BLOCKED_COUNTRIES", "US,USA", "GEOIP_DB", "/x.mmdb"}, "BLOCKED_COUNTRIES"},
+		{"an identity provider nobody reads", []string{"KYC_PROVIDER", "onfido"}, "KYC_PROVIDER"},
+		{"an identity provider without its secret", []string{"KYC_PROVIDER", "sumsub", "KYC_FORM_URL", "https://kyc.example/form"}, "KYC_WEBHOOK_SECRET"},
+		{"an identity provider without its form", []string{"KYC_PROVIDER", "blockpass", "KYC_WEBHOOK_SECRET", "0123456789abcdef0123"}, "KYC_FORM_URL"},
+		{"a hold of no days", []string{"KYC_HOLD_DAYS", "0"}, "KYC_HOLD_DAYS"},
+		{"a sanctions oracle that is no address", []string{"SANCTIONS_ORACLE", "chainalysis"}, "SANCTIONS_ORACLE"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := loadConfig(env(withChain(tc.env...)...))

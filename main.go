@@ -204,6 +204,11 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 	if cfg.Chain.PriceFeed != (common.Address{}) {
 		cfg.Handlers.Price = ch
 	}
+	if cfg.GeoIPDB != "" {
+		if cfg.Handlers.Geo, err = handlers.OpenGeo(cfg.GeoIPDB, cfg.BlockedCountries); err != nil {
+			return nil, err
+		}
+	}
 	cfg.Web.Log = log
 	h := handlers.New(db, ch, a.passes, cfg.Handlers, log)
 	a.http = web.HTTPServer(web.New(h, cfg.Web))

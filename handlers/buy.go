@@ -25,7 +25,8 @@ import (
 // price, or the page says why it gives nothing.
 func (h *Handlers) BuyPage(c echo.Context) error {
 	ctx := c.Request().Context()
-	b := views.Buy{PaymentAddress: h.cfg.PaymentAddress, Wallet: views.SiteOf(ctx).SignedIn, Now: time.Now()}
+	b := views.Buy{PaymentAddress: h.cfg.PaymentAddress, Wallet: views.SiteOf(ctx).SignedIn, Now: time.Now(),
+		BlockedCountry: h.blockedCountry(c)}
 	if q := strings.TrimSpace(c.QueryParam("wallet")); q != "" {
 		w, err := parseAddress(q)
 		if err != nil {

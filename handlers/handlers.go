@@ -89,6 +89,9 @@ type Config struct {
 
 	// KYC is where buyers' identities are checked (KYC_PROVIDER and the rest).
 	KYC KYCConfig
+	// Geo tells the countries whose buyers the pages offer no way to pay (BLOCKED_COUNTRIES,
+	// GEOIP_DB); nil: none.
+	Geo *Geo
 
 	// Reads is where the public read routes read the ledger (a standby while it keeps up, else
 	// the primary: store.Reads); nil: the primary always.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"math/big"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -388,5 +390,38 @@ func TestKYCHolds(t *testing.T) {
 	live, rebuilt := eventsOf(t, e.db, cur.Number), eventsOf(t, into, cur.Number)
 	if diffs := store.CompareEvents(live, rebuilt); len(diffs) != 0 || len(rebuilt) != len(live) {
 		t.Fatalf("%d events rebuilt, %d live; differences: %+v", len(rebuilt), len(live), diffs)
+	}
+}
+
+// TestSanctionedReferrerEarnsNothing: a payment under a code whose owner the oracle lists at the
+// payment's block mints, with the buyer's discount, and earns that owner nothing; the partner
+// above, not listed, earns its share; the oracle's answers are kept with the verdict.
+func TestSanctionedReferrerEarnsNothing(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.screenedBy(e.dc.SanctionsOracle)
+	owner, parent := lower(e.buyer(4)), lower(e.buyer(5))
+	addCode(t, e.db, store.ReferralCode{Code: "Listed5", Owner: owner, DiscountBps: 500, CommissionBps: 300, Parent: &parent,
+		ParentBps: new(100), Enabled: true})
+	e.bind(0, "listed5")
+	e.sanction(true, e.buyer(4))
+	paid := e.pay(0, e.dc.Payments, new(big.Int).Sub(priceOne, finney(5)))
+	if sum := mustPass(t, e.j); sum.Minted != 1 {
+		t.Fatalf("pass: %+v", sum)
+	}
+	got := earned(t, e.db, paid)
+	if _, ok := got["owner"]; ok || got["parent"] == "" {
+		t.Fatalf("earned: %v, want the partner's share alone", got)
+	}
+	reads, err := e.db.JudgedReads(t.Context(), []string{e.paymentOf(paid).TxHash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	for _, r := range reads[e.paymentOf(paid).TxHash] {
+		calls = append(calls, r.Call+"="+string(r.Result))
+	}
+	if !slices.Contains(calls, "isSanctioned("+owner+")=true") || !slices.Contains(calls, "isSanctioned("+parent+")=false") {
+		t.Fatalf("the reads kept: %v", calls)
 	}
 }

@@ -27,6 +27,8 @@ type SaleLive struct {
 	Minting         int        `db:"minting"`
 	OldestWaitingAt *time.Time `db:"oldest_waiting_at"`
 	Bumps           int        `db:"bumps"`
+	// Held: the payments the screening holds (neither minted nor owed a refund).
+	Held int `db:"held"`
 	// The rejected payments not refunded yet, and what they paid.
 	RefundsOwed    int     `db:"refunds_owed"`
 	RefundsOwedWei Uint256 `db:"refunds_owed_wei"`
@@ -83,6 +85,7 @@ func (s *Store) SaleLive(ctx context.Context, now time.Time) (_ SaleLive, err er
 			(SELECT min(at) FROM waiting) AS oldest_waiting_at,
 			(SELECT count(*) - count(DISTINCT (o.sender, o.nonce)) FROM outbox o
 			 WHERE o.mint_batch IN (SELECT mint_batch FROM payments WHERE status = 'minting')) AS bumps,
+			(SELECT count(*) FROM payments WHERE status = 'held') AS held,
 			r.refunds_owed, r.refunds_owed_wei
 		FROM (SELECT count(*) AS refunds_owed, coalesce(sum(value_wei), 0) AS refunds_owed_wei
 			FROM payments WHERE status = 'rejected') r`, hourAgo)
@@ -92,7 +95,7 @@ func (s *Store) SaleLive(ctx context.Context, now time.Time) (_ SaleLive, err er
 	var rejections []Rejections
 	err = tx.SelectContext(ctx, &rejections, `
 		SELECT reason_code AS code, count(*) FILTER (WHERE block_time >= $1) AS last_hour, count(*) AS all_time
-		FROM payments WHERE reason_code IS NOT NULL
+		FROM payments WHERE reason_code IS NOT NULL AND status <> 'held'
 		GROUP BY reason_code`, hourAgo)
 	if err != nil {
 		return SaleLive{}, err

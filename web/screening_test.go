@@ -212,6 +212,9 @@ func TestOperatorScreening(t *testing.T) {
 	if row.Find(`[data-testid=release-form]`).Length() != 0 {
 		t.Fatal("a viewer is offered a release")
 	}
+	if got := text(doc, "live-held-count"); got != "1" {
+		t.Fatalf("the live card counts %q held", got)
+	}
 	held, err := db.HeldPayments(ctx, 10)
 	if err != nil || len(held) != 1 {
 		t.Fatalf("held: %+v, %v", held, err)

@@ -383,11 +383,49 @@ func (s *Sale) judge(ctx context.Context, cs ChainState, from string, paid store
 		return v, failed
 	}
 	v, err := s.judgeWallet(ctx, from, tier, at, cs)
-	if terms != nil && v.Reason == nil {
+	if err == nil && terms != nil && v.Reason == nil {
 		r := terms.For(price, paid.Amount)
 		v.Referral = &r
+		err = s.unpaidReferrers(ctx, cs, &v)
 	}
 	return v, err
+}
+
+// unpaidReferrers takes their commission off v's referral for the referrers (the code's owner,
+// the partner above) the sanctions oracle lists at cs's block: a code owned by one earns nothing
+// while it is, and the buyer keeps the discount. What the oracle said is kept with the verdict.
+func (s *Sale) unpaidReferrers(ctx context.Context, cs ChainState, v *Verdict) error {
+	oracle := s.chain.SanctionsOracle()
+	if oracle == (common.Address{}) {
+		return nil
+	}
+	listed := func(who string) (bool, error) {
+		l, err := cs.sanctionedAt(ctx, s.chain, oracle, who)
+		if err == nil {
+			cs.read(v, oracle, "isSanctioned("+who+")", l)
+		}
+		return l, err
+	}
+	r := v.Referral
+	if r.CommissionBps > 0 {
+		l, err := listed(r.Owner)
+		if err != nil {
+			return err
+		}
+		if l {
+			r.CommissionBps = 0
+		}
+	}
+	if r.Parent != nil && r.ParentBps != nil && *r.ParentBps > 0 {
+		l, err := listed(*r.Parent)
+		if err != nil {
+			return err
+		}
+		if l {
+			r.ParentBps = new(int)
+		}
+	}
+	return nil
 }
 
 // pricedAt returns the price of t's in paid's currency, within the grace, that paid paid: in
