@@ -135,6 +135,7 @@ func kycEvent(provider store.KYCProvider, body []byte) (e store.KYCEvent, ok boo
 			ExternalUserID string `json:"externalUserId"`
 			ReviewResult   struct {
 				ReviewAnswer      string   `json:"reviewAnswer"`
+				ReviewRejectType  string   `json:"reviewRejectType"` // FINAL, or RETRY: the applicant may send again
 				RejectLabels      []string `json:"rejectLabels"`
 				ModerationComment string   `json:"moderationComment"`
 			} `json:"reviewResult"`
@@ -146,6 +147,10 @@ func kycEvent(provider store.KYCProvider, body []byte) (e store.KYCEvent, ok boo
 		switch {
 		case w.Type == "applicantReviewed" && w.ReviewResult.ReviewAnswer == "GREEN":
 			e.Status = store.KYCVerified
+		case w.Type == "applicantReviewed" && w.ReviewResult.ReviewAnswer == "RED" && w.ReviewResult.ReviewRejectType == "RETRY":
+			// A document to send again: the check goes on, within the hold's days.
+			e.Status = store.KYCPending
+			e.Reason = kycReason(w.ReviewResult.ModerationComment, w.ReviewResult.RejectLabels)
 		case w.Type == "applicantReviewed" && w.ReviewResult.ReviewAnswer == "RED":
 			e.Status = store.KYCRejected
 			e.Reason = kycReason(w.ReviewResult.ModerationComment, w.ReviewResult.RejectLabels)
@@ -254,13 +259,18 @@ func (h *Handlers) PutKYC(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"address": wallet, "status": body.Status, "history": history})
 }
 
-// kycView is wallet's identity check at now as its buyer follows it.
+// kycView is wallet's identity check at now as its buyer follows it: a rejection's words only
+// to the wallet's own session (a page of another wallet, /buy?wallet=, tells its status alone).
 func (h *Handlers) kycView(ctx context.Context, wallet string, now time.Time) (*views.KYC, error) {
 	e, err := h.store.KYCAt(ctx, wallet, now)
 	if err != nil {
 		return nil, err
 	}
-	return &views.KYC{Status: e.Status, Reason: e.Reason, FormURL: h.cfg.KYC.kycFormURL(wallet)}, nil
+	k := &views.KYC{Status: e.Status, FormURL: h.cfg.KYC.kycFormURL(wallet)}
+	if views.SiteOf(ctx).SignedIn == wallet {
+		k.Reason = e.Reason
+	}
+	return k, nil
 }
 
 // meKYC is wallet's identity check for /me, while a tier the buy page shows requires one; nil

@@ -613,7 +613,11 @@ func (h *Handlers) ReportBatchExecution(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, batchOf(b))
+	out, err := h.batchAnswer(c.Request().Context(), b)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 // reportExecution records transaction txHash (0x hex) as an attempt to execute batch id, once

@@ -31,13 +31,14 @@ func (j *Jobs) mintPending(ctx context.Context, sum *PaymentsSummary, r *mintRou
 // check out claim their unit (the pass then signs their mints together: signClaimed); the others
 // are rejected with their reason. The rest wait for the next pass.
 func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uint64, upTo int64) error {
-	asOf, err := j.decidedBy(ctx, upTo)
-	if err != nil {
-		return err
+	// A rebuild applies the service's identity decisions, replayed with the settings log: one it
+	// made itself would be an entry the service's log does not have.
+	if !j.cfg.Observe {
+		if _, err := j.store.ResolveKYCHolds(ctx, time.Now(), upTo); err != nil {
+			return err
+		}
 	}
-	if _, err := j.store.ResolveKYCHolds(ctx, asOf, upTo); err != nil {
-		return err
-	}
+	var err error
 	if sum.Released, err = j.store.ApplyReleases(ctx, upTo); err != nil {
 		return err
 	}
@@ -88,32 +89,12 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uin
 	return nil
 }
 
-// releasesUpTo is the block up to which the payments were judged when this pass began (the
-// payments scan's cursor; -1 before it read a block): the releases of held payments recorded by
-// then apply in this pass, in the service and in a rebuild alike, whose scan stops at each
-// release's block (scan) so that it judges the same payments before the release as the service.
+// releasesUpTo is the block up to which the payments were judged when this pass began
+// (store.JudgedUpToSQL): the releases of held payments recorded by then apply in this pass, in
+// the service and in a rebuild alike, whose scan stops at each release's block (scan) so that it
+// judges the same payments before the release as the service.
 func (j *Jobs) releasesUpTo(ctx context.Context) (int64, error) {
-	cur, err := j.store.Cursor(ctx, store.PaymentsScanner)
-	if errors.Is(err, store.ErrNotFound) {
-		return -1, nil
-	}
-	return cur.Number, err
-}
-
-// decidedBy is the instant up to which the identity checks decide the payments held for them:
-// now for the service; for a rebuild, the time of block upTo, where its scan stands.
-func (j *Jobs) decidedBy(ctx context.Context, upTo int64) (time.Time, error) {
-	if !j.cfg.Observe {
-		return time.Now(), nil
-	}
-	if upTo < 0 {
-		return time.Time{}, nil
-	}
-	b, err := j.chain.Blocks(ctx, uint64(upTo), uint64(upTo))
-	if err != nil {
-		return time.Time{}, err
-	}
-	return time.Unix(int64(b[0].Time), 0), nil
+	return j.store.JudgedUpTo(ctx)
 }
 
 // chainStates reads the chain once for each block the judgements of payments read it at
@@ -138,8 +119,11 @@ func (j *Jobs) chainStates(ctx context.Context, payments []store.Payment, head u
 		if err != nil {
 			return nil, err
 		}
-		if err := j.sale.ReadSanctions(ctx, &cs, from); err != nil {
-			return nil, err
+		// A rebuild that reuses the service's reads recalls the oracle's answers instead.
+		if j.cfg.ReadsFrom == nil {
+			if err := j.sale.ReadSanctions(ctx, &cs, from); err != nil {
+				return nil, err
+			}
 		}
 		states[at] = cs.ForMinting()
 	}

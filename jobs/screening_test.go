@@ -391,6 +391,14 @@ func TestKYCHolds(t *testing.T) {
 	if diffs := store.CompareEvents(live, rebuilt); len(diffs) != 0 || len(rebuilt) != len(live) {
 		t.Fatalf("%d events rebuilt, %d live; differences: %+v", len(rebuilt), len(live), diffs)
 	}
+	// The rebuild made no decision of its own: its settings log is the live one.
+	var liveLog, rebuiltLog int
+	if err := e.db.DB().Get(&liveLog, `SELECT count(*) FROM settings_log`); err != nil {
+		t.Fatal(err)
+	}
+	if err := into.DB().Get(&rebuiltLog, `SELECT count(*) FROM settings_log`); err != nil || rebuiltLog != liveLog {
+		t.Fatalf("the rebuilt settings log has %d entries, the live one %d (%v)", rebuiltLog, liveLog, err)
+	}
 }
 
 // TestSanctionedReferrerEarnsNothing: a payment under a code whose owner the oracle lists at the
@@ -423,5 +431,35 @@ func TestSanctionedReferrerEarnsNothing(t *testing.T) {
 	}
 	if !slices.Contains(calls, "isSanctioned("+owner+")=true") || !slices.Contains(calls, "isSanctioned("+parent+")=false") {
 		t.Fatalf("the reads kept: %v", calls)
+	}
+}
+
+// TestReorgForgetsAHeldPayment: a payment held for its identity check (its unit kept, under a
+// code) in a block a reorg replaced is forgotten with its unit, and read again from the chain's
+// block: held again, once, and what the tier sold is counted right (storetest.CheckSold).
+func TestReorgForgetsAHeldPayment(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.kycTier()
+	addCode(t, e.db, store.ReferralCode{Code: "Held5", Owner: lower(e.buyer(4)), DiscountBps: 500, CommissionBps: 300, Enabled: true})
+	e.bind(0, "held5")
+	e.pay(0, e.dc.Payments, new(big.Int).Sub(priceOne, finney(5)))
+	if sum := mustPass(t, e.j); sum.Held != 1 {
+		t.Fatalf("pass: %+v", sum)
+	}
+	held := payments(t, e.db, store.PaymentHeld)[0]
+	fake := "0x" + strings.Repeat("ab", 32)
+	mustExec(t, e.db, `UPDATE scanned_blocks SET hash = $1 WHERE scanner = 'payments' AND number >= $2`, fake, held.BlockNumber)
+	mustExec(t, e.db, `UPDATE chain_cursors SET block_hash = $1 WHERE name = 'payments'`, fake)
+	mustExec(t, e.db, `UPDATE payments SET block_hash = $1`, fake)
+	if sum := mustPass(t, e.j); sum.Rewound == 0 || sum.Held != 1 {
+		t.Fatalf("after the reorg: %+v", sum)
+	}
+	again := payments(t, e.db, store.PaymentHeld)
+	if len(again) != 1 || again[0].ID == held.ID || again[0].BlockHash == fake {
+		t.Fatalf("held after the rewind: %+v", again)
+	}
+	if sold, err := e.db.Sold(t.Context(), 1); err != nil || sold != 1 {
+		t.Fatalf("sold %d (%v): the forgotten hold's unit is given back, the new one kept", sold, err)
 	}
 }

@@ -46,24 +46,32 @@ type KYCEvent struct {
 	At     time.Time `db:"at" json:"at"`
 }
 
-// AddKYCEvents records wallets' identity checks; an event already recorded (the same webhook
-// delivered again) changes nothing. It returns how many were new.
+// AddKYCEvents records wallets' identity checks, in one statement; an event already recorded
+// (the same webhook delivered again) changes nothing. It returns how many were new.
 func (tx Tx) AddKYCEvents(ctx context.Context, events []KYCEvent) (int, error) {
-	n := 0
-	for _, e := range events {
-		res, err := tx.q.ExecContext(ctx, `
-			INSERT INTO kyc_events (address, status, provider, event, reason, by_whom) VALUES ($1, $2, $3, $4, $5, $6)
-			ON CONFLICT (provider, event) DO NOTHING`, e.Address, e.Status, e.Provider, e.Event, e.Reason, e.By)
-		if err != nil {
-			return n, err
+	n := len(events)
+	addrs, statuses, providers := make([]string, n), make([]string, n), make([]string, n)
+	ids, reasons, by := make([]sql.NullString, n), make([]sql.NullString, n), make([]sql.NullString, n)
+	text := func(s *string) sql.NullString {
+		if s == nil {
+			return sql.NullString{}
 		}
-		if added, err := res.RowsAffected(); err != nil {
-			return n, err
-		} else if added == 1 {
-			n++
-		}
+		return sql.NullString{String: *s, Valid: true}
 	}
-	return n, nil
+	for i, e := range events {
+		addrs[i], statuses[i], providers[i] = e.Address, string(e.Status), string(e.Provider)
+		ids[i], reasons[i], by[i] = text(e.Event), text(e.Reason), text(e.By)
+	}
+	res, err := tx.q.ExecContext(ctx, `
+		INSERT INTO kyc_events (address, status, provider, event, reason, by_whom)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+		ON CONFLICT (provider, event) DO NOTHING`,
+		pq.Array(addrs), pq.Array(statuses), pq.Array(providers), pq.Array(ids), pq.Array(reasons), pq.Array(by))
+	if err != nil {
+		return 0, err
+	}
+	added, err := res.RowsAffected()
+	return int(added), err
 }
 
 // AddKYCEvent records one wallet's identity check, as AddKYCEvents; added is false when it was

@@ -308,8 +308,15 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 		DELETE FROM withdrawals WHERE log_index IS NULL AND block_number > $1 RETURNING id`, number); err != nil {
 		return 0, err
 	}
+	// A held payment goes too, giving back the unit an identity check's hold kept; a release
+	// recorded for it stays with its reference, for the payment if a later block holds it again.
+	if _, err := tx.ExecContext(ctx, `
+		DELETE FROM payment_referrals WHERE payment_id IN (
+			SELECT id FROM payments WHERE block_number > $1 AND status IN ('pending', 'rejected', 'held'))`, number); err != nil {
+		return 0, err
+	}
 	if err := tx.SelectContext(ctx, &payments, `
-		DELETE FROM payments WHERE block_number > $1 AND status IN ('pending', 'rejected') RETURNING id`, number); err != nil {
+		DELETE FROM payments WHERE block_number > $1 AND status IN ('pending', 'rejected', 'held') RETURNING id`, number); err != nil {
 		return 0, err
 	}
 	forgotten = int64(len(payments))

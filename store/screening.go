@@ -55,7 +55,7 @@ func (tx Tx) ReleasePayment(ctx context.Context, id int64, r Release) (Payment, 
 	}
 	res, err := tx.q.ExecContext(ctx, `
 		INSERT INTO payment_releases (payment_ref, release_to, held_for, held_args, held_reads, reason, released_by, after_block)
-		SELECT payment_ref, $2, reason_code, reason_args, judged_reads, $3, $4, `+releasesAfterSQL+` FROM payments WHERE id = $1
+		SELECT payment_ref, $2, reason_code, reason_args, judged_reads, $3, $4, `+JudgedUpToSQL+` FROM payments WHERE id = $1
 		ON CONFLICT (payment_ref) DO NOTHING`, id, r.To, r.Reason, r.By)
 	if err != nil {
 		return p, err
@@ -66,8 +66,18 @@ func (tx Tx) ReleasePayment(ctx context.Context, id int64, r Release) (Payment, 
 	return p, nil
 }
 
-// releasesAfterSQL is the block a release recorded now applies after: the payments scan's cursor.
-const releasesAfterSQL = `coalesce((SELECT block_number FROM chain_cursors WHERE name = 'payments'), -1)`
+// JudgedUpToSQL is the block up to which the ledger has judged every payment: the payments
+// scan's cursor, or, while payments wait to be judged (minting held, a backlog), the block before
+// the first of them (-1 before any block). A release recorded now applies after it.
+const JudgedUpToSQL = `least(coalesce((SELECT block_number FROM chain_cursors WHERE name = 'payments'), -1),
+	coalesce((SELECT min(block_number) - 1 FROM payments WHERE status = 'pending'), 9223372036854775807))`
+
+// JudgedUpTo is the block up to which the ledger has judged every payment (JudgedUpToSQL).
+func (s *Store) JudgedUpTo(ctx context.Context) (block int64, err error) {
+	defer wrap(&err, "JudgedUpTo")
+	err = s.db.GetContext(ctx, &block, `SELECT `+JudgedUpToSQL)
+	return block, err
+}
 
 // ApplyReleases makes the held payments whose release applies once the payments up to block upTo
 // are judged pending again, for the pass to judge with their release, and emits payment.released

@@ -94,7 +94,13 @@ var ErrSanctionsUnreadable = errors.New("the sanctions oracle cannot be read")
 // the judgements of their payments there; nothing when no oracle is set.
 func (s *Sale) ReadSanctions(ctx context.Context, cs *ChainState, payers []string) error {
 	oracle := s.chain.SanctionsOracle()
-	if oracle == (common.Address{}) || len(payers) == 0 {
+	if oracle == (common.Address{}) {
+		return nil
+	}
+	if cs.sanctioned == nil {
+		cs.sanctioned = make(map[string]bool, len(payers))
+	}
+	if len(payers) == 0 {
 		return nil
 	}
 	addrs := make([]common.Address, len(payers))
@@ -105,13 +111,22 @@ func (s *Sale) ReadSanctions(ctx context.Context, cs *ChainState, payers []strin
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrSanctionsUnreadable, err)
 	}
-	if cs.sanctioned == nil {
-		cs.sanctioned = make(map[string]bool, len(payers))
-	}
 	for i, p := range payers {
 		cs.sanctioned[p] = listed[i]
 	}
 	return nil
+}
+
+// screens tells whether a judgement with cs asks the oracle about wallet who: always, but for a
+// rebuild's judgement of a payment the service judged without asking it (its reads recalled hold
+// no answer for who: the service had no oracle then, or the payment's code paid nobody), which
+// judges as the service did.
+func (cs ChainState) screens(who string) bool {
+	if cs.recalled == nil {
+		return true
+	}
+	_, ok := cs.recall("isSanctioned(" + who + ")")
+	return ok
 }
 
 // sanctionedAt tells whether the sanctions oracle listed wallet from at cs's block: recalled,
@@ -127,6 +142,9 @@ func (cs ChainState) sanctionedAt(ctx context.Context, c *chain.Client, oracle c
 	got, err := c.Sanctioned(ctx, oracle, cs.block, []common.Address{common.HexToAddress(from)})
 	if err != nil {
 		return false, fmt.Errorf("%w: %w", ErrSanctionsUnreadable, err)
+	}
+	if cs.sanctioned != nil { // shared by the judgements at this block: a code's owner is read once
+		cs.sanctioned[from] = got[0]
 	}
 	return got[0], nil
 }
@@ -295,7 +313,7 @@ func (s *Sale) screen(ctx context.Context, cs ChainState, from string, at time.T
 		return v, nil
 	}
 	var held store.ReasonCode
-	if oracle := s.chain.SanctionsOracle(); oracle != (common.Address{}) {
+	if oracle := s.chain.SanctionsOracle(); oracle != (common.Address{}) && cs.screens(from) {
 		listed, err := cs.sanctionedAt(ctx, s.chain, oracle, from)
 		if err != nil {
 			return v, err
@@ -407,7 +425,7 @@ func (s *Sale) unpaidReferrers(ctx context.Context, cs ChainState, v *Verdict) e
 		return l, err
 	}
 	r := v.Referral
-	if r.CommissionBps > 0 {
+	if r.CommissionBps > 0 && cs.screens(r.Owner) {
 		l, err := listed(r.Owner)
 		if err != nil {
 			return err
@@ -416,7 +434,7 @@ func (s *Sale) unpaidReferrers(ctx context.Context, cs ChainState, v *Verdict) e
 			r.CommissionBps = 0
 		}
 	}
-	if r.Parent != nil && r.ParentBps != nil && *r.ParentBps > 0 {
+	if r.Parent != nil && r.ParentBps != nil && *r.ParentBps > 0 && cs.screens(*r.Parent) {
 		l, err := listed(*r.Parent)
 		if err != nil {
 			return err
