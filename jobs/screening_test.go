@@ -161,22 +161,7 @@ func TestSanctionsScreening(t *testing.T) {
 	if _, m, err := e.db.CheckDigests(ctx, 0, after[len(after)-1].Block); err != nil || m != nil {
 		t.Fatalf("the digests against the ledger: %+v, %v", m, err)
 	}
-	cur, err := e.db.Cursor(ctx, store.PaymentsScanner)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := e.db.SettingsLog(ctx, 0, 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	into := storetest.New(t)
-	if _, err := Rebuild(ctx, into, e.c, entries, nil, uint64(cur.Number), slog.New(slog.DiscardHandler)); err != nil {
-		t.Fatal(err)
-	}
-	live, rebuilt := eventsOf(t, e.db, cur.Number), eventsOf(t, into, cur.Number)
-	if diffs := store.CompareEvents(live, rebuilt); len(diffs) != 0 || len(rebuilt) != len(live) {
-		t.Fatalf("%d events rebuilt, %d live; differences: %+v", len(rebuilt), len(live), diffs)
-	}
+	live, _ := e.rebuildsAlike()
 	var heldEvents int
 	for _, ev := range live {
 		var body struct {
@@ -194,6 +179,31 @@ func TestSanctionsScreening(t *testing.T) {
 	if heldEvents != 2 {
 		t.Errorf("%d payments digested as held, want 2", heldEvents)
 	}
+}
+
+// rebuildsAlike rebuilds the env's ledger from the chain and its settings log alone into an
+// empty database, requires its events to be the live ones, and returns the live events and the
+// rebuilt ledger.
+func (e *env) rebuildsAlike() ([]store.LedgerEvent, *store.Store) {
+	e.t.Helper()
+	t, ctx := e.t.(*testing.T), e.t.Context()
+	cur, err := e.db.Cursor(ctx, store.PaymentsScanner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := e.db.SettingsLog(ctx, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	into := storetest.New(t)
+	if _, err := Rebuild(ctx, into, e.c, entries, nil, uint64(cur.Number), slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	live, rebuilt := eventsOf(t, e.db, cur.Number), eventsOf(t, into, cur.Number)
+	if diffs := store.CompareEvents(live, rebuilt); len(diffs) != 0 || len(rebuilt) != len(live) {
+		t.Fatalf("%d events rebuilt, %d live; differences: %+v", len(rebuilt), len(live), diffs)
+	}
+	return live, into
 }
 
 // TestDenylistScreening: a payer on the operator's denylist when it paid is held; one paid
@@ -375,22 +385,7 @@ func TestKYCHolds(t *testing.T) {
 		t.Fatalf("sold %d (%v) once the holds are settled", sold, err)
 	}
 
-	cur, err := e.db.Cursor(ctx, store.PaymentsScanner)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := e.db.SettingsLog(ctx, 0, 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	into := storetest.New(t)
-	if _, err := Rebuild(ctx, into, e.c, entries, nil, uint64(cur.Number), slog.New(slog.DiscardHandler)); err != nil {
-		t.Fatal(err)
-	}
-	live, rebuilt := eventsOf(t, e.db, cur.Number), eventsOf(t, into, cur.Number)
-	if diffs := store.CompareEvents(live, rebuilt); len(diffs) != 0 || len(rebuilt) != len(live) {
-		t.Fatalf("%d events rebuilt, %d live; differences: %+v", len(rebuilt), len(live), diffs)
-	}
+	_, into := e.rebuildsAlike()
 	// The rebuild made no decision of its own: its settings log is the live one.
 	var liveLog, rebuiltLog int
 	if err := e.db.DB().Get(&liveLog, `SELECT count(*) FROM settings_log`); err != nil {

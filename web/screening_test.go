@@ -26,8 +26,8 @@ import (
 )
 
 // screenedServer is a server whose passes and handlers screen payers against oracle on a dev
-// chain, with one tier of 0.1 ETH on sale.
-func screenedServer(t *testing.T, oracle func(dc *devchain.Chain) common.Address) (*testServer, *devchain.Chain, *chain.Client, *jobs.Jobs, *store.Store) {
+// chain, and check identities with kyc, with one tier of 0.1 ETH on sale.
+func screenedServer(t *testing.T, oracle func(dc *devchain.Chain) common.Address, kyc handlers.KYCConfig) (*testServer, *devchain.Chain, *chain.Client, *jobs.Jobs, *store.Store) {
 	t.Helper()
 	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
@@ -40,7 +40,7 @@ func screenedServer(t *testing.T, oracle func(dc *devchain.Chain) common.Address
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key),
 		jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
 	s := newChainServer(t, db, c, j, handlers.Config{ChainID: 1337, PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey,
-		SessionSecret: sessionSecret, DistMode: "fixed", TickSec: 60, StaleAfterSec: 300})
+		SessionSecret: sessionSecret, DistMode: "fixed", TickSec: 60, StaleAfterSec: 300, KYC: kyc})
 	return s, dc, c, j, db
 }
 
@@ -49,7 +49,7 @@ func screenedServer(t *testing.T, oracle func(dc *devchain.Chain) common.Address
 // once, to be minted. The denylist is uploaded as CSV and read back; a bad line is refused whole.
 func TestScreeningAPI(t *testing.T) {
 	t.Parallel()
-	s, dc, c, j, _ := screenedServer(t, func(dc *devchain.Chain) common.Address { return dc.SanctionsOracle })
+	s, dc, c, j, _ := screenedServer(t, func(dc *devchain.Chain) common.Address { return dc.SanctionsOracle }, handlers.KYCConfig{})
 	ctx := t.Context()
 	send := func(key *devchain.Account, to common.Address, data []byte, value string) common.Hash {
 		t.Helper()
@@ -150,7 +150,7 @@ func TestScreeningAPI(t *testing.T) {
 // health says so at once (not after three failures), with its own code.
 func TestSanctionsUnreadableHealth(t *testing.T) {
 	t.Parallel()
-	s, dc, c, j, _ := screenedServer(t, func(*devchain.Chain) common.Address { return common.HexToAddress("0x40c5") })
+	s, dc, c, j, _ := screenedServer(t, func(*devchain.Chain) common.Address { return common.HexToAddress("0x40c5") }, handlers.KYCConfig{})
 	ctx := t.Context()
 	to := dc.Payments
 	r, err := c.NewSender(chain.LocalSigner(dc.Buyers[0].Key), dc.ChainID()).Transact(ctx, &to, nil, big.NewInt(1e17))
@@ -185,7 +185,7 @@ func TestSanctionsUnreadableHealth(t *testing.T) {
 // admin may change it.
 func TestOperatorScreening(t *testing.T) {
 	t.Parallel()
-	s, dc, c, j, db := screenedServer(t, func(dc *devchain.Chain) common.Address { return dc.SanctionsOracle })
+	s, dc, c, j, db := screenedServer(t, func(dc *devchain.Chain) common.Address { return dc.SanctionsOracle }, handlers.KYCConfig{})
 	ctx := t.Context()
 	owner := dc.Owner
 	to := dc.SanctionsOracle
@@ -338,15 +338,9 @@ func TestBatchPaysNoSanctionedAddress(t *testing.T) {
 // kycServer is screenedServer with identity checks from provider, tier 1 requiring them.
 func kycServer(t *testing.T, provider store.KYCProvider) (*testServer, *devchain.Chain, *chain.Client, *jobs.Jobs, *store.Store) {
 	t.Helper()
-	db := storetest.New(t)
-	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	s, dc, c, j, db := screenedServer(t, func(dc *devchain.Chain) common.Address { return dc.SanctionsOracle },
+		handlers.KYCConfig{Provider: provider, Secret: kycSecret, FormURL: "https://kyc.invalid/form"})
 	mustExec(t, db, `UPDATE tiers SET kyc_required = true WHERE id = 1`)
-	dc, c := startDevChain(t)
-	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key),
-		jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments}, slog.New(slog.DiscardHandler))
-	s := newChainServer(t, db, c, j, handlers.Config{ChainID: 1337, PaymentAddress: strings.ToLower(dc.Payments.Hex()), AdminKey: adminKey,
-		SessionSecret: sessionSecret, DistMode: "fixed", TickSec: 60, StaleAfterSec: 300,
-		KYC: handlers.KYCConfig{Provider: provider, Secret: kycSecret, FormURL: "https://kyc.invalid/form"}})
 	return s, dc, c, j, db
 }
 
