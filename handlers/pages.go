@@ -174,6 +174,11 @@ func (h *Handlers) DistributionsPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.DistributionsPage(views.Rounds{Rounds: rounds, Limit: limit, Now: time.Now()}))
 }
 
+// TiersPage answers GET /tiers, a path people type for the tiers: they are on the buy page.
+func (h *Handlers) TiersPage(c echo.Context) error {
+	return c.Redirect(http.StatusMovedPermanently, "/buy")
+}
+
 // MePage answers GET /me: the signed-in dashboard (/api/me for people), or the sign-in button.
 func (h *Handlers) MePage(c echo.Context) error {
 	addr, err := h.sessionAddress(c)

@@ -117,6 +117,10 @@ func TestHealthWhenTheMinterRunsDry(t *testing.T) {
 	if low := text(healthPage, "minter-low"); !strings.Contains(low, "The minter can pay for about 0 more mints at today's fees") {
 		t.Fatalf("the health page's minter note %q", low)
 	}
+	// One run of text: no space before a comma or a colon.
+	if ep := text(healthPage, "rpc-endpoint"); !regexp.MustCompile(`^endpoint 1, block [\d,]+: serves`).MatchString(ep) {
+		t.Fatalf("the health page's endpoint %q", ep)
+	}
 	op := signedInOperator(t, s).operatorPage()
 	if w := text(op, "signer-warning"); !strings.Contains(w, *p.LastError) {
 		t.Fatalf("the operator page's warning %q lacks the sentence", w)

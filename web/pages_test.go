@@ -428,3 +428,14 @@ func TestDistributionChart(t *testing.T) {
 		t.Fatal("the chart says it is empty")
 	}
 }
+
+// TestTiersRedirect: /tiers, where people look for the tiers, leads to the buy page.
+func TestTiersRedirect(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, storetest.New(t), handlers.Config{})
+	rec := s.get(t, "/tiers")
+	wantStatus(t, rec, http.StatusMovedPermanently)
+	if loc := rec.Header().Get("Location"); loc != "/buy" {
+		t.Fatalf("/tiers leads to %q", loc)
+	}
+}

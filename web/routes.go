@@ -60,6 +60,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	// Dev mode's stand-in for an identity provider's form (404 elsewhere).
 	pages.get("/dev/kyc", h.DevKYCPage, cacheControl(noStore), rl.limit("dev-kyc", 60))
 	pages.post("/dev/kyc", h.DevKYCAnswer, cacheControl(noStore), rl.limit("dev-kyc", 60))
+	pages.get("/tiers", h.TiersPage, cacheControl(cacheDoc))
 	pages.get("/me", h.MePage, cacheControl(private), rl.limit("me-page", 120))
 	pages.get("/partials/me/nodes", h.MeNodesPartial, cacheControl(private), rl.limit("me-nodes-partial", 120))
 	public.get("/static/:hash/:name", h.Static)
