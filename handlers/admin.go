@@ -210,16 +210,24 @@ func (h *Handlers) Refunds(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, mapSlice(ps, func(p store.Payment) map[string]any {
-		var code *store.ReasonCode
-		if p.Reason != nil {
-			code = &p.Reason.Code
-		}
-		return map[string]any{
-			"id": p.ID, "txHash": p.TxHash, "callIndex": p.CallIndex, "from": p.From, "valueWei": p.ValueWei.String(),
-			"token": p.Token, "amount": p.Paid().Amount.String(),
-			"reason": sale.Sentence(p.Reason), "reasonCode": code, "blockNumber": p.BlockNumber, "createdAt": isoTime(&p.CreatedAt),
-		}
+		out := paymentRowJSON(p)
+		out["reason"] = sale.Sentence(p.Reason)
+		return out
 	}))
+}
+
+// paymentRowJSON is a payment as the admin API lists it (the refunds owed, the held payments):
+// what it paid, where, and its reason's code.
+func paymentRowJSON(p store.Payment) map[string]any {
+	var code *store.ReasonCode
+	if p.Reason != nil {
+		code = &p.Reason.Code
+	}
+	return map[string]any{
+		"id": p.ID, "txHash": p.TxHash, "callIndex": p.CallIndex, "from": p.From, "valueWei": p.ValueWei.String(),
+		"token": p.Token, "amount": p.Paid().Amount.String(), "reasonCode": code, "blockNumber": p.BlockNumber,
+		"createdAt": isoTime(&p.CreatedAt),
+	}
 }
 
 // Drift answers GET /api/admin/drift?after=&limit=: one page of the ledger-versus-chain report.

@@ -33,8 +33,8 @@ func (h *Handlers) PutAllowlist(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if mt, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType)); mt != "text/csv" && mt != echo.MIMETextPlain {
-		return errorf(http.StatusUnsupportedMediaType, "An allowlist is sent as text/csv: one address,allocation line per wallet.")
+	if err := csvUpload(c, "An allowlist is sent as text/csv: one address,allocation line per wallet."); err != nil {
+		return err
 	}
 	// The body is bounded by MaxListBody where every body is bounded (web's bodyLimit).
 	entries, err := store.ParseAllowlist(c.Request().Body)
@@ -88,6 +88,15 @@ func (h *Handlers) replaceAllowlist(c echo.Context, id int, entries []store.Allo
 		return v, errorf(http.StatusNotFound, fmt.Sprintf("There is no tier %d.", id))
 	}
 	return v, err
+}
+
+// csvUpload refuses (415, saying refusal) a list upload whose body is not text/csv (or plain
+// text): the one check of the admin API's list uploads.
+func csvUpload(c echo.Context, refusal string) error {
+	if mt, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType)); mt != "text/csv" && mt != echo.MIMETextPlain {
+		return errorf(http.StatusUnsupportedMediaType, refusal)
+	}
+	return nil
 }
 
 // allowlistError is the 400 of an allowlist upload that cannot be read, naming its line, or the

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -309,8 +308,8 @@ func (k KYCConfig) kycFormURL(wallet string) string {
 // reason saying so), audited, each kept in its wallet's history. A line that cannot be read
 // refuses the whole upload (400, naming the line).
 func (h *Handlers) PutKYCList(c echo.Context) error {
-	if mt, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType)); mt != "text/csv" && mt != echo.MIMETextPlain {
-		return errorf(http.StatusUnsupportedMediaType, "A list of verified wallets is sent as text/csv: one address,reason line per wallet.")
+	if err := csvUpload(c, "A list of verified wallets is sent as text/csv: one address,reason line per wallet."); err != nil {
+		return err
 	}
 	list, err := store.ParseWalletReasons(c.Request().Body)
 	if err != nil {

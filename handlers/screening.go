@@ -3,7 +3,6 @@ package handlers
 import (
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -50,15 +49,9 @@ func (h *Handlers) Compliance(c echo.Context) error {
 // heldPaymentJSON is a held payment as the admin API and the operator page list it: the operator reads
 // which screening held it (the payer does not).
 func heldPaymentJSON(p store.HeldPayment) map[string]any {
-	var code *store.ReasonCode
-	if p.Reason != nil {
-		code = &p.Reason.Code
-	}
-	return map[string]any{
-		"id": p.ID, "txHash": p.TxHash, "callIndex": p.CallIndex, "from": p.From, "valueWei": p.ValueWei.String(),
-		"token": p.Token, "amount": p.Paid().Amount.String(), "reasonCode": code, "screening": heldLabel(p.Reason),
-		"releasedTo": p.ReleasedTo, "blockNumber": p.BlockNumber, "createdAt": isoTime(&p.CreatedAt),
-	}
+	out := paymentRowJSON(p.Payment)
+	out["screening"], out["releasedTo"] = heldLabel(p.Reason), p.ReleasedTo
+	return out
 }
 
 // heldLabel names the screening that held a payment, for the operator.
@@ -153,8 +146,8 @@ func releaseOutcome(p store.Payment, to store.ReleaseTo, reason string) store.Au
 // (store.ParseWalletReasons) replaces the operator's denylist from now on, audited. A line that
 // cannot be read refuses the whole upload (400, naming the line).
 func (h *Handlers) PutDenylist(c echo.Context) error {
-	if mt, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType)); mt != "text/csv" && mt != echo.MIMETextPlain {
-		return errorf(http.StatusUnsupportedMediaType, "A denylist is sent as text/csv: one address,reason line per wallet.")
+	if err := csvUpload(c, "A denylist is sent as text/csv: one address,reason line per wallet."); err != nil {
+		return err
 	}
 	entries, err := store.ParseWalletReasons(c.Request().Body)
 	if err != nil {

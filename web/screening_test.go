@@ -44,6 +44,12 @@ func screenedServer(t *testing.T, oracle func(dc *devchain.Chain) common.Address
 	return s, dc, c, j, db
 }
 
+// sanction has the dev oracle's owner list wallet.
+func sanction(t *testing.T, dc *devchain.Chain, c *chain.Client, wallet common.Address) {
+	t.Helper()
+	transact(t, dc, c, dc.Owner.Key, &dc.SanctionsOracle, bindings.NewSanctionsList().PackAddToSanctionsList([]common.Address{wallet}), nil)
+}
+
 // TestScreeningAPI: a payer the oracle lists is held, and its buyer reads so without the list's
 // name; the admin API counts and lists it, refuses a release that is not one, and releases it
 // once, to be minted. The denylist is uploaded as CSV and read back; a bad line is refused whole.
@@ -51,18 +57,8 @@ func TestScreeningAPI(t *testing.T) {
 	t.Parallel()
 	s, dc, c, j, _ := screenedServer(t, func(dc *devchain.Chain) common.Address { return dc.SanctionsOracle }, handlers.KYCConfig{})
 	ctx := t.Context()
-	send := func(key *devchain.Account, to common.Address, data []byte, value string) common.Hash {
-		t.Helper()
-		wei, _ := new(big.Int).SetString(value, 10)
-		r, err := c.NewSender(chain.LocalSigner(key.Key), dc.ChainID()).Transact(ctx, &to, data, wei)
-		if err != nil || r.Status != 1 {
-			t.Fatalf("transaction: %v", err)
-		}
-		return r.TxHash
-	}
-	listed := dc.Buyers[0]
-	send(&dc.Owner, dc.SanctionsOracle, bindings.NewSanctionsList().PackAddToSanctionsList([]common.Address{listed.Address}), "0")
-	paid := strings.ToLower(send(&listed, dc.Payments, nil, "100000000000000000").Hex())
+	sanction(t, dc, c, dc.Buyers[0].Address)
+	paid := strings.ToLower(transact(t, dc, c, dc.Buyers[0].Key, &dc.Payments, nil, big.NewInt(1e17)).TxHash.Hex())
 	if sum, err := j.Payments(ctx); err != nil || sum.Held != 1 {
 		t.Fatalf("pass: %+v, %v", sum, err)
 	}
@@ -152,11 +148,7 @@ func TestSanctionsUnreadableHealth(t *testing.T) {
 	t.Parallel()
 	s, dc, c, j, _ := screenedServer(t, func(*devchain.Chain) common.Address { return common.HexToAddress("0x40c5") }, handlers.KYCConfig{})
 	ctx := t.Context()
-	to := dc.Payments
-	r, err := c.NewSender(chain.LocalSigner(dc.Buyers[0].Key), dc.ChainID()).Transact(ctx, &to, nil, big.NewInt(1e17))
-	if err != nil || r.Status != 1 {
-		t.Fatalf("payment: %v", err)
-	}
+	r := transact(t, dc, c, dc.Buyers[0].Key, &dc.Payments, nil, big.NewInt(1e17))
 	j.Tick(ctx)
 	h := decode[struct {
 		Degraded        bool `json:"degraded"`
@@ -187,18 +179,8 @@ func TestOperatorScreening(t *testing.T) {
 	t.Parallel()
 	s, dc, c, j, db := screenedServer(t, func(dc *devchain.Chain) common.Address { return dc.SanctionsOracle }, handlers.KYCConfig{})
 	ctx := t.Context()
-	owner := dc.Owner
-	to := dc.SanctionsOracle
-	if r, err := c.NewSender(chain.LocalSigner(owner.Key), dc.ChainID()).Transact(ctx, &to,
-		bindings.NewSanctionsList().PackAddToSanctionsList([]common.Address{dc.Buyers[0].Address}), nil); err != nil || r.Status != 1 {
-		t.Fatalf("listing: %v", err)
-	}
-	payments := dc.Payments
-	r, err := c.NewSender(chain.LocalSigner(dc.Buyers[0].Key), dc.ChainID()).Transact(ctx, &payments, nil, big.NewInt(1e17))
-	if err != nil || r.Status != 1 {
-		t.Fatalf("payment: %v", err)
-	}
-	paid := strings.ToLower(r.TxHash.Hex())
+	sanction(t, dc, c, dc.Buyers[0].Address)
+	paid := strings.ToLower(transact(t, dc, c, dc.Buyers[0].Key, &dc.Payments, nil, big.NewInt(1e17)).TxHash.Hex())
 	if sum, err := j.Payments(ctx); err != nil || sum.Held != 1 {
 		t.Fatalf("pass: %+v, %v", sum, err)
 	}
@@ -393,12 +375,7 @@ func TestKYCWebhooks(t *testing.T) {
 			if got := status(); got != "none" {
 				t.Fatalf("before any check: %q", got)
 			}
-			to := dc.Payments
-			r, err := c.NewSender(chain.LocalSigner(dc.Buyers[0].Key), dc.ChainID()).Transact(ctx, &to, nil, big.NewInt(1e17))
-			if err != nil || r.Status != 1 {
-				t.Fatalf("payment: %v", err)
-			}
-			paid := strings.ToLower(r.TxHash.Hex())
+			paid := strings.ToLower(transact(t, dc, c, dc.Buyers[0].Key, &dc.Payments, nil, big.NewInt(1e17)).TxHash.Hex())
 			if sum, err := j.Payments(ctx); err != nil || sum.Held != 1 {
 				t.Fatalf("pass: %+v, %v", sum, err)
 			}

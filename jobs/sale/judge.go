@@ -313,15 +313,12 @@ func (s *Sale) screen(ctx context.Context, cs ChainState, from string, at time.T
 		return v, nil
 	}
 	var held store.ReasonCode
-	if oracle := s.chain.SanctionsOracle(); oracle != (common.Address{}) && cs.screens(from) {
-		listed, err := cs.sanctionedAt(ctx, s.chain, oracle, from)
-		if err != nil {
-			return v, err
-		}
-		cs.read(&v, oracle, "isSanctioned("+from+")", listed)
-		if listed {
-			held = Sanctioned
-		}
+	listed, err := s.listed(ctx, cs, &v, from)
+	if err != nil {
+		return v, err
+	}
+	if listed {
+		held = Sanctioned
 	}
 	if held == "" {
 		denied, err := s.store.Denylisted(ctx, from, at)
@@ -413,20 +410,9 @@ func (s *Sale) judge(ctx context.Context, cs ChainState, from string, paid store
 // the partner above) the sanctions oracle lists at cs's block: a code owned by one earns nothing
 // while it is, and the buyer keeps the discount. What the oracle said is kept with the verdict.
 func (s *Sale) unpaidReferrers(ctx context.Context, cs ChainState, v *Verdict) error {
-	oracle := s.chain.SanctionsOracle()
-	if oracle == (common.Address{}) {
-		return nil
-	}
-	listed := func(who string) (bool, error) {
-		l, err := cs.sanctionedAt(ctx, s.chain, oracle, who)
-		if err == nil {
-			cs.read(v, oracle, "isSanctioned("+who+")", l)
-		}
-		return l, err
-	}
 	r := v.Referral
-	if r.CommissionBps > 0 && cs.screens(r.Owner) {
-		l, err := listed(r.Owner)
+	if r.CommissionBps > 0 {
+		l, err := s.listed(ctx, cs, v, r.Owner)
 		if err != nil {
 			return err
 		}
@@ -434,8 +420,8 @@ func (s *Sale) unpaidReferrers(ctx context.Context, cs ChainState, v *Verdict) e
 			r.CommissionBps = 0
 		}
 	}
-	if r.Parent != nil && r.ParentBps != nil && *r.ParentBps > 0 && cs.screens(*r.Parent) {
-		l, err := listed(*r.Parent)
+	if r.Parent != nil && r.ParentBps != nil && *r.ParentBps > 0 {
+		l, err := s.listed(ctx, cs, v, *r.Parent)
 		if err != nil {
 			return err
 		}
@@ -444,6 +430,21 @@ func (s *Sale) unpaidReferrers(ctx context.Context, cs ChainState, v *Verdict) e
 		}
 	}
 	return nil
+}
+
+// listed tells whether the sanctions oracle listed wallet who at cs's block, and keeps its answer
+// with v: the one way the judgement asks it. Without an oracle, or for a rebuild's judgement the
+// service made without asking about who (ChainState.screens), it asks nothing: false.
+func (s *Sale) listed(ctx context.Context, cs ChainState, v *Verdict, who string) (bool, error) {
+	oracle := s.chain.SanctionsOracle()
+	if oracle == (common.Address{}) || !cs.screens(who) {
+		return false, nil
+	}
+	l, err := cs.sanctionedAt(ctx, s.chain, oracle, who)
+	if err == nil {
+		cs.read(v, oracle, "isSanctioned("+who+")", l)
+	}
+	return l, err
 }
 
 // pricedAt returns the price of t's in paid's currency, within the grace, that paid paid: in
