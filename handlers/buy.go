@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/views"
+	"nodeledger/views/words"
 )
 
 // BuyPage answers GET /buy?wallet=&ref=: every tier on sale, scheduled or sold out (not those switched
@@ -194,10 +196,23 @@ func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet stri
 	}
 	if v.Reason != nil && v.Tier.ID == bt.ID {
 		if s := v.Reason.Precheck(); s != nil {
-			bt.Refusal = *s
+			bt.Refusal = *s + " " + h.refusedPayment(v.Reason)
 		}
 	}
 	return nil
+}
+
+// refusedPayment says what would come of a payment the pre-check refuses for why: held by the
+// screening (minted once the wallet is verified, for an identity check), or refunded.
+func (h *Handlers) refusedPayment(why *sale.Reason) string {
+	switch {
+	case why.Code == sale.KYCRequired:
+		return fmt.Sprintf("A payment from it would be held until it is verified, and refunded if it is not within %s.",
+			words.Count(int(h.sale.KYCHold()/(24*time.Hour)), "day", "days"))
+	case why.Holds():
+		return "A payment from it would be held: neither minted nor refunded until the operator decides."
+	}
+	return "A payment from it would be refunded."
 }
 
 // allowlistAhead tells whether tier t, scheduled, will open with an allowlist phase: it has one

@@ -91,7 +91,7 @@ type BuyTier struct {
 	// payments pass's rules, jobs.Judge), in a sentence; nil and "" without a wallet.
 	Holds     *int
 	Allowlist *AllowlistPlace
-	Refusal   string
+	Refusal   string // the pre-check's sentence, and what would come of a payment made anyway
 	// KYC is the page's wallet's identity check, for a tier that requires one; nil: none asked,
 	// or no wallet.
 	KYC *KYC
@@ -1615,7 +1615,7 @@ func refusal(t BuyTier, testid string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 109, " A payment from it would be refunded.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 109, "</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -508,7 +508,8 @@ func TestKYCBuyAndDevPage(t *testing.T) {
 	if link != public.String()+"/dev/kyc?externalUserId="+wallet {
 		t.Fatalf("the verify link: %q", link)
 	}
-	if card.Find(`button[data-wallet=pay]`).Length() != 0 || !strings.Contains(card.Text(), "Verify your identity first") {
+	if card.Find(`button[data-wallet=pay]`).Length() != 0 || !strings.Contains(card.Text(), "Verify your identity first") ||
+		!strings.Contains(card.Text(), "A payment from it would be held until it is verified, and refunded if it is not within 7 days.") {
 		t.Fatalf("an unverified wallet is offered to pay: %s", htmlOf(card))
 	}
 	check := decode[struct {

@@ -36,18 +36,21 @@ test('a tier that requires an identity: the buyer verifies on the stand-in form,
     await status.waitFor({ timeout: 10000 });
     assert.equal(await status.getAttribute('data-status'), 'none');
     assert.match(await status.innerText(), /^Your identity check is not started\./);
-    assert.match(await card(page, 90).locator('[data-testid=blocked]').innerText(), /^Verify your identity first: the Sale 90 tier asks every buyer/);
+    assert.match(await card(page, 90).locator('[data-testid=blocked]').innerText(),
+      /^Verify your identity first: the Sale 90 tier asks every buyer.* A payment from it would be held until it is verified, and refunded if it is not within 7 days\.$/);
     assert.equal(await card(page, 90).locator('[data-wallet=pay]').count(), 0, 'an unverified wallet is offered to pay');
     await shots(page, 'kyc-unverified');
 
     // The provider's form (dev mode's stand-in), with the wallet as its reference.
     await Promise.all([page.waitForURL(/\/dev\/kyc\?externalUserId=0x[0-9a-f]{40}$/), status.locator('[data-testid=kyc-verify]').click()]);
     assert.equal(await text(page, 'dev-kyc-wallet'), privateKeyToAccount(key).address.toLowerCase());
-    assert.equal(await text(page, 'dev-kyc-status'), 'none');
+    assert.equal(await page.locator('[data-testid=dev-kyc-status]').getAttribute('data-status'), 'none');
+    assert.equal(await text(page, 'dev-kyc-status'), 'Your identity check is not started.');
     await shots(page, 'kyc-form');
     await Promise.all([page.waitForURL(/outcome=/), page.click('[data-testid=dev-kyc-approve]')]);
     assert.equal(await text(page, 'dev-kyc-outcome'), "The provider's webhook was sent: your identity is verified.");
-    assert.equal(await text(page, 'dev-kyc-status'), 'verified');
+    assert.equal(await page.locator('[data-testid=dev-kyc-status]').getAttribute('data-status'), 'verified');
+    assert.equal(await text(page, 'dev-kyc-status'), 'Your identity is verified.');
 
     await Promise.all([page.waitForURL(/\/buy\?wallet=/), page.click('[data-testid=dev-kyc-back]')]);
     const verified = card(page, 90).locator('[data-testid=kyc-status]');
