@@ -448,6 +448,12 @@ func TestKYCAdmin(t *testing.T) {
 	if audit := s.adminDo(t, http.MethodGet, "/api/admin/audit", "", adminKey).Body.String(); !strings.Contains(audit, "Set the identity check of "+wallet+" to verified") {
 		t.Fatalf("the audit: %s", audit)
 	}
+	// A webhook larger than a provider sends is refused before its signature is checked; an
+	// address with a NUL byte is no address.
+	big := `{"type":"applicantReviewed","externalUserId":"` + wallet + `","pad":"` + strings.Repeat("x", 70<<10) + `"}`
+	wantStatus(t, s.kycWebhook(t, store.KYCSumsub, kycSecret, big), http.StatusRequestEntityTooLarge)
+	wantStatus(t, s.get(t, "/api/kyc/0x%00"+wallet[2:]), http.StatusBadRequest)
+
 	// A launchpad's list of the buyers it verified.
 	listed := []string{strings.ToLower(dc.Buyers[4].Address.Hex()), strings.ToLower(dc.Buyers[5].Address.Hex())}
 	bad := s.adminCSV(t, "/api/admin/kyc", "text/csv", "address,reason\n"+listed[0]+",ok\n0x12,x\n")
