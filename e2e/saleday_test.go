@@ -410,7 +410,7 @@ func (s *saleDay) verifyIdentities(t *testing.T, in *instance) {
 }
 
 // startHAProxy starts HAProxy in front of the instances: round robin, a health check on
-// /healthz, and a request that finds its instance dead (refused, or cut off without an answer)
+// /readyz, and a request that finds its instance dead (refused, or cut off without an answer)
 // tried again on another, so a kill costs no client a 5xx where a retry can save it. The
 // instances' own 5xx are not retried: they are what is measured.
 func (s *saleDay) startHAProxy(t *testing.T) string {
@@ -448,7 +448,7 @@ frontend sale
     default_backend instances
 backend instances
     balance roundrobin
-    option httpchk GET /healthz
+    option httpchk GET /readyz
     http-check expect status 200
     default-server inter 1s fall 2 rise 2
 %s`, addr, servers.String())

@@ -14,6 +14,7 @@ package handlers
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -30,6 +31,7 @@ import (
 	"nodeledger/jobs/memo"
 	"nodeledger/jobs/sale"
 	"nodeledger/jobs/treasury"
+	"nodeledger/migrations"
 	"nodeledger/store"
 	"nodeledger/views"
 )
@@ -190,17 +192,44 @@ func errorf(status int, message string) error {
 	return echo.NewHTTPError(status, message)
 }
 
-// Healthz answers as long as the process serves requests.
-func (h *Handlers) Healthz(c echo.Context) error {
+// Livez answers as long as the process serves requests (also at /healthz, its older name).
+func (h *Handlers) Livez(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// Readyz answers 200 when the database is reachable, 503 otherwise.
+// readyLagBlocks is how far past the confirmations an endpoint may trail the best head this
+// instance knows and still count as reading the chain.
+const readyLagBlocks = 3
+
+// Readyz answers 200 while this instance can do its work: the ledger's database takes writes and
+// holds every migration the binary knows, and the chain is read within CONFIRMATIONS + 3 blocks
+// of its head on at least one endpoint. Otherwise 503 with why. The head is the trackers' memo:
+// however often a load balancer probes, an instance asks for it at most once a second.
 func (h *Handlers) Readyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
-	if err := h.store.Ping(ctx); err != nil {
+	r, err := h.store.Readiness(ctx, migrations.FS)
+	switch {
+	case err != nil:
 		return err
+	case !r.Writable:
+		return errorf(http.StatusServiceUnavailable, "Not ready: the ledger's database takes no writes (a standby or a read-only session).")
+	case r.Pending > 0:
+		return errorf(http.StatusServiceUnavailable, fmt.Sprintf("Not ready: the ledger's database lacks %d of this version's migrations.", r.Pending))
+	}
+	lag := h.jobs.Confirmations() + readyLagBlocks
+	if _, err := h.head.Get(ctx); err != nil || !readsChain(h.chain.Endpoints(), lag) {
+		return errorf(http.StatusServiceUnavailable, fmt.Sprintf("Not ready: no RPC endpoint answers within %d blocks of the chain's head.", lag))
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
+}
+
+// readsChain tells whether one endpoint answered a head and trails the best by at most lag.
+func readsChain(eps []chain.Endpoint, lag uint64) bool {
+	for _, ep := range eps {
+		if ep.Head > 0 && ep.Behind <= lag && (ep.State == chain.EndpointOK || ep.State == chain.EndpointStale) {
+			return true
+		}
+	}
+	return false
 }

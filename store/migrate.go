@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+
+	"github.com/lib/pq"
 )
 
 // migrateLock is the advisory lock key that serialises migrations across instances.
@@ -74,4 +76,27 @@ func (s *Store) Migrate(ctx context.Context, fsys fs.FS) (applied []string, err 
 		applied = append(applied, name)
 	}
 	return applied, nil
+}
+
+// Readiness is what /readyz asks of the ledger's database: whether this connection takes writes
+// (a primary, not a standby or a read-only session) and how many of the binary's migrations it
+// has not recorded (an instance newer than the schema, while another applies them).
+type Readiness struct {
+	Writable bool
+	Pending  int
+}
+
+// Readiness reads both in one round trip; fsys is the binary's migrations.
+func (s *Store) Readiness(ctx context.Context, fsys fs.FS) (r Readiness, err error) {
+	defer wrap(&err, "Readiness")
+	names, err := fs.Glob(fsys, "*.sql")
+	if err != nil {
+		return r, err
+	}
+	err = s.db.QueryRowContext(ctx, `
+		SELECT NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off',
+			(SELECT count(*) FROM unnest($1::text[]) AS want(name)
+			 WHERE NOT EXISTS (SELECT 1 FROM schema_migrations m WHERE m.name = want.name))`,
+		pq.Array(names)).Scan(&r.Writable, &r.Pending)
+	return r, err
 }

@@ -73,7 +73,7 @@ func wantsPage(r *http.Request) bool {
 	if r.Header.Get(echo.HeaderAccept) == echo.MIMEApplicationJSON {
 		return false // a script of a page (the operator's wallet sign-in) reads the envelope
 	}
-	return !strings.HasPrefix(p, "/api/") && p != "/api" && p != "/healthz" && p != "/readyz"
+	return !strings.HasPrefix(p, "/api/") && p != "/api" && p != "/livez" && p != "/healthz" && p != "/readyz"
 }
 
 // fromHtmx tells htmx's requests, which swap the answer into part of a page, from a page's

@@ -2,10 +2,12 @@ package web
 
 import (
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +23,7 @@ import (
 	"nodeledger/chain/faultrpc"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
+	"nodeledger/migrations"
 	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
@@ -366,4 +369,101 @@ func TestHealthSaysWhenTheDatabaseHasNoSyncStandby(t *testing.T) {
 	if h := health(db); noSync(h) || h.Database == nil || h.Database.Standbys != 1 || h.Database.SynchronousStandbys != 1 {
 		t.Errorf("a primary with its synchronous standby: %+v", h)
 	}
+}
+
+// TestProbes: /livez answers while the process serves; /readyz answers 200 only while the
+// ledger takes writes, holds every migration and an endpoint reads the chain within
+// CONFIRMATIONS + 3 blocks of its head, and 503 with which of them fails otherwise. Neither is
+// ever cached or limited, however often one client probes.
+func TestProbes(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
+	dc, err := devchainOverHTTP(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := faultrpc.New(t, dc.RPCURL()), faultrpc.New(t, dc.RPCURL())
+	c, err := chain.Dial(t.Context(), a.URL+","+b.URL, chain.Config{Factory: dc.Factory,
+		CallTimeout: 2 * time.Second, Attempts: 1, HeadPoll: 20 * time.Millisecond, MinStale: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	s := newChainServer(t, db, c, nil, handlers.Config{DistMode: "fixed"})
+	probe := func(srv *testServer, path string, status int, says string) {
+		t.Helper()
+		var rec *httptest.ResponseRecorder
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			if rec = srv.get(t, path); rec.Code == status || time.Now().After(deadline) {
+				break
+			}
+		}
+		wantStatus(t, rec, status)
+		if says != "" && !strings.Contains(errorMessage(t, rec), says) {
+			t.Fatalf("%s: %s does not say %q", path, rec.Body, says)
+		}
+		if cc := rec.Header().Get("Cache-Control"); cc != "no-store" {
+			t.Fatalf("%s: cache-control %q", path, cc)
+		}
+	}
+
+	probe(s, "/readyz", http.StatusOK, "")
+	for _, path := range []string{"/livez", "/healthz", "/readyz"} {
+		for i := range 300 { // past any route's limit a minute
+			if rec := s.do(t, http.MethodGet, path, "203.0.113.7:4000"); rec.Code != http.StatusOK {
+				t.Fatalf("%s, probe %d from one client: %d %s", path, i+1, rec.Code, rec.Body)
+			}
+		}
+	}
+
+	// Endpoint 1 stuck 6 blocks behind, endpoint 2 gone: no endpoint reads the chain near its head.
+	a.FreezeHead(1)
+	for range 6 {
+		dc.Commit()
+	}
+	for deadline := time.Now().Add(10 * time.Second); c.Endpoints()[0].Behind < 6; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("endpoint 2's head never passed endpoint 1's: %+v", c.Endpoints())
+		}
+	}
+	probe(s, "/readyz", http.StatusOK, "") // endpoint 2 still serves
+	b.Fail(faultrpc.Reset)
+	probe(s, "/readyz", http.StatusServiceUnavailable, "no RPC endpoint answers within 3 blocks")
+	probe(s, "/livez", http.StatusOK, "")
+	b.Fail(faultrpc.None)
+	probe(s, "/readyz", http.StatusOK, "")
+
+	// An instance newer than the schema: another is still applying its migrations.
+	last := lastMigration(t)
+	mustExec(t, db, `DELETE FROM schema_migrations WHERE name = $1`, last)
+	probe(s, "/readyz", http.StatusServiceUnavailable, "lacks 1 of this version's migrations")
+	mustExec(t, db, `INSERT INTO schema_migrations (name) VALUES ($1)`, last)
+	probe(s, "/readyz", http.StatusOK, "")
+
+	// A pool that reaches a standby, or a session that is read-only, takes no writes.
+	u, err := url.Parse(storetest.URL(t, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("options", "-c default_transaction_read_only=on")
+	u.RawQuery = q.Encode()
+	ro, err := store.Open(t.Context(), u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ro.Close() })
+	readOnly := newChainServer(t, ro, c, nil, handlers.Config{DistMode: "fixed"})
+	probe(readOnly, "/readyz", http.StatusServiceUnavailable, "takes no writes")
+	probe(readOnly, "/livez", http.StatusOK, "")
+}
+
+// lastMigration is the name of the binary's last migration.
+func lastMigration(t *testing.T) string {
+	t.Helper()
+	names, err := fs.Glob(migrations.FS, "*.sql")
+	if err != nil || len(names) == 0 {
+		t.Fatal(names, err)
+	}
+	return slices.Max(names)
 }

@@ -320,7 +320,7 @@ func TestPagesLimited(t *testing.T) {
 	for path, want := range map[string]string{
 		"/": "120", "/partials/stats": "120", "/node/1": "60", "/wallet/" + alice: "60", "/distributions": "60",
 		"/health": "60", "/buy": "60", "/payment": "60", "/partials/payment/0x" + strings.Repeat("ab", 32): "60",
-		"/me": "120", "/readyz": "120", "/operator": "60", "/operator/drift": "30", "/operator/live": "120",
+		"/me": "120", "/readyz": "", "/livez": "", "/operator": "60", "/operator/drift": "30", "/operator/live": "120",
 	} {
 		if got := s.do(t, http.MethodGet, path, "192.0.2.50:1").Header().Get("X-Ratelimit-Limit"); got != want {
 			t.Errorf("%s: limit %q, want %s", path, got, want)

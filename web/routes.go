@@ -33,14 +33,16 @@ const (
 
 // routes lists every route: path, handler, cache policy and rate limit (requests per minute per
 // client). The spec's table is a floor for the API; a page is limited like its JSON twin, which
-// runs the same queries. Not limited: /healthz, /static, /api/openapi.json and /api/price, which
+// runs the same queries. Not limited: the probes, /static, /api/openapi.json and /api/price, which
 // answer from memory.
 func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	// Everyone's routes answer within requestTimeout: a database or chain that stops answering
 	// costs a client a 503, never a hung request.
 	public := group{e: e, m: []echo.MiddlewareFunc{deadline}}
-	public.get("/healthz", h.Healthz, cacheControl(noStore))
-	public.get("/readyz", h.Readyz, cacheControl(noStore), rl.limit("readyz", 120))
+	// The probes: the Kubernetes names, never cached, never limited (a load balancer asks often).
+	public.get("/livez", h.Livez, cacheControl(noStore))
+	public.get("/healthz", h.Livez, cacheControl(noStore))
+	public.get("/readyz", h.Readyz, cacheControl(noStore))
 
 	// Pages and their htmx partials, rendered by the same handlers' calls as the JSON routes.
 	pages := public.group("", h.Site)
