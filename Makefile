@@ -17,7 +17,7 @@ export PATH := $(CURDIR)/.data/node/bin:$(PATH)
 
 CONTRACTS := NodeFactory TestToken MockAggregator SanctionsList Reenterer Rejecter Forwarder TokenBatch SignerWallet Safe SafeProxyFactory MultiSendCallOnly CompatibilityFallbackHandler
 
-.PHONY: ha ha-kill failover setup-ha run build test bench bench-exports verify-bench drill chaos soak saleday lint vulncheck fuzz contracts generate static clean setup-run setup-test setup-saleday
+.PHONY: ha ha-kill failover setup-ha image image-test setup-image run build test bench bench-exports verify-bench drill chaos soak saleday lint vulncheck fuzz contracts generate static clean setup-run setup-test setup-saleday
 
 # What run and test need from the machine, installed with apt when missing (.ci/setup says what,
 # one line each, and nothing when all is there): run, PostgreSQL's server binaries for its private
@@ -50,6 +50,24 @@ ha-kill:
 
 build:
 	$(GO) build -o nodeledger .
+
+# The container image (Dockerfile), with podman (Debian's package; setup-image installs it): the
+# static binary, the CA certificates and an empty /tmp (a tar, so that its mode survives) on
+# scratch, pulled from no registry. image-test runs it against the machine's PostgreSQL and waits
+# for /readyz (e2e/image_test.go).
+IMAGE ?= localhost/nodeledger:dev
+setup-image:
+	@.ci/setup image
+
+image: setup-image
+	rm -rf .data/image && mkdir -p .data/image/tmp && chmod 1777 .data/image/tmp
+	CGO_ENABLED=0 $(GO) build -trimpath -tags timetzdata -ldflags='-s -w' -o .data/image/nodeledger .
+	cp /etc/ssl/certs/ca-certificates.crt .data/image/
+	cd .data/image && tar --owner=0 --group=0 -cf tmp.tar tmp
+	podman build -q -t $(IMAGE) .
+
+image-test: image
+	IMAGE=$(IMAGE) $(GO) test -tags long -run '^TestImage$$' -count=1 -v -timeout 10m ./e2e
 
 # Tests need a PostgreSQL server: TEST_DATABASE_URL, or postgres@127.0.0.1:5432 with trust auth
 # (else each test package starts a private one), gcc, Node.js and chromium (setup-test), geth, clef

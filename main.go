@@ -310,7 +310,7 @@ func (a *app) Run(ctx context.Context, stdout io.Writer) error {
 			ln.Close()
 			return fmt.Errorf("METRICS_ADDR: %w", err)
 		}
-		metrics := &http.Server{Handler: web.MetricsHandler(), ReadHeaderTimeout: 5 * time.Second}
+		metrics := &http.Server{Handler: web.MetricsHandler(a.passes.Collector()), ReadHeaderTimeout: 5 * time.Second}
 		defer metrics.Close()
 		go metrics.Serve(mln)
 		a.log.Info("metrics", "addr", "http://"+mln.Addr().String()+"/metrics")

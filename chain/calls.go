@@ -30,7 +30,9 @@ func (c *Calls) N() int64 { return c.n.Load() }
 
 // counted adds n requests made with ctx for what to its counts and to the metric.
 func counted(ctx context.Context, what string, n int) {
-	rpcRequests.WithLabelValues(callName(what)).Add(float64(n))
+	name := callName(what)
+	rpcRequests.WithLabelValues(name).Add(float64(n))
+	rpcFailures.WithLabelValues(name) // its failures' series exists, at zero, from its first request
 	for c, _ := ctx.Value(callsKey{}).(*Calls); c != nil; c = c.parent {
 		c.n.Add(int64(n))
 	}

@@ -324,7 +324,7 @@ func (c *Client) attempt(ctx context.Context, e *endpoint, what string, n int, f
 	case err == nil || !transient(err):
 		e.answered()
 	case ctx.Err() == nil: // the caller giving up is not the endpoint failing
-		rpcFailures.Inc()
+		rpcFailures.WithLabelValues(callName(what)).Inc()
 		e.failed()
 	}
 	return err

@@ -6,11 +6,12 @@ import (
 )
 
 // rpcFailures counts calls to the node that failed for the transport or the node itself (each
-// attempt, retried or not), as opposed to the request: a rising rate is a sick RPC.
-var rpcFailures = promauto.NewCounter(prometheus.CounterOpts{
+// attempt, retried or not), as opposed to the request, by what they were for (callName): a rising
+// rate is a sick RPC.
+var rpcFailures = promauto.NewCounterVec(prometheus.CounterOpts{
 	Name: "nodeledger_rpc_failures_total",
-	Help: "JSON-RPC attempts that failed for the transport or the node (timeouts, resets, 5xx).",
-})
+	Help: "JSON-RPC attempts that failed for the transport or the node (timeouts, resets, 5xx), by what they were for.",
+}, []string{"call"})
 
 // rpcRequests counts the JSON-RPC requests made, each element of a batch and each retry one, by
 // what they were for (callName).

@@ -67,6 +67,9 @@ func (j *Jobs) checkPayments(ctx context.Context, sum *PaymentsSummary, head uin
 			cs = cs.Releasing(r)
 		}
 		reason, reads, kept, err := j.checkPayment(ctx, p, cs)
+		if err == nil {
+			j.reached(stageJudged, p.BlockTime)
+		}
 		switch {
 		case err != nil:
 			return err

@@ -373,6 +373,7 @@ func (j *Jobs) reject(ctx context.Context, p store.Payment, why string, sum *Pay
 		return err
 	}
 	sum.Rejected++
+	sum.Reasons = append(sum.Reasons, *reason)
 	return nil
 }
 
@@ -405,6 +406,9 @@ func (j *Jobs) recordMints(ctx context.Context, mints []mint, sum *PaymentsSumma
 	}
 	if err := j.store.RecordMints(ctx, nodes); err != nil {
 		return err
+	}
+	for _, m := range mints {
+		j.reached(stageMinted, m.payment.BlockTime)
 	}
 	sum.Minted += len(mints)
 	return j.step(stepMintRecorded)

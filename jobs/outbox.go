@@ -538,18 +538,9 @@ func (b *outbox) fillGaps(ctx context.Context, waiting []uint64) error {
 	return nil
 }
 
-// Outbox reads the outbox's figures for health, and sets the metrics that follow them.
+// Outbox reads the outbox's figures for health.
 func (j *Jobs) Outbox(ctx context.Context) (store.OutboxStats, error) {
-	st, err := j.store.OutboxStats(ctx, j.cfg.MaxFeeWei)
-	if err != nil {
-		return st, err
-	}
-	txsWaiting.Set(float64(st.Waiting))
-	txOldestWaiting.Set(0)
-	if st.OldestAt != nil {
-		txOldestWaiting.Set(time.Since(*st.OldestAt).Seconds())
-	}
-	return st, nil
+	return j.store.OutboxStats(ctx, j.cfg.MaxFeeWei)
 }
 
 // MaxFee is the fee cap of every transaction the service signs (MAX_FEE_GWEI); nil: none.

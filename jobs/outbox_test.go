@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"nodeledger/chain"
 	"nodeledger/store"
@@ -204,6 +207,30 @@ func TestOutboxWaitsAtTheFeeCap(t *testing.T) {
 	}
 	if h.Waiting != 1 || h.AtCap != 1 || h.Replacements != 0 || h.OldestAt == nil {
 		t.Fatalf("outbox health %+v, want one transaction waiting at the cap", h)
+	}
+	// The metrics read the same at a scrape, by kind.
+	waiting := `
+		# HELP nodeledger_txs_waiting Transactions the service sent that are not mined yet, by kind (mint, round, sweep).
+		# TYPE nodeledger_txs_waiting gauge
+		nodeledger_txs_waiting{kind="mint"} 1
+		nodeledger_txs_waiting{kind="round"} 0
+		nodeledger_txs_waiting{kind="sweep"} 0
+	`
+	if err := testutil.CollectAndCompare(j.Collector(), strings.NewReader(waiting), "nodeledger_txs_waiting"); err != nil {
+		t.Error(err)
+	}
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(j.Collector())
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		for _, m := range f.Metric {
+			if f.GetName() == "nodeledger_tx_oldest_waiting_seconds" && m.Label[0].GetValue() == "mint" && m.GetGauge().GetValue() <= 0 {
+				t.Errorf("the oldest mint waiting is %v s old", m.GetGauge().GetValue())
+			}
+		}
 	}
 	if vs, err := e.db.TxVersions(t.Context(), mintOf(t, e.db, p)); err != nil || len(vs[0]) != 1 {
 		t.Fatalf("versions %v, err %v: want the starved one alone", vs, err)

@@ -4,13 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"math/big"
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	dto "github.com/prometheus/client_model/go"
 
 	"nodeledger/chain"
 	"nodeledger/chain/devchain"
+	"nodeledger/jobs/sale"
 	"nodeledger/store"
 )
 
@@ -68,18 +72,40 @@ func TestTickMetrics(t *testing.T) {
 	// Not parallel: it reads the package's metrics, which every pass moves.
 	e := newEnv(t)
 	e.pay(0, e.dc.Payments, priceOne)
+	e.pay(1, e.dc.Payments, big.NewInt(12345)) // no tier's price
 	runs := passRuns.WithLabelValues("payments", "ok")
-	minted := paymentsCounted.WithLabelValues("minted")
-	seen := paymentsCounted.WithLabelValues("seen")
-	runsBefore, mintedBefore, seenBefore := testutil.ToFloat64(runs), testutil.ToFloat64(minted), testutil.ToFloat64(seen)
+	minted := paymentsCounted.WithLabelValues("minted", "")
+	seen := paymentsCounted.WithLabelValues("seen", "")
+	wrong := paymentsCounted.WithLabelValues("rejected", string(sale.WrongAmount))
+	count := func() [4]float64 {
+		return [4]float64{testutil.ToFloat64(runs), testutil.ToFloat64(minted), testutil.ToFloat64(seen), testutil.ToFloat64(wrong)}
+	}
+	stages := []string{stageConfirmed, stageJudged, stageMinted}
+	timed := func() (n []uint64) {
+		for _, stage := range stages {
+			var m dto.Metric
+			if err := paymentStage.WithLabelValues(stage).(prometheus.Metric).Write(&m); err != nil {
+				t.Fatal(err)
+			}
+			n = append(n, m.GetHistogram().GetSampleCount())
+		}
+		return n
+	}
+	before, timedBefore := count(), timed()
 	scanLag.Set(-1)
 
-	if sum := e.j.Tick(t.Context()); sum.PaymentsError != "" || sum.Payments.Minted != 1 {
+	if sum := e.j.Tick(t.Context()); sum.PaymentsError != "" || sum.Payments.Minted != 1 || sum.Payments.Rejected != 1 {
 		t.Fatalf("tick %+v", sum)
 	}
-	if testutil.ToFloat64(runs)-runsBefore != 1 || testutil.ToFloat64(minted)-mintedBefore != 1 || testutil.ToFloat64(seen)-seenBefore != 1 {
-		t.Fatalf("runs +%v, minted +%v, seen +%v: want +1 each", testutil.ToFloat64(runs)-runsBefore,
-			testutil.ToFloat64(minted)-mintedBefore, testutil.ToFloat64(seen)-seenBefore)
+	after := count()
+	if d := [4]float64{after[0] - before[0], after[1] - before[1], after[2] - before[2], after[3] - before[3]}; d != [4]float64{1, 1, 2, 1} {
+		t.Fatalf("runs, minted, seen, rejected wrong_amount: +%v, want +[1 1 2 1]", d)
+	}
+	// Both payments were recorded and judged; one was minted.
+	for i, want := range []uint64{2, 2, 1} {
+		if got := timed()[i] - timedBefore[i]; got != want {
+			t.Errorf("stage %s timed %d payments, want %d", stages[i], got, want)
+		}
 	}
 	if lag := testutil.ToFloat64(scanLag); lag < 0 || lag > float64(e.cfg.Confirmations)+5 {
 		t.Fatalf("scan lag %v blocks right after a scan", lag)

@@ -232,6 +232,13 @@ type scanPass struct {
 	tokensIn      []tokenInflow
 }
 
+// confirmed times the payments a scan recorded reaching the ledger.
+func (j *Jobs) confirmed(payments []store.NewPayment) {
+	for _, p := range payments {
+		j.reached(stageConfirmed, &p.BlockTime)
+	}
+}
+
 // errReorgWhileReading is a block whose hash changed between two reads of one pass: the next
 // pass reads the range again.
 var errReorgWhileReading = errors.New("payments scan: the chain reorganised while the pass read it")
@@ -571,6 +578,7 @@ func (p scanPass) recordQuiet(ctx context.Context, r walletRange) error {
 	if err := p.store.RecordScan(ctx, store.PaymentsScanner, scan); err != nil {
 		return err
 	}
+	p.confirmed(scan.Payments)
 	p.sum.Seen += len(scan.Payments) // in tokens: the wallet's ETH did not move
 	// Nothing reached the wallet unexplained: no block of the range needed a trace.
 	p.tracing.CompareAndSwap(traceUnknown, traceNotNeeded)
@@ -636,6 +644,7 @@ func (p scanPass) scanBlocks(ctx context.Context, from, to uint64, sum *Payments
 	if err := j.store.RecordScan(ctx, store.PaymentsScanner, scan); err != nil {
 		return err
 	}
+	j.confirmed(scan.Payments)
 	sum.Seen += len(scan.Payments)
 	sum.Failed += len(scan.Failed)
 	sum.Unattributed += len(scan.Unattributed)

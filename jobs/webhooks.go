@@ -136,6 +136,7 @@ func (j *Jobs) deliverTo(ctx context.Context, client *http.Client, l store.Lease
 		if !o.Delivered {
 			return nil
 		}
+		webhookDelay.Observe(time.Since(d.CreatedAt).Seconds())
 	}
 	return nil
 }

@@ -166,17 +166,37 @@ func (s *Store) TxVersions(ctx context.Context, fs ...TxFor) (out [][]SentTx, er
 	return out, nil
 }
 
+// TxKind is what a transaction the service sends is for.
+type TxKind string
+
+const (
+	TxMint  TxKind = "mint"  // a mint batch
+	TxRound TxKind = "round" // a round's credit
+	TxSweep TxKind = "sweep" // a sweep to the treasury
+)
+
+// TxKinds are the kinds, in the order the metrics list them.
+var TxKinds = []TxKind{TxMint, TxRound, TxSweep}
+
 // OutboxStats is what health and the metrics say of the outbox.
 type OutboxStats struct {
 	// Waiting counts the transactions sent and not mined yet: mint batches with a payment still
 	// minting, the credit of a round still pending, a sweep under way.
-	Waiting int `db:"waiting"`
+	Waiting int
 	// OldestAt is when the oldest of them was first signed; nil when none waits.
-	OldestAt *time.Time `db:"oldest_at"`
+	OldestAt *time.Time
 	// AtCap counts those whose newest version pays the fee cap already.
-	AtCap int `db:"at_cap"`
+	AtCap int
 	// Replacements counts the versions signed at a nonce that already had one: fee bumps.
-	Replacements int64 `db:"replacements"`
+	Replacements int64
+	// Kinds is Waiting and OldestAt by kind, for the kinds with one waiting.
+	Kinds map[TxKind]KindWaiting
+}
+
+// KindWaiting is how many transactions of one kind wait, and since when the oldest.
+type KindWaiting struct {
+	Waiting  int
+	OldestAt time.Time
 }
 
 // OutboxStats reads the outbox's figures; maxFee is the fee cap (nil: none).
@@ -187,29 +207,46 @@ func (s *Store) OutboxStats(ctx context.Context, maxFee *big.Int) (_ OutboxStats
 		v := maxFee.String()
 		limit = &v
 	}
-	var st OutboxStats
-	err = s.db.GetContext(ctx, &st, `
+	var kinds []struct {
+		Kind     TxKind    `db:"kind"`
+		Waiting  int       `db:"waiting"`
+		OldestAt time.Time `db:"oldest_at"`
+		AtCap    int       `db:"at_cap"`
+	}
+	err = s.db.SelectContext(ctx, &kinds, `
 		WITH waiting AS (
-			SELECT b.created_at AS first, n.*
+			SELECT 'mint' AS kind, b.created_at AS first, n.*
 			FROM mint_batches b LEFT JOIN LATERAL (
 				SELECT o.tip_wei, o.fee_cap_wei FROM outbox o WHERE o.tx_hash = b.tx_hash) n ON true
 			WHERE b.id IN (SELECT mint_batch FROM payments WHERE status = 'minting')
 			UNION ALL
-			SELECT (SELECT min(o.created_at) FROM outbox o WHERE o.distribution_id = d.id), n.*
+			SELECT 'round', (SELECT min(o.created_at) FROM outbox o WHERE o.distribution_id = d.id), n.*
 			FROM distributions d LEFT JOIN LATERAL (
 				SELECT o.tip_wei, o.fee_cap_wei FROM outbox o WHERE o.tx_hash = d.tx_hash) n ON true
 			WHERE d.status = 'pending' AND d.tx_hash IS NOT NULL
 			UNION ALL
-			SELECT (SELECT min(o.created_at) FROM outbox o WHERE o.sweep_id = s.id), n.*
+			SELECT 'sweep', (SELECT min(o.created_at) FROM outbox o WHERE o.sweep_id = s.id), n.*
 			FROM sweeps s LEFT JOIN LATERAL (
 				SELECT o.tip_wei, o.fee_cap_wei FROM outbox o WHERE o.tx_hash = s.tx_hash) n ON true
 			WHERE s.status = 'sending'
 		)
 		-- At the cap: a replacement would pass it (chain.Sender.Replace's test: +10 % and 1 wei).
-		SELECT count(*) AS waiting, min(first) AS oldest_at,
+		SELECT kind, count(*) AS waiting, min(first) AS oldest_at,
 			count(*) FILTER (WHERE div(fee_cap_wei * 110, 100) + 1 > $1::numeric
-				OR div(tip_wei * 110, 100) + 1 > $1::numeric) AS at_cap,
-			(SELECT count(*) - count(DISTINCT (sender, nonce)) FROM outbox) AS replacements
-		FROM waiting`, limit)
+				OR div(tip_wei * 110, 100) + 1 > $1::numeric) AS at_cap
+		FROM waiting GROUP BY kind`, limit)
+	if err != nil {
+		return OutboxStats{}, err
+	}
+	st := OutboxStats{Kinds: make(map[TxKind]KindWaiting, len(kinds))}
+	for _, k := range kinds {
+		st.Waiting += k.Waiting
+		st.AtCap += k.AtCap
+		st.Kinds[k.Kind] = KindWaiting{Waiting: k.Waiting, OldestAt: k.OldestAt}
+		if st.OldestAt == nil || k.OldestAt.Before(*st.OldestAt) {
+			st.OldestAt = &k.OldestAt
+		}
+	}
+	err = s.db.GetContext(ctx, &st.Replacements, `SELECT count(*) - count(DISTINCT (sender, nonce)) FROM outbox`)
 	return st, err
 }

@@ -44,10 +44,13 @@ func measure(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // MetricsHandler serves /metrics for Prometheus and /debug/pprof/ for profiles. It belongs on
-// METRICS_ADDR, a private address, never on the public listener.
-func MetricsHandler() http.Handler {
+// METRICS_ADDR, a private address, never on the public listener. /metrics gives the process's
+// own metrics and what ledger reads at each scrape (jobs.Jobs.Collector).
+func MetricsHandler(ledger prometheus.Collector) http.Handler {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(ledger)
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.Handler())
+	mux.Handle("/metrics", promhttp.HandlerFor(prometheus.Gatherers{prometheus.DefaultGatherer, reg}, promhttp.HandlerOpts{}))
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
