@@ -225,6 +225,30 @@
     update();
   };
 
+  // toChain puts the wallet on the site's network before a payment: a Pay button pressed on
+  // another network asks the wallet to switch (to add the network where it must), then pays.
+  const toChain = async () => {
+    const id = BigInt(await current.wallet.provider.request({ method: 'eth_chainId' }));
+    if (id !== site.chainId) await switchChain();
+    await ensureChain();
+  };
+
+  // On the wrong network a Pay button says what pressing it does first; its own label comes
+  // back once the wallet is on the site's network.
+  const markNetwork = () => {
+    const wrong = !!current && current.chainId !== site.chainId;
+    for (const b of document.querySelectorAll('[data-wallet=pay], [data-wallet=paytoken]')) {
+      if (b.dataset.busy) continue;
+      if (wrong && !b.dataset.payLabel) {
+        b.dataset.payLabel = b.textContent;
+        b.textContent = `Switch to ${site.network} and pay`;
+      } else if (!wrong && b.dataset.payLabel) {
+        b.textContent = b.dataset.payLabel;
+        delete b.dataset.payLabel;
+      }
+    }
+  };
+
   // h builds an element; strings become text, never markup (wallet names come from wallets).
   const h = (tag, attrs, ...kids) => {
     const e = document.createElement(tag);
@@ -269,8 +293,15 @@
   const needsWallet = new Set(['pay', 'paytoken', 'withdraw', 'max', 'signin', 'refund', 'weight', 'approve', 'execute']);
   const markButtons = () => {
     const none = settled && !wallets.size;
+    // Where the page offers a wallet app instead (/buy), its Pay buttons give way to it, and one
+    // card says why, rather than "no wallet" beside each.
+    const apps = document.querySelectorAll('[data-wallet-app]');
+    for (const a of apps) a.hidden = !none;
+    for (const b of document.querySelectorAll('[data-wallet=pay], [data-wallet=paytoken]')) {
+      if (apps.length) b.hidden = none;
+    }
     for (const b of document.querySelectorAll('[data-wallet]')) {
-      if (!needsWallet.has(b.dataset.wallet) || b.dataset.busy) continue;
+      if (!needsWallet.has(b.dataset.wallet) || b.dataset.busy || b.hidden) continue;
       const reason = b.nextElementSibling?.classList.contains('wallet-reason') ? b.nextElementSibling : null;
       if (none && !reason) {
         b.disabled = true;
@@ -345,6 +376,7 @@
   const update = () => {
     renderHeader();
     markButtons();
+    markNetwork();
     revealOwner();
     followWallet();
   };
@@ -633,6 +665,7 @@
     // the wallet has no session here, and pays the discounted price the pre-check then names.
     async pay(b) {
       const from = await ensureAccount();
+      await toChain();
       let check = await precheck(b, from);
       const code = b.dataset.ref;
       if (code && (check.referralCode || '').toLowerCase() !== code.toLowerCase()) {
@@ -654,6 +687,7 @@
     // wallet, amount) from the wallet: one transaction, no approval.
     async paytoken(b) {
       const from = await ensureAccount();
+      await toChain();
       let check = await precheck(b, from);
       const code = b.dataset.ref;
       if (code && (check.referralCode || '').toLowerCase() !== code.toLowerCase()) {
@@ -667,7 +701,6 @@
         fail(`From this wallet the price is ${tokenUnits(b, check.payToken.amount)}` +
           (check.referralCode ? `, with code ${check.referralCode}` : '') + '. Nothing was sent: press the button again to pay it.');
       }
-      await ensureChain();
       const amount = BigInt(check.payToken.amount), decimals = Number(b.dataset.decimals), symbol = b.dataset.symbol;
       const out = await current.wallet.provider.request({ method: 'eth_call', params: [{ to: b.dataset.token, data: BALANCE_OF + word(from) }, 'latest'] });
       if (typeof out !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(out)) fail(`This wallet's ${symbol} balance could not be read from the chain: try again.`);
@@ -901,6 +934,10 @@
     if (b.disabled || b.dataset.busy) return;
     b.dataset.busy = '1';
     b.disabled = true;
+    if (b.dataset.payLabel) { // "Switch to … and pay": what it says after is its own label
+      b.textContent = b.dataset.payLabel;
+      delete b.dataset.payLabel;
+    }
     const label = [...b.childNodes];
     if (prompts.has(action)) b.textContent = 'Waiting for your wallet…';
     say(b, '');
@@ -916,6 +953,7 @@
         else b.replaceChildren(...label);
         relabel.delete(b);
         b.disabled = false;
+        markNetwork(); // a switch the person declined leaves the button saying it switches
       }
     }
   });

@@ -110,6 +110,8 @@ func browserLanes(files []string) [][]string {
 		i := slices.Index(load, slices.Min(load))
 		out[i], load[i] = append(out[i], f), load[i]+size[f]
 	}
+	// pages and looks pinned together can leave a lane empty when few files run (BROWSER_ONLY).
+	out = slices.DeleteFunc(out, func(lane []string) bool { return len(lane) == 0 })
 	// Within a lane, in name order, as they ran when there was one lane: a file's journey may
 	// leave what one after it does not expect (a USDC commission owed), not the other way round.
 	for _, lane := range out {

@@ -50,11 +50,12 @@ export async function freshAccount(eth = '10') {
 // Options: chainId, the chain it starts on (the dev chain by default; it refuses to send on any
 // other, since no test may); knowsDevChain, false for a wallet that must be asked to add the dev
 // chain (wallet_switchEthereumChain answers 4902 until then); slow, milliseconds the person
-// takes to answer a transaction prompt; name and rdns, as announced; others, more wallets
+// takes to answer a transaction prompt; declineSwitch, a person who declines the wallet's prompt
+// to switch networks (4001); name and rdns, as announced; others, more wallets
 // ({name, rdns}) to announce beside it, which decline everything. It returns the account with
 // calls: every request the pages made of it, in order, across page loads (each page also keeps
 // its own in window.__walletCalls).
-export async function withWallet(context, key, { chainId = chain.id, knowsDevChain = true, slow = 0,
+export async function withWallet(context, key, { chainId = chain.id, knowsDevChain = true, slow = 0, declineSwitch = false,
   name = 'Test Wallet', rdns = 'org.nodeledger.testwallet', others = [] } = {}) {
   const account = privateKeyToAccount(key);
   const wallet = createWalletClient({ account, chain, transport: http() });
@@ -70,6 +71,7 @@ export async function withWallet(context, key, { chainId = chain.id, knowsDevCha
       case 'eth_chainId':
         return '0x' + current.toString(16);
       case 'wallet_switchEthereumChain': {
+        if (declineSwitch) throw refuse(4001, 'User rejected the request.');
         const id = Number(params[0].chainId);
         if (id !== chainId && (id !== chain.id || !known)) throw refuse(4902, 'Unrecognized chain ID');
         current = id;

@@ -36,12 +36,33 @@ async function walletPage(key, path, options) {
   return { context, wallet, page, errors };
 }
 
-test('without a wallet, the buttons say why they cannot work', async () => {
+test('without a wallet: one card first, with the wallet-app links, on a phone\'s first screen', async () => {
   const { page, errors } = await open('/buy');
   await page.locator('[data-testid=connect] [data-testid=no-wallet]').waitFor();
-  assert.ok(await page.locator('[data-wallet=pay]').isDisabled());
-  assert.match(await text(page, 'no-wallet-reason'), /^No wallet found in this browser/);
+  const card = page.locator('[data-testid=no-wallet-card]');
+  await card.waitFor();
+  assert.match(await card.innerText(), /^No wallet in this browser\./);
+  const address = (await text(page, 'payment-address')).toLowerCase();
+  const links = card.locator('[data-testid=no-wallet-pay]');
+  assert.ok(await links.count() >= 1, 'a wallet-app link per tier that can be paid');
+  for (const href of await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))) {
+    assert.match(href, new RegExp(`^ethereum:${address}@1337\\?value=\\d+$`, 'i'));
+  }
+  // The Pay buttons give way to a wallet app's link, and nothing repeats "no wallet".
+  assert.equal(await page.locator('[data-wallet=pay]:visible, [data-wallet=paytoken]:visible').count(), 0);
+  assert.ok(await page.locator('[data-testid=pay-app]:visible').count() >= 1);
+  assert.equal(await page.locator('[data-testid=no-wallet-reason]').count(), 0);
   assert.equal(await page.locator('[data-wallet=copy]').first().isDisabled(), false, 'copying needs no wallet');
+  await shots(page, 'buy-no-wallet');
+  await page.setViewportSize({ width: 390, height: 844 });
+  const first = await links.first().boundingBox();
+  assert.ok(first.y + first.height <= 844, `the first wallet-app link ends at ${first.y + first.height}px: below a 390×844 phone's first screen`);
+  await page.setViewportSize({ width: 1024, height: 800 });
+
+  // Elsewhere a button that needs a wallet says why beside it.
+  await page.goto(base + '/me');
+  await page.locator('[data-testid=connect] [data-testid=no-wallet]').waitFor();
+  assert.match(await text(page, 'no-wallet-reason'), /^No wallet found in this browser/);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -84,24 +105,49 @@ test('several wallets: the person chooses one by its name and icon', async () =>
   await context.close();
 });
 
-test('wrong network: said so, a switch button, and pay sends nothing', async () => {
+test('wrong network: the Pay button switches the wallet, then pays', async () => {
   const { context, wallet, page, errors } = await walletPage(await freshAccount(), '/buy', { chainId: 1 });
+  const pay = page.locator('[data-wallet=pay]').first();
+  const price = await pay.innerText();
+  assert.match(price, /^Pay [0-9.]+ ETH$/);
   await page.click('[data-testid=connect-wallet]');
   assert.equal(await text(page, 'wrong-network'), 'Wrong network');
   assert.equal(await text(page, 'switch-network'), 'Switch to Dev chain');
+  await page.locator('[data-wallet=pay]', { hasText: 'Switch to Dev chain and pay' }).first().waitFor();
   await shots(page, 'wallet-header-wrong-network', { header: true });
+  await shots(page, 'wallet-pay-wrong-network');
+  // On a phone, every section's link is in view and the connected wallet's Pay is on the first screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const box of await page.locator('header.site .links a').evaluateAll((as) => as.map((a) => a.getBoundingClientRect().toJSON()))) {
+    assert.ok(box.x >= 0 && box.x + box.width <= 390, `a header link at x ${box.x}–${box.x + box.width}: out of a 390px screen`);
+  }
+  const payBox = await page.locator('[data-wallet=pay]').first().boundingBox();
+  assert.ok(payBox.y + payBox.height <= 844, `Pay ends at ${payBox.y + payBox.height}px: below a 390×844 phone's first screen`);
+  await page.setViewportSize({ width: 1024, height: 800 });
 
-  await page.click('[data-wallet=pay]');
-  await message(page, 'buy-tier').filter({ hasText: 'another network' }).waitFor();
-  assert.match(await message(page, 'buy-tier').innerText(), /switch it to Dev chain \(chain id 1337\) first/);
+  await page.locator('[data-wallet=pay]').first().click();
+  await page.waitForURL(/\/payment\/0x[0-9a-f]{64}\?sent=1$/, { timeout: 15000 });
+  const switched = wallet.calls.findIndex((c) => c.method === 'wallet_switchEthereumChain');
+  const sent = wallet.calls.findIndex((c) => c.method === 'eth_sendTransaction');
+  assert.deepEqual(wallet.calls[switched].params, [{ chainId: '0x539' }]);
+  assert.ok(switched >= 0 && sent > switched, 'switched, then sent');
+  assert.equal(sends(wallet).length, 1, 'one payment');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('wrong network, and the person declines the switch: nothing is sent, the button still switches', async () => {
+  const { context, wallet, page, errors } = await walletPage(await freshAccount(), '/buy', { chainId: 1, declineSwitch: true });
+  await page.click('[data-testid=connect-wallet]');
+  const pay = page.locator('[data-wallet=pay]').first();
+  await page.locator('[data-wallet=pay]', { hasText: 'Switch to Dev chain and pay' }).first().waitFor();
+  await pay.click();
+  await message(page, 'buy-tier').first().filter({ hasText: 'declined' }).waitFor();
+  assert.equal(await message(page, 'buy-tier').first().innerText(), 'You declined the request in your wallet.');
   assert.equal(sends(wallet).length, 0, 'no transaction asked for on the wrong chain');
   assert.ok(page.url().endsWith('/buy'));
-  assert.equal(await page.locator('[data-wallet=pay]').isDisabled(), false, 'the button is back');
-
-  await page.click('[data-testid=switch-network]');
-  await page.locator('[data-testid=wallet-network]').waitFor();
-  assert.deepEqual(wallet.calls.find((c) => c.method === 'wallet_switchEthereumChain').params, [{ chainId: '0x539' }]);
-  assert.equal(await page.locator('[data-testid=wrong-network]').count(), 0);
+  assert.equal(await pay.innerText(), 'Switch to Dev chain and pay');
+  assert.equal(await pay.isDisabled(), false, 'the button is back');
   assert.deepEqual(errors, []);
   await context.close();
 });
