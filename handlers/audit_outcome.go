@@ -179,7 +179,7 @@ func tierSavedSentence(id int, a store.AuditArgs) string {
 	s := fmt.Sprintf("Saved tier %d, %s: %s, %d per wallet", id, a.Label, words.OrList(prices), a.MaxPerWallet)
 	if a.HoldingToken != nil && a.HoldingWei.Int != nil && a.HoldingWei.Sign() > 0 {
 		if a.TokenDecimals != nil {
-			s += fmt.Sprintf(", for holders of %s %s (the token %s)", a.HoldingWei.Units(uint8(*a.TokenDecimals)), a.TokenSymbol, *a.HoldingToken)
+			s += fmt.Sprintf(", for holders of %s (the token %s)", store.Token{Symbol: a.TokenSymbol, Decimals: *a.TokenDecimals}.Units(a.HoldingWei.Int), *a.HoldingToken)
 		} else {
 			s += fmt.Sprintf(", for holders of %s base units of the token %s", a.HoldingWei.String(), *a.HoldingToken)
 		}

@@ -221,7 +221,7 @@ func (h *Handlers) operatorTiers(ctx context.Context, tiers []sale.TierNow, usd 
 			}
 		}
 		if t.Token != nil && t.HoldingToken != nil {
-			o.Holding = &views.Holding{Amount: t.HoldingWei.Units(t.Token.Decimals), Symbol: t.Token.Symbol}
+			o.Holding = &views.Holding{Amount: store.Token{Decimals: int(t.Token.Decimals)}.Figure(t.HoldingWei.Int), Symbol: t.Token.Symbol}
 		}
 		if v, ok := lists[t.ID]; ok {
 			o.Allowlist = &v

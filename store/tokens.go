@@ -8,6 +8,8 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+
+	"nodeledger/views/words"
 )
 
 // Token is an ERC-20 the sale accepts payments in (PAYMENT_TOKENS): its address (lower case), and
@@ -18,9 +20,21 @@ type Token struct {
 	Decimals int    `db:"decimals" json:"decimals"`
 }
 
-// Units writes amount (base units) in the token's units with its symbol: "300 USDC".
-func (t Token) Units(amount *big.Int) string {
-	return Uint256{Int: amount}.Units(uint8(t.Decimals)) + " " + t.Symbol
+// Units writes amount (base units) in the token's units with its symbol, for people, thousands
+// separated: "300 USDC", "100,000.5 USDC". Uint256.Units is the exact figure a person copies.
+func (t Token) Units(amount *big.Int) string { return t.Figure(amount) + " " + t.Symbol }
+
+// Figure is Units without the symbol: "100,000.5".
+func (t Token) Figure(amount *big.Int) string {
+	whole, frac, _ := strings.Cut(Uint256{Int: amount}.Units(uint8(t.Decimals)), ".")
+	sign := ""
+	if rest, ok := strings.CutPrefix(whole, "-"); ok {
+		sign, whole = "-", rest
+	}
+	if frac != "" {
+		frac = "." + frac
+	}
+	return sign + words.GroupDigits(whole) + frac
 }
 
 // TokenAmount is an amount of a token (base units), with the token: {token, symbol, decimals,

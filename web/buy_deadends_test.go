@@ -170,7 +170,7 @@ func TestBuyNoDeadEnds(t *testing.T) {
 		}
 		for tier, want := range map[string]string{
 			"1": "the paying wallet must not hold a Standard node already.",
-			"2": "the paying wallet must have fewer than 2 Pro nodes and hold 1000 DHT.",
+			"2": "the paying wallet must have fewer than 2 Pro nodes and hold 1,000 DHT.",
 			"5": "the paying wallet must be on its allowlist, with nodes left of its allocation (only listed wallets buy until " + words.MinuteUTC(listedUntil) + ").",
 		} {
 			o := option(doc, tier)

@@ -1104,7 +1104,7 @@ func TestOperatorRevenue(t *testing.T) {
 		t.Fatalf("Unsold's revenue %q", got)
 	}
 	live := doc.Find(`[data-testid=live-revenue]`).Text()
-	if !strings.Contains(live, "1.2 ETH") || !strings.Contains(live, "1300 USDC") || !strings.Contains(live, "≈ $4,900.00") {
+	if !strings.Contains(live, "1.2 ETH") || !strings.Contains(live, "1,300 USDC") || !strings.Contains(live, "≈ $4,900.00") {
 		t.Fatalf("the live card's revenue %q", live)
 	}
 	if got := cell(2, "tier-holding"); got != "holding 2.5 DHT of "+views.Short(strings.ToLower(dc.Token.Hex())) {

@@ -369,7 +369,7 @@ func TestCheckPayment(t *testing.T) {
 		t.Fatalf("account 0's DHT: %v, %v", bal, err)
 	}
 	for _, tc := range []struct{ tier, wallet, code, reason string }{
-		{"2", noTokens, "holding_too_low", "The Pro tier asks the wallet to hold 1000 DHT; it holds 0 DHT."},
+		{"2", noTokens, "holding_too_low", "The Pro tier asks the wallet to hold 1,000 DHT; it holds 0 DHT."},
 		{"3", rich, "sold_out", "The Gone tier is sold out (0 of 0)."},
 		{"4", rich, "not_open", "The Later tier opens at " + hour.Format("2006-01-02 15:04") + " UTC."},
 		{"5", rich, "not_allowlisted", "Until " + hour.Format("2006-01-02 15:04") + " UTC only the wallets on the Friends tier's allowlist may buy it, and this wallet is not on it."},

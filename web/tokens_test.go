@@ -200,7 +200,7 @@ func TestOperatorTierFormTokenPrices(t *testing.T) {
 	if err != nil || len(tiers) != 1 || tiers[0].TokenPrices[usdc.Address].String() != "1300500000" {
 		t.Fatalf("stored %+v, %v: want 1300.5 USDC", tiers, err)
 	}
-	if got := text(b.operatorPage(), "outcome"); got != "Saved tier 1, Standard: 0.1 ETH or 1300.5 USDC, 5 per wallet, switched on." {
+	if got := text(b.operatorPage(), "outcome"); got != "Saved tier 1, Standard: 0.1 ETH or 1,300.5 USDC, 5 per wallet, switched on." {
 		t.Fatalf("outcome %q", got)
 	}
 	edit := page(t, b.do(http.MethodGet, "/operator?edit=1", nil).Body)

@@ -96,9 +96,9 @@ var Catalogue = []ReasonEntry{
 				return fmt.Sprintf("The %s tier asks the wallet to hold %s units of the token %s; it holds %s.",
 					a.TierLabel, a.HoldingWei, a.HoldingToken, a.HeldWei)
 			}
-			d, sym := uint8(*a.TokenDecimals), cmp.Or(a.TokenSymbol, "of the token "+a.HoldingToken)
-			return fmt.Sprintf("The %s tier asks the wallet to hold %s %s; it %s %s %s.", a.TierLabel, a.HoldingWei.Units(d), sym,
-				tense(before, "held", "holds"), a.HeldWei.Units(d), sym)
+			t := store.Token{Symbol: cmp.Or(a.TokenSymbol, "of the token "+a.HoldingToken), Decimals: *a.TokenDecimals}
+			return fmt.Sprintf("The %s tier asks the wallet to hold %s; it %s %s.", a.TierLabel, t.Units(a.HoldingWei.Int),
+				tense(before, "held", "holds"), t.Units(a.HeldWei.Int))
 		}},
 	{ContractRefused, "Refused by the contract",
 		"The payment checked out but the contract refused its mint, for a cause the checks could not foresee: the wallet filled up, or minting was paused, in between.",

@@ -116,7 +116,14 @@ test('/buy: a wallet holding less USDC than the price is told so, and nothing is
     assert.equal(calls(wallet, 'eth_sendTransaction').length, 0);
     await page.reload(); // the figures follow the connected wallet on the next page
     await card(page).locator('[data-testid=token-held]').waitFor({ timeout: 15000 });
-    assert.equal(await card(page).locator('[data-testid=token-held]').innerText(), 'This wallet holds 100 USDC: less than the price.');
+    // Calmly, once: what it holds, and a Pay button that cannot be pressed and says why.
+    assert.equal(await card(page).locator('[data-testid=token-held]').innerText(), 'This wallet holds 100 USDC.');
+    assert.equal(await card(page).locator('[data-testid=token-held].muted').count(), 1);
+    const short = card(page).locator('[data-testid=token-short]');
+    assert.equal(await short.innerText(), 'Not enough USDC (100 of 300)');
+    assert.ok(await short.isDisabled());
+    assert.equal(await card(page).locator('[data-wallet=paytoken]').count(), 0);
+    assert.equal(await card(page).locator('[data-wallet=pay]').isDisabled(), false, 'ETH still pays');
     await shots(page, 'short');
     await context.close();
   } finally {
