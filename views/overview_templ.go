@@ -42,7 +42,7 @@ func earningsBasis(e Earnings, usdPerETH *float64) string {
 	if usdPerETH != nil {
 		s += ", in dollars at today's ETH price of " + USD(*usdPerETH)
 	}
-	return s + "."
+	return s + ". " + estimateNote
 }
 
 // approxUSD is wei's worth in dollars, said to be approximate: "≈ $3.00", or "< $0.01".
@@ -260,7 +260,7 @@ func OverviewPage(o Overview) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<h1>Own a node, earn ETH every round</h1><section class=\"intro\" data-testid=\"intro\"><p>A node is bought with one ETH transfer at its tier's price, and the contract records you as its owner. Every distribution round credits it ETH, scaled by its tier's payout multiplier, and you withdraw its balance whenever you like, straight from the contract.</p><p><a class=\"button\" href=\"/buy\" data-testid=\"buy-link\">Buy a node</a></p></section><h2>What a node earns</h2>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<h1>Own a node, earn ETH every round</h1><section class=\"intro\" data-testid=\"intro\"><p>A node is bought with one ETH transfer at its tier's price, and the contract records you as its owner. Every distribution round credits it ETH, scaled by its tier's payout multiplier, and you withdraw its balance whenever you like, straight from the contract.</p><p><a class=\"button\" href=\"/buy\" data-testid=\"buy-link\">Buy a node</a></p></section><h2>What a node earns (estimates)</h2>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -89,6 +89,16 @@ func TestEarningsAgainstTheContract(t *testing.T) {
 		if !strings.Contains(text(buy, "earnings"), "at today's settings") {
 			t.Fatalf("earnings %q", text(buy, "earnings"))
 		}
+		// Every figure of what a node earns says it is an estimate the operator may change.
+		home := page(t, s.get(t, "/").Body)
+		for name, doc := range map[string]*goquery.Document{"/buy": buy, "/node/1": node} {
+			if got := doc.Find(`[data-testid=earnings-estimate]`).First().Text(); got != "An estimate, not a promise: the operator may change what a round pays." {
+				t.Errorf("%s: %q", name, got)
+			}
+		}
+		if got := text(home, "earnings-basis"); !strings.HasSuffix(got, "An estimate, not a promise: the operator may change what a round pays.") {
+			t.Errorf("/: %q", got)
+		}
 	})
 	t.Run("pool: today's pool and carry over today's weight; a node bought now counts", func(t *testing.T) {
 		cfg := cfg

@@ -120,7 +120,8 @@ func TestMeHolder(t *testing.T) {
 	if got := doc.Find(`[data-testid=rate-30d]`).AttrOr("data-wei", ""); got != "60000000000000000" {
 		t.Errorf("two nodes earn %q wei in 30 days", got)
 	}
-	if got := squash(text(doc, "me-rate")); !strings.Contains(got, "Your 2 nodes earn 0.002 ETH a day and 0.06 ETH per 30 days") {
+	if got := squash(text(doc, "me-rate")); !strings.Contains(got, "Your 2 nodes earn about 0.002 ETH a day and 0.06 ETH per 30 days") ||
+		!strings.Contains(got, "An estimate, not a promise: the operator may change what a round pays.") {
 		t.Errorf("rate %q", got)
 	}
 	if got, want := squash(text(doc, "next-credit")), "Next credit in 3 hours, at "+views.UTC(next)+"."; got != want {

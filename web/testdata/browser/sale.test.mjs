@@ -62,7 +62,7 @@ test('paying from an exchange or another wallet: exact amounts, the EIP-681 link
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), quote.priceWei);
   // What a node earns: the browser test's fixed rounds of 1,000 wei at the tier's weight.
   const tier = page.locator(`[data-testid=buy-tier][data-tier="${quote.tier}"]`);
-  assert.match(await tier.locator('[data-testid=earnings]').innerText(), /^Earns 0.000000000000001 ETH a round \(every 1ms\) and 0.000002592 ETH per 30 days \(2,592,000,000 rounds\) at today's settings\.$/);
+  assert.match(await tier.locator('[data-testid=earnings]').innerText(), /^Earns about 0.000000000000001 ETH a round \(every 1ms\) and about 0.000002592 ETH per 30 days \(2,592,000,000 rounds\) at today's settings\. An estimate, not a promise: the operator may change what a round pays\.$/);
   assert.deepEqual(await smallTargets(page, '[data-testid=quote] button, [data-testid=pay-link] span, [data-testid=buy-tier] button'), []);
   await shots(page, 'exchange');
   assert.deepEqual(errors, []);
