@@ -107,6 +107,9 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 		return err
 	}
 	o.RefundsTotal = total
+	if o.RefundsOwed, err = h.store.RefundsOwedAmounts(ctx); err != nil {
+		return err
+	}
 	o.Refunds = mapSlice(refunds, func(p store.Payment) views.Refund {
 		return views.Refund{TxHash: p.TxHash, CreatedAt: p.CreatedAt, From: p.From, ValueWei: p.ValueWei, InToken: h.inToken(p),
 			Reason: sale.Sentence(p.Reason)}

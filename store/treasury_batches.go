@@ -958,12 +958,40 @@ func (s *Store) SetSentTreasuryBatches(ctx context.Context, safe string, sent ma
 // batch from. Those a batch holds are the batch's to follow.
 func (s *Store) RefundsOwed(ctx context.Context, limit int) (_ []Payment, total int, err error) {
 	defer wrap(&err, "RefundsOwed")
-	const owed = `FROM payments WHERE status = 'rejected'
-		AND NOT EXISTS (SELECT 1 FROM treasury_batch_payments bp WHERE bp.payment_id = payments.id AND bp.open)`
-	if err := s.db.GetContext(ctx, &total, `SELECT count(*) `+owed); err != nil {
+	if err := s.db.GetContext(ctx, &total, `SELECT count(*) `+refundsOwed); err != nil {
 		return nil, 0, err
 	}
 	ps := []Payment{}
-	err = s.db.SelectContext(ctx, &ps, `SELECT `+paymentColumns+` `+owed+` ORDER BY block_number DESC, id DESC LIMIT $1`, limit)
+	err = s.db.SelectContext(ctx, &ps, `SELECT `+paymentColumns+` `+refundsOwed+` ORDER BY block_number DESC, id DESC LIMIT $1`, limit)
 	return ps, total, err
+}
+
+// refundsOwed are the payments RefundsOwed lists.
+const refundsOwed = `FROM payments WHERE status = 'rejected'
+	AND NOT EXISTS (SELECT 1 FROM treasury_batch_payments bp WHERE bp.payment_id = payments.id AND bp.open)`
+
+// RefundsOwedAmounts is what the payments RefundsOwed counts paid, in each currency: what
+// refunding them all pays back.
+func (s *Store) RefundsOwedAmounts(ctx context.Context) (_ Amounts, err error) {
+	defer wrap(&err, "RefundsOwedAmounts")
+	var rows []struct {
+		Token    *string `db:"token"`
+		Symbol   string  `db:"symbol"`
+		Decimals int     `db:"decimals"`
+		Amount   Uint256 `db:"amount"`
+	}
+	err = s.db.SelectContext(ctx, &rows, `
+		SELECT owed.token, coalesce(t.symbol, '') AS symbol, coalesce(t.decimals, 0) AS decimals, owed.amount
+		FROM (SELECT token, sum(CASE WHEN token IS NULL THEN value_wei ELSE amount END) AS amount `+refundsOwed+` GROUP BY token) owed
+		LEFT JOIN tokens t ON t.address = owed.token
+		ORDER BY owed.token NULLS FIRST`)
+	out := NoAmounts()
+	for _, r := range rows {
+		if r.Token == nil {
+			out.ETH = r.Amount
+			continue
+		}
+		out.Tokens = append(out.Tokens, TokenAmount{Token: Token{Address: *r.Token, Symbol: r.Symbol, Decimals: r.Decimals}, Amount: r.Amount})
+	}
+	return out, err
 }

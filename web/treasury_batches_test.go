@@ -928,3 +928,76 @@ func TestOperatorRefundBatches(t *testing.T) {
 		}
 	})
 }
+
+// TestOperatorAttention: the operator page opens on what waits: the refunds owed with their sum
+// and a button that batches them all (an operator's, not a viewer's), the batches waiting for
+// signatures, the payments the screening holds, what the treasury holds; the section links carry
+// the counts; with nothing owed it says nothing waits.
+func TestOperatorAttention(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
+	e := newRefundEnv(t, db)
+	opKey, viewerKey := addOperator(t, db, "operator"), addOperator(t, db, "viewer")
+	op, viewer := signedInAs(t, e.s, opKey), signedInAs(t, e.s, viewerKey)
+	strip := func(doc *goquery.Document, testid string) string {
+		t.Helper()
+		return squash(doc.Find(`[data-testid=attention] [data-testid=` + testid + `]`).Text())
+	}
+
+	doc := op.operatorPage()
+	if got := strip(doc, "attention-none"); !strings.HasPrefix(got, "Nothing waits for you") {
+		t.Fatalf("nothing owed: %q", squash(text(doc, "attention")))
+	}
+	if got := strip(doc, "attention-treasury"); !strings.HasPrefix(got, "Treasury: 10 ETH.") {
+		t.Fatalf("the treasury: %q", got)
+	}
+
+	for i, v := range []int64{150_000_000_000_000_000, 250_000_000_000_000_000} {
+		e.pay(i, v)
+	}
+	if sum := e.pass(); sum.Rejected != 2 {
+		t.Fatalf("pass %+v", sum)
+	}
+	doc = op.operatorPage()
+	if got := strip(doc, "attention-refunds"); !strings.HasPrefix(got, "2 refunds owed: 0.4 ETH.") || !strings.HasSuffix(got, "Refunds ↓") {
+		t.Fatalf("refunds owed: %q", got)
+	}
+	if doc.Find(`[data-testid=attention-none]`).Length() != 0 || text(doc, "attention-refund-all") != "Batch all 2 for signing" {
+		t.Fatalf("the strip: %q", squash(text(doc, "attention")))
+	}
+	if got := squash(text(doc, "nav-refunds")); got != "Refunds 2" {
+		t.Fatalf("the refunds link: %q", got)
+	}
+	if viewer.operatorPage().Find(`[data-testid=attention-refund-all]`).Length() != 0 {
+		t.Fatal("a viewer is offered to batch refunds")
+	}
+
+	// The strip's button is the section's Refund all owed.
+	form := doc.Find(`[data-testid=attention-refunds] form`)
+	values := url.Values{"kind": {form.Find(`input[name=kind]`).AttrOr("value", "")}, "all": {"true"}}
+	rec := op.form(form.AttrOr("action", ""), values)
+	wantStatus(t, rec, http.StatusSeeOther)
+	var id int64
+	fmt.Sscanf(strings.TrimPrefix(rec.Header().Get("Location"), "/operator/treasury-batches/"), "%d", &id)
+	if b := e.get(id); len(b.Refunds) != 2 {
+		t.Fatalf("the batch %+v", b)
+	}
+	doc = op.operatorPage()
+	if got := strip(doc, "attention-batches"); !strings.HasPrefix(got, fmt.Sprintf("1 batch waits for signatures: Refund batch #%d (0 of 2)", id)) {
+		t.Fatalf("waiting batches: %q", got)
+	}
+	if doc.Find(`[data-testid=attention-refunds]`).Length() != 0 || squash(text(doc, "nav-treasury")) != "Treasury 1" {
+		t.Fatalf("after batching: %q, nav %q", squash(text(doc, "attention")), squash(text(doc, "nav-treasury")))
+	}
+
+	// A payment the screening holds.
+	mustExec(t, db, `INSERT INTO payments (tx_hash, from_address, value_wei, block_number, block_hash, payment_ref, status, reason_code, reason_args, block_time)
+		VALUES ($1, $2, 100000000000000000, 1, $1, $1, 'held', 'denylisted', '{}', now())`, storetest.TxHash("held"), strings.ToLower(e.dc.Buyers[4].Address.Hex()))
+	doc = op.operatorPage()
+	if got := strip(doc, "attention-held"); !strings.HasPrefix(got, "1 payment held by the screening: release each to mint or to refund.") {
+		t.Fatalf("held: %q", got)
+	}
+	if got := squash(text(doc, "nav-screening")); got != "Screening 1" {
+		t.Fatalf("the screening link: %q", got)
+	}
+}

@@ -101,6 +101,9 @@ test('a referrer reads its commission owed on /me, the operators pay it in one t
     const opErrors = [];
     op.on('pageerror', (e) => opErrors.push(e.message));
     op.on('console', (m) => { if (m.type() === 'error') opErrors.push(m.text()); });
+    // The page opens on what the referrers are owed.
+    assert.match(squash(await op.locator('[data-testid=attention-commissions]').innerText()), /^Commissions owed: [0-9.]+ ETH(, | and )?.*\. Referral codes ↓$/);
+    await both(op, op.locator('[data-testid=attention]'), 'operator-attention-commissions');
     const pay = op.locator('[data-testid=pay-commissions]');
     await both(op, pay, 'commissions-pay-owed');
     await Promise.all([op.waitForURL(/\/operator\/treasury-batches\/\d+$/), pay.locator('button').click()]);

@@ -80,6 +80,13 @@ test('three wrong payments are refunded in one treasury transaction two owners a
   assert.match(squash(await card.innerText()), /2 of its 3 owners approve each of its transactions/);
   await both(page, card, 'refunds-treasury-card');
 
+  // The page opens on what waits: the three refunds owed, with their sum and the button that
+  // batches them; the Refunds link carries the count.
+  const strip = page.locator('[data-testid=attention]');
+  assert.match(squash(await strip.locator('[data-testid=attention-refunds]').innerText()), /^3 refunds owed: 0\.0702 ETH\. Batch all 3 for signing Refunds ↓$/);
+  assert.equal(squash(await page.locator('[data-testid=nav-refunds]').innerText()), 'Refunds 3');
+  await both(page, strip, 'operator-attention-refunds');
+
   // Refunds owed: the three, ticked, become one batch.
   const owed = page.locator('[data-testid=refunds-owed]');
   for (const [i, hash] of hashes.entries()) {
@@ -107,6 +114,13 @@ test('three wrong payments are refunded in one treasury transaction two owners a
   assert.equal(await page.locator('[data-testid=batch-approvals]').innerText(), '0 of 2');
   assert.match(await page.locator('[data-testid=batch-next]').innerText(), /Still needed: 2 more owners' signatures/);
   await both(page, page.locator('main'), 'refunds-batch-proposed');
+
+  // Back on the operator page, the strip names the batch waiting for its signatures.
+  await page.goto(base + '/operator');
+  assert.match(squash(await page.locator('[data-testid=attention-batches]').innerText()), /^1 batch waits for signatures: Refund batch #\d+ \(0 of 2\) Treasury ↓$/);
+  assert.equal(await page.locator('[data-testid=attention-refunds]').count(), 0);
+  await both(page, page.locator('[data-testid=attention]'), 'operator-attention-batches');
+  await page.goto(batchURL);
 
   // A wallet that is no owner (the payments wallet's holder, an operator) is told it cannot sign,
   // and its signature, made anyway, is refused with the service's sentence.

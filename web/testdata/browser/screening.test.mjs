@@ -97,6 +97,18 @@ test('a payer the sanctions oracle lists is held, told so without a list\'s name
     const row = op.locator(`[data-testid=held-payment][data-tx="${paid}"]`);
     await row.waitFor();
     assert.match(await row.innerText(), /Sanctions screening/);
+    // The page opens on it; on a phone the whole strip of what waits is within three screens.
+    const heldItem = op.locator('[data-testid=attention-held]');
+    assert.match((await heldItem.innerText()).replace(/\s+/g, ' '), /^\d+ payments? held by the screening: release each to mint or to refund\. Screening ↓$/);
+    const strip = op.locator('[data-testid=attention]');
+    for (const width of [1280, 390]) {
+      await op.setViewportSize({ width, height: 844 });
+      await op.evaluate(() => window.scrollTo(0, 0));
+      const box = await strip.boundingBox();
+      assert.ok(box.y + box.height <= 3 * 844, `the strip ends ${box.y + box.height}px down a ${width}px page: past three screens`);
+      await strip.screenshot({ path: `${env.ARTIFACTS}/screening-operator-attention-${width}.png` });
+    }
+    await op.setViewportSize(wide);
     await op.locator('#screening').scrollIntoViewIfNeeded();
     await shots(op, 'operator-held');
     await row.locator('[data-testid=release-to]').selectOption('refund');
