@@ -180,7 +180,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 	explorer, walletRPC := s.httpURL("EXPLORER_URL"), s.httpURL("WALLET_RPC_URL")
 	chainName := s.str("CHAIN_NAME", "")
 	refundPolicy, support := s.str("REFUND_POLICY", ""), s.supportURL("SUPPORT_URL")
-	if refundPolicy == "" && !dev {
+	switch {
+	case refundPolicy == "" && dev:
+		// A trial shows buyers the sentence a real sale does.
+		refundPolicy = devRefundPolicy
+	case refundPolicy == "":
 		// A buyer whose payment buys nothing is owed a refund and must be told when it comes.
 		s.fail("REFUND_POLICY", "required when ETH_RPC_URL is set: what a buyer owed a refund is promised, e.g. \"within 2 working days\"")
 	}
@@ -732,6 +736,9 @@ func (s *settings) routeKey(name string, sessionSecret []byte) string {
 	}
 	return v
 }
+
+// devRefundPolicy is dev mode's REFUND_POLICY when none is set.
+const devRefundPolicy = "within 2 working days"
 
 // metricsAddr checks METRICS_ADDR, which serves pprof as well as /metrics: only on a loopback or
 // private address, unless METRICS_PUBLIC=true says the exposure is meant.

@@ -38,7 +38,7 @@ func TestLoadConfig(t *testing.T) {
 			!cfg.Handlers.DistEnabled || cfg.Passes.DistMode != "fixed" || cfg.DevRPCAddr != "127.0.0.1:8545" ||
 			cfg.Tick != 10*time.Second || cfg.Handlers.TickSec != 10 || cfg.Passes.Confirmations != 1 ||
 			cfg.Passes.BumpBlocks != 3 || cfg.Passes.MaxFeeWei != nil || cfg.Passes.PriceGrace != 10*time.Minute ||
-			cfg.Handlers.RefundPolicy != "" || cfg.Handlers.SupportURL != "" || cfg.DBMaxConns != store.DefaultMaxConns ||
+			cfg.Handlers.RefundPolicy != devRefundPolicy || cfg.Handlers.SupportURL != "" || cfg.DBMaxConns != store.DefaultMaxConns ||
 			cfg.Handlers.ExportSlots != store.DefaultMaxConns/4 || cfg.Handlers.ExportStall != 30*time.Second {
 			t.Fatalf("got %+v", cfg)
 		}

@@ -157,7 +157,6 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 		}
 	}
 	o.InternalTransfers = h.jobs.InternalTransfers()
-	o.NoRefundPolicy = h.cfg.RefundPolicy == ""
 	if o.Live, err = h.saleLive(ctx); err != nil {
 		return err
 	}

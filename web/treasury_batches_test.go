@@ -327,8 +327,12 @@ func TestRefundBatches(t *testing.T) {
 		p.Refund.Approvals != 1 || p.Refund.Threshold != 2 || p.Refund.TxHash != nil {
 		t.Fatalf("the buyer reads %+v (refund %+v)", p, p.Refund)
 	}
-	if got := text(page(t, e.s.get(t, "/payment/"+wrong[0]).Body), "refund-progress"); !strings.Contains(got, "Refund approved by 1 of 2 operators") {
+	tracker := page(t, e.s.get(t, "/payment/"+wrong[0]).Body)
+	if got := text(tracker, "refund-progress"); !strings.Contains(got, "Your refund is being prepared: 1 of 2 approvals") {
 		t.Fatalf("the tracker says %q", got)
+	}
+	if got := squash(text(tracker, "payment-reference")); got != "Reference: "+wrong[0]+" (quote it to support)" {
+		t.Fatalf("the tracker's reference: %q", got)
 	}
 
 	t.Run("sent with too few signatures", func(t *testing.T) {

@@ -194,16 +194,3 @@ func TestAdminTreasury(t *testing.T) {
 	})
 }
 
-// TestOperatorWarnsWithoutRefundPolicy: the operator page says when REFUND_POLICY is unset (dev
-// mode; a real chain does not start without it), and not when it is set.
-func TestOperatorWarnsWithoutRefundPolicy(t *testing.T) {
-	t.Parallel()
-	db := storetest.New(t)
-	for policy, want := range map[string]bool{"": true, "within 2 working days": false} {
-		s := newServer(t, db, handlers.Config{AdminKey: adminKey, RefundPolicy: policy})
-		doc := page(t, signedInOperator(t, s).do(http.MethodGet, "/operator", nil).Body)
-		if got := text(doc, "no-refund-policy"); (got != "") != want || want && !strings.Contains(got, "REFUND_POLICY is unset") {
-			t.Fatalf("REFUND_POLICY %q: the page says %q", policy, got)
-		}
-	}
-}

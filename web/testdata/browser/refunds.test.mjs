@@ -146,7 +146,7 @@ test('three wrong payments are refunded in one treasury transaction two owners a
 
   // The buyer's tracker: approving.
   const buyerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  let buyerPage = await tracker(buyerContext, hashes[0], /^Refund approved by 1 of 2 operators\.$/);
+  let buyerPage = await tracker(buyerContext, hashes[0], /^Your refund is being prepared: 1 of 2 approvals\.$/);
   await both(buyerPage, buyerPage.locator('main'), 'refunds-tracker-approving');
   await buyerPage.close();
 
