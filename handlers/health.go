@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -232,13 +233,60 @@ func (h *Handlers) Health(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// HealthPage answers GET /health: the same reading, for people.
+// HealthPage answers GET /status and GET /health: the same reading, for people, led by one
+// verdict on how payments go now.
 func (h *Handlers) HealthPage(c echo.Context) error {
-	r, err := h.health(c.Request().Context())
+	ctx := c.Request().Context()
+	r, err := h.health(ctx)
 	if err != nil {
 		return err
 	}
+	if r.Status, err = h.status(ctx); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, views.HealthPage(r))
+}
+
+// waitedTooLong is how long the oldest payment may wait to be minted after it confirmed before
+// the status says payments are delayed: many blocks' mints, on any chain.
+const waitedTooLong = 5 * time.Minute
+
+// status is the public verdict from the live figures: minting held by the operator; else
+// delayed when the chain cannot be read, the payments scan is more than readyLagBlocks blocks
+// behind the confirmed head, or a payment has waited waitedTooLong; else how long minting takes.
+func (h *Handlers) status(ctx context.Context) (views.Status, error) {
+	now := h.cfg.Now()
+	held, err := h.store.MintingHeld(ctx)
+	if err != nil {
+		return views.Status{}, err
+	}
+	flow, err := h.store.PaymentFlow(ctx, now.Add(-time.Hour))
+	if err != nil {
+		return views.Status{}, err
+	}
+	s := views.Status{Verdict: views.VerdictQuiet, Minted: flow.Minted}
+	if flow.MintDelaySec != nil {
+		s.Verdict, s.Delay = views.VerdictMinting, time.Duration(*flow.MintDelaySec*float64(time.Second))
+	}
+	if held {
+		s.Verdict = views.VerdictPaused
+		return s, nil
+	}
+	head, err := h.head.Get(ctx)
+	if err != nil {
+		s.Verdict, s.ChainUnreadable = views.VerdictDelayed, true
+		return s, nil
+	}
+	cur, err := h.store.Cursor(ctx, store.PaymentsScanner)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return views.Status{}, err
+	}
+	if confirmed := int64(head) - int64(h.jobs.Confirmations()); err == nil && confirmed-cur.Number > readyLagBlocks {
+		s.Verdict, s.Behind = views.VerdictDelayed, uint64(confirmed-cur.Number)
+	} else if w := flow.OldestWaitingAt; w != nil && now.Sub(*w) > waitedTooLong {
+		s.Verdict, s.Waited = views.VerdictDelayed, now.Sub(*w)
+	}
+	return s, nil
 }
 
 // health takes the scheduler health reading that /api/cron/health and /health show.

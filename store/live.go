@@ -111,3 +111,26 @@ func (s *Store) NodeCount(ctx context.Context) (n int64, err error) {
 	err = s.db.GetContext(ctx, &n, `SELECT count(*) FROM nodes`)
 	return n, err
 }
+
+// PaymentFlow is how payments move now, for the public status: how long after it confirmed
+// (the scan recorded it) each payment minted since a time was minted, at the median, and since
+// when the oldest payment still waiting to be minted has waited.
+type PaymentFlow struct {
+	Minted          int        `db:"minted"`            // nodes minted for payments since
+	MintDelaySec    *float64   `db:"mint_delay_sec"`    // their median delay; nil: none minted
+	OldestWaitingAt *time.Time `db:"oldest_waiting_at"` // nil: none waits
+}
+
+// PaymentFlow reads the flow of the payments minted since since (an index each: nodes by
+// creation, payments by status).
+func (s *Store) PaymentFlow(ctx context.Context, since time.Time) (_ PaymentFlow, err error) {
+	defer wrap(&err, "PaymentFlow")
+	var f PaymentFlow
+	err = s.db.GetContext(ctx, &f, `
+		SELECT count(*) AS minted,
+			percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM n.created_at - p.created_at)) AS mint_delay_sec,
+			(SELECT min(created_at) FROM payments WHERE status IN ('pending', 'minting')) AS oldest_waiting_at
+		FROM nodes n JOIN payments p ON p.id = n.payment_id
+		WHERE n.created_at > $1`, since)
+	return f, err
+}

@@ -183,7 +183,7 @@ func Layout(title string) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "><header class=\"site\"><nav><a class=\"brand\" href=\"/\">nodeledger</a> <span class=\"links\"><a href=\"/\">Overview</a> <a href=\"/buy\">Buy</a> <a href=\"/me\">My nodes</a> <a href=\"/distributions\">Distributions</a> <a href=\"/health\">Health</a></span> <span class=\"connect\" data-testid=\"connect\" data-wallet-connect>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "><header class=\"site\"><nav><a class=\"brand\" href=\"/\">nodeledger</a> <span class=\"links\"><a href=\"/\">Overview</a> <a href=\"/buy\">Buy</a> <a href=\"/me\">My nodes</a> <a href=\"/distributions\">Distributions</a> <a href=\"/status\">Status</a></span> <span class=\"connect\" data-testid=\"connect\" data-wallet-connect>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

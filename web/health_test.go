@@ -467,3 +467,85 @@ func lastMigration(t *testing.T) string {
 	}
 	return slices.Max(names)
 }
+
+// TestStatusVerdict: /status (and /health) leads with one sentence from the live figures: how
+// long minting takes after a payment confirms; quiet when none was minted lately; paused while
+// the operator holds minting; delayed, and why, when the chain cannot be read, the scan is
+// behind it, or a payment has waited long.
+func TestStatusVerdict(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
+	dc, c := startDevChain(t)
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key),
+		jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments, Confirmations: 1}, slog.New(slog.DiscardHandler))
+	storetest.Tier(t, db, 1, "Small", "100000000000000000", true)
+	s := newChainServer(t, db, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex())})
+	// verdict waits out the head the handlers keep a second (headTTL).
+	verdict := func(srv *testServer, want string) string {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			v := page(t, srv.get(t, "/status").Body).Find(`[data-testid=status-verdict]`)
+			if got := v.AttrOr("data-verdict", ""); got == want {
+				return squash(v.Find("strong").Text())
+			} else if time.Now().After(deadline) {
+				t.Fatalf("verdict %q, want %s: %q", got, want, squash(v.Text()))
+			}
+		}
+	}
+	tick := func() {
+		t.Helper()
+		dc.Commit()
+		dc.Commit()
+		if sum := j.Tick(t.Context()); sum.PaymentsError != "" {
+			t.Fatalf("tick %+v", sum)
+		}
+	}
+
+	tick()
+	if got := verdict(s, "quiet"); got != "Payments are minted shortly after they confirm; none was minted in the last hour." {
+		t.Fatalf("quiet: %q", got)
+	}
+	transact(t, dc, c, dc.Buyers[0].Key, &dc.Payments, nil, big.NewInt(1e17))
+	tick()
+	tick()
+	if n, _ := db.UnsettledPayments(t.Context()); n != 0 {
+		t.Fatalf("%d payments not settled", n)
+	}
+	if got := verdict(s, "minting"); !regexp.MustCompile(`^Payments are minted about \d+ s after they confirm\.$`).MatchString(got) {
+		t.Fatalf("minting: %q", got)
+	}
+	if got := squash(page(t, s.get(t, "/health").Body).Find(`[data-testid=status-verdict] strong`).Text()); got != verdict(s, "minting") {
+		t.Fatalf("/health says %q", got)
+	}
+
+	// Blocks the pass has not read: the scan falls behind the chain.
+	for range 6 {
+		dc.Commit()
+	}
+	if got := verdict(s, "delayed"); !regexp.MustCompile(`^Payments are delayed: the service is [4-9] blocks behind the chain\.$`).MatchString(got) {
+		t.Fatalf("behind: %q", got)
+	}
+	tick()
+
+	// A payment confirmed long ago and still not minted.
+	mustExec(t, db, `INSERT INTO payments (tx_hash, from_address, value_wei, block_number, block_hash, payment_ref, created_at)
+		VALUES ($1, $2, 1, 1, $1, $1, now() - interval '10 minutes')`, storetest.TxHash("waiting"), strings.ToLower(dc.Buyers[1].Address.Hex()))
+	if got := verdict(s, "delayed"); got != "Payments are delayed: the oldest payment waiting confirmed 10 min ago." {
+		t.Fatalf("waiting: %q", got)
+	}
+
+	if err := db.HoldMinting(t.Context(), true); err != nil {
+		t.Fatal(err)
+	}
+	if got := verdict(s, "paused"); got != "Minting is paused by the operator: payments are recorded, and minted once it resumes." {
+		t.Fatalf("paused: %q", got)
+	}
+	if err := db.HoldMinting(t.Context(), false); err != nil {
+		t.Fatal(err)
+	}
+
+	dead := newServer(t, db, handlers.Config{})
+	if got := verdict(dead, "delayed"); got != "Payments are delayed: the service cannot read the chain just now." {
+		t.Fatalf("no chain: %q", got)
+	}
+}

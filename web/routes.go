@@ -54,6 +54,7 @@ func routes(e *echo.Echo, h *handlers.Handlers, rl *limiter, keys *guard) {
 	pages.get("/wallet", h.WalletSearch, cacheControl(noCache), rl.limit("wallet-search", 60))
 	pages.get("/wallet/:address", h.WalletPage, cacheControl(noCache), rl.limit("wallet-page", 60))
 	pages.get("/distributions", h.DistributionsPage, cacheControl(noCache), rl.limit("distributions-page", 60))
+	pages.get("/status", h.HealthPage, cacheControl(noCache), rl.limit("health-page", 60))
 	pages.get("/health", h.HealthPage, cacheControl(noCache), rl.limit("health-page", 60))
 	pages.get("/buy", h.BuyPage, cacheControl(noCache), rl.limit("buy-page", 60))
 	pages.get("/payment", h.PaymentSearch, cacheControl(noCache), rl.limit("payment-search", 60))

@@ -161,7 +161,7 @@ test('the operator signs in with a wallet and runs a pass from the page', async 
 });
 
 // Every page a visitor can open, to check without JavaScript and at phone width.
-const pages = ['/', '/buy', '/me', '/distributions', '/health', '/node/1', '/wallet/0x90f79bf6eb2c4f870365e785982e1f101e93b906', '/operator'];
+const pages = ['/', '/buy', '/me', '/distributions', '/status', '/node/1', '/wallet/0x90f79bf6eb2c4f870365e785982e1f101e93b906', '/operator'];
 
 test('every page works with JavaScript off', async () => {
   const context = await browser.newContext({ javaScriptEnabled: false });
@@ -194,8 +194,10 @@ test('distributions, health and a missing page', async () => {
   assert.equal(res.status(), 200);
   await shot(page, 'distributions');
   await page.close();
-  ({ page, res } = await open('/health'));
+  ({ page, res } = await open('/status'));
   assert.equal(res.status(), 200);
+  // One verdict first, for buyers, then the parts.
+  assert.match(await text(page, 'status-verdict'), /^(Payments are minted|Payments are delayed|Minting is paused)/);
   assert.match(await text(page, 'solvency'), /solvent/);
   await shot(page, 'health');
   await page.close();
