@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math/big"
 	"net/http"
 	"net/url"
@@ -82,6 +83,9 @@ func tokensOf(a store.Amounts) []store.TokenAmount {
 	return a.Tokens
 }
 
+// mePayouts is how many of the latest transactions that paid a referrer /me lists.
+const mePayouts = 20
+
 // referrals reads what wallet addr earns by referring buyers. Its own address is a code it can
 // share while it holds a node (holds) and the operator gives wallet codes terms; otherwise its
 // link is the first partner code it earns from, if any.
@@ -92,17 +96,33 @@ func (h *Handlers) referrals(ctx context.Context, addr string, holds bool) (view
 	if err != nil {
 		return views.Referrals{}, err
 	}
-	r := views.Referrals{Codes: codes, Owed: store.NoAmounts(), Paid: store.NoAmounts()}
+	r := views.Referrals{Codes: codes, Owed: store.NoAmounts(), Paid: store.NoAmounts(), Lapsed: map[string]string{}}
+	share := ""
+	if walletCode {
+		share = addr
+	}
+	now := h.cfg.Now()
 	for _, c := range codes {
 		r.Owed.Add(c.Owed)
 		r.Paid.Add(c.Paid)
+		if c.Code == addr {
+			continue // its own address: a code while it holds a node
+		}
+		switch rc, err := h.store.ReferralCode(ctx, c.Code); {
+		case errors.Is(err, store.ErrNotFound):
+			r.Lapsed[c.Code] = "no longer yours" // its owner changed since
+		case err != nil:
+			return views.Referrals{}, err
+		case !rc.Enabled:
+			r.Lapsed[c.Code] = "switched off"
+		case !rc.ValidAt(now):
+			r.Lapsed[c.Code] = "expired " + views.UTC(*rc.ExpiresAt)
+		case share == "":
+			share = c.Code // the first code that gives its discount now
+		}
 	}
-	share := ""
-	switch {
-	case walletCode:
-		share = addr
-	case len(codes) > 0:
-		share = codes[0].Code
+	if r.Payouts, err = h.store.ReferrerPayouts(ctx, addr, mePayouts); err != nil {
+		return views.Referrals{}, err
 	}
 	if share != "" {
 		link := h.cfg.PublicURL.JoinPath("buy")

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -351,6 +352,58 @@ func (s *Store) ReferrerStats(ctx context.Context, referrer string, walletCode b
 	out := codeStats(rows)
 	if out == nil {
 		out = []CodeStats{}
+	}
+	return out, err
+}
+
+// Payout is a treasury transaction that paid a referrer commissions: when (the executed batch's
+// block, and the time the ledger saw it executed) and what it paid the referrer in each currency.
+type Payout struct {
+	Tx      string
+	Block   int64
+	At      time.Time
+	Amounts Amounts
+}
+
+// ReferrerPayouts lists the latest limit transactions that paid referrer its commissions, newest
+// first.
+func (s *Store) ReferrerPayouts(ctx context.Context, referrer string, limit int) (_ []Payout, err error) {
+	defer wrap(&err, "ReferrerPayouts")
+	var rows []struct {
+		Tx       string    `db:"tx"`
+		Block    int64     `db:"block_number"`
+		At       time.Time `db:"at"`
+		Token    *string   `db:"token"`
+		Symbol   *string   `db:"symbol"`
+		Decimals *int      `db:"decimals"`
+		Amount   Uint256   `db:"amount"`
+	}
+	err = s.db.SelectContext(ctx, &rows, `
+		WITH latest AS (
+			SELECT b.id, b.executed_tx, b.block_number, b.updated_at FROM treasury_batches b
+			WHERE b.status = 'executed' AND b.kind = 'commissions' AND EXISTS (
+				SELECT 1 FROM treasury_batch_commissions bc JOIN commissions c ON c.id = bc.commission_id
+				WHERE bc.batch_id = b.id AND bc.open AND c.referrer = $1)
+			ORDER BY b.block_number DESC, b.id DESC LIMIT $2)
+		SELECT l.executed_tx AS tx, l.block_number, l.updated_at AS at, p.token, tk.symbol, tk.decimals, sum(c.amount) AS amount
+		FROM latest l
+		JOIN treasury_batch_commissions bc ON bc.batch_id = l.id AND bc.open
+		JOIN commissions c ON c.id = bc.commission_id AND c.referrer = $1
+		JOIN payments p ON p.id = c.payment_id
+		LEFT JOIN tokens tk ON tk.address = p.token
+		GROUP BY l.id, l.executed_tx, l.block_number, l.updated_at, p.token, tk.symbol, tk.decimals
+		ORDER BY l.block_number DESC, l.id DESC, p.token NULLS FIRST`, referrer, limit)
+	var out []Payout
+	for _, r := range rows {
+		if len(out) == 0 || out[len(out)-1].Tx != r.Tx {
+			out = append(out, Payout{Tx: r.Tx, Block: r.Block, At: r.At, Amounts: NoAmounts()})
+		}
+		p := &out[len(out)-1]
+		if r.Token == nil {
+			p.Amounts.ETH = r.Amount
+			continue
+		}
+		p.Amounts.Tokens = append(p.Amounts.Tokens, TokenAmount{Token: Token{Address: *r.Token, Symbol: deref(r.Symbol, ""), Decimals: deref(r.Decimals, 0)}, Amount: r.Amount})
 	}
 	return out, err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"regexp"
 	"net/url"
 	"slices"
 	"strings"
@@ -239,6 +240,30 @@ func TestCommissionBatch(t *testing.T) {
 	}
 	if r := referrals(); r.OwedWei != "0" || r.PaidWei != want[addr(3)].String() || r.Codes[0].PaidWei != r.PaidWei {
 		t.Errorf("the owner's referrals after the batch: %+v", r)
+	}
+	// /me lists the transaction that paid it: when, what, and the transaction.
+	mePage := page(t, owner.do(http.MethodGet, "/me", nil).Body)
+	payout := mePage.Find(`[data-testid=referral-payout]`)
+	if got := squash(payout.Text()); payout.Length() != 1 || !regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})? UTC: 0\.0057 ETH, in 0x[0-9a-f]{4}…[0-9a-f]{4} \(block \d+\)$`).MatchString(got) ||
+		payout.Find(`a[href$="`+execTx+`"], [title="`+execTx+`"]`).Length() == 0 {
+		t.Errorf("/me's payouts: %q", got)
+	}
+	if got := mePage.Find(`[data-testid=copy-referral-link]`).AttrOr("data-copy", ""); got != "http://127.0.0.1:8080/buy?ref=Duo" {
+		t.Errorf("the Copy link button copies %q", got)
+	}
+
+	// A code that expired is marked so, and the link shares none.
+	mustExec(t, db, `UPDATE referral_codes SET expires_at = now() - interval '1 minute' WHERE lower(code) = 'duo'`)
+	mePage = page(t, owner.do(http.MethodGet, "/me", nil).Body)
+	if got := text(mePage, "code-lapsed"); !strings.HasPrefix(got, "(expired ") {
+		t.Errorf("the expired code says %q", got)
+	}
+	if mePage.Find(`[data-testid=referral-link]`).Length() != 0 {
+		t.Error("/me shares the link of an expired code")
+	}
+	// Holding no node, the wallet reads its referrals above its figures, all zero.
+	if html, _ := mePage.Find("main").Html(); strings.Index(html, `data-testid="me-referrals"`) > strings.Index(html, `data-testid="me-balance"`) {
+		t.Error("the referrals come after the zero figures")
 	}
 
 	// Each commission was told to the webhook twice: earned at its mint, paid by the execution.
