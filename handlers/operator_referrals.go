@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -23,10 +21,10 @@ import (
 func (h *Handlers) SaveReferralFromPage(c echo.Context) error {
 	field := func(name string) string { return strings.TrimSpace(c.FormValue(name)) }
 	f := views.ReferralForm{Editing: c.FormValue("editing") == "true", Code: field("code"), Owner: field("owner"),
-		DiscountBps: field("discountBps"), CommissionBps: field("commissionBps"), Parent: field("parent"),
-		ParentBps: field("parentBps"), ExpiresAt: field("expiresAt"), Enabled: c.FormValue("enabled") == "true"}
-	r, problem := sale.ReadReferralCode(sale.ReferralInput{Code: f.Code, Owner: f.Owner, DiscountBps: f.DiscountBps,
-		CommissionBps: f.CommissionBps, Parent: f.Parent, ParentBps: f.ParentBps, ExpiresAt: f.ExpiresAt, Enabled: &f.Enabled})
+		Discount: field("discount"), Commission: field("commission"), Parent: field("parent"),
+		ParentCommission: field("parentCommission"), Expires: field("expires"), Enabled: c.FormValue("enabled") == "true"}
+	r, problem := sale.ReadReferralCode(sale.ReferralInput{Code: f.Code, Owner: f.Owner, DiscountBps: f.Discount,
+		CommissionBps: f.Commission, Parent: f.Parent, ParentBps: f.ParentCommission, ExpiresAt: f.Expires, Enabled: &f.Enabled, Form: true})
 	if problem != "" {
 		f.Problem = problem
 		return h.renderOperator(c, http.StatusUnprocessableEntity, operatorDraft{referralForm: &f})
@@ -61,13 +59,10 @@ func referralForm(rows []views.ReferralRow, edit string) views.ReferralForm {
 		if edit == "" || store.CodeKey(r.Code) != store.CodeKey(edit) {
 			continue
 		}
-		f := views.ReferralForm{Editing: true, Code: r.Code, Owner: r.Owner, DiscountBps: strconv.Itoa(r.DiscountBps),
-			CommissionBps: strconv.Itoa(r.CommissionBps), Enabled: r.Enabled}
+		f := views.ReferralForm{Editing: true, Code: r.Code, Owner: r.Owner, Discount: sale.PercentField(r.DiscountBps),
+			Commission: sale.PercentField(r.CommissionBps), Enabled: r.Enabled, Expires: sale.FormTime(r.ExpiresAt)}
 		if r.Parent != nil && r.ParentBps != nil {
-			f.Parent, f.ParentBps = *r.Parent, strconv.Itoa(*r.ParentBps)
-		}
-		if r.ExpiresAt != nil {
-			f.ExpiresAt = r.ExpiresAt.UTC().Format(time.RFC3339)
+			f.Parent, f.ParentCommission = *r.Parent, sale.PercentField(*r.ParentBps)
 		}
 		return f
 	}

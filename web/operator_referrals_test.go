@@ -29,8 +29,9 @@ func TestOperatorReferralCodes(t *testing.T) {
 		r, err := db.ReferralCode(t.Context(), code)
 		return r, err == nil
 	}
-	good := url.Values{"code": {"Bob_10"}, "owner": {"0x" + strings.ToUpper(bob[2:])}, "discountBps": {"1000"},
-		"commissionBps": {"500"}, "parent": {""}, "parentBps": {""}, "expiresAt": {""}, "enabled": {"true"}}
+	// The form is in people's units: percent, and UTC times as the tier form writes them.
+	good := url.Values{"code": {"Bob_10"}, "owner": {"0x" + strings.ToUpper(bob[2:])}, "discount": {"10 %"},
+		"commission": {"5"}, "parent": {""}, "parentCommission": {""}, "expires": {""}, "enabled": {"true"}}
 
 	t.Run("every role sees the codes and their figures", func(t *testing.T) {
 		for _, role := range []string{"viewer", "operator", "admin"} {
@@ -88,22 +89,22 @@ func TestOperatorReferralCodes(t *testing.T) {
 		}
 	})
 
-	t.Run("a bad field comes back with the admin API's sentence, as typed", func(t *testing.T) {
-		for field, value := range map[string]string{"code": "b!", "owner": "0x12", "discountBps": "5 %", "commissionBps": "1.5",
-			"parentBps": "100", "expiresAt": "2026-12-01 12:00", "parent": alice} {
+	t.Run("a bad field comes back with a sentence in the form's words, as typed", func(t *testing.T) {
+		for field, value := range map[string]string{"code": "b!", "owner": "0x12", "discount": "500 bps", "commission": "1.555",
+			"parentCommission": "1", "expires": "31/12/2026", "parent": alice} {
 			v := url.Values{}
 			for k, vs := range good {
 				v[k] = vs
 			}
 			v.Set(field, value)
 			if field == "parent" {
-				v.Set("parentBps", "4001") // with the 15 % above: more than half
+				v.Set("parentCommission", "35.01") // with the 15 % above: more than half
 			}
 			enabled := true
-			_, want := sale.ReadReferralCode(sale.ReferralInput{Code: v.Get("code"), Owner: v.Get("owner"), DiscountBps: v.Get("discountBps"),
-				CommissionBps: v.Get("commissionBps"), Parent: v.Get("parent"), ParentBps: v.Get("parentBps"), ExpiresAt: v.Get("expiresAt"),
-				Enabled: &enabled})
-			if want == "" || !strings.Contains(want, field) {
+			_, want := sale.ReadReferralCode(sale.ReferralInput{Code: v.Get("code"), Owner: v.Get("owner"), DiscountBps: v.Get("discount"),
+				CommissionBps: v.Get("commission"), Parent: v.Get("parent"), ParentBps: v.Get("parentCommission"), ExpiresAt: v.Get("expires"),
+				Enabled: &enabled, Form: true})
+			if want == "" || strings.Contains(want, "bps") || strings.Contains(want, field+" ") {
 				t.Fatalf("%s=%q: the check says %q", field, value, want)
 			}
 			rec := b.form("/operator/referral-codes", v)
@@ -116,17 +117,21 @@ func TestOperatorReferralCodes(t *testing.T) {
 				t.Errorf("%s: what was typed became %q", field, got)
 			}
 		}
-		// The admin API refuses the same code with the same sentence.
-		rec := s.adminDo(t, http.MethodPost, "/api/admin/referral-codes", `{"code": "Bob_10", "owner": "`+bob+`", "discountBps": 1000,
-			"commissionBps": 500, "expiresAt": "2026-12-01 12:00"}`, adminKey)
-		wantStatus(t, rec, http.StatusBadRequest)
 		v := url.Values{}
 		for k, vs := range good {
 			v[k] = vs
 		}
-		v.Set("expiresAt", "2026-12-01 12:00")
-		if api, form := errorMessage(t, rec), text(page(t, b.form("/operator/referral-codes", v).Body), "referral-problem"); api != form {
-			t.Errorf("the API says %q, the form %q", api, form)
+		v.Set("parent", alice)
+		v.Set("parentCommission", "35.01")
+		if got := text(page(t, b.form("/operator/referral-codes", v).Body), "referral-problem"); got != "Discount, commission and parent's commission together are 50.01 %: they may take at most 50 % of the price." {
+			t.Errorf("over half: %q", got)
+		}
+		// The admin API keeps its own words: basis points and ISO 8601.
+		rec := s.adminDo(t, http.MethodPost, "/api/admin/referral-codes", `{"code": "Bob_10", "owner": "`+bob+`", "discountBps": 1000,
+			"commissionBps": 500, "expiresAt": "2026-12-01 12:00"}`, adminKey)
+		wantStatus(t, rec, http.StatusBadRequest)
+		if got := errorMessage(t, rec); got != `expiresAt must be a time in ISO 8601 with its zone, such as "2026-12-31T23:59:59Z".` {
+			t.Errorf("the API says %q", got)
 		}
 		if _, ok := stored("bob_10"); ok {
 			t.Fatal("a bad code was saved")
@@ -174,8 +179,8 @@ func TestOperatorReferralCodes(t *testing.T) {
 	t.Run("Edit fills the form; a change is saved and audited", func(t *testing.T) {
 		doc := page(t, b.do(http.MethodGet, "/operator?referral=ALICE5", nil).Body)
 		form := doc.Find(`#referral-form`)
-		for name, want := range map[string]string{"editing": "true", "code": "Alice5", "owner": alice, "discountBps": "500",
-			"commissionBps": "250", "parent": carol, "parentBps": "100", "expiresAt": ""} {
+		for name, want := range map[string]string{"editing": "true", "code": "Alice5", "owner": alice, "discount": "5",
+			"commission": "2.5", "parent": carol, "parentCommission": "1", "expires": ""} {
 			if got := form.Find(`input[name=`+name+`]`).AttrOr("value", "?"); got != want {
 				t.Errorf("%s = %q, want %q", name, got, want)
 			}
@@ -183,8 +188,9 @@ func TestOperatorReferralCodes(t *testing.T) {
 		if form.Find(`input[name=code][type=hidden]`).Length() != 1 {
 			t.Error("the code's name can be changed")
 		}
-		edited := url.Values{"editing": {"true"}, "code": {"Alice5"}, "owner": {alice}, "discountBps": {"800"}, "commissionBps": {"400"},
-			"parent": {""}, "parentBps": {""}, "expiresAt": {"2030-01-01T02:00:00+02:00"}}
+		// ISO 8601 with a zone is taken too.
+		edited := url.Values{"editing": {"true"}, "code": {"Alice5"}, "owner": {alice}, "discount": {"8"}, "commission": {"4 %"},
+			"parent": {""}, "parentCommission": {""}, "expires": {"2030-01-01T02:00:00+02:00"}}
 		wantRedirect(t, b.form("/operator/referral-codes", edited))
 		r, _ := stored("alice5")
 		if r.DiscountBps != 800 || r.CommissionBps != 400 || r.Parent != nil || r.Enabled || r.ExpiresAt == nil || r.ExpiresAt.UTC().Format("2006-01-02 15:04") != "2030-01-01 00:00" {
@@ -207,7 +213,7 @@ func TestOperatorReferralCodes(t *testing.T) {
 			t.Errorf("owed %q", got)
 		}
 		// Edit of a code that is no more (a crafted post) changes nothing.
-		gone := url.Values{"editing": {"true"}, "code": {"Nobody1"}, "owner": {alice}, "discountBps": {"1"}, "commissionBps": {"1"}}
+		gone := url.Values{"editing": {"true"}, "code": {"Nobody1"}, "owner": {alice}, "discount": {"1"}, "commission": {"1"}}
 		rec := b.form("/operator/referral-codes", gone)
 		wantStatus(t, rec, http.StatusNotFound)
 		if got := text(page(t, rec.Body), "referral-problem"); got != "There is no referral code Nobody1 to change: add it as a new code." {

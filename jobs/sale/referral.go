@@ -1,6 +1,7 @@
 package sale
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"nodeledger/store"
+	"nodeledger/views/words"
 )
 
 // ReferralInput is a partner code as an operator wrote it: every field as the text it was given,
@@ -26,7 +28,55 @@ type ReferralInput struct {
 	ParentBps     string
 	ExpiresAt     string
 	Enabled       *bool // nil: on
+	// Form: the operator page's form wrote it, in people's units: the terms in percent ("10",
+	// "2.5 %") and the expiry in UTC as the tier form writes times ("2026-12-31 23:59", ISO 8601
+	// too); its problems name the form's labels. Otherwise the admin API's: basis points, ISO
+	// 8601, and its field names.
+	Form bool
 }
+
+// referralWords are the names a referral's problems give its fields and units: the API's or the
+// form's.
+type referralWords struct {
+	code, owner, discount, commission, parent, parentShare, expires string
+	terms                                                           func(bps int) string
+	termsAre, unit, most, expiresAs                                 string
+}
+
+var (
+	apiReferralWords = referralWords{"code", "owner", "discountBps", "commissionBps", "parent", "parentBps", "expiresAt",
+		func(bps int) string { return strconv.Itoa(bps) + " bps" },
+		"a whole number of basis points from 0 to 10000 (100 bps = 1 %)", "in basis points", "5000 bps (50 %)",
+		`a time in ISO 8601 with its zone, such as "2026-12-31T23:59:59Z"`}
+	formReferralWords = referralWords{"Code", "Owner", "Discount", "Commission", "Parent", "Parent's commission", "Expires",
+		words.Percent, "a percentage from 0 to 100, such as 10 or 2.5", "in percent", "50 %",
+		`a UTC time such as "2026-12-31 23:59"`}
+)
+
+// readPercent reads a percentage as people type it ("10", "2.5", "10 %") into basis points: at
+// most two decimals, from 0 to 100.
+func readPercent(text string) (int, bool) {
+	text = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), "%"))
+	whole, frac, _ := strings.Cut(text, ".")
+	if len(frac) > 2 || whole == "" && frac == "" {
+		return 0, false
+	}
+	w, err := strconv.Atoi(cmp.Or(whole, "0"))
+	if err != nil || strings.HasPrefix(whole, "-") || strings.HasPrefix(whole, "+") {
+		return 0, false
+	}
+	f := 0
+	if frac != "" {
+		if f, err = strconv.Atoi(frac + strings.Repeat("0", 2-len(frac))); err != nil || strings.ContainsAny(frac, "+-") {
+			return 0, false
+		}
+	}
+	bps := w*100 + f
+	return bps, bps <= 10000
+}
+
+// PercentField writes basis points for the form, as readPercent reads them back: "2.5".
+func PercentField(bps int) string { return strconv.FormatFloat(float64(bps)/100, 'f', -1, 64) }
 
 // MaxReferralBps is the most a code may take of a price, its discount and commissions together:
 // half (issue 35).
@@ -54,42 +104,51 @@ func MayBeCode(s string) bool { return codePattern.MatchString(s) || addressPatt
 // ReadReferralCode is the one reading and check of a partner code, whoever writes it: the code,
 // or a sentence naming the first field that is wrong.
 func ReadReferralCode(in ReferralInput) (store.ReferralCode, string) {
+	w := apiReferralWords
+	if in.Form {
+		w = formReferralWords
+	}
 	r := store.ReferralCode{Code: in.Code, Enabled: in.Enabled == nil || *in.Enabled}
 	if !codePattern.MatchString(in.Code) {
-		return r, "code must be 3 to 32 of the letters A-Z and a-z, the digits 0-9, _ and -."
+		return r, w.code + " must be 3 to 32 of the letters A-Z and a-z, the digits 0-9, _ and -."
 	}
 	if !addressPattern.MatchString(in.Owner) {
-		return r, "owner must be a wallet address, 0x and 40 hex digits."
+		return r, w.owner + " must be a wallet address, 0x and 40 hex digits."
 	}
 	r.Owner = strings.ToLower(in.Owner)
-	bps := func(field, text string) (int, string) {
-		n, err := strconv.Atoi(text)
-		if err != nil || n < 0 || n > 10000 {
-			return 0, field + " must be a whole number of basis points from 0 to 10000 (100 bps = 1 %)."
+	terms := func(field, text string) (int, string) {
+		n, ok := readPercent(text)
+		if !in.Form {
+			var err error
+			n, err = strconv.Atoi(text)
+			ok = err == nil && n >= 0 && n <= 10000
+		}
+		if !ok {
+			return 0, field + " must be " + w.termsAre + "."
 		}
 		return n, ""
 	}
 	var p string
-	if r.DiscountBps, p = bps("discountBps", in.DiscountBps); p != "" {
+	if r.DiscountBps, p = terms(w.discount, in.DiscountBps); p != "" {
 		return r, p
 	}
-	if r.CommissionBps, p = bps("commissionBps", in.CommissionBps); p != "" {
+	if r.CommissionBps, p = terms(w.commission, in.CommissionBps); p != "" {
 		return r, p
 	}
 	switch {
 	case in.Parent == "" && in.ParentBps != "":
-		return r, "parentBps needs a parent: the address of the partner above the code's owner."
+		return r, w.parentShare + " needs a " + strings.ToLower(w.parent) + ": the address of the partner above the code's owner."
 	case in.Parent != "" && in.ParentBps == "":
-		return r, "parent needs parentBps: what the partner above the owner earns, in basis points."
+		return r, w.parent + " needs " + strings.ToLower(w.parentShare[:1]) + w.parentShare[1:] + ": what the partner above the owner earns, " + w.unit + "."
 	case in.Parent != "":
 		if !addressPattern.MatchString(in.Parent) {
-			return r, "parent must be a wallet address, 0x and 40 hex digits."
+			return r, w.parent + " must be a wallet address, 0x and 40 hex digits."
 		}
 		parent := strings.ToLower(in.Parent)
 		if parent == r.Owner {
-			return r, "parent must be another wallet than the owner."
+			return r, w.parent + " must be another wallet than the owner."
 		}
-		n, p := bps("parentBps", in.ParentBps)
+		n, p := terms(w.parentShare, in.ParentBps)
 		if p != "" {
 			return r, p
 		}
@@ -100,16 +159,13 @@ func ReadReferralCode(in ReferralInput) (store.ReferralCode, string) {
 		total += *r.ParentBps
 	}
 	if total > MaxReferralBps {
-		return r, fmt.Sprintf("discountBps, commissionBps and parentBps together are %d bps: they may take at most %d bps (50 %%) of the price.",
-			total, MaxReferralBps)
+		return r, fmt.Sprintf("%s, %s and %s together are %s: they may take at most %s of the price.",
+			w.discount, strings.ToLower(w.commission[:1])+w.commission[1:], strings.ToLower(w.parentShare[:1])+w.parentShare[1:], w.terms(total), w.most)
 	}
-	if in.ExpiresAt != "" {
-		t, err := time.Parse(time.RFC3339, in.ExpiresAt)
-		if err != nil {
-			return r, `expiresAt must be a time in ISO 8601 with its zone, such as "2026-12-31T23:59:59Z".`
-		}
-		t = t.UTC()
-		r.ExpiresAt = &t
+	if at, ok := readTime(in.ExpiresAt, !in.Form); !ok {
+		return r, w.expires + " must be " + w.expiresAs + "."
+	} else if at != nil {
+		r.ExpiresAt = at
 	}
 	return r, ""
 }

@@ -448,8 +448,8 @@ func ParseDecimal(s string, places int) (x *big.Int, tooPrecise bool) {
 // or a Z (ISO 8601) or a space.
 var utcLayouts = []string{"2006-01-02 15:04", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02T15:04:05"}
 
-// readTime reads a time of the API (ISO 8601 with its offset) or of the form (UTC, as FormTime
-// writes it): nil, true for none; false when it cannot.
+// readTime reads a time of the API (ISO 8601 with its offset) or of a form (UTC, as FormTime
+// writes it, or ISO 8601): nil, true for none; false when it cannot.
 func readTime(s string, api bool) (*time.Time, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -463,11 +463,16 @@ func readTime(s string, api bool) (*time.Time, bool) {
 		at = at.UTC()
 		return &at, true
 	}
-	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(s, "Z"), "UTC"))
+	utc := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(s, "Z"), "UTC"))
 	for _, layout := range utcLayouts {
-		if t, err := time.ParseInLocation(layout, s, time.UTC); err == nil {
+		if t, err := time.ParseInLocation(layout, utc, time.UTC); err == nil {
 			return &t, true
 		}
+	}
+	// ISO 8601 with another zone, as the API takes it: a form accepts that too.
+	if at, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		at = at.UTC()
+		return &at, true
 	}
 	return nil, false
 }

@@ -52,23 +52,23 @@ test('the operator adds a referral code, sees what it brought in, and changes it
   // A refused form comes back as a 422, which Chromium logs as an error: expected.
   page.on('console', (m) => { if (m.type() === 'error' && !m.text().includes('status of 422')) errors.push(m.text()); });
 
-  // A percentage where basis points go: refused by the admin API's sentence, as typed.
+  // Basis points where a percentage goes: refused in the form's words, as typed.
   const form = page.locator('[data-testid=referral-form]');
   await form.locator('input[name=code]').fill(code);
   await form.locator('input[name=owner]').fill(owner);
-  await form.locator('input[name=discountBps]').fill('10 %');
-  await form.locator('input[name=commissionBps]').fill('500');
+  await form.locator('input[name=discount]').fill('1000 bps');
+  await form.locator('input[name=commission]').fill('5');
   await form.locator('input[name=parent]').fill(parent);
-  await form.locator('input[name=parentBps]').fill('200');
+  await form.locator('input[name=parentCommission]').fill('2 %');
   assert.ok(await form.locator('input[name=enabled]').isChecked(), 'a new code is on');
   await Promise.all([page.waitForURL(base + '/operator/referral-codes'), form.locator('[data-testid=save-referral]').click()]);
   assert.equal(await page.locator('[data-testid=referral-problem]').innerText(),
-    'discountBps must be a whole number of basis points from 0 to 10000 (100 bps = 1 %).');
-  assert.equal(await form.locator('input[name=discountBps]').inputValue(), '10 %', 'what was typed stays');
+    'Discount must be a percentage from 0 to 100, such as 10 or 2.5.');
+  assert.equal(await form.locator('input[name=discount]').inputValue(), '1000 bps', 'what was typed stays');
   assert.equal(await form.locator('input[name=parent]').inputValue(), parent);
   await both(page, form, 'referral-form-refused');
 
-  await form.locator('input[name=discountBps]').fill('1000');
+  await form.locator('input[name=discount]').fill('10 %');
   await Promise.all([page.waitForURL(base + '/operator'), form.locator('[data-testid=save-referral]').click()]);
   assert.equal(await outcome(page).innerText(), `Saved referral code ${code} of ${owner}: 10 % off for the buyer, 5 % to its owner, ` +
     `2 % to the partner above, ${parent}, with no end; switched on, in force from now.`);
@@ -127,10 +127,10 @@ test('the operator adds a referral code, sees what it brought in, and changes it
   await Promise.all([page.waitForURL(`${base}/operator?referral=${key}#referral-form`), row.locator('[data-testid=edit-referral]').click()]);
   assert.equal(squash(await page.locator('#referral-form-heading').innerText()), `Change code ${code}`);
   assert.equal(await form.locator('input[name=owner]').inputValue(), owner);
-  assert.equal(await form.locator('input[name=commissionBps]').inputValue(), '500');
-  assert.equal(await form.locator('input[name=parentBps]').inputValue(), '200');
-  await form.locator('input[name=commissionBps]').fill('250');
-  await form.locator('input[name=expiresAt]').fill('2030-01-01T00:00:00Z');
+  assert.equal(await form.locator('input[name=commission]').inputValue(), '5');
+  assert.equal(await form.locator('input[name=parentCommission]').inputValue(), '2');
+  await form.locator('input[name=commission]').fill('2.5');
+  await form.locator('input[name=expires]').fill('2030-01-01 00:00');
   await form.locator('input[name=enabled]').uncheck();
   await both(page, form, 'referral-form-edit');
   await Promise.all([page.waitForURL(base + '/operator'), form.locator('[data-testid=save-referral]').click()]);
