@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
+	"strconv"
 	"strings"
 	"time"
 
@@ -305,4 +307,66 @@ func referralSavedSentence(a store.AuditArgs) string {
 		return s + "; switched on, in force from now."
 	}
 	return s + "; switched off: it gives nothing from now."
+}
+
+// auditRowSentence is how the operator page tells an audit entry: what changed, from what to
+// what, where the entry keeps the value before and after (a tier's settings); else its outcome.
+func auditRowSentence(r store.AuditRecord) string {
+	if r.Action == store.ActionTierPut && r.Before != nil && r.After != nil {
+		var before, after tierJSON
+		if json.Unmarshal([]byte(*r.Before), &before) == nil && json.Unmarshal([]byte(*r.After), &after) == nil {
+			if changes := tierChanges(before, after); len(changes) > 0 {
+				return fmt.Sprintf("Changed tier %s (%s): %s.", after.ID, after.Label, strings.Join(changes, "; "))
+			}
+		}
+	}
+	return auditSentence(r.Outcome)
+}
+
+// tierChanges are the settings of a tier (as the audit keeps it) that differ from before to
+// after, each "its price from 0.1 to 0.12 ETH".
+func tierChanges(before, after tierJSON) []string {
+	var out []string
+	changed := func(what, from, to string) {
+		if from != to {
+			out = append(out, what+" from "+from+" to "+to)
+		}
+	}
+	at := func(t *string) string {
+		if t == nil {
+			return "none"
+		}
+		if v, err := time.Parse(time.RFC3339Nano, *t); err == nil {
+			return words.MinuteUTC(v)
+		}
+		return *t
+	}
+	supply := func(n *int) string {
+		if n == nil {
+			return "no limit"
+		}
+		return words.Thousands(*n)
+	}
+	eth := func(wei string) string {
+		if v, ok := new(big.Int).SetString(wei, 10); ok {
+			return views.ETH(v)
+		}
+		return wei + " wei"
+	}
+	changed("its label", strconv.Quote(before.Label), strconv.Quote(after.Label))
+	if before.PriceWei != after.PriceWei {
+		out = append(out, "its price from "+eth(before.PriceWei)+" to "+eth(after.PriceWei)+" ETH")
+	}
+	changed("its limit per wallet", strconv.Itoa(before.MaxPerWallet), strconv.Itoa(after.MaxPerWallet))
+	changed("its supply", supply(before.Supply), supply(after.Supply))
+	changed("its start", at(before.StartsAt), at(after.StartsAt))
+	changed("its end", at(before.EndsAt), at(after.EndsAt))
+	changed("its allowlist phase's end", at(before.AllowlistUntil), at(after.AllowlistUntil))
+	if before.Enabled != after.Enabled {
+		out = append(out, map[bool]string{true: "switched it on", false: "switched it off"}[after.Enabled])
+	}
+	if before.KYCRequired != after.KYCRequired {
+		out = append(out, map[bool]string{true: "required an identity check", false: "dropped the identity check"}[after.KYCRequired])
+	}
+	return out
 }

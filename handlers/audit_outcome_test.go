@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -312,5 +313,38 @@ func TestAuditOutcomesMigration(t *testing.T) {
 	}
 	if _, err := s.DB().ExecContext(ctx, `UPDATE operator_audit SET outcome_code = 'other'`); err == nil {
 		t.Fatal("the audit is no longer append-only")
+	}
+}
+
+// A tier's change reads as what changed, from what to what; an entry with nothing to compare
+// reads as its outcome.
+func TestAuditRowSentence(t *testing.T) {
+	supply := 100
+	ends := "2026-12-31T23:00:00Z"
+	before := tierJSON{ID: "1", Label: "Standard", PriceWei: "100000000000000000", MaxPerWallet: 5, Enabled: true}
+	after := before
+	after.PriceWei, after.MaxPerWallet, after.Supply, after.EndsAt, after.Enabled = "120000000000000000", 10, &supply, &ends, false
+	js := func(v any) *string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		return &s
+	}
+	r := store.AuditRecord{Action: store.ActionTierPut, Before: js(before), After: js(after),
+		Outcome: store.AuditOutcome{Code: store.OutcomeTierSaved}}
+	want := "Changed tier 1 (Standard): its price from 0.1 to 0.12 ETH; its limit per wallet from 5 to 10; its supply from no limit to 100; " +
+		"its end from none to 2026-12-31 23:00 UTC; switched it off."
+	if got := auditRowSentence(r); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	r.Before = nil // a new tier: what was saved
+	if got := auditRowSentence(r); !strings.HasPrefix(got, "Saved tier 0") {
+		t.Errorf("a new tier: %q", got)
+	}
+	signIn := store.AuditRecord{Action: store.ActionSignIn, Outcome: store.AuditOutcome{Code: store.OutcomeSignedIn, Args: store.AuditArgs{Role: "admin"}}}
+	if got := auditRowSentence(signIn); got != "Signed in as admin." {
+		t.Errorf("a sign-in: %q", got)
 	}
 }

@@ -86,7 +86,7 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 		return err
 	}
 	o.Audit = mapSlice(audit, func(r store.AuditRecord) views.AuditRow {
-		return views.AuditRow{AuditRecord: r, Told: auditSentence(r.Outcome)}
+		return views.AuditRow{AuditRecord: r, Told: auditRowSentence(r)}
 	})
 	tiers, err := h.sale.TiersNow(ctx)
 	if err != nil {

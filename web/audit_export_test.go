@@ -51,7 +51,7 @@ func TestAuditTellsOutcomes(t *testing.T) {
 		t.Fatalf("the API's outcomes %q, codes %q", listed, codes)
 	}
 
-	shown := b.operatorPage().Find(`[data-testid=audit] td[data-label=Outcome]`).Map(func(_ int, td *goquery.Selection) string { return td.Text() })
+	shown := b.operatorPage().Find(`[data-testid=audit] [data-testid=audit-told]`).Map(func(_ int, td *goquery.Selection) string { return td.Text() })
 	slices.Reverse(shown)
 	if !slices.Equal(shown, want) {
 		t.Fatalf("the page's outcomes %q", shown)

@@ -981,7 +981,9 @@ func TestOperatorAudit(t *testing.T) {
 	})
 	t.Run("the page lists the audit, newest first", func(t *testing.T) {
 		rows := b.operatorPage().Find(`[data-testid=audit] tbody tr`)
-		if rows.Length() != 8 || !strings.Contains(rows.First().Text(), "tier.put") || !strings.Contains(rows.Last().Text(), "operator.sign-in") {
+		first, last := rows.First().Find(`[data-testid=audit-told]`), rows.Last().Find(`[data-testid=audit-told]`)
+		if rows.Length() != 8 || !strings.HasPrefix(first.AttrOr("title", ""), "tier.put") || !strings.HasPrefix(last.AttrOr("title", ""), "operator.sign-in") ||
+			!strings.HasPrefix(last.Text(), "Signed in as ") || rows.First().Find(`[data-testid=audit-actor]`).Text() == "" {
 			t.Fatalf("audit list %q", rows.Text())
 		}
 	})
