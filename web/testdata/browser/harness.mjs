@@ -220,3 +220,18 @@ export async function executionTx(page) {
   await msg.waitFor();
   return (await msg.innerText()).match(/0x[0-9a-f]{64}/)[0];
 }
+
+// smallTargets are what a finger presses on page, at a phone's 390 px, under 44 px tall: each
+// visible button, link drawn as a button, summary and form field (selector narrows them), as
+// "its text or markup (height px)".
+export async function smallTargets(page, selector = 'button, a.button, summary, input, select, textarea') {
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const small = await page.locator(selector).evaluateAll((els) => els
+    .filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden' && e.type !== 'hidden')
+    // A box to tick is pressed through its label too.
+    .filter((e) => Math.max(e.getBoundingClientRect().height, ['checkbox', 'radio'].includes(e.type) ? e.closest('label')?.getBoundingClientRect().height ?? 0 : 0) < 44)
+    .map((e) => `${(e.textContent.trim() || e.outerHTML.slice(0, 80))} (${e.getBoundingClientRect().height}px)`));
+  if (before) await page.setViewportSize(before);
+  return small;
+}

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEther } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
-import { browser, base, env, client, walletOf, freshAccount, withWallet, signInOperator, shot } from './harness.mjs';
+import { browser, base, env, client, walletOf, freshAccount, withWallet, signInOperator, shot, smallTargets } from './harness.mjs';
 
 const outcome = (page) => page.locator('[data-testid=outcome]');
 
@@ -58,6 +58,8 @@ test('the operator creates a tier in ETH, holds and resumes minting, and reads e
   // The form sent back with its problems is a 422, which Chromium logs as an error: expected.
   page.on('console', (m) => { if (m.type() === 'error' && !m.text().includes('status of 422')) errors.push(m.text()); });
   assert.equal(await page.locator('[data-testid=operator-role]').innerText(), 'admin');
+  // On a phone every control of the admin's page is a finger's size.
+  assert.deepEqual(await smallTargets(page), [], 'the operator page: tap targets under 44 px at 390 px');
   assert.ok(admin.calls.some((c) => c.method === 'personal_sign'), 'the wallet signed the sign-in message');
 
   // A tier in ETH: a bad price first, told next to its field, what was typed kept.

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getAddress, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { env, base, browser, walletOf, freshAccount, withWallet, cron, text, sleep, admin, putTier, switchOff, passUntil } from './harness.mjs';
+import { env, base, browser, walletOf, freshAccount, withWallet, cron, text, sleep, admin, putTier, switchOff, passUntil, smallTargets } from './harness.mjs';
 
 const wide = { width: 1280, height: 900 };
 const phone = { width: 390, height: 844 };
@@ -22,16 +22,6 @@ async function shots(page, name) {
     await page.screenshot({ path: `${env.ARTIFACTS}/sale-${name}-${viewport.width}.png`, fullPage: true });
   }
   await page.setViewportSize(wide);
-}
-
-// tapTargets are the elements of selector on the page, at phone width, shorter than 44 px.
-async function smallTargets(page, selector) {
-  await page.setViewportSize(phone);
-  const small = await page.locator(selector).evaluateAll((els) => els
-    .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
-    .map((e) => `${e.textContent.trim()} (${e.getBoundingClientRect().height}px)`));
-  await page.setViewportSize(wide);
-  return small;
 }
 
 test('paying from an exchange or another wallet: exact amounts, the EIP-681 link and QR, whose node it is, the refund promise, earnings', async () => {
