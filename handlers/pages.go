@@ -64,7 +64,7 @@ func (h *Handlers) overview(ctx context.Context) (views.Overview, error) {
 	// As /buy says it: a node bought now shares the pool with the others.
 	earnings := h.earnings(ctx, plain, true)
 	o.Tiers = mapSlice(tiers, func(t sale.TierNow) views.OverviewTier {
-		ot := views.OverviewTier{Tier: t.Tier, Phase: t.Phase, Earnings: earnings[t.ID]}
+		ot := views.OverviewTier{Tier: t.Tier, Phase: t.Phase, Earnings: earnings[t.ID], Remaining: t.Remaining, InTokens: t.InTokens}
 		if why := sale.WhyClosed(t, tiers, o.Now).Precheck(); why != nil {
 			ot.Why = *why
 		}

@@ -902,6 +902,13 @@
         plan.items.shift();
       }
       b.textContent = 'Withdrawn';
+      // Done: nothing offers to withdraw again until the page shows the new balances.
+      const again = panel.closest('[data-wallet-scope]')?.querySelector('[data-wallet=withdrawall]');
+      if (again) {
+        again.disabled = true;
+        again.dataset.busy = '1'; // markButtons leaves it so
+        again.textContent = 'Withdrawn';
+      }
       const paid = panel.querySelectorAll('[data-done]').length;
       say(b, `Paid out: ${eth(plan.total)} ETH from ${paid === 1 ? '1 node' : paid + ' nodes'} to ${plan.to}. Reload the page in a minute to see them in the figures above, once the ledger records them.`);
       return KEEP;

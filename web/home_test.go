@@ -30,6 +30,7 @@ func TestOverviewEarnings(t *testing.T) {
 	storetest.Tier(t, db, 2, "Pro", "1000000000000000000", false)
 	storetest.Tier(t, db, 3, "Later", "200000000000000000", true)
 	mustExec(t, db, `UPDATE tiers SET starts_at = '2099-01-01T00:00:00Z' WHERE id = 3`)
+	mustExec(t, db, `UPDATE tiers SET supply = 1500 WHERE id = 1`)
 	_, c := startDevChain(t)
 	doc := page(t, newChainServer(t, db, c, nil, dailyFixed(handlers.Config{Price: c})).get(t, "/").Body)
 
@@ -54,6 +55,13 @@ func TestOverviewEarnings(t *testing.T) {
 	}
 	if standard.Find(`[data-testid=tier-why]`).Length() != 0 {
 		t.Error("a tier on sale says why it is not")
+	}
+	// What is left of its supply, as /buy says it.
+	if got := squash(standard.Find(`[data-testid=tier-left]`).Text()); got != "1,500 of 1,500 left" {
+		t.Errorf("left %q", got)
+	}
+	if doc.Find(`[data-testid=tier][data-tier="2"] [data-testid=tier-left]`).Length() != 0 {
+		t.Error("a tier without a supply says what is left")
 	}
 	// A tier that sells nothing says why, in the sale's words.
 	for id, want := range map[string]string{"2": "The Pro tier is not on sale.", "3": "The Later tier opens at 2099-01-01 00:00 UTC."} {

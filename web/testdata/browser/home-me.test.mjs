@@ -122,6 +122,10 @@ test('/me: the rate, the next credit, and Withdraw all with one confirmation', a
   assert.equal(sends(), 2, 'one transaction per node');
   for (const id of ids) assert.equal(await balanceOf(factory, id), 0n, `node ${id} holds nothing after Withdraw all`);
   assert.equal(await confirm.locator('[data-done]').count(), 2);
+  // It goes quiet: nothing offers to withdraw again until the page shows the new balances.
+  const again = page.locator('[data-wallet=withdrawall]');
+  assert.ok(await again.isDisabled());
+  assert.equal(await again.innerText(), 'Withdrawn');
   await both(page, 'me-withdraw-all-done');
   assert.deepEqual(errors, []);
   await context.close();

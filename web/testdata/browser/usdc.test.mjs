@@ -125,6 +125,9 @@ test('/buy: a wallet holding less USDC than the price is told so, and nothing is
     assert.equal(await card(page).locator('[data-wallet=paytoken]').count(), 0);
     assert.equal(await card(page).locator('[data-wallet=pay]').isDisabled(), false, 'ETH still pays');
     await shots(page, 'short');
+    // The landing page gives the price in USDC too, as /buy does.
+    await page.goto(base + '/');
+    assert.equal(await page.locator('[data-testid=tier][data-tier="81"] [data-testid=tier-token-price]').innerText(), 'or 300 USDC');
     await context.close();
   } finally {
     await switchOff(81);
