@@ -134,8 +134,16 @@ func (h *Handlers) tracker(c echo.Context) (views.Tracker, error) {
 	}
 	now := time.Now()
 	t := views.Tracker{TxHash: hash, Since: trackerSince(c.QueryParam("since"), now), Now: now, Sent: c.QueryParam("sent") == "1"}
-	p, err := h.payment(c.Request().Context(), hash)
+	var p paymentJSON
+	trusted := t.Sent && now.Sub(t.Since) < sentTrusted
+	if trusted {
+		p, err = h.payments.Known(c.Request().Context(), hash)
+	} else {
+		p, err = h.payment(c.Request().Context(), hash)
+	}
 	switch {
+	case trusted && errors.Is(err, sale.ErrNotSeen):
+		t.Unseen = views.TrackerSent
 	case err == nil:
 		v := paymentView(p)
 		if v.Status == store.BuyerMinting {
@@ -187,6 +195,13 @@ func (h *Handlers) receipt(ctx context.Context, id store.Uint256) (views.Receipt
 	r.Earnings = h.earnings(ctx, []store.Tier{r.Tier}, false)[r.Tier.ID]
 	return r, nil
 }
+
+// sentTrusted is how long after the buyer's own page opened a tracker (?sent=1) it is taken at
+// its word: the transaction was just sent, so a payment the passes have not seen in a block yet
+// is waiting for one, said without asking the chain. However many buyers press Pay at once, their
+// trackers cost the RPC nothing until the payments pass sees their blocks; past it, a transaction
+// that was dropped, failed or paid another address is told from the chain.
+const sentTrusted = 2 * time.Minute
 
 // trackerSince reads when a tracker page first asked (unix seconds): now when absent, unreadable
 // or in the future. A visitor who writes an older time only sees "not found" sooner, for a hash

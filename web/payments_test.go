@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -494,5 +495,53 @@ func TestTrackerReadsTheHeadNotTheChain(t *testing.T) {
 	// At most one reload of the tier list (the weights' version) if a second went by.
 	if n := calls.N(); n > 1 {
 		t.Fatalf("5 polls of a minted payment cost %d RPC requests, want 1 at most", n)
+	}
+}
+
+// TestTrackersShareTheChain: the instances behind a load balancer ask the chain once for a
+// transaction their trackers follow before a pass sees it, not once each (tx_reads); and a
+// tracker the buyer's own page opened (?sent=1) costs the chain nothing until then.
+func TestTrackersShareTheChain(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
+	dc, c, j, first := paymentsServer(t, db, nil)
+	// A second instance: its own chain client and its own memory, the same ledger.
+	second := newChainServer(t, db, chain.New(dc.RPC(), chain.Config{Factory: dc.Factory}), j,
+		handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex())})
+	ask := func(s *testServer, path string, status int) int64 {
+		t.Helper()
+		ctx, calls := chain.CountCalls(t.Context())
+		rec := httptest.NewRecorder()
+		s.e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil).WithContext(ctx))
+		wantStatus(t, rec, status)
+		return calls.N()
+	}
+
+	// A hash the node does not know, and a payment mined that no pass has seen yet.
+	unknown := "/api/payments/" + storetest.TxHash("never sent")
+	if n := ask(first, unknown, http.StatusNotFound); n != 1 {
+		t.Fatalf("the first instance asked the chain %d times, want once", n)
+	}
+	if n := ask(second, unknown, http.StatusNotFound); n != 0 {
+		t.Fatalf("the second instance asked the chain %d times for what the first read", n)
+	}
+	receipt := transact(t, dc, c, dc.Buyers[0].Key, &dc.Payments, nil, big.NewInt(100_000_000_000_000_000))
+	mined := "/api/payments/" + strings.ToLower(receipt.TxHash.Hex())
+	if n := ask(first, mined, http.StatusOK); n < 2 {
+		t.Fatalf("the first instance asked the chain %d times: the transfer was not read", n)
+	}
+	if n := ask(second, mined, http.StatusOK); n > 1 { // its own head, which all its readers share
+		t.Fatalf("the second instance asked the chain %d times for what the first read", n)
+	}
+
+	// The buyer's own tracker, opened by Pay: nothing asked until the passes see the payment.
+	sent := "/partials/payment/" + storetest.TxHash("just sent") + "?sent=1&since=" + strconv.FormatInt(time.Now().Unix(), 10)
+	for range 3 {
+		if n := ask(first, sent, http.StatusOK); n != 0 {
+			t.Fatalf("a tracker the buyer's page opened asked the chain %d times", n)
+		}
+	}
+	if got := text(page(t, first.get(t, sent).Body), "payment-message"); got != "Sent from your wallet. Waiting for a block: this takes a few seconds." {
+		t.Fatalf("the sent tracker says %q", got)
 	}
 }

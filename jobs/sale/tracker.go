@@ -2,6 +2,7 @@ package sale
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -48,6 +49,23 @@ func NewTracker(s *Sale, st *store.Store, c *chain.Client, payTo string, confirm
 // the payments scan has seen it, before that the head's or the chain's (confirming). ErrNotSeen
 // when there is none yet.
 func (t *Tracker) Payment(ctx context.Context, hash string) (store.PaymentDoc, error) {
+	doc, err := t.Known(ctx, hash)
+	if !errors.Is(err, ErrNotSeen) || t.payTo == "" {
+		return doc, err
+	}
+	tr, err := t.transfer(ctx, hash)
+	if errors.Is(err, chain.ErrUnknownTx) || errors.Is(err, chain.ErrNotMined) {
+		return store.PaymentDoc{}, fmt.Errorf("%w: %w", ErrNotSeen, err)
+	}
+	if err != nil {
+		return store.PaymentDoc{}, err
+	}
+	return t.onChain(hash, tr)
+}
+
+// Known is Payment from what the service knows without asking the chain: the ledger's record,
+// else the head's. ErrNotSeen when neither has it.
+func (t *Tracker) Known(ctx context.Context, hash string) (store.PaymentDoc, error) {
 	rec, err := t.store.PaymentByTx(ctx, hash)
 	if err == nil {
 		ps, err := t.Docs(ctx, []store.PaymentRecord{rec})
@@ -65,14 +83,7 @@ func (t *Tracker) Payment(ctx context.Context, hash string) (store.PaymentDoc, e
 	if doc, ok, err := t.atHead(ctx, hash); ok || err != nil {
 		return doc, err
 	}
-	tr, err := t.transfer(ctx, hash)
-	if errors.Is(err, chain.ErrUnknownTx) || errors.Is(err, chain.ErrNotMined) {
-		return store.PaymentDoc{}, fmt.Errorf("%w: %w", ErrNotSeen, err)
-	}
-	if err != nil {
-		return store.PaymentDoc{}, err
-	}
-	return t.onChain(hash, tr)
+	return store.PaymentDoc{}, ErrNotSeen
 }
 
 // onChain is the payment transaction hash made as its receipt tells it, confirming. A contract
@@ -145,14 +156,13 @@ func (t *Tracker) transfer(ctx context.Context, hash string) (chain.Transfer, er
 	now := t.now()
 	read, ok := t.txs.Get(hash, now)
 	if !ok {
-		read.Transfer, read.err = t.chain.Transfer(ctx, common.HexToHash(hash))
-		switch {
-		case read.err == nil:
-			t.txs.Put(hash, read, now.Add(minedTTL))
-		case errors.Is(read.err, chain.ErrNotMined):
-			t.txs.Put(hash, read, now.Add(pendingTTL))
-		case errors.Is(read.err, chain.ErrUnknownTx):
-			t.txs.Put(hash, read, now.Add(unknownTTL))
+		var until time.Time
+		if read, until, ok = t.shared(ctx, hash, now); !ok {
+			read.Transfer, read.err = t.chain.Transfer(ctx, common.HexToHash(hash))
+			until = t.share(ctx, hash, read, now)
+		}
+		if !until.IsZero() {
+			t.txs.Put(hash, read, until)
 		}
 	}
 	if read.err != nil {
@@ -169,6 +179,49 @@ func (t *Tracker) transfer(ctx context.Context, hash string) (chain.Transfer, er
 type txRead struct {
 	chain.Transfer
 	err error // chain.ErrNotMined or chain.ErrUnknownTx
+}
+
+// shared is another instance's read of transaction hash, while the ledger keeps it (tx_reads),
+// and until when; ok is false when there is none, or it cannot be read (the chain is asked then).
+func (t *Tracker) shared(ctx context.Context, hash string, now time.Time) (_ txRead, until time.Time, ok bool) {
+	r, ok, err := t.store.TxRead(ctx, hash, now)
+	if err != nil || !ok {
+		return txRead{}, time.Time{}, false
+	}
+	switch r.State {
+	case store.TxMined:
+		var tr chain.Transfer
+		if json.Unmarshal(r.Transfer, &tr) != nil {
+			return txRead{}, time.Time{}, false
+		}
+		return txRead{Transfer: tr}, r.Until, true
+	case store.TxPending:
+		return txRead{err: chain.ErrNotMined}, r.Until, true
+	}
+	return txRead{err: chain.ErrUnknownTx}, r.Until, true
+}
+
+// share keeps read, this instance's, for the others (tx_reads) as long as its state says, and
+// returns until when; zero for a read that failed, which is kept by nobody. A read that cannot be
+// kept is this instance's alone: the others ask the chain themselves.
+func (t *Tracker) share(ctx context.Context, hash string, read txRead, now time.Time) time.Time {
+	r, keep := store.TxRead{State: store.TxMined}, minedTTL
+	switch {
+	case errors.Is(read.err, chain.ErrNotMined):
+		r.State, keep = store.TxPending, pendingTTL
+	case errors.Is(read.err, chain.ErrUnknownTx):
+		r.State, keep = store.TxUnknown, unknownTTL
+	case read.err != nil:
+		return time.Time{}
+	default:
+		var err error
+		if r.Transfer, err = json.Marshal(read.Transfer); err != nil {
+			return now.Add(keep) // kept by this instance alone
+		}
+	}
+	r.Until = now.Add(keep)
+	_ = t.store.PutTxRead(ctx, hash, r, now) // a cache: its failure costs the others a request
+	return r.Until
 }
 
 // How long a transaction's read is kept (transfer), mined, waiting in the pool and unknown to

@@ -113,14 +113,15 @@ test('countdowns to opening and closing, and a tier that opens once another sell
     await shots(page, 'countdown');
     await context.close();
     // A tier that opens while the page is open: at zero the page brings the tiers again, and
-    // the tier comes with its Pay button, without a reload.
+    // the tier comes with its way to pay (this browser has no wallet: its wallet-app link),
+    // without a reload.
     await putTier(28, { startsAt: iso(4000) });
     const watching = await browser.newContext({ viewport: wide });
     const watch = await watching.newPage();
     await watch.goto(base + '/buy');
     assert.equal(await card(watch, 28).getAttribute('data-phase'), 'scheduled');
     await watch.evaluate(() => { window.stillThisPage = true; });
-    await watch.locator('[data-testid=buy-tier][data-tier="28"][data-phase=public] [data-wallet=pay]').waitFor({ timeout: 15000 });
+    await watch.locator('[data-testid=buy-tier][data-tier="28"][data-phase=public] [data-testid=pay-app]').waitFor({ timeout: 15000 });
     assert.equal(await watch.evaluate(() => window.stillThisPage), true);
     await watching.close();
     // Without JavaScript the page says it in words.

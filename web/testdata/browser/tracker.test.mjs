@@ -114,7 +114,7 @@ test('a payment made with Pay: the tracker never doubts its hash, and ends on a 
   assert.equal(await said(page, 'paid'), '0.1 ETH');
   assert.equal(await said(page, 'receipt-node'), `Node ${node}, Standard tier`);
   assert.match(await said(page, 'first-credit'), /^At the next round, (due now|in [^(]+) \(\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? UTC\)\.$/);
-  assert.match(await said(page, 'earnings'), /Earns [\d.,]+ ETH a round/);
+  assert.match(await said(page, 'earnings'), /Earns about [\d.,]+ ETH a round/);
   assert.equal(await page.locator('[data-testid=next-steps] [data-testid=node-link]').getAttribute('href'), `/node/${node}`);
   assert.equal(await page.locator('[data-testid=next-steps] [data-testid=me-link]').getAttribute('href'), '/me');
   assert.equal(await page.locator('[data-testid=next-steps] [data-testid=withdraw-link]').getAttribute('href'), `/node/${node}#withdraw`);
