@@ -776,8 +776,9 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 }
 
 // track is a tracker: it takes a payment just sent, reads its partial every 2 s as the page
-// does until the payment is settled, then takes the next.
-func (s *saleDay) track(ctx context.Context, c *client, payments <-chan common.Hash, stats *httpStats) {
+// does until the payment is settled, then takes the next. sent: the page the Pay button opened
+// (?sent=1), else a pasted hash's.
+func (s *saleDay) track(ctx context.Context, c *client, payments <-chan common.Hash, sent bool, stats *httpStats) {
 	for {
 		var tx common.Hash
 		select {
@@ -786,6 +787,9 @@ func (s *saleDay) track(ctx context.Context, c *client, payments <-chan common.H
 		case tx = <-payments:
 		}
 		path := "/partials/payment/" + strings.ToLower(tx.Hex()) + "?since=" + strconv.FormatInt(time.Now().Unix(), 10)
+		if sent {
+			path += "&sent=1"
+		}
 		for {
 			body, _ := c.get(ctx, s, path, stats)
 			if st := dataStatus(body); st == "minted" || st == "rejected" || st == "refunded" || st == "held" {
@@ -940,7 +944,9 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	toTrack := make(chan common.Hash)
 	for i := range s.p.trackers {
 		readers.Add(1)
-		go func() { defer readers.Done(); s.track(readCtx, newClient(i), toTrack, &r.trackers) }()
+		// Nine buyers in ten follow the tracker their Pay button opened (?sent=1); the tenth pasted
+		// its hash (a wallet app's payment, a payment from elsewhere).
+		go func() { defer readers.Done(); s.track(readCtx, newClient(i), toTrack, i%10 != 9, &r.trackers) }()
 	}
 	for i := range s.p.pollers {
 		readers.Add(1)
@@ -1600,7 +1606,7 @@ func (r *saleResult) summary() string {
 		"CONFIRMATIONS=%d, settings added: %s.\n\n", p.blockSec, thousands(r.gasLimit), p.instances, db, front, p.confirmations, cmp.Or(strings.Join(p.env, " "), "none"))
 	fmt.Fprintf(&b, "Load: %d wallets; %d payments over %v, then %d within %v (%d in all, %d of them in USDC, a 6-decimals ERC-20 the sale lists, sent as transfer(paymentsWallet, amount); "+
 		"%d wrong: %d a bad amount, %d to tier 2 after it sold its %d, %d over tier 3's one per wallet); "+
-		"%d trackers reading their payment's partial every 2 s, %d clients reading /api/tiers and /api/stats every 2 s, each from its own address. "+
+		"%d trackers reading their payment's partial every 2 s (nine in ten as the Pay button opens it, with sent=1; one in ten as a pasted hash's), %d clients reading /api/tiers and /api/stats every 2 s, each from its own address. "+
 		"Faults: %d kill -9 (one instance every %v, restarted at once; lives per instance %v, of which %d failed to start and were started again 2 s later). Sent in %v; the backlog cleared %v after the last payment "+
 		"(%d of %d settled); blocks %d to %d (%d).\n\n",
 		p.wallets, len(r.pays)-burst, p.steadyFor, burst, p.burstFor, len(r.pays), inUSDC[0]+inUSDC[1], nWrong, wrong[sale.WrongAmount], wrong[sale.SoldOut], r.supply,
