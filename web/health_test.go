@@ -20,6 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	"nodeledger/chain"
+	"nodeledger/chain/devchain"
 	"nodeledger/chain/faultrpc"
 	"nodeledger/handlers"
 	"nodeledger/jobs"
@@ -271,11 +272,7 @@ type rpcHealthBody struct {
 func TestHealthShowsRPCEndpoints(t *testing.T) {
 	t.Parallel()
 	db := storetest.New(t)
-	dc, err := devchainOverHTTP(t)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := faultrpc.New(t, dc.RPCURL()), faultrpc.New(t, dc.RPCURL())
+	dc, a, b := twoEndpoints(t)
 	for range 6 {
 		dc.Commit()
 	}
@@ -378,11 +375,7 @@ func TestHealthSaysWhenTheDatabaseHasNoSyncStandby(t *testing.T) {
 func TestProbes(t *testing.T) {
 	t.Parallel()
 	db := storetest.New(t)
-	dc, err := devchainOverHTTP(t)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := faultrpc.New(t, dc.RPCURL()), faultrpc.New(t, dc.RPCURL())
+	dc, a, b := twoEndpoints(t)
 	c, err := chain.Dial(t.Context(), a.URL+","+b.URL, chain.Config{Factory: dc.Factory,
 		CallTimeout: 2 * time.Second, Attempts: 1, HeadPoll: 20 * time.Millisecond, MinStale: 100 * time.Millisecond})
 	if err != nil {
@@ -548,4 +541,15 @@ func TestStatusVerdict(t *testing.T) {
 	if got := verdict(dead, "delayed"); got != "Payments are delayed: the service cannot read the chain just now." {
 		t.Fatalf("no chain: %q", got)
 	}
+}
+
+// twoEndpoints is a dev chain served over HTTP behind two proxies that fail at will: the two RPC
+// endpoints of a client the test dials.
+func twoEndpoints(t *testing.T) (*devchain.Chain, *faultrpc.Proxy, *faultrpc.Proxy) {
+	t.Helper()
+	dc, err := devchainOverHTTP(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dc, faultrpc.New(t, dc.RPCURL()), faultrpc.New(t, dc.RPCURL())
 }
