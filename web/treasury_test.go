@@ -193,4 +193,3 @@ func TestAdminTreasury(t *testing.T) {
 		wantStatus(t, s.adminDo(t, http.MethodGet, "/api/admin/treasury", "", "wrong"), http.StatusUnauthorized)
 	})
 }
-
