@@ -233,6 +233,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		ExportSlots:        exportSlots,
 		ExportStall:        exportStall,
 		KYC:                kyc,
+		ChainReadsPerSec:   s.positive("CHAIN_READS_PER_SEC", handlers.DefaultChainReadsPerSec),
 	}
 	cfg.setChainID(chainID)
 	cfg.setPaymentAddress(payments)

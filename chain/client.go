@@ -248,6 +248,9 @@ func (c *Client) roundTrip(ctx context.Context, what string, n int, f func(ctx c
 
 // roundTripIn is roundTrip over the endpoints of order, in that order.
 func (c *Client) roundTripIn(ctx context.Context, order []*endpoint, what string, n int, f func(ctx context.Context, e *endpoint) error) error {
+	if err := spend(ctx, what, n); err != nil {
+		return err
+	}
 	tries := max(c.attempts, len(order))
 	backoff := 100 * time.Millisecond
 	for try := 0; ; try++ {

@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/chain"
 	"nodeledger/jobs/sale"
 	"nodeledger/store"
 	"nodeledger/views"
@@ -104,7 +105,7 @@ func (h *Handlers) tokensHeld(ctx context.Context, wallet string) func(token str
 		if b, ok := read[token]; ok {
 			return b
 		}
-		bal, err := h.chain.TokenBalance(ctx, common.HexToAddress(token), common.HexToAddress(wallet))
+		bal, err := h.chain.TokenBalance(chain.WithBudget(ctx, h.reads), common.HexToAddress(token), common.HexToAddress(wallet))
 		if err != nil {
 			h.log.Warn("buy page: a token balance cannot be read", "token", token, "err", err)
 		}
@@ -188,7 +189,7 @@ func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet stri
 	if !bt.Phase.Open() {
 		return nil
 	}
-	v, err := h.sale.Judge(ctx, wallet, store.Money{Amount: bt.PriceWei.Int}, now)
+	v, err := h.sale.Judge(chain.WithBudget(ctx, h.reads), wallet, store.Money{Amount: bt.PriceWei.Int}, now)
 	if err != nil {
 		// The page still shows the tier; the Pay button asks again before the wallet pays.
 		h.log.Warn("buy page: a payment cannot be judged", "tier", bt.ID, "err", err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"nodeledger/chain"
 	"nodeledger/store"
 )
 
@@ -75,7 +76,7 @@ func (h *Handlers) CheckPayment(c echo.Context) error {
 	} else if discount != nil {
 		answer["discountWei"] = discount.String()
 	}
-	v, err := h.sale.Judge(ctx, from, paid, now)
+	v, err := h.sale.Judge(chain.WithBudget(ctx, h.reads), from, paid, now)
 	if err != nil {
 		return err
 	}

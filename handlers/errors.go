@@ -57,6 +57,9 @@ func Classify(err error) (status int, msg string, deliberate bool) {
 		return http.StatusNotFound, "What this request names does not exist.", true
 	case errors.Is(err, store.ErrUnavailable):
 		return http.StatusServiceUnavailable, "The ledger database cannot be reached right now; please retry in a little while.", false
+	case errors.Is(err, chain.ErrOverBudget):
+		// Deliberate: the instance keeps its requests to the chain within its budget.
+		return http.StatusServiceUnavailable, "Many visitors are checking the chain right now; please retry in a few seconds.", true
 	case errors.Is(err, chain.ErrUnavailable):
 		return http.StatusServiceUnavailable, "The chain cannot be read right now; please retry in a little while.", false
 	case errors.Is(err, chain.ErrSignerRefused):

@@ -13,6 +13,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -95,6 +96,11 @@ type Config struct {
 	// GEOIP_DB); nil: none.
 	Geo *Geo
 
+	// ChainReadsPerSec is how many requests a second this instance makes of the chain for its
+	// visitors (CHAIN_READS_PER_SEC): a tracker's transaction, the pre-check, /buy's wallet
+	// figures; past it they answer from what is known, saying so. 0: DefaultChainReadsPerSec.
+	ChainReadsPerSec int
+
 	// Reads is where the public read routes read the ledger (a standby while it keeps up, else
 	// the primary: store.Reads); nil: the primary always.
 	Reads *store.Reads
@@ -118,6 +124,7 @@ type Handlers struct {
 	price    *memo.Value[*float64]
 	totals   *memo.Value[saleTotals] // the operator's live view's all-time figures
 	head     *memo.Value[uint64]     // the chain's head, for the confirmations of a payment not recorded yet
+	reads    *chain.Budget           // the chain requests visitors' routes may make (ChainReadsPerSec)
 	payments *sale.Tracker           // where a payment's truth is, for its buyer
 	sessions *sessions.CookieStore
 	exports  chan struct{} // a token for each export being streamed, ExportSlots at most
@@ -130,6 +137,10 @@ const (
 	statsTTL   = 3 * time.Second
 	statsStale = 5 * time.Second
 )
+
+// DefaultChainReadsPerSec is Config.ChainReadsPerSec unless set: with the trackers' shared reads,
+// a sale day of 3,000 trackers made about 4 a block (bench/SALEDAY-3000.md).
+const DefaultChainReadsPerSec = 20
 
 // headTTL is how long the chain's head is kept: a payment not recorded yet counts its
 // confirmations from it, and a second is a fraction of any chain's block time.
@@ -164,7 +175,8 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 	h.price = memo.NewOn(cfg.Now, priceTTL, 0, h.loadPrice)
 	h.totals = memo.NewOn(cfg.Now, totalsTTL, totalsStale, h.loadTotals).Reads(store.ErrUnavailable)
 	h.head = memo.NewOn(cfg.Now, headTTL, 0, h.chain.HeadNumber).Reads(chain.ErrUnavailable)
-	h.payments = sale.NewTracker(h.sale, s, ch, strings.ToLower(cfg.PaymentAddress), passes.Confirmations(), h.head, cfg.Now)
+	h.reads = chain.NewBudget(cmp.Or(cfg.ChainReadsPerSec, DefaultChainReadsPerSec))
+	h.payments = sale.NewTracker(h.sale, s, ch, strings.ToLower(cfg.PaymentAddress), passes.Confirmations(), h.head, h.reads, cfg.Now)
 	h.exports = make(chan struct{}, cfg.ExportSlots)
 	return h
 }

@@ -171,6 +171,8 @@ func (h *Handlers) tracker(c echo.Context) (views.Tracker, error) {
 		t.Unseen = views.TrackerPending
 	case errors.Is(err, errPaymentNotSeen):
 		t.Unseen = views.TrackerNotSeen
+	case errors.Is(err, chain.ErrOverBudget):
+		t.Unseen = views.TrackerBusy
 	case errors.Is(err, chain.ErrUnavailable):
 		h.log.Warn("payment tracker: chain unreadable", "tx", hash, "err", err)
 		t.Unseen = views.TrackerUnreadable

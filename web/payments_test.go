@@ -545,3 +545,48 @@ func TestTrackersShareTheChain(t *testing.T) {
 		t.Fatalf("the sent tracker says %q", got)
 	}
 }
+
+// TestChainReadBudget: one client asking about transaction after transaction makes the instance
+// ask the chain no more than CHAIN_READS_PER_SEC allows; past it the API says so (503, a retry)
+// and a tracker says it checks again in a moment, while the passes and the probes go on.
+func TestChainReadBudget(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
+	storetest.Tier(t, db, 1, "Standard", "100000000000000000", true)
+	dc, c := startDevChain(t)
+	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(),
+		PaymentAddress: dc.Payments, Confirmations: confirmations}, slog.New(slog.DiscardHandler))
+	s := newChainServer(t, db, c, j, handlers.Config{PaymentAddress: strings.ToLower(dc.Payments.Hex()), ChainReadsPerSec: 1})
+
+	ctx, calls := chain.CountCalls(t.Context())
+	refused := 0
+	for i := range 8 { // a second's budget is 1, and a burst of 2
+		rec := httptest.NewRecorder()
+		s.e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/payments/"+storetest.TxHash(fmt.Sprint("guess ", i)), nil).WithContext(ctx))
+		switch rec.Code {
+		case http.StatusNotFound:
+		case http.StatusServiceUnavailable:
+			refused++
+			if msg := errorMessage(t, rec); msg != "Many visitors are checking the chain right now; please retry in a few seconds." {
+				t.Fatalf("the refusal says %q", msg)
+			}
+			if rec.Header().Get("Retry-After") == "" {
+				t.Fatal("the refusal gives no retry-after")
+			}
+		default:
+			t.Fatalf("guess %d: %d %s", i, rec.Code, rec.Body)
+		}
+	}
+	if n := calls.N(); refused < 5 || n > 3 {
+		t.Fatalf("8 guesses in a moment: %d refused, %d requests to the chain", refused, n)
+	}
+	sent := "/partials/payment/" + storetest.TxHash("pasted") + "?since=" + strconv.FormatInt(time.Now().Unix(), 10)
+	if got := text(page(t, s.get(t, sent).Body), "payment-message"); got != "Many payments are being checked right now: this one is checked again in a moment." {
+		t.Fatalf("a tracker over the budget says %q", got)
+	}
+	// The passes and the probes draw on no budget.
+	if _, err := j.Payments(t.Context()); err != nil {
+		t.Fatalf("the payments pass: %v", err)
+	}
+	wantStatus(t, s.get(t, "/readyz"), http.StatusOK)
+}

@@ -33,15 +33,17 @@ type Tracker struct {
 	payTo         string // the payments wallet, lower case; "": no payment can be told from the chain
 	confirmations uint64 // CONFIRMATIONS: a payment is read once it has one more
 	head          *memo.Value[uint64]
+	budget        *chain.Budget // what its reads of transactions may ask of the chain
 	txs           *memo.Expiring[string, txRead]
 	now           func() time.Time
 }
 
 // NewTracker returns the tracker of payments to payTo (lower case; "": the ledger alone answers),
-// read confirmations deep, counting from head (the chain's head, kept a moment), on the clock now.
+// read confirmations deep, counting from head (the chain's head, kept a moment), its reads of
+// transactions drawing on budget, on the clock now.
 func NewTracker(s *Sale, st *store.Store, c *chain.Client, payTo string, confirmations uint64, head *memo.Value[uint64],
-	now func() time.Time) *Tracker {
-	return &Tracker{sale: s, store: st, chain: c, payTo: payTo, confirmations: confirmations, head: head,
+	budget *chain.Budget, now func() time.Time) *Tracker {
+	return &Tracker{sale: s, store: st, chain: c, payTo: payTo, confirmations: confirmations, head: head, budget: budget,
 		txs: &memo.Expiring[string, txRead]{Max: minedKept}, now: now}
 }
 
@@ -158,7 +160,7 @@ func (t *Tracker) transfer(ctx context.Context, hash string) (chain.Transfer, er
 	if !ok {
 		var until time.Time
 		if read, until, ok = t.shared(ctx, hash, now); !ok {
-			read.Transfer, read.err = t.chain.Transfer(ctx, common.HexToHash(hash))
+			read.Transfer, read.err = t.chain.Transfer(chain.WithBudget(ctx, t.budget), common.HexToHash(hash))
 			until = t.share(ctx, hash, read, now)
 		}
 		if !until.IsZero() {
