@@ -106,7 +106,7 @@ func (h *Handlers) tokensHeld(ctx context.Context, wallet string) func(token str
 			return b
 		}
 		bal, err := h.chain.TokenBalance(chain.WithBudget(ctx, h.reads), common.HexToAddress(token), common.HexToAddress(wallet))
-		if err != nil {
+		if err != nil && !errors.Is(err, chain.ErrOverBudget) { // over budget: deliberate, not worth a line
 			h.log.Warn("buy page: a token balance cannot be read", "token", token, "err", err)
 		}
 		if read[token] = nil; err == nil {
@@ -192,7 +192,9 @@ func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet stri
 	v, err := h.sale.Judge(chain.WithBudget(ctx, h.reads), wallet, store.Money{Amount: bt.PriceWei.Int}, now)
 	if err != nil {
 		// The page still shows the tier; the Pay button asks again before the wallet pays.
-		h.log.Warn("buy page: a payment cannot be judged", "tier", bt.ID, "err", err)
+		if !errors.Is(err, chain.ErrOverBudget) {
+			h.log.Warn("buy page: a payment cannot be judged", "tier", bt.ID, "err", err)
+		}
 		return nil
 	}
 	if v.Reason != nil && v.Tier.ID == bt.ID {
