@@ -323,36 +323,47 @@ func (c *Client) factoryEvents(logs []types.Log) FactoryEvents {
 	return out
 }
 
-// LedgerLogs are what the factory and the treasury logged over a block range: the reads of the
-// reconciler (Events) and of the payments scan (SafeLogs).
+// LedgerLogs are what the factory, the treasury and the sanctions oracle logged over a block
+// range: the reads of the reconciler (Factory) and of the payments scan (the rest).
 type LedgerLogs struct {
 	Factory    FactoryEvents
 	Executions []SafeExecution
 	Received   []SafeReceived
+	// Sanctions are the oracle's changes to its list (none without SANCTIONS_ORACLE).
+	Sanctions []SanctionsChange
 }
 
-// LedgerLogs reads the factory's events (as Events) and, unless safe is zero, the treasury
-// Safe's executions and receipts of ETH (as SafeLogs) from block from to block to, in one
-// eth_getLogs for both contracts (per range a provider allows): what a provider bills is the
-// request, and a pass that needs both pays for one.
+// LedgerLogs reads the factory's events and, unless safe is zero, the treasury Safe's executions
+// and receipts of ETH, and the sanctions oracle's changes when one is set, from block from to
+// block to, in one eth_getLogs for the three contracts (per range a provider allows): what a
+// provider bills is the request, and a pass that needs them all pays for one.
 func (c *Client) LedgerLogs(ctx context.Context, safe common.Address, from, to uint64) (LedgerLogs, error) {
 	addrs, topics := []common.Address{c.factory}, c.eventTopics()
 	if safe != (common.Address{}) {
 		addrs, topics = append(addrs, safe), append(topics, safeTopics...)
 	}
+	if c.oracle != (common.Address{}) {
+		addrs, topics = append(addrs, c.oracle), append(topics, sanctionsTopics...)
+	}
 	logs, err := c.logs(ctx, addrs, from, to, topics)
 	if err != nil {
 		return LedgerLogs{}, err
 	}
-	var factory, treasury []types.Log
+	var factory, treasury, oracle []types.Log
 	for _, l := range logs {
-		if l.Address == c.factory {
+		switch l.Address {
+		case c.factory:
 			factory = append(factory, l)
-		} else {
+		case c.oracle:
+			oracle = append(oracle, l)
+		default:
 			treasury = append(treasury, l)
 		}
 	}
 	out := LedgerLogs{Factory: c.factoryEvents(factory)}
+	if out.Sanctions, err = sanctionsChanges(oracle); err != nil {
+		return LedgerLogs{}, err
+	}
 	out.Executions, out.Received, err = c.safeEvents(ctx, safe, treasury)
 	return out, err
 }

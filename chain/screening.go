@@ -7,6 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"nodeledger/chain/bindings"
@@ -14,6 +15,56 @@ import (
 
 // sanctions packs and unpacks the calls of a sanctions oracle with Chainalysis's interface.
 var sanctions = bindings.NewSanctionsList()
+
+// sanctionsTopics are the events a Chainalysis-style oracle logs when its list changes.
+var sanctionsTopics = []common.Hash{
+	sanctions.GetABI().Events["SanctionedAddressesAdded"].ID,
+	sanctions.GetABI().Events["SanctionedAddressesRemoved"].ID,
+}
+
+// SanctionsChange is a wallet the sanctions oracle listed or took off its list, as its logs say.
+type SanctionsChange struct {
+	Block     uint64
+	BlockHash common.Hash
+	LogIndex  uint
+	Address   common.Address
+	Listed    bool
+}
+
+// sanctionsChanges reads the changes of the oracle's list from its logs. A log of the oracle's
+// events that does not decode is an error, never skipped: a listing missed would let its wallet
+// pay unscreened.
+func sanctionsChanges(logs []types.Log) ([]SanctionsChange, error) {
+	var out []SanctionsChange
+	for i := range logs {
+		l := &logs[i]
+		listed := l.Topics[0] == sanctionsTopics[0]
+		addrs, err := changedAddrs(l, listed)
+		if err != nil {
+			return nil, fmt.Errorf("the sanctions oracle's log %d in block %d: %w", l.Index, l.BlockNumber, err)
+		}
+		for _, a := range addrs {
+			out = append(out, SanctionsChange{Block: l.BlockNumber, BlockHash: l.BlockHash, LogIndex: l.Index, Address: a, Listed: listed})
+		}
+	}
+	return out, nil
+}
+
+// changedAddrs are the wallets an oracle's log listed (listed) or took off its list.
+func changedAddrs(l *types.Log, listed bool) ([]common.Address, error) {
+	if listed {
+		e, err := sanctions.UnpackSanctionedAddressesAddedEvent(l)
+		if err != nil {
+			return nil, err
+		}
+		return e.Addrs, nil
+	}
+	e, err := sanctions.UnpackSanctionedAddressesRemovedEvent(l)
+	if err != nil {
+		return nil, err
+	}
+	return e.Addrs, nil
+}
 
 // Sanctioned reads, in one JSON-RPC batch, whether the sanctions oracle at oracle (Chainalysis's
 // interface, isSanctioned(address)) listed each of addrs at the end of block (nil: the head). An

@@ -106,7 +106,7 @@ func (j *Jobs) scan(ctx context.Context, sum *PaymentsSummary) (head uint64, han
 	if err != nil {
 		return head, nil, err
 	}
-	p.execs, p.received = logs.Executions, logs.Received
+	p.execs, p.received, p.sanctions = logs.Executions, logs.Received, logs.Sanctions
 	whole := to
 	// A rebuild's range ends before the next execution, so that the payments before it are judged
 	// first, as the service judged them: the batch it records pays what was owed then.
@@ -226,6 +226,8 @@ type scanPass struct {
 	sum      *PaymentsSummary
 	execs    []chain.SafeExecution // the treasury's executions in the pass's range
 	received []chain.SafeReceived  // and the ETH it received there
+	// sanctions are the sanctions oracle's changes to its list in the pass's range.
+	sanctions []chain.SanctionsChange
 	// tokenPayments are the payments in listed tokens in the pass's range; tokensIn the transfers
 	// of listed tokens to the treasury that are no sweeps.
 	tokenPayments []store.NewPayment
@@ -244,7 +246,7 @@ func (j *Jobs) confirmed(payments []store.NewPayment) {
 var errReorgWhileReading = errors.New("payments scan: the chain reorganised while the pass read it")
 
 // withLogs adds to scan, a record of blocks from..to, what the pass's logs hold there (the
-// treasury's executions, token payments), and the hashes of their blocks to its blocks, so that a
+// treasury's executions, token payments, the sanctions oracle's changes), and the hashes of their blocks to its blocks, so that a
 // reorg that takes one back is noticed there (checkCursor) and rewinds it. A block read with
 // another hash than its log's is errReorgWhileReading.
 func (p scanPass) withLogs(scan *store.Scan, from, to uint64) error {
@@ -300,6 +302,27 @@ func (p scanPass) withLogs(scan *store.Scan, from, to uint64) error {
 		}
 		scan.TreasuryIn = append(scan.TreasuryIn, in.TreasuryInflow)
 		if err := withBlock(scan, in.BlockNumber, in.blockHash); err != nil {
+			return err
+		}
+	}
+	return p.withSanctions(scan, from, to)
+}
+
+// withSanctions adds to scan the sanctions oracle's changes in blocks from..to, which the
+// judgements then know without asking the oracle of a payer again (sale.ReadSanctions).
+func (p scanPass) withSanctions(scan *store.Scan, from, to uint64) error {
+	oracle := p.chain.SanctionsOracle()
+	if oracle == (common.Address{}) {
+		return nil
+	}
+	scan.Sanctions = &store.SanctionsFollow{Oracle: hexLower(oracle), From: int64(from), To: int64(to)}
+	for _, c := range p.sanctions {
+		if c.Block < from || c.Block > to {
+			continue
+		}
+		scan.Sanctions.Changes = append(scan.Sanctions.Changes,
+			store.SanctionsChange{Address: hexLower(c.Address), Block: int64(c.Block), LogIndex: int(c.LogIndex), Listed: c.Listed})
+		if err := withBlock(scan, int64(c.Block), hexLower(c.BlockHash)); err != nil {
 			return err
 		}
 	}

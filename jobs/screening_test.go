@@ -272,6 +272,53 @@ func (e *env) denylist(at time.Time, wallets ...common.Address) {
 	}
 }
 
+// TestSanctionsAskedOnce: the oracle is asked of a payer once; its next payments are judged
+// from the answer the ledger keeps and from the oracle's logs, which the scan reads with the
+// factory's: a listing after the first payment holds the second, with no request to the oracle.
+func TestSanctionsAskedOnce(t *testing.T) {
+	t.Parallel()
+	e, proxy := newEnvBehindProxy(t)
+	c, err := chain.Dial(t.Context(), proxy.URL, chain.Config{Factory: e.dc.Factory, SanctionsOracle: e.dc.SanctionsOracle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	e.c = c
+	e.j = e.restart()
+	asked := func() int64 { return proxy.Calls("eth_call " + lower(e.dc.SanctionsOracle)) }
+
+	e.pay(0, e.dc.Payments, priceOne)
+	e.pay(1, e.dc.Payments, priceOne)
+	if sum := mustPass(t, e.j); sum.Minted != 2 {
+		t.Fatalf("first pass: %+v", sum)
+	}
+	if n := asked(); n != 2 {
+		t.Fatalf("the oracle was asked %d times of two payers", n)
+	}
+	e.sanction(true, e.buyer(0))
+	listedPaid := e.pay(0, e.dc.Payments, priceOne)
+	clearPaid := e.pay(1, e.dc.Payments, priceOne)
+	if sum := mustPass(t, e.j); sum.Held != 1 || sum.Minted != 1 {
+		t.Fatalf("second pass: %+v", sum)
+	}
+	if n := asked(); n != 2 {
+		t.Fatalf("the oracle was asked %d times in all: its payers' second payments asked it again", n)
+	}
+	held := e.heldOne(listedPaid, sale.Sanctioned)
+	if r := e.paymentOf(clearPaid); r.Status != store.PaymentMinted {
+		t.Fatalf("the clear payer's second payment is %s", r.Status)
+	}
+	// The verdict keeps the oracle's answer at its payment's block, as if it had been asked.
+	reads, err := e.db.JudgedReads(t.Context(), []string{held.PaymentRef})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := reads[held.PaymentRef]; len(r) != 1 || r[0].Call != "isSanctioned("+lower(e.buyer(0))+")" ||
+		r[0].Block != held.BlockNumber || string(r[0].Result) != "true" {
+		t.Fatalf("the held payment's reads: %+v", r)
+	}
+}
+
 // TestUnreadableOracle: an oracle that cannot be read (no contract at its address) holds
 // payments back, unjudged, with the pass failing for that reason; once it answers, they are
 // judged.

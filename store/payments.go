@@ -115,6 +115,8 @@ type Scan struct {
 	SafeExecutions []SafeExecution
 	Fees           []WalletFee      // of every transaction the payments wallet sent
 	TreasuryIn     []TreasuryInflow // what reached the treasury that is no sweep
+	// Sanctions is what the sanctions oracle logged in the blocks (nil: none is set).
+	Sanctions *SanctionsFollow
 }
 
 // RecordScan records, in one transaction, what the scan found in its blocks (payments, reverted
@@ -214,6 +216,9 @@ func (s *Store) RecordScan(ctx context.Context, name string, scan Scan) (err err
 	if err := recordFlows(ctx, tx, scan); err != nil {
 		return err
 	}
+	if err := recordSanctions(ctx, tx, scan.Sanctions); err != nil {
+		return err
+	}
 	if err := advance(ctx, tx, name, blocks); err != nil {
 		return err
 	}
@@ -301,6 +306,9 @@ func (s *Store) RewindScan(ctx context.Context, name string, number int64, hash 
 		return 0, err
 	}
 	if err := rewindFlows(ctx, tx, number); err != nil {
+		return 0, err
+	}
+	if err := rewindSanctions(ctx, tx, number); err != nil {
 		return 0, err
 	}
 	// Reverted withdraw calls are this scan's; withdrawals from logs are the reconciler's.

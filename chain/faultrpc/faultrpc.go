@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -86,7 +87,8 @@ func (p *Proxy) CapLogs(n int) {
 // Requests is how many HTTP requests reached the endpoint.
 func (p *Proxy) Requests() int64 { return p.requests.Load() }
 
-// Calls is how many calls of method reached the endpoint, one a batch's element.
+// Calls is how many calls of method reached the endpoint, one a batch's element. An eth_call is
+// also counted by the contract it calls: Calls("eth_call 0xabc…"), the address in lower case.
 func (p *Proxy) Calls(method string) int64 {
 	if n, ok := p.calls.Load(method); ok {
 		return n.(*atomic.Int64).Load()
@@ -94,21 +96,35 @@ func (p *Proxy) Calls(method string) int64 {
 	return 0
 }
 
+// call is a JSON-RPC call, as far as the proxy counts it.
+type call struct {
+	Method string
+	Params []json.RawMessage
+}
+
 // count counts the calls of body, a request or a batch of them.
 func (p *Proxy) count(body []byte) {
-	var calls []struct{ Method string }
+	var calls []call
 	if json.Unmarshal(body, &calls) != nil {
 		calls = calls[:0]
-		var one struct{ Method string }
+		var one call
 		if json.Unmarshal(body, &one) != nil {
 			return
 		}
 		calls = append(calls, one)
 	}
 	for _, c := range calls {
-		n, _ := p.calls.LoadOrStore(c.Method, new(atomic.Int64))
-		n.(*atomic.Int64).Add(1)
+		p.countOne(c.Method)
+		var tx struct{ To string }
+		if c.Method == "eth_call" && len(c.Params) > 0 && json.Unmarshal(c.Params[0], &tx) == nil {
+			p.countOne("eth_call " + strings.ToLower(tx.To))
+		}
 	}
+}
+
+func (p *Proxy) countOne(key string) {
+	n, _ := p.calls.LoadOrStore(key, new(atomic.Int64))
+	n.(*atomic.Int64).Add(1)
 }
 
 func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {

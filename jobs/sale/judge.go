@@ -90,8 +90,12 @@ func (cs ChainState) Releasing(r store.Release) ChainState {
 // waits rather than pass unscreened.
 var ErrSanctionsUnreadable = errors.New("the sanctions oracle cannot be read")
 
-// ReadSanctions reads in one request what the sanctions oracle said of payers at cs's block, for
-// the judgements of their payments there; nothing when no oracle is set.
+// ReadSanctions learns what the sanctions oracle said of payers at cs's block, for the
+// judgements of their payments there; nothing when no oracle is set. At a block the payments
+// scan has followed the oracle's logs over, the ledger knows most payers already (a wallet's
+// answer holds until its listing changes: store.SanctionsKnown); the others are read in one
+// request, and their answers kept for their next payments. At the head (the pre-check) all are
+// read.
 func (s *Sale) ReadSanctions(ctx context.Context, cs *ChainState, payers []string) error {
 	oracle := s.chain.SanctionsOracle()
 	if oracle == (common.Address{}) {
@@ -103,18 +107,40 @@ func (s *Sale) ReadSanctions(ctx context.Context, cs *ChainState, payers []strin
 	if len(payers) == 0 {
 		return nil
 	}
-	addrs := make([]common.Address, len(payers))
-	for i, p := range payers {
+	at := strings.ToLower(oracle.Hex())
+	unknown := payers
+	if cs.block != nil {
+		known, err := s.store.SanctionsKnown(ctx, at, cs.block.Int64(), payers)
+		if err != nil {
+			return err
+		}
+		unknown = nil
+		for _, p := range payers {
+			if listed, ok := known[p]; ok {
+				cs.sanctioned[p] = listed
+			} else {
+				unknown = append(unknown, p)
+			}
+		}
+		if len(unknown) == 0 {
+			return nil
+		}
+	}
+	addrs := make([]common.Address, len(unknown))
+	for i, p := range unknown {
 		addrs[i] = common.HexToAddress(p)
 	}
 	listed, err := s.chain.Sanctioned(ctx, oracle, cs.block, addrs)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrSanctionsUnreadable, err)
 	}
-	for i, p := range payers {
+	for i, p := range unknown {
 		cs.sanctioned[p] = listed[i]
 	}
-	return nil
+	if cs.block == nil {
+		return nil
+	}
+	return s.store.PutSanctionsAnswers(ctx, at, cs.block.Int64(), unknown, listed)
 }
 
 // screens tells whether a judgement with cs asks the oracle about wallet who: always, but for a
@@ -130,8 +156,8 @@ func (cs ChainState) screens(who string) bool {
 }
 
 // sanctionedAt tells whether the sanctions oracle listed wallet from at cs's block: recalled,
-// read with others (ReadSanctions), or read now.
-func (cs ChainState) sanctionedAt(ctx context.Context, c *chain.Client, oracle common.Address, from string) (bool, error) {
+// learnt with others (ReadSanctions), or learnt now.
+func (s *Sale) sanctionedAt(ctx context.Context, cs ChainState, from string) (bool, error) {
 	var listed bool
 	if r, ok := cs.recall("isSanctioned(" + from + ")"); ok && json.Unmarshal(r.Result, &listed) == nil {
 		return listed, nil
@@ -139,14 +165,11 @@ func (cs ChainState) sanctionedAt(ctx context.Context, c *chain.Client, oracle c
 	if listed, ok := cs.sanctioned[from]; ok {
 		return listed, nil
 	}
-	got, err := c.Sanctioned(ctx, oracle, cs.block, []common.Address{common.HexToAddress(from)})
-	if err != nil {
-		return false, fmt.Errorf("%w: %w", ErrSanctionsUnreadable, err)
+	// Into cs's map, shared by the judgements at this block: a code's owner is learnt once.
+	if err := s.ReadSanctions(ctx, &cs, []string{from}); err != nil {
+		return false, err
 	}
-	if cs.sanctioned != nil { // shared by the judgements at this block: a code's owner is read once
-		cs.sanctioned[from] = got[0]
-	}
-	return got[0], nil
+	return cs.sanctioned[from], nil
 }
 
 // ReadChain reads the contract's pause and allowance per wallet at block (0: the head), for
@@ -440,7 +463,7 @@ func (s *Sale) listed(ctx context.Context, cs ChainState, v *Verdict, who string
 	if oracle == (common.Address{}) || !cs.screens(who) {
 		return false, nil
 	}
-	l, err := cs.sanctionedAt(ctx, s.chain, oracle, who)
+	l, err := s.sanctionedAt(ctx, cs, who)
 	if err == nil {
 		cs.read(v, oracle, "isSanctioned("+who+")", l)
 	}

@@ -197,7 +197,7 @@ func Reset(t testing.TB, db *store.Store) {
 		chain_cursors, scanned_blocks, scheduler_ticks, settings, auth_nonces, wallet_signouts, outgoing_transfers, outbox, unattributed_inflows, pass_status,
 		webhook_endpoints, webhook_events, webhook_deliveries, webhook_attempts, sweeps,
 		treasury_batches, treasury_batch_payments, treasury_batch_approvals, treasury_batch_attempts,
-		referral_codes, referral_code_versions, referral_bindings, payment_referrals, commissions, treasury_batch_commissions, head_payments, tx_reads, mint_batches, ledger_digests RESTART IDENTITY CASCADE`)
+		referral_codes, referral_code_versions, referral_bindings, payment_referrals, commissions, treasury_batch_commissions, head_payments, tx_reads, sanctions_follow, sanctions_changes, sanctions_answers, mint_batches, ledger_digests RESTART IDENTITY CASCADE`)
 	if err != nil {
 		t.Fatal(err)
 	}
