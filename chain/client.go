@@ -15,6 +15,7 @@ import (
 	neturl "net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -84,6 +85,8 @@ type Client struct {
 	feed *bindings.MockAggregator // its read functions are those of any Chainlink feed
 
 	pace pace // how fast the best head rises: the chain's block time, as the client sees it
+	// followed is the head a Heads follower saw last (FollowedHead); nil without one.
+	followed atomic.Pointer[followedHead]
 
 	stop    context.CancelFunc // ends the head watch; nil without one
 	watched chan struct{}      // closed when the head watch has ended

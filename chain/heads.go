@@ -48,6 +48,22 @@ func (c *Client) Heads(ctx context.Context) <-chan uint64 {
 	return out
 }
 
+// followedHead is a head a Heads follower saw, and when.
+type followedHead struct {
+	n  uint64
+	at time.Time
+}
+
+// FollowedHead is the head the passes' follower (Heads) saw last, if it saw it within maxAge:
+// a reader content with a head that old asks nothing. None without a follower.
+func (c *Client) FollowedHead(maxAge time.Duration) (uint64, bool) {
+	f := c.followed.Load()
+	if f == nil || time.Since(f.at) > maxAge {
+		return 0, false
+	}
+	return f.n, true
+}
+
 // heads is the one goroutine that writes to a Heads channel.
 type heads struct {
 	c    *Client
@@ -58,6 +74,7 @@ type heads struct {
 // offer makes n the number waiting in the channel, in place of one the reader has not taken.
 // Only this goroutine sends, so once the channel is emptied the send cannot block.
 func (h *heads) offer(n uint64) {
+	h.c.followed.Store(&followedHead{n: n, at: time.Now()})
 	if n == h.last {
 		return
 	}

@@ -146,6 +146,17 @@ const DefaultChainReadsPerSec = 20
 // confirmations from it, and a second is a fraction of any chain's block time.
 const headTTL = time.Second
 
+// loadHead is the chain's head for the pages and probes: the one the passes' follower saw within
+// headTTL, where it runs (it asks once a second where the node pushes no heads), or asked. The
+// instances' pages then cost the chain no request of their own for it (issue 53 §4: they were
+// one request a second each).
+func (h *Handlers) loadHead(ctx context.Context) (uint64, error) {
+	if n, ok := h.chain.FollowedHead(headTTL); ok {
+		return n, nil
+	}
+	return h.chain.HeadNumber(ctx)
+}
+
 // priceTTL makes the upstream quote read at most once a minute for all callers.
 const priceTTL = time.Minute
 
@@ -174,7 +185,7 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 	h.stats = memo.NewOn(cfg.Now, statsTTL, statsStale, h.loadStats).Reads(store.ErrUnavailable)
 	h.price = memo.NewOn(cfg.Now, priceTTL, 0, h.loadPrice)
 	h.totals = memo.NewOn(cfg.Now, totalsTTL, totalsStale, h.loadTotals).Reads(store.ErrUnavailable)
-	h.head = memo.NewOn(cfg.Now, headTTL, 0, h.chain.HeadNumber).Reads(chain.ErrUnavailable)
+	h.head = memo.NewOn(cfg.Now, headTTL, 0, h.loadHead).Reads(chain.ErrUnavailable)
 	h.reads = chain.NewBudget(cmp.Or(cfg.ChainReadsPerSec, DefaultChainReadsPerSec))
 	h.payments = sale.NewTracker(h.sale, s, ch, strings.ToLower(cfg.PaymentAddress), passes.Confirmations(), h.head, h.reads, cfg.Now)
 	h.exports = make(chan struct{}, cfg.ExportSlots)

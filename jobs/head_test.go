@@ -39,15 +39,26 @@ func (e *env) client(transport string) *chain.Client {
 
 var transports = []string{"subscription", "polling"}
 
-// A reader that falls behind reads the newest head, not a queue of the ones it missed.
+// A reader that falls behind reads the newest head, not a queue of the ones it missed; and a
+// reader content with a head a moment old has the one the follower saw (FollowedHead), none
+// before it follows.
 func TestHeadsCoalesce(t *testing.T) {
 	t.Parallel()
 	for _, transport := range transports {
 		t.Run(transport, func(t *testing.T) {
 			e := newEnvOn(t, devchain.Options{ManualMining: true, RPCAddr: "127.0.0.1:0"})
 			c := e.client(transport)
+			if n, ok := c.FollowedHead(time.Hour); ok {
+				t.Fatalf("a followed head (%d) before any follower", n)
+			}
 			heads := c.Heads(t.Context())
 			first := <-heads
+			if n, ok := c.FollowedHead(time.Hour); !ok || n != first {
+				t.Fatalf("the followed head is %d (%v), the follower's %d", n, ok, first)
+			}
+			if n, ok := c.FollowedHead(0); ok {
+				t.Fatalf("a followed head (%d) younger than nothing", n)
+			}
 			for range 5 {
 				e.dc.Commit()
 			}
