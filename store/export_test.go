@@ -1,5 +1,7 @@
 package store
 
+import "context"
+
 // PollSQL is what readers ask on every poll, with arguments to plan it with: the plans test holds
 // each to an index.
 var PollSQL = map[string]struct {
@@ -10,3 +12,13 @@ var PollSQL = map[string]struct {
 	"PaymentsFrom":    {paymentsFromSQL, []any{"0x00000000000000000000000000000000000000aa", 20}},
 	"HeadPaymentByTx": {headPaymentSQL, []any{"0x00000000000000000000000000000000000000000000000000000000000000aa"}},
 }
+
+// OpenWithSockets is Open looking for the server's Unix socket in dirs; LocalSocket says
+// whether Open would try one for dsn.
+func OpenWithSockets(ctx context.Context, dsn string, dirs []string) (*Store, error) {
+	return openIn(ctx, dsn, nil, dirs)
+}
+
+func LocalSocket(dsn string, dirs []string) (string, bool) { return localSocket(dsn, dirs) }
+
+var SocketDirs = socketDirs

@@ -1,10 +1,16 @@
 package store_test
 
 import (
+	"cmp"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/jmoiron/sqlx"
+
+	"nodeledger/store"
 	"nodeledger/store/storetest"
 )
 
@@ -36,5 +42,66 @@ func TestOpenServerList(t *testing.T) {
 	u.RawQuery = q.Encode()
 	if _, err := storetest.Open(t.Context(), u.String()); err == nil || !strings.Contains(err.Error(), "postgres://user@host1:5432,host2:5432/db") {
 		t.Fatalf("servers named twice: %v", err)
+	}
+}
+
+// TestOpenOverTheSocket: a URL for this machine's server is opened over the server's Unix
+// socket where it is there, and over TCP where the socket refuses (here a file that is no
+// socket) or the URL asks for TLS or names its host in the query.
+func TestOpenOverTheSocket(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	dsn := storetest.NewURL(t)
+	overTCP := func(db *store.Store) bool {
+		t.Helper()
+		var tcp bool
+		if err := db.DB().GetContext(ctx, &tcp, `SELECT inet_server_addr() IS NOT NULL`); err != nil {
+			t.Fatal(err)
+		}
+		return tcp
+	}
+	// Where the server's socket takes this URL's user (a private test server has none; .ci/run
+	// trusts local connections), Open goes through it.
+	if local, ok := store.LocalSocket(dsn, store.SocketDirs); ok {
+		if direct, err := sqlx.Connect("postgres", local); err == nil {
+			direct.Close()
+			db, err := store.Open(ctx, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if overTCP(db) {
+				t.Fatalf("%s is opened over TCP, not over %s", dsn, local)
+			}
+		} else {
+			t.Logf("the server's socket refuses %s (%v): only the fallback is tested", local, err)
+		}
+	}
+
+	fake := t.TempDir()
+	u, _ := url.Parse(dsn)
+	if err := os.WriteFile(filepath.Join(fake, ".s.PGSQL."+cmp.Or(u.Port(), "5432")), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := store.LocalSocket(dsn, []string{fake}); !ok {
+		t.Fatal("the fake socket is not tried")
+	}
+	tcp, err := store.OpenWithSockets(ctx, dsn, []string{fake})
+	if err != nil {
+		t.Fatalf("a socket that refuses: %v", err)
+	}
+	defer tcp.Close()
+	if !overTCP(tcp) {
+		t.Fatal("opened over a socket that refuses")
+	}
+
+	for k, v := range map[string]string{"sslmode": "require", "host": "127.0.0.1"} {
+		q := u.Query()
+		q.Set(k, v)
+		asked := *u
+		asked.RawQuery = q.Encode()
+		if s, ok := store.LocalSocket(asked.String(), store.SocketDirs); ok {
+			t.Fatalf("%s is rewritten to %s", &asked, s)
+		}
 	}
 }
