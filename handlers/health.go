@@ -291,38 +291,26 @@ func (h *Handlers) status(ctx context.Context) (views.Status, error) {
 
 // health takes the scheduler health reading that /api/cron/health and /health show.
 func (h *Handlers) health(ctx context.Context) (views.Health, error) {
-	sc, err := h.store.Schedule(ctx)
-	if err != nil {
-		return views.Health{}, err
-	}
 	r := views.Health{
-		Schedule:      sc,
-		StaleAfterSec: h.cfg.StaleAfterSec,
-		TickSec:       h.cfg.TickSec,
-		DistEnabled:   h.cfg.DistEnabled,
-		DistMode:      h.cfg.DistMode,
-		Stale:         true, // a worker that never ticked is stale
-		Contract:      strings.ToLower(h.chain.Factory().Hex()),
-		RPC:           rpcView(h.chain.Endpoints()),
-	}
-	if sc.LastTickAt != nil {
-		r.SinceTick = time.Since(*sc.LastTickAt)
-		r.Stale = r.SinceTick > time.Duration(h.cfg.StaleAfterSec)*time.Second
-	}
-	if v := h.jobs.InternalTransfers(); v != "" {
-		r.InternalTransfers = &v
+		DistEnabled: h.cfg.DistEnabled,
+		DistMode:    h.cfg.DistMode,
+		Contract:    strings.ToLower(h.chain.Factory().Hex()),
 	}
 	if ob, err := h.jobs.Outbox(ctx); err != nil {
 		h.log.Warn("health: outbox unreadable", "err", err)
 	} else {
 		r.Outbox, r.MaxFeeWei = &ob, h.jobs.MaxFee()
 	}
+	// The ledger's readings before the chain's, which may take the request's time when the RPC
+	// is slow.
 	statuses, err := h.store.PassStatuses(ctx)
 	if err != nil {
 		return views.Health{}, err
 	}
-	// Before the chain's readings, which may take the request's time when the RPC is slow.
 	if r.Verification, err = h.store.Verification(ctx); err != nil {
+		return views.Health{}, err
+	}
+	if r.Service, err = h.service(ctx); err != nil {
 		return views.Health{}, err
 	}
 	// The chain's readings side by side: each may take the RPC's time.
@@ -337,17 +325,41 @@ func (h *Handlers) health(ctx context.Context) (views.Health, error) {
 	wg.Wait()
 	r.DistributorBalance = funds.Distributor
 	r.Signers = h.signersView(funds, statuses)
-	r.Sweeps = h.sweepsView(ctx)
+	r.Degraded = degradedReasons(r, h.cfg.RequireSyncStandby)
+	return r, nil
+}
+
+// service reads the service's own parts: the worker's schedule, the chain's endpoints, the
+// sweeps, the database's standbys, the tracing of contract wallets' payments.
+func (h *Handlers) service(ctx context.Context) (views.Service, error) {
+	sc, err := h.store.Schedule(ctx)
+	if err != nil {
+		return views.Service{}, err
+	}
+	s := views.Service{
+		Schedule:      sc,
+		StaleAfterSec: h.cfg.StaleAfterSec,
+		TickSec:       h.cfg.TickSec,
+		Stale:         true, // a worker that never ticked is stale
+		RPC:           rpcView(h.chain.Endpoints()),
+	}
+	if sc.LastTickAt != nil {
+		s.SinceTick = time.Since(*sc.LastTickAt)
+		s.Stale = s.SinceTick > time.Duration(h.cfg.StaleAfterSec)*time.Second
+	}
+	if v := h.jobs.InternalTransfers(); v != "" {
+		s.InternalTransfers = &v
+	}
 	if rep, err := h.store.Replication(ctx); err != nil {
 		h.log.Warn("health: the database's standbys unreadable", "err", err)
 	} else {
-		r.Replication = &rep
+		s.Replication = &rep
 	}
 	if lag, ok := h.cfg.Reads.Lag(); ok {
-		r.ReadLag = &lag
+		s.ReadLag = &lag
 	}
-	r.Degraded = degradedReasons(r, h.cfg.RequireSyncStandby)
-	return r, nil
+	s.Sweeps = h.sweepsView(ctx) // last: it reads the chain
+	return s, nil
 }
 
 // maxStandbyLag is how far behind a standby may replay before health says it lags: past it, a

@@ -156,7 +156,9 @@ func (h *Handlers) renderOperator(c echo.Context, status int, d operatorDraft) e
 			o.TierForm.ChainBps = t.PayoutBps
 		}
 	}
-	o.InternalTransfers = h.jobs.InternalTransfers()
+	if o.Service, err = h.service(ctx); err != nil {
+		return err
+	}
 	if o.Live, err = h.saleLive(ctx); err != nil {
 		return err
 	}

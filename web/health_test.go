@@ -114,20 +114,21 @@ func TestHealthWhenTheMinterRunsDry(t *testing.T) {
 		}
 	}
 
-	healthPage := page(t, s.get(t, "/health").Body)
-	if w := text(healthPage, "signer-warning"); !strings.Contains(w, *p.LastError) || !strings.Contains(w, "degraded") {
-		t.Fatalf("the health page's warning %q lacks the sentence", w)
+	operator := signedInOperator(t, s)
+	op := operator.operatorPage()
+	if w := text(op, "signer-warning"); !strings.Contains(w, *p.LastError) || !strings.Contains(w, "degraded") {
+		t.Fatalf("the operator page's warning %q lacks the sentence", w)
 	}
-	if low := text(healthPage, "minter-low"); !strings.Contains(low, "The minter can pay for about 0 more mints at today's fees") {
-		t.Fatalf("the health page's minter note %q", low)
+	if low := text(op, "minter-low"); !strings.Contains(low, "The minter can pay for about 0 more mints at today's fees") {
+		t.Fatalf("the operator page's minter note %q", low)
 	}
 	// One run of text: no space before a comma or a colon.
-	if ep := text(healthPage, "rpc-endpoint"); !regexp.MustCompile(`^endpoint 1, block [\d,]+: serves`).MatchString(ep) {
-		t.Fatalf("the health page's endpoint %q", ep)
+	if ep := text(op, "rpc-endpoint"); !regexp.MustCompile(`^endpoint 1, block [\d,]+: serves`).MatchString(ep) {
+		t.Fatalf("the operator page's endpoint %q", ep)
 	}
-	op := signedInOperator(t, s).operatorPage()
-	if w := text(op, "signer-warning"); !strings.Contains(w, *p.LastError) {
-		t.Fatalf("the operator page's warning %q lacks the sentence", w)
+	// The status page leaves the service's own parts to the operators.
+	if cards := page(t, s.get(t, "/health").Body).Find(`[data-testid=signer-warning], [data-testid=rpc-endpoint], [data-testid=service]`); cards.Length() != 0 {
+		t.Fatalf("the status page shows the operators' cards: %s", htmlOf(cards))
 	}
 	tracker := page(t, s.get(t, "/payment/"+paid.TxHash.Hex()).Body)
 	if !strings.Contains(text(tracker, "waiting-on-service"), "the service cannot pay the network's fee") {
@@ -150,8 +151,7 @@ func TestHealthWhenTheMinterRunsDry(t *testing.T) {
 		if h.MinterMintsLeft == nil || *h.MinterMintsLeft == 0 {
 			t.Fatalf("mints left %v after funding", h.MinterMintsLeft)
 		}
-		healthPage := page(t, s.get(t, "/health").Body)
-		if w := healthPage.Find(`[data-testid="signer-warning"]`); w.Length() != 0 {
+		if w := operator.operatorPage().Find(`[data-testid="signer-warning"]`); w.Length() != 0 {
 			t.Fatalf("a warning stays: %q", w.Text())
 		}
 		tracker := page(t, s.get(t, "/payment/"+paid.TxHash.Hex()).Body)
@@ -170,7 +170,7 @@ func TestHealthDegradedBeforeTheMinterRunsDry(t *testing.T) {
 	dc, c := startDevChain(t)
 	j := jobs.New(db, c, chain.LocalSigner(dc.Minter.Key), chain.LocalSigner(dc.Distributor.Key), jobs.Config{ChainID: dc.ChainID(), PaymentAddress: dc.Payments},
 		slog.New(slog.DiscardHandler))
-	cfg := handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300, MinterLowMints: 20}
+	cfg := handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300, MinterLowMints: 20, AdminKey: adminKey, SessionSecret: sessionSecret}
 	s := newChainServer(t, db, c, j, cfg)
 	type reason struct {
 		Code   string `json:"code"`
@@ -211,9 +211,10 @@ func TestHealthDegradedBeforeTheMinterRunsDry(t *testing.T) {
 	if r := h.DegradedReasons[0]; r.Code != "minter_low" || !sentence.MatchString(r.Reason) {
 		t.Fatalf("reason %+v", r)
 	}
-	if low := text(page(t, s.get(t, "/health").Body), "minter-low"); !strings.Contains(low, "The service is degraded") ||
+	operator := signedInOperator(t, s)
+	if low := text(operator.operatorPage(), "minter-low"); !strings.Contains(low, "The service is degraded") ||
 		!strings.Contains(low, "Send the minter ETH") {
-		t.Fatalf("the health page's minter note %q", low)
+		t.Fatalf("the operator page's minter note %q", low)
 	}
 
 	t.Run("funded again, not degraded", func(t *testing.T) {
@@ -221,14 +222,15 @@ func TestHealthDegradedBeforeTheMinterRunsDry(t *testing.T) {
 		if h := health(); h.Degraded || len(h.DegradedReasons) != 0 || *h.MinterMintsLeft < 20 {
 			t.Fatalf("after funding: %+v", h)
 		}
-		if w := page(t, s.get(t, "/health").Body).Find(`[data-testid="minter-low"]`); w.Length() != 0 {
+		if w := operator.operatorPage().Find(`[data-testid="minter-low"]`); w.Length() != 0 {
 			t.Fatalf("the warning stays: %q", w.Text())
 		}
 	})
 }
 
-// screenshotHealth shoots /health in headless Chromium at 1280 and 390 px wide, into
-// .data/artifacts/browser, for a person to look at the warning.
+// screenshotHealth shoots /status in headless Chromium at 1280 and 390 px wide, into
+// .data/artifacts/browser, for a person to look at what buyers see while the minter cannot pay
+// (the operator's warning is shot by the browser tests).
 func screenshotHealth(t *testing.T, s *testServer) {
 	t.Helper()
 	srv := httptest.NewServer(s.e)
@@ -238,7 +240,7 @@ func screenshotHealth(t *testing.T, s *testServer) {
 		t.Fatal(err)
 	}
 	for _, width := range []int{1280, 390} {
-		shot := filepath.Join(artifacts, fmt.Sprintf("health-signer-warning-%d.png", width))
+		shot := filepath.Join(artifacts, fmt.Sprintf("status-minter-dry-%d.png", width))
 		os.Remove(shot)
 		cmd := exec.CommandContext(t.Context(), chromiumPath(t), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
 			fmt.Sprintf("--window-size=%d,1100", width), "--screenshot="+shot, srv.URL+"/health")
@@ -266,7 +268,7 @@ type rpcHealthBody struct {
 }
 
 // Of two RPC endpoints, one whose head stands still behind the other's is said stale on
-// /api/cron/health and /health, which is degraded; when both fail it is unhealthy. The routes are
+// /api/cron/health and the operator page, and /health says one of them fails; health is degraded; when both fail it is unhealthy. The routes are
 // public, so each endpoint is named by its place in ETH_RPC_URL only: neither the provider's
 // host (which names the account), nor the port, nor the keys in the paths and queries show.
 func TestHealthShowsRPCEndpoints(t *testing.T) {
@@ -286,7 +288,7 @@ func TestHealthShowsRPCEndpoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	s := newChainServer(t, db, c, nil, handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300})
+	s := newChainServer(t, db, c, nil, handlers.Config{DistMode: "fixed", TickSec: 60, StaleAfterSec: 300, AdminKey: adminKey, SessionSecret: sessionSecret})
 	_, aPort, _ := strings.Cut(strings.TrimPrefix(a.URL, "http://"), ":")
 	_, bPort, _ := strings.Cut(strings.TrimPrefix(b.URL, "http://"), ":")
 	noKey := func(text string) {
@@ -321,9 +323,14 @@ func TestHealthShowsRPCEndpoints(t *testing.T) {
 	}
 	rec := s.get(t, "/health")
 	noKey(rec.Body.String())
-	rpcCard := text(page(t, rec.Body), "rpc")
+	if rpcCard := text(page(t, rec.Body), "rpc"); !strings.Contains(rpcCard, "one endpoint of several is failing") {
+		t.Fatalf("the status page's chain card: %q", rpcCard)
+	}
+	op := signedInOperator(t, s).operatorPage()
+	noKey(text(op, "service"))
+	rpcCard := text(op, "rpc-endpoints")
 	if !strings.Contains(rpcCard, "degraded") || !strings.Contains(rpcCard, "endpoint 1") || !strings.Contains(rpcCard, "stale: ") || !strings.Contains(rpcCard, "endpoint 2") {
-		t.Fatalf("the health page's RPC card: %q", rpcCard)
+		t.Fatalf("the operator page's RPC card: %q", rpcCard)
 	}
 
 	a.Fail(faultrpc.Reset)

@@ -30,7 +30,7 @@ func TestOperatorDeadEnds(t *testing.T) {
 	t.Run("section links lead to headings", func(t *testing.T) {
 		doc := b.operatorPage()
 		links := doc.Find(`[data-testid=section-nav] a`)
-		if links.Length() != 14 {
+		if links.Length() != 15 {
 			t.Fatalf("%d section links: %s", links.Length(), squash(doc.Find(`[data-testid=section-nav]`)))
 		}
 		links.Each(func(_ int, a *goquery.Selection) {

@@ -284,13 +284,16 @@ func TestNodeWalletAndDistributionsPages(t *testing.T) {
 	})
 }
 
+// TestHealthPage: the status page gives the contract's funds and leaves the service's own parts
+// to the operator page's Service section: the worker's last tick (never, stale, fresh) and the
+// tracing of contract wallets' payments.
 func TestHealthPage(t *testing.T) {
 	t.Parallel()
 	db := storetest.New(t)
-	cfg := handlers.Config{TickSec: 60, StaleAfterSec: 300, DistEnabled: true, DistMode: "fixed"}
-	lastTick := func() *goquery.Selection {
-		return page(t, newServer(t, db, cfg).get(t, "/health").Body).Find(`[data-testid="last-tick"] .value`)
-	}
+	cfg := handlers.Config{TickSec: 60, StaleAfterSec: 300, DistEnabled: true, DistMode: "fixed", AdminKey: adminKey, SessionSecret: sessionSecret}
+	s := newServer(t, db, cfg)
+	b := signedInOperator(t, s)
+	lastTick := func() *goquery.Selection { return b.operatorPage().Find(`[data-testid="last-tick"] .value`) }
 	if v := lastTick(); !v.HasClass("bad") || !strings.Contains(v.Text(), "never ticked") {
 		t.Fatalf("never ticked: %q", v.Text())
 	}
@@ -302,9 +305,15 @@ func TestHealthPage(t *testing.T) {
 	if v := lastTick(); !v.HasClass("good") || strings.Contains(v.Text(), "stale") {
 		t.Fatalf("a fresh tick: %q", v.Text())
 	}
-	doc := page(t, newServer(t, db, cfg).get(t, "/health").Body)
-	if !strings.Contains(text(doc, "solvency"), "chain unreadable") || !strings.Contains(text(doc, "internal-transfers"), "not scanned yet") {
+	if got := text(b.operatorPage(), "internal-transfers"); !strings.Contains(got, "not scanned yet") {
+		t.Fatalf("the operator's tracing card: %q", got)
+	}
+	doc := page(t, s.get(t, "/health").Body)
+	if !strings.Contains(text(doc, "solvency"), "chain unreadable") || !strings.Contains(text(doc, "rpc"), "cannot be read") {
 		t.Fatalf("health page %q", doc.Find("main").Text())
+	}
+	if svc := doc.Find(`[data-testid=service], [data-testid=last-tick], [data-testid=internal-transfers]`); svc.Length() != 0 {
+		t.Fatalf("the status page shows the operators' cards: %s", htmlOf(svc))
 	}
 }
 

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { env, base, browser, open, text } from './harness.mjs';
+import { env, base, browser, open, text, withWallet, signInOperator } from './harness.mjs';
 
 // readable is the page's rounding, written again: six decimals at most, half up, separators.
 function readable(wei) {
@@ -42,18 +42,30 @@ test('the landing page says what a node is and earns, with a Buy button', async 
 });
 
 test('a big amount reads with thousands separators, six decimals at most, and its exact value in the title', async () => {
-  const { page } = await open('/health', wide);
-  // The distributor's float: the dev chain gave it 10,000 ETH, less the gas of its rounds.
+  // The distributor's float, on the operator page: the dev chain gave it 10,000 ETH, less the gas
+  // of its rounds.
+  const context = await browser.newContext({ viewport: wide });
+  await withWallet(context, env.FUNDER_KEY); // the factory's owner, an admin
+  const page = await signInOperator(context);
   const health = await (await fetch(base + '/api/cron/health')).json();
   const exact = formatEther(BigInt(health.distributorBalanceWei));
-  const amount = page.locator('[data-testid=distributor-float] .eth');
+  const amount = page.locator('[data-testid=live-distributor] .eth');
   assert.match(await amount.innerText(), /^\d{1,3}(,\d{3})+(\.\d{1,6})?$/);
   assert.equal(await amount.innerText(), readable(BigInt(health.distributorBalanceWei)));
   assert.equal(await amount.getAttribute('title'), exact + ' ETH');
-  await shotAt(page, 'health', 1280);
-  await page.setViewportSize(phone);
-  await shotAt(page, 'health', 390);
-  await page.close();
+  // The service's own parts are the operator's, not the status page's.
+  await page.locator('#service').scrollIntoViewIfNeeded();
+  assert.ok(await page.locator('[data-testid=service] [data-testid=last-tick]').isVisible());
+  await page.locator('[data-testid=service]').screenshot({ path: `${env.ARTIFACTS}/looks-operator-service-1280.png` });
+  await context.close();
+
+  const status = (await open('/status', wide)).page;
+  await status.waitForSelector('[data-testid=status-verdict]');
+  assert.equal(await status.locator('[data-testid=service], [data-testid=last-tick], [data-testid=live-distributor]').count(), 0);
+  await shotAt(status, 'status', 1280);
+  await status.setViewportSize(phone);
+  await shotAt(status, 'status', 390);
+  await status.close();
 });
 
 test('the node page names its tier, says when it is next credited, and links its credits to their rounds', async () => {

@@ -47,9 +47,9 @@ test('the operator creates a paying tier in one save, is asked before each switc
 
   // Section links, at the top of the long page: each jumps to its heading.
   const nav = page.locator('[data-testid=section-nav]');
-  assert.match(squash(await nav.innerText()), /^Passes Live Tiers Allowlists Tier form Referral codes Treasury Screening Refunds Ledger Exports Webhooks Operators Audit$/);
+  assert.match(squash(await nav.innerText()), /^Passes Live Service Tiers Allowlists Tier form Referral codes Treasury Screening Refunds Ledger Exports Webhooks Operators Audit$/);
   await both(page, 'operator-deadends-nav');
-  for (const id of ['audit', 'tiers', 'tier-form-heading']) {
+  for (const id of ['audit', 'service', 'tiers', 'tier-form-heading']) {
     await nav.locator(`[data-testid=nav-${id}]`).click();
     await page.waitForFunction(onScreen, id);
     assert.ok(await nav.isVisible(), 'the links stay on screen');
