@@ -65,6 +65,7 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 	}
 	earnings := h.earnings(ctx, plain, true)
 	held := h.tokensHeld(ctx, b.Wallet)
+	judge := h.judgeAtHead(ctx, b.Wallet)
 	for _, t := range shown {
 		bt := views.BuyTier{Tier: t.Tier, Phase: t.Phase, Remaining: t.Remaining, OpensAt: t.OpensAt, Earnings: earnings[t.ID]}
 		for _, p := range t.InTokens {
@@ -83,7 +84,7 @@ func (h *Handlers) BuyPage(c echo.Context) error {
 		if terms != nil && terms.DiscountBps > 0 {
 			bt.PayWei = &store.Uint256{Int: terms.Price(t.PriceWei.Int)}
 		}
-		if err := h.forWallet(ctx, &bt, b.Wallet, b.Now); err != nil {
+		if err := h.forWallet(ctx, &bt, b.Wallet, b.Now, judge); err != nil {
 			return err
 		}
 		b.Tiers = append(b.Tiers, bt)
@@ -113,6 +114,26 @@ func (h *Handlers) tokensHeld(ctx context.Context, wallet string) func(token str
 			read[token] = &store.Uint256{Int: bal}
 		}
 		return read[token]
+	}
+}
+
+// judgeAtHead judges, for the page, payments from wallet at the head: the chain's state is read
+// once for every tier (sale.JudgeWith), on the visitors' budget. It returns nil for no wallet, or
+// a state that cannot be read (the Pay button's pre-check still stands).
+func (h *Handlers) judgeAtHead(ctx context.Context, wallet string) func(paid store.Money, now time.Time) (sale.Verdict, error) {
+	if wallet == "" {
+		return nil
+	}
+	ctx = chain.WithBudget(ctx, h.reads)
+	cs, err := h.sale.ReadChain(ctx, 0)
+	if err != nil {
+		if !errors.Is(err, chain.ErrOverBudget) { // over budget: deliberate, not worth a line
+			h.log.Warn("buy page: the chain's state cannot be read", "err", err)
+		}
+		return nil
+	}
+	return func(paid store.Money, now time.Time) (sale.Verdict, error) {
+		return h.sale.JudgeWith(ctx, cs, wallet, paid, now, 0)
 	}
 }
 
@@ -164,7 +185,8 @@ var buyOrder = map[store.TierPhase]int{store.PhaseAllowlist: 1, store.PhasePubli
 // knows it is on the list before launch day, not by paying), and, while the tier sells, why a
 // payment of its price from the wallet now would be refused, by the rules the payments pass
 // applies.
-func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet string, now time.Time) error {
+func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet string, now time.Time,
+	judge func(paid store.Money, now time.Time) (sale.Verdict, error)) error {
 	if wallet == "" {
 		return nil
 	}
@@ -186,10 +208,10 @@ func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet stri
 		}
 		bt.Allowlist = &views.AllowlistPlace{Allocation: allocation, Used: held.OfTier}
 	}
-	if !bt.Phase.Open() {
+	if !bt.Phase.Open() || judge == nil {
 		return nil
 	}
-	v, err := h.sale.Judge(chain.WithBudget(ctx, h.reads), wallet, store.Money{Amount: bt.PriceWei.Int}, now)
+	v, err := judge(store.Money{Amount: bt.PriceWei.Int}, now)
 	if err != nil {
 		// The page still shows the tier; the Pay button asks again before the wallet pays.
 		if !errors.Is(err, chain.ErrOverBudget) {

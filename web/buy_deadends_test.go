@@ -147,7 +147,7 @@ func TestBuyNoDeadEnds(t *testing.T) {
 		// The wallet holds DHT and no node: tiers 1 and 2 are its to pay; 5 is not (not on its list).
 		for tier, offer := range map[string]string{"1": "pay", "2": "pay", "5": "refused"} {
 			if got := option(doc, tier).AttrOr("data-offer", ""); got != offer {
-				t.Errorf("tier %s: %s, want %s", tier, got, offer)
+				t.Errorf("tier %s: %s, want %s: %q", tier, got, offer, say(option(doc, tier)))
 			}
 		}
 		if text(doc, "payment-address") != payTo || option(doc, "1").Find("[data-testid=pay-unchecked]").Length() != 0 {

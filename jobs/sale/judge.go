@@ -78,6 +78,9 @@ type ChainState struct {
 	sanctioned map[string]bool
 	// release is an admin's release of the payment judged (Releasing); nil: none.
 	release *store.Release
+	// nodes are the wallets' nodes read at block, shared by the judgements with cs: the buy
+	// page judges a wallet's payment for every tier, and asks once.
+	nodes map[string][]string
 }
 
 // Releasing is cs for the judgement of a payment an admin released from the screening's hold.
@@ -184,7 +187,7 @@ func (s *Sale) ReadChain(ctx context.Context, block uint64) (ChainState, error) 
 		return ChainState{}, err
 	}
 	walletMax, err := s.chain.MaxPerWallet(ctx, at)
-	return ChainState{block: at, paused: paused, walletMax: walletMax}, err
+	return ChainState{block: at, paused: paused, walletMax: walletMax, sanctioned: map[string]bool{}, nodes: map[string][]string{}}, err
 }
 
 // Recalling is cs for a rebuild's judgement of a payment that the service judged with reads:
@@ -242,6 +245,9 @@ func (cs ChainState) nodesOf(ctx context.Context, c *chain.Client, from string) 
 	if r, ok := cs.recall("nodesOf(" + from + ")"); ok && json.Unmarshal(r.Result, &ids) == nil {
 		return ids, nil
 	}
+	if ids, ok := cs.nodes[from]; ok {
+		return ids, nil
+	}
 	onChain, err := c.NodesOfAt(ctx, common.HexToAddress(from), cs.block)
 	if err != nil {
 		return nil, err
@@ -249,6 +255,9 @@ func (cs ChainState) nodesOf(ctx context.Context, c *chain.Client, from string) 
 	ids = make([]string, len(onChain))
 	for i, id := range onChain {
 		ids[i] = id.String()
+	}
+	if cs.nodes != nil {
+		cs.nodes[from] = ids
 	}
 	return ids, nil
 }
