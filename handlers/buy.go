@@ -117,10 +117,13 @@ func (h *Handlers) tokensHeld(ctx context.Context, wallet string) func(token str
 	}
 }
 
+// pageJudge judges a payment of paid from the page's wallet at instant now.
+type pageJudge func(paid store.Money, now time.Time) (sale.Verdict, error)
+
 // judgeAtHead judges, for the page, payments from wallet at the head: the chain's state is read
 // once for every tier (sale.JudgeWith), on the visitors' budget. It returns nil for no wallet, or
 // a state that cannot be read (the Pay button's pre-check still stands).
-func (h *Handlers) judgeAtHead(ctx context.Context, wallet string) func(paid store.Money, now time.Time) (sale.Verdict, error) {
+func (h *Handlers) judgeAtHead(ctx context.Context, wallet string) pageJudge {
 	if wallet == "" {
 		return nil
 	}
@@ -185,8 +188,7 @@ var buyOrder = map[store.TierPhase]int{store.PhaseAllowlist: 1, store.PhasePubli
 // knows it is on the list before launch day, not by paying), and, while the tier sells, why a
 // payment of its price from the wallet now would be refused, by the rules the payments pass
 // applies.
-func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet string, now time.Time,
-	judge func(paid store.Money, now time.Time) (sale.Verdict, error)) error {
+func (h *Handlers) forWallet(ctx context.Context, bt *views.BuyTier, wallet string, now time.Time, judge pageJudge) error {
 	if wallet == "" {
 		return nil
 	}

@@ -246,9 +246,9 @@ func (j *Jobs) confirmed(payments []store.NewPayment) {
 var errReorgWhileReading = errors.New("payments scan: the chain reorganised while the pass read it")
 
 // withLogs adds to scan, a record of blocks from..to, what the pass's logs hold there (the
-// treasury's executions, token payments, the sanctions oracle's changes), and the hashes of their blocks to its blocks, so that a
-// reorg that takes one back is noticed there (checkCursor) and rewinds it. A block read with
-// another hash than its log's is errReorgWhileReading.
+// treasury's executions, token payments, the sanctions oracle's changes), and the hashes of
+// their blocks to its blocks, so that a reorg that takes one back is noticed there (checkCursor)
+// and rewinds it. A block read with another hash than its log's is errReorgWhileReading.
 func (p scanPass) withLogs(scan *store.Scan, from, to uint64) error {
 	for _, e := range p.execs {
 		if e.BlockNumber < from || e.BlockNumber > to {

@@ -81,6 +81,10 @@ func rewindSanctions(ctx context.Context, tx *sqlx.Tx, number int64) error {
 	return nil
 }
 
+// followedAt is the oracle's follow ($1) when it covers block $2, from the state it started from
+// (the end of the block before its first) to its last block.
+const followedAt = `SELECT from_block, to_block FROM sanctions_follow WHERE oracle = $1::text AND $2::bigint BETWEEN from_block - 1 AND to_block`
+
 // SanctionsKnown is what the ledger knows the sanctions oracle said of each of wallets at the end
 // of block, where the payments scan has followed its logs: the last change of the wallet's listing
 // there up to block, or, with none, an answer read at a followed block with no change of the
@@ -92,7 +96,7 @@ func (s *Store) SanctionsKnown(ctx context.Context, oracle string, block int64, 
 		Listed  bool   `db:"listed"`
 	}
 	if err := s.db.SelectContext(ctx, &rows, `
-		WITH f AS (SELECT from_block, to_block FROM sanctions_follow WHERE oracle = $1::text AND $2::bigint BETWEEN from_block - 1 AND to_block),
+		WITH f AS (`+followedAt+`),
 		known AS (
 			SELECT w.address, coalesce(
 				(SELECT c.listed FROM sanctions_changes c
@@ -120,7 +124,7 @@ func (s *Store) PutSanctionsAnswers(ctx context.Context, oracle string, block in
 	_, err = s.db.ExecContext(ctx, `
 		INSERT INTO sanctions_answers AS s (oracle, address, block, listed)
 		SELECT $1::text, a, $2::bigint, l FROM unnest($3::text[], $4::bool[]) AS w (a, l)
-		WHERE EXISTS (SELECT 1 FROM sanctions_follow WHERE oracle = $1 AND $2 BETWEEN from_block - 1 AND to_block)
+		WHERE EXISTS (`+followedAt+`)
 		ON CONFLICT (oracle, address) DO UPDATE SET block = excluded.block, listed = excluded.listed
 		WHERE excluded.block > s.block`, oracle, block, pq.Array(wallets), pq.Array(listed))
 	return err

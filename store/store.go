@@ -72,14 +72,17 @@ func open(ctx context.Context, dsn string, runtime map[string]string) (*Store, e
 
 // openIn is open, looking for the server's socket in dirs.
 func openIn(ctx context.Context, dsn string, runtime map[string]string, dirs []string) (*Store, error) {
+	// Over the socket; where it refuses (pg_hba's local lines differ from its host lines), TCP.
 	if local, ok := localSocket(dsn, dirs); ok {
-		if s, err := pool(local, runtime); err == nil {
-			if s.Ping(ctx) == nil {
-				return s, nil
-			}
-			s.Close() // refused there (pg_hba's local lines differ from its host lines): TCP
+		if s, err := answering(ctx, local, runtime); err == nil {
+			return s, nil
 		}
 	}
+	return answering(ctx, dsn, runtime)
+}
+
+// answering is a pool over dsn whose server answered.
+func answering(ctx context.Context, dsn string, runtime map[string]string) (*Store, error) {
 	s, err := pool(dsn, runtime)
 	if err != nil {
 		return nil, err

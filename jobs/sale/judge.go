@@ -110,10 +110,10 @@ func (s *Sale) ReadSanctions(ctx context.Context, cs *ChainState, payers []strin
 	if len(payers) == 0 {
 		return nil
 	}
-	at := strings.ToLower(oracle.Hex())
+	addr := strings.ToLower(oracle.Hex())
 	unknown := payers
 	if cs.block != nil {
-		known, err := s.store.SanctionsKnown(ctx, at, cs.block.Int64(), payers)
+		known, err := s.store.SanctionsKnown(ctx, addr, cs.block.Int64(), payers)
 		if err != nil {
 			return err
 		}
@@ -143,7 +143,7 @@ func (s *Sale) ReadSanctions(ctx context.Context, cs *ChainState, payers []strin
 	if cs.block == nil {
 		return nil
 	}
-	return s.store.PutSanctionsAnswers(ctx, at, cs.block.Int64(), unknown, listed)
+	return s.store.PutSanctionsAnswers(ctx, addr, cs.block.Int64(), unknown, listed)
 }
 
 // screens tells whether a judgement with cs asks the oracle about wallet who: always, but for a
