@@ -233,17 +233,30 @@ func (h *Handlers) Health(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// HealthPage answers GET /status and GET /health: the same reading, for people, led by one
-// verdict on how payments go now.
+// HealthPage answers GET /status and GET /health, for buyers: one verdict on how payments go
+// now, then the parts they rely on. It reads only those (views.HealthPage): the signers' funds,
+// the outbox, the sweeps and the standbys are the operator page's (h.service).
 func (h *Handlers) HealthPage(c echo.Context) error {
 	ctx := c.Request().Context()
-	r, err := h.health(ctx)
-	if err != nil {
+	r := views.Health{
+		Service:     views.Service{RPC: rpcView(h.chain.Endpoints())},
+		DistEnabled: h.cfg.DistEnabled,
+		DistMode:    h.cfg.DistMode,
+		Contract:    strings.ToLower(h.chain.Factory().Hex()),
+	}
+	var err error
+	if r.Verification, err = h.store.Verification(ctx); err != nil {
 		return err
 	}
 	if r.Status, err = h.status(ctx); err != nil {
 		return err
 	}
+	if cv, err := h.chain.Cover(ctx); err != nil {
+		h.log.Warn("status: chain unreadable", "err", err)
+	} else {
+		r.Cover = coverView(cv)
+	}
+	r.Degraded = degradedReasons(r, h.cfg.RequireSyncStandby) // the ledger's mismatch among them
 	return render(c, http.StatusOK, views.HealthPage(r))
 }
 
@@ -413,7 +426,7 @@ func degradedReasons(r views.Health, syncStandby bool) []views.DegradedReason {
 // sweepsView is where the sweeps stand, for health; nil when the chain's head or the ledger
 // cannot be read for it.
 func (h *Handlers) sweepsView(ctx context.Context) *views.Sweeps {
-	head, err := h.chain.HeadNumber(ctx)
+	head, err := h.head.Get(ctx)
 	if err != nil {
 		return nil
 	}
