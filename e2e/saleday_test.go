@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/ecdsa"
@@ -670,16 +671,26 @@ type httpStats struct {
 	// When each 503 came, and how many came without retry-after.
 	unavailable  []time.Time
 	noRetryAfter int
+	// 5xx answers HAProxy wrote itself (no instance ready to take it), not an instance.
+	fromFront int
 }
 
 // answered adds an answer's code, and a 503's time and whether it said when to come back.
-func (h *httpStats) answered(d time.Duration, resp *http.Response, err error) {
+func (h *httpStats) answered(d time.Duration, resp *http.Response, body []byte, err error) {
 	h.add(d, resp.StatusCode, err)
-	if resp.StatusCode != http.StatusServiceUnavailable {
+	if resp.StatusCode < 500 {
 		return
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	// HAProxy's own error pages are "<html><body><h1>503 Service Unavailable</h1>…"; the
+	// service's 5xx are JSON or its own pages.
+	if bytes.HasPrefix(body, []byte("<html><body><h1>")) {
+		h.fromFront++
+	}
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		return
+	}
 	h.unavailable = append(h.unavailable, time.Now())
 	if resp.Header.Get("Retry-After") == "" {
 		h.noRetryAfter++
@@ -758,7 +769,7 @@ func (c *client) do(ctx context.Context, s *saleDay, method, path, body string, 
 	if ctx.Err() != nil {
 		return "", 0
 	}
-	stats.answered(time.Since(start), resp, err)
+	stats.answered(time.Since(start), resp, b, err)
 	if err != nil {
 		return "", 0
 	}
@@ -773,6 +784,54 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	case <-time.After(d):
 		return true
 	}
+}
+
+// checksFailed reads HAProxy's log for the times its health checks took an instance out of the
+// rotation ("Server instances/i2 is DOWN, reason: Layer7 timeout, …"), and the times none was
+// left: by reason, as "1 × Layer4 connection problem; 2 × Layer7 timeout; no instance left: 1".
+func checksFailed(log string) string {
+	b, err := os.ReadFile(log)
+	if err != nil {
+		return "HAProxy's log unreadable: " + err.Error()
+	}
+	reasons, empty := map[string]int{}, 0
+	for line := range strings.Lines(string(b)) {
+		switch {
+		case strings.Contains(line, "has no server available"):
+			empty++
+		case strings.Contains(line, " is DOWN"):
+			_, why, _ := strings.Cut(line, "reason: ")
+			why, _, _ = strings.Cut(why, ",")
+			reasons[cmp.Or(strings.TrimSpace(why), "no reason given")]++
+		}
+	}
+	var parts []string
+	for _, why := range slices.Sorted(maps.Keys(reasons)) {
+		parts = append(parts, fmt.Sprintf("%d × %s", reasons[why], why))
+	}
+	if empty > 0 {
+		parts = append(parts, fmt.Sprintf("no instance left: %d", empty))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// processKind names the run's processes for cpuWatch: the chain, the database, the front, the
+// instances (every life), and this test, whose goroutines are the buyers, trackers, pollers and
+// the webhook receiver.
+func (s *saleDay) processKind(pid int, comm string) string {
+	switch {
+	case pid == os.Getpid():
+		return "this test (senders, trackers, pollers, webhook receiver)"
+	case comm == filepath.Base(s.bin):
+		return "the instances"
+	case strings.HasPrefix(comm, "geth"):
+		return "geth"
+	case comm == "postgres", strings.HasPrefix(comm, "pg_autoctl"):
+		return "PostgreSQL"
+	case comm == "haproxy":
+		return "HAProxy"
+	}
+	return ""
 }
 
 // track is a tracker: it takes a payment just sent, reads its partial every 2 s as the page
@@ -991,8 +1050,10 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	if steady < 0 {
 		steady = len(pays)
 	}
+	cpu := watchCPU(s.processKind)
 	schedule(pays[:steady], s.p.steadyFor)
 	r.burstAt = time.Now()
+	r.cpuSteady, cpu = cpu.Stop(), watchCPU(s.processKind)
 	failedOver := make(chan struct{}) // closed when the kills of the ledger's primary are done
 	if s.ha != nil {
 		go func() { defer close(failedOver); r.ha.failovers = s.failovers(ctx, t, s.p.dbKills) }()
@@ -1056,12 +1117,16 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	if r.settled < len(pays) {
 		r.drained = time.Since(drainStart)
 	}
+	r.cpu = cpu.Stop()
 	t.Logf("%d payments sent in %v; %d settled %v later", len(pays), r.sentIn.Round(time.Second), r.settled, r.drained.Round(time.Second))
 	stopReaders()
 	if err := stopSupervisor(); err != nil {
 		t.Fatal(err)
 	}
 	r.drainCalls = s.calls(t)
+	if s.p.haproxy {
+		r.frontDowns = checksFailed(filepath.Join(s.dir, "haproxy.log"))
+	}
 	if r.ha != nil {
 		unavailability(r.ha.failovers, r.clients())
 		r.ha.lost = s.lostWrites(t, r.ha.acked)
@@ -1161,6 +1226,8 @@ type saleResult struct {
 	sentBlock            uint64 // the head when the last payment was sent
 	burstAt              time.Time
 	sentIn, drained      time.Duration
+	cpuSteady, cpu       string // where the machine's CPU went in the steady phase, and from the burst until the backlog cleared (cpuWatch)
+	frontDowns           string // the instances HAProxy's checks took out of its rotation, and why (checksFailed)
 	settled, kills       int
 	failedStarts         int // lives that exited or hung as they started
 	trackers, pollers    httpStats
@@ -1710,6 +1777,9 @@ func (r *saleResult) summary() string {
 		for _, e := range slices.Sorted(maps.Keys(c.st.errors)) {
 			others = append(others, fmt.Sprintf("%d × %s", c.st.errors[e], e))
 		}
+		if c.st.fromFront > 0 {
+			others = append(others, fmt.Sprintf("(%d of the 5xx written by HAProxy, not by an instance)", c.st.fromFront))
+		}
 		value := fmt.Sprintf("%d answers, p50 %v, p99 %v; not 2xx: %s", len(c.st.latencies), n50.Round(100*time.Microsecond),
 			n99.Round(100*time.Microsecond), cmp.Or(strings.Join(others, ", "), "none"))
 		switch {
@@ -1727,6 +1797,11 @@ func (r *saleResult) summary() string {
 		mbs = append(mbs, fmt.Sprintf("%.0f MB", float64(kb)/1024))
 		peak = max(peak, kb)
 	}
+	if p.haproxy {
+		row("instances HAProxy's /readyz checks took out of its rotation (its log)", cmp.Or(r.frontDowns, "none"), "", nil)
+	}
+	row("the machine's CPU by process (/proc): steady phase", r.cpuSteady, "", nil)
+	row("the machine's CPU by process (/proc): from the burst's start until the backlog cleared", r.cpu, "", nil)
 	row("peak RSS (VmHWM) of each instance, over its lives", strings.Join(mbs, ", "), "≤ 200 MB each", yes(peak <= 200*1024))
 	row("webhook receiver, every event (`*`)", r.hooks, "every settled payment's events, in order",
 		yes(len(r.hooksMissing) == 0))
@@ -1867,4 +1942,23 @@ func (l *verifierLag) longest(upTo int64) (wait time.Duration, block int64, late
 		late = late || missing
 	}
 	return wait, block, late
+}
+
+func TestChecksFailed(t *testing.T) {
+	t.Parallel()
+	log := filepath.Join(t.TempDir(), "haproxy.log")
+	// HAProxy 2.6's own lines, as `haproxy -db` writes them.
+	lines := `[WARNING]  (572) : Server instances/i1 is DOWN, reason: Layer4 connection problem, info: "Connection refused", check duration: 0ms. 2 active and 0 backup servers left.
+[WARNING]  (572) : Server instances/i2 is DOWN, reason: Layer7 timeout, check duration: 1001ms. 1 active and 0 backup servers left.
+[WARNING]  (572) : Server instances/i3 is DOWN, reason: Layer7 timeout, check duration: 1001ms. 0 active and 0 backup servers left.
+[ALERT]    (572) : backend 'instances' has no server available!
+[WARNING]  (572) : Server instances/i3 is UP, reason: Layer7 check passed, code: 200, check duration: 2ms. 1 active and 0 backup servers online.
+`
+	if err := os.WriteFile(log, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := "1 × Layer4 connection problem; 2 × Layer7 timeout; no instance left: 1"
+	if got := checksFailed(log); got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
 }

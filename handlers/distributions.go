@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"net/http"
 
 	"github.com/labstack/echo/v4"
 )
@@ -22,5 +21,5 @@ func (h *Handlers) Distributions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
+	return document(c, body)
 }

@@ -24,7 +24,7 @@ func (h *Handlers) NodesOfWallet(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
+	return document(c, body)
 }
 
 // walletPagePayments is how many of a wallet's latest payments its pages list.
@@ -68,7 +68,7 @@ func (h *Handlers) Node(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
+	return document(c, body)
 }
 
 // nodeDetail reads the node of the request's id with its credits and withdrawals (a page of

@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 
 	"github.com/labstack/echo/v4"
 
@@ -16,7 +15,7 @@ func (h *Handlers) Stats(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, st.json)
+	return document(c, st.json)
 }
 
 // statsAnswer is the stats with their JSON answer.
