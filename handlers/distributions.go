@@ -1,7 +1,6 @@
 package handlers
 
 import (
-
 	"github.com/labstack/echo/v4"
 )
 
