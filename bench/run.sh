@@ -227,10 +227,10 @@ table() {
   local d_ratio; d_ratio=$(ratio "$d_rps" "$ceil_node")
   row '`/api/node/{id}`' "$ceil_node" "$d_rps" "$(json "$r_node" p50_ms)" "$(json "$r_node" p99_ms)" \
     "$d_ratio" - "≥0.7× ceiling: $(verdict "$d_ratio" '>=' 0.7)"
-  local r_ratio; r_ratio=$(ratio "$(json "$r_rounds" rps)" "$ceil_rounds")
-  row '`/api/distributions`' "$ceil_rounds" "$(json "$r_rounds" rps)" "$(json "$r_rounds" p50_ms)" \
-    "$(json "$r_rounds" p99_ms)" "$r_ratio" - "≥0.7× ceiling: $(verdict "$r_ratio" '>=' 0.7)"
   local h_rps; h_rps=$(json "$r_hello" rps)
+  local r_ratio; r_ratio=$(ratio "$(json "$r_rounds" rps)" "$ceil_rounds")
+  row '`/api/distributions` (memoised 1 s)' "$ceil_rounds" "$(json "$r_rounds" rps)" "$(json "$r_rounds" p50_ms)" \
+    "$(json "$r_rounds" p99_ms)" "$r_ratio ($(ratio "$(json "$r_rounds" rps)" "$h_rps") of hello)" - "≥0.7× ceiling: $(verdict "$r_ratio" '>=' 0.7)"
   local s_ratio; s_ratio=$(ratio "$(json "$r_stats" rps)" "$h_rps")
   row '`/api/stats` (memoised)' "hello: $h_rps req/s; SQL: $ceil_stats tx/s" "$(json "$r_stats" rps)" \
     "$(json "$r_stats" p50_ms)" "$(json "$r_stats" p99_ms)" "$s_ratio (of hello)" - \

@@ -35,10 +35,10 @@ func TestDatabaseFaults(t *testing.T) {
 	storetest.Tier(t, st, 1, "Small", "1", true)
 	s := newServerWith(t, st, unreachableChain(t), nil, handlers.Config{ChainID: 1, PaymentAddress: payTo, DistMode: "fixed"}, Options{})
 
-	// The stats and the tiers are served from memory for a moment (handlers' memos): they may
-	// answer from before the fault, or fail, but never late.
-	memos := []string{"/api/stats", "/api/tiers"}
-	api := []string{"/api/nodes/" + alice, "/api/node/1", "/api/distributions", "/api/deploy-quote", "/api/cron/health"}
+	// The stats, the tiers and the rounds are served from memory for a moment (handlers' memos):
+	// they may answer from before the fault, or fail, but never late.
+	memos := []string{"/api/stats", "/api/tiers", "/api/distributions"}
+	api := []string{"/api/nodes/" + alice, "/api/node/1", "/api/deploy-quote", "/api/cron/health"}
 	pages := []string{"/", "/wallet/" + alice, "/node/1", "/distributions", "/health"}
 	everything := append(append(slices.Clone(memos), api...), pages...)
 	answers := func() (failing string) {

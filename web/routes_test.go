@@ -411,6 +411,35 @@ func TestDistributions(t *testing.T) {
 			t.Fatalf("confirmed round %+v", c)
 		}
 	})
+	t.Run("memoised for a second, each limit, then served stale while one query refreshes it", func(t *testing.T) {
+		db := storetest.New(t)
+		storetest.Distribution(t, db, "1", "confirmed", t0, &t0)
+		var mu sync.Mutex
+		now := time.Now()
+		clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+		step := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
+		s := newServer(t, db, handlers.Config{Now: clock})
+		count := func(query string) int { return len(decode[[]round](t, s.get(t, "/api/distributions"+query))) }
+		if n := count(""); n != 1 {
+			t.Fatalf("%d rounds, want 1", n)
+		}
+		storetest.Distribution(t, db, "2", "pending", t0.Add(time.Hour), nil)
+		if n := count(""); n != 1 {
+			t.Fatalf("within its second the memo gave %d rounds, want the memoised 1", n)
+		}
+		if n := count("?limit=5"); n != 2 {
+			t.Fatalf("another limit, not memoised yet, gave %d rounds, want 2", n)
+		}
+		step(time.Second + time.Millisecond)
+		count("") // stale: answered from memory while one query refreshes it
+		deadline := time.Now().Add(5 * time.Second)
+		for count("") != 2 {
+			if time.Now().After(deadline) {
+				t.Fatal("the memo was not refreshed once stale")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	})
 	for _, limit := range []string{"0", "101", "-5", "ten", "", "2.0"} {
 		t.Run("400 for limit "+limit, func(t *testing.T) {
 			rec := s.get(t, "/api/distributions?limit="+limit)
