@@ -18,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -96,7 +97,7 @@ func run(base string, paths []string, rate float64, d time.Duration, conns int) 
 
 	slices.Sort(latencies)
 	r.Requests = len(latencies)
-	r.RPS = float64(r.Requests) / elapsed.Seconds()
+	r.RPS = math.Round(float64(r.Requests)/elapsed.Seconds()*10) / 10
 	r.P50, r.P99 = percentileMs(latencies, 0.50), percentileMs(latencies, 0.99)
 	return r
 }
