@@ -148,11 +148,6 @@ wrk_median() {
   done
   echo "${out%,}}"
 }
-# errors are summed, not medianed: one is one too many.
-errors_total=0
-for k in nodes prest node rounds hello stats; do
-  for r in ${runs[$k]}; do errors_total=$((errors_total + $(json "$r" non2xx) + $(json "$r" errors))); done
-done
 ceil_nodes=$(median ${runs[ceil_nodes]})
 ceil_node=$(median ${runs[ceil_node]})
 ceil_rounds=$(median ${runs[ceil_rounds]})
@@ -183,10 +178,12 @@ for round in $(seq 1 "$REPEATS"); do
   runs[lat_node]+=" $(rate_run "$OUT/paths-node.txt" "$rate_node")"
   runs[lat_rounds]+=" $(rate_run "$OUT/paths-distributions.txt" "$rate_rounds")"
 done
-for k in lat_nodes lat_node lat_rounds; do
+l_nodes=$(wrk_median lat_nodes) l_node=$(wrk_median lat_node) l_rounds=$(wrk_median lat_rounds)
+# errors are summed, not medianed: one is one too many.
+errors_total=0
+for k in nodes prest node rounds hello stats lat_nodes lat_node lat_rounds; do
   for r in ${runs[$k]}; do errors_total=$((errors_total + $(json "$r" non2xx) + $(json "$r" errors))); done
 done
-l_nodes=$(wrk_median lat_nodes) l_node=$(wrk_median lat_node) l_rounds=$(wrk_median lat_rounds)
 
 log "passes at scale (Go benchmarks)"
 # Each iteration is a whole round; the 1M case seeds a million nodes of its own first.

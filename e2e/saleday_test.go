@@ -457,7 +457,7 @@ backend instances
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	logf, err := os.Create(filepath.Join(s.dir, "haproxy.log"))
+	logf, err := os.Create(s.haproxyLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -785,6 +785,9 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 		return true
 	}
 }
+
+// haproxyLog is where HAProxy's output goes (startHAProxy) and is read (checksFailed).
+func (s *saleDay) haproxyLog() string { return filepath.Join(s.dir, "haproxy.log") }
 
 // checksFailed reads HAProxy's log for the times its health checks took an instance out of the
 // rotation ("Server instances/i2 is DOWN, reason: Layer7 timeout, …"), and the times none was
@@ -1125,7 +1128,7 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	}
 	r.drainCalls = s.calls(t)
 	if s.p.haproxy {
-		r.frontDowns = checksFailed(filepath.Join(s.dir, "haproxy.log"))
+		r.frontDowns = checksFailed(s.haproxyLog())
 	}
 	if r.ha != nil {
 		unavailability(r.ha.failovers, r.clients())
