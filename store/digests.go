@@ -142,15 +142,18 @@ func (s *Store) LedgerEvents(ctx context.Context, from, to int64) (_ []LedgerEve
 func (s *Store) DigestFrontier(ctx context.Context) (block int64, ok bool, err error) {
 	defer wrap(&err, "DigestFrontier")
 	var b sql.NullInt64
-	err = s.db.GetContext(ctx, &b, `
-		SELECT CASE WHEN count(*) = 2 THEN least(min(c.block_number),
-			(SELECT min(block_number) - 1 FROM payments WHERE status IN ('pending', 'minting')),
-			(SELECT min(o.sent_block) FROM outbox o
-				LEFT JOIN sweeps s ON s.id = o.sweep_id LEFT JOIN distributions d ON d.id = o.distribution_id
-			 WHERE s.status = 'sending' OR d.status = 'pending')) END
-		FROM chain_cursors c WHERE c.name IN ('payments', 'reconcile')`)
+	err = s.get(ctx, &b, digestFrontierSQL)
 	return b.Int64, b.Valid, err
 }
+
+// digestFrontierSQL is DigestFrontier's, run at every pass of the digests and the verifier: each
+// of its lookups reads what is open (payments_unsettled), not the ledger (see PassSQL).
+const digestFrontierSQL = `
+	SELECT CASE WHEN count(*) = 2 THEN least(min(c.block_number),
+		(SELECT min(block_number) - 1 FROM payments WHERE status IN ('pending', 'minting')),
+		(SELECT min(o.sent_block) FROM sweeps s JOIN outbox o ON o.sweep_id = s.id WHERE s.status = 'sending'),
+		(SELECT min(o.sent_block) FROM distributions d JOIN outbox o ON o.distribution_id = d.id WHERE d.status = 'pending')) END
+	FROM chain_cursors c WHERE c.name IN ('payments', 'reconcile')`
 
 // BlockDigest is the digest of one block that holds ledger events.
 type BlockDigest struct {

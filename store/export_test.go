@@ -13,6 +13,21 @@ var PollSQL = map[string]struct {
 	"HeadPaymentByTx": {headPaymentSQL, []any{"0x00000000000000000000000000000000000000000000000000000000000000aa"}},
 }
 
+// PassSQL is what the passes ask at every pass or judgement, with arguments for wallet, a
+// ledger's whale: the plans test holds each to what is open.
+func PassSQL(wallet string) map[string]struct {
+	SQL  string
+	Args []any
+} {
+	return map[string]struct {
+		SQL  string
+		Args []any
+	}{
+		"DigestFrontier": {digestFrontierSQL, nil},
+		"WalletHoldings": {walletHoldingsSQL, []any{wallet, 1}},
+	}
+}
+
 // OpenWithSockets is Open looking for the server's Unix socket in dirs; LocalSocket says
 // whether Open would try one for dsn.
 func OpenWithSockets(ctx context.Context, dsn string, dirs []string) (*Store, error) {

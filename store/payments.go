@@ -540,15 +540,19 @@ type Holdings struct {
 func (s *Store) WalletHoldings(ctx context.Context, owner string, tier int) (_ Holdings, err error) {
 	defer wrap(&err, "WalletHoldings")
 	var h Holdings
-	err = s.get(ctx, &h, `
-		SELECT
-			(SELECT count(*) FROM nodes WHERE owner = $1 AND tier = $2)
-			+ (SELECT count(*) FROM payments p WHERE p.from_address = $1 AND p.tier = $2 AND p.status IN ('minting', 'held')) AS of_tier,
-			(SELECT count(*) FROM payments WHERE from_address = $1 AND (status = 'minting' OR status = 'held' AND tier IS NOT NULL)) AS minting,
-			(SELECT count(*) FROM nodes WHERE owner = $1) AS nodes`,
-		owner, tier)
+	err = s.get(ctx, &h, walletHoldingsSQL, owner, tier)
 	return h, err
 }
+
+// walletHoldingsSQL is WalletHoldings', run at every judgement: it reads the wallet's own nodes
+// (nodes_owner_tier) and open payments (payments_open_by_wallet), however many it has settled
+// (see PassSQL).
+const walletHoldingsSQL = `
+	SELECT
+		(SELECT count(*) FROM nodes WHERE owner = $1 AND tier = $2)
+		+ (SELECT count(*) FROM payments p WHERE p.from_address = $1 AND p.tier = $2 AND p.status IN ('minting', 'held')) AS of_tier,
+		(SELECT count(*) FROM payments WHERE from_address = $1 AND (status = 'minting' OR status = 'held' AND tier IS NOT NULL)) AS minting,
+		(SELECT count(*) FROM nodes WHERE owner = $1) AS nodes`
 
 // Refunds returns the rejected payments, newest first: what the operator owes back.
 func (s *Store) Refunds(ctx context.Context, limit int) (_ []Payment, err error) {

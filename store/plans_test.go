@@ -1,9 +1,13 @@
 package store_test
 
 import (
+	"crypto/md5"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"nodeledger/store"
 	"nodeledger/store/storetest"
@@ -115,6 +119,68 @@ func TestPollsArePlannedOnce(t *testing.T) {
 		}
 		if plans.Generic < 5 {
 			t.Errorf("%s: of 10 runs, %d with the kept plan, %d planned anew; want the last five at least kept", name, plans.Generic, plans.Custom)
+		}
+	}
+}
+
+// TestPassLookupsReadWhatIsOpen seeds a ledger of settled payments and their nodes, opens a
+// burst of more, and wants each lookup the passes make at every pass or judgement to read a few pages,
+// for a whale's wallet too: what is open, not what is settled. On a sale day's 13,000
+// payments, DigestFrontier walked every settled one (31 ms a call, the costliest statement of
+// the burst) and a judgement's WalletHoldings every node of the wallet's tier (3.4 ms).
+func TestPassLookupsReadWhatIsOpen(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	db, err := storetest.Open(ctx, storetest.EmptyDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Seed(ctx, store.SeedSize{Nodes: 5000, Owners: 100, Rounds: 2},
+		func(string, time.Duration) {}); err != nil {
+		t.Fatal(err)
+	}
+	// The seed's first owner holds about a fiftieth of the nodes (store.seedSteps).
+	whale := fmt.Sprintf("0x%x%x", md5.Sum([]byte("owner0")), md5.Sum([]byte("owner.0")))[:42]
+	// A sale's burst still open, in the last blocks: a quarter as many payments as are settled,
+	// three of them the whale's.
+	if _, err := db.DB().ExecContext(ctx, `
+		INSERT INTO payments (tx_hash, payment_ref, from_address, value_wei, block_number, block_hash, status, tier,
+			reason_code, reason_args)
+		SELECT h, h, CASE WHEN i <= 3 THEN $1 ELSE '0x' || md5('buyer' || i % 300) || left(md5('buyer.' || i % 300), 8) END, 1, 2000000 + i, h,
+			s, 1, CASE s WHEN 'held' THEN 'kyc_required' END, CASE s WHEN 'held' THEN '{}'::jsonb END
+		FROM generate_series(1, 1250) i,
+			LATERAL (SELECT (ARRAY['pending', 'minting', 'held'])[i % 3 + 1] AS s,
+				'0x' || md5('open' || i) || md5('open.' || i) AS h) x`, whale); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.DB().ExecContext(ctx, `
+		INSERT INTO chain_cursors (name, block_number, block_hash)
+		VALUES ('payments', 2001250, '0x' || repeat('ab', 32)), ('reconcile', 2001250, '0x' || repeat('cd', 32));
+		ANALYZE`); err != nil {
+		t.Fatal(err)
+	}
+	var nodes int
+	if err := db.DB().GetContext(ctx, &nodes, `SELECT count(*) FROM nodes WHERE owner = $1`, whale); err != nil || nodes < 50 {
+		t.Fatalf("the seed's whale holds %d nodes (%v); want a wallet with many", nodes, err)
+	}
+	const most = 32 // pages: an index's root and leaf, a row or two, each lookup
+	for name, q := range store.PassSQL(whale) {
+		var plan []struct {
+			Plan struct {
+				Hit  int `json:"Shared Hit Blocks"`
+				Read int `json:"Shared Read Blocks"`
+			}
+		}
+		var out []byte
+		if err := db.DB().GetContext(ctx, &out, `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) `+q.SQL, q.Args...); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := json.Unmarshal(out, &plan); err != nil || len(plan) != 1 {
+			t.Fatalf("%s: the plan %s: %v", name, out, err)
+		}
+		if pages := plan[0].Plan.Hit + plan[0].Plan.Read; pages > most {
+			t.Errorf("%s reads %d pages of a ledger of 5,000 settled payments and 1,250 open (the whale's %d nodes); want %d at most", name, pages, nodes, most)
 		}
 	}
 }
