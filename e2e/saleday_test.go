@@ -666,6 +666,7 @@ func tail(path string) string {
 type httpStats struct {
 	mu        sync.Mutex
 	latencies []time.Duration
+	started   []time.Time // of each latency's request
 	codes     map[int]int
 	errors    map[string]int
 	// When each 503 came, and how many came without retry-after.
@@ -716,6 +717,20 @@ func (h *httpStats) add(d time.Duration, code int, err error) {
 	}
 	h.codes[code]++
 	h.latencies = append(h.latencies, d)
+	h.started = append(h.started, time.Now().Add(-d))
+}
+
+// since is the latencies of the requests started at from or later.
+func (h *httpStats) since(from time.Time) []time.Duration {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []time.Duration
+	for i, at := range h.started {
+		if !at.Before(from) {
+			out = append(out, h.latencies[i])
+		}
+	}
+	return out
 }
 
 // client is one simulated person: its own source address on the loopback (Linux routes all of
@@ -1790,6 +1805,12 @@ func (r *saleResult) summary() string {
 			row(c.name, value, "no 5xx but 503 with retry-after", yes(fivexx == 0 && c.st.noRetryAfter == 0))
 		case c.target:
 			row(c.name, value, "p99 ≤ 100 ms, no 5xx", yes(n99 <= 100*time.Millisecond && fivexx == 0))
+			if burst := c.st.since(r.burstAt); len(burst) > 0 && !r.burstAt.IsZero() {
+				b50, _ := percentile(burst, 50)
+				b99, _ := percentile(burst, 99)
+				row("of which from the burst's start until the backlog cleared", fmt.Sprintf("%d answers, p50 %v, p99 %v",
+					len(burst), b50.Round(100*time.Microsecond), b99.Round(100*time.Microsecond)), "", nil)
+			}
 		default:
 			row(c.name, value, "no 5xx", yes(fivexx == 0))
 		}
