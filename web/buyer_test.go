@@ -187,8 +187,8 @@ func TestTrackerNotFound(t *testing.T) {
 		}
 		dc.Commit()
 		// No pass has seen it at the head: the chain is asked again once what it said of the
-		// transaction in the pool has expired (5 s).
-		ahead.Add(int64(6 * time.Second))
+		// transaction in the pool has expired (15 s).
+		ahead.Add(int64(16 * time.Second))
 		if st, _, _, _ := tracker(t, "/payment/"+hash+"?since="+long); st != "confirming" {
 			t.Fatalf("mined: %q", st)
 		}
