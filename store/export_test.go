@@ -2,12 +2,15 @@ package store
 
 import "context"
 
-// PollSQL is what readers ask on every poll, with arguments to plan it with: the plans test holds
-// each to an index.
-var PollSQL = map[string]struct {
+// Query is a statement and the arguments to plan it with.
+type Query struct {
 	SQL  string
 	Args []any
-}{
+}
+
+// PollSQL is what readers ask on every poll, with arguments to plan it with: the plans test holds
+// each to an index.
+var PollSQL = map[string]Query{
 	"PaymentByTx":     {paymentByTxSQL, []any{"0x00000000000000000000000000000000000000000000000000000000000000aa"}},
 	"PaymentsFrom":    {paymentsFromSQL, []any{"0x00000000000000000000000000000000000000aa", 20}},
 	"HeadPaymentByTx": {headPaymentSQL, []any{"0x00000000000000000000000000000000000000000000000000000000000000aa"}},
@@ -15,14 +18,8 @@ var PollSQL = map[string]struct {
 
 // PassSQL is what the passes ask at every pass or judgement, with arguments for wallet, a
 // ledger's whale: the plans test holds each to what is open.
-func PassSQL(wallet string) map[string]struct {
-	SQL  string
-	Args []any
-} {
-	return map[string]struct {
-		SQL  string
-		Args []any
-	}{
+func PassSQL(wallet string) map[string]Query {
+	return map[string]Query{
 		"DigestFrontier": {digestFrontierSQL, nil},
 		"WalletHoldings": {walletHoldingsSQL, []any{wallet, 1}},
 	}
