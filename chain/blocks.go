@@ -206,8 +206,12 @@ func (b *fullBlock) watched(watched []common.Address) Block {
 	return out
 }
 
-// HeadNumber is the number of the latest block.
+// HeadNumber is the number of the latest block: the one ctx was started at (AtHead), without
+// asking, or the node's.
 func (c *Client) HeadNumber(ctx context.Context) (uint64, error) {
+	if n, ok := ctx.Value(atHeadKey{}).(uint64); ok {
+		return n, nil
+	}
 	var n uint64
 	err := c.call(ctx, "block number", func(ctx context.Context, e *endpoint) (err error) {
 		if n, err = e.eth.BlockNumber(ctx); err == nil {

@@ -463,6 +463,44 @@ func TestCountCalls(t *testing.T) {
 	}
 }
 
+// TestAtHead: work a head started reads that head without asking the node, and work that waits
+// for the head to move (Moving) asks again.
+func TestAtHead(t *testing.T) {
+	tc := newTestChain(t)
+	ctx, calls := CountCalls(t.Context())
+	at := AtHead(ctx, 7)
+	if n, err := tc.c.HeadNumber(at); n != 7 || err != nil || calls.N() != 0 {
+		t.Fatalf("at head 7: %d, %v after %d requests, want 7 after none", n, err, calls.N())
+	}
+	want, err := tc.c.HeadNumber(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := tc.c.HeadNumber(Moving(at)); n != want || err != nil || calls.N() != 1 {
+		t.Fatalf("moving: %d, %v after %d requests, want %d after one", n, err, calls.N(), want)
+	}
+}
+
+// TestFollowedHead: a head the node pushed stays the head past a reader's maxAge, until the
+// subscription has been silent for headQuiet; a head the follower asked for does not.
+func TestFollowedHead(t *testing.T) {
+	c := &Client{}
+	if _, ok := c.FollowedHead(time.Second); ok {
+		t.Fatal("a head without a follower")
+	}
+	for _, tc := range []struct {
+		pushed bool
+		age    time.Duration
+		want   bool
+	}{{true, 500 * time.Millisecond, true}, {true, 5 * time.Second, true}, {true, headQuiet + time.Second, false},
+		{false, 500 * time.Millisecond, true}, {false, 5 * time.Second, false}} {
+		c.followed.Store(&followedHead{n: 42, at: time.Now().Add(-tc.age), pushed: tc.pushed})
+		if n, ok := c.FollowedHead(time.Second); ok != tc.want || ok && n != 42 {
+			t.Errorf("pushed %v, %s old: %d %v, want %v", tc.pushed, tc.age, n, ok, tc.want)
+		}
+	}
+}
+
 // TierWeights reads the tiers again only when the factory's weightsVersion moved: one request a
 // read otherwise, and a weight the owner sets is read at once.
 func TestTierWeightsFollowTheirVersion(t *testing.T) {
@@ -486,5 +524,18 @@ func TestTierWeightsFollowTheirVersion(t *testing.T) {
 	}
 	if w, n := read(); w[1] != 15000 || n != 1 {
 		t.Fatalf("then: %v in %d requests", w, n)
+	}
+	// While the head the passes follow stays where the version was read, nothing is asked; at
+	// the next head, the version is.
+	tc.c.followed.Store(&followedHead{n: 1000, at: time.Now()})
+	if w, n := read(); w[1] != 15000 || n != 1 {
+		t.Fatalf("at a followed head: %v in %d requests, want 1", w, n)
+	}
+	if w, n := read(); w[1] != 15000 || n != 0 {
+		t.Fatalf("at the same followed head: %v in %d requests, want none", w, n)
+	}
+	tc.c.followed.Store(&followedHead{n: 1001, at: time.Now()})
+	if w, n := read(); w[1] != 15000 || n != 1 {
+		t.Fatalf("at the next followed head: %v in %d requests, want 1", w, n)
 	}
 }

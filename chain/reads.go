@@ -190,13 +190,22 @@ type weightsSeen struct {
 	mu      sync.Mutex
 	version *big.Int
 	bps     map[int]uint32
+	// head is the followed head (FollowedHead) the version was last read at or after: while the
+	// head stays there, nothing can have changed it.
+	head uint64
 }
 
 // TierWeights reads the payoutBps of each tier of ids, as the factory's owner set it, at the head.
 // Every change of a weight moves the factory's weightsVersion, so the tiers are read again only
 // when it moved since the last read: a reader of the tiers costs one request then, however many
-// tiers there are.
+// tiers there are, and none while the head the passes follow has not moved since that read.
 func (c *Client) TierWeights(ctx context.Context, ids []uint8) (map[int]uint32, error) {
+	followed, isFollowed := c.FollowedHead(headQuiet)
+	if isFollowed {
+		if weights, ok := c.weights.atHead(followed, ids); ok {
+			return weights, nil
+		}
+	}
 	out, err := c.callFactory(ctx, "weightsVersion", c.nf.PackWeightsVersion(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("tier weights: %w", err)
@@ -206,6 +215,9 @@ func (c *Client) TierWeights(ctx context.Context, ids []uint8) (map[int]uint32, 
 		return nil, fmt.Errorf("tier weights: weightsVersion: %w", err)
 	}
 	if weights, ok := c.weights.of(version, ids); ok {
+		if isFollowed {
+			c.weights.seenAt(version, followed)
+		}
 		return weights, nil
 	}
 	// The tiers and the version again, at one block: what is kept is labelled by its own version.
@@ -229,7 +241,30 @@ func (c *Client) TierWeights(ctx context.Context, ids []uint8) (map[int]uint32, 
 		weights[t] = slot.WeightBps
 	}
 	c.weights.keep(at, weights)
+	if isFollowed {
+		c.weights.seenAt(at, followed)
+	}
 	return weights, nil
+}
+
+// atHead is the weights of ids when their version was read at followed head n or after.
+func (w *weightsSeen) atHead(n uint64, ids []uint8) (map[int]uint32, bool) {
+	w.mu.Lock()
+	version, head := w.version, w.head
+	w.mu.Unlock()
+	if version == nil || head != n {
+		return nil, false
+	}
+	return w.of(version, ids)
+}
+
+// seenAt notes that version was the factory's at followed head n or after.
+func (w *weightsSeen) seenAt(version *big.Int, n uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.version != nil && w.version.Cmp(version) == 0 {
+		w.head = n
+	}
 }
 
 // of is the weights of ids kept under version; false when some are not.
@@ -255,7 +290,7 @@ func (w *weightsSeen) keep(version *big.Int, weights map[int]uint32) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.version == nil || w.version.Cmp(version) != 0 {
-		w.version, w.bps = version, map[int]uint32{}
+		w.version, w.bps, w.head = version, map[int]uint32{}, 0
 	}
 	maps.Copy(w.bps, weights)
 }

@@ -118,10 +118,7 @@ func (j *Jobs) chainStates(ctx context.Context, payments []store.Payment, head u
 	}
 	states := make(map[uint64]sale.ChainState, len(payers))
 	for at, from := range payers {
-		cs, err := j.sale.ReadChain(ctx, at)
-		if err != nil {
-			return nil, err
-		}
+		cs := j.sale.ChainAt(at)
 		// A rebuild that reuses the service's reads recalls the oracle's answers instead.
 		if j.cfg.ReadsFrom == nil {
 			if err := j.sale.ReadSanctions(ctx, &cs, from); err != nil {

@@ -209,6 +209,7 @@ func (j *Jobs) settleMints(ctx context.Context, sum *PaymentsSummary, r *mintRou
 		case <-time.After(min(poll, left)):
 		}
 		// The head moves while the pass waits: each look after the first reads it.
+		ctx = chain.Moving(ctx)
 		if r.head, err = j.chain.HeadNumber(ctx); err != nil {
 			return err
 		}

@@ -344,6 +344,7 @@ func (b *outbox) await(ctx context.Context, o *outTx, deadline time.Time) (txSta
 			return txWaiting, ctx.Err()
 		case <-time.After(min(wait, left)):
 		}
+		ctx = chain.Moving(ctx) // each look after the first sees the head move
 	}
 }
 

@@ -69,12 +69,13 @@ func (j *Jobs) FollowHead(stop, work context.Context) {
 		}
 	}()
 	defer func() { close(final); <-verified }()
-	for range j.chain.Heads(stop) {
+	for head := range j.chain.Heads(stop) {
+		at := chain.AtHead(work, head)
 		for _, p := range []*headPass{&payments, &sweep} {
 			if stop.Err() != nil {
 				return
 			}
-			p.once(work, j)
+			p.once(at, j)
 		}
 		select {
 		case final <- struct{}{}:

@@ -407,3 +407,39 @@ func TestPriceStepOpensInTheSamePass(t *testing.T) {
 		t.Errorf("the next step once open: %s", got)
 	}
 }
+
+// TestJudgementsShareTheFactorysState: the judgements at one block read the factory's pause and
+// allowance once between them, a judgement that stops before them reads neither, and a rebuild's
+// that recalls the service's reads asks the chain nothing.
+func TestJudgementsShareTheFactorysState(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	head, err := e.c.HeadNumber(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	buyer := strings.ToLower(e.dc.Buyers[0].Address.Hex())
+	judge := func(cs sale.ChainState, wei *big.Int) (sale.Verdict, int64) {
+		ctx, calls := chain.CountCalls(t.Context())
+		v, err := e.j.sale.JudgeWith(ctx, cs, buyer, store.Money{Amount: wei}, time.Now(), int64(head))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v, calls.N()
+	}
+	at := e.j.sale.ChainAt(head).ForMinting()
+	if v, n := judge(at, big.NewInt(12345)); v.Reason == nil || n != 0 {
+		t.Fatalf("a wrong amount: %+v after %d requests, want rejected after none", v.Reason, n)
+	}
+	first, n := judge(at, priceOne)
+	if first.Reason != nil || first.Tier.ID != 1 || n != 2 {
+		t.Fatalf("the first judgement at the block: %+v, tier %d, after %d requests, want tier 1 after 2 (paused, maxPerWallet)", first.Reason, first.Tier.ID, n)
+	}
+	if v, n := judge(at, priceOne); v.Reason != nil || n != 0 {
+		t.Fatalf("the second: %+v after %d requests, want none", v.Reason, n)
+	}
+	if v, n := judge(e.j.sale.ChainAt(head).ForMinting().Recalling(first.Reads), priceOne); v.Reason != nil || n != 0 ||
+		fmt.Sprint(v.Reads) != fmt.Sprint(first.Reads) {
+		t.Fatalf("recalled: %+v after %d requests, reads %v, want %v after none", v.Reason, n, v.Reads, first.Reads)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -63,9 +64,11 @@ type Verdict struct {
 type ChainState struct {
 	// block is where the state is read (nil: the head, for the pre-check), and every read a
 	// judgement makes with it: a verdict is then the same however late it is asked again.
-	block     *big.Int
-	paused    bool
-	walletMax uint32
+	block *big.Int
+	// factory is the factory's pause and allowance per wallet at block, shared by the
+	// judgements with cs and read on the first that needs them: a block whose judgements all
+	// stop before (a wrong amount, a wallet's limit) or recall them (a rebuild) asks nothing.
+	factory *factoryAt
 	// minting: the payments pass judges, and the factory guards its own limit (mintBatch skips
 	// an order past it, and the payment is rejected with the factory's reason), so a wallet's
 	// nodes are asked of the chain only when the ledger puts it near the limit: not one request
@@ -175,19 +178,62 @@ func (s *Sale) sanctionedAt(ctx context.Context, cs ChainState, from string) (bo
 	return cs.sanctioned[from], nil
 }
 
-// ReadChain reads the contract's pause and allowance per wallet at block (0: the head), for
-// judging many payments; judged at a block, a verdict keeps what it read (Verdict.Reads).
-func (s *Sale) ReadChain(ctx context.Context, block uint64) (ChainState, error) {
+// ChainAt is the chain's state at block (0: the head) for judging many payments, read as they
+// need it; judged at a block, a verdict keeps what it read (Verdict.Reads).
+func (s *Sale) ChainAt(block uint64) ChainState {
 	var at *big.Int
 	if block > 0 {
 		at = new(big.Int).SetUint64(block)
 	}
-	paused, err := s.chain.PausedAt(ctx, at)
-	if err != nil {
-		return ChainState{}, err
+	return ChainState{block: at, factory: &factoryAt{c: s.chain, block: at}, sanctioned: map[string]bool{}, nodes: map[string][]string{}}
+}
+
+// ReadChain is ChainAt with the factory's state read now: a page that cannot read it says so
+// before it judges anything.
+func (s *Sale) ReadChain(ctx context.Context, block uint64) (ChainState, error) {
+	cs := s.ChainAt(block)
+	return cs, cs.factory.read(ctx)
+}
+
+// factoryAt is the factory's pause and allowance per wallet at a block (nil: the head), read once.
+type factoryAt struct {
+	c         *chain.Client
+	block     *big.Int
+	once      sync.Once
+	paused    bool
+	walletMax uint32
+	err       error
+}
+
+// read reads them on its first call; every call answers its error.
+func (f *factoryAt) read(ctx context.Context) error {
+	f.once.Do(func() {
+		if f.paused, f.err = f.c.PausedAt(ctx, f.block); f.err == nil {
+			f.walletMax, f.err = f.c.MaxPerWallet(ctx, f.block)
+		}
+	})
+	return f.err
+}
+
+// paused is the factory's pause at cs's block, as the earlier judgement read it when recalled.
+func (cs ChainState) paused(ctx context.Context) (bool, error) {
+	var p bool
+	if r, ok := cs.recall("paused()"); ok && json.Unmarshal(r.Result, &p) == nil {
+		return p, nil
 	}
-	walletMax, err := s.chain.MaxPerWallet(ctx, at)
-	return ChainState{block: at, paused: paused, walletMax: walletMax, sanctioned: map[string]bool{}, nodes: map[string][]string{}}, err
+	err := cs.factory.read(ctx)
+	return cs.factory.paused, err
+}
+
+// walletMax is the factory's allowance per wallet at cs's block, as the earlier judgement read
+// it when recalled.
+func (cs ChainState) walletMax(ctx context.Context) (uint32, error) {
+	var n uint32
+	if r, ok := cs.recall("maxPerWallet()"); ok && json.Unmarshal(r.Result, &n) == nil {
+		return n, nil
+	}
+	err := cs.factory.read(ctx)
+	return cs.factory.walletMax, err
 }
 
 // Recalling is cs for a rebuild's judgement of a payment that the service judged with reads:
@@ -200,9 +246,9 @@ func (cs ChainState) Recalling(reads []store.ChainRead) ChainState {
 		var err error
 		switch r.Call {
 		case "paused()":
-			err = json.Unmarshal(r.Result, &cs.paused)
+			err = json.Unmarshal(r.Result, new(bool))
 		case "maxPerWallet()":
-			err = json.Unmarshal(r.Result, &cs.walletMax)
+			err = json.Unmarshal(r.Result, new(uint32))
 		}
 		if err != nil { // the ledger's own JSON: a read it cannot take is read from the chain
 			cs.recalled = nil
@@ -285,8 +331,8 @@ func (cs ChainState) ForMinting() ChainState {
 // counted on chain against the factory's limit: always for the pre-check, and for the pass once
 // the ledger's count comes within a tenth of the limit (the chain may know a few more: a node
 // minted outside the service or transferred in that the reconciler has not read yet).
-func (cs ChainState) nearLimit(held store.Holdings) bool {
-	return !cs.minting || held.Nodes+held.Minting+int(cs.walletMax)/10+1 >= int(cs.walletMax)
+func (cs ChainState) nearLimit(held store.Holdings, walletMax uint32) bool {
+	return !cs.minting || held.Nodes+held.Minting+int(walletMax)/10+1 >= int(walletMax)
 }
 
 // Judge decides what a payment of paid (ETH or a listed token) from wallet `from` (lower case)
@@ -569,20 +615,28 @@ func (s *Sale) judgeWallet(ctx context.Context, from string, tier store.Tier, at
 		return refuse(WalletLimit, Args{MaxPerWallet: tier.MaxPerWallet})
 	}
 	factory := s.chain.Factory()
-	cs.read(&v, factory, "maxPerWallet()", cs.walletMax)
-	if cs.nearLimit(held) {
+	walletMax, err := cs.walletMax(ctx)
+	if err != nil {
+		return v, err
+	}
+	cs.read(&v, factory, "maxPerWallet()", walletMax)
+	if cs.nearLimit(held, walletMax) {
 		ids, err := cs.nodesOf(ctx, s.chain, from)
 		if err != nil {
 			return v, err
 		}
 		cs.read(&v, factory, "nodesOf("+from+")", ids)
-		if len(ids)+held.Minting >= int(cs.walletMax) {
-			v.Reason = &Reason{Code: ContractWalletLimit, Args: Args{MaxPerWallet: int(cs.walletMax)}}
+		if len(ids)+held.Minting >= int(walletMax) {
+			v.Reason = &Reason{Code: ContractWalletLimit, Args: Args{MaxPerWallet: int(walletMax)}}
 			return v, nil
 		}
 	}
-	cs.read(&v, factory, "paused()", cs.paused)
-	if cs.paused {
+	paused, err := cs.paused(ctx)
+	if err != nil {
+		return v, err
+	}
+	cs.read(&v, factory, "paused()", paused)
+	if paused {
 		v.Reason = &Reason{Code: MintingPaused}
 		return v, nil
 	}
