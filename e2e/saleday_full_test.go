@@ -22,7 +22,9 @@ import (
 // through HAProxy, and one instance is kill -9ed every 2 minutes and restarted, until the
 // backlog has cleared (at most 15 minutes after the last payment). SALEDAY_SCALE (1) scales the
 // counts of wallets, payments and clients, not the times; SALEDAY_USDC=0 makes every payment in
-// ETH, and SALEDAY_TRACKERS sets how many trackers poll (bench/SALEDAY-<n>.md then). It writes the figures and the targets to bench/SALEDAY.md, and fails only on
+// ETH, SALEDAY_TRACKERS sets how many trackers poll (bench/SALEDAY-<n>.md then), and
+// SALEDAY_SETTINGS adds settings to the instances' (KEY=VALUE, space-separated: a trial of a
+// setting, whose report names it). It writes the figures and the targets to bench/SALEDAY.md, and fails only on
 // correctness: a payment lost or doubled, a wrong one not rejected for its reason, the sold-out
 // tier's supply exceeded, a 5xx.
 func TestSaleDay(t *testing.T) {
@@ -47,6 +49,7 @@ func TestSaleDay(t *testing.T) {
 		trackers: trackers, pollers: n(200), killEvery: 2 * time.Minute, drainFor: 15 * time.Minute,
 		haproxy: true, profiles: profiles, usdc: usdc, verifyAll: true, screened: true,
 	}
+	p.env = strings.Fields(os.Getenv("SALEDAY_SETTINGS"))
 	r := runSaleDay(t, p)
 
 	var note strings.Builder
