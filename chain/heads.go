@@ -51,10 +51,10 @@ func (c *Client) Heads(ctx context.Context) <-chan uint64 {
 type atHeadKey struct{}
 
 // AtHead returns ctx in which HeadNumber is n, asking nothing: the work a head started (a pass
-// Heads woke) reads the chain as of that head. A head that moves on while the work runs is the
+// Heads woke) reads the chain as of that head, which the follower has just read or been pushed,
+// rather than ask for it again at each step. A head that moves on while the work runs is the
 // next work's; what was read at n stays true at n (a confirmation counted from it is one too
-// few at worst, never one too many), and on a sale day's burst the passes asked eth_blockNumber
-// eight times a block.
+// few at worst, never one too many).
 func AtHead(ctx context.Context, n uint64) context.Context {
 	return context.WithValue(ctx, atHeadKey{}, n)
 }
@@ -75,9 +75,9 @@ type followedHead struct {
 // FollowedHead is the head the passes' follower (Heads) saw last, if it is still the head as
 // far as anyone can tell: the node pushes every new one, and the subscription has not been
 // silent for headQuiet; or the follower asked for it within maxAge. A reader content with that
-// asks nothing. None without a follower. Pushed heads are believed past maxAge: a block every 2 s
-// and a reader's maxAge of 1 s had the instances ask for the head half the time (7 requests a
-// block on a sale day) although the follower would have told them of a new one.
+// asks nothing. None without a follower. Pushed heads are believed past maxAge: with a block
+// every 2 s, a reader's maxAge of 1 s would have the pages ask for the head half the time,
+// although the follower would have been told of a new one.
 func (c *Client) FollowedHead(maxAge time.Duration) (uint64, bool) {
 	f := c.followed.Load()
 	if f == nil {
