@@ -476,8 +476,12 @@ func TestAtHead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, err := tc.c.HeadNumber(Moving(at)); n != want || err != nil || calls.N() != 1 {
+	moving := Moving(at)
+	if n, err := tc.c.HeadNumber(moving); n != want || err != nil || calls.N() != 1 {
 		t.Fatalf("moving: %d, %v after %d requests, want %d after one", n, err, calls.N(), want)
+	}
+	if Moving(moving) != moving || Moving(ctx) != ctx {
+		t.Fatal("a context that asks already was wrapped again: a waiting loop would nest one a turn")
 	}
 }
 

@@ -60,8 +60,12 @@ func AtHead(ctx context.Context, n uint64) context.Context {
 }
 
 // Moving returns ctx in which HeadNumber asks the node again: work that waits for the head to
-// move past the one it was started at.
+// move past the one it was started at. A ctx that asks already is returned as it is, so a loop
+// may call it at every turn.
 func Moving(ctx context.Context) context.Context {
+	if _, pinned := ctx.Value(atHeadKey{}).(uint64); !pinned {
+		return ctx
+	}
 	return context.WithValue(ctx, atHeadKey{}, nil)
 }
 

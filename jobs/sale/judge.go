@@ -215,25 +215,15 @@ func (f *factoryAt) read(ctx context.Context) error {
 	return f.err
 }
 
-// paused is the factory's pause at cs's block, as the earlier judgement read it when recalled.
-func (cs ChainState) paused(ctx context.Context) (bool, error) {
-	var p bool
-	if r, ok := cs.recall("paused()"); ok && json.Unmarshal(r.Result, &p) == nil {
-		return p, nil
+// fromFactory is the answer to the factory's call at cs's block: the earlier judgement's when
+// recalled, else *field of the factory's state, read once for the block.
+func fromFactory[T any](ctx context.Context, cs ChainState, call string, field *T) (T, error) {
+	var v T
+	if r, ok := cs.recall(call); ok && json.Unmarshal(r.Result, &v) == nil {
+		return v, nil
 	}
 	err := cs.factory.read(ctx)
-	return cs.factory.paused, err
-}
-
-// walletMax is the factory's allowance per wallet at cs's block, as the earlier judgement read
-// it when recalled.
-func (cs ChainState) walletMax(ctx context.Context) (uint32, error) {
-	var n uint32
-	if r, ok := cs.recall("maxPerWallet()"); ok && json.Unmarshal(r.Result, &n) == nil {
-		return n, nil
-	}
-	err := cs.factory.read(ctx)
-	return cs.factory.walletMax, err
+	return *field, err
 }
 
 // Recalling is cs for a rebuild's judgement of a payment that the service judged with reads:
@@ -615,7 +605,7 @@ func (s *Sale) judgeWallet(ctx context.Context, from string, tier store.Tier, at
 		return refuse(WalletLimit, Args{MaxPerWallet: tier.MaxPerWallet})
 	}
 	factory := s.chain.Factory()
-	walletMax, err := cs.walletMax(ctx)
+	walletMax, err := fromFactory(ctx, cs, "maxPerWallet()", &cs.factory.walletMax)
 	if err != nil {
 		return v, err
 	}
@@ -631,7 +621,7 @@ func (s *Sale) judgeWallet(ctx context.Context, from string, tier store.Tier, at
 			return v, nil
 		}
 	}
-	paused, err := cs.paused(ctx)
+	paused, err := fromFactory(ctx, cs, "paused()", &cs.factory.paused)
 	if err != nil {
 		return v, err
 	}
