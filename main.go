@@ -117,6 +117,7 @@ type app struct {
 	dev    *devEnv // nil unless dev mode
 	passes *jobs.Jobs
 	reads  *store.Reads // where the public read routes read, measured by Run
+	pages  *handlers.Handlers
 	http   *http.Server
 	closer []func() // in the order they run
 }
@@ -210,8 +211,8 @@ func newApp(ctx context.Context, cfg config, log *slog.Logger) (_ *app, err erro
 		}
 	}
 	cfg.Web.Log = log
-	h := handlers.New(db, ch, a.passes, cfg.Handlers, log)
-	a.http = web.HTTPServer(web.New(h, cfg.Web))
+	a.pages = handlers.New(db, ch, a.passes, cfg.Handlers, log)
+	a.http = web.HTTPServer(web.New(a.pages, cfg.Web))
 	a.cfg = cfg
 	return a, nil
 }
@@ -294,9 +295,8 @@ func (a *app) Close() {
 // managers usually give between SIGTERM and SIGKILL.
 const passGrace = 20 * time.Second
 
-// Run serves HTTP, ticks the passes, runs the payments pass at each new head and delivers the
-// webhooks until ctx
-// ends. On SIGTERM the server stops taking requests, the passes under way finish and no other
+// Run serves HTTP, ticks the passes, runs the payments pass at each new head, delivers the
+// webhooks and keeps the pages' memory of the ledger in step with it until ctx ends. On SIGTERM the server stops taking requests, the passes under way finish and no other
 // starts; one still running after passGrace is cut off, as safely as a crash.
 func (a *app) Run(ctx context.Context, stdout io.Writer) error {
 	ln, err := net.Listen("tcp", a.cfg.ListenAddr)
@@ -332,6 +332,7 @@ func (a *app) Run(ctx context.Context, stdout io.Writer) error {
 		wg.Go(func() { a.passes.FollowHead(ctx, passWork) })
 		wg.Go(func() { a.passes.DeliverWebhooks(ctx) })
 		wg.Go(func() { a.reads.Follow(ctx, time.Second) })
+		wg.Go(func() { a.pages.FollowLedger(ctx) })
 		wg.Wait()
 	}()
 	served := make(chan error, 1)

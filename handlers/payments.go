@@ -123,6 +123,10 @@ func (h *Handlers) PaymentPartial(c echo.Context) error {
 	return render(c, http.StatusOK, views.PaymentStatus(t))
 }
 
+// FollowLedger keeps what the payment trackers remember of the ledger in step with it, until
+// ctx ends (sale.Tracker.Follow): without it they read the ledger at every poll.
+func (h *Handlers) FollowLedger(ctx context.Context) { h.payments.Follow(ctx, h.log) }
+
 // tracker reads the request's payment for the tracker: a payment not seen yet, or one the chain
 // cannot be asked about just now, is a state of the page, not a failure: it is polled until seen.
 // A hash the chain does not know at all is "not found" once views.NotFoundAfter has passed

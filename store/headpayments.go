@@ -31,12 +31,6 @@ type HeadPayment struct {
 	Decimals    int     `db:"decimals"`
 	Amount      Uint256 `db:"amount"` // for ETH, ValueWei
 	BlockNumber int64   `db:"block_number"`
-	// Scanned is the last block the payments scan has recorded (0 before its first): a payment
-	// in a block up to it that the ledger does not hold is one the scan did not take.
-	Scanned int64 `db:"scanned"`
-	// Followed is the last block the head scanner has seen (0 before its first): how far the
-	// pass that takes back what a reorg removed has followed the chain.
-	Followed int64 `db:"followed"`
 }
 
 // RecordHead records the payments in blocks, read at the head: it forgets those of blocks more
@@ -97,9 +91,7 @@ func (s *Store) RewindHead(ctx context.Context, name string, number int64, hash 
 
 // headPaymentSQL is a tracker's poll while its payment confirms (see PollSQL).
 const headPaymentSQL = `SELECT h.tx_hash, h.from_address, h.value_wei, h.token, coalesce(tk.symbol, 'ETH') AS symbol,
-	coalesce(tk.decimals, 18) AS decimals, h.amount, h.block_number,
-	coalesce((SELECT block_number FROM chain_cursors WHERE name = '` + PaymentsScanner + `'), 0) AS scanned,
-	coalesce((SELECT block_number FROM chain_cursors WHERE name = '` + HeadScanner + `'), 0) AS followed
+	coalesce(tk.decimals, 18) AS decimals, h.amount, h.block_number
 	FROM head_payments h LEFT JOIN tokens tk ON tk.address = h.token
 	WHERE h.tx_hash = $1 ORDER BY h.call_index, h.log_index NULLS FIRST LIMIT 1`
 
@@ -113,4 +105,26 @@ func (s *Store) HeadPaymentByTx(ctx context.Context, hash string) (_ HeadPayment
 		return p, ErrNotFound
 	}
 	return p, err
+}
+
+// HeadCursors is how far the payments' two scanners have gone: what a payment seen at the head
+// is told against.
+type HeadCursors struct {
+	// Scanned is the last block the payments scan has recorded (0 before its first): a payment
+	// in a block up to it that the ledger does not hold is one the scan did not take.
+	Scanned int64 `db:"scanned"`
+	// Followed is the last block the head scanner has seen (0 before its first): how far the
+	// pass that takes back what a reorg removed has followed the chain.
+	Followed int64 `db:"followed"`
+}
+
+// HeadCursors reads the payments' scanners' cursors.
+func (s *Store) HeadCursors(ctx context.Context) (_ HeadCursors, err error) {
+	defer wrap(&err, "HeadCursors")
+	var c HeadCursors
+	err = s.get(ctx, &c, `SELECT
+		coalesce(max(block_number) FILTER (WHERE name = '`+PaymentsScanner+`'), 0) AS scanned,
+		coalesce(max(block_number) FILTER (WHERE name = '`+HeadScanner+`'), 0) AS followed
+		FROM chain_cursors WHERE name IN ('`+PaymentsScanner+`', '`+HeadScanner+`')`)
+	return c, err
 }

@@ -33,6 +33,7 @@ var (
 // Store is the ledger database.
 type Store struct {
 	db    *sqlx.DB
+	dsn   string   // what the pool connects to, for a connection of its own (FollowPayments)
 	stmts sync.Map // query text → *sqlx.Stmt, see prepared
 }
 
@@ -100,13 +101,14 @@ func pool(dsn string, runtime map[string]string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	c, err := newConnector(withConnectTimeout(dsn), runtime)
+	dsn = withConnectTimeout(dsn)
+	c, err := newConnector(dsn, runtime)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
 	db := sqlx.NewDb(sql.OpenDB(c), "postgres")
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{db: db}
+	s := &Store{db: db, dsn: dsn}
 	s.LimitConns(DefaultMaxConns)
 	return s, nil
 }

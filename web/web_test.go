@@ -49,6 +49,7 @@ func (l *testLog) String() string {
 
 type testServer struct {
 	e   *echo.Echo
+	h   *handlers.Handlers
 	db  *store.Store // the ledger it serves
 	log *testLog
 }
@@ -76,11 +77,12 @@ func newServerWith(t testing.TB, st *store.Store, c *chain.Client, j *jobs.Jobs,
 	if j == nil {
 		j = jobs.New(st, c, nil, nil, jobs.Config{}, opts.Log)
 	}
-	e := New(handlers.New(st, c, j, cfg, opts.Log), opts)
+	h := handlers.New(st, c, j, cfg, opts.Log)
+	e := New(h, opts)
 	audit := &weiAudit{}
 	e.Use(audit.middleware) // Echo runs e.Use middleware on every route, whenever it was added
 	t.Cleanup(func() { audit.check(t) })
-	return &testServer{e: e, db: st, log: tl}
+	return &testServer{e: e, h: h, db: st, log: tl}
 }
 
 // unreachableChain is a client of an RPC address where nothing listens.

@@ -211,3 +211,63 @@ func TestExpiring(t *testing.T) {
 		t.Fatal("b, still live, was dropped")
 	}
 }
+
+// TestWatchedKeepsNoReadOlderThanAChange checks Watched's rules: nothing is kept until live; a
+// read that began before its key was forgotten, or before another read of it, keeps nothing;
+// an entry lasts until its time; a full map keeps no new key until entries expire; a reset
+// drops everything.
+func TestWatchedKeepsNoReadOlderThanAChange(t *testing.T) {
+	w := &Watched[string, int]{Max: 2}
+	now := time.Now()
+	later := now.Add(time.Minute)
+	get := func(k string, at time.Time) int {
+		t.Helper()
+		v, ok := w.Get(k, at)
+		if !ok {
+			return -1
+		}
+		return v
+	}
+	if r := w.Reading("a", now); r != 0 {
+		t.Fatalf("not live, a read got ticket %d", r)
+	}
+	w.Reset(true)
+	r := w.Reading("a", now)
+	if get("a", now) != -1 {
+		t.Fatal("a read under way is served")
+	}
+	w.Forget("a")
+	w.Put("a", r, 1, later)
+	if v := get("a", now); v != -1 {
+		t.Fatalf("a read that began before its key was forgotten was kept (%d)", v)
+	}
+	w.Put("a", w.Reading("a", now), 1, later)
+	if v := get("a", now); v != 1 {
+		t.Fatalf("a read kept %d, want 1", v)
+	}
+	first, second := w.Reading("b", now), w.Reading("b", now)
+	w.Put("b", first, 1, later)
+	if v := get("b", now); v != -1 {
+		t.Fatalf("the earlier of two reads was kept (%d)", v)
+	}
+	w.Put("b", second, 2, later)
+	if v := get("b", now); v != 2 {
+		t.Fatalf("the later read kept %d, want 2", v)
+	}
+	if r := w.Reading("c", now); r != 0 {
+		t.Fatal("a full map began keeping a new key")
+	}
+	if v := get("a", later); v != -1 {
+		t.Fatalf("an entry was served past its time (%d)", v)
+	}
+	if r := w.Reading("c", later); r == 0 {
+		t.Fatal("a full map of expired entries kept no new key")
+	}
+	w.Reset(false)
+	if v := get("b", now); v != -1 {
+		t.Fatalf("a reset kept an entry (%d)", v)
+	}
+	if r := w.Reading("b", now); r != 0 {
+		t.Fatal("no longer live, a read got a ticket")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"slices"
 	"strings"
@@ -33,7 +34,9 @@ type Tracker struct {
 	payTo         string // the payments wallet, lower case; "": no payment can be told from the chain
 	confirmations uint64 // CONFIRMATIONS: a payment is read once it has one more
 	head          *memo.Value[uint64]
-	budget        *chain.Budget // what its reads of transactions may ask of the chain
+	cursors       *memo.Value[store.HeadCursors]    // the payments' scanners', kept a second like the head
+	known         *memo.Watched[string, ledgerRows] // the ledger's rows of the payments polled, kept while unchanged (Follow)
+	budget        *chain.Budget                     // what its reads of transactions may ask of the chain
 	txs           *memo.Expiring[string, txRead]
 	now           func() time.Time
 }
@@ -44,7 +47,9 @@ type Tracker struct {
 func NewTracker(s *Sale, st *store.Store, c *chain.Client, payTo string, confirmations uint64, head *memo.Value[uint64],
 	budget *chain.Budget, now func() time.Time) *Tracker {
 	return &Tracker{sale: s, store: st, chain: c, payTo: payTo, confirmations: confirmations, head: head, budget: budget,
-		txs: &memo.Expiring[string, txRead]{Max: minedKept}, now: now}
+		cursors: memo.NewOn(now, time.Second, 0, st.HeadCursors).Reads(store.ErrUnavailable),
+		known:   &memo.Watched[string, ledgerRows]{Max: minedKept},
+		txs:     &memo.Expiring[string, txRead]{Max: minedKept}, now: now}
 }
 
 // Payment reads what became of the payment made by transaction hash: the ledger's record once
@@ -68,24 +73,84 @@ func (t *Tracker) Payment(ctx context.Context, hash string) (store.PaymentDoc, e
 // Known is Payment from what the service knows without asking the chain: the ledger's record,
 // else the head's. ErrNotSeen when neither has it.
 func (t *Tracker) Known(ctx context.Context, hash string) (store.PaymentDoc, error) {
-	rec, err := t.store.PaymentByTx(ctx, hash)
-	if err == nil {
-		ps, err := t.Docs(ctx, []store.PaymentRecord{rec})
+	rows, err := t.rows(ctx, hash)
+	switch {
+	case err != nil:
+		return store.PaymentDoc{}, err
+	case rows.rec != nil:
+		ps, err := t.Docs(ctx, []store.PaymentRecord{*rows.rec})
 		if err != nil {
 			return store.PaymentDoc{}, err
 		}
 		return ps[0], nil
-	}
-	if !errors.Is(err, store.ErrNotFound) {
-		return store.PaymentDoc{}, err
-	}
-	if t.payTo == "" {
-		return store.PaymentDoc{}, ErrNotSeen
-	}
-	if doc, ok, err := t.atHead(ctx, hash); ok || err != nil {
-		return doc, err
+	case rows.head != nil:
+		if doc, ok, err := t.atHead(ctx, hash, *rows.head); ok || err != nil {
+			return doc, err
+		}
 	}
 	return store.PaymentDoc{}, ErrNotSeen
+}
+
+// ledgerRows is what the ledger holds of a transaction: its payment's record, else the payment
+// the head pass saw in it, else neither (nil).
+type ledgerRows struct {
+	rec  *store.PaymentRecord
+	head *store.HeadPayment
+}
+
+// kept tells whether r may be kept until the ledger announces a change: all it depends on is
+// announced (migration 0059) but a refund batch's progress, so a payment that may be in one,
+// rejected or held, is read at each poll (every 15 s).
+func (r ledgerRows) kept() bool {
+	return r.rec == nil || (r.rec.Status == store.PaymentPending || r.rec.Status == store.PaymentMinting) && r.rec.BatchStatus == nil
+}
+
+// rows reads what the ledger holds of transaction hash, or what was read of it since the ledger
+// last announced a change to it (Follow): a sale day's trackers ask every two seconds, each for
+// a payment that changes a few times in its minutes of confirming and minting.
+func (t *Tracker) rows(ctx context.Context, hash string) (ledgerRows, error) {
+	now := t.now()
+	if r, ok := t.known.Get(hash, now); ok {
+		return r, nil
+	}
+	read := t.known.Reading(hash, now)
+	var r ledgerRows
+	rec, err := t.store.PaymentByTx(ctx, hash)
+	switch {
+	case err == nil:
+		r.rec = &rec
+	case !errors.Is(err, store.ErrNotFound):
+		return r, err
+	case t.payTo != "":
+		head, err := t.store.HeadPaymentByTx(ctx, hash)
+		switch {
+		case err == nil:
+			r.head = &head
+		case !errors.Is(err, store.ErrNotFound):
+			return r, err
+		}
+	}
+	if r.kept() {
+		t.known.Put(hash, read, r, now.Add(knownFor))
+	}
+	return r, nil
+}
+
+// Follow keeps what the trackers read of the ledger in step with it until ctx ends: each
+// payment's rows are kept until the ledger announces a change to them; while its announcements
+// are not heard, nothing is kept and every poll reads the ledger. log hears why they are not.
+func (t *Tracker) Follow(ctx context.Context, log *slog.Logger) {
+	t.store.FollowPayments(ctx, func(h store.PaymentsHeard) {
+		switch {
+		case h.All:
+			if h.Err != nil {
+				log.Warn("payment trackers: the ledger's announcements are not heard; every poll reads the ledger", "err", h.Err)
+			}
+			t.known.Reset(h.Live)
+		default:
+			t.known.Forget(h.Changed...)
+		}
+	})
 }
 
 // onChain is the payment transaction hash made as its receipt tells it, confirming. A contract
@@ -116,23 +181,20 @@ func (t *Tracker) onChain(hash string, tr chain.Transfer) (store.PaymentDoc, err
 	return store.PaymentDoc{}, ErrNotSeen
 }
 
-// atHead is the payment transaction hash made as the payments pass saw it at the head, confirming,
+// atHead is payment p of transaction hash as the payments pass saw it at the head, confirming,
 // its confirmations counted from the head the service follows: no request to the chain. ok is
-// false when the pass saw none there, or when the scan has passed its block without recording it
-// (a transfer into a wallet with code that failed, a reorg the pass has yet to notice): the chain
-// tells then. A scan that lags is no reason to ask the chain: on a busy sale day every tracker
-// of the backlog would, while the scan it waits for catches up. Past its confirmations, the
-// record is believed only while the passes follow the head (they take back what a reorg
-// removed): when they fail, the chain tells.
-func (t *Tracker) atHead(ctx context.Context, hash string) (_ store.PaymentDoc, ok bool, _ error) {
-	p, err := t.store.HeadPaymentByTx(ctx, hash)
-	if errors.Is(err, store.ErrNotFound) {
-		return store.PaymentDoc{}, false, nil
-	}
+// false when the scan has passed its block without recording it (a transfer into a wallet with
+// code that failed, a reorg the pass has yet to notice): the chain tells then. A scan that lags
+// is no reason to ask the chain: on a busy sale day every tracker of the backlog would, while
+// the scan it waits for catches up. Past its confirmations, the record is believed only while
+// the passes follow the head (they take back what a reorg removed): when they fail, the chain
+// tells. The scanners' cursors are read at most once a second (t.cursors), like the head.
+func (t *Tracker) atHead(ctx context.Context, hash string, p store.HeadPayment) (_ store.PaymentDoc, ok bool, _ error) {
+	cur, err := t.cursors.Get(ctx)
 	if err != nil {
 		return store.PaymentDoc{}, false, err
 	}
-	if p.Scanned >= p.BlockNumber {
+	if cur.Scanned >= p.BlockNumber {
 		return store.PaymentDoc{}, false, nil
 	}
 	head, err := t.head.Get(ctx)
@@ -141,7 +203,7 @@ func (t *Tracker) atHead(ctx context.Context, hash string) (_ store.PaymentDoc, 
 	}
 	seen := chain.Transfer{Block: uint64(p.BlockNumber)}.AtHead(head)
 	needed := t.confirmations + 1
-	if followed := uint64(max(p.Followed, 0)); seen.Confirmations > needed && followed+needed < head {
+	if followed := uint64(max(cur.Followed, 0)); seen.Confirmations > needed && followed+needed < head {
 		return store.PaymentDoc{}, false, nil
 	}
 	return store.PaymentDoc{TxHash: hash, BlockNumber: p.BlockNumber, Status: store.BuyerConfirming, From: p.From,
@@ -241,6 +303,11 @@ const (
 	unknownTTL = 2 * time.Second
 	minedKept  = 20_000
 )
+
+// knownFor bounds how long the ledger's rows of a payment are kept without an announcement of a
+// change: they are dropped at each, and this only limits what a change announced nowhere (a
+// database restored under a running instance) would leave shown.
+const knownFor = time.Minute
 
 // Docs are ledger payments as their buyer follows them: a payment waiting to be checked is
 // minting, or held while the operator holds minting (the read model, read only when a payment
