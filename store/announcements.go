@@ -135,9 +135,16 @@ func keepEchoing(ctx context.Context, cn *pq.ListenerConn, channel, echo string,
 			cn.Close()
 			return
 		}
-		if err := <-sent; err != nil {
-			cn.Close()
+		// The query's answer follows its echo; waiting for it must not outlast ctx, whose end
+		// stops the reading of the announcements that the connection waits to hand over first.
+		select {
+		case <-ctx.Done():
 			return
+		case err := <-sent:
+			if err != nil {
+				cn.Close()
+				return
+			}
 		}
 		select {
 		case <-ctx.Done():
