@@ -169,10 +169,7 @@ func TestPaymentsAnnouncedAfterACut(t *testing.T) {
 	}
 
 	// The server ends the connection (an administrator, a restart).
-	if _, err := db.DB().Exec(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-		WHERE datname = current_database() AND (query LIKE 'LISTEN %' OR query LIKE 'NOTIFY %')`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.EndAnnouncements(t, db)
 	if h := l.next(10*time.Second, "connection ended"); !h.All || h.Live || h.Err == nil {
 		t.Fatalf("connection ended: heard %+v, want All, not Live, with why", h)
 	}

@@ -33,13 +33,12 @@ func TestTrackerKeepsWhatTheLedgerAnnounces(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// silently runs q with table's announcing trigger for its event off.
-	silently := func(trigger, q string, args ...any) {
+	// silently runs q, an update of table, with the trigger that announces its updates off.
+	silently := func(table, q string, args ...any) {
 		t.Helper()
-		table := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(trigger, "_changed"), "_removed"), "_added")
-		exec(`ALTER TABLE ` + table + ` DISABLE TRIGGER ` + trigger)
+		exec(`ALTER TABLE ` + table + ` DISABLE TRIGGER ` + table + `_changed`)
 		exec(q, args...)
-		exec(`ALTER TABLE ` + table + ` ENABLE TRIGGER ` + trigger)
+		exec(`ALTER TABLE ` + table + ` ENABLE TRIGGER ` + table + `_changed`)
 	}
 	block := func(hash string) int64 {
 		t.Helper()
@@ -49,14 +48,19 @@ func TestTrackerKeepsWhatTheLedgerAnnounces(t *testing.T) {
 		}
 		return doc.BlockNumber
 	}
+	// until waits for shown to say the tracker shows what it waits for.
+	until := func(what string, shown func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !shown(); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not shown in 10 s", what)
+			}
+		}
+	}
 	// shows waits for the tracker to show hash in block want.
 	shows := func(what, hash string, want int64) {
 		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); block(hash) != want; time.Sleep(20 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: block %d shown, want %d", what, block(hash), want)
-			}
-		}
+		until(what, func() bool { return block(hash) == want })
 	}
 	owner := "0x" + strings.Repeat("ab", 20)
 	paid, atHead := storetest.TxHash("minting"), storetest.TxHash("at the head")
@@ -68,7 +72,7 @@ func TestTrackerKeepsWhatTheLedgerAnnounces(t *testing.T) {
 	if block(paid) != 1 {
 		t.Fatal("the payment is not shown")
 	}
-	silently("payments_changed", `UPDATE payments SET block_number = 2 WHERE tx_hash = $1`, paid)
+	silently("payments", `UPDATE payments SET block_number = 2 WHERE tx_hash = $1`, paid)
 	if got := block(paid); got != 2 {
 		t.Fatalf("not following, a poll showed block %d, want 2: it did not read the ledger", got)
 	}
@@ -79,7 +83,7 @@ func TestTrackerKeepsWhatTheLedgerAnnounces(t *testing.T) {
 	t.Cleanup(func() { stop(); <-done })
 	// Once the announcements are heard, a poll keeps what it read: a silent change stays unseen.
 	for n, deadline := int64(3), time.Now().Add(10*time.Second); ; n++ {
-		silently("payments_changed", `UPDATE payments SET block_number = $2 WHERE tx_hash = $1`, paid, n)
+		silently("payments", `UPDATE payments SET block_number = $2 WHERE tx_hash = $1`, paid, n)
 		if block(paid) != n {
 			break // an earlier poll's read was kept
 		}
@@ -100,7 +104,7 @@ func TestTrackerKeepsWhatTheLedgerAnnounces(t *testing.T) {
 	if got := block(atHead); got != 95 {
 		t.Fatalf("the payment at the head shows block %d, want 95", got)
 	}
-	silently("head_payments_changed", `UPDATE head_payments SET block_number = 96 WHERE tx_hash = $1`, atHead)
+	silently("head_payments", `UPDATE head_payments SET block_number = 96 WHERE tx_hash = $1`, atHead)
 	if got := block(atHead); got != 95 {
 		t.Fatalf("a payment at the head was read again (block %d) with no change announced", got)
 	}
@@ -108,24 +112,23 @@ func TestTrackerKeepsWhatTheLedgerAnnounces(t *testing.T) {
 	shows("a change at the head announced", atHead, 97)
 
 	exec(`UPDATE payments SET status = 'rejected', reason_code = 'wrong_amount', reason_args = '{}' WHERE tx_hash = $1`, paid)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if doc, err := tr.Known(ctx, paid); err != nil || doc.Status == store.BuyerRejected {
-			break
+	until("the payment's rejection", func() bool {
+		doc, err := tr.Known(ctx, paid)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("the payment's rejection is not shown")
-		}
-	}
-	silently("payments_changed", `UPDATE payments SET block_number = 51 WHERE tx_hash = $1`, paid)
+		return doc.Status == store.BuyerRejected
+	})
+	silently("payments", `UPDATE payments SET block_number = 51 WHERE tx_hash = $1`, paid)
 	if got := block(paid); got != 51 {
 		t.Fatalf("a rejected payment showed block %d, want 51: it was kept, and its refund's progress is not announced", got)
 	}
 
 	// A lost connection: what was kept before is dropped, and kept again only once heard.
-	silently("head_payments_changed", `UPDATE head_payments SET block_number = 98 WHERE tx_hash = $1`, atHead)
+	silently("head_payments", `UPDATE head_payments SET block_number = 98 WHERE tx_hash = $1`, atHead)
 	if got := block(atHead); got != 97 {
 		t.Fatalf("block %d shown, want the kept 97", got)
 	}
-	exec(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND (query LIKE 'LISTEN %' OR query LIKE 'NOTIFY %')`)
+	storetest.EndAnnouncements(t, db)
 	shows("after the announcements' connection was lost", atHead, 98)
 }

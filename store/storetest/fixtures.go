@@ -150,3 +150,12 @@ func Due(t testing.TB, db *store.Store, at time.Time) {
 	mustExec(t, db, `UPDATE nodes SET next_credit_at = $1`, at)
 	mustExec(t, db, `UPDATE distributions SET next_at = $1 WHERE next_at IS NOT NULL`, at)
 }
+
+// EndAnnouncements ends, as the server would, the connections of db's database that hear the
+// ledger's announcements (store.FollowPayments): those whose last statement is a LISTEN or their
+// own announcement's NOTIFY.
+func EndAnnouncements(t testing.TB, db *store.Store) {
+	t.Helper()
+	mustExec(t, db, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE datname = current_database() AND (query LIKE 'LISTEN %' OR query LIKE 'NOTIFY %')`)
+}
