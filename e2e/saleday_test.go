@@ -998,6 +998,7 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 				in.kill()
 				r.kills++
 				killed := time.Now()
+				r.killedAt = append(r.killedAt, killed)
 				if err := in.start(); err != nil {
 					t.Logf("%s: starting again failed (%d so far): %s", in.name, in.failedStarts, lastLine(err.Error()))
 					downSince[in] = killed
@@ -1247,6 +1248,7 @@ type saleResult struct {
 	cpuSteady, cpu       string // where the machine's CPU went in the steady phase, and from the burst until the backlog cleared (cpuWatch)
 	frontDowns           string // the instances HAProxy's checks took out of its rotation, and why (checksFailed)
 	settled, kills       int
+	killedAt             []time.Time
 	failedStarts         int // lives that exited or hung as they started
 	trackers, pollers    httpStats
 	rpcRequests          float64
@@ -1477,6 +1479,11 @@ func (s *saleDay) read(t *testing.T, r *saleResult) {
 	r.gasLimit = uint64(hs[len(hs)-1].GasLimit)
 
 	var burstFirst, clearBlock uint64 = 0, 0
+	late := map[uint64]int{} // steady nodes minted past the target, by their payment's block
+	defer func() {
+		logLate(t, late, headers, r.killedAt)
+		logSlow(t, "trackers", &r.trackers, r.killedAt)
+	}()
 	for _, p := range r.pays {
 		if !p.mined {
 			continue
@@ -1537,6 +1544,9 @@ func (s *saleDay) read(t *testing.T, r *saleResult) {
 				}
 			} else {
 				r.steadyBlocks, r.steadySecs = append(r.steadyBlocks, blocks), append(r.steadySecs, secs)
+				if blocks > uint64(r.p.confirmations+3) {
+					late[p.block]++
+				}
 			}
 			clearBlock = max(clearBlock, m.Block)
 		}
@@ -1649,6 +1659,51 @@ func (r *saleResult) check(t *testing.T) {
 var errNoSamples = errors.New("no samples")
 
 // percentile is the p-th percentile (0–100) of xs, by the nearest rank.
+// logLate writes to the run's log the steady payments whose node came past the target, by their
+// block, with how long before the block's time an instance was last killed: whether a tail
+// follows the kills or the load.
+func logLate(t *testing.T, late map[uint64]int, headers map[uint64]*rpcHeader, kills []time.Time) {
+	var lines []string
+	for _, b := range slices.Sorted(maps.Keys(late)) {
+		since := "no kill before"
+		if h := headers[b]; h != nil {
+			at := time.Unix(int64(h.Timestamp), 0)
+			for _, k := range kills {
+				if k.Before(at) {
+					since = fmt.Sprintf("%v after a kill", at.Sub(k).Round(time.Second))
+				}
+			}
+		}
+		lines = append(lines, fmt.Sprintf("block %d: %d (%s)", b, late[b], since))
+	}
+	t.Logf("steady nodes past the target, by their payment's block: %d blocks\n%s", len(lines), strings.Join(lines, "\n"))
+}
+
+// logSlow writes to the run's log when a kind of client's answers over 100 ms came, by the 10 s
+// they started in, against the instants of the kills: whether the tail follows the kills or the
+// load.
+func logSlow(t *testing.T, kind string, h *httpStats, kills []time.Time) {
+	h.mu.Lock()
+	slow, all := map[time.Time]int{}, map[time.Time]int{}
+	for i, at := range h.started {
+		b := at.Truncate(10 * time.Second)
+		all[b]++
+		if h.latencies[i] > 100*time.Millisecond {
+			slow[b]++
+		}
+	}
+	h.mu.Unlock()
+	var lines []string
+	for _, b := range slices.SortedFunc(maps.Keys(slow), time.Time.Compare) {
+		lines = append(lines, fmt.Sprintf("%s: %d of %d", b.Format(time.TimeOnly), slow[b], all[b]))
+	}
+	var at []string
+	for _, k := range kills {
+		at = append(at, k.Format(time.TimeOnly))
+	}
+	t.Logf("%s' answers over 100 ms, by the 10 s they started in (kills at %s):\n%s", kind, strings.Join(at, ", "), strings.Join(lines, "\n"))
+}
+
 func percentile[T cmp.Ordered](xs []T, p float64) (T, error) {
 	var zero T
 	if len(xs) == 0 {

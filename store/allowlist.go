@@ -188,7 +188,7 @@ const allowlistAtSQL = `(SELECT id FROM allowlist_versions WHERE tier = $1 AND e
 func (s *Store) Allocation(ctx context.Context, tier int, wallet string, at time.Time) (_ int, err error) {
 	defer wrap(&err, "Allocation")
 	var n int
-	err = s.db.GetContext(ctx, &n, `
+	err = s.get(ctx, &n, `
 		SELECT coalesce((SELECT allocation FROM allowlist_entries WHERE version = `+allowlistAtSQL+` AND address = $3), 0)`,
 		tier, at, wallet)
 	return n, err

@@ -87,7 +87,7 @@ func (s *Store) AddKYCEvent(ctx context.Context, e KYCEvent) (added bool, err er
 func (s *Store) KYCAt(ctx context.Context, wallet string, at time.Time) (_ KYCEvent, err error) {
 	defer wrap(&err, "KYCAt")
 	var e KYCEvent
-	err = s.db.GetContext(ctx, &e, `
+	err = s.get(ctx, &e, `
 		SELECT address, status, provider, event, reason, by_whom, at FROM kyc_events
 		WHERE address = $1 AND at <= $2 ORDER BY at DESC, id DESC LIMIT 1`, wallet, at)
 	if errors.Is(err, sql.ErrNoRows) {

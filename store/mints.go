@@ -61,14 +61,14 @@ func (s *Store) claim(ctx context.Context, id int64, tier int, ref *PaymentRefer
 		return err
 	}
 	defer tx.Rollback()
-	soldOut, err := claimUnit(ctx, tx, id, tier)
+	soldOut, err := s.claimUnit(ctx, tx, id, tier)
 	if err != nil {
 		return err
 	}
-	if err := keepPaymentReferral(ctx, tx, id, ref); err != nil {
+	if err := s.keepPaymentReferral(ctx, tx, id, ref); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `
+	if err := s.execIn(ctx, tx, `
 		UPDATE payments SET status = $4, tier = $2, reason_code = $5, reason_args = $6,
 			judged_reads = $3, updated_at = now()
 		WHERE id = $1`, id, tier, readsJSON, status, code, args); err != nil {
@@ -101,37 +101,40 @@ func (e *SoldOutError) Error() string {
 // then the tier's, so claims on a tier are counted one after another, each seeing the ones before.
 // The supply is the one in force at the payment's time. soldOut is the tier when this claim took
 // its last unit.
-func claimUnit(ctx context.Context, tx *sqlx.Tx, id int64, tier int) (soldOut *SoldOutTier, err error) {
-	var status PaymentStatus
-	var at time.Time
-	err = tx.QueryRowxContext(ctx, `SELECT status, coalesce(block_time, created_at) FROM payments WHERE id = $1 FOR UPDATE`,
-		id).Scan(&status, &at)
-	if errors.Is(err, sql.ErrNoRows) || err == nil && status != PaymentPending {
+func (s *Store) claimUnit(ctx context.Context, tx *sqlx.Tx, id int64, tier int) (soldOut *SoldOutTier, err error) {
+	var p struct {
+		Status PaymentStatus `db:"status"`
+		At     time.Time     `db:"at"`
+	}
+	err = s.getIn(ctx, tx, &p, `SELECT status, coalesce(block_time, created_at) AS at FROM payments WHERE id = $1 FOR UPDATE`, id)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && p.Status != PaymentPending {
 		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	var supply *int
-	var label string
-	err = tx.QueryRowxContext(ctx, `
+	var t struct {
+		Supply *int   `db:"supply"`
+		Label  string `db:"label"`
+	}
+	err = s.getIn(ctx, tx, &t, `
 		SELECT coalesce(
 			(SELECT v.supply FROM tier_versions v WHERE v.tier = t.id AND v.effective_at <= $2
 			 ORDER BY v.effective_at DESC, v.id DESC LIMIT 1),
-			t.supply), t.label
-		FROM tiers t WHERE t.id = $1 FOR UPDATE`, tier, at).Scan(&supply, &label)
-	if err != nil || supply == nil {
+			t.supply) AS supply, t.label
+		FROM tiers t WHERE t.id = $1 FOR UPDATE`, tier, p.At)
+	if err != nil || t.Supply == nil {
 		return nil, err
 	}
-	sold, err := Tx{tx}.Sold(ctx, tier)
-	if err != nil {
+	var sold int
+	if err := s.getIn(ctx, tx, &sold, soldSQL, tier); err != nil {
 		return nil, err
 	}
-	if sold >= *supply {
-		return nil, &SoldOutError{Tier: tier, Supply: *supply, Sold: sold}
+	if sold >= *t.Supply {
+		return nil, &SoldOutError{Tier: tier, Supply: *t.Supply, Sold: sold}
 	}
-	if sold+1 == *supply {
-		return &SoldOutTier{ID: tier, Label: label, Supply: *supply}, nil
+	if sold+1 == *t.Supply {
+		return &SoldOutTier{ID: tier, Label: t.Label, Supply: *t.Supply}, nil
 	}
 	return nil, nil
 }

@@ -414,7 +414,7 @@ func (s *Store) decide(ctx context.Context, id int64, from, to PaymentStatus, ev
 	}
 	defer tx.Rollback()
 	var moved []int64
-	if err := tx.SelectContext(ctx, &moved, `
+	if err := s.allIn(ctx, tx, &moved, `
 		UPDATE payments SET status = $3, reason_code = $4, reason_args = $5,
 			judged_reads = coalesce($6, judged_reads), updated_at = now()
 		WHERE id = $1 AND status = $2 RETURNING id`, id, from, to, code, argsJSON, readsJSON); err != nil {

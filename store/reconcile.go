@@ -169,7 +169,7 @@ func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err er
 		Was     NodeStatus `db:"was"`
 		Payment *int64     `db:"payment_id"`
 	}
-	st, err := s.preparedIn(ctx, tx, `
+	err = s.allIn(ctx, tx, &synced, `
 		WITH target AS (
 			SELECT m.id, m.status AS was, m.payment_id,
 				CASE WHEN p.pending THEN m.cumulative_wei ELSE $4::numeric END AS cumulative,
@@ -184,11 +184,7 @@ func (s *Store) SyncNode(ctx context.Context, n ChainNode) (changed bool, err er
 		WHERE nodes.id = t.id
 			AND (owner, balance_wei, cumulative_wei, withdrawn_wei, status)
 				IS DISTINCT FROM ($2, t.balance, t.cumulative, $5::numeric, 'active')
-		RETURNING t.was, t.payment_id`)
-	if err != nil {
-		return false, err
-	}
-	err = st.SelectContext(ctx, &synced, id, n.Owner, Uint256{n.BalanceWei}, Uint256{n.CumulativeWei}, Uint256{n.WithdrawnWei})
+		RETURNING t.was, t.payment_id`, id, n.Owner, Uint256{n.BalanceWei}, Uint256{n.CumulativeWei}, Uint256{n.WithdrawnWei})
 	if err != nil || len(synced) == 0 {
 		return false, err
 	}

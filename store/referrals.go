@@ -98,7 +98,7 @@ func (s *Store) ReferralCode(ctx context.Context, code string) (_ ReferralCode, 
 func (s *Store) ReferralCodeAt(ctx context.Context, code string, t time.Time) (_ ReferralCode, err error) {
 	defer wrap(&err, "ReferralCodeAt")
 	var out ReferralCode
-	err = s.db.GetContext(ctx, &out, `
+	err = s.get(ctx, &out, `
 		SELECT c.code, v.owner, v.discount_bps, v.commission_bps, v.parent, v.parent_bps, v.expires_at, v.enabled
 		FROM referral_code_versions v JOIN referral_codes c USING (key)
 		WHERE v.key = lower($1) AND v.effective_at <= $2
@@ -113,7 +113,7 @@ func (s *Store) ReferralCodeAt(ctx context.Context, code string, t time.Time) (_
 func (s *Store) HoldsNode(ctx context.Context, wallet string) (_ bool, err error) {
 	defer wrap(&err, "HoldsNode")
 	var holds bool
-	err = s.db.GetContext(ctx, &holds, `SELECT EXISTS (SELECT 1 FROM nodes WHERE owner = $1)`, wallet)
+	err = s.get(ctx, &holds, `SELECT EXISTS (SELECT 1 FROM nodes WHERE owner = $1)`, wallet)
 	return holds, err
 }
 
@@ -154,7 +154,7 @@ type Binding struct {
 func (s *Store) BindingAt(ctx context.Context, wallet string, at time.Time, block int64) (_ Binding, err error) {
 	defer wrap(&err, "BindingAt")
 	var b Binding
-	err = s.db.GetContext(ctx, &b, `
+	err = s.get(ctx, &b, `
 		SELECT code, bound_at FROM referral_bindings
 		WHERE wallet = $1 AND CASE WHEN $3::bigint > 0 AND head_block IS NOT NULL THEN head_block < $3 ELSE bound_at <= $2 END
 		ORDER BY bound_at DESC, id DESC LIMIT 1`, wallet, at, block)
@@ -179,18 +179,16 @@ type PaymentReferral struct {
 // keepPaymentReferral records the code payment id is minted under, or that it is minted under
 // none (r nil): a payment judged again (after its tier sold out under it) keeps only the last
 // judgement's.
-func keepPaymentReferral(ctx context.Context, tx sqlx.ExecerContext, id int64, r *PaymentReferral) error {
+func (s *Store) keepPaymentReferral(ctx context.Context, tx *sqlx.Tx, id int64, r *PaymentReferral) error {
 	if r == nil {
-		_, err := tx.ExecContext(ctx, `DELETE FROM payment_referrals WHERE payment_id = $1`, id)
-		return err
+		return s.execIn(ctx, tx, `DELETE FROM payment_referrals WHERE payment_id = $1`, id)
 	}
-	_, err := tx.ExecContext(ctx, `
+	return s.execIn(ctx, tx, `
 		INSERT INTO payment_referrals (payment_id, code, discount, owner, commission_bps, parent, parent_bps)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)
 		ON CONFLICT (payment_id) DO UPDATE SET code = $2, discount = $3, owner = $4, commission_bps = $5,
 			parent = $6, parent_bps = $7`,
 		id, r.Code, r.Discount, r.Owner, r.CommissionBps, r.Parent, r.ParentBps)
-	return err
 }
 
 // earnCommissions writes what each minted payment of ids earns its referrers, if it was bought

@@ -218,7 +218,7 @@ const denylistAtSQL = `(SELECT id FROM denylist_versions WHERE effective_at <= $
 // Denylisted tells whether wallet was on the denylist in force at instant at.
 func (s *Store) Denylisted(ctx context.Context, wallet string, at time.Time) (listed bool, err error) {
 	defer wrap(&err, "Denylisted")
-	err = s.db.GetContext(ctx, &listed, `
+	err = s.get(ctx, &listed, `
 		SELECT EXISTS (SELECT 1 FROM denylist_entries WHERE version = `+denylistAtSQL+` AND address = $2)`, at, wallet)
 	return listed, err
 }

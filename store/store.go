@@ -308,11 +308,40 @@ func (s *Store) all(ctx context.Context, dest any, query string, args ...any) er
 	return st.SelectContext(ctx, dest, args...)
 }
 
-// preparedIn is query prepared, for transaction tx.
+// preparedIn is query prepared, for transaction tx: database/sql reuses the statement where the
+// transaction's connection has prepared it already.
 func (s *Store) preparedIn(ctx context.Context, tx *sqlx.Tx, query string) (*sqlx.Stmt, error) {
 	st, err := s.prepared(ctx, query)
 	if err != nil {
 		return nil, err
 	}
 	return tx.StmtxContext(ctx, st), nil
+}
+
+// getIn is get inside transaction tx.
+func (s *Store) getIn(ctx context.Context, tx *sqlx.Tx, dest any, query string, args ...any) error {
+	st, err := s.preparedIn(ctx, tx, query)
+	if err != nil {
+		return err
+	}
+	return st.GetContext(ctx, dest, args...)
+}
+
+// allIn is all inside transaction tx.
+func (s *Store) allIn(ctx context.Context, tx *sqlx.Tx, dest any, query string, args ...any) error {
+	st, err := s.preparedIn(ctx, tx, query)
+	if err != nil {
+		return err
+	}
+	return st.SelectContext(ctx, dest, args...)
+}
+
+// execIn runs query, prepared, inside transaction tx.
+func (s *Store) execIn(ctx context.Context, tx *sqlx.Tx, query string, args ...any) error {
+	st, err := s.preparedIn(ctx, tx, query)
+	if err != nil {
+		return err
+	}
+	_, err = st.ExecContext(ctx, args...)
+	return err
 }

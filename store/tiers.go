@@ -203,15 +203,19 @@ func (s *Store) TiersAt(ctx context.Context, at time.Time, grace time.Duration) 
 // as it leaves minting, in one transaction: RecordMints). Triggers keep the count (tier_sold).
 func (s *Store) Sold(ctx context.Context, tier int) (_ int, err error) {
 	defer wrap(&err, "Sold")
-	return Tx{s.db}.Sold(ctx, tier)
+	var n int
+	err = s.get(ctx, &n, soldSQL, tier)
+	return n, err
 }
 
 // Sold is Store.Sold inside the transaction.
 func (tx Tx) Sold(ctx context.Context, tier int) (int, error) {
 	var n int
-	err := sqlx.GetContext(ctx, tx.q, &n, `SELECT coalesce((SELECT n FROM tier_sold WHERE tier = $1), 0)`, tier)
+	err := sqlx.GetContext(ctx, tx.q, &n, soldSQL, tier)
 	return n, err
 }
+
+const soldSQL = `SELECT coalesce((SELECT n FROM tier_sold WHERE tier = $1), 0)`
 
 // SoldByTier returns how many nodes each tier sold (minted or being minted), by tier id; a tier
 // that sold none is absent.

@@ -651,7 +651,7 @@ func (s *Store) RecordAttempt(ctx context.Context, l Lease, delivery int64, o Ou
 	}
 	defer tx.Rollback()
 	var id int64
-	err = tx.GetContext(ctx, &id, `SELECT id FROM webhook_endpoints WHERE id = $1 AND lease_owner = $2 FOR UPDATE`,
+	err = s.getIn(ctx, tx, &id, `SELECT id FROM webhook_endpoints WHERE id = $1 AND lease_owner = $2 FOR UPDATE`,
 		l.Endpoint, l.Owner)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
@@ -667,7 +667,7 @@ func (s *Store) RecordAttempt(ctx context.Context, l Lease, delivery int64, o Ou
 		}
 		failureCode, failureArgs = (*string)(&f.Code), new(string(args))
 	}
-	if _, err := tx.ExecContext(ctx, `
+	if err := s.execIn(ctx, tx, `
 		INSERT INTO webhook_attempts (delivery_id, at, status_code, latency_ms, response, failure_code, failure_args)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 		delivery, o.At, o.StatusCode, o.LatencyMs, o.Response, failureCode, failureArgs); err != nil {
@@ -680,7 +680,7 @@ func (s *Store) RecordAttempt(ctx context.Context, l Lease, delivery int64, o Ou
 	case o.Off != nil:
 		status, next = DeliveryFailed, nil
 	}
-	if _, err := tx.ExecContext(ctx, `
+	if err := s.execIn(ctx, tx, `
 		UPDATE webhook_deliveries SET attempts = attempts + 1, status = $2, next_at = coalesce($3, next_at),
 			done_at = CASE WHEN $2 <> 'pending' THEN now() END
 		WHERE id = $1`, delivery, status, next); err != nil {
