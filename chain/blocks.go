@@ -222,24 +222,6 @@ func (c *Client) HeadNumber(ctx context.Context) (uint64, error) {
 	return n, err
 }
 
-// latest is the number and timestamp (unix seconds) of the latest block, for the follower's
-// polls (Heads): one request, which reads only the two fields, whatever else the chain's blocks
-// carry.
-func (c *Client) latest(ctx context.Context) (n, at uint64, err error) {
-	var b struct {
-		Number hexutil.Uint64 `json:"number"`
-		Time   hexutil.Uint64 `json:"timestamp"`
-	}
-	err = c.call(ctx, "head", func(ctx context.Context, e *endpoint) error {
-		if err := e.rpc.CallContext(ctx, &b, "eth_getBlockByNumber", "latest", false); err != nil {
-			return err
-		}
-		e.sawHead(uint64(b.Number), time.Now())
-		return nil
-	})
-	return uint64(b.Number), uint64(b.Time), err
-}
-
 // logsPerQuery bounds the block range of one eth_getLogs: providers refuse wide ranges.
 const logsPerQuery = 2000
 

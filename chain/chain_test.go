@@ -485,91 +485,22 @@ func TestAtHead(t *testing.T) {
 	}
 }
 
-// TestFollowedHead: a head stays the head past a reader's maxAge while the follower would know of
-// the next one (pushed: until the subscription has been silent for headQuiet; polled: until its
-// next poll is due), and not after.
+// TestFollowedHead: a head the node pushed stays the head past a reader's maxAge, until the
+// subscription has been silent for headQuiet; a head the follower asked for does not.
 func TestFollowedHead(t *testing.T) {
 	c := &Client{}
 	if _, ok := c.FollowedHead(time.Second); ok {
 		t.Fatal("a head without a follower")
 	}
 	for _, tc := range []struct {
-		name       string
-		age, until time.Duration // how long ago it was seen; how long after that the follower would know of the next
-		want       bool
-	}{
-		{"pushed, fresh", 500 * time.Millisecond, headQuiet, true},
-		{"pushed, older than maxAge", 5 * time.Second, headQuiet, true},
-		{"pushed, the subscription silent", headQuiet + time.Second, headQuiet, false},
-		{"polled, fresh", 500 * time.Millisecond, time.Second, true},
-		{"polled, its next poll late", 5 * time.Second, time.Second, false},
-		{"polled, its next poll not due", 1500 * time.Millisecond, 2 * time.Second, true},
-	} {
-		at := time.Now().Add(-tc.age)
-		c.followed.Store(&followedHead{n: 42, at: at, until: at.Add(tc.until)})
+		pushed bool
+		age    time.Duration
+		want   bool
+	}{{true, 500 * time.Millisecond, true}, {true, 5 * time.Second, true}, {true, headQuiet + time.Second, false},
+		{false, 500 * time.Millisecond, true}, {false, 5 * time.Second, false}} {
+		c.followed.Store(&followedHead{n: 42, at: time.Now().Add(-tc.age), pushed: tc.pushed})
 		if n, ok := c.FollowedHead(time.Second); ok != tc.want || ok && n != 42 {
-			t.Errorf("%s: %d %v, want %v", tc.name, n, ok, tc.want)
-		}
-	}
-}
-
-// TestBlockClock: on a chain of a block every 2 s, seen 0.7 to 0.9 s after its timestamp, the
-// follower's polls are timed to the next block's earliest instant once three blocks came at that
-// interval (one poll a block where polling every second asks twice); a late block is asked for
-// every quarter second; a chain without a steady interval longer than headPoll (blocks faster
-// than a second, or mined on demand) is polled every headPoll.
-func TestBlockClock(t *testing.T) {
-	base := time.Unix(1_800_000_000, 0)
-	stamp := func(n uint64) uint64 { return uint64(base.Unix()) + 2*n }
-	at := func(n uint64, lag time.Duration) time.Time { return time.Unix(int64(stamp(n)), 0).Add(lag) }
-	var c blockClock
-	// Polled every second until three blocks came 2 s apart.
-	for _, p := range []struct {
-		n   uint64
-		lag time.Duration
-	}{{1, 800 * time.Millisecond}, {2, 900 * time.Millisecond}, {2, 1900 * time.Millisecond}} {
-		if w := c.next(p.n, stamp(p.n), at(p.n, p.lag)); w != headPoll {
-			t.Fatalf("block %d seen %v after its time: wait %v, want headPoll", p.n, p.lag, w)
-		}
-	}
-	now := at(3, 700*time.Millisecond)
-	w := c.next(3, stamp(3), now)
-	// Due at block 4's timestamp plus the least lag seen (0.7 s) plus the margin.
-	if due := at(4, 700*time.Millisecond+dueMargin); !now.Add(w).Equal(due) {
-		t.Fatalf("after block 3: next poll at %v, want %v", now.Add(w), due)
-	}
-	// Block 4 comes as usual: one poll finds it, and the next is timed the same way.
-	now = now.Add(w)
-	w = c.next(4, stamp(4), now)
-	if due := at(5, 700*time.Millisecond+dueMargin); !now.Add(w).Equal(due) {
-		t.Fatalf("after block 4: next poll at %v, want %v", now.Add(w), due)
-	}
-	// Block 5 is late: asked for again every quarter of a block's interval, not every second.
-	now = now.Add(w)
-	if w = c.next(4, stamp(4), now); w != 250*time.Millisecond {
-		t.Fatalf("a late block: wait %v, want 250ms", w)
-	}
-	// A clock that jumped back waits no longer than a block and the margin.
-	if w = c.next(4, stamp(4), now.Add(-time.Hour)); w != 2*time.Second+dueMargin {
-		t.Fatalf("a clock an hour back: wait %v, want a block and the margin", w)
-	}
-	// A block that comes at another interval (a missed slot) stops the timing until the
-	// interval is steady again.
-	if w = c.next(6, stamp(6)+1, at(6, time.Second+800*time.Millisecond)); w != headPoll {
-		t.Fatalf("after an unsteady block: wait %v, want headPoll", w)
-	}
-	// Blocks faster than a second share a timestamp: every headPoll.
-	var fast blockClock
-	for i, n := range []uint64{10, 12, 14, 16} {
-		if w := fast.next(n, 100, base.Add(time.Duration(i)*500*time.Millisecond)); w != headPoll {
-			t.Fatalf("sub-second blocks: wait %v, want headPoll", w)
-		}
-	}
-	// A development chain that mines on demand: blocks at irregular intervals, every headPoll.
-	var demand blockClock
-	for _, s := range []uint64{0, 60, 65, 140} {
-		if w := demand.next(s+1, s, time.Unix(int64(s), 0)); w != headPoll {
-			t.Fatalf("a block mined on demand at %d s: wait %v, want headPoll", s, w)
+			t.Errorf("pushed %v, %s old: %d %v, want %v", tc.pushed, tc.age, n, ok, tc.want)
 		}
 	}
 }
