@@ -309,13 +309,17 @@ func (s *Store) all(ctx context.Context, dest any, query string, args ...any) er
 }
 
 // preparedIn is query prepared, for transaction tx: database/sql reuses the statement where the
-// transaction's connection has prepared it already.
+// transaction's connection has prepared it already. Until the pool has the statement, the
+// transaction prepares a copy of its own, closed with it, and the pool's is prepared beside it:
+// preparing for the pool takes a connection of its own, and waiting for one while tx holds one
+// would wait forever on a pool whose every connection is in such a transaction (a small
+// DB_MAX_CONNS, an instance started again under load).
 func (s *Store) preparedIn(ctx context.Context, tx *sqlx.Tx, query string) (*sqlx.Stmt, error) {
-	st, err := s.prepared(ctx, query)
-	if err != nil {
-		return nil, err
+	if st, ok := s.stmts.Load(query); ok {
+		return tx.StmtxContext(ctx, st.(*sqlx.Stmt)), nil
 	}
-	return tx.StmtxContext(ctx, st), nil
+	go s.prepared(context.WithoutCancel(ctx), query) // a failure is tried again at the next use
+	return tx.PreparexContext(ctx, query)
 }
 
 // getIn is get inside transaction tx.
