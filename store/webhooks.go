@@ -643,23 +643,12 @@ type Outcome struct {
 
 // RecordAttempt records a try of delivery under lease l and moves the delivery on. It records
 // nothing when l is no longer the owner's (ErrNotFound): the endpoint's next owner tries again.
+// One statement (a delivery's bookkeeping was a transaction of five, and a sale day delivers tens
+// of thousands): the lease is checked and locked, the try written, the delivery moved and, when
+// given up, the endpoint switched off, all or nothing.
 func (s *Store) RecordAttempt(ctx context.Context, l Lease, delivery int64, o Outcome) (err error) {
 	defer wrap(&err, "RecordAttempt")
-	tx, err := s.db.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var id int64
-	err = s.getIn(ctx, tx, &id, `SELECT id FROM webhook_endpoints WHERE id = $1 AND lease_owner = $2 FOR UPDATE`,
-		l.Endpoint, l.Owner)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ErrNotFound
-	}
-	if err != nil {
-		return err
-	}
-	var failureCode, failureArgs *string
+	var failureCode, failureArgs, offCode, offArgs *string
 	if f := o.Failure; f != nil {
 		args, err := json.Marshal(f.Args)
 		if err != nil {
@@ -667,38 +656,42 @@ func (s *Store) RecordAttempt(ctx context.Context, l Lease, delivery int64, o Ou
 		}
 		failureCode, failureArgs = (*string)(&f.Code), new(string(args))
 	}
-	if err := s.execIn(ctx, tx, `
-		INSERT INTO webhook_attempts (delivery_id, at, status_code, latency_ms, response, failure_code, failure_args)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		delivery, o.At, o.StatusCode, o.LatencyMs, o.Response, failureCode, failureArgs); err != nil {
-		return err
-	}
 	status, next := DeliveryPending, &o.Retry
 	switch {
 	case o.Delivered:
 		status, next = DeliveryDelivered, nil
 	case o.Off != nil:
 		status, next = DeliveryFailed, nil
-	}
-	if err := s.execIn(ctx, tx, `
-		UPDATE webhook_deliveries SET attempts = attempts + 1, status = $2, next_at = coalesce($3, next_at),
-			done_at = CASE WHEN $2 <> 'pending' THEN now() END
-		WHERE id = $1`, delivery, status, next); err != nil {
-		return err
-	}
-	if o.Off != nil {
 		args, err := json.Marshal(o.Off.Args)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `
-			UPDATE webhook_endpoints SET disabled_at = now(), disabled_code = $2, disabled_args = $3,
-				lease_owner = NULL, lease_until = NULL
-			WHERE id = $1`, l.Endpoint, o.Off.Code, string(args)); err != nil {
-			return err
-		}
+		offCode, offArgs = (*string)(&o.Off.Code), new(string(args))
 	}
-	return tx.Commit()
+	var held int
+	err = s.get(ctx, &held, `
+		WITH held AS (
+			SELECT id FROM webhook_endpoints WHERE id = $1 AND lease_owner = $2 FOR UPDATE
+		), tried AS (
+			INSERT INTO webhook_attempts (delivery_id, at, status_code, latency_ms, response, failure_code, failure_args)
+			SELECT $3::bigint, $4::timestamptz, $5::int, $6::int, $7::text, $8::text, $9::jsonb FROM held
+			RETURNING delivery_id
+		), moved AS (
+			UPDATE webhook_deliveries SET attempts = attempts + 1, status = $10::text,
+				next_at = coalesce($11::timestamptz, next_at), done_at = CASE WHEN $10::text <> 'pending' THEN now() END
+			WHERE id IN (SELECT delivery_id FROM tried)
+		), off AS (
+			UPDATE webhook_endpoints SET disabled_at = now(), disabled_code = $12::text, disabled_args = $13::jsonb,
+				lease_owner = NULL, lease_until = NULL
+			WHERE id IN (SELECT id FROM held) AND $12::text IS NOT NULL
+		)
+		SELECT count(*) FROM held`,
+		l.Endpoint, l.Owner, delivery, o.At, o.StatusCode, o.LatencyMs, o.Response, failureCode, failureArgs,
+		status, next, offCode, offArgs)
+	if err == nil && held == 0 {
+		return ErrNotFound
+	}
+	return err
 }
 
 // ReleaseWebhook gives up lease l, so that any instance may take the endpoint at its next due.
