@@ -1658,7 +1658,6 @@ func (r *saleResult) check(t *testing.T) {
 
 var errNoSamples = errors.New("no samples")
 
-// percentile is the p-th percentile (0–100) of xs, by the nearest rank.
 // logLate writes to the run's log the steady payments whose node came past the target, by their
 // block, with how long before the block's time an instance was last killed: whether a tail
 // follows the kills or the load.
@@ -1704,6 +1703,7 @@ func logSlow(t *testing.T, kind string, h *httpStats, kills []time.Time) {
 	t.Logf("%s' answers over 100 ms, by the 10 s they started in (kills at %s):\n%s", kind, strings.Join(at, ", "), strings.Join(lines, "\n"))
 }
 
+// percentile is the p-th percentile (0–100) of xs, by the nearest rank.
 func percentile[T cmp.Ordered](xs []T, p float64) (T, error) {
 	var zero T
 	if len(xs) == 0 {

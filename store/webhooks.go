@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -648,13 +649,13 @@ type Outcome struct {
 // given up, the endpoint switched off, all or nothing.
 func (s *Store) RecordAttempt(ctx context.Context, l Lease, delivery int64, o Outcome) (err error) {
 	defer wrap(&err, "RecordAttempt")
-	var failureCode, failureArgs, offCode, offArgs *string
+	var failureCode, offCode *string
+	var failureArgs, offArgs driver.Value // SQL null unless set
 	if f := o.Failure; f != nil {
-		args, err := json.Marshal(f.Args)
-		if err != nil {
+		if failureArgs, err = jsonValue(f.Args); err != nil {
 			return err
 		}
-		failureCode, failureArgs = (*string)(&f.Code), new(string(args))
+		failureCode = (*string)(&f.Code)
 	}
 	status, next := DeliveryPending, &o.Retry
 	switch {
@@ -662,11 +663,10 @@ func (s *Store) RecordAttempt(ctx context.Context, l Lease, delivery int64, o Ou
 		status, next = DeliveryDelivered, nil
 	case o.Off != nil:
 		status, next = DeliveryFailed, nil
-		args, err := json.Marshal(o.Off.Args)
-		if err != nil {
+		if offArgs, err = jsonValue(o.Off.Args); err != nil {
 			return err
 		}
-		offCode, offArgs = (*string)(&o.Off.Code), new(string(args))
+		offCode = (*string)(&o.Off.Code)
 	}
 	var held int
 	err = s.get(ctx, &held, `
