@@ -665,7 +665,9 @@ func (r *randomRun) transfer() *op {
 	count := uint64(len(m.nodes))
 	var id uint64
 	var owner common.Address
-	if count == 0 || r.chance(3) {
+	// A transfer is 7 % of the steps: at 3 % of those, as a withdrawal asks, an unknown node
+	// came about 4 times a run of 2,000 and never in about one run in 70.
+	if count == 0 || r.chance(10) {
 		id = r.unknownID()
 		o.from = r.user()
 		owner = o.from.addr
