@@ -214,6 +214,7 @@ type saleDay struct {
 	referrers [2]string
 	minter    common.Address
 	lag       *verifierLag // from the start of the payments
+	dbWork    *dbWatch     // likewise
 	ha        *pgdev.HA    // the ledger's formation, with ha
 }
 
@@ -956,6 +957,7 @@ func (s *saleDay) run(t *testing.T, pays []*salePayment) *saleResult {
 	superStop, superDone := make(chan struct{}), make(chan error, 1)
 	start := time.Now()
 	s.lag = startVerifierLag(ctx, s.ledger)
+	s.dbWork = startDBWatch(ctx, s.ledger)
 	go func() {
 		tick := time.NewTicker(2 * time.Second)
 		defer tick.Stop()
@@ -1221,6 +1223,7 @@ func (s *saleDay) verify(t *testing.T, r *saleResult) {
 		}
 	}
 	r.verifierWait, r.verifierWaitBlock, r.verifierLate = s.lag.longest(r.finalTo)
+	s.dbWork.log(t)
 	cmd := exec.CommandContext(t.Context(), s.bin, "verify")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "DATABASE_URL=" + dbURL, "ETH_RPC_URL=" + s.geth.URL()}
 	began := time.Now()
@@ -2021,6 +2024,81 @@ func (l *verifierLag) longest(upTo int64) (wait time.Duration, block int64, late
 		late = late || missing
 	}
 	return wait, block, late
+}
+
+// dbWatch samples, every second, the work the ledger's PostgreSQL does of its own beside the
+// service's queries: its autovacuum workers on the ledger's tables, and its checkpoints. The
+// run's log gets them as spans to set beside the trackers' slow answers (logSlow): whether a
+// tail follows the database's own work.
+type dbWatch struct {
+	stop, done chan struct{}
+	spans      []dbSpan
+}
+
+// dbSpan is one piece of that work, from the first sample that saw it to the last.
+type dbSpan struct {
+	what     string
+	from, to time.Time
+}
+
+func startDBWatch(ctx context.Context, ledger *store.Store) *dbWatch {
+	w := &dbWatch{stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		open, last := map[string]time.Time{}, time.Time{}
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			// An autovacuum worker's query names its work ("autovacuum: VACUUM ANALYZE
+			// public.payments"); the checkpointer waits on CheckpointerMain between checkpoints.
+			var now []string
+			err := ledger.DB().SelectContext(ctx, &now, `
+				SELECT query FROM pg_stat_activity
+				WHERE backend_type = 'autovacuum worker' AND datname = current_database()
+				UNION ALL
+				SELECT 'checkpoint' FROM pg_stat_activity
+				WHERE backend_type = 'checkpointer' AND wait_event IS DISTINCT FROM 'CheckpointerMain'`)
+			if err == nil { // a sample the database did not answer is skipped
+				at, seen := time.Now(), map[string]bool{}
+				for _, what := range now {
+					seen[what] = true
+					if _, ok := open[what]; !ok {
+						open[what] = at
+					}
+				}
+				for what, from := range open {
+					if !seen[what] {
+						w.spans = append(w.spans, dbSpan{what, from, last})
+						delete(open, what)
+					}
+				}
+				last = at
+			}
+			select {
+			case <-w.stop:
+				for what, from := range open {
+					w.spans = append(w.spans, dbSpan{what, from, last})
+				}
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return w
+}
+
+// log stops the sampling and writes the spans to the run's log, in the order they began.
+func (w *dbWatch) log(t *testing.T) {
+	close(w.stop)
+	<-w.done
+	slices.SortFunc(w.spans, func(a, b dbSpan) int { return a.from.Compare(b.from) })
+	lines := make([]string, len(w.spans))
+	for i, s := range w.spans {
+		lines[i] = fmt.Sprintf("%s–%s: %s", s.from.Format(time.TimeOnly), s.to.Format(time.TimeOnly), s.what)
+	}
+	t.Logf("the database's own work, sampled every second (autovacuum on the ledger's tables, checkpoints):\n%s", strings.Join(lines, "\n"))
 }
 
 func TestChecksFailed(t *testing.T) {
