@@ -125,10 +125,11 @@ type Handlers struct {
 	rounds   []*memo.Value[json.RawMessage] // /api/distributions, by limit (newRounds)
 	ready    *memo.Value[store.Readiness]   // the database's part of /readyz
 	price    *memo.Value[*float64]
-	totals   *memo.Value[saleTotals] // the operator's live view's all-time figures
-	head     *memo.Value[uint64]     // the chain's head, for the confirmations of a payment not recorded yet
-	reads    *chain.Budget           // the chain requests visitors' routes may make (ChainReadsPerSec)
-	payments *sale.Tracker           // where a payment's truth is, for its buyer
+	totals   *memo.Value[saleTotals]                // the operator's live view's all-time figures
+	head     *memo.Value[uint64]                    // the chain's head, for the confirmations of a payment not recorded yet
+	reads    *chain.Budget                          // the chain requests visitors' routes may make (ChainReadsPerSec)
+	payments *sale.Tracker                          // where a payment's truth is, for its buyer
+	wallets  *memo.Watched[string, json.RawMessage] // /api/nodes/{address}'s documents, kept while unchanged (FollowLedger)
 	sessions *sessions.CookieStore
 	exports  chan struct{} // a token for each export being streamed, ExportSlots at most
 }
@@ -195,6 +196,7 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 	h.head = memo.NewOn(cfg.Now, headTTL, 0, h.loadHead).Reads(chain.ErrUnavailable)
 	h.reads = chain.NewBudget(cmp.Or(cfg.ChainReadsPerSec, DefaultChainReadsPerSec))
 	h.payments = sale.NewTracker(h.sale, s, ch, strings.ToLower(cfg.PaymentAddress), passes.Confirmations(), h.head, h.reads, cfg.Now)
+	h.wallets = &memo.Watched[string, json.RawMessage]{Max: walletsKept}
 	h.exports = make(chan struct{}, cfg.ExportSlots)
 	return h
 }

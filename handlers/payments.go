@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -123,9 +124,18 @@ func (h *Handlers) PaymentPartial(c echo.Context) error {
 	return render(c, http.StatusOK, views.PaymentStatus(t))
 }
 
-// FollowLedger keeps what the payment trackers remember of the ledger in step with it, until
-// ctx ends (sale.Tracker.Follow): without it they read the ledger at every poll.
-func (h *Handlers) FollowLedger(ctx context.Context) { h.payments.Follow(ctx, h.log) }
+// FollowLedger keeps what the payment trackers and /api/nodes/{address} remember of the ledger
+// in step with it, until ctx ends (store.Keep): without it they read the ledger every time.
+func (h *Handlers) FollowLedger(ctx context.Context) {
+	var wg sync.WaitGroup
+	wg.Go(func() { h.payments.Follow(ctx, h.log) })
+	wg.Go(func() {
+		h.store.Keep(ctx, store.Wallets, h.wallets, func(err error) {
+			h.log.Warn("wallets' nodes: the ledger's announcements are not heard; every read builds the answer again", "err", err)
+		})
+	})
+	wg.Wait()
+}
 
 // tracker reads the request's payment for the tracker: a payment not seen yet, or one the chain
 // cannot be asked about just now, is a state of the page, not a failure: it is polled until seen.

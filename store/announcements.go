@@ -12,11 +12,22 @@ import (
 	"github.com/lib/pq"
 )
 
-// PaymentsHeard is what the ledger announced of its payments (migration 0059): the payments of
-// transactions Changed changed; or, with All, any payment may have: a token changed, or the
-// announcements were not heard for a while (before the first connection, after losing one).
-// Live says whether they are heard from then on; Err is why they are not.
-type PaymentsHeard struct {
+// Topic is what the ledger announces changes of, each on a channel of its own.
+type Topic string
+
+const (
+	// Payments are announced by their transaction hash, for the trackers (migration 0059).
+	Payments Topic = "payments"
+	// Wallets are announced by address when their nodes change, for GET /api/nodes/{address}
+	// (migration 0060).
+	Wallets Topic = "wallets"
+)
+
+// Heard is what the ledger announced of a topic: the keys in Changed changed; or, with All, any
+// may have: a token changed (for payments), or the announcements were not heard for a while
+// (before the first connection, after losing one). Live says whether they are heard from then
+// on; Err is why they are not.
+type Heard struct {
 	Changed   []string
 	All, Live bool
 	Err       error
@@ -32,20 +43,42 @@ const (
 	retryMax  = 15 * time.Second
 )
 
-// FollowPayments tells heard each announcement of the ledger's payments, in the order their
-// changes committed, until ctx ends, on a connection of its own that it connects again when lost.
-// Whenever announcements may have been missed it says so (All, Live false) before anything else,
-// and once heard again (All, Live), so that what heard keeps is never older than the last change
-// it was told of.
-func (s *Store) FollowPayments(ctx context.Context, heard func(PaymentsHeard)) {
-	heard(PaymentsHeard{All: true})
+// Memory is what an instance remembers of a topic's rows, to keep in step with its announcements
+// (a memo.Watched of its keys).
+type Memory interface {
+	Forget(keys ...string)
+	Reset(live bool)
+}
+
+// Keep keeps m in step with topic's announcements until ctx ends: m forgets each key announced,
+// and keeps nothing while the announcements are not heard; lost is told why they are not.
+func (s *Store) Keep(ctx context.Context, topic Topic, m Memory, lost func(error)) {
+	s.Follow(ctx, topic, func(h Heard) {
+		switch {
+		case h.All:
+			if h.Err != nil {
+				lost(h.Err)
+			}
+			m.Reset(h.Live)
+		default:
+			m.Forget(h.Changed...)
+		}
+	})
+}
+
+// Follow tells heard each announcement of topic, in the order their changes committed, until
+// ctx ends, on a connection of its own that it connects again when lost. Whenever announcements
+// may have been missed it says so (All, Live false) before anything else, and once heard again
+// (All, Live), so that what heard keeps is never older than the last change it was told of.
+func (s *Store) Follow(ctx context.Context, topic Topic, heard func(Heard)) {
+	heard(Heard{All: true})
 	for wait := retryMin; ; wait = min(2*wait, retryMax) {
-		listened, err := s.listenPayments(ctx, heard)
+		listened, err := s.listen(ctx, topic, heard)
 		if ctx.Err() != nil {
-			heard(PaymentsHeard{All: true})
+			heard(Heard{All: true})
 			return
 		}
-		heard(PaymentsHeard{All: true, Err: err})
+		heard(Heard{All: true, Err: err})
 		if listened {
 			wait = retryMin
 		}
@@ -57,14 +90,14 @@ func (s *Store) FollowPayments(ctx context.Context, heard func(PaymentsHeard)) {
 	}
 }
 
-// listenPayments hears the payments' announcements on one connection until ctx ends or the
+// listen hears topic's announcements on one connection until ctx ends or the
 // connection is lost; listened tells whether they were heard at all. They count as heard once the
 // connection hears its own announcement (echo), and as long as it hears it again within pingWait
 // of each: a connection that died silently, or a pooler between it and the server that keeps no
 // session (PgBouncer's transaction pooling), would otherwise leave it deaf, believing it hears
 // everything.
-func (s *Store) listenPayments(ctx context.Context, heard func(PaymentsHeard)) (listened bool, err error) {
-	defer wrap(&err, "FollowPayments")
+func (s *Store) listen(ctx context.Context, topic Topic, heard func(Heard)) (listened bool, err error) {
+	defer wrap(&err, "Follow "+string(topic))
 	var schema string
 	if err := s.db.GetContext(ctx, &schema, `SELECT current_schema()`); err != nil {
 		return false, err
@@ -82,11 +115,11 @@ func (s *Store) listenPayments(ctx context.Context, heard func(PaymentsHeard)) (
 		for range notes {
 		}
 	}()
-	channel := schema + ".payments"
+	channel := schema + "." + string(topic)
 	if _, err := cn.Listen(channel); err != nil {
 		return false, err
 	}
-	echo := "?" + rand.Text() // a "?" payload is no hash: the others ignore it
+	echo := "?" + rand.Text() // a "?" payload is no key: the others ignore it
 	echoed := make(chan struct{}, 1)
 	echoing, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -104,7 +137,7 @@ func (s *Store) listenPayments(ctx context.Context, heard func(PaymentsHeard)) (
 			case n.Extra == echo:
 				if !listened {
 					listened = true
-					heard(PaymentsHeard{All: true, Live: true})
+					heard(Heard{All: true, Live: true})
 				}
 				select {
 				case echoed <- struct{}{}:
@@ -112,9 +145,9 @@ func (s *Store) listenPayments(ctx context.Context, heard func(PaymentsHeard)) (
 				}
 			case !listened, strings.HasPrefix(n.Extra, "?"):
 			case n.Extra == "*":
-				heard(PaymentsHeard{All: true, Live: true})
+				heard(Heard{All: true, Live: true})
 			default:
-				heard(PaymentsHeard{Changed: strings.Split(n.Extra, ",")})
+				heard(Heard{Changed: strings.Split(n.Extra, ",")})
 			}
 		}
 	}

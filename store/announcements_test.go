@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -12,33 +13,33 @@ import (
 	"nodeledger/store/storetest"
 )
 
-// heardLog follows db's payment announcements for the test.
+// heardLog follows db's announcements of a topic for the test.
 type heardLog struct {
 	t     *testing.T
-	heard chan store.PaymentsHeard
+	heard chan store.Heard
 }
 
-func followPayments(t *testing.T, db *store.Store) *heardLog {
+func follow(t *testing.T, db *store.Store, topic store.Topic) *heardLog {
 	ctx, cancel := context.WithCancel(context.Background())
-	l := &heardLog{t: t, heard: make(chan store.PaymentsHeard, 1000)}
+	l := &heardLog{t: t, heard: make(chan store.Heard, 1000)}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		db.FollowPayments(ctx, func(h store.PaymentsHeard) { l.heard <- h })
+		db.Follow(ctx, topic, func(h store.Heard) { l.heard <- h })
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	return l
 }
 
 // next is the next announcement, within wait.
-func (l *heardLog) next(wait time.Duration, what string) store.PaymentsHeard {
+func (l *heardLog) next(wait time.Duration, what string) store.Heard {
 	l.t.Helper()
 	select {
 	case h := <-l.heard:
 		return h
 	case <-time.After(wait):
 		l.t.Fatalf("%s: nothing heard in %v", what, wait)
-		return store.PaymentsHeard{}
+		return store.Heard{}
 	}
 }
 
@@ -55,24 +56,24 @@ func (l *heardLog) live(wait time.Duration, what string) {
 	}
 }
 
-// changed collects the hashes announced until it has want's count, and checks they are want's.
+// changed collects the keys announced until it has want's count, and checks they are want's.
 func (l *heardLog) changed(what string, want ...string) {
 	l.t.Helper()
 	var got []string
 	for len(got) < len(want) {
 		h := l.next(5*time.Second, what)
 		if h.All {
-			l.t.Fatalf("%s: heard All (live %v, err %v), want %d hashes", what, h.Live, h.Err, len(want))
+			l.t.Fatalf("%s: heard All (live %v, err %v), want %d keys", what, h.Live, h.Err, len(want))
 		}
 		if len(h.Changed) > 100 {
-			l.t.Errorf("%s: %d hashes in one announcement, more than a payload holds", what, len(h.Changed))
+			l.t.Errorf("%s: %d keys in one announcement, more than a payload holds", what, len(h.Changed))
 		}
 		got = append(got, h.Changed...)
 	}
 	slices.Sort(got)
 	want = slices.Sorted(slices.Values(want))
 	if !slices.Equal(got, want) {
-		l.t.Fatalf("%s: heard %d hashes, want %d (first heard %q)", what, len(got), len(want), got[0])
+		l.t.Fatalf("%s: heard %d keys, want %d (first heard %q)", what, len(got), len(want), got[0])
 	}
 }
 
@@ -83,7 +84,7 @@ func TestPaymentsAnnounced(t *testing.T) {
 	t.Parallel()
 	db := storetest.New(t)
 	storetest.Tier(t, db, 1, "Standard", "1", true)
-	l := followPayments(t, db)
+	l := follow(t, db, store.Payments)
 	if h := l.next(5*time.Second, "start"); !h.All || h.Live {
 		t.Fatalf("first heard %+v, want All and not Live: nothing is heard before the connection listens", h)
 	}
@@ -156,7 +157,7 @@ func TestPaymentsAnnouncedAfterACut(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { viaProxy.Close() })
-	l := followPayments(t, viaProxy)
+	l := follow(t, viaProxy, store.Payments)
 	l.live(10*time.Second, "start")
 
 	paid := storetest.TxHash("after the cut")
@@ -189,4 +190,65 @@ func TestPaymentsAnnouncedAfterACut(t *testing.T) {
 	l.live(30*time.Second, "path back")
 	record(1)
 	l.changed("a change once the path is back", paid)
+}
+
+// TestWalletsAnnounced changes, one statement at a time, every column of a node that
+// GET /api/nodes/{address} shows, and checks that each is announced with the node's wallet (both
+// wallets when it changes hands), many a statement in announcements a payload holds, and that a
+// change of what the answer does not show is not.
+func TestWalletsAnnounced(t *testing.T) {
+	t.Parallel()
+	db := storetest.New(t)
+	storetest.Tier(t, db, 2, "Large", "2", true)
+	l := follow(t, db, store.Wallets)
+	l.live(10*time.Second, "start")
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := db.DB().Exec(q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	alice, bob := "0x"+strings.Repeat("a1", 20), "0x"+strings.Repeat("b2", 20)
+	storetest.Node(t, db, "1", alice, time.Now())
+	l.changed("a node minted", alice)
+
+	// Each column the answer shows, changed alone; the test knows no other.
+	changes := map[string]string{
+		"id":             `id = id + 100`,
+		"tier":           `tier = 2`,
+		"balance_wei":    `balance_wei = balance_wei + 1`,
+		"cumulative_wei": `cumulative_wei = cumulative_wei + 1`,
+		"withdrawn_wei":  `withdrawn_wei = withdrawn_wei + 1`,
+		"mint_tx":        `mint_tx = '` + storetest.TxHash("minted again") + `'`,
+		"status":         `status = 'unconfirmed'`,
+		"created_at":     `created_at = created_at + interval '1 second'`,
+	}
+	shown := regexp.MustCompile(`\bn\.(\w+)`).FindAllStringSubmatch(store.NodeDocumentSQL, -1)
+	if len(shown) == 0 {
+		t.Fatal("no column found in the node's document")
+	}
+	for _, col := range shown {
+		set, ok := changes[col[1]]
+		if !ok {
+			t.Fatalf("the answer shows nodes.%s: change it here, and announce its changes (migration 0060)", col[1])
+		}
+		exec(`UPDATE nodes SET `+set+` WHERE owner = $1`, alice)
+		l.changed("nodes."+col[1]+" changed", alice)
+	}
+	exec(`UPDATE nodes SET owner = $1`, bob)
+	l.changed("the node changed hands", alice, bob)
+
+	// Not shown: nothing is announced, so the next thing heard is the next change's.
+	exec(`UPDATE nodes SET reconciled_block = 9, block_number = 9, next_credit_at = now(), price_wei = 5`)
+	var many []string
+	for i := range 250 {
+		many = append(many, fmt.Sprintf("0x%040x", i+1))
+	}
+	exec(`INSERT INTO nodes (id, tier, owner, mint_tx) SELECT 1000 + i, 2, o, $2 FROM unnest($1::text[]) WITH ORDINALITY AS m (o, i)`,
+		"{"+strings.Join(many, ",")+"}", storetest.TxHash("many"))
+	l.changed("250 wallets' nodes minted in one statement (after a change the answer does not show)", many...)
+	exec(`UPDATE nodes SET balance_wei = balance_wei + 1, cumulative_wei = cumulative_wei + 1`)
+	l.changed("a round credits every node", append(many, bob)...)
+	exec(`DELETE FROM nodes WHERE owner = $1`, bob)
+	l.changed("a node removed", bob)
 }

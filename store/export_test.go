@@ -34,3 +34,7 @@ func OpenWithSockets(ctx context.Context, dsn string, dirs []string) (*Store, er
 func LocalSocket(dsn string, dirs []string) (string, bool) { return localSocket(dsn, dirs) }
 
 var SocketDirs = socketDirs
+
+// NodeDocumentSQL is the SQL of a node as the API lists it: the wallets' announcements test
+// holds the columns it shows to those migration 0060 announces.
+const NodeDocumentSQL = nodeJSON

@@ -33,7 +33,7 @@ var (
 // Store is the ledger database.
 type Store struct {
 	db    *sqlx.DB
-	dsn   string   // what the pool connects to, for a connection of its own (FollowPayments)
+	dsn   string   // what the pool connects to, for a connection of its own (Follow)
 	stmts sync.Map // query text → *sqlx.Stmt, see prepared
 }
 

@@ -140,16 +140,8 @@ func (t *Tracker) rows(ctx context.Context, hash string) (ledgerRows, error) {
 // payment's rows are kept until the ledger announces a change to them; while its announcements
 // are not heard, nothing is kept and every poll reads the ledger. log hears why they are not.
 func (t *Tracker) Follow(ctx context.Context, log *slog.Logger) {
-	t.store.FollowPayments(ctx, func(h store.PaymentsHeard) {
-		switch {
-		case h.All:
-			if h.Err != nil {
-				log.Warn("payment trackers: the ledger's announcements are not heard; every poll reads the ledger", "err", h.Err)
-			}
-			t.known.Reset(h.Live)
-		default:
-			t.known.Forget(h.Changed...)
-		}
+	t.store.Keep(ctx, store.Payments, t.known, func(err error) {
+		log.Warn("payment trackers: the ledger's announcements are not heard; every poll reads the ledger", "err", err)
 	})
 }
 

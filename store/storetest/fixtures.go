@@ -151,8 +151,28 @@ func Due(t testing.TB, db *store.Store, at time.Time) {
 	mustExec(t, db, `UPDATE distributions SET next_at = $1 WHERE next_at IS NOT NULL`, at)
 }
 
+// Unannounced runs query on db with the ledger's triggers off, so that nothing of it is announced
+// (store.Follow): a change the instances are not told of, as a database restored under them is.
+func Unannounced(t testing.TB, db *store.Store, query string, args ...any) {
+	t.Helper()
+	tx, err := db.DB().Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(`SET LOCAL session_replication_role = replica`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(query, args...); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // EndAnnouncements ends, as the server would, the connections of db's database that hear the
-// ledger's announcements (store.FollowPayments): those whose last statement is a LISTEN or their
+// ledger's announcements (store.Follow): those whose last statement is a LISTEN or their
 // own announcement's NOTIFY.
 func EndAnnouncements(t testing.TB, db *store.Store) {
 	t.Helper()
