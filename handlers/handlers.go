@@ -196,7 +196,7 @@ func New(s *store.Store, ch *chain.Client, passes *jobs.Jobs, cfg Config, log *s
 	h.head = memo.NewOn(cfg.Now, headTTL, 0, h.loadHead).Reads(chain.ErrUnavailable)
 	h.reads = chain.NewBudget(cmp.Or(cfg.ChainReadsPerSec, DefaultChainReadsPerSec))
 	h.payments = sale.NewTracker(h.sale, s, ch, strings.ToLower(cfg.PaymentAddress), passes.Confirmations(), h.head, h.reads, cfg.Now)
-	h.wallets = &memo.Watched[string, json.RawMessage]{Max: walletsKept}
+	h.wallets = newWallets()
 	h.exports = make(chan struct{}, cfg.ExportSlots)
 	return h
 }

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -41,13 +42,21 @@ func (h *Handlers) NodesOfWallet(c echo.Context) error {
 	return document(c, body)
 }
 
-// At most walletsKept wallets' answers are kept, for walletKeptFor each without an announcement of
-// a change: a few megabytes for wallets of a few nodes. The time only limits what a change
-// announced nowhere (a database restored under a running instance) would leave shown.
+// The wallets' answers kept weigh walletsKeptBytes at most, walletsKept answers at most (in the
+// benchmark's ledger an answer weighs 1.5 kB on average, its biggest whale's 4 MB), each for
+// walletKeptFor without an announcement of a change: the time only limits what a change announced
+// nowhere (a database restored under a running instance) would leave shown.
 const (
-	walletsKept   = 10_000
-	walletKeptFor = time.Minute
+	walletsKept      = 50_000
+	walletsKeptBytes = 32 << 20
+	walletKeptFor    = time.Minute
 )
+
+// newWallets is where NodesOfWallet keeps the wallets' answers.
+func newWallets() *memo.Watched[string, json.RawMessage] {
+	return &memo.Watched[string, json.RawMessage]{Max: walletsKept, MaxWeight: walletsKeptBytes,
+		Weigh: func(doc json.RawMessage) int { return len(doc) }}
+}
 
 // walletPagePayments is how many of a wallet's latest payments its pages list.
 const walletPagePayments = 20

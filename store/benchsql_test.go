@@ -12,6 +12,7 @@ func TestBenchSQLIsTheStoresSQL(t *testing.T) {
 	t.Parallel()
 	for file, want := range map[string][]string{
 		"nodes.sql":         {bind(nodesByOwnerJSONSQL, ":owner")},
+		"nodes-tail.sql":    {bind(nodesByOwnerJSONSQL, `'0x' || md5('owner' || :k) || left(md5('owner.' || :k), 8)`)},
 		"node.sql":          {bind(nodeJSONSQL, ":id", ":limit")},
 		"distributions.sql": {bind(distributionsJSONSQL, ":limit")},
 		"stats.sql":         {statsSQL},

@@ -271,3 +271,41 @@ func TestWatchedKeepsNoReadOlderThanAChange(t *testing.T) {
 		t.Fatal("no longer live, a read got a ticket")
 	}
 }
+
+// TestWatchedWeighsWhatItKeeps: with Weigh, what is kept weighs MaxWeight at most; a value that
+// would pass it is not kept (nor its read's place), a full weight keeps no new key until entries
+// expire or are forgotten, and a key read again weighs its new value alone.
+func TestWatchedWeighsWhatItKeeps(t *testing.T) {
+	w := &Watched[string, string]{Max: 100, Weigh: func(v string) int { return len(v) }, MaxWeight: 10}
+	w.Reset(true)
+	now := time.Now()
+	later := now.Add(time.Minute)
+	keep := func(k, v string, at time.Time) bool {
+		t.Helper()
+		w.Put(k, w.Reading(k, at), v, at.Add(time.Minute))
+		got, ok := w.Get(k, at)
+		return ok && got == v
+	}
+	if !keep("a", "123456", now) {
+		t.Fatal("a value within the weight was not kept")
+	}
+	if keep("b", "12345", now) {
+		t.Fatal("a value past the weight was kept")
+	}
+	if !keep("b", "1234", now) {
+		t.Fatal("a value that fills the weight exactly was not kept")
+	}
+	if r := w.Reading("c", now); r != 0 {
+		t.Fatal("a full weight began keeping a new key")
+	}
+	if !keep("a", "12", now) || !keep("c", "1234", now) {
+		t.Fatal("a key read again still weighs its old value")
+	}
+	w.Forget("a", "b", "c")
+	if !keep("d", "1234567890", now) {
+		t.Fatal("forgotten keys still weigh")
+	}
+	if !keep("e", "12345", later.Add(time.Second)) {
+		t.Fatal("an expired entry still weighs")
+	}
+}

@@ -12,20 +12,26 @@ import (
 // the last change told of. Until Reset says the changes are told (live), it keeps nothing.
 type Watched[K comparable, V any] struct {
 	Max int
+	// With Weigh, the values kept weigh MaxWeight at most together (their bytes, say): one that
+	// would take them past it is not kept.
+	Weigh     func(V) int
+	MaxWeight int
 
-	mu    sync.Mutex
-	live  bool
-	m     map[K]watchedEntry[V]
-	reads Ticket // the last ticket handed out
+	mu     sync.Mutex
+	live   bool
+	m      map[K]watchedEntry[V]
+	reads  Ticket // the last ticket handed out
+	weight int    // of the values kept
 }
 
 // Ticket is a read under way (Reading); 0 keeps nothing.
 type Ticket uint64
 
 type watchedEntry[V any] struct {
-	val   V
-	until time.Time
-	read  Ticket // the read under way, while val is not set yet
+	val    V
+	until  time.Time
+	read   Ticket // the read under way, while val is not set yet
+	weight int
 }
 
 // readingFor bounds how long a read under way holds its key's place, for one that never puts.
@@ -51,24 +57,45 @@ func (w *Watched[K, V]) Reading(k K, now time.Time) Ticket {
 	if !w.live {
 		return 0
 	}
-	if _, ok := w.m[k]; !ok && len(w.m) >= w.Max {
-		maps.DeleteFunc(w.m, func(_ K, e watchedEntry[V]) bool { return !now.Before(e.until) })
-		if len(w.m) >= w.Max {
+	if _, ok := w.m[k]; !ok && w.full() {
+		maps.DeleteFunc(w.m, func(_ K, e watchedEntry[V]) bool {
+			if now.Before(e.until) {
+				return false
+			}
+			w.weight -= e.weight
+			return true
+		})
+		if w.full() {
 			return 0
 		}
 	}
 	w.reads++
+	w.weight -= w.m[k].weight
 	w.m[k] = watchedEntry[V]{until: now.Add(readingFor), read: w.reads}
 	return w.reads
+}
+
+func (w *Watched[K, V]) full() bool {
+	return len(w.m) >= w.Max || w.Weigh != nil && w.weight >= w.MaxWeight
 }
 
 // Put keeps v, read under ticket t, for k until until, unless k was forgotten since t was given.
 func (w *Watched[K, V]) Put(k K, t Ticket, v V, until time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if e, ok := w.m[k]; ok && t != 0 && e.read == t {
-		w.m[k] = watchedEntry[V]{val: v, until: until}
+	e, ok := w.m[k]
+	if !ok || t == 0 || e.read != t {
+		return
 	}
+	weight := 0
+	if w.Weigh != nil {
+		if weight = w.Weigh(v); w.weight+weight > w.MaxWeight {
+			delete(w.m, k)
+			return
+		}
+	}
+	w.weight += weight
+	w.m[k] = watchedEntry[V]{val: v, until: until, weight: weight}
 }
 
 // Forget drops keys ks, and any read of them under way: they changed.
@@ -76,6 +103,7 @@ func (w *Watched[K, V]) Forget(ks ...K) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, k := range ks {
+		w.weight -= w.m[k].weight
 		delete(w.m, k)
 	}
 }
@@ -85,5 +113,5 @@ func (w *Watched[K, V]) Forget(ks ...K) {
 func (w *Watched[K, V]) Reset(live bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.live, w.m = live, map[K]watchedEntry[V]{}
+	w.live, w.m, w.weight = live, map[K]watchedEntry[V]{}, 0
 }
