@@ -90,12 +90,11 @@ func (s *Store) Follow(ctx context.Context, topic Topic, heard func(Heard)) {
 	}
 }
 
-// listen hears topic's announcements on one connection until ctx ends or the
-// connection is lost; listened tells whether they were heard at all. They count as heard once the
-// connection hears its own announcement (echo), and as long as it hears it again within pingWait
-// of each: a connection that died silently, or a pooler between it and the server that keeps no
-// session (PgBouncer's transaction pooling), would otherwise leave it deaf, believing it hears
-// everything.
+// listen hears topic's announcements on one connection until ctx ends or the connection is lost;
+// listened tells whether they were heard at all. They count as heard once the connection hears
+// its own announcement (echo), and as long as it hears it again within pingWait of each: a
+// connection that died silently, or a pooler between it and the server that keeps no session
+// (PgBouncer's transaction pooling), would otherwise leave it deaf, believing it hears everything.
 func (s *Store) listen(ctx context.Context, topic Topic, heard func(Heard)) (listened bool, err error) {
 	defer wrap(&err, "Follow "+string(topic))
 	var schema string
