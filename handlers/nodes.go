@@ -56,7 +56,7 @@ const (
 
 // newWallets is where NodesOfWallet keeps the wallets' answers.
 func newWallets() *memo.Watched[string, json.RawMessage] {
-	return &memo.Watched[string, json.RawMessage]{Max: walletsKept, MaxWeight: walletsKeptBytes,
+	return &memo.Watched[string, json.RawMessage]{Name: "wallets", Max: walletsKept, MaxWeight: walletsKeptBytes,
 		Weigh: func(doc json.RawMessage) int { return len(doc) }}
 }
 

@@ -56,6 +56,7 @@ func TestDashboardMetrics(t *testing.T) {
 	mustExec(t, db, `UPDATE tiers SET supply = 10 WHERE id = 1`)
 	s := p.server(t, cfg)
 	wantStatus(t, s.get(t, "/api/stats"), http.StatusOK)
+	wantStatus(t, s.get(t, "/api/nodes/0x"+strings.Repeat("0", 40)), http.StatusOK) // a read of what is kept
 	if sum := p.jobs.Tick(t.Context()); sum.PaymentsError != "" {
 		t.Fatalf("tick: %+v", sum)
 	}

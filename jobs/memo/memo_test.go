@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 // clock is a time the test moves by hand: a memo's ttl and stale pass when the test says, not
@@ -307,5 +309,21 @@ func TestWatchedWeighsWhatItKeeps(t *testing.T) {
 	}
 	if !keep("e", "12345", later.Add(time.Second)) {
 		t.Fatal("an expired entry still weighs")
+	}
+}
+
+// TestWatchedCountsItsReads: a named Watched counts each read by what answered it.
+func TestWatchedCountsItsReads(t *testing.T) {
+	w := &Watched[string, int]{Name: "counted", Max: 10}
+	memory, ledger := keptReads.WithLabelValues("counted", "memory"), keptReads.WithLabelValues("counted", "ledger")
+	now := time.Now()
+	w.Get("a", now) // not live: the ledger answers
+	w.Reset(true)
+	w.Put("a", w.Reading("a", now), 1, now.Add(time.Minute))
+	w.Get("a", now)
+	w.Get("a", now)
+	w.Get("b", now)
+	if m, l := testutil.ToFloat64(memory), testutil.ToFloat64(ledger); m != 2 || l != 2 {
+		t.Fatalf("counted %v from memory and %v from the ledger, want 2 and 2", m, l)
 	}
 }

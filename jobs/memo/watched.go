@@ -4,6 +4,8 @@ import (
 	"maps"
 	"sync"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Watched is a map of what was read of keys whose changes its owner is told of (Forget): an
@@ -11,17 +13,19 @@ import (
 // keys. A read that began before its key was forgotten keeps nothing, so no entry is older than
 // the last change told of. Until Reset says the changes are told (live), it keeps nothing.
 type Watched[K comparable, V any] struct {
-	Max int
+	Name string // with one, its reads are counted (nodeledger_kept_reads_total)
+	Max  int
 	// With Weigh, the values kept weigh MaxWeight at most together (their bytes, say): one that
 	// would take them past it is not kept.
 	Weigh     func(V) int
 	MaxWeight int
 
-	mu     sync.Mutex
-	live   bool
-	m      map[K]watchedEntry[V]
-	reads  Ticket // the last ticket handed out
-	weight int    // of the values kept
+	mu           sync.Mutex
+	live         bool
+	m            map[K]watchedEntry[V]
+	reads        Ticket // the last ticket handed out
+	weight       int    // of the values kept
+	kept, missed prometheus.Counter
 }
 
 // Ticket is a read under way (Reading); 0 keeps nothing.
@@ -41,10 +45,19 @@ const readingFor = 10 * time.Second
 func (w *Watched[K, V]) Get(k K, now time.Time) (V, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.Name != "" && w.kept == nil {
+		w.kept, w.missed = keptReads.WithLabelValues(w.Name, "memory"), keptReads.WithLabelValues(w.Name, "ledger")
+	}
 	e, ok := w.m[k]
 	if !ok || e.read != 0 || !now.Before(e.until) {
+		if w.missed != nil {
+			w.missed.Inc()
+		}
 		var zero V
 		return zero, false
+	}
+	if w.kept != nil {
+		w.kept.Inc()
 	}
 	return e.val, true
 }

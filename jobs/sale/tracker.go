@@ -48,7 +48,7 @@ func NewTracker(s *Sale, st *store.Store, c *chain.Client, payTo string, confirm
 	budget *chain.Budget, now func() time.Time) *Tracker {
 	return &Tracker{sale: s, store: st, chain: c, payTo: payTo, confirmations: confirmations, head: head, budget: budget,
 		cursors: memo.NewOn(now, time.Second, 0, st.HeadCursors).Reads(store.ErrUnavailable),
-		known:   &memo.Watched[string, ledgerRows]{Max: minedKept},
+		known:   &memo.Watched[string, ledgerRows]{Name: "payments", Max: minedKept},
 		txs:     &memo.Expiring[string, txRead]{Max: minedKept}, now: now}
 }
 
