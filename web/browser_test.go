@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -243,12 +242,9 @@ func browserServer(t *testing.T, db *store.Store, c *chain.Client, dc *devchain.
 	// Every file reads from one address, more than a visitor's minute allows: the limits are
 	// lifted (limits_test.go attacks them).
 	s := newServerWith(t, db, c, j, hcfg, Options{unlimited: true})
-	// As the service does (main.go): the trackers keep what they read until the ledger
-	// announces a change, and the pages, which poll until they see one, show each in time.
-	following, stop := context.WithCancel(context.Background())
-	followed := make(chan struct{})
-	go func() { defer close(followed); s.h.FollowLedger(following) }()
-	t.Cleanup(func() { stop(); <-followed })
+	// As the service does: the trackers keep what they read until the ledger announces a
+	// change, and the pages, which poll until they see one, show each in time.
+	s.followLedger(t)
 	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.URL.Path != "/test/reconcile" {
 			s.e.ServeHTTP(w, r)

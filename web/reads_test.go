@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -106,14 +105,6 @@ func TestNodesOfWalletKeptUntilAnnounced(t *testing.T) {
 	storetest.Unannounced(t, db, `UPDATE nodes SET balance_wei = balance_wei + 1 WHERE owner = $1`, bob)
 	srv.eventually(t, bob)
 	srv.waitKept(t, bob)
-}
-
-// followLedger runs the server's FollowLedger, as the service does (main.go), until the test ends.
-func (s *testServer) followLedger(t *testing.T) {
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); s.h.FollowLedger(ctx) }()
-	t.Cleanup(func() { stop(); <-done })
 }
 
 // waitKept waits until /api/nodes/{owner} is answered from memory: a change of owner's nodes the

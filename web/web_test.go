@@ -85,6 +85,15 @@ func newServerWith(t testing.TB, st *store.Store, c *chain.Client, j *jobs.Jobs,
 	return &testServer{e: e, h: h, db: st, log: tl}
 }
 
+// followLedger runs the server's FollowLedger, as the service does (main.go), until the test
+// ends.
+func (s *testServer) followLedger(t testing.TB) {
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); s.h.FollowLedger(ctx) }()
+	t.Cleanup(func() { stop(); <-done })
+}
+
 // unreachableChain is a client of an RPC address where nothing listens.
 func unreachableChain(t testing.TB) *chain.Client {
 	t.Helper()
