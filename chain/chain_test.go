@@ -472,13 +472,20 @@ func TestAtHead(t *testing.T) {
 	if n, err := tc.c.HeadNumber(at); n != 7 || err != nil || calls.N() != 0 {
 		t.Fatalf("at head 7: %d, %v after %d requests, want 7 after none", n, err, calls.N())
 	}
-	want, err := tc.c.HeadNumber(t.Context())
+	// The test chain makes a block every 5 ms: the head asked for is between the heads read
+	// just before and just after it (uncounted), not one of them.
+	before, err := tc.c.HeadNumber(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	moving := Moving(at)
-	if n, err := tc.c.HeadNumber(moving); n != want || err != nil || calls.N() != 1 {
-		t.Fatalf("moving: %d, %v after %d requests, want %d after one", n, err, calls.N(), want)
+	n, err := tc.c.HeadNumber(moving)
+	after, afterErr := tc.c.HeadNumber(t.Context())
+	if afterErr != nil {
+		t.Fatal(afterErr)
+	}
+	if n < before || n > after || err != nil || calls.N() != 1 {
+		t.Fatalf("moving: %d, %v after %d requests, want %d to %d after one", n, err, calls.N(), before, after)
 	}
 	if Moving(moving) != moving || Moving(ctx) != ctx {
 		t.Fatal("a context that asks already was wrapped again: a waiting loop would nest one a turn")
